@@ -1,0 +1,2 @@
+/* curve/base32.c - placeholder, being written. */
+#include "curve.h"

@@ -1,0 +1,2 @@
+/* curve/client.c - placeholder, being written. */
+#include "curve.h"

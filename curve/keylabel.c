@@ -1,0 +1,2 @@
+/* curve/keylabel.c - placeholder, being written. */
+#include "curve.h"

@@ -1,0 +1,2 @@
+/* curve/nonce.c - placeholder, being written. */
+#include "curve.h"

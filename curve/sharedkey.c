@@ -1,0 +1,2 @@
+/* curve/sharedkey.c - placeholder, being written. */
+#include "curve.h"

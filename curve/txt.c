@@ -1,0 +1,2 @@
+/* curve/txt.c - placeholder, being written. */
+#include "curve.h"

@@ -1,0 +1,2 @@
+/* resolver/wire.c - placeholder. */
+#include "wire.h"

@@ -1,0 +1,30 @@
+#!/bin/sh
+# tests/lint.sh: the module boundaries of design.md, checked on every
+# "make check": cache/ and curve/ are leaves and never include a header
+# from resolver/ (nor each other), and libuv appears only in resolver/.
+srcdir=${srcdir:-.}
+fail=0
+for dir in cache curve; do
+  for f in "$srcdir/$dir"/*.c "$srcdir/$dir"/*.h; do
+    [ -e "$f" ] || continue
+    # Any quoted include must name a header of this module.
+    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
+      while IFS= read -r line; do
+        hdr=$(printf '%s\n' "$line" | sed 's/.*include[[:space:]]*"\([^"]*\)".*/\1/')
+        case "$hdr" in
+          */*) echo "lint: $f: includes \"$hdr\" from outside $dir/"; echo x ;;
+          *) [ -e "$srcdir/$dir/$hdr" ] || [ "$hdr" = config.h ] ||
+               { echo "lint: $f: includes \"$hdr\", not a header of $dir/"; echo x; } ;;
+        esac
+      done | grep -q '^x$' && { fail=1; grep -n 'include' "$f" | sed "s|^|lint: $f: |"; }
+    if grep -n '<uv\.h>\|"uv\.h"' "$f"; then
+      echo "lint: $f: libuv is for resolver/ only"; fail=1
+    fi
+  done
+done
+# The libraries' preprocessor flags carry no -I for resolver/.
+if grep -E '^(curve|cache)_lib[a-z]+_a_CPPFLAGS.*resolver' "$srcdir/Makefile.am"; then
+  echo "lint: Makefile.am: a leaf library has -I for resolver/"; fail=1
+fi
+[ $fail -eq 0 ] && echo "lint: module boundaries hold"
+exit $fail
