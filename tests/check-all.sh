@@ -1,0 +1,55 @@
+#!/bin/sh
+# tests/check-all.sh: build curvecache and run every test, from a fresh
+# Debian 12 machine. This is README's second command and what CI runs.
+#  1. etc/setup.sh installs missing Debian packages (needs root);
+#  2. a normal build (-Wall -Wextra -Werror) runs "make check": unit
+#     suites, lint, fuzz corpus replay, and the loopback lab tests (NSD and
+#     CurveDNS on 127.53.0.x, which need root to bind port 53);
+#  3. the same under AddressSanitizer + UndefinedBehaviorSanitizer;
+#  4. "make distcheck";
+#  5. a short libFuzzer run of every target (FUZZ_SECONDS, default 20).
+# Build directories: _build, _build-asan and _build-fuzz in the tree.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+step() { printf '\n==== %s\n' "$*"; }
+
+run_check() { # dir, configure args...
+  dir=$1; shift
+  mkdir -p "$dir"
+  (cd "$dir" && "$top/configure" -q "$@" && make -s -j"$jobs" &&
+    make -s -j"$jobs" check) || {
+    for log in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
+      [ -f "$log" ] && grep -q -E '^(FAIL|ERROR)' "${log%.log}.trs" 2>/dev/null &&
+        { echo "---- $log"; tail -n 60 "$log"; }
+    done
+    return 1
+  }
+}
+
+step "setup: packages"
+sh "$top/etc/setup.sh"
+
+if [ -f "$top/config.status" ]; then
+  echo "check-all: the source tree is configured in place; run 'make distclean' there first" >&2
+  exit 1
+fi
+
+step "autoreconf"
+autoreconf -fi
+
+step "build and make check"
+run_check _build
+
+step "build with ASan+UBSan and make check"
+run_check _build-asan --enable-sanitizers
+
+step "make distcheck"
+(cd _build && make -s -j"$jobs" distcheck)
+
+step "fuzz: ${FUZZ_SECONDS:-20} s per target"
+sh "$top/tests/fuzz/run.sh" "${FUZZ_SECONDS:-20}"
+
+step "all tests passed"
