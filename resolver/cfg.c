@@ -1,0 +1,662 @@
+/*
+ * resolver/cfg.c - read and check the curvecache configuration file.
+ *
+ * One handler per option, found through a table; each handler checks its
+ * value and writes the reason into a small buffer on failure, which
+ * cfg_parse prefixes with "FILE:LINE: ".
+ */
+#include "cfg.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CFG_LINE_MAX 1024
+#define CFG_WHY_BYTES 200
+
+/* Parse state passed to every handler. */
+struct cfg_ctx {
+	struct cfg *c;
+	bool listen_set, acl_set, outgoing_set;
+	char why[CFG_WHY_BYTES];
+};
+
+typedef int (*cfg_handler)(struct cfg_ctx *, char *value);
+
+static int fail(struct cfg_ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct cfg_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->why, sizeof x->why, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int copy_str(struct cfg_ctx *x, char *dst, size_t cap,
+                    const char *value)
+{
+	size_t n = strlen(value);
+
+	if (n >= cap)
+		return fail(x, "value too long: %.40s...", value);
+	memcpy(dst, value, n + 1);
+	return 0;
+}
+
+static int parse_bool(struct cfg_ctx *x, const char *value, bool *out)
+{
+	if (strcmp(value, "yes") == 0) {
+		*out = true;
+		return 0;
+	}
+	if (strcmp(value, "no") == 0) {
+		*out = false;
+		return 0;
+	}
+	return fail(x, "expected yes or no, not \"%s\"", value);
+}
+
+static int parse_u64(struct cfg_ctx *x, const char *value, uint64_t max,
+                     uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!isdigit((unsigned char)value[0]))
+		return fail(x, "expected a number, not \"%s\"", value);
+	errno = 0;
+	v = strtoull(value, &end, 10);
+	if (errno != 0 || *end != '\0' || v > max)
+		return fail(x, "number out of range: \"%s\"", value);
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(struct cfg_ctx *x, const char *value, uint32_t max,
+                     uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(x, value, max, &v) != 0)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* "64m", "1g", "500000", "512k": bytes. */
+static int parse_size(struct cfg_ctx *x, const char *value, uint64_t *out)
+{
+	char num[32];
+	size_t n = strlen(value);
+	uint64_t mult = 1, v;
+
+	if (n == 0 || n >= sizeof num)
+		return fail(x, "bad size \"%s\"", value);
+	memcpy(num, value, n + 1);
+	switch (tolower((unsigned char)num[n - 1])) {
+	case 'k': mult = 1024; break;
+	case 'm': mult = 1024 * 1024; break;
+	case 'g': mult = 1024 * 1024 * 1024; break;
+	default: break;
+	}
+	if (mult != 1)
+		num[n - 1] = '\0';
+	if (parse_u64(x, num, UINT64_MAX / mult, &v) != 0)
+		return fail(x, "bad size \"%s\" (bytes, or with k/m/g)", value);
+	*out = v * mult;
+	return 0;
+}
+
+/* "5", "0.5", "2.25": seconds to milliseconds, at most 1 hour. */
+static int parse_seconds_ms(struct cfg_ctx *x, const char *value,
+                            uint32_t *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (!isdigit((unsigned char)value[0]) || errno != 0 || *end != '\0' ||
+	    v <= 0 || v > 3600)
+		return fail(x, "expected seconds (0 < s <= 3600), not \"%s\"",
+		            value);
+	*out = (uint32_t)(v * 1000 + 0.5);
+	if (*out == 0)
+		*out = 1;
+	return 0;
+}
+
+int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out)
+{
+	char host[INET6_ADDRSTRLEN + 8];
+	const char *at = strchr(s, '@');
+	size_t hl = at ? (size_t)(at - s) : strlen(s);
+	struct sockaddr_in *v4 = (struct sockaddr_in *)&out->sa;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&out->sa;
+
+	if (hl == 0 || hl >= sizeof host)
+		return -1;
+	memcpy(host, s, hl);
+	host[hl] = '\0';
+	if (at != NULL) {
+		char *end;
+		unsigned long p;
+
+		errno = 0;
+		p = strtoul(at + 1, &end, 10);
+		if (!isdigit((unsigned char)at[1]) || *end != '\0' ||
+		    errno != 0 || p > 65535)
+			return -1;
+		port = (uint16_t)p;
+	}
+	memset(out, 0, sizeof *out);
+	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons(port);
+		out->len = sizeof *v4;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons(port);
+		out->len = sizeof *v6;
+		return 0;
+	}
+	return -1;
+}
+
+static int add_addr(struct cfg_ctx *x, const char *value, uint16_t port,
+                    struct cfg_addr *list, size_t *n, size_t max)
+{
+	if (*n >= max)
+		return fail(x, "too many addresses (at most %zu)", max);
+	if (cfg_addr_parse(value, port, &list[*n]) != 0)
+		return fail(x, "bad address \"%s\" (want ADDR or ADDR@PORT)",
+		            value);
+	(*n)++;
+	return 0;
+}
+
+static int opt_listen(struct cfg_ctx *x, char *value)
+{
+	if (!x->listen_set) {
+		x->listen_set = true;
+		x->c->n_listen = 0;
+	}
+	return add_addr(x, value, x->c->port, x->c->listen, &x->c->n_listen,
+	                CFG_MAX_LISTEN);
+}
+
+static int opt_outgoing(struct cfg_ctx *x, char *value)
+{
+	if (!x->outgoing_set) {
+		x->outgoing_set = true;
+		x->c->n_outgoing = 0;
+	}
+	if (strchr(value, '@') != NULL)
+		return fail(x, "outgoing-interface takes no port: \"%s\"", value);
+	return add_addr(x, value, 0, x->c->outgoing, &x->c->n_outgoing,
+	                CFG_MAX_OUTGOING);
+}
+
+static int opt_port(struct cfg_ctx *x, char *value)
+{
+	uint32_t v;
+	size_t i;
+
+	if (parse_u32(x, value, 65535, &v) != 0 || v == 0)
+		return fail(x, "bad port \"%s\"", value);
+	x->c->port = (uint16_t)v;
+	/* Listen addresses given without @PORT follow the port option. */
+	for (i = 0; i < x->c->n_listen; i++) {
+		struct sockaddr_in *v4 = (struct sockaddr_in *)&x->c->listen[i].sa;
+		struct sockaddr_in6 *v6 =
+			(struct sockaddr_in6 *)&x->c->listen[i].sa;
+
+		if (v4->sin_family == AF_INET)
+			v4->sin_port = htons(x->c->port);
+		else
+			v6->sin6_port = htons(x->c->port);
+	}
+	return 0;
+}
+
+/* "10.0.0.0/8", "::1", "fd00::/8" */
+static int parse_prefix(const char *s, struct cfg_acl *a)
+{
+	char host[INET6_ADDRSTRLEN + 1];
+	const char *slash = strchr(s, '/');
+	size_t hl = slash ? (size_t)(slash - s) : strlen(s);
+	unsigned max;
+
+	if (hl == 0 || hl >= sizeof host)
+		return -1;
+	memcpy(host, s, hl);
+	host[hl] = '\0';
+	memset(a->addr, 0, sizeof a->addr);
+	if (inet_pton(AF_INET, host, a->addr) == 1) {
+		a->family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, host, a->addr) == 1) {
+		a->family = AF_INET6;
+		max = 128;
+	} else {
+		return -1;
+	}
+	a->prefix = max;
+	if (slash != NULL) {
+		char *end;
+		unsigned long p;
+
+		errno = 0;
+		p = strtoul(slash + 1, &end, 10);
+		if (!isdigit((unsigned char)slash[1]) || *end != '\0' ||
+		    errno != 0 || p > max)
+			return -1;
+		a->prefix = (unsigned)p;
+	}
+	return 0;
+}
+
+static int parse_action(const char *s, enum cfg_acl_action *out)
+{
+	if (strcmp(s, "allow") == 0)
+		*out = CFG_ACL_ALLOW;
+	else if (strcmp(s, "refuse") == 0)
+		*out = CFG_ACL_REFUSE;
+	else if (strcmp(s, "deny") == 0)
+		*out = CFG_ACL_DENY;
+	else
+		return -1;
+	return 0;
+}
+
+static int opt_acl(struct cfg_ctx *x, char *value)
+{
+	char *sp = strpbrk(value, " \t");
+	char *action;
+	struct cfg_acl a;
+
+	if (!x->acl_set) {
+		x->acl_set = true;
+		x->c->n_acl = 0;
+	}
+	if (sp == NULL)
+		return fail(x, "want PREFIX allow|refuse|deny, got \"%s\"",
+		            value);
+	*sp = '\0';
+	action = sp + 1;
+	while (*action == ' ' || *action == '\t')
+		action++;
+	if (parse_prefix(value, &a) != 0)
+		return fail(x, "bad address prefix \"%s\"", value);
+	if (parse_action(action, &a.action) != 0)
+		return fail(x, "bad action \"%s\" (allow, refuse or deny)",
+		            action);
+	if (x->c->n_acl >= CFG_MAX_ACL)
+		return fail(x, "too many access-control rules (at most %d)",
+		            CFG_MAX_ACL);
+	x->c->acl[x->c->n_acl++] = a;
+	return 0;
+}
+
+static int opt_acl_default(struct cfg_ctx *x, char *value)
+{
+	if (parse_action(value, &x->c->acl_default) != 0)
+		return fail(x, "bad action \"%s\" (allow, refuse or deny)",
+		            value);
+	return 0;
+}
+
+static int opt_curve_formats(struct cfg_ctx *x, char *value)
+{
+	char *save = NULL;
+	char *tok;
+	size_t n = 0;
+
+	for (tok = strtok_r(value, " \t", &save); tok != NULL;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		enum cfg_curve_format f;
+
+		if (strcmp(tok, "streamlined") == 0)
+			f = CFG_CURVE_STREAMLINED;
+		else if (strcmp(tok, "txt") == 0)
+			f = CFG_CURVE_TXT;
+		else
+			return fail(x, "unknown DNSCurve format \"%s\" "
+			            "(streamlined, txt)", tok);
+		if (n >= 2 || (n == 1 && x->c->curve_order[0] == f))
+			return fail(x, "each format at most once: \"%s\"", tok);
+		x->c->curve_order[n++] = f;
+	}
+	if (n == 0)
+		return fail(x, "%s", "curve-formats needs streamlined and/or txt");
+	x->c->n_curve_order = n;
+	return 0;
+}
+
+static int opt_log_level(struct cfg_ctx *x, char *value)
+{
+	static const char *const names[] = { "error", "warn", "info", "debug" };
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strcmp(value, names[i]) == 0) {
+			x->c->log_level = (enum cfg_log_level)i;
+			return 0;
+		}
+	}
+	return fail(x, "bad log-level \"%s\" (error, warn, info, debug)",
+	            value);
+}
+
+static int opt_threads(struct cfg_ctx *x, char *value)
+{
+	uint32_t v;
+
+	if (parse_u32(x, value, 64, &v) != 0 || v == 0)
+		return fail(x, "threads must be 1 to 64, not \"%s\"", value);
+	x->c->threads = v;
+	return 0;
+}
+
+static int opt_edns_size(struct cfg_ctx *x, char *value)
+{
+	uint32_t v;
+
+	if (parse_u32(x, value, 65535, &v) != 0 || v < 512)
+		return fail(x, "edns-buffer-size must be 512 to 65535, not "
+		            "\"%s\"", value);
+	x->c->edns_size = (uint16_t)v;
+	return 0;
+}
+
+static int opt_cache_size(struct cfg_ctx *x, char *value)
+{
+	if (parse_size(x, value, &x->c->cache_size) != 0)
+		return -1;
+	if (x->c->cache_size < 64 * 1024)
+		return fail(x, "cache-size below 64k: \"%s\"", value);
+	return 0;
+}
+
+#define OPT_BOOL(fn, field) \
+	static int fn(struct cfg_ctx *x, char *v) \
+	{ return parse_bool(x, v, &x->c->field); }
+#define OPT_TTL(fn, field) \
+	static int fn(struct cfg_ctx *x, char *v) \
+	{ return parse_u32(x, v, 604800 * 4, &x->c->field); }
+#define OPT_PATH(fn, field) \
+	static int fn(struct cfg_ctx *x, char *v) \
+	{ return copy_str(x, x->c->field, sizeof x->c->field, v); }
+
+OPT_BOOL(opt_do_ip4, do_ip4)
+OPT_BOOL(opt_do_ip6, do_ip6)
+OPT_BOOL(opt_qmin, qname_minimisation)
+OPT_BOOL(opt_dnql, do_not_query_localhost)
+OPT_BOOL(opt_curve, curve)
+OPT_BOOL(opt_curve_fallback, curve_plain_fallback)
+OPT_TTL(opt_min_ttl, min_ttl)
+OPT_TTL(opt_max_ttl, max_ttl)
+OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
+OPT_PATH(opt_root_hints, root_hints)
+OPT_PATH(opt_curve_key_file, curve_key_file)
+OPT_PATH(opt_user, user)
+OPT_PATH(opt_control_socket, control_socket)
+
+static int opt_query_timeout(struct cfg_ctx *x, char *v)
+{
+	return parse_seconds_ms(x, v, &x->c->query_timeout_ms);
+}
+
+static const struct {
+	const char *name;
+	cfg_handler fn;
+	bool may_be_empty;
+} cfg_options[] = {
+	{ "port", opt_port, false },
+	{ "listen", opt_listen, false },
+	{ "access-control", opt_acl, false },
+	{ "access-control-default", opt_acl_default, false },
+	{ "root-hints", opt_root_hints, false },
+	{ "do-ip4", opt_do_ip4, false },
+	{ "do-ip6", opt_do_ip6, false },
+	{ "outgoing-interface", opt_outgoing, false },
+	{ "qname-minimisation", opt_qmin, false },
+	{ "do-not-query-localhost", opt_dnql, false },
+	{ "cache-size", opt_cache_size, false },
+	{ "min-ttl", opt_min_ttl, false },
+	{ "max-ttl", opt_max_ttl, false },
+	{ "negative-max-ttl", opt_neg_max_ttl, false },
+	{ "edns-buffer-size", opt_edns_size, false },
+	{ "query-timeout", opt_query_timeout, false },
+	{ "curve", opt_curve, false },
+	{ "curve-formats", opt_curve_formats, false },
+	{ "curve-plain-fallback", opt_curve_fallback, false },
+	{ "curve-key-file", opt_curve_key_file, true },
+	{ "user", opt_user, true },
+	{ "control-socket", opt_control_socket, true },
+	{ "log-level", opt_log_level, false },
+	{ "threads", opt_threads, false },
+};
+
+void cfg_defaults(struct cfg *c)
+{
+	memset(c, 0, sizeof *c);
+	c->port = 53;
+	(void)cfg_addr_parse("127.0.0.1", c->port, &c->listen[0]);
+	(void)cfg_addr_parse("::1", c->port, &c->listen[1]);
+	c->n_listen = 2;
+	(void)parse_prefix("127.0.0.0/8", &c->acl[0]);
+	(void)parse_prefix("::1/128", &c->acl[1]);
+	c->acl[0].action = c->acl[1].action = CFG_ACL_ALLOW;
+	c->n_acl = 2;
+	c->acl_default = CFG_ACL_REFUSE;
+	snprintf(c->root_hints, sizeof c->root_hints, "%s",
+	         SYSCONFDIR "/curvecache/root.hints");
+	c->do_ip4 = c->do_ip6 = true;
+	c->qname_minimisation = true;
+	c->do_not_query_localhost = true;
+	c->cache_size = 64 * 1024 * 1024;
+	c->min_ttl = 0;
+	c->max_ttl = 86400;
+	c->neg_max_ttl = 3600;
+	c->edns_size = 1232;
+	c->query_timeout_ms = 5000;
+	c->curve = true;
+	c->curve_order[0] = CFG_CURVE_STREAMLINED;
+	c->curve_order[1] = CFG_CURVE_TXT;
+	c->n_curve_order = 2;
+	snprintf(c->control_socket, sizeof c->control_socket, "%s",
+	         "/run/curvecache/control");
+	c->log_level = CFG_LOG_INFO;
+	c->threads = 1;
+}
+
+/* Trim in place; returns the start of the trimmed text. */
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
+	                   end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+/* One line (NUL-terminated, comment already cut). */
+static int parse_line(struct cfg_ctx *x, char *line)
+{
+	char *colon, *key, *value;
+	size_t i;
+
+	line = trim(line);
+	if (*line == '\0')
+		return 0;
+	colon = strchr(line, ':');
+	if (colon == NULL)
+		return fail(x, "expected \"option: value\", got \"%.60s\"", line);
+	*colon = '\0';
+	key = trim(line);
+	value = trim(colon + 1);
+	for (i = 0; i < sizeof cfg_options / sizeof cfg_options[0]; i++) {
+		if (strcmp(key, cfg_options[i].name) != 0)
+			continue;
+		if (*value == '\0' && !cfg_options[i].may_be_empty)
+			return fail(x, "option %s needs a value", key);
+		return cfg_options[i].fn(x, value);
+	}
+	return fail(x, "unknown option \"%.60s\"", key);
+}
+
+static int check_whole(struct cfg_ctx *x)
+{
+	struct cfg *c = x->c;
+
+	if (!c->do_ip4 && !c->do_ip6)
+		return fail(x, "%s", "do-ip4 and do-ip6 are both no");
+	if (c->min_ttl > c->max_ttl)
+		return fail(x, "%s", "min-ttl is above max-ttl");
+	if (c->n_listen == 0)
+		return fail(x, "%s", "no listen address");
+	return 0;
+}
+
+int cfg_parse(const char *name, const char *text, size_t len,
+              struct cfg *out, char *err, size_t errlen)
+{
+	struct cfg_ctx x = { .c = out };
+	char line[CFG_LINE_MAX];
+	size_t pos = 0, lineno = 0;
+
+	while (pos < len) {
+		size_t n = 0;
+		bool comment = false;
+
+		lineno++;
+		for (; pos < len && text[pos] != '\n'; pos++) {
+			if (text[pos] == '#')
+				comment = true;
+			if (text[pos] == '\0') {
+				snprintf(err, errlen, "%s:%zu: NUL byte in file",
+				         name, lineno);
+				return -1;
+			}
+			if (!comment && n + 1 >= sizeof line) {
+				snprintf(err, errlen, "%s:%zu: line too long",
+				         name, lineno);
+				return -1;
+			}
+			if (!comment)
+				line[n++] = text[pos];
+		}
+		pos++; /* the newline */
+		line[n] = '\0';
+		if (parse_line(&x, line) != 0) {
+			snprintf(err, errlen, "%s:%zu: %s", name, lineno, x.why);
+			return -1;
+		}
+	}
+	if (check_whole(&x) != 0) {
+		snprintf(err, errlen, "%s: %s", name, x.why);
+		return -1;
+	}
+	return 0;
+}
+
+int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	ssize_t got = 0, n;
+	int fd, rc = -1;
+
+	cfg_defaults(out);
+	if (snprintf(out->file, sizeof out->file, "%s", path) >=
+	    (int)sizeof out->file) {
+		snprintf(err, errlen, "%.60s...: path too long", path);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+		         strerror(errno));
+		return -1;
+	}
+	buf = malloc(CFG_MAX_FILE_BYTES);
+	if (buf == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto done;
+	}
+	while ((n = read(fd, buf + got, CFG_MAX_FILE_BYTES - (size_t)got)) > 0)
+		got += n;
+	if (n < 0) {
+		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+		goto done;
+	}
+	if (got == CFG_MAX_FILE_BYTES) {
+		snprintf(err, errlen, "%s: file larger than 1 MiB", path);
+		goto done;
+	}
+	rc = cfg_parse(path, buf, (size_t)got, out, err, errlen);
+done:
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+static bool prefix_match(const uint8_t *addr, const struct cfg_acl *a)
+{
+	unsigned full = a->prefix / 8, rest = a->prefix % 8;
+
+	if (memcmp(addr, a->addr, full) != 0)
+		return false;
+	if (rest == 0)
+		return true;
+	return ((addr[full] ^ a->addr[full]) & (uint8_t)(0xff << (8 - rest)))
+	       == 0;
+}
+
+enum cfg_acl_action cfg_acl_check(const struct cfg *c,
+                                  const struct sockaddr *sa)
+{
+	const uint8_t *addr;
+	int family = sa->sa_family;
+	int best = -1;
+	size_t i;
+
+	if (family == AF_INET) {
+		addr = (const uint8_t *)
+			&((const struct sockaddr_in *)sa)->sin_addr;
+	} else if (family == AF_INET6) {
+		addr = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		if (IN6_IS_ADDR_V4MAPPED(
+			    &((const struct sockaddr_in6 *)sa)->sin6_addr)) {
+			family = AF_INET;
+			addr += 12;
+		}
+	} else {
+		return c->acl_default;
+	}
+	for (i = 0; i < c->n_acl; i++) {
+		if (c->acl[i].family != family ||
+		    !prefix_match(addr, &c->acl[i]))
+			continue;
+		if (best < 0 || c->acl[i].prefix > c->acl[best].prefix)
+			best = (int)i;
+	}
+	return best < 0 ? c->acl_default : c->acl[best].action;
+}

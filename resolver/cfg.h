@@ -1,0 +1,148 @@
+/*
+ * resolver/cfg.h - the curvecache configuration file.
+ *
+ * The file is a list of "option: value" lines; '#' starts a comment; blank
+ * lines are ignored. Options that may repeat (listen, access-control,
+ * outgoing-interface) build lists; the first occurrence in a file replaces
+ * the built-in default list. Every option and its default is documented in
+ * etc/curvecache.conf.
+ *
+ * Design notes:
+ * - struct cfg holds everything in fixed-size fields: no allocation, no
+ *   free, a plain copy is a full copy (SIGHUP reload parses into a fresh
+ *   struct and swaps only if it is valid).
+ * - Any error (unknown option, bad value, unreadable file) is reported as
+ *   "FILE:LINE: problem" and the whole load fails: the daemon refuses to
+ *   start (or, on reload, keeps the old config).
+ */
+#ifndef CURVECACHE_RESOLVER_CFG_H
+#define CURVECACHE_RESOLVER_CFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#define CFG_MAX_LISTEN 16
+#define CFG_MAX_ACL 64
+#define CFG_MAX_OUTGOING 16
+#define CFG_MAX_PATH 256
+#define CFG_MAX_USER 64
+#define CFG_MAX_FILE_BYTES (1024 * 1024)
+#define CFG_ERR_BYTES 512
+#define CFG_DEFAULT_FILE SYSCONFDIR "/curvecache/curvecache.conf"
+
+/** What access control does with a client. */
+enum cfg_acl_action {
+	CFG_ACL_ALLOW = 0, /**< answer */
+	CFG_ACL_REFUSE,    /**< answer REFUSED */
+	CFG_ACL_DENY       /**< drop silently */
+};
+
+/** One access-control rule: a prefix and what to do. */
+struct cfg_acl {
+	int family;              /**< AF_INET or AF_INET6 */
+	uint8_t addr[16];        /**< network address (4 or 16 bytes used) */
+	unsigned prefix;         /**< prefix length in bits */
+	enum cfg_acl_action action;
+};
+
+/** An address with a port (listen) or without (outgoing: port 0). */
+struct cfg_addr {
+	struct sockaddr_storage sa;
+	socklen_t len;
+};
+
+/** DNSCurve formats, in the order they are tried. */
+enum cfg_curve_format {
+	CFG_CURVE_STREAMLINED = 0,
+	CFG_CURVE_TXT
+};
+
+enum cfg_log_level {
+	CFG_LOG_ERROR = 0,
+	CFG_LOG_WARN,
+	CFG_LOG_INFO,
+	CFG_LOG_DEBUG
+};
+
+/** The whole configuration. Plain data: copy freely. */
+struct cfg {
+	char file[CFG_MAX_PATH];          /**< where it was read from */
+	uint16_t port;                    /**< default listen port */
+	struct cfg_addr listen[CFG_MAX_LISTEN];
+	size_t n_listen;
+	struct cfg_acl acl[CFG_MAX_ACL];
+	size_t n_acl;
+	enum cfg_acl_action acl_default;  /**< for clients no rule matches */
+	char root_hints[CFG_MAX_PATH];
+	bool do_ip4, do_ip6;
+	struct cfg_addr outgoing[CFG_MAX_OUTGOING];
+	size_t n_outgoing;
+	bool qname_minimisation;
+	bool do_not_query_localhost;
+	uint64_t cache_size;              /**< bytes */
+	uint32_t min_ttl, max_ttl, neg_max_ttl;
+	uint16_t edns_size;               /**< EDNS payload offered upstream */
+	uint32_t query_timeout_ms;        /**< per client query */
+	bool curve;                       /**< DNSCurve upstream at all */
+	enum cfg_curve_format curve_order[2];
+	size_t n_curve_order;
+	bool curve_plain_fallback;
+	char curve_key_file[CFG_MAX_PATH];/**< empty: fresh key per start */
+	char user[CFG_MAX_USER];          /**< empty: keep the start user */
+	char control_socket[CFG_MAX_PATH];/**< empty: no control socket */
+	enum cfg_log_level log_level;
+	unsigned threads;
+};
+
+/**
+ * Fill a config with the built-in defaults.
+ * @param c: the config to fill.
+ */
+void cfg_defaults(struct cfg *c);
+
+/**
+ * Read and check a config file into *out (defaults, then the file).
+ * @param path: the file.
+ * @param out: receives the config; unspecified on failure.
+ * @param err: receives "FILE:LINE: problem" on failure.
+ * @param errlen: size of err.
+ * @return 0 on success, -1 on any error.
+ */
+int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
+
+/**
+ * Parse config text (for cfg_load, tests and the fuzzer).
+ * @param name: the file name used in messages.
+ * @param text, len: the text; need not be NUL-terminated.
+ * @param out: defaults are NOT applied here; call cfg_defaults first.
+ * @param err, errlen: as for cfg_load.
+ * @return 0 on success, -1 on error.
+ */
+int cfg_parse(const char *name, const char *text, size_t len,
+              struct cfg *out, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
+
+/**
+ * Find what access control does with a client address.
+ * The longest matching prefix wins; no match gives acl_default.
+ * @param c: the config.
+ * @param sa: the client address (AF_INET or AF_INET6; v4-mapped v6 is
+ *   matched as IPv4).
+ */
+enum cfg_acl_action cfg_acl_check(const struct cfg *c,
+                                  const struct sockaddr *sa);
+
+/**
+ * Parse "ADDR" or "ADDR@PORT" (IPv4 or IPv6, no brackets).
+ * @param s: NUL-terminated text.
+ * @param port: the port when none is given.
+ * @param out: receives the address.
+ * @return 0 or -1.
+ */
+int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out);
+
+#endif /* CURVECACHE_RESOLVER_CFG_H */
