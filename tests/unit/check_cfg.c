@@ -172,6 +172,24 @@ START_TEST(test_load_file)
 }
 END_TEST
 
+/* The sample config parses, and gives exactly the built-in defaults. */
+START_TEST(test_sample_file)
+{
+	struct cfg dflt;
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/etc/curvecache.conf", SRCDIR);
+	ck_assert_msg(cfg_load(path, &c, err, sizeof err) == 0, "%s", err);
+	cfg_defaults(&dflt);
+	memset(dflt.file, 0, sizeof dflt.file);
+	memset(c.file, 0, sizeof c.file);
+	memset(dflt.root_hints, 0, sizeof dflt.root_hints);
+	memset(c.root_hints, 0, sizeof c.root_hints);
+	ck_assert_msg(memcmp(&c, &dflt, sizeof c) == 0,
+	              "etc/curvecache.conf differs from the defaults");
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -179,6 +197,7 @@ static Suite *config_suite(void)
 
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_values);
+	tcase_add_test(tc, test_sample_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_reject);
