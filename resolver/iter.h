@@ -1,0 +1,203 @@
+/*
+ * resolver/iter.h - the iterator: one recursive resolution as a state
+ * machine that does no I/O (Knot Resolver's produce/consume split).
+ *
+ * The daemon's event loop (resolver/upstream.c, resolver/server.c) drives
+ * it:
+ *
+ *   req = iter_new(env, name, type, class, now)
+ *   loop:
+ *     switch (iter_next(req, now, &target)):
+ *       ITER_SEND: send target.qname/qtype to target.addr (boxed when
+ *                  target.curve), remember target.token; loop again
+ *                  (several queries may be outstanding);
+ *       ITER_WAIT: wait for a reply or a timeout of an outstanding token,
+ *                  then iter_feed(req, &reply, now) and loop;
+ *       ITER_DONE: iter_result(req) is the answer for the clients.
+ *
+ * Design notes:
+ * - The iterator reads and writes the cache, the server-selection table
+ *   (sel.h) and the root hints; it never touches a socket or a clock:
+ *   `now` (struct iter_now) is an argument, so unit tests drive time and
+ *   feed canned replies.
+ * - Transport belongs to the caller: the shell chooses the source port and
+ *   ID, applies and checks 0x20, boxes and opens DNSCurve (streamlined,
+ *   then TXT after a timeout when the config says so), retries over TCP
+ *   on TC=1, and drops anything that does not match or does not open. The
+ *   iterator sees only validated replies, timeouts and hard failures.
+ * - Everything the iterator learns goes through one classifier: answer,
+ *   CNAME/DNAME, referral, NXDOMAIN, NODATA, lame, error. Records are
+ *   cached only when they are in bailiwick of the zone that was asked;
+ *   NS names carrying a uz5 key label mark their servers as DNSCurve.
+ * - Every loop has a cap: ITER_MAX_REFERRALS, ITER_MAX_CNAME,
+ *   ITER_MAX_SUBQUERIES, ITER_MAX_SENDS, and the deadline.
+ */
+#ifndef CURVECACHE_RESOLVER_ITER_H
+#define CURVECACHE_RESOLVER_ITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "wire.h"
+
+struct cache;
+struct sel;
+struct hints;
+struct cfg;
+struct localzone;
+
+/** Referrals followed for one question. */
+#define ITER_MAX_REFERRALS 30
+/** CNAME/DNAME links followed for one client question. */
+#define ITER_MAX_CNAME 12
+/** Sub-resolutions (glueless NS addresses) for one client question. */
+#define ITER_MAX_SUBQUERIES 6
+/** Nesting depth of sub-resolutions. */
+#define ITER_MAX_DEPTH 4
+/** Upstream queries sent for one client question, all told. */
+#define ITER_MAX_SENDS 64
+/** Queries outstanding at once for one resolution. */
+#define ITER_MAX_OUTSTANDING 4
+/** Bytes of the answer image of a finished resolution. */
+#define ITER_RESULT_MAX 16384
+/** Bytes in a DNSCurve server key. */
+#define ITER_KEY_BYTES 32
+
+/** Time, given by the caller: wall clock for TTLs, monotonic for RTT. */
+struct iter_now {
+	time_t wall;       /**< seconds, time(NULL): cache expiry */
+	uint64_t mono_ms;  /**< milliseconds, CLOCK_MONOTONIC: RTT, deadline */
+};
+
+/** What the iterator shares between resolutions (one per worker). */
+struct iter_env {
+	struct cache *cache;            /**< the shared answer cache */
+	struct sel *sel;                /**< server-selection table */
+	const struct hints *hints;      /**< root hints */
+	const struct cfg *cfg;          /**< limits and switches */
+};
+
+/** One upstream query the caller must send. */
+struct iter_target {
+	uint32_t token;                 /**< echo it in iter_feed */
+	uint8_t qname[WIRE_NAME_MAX];   /**< lowercase wire name to ask */
+	size_t qnamelen;
+	uint16_t qtype;
+	uint16_t qclass;
+	uint8_t zone[WIRE_NAME_MAX];    /**< the zone cut this server serves
+	                                     (TXT format zone; bailiwick) */
+	size_t zonelen;
+	struct sockaddr_storage addr;   /**< server address, port 53 */
+	socklen_t addrlen;
+	bool curve;                     /**< box it: the NS name had a key */
+	uint8_t key[ITER_KEY_BYTES];    /**< server public key if curve */
+	uint16_t edns;                  /**< EDNS payload to offer, 0 = none */
+	uint32_t timeout_ms;            /**< report ITER_REPLY_TIMEOUT after */
+};
+
+/** How an outstanding query ended, as the caller saw it. */
+enum iter_reply_kind {
+	ITER_REPLY_MSG = 0,   /**< a validated DNS reply (msg is set) */
+	ITER_REPLY_TIMEOUT,   /**< nothing acceptable within timeout_ms; the
+	                           caller may still feed a late MSG for the
+	                           same token afterwards */
+	ITER_REPLY_UNREACHABLE,/**< ICMP unreachable, connection refused */
+	ITER_REPLY_FORMERR_EDNS /**< FORMERR to a query with EDNS: the
+	                           server gets no EDNS from now on */
+};
+
+/** A reply fed back to the iterator. */
+struct iter_reply {
+	uint32_t token;
+	enum iter_reply_kind kind;
+	const struct wire_msg *msg;     /**< kind MSG: parsed, ID/question
+	                                     matched, opened if curve */
+	bool curve;                     /**< came inside a DNSCurve box */
+	uint32_t rtt_ms;                /**< send to receive */
+};
+
+/** What iter_next asks of the caller. */
+enum iter_step {
+	ITER_SEND = 0, /**< send *target, then call iter_next again */
+	ITER_WAIT,     /**< wait for a reply/timeout of an outstanding token */
+	ITER_DONE      /**< finished: see iter_result */
+};
+
+/** The answer of a finished resolution, ready for the clients. */
+struct iter_result {
+	uint8_t rcode;               /**< NOERROR, NXDOMAIN or SERVFAIL */
+	/** Wire RRs with uncompressed owners and TTLs as of `now` (the
+	 *  format cache reads return): the answer section (CNAME chain and
+	 *  final RRset) then the authority section (SOA on negative
+	 *  answers). */
+	const uint8_t *an;
+	size_t an_len;
+	uint16_t an_count;
+	const uint8_t *ns;
+	size_t ns_len;
+	uint16_t ns_count;
+	bool curve;                  /**< every RRset in it came over DNSCurve */
+	const char *why;             /**< SERVFAIL reason for the log */
+};
+
+/** Counters a resolution adds to; the caller sums them into stats. */
+struct iter_counts {
+	uint32_t sends;
+	uint32_t sends_curve;
+	uint32_t referrals;
+	uint32_t subqueries;
+	uint32_t lame;
+	uint32_t timeouts;
+};
+
+/** Opaque resolution state. */
+struct iter_req;
+
+/**
+ * Start a resolution.
+ * @param env: shared state; must outlive the request.
+ * @param qname, qnamelen: canonical (lowercase) wire name.
+ * @param qtype, qclass: the question.
+ * @param now: current time; the deadline is now + cfg query-timeout.
+ * @return the request (free with iter_free), or NULL when out of memory.
+ */
+struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
+                          size_t qnamelen, uint16_t qtype, uint16_t qclass,
+                          const struct iter_now *now);
+
+/**
+ * Ask what to do next.
+ * @param req: the request.
+ * @param now: current time.
+ * @param target: filled when ITER_SEND is returned.
+ * @return ITER_SEND, ITER_WAIT or ITER_DONE. Past the deadline, or when a
+ *   cap is reached, it returns ITER_DONE with SERVFAIL.
+ */
+enum iter_step iter_next(struct iter_req *req, const struct iter_now *now,
+                         struct iter_target *target);
+
+/**
+ * Feed a reply (or timeout) for a token iter_next handed out. Replies
+ * for tokens that are no longer outstanding are ignored.
+ * @param req: the request.
+ * @param reply: what happened; reply->msg is read during the call only.
+ * @param now: current time.
+ */
+void iter_feed(struct iter_req *req, const struct iter_reply *reply,
+               const struct iter_now *now);
+
+/**
+ * The answer, once iter_next returned ITER_DONE. Valid until iter_free.
+ */
+const struct iter_result *iter_result(const struct iter_req *req);
+
+/** This request's counters. */
+const struct iter_counts *iter_counts(const struct iter_req *req);
+
+/** Free a request (any state). NULL is allowed. */
+void iter_free(struct iter_req *req);
+
+#endif /* CURVECACHE_RESOLVER_ITER_H */
