@@ -159,8 +159,11 @@ int wire_name_from_text(const char *text, size_t textlen,
 			llen = 0;
 			continue;
 		}
-		if (c == '\\' && (rc = unescape(text, textlen, &i, &c)) != WIRE_OK)
-			return rc;
+		if (c == '\\') {
+			rc = unescape(text, textlen, &i, &c);
+			if (rc != WIRE_OK)
+				return rc;
+		}
 		if (llen == WIRE_LABEL_MAX)
 			return WIRE_ELABEL;
 		if (n + 1 >= WIRE_NAME_MAX)  /* keep room for the root label */
