@@ -1,0 +1,240 @@
+/*
+ * cache/entry.c - one cached entry: its layout, how it is built from a
+ * put, how it is written out as wire RRs, and the freshness and rank
+ * rules that decide whether it may be replaced.
+ *
+ * The image is built by this file only, from lengths checked before the
+ * build, and every walk over it is bounded by image_len and checked with
+ * CACHE_REQUIRE, so a bug cannot make a read run past the entry.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static size_t get16(const uint8_t *p)
+{
+	return ((size_t)p[0] << 8) | p[1];
+}
+
+static size_t key_bytes(unsigned flags)
+{
+	return (flags & CACHE_F_CURVE) ? CACHE_SERVER_KEY_BYTES : 0;
+}
+
+size_t cache_entry_size(const struct cache_entry *e)
+{
+	return sizeof(*e) + e->name_len + key_bytes(e->flags) + e->image_len;
+}
+
+size_t cache_build_size(const struct cache_build *b)
+{
+	return sizeof(struct cache_entry) + b->name_len +
+	       (b->server_key ? CACHE_SERVER_KEY_BYTES : 0) + b->image_len;
+}
+
+/** The stored server key, or NULL if learned plain. */
+const uint8_t *cache_entry_key(const struct cache_entry *e)
+{
+	if (!(e->flags & CACHE_F_CURVE))
+		return NULL;
+	return e->data + e->name_len;
+}
+
+const uint8_t *cache_entry_image(const struct cache_entry *e)
+{
+	return e->data + e->name_len + key_bytes(e->flags);
+}
+
+/*
+ * Bytes cache_entry_render writes. Positive: each RR is owner + fixed
+ * part + RDATA, and the image holds RDLENGTH + RDATA per RR. Negative:
+ * the image is SOA owner + RDLENGTH + RDATA, the output adds type, class
+ * and TTL.
+ */
+size_t cache_entry_wire_len(const struct cache_entry *e)
+{
+	if (e->kind == CACHE_KIND_RRSET)
+		return (size_t)e->count *
+		               (e->name_len + CACHE_RR_FIXED_BYTES - 2) +
+		       e->image_len;
+	return (size_t)e->image_len + CACHE_RR_FIXED_BYTES - 2;
+}
+
+static uint8_t *render_fixed(uint8_t *out, uint16_t type, uint16_t klass,
+                             uint32_t ttl)
+{
+	put16(out, type);
+	put16(out + 2, klass);
+	put32(out + 4, ttl);
+	return out + 8;
+}
+
+static void render_positive(const struct cache_entry *e, uint32_t ttl,
+                            uint8_t *out)
+{
+	const uint8_t *img = cache_entry_image(e);
+	size_t pos = 0;
+
+	for (size_t i = 0; i < e->count; i++) {
+		size_t rr;
+		CACHE_REQUIRE(pos + 2 <= e->image_len);
+		rr = 2 + get16(img + pos);
+		CACHE_REQUIRE(pos + rr <= e->image_len);
+		memcpy(out, e->data, e->name_len);
+		out = render_fixed(out + e->name_len, e->type, e->klass, ttl);
+		memcpy(out, img + pos, rr);
+		out += rr;
+		pos += rr;
+	}
+	CACHE_REQUIRE(pos == e->image_len);
+}
+
+static void render_negative(const struct cache_entry *e, uint32_t ttl,
+                            uint8_t *out)
+{
+	const uint8_t *img = cache_entry_image(e);
+	size_t soa_len = 0;
+
+	CACHE_REQUIRE(cache_name_span(img, e->image_len, &soa_len) ==
+	              CACHE_OK);
+	CACHE_REQUIRE(soa_len + 2 + get16(img + soa_len) == e->image_len);
+	memcpy(out, img, soa_len);
+	out = render_fixed(out + soa_len, CACHE_TYPE_SOA, e->klass, ttl);
+	memcpy(out, img + soa_len, e->image_len - soa_len);
+}
+
+/**
+ * Write the entry as wire RRs with the given TTL; out must hold
+ * cache_entry_wire_len(e) bytes (the caller checked).
+ */
+void cache_entry_render(const struct cache_entry *e, uint32_t ttl,
+                        uint8_t *out)
+{
+	if (e->kind == CACHE_KIND_RRSET)
+		render_positive(e, ttl, out);
+	else
+		render_negative(e, ttl, out);
+}
+
+static void fill_image(uint8_t *img, const struct cache_build *b)
+{
+	size_t pos = 0;
+
+	if (b->kind == CACHE_KIND_RRSET) {
+		for (size_t i = 0; i < b->count; i++) {
+			size_t len = b->rdata[i].len;
+			CACHE_REQUIRE(pos + 2 + len <= b->image_len);
+			put16(img + pos, (uint16_t)len);
+			if (len)
+				memcpy(img + pos + 2, b->rdata[i].data, len);
+			pos += 2 + len;
+		}
+	} else {
+		CACHE_REQUIRE(b->soa_name_len + 2 + b->soa_rdlen ==
+		              b->image_len);
+		memcpy(img, b->soa_name, b->soa_name_len);
+		pos = b->soa_name_len;
+		put16(img + pos, (uint16_t)b->soa_rdlen);
+		memcpy(img + pos + 2, b->soa_rdata, b->soa_rdlen);
+		pos += 2 + b->soa_rdlen;
+	}
+	CACHE_REQUIRE(pos == b->image_len);
+}
+
+/** Build an entry in e, which holds cache_build_size(b) bytes. */
+void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
+{
+	CACHE_REQUIRE(b->name_len >= 1 && b->name_len <= CACHE_NAME_MAX);
+	CACHE_REQUIRE(b->image_len <= CACHE_IMAGE_MAX);
+	CACHE_REQUIRE(b->count <= UINT16_MAX);
+	e->chain = e->prev = e->next = NULL;
+	e->expire = b->expire;
+	e->hash = (uint32_t)b->hash;
+	e->type = b->type;
+	e->klass = b->klass;
+	e->image_len = (uint16_t)b->image_len;
+	e->count = (uint16_t)b->count;
+	e->name_len = (uint8_t)b->name_len;
+	e->kind = (uint8_t)b->kind;
+	e->rank = (uint8_t)b->rank;
+	e->flags = b->server_key ? CACHE_F_CURVE : 0;
+	memcpy(e->data, b->name, b->name_len);
+	if (b->server_key)
+		memcpy(e->data + b->name_len, b->server_key,
+		       CACHE_SERVER_KEY_BYTES);
+	fill_image(e->data + b->name_len + key_bytes(e->flags), b);
+}
+
+int cache_entry_fresh(const struct cache_entry *e, time_t now)
+{
+	return now < e->expire;
+}
+
+/*
+ * Does e (assumed fresh) outrank data of this rank and provenance? At
+ * equal rank, DNSCurve-learned data outranks plain.
+ */
+int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
+                         int curve)
+{
+	unsigned mine = 2u * e->rank + ((e->flags & CACHE_F_CURVE) ? 1 : 0);
+	unsigned theirs = 2u * (unsigned)rank + (curve ? 1 : 0);
+	return mine > theirs;
+}
+
+/** Seconds left at now; 0 once expired. */
+uint32_t cache_entry_ttl(const struct cache_entry *e, time_t now)
+{
+	time_t left;
+
+	if (now >= e->expire)
+		return 0;
+	left = e->expire - now;
+	return left > (time_t)UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+}
+
+void cache_entry_view(const struct cache_entry *e, time_t now,
+                      struct cache_view *v)
+{
+	v->name = e->data;
+	v->name_len = e->name_len;
+	v->kind = (enum cache_kind)e->kind;
+	v->rank = (enum cache_rank)e->rank;
+	v->type = e->type;
+	v->klass = e->klass;
+	v->expire = e->expire;
+	v->ttl = cache_entry_ttl(e, now);
+	v->stale = !cache_entry_fresh(e, now);
+	v->server_key = cache_entry_key(e);
+	v->count = e->count;
+	v->wire_len = cache_entry_wire_len(e);
+	v->entry = e;
+}
+
+int cache_view_render(const struct cache_view *view, uint8_t *buf,
+                      size_t cap, size_t *len)
+{
+	const struct cache_entry *e = view->entry;
+
+	*len = cache_entry_wire_len(e);
+	if (*len > cap)
+		return CACHE_ESPACE;
+	cache_entry_render(e, view->ttl, buf);
+	return CACHE_OK;
+}

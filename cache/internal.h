@@ -1,0 +1,152 @@
+/*
+ * cache/internal.h - what the files of cache/ share; nobody else may
+ * include it.
+ *
+ * Layout: an entry is one allocation: the fixed header below, then the
+ * owner name, then the 32-byte server key if learned over DNSCurve, then
+ * the RDATA image:
+ *   RRset / NODATA-less positive: count x (RDLENGTH[2] RDATA)
+ *   negative (NXDOMAIN, NODATA): SOA owner, RDLENGTH[2], SOA RDATA
+ * Each entry sits on two lists of its shard: the singly linked chain of
+ * its hash bucket, and the circular doubly linked CLOCK ring.
+ *
+ * Locking: every field of a shard and of the entries it holds is read
+ * and written with the shard mutex held; nothing else is shared.
+ */
+#ifndef CURVECACHE_CACHE_INTERNAL_H
+#define CURVECACHE_CACHE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cache.h"
+
+/**
+ * Always-on check of an invariant that protects memory: on failure,
+ * print where and abort (djbdns cache_impossible()).
+ */
+#define CACHE_REQUIRE(cond)                                                \
+	do {                                                               \
+		if (!(cond))                                               \
+			cache_impossible(__FILE__, __LINE__, #cond);       \
+	} while (0)
+
+/** Entry flags. */
+#define CACHE_F_CURVE 0x1u /**< learned over DNSCurve; key stored */
+#define CACHE_F_REF 0x2u   /**< read since the CLOCK hand last passed */
+
+/** Average bytes of budget per hash bucket (about one entry). */
+#define CACHE_BYTES_PER_BUCKET 128
+
+struct cache_entry {
+	struct cache_entry *chain; /**< next in the bucket chain */
+	struct cache_entry *prev;  /**< CLOCK ring */
+	struct cache_entry *next;
+	time_t expire;             /**< absolute; fresh while now < expire */
+	uint32_t hash;             /**< low 32 bits of the name hash */
+	uint16_t type;             /**< 0 for NXDOMAIN */
+	uint16_t klass;
+	uint16_t image_len;        /**< bytes of RDATA image */
+	uint16_t count;            /**< RRs in the image */
+	uint8_t name_len;          /**< 1..255: CACHE_NAME_MAX fits */
+	uint8_t kind;              /**< enum cache_kind */
+	uint8_t rank;              /**< enum cache_rank */
+	uint8_t flags;             /**< CACHE_F_* */
+	uint8_t data[];            /**< name, [server key], image */
+};
+
+struct cache_shard {
+	_Alignas(64) pthread_mutex_t lock;
+	struct cache_entry **buckets;
+	size_t nbuckets;
+	struct cache_entry *hand;  /**< CLOCK hand; NULL when empty */
+	size_t budget;             /**< bytes this shard may charge */
+	size_t used;               /**< bytes charged: buckets + entries */
+	size_t entries;
+	uint64_t hits, misses, stale_hits, inserts, rank_kept;
+	uint64_t evictions, expired, too_big;
+};
+
+struct cache {
+	struct cache_config cfg;
+	uint64_t key[2];           /**< SipHash key */
+	unsigned nshards;          /**< power of two */
+	size_t fixed;              /**< bytes charged outside the shards */
+	struct cache_shard *shards;
+};
+
+/** Everything needed to build and insert one entry. */
+struct cache_build {
+	const uint8_t *name;
+	size_t name_len;
+	uint64_t hash;
+	uint16_t type;             /**< 0 for NXDOMAIN */
+	uint16_t klass;
+	enum cache_kind kind;
+	enum cache_rank rank;
+	const uint8_t *server_key; /**< NULL if plain */
+	time_t expire;
+	size_t image_len;
+	size_t count;
+	/* positive */
+	const struct cache_rdata *rdata;
+	/* negative */
+	const uint8_t *soa_name;
+	size_t soa_name_len;
+	const uint8_t *soa_rdata;
+	size_t soa_rdlen;
+};
+
+/* cache.c */
+void cache_impossible(const char *file, int line, const char *what);
+time_t cache_expire_at(time_t now, uint32_t ttl);
+struct cache_shard *cache_shard_of(struct cache *c, uint64_t hash);
+
+/* name.c */
+uint64_t cache_siphash13(const uint64_t key[2], const uint8_t *m,
+                         size_t n);
+uint64_t cache_siphash24(const uint64_t key[2], const uint8_t *m,
+                         size_t n);
+int cache_name_span(const uint8_t *p, size_t avail, size_t *len);
+int cache_name_below(const uint8_t *name, size_t len, const uint8_t *zone,
+                     size_t zone_len);
+int cache_type_check(uint16_t type);
+
+/* entry.c */
+size_t cache_entry_size(const struct cache_entry *e);
+const uint8_t *cache_entry_key(const struct cache_entry *e);
+const uint8_t *cache_entry_image(const struct cache_entry *e);
+size_t cache_entry_wire_len(const struct cache_entry *e);
+void cache_entry_render(const struct cache_entry *e, uint32_t ttl,
+                        uint8_t *out);
+size_t cache_build_size(const struct cache_build *b);
+void cache_entry_fill(struct cache_entry *e, const struct cache_build *b);
+int cache_entry_fresh(const struct cache_entry *e, time_t now);
+int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
+                         int curve);
+uint32_t cache_entry_ttl(const struct cache_entry *e, time_t now);
+void cache_entry_view(const struct cache_entry *e, time_t now,
+                      struct cache_view *v);
+
+/* evict.c */
+size_t cache_mem_estimate(size_t n);
+size_t cache_mem_charge(const void *p, size_t n);
+int cache_evict_one(struct cache_shard *s, time_t now);
+int cache_make_room(struct cache_shard *s, size_t need, time_t now);
+
+/* shard.c */
+int cache_shard_init(struct cache_shard *s, size_t budget);
+void cache_shard_fini(struct cache_shard *s);
+struct cache_entry **cache_shard_bucket(struct cache_shard *s,
+                                        uint32_t hash);
+int cache_entry_same_name(const struct cache_entry *e, uint32_t hash,
+                          const uint8_t *name, size_t len, uint16_t klass);
+void cache_shard_link(struct cache_shard *s, struct cache_entry *e);
+void cache_shard_remove(struct cache_shard *s, struct cache_entry *e);
+size_t cache_shard_clear(struct cache_shard *s, const uint8_t *zone,
+                         size_t zone_len);
+int cache_shard_insert(struct cache_shard *s, const struct cache_build *b,
+                       time_t now);
+
+#endif /* CURVECACHE_CACHE_INTERNAL_H */
