@@ -50,6 +50,10 @@
 #define CURVE_MAX_INNER_EDNS 4048
 /** Characters of base32 needed for n bytes. */
 #define CURVE_BASE32_LEN(n) (((n) * 8 + 4) / 5)
+/** Largest inner query curve_txt_query_build boxes (nonce | box fits
+ *  in CURVE_MAX_PACKET bytes). */
+#define CURVE_TXT_MAX_QUERY \
+	(CURVE_MAX_PACKET - CURVE_NONCE_BYTES - CURVE_BOX_OVERHEAD)
 /** Default number of slots in the shared-key table. */
 #define CURVE_SHARED_SLOTS_DEFAULT 1024
 
@@ -207,10 +211,12 @@ int curve_keyfile_generate(const char *path) CURVE_MUST_CHECK;
 
 /**
  * Replace the client keypair with a fresh random one: the rotation hook.
- * Empties the shared-key table and restarts the nonce counter. A client
- * loaded from a file stops using the file. Queries boxed under the old key
+ * Empties the shared-key table. The nonce counter is not reset: it keeps
+ * going up, so a nonce drawn (in another thread) just before the rotation
+ * cannot repeat under the new key. A client loaded from a file stops
+ * using the file (and its nonce file). Queries boxed under the old key
  * can no longer be opened; the caller retries them.
- * @return CURVE_OK or CURVE_ECRYPTO.
+ * @return CURVE_OK, CURVE_EINVAL (c is NULL) or CURVE_ECRYPTO.
  */
 int curve_client_rotate(struct curve_client *c) CURVE_MUST_CHECK;
 
@@ -233,8 +239,9 @@ void curve_client_set_counter(struct curve_client *c, uint64_t next);
  * Make the next client nonce: an 8-byte big-endian counter that only goes
  * up, then 4 random bytes. Never repeats for one client key.
  * @param nonce: receives CURVE_NONCE_BYTES bytes.
- * @return CURVE_OK, or CURVE_EIO if a counter block could not be reserved
- *   in the nonce file of a loaded key (no nonce is produced then).
+ * @return CURVE_OK, CURVE_EIO if a counter block could not be reserved
+ *   in the nonce file of a loaded key (no nonce is produced then), or
+ *   CURVE_EINVAL if the counter is exhausted (it reached UINT64_MAX).
  */
 int curve_nonce_next(struct curve_client *c,
                      uint8_t nonce[CURVE_NONCE_BYTES]) CURVE_MUST_CHECK;
@@ -254,7 +261,8 @@ int curve_nonce_next(struct curve_client *c,
  * @param out, outcap: destination; needs qlen +
  *   CURVE_STREAMLINED_QUERY_OVERHEAD bytes.
  * @param outlen: set to the packet length.
- * @return CURVE_OK, CURVE_ESPACE or CURVE_ECRYPTO.
+ * @return CURVE_OK, CURVE_ESPACE, CURVE_ECRYPTO or CURVE_EINVAL (NULL
+ *   argument).
  */
 int curve_streamlined_box(struct curve_client *c,
                           const uint8_t server_pk[CURVE_KEY_BYTES],
@@ -271,8 +279,12 @@ int curve_streamlined_box(struct curve_client *c,
  * @param pkt, len: the received datagram (or TCP message).
  * @param out, outcap: receives the inner DNS response (len - 48 bytes).
  * @param outlen: set to the inner length on success.
- * @return CURVE_OK, CURVE_ESHORT, CURVE_EMAGIC, CURVE_ENONCE, CURVE_EAUTH
- *   or CURVE_ESPACE. On failure out is left untouched.
+ * @return CURVE_OK, CURVE_ESHORT, CURVE_EMAGIC, CURVE_ENONCE (our nonce
+ *   not echoed, or an all-zero server nonce, which would make a reflected
+ *   query box open), CURVE_EAUTH, CURVE_ESPACE, CURVE_ENOMEM (a message
+ *   over CURVE_MAX_PACKET needs a heap scratch buffer), CURVE_ECRYPTO
+ *   (server key with no usable shared key) or CURVE_EINVAL (NULL
+ *   argument). On failure out is left untouched.
  */
 int curve_streamlined_open(struct curve_client *c,
                            const uint8_t server_pk[CURVE_KEY_BYTES],
@@ -293,7 +305,8 @@ int curve_streamlined_open(struct curve_client *c,
  * @param zone: the zone of the server, dotted text ("curve.test" or
  *   "curve.test."; "." or "" for the root).
  * @param out, outcap, outlen: the packet.
- * @return CURVE_OK, CURVE_ESPACE, CURVE_ENAME or CURVE_ECRYPTO.
+ * @return CURVE_OK, CURVE_ESPACE, CURVE_ENAME, CURVE_ECRYPTO, CURVE_ENOMEM
+ *   or CURVE_EINVAL (NULL argument, or qlen > CURVE_TXT_MAX_QUERY).
  */
 int curve_txt_query_build(struct curve_client *c,
                           const uint8_t server_pk[CURVE_KEY_BYTES],
@@ -313,8 +326,10 @@ int curve_txt_query_build(struct curve_client *c,
  * @param pkt, len: the received packet.
  * @param out, outcap, outlen: the inner DNS response.
  * @return CURVE_OK, CURVE_ESHORT, CURVE_EFORMAT, CURVE_EID,
- *   CURVE_EQUESTION, CURVE_EAUTH or CURVE_ESPACE. On failure out is left
- *   untouched.
+ *   CURVE_EQUESTION, CURVE_ENONCE (all-zero server nonce), CURVE_EAUTH,
+ *   CURVE_ESPACE, CURVE_ENOMEM, CURVE_ECRYPTO, or CURVE_EINVAL (NULL
+ *   argument, or query is not a DNS query with a question). On failure
+ *   out is left untouched.
  */
 int curve_txt_response_open(struct curve_client *c,
                             const uint8_t server_pk[CURVE_KEY_BYTES],
