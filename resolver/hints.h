@@ -1,0 +1,109 @@
+/*
+ * resolver/hints.h - root hints: the servers every resolution starts from
+ * when the cache knows no closer zone cut.
+ *
+ * The file is a small zone file: one record a line,
+ *   OWNER TTL [IN] NS|A|AAAA DATA
+ * with ';' starting a comment and blank lines ignored. NS records must be
+ * owned by the root "."; A/AAAA records give the addresses of those NS
+ * names. Every NS name must have at least one address, and every address
+ * must belong to an NS name. Names are absolute (a final dot is optional)
+ * and compared case-insensitively. No directives ($ORIGIN, $TTL), no
+ * parentheses.
+ *
+ * Design notes:
+ * - The parser takes (text, len), never reads past len, and reports the
+ *   first problem as "FILE:LINE: reason"; a file with any error is
+ *   rejected as a whole (a SIGHUP reload keeps the old hints).
+ * - Fixed sizes: at most HINTS_MAX_NS servers with HINTS_MAX_ADDRS
+ *   addresses each; a hints object is one allocation, immutable once
+ *   built, safe to share between threads.
+ * - The TTL is checked (0 .. 2^31-1) but not used: hints never expire.
+ */
+#ifndef CURVECACHE_RESOLVER_HINTS_H
+#define CURVECACHE_RESOLVER_HINTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define HINTS_MUST_CHECK __attribute__((warn_unused_result))
+
+/** Most NS names (root servers) in a hints file. */
+#define HINTS_MAX_NS 32
+/** Most addresses per NS name. */
+#define HINTS_MAX_ADDRS 4
+/** Largest hints file read. */
+#define HINTS_MAX_FILE_BYTES (256 * 1024)
+/** Longest line (bytes, without the newline). */
+#define HINTS_MAX_LINE 1024
+/** Bytes of the error message buffer that always suffices. */
+#define HINTS_ERR_BYTES 512
+/** Longest wire name. */
+#define HINTS_NAME_MAX 255
+
+/** Status codes. */
+enum hints_status {
+	HINTS_OK = 0,
+	HINTS_ESYNTAX,   /**< malformed line (message says which) */
+	HINTS_ETOOMANY,  /**< more than HINTS_MAX_NS / HINTS_MAX_ADDRS */
+	HINTS_EEMPTY,    /**< no NS record */
+	HINTS_ENOADDR,   /**< an NS name without an address */
+	HINTS_EORPHAN,   /**< an address for a name that is no NS */
+	HINTS_EIO,       /**< file unreadable or too large */
+	HINTS_EINVAL,    /**< bad argument */
+	HINTS_ENOMEM     /**< allocation failed */
+};
+
+/** Parsed root hints (opaque, immutable). */
+struct hints;
+
+/** Describe a status code (a static string, never NULL). */
+const char *hints_strerror(int status);
+
+/**
+ * Parse hints text.
+ * @param file: the name used in error messages.
+ * @param text, len: the text (need not be NUL-terminated).
+ * @param out: receives the hints; free with hints_free.
+ * @param err, errlen: receive "FILE:LINE: reason" on failure (may be
+ *   NULL/0).
+ * @return HINTS_OK or an error (nothing allocated, *out untouched).
+ */
+int hints_parse(const char *file, const char *text, size_t len,
+                struct hints **out, char *err, size_t errlen)
+	HINTS_MUST_CHECK;
+
+/**
+ * Read and parse a hints file (at most HINTS_MAX_FILE_BYTES).
+ * @return as hints_parse, or HINTS_EIO ("FILE: reason" in err).
+ */
+int hints_load(const char *path, struct hints **out, char *err,
+               size_t errlen) HINTS_MUST_CHECK;
+
+/** Free hints. NULL is allowed. */
+void hints_free(struct hints *h);
+
+/** Number of NS names (root servers). */
+size_t hints_ns_count(const struct hints *h);
+
+/**
+ * The wire name of NS i (lowercase, canonical).
+ * @param len: receives its length.
+ * @return the name, or NULL if i is out of range.
+ */
+const uint8_t *hints_ns_name(const struct hints *h, size_t i, size_t *len);
+
+/** Number of addresses of NS i (0 if i is out of range). */
+size_t hints_addr_count(const struct hints *h, size_t i);
+
+/**
+ * Address j of NS i, port 53.
+ * @param sa, salen: receive the address.
+ * @return HINTS_OK or HINTS_EINVAL (out of range).
+ */
+int hints_addr(const struct hints *h, size_t i, size_t j,
+               struct sockaddr_storage *sa, socklen_t *salen)
+	HINTS_MUST_CHECK;
+
+#endif /* CURVECACHE_RESOLVER_HINTS_H */

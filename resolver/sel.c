@@ -1,0 +1,462 @@
+/*
+ * resolver/sel.c - server selection table (see sel.h).
+ *
+ * A fixed array of entries addressed by a hash of the server address with
+ * a probe window of SEL_PROBE_MAX slots. Nothing here allocates after
+ * sel_new.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+
+#include "sel.h"
+
+/** Bytes of an address key: family byte + IPv6-sized address. */
+#define SEL_ADDR_BYTES 16
+/** Largest shift applied to the timeout per consecutive timeout. */
+#define SEL_TIMEOUT_SHIFT_MAX 5
+/** Largest shift applied to the back-off. */
+#define SEL_BACKOFF_SHIFT_MAX 8
+/** FNV-1a 64-bit parameters. */
+#define SEL_FNV_OFFSET 0xcbf29ce484222325ull
+#define SEL_FNV_PRIME 0x100000001b3ull
+
+/** A zone mark: lame or broken for one zone until a time. */
+struct sel_zmark {
+	uint64_t zone_hash;
+	uint64_t until_ms;     /**< 0: slot free */
+};
+
+/** What the table knows about one address. */
+struct sel_entry {
+	bool used;
+	uint8_t family;        /**< AF_INET or AF_INET6 */
+	uint8_t ip[SEL_ADDR_BYTES];
+	bool have_rtt;
+	uint32_t srtt_ms;
+	uint64_t rtt_at_ms;    /**< when srtt_ms was last updated */
+	uint32_t timeouts;     /**< consecutive */
+	uint64_t backoff_until_ms;
+	uint64_t noedns_until_ms;
+	uint64_t touched_ms;   /**< last write: LRU for eviction */
+	struct sel_zmark marks[SEL_MARKS_MAX];
+	bool curve;
+	uint8_t key[SEL_KEY_BYTES];
+};
+
+struct sel {
+	size_t nslots;         /**< a power of two */
+	size_t entries;
+	uint64_t evictions;
+	struct sel_entry *slot;
+};
+
+/** An address reduced to its lookup key. */
+struct sel_key {
+	uint8_t family;
+	uint8_t ip[SEL_ADDR_BYTES];
+};
+
+const char *sel_strerror(int status)
+{
+	switch (status) {
+	case SEL_OK:
+		return "ok";
+	case SEL_EINVAL:
+		return "invalid argument";
+	case SEL_ENOMEM:
+		return "out of memory";
+	default:
+		return "unknown sel status";
+	}
+}
+
+int sel_new(size_t slots, struct sel **out)
+{
+	struct sel *s;
+	size_t n = SEL_SLOTS_MIN;
+
+	if (out == NULL)
+		return SEL_EINVAL;
+	if (slots == 0)
+		slots = SEL_SLOTS_DEFAULT;
+	if (slots > SEL_SLOTS_MAX)
+		return SEL_EINVAL;
+	while (n < slots)
+		n <<= 1;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return SEL_ENOMEM;
+	s->slot = calloc(n, sizeof(*s->slot));
+	if (s->slot == NULL) {
+		free(s);
+		return SEL_ENOMEM;
+	}
+	s->nslots = n;
+	*out = s;
+	return SEL_OK;
+}
+
+void sel_free(struct sel *s)
+{
+	if (s == NULL)
+		return;
+	free(s->slot);
+	free(s);
+}
+
+/* Reduce a socket address to a key; v4-mapped IPv6 counts as IPv4. */
+static bool sel_key_of(const struct sockaddr *sa, struct sel_key *k)
+{
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	                                    0xff, 0xff };
+
+	memset(k, 0, sizeof(*k));
+	if (sa == NULL)
+		return false;
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *in = (const void *)sa;
+
+		k->family = AF_INET;
+		memcpy(k->ip, &in->sin_addr, sizeof(in->sin_addr));
+		return true;
+	}
+	if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)sa;
+		const uint8_t *b = in6->sin6_addr.s6_addr;
+
+		if (memcmp(b, mapped, sizeof(mapped)) == 0) {
+			k->family = AF_INET;
+			memcpy(k->ip, b + sizeof(mapped), 4);
+			return true;
+		}
+		k->family = AF_INET6;
+		memcpy(k->ip, b, SEL_ADDR_BYTES);
+		return true;
+	}
+	return false;
+}
+
+static uint64_t sel_fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= SEL_FNV_PRIME;
+	}
+	return h;
+}
+
+/* Hash of a zone name, case-folded (names reach us canonical anyway). */
+static uint64_t sel_zone_hash(const uint8_t *zone, size_t zonelen)
+{
+	uint64_t h = SEL_FNV_OFFSET;
+	size_t i;
+
+	for (i = 0; zone != NULL && i < zonelen; i++) {
+		uint8_t c = zone[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (uint8_t)(c + ('a' - 'A'));
+		h ^= c;
+		h *= SEL_FNV_PRIME;
+	}
+	return h;
+}
+
+static size_t sel_home(const struct sel *s, const struct sel_key *k)
+{
+	uint64_t h = sel_fnv(SEL_FNV_OFFSET, &k->family, 1);
+
+	h = sel_fnv(h, k->ip, SEL_ADDR_BYTES);
+	return (size_t)(h ^ (h >> 29)) & (s->nslots - 1);
+}
+
+static bool sel_entry_is(const struct sel_entry *e, const struct sel_key *k)
+{
+	return e->used && e->family == k->family &&
+	       memcmp(e->ip, k->ip, SEL_ADDR_BYTES) == 0;
+}
+
+/* Find the entry of an address, or NULL. */
+static struct sel_entry *sel_find(const struct sel *s,
+                                  const struct sockaddr *sa)
+{
+	struct sel_key k;
+	size_t home, i;
+
+	if (s == NULL || !sel_key_of(sa, &k))
+		return NULL;
+	home = sel_home(s, &k);
+	for (i = 0; i < SEL_PROBE_MAX; i++) {
+		struct sel_entry *e = &s->slot[(home + i) & (s->nslots - 1)];
+
+		if (sel_entry_is(e, &k))
+			return e;
+	}
+	return NULL;
+}
+
+/* Find or create the entry of an address; NULL for a bad address. */
+static struct sel_entry *sel_get(struct sel *s, const struct sockaddr *sa,
+                                 uint64_t now_ms)
+{
+	struct sel_key k;
+	struct sel_entry *victim = NULL;
+	size_t home, i;
+
+	if (s == NULL || !sel_key_of(sa, &k))
+		return NULL;
+	home = sel_home(s, &k);
+	for (i = 0; i < SEL_PROBE_MAX; i++) {
+		struct sel_entry *e = &s->slot[(home + i) & (s->nslots - 1)];
+
+		if (sel_entry_is(e, &k)) {
+			e->touched_ms = now_ms;
+			return e;
+		}
+		if (!e->used) {
+			if (victim == NULL || victim->used)
+				victim = e;
+		} else if (victim == NULL || (victim->used &&
+		           e->touched_ms < victim->touched_ms)) {
+			victim = e;
+		}
+	}
+	if (victim->used)
+		s->evictions++;
+	else
+		s->entries++;
+	memset(victim, 0, sizeof(*victim));
+	victim->used = true;
+	victim->family = k.family;
+	memcpy(victim->ip, k.ip, SEL_ADDR_BYTES);
+	victim->touched_ms = now_ms;
+	return victim;
+}
+
+/* Smoothed RTT with decay toward SEL_RTT_UNKNOWN_MS while idle. */
+static uint32_t sel_srtt(const struct sel_entry *e, uint64_t now_ms)
+{
+	uint64_t age;
+	int64_t diff;
+
+	if (e == NULL || !e->have_rtt)
+		return SEL_RTT_UNKNOWN_MS;
+	age = now_ms > e->rtt_at_ms ? now_ms - e->rtt_at_ms : 0;
+	if (age >= SEL_DECAY_MS)
+		return SEL_RTT_UNKNOWN_MS;
+	diff = (int64_t)SEL_RTT_UNKNOWN_MS - (int64_t)e->srtt_ms;
+	return (uint32_t)((int64_t)e->srtt_ms +
+	                  diff * (int64_t)age / (int64_t)SEL_DECAY_MS);
+}
+
+uint32_t sel_timeout_ms(const struct sel *s, const struct sockaddr *sa,
+                        uint64_t now_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+	uint64_t t;
+	uint32_t shift;
+
+	if (e == NULL || !e->have_rtt)
+		t = SEL_RTT_UNKNOWN_MS;
+	else
+		t = (uint64_t)sel_srtt(e, now_ms) * SEL_TIMEOUT_RTT_FACTOR +
+		    SEL_TIMEOUT_SLACK_MS;
+	shift = e != NULL ? e->timeouts : 0;
+	if (shift > SEL_TIMEOUT_SHIFT_MAX)
+		shift = SEL_TIMEOUT_SHIFT_MAX;
+	t <<= shift;
+	if (t < SEL_TIMEOUT_MIN_MS)
+		t = SEL_TIMEOUT_MIN_MS;
+	if (t > SEL_TIMEOUT_MAX_MS)
+		t = SEL_TIMEOUT_MAX_MS;
+	return (uint32_t)t;
+}
+
+bool sel_edns(const struct sel *s, const struct sockaddr *sa,
+              uint64_t now_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+
+	return e == NULL || e->noedns_until_ms <= now_ms;
+}
+
+static bool sel_entry_marked(const struct sel_entry *e, uint64_t zh,
+                             uint64_t now_ms)
+{
+	size_t i;
+
+	for (i = 0; e != NULL && i < SEL_MARKS_MAX; i++)
+		if (e->marks[i].until_ms > now_ms &&
+		    e->marks[i].zone_hash == zh)
+			return true;
+	return false;
+}
+
+uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
+                   const uint8_t *zone, size_t zonelen, uint64_t now_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+	uint32_t score = sel_srtt(e, now_ms);
+
+	if (e == NULL)
+		return score;
+	if (e->backoff_until_ms > now_ms)
+		score += SEL_SCORE_BACKOFF;
+	if (zone != NULL &&
+	    sel_entry_marked(e, sel_zone_hash(zone, zonelen), now_ms))
+		score += SEL_SCORE_MARKED;
+	return score;
+}
+
+size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
+                  size_t n, const uint8_t *zone, size_t zonelen,
+                  uint64_t now_ms)
+{
+	size_t best = SEL_NONE, i;
+	uint32_t best_score = 0;
+
+	for (i = 0; sa != NULL && i < n; i++) {
+		uint32_t sc;
+
+		if (sa[i] == NULL)
+			continue;
+		sc = sel_score(s, sa[i], zone, zonelen, now_ms);
+		if (best == SEL_NONE || sc < best_score) {
+			best = i;
+			best_score = sc;
+		}
+	}
+	return best;
+}
+
+void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
+                    uint32_t rtt_ms, uint64_t now_ms)
+{
+	struct sel_entry *e = sel_get(s, sa, now_ms);
+
+	if (e == NULL)
+		return;
+	if (rtt_ms > SEL_TIMEOUT_MAX_MS)
+		rtt_ms = SEL_TIMEOUT_MAX_MS;
+	if (!e->have_rtt) {
+		e->srtt_ms = rtt_ms;
+		e->have_rtt = true;
+	} else {
+		uint32_t cur = sel_srtt(e, now_ms);
+
+		e->srtt_ms = (uint32_t)(((uint64_t)cur * 7 + rtt_ms) / 8);
+	}
+	e->rtt_at_ms = now_ms;
+	e->timeouts = 0;
+	e->backoff_until_ms = 0;
+}
+
+void sel_timeout_report(struct sel *s, const struct sockaddr *sa,
+                        uint64_t now_ms)
+{
+	struct sel_entry *e = sel_get(s, sa, now_ms);
+	uint32_t shift;
+
+	if (e == NULL)
+		return;
+	if (e->timeouts < UINT32_MAX)
+		e->timeouts++;
+	shift = e->timeouts - 1;
+	if (shift > SEL_BACKOFF_SHIFT_MAX)
+		shift = SEL_BACKOFF_SHIFT_MAX;
+	{
+		uint64_t b = (uint64_t)SEL_BACKOFF_BASE_MS << shift;
+
+		if (b > SEL_BACKOFF_MAX_MS)
+			b = SEL_BACKOFF_MAX_MS;
+		e->backoff_until_ms = now_ms + b;
+	}
+}
+
+void sel_mark_set(struct sel *s, const struct sockaddr *sa,
+                  const uint8_t *zone, size_t zonelen, enum sel_mark mark,
+                  uint64_t now_ms)
+{
+	struct sel_entry *e = sel_get(s, sa, now_ms);
+	uint64_t zh = sel_zone_hash(zone, zonelen);
+	uint64_t until = now_ms + (mark == SEL_MARK_LAME ? SEL_LAME_MS :
+	                                                   SEL_BROKEN_MS);
+	struct sel_zmark *slot = NULL;
+	size_t i;
+
+	if (e == NULL)
+		return;
+	for (i = 0; i < SEL_MARKS_MAX; i++) {
+		struct sel_zmark *m = &e->marks[i];
+
+		if (m->until_ms > now_ms && m->zone_hash == zh) {
+			if (m->until_ms < until)
+				m->until_ms = until;
+			return;
+		}
+		if (slot == NULL || m->until_ms < slot->until_ms)
+			slot = m;
+	}
+	slot->zone_hash = zh;
+	slot->until_ms = until;
+}
+
+bool sel_marked(const struct sel *s, const struct sockaddr *sa,
+                const uint8_t *zone, size_t zonelen, uint64_t now_ms)
+{
+	return sel_entry_marked(sel_find(s, sa), sel_zone_hash(zone, zonelen),
+	                        now_ms);
+}
+
+void sel_noedns_set(struct sel *s, const struct sockaddr *sa,
+                    uint64_t now_ms)
+{
+	struct sel_entry *e = sel_get(s, sa, now_ms);
+
+	if (e != NULL)
+		e->noedns_until_ms = now_ms + SEL_NOEDNS_MS;
+}
+
+void sel_key_set(struct sel *s, const struct sockaddr *sa,
+                 const uint8_t *key, uint64_t now_ms)
+{
+	struct sel_entry *e = sel_get(s, sa, now_ms);
+
+	if (e == NULL)
+		return;
+	e->curve = key != NULL;
+	if (key != NULL)
+		memcpy(e->key, key, SEL_KEY_BYTES);
+	else
+		memset(e->key, 0, SEL_KEY_BYTES);
+}
+
+void sel_info_get(const struct sel *s, const struct sockaddr *sa,
+                  uint64_t now_ms, struct sel_info *info)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+
+	memset(info, 0, sizeof(*info));
+	info->srtt_ms = sel_srtt(e, now_ms);
+	if (e == NULL)
+		return;
+	info->known = true;
+	info->timeouts = e->timeouts;
+	info->backoff = e->backoff_until_ms > now_ms;
+	info->noedns = e->noedns_until_ms > now_ms;
+	info->curve = e->curve;
+	memcpy(info->key, e->key, SEL_KEY_BYTES);
+}
+
+void sel_stats_get(const struct sel *s, struct sel_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (s == NULL)
+		return;
+	st->entries = s->entries;
+	st->slots = s->nslots;
+	st->evictions = s->evictions;
+}

@@ -1,0 +1,201 @@
+/*
+ * resolver/sel.h - server selection: what curvecache knows about each
+ * upstream server address, and which server of a zone's set to ask next.
+ *
+ * Per server address the table keeps a smoothed round-trip time (decaying
+ * back to "unknown" when the server is not heard from), consecutive
+ * timeouts with an exponential back-off, lame/broken marks per zone that
+ * expire, whether the server chokes on EDNS (FORMERR), and the DNSCurve
+ * key last seen for it.
+ *
+ * Design notes:
+ * - Bounded: the table has a fixed number of slots chosen at sel_new;
+ *   lookups probe at most SEL_PROBE_MAX slots and an insert into a full
+ *   window replaces the least recently used entry of that window.
+ * - Time is an argument (monotonic milliseconds): nothing here reads a
+ *   clock, so tests drive time by hand.
+ * - Not thread-safe: one table per worker thread (struct iter_env).
+ * - Lame and broken marks are kept per (address, zone): a server that is
+ *   lame for one zone may serve another well. Timeouts and EDNS status
+ *   belong to the address.
+ */
+#ifndef CURVECACHE_RESOLVER_SEL_H
+#define CURVECACHE_RESOLVER_SEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define SEL_MUST_CHECK __attribute__((warn_unused_result))
+
+/** Default number of server slots. */
+#define SEL_SLOTS_DEFAULT 4096
+/** Fewest and most slots sel_new accepts. */
+#define SEL_SLOTS_MIN 16
+#define SEL_SLOTS_MAX (1u << 22)
+/** Slots probed for one address. */
+#define SEL_PROBE_MAX 8
+/** Zone marks (lame/broken) kept per address. */
+#define SEL_MARKS_MAX 4
+/** RTT assumed for a server never heard from, and its first timeout. */
+#define SEL_RTT_UNKNOWN_MS 400u
+/** Bounds of the per-query timeout handed to the transport. */
+#define SEL_TIMEOUT_MIN_MS 50u
+#define SEL_TIMEOUT_MAX_MS 1000u
+/** Timeout = SEL_TIMEOUT_RTT_FACTOR x smoothed RTT + SEL_TIMEOUT_SLACK_MS. */
+#define SEL_TIMEOUT_RTT_FACTOR 3u
+#define SEL_TIMEOUT_SLACK_MS 20u
+/** Idle time after which a smoothed RTT is back to "unknown". */
+#define SEL_DECAY_MS 600000u
+/** First back-off after a timeout; doubles per consecutive timeout. */
+#define SEL_BACKOFF_BASE_MS 1000u
+#define SEL_BACKOFF_MAX_MS 120000u
+/** How long marks last. */
+#define SEL_LAME_MS 900000u      /**< lame for a zone: 15 minutes */
+#define SEL_BROKEN_MS 60000u     /**< SERVFAIL/FORMERR/NOTIMP: 1 minute */
+#define SEL_NOEDNS_MS 3600000u   /**< no EDNS after FORMERR: 1 hour */
+/** Bytes of a DNSCurve key. */
+#define SEL_KEY_BYTES 32
+/** Score penalties (lower scores are better). */
+#define SEL_SCORE_BACKOFF 100000u
+#define SEL_SCORE_MARKED 1000000u
+/** sel_choose: no candidate. */
+#define SEL_NONE ((size_t)-1)
+
+/** Status codes. */
+enum sel_status {
+	SEL_OK = 0,
+	SEL_EINVAL,  /**< bad argument (address family, slot count) */
+	SEL_ENOMEM   /**< allocation failed */
+};
+
+/** Marks that exclude a server from one zone for a while. */
+enum sel_mark {
+	SEL_MARK_LAME = 0, /**< REFUSED, upward/sideways referral, no AA */
+	SEL_MARK_BROKEN    /**< SERVFAIL, FORMERR, NOTIMP, bad reply */
+};
+
+/** What the table says about one address (see sel_info). */
+struct sel_info {
+	bool known;          /**< the address has an entry */
+	uint32_t srtt_ms;    /**< smoothed RTT with decay applied */
+	uint32_t timeouts;   /**< consecutive timeouts */
+	bool backoff;        /**< in back-off after timeouts */
+	bool noedns;         /**< send no EDNS */
+	bool curve;          /**< a DNSCurve key was recorded */
+	uint8_t key[SEL_KEY_BYTES];
+};
+
+/** Counters. */
+struct sel_stats {
+	size_t entries;      /**< addresses held */
+	size_t slots;        /**< capacity */
+	uint64_t evictions;  /**< entries replaced for space */
+};
+
+/** The table (opaque). */
+struct sel;
+
+/**
+ * Create a table.
+ * @param slots: capacity in addresses (0 = SEL_SLOTS_DEFAULT); rounded up
+ *   to a power of two; SEL_SLOTS_MIN .. SEL_SLOTS_MAX.
+ * @param out: receives the table; free with sel_free.
+ * @return SEL_OK, SEL_EINVAL or SEL_ENOMEM (*out untouched on error).
+ */
+int sel_new(size_t slots, struct sel **out) SEL_MUST_CHECK;
+
+/** Free a table. NULL is allowed. */
+void sel_free(struct sel *s);
+
+/** Describe a status code (a static string, never NULL). */
+const char *sel_strerror(int status);
+
+/**
+ * The timeout for the next query to an address: a few times its smoothed
+ * RTT, doubled per consecutive timeout, within SEL_TIMEOUT_MIN_MS ..
+ * SEL_TIMEOUT_MAX_MS; SEL_RTT_UNKNOWN_MS for an unknown server.
+ * @param sa: AF_INET or AF_INET6 address (others: SEL_RTT_UNKNOWN_MS).
+ * @param now_ms: monotonic milliseconds.
+ */
+uint32_t sel_timeout_ms(const struct sel *s, const struct sockaddr *sa,
+                        uint64_t now_ms);
+
+/**
+ * Whether to offer EDNS to an address (false after sel_noedns_set, until
+ * SEL_NOEDNS_MS has passed).
+ */
+bool sel_edns(const struct sel *s, const struct sockaddr *sa,
+              uint64_t now_ms);
+
+/**
+ * Score an address for a zone: lower is better. Usable servers score
+ * their smoothed RTT; servers in back-off add SEL_SCORE_BACKOFF; servers
+ * marked lame or broken for the zone add SEL_SCORE_MARKED.
+ * @param zone, zonelen: the zone (canonical wire name), or NULL.
+ */
+uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
+                   const uint8_t *zone, size_t zonelen, uint64_t now_ms);
+
+/**
+ * Choose the best of a zone's candidate addresses: the lowest
+ * sel_score; ties go to the earlier candidate.
+ * @param sa: n candidate addresses (NULL entries are skipped).
+ * @return an index into sa, or SEL_NONE when n is 0 or all are NULL.
+ */
+size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
+                  size_t n, const uint8_t *zone, size_t zonelen,
+                  uint64_t now_ms);
+
+/**
+ * Record an answer received rtt_ms after sending: updates the smoothed
+ * RTT (7/8 old + 1/8 new; the first sample is taken as is) and ends any
+ * back-off.
+ */
+void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
+                    uint32_t rtt_ms, uint64_t now_ms);
+
+/**
+ * Record a timeout: one more consecutive timeout, and a back-off of
+ * SEL_BACKOFF_BASE_MS doubled per consecutive timeout (at most
+ * SEL_BACKOFF_MAX_MS).
+ */
+void sel_timeout_report(struct sel *s, const struct sockaddr *sa,
+                        uint64_t now_ms);
+
+/**
+ * Mark an address lame or broken for a zone (SEL_LAME_MS or
+ * SEL_BROKEN_MS). When all SEL_MARKS_MAX marks are taken the one that
+ * expires first is replaced.
+ */
+void sel_mark_set(struct sel *s, const struct sockaddr *sa,
+                  const uint8_t *zone, size_t zonelen, enum sel_mark mark,
+                  uint64_t now_ms);
+
+/** Whether an address carries a live mark for a zone. */
+bool sel_marked(const struct sel *s, const struct sockaddr *sa,
+                const uint8_t *zone, size_t zonelen, uint64_t now_ms);
+
+/** Stop offering EDNS to an address for SEL_NOEDNS_MS. */
+void sel_noedns_set(struct sel *s, const struct sockaddr *sa,
+                    uint64_t now_ms);
+
+/**
+ * Record the DNSCurve key learned for an address (from its NS name), or
+ * clear it (key NULL).
+ */
+void sel_key_set(struct sel *s, const struct sockaddr *sa,
+                 const uint8_t *key, uint64_t now_ms);
+
+/**
+ * Everything known about one address.
+ * @param info: filled; info->known is false for an unknown address.
+ */
+void sel_info_get(const struct sel *s, const struct sockaddr *sa,
+                  uint64_t now_ms, struct sel_info *info);
+
+/** Read the counters. */
+void sel_stats_get(const struct sel *s, struct sel_stats *st);
+
+#endif /* CURVECACHE_RESOLVER_SEL_H */

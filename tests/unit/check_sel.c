@@ -1,0 +1,313 @@
+/*
+ * tests/unit/check_sel.c - Suite "sel": the server selection table.
+ */
+#include <arpa/inet.h>
+#include <check.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sel.h"
+
+static struct sel *s;
+
+static const uint8_t zone_a[] = "\004zone\001a";    /* + root label */
+static const uint8_t zone_b[] = "\004zone\001b";
+#define ZLEN (sizeof(zone_a))
+
+static struct sockaddr_storage sa(const char *text)
+{
+	struct sockaddr_storage ss;
+
+	memset(&ss, 0, sizeof ss);
+	if (strchr(text, ':') != NULL) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(53);
+		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr), 1);
+	} else {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+		in->sin_family = AF_INET;
+		in->sin_port = htons(53);
+		ck_assert_int_eq(inet_pton(AF_INET, text, &in->sin_addr), 1);
+	}
+	return ss;
+}
+
+#define SA(x) ((const struct sockaddr *)&(x))
+
+static void setup(void)
+{
+	ck_assert_int_eq(sel_new(64, &s), SEL_OK);
+}
+
+static void teardown(void)
+{
+	sel_free(s);
+	s = NULL;
+}
+
+START_TEST(test_new_reject)
+{
+	struct sel *t = NULL;
+
+	ck_assert_int_eq(sel_new(SEL_SLOTS_MAX + 1, &t), SEL_EINVAL);
+	ck_assert_ptr_null(t);
+	ck_assert_int_eq(sel_new(1, NULL), SEL_EINVAL);
+	ck_assert_int_eq(sel_new(0, &t), SEL_OK);
+	sel_free(t);
+	sel_free(NULL);
+	ck_assert_str_eq(sel_strerror(SEL_ENOMEM), "out of memory");
+}
+END_TEST
+
+START_TEST(test_unknown)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sel_info info;
+
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 0), SEL_RTT_UNKNOWN_MS);
+	ck_assert(sel_edns(s, SA(a), 0));
+	ck_assert_uint_eq(sel_score(s, SA(a), zone_a, ZLEN, 0),
+	                  SEL_RTT_UNKNOWN_MS);
+	sel_info_get(s, SA(a), 0, &info);
+	ck_assert(!info.known);
+	ck_assert_uint_eq(info.srtt_ms, SEL_RTT_UNKNOWN_MS);
+}
+END_TEST
+
+START_TEST(test_rtt_smoothing)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sel_info info;
+
+	sel_rtt_report(s, SA(a), 80, 1000);
+	sel_info_get(s, SA(a), 1000, &info);
+	ck_assert(info.known);
+	ck_assert_uint_eq(info.srtt_ms, 80);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 1000), 80 * 3 + 20);
+	sel_rtt_report(s, SA(a), 160, 1000);
+	sel_info_get(s, SA(a), 1000, &info);
+	ck_assert_uint_eq(info.srtt_ms, (80 * 7 + 160) / 8);
+	/* fast server: the floor */
+	sel_rtt_report(s, SA(a), 1, 2000);
+	for (int i = 0; i < 40; i++)
+		sel_rtt_report(s, SA(a), 1, 2000);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 2000), SEL_TIMEOUT_MIN_MS);
+	/* slow server: the ceiling */
+	sel_rtt_report(s, SA(a), 5000, 3000);
+	for (int i = 0; i < 40; i++)
+		sel_rtt_report(s, SA(a), 5000, 3000);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 3000), SEL_TIMEOUT_MAX_MS);
+}
+END_TEST
+
+START_TEST(test_decay)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sel_info info;
+
+	sel_rtt_report(s, SA(a), 20, 0);
+	sel_info_get(s, SA(a), SEL_DECAY_MS / 2, &info);
+	ck_assert_uint_eq(info.srtt_ms, 20 + (SEL_RTT_UNKNOWN_MS - 20) / 2);
+	sel_info_get(s, SA(a), SEL_DECAY_MS, &info);
+	ck_assert_uint_eq(info.srtt_ms, SEL_RTT_UNKNOWN_MS);
+	/* a slow server decays down toward unknown too */
+	sel_rtt_report(s, SA(a), 1000, 10 * SEL_DECAY_MS);
+	sel_info_get(s, SA(a), 10 * SEL_DECAY_MS + SEL_DECAY_MS / 2, &info);
+	ck_assert_uint_lt(info.srtt_ms, 1000);
+	ck_assert_uint_gt(info.srtt_ms, SEL_RTT_UNKNOWN_MS);
+}
+END_TEST
+
+START_TEST(test_timeout_backoff)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage b = sa("192.0.2.2");
+	const struct sockaddr *c[2] = { SA(a), SA(b) };
+	struct sel_info info;
+
+	sel_rtt_report(s, SA(a), 10, 0);
+	sel_rtt_report(s, SA(b), 100, 0);
+	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN, 0), 0);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 0), 50);
+	sel_timeout_report(s, SA(a), 0);
+	sel_info_get(s, SA(a), 0, &info);
+	ck_assert(info.backoff);
+	ck_assert_uint_eq(info.timeouts, 1);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 0), 100);
+	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN, 0), 1);
+	/* back-off ends after SEL_BACKOFF_BASE_MS */
+	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN,
+	                             SEL_BACKOFF_BASE_MS), 0);
+	/* doubles per consecutive timeout, capped */
+	sel_timeout_report(s, SA(a), 10000);
+	sel_info_get(s, SA(a), 10000 + 2 * SEL_BACKOFF_BASE_MS - 1, &info);
+	ck_assert(info.backoff);
+	sel_info_get(s, SA(a), 10000 + 2 * SEL_BACKOFF_BASE_MS, &info);
+	ck_assert(!info.backoff);
+	for (int i = 0; i < 40; i++)
+		sel_timeout_report(s, SA(a), 20000);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 20000), SEL_TIMEOUT_MAX_MS);
+	sel_info_get(s, SA(a), 20000 + SEL_BACKOFF_MAX_MS, &info);
+	ck_assert(!info.backoff);
+	/* an answer ends the back-off */
+	sel_rtt_report(s, SA(a), 10, 30000);
+	sel_info_get(s, SA(a), 30000, &info);
+	ck_assert(!info.backoff);
+	ck_assert_uint_eq(info.timeouts, 0);
+}
+END_TEST
+
+START_TEST(test_marks)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage b = sa("192.0.2.2");
+	const struct sockaddr *c[3] = { NULL, SA(a), SA(b) };
+
+	sel_rtt_report(s, SA(a), 10, 0);
+	sel_rtt_report(s, SA(b), 300, 0);
+	sel_mark_set(s, SA(a), zone_a, ZLEN, SEL_MARK_LAME, 0);
+	ck_assert(sel_marked(s, SA(a), zone_a, ZLEN, 0));
+	ck_assert(!sel_marked(s, SA(a), zone_b, ZLEN, 0));
+	ck_assert(!sel_marked(s, SA(b), zone_a, ZLEN, 0));
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0), 2);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_b, ZLEN, 0), 1);
+	/* names compare case-insensitively */
+	ck_assert(sel_marked(s, SA(a), (const uint8_t *)"\004ZONE\001A",
+	                     ZLEN, 0));
+	/* marks expire */
+	ck_assert(sel_marked(s, SA(a), zone_a, ZLEN, SEL_LAME_MS - 1));
+	ck_assert(!sel_marked(s, SA(a), zone_a, ZLEN, SEL_LAME_MS));
+	sel_mark_set(s, SA(b), zone_a, ZLEN, SEL_MARK_BROKEN, 0);
+	ck_assert(sel_marked(s, SA(b), zone_a, ZLEN, SEL_BROKEN_MS - 1));
+	ck_assert(!sel_marked(s, SA(b), zone_a, ZLEN, SEL_BROKEN_MS));
+	/* all marked: the least bad still wins */
+	sel_mark_set(s, SA(a), zone_a, ZLEN, SEL_MARK_LAME, 0);
+	sel_mark_set(s, SA(b), zone_a, ZLEN, SEL_MARK_LAME, 0);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0), 1);
+	ck_assert_uint_eq(sel_choose(s, c, 0, zone_a, ZLEN, 0), SEL_NONE);
+}
+END_TEST
+
+START_TEST(test_marks_full)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	uint8_t z[SEL_MARKS_MAX + 1][3];
+
+	for (int i = 0; i <= SEL_MARKS_MAX; i++) {
+		z[i][0] = 1;
+		z[i][1] = (uint8_t)('a' + i);
+		z[i][2] = 0;
+		sel_mark_set(s, SA(a), z[i], 3, SEL_MARK_LAME,
+		             (uint64_t)i * 10);
+	}
+	/* the mark that expired first (zone 0) was replaced */
+	ck_assert(!sel_marked(s, SA(a), z[0], 3, 100));
+	for (int i = 1; i <= SEL_MARKS_MAX; i++)
+		ck_assert(sel_marked(s, SA(a), z[i], 3, 100));
+	/* a broken mark never shortens a live lame mark */
+	sel_mark_set(s, SA(a), z[1], 3, SEL_MARK_BROKEN, 100);
+	ck_assert(sel_marked(s, SA(a), z[1], 3, SEL_BROKEN_MS + 200));
+}
+END_TEST
+
+START_TEST(test_edns_and_key)
+{
+	struct sockaddr_storage a = sa("2001:db8::1");
+	struct sockaddr_storage m = sa("::ffff:192.0.2.9");
+	struct sockaddr_storage v4 = sa("192.0.2.9");
+	uint8_t key[SEL_KEY_BYTES];
+	struct sel_info info;
+
+	memset(key, 0x5a, sizeof key);
+	sel_noedns_set(s, SA(a), 0);
+	ck_assert(!sel_edns(s, SA(a), 0));
+	ck_assert(sel_edns(s, SA(a), SEL_NOEDNS_MS));
+	sel_key_set(s, SA(a), key, 0);
+	sel_info_get(s, SA(a), 0, &info);
+	ck_assert(info.curve && info.noedns);
+	ck_assert_mem_eq(info.key, key, sizeof key);
+	sel_key_set(s, SA(a), NULL, 0);
+	sel_info_get(s, SA(a), 0, &info);
+	ck_assert(!info.curve);
+	/* v4-mapped IPv6 is the same server as IPv4 */
+	sel_noedns_set(s, SA(m), 0);
+	ck_assert(!sel_edns(s, SA(v4), 0));
+}
+END_TEST
+
+START_TEST(test_bounded)
+{
+	struct sel_stats st;
+	char text[32];
+
+	for (int i = 0; i < 5000; i++) {
+		struct sockaddr_storage a;
+
+		snprintf(text, sizeof text, "10.%d.%d.1", i / 256, i % 256);
+		a = sa(text);
+		sel_rtt_report(s, SA(a), 10, (uint64_t)i);
+	}
+	sel_stats_get(s, &st);
+	ck_assert_uint_eq(st.slots, 64);
+	ck_assert_uint_le(st.entries, 64);
+	ck_assert_uint_ge(st.evictions, 5000 - 64);
+	{
+		/* the most recent address survives */
+		struct sockaddr_storage a = sa(text);
+		struct sel_info info;
+
+		sel_info_get(s, SA(a), 5000, &info);
+		ck_assert(info.known);
+	}
+	{
+		struct sockaddr_storage u;
+
+		memset(&u, 0, sizeof u);
+		u.ss_family = AF_UNIX;
+		sel_rtt_report(s, SA(u), 10, 0);
+		ck_assert_uint_eq(sel_timeout_ms(s, SA(u), 0),
+		                  SEL_RTT_UNKNOWN_MS);
+	}
+}
+END_TEST
+
+static Suite *sel_suite(void)
+{
+	Suite *su = suite_create("sel");
+	TCase *tc = tcase_create("rtt");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_unknown);
+	tcase_add_test(tc, test_rtt_smoothing);
+	tcase_add_test(tc, test_decay);
+	tcase_add_test(tc, test_timeout_backoff);
+	suite_add_tcase(su, tc);
+	tc = tcase_create("marks");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_marks);
+	tcase_add_test(tc, test_marks_full);
+	tcase_add_test(tc, test_edns_and_key);
+	suite_add_tcase(su, tc);
+	tc = tcase_create("limits");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_new_reject);
+	tcase_add_test(tc, test_bounded);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(sel_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
