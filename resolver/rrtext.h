@@ -74,7 +74,9 @@ void rrtext_flags(uint16_t flags, char out[RRTEXT_FLAGS_MAX]);
  * @param outlen: NULL, or set to the text length.
  * @param msg, msglen: the message the record was parsed from.
  * @param rr: the record.
- * @return WIRE_OK or WIRE_ESPACE (out then holds a truncated string).
+ * @return WIRE_OK, WIRE_ESPACE (out then holds a truncated string), or
+ *   WIRE_ERDATA if the view lies outside msg (never for a record from
+ *   wire_msg_parse on the same msg).
  */
 int rrtext_rdata(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
                  size_t msglen, const struct wire_rr *rr) WIRE_MUST_CHECK;

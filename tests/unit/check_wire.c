@@ -32,6 +32,18 @@ static const char vec_resp48[] =
 	"1234840000010001000000000377777705637572766504746573740000010001"
 	"c00c0001000100000e100004c000020a";
 
+/* Section 5: TXT-format response as CurveDNS lays it out (270 bytes). */
+static const char vec_txt270[] =
+	"abcd84000001000100000000323030303030303030303030326a6a6271333670"
+	"37766c7168676c766c34763738353379387a35743934397336677a77686d342e"
+	"6a776d6d76677074733866756238366d3977747a3438703463376c353833716c"
+	"763832317467377a62367877366736783161643478633963786e393931343974"
+	"6e7731766a7033756a3463353939663534367964736d39756264713566673373"
+	"736731377905637572766504746573740000100001c00c001000010000000000"
+	"4d4c0102030405060708090a0b0caffaf2da828c092c66627970fd87716d43b5"
+	"ef80184005e1001cc977a152e67901e6721926fea2fdd12314179cb66d1030cb"
+	"df8c7fdb7cfd11cedbd9086a2eb5";
+
 static size_t unhex(uint8_t *out, size_t cap, const char *hex)
 {
 	size_t n = 0;
@@ -195,6 +207,32 @@ START_TEST(test_rrtext_inner137)
 	                 WIRE_OK);
 	ck_assert_str_eq(line, "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd"
 	    "280z0ynh2.ns1.curve.test. 3600 IN A 127.0.90.2");
+}
+END_TEST
+
+START_TEST(test_parse_txt270)
+{
+	uint8_t msg[BUF];
+	size_t len = unhex(msg, sizeof(msg), vec_txt270);
+	struct wire_rr rr[2];
+	struct wire_msg m;
+	char out[1024];
+
+	ck_assert_uint_eq(len, 270);
+	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 2), WIRE_OK);
+	ck_assert_uint_eq(m.q.namelen, 165);
+	ck_assert_uint_eq(m.q.qtype, WIRE_TYPE_TXT);
+	ck_assert_uint_eq(m.an, 1);
+	ck_assert_uint_eq(rr[0].ttl, 0);
+	ck_assert_uint_eq(rr[0].rdlen, 77);
+	ck_assert_int_eq(rrtext_rdata(out, sizeof(out), NULL, msg, len, &rr[0]),
+	                 WIRE_OK);
+	/* One string: server nonce 01..0c escaped, then the box. */
+	ck_assert_int_eq(strncmp(out, "\"\\001\\002\\003", 13), 0);
+	ck_assert_uint_eq(out[strlen(out) - 1], '"');
+	ck_assert_str_eq(name_at(msg, len, rr[0].owner) + 98,
+	                 "x1ad4xc9cxn99149tnw1vjp3uj4c599f546ydsm9ubdq5fg3ssg"
+	                 "17y.curve.test.");
 }
 END_TEST
 
@@ -1120,6 +1158,7 @@ static Suite *wire_suite(void)
 	tc = tcase_create("vectors");
 	tcase_add_test(tc, test_parse_inner137);
 	tcase_add_test(tc, test_rrtext_inner137);
+	tcase_add_test(tc, test_parse_txt270);
 	tcase_add_test(tc, test_write_vectors);
 	tcase_add_test(tc, test_query_edns);
 	suite_add_tcase(s, tc);
