@@ -1,0 +1,384 @@
+/*
+ * resolver/localzone.c - RFC 6761 / RFC 6303 zones answered locally.
+ */
+#include "localzone.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wire.h"
+
+/** How names below a zone's apex are answered. */
+enum lz_kind {
+	LZ_STATIC = 0,   /**< NXDOMAIN below the apex */
+	LZ_LOCALHOST     /**< every name has the loopback addresses */
+};
+
+/** One local zone. */
+struct lz_zone {
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len;
+	unsigned labels;   /**< labels, root excluded */
+	enum lz_kind kind;
+};
+
+/** A wire name (the PTR localhost names). */
+struct lz_name {
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len;
+};
+
+struct localzone {
+	struct lz_zone zones[LOCALZONE_ZONES_MAX];
+	size_t nzones;
+	struct lz_name ptrs[2];            /**< 1.0.0.127 and ::1 reverse */
+	size_t nptrs;
+	struct lz_name tlds[LOCALZONE_TLDS_MAX]; /**< last labels, as names */
+	size_t ntlds;
+	struct lz_name localhost;
+	struct lz_name nobody;             /**< SOA RNAME nobody.invalid. */
+};
+
+/** Zones whose names below the apex do not exist (RFC 6761, 6303). */
+static const char *const lz_static_zones[] = {
+	"invalid", "test", "onion",
+	"0.in-addr.arpa", "10.in-addr.arpa", "127.in-addr.arpa",
+	"254.169.in-addr.arpa", "168.192.in-addr.arpa",
+	"2.0.192.in-addr.arpa", "100.51.198.in-addr.arpa",
+	"113.0.203.in-addr.arpa", "255.255.255.255.in-addr.arpa",
+	"c.f.ip6.arpa", "d.f.ip6.arpa",
+	"8.e.f.ip6.arpa", "9.e.f.ip6.arpa", "a.e.f.ip6.arpa",
+	"b.e.f.ip6.arpa", "8.b.d.0.1.0.0.2.ip6.arpa",
+};
+
+/** Numbered reverse zones: FIRST..LAST.SUFFIX (RFC 1918, RFC 6598). */
+static const struct {
+	unsigned first, last;
+	const char *suffix;
+} lz_ranges[] = {
+	{ 16, 31, "172.in-addr.arpa" },
+	{ 64, 127, "100.in-addr.arpa" },
+};
+
+/** SOA timers of every local zone: serial, refresh, retry, expire. */
+static const uint32_t lz_soa_timers[4] = { 1, 3600, 1200, 604800 };
+
+static const uint8_t lz_a_loopback[4] = { 127, 0, 0, 1 };
+static const uint8_t lz_aaaa_loopback[16] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1
+};
+
+const char *localzone_strerror(int status)
+{
+	switch (status) {
+	case LOCALZONE_OK: return "ok";
+	case LOCALZONE_ENOTLOCAL: return "not a local name";
+	case LOCALZONE_ESPACE: return "buffer too small";
+	case LOCALZONE_EINVAL: return "invalid argument";
+	case LOCALZONE_ENOMEM: return "out of memory";
+	default: return "unknown status";
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Building the table                                                  */
+
+/* Offsets of the label starts of a wire name; returns the number of
+ * labels (root excluded), or -1 when malformed. */
+static int lz_labels(const uint8_t *name, size_t len,
+                     size_t off[LOCALZONE_LABELS_MAX])
+{
+	size_t pos = 0;
+	int n = 0;
+
+	while (pos < len && name[pos] != 0) {
+		if (n >= LOCALZONE_LABELS_MAX || name[pos] > WIRE_LABEL_MAX)
+			return -1;
+		off[n++] = pos;
+		pos += (size_t)name[pos] + 1;
+	}
+	if (pos + 1 != len)
+		return -1;
+	return n;
+}
+
+static int lz_text(const char *text, struct lz_name *out)
+{
+	return wire_name_from_text(text, strlen(text), out->name,
+	                           &out->len) == WIRE_OK ? 0 : -1;
+}
+
+/* Remember the last label of a zone in the TLD filter. */
+static void lz_add_tld(struct localzone *lz, const struct lz_zone *z,
+                       const size_t *off)
+{
+	const uint8_t *tld = z->name + off[z->labels - 1];
+	size_t tlen = z->len - off[z->labels - 1], i;
+
+	for (i = 0; i < lz->ntlds; i++)
+		if (lz->tlds[i].len == tlen &&
+		    memcmp(lz->tlds[i].name, tld, tlen) == 0)
+			return;
+	if (lz->ntlds < LOCALZONE_TLDS_MAX) {
+		memcpy(lz->tlds[lz->ntlds].name, tld, tlen);
+		lz->tlds[lz->ntlds++].len = tlen;
+	}
+}
+
+static int lz_add(struct localzone *lz, const char *text, enum lz_kind kind)
+{
+	size_t off[LOCALZONE_LABELS_MAX];
+	struct lz_name n;
+	struct lz_zone *z;
+	int labels;
+
+	if (lz->nzones >= LOCALZONE_ZONES_MAX || lz_text(text, &n) != 0)
+		return -1;
+	labels = lz_labels(n.name, n.len, off);
+	if (labels < 1)
+		return -1;
+	z = &lz->zones[lz->nzones++];
+	memcpy(z->name, n.name, n.len);
+	z->len = n.len;
+	z->labels = (unsigned)labels;
+	z->kind = kind;
+	lz_add_tld(lz, z, off);
+	return 0;
+}
+
+/* The reverse names of ::1 and :: are 32 nibble labels under ip6.arpa. */
+static int lz_add_ip6_nibbles(struct localzone *lz)
+{
+	char text[80];
+	size_t i, p = 0;
+
+	for (i = 0; i < 32; i++) {
+		text[p++] = i == 0 ? '1' : '0';
+		text[p++] = '.';
+	}
+	memcpy(text + p, "ip6.arpa", sizeof "ip6.arpa");
+	if (lz_text(text, &lz->ptrs[lz->nptrs]) != 0 ||
+	    lz_add(lz, text, LZ_STATIC) != 0)
+		return -1;
+	lz->nptrs++;
+	text[0] = '0';
+	return lz_add(lz, text, LZ_STATIC);
+}
+
+static int lz_build(struct localzone *lz)
+{
+	char text[64];
+	size_t i;
+	unsigned k;
+
+	if (lz_add(lz, "localhost", LZ_LOCALHOST) != 0 ||
+	    lz_text("localhost", &lz->localhost) != 0 ||
+	    lz_text("nobody.invalid", &lz->nobody) != 0 ||
+	    lz_text("1.0.0.127.in-addr.arpa", &lz->ptrs[lz->nptrs++]) != 0)
+		return -1;
+	for (i = 0; i < sizeof lz_static_zones / sizeof lz_static_zones[0];
+	     i++)
+		if (lz_add(lz, lz_static_zones[i], LZ_STATIC) != 0)
+			return -1;
+	for (i = 0; i < sizeof lz_ranges / sizeof lz_ranges[0]; i++) {
+		for (k = lz_ranges[i].first; k <= lz_ranges[i].last; k++) {
+			snprintf(text, sizeof text, "%u.%s", k,
+			         lz_ranges[i].suffix);
+			if (lz_add(lz, text, LZ_STATIC) != 0)
+				return -1;
+		}
+	}
+	return lz_add_ip6_nibbles(lz);
+}
+
+int localzone_new(struct localzone **out)
+{
+	struct localzone *lz;
+
+	if (out == NULL)
+		return LOCALZONE_EINVAL;
+	lz = calloc(1, sizeof(*lz));
+	if (lz == NULL)
+		return LOCALZONE_ENOMEM;
+	if (lz_build(lz) != 0) {
+		free(lz);
+		return LOCALZONE_EINVAL;
+	}
+	*out = lz;
+	return LOCALZONE_OK;
+}
+
+void localzone_free(struct localzone *lz)
+{
+	free(lz);
+}
+
+/* ------------------------------------------------------------------ */
+/* Lookup                                                              */
+
+/* The zone holding a name, or NULL. */
+static const struct lz_zone *lz_find(const struct localzone *lz,
+                                     const uint8_t *name, size_t len)
+{
+	size_t off[LOCALZONE_LABELS_MAX], i, tail;
+	int n;
+
+	if (name == NULL || len < 2 || len > WIRE_NAME_MAX)
+		return NULL;
+	n = lz_labels(name, len, off);
+	if (n < 1)
+		return NULL;
+	tail = len - off[n - 1];
+	for (i = 0; i < lz->ntlds; i++)
+		if (lz->tlds[i].len == tail &&
+		    memcmp(lz->tlds[i].name, name + off[n - 1], tail) == 0)
+			break;
+	if (i == lz->ntlds)
+		return NULL;
+	for (i = 0; i < lz->nzones; i++) {
+		const struct lz_zone *z = &lz->zones[i];
+
+		if (z->labels <= (unsigned)n &&
+		    len - off[(unsigned)n - z->labels] == z->len &&
+		    memcmp(name + off[(unsigned)n - z->labels], z->name,
+		           z->len) == 0)
+			return z;
+	}
+	return NULL;
+}
+
+bool localzone_match(const struct localzone *lz, const uint8_t *lname,
+                     size_t len)
+{
+	return lz != NULL && lz_find(lz, lname, len) != NULL;
+}
+
+static bool lz_is_ptr(const struct localzone *lz, const uint8_t *name,
+                      size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < lz->nptrs; i++)
+		if (lz->ptrs[i].len == len &&
+		    memcmp(lz->ptrs[i].name, name, len) == 0)
+			return true;
+	return false;
+}
+
+/** An image being written into the caller's buffer. */
+struct lz_out {
+	uint8_t *buf;
+	size_t cap;
+	size_t len;
+	int err;        /**< set once anything did not fit */
+};
+
+static void out_bytes(struct lz_out *o, const void *p, size_t n)
+{
+	if (o->err || o->cap - o->len < n) {
+		o->err = 1;
+		return;
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+static void out_u16(struct lz_out *o, uint16_t v)
+{
+	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+
+	out_bytes(o, b, sizeof b);
+}
+
+static void out_u32(struct lz_out *o, uint32_t v)
+{
+	out_u16(o, (uint16_t)(v >> 16));
+	out_u16(o, (uint16_t)v);
+}
+
+/* One record image with TTL LOCALZONE_TTL; *count goes up. */
+static void out_rr(struct lz_out *o, const uint8_t *owner, size_t olen,
+                   uint16_t type, const uint8_t *rdata, size_t rdlen,
+                   uint16_t *count)
+{
+	out_bytes(o, owner, olen);
+	out_u16(o, type);
+	out_u16(o, WIRE_CLASS_IN);
+	out_u32(o, LOCALZONE_TTL);
+	out_u16(o, (uint16_t)rdlen);
+	out_bytes(o, rdata, rdlen);
+	if (!o->err)
+		(*count)++;
+}
+
+static void out_soa(struct lz_out *o, const struct localzone *lz,
+                    const struct lz_zone *z, uint16_t *count)
+{
+	uint8_t rd[2 * WIRE_NAME_MAX + 20];
+	struct lz_out r = { rd, sizeof rd, 0, 0 };
+	size_t i;
+
+	out_bytes(&r, z->name, z->len);
+	out_bytes(&r, lz->nobody.name, lz->nobody.len);
+	for (i = 0; i < 4; i++)
+		out_u32(&r, lz_soa_timers[i]);
+	out_u32(&r, LOCALZONE_TTL);
+	out_rr(o, z->name, z->len, WIRE_TYPE_SOA, rd, r.len, count);
+}
+
+/* Positive records for (name, qtype); *count says how many. */
+static void lz_positive(const struct localzone *lz, const struct lz_zone *z,
+                        const uint8_t *name, size_t len, uint16_t qtype,
+                        struct lz_out *o, uint16_t *count)
+{
+	bool any = qtype == WIRE_TYPE_ANY, apex = len == z->len;
+
+	if (apex && (any || qtype == WIRE_TYPE_SOA))
+		out_soa(o, lz, z, count);
+	if (apex && (any || qtype == WIRE_TYPE_NS))
+		out_rr(o, z->name, z->len, WIRE_TYPE_NS, z->name, z->len,
+		       count);
+	if (z->kind == LZ_LOCALHOST && (any || qtype == WIRE_TYPE_A))
+		out_rr(o, name, len, WIRE_TYPE_A, lz_a_loopback,
+		       sizeof lz_a_loopback, count);
+	if (z->kind == LZ_LOCALHOST && (any || qtype == WIRE_TYPE_AAAA))
+		out_rr(o, name, len, WIRE_TYPE_AAAA, lz_aaaa_loopback,
+		       sizeof lz_aaaa_loopback, count);
+	if ((any || qtype == WIRE_TYPE_PTR) && lz_is_ptr(lz, name, len))
+		out_rr(o, name, len, WIRE_TYPE_PTR, lz->localhost.name,
+		       lz->localhost.len, count);
+}
+
+int localzone_answer(const struct localzone *lz, const uint8_t *lname,
+                     size_t len, uint16_t qtype, uint16_t qclass,
+                     struct respond_answer *a, uint8_t *buf, size_t cap)
+{
+	const struct lz_zone *z;
+	struct lz_out o = { buf, cap, 0, 0 };
+	uint16_t an = 0, ns = 0;
+	bool exists;
+
+	if (lz == NULL || a == NULL || buf == NULL)
+		return LOCALZONE_EINVAL;
+	if (qclass != WIRE_CLASS_IN && qclass != WIRE_CLASS_ANY)
+		return LOCALZONE_ENOTLOCAL;
+	z = lz_find(lz, lname, len);
+	if (z == NULL)
+		return LOCALZONE_ENOTLOCAL;
+	memset(a, 0, sizeof(*a));
+	a->an = buf;
+	lz_positive(lz, z, lname, len, qtype, &o, &an);
+	a->an_len = o.len;
+	a->an_count = an;
+	if (an == 0) {
+		exists = len == z->len || z->kind == LZ_LOCALHOST ||
+		         lz_is_ptr(lz, lname, len);
+		a->rcode = exists ? WIRE_RCODE_NOERROR : WIRE_RCODE_NXDOMAIN;
+		out_soa(&o, lz, z, &ns);
+		a->ns = buf + a->an_len;
+		a->ns_len = o.len - a->an_len;
+		a->ns_count = ns;
+	}
+	return o.err ? LOCALZONE_ESPACE : LOCALZONE_OK;
+}

@@ -1,0 +1,499 @@
+/*
+ * tests/unit/check_respond.c - Suite "respond": parsing client queries,
+ * writing responses (flags, echo, EDNS, truncation), answers from the
+ * cache.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "respond.h"
+#include "wire.h"
+
+#define BUF 65536
+
+static uint8_t pkt[BUF];
+static uint8_t out[BUF];
+static uint8_t img[BUF];
+static struct wire_rr rrs[WIRE_RR_MAX];
+
+/* A query: name in text, type, flags, EDNS payload (0 = none). */
+static size_t mkquery(const char *name, uint16_t qtype, uint16_t flags,
+                      uint16_t edns)
+{
+	struct wire_query q;
+	size_t len;
+
+	memset(&q, 0, sizeof q);
+	q.id = 0xbeef;
+	q.qtype = qtype;
+	q.qclass = WIRE_CLASS_IN;
+	q.flags = flags;
+	q.edns_payload = edns;
+	ck_assert_int_eq(wire_query_build_text(pkt, sizeof pkt, &len, name,
+	                                       &q), WIRE_OK);
+	return len;
+}
+
+static struct respond_query parse_ok(size_t len)
+{
+	struct respond_query q;
+
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_OK);
+	return q;
+}
+
+/* Append an image RR: owner (text), type, TTL, RDATA. */
+static size_t img_rr(size_t at, const char *owner, uint16_t type,
+                     uint32_t ttl, const uint8_t *rd, uint16_t rdlen)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t nlen;
+
+	ck_assert_int_eq(wire_name_from_text(owner, strlen(owner), name,
+	                                     &nlen), WIRE_OK);
+	wire_name_lower(name, nlen);
+	memcpy(img + at, name, nlen);
+	at += nlen;
+	img[at++] = (uint8_t)(type >> 8);
+	img[at++] = (uint8_t)type;
+	img[at++] = 0;
+	img[at++] = WIRE_CLASS_IN;
+	img[at++] = (uint8_t)(ttl >> 24);
+	img[at++] = (uint8_t)(ttl >> 16);
+	img[at++] = (uint8_t)(ttl >> 8);
+	img[at++] = (uint8_t)ttl;
+	img[at++] = (uint8_t)(rdlen >> 8);
+	img[at++] = (uint8_t)rdlen;
+	memcpy(img + at, rd, rdlen);
+	return at + rdlen;
+}
+
+static struct wire_msg parse_resp(size_t len)
+{
+	struct wire_msg m;
+
+	ck_assert_int_eq(wire_msg_parse(&m, out, len, rrs, WIRE_RR_MAX),
+	                 WIRE_OK);
+	return m;
+}
+
+START_TEST(test_parse_ok)
+{
+	size_t len = mkquery("WwW.ExAmple.", WIRE_TYPE_AAAA, WIRE_FLAG_RD,
+	                     4096);
+	struct respond_query q = parse_ok(len);
+
+	ck_assert_uint_eq(q.id, 0xbeef);
+	ck_assert(q.has_question && q.edns && !q.edns_do);
+	ck_assert_uint_eq(q.edns_size, 4096);
+	ck_assert_uint_eq(q.qtype, WIRE_TYPE_AAAA);
+	ck_assert_uint_eq(q.qnamelen, 13);
+	ck_assert_mem_eq(q.qname, "\3WwW\7ExAmple", 12);
+	ck_assert_mem_eq(q.lname, "\3www\7example", 12);
+	ck_assert_uint_eq(respond_udp_limit(&q, 1232), 1232);
+	ck_assert_uint_eq(respond_udp_limit(&q, 65535), RESPOND_UDP_MAX);
+	len = mkquery("a.", WIRE_TYPE_A, 0, 0);
+	q = parse_ok(len);
+	ck_assert(!q.edns);
+	ck_assert_uint_eq(respond_udp_limit(&q, 1232), 512);
+}
+END_TEST
+
+START_TEST(test_parse_reject)
+{
+	struct respond_query q;
+	size_t len;
+
+	/* Shorter than a header, or a response: dropped. */
+	ck_assert_int_eq(respond_query_parse(pkt, 11, &q), RESPOND_EDROP);
+	len = mkquery("a.", WIRE_TYPE_A, WIRE_FLAG_QR, 0);
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_EDROP);
+	/* Opcode STATUS: NOTIMP, question still echoed. */
+	len = mkquery("a.", WIRE_TYPE_A, 2u << 11, 0);
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_ENOTIMP);
+	ck_assert(q.has_question);
+	/* No question. */
+	len = mkquery("a.", WIRE_TYPE_A, 0, 0);
+	pkt[5] = 0;
+	ck_assert_int_eq(respond_query_parse(pkt, 12, &q), RESPOND_EFORMERR);
+	ck_assert(!q.has_question);
+	/* Two questions. */
+	len = mkquery("a.", WIRE_TYPE_A, 0, 0);
+	pkt[5] = 2;
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_EFORMERR);
+	/* A record in the answer section (the OPT moved there). */
+	len = mkquery("a.", WIRE_TYPE_A, 0, 1232);
+	pkt[7] = 1;
+	pkt[11] = 0;
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_EFORMERR);
+	ck_assert(q.has_question);
+	/* Truncated name. */
+	len = mkquery("abc.def.", WIRE_TYPE_A, 0, 0);
+	ck_assert_int_eq(respond_query_parse(pkt, 16, &q), RESPOND_EFORMERR);
+	ck_assert(!q.has_question);
+	/* EDNS version 1: BADVERS. */
+	len = mkquery("a.", WIRE_TYPE_A, 0, 1232);
+	pkt[len - 5] = 1;  /* EDNS version */
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_EBADVERS);
+	ck_assert_uint_eq(q.edns_version, 1);
+	/* Garbage. */
+	memset(pkt, 0xff, 64);
+	pkt[2] = 0;
+	ck_assert_int_eq(respond_query_parse(pkt, 64, &q), RESPOND_EFORMERR);
+}
+END_TEST
+
+START_TEST(test_error)
+{
+	struct respond_query q;
+	struct wire_msg m;
+	size_t len, olen;
+
+	len = mkquery("Mixed.Case.", WIRE_TYPE_A, WIRE_FLAG_RD | WIRE_FLAG_AD,
+	              1232);
+	q = parse_ok(len);
+	ck_assert_int_eq(respond_error(&q, WIRE_RCODE_REFUSED, out, sizeof out,
+	                               &olen), RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(m.hdr.id, 0xbeef);
+	ck_assert_uint_eq(m.hdr.flags, WIRE_FLAG_QR | WIRE_FLAG_RD |
+	                  WIRE_FLAG_RA | WIRE_RCODE_REFUSED);
+	ck_assert(m.has_question);
+	ck_assert_mem_eq(m.q.name, "\5Mixed\4Case", 11);
+	ck_assert_uint_ne(m.opt, WIRE_NONE);
+	/* BADVERS = 16: the upper bits go to the OPT record. */
+	pkt[len - 5] = 1;  /* EDNS version */
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_EBADVERS);
+	ck_assert_int_eq(respond_error(&q, 16, out, sizeof out, &olen),
+	                 RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(wire_msg_rcode(&m), 16);
+	/* NOTIMP keeps the opcode. */
+	len = mkquery("a.", WIRE_TYPE_A, 4u << 11, 0);
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_ENOTIMP);
+	ck_assert_int_eq(respond_error(&q, WIRE_RCODE_NOTIMP, out, sizeof out,
+	                               &olen), RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(WIRE_OPCODE(m.hdr.flags), 4);
+	ck_assert_uint_eq(m.opt, WIRE_NONE);
+	/* Too small a buffer. */
+	ck_assert_int_eq(respond_error(&q, 1, out, 11, &olen), RESPOND_ESPACE);
+}
+END_TEST
+
+START_TEST(test_build_positive)
+{
+	static const uint8_t a1[4] = { 192, 0, 2, 1 }, a2[4] = { 192, 0, 2, 2 };
+	struct respond_answer a;
+	struct respond_query q;
+	struct wire_msg m;
+	size_t len, olen, il;
+	bool tc;
+
+	len = mkquery("WWW.example.", WIRE_TYPE_A,
+	              WIRE_FLAG_RD | WIRE_FLAG_CD | WIRE_FLAG_AD, 0);
+	q = parse_ok(len);
+	il = img_rr(0, "www.example.", WIRE_TYPE_A, 300, a1, 4);
+	il = img_rr(il, "www.example.", WIRE_TYPE_A, 299, a2, 4);
+	memset(&a, 0, sizeof a);
+	a.an = img;
+	a.an_len = il;
+	a.an_count = 2;
+	ck_assert_int_eq(respond_build(&q, &a, 512, out, sizeof out, &olen,
+	                               &tc), RESPOND_OK);
+	ck_assert(!tc);
+	m = parse_resp(olen);
+	/* QR RD RA CD; never AA or AD. */
+	ck_assert_uint_eq(m.hdr.flags, WIRE_FLAG_QR | WIRE_FLAG_RD |
+	                  WIRE_FLAG_RA | WIRE_FLAG_CD);
+	ck_assert_uint_eq(m.an, 2);
+	ck_assert_uint_eq(m.ns + m.ar, 0);
+	ck_assert_uint_eq(m.rr[0].ttl, 300);
+	ck_assert_uint_eq(m.rr[1].ttl, 299);
+	ck_assert_mem_eq(out + m.rr[1].rdata, a2, 4);
+	/* The owner is a pointer to the question (as the client spelt it). */
+	ck_assert_uint_eq(out[m.rr[0].owner], 0xc0);
+	ck_assert_uint_eq(out[m.rr[0].owner + 1], 12);
+	ck_assert_mem_eq(m.q.name, "\3WWW", 4);
+}
+END_TEST
+
+START_TEST(test_build_negative)
+{
+	static const uint8_t soa[22] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
+	                                 0, 3, 0, 0, 0, 4, 0, 0, 0, 5 };
+	struct respond_answer a;
+	struct respond_query q;
+	struct wire_msg m;
+	size_t len, olen, il;
+
+	len = mkquery("nx.example.", WIRE_TYPE_A, WIRE_FLAG_RD, 1232);
+	q = parse_ok(len);
+	il = img_rr(0, "example.", WIRE_TYPE_SOA, 60, soa, sizeof soa);
+	memset(&a, 0, sizeof a);
+	a.rcode = WIRE_RCODE_NXDOMAIN;
+	a.ns = img;
+	a.ns_len = il;
+	a.ns_count = 1;
+	ck_assert_int_eq(respond_build(&q, &a, 1232, out, sizeof out, &olen,
+	                               NULL), RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NXDOMAIN);
+	ck_assert_uint_eq(m.an, 0);
+	ck_assert_uint_eq(m.ns, 1);
+	ck_assert_uint_eq(m.rr[0].type, WIRE_TYPE_SOA);
+	ck_assert_uint_eq(m.rr[0].ttl, 60);
+	ck_assert_uint_ne(m.opt, WIRE_NONE);
+	/* A malformed image is refused, not sent. */
+	a.ns_count = 2;
+	ck_assert_int_eq(respond_build(&q, &a, 1232, out, sizeof out, &olen,
+	                               NULL), RESPOND_EINVAL);
+}
+END_TEST
+
+START_TEST(test_build_truncate)
+{
+	uint8_t rd[16];
+	struct respond_answer a;
+	struct respond_query q;
+	struct wire_msg m;
+	size_t len, olen, il = 0;
+	bool tc;
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		memset(rd, i, sizeof rd);
+		il = img_rr(il, "many.example.", WIRE_TYPE_AAAA, 60, rd, 16);
+	}
+	memset(&a, 0, sizeof a);
+	a.an = img;
+	a.an_len = il;
+	a.an_count = 40;
+	/* No EDNS: 512 bytes, the answer does not fit: TC, no records. */
+	len = mkquery("many.example.", WIRE_TYPE_AAAA, WIRE_FLAG_RD, 0);
+	q = parse_ok(len);
+	ck_assert_int_eq(respond_build(&q, &a, respond_udp_limit(&q, 1232),
+	                               out, sizeof out, &olen, &tc),
+	                 RESPOND_OK);
+	ck_assert(tc);
+	ck_assert_uint_le(olen, 512);
+	m = parse_resp(olen);
+	ck_assert(m.hdr.flags & WIRE_FLAG_TC);
+	ck_assert_uint_eq(m.an, 0);
+	/* EDNS 1232: fits (40 * 40 = 1600? no: 40 * 28 + 31 = 1151). */
+	len = mkquery("many.example.", WIRE_TYPE_AAAA, WIRE_FLAG_RD, 1232);
+	q = parse_ok(len);
+	ck_assert_int_eq(respond_build(&q, &a, respond_udp_limit(&q, 1232),
+	                               out, sizeof out, &olen, &tc),
+	                 RESPOND_OK);
+	ck_assert(!tc);
+	ck_assert_uint_le(olen, 1232);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(m.an, 40);
+	ck_assert_uint_ne(m.opt, WIRE_NONE);
+	/* Cut exactly where the OPT record would no longer fit. */
+	ck_assert_int_eq(respond_build(&q, &a, olen - 1, out, sizeof out,
+	                               &olen, &tc), RESPOND_OK);
+	ck_assert(tc);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(m.an, 0);
+	ck_assert_uint_ne(m.opt, WIRE_NONE);
+	/* TCP: everything. */
+	ck_assert_int_eq(respond_build(&q, &a, WIRE_MSG_MAX, out, sizeof out,
+	                               &olen, &tc), RESPOND_OK);
+	ck_assert(!tc);
+	/* Not even the question fits. */
+	ck_assert_int_eq(respond_build(&q, &a, 20, out, sizeof out, &olen,
+	                               &tc), RESPOND_ESPACE);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* The cache path                                                      */
+
+static struct cache *mkcache(void)
+{
+	struct cache_config cc;
+	struct cache *c = NULL;
+
+	cache_config_init(&cc);
+	cc.max_bytes = 1024 * 1024;
+	ck_assert_int_eq(cache_create(&cc, &c), CACHE_OK);
+	return c;
+}
+
+static void wname(const char *text, uint8_t *name, size_t *len)
+{
+	ck_assert_int_eq(wire_name_from_text(text, strlen(text), name, len),
+	                 WIRE_OK);
+	wire_name_lower(name, *len);
+}
+
+static void put(struct cache *c, const char *owner, uint16_t type,
+                const uint8_t *rd, size_t rdlen, enum cache_rank rank)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	struct cache_rdata r = { rd, rdlen };
+	struct cache_rrset s;
+
+	memset(&s, 0, sizeof s);
+	wname(owner, name, &s.name_len);
+	s.name = name;
+	s.type = type;
+	s.klass = WIRE_CLASS_IN;
+	s.ttl = 100;
+	s.rdata = &r;
+	s.count = 1;
+	s.rank = rank;
+	ck_assert_int_eq(cache_rrset_put(c, &s, 1000), CACHE_OK);
+}
+
+START_TEST(test_cache_chain)
+{
+	static const uint8_t addr[4] = { 192, 0, 2, 7 };
+	uint8_t n[WIRE_NAME_MAX], t1[WIRE_NAME_MAX], t2[WIRE_NAME_MAX];
+	struct respond_answer a;
+	struct cache *c = mkcache();
+	size_t nl, l1, l2;
+
+	wname("alias.example.", n, &nl);
+	wname("Mid.Example.", t1, &l1);   /* upper case in RDATA */
+	wname("www.example.", t2, &l2);
+	memcpy(t1, "\3Mid", 4);
+	put(c, "alias.example.", WIRE_TYPE_CNAME, t1, l1, CACHE_RANK_AUTH);
+	put(c, "mid.example.", WIRE_TYPE_CNAME, t2, l2, CACHE_RANK_AUTH);
+	/* The end of the chain is missing: a miss. */
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
+	                                      WIRE_CLASS_IN, 1010, &a, img,
+	                                      sizeof img), RESPOND_EMISS);
+	/* Glue does not answer clients. */
+	put(c, "www.example.", WIRE_TYPE_A, addr, 4, CACHE_RANK_GLUE);
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
+	                                      WIRE_CLASS_IN, 1010, &a, img,
+	                                      sizeof img), RESPOND_EMISS);
+	put(c, "www.example.", WIRE_TYPE_A, addr, 4, CACHE_RANK_AUTH);
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
+	                                      WIRE_CLASS_IN, 1010, &a, img,
+	                                      sizeof img), RESPOND_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(a.an_count, 3);
+	ck_assert_uint_eq(a.ns_count, 0);
+	/* Asking for the CNAME itself: one record. */
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_CNAME,
+	                                      WIRE_CLASS_IN, 1010, &a, img,
+	                                      sizeof img), RESPOND_OK);
+	ck_assert_uint_eq(a.an_count, 1);
+	/* Expired: a miss. */
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
+	                                      WIRE_CLASS_IN, 2000, &a, img,
+	                                      sizeof img), RESPOND_EMISS);
+	cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_cache_negative)
+{
+	uint8_t soa[64], n[WIRE_NAME_MAX], z[WIRE_NAME_MAX];
+	struct cache *c = mkcache();
+	struct respond_answer a;
+	struct respond_query q;
+	struct cache_neg neg;
+	size_t nl, zl, sl, len, olen;
+	struct wire_msg m;
+
+	wname("nx.example.", n, &nl);
+	wname("example.", z, &zl);
+	memcpy(soa, z, zl);
+	memcpy(soa + zl, z, zl);
+	memset(soa + 2 * zl, 0, 20);
+	soa[2 * zl + 19] = 30;  /* MINIMUM 30 */
+	sl = 2 * zl + 20;
+	memset(&neg, 0, sizeof neg);
+	neg.kind = CACHE_KIND_NXDOMAIN;
+	neg.name = n;
+	neg.name_len = nl;
+	neg.klass = WIRE_CLASS_IN;
+	neg.soa_name = z;
+	neg.soa_name_len = zl;
+	neg.soa_ttl = 300;
+	neg.soa_rdata = soa;
+	neg.soa_rdlen = sl;
+	neg.rank = CACHE_RANK_AUTH;
+	ck_assert_int_eq(cache_neg_put(c, &neg, 1000), CACHE_OK);
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_MX,
+	                                      WIRE_CLASS_IN, 1010, &a, img,
+	                                      sizeof img), RESPOND_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
+	ck_assert_uint_eq(a.an_count, 0);
+	ck_assert_uint_eq(a.ns_count, 1);
+	len = mkquery("NX.example.", WIRE_TYPE_MX, WIRE_FLAG_RD, 0);
+	q = parse_ok(len);
+	ck_assert_int_eq(respond_build(&q, &a, 512, out, sizeof out, &olen,
+	                               NULL), RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NXDOMAIN);
+	ck_assert_uint_eq(m.ns, 1);
+	ck_assert_uint_eq(m.rr[0].type, WIRE_TYPE_SOA);
+	/* TTL counted down: 30 - 10 seconds. */
+	ck_assert_uint_eq(m.rr[0].ttl, 20);
+	cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_cache_referral)
+{
+	uint8_t ns[WIRE_NAME_MAX], n[WIRE_NAME_MAX];
+	struct cache *c = mkcache();
+	struct respond_answer a;
+	size_t nsl, nl;
+
+	wname("deep.www.example.", n, &nl);
+	ck_assert_int_eq(respond_cache_referral(c, n, nl, WIRE_CLASS_IN, 1000,
+	                                        &a, img, sizeof img),
+	                 RESPOND_EMISS);
+	wname("ns1.example.", ns, &nsl);
+	put(c, "example.", WIRE_TYPE_NS, ns, nsl, CACHE_RANK_REFERRAL);
+	ck_assert_int_eq(respond_cache_referral(c, n, nl, WIRE_CLASS_IN, 1000,
+	                                        &a, img, sizeof img),
+	                 RESPOND_OK);
+	ck_assert_uint_eq(a.an_count, 0);
+	ck_assert_uint_eq(a.ns_count, 1);
+	cache_destroy(c);
+}
+END_TEST
+
+static Suite *respond_suite(void)
+{
+	Suite *s = suite_create("respond");
+	TCase *t;
+
+	t = tcase_create("parse");
+	tcase_add_test(t, test_parse_ok);
+	tcase_add_test(t, test_parse_reject);
+	suite_add_tcase(s, t);
+	t = tcase_create("build");
+	tcase_add_test(t, test_error);
+	tcase_add_test(t, test_build_positive);
+	tcase_add_test(t, test_build_negative);
+	tcase_add_test(t, test_build_truncate);
+	suite_add_tcase(s, t);
+	t = tcase_create("cache");
+	tcase_add_test(t, test_cache_chain);
+	tcase_add_test(t, test_cache_negative);
+	tcase_add_test(t, test_cache_referral);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(respond_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
