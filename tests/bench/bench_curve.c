@@ -8,7 +8,8 @@
  *   - raw afternm: libsodium with a precomputed key, no table (the floor);
  *   - fresh: crypto_box_easy / crypto_box_open_easy, which redo the
  *     Curve25519 key agreement on every packet (no precomputation).
- * and prints the ratios. Each figure is the median of 5 timed rounds.
+ * and prints the ratios. Each figure is the median of 9 timed rounds, the
+ * six loops taking turns within each round.
  * Not a test: run it with "make bench".
  */
 #include <stdint.h>
@@ -20,7 +21,7 @@
 
 #define QUERY_BYTES 60
 #define RESPONSE_BYTES 500
-#define ROUNDS 5
+#define ROUNDS 9
 
 struct bench_keys {
 	uint8_t spk[CURVE_KEY_BYTES], ssk[CURVE_SECRET_BYTES];
@@ -114,28 +115,50 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median operations per second over ROUNDS rounds of about 0.2 s each. */
-static double measure(struct bench_keys *b, bench_fn fn)
-{
-	double rates[ROUNDS], t0, dt;
-	unsigned long iters = 64;
+#define NFN 6
 
-	for (;;) { /* calibrate */
+/* Iterations that take about 0.1 s for fn. */
+static unsigned long calibrate(struct bench_keys *b, bench_fn fn)
+{
+	unsigned long iters = 64;
+	double t0, dt;
+
+	for (;;) {
 		t0 = now_s();
 		fn(b, iters);
 		dt = now_s() - t0;
-		if (dt > 0.05)
+		if (dt > 0.02)
 			break;
 		iters *= 2;
 	}
-	iters = (unsigned long)((double)iters * 0.2 / dt) + 1;
-	for (int r = 0; r < ROUNDS; r++) {
-		t0 = now_s();
-		fn(b, iters);
-		rates[r] = (double)iters / (now_s() - t0);
+	return (unsigned long)((double)iters * 0.1 / dt) + 1;
+}
+
+/*
+ * Median operations per second of each function over ROUNDS rounds. The
+ * functions take turns within each round, so that a change of CPU speed
+ * or load on this shared machine hits them all alike.
+ */
+static void measure_all(struct bench_keys *b, const bench_fn *fns,
+                        double *median)
+{
+	double rates[NFN][ROUNDS], t0;
+	unsigned long iters[NFN];
+	int f, r;
+
+	for (f = 0; f < NFN; f++)
+		iters[f] = calibrate(b, fns[f]);
+	for (r = 0; r < ROUNDS; r++) {
+		for (f = 0; f < NFN; f++) {
+			t0 = now_s();
+			fns[f](b, iters[f]);
+			rates[f][r] = (double)iters[f] / (now_s() - t0);
+		}
 	}
-	qsort(rates, ROUNDS, sizeof rates[0], cmp_double);
-	return rates[ROUNDS / 2];
+	for (f = 0; f < NFN; f++) {
+		qsort(rates[f], ROUNDS, sizeof rates[f][0], cmp_double);
+		median[f] = rates[f][ROUNDS / 2];
+	}
 }
 
 /* The response packet as a server would send it, for the open benches. */
@@ -169,15 +192,14 @@ static void setup(struct bench_keys *b)
 int main(void)
 {
 	static struct bench_keys b;
-	double ab, ao, rb, ro, fb, fo;
+	static const bench_fn fns[NFN] = {
+		api_box, api_open, raw_box, raw_open, fresh_box, fresh_open
+	};
+	double m[NFN], ab, ao, rb, ro, fb, fo;
 
 	setup(&b);
-	ab = measure(&b, api_box);
-	ao = measure(&b, api_open);
-	rb = measure(&b, raw_box);
-	ro = measure(&b, raw_open);
-	fb = measure(&b, fresh_box);
-	fo = measure(&b, fresh_open);
+	measure_all(&b, fns, m);
+	ab = m[0], ao = m[1], rb = m[2], ro = m[3], fb = m[4], fo = m[5];
 	printf("DNSCurve per-packet cost (median of %d rounds)\n", ROUNDS);
 	printf("%-34s %14s %14s\n", "", "box 60 B/s", "open 500 B/s");
 	printf("%-34s %14.0f %14.0f\n", "curve/ API (shared-key table)", ab,
