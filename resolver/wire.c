@@ -293,6 +293,8 @@ static int parse_section(struct wire_msg *m, size_t *pos, size_t count,
 	int rc;
 
 	for (k = 0; k < count; k++) {
+		if (*n >= m->rrcap)  /* check_counts ensures this never is */
+			return WIRE_ECOUNT;
 		m->rr[*n].section = (uint8_t)section;
 		rc = wire_read_rr(m->buf, m->len, pos, &m->rr[*n]);
 		if (rc != WIRE_OK)
@@ -317,6 +319,7 @@ int wire_msg_parse(struct wire_msg *m, const uint8_t *buf, size_t len,
 	m->buf = buf;
 	m->len = len;
 	m->rr = rr;
+	m->rrcap = rrcap;
 	m->opt = WIRE_NONE;
 	rc = wire_read_header(buf, len, &pos, &m->hdr);
 	if (rc != WIRE_OK)

@@ -189,6 +189,7 @@ struct wire_msg {
 	int has_question;          /**< 1 if QDCOUNT was 1 */
 	struct wire_question q;
 	struct wire_rr *rr;        /**< the caller's array */
+	size_t rrcap;              /**< its capacity */
 	size_t an, ns, ar;         /**< records per section */
 	size_t opt;                /**< index of the OPT record or WIRE_NONE */
 	size_t end;                /**< offset after the last record */
