@@ -63,12 +63,11 @@ curve_keylabel_find_wire(const uint8_t *name, size_t len,
 	 * stops at CURVE_NAME_MAX bytes: the cap on this walk. */
 	for (;;) {
 		if (pos >= len || pos >= CURVE_NAME_MAX)
-			return CURVE_ENAME; /* missing root label, or too long */
+			return CURVE_ENAME; /* no root label, or too long */
 		lablen = name[pos];
 		if (lablen == 0)
 			break;
-		if (lablen > CURVE_LABEL_MAX || lablen >= len - pos ||
-		    pos + 1 + lablen >= CURVE_NAME_MAX)
+		if (lablen > CURVE_LABEL_MAX || lablen >= len - pos)
 			return CURVE_ENAME;
 		if (!found && curve_keylabel_parse(name + pos + 1, lablen,
 		                                   key) == CURVE_OK)
