@@ -181,11 +181,6 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 	fill_image(e->data + b->name_len + key_bytes(e->flags), b);
 }
 
-int cache_entry_fresh(const struct cache_entry *e, time_t now)
-{
-	return now < e->expire;
-}
-
 /*
  * Does e (assumed fresh) outrank data of this rank and provenance? At
  * equal rank, DNSCurve-learned data outranks plain.
@@ -196,17 +191,6 @@ int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
 	unsigned mine = 2u * e->rank + ((e->flags & CACHE_F_CURVE) ? 1 : 0);
 	unsigned theirs = 2u * (unsigned)rank + (curve ? 1 : 0);
 	return mine > theirs;
-}
-
-/** Seconds left at now; 0 once expired. */
-uint32_t cache_entry_ttl(const struct cache_entry *e, time_t now)
-{
-	time_t left;
-
-	if (now >= e->expire)
-		return 0;
-	left = e->expire - now;
-	return left > (time_t)UINT32_MAX ? UINT32_MAX : (uint32_t)left;
 }
 
 void cache_entry_view(const struct cache_entry *e, time_t now,

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cache.h"
 
@@ -56,16 +57,20 @@ struct cache_entry {
 	uint8_t data[];            /**< name, [server key], image */
 };
 
+/*
+ * A shard, aligned to cache lines: the lock and the read counters share
+ * the first line (a read dirties only it); what writers change is next.
+ */
 struct cache_shard {
 	_Alignas(64) pthread_mutex_t lock;
+	uint64_t hits, misses, stale_hits;
 	struct cache_entry **buckets;
 	size_t nbuckets;
-	struct cache_entry *hand;  /**< CLOCK hand; NULL when empty */
 	size_t budget;             /**< bytes this shard may charge */
+	struct cache_entry *hand;  /**< CLOCK hand; NULL when empty */
 	size_t used;               /**< bytes charged: buckets + entries */
 	size_t entries;
-	uint64_t hits, misses, stale_hits, inserts, rank_kept;
-	uint64_t evictions, expired, too_big;
+	uint64_t inserts, rank_kept, evictions, expired, too_big;
 };
 
 struct cache {
@@ -98,6 +103,43 @@ struct cache_build {
 	size_t soa_rdlen;
 };
 
+/* Small helpers of the read path, inline for speed. */
+
+/** Fresh while now < expire. */
+static inline int cache_entry_fresh(const struct cache_entry *e, time_t now)
+{
+	return now < e->expire;
+}
+
+/** Seconds left at now; 0 once expired. */
+static inline uint32_t cache_entry_ttl(const struct cache_entry *e,
+                                       time_t now)
+{
+	time_t left;
+
+	if (now >= e->expire)
+		return 0;
+	left = e->expire - now;
+	return left > (time_t)UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+}
+
+/** Bucket of a hash: the low 32 bits scaled to nbuckets (no division). */
+static inline struct cache_entry **cache_shard_bucket(struct cache_shard *s,
+                                                      uint32_t hash)
+{
+	uint64_t i = ((uint64_t)hash * s->nbuckets) >> 32;
+	return &s->buckets[i];
+}
+
+/** Is e an entry of this name and class? */
+static inline int cache_entry_same_name(const struct cache_entry *e,
+                                        uint32_t hash, const uint8_t *name,
+                                        size_t len, uint16_t klass)
+{
+	return e->hash == hash && e->klass == klass && e->name_len == len &&
+	       memcmp(e->data, name, len) == 0;
+}
+
 /* cache.c */
 void cache_impossible(const char *file, int line, const char *what);
 time_t cache_expire_at(time_t now, uint32_t ttl);
@@ -122,10 +164,8 @@ void cache_entry_render(const struct cache_entry *e, uint32_t ttl,
                         uint8_t *out);
 size_t cache_build_size(const struct cache_build *b);
 void cache_entry_fill(struct cache_entry *e, const struct cache_build *b);
-int cache_entry_fresh(const struct cache_entry *e, time_t now);
 int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
                          int curve);
-uint32_t cache_entry_ttl(const struct cache_entry *e, time_t now);
 void cache_entry_view(const struct cache_entry *e, time_t now,
                       struct cache_view *v);
 
@@ -138,10 +178,6 @@ int cache_make_room(struct cache_shard *s, size_t need, time_t now);
 /* shard.c */
 int cache_shard_init(struct cache_shard *s, size_t budget);
 void cache_shard_fini(struct cache_shard *s);
-struct cache_entry **cache_shard_bucket(struct cache_shard *s,
-                                        uint32_t hash);
-int cache_entry_same_name(const struct cache_entry *e, uint32_t hash,
-                          const uint8_t *name, size_t len, uint16_t klass);
 void cache_shard_link(struct cache_shard *s, struct cache_entry *e);
 void cache_shard_remove(struct cache_shard *s, struct cache_entry *e);
 size_t cache_shard_clear(struct cache_shard *s, const uint8_t *zone,

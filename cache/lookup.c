@@ -87,7 +87,8 @@ static int answer(struct cache_entry *e, const struct cache_query *q,
 	ans->count = e->count;
 	ans->len = cache_entry_wire_len(e);
 	ans->owner_off = 0;
-	e->flags |= CACHE_F_REF;
+	if (!(e->flags & CACHE_F_REF)) /* keep hot lines clean */
+		e->flags |= CACHE_F_REF;
 	if (ans->len > cap || buf == NULL)
 		return CACHE_ESPACE;
 	cache_entry_render(e, ans->ttl, buf);

@@ -20,7 +20,7 @@ struct sip_state {
 	uint64_t v0, v1, v2, v3;
 };
 
-static void sip_round(struct sip_state *s)
+static inline void sip_round(struct sip_state *s)
 {
 	s->v0 += s->v1;
 	s->v1 = SIP_ROTL(s->v1, 13);
@@ -38,15 +38,15 @@ static void sip_round(struct sip_state *s)
 	s->v2 = SIP_ROTL(s->v2, 32);
 }
 
-static uint64_t load_le64(const uint8_t *p)
+static inline uint64_t load_le64(const uint8_t *p)
 {
-	uint64_t x = 0;
-	for (int i = 7; i >= 0; i--)
-		x = (x << 8) | p[i];
-	return x;
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
 }
 
-static void sip_absorb(struct sip_state *s, uint64_t m, int crounds)
+static inline void sip_absorb(struct sip_state *s, uint64_t m, int crounds)
 {
 	s->v3 ^= m;
 	for (int i = 0; i < crounds; i++)
@@ -110,11 +110,53 @@ int cache_name_span(const uint8_t *p, size_t avail, size_t *len)
 	return CACHE_ENAME;
 }
 
+/** Bytes of a word, each 0x01. */
+#define ONES UINT64_C(0x0101010101010101)
+
+/*
+ * Does any byte of x lie strictly between 'A' - 1 and 'Z' + 1? (The
+ * "has byte between" word trick: exact for all byte values.)
+ */
+static inline uint64_t word_has_upper(uint64_t x)
+{
+	uint64_t low7 = x & ONES * 127;
+	return (ONES * (127 + 'Z' + 1) - low7) & ~x &
+	       (low7 + ONES * (127 - ('A' - 1))) & ONES * 128;
+}
+
+/*
+ * Upper-case ASCII anywhere in the name? Length bytes are at most 63,
+ * never 'A'..'Z' (65..90), so one pass over every byte, a word at a time,
+ * needs no label walk.
+ */
+static int name_has_upper(const uint8_t *name, size_t len)
+{
+	uint64_t hit = 0, w;
+	size_t i = 0;
+
+	if (len < 8) {
+		for (; i < len; i++)
+			hit |= (uint8_t)(name[i] - 'A') < 26;
+		return hit != 0;
+	}
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, name + i, 8);
+		hit |= word_has_upper(w);
+	}
+	if (i < len) { /* the last 8 bytes, overlapping what was seen */
+		memcpy(&w, name + len - 8, 8);
+		hit |= word_has_upper(w);
+	}
+	return hit != 0;
+}
+
 int cache_name_check(const uint8_t *name, size_t len)
 {
 	size_t pos = 0;
 
 	if (name == NULL || len == 0 || len > CACHE_NAME_MAX)
+		return CACHE_ENAME;
+	if (name_has_upper(name, len))
 		return CACHE_ENAME;
 	while (pos < len) {
 		uint8_t l = name[pos];
@@ -123,9 +165,6 @@ int cache_name_check(const uint8_t *name, size_t len)
 		/* The label and at least the root label must fit. */
 		if (l > CACHE_LABEL_MAX || pos + 1 + (size_t)l >= len)
 			return CACHE_ENAME;
-		for (size_t i = pos + 1; i <= pos + l; i++)
-			if (name[i] >= 'A' && name[i] <= 'Z')
-				return CACHE_ENAME;
 		pos += 1 + (size_t)l;
 	}
 	return CACHE_ENAME;

@@ -44,21 +44,6 @@ void cache_shard_fini(struct cache_shard *s)
 	pthread_mutex_destroy(&s->lock);
 }
 
-/* Bucket of a hash: the low 32 bits scaled to nbuckets (no division). */
-struct cache_entry **cache_shard_bucket(struct cache_shard *s,
-                                        uint32_t hash)
-{
-	uint64_t i = ((uint64_t)hash * s->nbuckets) >> 32;
-	return &s->buckets[i];
-}
-
-int cache_entry_same_name(const struct cache_entry *e, uint32_t hash,
-                          const uint8_t *name, size_t len, uint16_t klass)
-{
-	return e->hash == hash && e->klass == klass && e->name_len == len &&
-	       memcmp(e->data, name, len) == 0;
-}
-
 /* Put e at the head of its chain and just behind the CLOCK hand. */
 void cache_shard_link(struct cache_shard *s, struct cache_entry *e)
 {

@@ -721,6 +721,27 @@ START_TEST(test_reject_names)
 }
 END_TEST
 
+/* Every byte value at every position of a word and of the tail. */
+START_TEST(test_reject_upper_case_bytes)
+{
+	uint8_t n[32];
+
+	for (size_t len = 1; len <= 20; len++)
+		for (size_t at = 0; at < len; at++)
+			for (unsigned v = 0; v < 256; v++) {
+				int upper = v >= 'A' && v <= 'Z';
+				n[0] = (uint8_t)len;
+				memset(n + 1, 'a', len);
+				n[1 + at] = (uint8_t)v;
+				n[1 + len] = 0;
+				if ((cache_name_check(n, len + 2) == CACHE_ENAME) !=
+				    upper)
+					ck_abort_msg("len %zu at %zu byte %u", len,
+					             at, v);
+			}
+}
+END_TEST
+
 START_TEST(test_reject_puts_and_gets)
 {
 	struct cache *c = make_cache(1 << 20, 0);
@@ -1473,6 +1494,7 @@ static Suite *cache_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_reject_names);
+	tcase_add_test(tc, test_reject_upper_case_bytes);
 	tcase_add_test(tc, test_reject_puts_and_gets);
 	tcase_add_test(tc, test_reject_too_many_rdata_bytes);
 	tcase_add_test(tc, test_reject_create);
