@@ -3,8 +3,9 @@
  * status strings.
  *
  * Design notes:
- * - struct curve_client lives in sodium_malloc memory (guard pages; it
- *   holds the secret key) and is wiped on free.
+ * - The secret key lives in its own sodium_malloc block (guard pages,
+ *   wiped by sodium_free); struct curve_client itself is ordinary heap,
+ *   wiped on free.
  * - A key file is one line of 64 hex digits. It is opened once and
  *   checked with fstat on that descriptor (no check-then-open race): a
  *   regular file whose mode has no bit outside 0600.
@@ -67,19 +68,23 @@ client_alloc(struct curve_client **out, size_t slots)
 	*out = NULL;
 	if (sodium_init() < 0)
 		return CURVE_ECRYPTO;
-	c = sodium_malloc(sizeof *c);
+	c = calloc(1, sizeof *c);
 	if (c == NULL)
 		return CURVE_ENOMEM;
-	memset(c, 0, sizeof *c);
-	st = curve_shared_init(&c->shared, slots);
-	if (st != CURVE_OK) {
-		sodium_free(c);
-		return st;
-	}
-	if (pthread_mutex_init(&c->nonce_lock, NULL) != 0) {
-		curve_shared_destroy(&c->shared);
-		sodium_free(c);
+	c->sk = sodium_malloc(CURVE_SECRET_BYTES);
+	if (c->sk == NULL) {
+		free(c);
 		return CURVE_ENOMEM;
+	}
+	st = curve_shared_init(&c->shared, slots);
+	if (st == CURVE_OK && pthread_mutex_init(&c->nonce_lock, NULL) != 0) {
+		curve_shared_destroy(&c->shared);
+		st = CURVE_ENOMEM;
+	}
+	if (st != CURVE_OK) {
+		sodium_free(c->sk);
+		free(c);
+		return st;
 	}
 	c->counter = 1;
 	c->reserved = UINT64_MAX;
@@ -324,7 +329,7 @@ curve_client_rotate(struct curve_client *c)
 	}
 	pthread_mutex_lock(&c->shared.lock);
 	memcpy(c->pk, pk, sizeof pk);
-	memcpy(c->sk, sk, sizeof sk);
+	memcpy(c->sk, sk, CURVE_SECRET_BYTES);
 	curve_shared_clear_locked(&c->shared);
 	c->rotations++;
 	pthread_mutex_unlock(&c->shared.lock);
@@ -347,8 +352,10 @@ curve_client_free(struct curve_client *c)
 	curve_shared_destroy(&c->shared);
 	pthread_mutex_destroy(&c->nonce_lock);
 	free(c->nonce_path);
+	sodium_memzero(c->sk, CURVE_SECRET_BYTES);
+	sodium_free(c->sk);
 	sodium_memzero(c, sizeof *c);
-	sodium_free(c);
+	free(c);
 }
 
 void
