@@ -67,7 +67,8 @@
 #
 # LAB_DIR: taken from the environment; when unset, `start` makes a fresh
 # one with mktemp -d, and `stop` removes a directory that `start` made
-# (unless LAB_KEEP=1). Exit status: 0 = done, 1 = failure (message on
+# (unless LAB_KEEP=1). `start` waits up to LAB_START_TIMEOUT seconds
+# (default 10) for every server to answer. Exit status: 0 = done, 1 = failure (message on
 # stderr). Requires nsd, nsd-checkconf, nsd-checkzone, curvedns and dig.
 
 set -u
@@ -89,9 +90,10 @@ test:$LAB_TEST_IP:test.:test.zone
 plain:$LAB_PLAIN_IP:plain.test.:plain.test.zone
 curveback:$LAB_CURVE_BACKEND_IP:curve.test.:curve.test.zone"
 
-# How long `start` waits for every server to answer, and `stop` for each
-# process to go after TERM (both in tenths of a second).
-START_WAIT_TENTHS=100
+# How long `start` waits for every server to answer (seconds; override
+# with LAB_START_TIMEOUT), and `stop` for each process to go after TERM
+# (tenths of a second).
+START_WAIT_SECS=${LAB_START_TIMEOUT:-10}
 STOP_WAIT_TENTHS=50
 
 LAB_SRCDIR=$(cd "$(dirname "$0")" && pwd) || exit 1
@@ -281,18 +283,18 @@ all_running() {
 }
 
 wait_ready() {
-  n=0
-  while [ $n -lt $START_WAIT_TENTHS ]; do
+  deadline=$(($(date +%s) + START_WAIT_SECS))
+  while :; do
     all_running || { say "server of $dead exited"; return 1; }
     pending=
     for p in $PROBES; do
       answers "${p%%:*}" "${p#*:}" || pending="$pending ${p%%:*}"
     done
     [ -z "$pending" ] && return 0
+    [ "$(date +%s)" -lt "$deadline" ] || break
     sleep 0.2
-    n=$((n + 2))
   done
-  say "no answer within $((START_WAIT_TENTHS / 10)) s from:$pending"
+  say "no answer within $START_WAIT_SECS s from:$pending"
   return 1
 }
 
