@@ -7,7 +7,7 @@
 set -eu
 secs=${1:-20}
 [ $# -gt 0 ] && shift
-targets=${*:-streamlined txt keylabel}
+targets=${*:-streamlined txt keylabel wire}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${FUZZ_WORK:-$top/_build-fuzz}
 mkdir -p "$work"
