@@ -132,7 +132,8 @@ int curve_keylabel_parse(const uint8_t *label, size_t len,
  * Find the server key in an NS name in uncompressed wire format: every
  * label is checked and the left-most key label wins.
  * @param name, len: the wire name (length-prefixed labels, ending in the
- *   root label); reading stops at len.
+ *   root label, at most 255 bytes); reading stops at len, and bytes after
+ *   the root label are ignored.
  * @param pk: receives the key on success.
  * @return CURVE_OK, CURVE_ENOKEY (a plain server), or CURVE_ENAME if the
  *   name is malformed.
@@ -196,8 +197,9 @@ int curve_client_from_secret(struct curve_client **out, size_t slots,
  * nonce counter's high-water mark lives in PATH.nonce (created when
  * missing); counters are reserved in blocks and the mark written before a
  * block is used, so a restart never reuses a nonce.
- * @return CURVE_OK, CURVE_EIO (with errno set), CURVE_EKEYFILE, or as
- *   curve_client_new.
+ * @return CURVE_OK, CURVE_EIO (with errno set; also when PATH.nonce
+ *   cannot be read or written), CURVE_EKEYFILE (also for a malformed
+ *   PATH.nonce), CURVE_EINVAL (NULL argument), or as curve_client_new.
  */
 int curve_client_load(struct curve_client **out, size_t slots,
                       const char *path) CURVE_MUST_CHECK;
@@ -318,9 +320,11 @@ int curve_txt_query_build(struct curve_client *c,
 
 /**
  * Open a TXT-format response. The outer packet must match the query that
- * was sent (same ID, QR and AA set, opcode 0, RCODE 0, counts 1/1/0/0, the
- * question byte for byte), and carry one TXT IN answer for the question
- * name with TTL 0 whose concatenated strings are server nonce | box.
+ * was sent (same ID, QR and AA set, TC clear, opcode 0, RCODE 0, counts
+ * 1/1/0/0, the question byte for byte), and carry one TXT IN answer whose
+ * owner is the question name (pointer c00c or the literal name), with
+ * TTL 0, whose concatenated strings are server nonce | box and fill
+ * RDATA, which ends the packet.
  * @param c, server_pk, nonce: as for curve_streamlined_open.
  * @param query, qlen: the outer TXT query as sent.
  * @param pkt, len: the received packet.
