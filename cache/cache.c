@@ -55,7 +55,8 @@ void cache_config_init(struct cache_config *cfg)
 /* now + ttl, saturating at the largest time_t. */
 time_t cache_expire_at(time_t now, uint32_t ttl)
 {
-	const time_t max = (time_t)(((uint64_t)1 << (sizeof(time_t) * 8 - 1)) - 1);
+	const time_t max =
+		(time_t)(((uint64_t)1 << (sizeof(time_t) * 8 - 1)) - 1);
 
 	if (now > max - (time_t)ttl)
 		return max;

@@ -188,6 +188,8 @@ struct cache_answer {
 	uint16_t klass;
 	uint32_t ttl;         /**< seconds left; 0 when stale */
 	int stale;            /**< 1 if expired (CACHE_GET_STALE only) */
+	time_t expire;        /**< absolute expiry: now - expire tells how
+	                           stale, for a serve-stale limit */
 	int curve;            /**< 1 if learned over DNSCurve */
 	uint8_t server_key[CACHE_SERVER_KEY_BYTES]; /**< valid if curve */
 	size_t count;         /**< RRs written */
@@ -288,17 +290,18 @@ int cache_name_check(const uint8_t *name, size_t len) CACHE_MUST_CHECK;
  * @return CACHE_OK, CACHE_ERANK (nothing changed), CACHE_ENAME,
  *   CACHE_ETYPE, CACHE_ERDATA (count 0, RDATA over 65535 bytes, or the
  *   whole image over CACHE_IMAGE_MAX), CACHE_EINVAL (bad rank, NULL),
- *   CACHE_ETOOBIG or CACHE_ENOMEM.
+ *   CACHE_ETOOBIG or CACHE_ENOMEM (the entry it was to replace may be
+ *   gone then).
  */
 int cache_rrset_put(struct cache *c, const struct cache_rrset *set,
                     time_t now);
 
 /**
  * Store a negative answer. Its TTL is min(SOA TTL, SOA MINIMUM) (RFC 2308
- * section 5), lowered to neg_max_ttl (min_ttl does not apply). NODATA takes the key (name, type,
- * class) and replaces an RRset there under the rank rule; NXDOMAIN has a
- * key of its own per (name, class), and removes the name's entries of
- * rank not above its own.
+ * section 5), lowered to neg_max_ttl (min_ttl does not apply). NODATA
+ * takes the key (name, type, class) and replaces an RRset there under the
+ * rank rule; NXDOMAIN has a key of its own per (name, class), and removes
+ * the name's entries of rank not above its own.
  * @return as cache_rrset_put; CACHE_ERDATA if the SOA RDATA is too short
  *   to hold its two names and five counters or a name in it is malformed.
  */

@@ -40,7 +40,8 @@ static struct cache_entry *pick(struct cache_shard *s, uint32_t hash,
 	struct cache_entry *exact = NULL, *nx = NULL;
 	int fresh_exact, fresh_nx;
 
-	for (size_t n = 0; e != NULL && n < CACHE_CHAIN_MAX; e = e->chain, n++) {
+	for (size_t n = 0; e != NULL && n < CACHE_CHAIN_MAX;
+	     e = e->chain, n++) {
 		if (!cache_entry_same_name(e, hash, q->name, q->name_len,
 		                           q->klass))
 			continue;
@@ -81,6 +82,7 @@ static int answer(struct cache_entry *e, const struct cache_query *q,
 	ans->klass = e->klass;
 	ans->ttl = cache_entry_ttl(e, now);
 	ans->stale = !cache_entry_fresh(e, now);
+	ans->expire = e->expire;
 	ans->curve = key != NULL;
 	if (key != NULL)
 		memcpy(ans->server_key, key, CACHE_SERVER_KEY_BYTES);

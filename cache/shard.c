@@ -114,10 +114,11 @@ size_t cache_shard_clear(struct cache_shard *s, const uint8_t *zone,
  * goes (unless it wins), and so do entries of the same name that b
  * contradicts: an RRset or NODATA removes the name's NXDOMAIN, an
  * NXDOMAIN removes the name's other entries, each only if b outranks it
- * or it has expired.
+ * or it has expired. *ref tells whether the replaced entry had been read
+ * since the hand passed, so that a refreshed hot entry stays hot.
  */
 static int clear_way(struct cache_shard *s, const struct cache_build *b,
-                     time_t now)
+                     time_t now, unsigned *ref)
 {
 	struct cache_entry **bucket = cache_shard_bucket(s, (uint32_t)b->hash);
 	struct cache_entry *e, *next;
@@ -140,8 +141,11 @@ static int clear_way(struct cache_shard *s, const struct cache_build *b,
 		              b->kind == CACHE_KIND_NXDOMAIN ||
 		              e->kind == CACHE_KIND_NXDOMAIN;
 		if (contradicts && (!cache_entry_fresh(e, now) ||
-		                    !cache_entry_outranks(e, b->rank, curve)))
+		                    !cache_entry_outranks(e, b->rank, curve))) {
+			if (e->type == b->type)
+				*ref = e->flags & CACHE_F_REF;
 			cache_shard_remove(s, e);
+		}
 	}
 	return CACHE_OK;
 }
@@ -172,13 +176,14 @@ int cache_shard_insert(struct cache_shard *s, const struct cache_build *b,
 {
 	size_t size = cache_build_size(b), charge;
 	struct cache_entry *e;
+	unsigned ref = 0;
 	int rc;
 
 	if (cache_mem_estimate(size) > s->budget / CACHE_ENTRY_SHARE) {
 		s->too_big++;
 		return CACHE_ETOOBIG;
 	}
-	rc = clear_way(s, b, now);
+	rc = clear_way(s, b, now, &ref);
 	if (rc != CACHE_OK) {
 		s->rank_kept++;
 		return rc;
@@ -197,6 +202,7 @@ int cache_shard_insert(struct cache_shard *s, const struct cache_build *b,
 		return CACHE_ETOOBIG;
 	}
 	cache_entry_fill(e, b);
+	e->flags |= (uint8_t)ref;
 	cache_shard_link(s, e);
 	s->used += charge;
 	s->inserts++;

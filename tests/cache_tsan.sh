@@ -11,7 +11,7 @@ log=${TMPDIR:-/tmp}/cache_tsan.$$.log
 trap 'rm -f "$log"' EXIT INT TERM
 CK_RUN_CASE=threads CK_FORK=no \
 CACHE_STRESS_OPS=${CACHE_STRESS_OPS:-100000} \
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" \
   "$bin" >"$log" 2>&1
 rc=$?
 cat "$log"

@@ -442,9 +442,14 @@ static double inserts(struct rrset_buf *r, const struct names *nm,
 	double best = 1e30;
 
 	for (int k = 0; k < REPEAT; k++) {
-		struct cache *c = baseline ? NULL : cache_new((size_t)256 << 20);
-		struct base *b = baseline ? base_new(nm->n) : NULL;
-		double t = now_ns();
+		struct cache *c = NULL;
+		struct base *b = NULL;
+		double t;
+		if (baseline)
+			b = base_new(nm->n);
+		else
+			c = cache_new((size_t)256 << 20);
+		t = now_ns();
 		if (baseline)
 			insert_base(b, r, nm);
 		else if (insert_cache(c, r, nm) != nm->n)
@@ -528,76 +533,76 @@ static void mem_row(const char *what, struct mem mc, struct mem mb)
 	       what, mc.charged, mc.heap, mb.charged, mb.heap);
 }
 
-int main(int argc, char **argv)
+/* The speed rows: lookups, inserts, two threads, inserts that evict. */
+static void bench_speed(const struct names *nm, const struct names *miss)
 {
-	size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 1000000;
-	struct names nm, miss;
+	uint32_t *hot[2], *cold, *mo;
 	struct rrset_buf r;
 	struct cache *c;
 	struct base *b;
-	uint32_t *hot[2], *cold, *mo;
-	double ci, bi, ce;
-	struct mem mc1, mb1, mc8, mb8;
+	double ci, bi, c2, b2;
 
-	if (n < HOT_NAMES)
-		n = HOT_NAMES;
-	srand((unsigned)time(NULL));
-	names_make(&nm, n, "example");
-	names_make(&miss, n, "missing");
 	hot[0] = make_order(LOOKUPS, HOT_NAMES, 1);
 	hot[1] = make_order(LOOKUPS, HOT_NAMES, 2);
-	cold = make_order(LOOKUPS, n, 3);
-	mo = make_order(LOOKUPS, n, 4);
+	cold = make_order(LOOKUPS, nm->n, 3);
+	mo = make_order(LOOKUPS, nm->n, 4);
 	rrset_init(&r, TYPE_A, 1);
-
-	ci = inserts(&r, &nm, 0);
-	bi = inserts(&r, &nm, 1);
+	ci = inserts(&r, nm, 0);
+	bi = inserts(&r, nm, 1);
 	c = cache_new((size_t)256 << 20);
-	b = base_new(n);
-	(void)insert_cache(c, &r, &nm);
-	insert_base(b, &r, &nm);
-
-	print_load();
-	printf("bench_cache: %zu A RRsets (1 record, names like "
-	       "www.example123.com), %d lookups per run, best of %d runs\n",
-	       n, LOOKUPS, REPEAT);
+	b = base_new(nm->n);
+	(void)insert_cache(c, &r, nm);
+	insert_base(b, &r, nm);
 	printf("%-34s %26s   %26s   %5s\n", "", "cache (64 shards, CLOCK)",
 	       "baseline (1 lock)", "ratio");
 	row("hit, hot set (10k names), 1 core",
-	    lookups(c, NULL, &nm, hot[0], LOOKUPS, 1),
-	    lookups(NULL, b, &nm, hot[0], LOOKUPS, 1));
+	    lookups(c, NULL, nm, hot[0], LOOKUPS, 1),
+	    lookups(NULL, b, nm, hot[0], LOOKUPS, 1));
 	row("hit, all names random, 1 core",
-	    lookups(c, NULL, &nm, cold, LOOKUPS, 1),
-	    lookups(NULL, b, &nm, cold, LOOKUPS, 1));
-	row("miss, 1 core", lookups(c, NULL, &miss, mo, LOOKUPS, 0),
-	    lookups(NULL, b, &miss, mo, LOOKUPS, 0));
+	    lookups(c, NULL, nm, cold, LOOKUPS, 1),
+	    lookups(NULL, b, nm, cold, LOOKUPS, 1));
+	row("miss, 1 core", lookups(c, NULL, miss, mo, LOOKUPS, 0),
+	    lookups(NULL, b, miss, mo, LOOKUPS, 0));
 	row("insert, empty table, 1 core", ci, bi);
-	{
-		double c2 = lookups_2t(c, NULL, &nm, hot, LOOKUPS);
-		double b2 = lookups_2t(NULL, b, &nm, hot, LOOKUPS);
-		printf("%-34s %11.0f lookups/s %14.0f lookups/s %8.2f\n",
-		       "hit, hot set, 2 threads", c2, b2, b2 / c2);
-	}
+	c2 = lookups_2t(c, NULL, nm, hot, LOOKUPS);
+	b2 = lookups_2t(NULL, b, nm, hot, LOOKUPS);
+	printf("%-34s %11.0f lookups/s %14.0f lookups/s %8.2f\n",
+	       "hit, hot set, 2 threads", c2, b2, b2 / c2);
 	cache_destroy(c);
 	base_free(b);
+	free(hot[0]);
+	free(hot[1]);
+	free(cold);
+	free(mo);
+}
 
-	c = cache_new((size_t)16 << 20);
-	(void)insert_cache(c, &r, &miss); /* fill it first */
-	ce = 1e30;
+/* ns per insert into a full 16 MiB cache: every insert evicts. */
+static void bench_evicting(const struct names *nm, const struct names *miss)
+{
+	struct cache *c = cache_new((size_t)16 << 20);
+	struct rrset_buf r;
+	double ce = 1e30;
+
+	rrset_init(&r, TYPE_A, 1);
+	(void)insert_cache(c, &r, miss); /* fill it first */
 	for (int k = 0; k < REPEAT; k++) {
 		double t = now_ns();
-		(void)insert_cache(c, &r, k % 2 ? &miss : &nm);
-		t = (now_ns() - t) / (double)n;
+		(void)insert_cache(c, &r, k % 2 ? miss : nm);
+		t = (now_ns() - t) / (double)nm->n;
 		ce = t < ce ? t : ce;
 	}
 	cache_destroy(c);
 	printf("%-34s %9.1f ns %11.0f/s   (baseline has no bound)\n",
 	       "insert, full 16 MiB cache (evicts)", ce, 1e9 / ce);
+}
 
-	mc1 = mem_cache(TYPE_A, 1, (size_t)64 << 20);
-	mb1 = mem_base(TYPE_A, 1, mc1.entries);
-	mc8 = mem_cache(TYPE_AAAA, 8, (size_t)64 << 20);
-	mb8 = mem_base(TYPE_AAAA, 8, mc8.entries);
+static void bench_memory(void)
+{
+	struct mem mc1 = mem_cache(TYPE_A, 1, (size_t)64 << 20);
+	struct mem mb1 = mem_base(TYPE_A, 1, mc1.entries);
+	struct mem mc8 = mem_cache(TYPE_AAAA, 8, (size_t)64 << 20);
+	struct mem mb8 = mem_base(TYPE_AAAA, 8, mc8.entries);
+
 	printf("\nmemory per RRset (full 64 MiB cache; baseline with as many"
 	       " entries)\n");
 	printf("%-34s %26s   %26s\n", "", "cache", "baseline");
@@ -605,15 +610,29 @@ int main(int argc, char **argv)
 	mem_row("AAAA, 8 records", mc8, mb8);
 	printf("(%zu A and %zu AAAA RRsets fit in 64 MiB)\n", mc1.entries,
 	       mc8.entries);
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = argc > 1 ? (size_t)strtoull(argv[1], NULL, 10) : 1000000;
+	struct names nm, miss;
+
+	if (n < HOT_NAMES)
+		n = HOT_NAMES;
+	srand((unsigned)time(NULL));
+	names_make(&nm, n, "example");
+	names_make(&miss, n, "missing");
+	print_load();
+	printf("bench_cache: %zu A RRsets (1 record, names like "
+	       "www.example123.com), %d lookups per run, best of %d runs\n",
+	       n, LOOKUPS, REPEAT);
+	bench_speed(&nm, &miss);
+	bench_evicting(&nm, &miss);
+	bench_memory();
 	printf("ratio = cache / baseline time (below 1: the cache is faster);"
 	       " 2-thread ratio = baseline / cache rate\n"
 	       "one-core rows: CPU time of the thread; 2 threads: wall time\n");
-
 	names_free(&nm);
 	names_free(&miss);
-	free(hot[0]);
-	free(hot[1]);
-	free(cold);
-	free(mo);
 	return 0;
 }

@@ -327,6 +327,7 @@ START_TEST(test_ttl_countdown_and_expiry)
 	                     T0 + 5000, &ans), CACHE_OK);
 	ck_assert_int_eq(ans.stale, 1);
 	ck_assert_uint_eq(ans.ttl, 0);
+	ck_assert_int_eq(ans.expire, T0 + 300);
 	ck_assert_uint_eq(rd32(buf + 11 + 4), 0);
 	ck_assert_uint_eq(answer_addr(&ans), 9);
 	/* A fresh entry is not flagged stale under the flag. */
@@ -727,18 +728,18 @@ START_TEST(test_reject_upper_case_bytes)
 	uint8_t n[32];
 
 	for (size_t len = 1; len <= 20; len++)
-		for (size_t at = 0; at < len; at++)
-			for (unsigned v = 0; v < 256; v++) {
-				int upper = v >= 'A' && v <= 'Z';
-				n[0] = (uint8_t)len;
-				memset(n + 1, 'a', len);
-				n[1 + at] = (uint8_t)v;
-				n[1 + len] = 0;
-				if ((cache_name_check(n, len + 2) == CACHE_ENAME) !=
-				    upper)
-					ck_abort_msg("len %zu at %zu byte %u", len,
-					             at, v);
-			}
+		for (size_t at = 0; at < len * 256; at++) {
+			unsigned v = at % 256;
+			int upper = v >= 'A' && v <= 'Z';
+			n[0] = (uint8_t)len;
+			memset(n + 1, 'a', len);
+			n[1 + at / 256] = (uint8_t)v;
+			n[1 + len] = 0;
+			int bad = cache_name_check(n, len + 2) == CACHE_ENAME;
+			if (bad != upper)
+				ck_abort_msg("len %zu at %zu byte %u", len,
+				             at / 256, v);
+		}
 }
 END_TEST
 
@@ -795,6 +796,21 @@ START_TEST(test_reject_puts_and_gets)
 	ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_EINVAL);
 	set.rank = (enum cache_rank)(CACHE_RANK_AUTH + 1);
 	ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_EINVAL);
+	cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_reject_null_and_bad_flush)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	uint8_t n[64], a[4] = { 1, 2, 3, 4 };
+	struct cache_rdata rd = { a, 4 };
+	struct cache_rrset good = { n, wire(n, "ok.example"), TYPE_A,
+		                    CLASS_IN, 60, &rd, 1, CACHE_RANK_AUTH,
+		                    NULL };
+	struct cache_query q = { n, good.name_len, TYPE_A, CLASS_IN, 0 };
+
 	ck_assert_int_eq(cache_rrset_put(NULL, &good, T0), CACHE_EINVAL);
 	ck_assert_int_eq(cache_rrset_put(c, NULL, T0), CACHE_EINVAL);
 	ck_assert_int_eq(cache_get(NULL, &q, T0, &ans, buf, 1), CACHE_EINVAL);
@@ -981,8 +997,8 @@ START_TEST(test_evict_million_bounded)
 		cache_stats_get(c, &st);
 		if (st.bytes > max ||
 		    (before != 0 && heap_in_use() - before > max))
-			ck_abort_msg("insert %zu: %zu bytes charged, %zu in use, "
-			             "bound %zu", i, st.bytes,
+			ck_abort_msg("insert %zu: %zu bytes charged, %zu "
+			             "in use, bound %zu", i, st.bytes,
 			             heap_in_use() - before, max);
 	}
 	cache_stats_get(c, &st);
@@ -1019,11 +1035,10 @@ START_TEST(test_evict_keeps_hot_entries)
 		snprintf(name, sizeof(name), "cold%d.example", i);
 		ck_assert_int_eq(put_a(c, name, 3600, CACHE_RANK_AUTH, NULL,
 		                       (uint32_t)i, T0), CACHE_OK);
-		if (i % 20 == 0)
-			for (int k = 0; k < 50; k++) {
-				snprintf(name, sizeof(name), "hot%d.example", k);
-				(void)!get(c, name, TYPE_A, 0, T0, &ans);
-			}
+		for (int k = 0; i % 20 == 0 && k < 50; k++) {
+			snprintf(name, sizeof(name), "hot%d.example", k);
+			(void)get(c, name, TYPE_A, 0, T0, &ans);
+		}
 	}
 	for (int k = 0; k < 50; k++) {
 		snprintf(name, sizeof(name), "hot%d.example", k);
@@ -1073,6 +1088,36 @@ START_TEST(test_evict_expired_first)
 }
 END_TEST
 
+static int ref_of(const struct cache_view *v, void *arg)
+{
+	const struct cache_entry *e = v->entry;
+	if (v->name_len == 7 && memcmp(v->name, "\005hot-x\000", 7) == 0)
+		*(int *)arg = (e->flags & CACHE_F_REF) ? 1 : 0;
+	return 0;
+}
+
+/* A read entry that is refreshed keeps its second chance. */
+START_TEST(test_evict_refresh_keeps_reference)
+{
+	struct cache *c = make_cache(SMALL_CACHE, 1);
+	struct cache_answer ans;
+	int ref = -1;
+
+	ck_assert_int_eq(put_a(c, "hot-x", 60, CACHE_RANK_AUTH, NULL, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
+	ck_assert_int_eq(ref, 0);
+	ck_assert_int_eq(get(c, "hot-x", TYPE_A, 0, T0, &ans), CACHE_OK);
+	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
+	ck_assert_int_eq(ref, 1);
+	ck_assert_int_eq(put_a(c, "hot-x", 60, CACHE_RANK_AUTH, NULL, 2,
+	                       T0 + 1), CACHE_OK);
+	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
+	ck_assert_int_eq(ref, 1);
+	cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_evict_huge_and_chains)
 {
 	struct cache *c = make_cache(SMALL_CACHE, 1);
@@ -1088,9 +1133,10 @@ START_TEST(test_evict_huge_and_chains)
 	                           NULL, &rd, 1, T0), CACHE_ETOOBIG);
 	rd.len = 12000;
 	for (int i = 0; i < 20; i++)
-		ck_assert_int_eq(put_rrset(c, "big.example", (uint16_t)(100 + i),
-		                           60, CACHE_RANK_AUTH, NULL, &rd, 1,
-		                           T0), CACHE_OK);
+		ck_assert_int_eq(put_rrset(c, "big.example",
+		                           (uint16_t)(100 + i), 60,
+		                           CACHE_RANK_AUTH, NULL, &rd, 1, T0),
+		                 CACHE_OK);
 	cache_stats_get(c, &st);
 	ck_assert_uint_le(st.bytes, SMALL_CACHE);
 	ck_assert_uint_eq(st.too_big, 1);
@@ -1119,7 +1165,9 @@ static const char *const zone_names[] = {
 
 static void put_zone_names(struct cache *c)
 {
-	for (size_t i = 0; i < sizeof(zone_names) / sizeof(zone_names[0]); i++) {
+	const size_t count = sizeof(zone_names) / sizeof(zone_names[0]);
+
+	for (size_t i = 0; i < count; i++) {
 		ck_assert_int_eq(put_a(c, zone_names[i], 60, CACHE_RANK_AUTH,
 		                       NULL, (uint32_t)i, T0), CACHE_OK);
 		ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, zone_names[i],
@@ -1325,8 +1373,8 @@ START_TEST(test_name_below)
 	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, ".")), 1);
 	ck_assert_int_eq(cache_name_below(n, nl, n, nl), 1);
 	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "ample.com")), 0);
-	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "x.a.b.example.com")),
-	                 0);
+	ck_assert_int_eq(cache_name_below(n, nl, z,
+	                                  wire(z, "x.a.b.example.com")), 0);
 	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "example.org")), 0);
 }
 END_TEST
@@ -1496,6 +1544,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, test_reject_names);
 	tcase_add_test(tc, test_reject_upper_case_bytes);
 	tcase_add_test(tc, test_reject_puts_and_gets);
+	tcase_add_test(tc, test_reject_null_and_bad_flush);
 	tcase_add_test(tc, test_reject_too_many_rdata_bytes);
 	tcase_add_test(tc, test_reject_create);
 	tcase_add_test(tc, test_strerror);
@@ -1506,6 +1555,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, test_evict_keeps_hot_entries);
 	tcase_add_test(tc, test_evict_expired_first);
 	tcase_add_test(tc, test_evict_huge_and_chains);
+	tcase_add_test(tc, test_evict_refresh_keeps_reference);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("flush");
 	tcase_add_test(tc, test_flush_name_zone_all);
