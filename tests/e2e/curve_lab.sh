@@ -101,7 +101,7 @@ bad() {
   return 1
 }
 show() {
-  echo "     \$ curvecache-query $args"
+  echo "     \$ $args"
   sed 's/^/     | /' "$WORK/out"
   [ -s "$WORK/err" ] && sed 's/^/     2> /' "$WORK/err"
   return 0
@@ -109,7 +109,7 @@ show() {
 
 # q ARGS...: run the tool; sets out (stdout), rc, secs (wall time).
 q() {
-  args=$*
+  args="curvecache-query $*"
   t0=$(date +%s)
   timeout "$T_HARD" "$QUERY" "$@" >"$WORK/out" 2>"$WORK/err"
   rc=$?
@@ -143,6 +143,22 @@ boxed_check() {
   nb=$(($(logcount "$(boxed_line "$bfmt")") - boxed0))
   [ "$nb" -ge "$1" ] ||
     { bad "CurveDNS boxed $nb $bfmt replies, want at least $1"; return 1; }
+}
+
+# lab_check NAME "DIG ARGS" ERE...: the lab itself (not the tool): dig
+# with DIG ARGS prints a line matching each ERE (tabs and spaces of dig's
+# output are matched by [[:space:]]+ written as " ").
+lab_check() {
+  name="lab: $1" dargs=$2
+  shift 2
+  args="dig $dargs"
+  # shellcheck disable=SC2086 # dargs is a list of arguments
+  dig +norec +time=2 +tries=2 $dargs >"$WORK/out" 2>"$WORK/err"
+  for pat in "$@"; do
+    pat=$(printf '%s' "$pat" | sed 's/ /[[:space:]]+/g; s/\./\\./g')
+    grep -qE "^$pat\$" "$WORK/out" || { bad "no line matching '$pat'"; return; }
+  done
+  ok
 }
 
 # curve_args FORMAT KEYMODE: --curve, the key (--key or --ns) and, for
@@ -291,6 +307,21 @@ check_many() {
 
 echo "# curvecache-query: $QUERY"
 echo "# lab: $LAB_DIR"
+
+# 0. The lab: referrals from the root down, keys in the NS names, and
+# CurveDNS forwarding plain queries (unprotected) to its back end.
+lab_check ". delegates test." "@127.53.0.1 www.$CZ A" \
+  ";; flags: qr; QUERY: 1, ANSWER: 0, AUTHORITY: 1, ADDITIONAL: 2" \
+  "test. [0-9]+ IN NS ns1.test." "ns1.test. [0-9]+ IN A 127.53.0.2"
+lab_check "test. delegates curve.test. to the uz5 NS name" \
+  "@127.53.0.2 www.$CZ A" "$CZ. [0-9]+ IN NS $NS." "$NS. [0-9]+ IN A $CURVE_IP"
+lab_check "test. delegates plain.test." "@127.53.0.2 www.$PZ A" \
+  "$PZ. [0-9]+ IN NS ns1.$PZ." "ns1.$PZ. [0-9]+ IN A $PLAIN_IP"
+lab_check "CurveDNS forwards plain DNS" "@$CURVE_IP www.$CZ A" \
+  ";; flags: qr aa; QUERY: 1, ANSWER: 1, AUTHORITY: 1, ADDITIONAL: 2" \
+  "www.$CZ. 3600 IN A 192.0.2.10"
+lab_check "plain.test. answers" "@$PLAIN_IP www.$PZ AAAA" \
+  "www.$PZ. 3600 IN AAAA 2001:db8::10"
 
 # 1. Both formats, key given with --key and taken from the NS name.
 for fmt in streamlined txt; do
