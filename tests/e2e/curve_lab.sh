@@ -45,7 +45,8 @@ T_HARD=30
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "not root (the lab binds port 53 on 127.53.0.x)"
 for t in nsd nsd-checkconf nsd-checkzone; do
-  command -v "$t" >/dev/null 2>&1 || skip "$t not installed (Debian package nsd)"
+  command -v "$t" >/dev/null 2>&1 ||
+    skip "$t not installed (Debian package nsd)"
 done
 command -v curvedns >/dev/null 2>&1 ||
   skip "curvedns not installed (Debian package curvedns)"
@@ -88,6 +89,9 @@ CDLOG=$LAB_DIR/curvedns.out
 pass=0
 fail=0
 name=
+args=
+: >"$WORK/out"
+: >"$WORK/err"
 ok() {
   pass=$((pass + 1))
   echo "ok   $name"
@@ -121,6 +125,9 @@ q() {
 ref() {
   s=$1 n=$2 t=$3
   shift 3
+  args="(no tool run yet in this check)"
+  : >"$WORK/out"
+  : >"$WORK/err"
   dig +short +norec +time=2 +tries=2 "$@" "@$s" "$n" "$t"
 }
 
@@ -206,7 +213,8 @@ check_answer() {
   name="$fmt/$km $n $t${*:+ $*}"
   want=$(ref "$rs" "$n" "$t")
   [ -n "$want" ] || { bad "reference answer from $rs is empty (lab?)"; return; }
-  if [ "$fmt" = off ]; then ca=--curve=off; else ca=$(curve_args "$fmt" "$km"); fi
+  ca=--curve=off
+  [ "$fmt" = off ] || ca=$(curve_args "$fmt" "$km")
   boxed_start "$fmt"
   # shellcheck disable=SC2086 # ca is a list of options
   q $ca --timeout "$T_OK" "$@" -t "$t" "@$srv" "$n"
@@ -222,7 +230,8 @@ check_answer() {
 check_negative() {
   fmt=$1 srv=$2 n=$3 t=$4 st=$5
   name="$fmt $n $t: $st"
-  if [ "$fmt" = off ]; then ca=--curve=off; else ca=$(curve_args "$fmt" key); fi
+  ca=--curve=off
+  [ "$fmt" = off ] || ca=$(curve_args "$fmt" key)
   boxed_start "$fmt"
   # shellcheck disable=SC2086
   q $ca --timeout "$T_OK" -t "$t" "@$srv" "$n"
@@ -349,8 +358,9 @@ check_rejected streamlined "$WRONG_KEY" "$CURVE_IP" "www.$CZ" "wrong key" \
   'streamlined query unable to open cryptobox'
 check_rejected txt "$WRONG_KEY" "$CURVE_IP" "www.$CZ" "wrong key" \
   'TXT query unable to open cryptobox'
-check_rejected streamlined "$KEY" "$PLAIN_IP" "www.$PZ" "not a DNSCurve server" ""
-check_rejected txt "$KEY" "$PLAIN_IP" "www.$PZ" "not a DNSCurve server" ""
+for fmt in streamlined txt; do
+  check_rejected "$fmt" "$KEY" "$PLAIN_IP" "www.$PZ" "not a DNSCurve server" ""
+done
 
 # 4. Truncation inside the box and TCP.
 for fmt in streamlined txt; do

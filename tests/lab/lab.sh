@@ -6,7 +6,7 @@
 #   out=$(tests/lab/lab.sh start) || exit 1   # starts every server
 #   eval "$out"                                # sets LAB_DIR and LAB_* below
 #   ... tests ...
-#   tests/lab/lab.sh stop                      # needs LAB_DIR in the environment
+#   tests/lab/lab.sh stop                      # needs LAB_DIR (exported)
 #
 # (Do not write `eval "$(lab.sh start)"`: eval hides a failed start.)
 #
@@ -48,7 +48,9 @@
 # Zone data: tests/lab/zones/*.zone; the two leaf zones share
 # tests/lab/zones/leaf.inc, whose header lists the records (www A/AAAA/TXT,
 # MX, mail, alias CNAME, many = 20 A + 20 AAAA, bigtxt ~3000 bytes, SRV, and
-# the NXDOMAIN / NODATA names).
+# the NXDOMAIN / NODATA names). Note: the 20 A records of many.<zone> make
+# a ~390-byte answer, which fits in 512 bytes; the 20 AAAA records (~590
+# bytes) are the ones truncated (TC) without EDNS.
 #
 # `env` prints `export NAME='value'` lines (also printed by `start`):
 #   LAB_DIR               state: configs, zone copies, *.pid, *.log
@@ -60,16 +62,24 @@
 #   LAB_WRONG_KEY         uz5ff8w2... (a key no server holds)
 #
 # Logs: $LAB_DIR/nsd-NAME.log (NAME = root, test, plain, curveback) and
-# $LAB_DIR/curvedns.log (CURVEDNS_DEBUG=4: one line per query, with its
-# transport and format, e.g. "event_tcp_accept_cb(): received TCP DNS
-# request", "sending DNS response in streamlined format"; tests may count
-# them).
+# $LAB_DIR/curvedns.log (CURVEDNS_DEBUG=4: several lines per packet that
+# tests may count, e.g. "event_udp_ext_cb(): received UDP query",
+# "event_tcp_accept_cb(): received TCP DNS request",
+# "dnscurve_reply_streamlined_query(): done encryption",
+# "dnscurve_reply_txt_query(): done encryption",
+# "unable to open cryptobox", "sending DNS response in regular format").
 #
 # LAB_DIR: taken from the environment; when unset, `start` makes a fresh
 # one with mktemp -d, and `stop` removes a directory that `start` made
 # (unless LAB_KEEP=1). `start` waits up to LAB_START_TIMEOUT seconds
-# (default 10) for every server to answer. Exit status: 0 = done, 1 = failure (message on
-# stderr). Requires nsd, nsd-checkconf, nsd-checkzone, curvedns and dig.
+# (default 10) for every server to answer. Exit status: 0 = done,
+# 1 = failure (message on stderr). Requires nsd, nsd-checkconf,
+# nsd-checkzone, curvedns and dig.
+#
+# One lab per machine at a time (fixed addresses): a test that starts it
+# should first take the lock "flock -w 300 9" on fd 9 opened on
+# ${TMPDIR:-/tmp}/curvecache-lab.lock, as tests/e2e/curve_lab.sh does, so
+# parallel "make check" runs in several build trees wait for each other.
 
 set -u
 
@@ -308,7 +318,7 @@ dump_logs() {
 
 do_start() {
   [ "$(id -u)" -eq 0 ] ||
-    die "must run as root (binds port 53 on 127.53.0.x; CurveDNS drops to nobody)"
+    die "must run as root (binds port 53 on 127.53.0.x)"
   need_tools
   if [ -n "${LAB_DIR:-}" ]; then
     for pf in "$LAB_DIR"/nsd-*.pid "$LAB_DIR/curvedns.pid"; do
@@ -354,7 +364,8 @@ do_status() {
     printf '%-14s pid %-7s %s\n' "$(basename "$pf" .pid)" "$pid" "$st"
   done
   for p in $PROBES; do
-    if answers "${p%%:*}" "${p#*:}"; then st=answers; else st="NO ANSWER"; rc=1; fi
+    st=answers
+    answers "${p%%:*}" "${p#*:}" || { st="NO ANSWER"; rc=1; }
     printf '%-14s %-11s %s\n' "${p%%:*}" "${p#*:}" "$st"
   done
   return $rc
