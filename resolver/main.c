@@ -1,0 +1,501 @@
+/*
+ * resolver/main.c - the curvecache daemon.
+ *
+ *   curvecache [-c FILE] [-f]
+ *
+ * Reads the configuration (default CFG_DEFAULT_FILE) and the root hints,
+ * binds every listener, drops privileges to cfg->user, then serves until
+ * SIGTERM or SIGINT (exit 0, everything freed). SIGHUP reloads the
+ * configuration and the root hints; if either is bad, both old ones stay.
+ * Without -f the daemon detaches and logs to syslog; the starting process
+ * exits 0 only once the daemon is ready (listeners bound, privileges
+ * dropped), 1 if it failed. With -f it stays in the foreground and logs
+ * to stderr.
+ *
+ * Design notes:
+ * - The fork happens before the event loop exists (libuv loops do not
+ *   survive a fork); the child reports readiness through a pipe.
+ * - Settings that need a restart (listeners, user, cache size, DNSCurve
+ *   key file, threads, control socket) keep their running values on a
+ *   reload, with a warning.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <uv.h>
+#include <sodium.h>
+
+#include "cache.h"
+#include "cfg.h"
+#include "curve.h"
+#include "hints.h"
+#include "localzone.h"
+#include "log.h"
+#include "server.h"
+
+/** Everything the daemon owns. */
+struct main_ctx {
+	const char *cfg_path;
+	bool foreground;
+	int ready_fd;                /**< pipe to the waiting parent, or -1 */
+	struct cfg cfg;              /**< the running configuration */
+	uv_loop_t loop;
+	bool loop_open;
+	uv_signal_t sig[3];          /**< TERM, INT, HUP */
+	size_t nsig;
+	struct cache *cache;
+	struct curve_client *curve;
+	struct localzone *lz;
+	struct server *srv;
+};
+
+/** Start-up failures go to the log too once it is syslog. */
+static bool main_to_syslog;
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: curvecache [-c FILE] [-f]\n"
+	        "  -c FILE  configuration file (default %s)\n"
+	        "  -f       stay in the foreground, log to stderr\n",
+	        CFG_DEFAULT_FILE);
+}
+
+/* A start-up failure: to stderr (still the terminal) and to the log. */
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	char msg[CFG_ERR_BYTES + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "curvecache: %s\n", msg);
+	if (main_to_syslog)
+		log_error("start_failed", "error=\"%s\"", msg);
+}
+
+/* ------------------------------------------------------------------ */
+/* Daemon: detach, report readiness, drop privileges                   */
+
+/* Fork; the parent waits for the child's word and exits with it. */
+static int daemon_begin(struct main_ctx *m)
+{
+	int p[2];
+	pid_t pid;
+	ssize_t n;
+	char c = 1;
+
+	if (pipe(p) != 0)
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid > 0) {
+		close(p[1]);
+		do
+			n = read(p[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		_exit(n == 1 && c == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	m->ready_fd = p[1];
+	if (setsid() < 0 || chdir("/") != 0)
+		return -1;
+	return 0;
+}
+
+/* Tell the parent we are up; detach stdio. */
+static void daemon_ready(struct main_ctx *m)
+{
+	char ok = 0;
+	int fd;
+
+	if (m->ready_fd < 0)
+		return;
+	if (write(m->ready_fd, &ok, 1) != 1)
+		log_warn("ready_notify", "error=\"%s\"", strerror(errno));
+	close(m->ready_fd);
+	m->ready_fd = -1;
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+}
+
+static int drop_privileges(const char *user)
+{
+	struct passwd *pw;
+
+	if (user[0] == '\0')
+		return 0;
+	errno = 0;
+	pw = getpwnam(user);
+	if (pw == NULL) {
+		fail("user %s: %s", user, errno ? strerror(errno) :
+		     "no such user");
+		return -1;
+	}
+	if (setgroups(1, &pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
+	    setuid(pw->pw_uid) != 0) {
+		fail("cannot switch to user %s: %s", user, strerror(errno));
+		return -1;
+	}
+	if (pw->pw_uid != 0 && (setuid(0) == 0 || geteuid() == 0)) {
+		fail("still root after switching to user %s", user);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sockets for every upstream query: let the soft limit reach the hard. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Start-up                                                            */
+
+static int make_cache(struct main_ctx *m)
+{
+	struct cache_config cc;
+	int rc;
+
+	cache_config_init(&cc);
+	cc.max_bytes = (size_t)m->cfg.cache_size;
+	cc.min_ttl = m->cfg.min_ttl;
+	cc.max_ttl = m->cfg.max_ttl;
+	cc.neg_max_ttl = m->cfg.neg_max_ttl;
+	randombytes_buf(cc.hash_key, sizeof cc.hash_key);
+	rc = cache_create(&cc, &m->cache);
+	sodium_memzero(cc.hash_key, sizeof cc.hash_key);
+	if (rc != CACHE_OK) {
+		fail("cache: %s", cache_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int make_curve(struct main_ctx *m)
+{
+	const char *kf = m->cfg.curve_key_file;
+	int rc;
+
+	if (kf[0] != '\0')
+		rc = curve_client_load(&m->curve, 0, kf);
+	else
+		rc = curve_client_new(&m->curve, 0);
+	if (rc != CURVE_OK) {
+		fail("DNSCurve client key%s%s: %s", kf[0] ? " " : "", kf,
+		     curve_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int make_server(struct main_ctx *m, struct hints *h)
+{
+	struct server_params p;
+	char err[CFG_ERR_BYTES];
+	int rc;
+
+	if (localzone_new(&m->lz) != LOCALZONE_OK) {
+		hints_free(h);
+		fail("local zones: out of memory");
+		return -1;
+	}
+	memset(&p, 0, sizeof p);
+	p.loop = &m->loop;
+	p.cfg = &m->cfg;
+	p.cache = m->cache;
+	p.curve = m->curve;
+	p.lz = m->lz;
+	p.hints = h;
+	rc = server_new(&m->srv, &p);
+	if (rc != SERVER_OK) {
+		fail("worker: %s", server_strerror(rc));
+		return -1;
+	}
+	err[0] = '\0';
+	if (server_listen(m->srv, err, sizeof err) != SERVER_OK) {
+		fail("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void on_signal(uv_signal_t *sig, int signum);
+
+static int start_signals(struct main_ctx *m)
+{
+	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
+	size_t i;
+
+	signal(SIGPIPE, SIG_IGN);
+	for (i = 0; i < 3; i++) {
+		if (uv_signal_init(&m->loop, &m->sig[i]) != 0)
+			return -1;
+		m->sig[i].data = m;
+		m->nsig++;
+		if (uv_signal_start(&m->sig[i], on_signal, sigs[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void log_start(const struct main_ctx *m)
+{
+	char addrs[CFG_MAX_LISTEN * 50], a[64];
+	size_t i, n = 0;
+
+	addrs[0] = '\0';
+	for (i = 0; i < m->cfg.n_listen && n < sizeof addrs - 64; i++) {
+		const struct sockaddr *sa =
+			(const struct sockaddr *)&m->cfg.listen[i].sa;
+		uint16_t port;
+
+		if (sa->sa_family == AF_INET) {
+			uv_ip4_name((const struct sockaddr_in *)sa, a, sizeof a);
+			port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+		} else {
+			uv_ip6_name((const struct sockaddr_in6 *)sa, a,
+			            sizeof a);
+			port = ntohs(((const struct sockaddr_in6 *)sa)
+			             ->sin6_port);
+		}
+		n += (size_t)snprintf(addrs + n, sizeof addrs - n, "%s%s@%u",
+		                      i ? "," : "", a, (unsigned)port);
+	}
+	log_info("start", "version=%s listen=%s curve=%s root_hints=%s "
+	         "pid=%ld", PACKAGE_VERSION, addrs,
+	         m->cfg.curve ? "on" : "off", m->cfg.root_hints,
+	         (long)getpid());
+}
+
+/* Everything up to serving; -1 on failure (message already given). */
+static int startup(struct main_ctx *m)
+{
+	char err[HINTS_ERR_BYTES];
+	struct hints *h = NULL;
+
+	if (sodium_init() < 0) {
+		fail("libsodium cannot be initialised");
+		return -1;
+	}
+	if (hints_load(m->cfg.root_hints, &h, err, sizeof err) != HINTS_OK) {
+		fail("%s", err);
+		return -1;
+	}
+	if (!m->foreground && daemon_begin(m) != 0) {
+		hints_free(h);
+		fail("cannot detach: %s", strerror(errno));
+		return -1;
+	}
+	log_init(m->cfg.log_level, m->foreground);
+	main_to_syslog = !m->foreground;
+	raise_fd_limit();
+	if (uv_loop_init(&m->loop) != 0) {
+		hints_free(h);
+		fail("event loop: cannot be created");
+		return -1;
+	}
+	m->loop_open = true;
+	if (make_cache(m) != 0 || make_curve(m) != 0) {
+		hints_free(h);
+		return -1;
+	}
+	if (make_server(m, h) != 0 || drop_privileges(m->cfg.user) != 0 ||
+	    start_signals(m) != 0)
+		return -1;
+	log_start(m);
+	daemon_ready(m);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Signals                                                             */
+
+static void stop(struct main_ctx *m)
+{
+	size_t i;
+
+	log_info("stop", "queries=%llu",
+	         (unsigned long long)server_stats(m->srv)->queries);
+	server_stop(m->srv);
+	for (i = 0; i < m->nsig; i++)
+		uv_close((uv_handle_t *)&m->sig[i], NULL);
+	m->nsig = 0;
+}
+
+/* Keep the running value of settings a reload cannot change. */
+static void keep_restart_only(const struct cfg *old, struct cfg *nc)
+{
+	bool changed =
+		nc->port != old->port || nc->n_listen != old->n_listen ||
+		memcmp(nc->listen, old->listen, sizeof nc->listen) != 0 ||
+		strcmp(nc->user, old->user) != 0 ||
+		nc->cache_size != old->cache_size ||
+		nc->min_ttl != old->min_ttl || nc->max_ttl != old->max_ttl ||
+		nc->neg_max_ttl != old->neg_max_ttl ||
+		strcmp(nc->curve_key_file, old->curve_key_file) != 0 ||
+		nc->threads != old->threads ||
+		strcmp(nc->control_socket, old->control_socket) != 0;
+
+	if (changed)
+		log_warn("reload_partial", "reason=\"listen, port, user, "
+		         "cache sizes and TTL clamps, curve-key-file, threads "
+		         "and control-socket need a restart\"");
+	nc->port = old->port;
+	nc->n_listen = old->n_listen;
+	memcpy(nc->listen, old->listen, sizeof nc->listen);
+	memcpy(nc->user, old->user, sizeof nc->user);
+	nc->cache_size = old->cache_size;
+	nc->min_ttl = old->min_ttl;
+	nc->max_ttl = old->max_ttl;
+	nc->neg_max_ttl = old->neg_max_ttl;
+	memcpy(nc->curve_key_file, old->curve_key_file,
+	       sizeof nc->curve_key_file);
+	nc->threads = old->threads;
+	memcpy(nc->control_socket, old->control_socket,
+	       sizeof nc->control_socket);
+}
+
+static void reload(struct main_ctx *m)
+{
+	struct cfg *nc = malloc(sizeof(*nc));
+	char err[CFG_ERR_BYTES + HINTS_ERR_BYTES];
+	struct hints *h = NULL;
+
+	if (nc == NULL) {
+		log_error("reload_failed", "error=\"out of memory\"");
+		return;
+	}
+	if (cfg_load(m->cfg_path, nc, err, sizeof err) != 0 ||
+	    hints_load(nc->root_hints, &h, err, sizeof err) != HINTS_OK) {
+		log_error("reload_failed", "error=\"%s\" kept=old", err);
+		free(nc);
+		return;
+	}
+	if (server_hints_set(m->srv, h) != SERVER_OK) {
+		log_error("reload_failed", "error=\"out of memory\" kept=old");
+		free(nc);
+		return;
+	}
+	keep_restart_only(&m->cfg, nc);
+	m->cfg = *nc;
+	free(nc);
+	log_init(m->cfg.log_level, m->foreground);
+	log_info("reload", "file=%s root_hints=%s", m->cfg_path,
+	         m->cfg.root_hints);
+}
+
+static void on_signal(uv_signal_t *sig, int signum)
+{
+	struct main_ctx *m = sig->data;
+
+	if (signum == SIGHUP)
+		reload(m);
+	else if (m->nsig > 0)
+		stop(m);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void cleanup(struct main_ctx *m)
+{
+	size_t i;
+
+	if (m->srv != NULL)
+		server_stop(m->srv);
+	for (i = 0; i < m->nsig; i++)
+		uv_close((uv_handle_t *)&m->sig[i], NULL);
+	if (m->loop_open) {
+		uv_run(&m->loop, UV_RUN_DEFAULT);
+		if (uv_loop_close(&m->loop) != 0)
+			log_warn("loop_close", "error=\"handles left\"");
+	}
+	server_free(m->srv);
+	curve_client_free(m->curve);
+	cache_destroy(m->cache);
+	localzone_free(m->lz);
+	if (m->ready_fd >= 0)
+		close(m->ready_fd);
+}
+
+static int parse_args(struct main_ctx *m, int argc, char **argv)
+{
+	int opt;
+
+	m->cfg_path = CFG_DEFAULT_FILE;
+	while ((opt = getopt(argc, argv, "c:fh")) != -1) {
+		switch (opt) {
+		case 'c':
+			m->cfg_path = optarg;
+			break;
+		case 'f':
+			m->foreground = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct main_ctx *m = calloc(1, sizeof(*m));
+	char err[CFG_ERR_BYTES];
+	int status = 1;
+
+	if (m == NULL)
+		return 1;
+	m->ready_fd = -1;
+	if (parse_args(m, argc, argv) != 0) {
+		free(m);
+		return 2;
+	}
+	log_init(CFG_LOG_INFO, true);
+	if (cfg_load(m->cfg_path, &m->cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "curvecache: %s\n", err);
+		free(m);
+		return 1;
+	}
+	if (startup(m) == 0) {
+		uv_run(&m->loop, UV_RUN_DEFAULT);
+		status = 0;
+	}
+	cleanup(m);
+	if (status == 0)
+		log_info("exit", "status=0");
+	free(m);
+	return status;
+}

@@ -1,0 +1,143 @@
+/*
+ * resolver/server.h - one worker of the curvecache daemon: client
+ * listeners (UDP and TCP), the path of a client query, and the driving of
+ * iterator runs.
+ *
+ * The path of a query (design.md): access control (cfg_acl_check:
+ * REFUSED or silently dropped), parse (FORMERR on garbage, NOTIMP on
+ * opcodes other than QUERY, REFUSED for classes other than IN and for
+ * zone transfers), local zones (RFC 6761/6303), the cache (the hot path:
+ * the answer is built in per-worker buffers and sent with no allocation),
+ * RD=0 queries answered from the cache only (a cached referral at most),
+ * then a resolution: joined to an identical one in flight
+ * (resolver/inflight.h) or started with iter_new and driven through
+ * iter_next / upstream_send / iter_feed until ITER_DONE, when every
+ * waiting client gets its answer.
+ *
+ * Design notes:
+ * - Everything a worker owns lives in struct server: its loop, sockets,
+ *   the in-flight table, the upstream transport, the server-selection
+ *   table and its counters. The cache, the DNSCurve client, the local
+ *   zones and the configuration are shared and owned by the caller.
+ * - Every client query ends within cfg->query_timeout_ms: each
+ *   resolution has a deadline timer that asks the iterator again when the
+ *   time is up and answers SERVFAIL if it still has no answer.
+ * - TCP (RFC 7766): 2-byte length framing, pipelined queries answered as
+ *   they complete (out of order), an idle timeout, at most
+ *   SERVER_TCP_CONNS_MAX connections (the oldest idle one is closed to
+ *   make room), at most SERVER_TCP_PENDING_MAX queries in progress per
+ *   connection (reading pauses beyond).
+ * - Bounds: SERVER_RES_MAX resolutions at once (the oldest is answered
+ *   SERVFAIL to make room), INFLIGHT_WAITERS_PER_ENTRY clients per
+ *   resolution.
+ */
+#ifndef CURVECACHE_RESOLVER_SERVER_H
+#define CURVECACHE_RESOLVER_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "stats.h"
+#include "wire.h"
+
+struct cache;
+struct cfg;
+struct curve_client;
+struct hints;
+struct localzone;
+
+#define SERVER_MUST_CHECK __attribute__((warn_unused_result))
+
+/** Resolutions in flight per worker. */
+#define SERVER_RES_MAX 1024
+/** Clients waiting on resolutions per worker, all together. */
+#define SERVER_WAITERS_MAX 4096
+/** TCP client connections per worker. */
+#define SERVER_TCP_CONNS_MAX 256
+/** Largest query accepted over TCP (bytes, without the prefix). */
+#define SERVER_TCP_QUERY_MAX 4096
+/** Queries in progress per TCP connection before reading pauses. */
+#define SERVER_TCP_PENDING_MAX 32
+/** Bytes of answers queued on one TCP connection before it is closed. */
+#define SERVER_TCP_QUEUE_MAX (256 * 1024)
+/** A TCP connection with nothing in progress is closed after this. */
+#define SERVER_TCP_IDLE_MS 10000u
+/** Steps of one iter_next loop before the resolution is failed. */
+#define SERVER_DRIVE_MAX 256
+/** Extra time past the query timeout before a resolution is forced. */
+#define SERVER_DEADLINE_SLACK_MS 50u
+/** Bytes for record images read from the cache. */
+#define SERVER_ANSWER_BYTES WIRE_MSG_MAX
+
+/** Status codes. */
+enum server_status {
+	SERVER_OK = 0,
+	SERVER_EBIND,    /**< a listener could not be set up */
+	SERVER_ENOMEM,   /**< allocation failed */
+	SERVER_EINVAL    /**< bad argument */
+};
+
+/** What a worker is given (shared, owned by the caller). */
+struct server_params {
+	uv_loop_t *loop;                 /**< the worker's loop */
+	const struct cfg *cfg;           /**< read live: reload in place */
+	struct cache *cache;
+	struct curve_client *curve;      /**< NULL: no DNSCurve */
+	const struct localzone *lz;
+	struct hints *hints;             /**< ownership passes to the server */
+};
+
+/** Opaque worker. */
+struct server;
+
+/**
+ * Describe a status code.
+ * @return a static string; never NULL.
+ */
+const char *server_strerror(int status);
+
+/**
+ * Create a worker (no sockets yet).
+ * @param out: receives it; free with server_free.
+ * @param p: what it works with; p->hints now belongs to the server (also
+ *   on failure).
+ * @return SERVER_OK, SERVER_EINVAL or SERVER_ENOMEM.
+ */
+int server_new(struct server **out, const struct server_params *p)
+	SERVER_MUST_CHECK;
+
+/**
+ * Bind and start the UDP and TCP listeners of cfg->listen.
+ * @param s: the worker.
+ * @param err, errlen: receive "ADDR: reason" on failure.
+ * @return SERVER_OK or SERVER_EBIND (listeners opened so far are closed
+ *   by server_stop).
+ */
+int server_listen(struct server *s, char *err, size_t errlen)
+	SERVER_MUST_CHECK;
+
+/**
+ * Use new root hints from now on (SIGHUP). Resolutions already running
+ * keep the old ones, which are freed when the last of them ends.
+ * @param s: the worker.
+ * @param h: the new hints; ownership passes to the server.
+ * @return SERVER_OK or SERVER_ENOMEM (h is freed, the old hints stay).
+ */
+int server_hints_set(struct server *s, struct hints *h) SERVER_MUST_CHECK;
+
+/**
+ * Stop: close the listeners and client connections, answer SERVFAIL to
+ * every waiting client, cancel every upstream query. Run the loop
+ * afterwards until it has no more handles, then call server_free.
+ */
+void server_stop(struct server *s);
+
+/** Free a stopped worker (after its loop has closed every handle). NULL
+ *  is allowed. */
+void server_free(struct server *s);
+
+/** The worker's counters. */
+const struct stats *server_stats(const struct server *s);
+
+#endif /* CURVECACHE_RESOLVER_SERVER_H */

@@ -1,0 +1,119 @@
+/*
+ * resolver/server_int.h - what server.c (the worker, UDP, the query path,
+ * resolutions) and server_tcp.c (TCP client connections) share; nobody
+ * else may include it.
+ */
+#ifndef CURVECACHE_RESOLVER_SERVER_INT_H
+#define CURVECACHE_RESOLVER_SERVER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cfg.h"
+#include "inflight.h"
+#include "iter.h"
+#include "respond.h"
+#include "server.h"
+
+/** inflight_dest.transport values. */
+#define SERVER_UDP 0
+#define SERVER_TCP 1
+
+/** What server_query did with a query. */
+enum server_qresult {
+	SERVER_Q_DONE = 0,  /**< answered or dropped */
+	SERVER_Q_WAITING    /**< waits on a resolution: answered later */
+};
+
+/** One UDP listener. */
+struct server_udp {
+	struct server *s;
+	uv_udp_t h;
+	bool open;
+};
+
+/** One TCP listener. */
+struct server_tcpl {
+	struct server *s;
+	uv_tcp_t h;
+	bool open;
+};
+
+/** One TCP client connection (a fixed slot; see server_tcp.c). */
+struct server_conn {
+	struct server *s;
+	uint32_t slot;
+	uint64_t serial;           /**< changes at every reuse of the slot */
+	bool used;                 /**< slot taken (open or closing) */
+	bool closing;
+	bool eof;                  /**< the client closed its side */
+	bool paused;               /**< reading stopped: too many pending */
+	bool kick;                 /**< the idle timer is set to process
+	                                buffered frames at once */
+	unsigned handles;          /**< handles open (tcp + timer) */
+	unsigned pending;          /**< queries waiting on resolutions */
+	unsigned writes;           /**< queued uv_write requests */
+	size_t queued;             /**< bytes in those */
+	uint64_t last_ms;          /**< last activity, monotonic */
+	uv_tcp_t h;
+	uv_timer_t idle;
+	struct sockaddr_storage peer;
+	size_t rlen;
+	uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
+};
+
+/** Root hints with a count of users (the server and resolutions). */
+struct server_hints {
+	struct hints *h;
+	unsigned refs;
+};
+
+struct server {
+	uv_loop_t *loop;
+	const struct cfg *cfg;
+	struct cache *cache;
+	struct curve_client *curve;
+	const struct localzone *lz;
+	struct server_hints *hints;
+	struct sel *sel;
+	struct inflight *inflight;
+	struct upstream *up;
+	struct stats st;
+	bool stopping;
+	size_t nres;                       /**< resolutions alive */
+	struct server_udp udp[CFG_MAX_LISTEN];
+	size_t nudp;
+	struct server_tcpl tcpl[CFG_MAX_LISTEN];
+	size_t ntcpl;
+	struct server_conn *conns;         /**< SERVER_TCP_CONNS_MAX slots */
+	uint64_t conn_serial;
+	uint8_t in[WIRE_MSG_MAX];          /**< UDP receive buffer */
+	uint8_t ans[SERVER_ANSWER_BYTES];  /**< record images */
+	uint8_t out[RESPOND_BUF_BYTES];    /**< response being built */
+};
+
+/**
+ * Handle one client query (UDP or TCP).
+ * @param s: the worker.
+ * @param pkt, len: the query.
+ * @param d: where the answer goes.
+ * @return SERVER_Q_WAITING if the answer comes later.
+ */
+enum server_qresult server_query(struct server *s, const uint8_t *pkt,
+                                 size_t len, const struct inflight_dest *d);
+
+/**
+ * Send an answer over TCP to a connection slot, if it is still the same
+ * connection (serial) and open.
+ * @param waited: the query had been counted as pending.
+ */
+void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
+                     const uint8_t *msg, size_t len, bool waited);
+
+/** Start the TCP listener on an address. @return 0 or a libuv error. */
+int server_tcp_listen(struct server *s, const struct sockaddr *sa);
+
+/** Close every TCP listener and connection. */
+void server_tcp_stop(struct server *s);
+
+#endif /* CURVECACHE_RESOLVER_SERVER_INT_H */

@@ -1,0 +1,165 @@
+/*
+ * resolver/upstream_int.h - what upstream.c (sockets, timers, the life of
+ * a query) and upstream_pkt.c (building, boxing, opening and matching
+ * packets) share; nobody else may include it.
+ */
+#ifndef CURVECACHE_RESOLVER_UPSTREAM_INT_H
+#define CURVECACHE_RESOLVER_UPSTREAM_INT_H
+
+#include <stdbool.h>
+#include <sodium.h>
+
+#include "curve.h"
+#include "upstream.h"
+#include "wire.h"
+
+/** How one attempt's packet is made. */
+enum upstream_mode {
+	UPSTREAM_MODE_PLAIN = 0,
+	UPSTREAM_MODE_STREAMLINED,
+	UPSTREAM_MODE_TXT
+};
+
+/** Where a query is in its life (what its timer does next). */
+enum upstream_stage {
+	UPSTREAM_STAGE_UDP = 0, /**< waiting on UDP attempts */
+	UPSTREAM_STAGE_TCP,     /**< waiting on the TCP retry */
+	UPSTREAM_STAGE_LINGER   /**< timed out; listening for late answers */
+};
+
+/** What the check of a received packet found. */
+enum upstream_verdict {
+	UPSTREAM_V_ANSWER = 0,  /**< a matching answer: msg is set */
+	UPSTREAM_V_FORMERR,     /**< FORMERR to our EDNS query */
+	UPSTREAM_V_IGNORE,      /**< does not match: keep waiting */
+	UPSTREAM_V_BADCURVE     /**< box did not open or match: drop, count */
+};
+
+/** Which format a DNSCurve server answered last. */
+struct upstream_fmt {
+	bool used;
+	uint8_t family;
+	uint8_t addr[16];
+	uint8_t key[ITER_KEY_BYTES];
+	uint8_t mode;           /**< enum upstream_mode */
+};
+
+/** What a sent packet must be matched against. */
+struct upstream_sent {
+	enum upstream_mode mode;
+	uint16_t id;                     /**< ID of the (inner) DNS query */
+	uint8_t qname[WIRE_NAME_MAX];    /**< name as sent (0x20 if plain) */
+	size_t qnamelen;
+	bool edns;                       /**< the (inner) query had EDNS */
+	uint8_t nonce[CURVE_NONCE_BYTES];/**< client nonce, if boxed */
+	size_t pktlen;                   /**< bytes of the packet */
+};
+
+struct upstream_query;
+
+/** One packet on its own socket. */
+struct upstream_att {
+	struct upstream_query *q;
+	struct upstream_sent s;
+	bool tcp;
+	bool open;                 /**< the handle is open */
+	bool closing;              /**< uv_close was called */
+	union {
+		uv_handle_t handle;
+		uv_udp_t udp;
+		uv_tcp_t tcp;
+	} h;
+	uv_connect_t conn;
+	uv_write_t wr;
+	uint64_t sent_ms;
+	uint8_t lenpfx[2];         /**< TCP length prefix */
+	uint8_t *rbuf;             /**< TCP: 2 + WIRE_MSG_MAX bytes */
+	size_t rlen;
+	uint8_t pkt[];             /**< the packet as sent (s.pktlen) */
+};
+
+struct upstream_query {
+	struct upstream *u;
+	struct upstream_query *prev, *next; /**< live queries of u */
+	upstream_cb cb;
+	void *arg;
+	struct iter_target t;
+	uv_timer_t timer;
+	bool timer_open;
+	enum upstream_stage stage;
+	bool reported_timeout;     /**< ITER_REPLY_TIMEOUT delivered */
+	bool finished;             /**< a final reply was delivered */
+	bool cancelled;            /**< upstream_cancel was called */
+	bool tried_second;         /**< the second curve format was sent */
+	bool tried_plain;          /**< plain fallback was sent */
+	bool tried_tcp;
+	enum upstream_mode first;  /**< mode of the first attempt */
+	enum upstream_mode second; /**< the other DNSCurve format */
+	bool has_second;           /**< cfg lists a second format */
+	unsigned open;             /**< handles open (timer + attempts) */
+	struct upstream_att *att[UPSTREAM_ATTEMPTS_MAX];
+	size_t natt;
+};
+
+struct upstream {
+	uv_loop_t *loop;
+	const struct cfg *cfg;
+	struct curve_client *curve;
+	struct stats *st;
+	size_t max_sockets;
+	size_t sockets;            /**< attempts open now */
+	size_t pending;            /**< queries not cancelled */
+	struct upstream_query *head;
+	uint8_t fmt_key[crypto_shorthash_KEYBYTES];
+	struct upstream_fmt fmt[UPSTREAM_FORMAT_SLOTS];
+	uint8_t rbuf[UPSTREAM_RECV_BYTES];   /**< UDP receive */
+	uint8_t inner[UPSTREAM_RECV_BYTES];  /**< opened boxes */
+	uint8_t sbuf[UPSTREAM_PKT_MAX];      /**< packet being built */
+	uint8_t plain[UPSTREAM_PKT_MAX];     /**< inner query being built */
+	struct wire_rr rr[WIRE_RR_MAX];
+};
+
+/**
+ * Build the packet of an attempt into u->sbuf.
+ * @param u: the transport.
+ * @param t: the target.
+ * @param mode: plain, streamlined or TXT.
+ * @param s: receives what the answer must match (s->pktlen: the length).
+ * @return UPSTREAM_OK or UPSTREAM_EBUILD.
+ */
+int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
+                       enum upstream_mode mode, struct upstream_sent *s)
+	UPSTREAM_MUST_CHECK;
+
+/**
+ * Check a received packet (a datagram, or a TCP message without its
+ * prefix) against what was sent, opening it first if boxed.
+ * @param u: the transport (its inner buffer and record array are used).
+ * @param t: the target.
+ * @param a: the attempt (sent packet and match data).
+ * @param pkt, len: what came.
+ * @param msg: receives the parsed answer on UPSTREAM_V_ANSWER and
+ *   UPSTREAM_V_FORMERR; valid until the next call.
+ * @return an enum upstream_verdict.
+ */
+enum upstream_verdict upstream_pkt_check(struct upstream *u,
+                                         const struct iter_target *t,
+                                         const struct upstream_att *a,
+                                         const uint8_t *pkt, size_t len,
+                                         struct wire_msg *msg);
+
+/** The format to try first for a DNSCurve server, and the second
+ *  (*second = false when there is none). */
+enum upstream_mode upstream_fmt_first(struct upstream *u,
+                                      const struct iter_target *t,
+                                      enum upstream_mode *second_mode,
+                                      bool *second);
+
+/** Remember the format a DNSCurve server answered in. */
+void upstream_fmt_set(struct upstream *u, const struct iter_target *t,
+                      enum upstream_mode mode);
+
+/** Name of a mode for logs ("plain", "streamlined", "txt"). */
+const char *upstream_mode_name(enum upstream_mode mode);
+
+#endif /* CURVECACHE_RESOLVER_UPSTREAM_INT_H */
