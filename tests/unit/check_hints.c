@@ -132,7 +132,8 @@ START_TEST(test_reject)
 	reject(". 1 IN MX a.x.\n", HINTS_ESYNTAX, "t.hints:1: type 'MX'");
 	reject(". 1 NS\n", HINTS_ESYNTAX, "t.hints:1: expected");
 	reject(". 1 IN NS a.x. extra\n", HINTS_ESYNTAX, "t.hints:1: expected");
-	reject(". 1 IN NS a.x. b c d e\n", HINTS_ESYNTAX, "t.hints:1: expected");
+	reject(". 1 IN NS a.x. b c d e\n", HINTS_ESYNTAX,
+	       "t.hints:1: expected");
 	reject("$TTL 5\n", HINTS_ESYNTAX, "t.hints:1: directive");
 	reject("x. 1 NS a.x.\n", HINTS_ESYNTAX, "t.hints:1: NS record not");
 	reject(". 1 NS a..x.\n", HINTS_ESYNTAX, "t.hints:1: bad NS name");

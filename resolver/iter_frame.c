@@ -1,0 +1,294 @@
+/*
+ * resolver/iter_frame.c - frames of a resolution: creation, sub-frames
+ * for glueless NS names, and the LOOKUP (cache) and CUT (closest zone
+ * cut) states.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "cfg.h"
+#include "iter_int.h"
+
+struct iter_frame *iter_frame_top(struct iter_req *req)
+{
+	return req->frame[req->depth];
+}
+
+void iter_frame_init(struct iter_frame *f, const uint8_t *name,
+                     size_t len, uint16_t qtype, uint16_t qclass,
+                     bool qmin)
+{
+	memset(f, 0, sizeof(*f));
+	f->state = ITER_F_LOOKUP;
+	memcpy(f->sname, name, len);
+	f->snamelen = len;
+	wire_name_lower(f->sname, len);
+	f->qtype = qtype;
+	f->qclass = qclass;
+	f->qmin = qmin;
+	f->seen[0] = iter_name_hash(f->sname, len);
+	f->nseen = 1;
+}
+
+void iter_fail(struct iter_frame *f, const char *why)
+{
+	f->state = ITER_F_FAIL;
+	if (f->why == NULL)
+		f->why = why;
+}
+
+int iter_frame_push(struct iter_req *req, size_t ns, uint16_t qtype)
+{
+	struct iter_frame *parent = iter_frame_top(req);
+	struct iter_frame *f;
+	bool qmin = req->env->cfg != NULL &&
+	            req->env->cfg->qname_minimisation;
+
+	if (req->depth >= ITER_MAX_DEPTH)
+		return -1;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return -1;
+	iter_frame_init(f, parent->zone.ns[ns].name,
+	                parent->zone.ns[ns].namelen, qtype, WIRE_CLASS_IN,
+	                qmin);
+	f->parent_ns = ns;
+	req->depth++;
+	req->frame[req->depth] = f;
+	req->subqueries++;
+	req->counts.subqueries++;
+	return 0;
+}
+
+void iter_frame_pop(struct iter_req *req)
+{
+	if (req->depth == 0)
+		return;
+	iter_frame_retire(req, req->depth);
+	free(req->frame[req->depth]);
+	req->frame[req->depth] = NULL;
+	req->depth--;
+}
+
+void iter_frame_newstep(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	size_t i, j;
+
+	f->gen++;
+	f->retry_set = false;
+	iter_frame_retire(req, fi);
+	for (i = 0; i < f->zone.nns; i++)
+		for (j = 0; j < f->zone.ns[i].naddr; j++)
+			f->zone.ns[i].addr[j].tries = 0;
+}
+
+bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len)
+{
+	uint64_t h = iter_name_hash(name, len);
+	size_t i;
+
+	for (i = 0; i < f->nseen; i++)
+		if (f->seen[i] == h)
+			return true;
+	if (f->nseen < ITER_MAX_CNAME + 1)
+		f->seen[f->nseen++] = h;
+	return false;
+}
+
+/* Give the addresses of an A/AAAA image to the NS the frame resolves. */
+static void iter_deliver_image(struct iter_req *req, size_t fi,
+                               const uint8_t *img, size_t len)
+{
+	struct iter_frame *parent = req->frame[fi - 1];
+	struct iter_ns *ns = &parent->zone.ns[req->frame[fi]->parent_ns];
+	size_t pos = 0, n;
+
+	for (n = 0; pos < len && n < ITER_RRSET_MAX; n++) {
+		struct wire_rr rr;
+
+		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
+			return;
+		iter_ns_add_addr(req, ns, rr.type, img + rr.rdata, rr.rdlen);
+	}
+}
+
+/* A negative cache entry: SOA image into the authority buffer. */
+static void iter_lookup_negative(struct iter_req *req, size_t fi,
+                                 const struct cache_answer *ans,
+                                 const uint8_t *img)
+{
+	if (fi > 0)
+		return;
+	req->rcode = ans->kind == CACHE_KIND_NXDOMAIN ? WIRE_RCODE_NXDOMAIN :
+	                                                WIRE_RCODE_NOERROR;
+	if (ans->len <= sizeof(req->ns) && ans->count > 0) {
+		memmove(req->ns, img, ans->len);
+		req->ns_len = ans->len;
+		req->ns_count = (uint16_t)ans->count;
+		iter_answer_curve(req, ans->curve != 0);
+	}
+}
+
+/* The RRset (or negative entry) asked for, from the cache. */
+static bool iter_lookup_exact(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct cache_query q = { f->sname, f->snamelen, f->qtype, f->qclass,
+	                         0 };
+	struct cache_answer ans;
+	uint8_t *buf = fi == 0 ? req->an + req->an_len : req->scratch;
+	size_t cap = fi == 0 ? sizeof(req->an) - req->an_len :
+	                       sizeof(req->scratch);
+
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, buf, cap) !=
+	    CACHE_OK || ans.rank < CACHE_RANK_NONAUTH)
+		return false;
+	f->state = ITER_F_DONE;
+	if (ans.kind != CACHE_KIND_RRSET) {
+		iter_lookup_negative(req, fi, &ans, buf);
+		return true;
+	}
+	if (fi > 0) {
+		iter_deliver_image(req, fi, buf, ans.len);
+		return true;
+	}
+	if ((size_t)req->an_count + ans.count > UINT16_MAX) {
+		iter_fail(f, "answer too large");
+		return true;
+	}
+	req->an_len += ans.len;
+	req->an_count = (uint16_t)(req->an_count + ans.count);
+	iter_answer_curve(req, ans.curve != 0);
+	return true;
+}
+
+/* A cached CNAME at the current name: follow it. */
+static bool iter_lookup_cname(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct cache_query q = { f->sname, f->snamelen, WIRE_TYPE_CNAME,
+	                         f->qclass, 0 };
+	struct cache_answer ans;
+	struct wire_rr rr;
+	uint8_t target[WIRE_NAME_MAX];
+	size_t pos = 0, tlen;
+
+	if (f->qtype == WIRE_TYPE_CNAME ||
+	    cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
+	              sizeof(req->scratch)) != CACHE_OK ||
+	    ans.kind != CACHE_KIND_RRSET || ans.rank < CACHE_RANK_NONAUTH ||
+	    ans.count != 1)
+		return false;
+	if (wire_read_rr(req->scratch, ans.len, &pos, &rr) != WIRE_OK)
+		return false;
+	pos = rr.rdata;
+	if (wire_read_rdata_name(req->scratch, ans.len, &rr, &pos, target,
+	                         &tlen, WIRE_NAME_LOWER) != WIRE_OK)
+		return false;
+	if (fi == 0) {
+		if (ans.len > sizeof(req->an) - req->an_len ||
+		    req->an_count == UINT16_MAX) {
+			iter_fail(f, "answer too large");
+			return true;
+		}
+		memcpy(req->an + req->an_len, req->scratch, ans.len);
+		req->an_len += ans.len;
+		req->an_count++;
+		iter_answer_curve(req, ans.curve != 0);
+	}
+	if (iter_cname_step(req, fi, target, tlen, 1))
+		f->state = ITER_F_LOOKUP;
+	return true;
+}
+
+void iter_state_lookup(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+
+	if (f->qtype != WIRE_TYPE_ANY) {
+		if (iter_lookup_exact(req, fi))
+			return;
+		if (iter_lookup_cname(req, fi))
+			return;
+	}
+	f->state = ITER_F_CUT;
+}
+
+/* Build a zone from a cached NS image whose owner is the zone. */
+static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
+                                 const uint8_t *zone, size_t zonelen,
+                                 const uint8_t *img, size_t len)
+{
+	size_t pos = 0, n;
+
+	memset(z, 0, sizeof(*z));
+	memcpy(z->name, zone, zonelen);
+	z->len = zonelen;
+	for (n = 0; pos < len && n < ITER_RRSET_MAX && z->nns < ITER_NS_MAX;
+	     n++) {
+		uint8_t name[WIRE_NAME_MAX];
+		size_t nlen, p;
+		struct wire_rr rr;
+
+		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
+			return;
+		p = rr.rdata;
+		if (rr.type != WIRE_TYPE_NS ||
+		    wire_read_rdata_name(img, len, &rr, &p, name, &nlen,
+		                         WIRE_NAME_LOWER) != WIRE_OK)
+			continue;
+		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
+		iter_ns_cache_addrs(req, &z->ns[z->nns]);
+		z->nns++;
+	}
+}
+
+/* The closest cached zone cut with usable servers; false: none. */
+static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len = f->snamelen, walk;
+
+	memcpy(name, f->sname, len);
+	for (walk = 0; walk < ITER_CUT_WALK_MAX; walk++) {
+		struct cache_query q = { name, len, WIRE_TYPE_NS, f->qclass,
+		                         0 };
+		struct cache_answer ans;
+		size_t off, zlen;
+
+		if (cache_closest_ns(req->env->cache, &q, req->now.wall, &ans,
+		                     req->scratch, sizeof(req->scratch)) !=
+		    CACHE_OK || ans.owner_off >= len)
+			return false;
+		off = ans.owner_off;
+		zlen = len - off;
+		iter_zone_from_image(req, &f->zone, name + off, zlen,
+		                     req->scratch, ans.len);
+		if (iter_zone_usable(req, &f->zone))
+			return true;
+		if (zlen == 1)
+			return false;
+		/* No usable server there: try the cut above it. */
+		off += (size_t)name[off] + 1;
+		memmove(name, name + off, len - off);
+		len -= off;
+	}
+	return false;
+}
+
+void iter_state_cut(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+
+	if (!iter_cut_cached(req, f))
+		iter_zone_from_hints(req, &f->zone);
+	if (f->zone.nns == 0) {
+		iter_fail(f, "no root hints");
+		return;
+	}
+	iter_qmin_reset(f);
+	iter_frame_newstep(req, fi);
+	f->state = ITER_F_QUERY;
+}

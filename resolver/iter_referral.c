@@ -1,0 +1,128 @@
+/*
+ * resolver/iter_referral.c - following a delegation: the new zone cut,
+ * its NS names (with their DNSCurve keys), glue from the additional
+ * section for names inside the delegated zone only, and what is cached:
+ * the NS RRset (REFERRAL, or AUTH when it came as an authoritative
+ * answer) and the in-bailiwick glue (GLUE). Out-of-bailiwick addresses
+ * in the additional section are neither used nor cached.
+ */
+#include <string.h>
+
+#include "cache.h"
+#include "iter_int.h"
+
+/* Whether z already lists the NS name. */
+static bool iter_zone_has(const struct iter_zone *z, const uint8_t *name,
+                          size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < z->nns; i++)
+		if (wire_name_equal(z->ns[i].name, z->ns[i].namelen, name,
+		                    len))
+			return true;
+	return false;
+}
+
+/* The NS names of the cut from one section into z. */
+static void iter_zone_names(struct iter_req *req, struct iter_zone *z,
+                            const struct wire_msg *m, size_t from,
+                            size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to && z->nns < ITER_NS_MAX; i++) {
+		const struct wire_rr *rr = &m->rr[i];
+		uint8_t owner[WIRE_NAME_MAX], name[WIRE_NAME_MAX];
+		size_t olen, nlen;
+
+		if (rr->type != WIRE_TYPE_NS || rr->rclass != WIRE_CLASS_IN ||
+		    !iter_rr_owner(m, rr, owner, &olen) ||
+		    !wire_name_equal(owner, olen, z->name, z->len) ||
+		    !iter_rr_name(m, rr, 0, name, &nlen) ||
+		    iter_zone_has(z, name, nlen))
+			continue;
+		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
+		z->nns++;
+	}
+}
+
+/* Glue of one type for one NS name inside the cut: use and cache it. */
+static void iter_glue(struct iter_req *req, const struct wire_msg *m,
+                      struct iter_ns *ns, uint16_t type, const uint8_t *key)
+{
+	size_t i, found = 0;
+
+	for (i = m->an + m->ns; i < m->an + m->ns + m->ar; i++) {
+		const struct wire_rr *rr = &m->rr[i];
+		uint8_t owner[WIRE_NAME_MAX];
+		size_t olen;
+
+		if (rr->type != type || rr->rclass != WIRE_CLASS_IN ||
+		    !iter_rr_owner(m, rr, owner, &olen) ||
+		    !wire_name_equal(owner, olen, ns->name, ns->namelen))
+			continue;
+		iter_ns_add_addr(req, ns, type, m->buf + rr->rdata, rr->rdlen);
+		found++;
+	}
+	if (found > 0)
+		iter_cache_rrset(req, m, WIRE_SECTION_ADDITIONAL, ns->name,
+		                 ns->namelen, type, CACHE_RANK_GLUE, key,
+		                 false);
+}
+
+/* Addresses for every NS name: glue inside the cut, else the cache. */
+static void iter_zone_addrs(struct iter_req *req, struct iter_zone *z,
+                            const struct wire_msg *m, const uint8_t *key)
+{
+	size_t i;
+
+	for (i = 0; i < z->nns; i++) {
+		struct iter_ns *ns = &z->ns[i];
+
+		if (iter_name_under(ns->name, ns->namelen, z->name, z->len)) {
+			iter_glue(req, m, ns, WIRE_TYPE_A, key);
+			iter_glue(req, m, ns, WIRE_TYPE_AAAA, key);
+		}
+		if (ns->naddr == 0)
+			iter_ns_cache_addrs(req, ns);
+	}
+}
+
+void iter_referral_apply(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m, const struct iter_out *o,
+                         const struct iter_reply *reply, bool answer)
+{
+	struct iter_frame *f = req->frame[fi];
+	const struct iter_class *c = &req->cls;
+	const uint8_t *key = iter_reply_key(o, reply);
+	struct iter_zone *z = &f->zone;
+	enum wire_section sec = answer ? WIRE_SECTION_ANSWER :
+	                                 WIRE_SECTION_AUTHORITY;
+
+	f->referrals++;
+	req->counts.referrals++;
+	if (f->referrals > ITER_MAX_REFERRALS) {
+		iter_fail(f, "referral cap");
+		return;
+	}
+	memset(z, 0, sizeof(*z));
+	memcpy(z->name, answer ? c->final : c->cut,
+	       answer ? c->finallen : c->cutlen);
+	z->len = answer ? c->finallen : c->cutlen;
+	if (answer)
+		iter_zone_names(req, z, m, 0, m->an);
+	else
+		iter_zone_names(req, z, m, m->an, m->an + m->ns);
+	if (z->nns == 0) {
+		iter_fail(f, "referral without NS names");
+		return;
+	}
+	iter_cache_rrset(req, m, sec, z->name, z->len, WIRE_TYPE_NS,
+	                 answer ? CACHE_RANK_AUTH : CACHE_RANK_REFERRAL, key,
+	                 false);
+	iter_zone_addrs(req, z, m, key);
+	iter_qmin_reset(f);
+	iter_frame_newstep(req, fi);
+	f->state = ITER_F_QUERY;
+}

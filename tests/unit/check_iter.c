@@ -1,0 +1,655 @@
+/*
+ * tests/unit/check_iter.c - Suite "iter": the iterator, driven through a
+ * fake network (check_iter_net.c) with time moved by hand. This file
+ * holds the walk scenarios; check_iter_caps.c the failure paths and caps.
+ */
+#include <arpa/inet.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_iter_net.h"
+#include "curve.h"
+
+/* A uz5 key label and its key (the lab's CurveDNS test key). */
+#define KEYLABEL "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
+#define KEYHEX "90af53c14874538559f08647fb6d2df3" \
+               "e653b186409032509f9609043ef0f409"
+
+Suite *iter_caps_suite(void);
+
+static void setup(void)
+{
+	net_setup();
+}
+
+static void teardown(void)
+{
+	net_teardown();
+}
+
+static void answer_is(const struct iter_result *r, size_t i,
+                      const char *want)
+{
+	char text[2048];
+
+	ck_assert_uint_gt(r->an_count, i);
+	net_rr_text(r, i, text, sizeof text);
+	ck_assert_str_eq(text, want);
+}
+
+static void zone_answer(const char *name, const char *addr)
+{
+	net_add(&(struct fake){ .server = "192.0.2.2", .qname = name,
+		.qtype = WIRE_TYPE_A, .flags = WIRE_FLAG_AA,
+		.an = { net_str("%s 300 A %s", name, addr) } });
+}
+
+START_TEST(test_referral_chain)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+	char rd[256];
+
+	net_std();
+	zone_answer("www.zone.example.", "192.0.2.80");
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	answer_is(r, 0, "www.zone.example. 1 192.0.2.80");
+	ck_assert_uint_eq(net_ttl(r->an, r->an_len, 0), 300);
+	ck_assert(!r->curve);
+	ck_assert_uint_eq(N.nsends, 3);
+	ck_assert_str_eq(N.sends[0].server, "198.51.100.1");
+	ck_assert_str_eq(N.sends[0].zone, ".");
+	ck_assert_str_eq(N.sends[1].server, "192.0.2.1");
+	ck_assert_str_eq(N.sends[1].zone, "example.");
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.2");
+	ck_assert_str_eq(N.sends[2].zone, "zone.example.");
+	ck_assert_str_eq(N.sends[2].qname, "www.zone.example.");
+	ck_assert_uint_eq(N.sends[2].edns, 1232);
+	ck_assert_uint_eq(N.sends[0].timeout_ms, SEL_RTT_UNKNOWN_MS);
+	ck_assert_uint_eq(iter_counts(N.req)->referrals, 2);
+	ck_assert_uint_eq(iter_counts(N.req)->sends, 3);
+	/* what was cached, with which rank */
+	ck_assert_int_eq(net_cache("zone.example.", WIRE_TYPE_NS, &ans, rd,
+	                           sizeof rd), CACHE_OK);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_REFERRAL);
+	ck_assert_str_eq(rd, "ns.zone.example.");
+	ck_assert_int_eq(net_cache("ns.zone.example.", WIRE_TYPE_A, &ans, rd,
+	                           sizeof rd), CACHE_OK);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
+	ck_assert_str_eq(rd, "192.0.2.2");
+	ck_assert_int_eq(net_cache("www.zone.example.", WIRE_TYPE_A, &ans, rd,
+	                           sizeof rd), CACHE_OK);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_AUTH);
+	ck_assert(!ans.curve);
+}
+END_TEST
+
+START_TEST(test_cached_cut)
+{
+	const struct iter_result *r;
+
+	net_std();
+	zone_answer("www.zone.example.", "192.0.2.80");
+	zone_answer("ftp.zone.example.", "192.0.2.81");
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(N.nsends, 3);
+	r = net_resolve("ftp.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	answer_is(r, 0, "ftp.zone.example. 1 192.0.2.81");
+	ck_assert_uint_eq(N.nsends, 1);
+	ck_assert_str_eq(N.sends[0].zone, "zone.example.");
+	/* the answer itself is cached: no send at all */
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	answer_is(r, 0, "www.zone.example. 1 192.0.2.80");
+	ck_assert_uint_eq(N.nsends, 0);
+}
+END_TEST
+
+START_TEST(test_glueless)
+{
+	const struct iter_result *r;
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.glueless.example.",
+		.ns = { "glueless.example. 86400 NS ns.other.net." } });
+	net_add(&(struct fake){ .server = "192.0.2.10",
+		.qname = "ns.other.net.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "ns.other.net. 3600 A 192.0.2.20" } });
+	net_add(&(struct fake){ .server = "192.0.2.20",
+		.qname = "www.glueless.example.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.glueless.example. 60 A 192.0.2.90" } });
+	r = net_resolve("www.glueless.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	answer_is(r, 0, "www.glueless.example. 1 192.0.2.90");
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_uint_eq(iter_counts(N.req)->subqueries, 1);
+	/* root, example., root (net.), net., then the glueless server */
+	ck_assert_uint_eq(N.nsends, 5);
+	ck_assert_str_eq(N.sends[3].qname, "ns.other.net.");
+	ck_assert_str_eq(N.sends[4].server, "192.0.2.20");
+	ck_assert_str_eq(N.sends[4].zone, "glueless.example.");
+}
+END_TEST
+
+START_TEST(test_out_of_bailiwick_glue)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+	char rd[256];
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.oob.example.",
+		.ns = { "oob.example. 86400 NS ns.evil.net.",
+		        "oob.example. 86400 NS ns.sib.example." },
+		.ar = { "ns.evil.net. 86400 A 192.0.2.66",
+		        "ns.sib.example. 86400 A 192.0.2.67",
+		        "attack.example. 86400 A 192.0.2.68" } });
+	net_add(&(struct fake){ .server = "192.0.2.10",
+		.qname = "ns.evil.net.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "ns.evil.net. 3600 A 192.0.2.30" } });
+	net_add(&(struct fake){ .server = "192.0.2.30",
+		.qname = "www.oob.example.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.oob.example. 60 A 192.0.2.91" } });
+	r = net_resolve("www.oob.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	answer_is(r, 0, "www.oob.example. 1 192.0.2.91");
+	ck_assert_uint_eq(net_sends_to("192.0.2.66"), 0);
+	ck_assert_uint_eq(net_sends_to("192.0.2.67"), 0);
+	ck_assert_uint_eq(net_sends_to("192.0.2.68"), 0);
+	ck_assert_int_eq(net_cache("ns.evil.net.", WIRE_TYPE_A, &ans, rd,
+	                           sizeof rd), CACHE_OK);
+	ck_assert_str_eq(rd, "192.0.2.30");
+	ck_assert_int_eq(net_cache("ns.sib.example.", WIRE_TYPE_A, &ans, NULL,
+	                           0), CACHE_ENOTFOUND);
+	ck_assert_int_eq(net_cache("attack.example.", WIRE_TYPE_A, &ans, NULL,
+	                           0), CACHE_ENOTFOUND);
+}
+END_TEST
+
+START_TEST(test_cname_across_zones)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "www.zone.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.zone.example. 600 CNAME web.target.net.",
+		        "web.target.net. 600 A 192.0.2.250" } });
+	net_add(&(struct fake){ .server = "192.0.2.10",
+		.qname = "web.target.net.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "web.target.net. 120 A 192.0.2.95" } });
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 2);
+	answer_is(r, 0, "www.zone.example. 5 web.target.net.");
+	/* the out-of-zone A in the first reply was not believed */
+	answer_is(r, 1, "web.target.net. 1 192.0.2.95");
+	ck_assert_int_eq(net_cache("www.zone.example.", WIRE_TYPE_CNAME, &ans,
+	                           NULL, 0), CACHE_OK);
+	/* second time: both links from the cache */
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->an_count, 2);
+	ck_assert_uint_eq(N.nsends, 0);
+}
+END_TEST
+
+START_TEST(test_cname_in_zone_chain)
+{
+	const struct iter_result *r;
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "a.zone.example.", .flags = WIRE_FLAG_AA,
+		.an = { "a.zone.example. 600 CNAME b.zone.example.",
+		        "b.zone.example. 600 CNAME c.zone.example.",
+		        "c.zone.example. 600 A 192.0.2.96" } });
+	r = net_resolve("a.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 3);
+	answer_is(r, 2, "c.zone.example. 1 192.0.2.96");
+	ck_assert_uint_eq(N.nsends, 3);
+}
+END_TEST
+
+START_TEST(test_dname)
+{
+	const struct iter_result *r;
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "x.old.zone.example.", .flags = WIRE_FLAG_AA,
+		.an = { "old.zone.example. 600 DNAME new.target.net.",
+		        "x.old.zone.example. 600 CNAME x.new.target.net." } });
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "y.old.zone.example.", .flags = WIRE_FLAG_AA,
+		.an = { "old.zone.example. 600 DNAME new.target.net." } });
+	net_add(&(struct fake){ .server = "192.0.2.10",
+		.qname = "*.new.target.net.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "x.new.target.net. 120 A 192.0.2.97",
+		        "y.new.target.net. 120 A 192.0.2.98" } });
+	r = net_resolve("x.old.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 3);
+	answer_is(r, 0, "old.zone.example. 39 new.target.net.");
+	answer_is(r, 1, "x.old.zone.example. 5 x.new.target.net.");
+	answer_is(r, 2, "x.new.target.net. 1 192.0.2.97");
+	/* without the synthesized CNAME in the reply */
+	r = net_resolve("y.old.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->an_count, 3);
+	answer_is(r, 1, "y.old.zone.example. 5 y.new.target.net.");
+	answer_is(r, 2, "y.new.target.net. 1 192.0.2.98");
+}
+END_TEST
+
+static void negative_zone(void)
+{
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "nx.zone.example.",
+		.flags = WIRE_FLAG_AA | WIRE_RCODE_NXDOMAIN,
+		.ns = { "zone.example. 3600 SOA ns.zone.example. "
+		        "host.zone.example. 1 3600 600 86400 300" } });
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "www.zone.example.", .qtype = WIRE_TYPE_AAAA,
+		.flags = WIRE_FLAG_AA,
+		.ns = { "zone.example. 60 SOA ns.zone.example. "
+		        "host.zone.example. 1 3600 600 86400 300" } });
+}
+
+START_TEST(test_nxdomain)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	negative_zone();
+	r = net_resolve("nx.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NXDOMAIN);
+	ck_assert_uint_eq(r->an_count, 0);
+	ck_assert_uint_eq(r->ns_count, 1);
+	ck_assert_uint_eq(net_ttl(r->ns, r->ns_len, 0), 300);
+	ck_assert_int_eq(net_cache("nx.zone.example.", WIRE_TYPE_A, &ans,
+	                           NULL, 0), CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
+	/* any type of the name now comes from the cache */
+	r = net_resolve("nx.zone.example.", WIRE_TYPE_MX);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NXDOMAIN);
+	ck_assert_uint_eq(r->ns_count, 1);
+	ck_assert_uint_eq(N.nsends, 0);
+}
+END_TEST
+
+START_TEST(test_nodata)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	negative_zone();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_AAAA);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 0);
+	ck_assert_uint_eq(r->ns_count, 1);
+	ck_assert_uint_eq(net_ttl(r->ns, r->ns_len, 0), 60);
+	ck_assert_int_eq(net_cache("www.zone.example.", WIRE_TYPE_AAAA, &ans,
+	                           NULL, 0), CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
+	r = net_resolve("www.zone.example.", WIRE_TYPE_AAAA);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->ns_count, 1);
+	ck_assert_uint_eq(N.nsends, 0);
+}
+END_TEST
+
+START_TEST(test_curve_keys)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+	uint8_t key[ITER_KEY_BYTES];
+	size_t klen;
+
+	ck_assert_int_eq(sodium_hex2bin(key, sizeof key, KEYHEX,
+	                 strlen(KEYHEX), NULL, &klen, NULL), 0);
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { "curve.example. 86400 NS " KEYLABEL
+		        ".ns1.curve.example." },
+		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.curve.example. 300 A 192.0.2.55" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_uint_eq(N.nsends, 3);
+	ck_assert(!N.sends[1].curve);
+	ck_assert(N.sends[2].curve);
+	ck_assert_mem_eq(N.sends[2].key, key, ITER_KEY_BYTES);
+	ck_assert_str_eq(N.sends[2].zone, "curve.example.");
+	ck_assert_uint_eq(iter_counts(N.req)->sends_curve, 1);
+	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
+	                           NULL, 0), CACHE_OK);
+	ck_assert(ans.curve);
+	ck_assert_mem_eq(ans.server_key, key, ITER_KEY_BYTES);
+}
+END_TEST
+
+START_TEST(test_curve_off)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	N.cfg.curve = false;
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { "curve.example. 86400 NS " KEYLABEL
+		        ".ns1.curve.example." },
+		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.curve.example. 300 A 192.0.2.55" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(!r->curve);
+	ck_assert(!N.sends[2].curve);
+	ck_assert_uint_eq(iter_counts(N.req)->sends_curve, 0);
+	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
+	                           NULL, 0), CACHE_OK);
+	ck_assert(!ans.curve);
+}
+END_TEST
+
+START_TEST(test_curve_unboxed_dropped)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { "curve.example. 86400 NS " KEYLABEL
+		        ".ns1.curve.example." },
+		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+		.unboxed = true,
+		.an = { "www.curve.example. 300 A 192.0.2.66" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(r->an_count, 0);
+	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
+	                           NULL, 0), CACHE_ENOTFOUND);
+	/* tried twice (timeout, retry), never believed */
+	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 2);
+}
+END_TEST
+
+START_TEST(test_qmin)
+{
+	const struct iter_result *r;
+	static const char *want[][2] = {
+		{ "example.", "198.51.100.1" },
+		{ "zone.example.", "192.0.2.1" },
+		{ "a.zone.example.", "192.0.2.2" },
+		{ "www.a.zone.example.", "192.0.2.2" } };
+
+	N.cfg.qname_minimisation = true;
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "a.zone.example.", .qtype = WIRE_TYPE_NS,
+		.flags = WIRE_FLAG_AA,
+		.ns = { "zone.example. 60 SOA ns.zone.example. "
+		        "host.zone.example. 1 3600 600 86400 300" } });
+	zone_answer("www.a.zone.example.", "192.0.2.99");
+	r = net_resolve("www.a.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	answer_is(r, 0, "www.a.zone.example. 1 192.0.2.99");
+	ck_assert_uint_eq(N.nsends, 4);
+	for (size_t i = 0; i < 4; i++) {
+		ck_assert_str_eq(N.sends[i].qname, want[i][0]);
+		ck_assert_str_eq(N.sends[i].server, want[i][1]);
+		ck_assert_uint_eq(N.sends[i].qtype, i < 3 ? WIRE_TYPE_NS :
+		                  WIRE_TYPE_A);
+	}
+}
+END_TEST
+
+START_TEST(test_qmin_auth_ns)
+{
+	const struct iter_result *r;
+
+	/* a server authoritative for parent and child answers the NS probe
+	 * with the child's NS RRset (AA): a cut, no referral needed */
+	N.cfg.qname_minimisation = true;
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "sub.zone.example.", .qtype = WIRE_TYPE_NS,
+		.flags = WIRE_FLAG_AA,
+		.an = { "sub.zone.example. 60 NS ns.sub.zone.example." },
+		.ar = { "ns.sub.zone.example. 60 A 192.0.2.3" } });
+	net_add(&(struct fake){ .server = "192.0.2.3",
+		.qname = "www.sub.zone.example.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.sub.zone.example. 60 A 192.0.2.33" } });
+	r = net_resolve("www.sub.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	answer_is(r, 0, "www.sub.zone.example. 1 192.0.2.33");
+	ck_assert_str_eq(N.sends[3].zone, "sub.zone.example.");
+}
+END_TEST
+
+START_TEST(test_qmin_nxdomain_fallback)
+{
+	const struct iter_result *r;
+
+	N.cfg.qname_minimisation = true;
+	net_std();
+	/* a broken server: NXDOMAIN for an empty non-terminal */
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "ent.zone.example.", .qtype = WIRE_TYPE_NS,
+		.flags = WIRE_FLAG_AA | WIRE_RCODE_NXDOMAIN,
+		.ns = { "zone.example. 60 SOA ns.zone.example. "
+		        "host.zone.example. 1 3600 600 86400 300" } });
+	zone_answer("www.ent.zone.example.", "192.0.2.77");
+	r = net_resolve("www.ent.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	answer_is(r, 0, "www.ent.zone.example. 1 192.0.2.77");
+	ck_assert_uint_eq(N.nsends, 4);
+	ck_assert_str_eq(N.sends[2].qname, "ent.zone.example.");
+	ck_assert_str_eq(N.sends[3].qname, "www.ent.zone.example.");
+}
+END_TEST
+
+START_TEST(test_qmin_off_full_names)
+{
+	net_std();
+	zone_answer("www.zone.example.", "192.0.2.80");
+	(void)net_resolve("www.zone.example.", WIRE_TYPE_A);
+	for (size_t i = 0; i < N.nsends; i++) {
+		ck_assert_str_eq(N.sends[i].qname, "www.zone.example.");
+		ck_assert_uint_eq(N.sends[i].qtype, WIRE_TYPE_A);
+	}
+}
+END_TEST
+
+static void local_glue(void)
+{
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.local.example.",
+		.ns = { "local.example. 86400 NS ns1.local.example.",
+		        "local.example. 86400 NS ns2.local.example." },
+		.ar = { "ns1.local.example. 86400 A 127.0.0.1",
+		        "ns2.local.example. 86400 A 192.0.2.7" } });
+	net_add(&(struct fake){ .server = "127.0.0.1", .qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.local.example. 60 A 192.0.2.127" } });
+	net_add(&(struct fake){ .server = "192.0.2.7", .qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.local.example. 60 A 192.0.2.7" } });
+}
+
+START_TEST(test_localhost)
+{
+	const struct iter_result *r;
+
+	local_glue();
+	r = net_resolve("www.local.example.", WIRE_TYPE_A);
+	answer_is(r, 0, "www.local.example. 1 192.0.2.7");
+	ck_assert_uint_eq(net_sends_to("127.0.0.1"), 0);
+}
+END_TEST
+
+START_TEST(test_localhost_allowed)
+{
+	const struct iter_result *r;
+
+	N.cfg.do_not_query_localhost = false;
+	local_glue();
+	r = net_resolve("www.local.example.", WIRE_TYPE_A);
+	answer_is(r, 0, "www.local.example. 1 192.0.2.127");
+	ck_assert_uint_eq(net_sends_to("127.0.0.1"), 1);
+}
+END_TEST
+
+START_TEST(test_localhost_hints_exempt)
+{
+	const struct iter_result *r;
+	static const char text[] = ". 1 NS a.root.lab.\n"
+	                           "a.root.lab. 1 A 127.53.0.1\n";
+	char err[HINTS_ERR_BYTES];
+
+	hints_free(N.hints);
+	ck_assert_int_eq(hints_parse("lab.hints", text, strlen(text),
+	                             &N.hints, err, sizeof err), HINTS_OK);
+	N.env.hints = N.hints;
+	ck_assert(N.cfg.do_not_query_localhost);
+	net_add(&(struct fake){ .server = "127.53.0.1", .qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.an = { "lab. 60 A 192.0.2.1" } });
+	r = net_resolve("lab.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(net_sends_to("127.53.0.1"), 1);
+}
+END_TEST
+
+START_TEST(test_ip_filters)
+{
+	const struct iter_result *r;
+
+	/* IPv4 off and no IPv6 root address: nothing to ask */
+	N.cfg.do_ip4 = false;
+	N.cfg.do_ip6 = true;
+	r = net_resolve("www.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(N.nsends, 0);
+}
+END_TEST
+
+START_TEST(test_cache_first)
+{
+	const struct iter_result *r;
+	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
+	size_t nlen = net_wire("alias.example.", name);
+	size_t tlen = net_wire("real.example.", target);
+	uint8_t addr[4] = { 192, 0, 2, 44 };
+	struct cache_rdata rd1 = { target, tlen }, rd2 = { addr, 4 };
+	struct cache_rrset s1 = { name, nlen, WIRE_TYPE_CNAME, WIRE_CLASS_IN,
+	                          100, &rd1, 1, CACHE_RANK_AUTH, NULL };
+	struct cache_rrset s2 = { target, tlen, WIRE_TYPE_A, WIRE_CLASS_IN,
+	                          100, &rd2, 1, CACHE_RANK_AUTH, NULL };
+
+	ck_assert_int_eq(cache_rrset_put(N.cache, &s1, N.now.wall), CACHE_OK);
+	ck_assert_int_eq(cache_rrset_put(N.cache, &s2, N.now.wall), CACHE_OK);
+	N.now.wall += 40;
+	r = net_resolve("alias.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(N.nsends, 0);
+	ck_assert_uint_eq(r->an_count, 2);
+	answer_is(r, 0, "alias.example. 5 real.example.");
+	answer_is(r, 1, "real.example. 1 192.0.2.44");
+	ck_assert_uint_eq(net_ttl(r->an, r->an_len, 1), 60);
+}
+END_TEST
+
+START_TEST(test_glue_rank_not_an_answer)
+{
+	const struct iter_result *r;
+
+	/* glue for ns.zone.example. is cached by the walk, but a client
+	 * asking for it gets an authoritative answer */
+	net_std();
+	zone_answer("www.zone.example.", "192.0.2.80");
+	zone_answer("ns.zone.example.", "192.0.2.2");
+	(void)net_resolve("www.zone.example.", WIRE_TYPE_A);
+	r = net_resolve("ns.zone.example.", WIRE_TYPE_A);
+	answer_is(r, 0, "ns.zone.example. 1 192.0.2.2");
+	ck_assert_uint_eq(N.nsends, 1);
+}
+END_TEST
+
+static Suite *iter_suite(void)
+{
+	Suite *s = suite_create("iter");
+	TCase *tc = tcase_create("walk");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_referral_chain);
+	tcase_add_test(tc, test_cached_cut);
+	tcase_add_test(tc, test_glueless);
+	tcase_add_test(tc, test_out_of_bailiwick_glue);
+	tcase_add_test(tc, test_cname_across_zones);
+	tcase_add_test(tc, test_cname_in_zone_chain);
+	tcase_add_test(tc, test_dname);
+	tcase_add_test(tc, test_nxdomain);
+	tcase_add_test(tc, test_nodata);
+	tcase_add_test(tc, test_cache_first);
+	tcase_add_test(tc, test_glue_rank_not_an_answer);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("curve");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_curve_keys);
+	tcase_add_test(tc, test_curve_off);
+	tcase_add_test(tc, test_curve_unboxed_dropped);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("qmin");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_qmin);
+	tcase_add_test(tc, test_qmin_auth_ns);
+	tcase_add_test(tc, test_qmin_nxdomain_fallback);
+	tcase_add_test(tc, test_qmin_off_full_names);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("filters");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_localhost);
+	tcase_add_test(tc, test_localhost_allowed);
+	tcase_add_test(tc, test_localhost_hints_exempt);
+	tcase_add_test(tc, test_ip_filters);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(iter_suite());
+	int failed;
+
+	srunner_add_suite(sr, iter_caps_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,656 @@
+/*
+ * tests/unit/check_iter_caps.c - Suite "iter" (continued): failure paths
+ * (lame, REFUSED, SERVFAIL, timeouts, late answers, EDNS fallback), every
+ * cap, loops, and the classifier on its own.
+ */
+#include <arpa/inet.h>
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_iter_net.h"
+#include "iter_int.h"
+
+Suite *iter_caps_suite(void);
+
+static void setup(void)
+{
+	net_setup();
+}
+
+static void teardown(void)
+{
+	net_teardown();
+}
+
+static struct sockaddr_storage sa4(const char *text)
+{
+	struct sockaddr_storage ss;
+	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+	memset(&ss, 0, sizeof ss);
+	in->sin_family = AF_INET;
+	in->sin_port = htons(53);
+	ck_assert_int_eq(inet_pton(AF_INET, text, &in->sin_addr), 1);
+	return ss;
+}
+
+/* zone.example. with two servers, 192.0.2.3 (first) and 192.0.2.4. */
+static void two_servers(void)
+{
+	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.example.",
+		.ns = { "example. 172800 NS ns1.example." },
+		.ar = { "ns1.example. 172800 A 192.0.2.1" } });
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.zone.example.",
+		.ns = { "zone.example. 86400 NS a.zone.example.",
+		        "zone.example. 86400 NS b.zone.example." },
+		.ar = { "a.zone.example. 86400 A 192.0.2.3",
+		        "b.zone.example. 86400 A 192.0.2.4" } });
+	net_add(&(struct fake){ .server = "192.0.2.4",
+		.qname = "www.zone.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.zone.example. 60 A 192.0.2.44" } });
+}
+
+static void good_answer(const struct iter_result *r)
+{
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_uint_eq(net_sends_to("192.0.2.4"), 1);
+}
+
+static void first_server_bad(const struct fake *f, bool lame)
+{
+	const struct iter_result *r;
+	struct sockaddr_storage a = sa4("192.0.2.3");
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zlen = net_wire("zone.example.", zone);
+
+	net_add(f);
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	good_answer(r);
+	ck_assert_uint_eq(N.nsends, 4);
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.3");
+	/* the next server is asked at once, not after a timeout */
+	ck_assert_uint_eq(N.sends[3].at_ms, N.sends[2].at_ms + 1);
+	ck_assert_uint_eq(iter_counts(N.req)->lame, lame ? 1 : 0);
+	ck_assert(sel_marked(N.sel, (struct sockaddr *)&a, zone, zlen,
+	                     N.now.mono_ms));
+	/* marked: the next resolution starts with the other server */
+	(void)net_resolve("www.zone.example.", WIRE_TYPE_MX);
+	ck_assert_str_eq(N.sends[0].server, "192.0.2.4");
+}
+
+START_TEST(test_refused)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_RCODE_REFUSED }, true);
+}
+END_TEST
+
+START_TEST(test_servfail)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_RCODE_SERVFAIL }, false);
+}
+END_TEST
+
+START_TEST(test_notimp)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_RCODE_NOTIMP }, false);
+}
+END_TEST
+
+START_TEST(test_upward_referral)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.ns = { ". 3600 NS a.root.test." },
+		.ar = { "a.root.test. 3600 A 198.51.100.1" } }, true);
+}
+END_TEST
+
+START_TEST(test_same_zone_referral)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.ns = { "zone.example. 3600 NS a.zone.example." } }, true);
+}
+END_TEST
+
+START_TEST(test_sideways_referral)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.ns = { "other.zone.example. 3600 NS ns.other.zone.example." },
+		.ar = { "ns.other.zone.example. 3600 A 192.0.2.9" } }, true);
+	ck_assert_uint_eq(net_sends_to("192.0.2.9"), 0);
+}
+END_TEST
+
+START_TEST(test_no_aa)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.an = { "www.zone.example. 60 A 192.0.2.66" } }, true);
+	ck_assert_uint_eq(net_count(N.res, WIRE_TYPE_A), 0);
+}
+END_TEST
+
+START_TEST(test_unreachable)
+{
+	const struct iter_result *r;
+
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_UNREACH });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	good_answer(r);
+	ck_assert_uint_eq(N.sends[3].at_ms, N.sends[2].at_ms);
+}
+END_TEST
+
+START_TEST(test_all_timeout)
+{
+	const struct iter_result *r;
+
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_SILENT });
+	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(r->an_count, 0);
+	ck_assert_ptr_nonnull(r->why);
+	/* each server twice; the first wait costs 400 ms, not seconds */
+	ck_assert_uint_eq(N.nsends, 6);
+	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, 400);
+	ck_assert_uint_le(N.now.mono_ms - N.start_ms, 3000);
+	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 4);
+}
+END_TEST
+
+START_TEST(test_deadline)
+{
+	const struct iter_result *r;
+
+	N.cfg.query_timeout_ms = 1000;
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_SILENT });
+	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "deadline reached");
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, 1000);
+	/* the last timeout was cut to what was left */
+	ck_assert_uint_eq(N.sends[N.nsends - 1].at_ms +
+	                  N.sends[N.nsends - 1].timeout_ms, 1000);
+}
+END_TEST
+
+START_TEST(test_late_answer)
+{
+	const struct iter_result *r;
+
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_FLAG_AA, .delay_ms = 600,
+		.an = { "www.zone.example. 60 A 192.0.2.33" } });
+	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_uint_eq(N.nsends, 4);
+	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, 400);
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
+	                  N.sends[2].at_ms + 600);
+	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 1);
+}
+END_TEST
+
+static void edns_case(const struct fake *f)
+{
+	const struct iter_result *r;
+	struct sockaddr_storage a = sa4("192.0.2.4");
+
+	net_add(f);
+	two_servers();
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_SILENT });
+	/* make 192.0.2.4 the first choice */
+	sel_rtt_report(N.sel, (struct sockaddr *)&a, 5, N.now.mono_ms);
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(N.nsends, 4);
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.4");
+	ck_assert_uint_eq(N.sends[2].edns, 1232);
+	ck_assert_str_eq(N.sends[3].server, "192.0.2.4");
+	ck_assert_uint_eq(N.sends[3].edns, 0);
+	ck_assert(!sel_edns(N.sel, (struct sockaddr *)&a, N.now.mono_ms));
+}
+
+START_TEST(test_formerr_edns)
+{
+	edns_case(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.formerr_edns = true, .flags = WIRE_FLAG_AA,
+		.an = { "www.zone.example. 60 A 192.0.2.44" } });
+}
+END_TEST
+
+START_TEST(test_formerr_msg)
+{
+	edns_case(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.formerr_msg = true, .flags = WIRE_FLAG_AA,
+		.an = { "www.zone.example. 60 A 192.0.2.44" } });
+}
+END_TEST
+
+START_TEST(test_cname_loop)
+{
+	const struct iter_result *r;
+
+	net_std();
+	/* inside one reply */
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "a.zone.example.", .flags = WIRE_FLAG_AA,
+		.an = { "a.zone.example. 60 CNAME b.zone.example.",
+		        "b.zone.example. 60 CNAME a.zone.example." } });
+	/* across zones and replies */
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = "c.zone.example.", .flags = WIRE_FLAG_AA,
+		.an = { "c.zone.example. 60 CNAME d.loop.net." } });
+	net_add(&(struct fake){ .server = "192.0.2.10",
+		.qname = "d.loop.net.", .flags = WIRE_FLAG_AA,
+		.an = { "d.loop.net. 60 CNAME c.zone.example." } });
+	r = net_resolve("a.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "CNAME loop");
+	r = net_resolve("c.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "CNAME loop");
+	/* the cached links make the same loop: found without a send */
+	r = net_resolve("c.zone.example.", WIRE_TYPE_A);
+	ck_assert_str_eq(r->why, "CNAME loop");
+	ck_assert_uint_eq(N.nsends, 0);
+}
+END_TEST
+
+static void cname_chain(char p, unsigned links)
+{
+	for (unsigned k = 0; k < links; k++)
+		net_add(&(struct fake){ .server = "192.0.2.2",
+			.qname = net_str("%c%u.zone.example.", p, k),
+			.flags = WIRE_FLAG_AA,
+			.an = { net_str("%c%u.zone.example. 60 CNAME "
+			                "%c%u.zone.example.", p, k, p,
+			                k + 1) } });
+	net_add(&(struct fake){ .server = "192.0.2.2",
+		.qname = net_str("%c%u.zone.example.", p, links),
+		.flags = WIRE_FLAG_AA,
+		.an = { net_str("%c%u.zone.example. 60 A 192.0.2.1", p,
+		                links) } });
+}
+
+START_TEST(test_cname_cap)
+{
+	const struct iter_result *r;
+
+	net_std();
+	cname_chain('a', ITER_MAX_CNAME);
+	cname_chain('b', ITER_MAX_CNAME + 1);
+	r = net_resolve("a0.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, ITER_MAX_CNAME + 1);
+	r = net_resolve("b0.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "CNAME chain too long");
+}
+END_TEST
+
+/* Zone k of a deep chain: l<k>. ... l1.deep. (k = 0: deep.) */
+static const char *deep_zone(unsigned k)
+{
+	const char *z = "deep.";
+
+	for (unsigned i = 1; i <= k; i++)
+		z = net_str("l%u.%s", i, z);
+	return z;
+}
+
+START_TEST(test_referral_cap)
+{
+	const struct iter_result *r;
+	unsigned k;
+
+	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.deep.",
+		.ns = { "deep. 3600 NS ns.deep." },
+		.ar = { "ns.deep. 3600 A 10.1.0.0" } });
+	for (k = 0; k <= ITER_MAX_REFERRALS; k++) {
+		const char *z = deep_zone(k), *c = deep_zone(k + 1);
+
+		net_add(&(struct fake){ .server = net_str("10.1.0.%u", k),
+			.qname = net_str("x.%s", z), .flags = WIRE_FLAG_AA,
+			.an = { net_str("x.%s 60 A 192.0.2.1", z) } });
+		net_add(&(struct fake){ .server = net_str("10.1.0.%u", k),
+			.qname = net_str("*.%s", c),
+			.ns = { net_str("%s 3600 NS ns.%s", c, c) },
+			.ar = { net_str("ns.%s 3600 A 10.1.0.%u", c,
+			                k + 1) } });
+	}
+	r = net_resolve(net_str("x.%s", deep_zone(ITER_MAX_REFERRALS - 1)),
+	                WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(iter_counts(N.req)->referrals, ITER_MAX_REFERRALS);
+	cache_flush_all(N.cache, NULL);
+	r = net_resolve(net_str("x.%s", deep_zone(ITER_MAX_REFERRALS)),
+	                WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "referral cap");
+}
+END_TEST
+
+START_TEST(test_subquery_cap)
+{
+	const struct iter_result *r;
+	struct fake f = { .server = "192.0.2.1", .qname = "*.many.example." };
+	unsigned k;
+
+	net_std();
+	for (k = 0; k <= ITER_MAX_SUBQUERIES; k++)
+		f.ns[k] = net_str("many.example. 3600 NS ns%u.dead.net.", k);
+	net_add(&f);
+	net_add(&(struct fake){ .server = "192.0.2.10",
+		.qname = "*.dead.net.", .flags = WIRE_FLAG_AA |
+		WIRE_RCODE_NXDOMAIN,
+		.ns = { "net. 60 SOA ns1.net. h.net. 1 2 3 4 60" } });
+	r = net_resolve("www.many.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "sub-resolution cap");
+	ck_assert_uint_eq(iter_counts(N.req)->subqueries, ITER_MAX_SUBQUERIES);
+}
+END_TEST
+
+START_TEST(test_depth_cap)
+{
+	const struct iter_result *r;
+
+	net_std();
+	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.org.",
+		.ns = { "org. 3600 NS ns1.org." },
+		.ar = { "ns1.org. 3600 A 192.0.2.40" } });
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.d0.example.",
+		.ns = { "d0.example. 3600 NS ns.d1.org." } });
+	for (unsigned k = 1; k <= ITER_MAX_DEPTH + 1; k++)
+		net_add(&(struct fake){ .server = "192.0.2.40",
+			.qname = net_str("*.d%u.org.", k),
+			.ns = { net_str("d%u.org. 3600 NS ns.d%u.org.", k,
+			                k + 1) } });
+	r = net_resolve("www.d0.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "sub-resolution depth cap");
+	ck_assert_uint_eq(iter_counts(N.req)->subqueries, ITER_MAX_DEPTH);
+}
+END_TEST
+
+START_TEST(test_glueless_loop)
+{
+	const struct iter_result *r;
+
+	net_std();
+	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.org.",
+		.ns = { "org. 3600 NS ns1.org." },
+		.ar = { "ns1.org. 3600 A 192.0.2.40" } });
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.a.example.",
+		.ns = { "a.example. 3600 NS ns.b.org." } });
+	net_add(&(struct fake){ .server = "192.0.2.40", .qname = "*.b.org.",
+		.ns = { "b.org. 3600 NS ns.a.example." } });
+	r = net_resolve("www.a.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_le(N.nsends, 8);
+}
+END_TEST
+
+START_TEST(test_send_cap)
+{
+	const struct iter_result *r;
+	struct fake f = { .server = "192.0.2.1", .qname = "*.big.example." };
+	unsigned i, j;
+
+	net_std();
+	for (i = 0; i < ITER_NS_MAX; i++) {
+		f.ns[i] = net_str("big.example. 60 NS n%u.big.example.", i);
+		for (j = 0; j < ITER_NS_ADDRS; j++)
+			f.ar[i * ITER_NS_ADDRS + j] = net_str(
+				"n%u.big.example. 60 A 10.2.%u.%u", i, i, j);
+	}
+	net_add(&f);
+	net_add(&(struct fake){ .server = "*", .qname = "*",
+		.flags = WIRE_RCODE_REFUSED });
+	r = net_resolve("www.big.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "upstream query cap");
+	ck_assert_uint_eq(N.nsends, ITER_MAX_SENDS);
+	ck_assert_uint_eq(iter_counts(N.req)->sends, ITER_MAX_SENDS);
+}
+END_TEST
+
+START_TEST(test_outstanding_cap)
+{
+	const struct iter_result *r;
+	struct fake f = { .server = "192.0.2.1", .qname = "*.slow.example." };
+	size_t i, first = NET_SENDS_MAX, second = NET_SENDS_MAX;
+
+	/* eight servers, only 10.3.0.0 answers, 2.5 s late: its first
+	 * token's slot is reused by the fifth send after it (at most
+	 * ITER_MAX_OUTSTANDING open), so only the retry's answer is used */
+	N.cfg.query_timeout_ms = 60000;
+	net_std();
+	for (i = 0; i < 8; i++) {
+		f.ns[i] = net_str("slow.example. 60 NS n%zu.slow.example.", i);
+		f.ar[i] = net_str("n%zu.slow.example. 60 A 10.3.0.%zu", i, i);
+	}
+	net_add(&f);
+	net_add(&(struct fake){ .server = "10.3.0.0", .qname = "*",
+		.flags = WIRE_FLAG_AA, .delay_ms = 2500,
+		.an = { "www.slow.example. 60 A 192.0.2.1" } });
+	net_add(&(struct fake){ .server = "*", .qname = "*",
+		.act = FAKE_SILENT });
+	r = net_resolve("www.slow.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	for (i = 0; i < N.nsends; i++) {
+		if (strcmp(N.sends[i].server, "10.3.0.0") != 0)
+			continue;
+		if (first == NET_SENDS_MAX)
+			first = i;
+		else if (second == NET_SENDS_MAX)
+			second = i;
+	}
+	ck_assert_uint_lt(second, N.nsends);
+	ck_assert_uint_ge(second - first, ITER_MAX_OUTSTANDING);
+	ck_assert_uint_gt(N.sends[first].at_ms + 2500,
+	                  N.sends[first + 4].at_ms);
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
+	                  N.sends[second].at_ms + 2500);
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+	static const uint8_t bad[] = { 70, 'a', 0 };
+	struct iter_target t;
+	struct iter_req *req;
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len = net_wire("www.example.", name);
+
+	req = iter_new(&N.env, bad, sizeof bad, WIRE_TYPE_A, WIRE_CLASS_IN,
+	               &N.now);
+	ck_assert_int_eq(iter_next(req, &N.now, &t), ITER_DONE);
+	ck_assert_uint_eq(iter_result(req)->rcode, WIRE_RCODE_SERVFAIL);
+	iter_free(req);
+	req = iter_new(&N.env, name, len, WIRE_TYPE_A, WIRE_CLASS_CH, &N.now);
+	ck_assert_int_eq(iter_next(req, &N.now, &t), ITER_DONE);
+	ck_assert_str_eq(iter_result(req)->why, "class not supported");
+	iter_free(req);
+	req = iter_new(&N.env, name, len, 252, WIRE_CLASS_IN, &N.now);
+	ck_assert_int_eq(iter_next(req, &N.now, &t), ITER_DONE);
+	ck_assert_str_eq(iter_result(req)->why, "type not supported");
+	/* feeding unknown tokens and NULLs is harmless */
+	iter_feed(req, &(struct iter_reply){ .token = 99 }, &N.now);
+	iter_feed(NULL, NULL, NULL);
+	iter_free(req);
+	iter_free(NULL);
+	req = iter_new(&N.env, name, len, WIRE_TYPE_A, WIRE_CLASS_IN, &N.now);
+	ck_assert_ptr_null(iter_result(req));
+	iter_free(req);
+}
+END_TEST
+
+START_TEST(test_unknown_token_ignored)
+{
+	struct iter_target t, t2;
+	struct iter_req *req;
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len = net_wire("www.example.", name);
+
+	req = iter_new(&N.env, name, len, WIRE_TYPE_A, WIRE_CLASS_IN, &N.now);
+	ck_assert_int_eq(iter_next(req, &N.now, &t), ITER_SEND);
+	ck_assert_int_eq(iter_next(req, &N.now, &t2), ITER_WAIT);
+	iter_feed(req, &(struct iter_reply){ .token = t.token + 1,
+	          .kind = ITER_REPLY_TIMEOUT }, &N.now);
+	ck_assert_int_eq(iter_next(req, &N.now, &t2), ITER_WAIT);
+	iter_feed(req, &(struct iter_reply){ .token = t.token,
+	          .kind = ITER_REPLY_TIMEOUT }, &N.now);
+	ck_assert_int_eq(iter_next(req, &N.now, &t2), ITER_SEND);
+	ck_assert_uint_ne(t2.token, t.token);
+	ck_assert_int_ne(memcmp(&t2.addr, &t.addr, sizeof t.addr), 0);
+	iter_free(req);
+}
+END_TEST
+
+/* unit repeated n times, then tail (a string that lives to teardown). */
+static const char *repeat(const char *unit, unsigned n, const char *tail)
+{
+	const char *s = tail;
+
+	while (n-- > 0)
+		s = net_str("%s%s", unit, s);
+	return s;
+}
+
+/* Classify a canned reply to (qname, qtype) asked of zone. */
+static enum iter_kind classify(const struct fake *f, const char *zone,
+                               const char *qname, uint16_t qtype,
+                               struct iter_class *c)
+{
+	static uint8_t buf[NET_MSG_MAX];
+	struct wire_rr rr[128];
+	struct wire_msg m;
+	uint8_t z[WIRE_NAME_MAX], q[WIRE_NAME_MAX];
+	struct iter_ask a;
+	size_t len = net_msg(f, qname, qtype, buf);
+
+	ck_assert_int_eq(wire_msg_parse(&m, buf, len, rr, 128), WIRE_OK);
+	a.zone = z;
+	a.zonelen = net_wire(zone, z);
+	a.qname = q;
+	a.qnamelen = net_wire(qname, q);
+	a.qtype = qtype;
+	a.qclass = WIRE_CLASS_IN;
+	iter_classify(&m, &a, c);
+	return c->kind;
+}
+
+START_TEST(test_classify)
+{
+	static struct iter_class c;
+	const char *soa = "z. 60 SOA ns.z. h.z. 1 2 3 4 5";
+
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA |
+	                 WIRE_FLAG_TC }, "z.", "a.z.", 1, &c), ITER_K_ERROR);
+	ck_assert_str_eq(c.why, "truncated");
+	ck_assert_int_eq(classify(&(struct fake){ .flags = 0x2000 },
+	                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = 9 },
+	                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
+	ck_assert_int_eq(classify(&(struct fake){ .flags =
+	                 WIRE_RCODE_NXDOMAIN, .ns = { soa } }, "z.", "a.z.", 1,
+	                 &c), ITER_K_LAME);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA |
+	                 WIRE_RCODE_NXDOMAIN, .ns = { soa } }, "z.", "a.z.", 1,
+	                 &c), ITER_K_NXDOMAIN);
+	ck_assert_uint_eq(c.soa, 0);
+	/* an SOA out of bailiwick is not the negative answer's SOA */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .ns = { "y. 60 SOA ns.y. h.y. 1 2 3 4 5" } }, "z.",
+	                 "a.z.", 1, &c), ITER_K_NODATA);
+	ck_assert_uint_eq(c.soa, WIRE_NONE);
+	/* records out of bailiwick are not an answer */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .an = { "a.z. 60 A 1.2.3.4" } }, "y.", "a.z.", 1,
+	                 &c), ITER_K_NODATA);
+	/* 101 labels "x." after the DNAME, 2 x 50 + 2 before: > 255 */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .an = { net_str("a.z. 60 DNAME %s", repeat("x.",
+	                 101, "")) } }, "z.", repeat("b", 50, repeat(".b", 50,
+	                 ".a.z.")), 1, &c), ITER_K_ERROR);
+	ck_assert_str_eq(c.why, "DNAME substitution too long");
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .an = { "a.z. 60 CNAME b.z.", "b.z. 60 CNAME a.z." } },
+	                 "z.", "a.z.", 1, &c), ITER_K_CNAME);
+	ck_assert(c.loop);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = 0 }, "z.", "a.z.",
+	                 1, &c), ITER_K_LAME);
+	ck_assert_int_eq(classify(&(struct fake){
+	                 .ns = { "a.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
+	                 &c), ITER_K_REFERRAL);
+	ck_assert_int_eq(classify(&(struct fake){
+	                 .ns = { "c.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
+	                 &c), ITER_K_LAME);
+	ck_assert_str_eq(c.why, "referral sideways");
+}
+END_TEST
+
+Suite *iter_caps_suite(void)
+{
+	Suite *s = suite_create("iter-caps");
+	TCase *tc = tcase_create("servers");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_refused);
+	tcase_add_test(tc, test_servfail);
+	tcase_add_test(tc, test_notimp);
+	tcase_add_test(tc, test_upward_referral);
+	tcase_add_test(tc, test_same_zone_referral);
+	tcase_add_test(tc, test_sideways_referral);
+	tcase_add_test(tc, test_no_aa);
+	tcase_add_test(tc, test_unreachable);
+	tcase_add_test(tc, test_all_timeout);
+	tcase_add_test(tc, test_deadline);
+	tcase_add_test(tc, test_late_answer);
+	tcase_add_test(tc, test_formerr_edns);
+	tcase_add_test(tc, test_formerr_msg);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_cname_loop);
+	tcase_add_test(tc, test_cname_cap);
+	tcase_add_test(tc, test_referral_cap);
+	tcase_add_test(tc, test_subquery_cap);
+	tcase_add_test(tc, test_depth_cap);
+	tcase_add_test(tc, test_glueless_loop);
+	tcase_add_test(tc, test_send_cap);
+	tcase_add_test(tc, test_outstanding_cap);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("reject");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_bad_input);
+	tcase_add_test(tc, test_unknown_token_ignored);
+	tcase_add_test(tc, test_classify);
+	suite_add_tcase(s, tc);
+	return s;
+}
