@@ -52,15 +52,25 @@ void cache_config_init(struct cache_config *cfg)
 	cfg->shards = CACHE_SHARDS_DEFAULT;
 }
 
-/* now + ttl, saturating at the largest time_t. */
-time_t cache_expire_at(time_t now, uint32_t ttl)
+/* The stored expiry: the low 32 bits of now + ttl (ttl < 2^31). */
+uint32_t cache_expire_at(time_t now, uint32_t ttl)
+{
+	CACHE_REQUIRE(ttl <= CACHE_TTL_WIRE_MAX);
+	return (uint32_t)now + ttl;
+}
+
+/* now + delta (|delta| < 2^32), saturating at the ends of time_t. */
+time_t cache_time_add(time_t now, int64_t delta)
 {
 	const time_t max =
 		(time_t)(((uint64_t)1 << (sizeof(time_t) * 8 - 1)) - 1);
+	const time_t min = -max - 1;
 
-	if (now > max - (time_t)ttl)
+	if (delta > 0 && now > max - (time_t)delta)
 		return max;
-	return now + (time_t)ttl;
+	if (delta < 0 && now < min - (time_t)delta)
+		return min;
+	return now + (time_t)delta;
 }
 
 struct cache_shard *cache_shard_of(struct cache *c, uint64_t hash)
@@ -124,6 +134,8 @@ int cache_create(const struct cache_config *cfg, struct cache **out)
 	int rc;
 
 	if (cfg == NULL || out == NULL || cfg->min_ttl > cfg->max_ttl ||
+	    cfg->max_ttl > CACHE_TTL_WIRE_MAX ||
+	    cfg->neg_max_ttl > CACHE_TTL_WIRE_MAX ||
 	    cfg->shards > CACHE_SHARDS_MAX)
 		return CACHE_EINVAL;
 	c = calloc(1, sizeof(*c));

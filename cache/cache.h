@@ -118,8 +118,8 @@ enum cache_kind {
 struct cache_config {
 	size_t max_bytes;   /**< the memory bound, overhead included */
 	uint32_t min_ttl;   /**< TTLs of RRsets are raised to this */
-	uint32_t max_ttl;   /**< ...and lowered to this */
-	uint32_t neg_max_ttl; /**< negative TTLs are lowered to this */
+	uint32_t max_ttl;   /**< ...and lowered to this (< 2^31) */
+	uint32_t neg_max_ttl; /**< negative TTLs are lowered to this (< 2^31) */
 	unsigned shards;    /**< 0 = default; rounded down to a power of 2 */
 	/** Key of the bucket hash; the daemon fills it with random bytes so
 	 *  that nobody can aim names at one chain. */
@@ -257,9 +257,10 @@ void cache_config_init(struct cache_config *cfg);
  * cfg->max_bytes, this call's own allocations included.
  * @param cfg: the configuration; copied, not kept.
  * @param out: receives the cache; free it with cache_destroy.
- * @return CACHE_OK, CACHE_EINVAL (min_ttl > max_ttl, shards too many, or
- *   max_bytes too small for one shard of CACHE_SHARD_MIN_BYTES), or
- *   CACHE_ENOMEM. *out is untouched on error.
+ * @return CACHE_OK, CACHE_EINVAL (min_ttl > max_ttl, max_ttl or
+ *   neg_max_ttl above CACHE_TTL_WIRE_MAX, shards too many, or max_bytes
+ *   too small for one shard of CACHE_SHARD_MIN_BYTES), or CACHE_ENOMEM.
+ *   *out is untouched on error.
  */
 int cache_create(const struct cache_config *cfg, struct cache **out)
 	CACHE_MUST_CHECK;

@@ -37,15 +37,22 @@ static size_t key_bytes(unsigned flags)
 	return (flags & CACHE_F_CURVE) ? CACHE_SERVER_KEY_BYTES : 0;
 }
 
+/* Header + data, and never less than the struct (its tail padding). */
+static size_t entry_bytes(size_t data)
+{
+	size_t n = CACHE_ENTRY_HEADER + data;
+	return n < sizeof(struct cache_entry) ? sizeof(struct cache_entry) : n;
+}
+
 size_t cache_entry_size(const struct cache_entry *e)
 {
-	return sizeof(*e) + e->name_len + key_bytes(e->flags) + e->image_len;
+	return entry_bytes(e->name_len + key_bytes(e->flags) + e->image_len);
 }
 
 size_t cache_build_size(const struct cache_build *b)
 {
-	return sizeof(struct cache_entry) + b->name_len +
-	       (b->server_key ? CACHE_SERVER_KEY_BYTES : 0) + b->image_len;
+	return entry_bytes(b->name_len + b->image_len +
+	                   (b->server_key ? CACHE_SERVER_KEY_BYTES : 0));
 }
 
 /** The stored server key, or NULL if learned plain. */
@@ -69,7 +76,7 @@ const uint8_t *cache_entry_image(const struct cache_entry *e)
  */
 size_t cache_entry_wire_len(const struct cache_entry *e)
 {
-	if (e->kind == CACHE_KIND_RRSET)
+	if (cache_entry_kind(e) == CACHE_KIND_RRSET)
 		return (size_t)e->count *
 		               (e->name_len + CACHE_RR_FIXED_BYTES - 2) +
 		       e->image_len;
@@ -126,7 +133,7 @@ static void render_negative(const struct cache_entry *e, uint32_t ttl,
 void cache_entry_render(const struct cache_entry *e, uint32_t ttl,
                         uint8_t *out)
 {
-	if (e->kind == CACHE_KIND_RRSET)
+	if (cache_entry_kind(e) == CACHE_KIND_RRSET)
 		render_positive(e, ttl, out);
 	else
 		render_negative(e, ttl, out);
@@ -163,6 +170,9 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 	CACHE_REQUIRE(b->name_len >= 1 && b->name_len <= CACHE_NAME_MAX);
 	CACHE_REQUIRE(b->image_len <= CACHE_IMAGE_MAX);
 	CACHE_REQUIRE(b->count <= UINT16_MAX);
+	CACHE_REQUIRE((unsigned)b->kind <= CACHE_F_KIND_MASK);
+	CACHE_REQUIRE(((unsigned)b->rank << CACHE_F_RANK_SHIFT) <=
+	              CACHE_F_RANK_MASK);
 	e->chain = e->prev = e->next = NULL;
 	e->expire = b->expire;
 	e->hash = (uint32_t)b->hash;
@@ -171,9 +181,9 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 	e->image_len = (uint16_t)b->image_len;
 	e->count = (uint16_t)b->count;
 	e->name_len = (uint8_t)b->name_len;
-	e->kind = (uint8_t)b->kind;
-	e->rank = (uint8_t)b->rank;
-	e->flags = b->server_key ? CACHE_F_CURVE : 0;
+	e->flags = (uint8_t)((unsigned)b->kind |
+	                     (unsigned)b->rank << CACHE_F_RANK_SHIFT |
+	                     (b->server_key ? CACHE_F_CURVE : 0));
 	memcpy(e->data, b->name, b->name_len);
 	if (b->server_key)
 		memcpy(e->data + b->name_len, b->server_key,
@@ -188,9 +198,19 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
                          int curve)
 {
-	unsigned mine = 2u * e->rank + ((e->flags & CACHE_F_CURVE) ? 1 : 0);
+	unsigned mine = 2u * cache_entry_rank(e) +
+	                ((e->flags & CACHE_F_CURVE) ? 1 : 0);
 	unsigned theirs = 2u * (unsigned)rank + (curve ? 1 : 0);
 	return mine > theirs;
+}
+
+/* The absolute expiry, rebuilt from its low 32 bits and now. */
+time_t cache_entry_expire(const struct cache_entry *e, time_t now)
+{
+	if (cache_entry_fresh(e, now))
+		return cache_time_add(now, cache_entry_left(e, now));
+	return cache_time_add(now, -(int64_t)(uint32_t)((uint32_t)now -
+	                                                e->expire));
 }
 
 void cache_entry_view(const struct cache_entry *e, time_t now,
@@ -198,11 +218,11 @@ void cache_entry_view(const struct cache_entry *e, time_t now,
 {
 	v->name = e->data;
 	v->name_len = e->name_len;
-	v->kind = (enum cache_kind)e->kind;
-	v->rank = (enum cache_rank)e->rank;
+	v->kind = cache_entry_kind(e);
+	v->rank = cache_entry_rank(e);
 	v->type = e->type;
 	v->klass = e->klass;
-	v->expire = e->expire;
+	v->expire = cache_entry_expire(e, now);
 	v->ttl = cache_entry_ttl(e, now);
 	v->stale = !cache_entry_fresh(e, now);
 	v->server_key = cache_entry_key(e);

@@ -17,6 +17,7 @@
 #define CURVECACHE_CACHE_INTERNAL_H
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,29 +34,39 @@
 			cache_impossible(__FILE__, __LINE__, #cond);       \
 	} while (0)
 
-/** Entry flags. */
-#define CACHE_F_CURVE 0x1u /**< learned over DNSCurve; key stored */
-#define CACHE_F_REF 0x2u   /**< read since the CLOCK hand last passed */
+/** The flags byte of an entry: kind, rank and two bits. */
+#define CACHE_F_KIND_MASK 0x03u  /**< enum cache_kind */
+#define CACHE_F_RANK_SHIFT 2
+#define CACHE_F_RANK_MASK 0x1cu  /**< enum cache_rank << 2 */
+#define CACHE_F_CURVE 0x20u /**< learned over DNSCurve; key stored */
+#define CACHE_F_REF 0x40u   /**< read since the CLOCK hand last passed */
 
 /** Average bytes of budget per hash bucket (about one entry). */
 #define CACHE_BYTES_PER_BUCKET 128
 
+/*
+ * 42 bytes before the data: every byte here is paid per RRset. The
+ * expiry is kept as the low 32 bits of the absolute time and compared in
+ * serial-number arithmetic (RFC 1982): TTLs are below 2^31, so "fresh"
+ * is "0 < expire - now < 2^31" computed mod 2^32, at any time_t.
+ */
 struct cache_entry {
 	struct cache_entry *chain; /**< next in the bucket chain */
 	struct cache_entry *prev;  /**< CLOCK ring */
 	struct cache_entry *next;
-	time_t expire;             /**< absolute; fresh while now < expire */
+	uint32_t expire;           /**< (uint32_t)(now + ttl) */
 	uint32_t hash;             /**< low 32 bits of the name hash */
 	uint16_t type;             /**< 0 for NXDOMAIN */
 	uint16_t klass;
 	uint16_t image_len;        /**< bytes of RDATA image */
 	uint16_t count;            /**< RRs in the image */
 	uint8_t name_len;          /**< 1..255: CACHE_NAME_MAX fits */
-	uint8_t kind;              /**< enum cache_kind */
-	uint8_t rank;              /**< enum cache_rank */
-	uint8_t flags;             /**< CACHE_F_* */
+	uint8_t flags;             /**< CACHE_F_*: kind, rank, curve, ref */
 	uint8_t data[];            /**< name, [server key], image */
 };
+
+/** Bytes of an entry header: where its data starts. */
+#define CACHE_ENTRY_HEADER offsetof(struct cache_entry, data)
 
 /*
  * A shard, aligned to cache lines: the lock and the read counters share
@@ -91,7 +102,7 @@ struct cache_build {
 	enum cache_kind kind;
 	enum cache_rank rank;
 	const uint8_t *server_key; /**< NULL if plain */
-	time_t expire;
+	uint32_t expire;           /**< as in struct cache_entry */
 	size_t image_len;
 	size_t count;
 	/* positive */
@@ -105,22 +116,35 @@ struct cache_build {
 
 /* Small helpers of the read path, inline for speed. */
 
-/** Fresh while now < expire. */
+/** Seconds left at now, mod 2^32 (see struct cache_entry). */
+static inline uint32_t cache_entry_left(const struct cache_entry *e,
+                                        time_t now)
+{
+	return e->expire - (uint32_t)now;
+}
+
+/** Fresh: 0 < expire - now < 2^31. */
 static inline int cache_entry_fresh(const struct cache_entry *e, time_t now)
 {
-	return now < e->expire;
+	return cache_entry_left(e, now) - 1u < CACHE_TTL_WIRE_MAX;
 }
 
 /** Seconds left at now; 0 once expired. */
 static inline uint32_t cache_entry_ttl(const struct cache_entry *e,
                                        time_t now)
 {
-	time_t left;
+	return cache_entry_fresh(e, now) ? cache_entry_left(e, now) : 0;
+}
 
-	if (now >= e->expire)
-		return 0;
-	left = e->expire - now;
-	return left > (time_t)UINT32_MAX ? UINT32_MAX : (uint32_t)left;
+static inline enum cache_kind cache_entry_kind(const struct cache_entry *e)
+{
+	return (enum cache_kind)(e->flags & CACHE_F_KIND_MASK);
+}
+
+static inline enum cache_rank cache_entry_rank(const struct cache_entry *e)
+{
+	return (enum cache_rank)((e->flags & CACHE_F_RANK_MASK) >>
+	                         CACHE_F_RANK_SHIFT);
 }
 
 /** Bucket of a hash: the low 32 bits scaled to nbuckets (no division). */
@@ -142,7 +166,8 @@ static inline int cache_entry_same_name(const struct cache_entry *e,
 
 /* cache.c */
 void cache_impossible(const char *file, int line, const char *what);
-time_t cache_expire_at(time_t now, uint32_t ttl);
+uint32_t cache_expire_at(time_t now, uint32_t ttl);
+time_t cache_time_add(time_t now, int64_t delta);
 struct cache_shard *cache_shard_of(struct cache *c, uint64_t hash);
 
 /* name.c */
@@ -166,6 +191,7 @@ size_t cache_build_size(const struct cache_build *b);
 void cache_entry_fill(struct cache_entry *e, const struct cache_build *b);
 int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
                          int curve);
+time_t cache_entry_expire(const struct cache_entry *e, time_t now);
 void cache_entry_view(const struct cache_entry *e, time_t now,
                       struct cache_view *v);
 

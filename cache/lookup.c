@@ -47,18 +47,19 @@ static struct cache_entry *pick(struct cache_shard *s, uint32_t hash,
 			continue;
 		if (e->type == q->type)
 			exact = e;
-		else if (e->kind == CACHE_KIND_NXDOMAIN)
+		else if (cache_entry_kind(e) == CACHE_KIND_NXDOMAIN)
 			nx = e;
 	}
 	if (rrset_only) {
-		if (exact == NULL || exact->kind != CACHE_KIND_RRSET)
+		if (exact == NULL ||
+		    cache_entry_kind(exact) != CACHE_KIND_RRSET)
 			return NULL;
 		nx = NULL;
 	}
 	fresh_exact = exact != NULL && cache_entry_fresh(exact, now);
 	fresh_nx = nx != NULL && cache_entry_fresh(nx, now);
 	if (fresh_exact && fresh_nx)
-		return cache_entry_outranks(nx, (enum cache_rank)exact->rank,
+		return cache_entry_outranks(nx, cache_entry_rank(exact),
 		                            entry_curve(exact)) ? nx : exact;
 	if (fresh_exact)
 		return exact;
@@ -76,13 +77,13 @@ static int answer(struct cache_entry *e, const struct cache_query *q,
 {
 	const uint8_t *key = cache_entry_key(e);
 
-	ans->kind = (enum cache_kind)e->kind;
-	ans->rank = (enum cache_rank)e->rank;
-	ans->type = e->kind == CACHE_KIND_RRSET ? e->type : q->type;
+	ans->kind = cache_entry_kind(e);
+	ans->rank = cache_entry_rank(e);
+	ans->type = ans->kind == CACHE_KIND_RRSET ? e->type : q->type;
 	ans->klass = e->klass;
 	ans->ttl = cache_entry_ttl(e, now);
 	ans->stale = !cache_entry_fresh(e, now);
-	ans->expire = e->expire;
+	ans->expire = cache_entry_expire(e, now);
 	ans->curve = key != NULL;
 	if (key != NULL)
 		memcpy(ans->server_key, key, CACHE_SERVER_KEY_BYTES);

@@ -139,7 +139,7 @@ static int clear_way(struct cache_shard *s, const struct cache_build *b,
 			continue;
 		contradicts = e->type == b->type ||
 		              b->kind == CACHE_KIND_NXDOMAIN ||
-		              e->kind == CACHE_KIND_NXDOMAIN;
+		              cache_entry_kind(e) == CACHE_KIND_NXDOMAIN;
 		if (contradicts && (!cache_entry_fresh(e, now) ||
 		                    !cache_entry_outranks(e, b->rank, curve))) {
 			if (e->type == b->type)

@@ -344,6 +344,42 @@ START_TEST(test_ttl_countdown_and_expiry)
 }
 END_TEST
 
+/* The stored expiry is 32 bits: crossing 2^32 and 2^31 changes nothing. */
+START_TEST(test_ttl_across_32bit_boundaries)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	const time_t wrap = (time_t)1 << 32, half = (time_t)1 << 31;
+	const time_t starts[] = { wrap - 10, half - 10, -20, 3 * wrap - 1 };
+
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		time_t t = starts[i];
+		ck_assert_int_eq(put_a(c, "w.example", 100, CACHE_RANK_AUTH,
+		                       NULL, 1, t), CACHE_OK);
+		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0, t + 15, &ans),
+		                 CACHE_OK);
+		ck_assert_uint_eq(ans.ttl, 85);
+		ck_assert_int_eq(ans.expire, t + 100);
+		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0, t + 100, &ans),
+		                 CACHE_ENOTFOUND);
+		ck_assert_int_eq(get(c, "w.example", TYPE_A, CACHE_GET_STALE,
+		                     t + 5000, &ans), CACHE_OK);
+		ck_assert_int_eq(ans.stale, 1);
+		ck_assert_int_eq(ans.expire, t + 100);
+		/* Long expired, still stale (not fresh again) a year on. */
+		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0,
+		                     t + 366 * 86400, &ans), CACHE_ENOTFOUND);
+	}
+	/* The largest TTL the config allows stays fresh to its end. */
+	ck_assert_int_eq(put_a(c, "max.example", 86400, CACHE_RANK_AUTH, NULL,
+	                       1, wrap - 1), CACHE_OK);
+	ck_assert_int_eq(get(c, "max.example", TYPE_A, 0, wrap + 86398, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.ttl, 1);
+	cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_ttl_clamps)
 {
 	struct cache_config cfg;
@@ -394,14 +430,18 @@ START_TEST(test_ttl_default_max_and_zero)
 	                 CACHE_ENOTFOUND);
 	ck_assert_int_eq(get(c, "zero.example", TYPE_A, CACHE_GET_STALE, T0,
 	                     &ans), CACHE_OK);
-	/* Expiry saturates instead of wrapping at the end of time_t. */
+	/* At the end of time_t the TTL still counts down; the absolute
+	 * expiry reported saturates instead of wrapping. */
 	ck_assert_int_eq(sizeof(time_t), 8);
-	ck_assert_int_eq(cache_expire_at(end - 10, 100) == end, 1);
 	ck_assert_int_eq(put_a(c, "end.example", 100, CACHE_RANK_AUTH, NULL, 1,
 	                       end - 10), CACHE_OK);
 	ck_assert_int_eq(get(c, "end.example", TYPE_A, 0, end - 5, &ans),
 	                 CACHE_OK);
-	ck_assert_uint_eq(ans.ttl, 5);
+	ck_assert_uint_eq(ans.ttl, 95);
+	ck_assert_int_eq(ans.expire == end, 1);
+	ck_assert_int_eq(cache_time_add(end - 1, 5) == end, 1);
+	ck_assert_int_eq(cache_time_add(-end + 1, -5) == -end - 1, 1);
+	ck_assert_int_eq(cache_time_add(T0, -5), T0 - 5);
 	cache_destroy(c);
 }
 END_TEST
@@ -863,6 +903,26 @@ START_TEST(test_reject_create)
 	cfg.min_ttl = 100;
 	cfg.max_ttl = 99;
 	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_EINVAL);
+	cache_config_init(&cfg);
+	cfg.max_ttl = CACHE_TTL_WIRE_MAX + 1u; /* must stay below 2^31 */
+	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_EINVAL);
+	cache_config_init(&cfg);
+	cfg.neg_max_ttl = CACHE_TTL_WIRE_MAX + 1u;
+	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_EINVAL);
+	cfg.neg_max_ttl = CACHE_TTL_WIRE_MAX;
+	cfg.max_ttl = CACHE_TTL_WIRE_MAX;
+	cfg.max_bytes = 1 << 20;
+	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
+	{
+		struct cache_answer ans;
+		ck_assert_int_eq(put_a(c, "long.example", CACHE_TTL_WIRE_MAX,
+		                       CACHE_RANK_AUTH, NULL, 1, T0), CACHE_OK);
+		ck_assert_int_eq(get(c, "long.example", TYPE_A, 0, T0, &ans),
+		                 CACHE_OK);
+		ck_assert_uint_eq(ans.ttl, CACHE_TTL_WIRE_MAX);
+	}
+	cache_destroy(c);
+	c = NULL;
 	cache_config_init(&cfg);
 	cfg.shards = CACHE_SHARDS_MAX + 1;
 	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_EINVAL);
@@ -1528,6 +1588,7 @@ static Suite *cache_suite(void)
 	tc = tcase_create("ttl");
 	tcase_add_test(tc, test_ttl_countdown_and_expiry);
 	tcase_add_test(tc, test_ttl_clamps);
+	tcase_add_test(tc, test_ttl_across_32bit_boundaries);
 	tcase_add_test(tc, test_ttl_default_max_and_zero);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rank");
