@@ -7,6 +7,8 @@
  * binds every listener, drops privileges to cfg->user, then serves until
  * SIGTERM or SIGINT (exit 0, everything freed). SIGHUP reloads the
  * configuration and the root hints; if either is bad, both old ones stay.
+ * SIGUSR1 writes every counter to the log ("stats" events; the control
+ * socket will serve them too).
  * Without -f the daemon detaches and logs to syslog; the starting process
  * exits 0 only once the daemon is ready (listeners bound, privileges
  * dropped), 1 if it failed. With -f it stays in the foreground and logs
@@ -41,6 +43,14 @@
 #include "localzone.h"
 #include "log.h"
 #include "server.h"
+#include "stats.h"
+
+/** Buffer for the text of every counter. */
+#define MAIN_STATS_BYTES 4096
+/** Longest "stats" log line (the log line buffer is 1024 bytes). */
+#define MAIN_STATS_LINE 800
+/** Signals handled: TERM, INT, HUP, USR1. */
+#define MAIN_SIGNALS 4
 
 /** Everything the daemon owns. */
 struct main_ctx {
@@ -50,7 +60,7 @@ struct main_ctx {
 	struct cfg cfg;              /**< the running configuration */
 	uv_loop_t loop;
 	bool loop_open;
-	uv_signal_t sig[3];          /**< TERM, INT, HUP */
+	uv_signal_t sig[MAIN_SIGNALS]; /**< TERM, INT, HUP, USR1 */
 	size_t nsig;
 	struct cache *cache;
 	struct curve_client *curve;
@@ -248,11 +258,12 @@ static void on_signal(uv_signal_t *sig, int signum);
 
 static int start_signals(struct main_ctx *m)
 {
-	static const int sigs[3] = { SIGTERM, SIGINT, SIGHUP };
+	static const int sigs[MAIN_SIGNALS] = { SIGTERM, SIGINT, SIGHUP,
+	                                        SIGUSR1 };
 	size_t i;
 
 	signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < MAIN_SIGNALS; i++) {
 		if (uv_signal_init(&m->loop, &m->sig[i]) != 0)
 			return -1;
 		m->sig[i].data = m;
@@ -265,31 +276,47 @@ static int start_signals(struct main_ctx *m)
 
 static void log_start(const struct main_ctx *m)
 {
-	char addrs[CFG_MAX_LISTEN * 50], a[64];
+	char addrs[CFG_MAX_LISTEN * 64], a[64];
 	size_t i, n = 0;
 
 	addrs[0] = '\0';
 	for (i = 0; i < m->cfg.n_listen && n < sizeof addrs - 64; i++) {
-		const struct sockaddr *sa =
-			(const struct sockaddr *)&m->cfg.listen[i].sa;
-		uint16_t port;
-
-		if (sa->sa_family == AF_INET) {
-			uv_ip4_name((const struct sockaddr_in *)sa, a, sizeof a);
-			port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
-		} else {
-			uv_ip6_name((const struct sockaddr_in6 *)sa, a,
-			            sizeof a);
-			port = ntohs(((const struct sockaddr_in6 *)sa)
-			             ->sin6_port);
-		}
-		n += (size_t)snprintf(addrs + n, sizeof addrs - n, "%s%s@%u",
-		                      i ? "," : "", a, (unsigned)port);
+		server_addr_text((const struct sockaddr *)&m->cfg.listen[i].sa,
+		                 a, sizeof a);
+		n += (size_t)snprintf(addrs + n, sizeof addrs - n, "%s%s",
+		                      i ? "," : "", a);
 	}
 	log_info("start", "version=%s listen=%s curve=%s root_hints=%s "
 	         "pid=%ld", PACKAGE_VERSION, addrs,
 	         m->cfg.curve ? "on" : "off", m->cfg.root_hints,
 	         (long)getpid());
+}
+
+/* Every counter, as "stats" lines of name=value fields (SIGUSR1, exit). */
+static void log_stats(const struct main_ctx *m)
+{
+	char text[MAIN_STATS_BYTES], *p, *end, *nl;
+
+	(void)stats_format(server_stats(m->srv), text, sizeof text);
+	p = text;
+	end = text + strlen(text);
+	while (p < end) {
+		char *cut = p + MAIN_STATS_LINE < end ? p + MAIN_STATS_LINE :
+		            end;
+
+		if (cut < end) {
+			while (cut > p && *cut != '\n')
+				cut--;
+			if (cut == p)
+				break;
+		}
+		for (nl = p; nl < cut; nl++)
+			if (*nl == '\n')
+				*nl = ' ';
+		*cut = '\0';
+		log_info("stats", "%s", p);
+		p = cut + 1;
+	}
 }
 
 /* Everything up to serving; -1 on failure (message already given). */
@@ -339,8 +366,8 @@ static void stop(struct main_ctx *m)
 {
 	size_t i;
 
-	log_info("stop", "queries=%llu",
-	         (unsigned long long)server_stats(m->srv)->queries);
+	log_info("stop", "signal=term");
+	log_stats(m);
 	server_stop(m->srv);
 	for (i = 0; i < m->nsig; i++)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
@@ -415,6 +442,8 @@ static void on_signal(uv_signal_t *sig, int signum)
 
 	if (signum == SIGHUP)
 		reload(m);
+	else if (signum == SIGUSR1)
+		log_stats(m);
 	else if (m->nsig > 0)
 		stop(m);
 }

@@ -6,6 +6,7 @@
  */
 #include "server_int.h"
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -581,6 +582,27 @@ static int server_udp_listen(struct server *s, const struct sockaddr *sa)
 	return rc;
 }
 
+void server_addr_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+	char a[INET6_ADDRSTRLEN];
+	unsigned port = 0;
+
+	a[0] = '\0';
+	if (sa->sa_family == AF_INET) {
+		const struct sockaddr_in *v4 = (const struct sockaddr_in *)sa;
+
+		uv_ip4_name(v4, a, sizeof a);
+		port = ntohs(v4->sin_port);
+	} else if (sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *v6 =
+			(const struct sockaddr_in6 *)sa;
+
+		uv_ip6_name(v6, a, sizeof a);
+		port = ntohs(v6->sin6_port);
+	}
+	snprintf(out, cap, "%s@%u", a, port);
+}
+
 int server_listen(struct server *s, char *err, size_t errlen)
 {
 	const struct cfg *c = s->cfg;
@@ -596,15 +618,9 @@ int server_listen(struct server *s, char *err, size_t errlen)
 		if (rc == 0)
 			rc = server_tcp_listen(s, sa);
 		if (rc != 0) {
-			addr[0] = '\0';
-			if (sa->sa_family == AF_INET)
-				uv_ip4_name((const struct sockaddr_in *)sa,
-				            addr, sizeof addr);
-			else
-				uv_ip6_name((const struct sockaddr_in6 *)sa,
-				            addr, sizeof addr);
-			snprintf(err, errlen, "listen %s port %u: %s", addr,
-			         (unsigned)c->port, uv_strerror(rc));
+			server_addr_text(sa, addr, sizeof addr);
+			snprintf(err, errlen, "listen %s: %s", addr,
+			         uv_strerror(rc));
 		}
 	}
 	return rc == 0 ? SERVER_OK : SERVER_EBIND;

@@ -137,6 +137,13 @@ void server_stop(struct server *s);
  *  is allowed. */
 void server_free(struct server *s);
 
+/**
+ * Write an address as "ADDR@PORT" (for logs and messages).
+ * @param sa: AF_INET or AF_INET6 (others give "@0").
+ * @param out, cap: destination (64 bytes always suffice).
+ */
+void server_addr_text(const struct sockaddr *sa, char *out, size_t cap);
+
 /** The worker's counters. */
 const struct stats *server_stats(const struct server *s);
 

@@ -291,8 +291,7 @@ static void att_sent(struct upstream_att *a)
 	log_send(a->q, a);
 }
 
-static void att_packet(struct upstream_att *a, const uint8_t *pkt,
-                       size_t len);
+static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len);
 
 static void udp_alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
@@ -321,7 +320,7 @@ static void udp_recv_cb(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
 		q->u->st->upstream_ignored++;
 		return;
 	}
-	att_packet(a, (const uint8_t *)buf->base, (size_t)n);
+	att_packet(a, (uint8_t *)buf->base, (size_t)n);
 }
 
 static int att_udp_start(struct upstream_att *a)
@@ -499,8 +498,7 @@ static int q_tcp_retry(struct upstream_query *q, enum upstream_mode mode)
 /* ------------------------------------------------------------------ */
 /* Answers                                                             */
 
-static void att_packet(struct upstream_att *a, const uint8_t *pkt,
-                       size_t len)
+static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len)
 {
 	struct upstream_query *q = a->q;
 	struct upstream *u = q->u;

@@ -133,11 +133,14 @@ int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
 
 /**
  * Check a received packet (a datagram, or a TCP message without its
- * prefix) against what was sent, opening it first if boxed.
+ * prefix) against what was sent, opening it first if boxed. A plain
+ * answer that matches gets its question name set back to the lowercase
+ * name of the target, in pkt and in msg, so that names compressed against
+ * it carry no 0x20 case into the cache.
  * @param u: the transport (its inner buffer and record array are used).
  * @param t: the target.
  * @param a: the attempt (sent packet and match data).
- * @param pkt, len: what came.
+ * @param pkt, len: what came (modified as said above).
  * @param msg: receives the parsed answer on UPSTREAM_V_ANSWER and
  *   UPSTREAM_V_FORMERR; valid until the next call.
  * @return an enum upstream_verdict.
@@ -145,7 +148,7 @@ int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
 enum upstream_verdict upstream_pkt_check(struct upstream *u,
                                          const struct iter_target *t,
                                          const struct upstream_att *a,
-                                         const uint8_t *pkt, size_t len,
+                                         uint8_t *pkt, size_t len,
                                          struct wire_msg *msg);
 
 /** The format to try first for a DNSCurve server, and the second

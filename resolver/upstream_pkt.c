@@ -160,18 +160,35 @@ static enum upstream_verdict check_msg(struct upstream *u,
 	return UPSTREAM_V_IGNORE;
 }
 
+/* The question of a matched answer is exactly our name (0x20 case) and
+ * uncompressed at the header's end: put the lowercase name back. */
+static void undo_0x20(const struct iter_target *t, uint8_t *pkt, size_t len,
+                      struct wire_msg *msg)
+{
+	if (len < WIRE_HEADER_BYTES + t->qnamelen ||
+	    !wire_name_equal(pkt + WIRE_HEADER_BYTES, t->qnamelen, t->qname,
+	                     t->qnamelen))
+		return;
+	memcpy(pkt + WIRE_HEADER_BYTES, t->qname, t->qnamelen);
+	memcpy(msg->q.name, t->qname, t->qnamelen);
+}
+
 enum upstream_verdict upstream_pkt_check(struct upstream *u,
                                          const struct iter_target *t,
                                          const struct upstream_att *a,
-                                         const uint8_t *pkt, size_t len,
+                                         uint8_t *pkt, size_t len,
                                          struct wire_msg *msg)
 {
 	enum upstream_verdict v;
 	size_t ilen = 0;
 	int rc;
 
-	if (a->s.mode == UPSTREAM_MODE_PLAIN)
-		return check_msg(u, t, &a->s, pkt, len, WIRE_MATCH_CASE, msg);
+	if (a->s.mode == UPSTREAM_MODE_PLAIN) {
+		v = check_msg(u, t, &a->s, pkt, len, WIRE_MATCH_CASE, msg);
+		if (v == UPSTREAM_V_ANSWER)
+			undo_0x20(t, pkt, len, msg);
+		return v;
+	}
 	if (u->curve == NULL)
 		return UPSTREAM_V_BADCURVE;
 	if (a->s.mode == UPSTREAM_MODE_STREAMLINED)
