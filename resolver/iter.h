@@ -82,7 +82,8 @@ struct iter_env {
 
 /** One upstream query the caller must send. */
 struct iter_target {
-	uint32_t token;                 /**< echo it in iter_feed */
+	uint32_t token;                 /**< echo it in iter_feed; non-zero,
+	                                     never reused in one request */
 	uint8_t qname[WIRE_NAME_MAX];   /**< lowercase wire name to ask */
 	size_t qnamelen;
 	uint16_t qtype;
@@ -122,7 +123,10 @@ struct iter_reply {
 /** What iter_next asks of the caller. */
 enum iter_step {
 	ITER_SEND = 0, /**< send *target, then call iter_next again */
-	ITER_WAIT,     /**< wait for a reply/timeout of an outstanding token */
+	ITER_WAIT,     /**< wait for a reply/timeout of an outstanding token;
+	                    returned only while a query handed out for the
+	                    current step is neither answered nor reported
+	                    timed out, so a timer of the caller is running */
 	ITER_DONE      /**< finished: see iter_result */
 };
 
@@ -191,6 +195,8 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
 
 /**
  * The answer, once iter_next returned ITER_DONE. Valid until iter_free.
+ * NULL before ITER_DONE. After ITER_DONE every token is retired (feeds
+ * are ignored), so the caller may cancel its queries.
  */
 const struct iter_result *iter_result(const struct iter_req *req);
 

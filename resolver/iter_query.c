@@ -252,9 +252,9 @@ static void iter_cands_collect(const struct iter_req *req, size_t fi,
 }
 
 /* Choose the next server: the FORMERR retry first, then the best of the
- * least tried addresses. */
-static bool iter_pick(struct iter_req *req, size_t fi, size_t *ns,
-                      size_t *addr)
+ * least tried addresses among those tried fewer than `upto` times. */
+static bool iter_pick(struct iter_req *req, size_t fi, unsigned upto,
+                      size_t *ns, size_t *addr)
 {
 	struct iter_frame *f = req->frame[fi];
 	struct iter_cands c;
@@ -269,7 +269,7 @@ static bool iter_pick(struct iter_req *req, size_t fi, size_t *ns,
 			return true;
 		}
 	}
-	for (tries = 0; tries < ITER_TRIES_MAX; tries++) {
+	for (tries = 0; tries < upto; tries++) {
 		size_t k;
 
 		iter_cands_collect(req, fi, tries, &c);
@@ -391,11 +391,11 @@ static bool iter_sub_start(struct iter_req *req, size_t fi,
 		if (type == 0)
 			continue;
 		if (req->depth >= ITER_MAX_DEPTH) {
-			*why = req->cap_why = "sub-resolution depth cap";
+			*why = "sub-resolution depth cap";
 			return false;
 		}
 		if (req->subqueries >= ITER_MAX_SUBQUERIES) {
-			*why = req->cap_why = "sub-resolution cap";
+			*why = "sub-resolution cap";
 			return false;
 		}
 		ns->sub |= type == WIRE_TYPE_A ? ITER_SUB_A : ITER_SUB_AAAA;
@@ -404,6 +404,21 @@ static bool iter_sub_start(struct iter_req *req, size_t fi,
 		return iter_frame_push(req, i, type) == 0;
 	}
 	return false;
+}
+
+/* Send to (ns, addr) unless the send cap is reached. */
+static int iter_query_send(struct iter_req *req, size_t fi, size_t ns,
+                           size_t addr, struct iter_target *t)
+{
+	if (req->counts.sends >= ITER_MAX_SENDS) {
+		iter_finish(req, WIRE_RCODE_SERVFAIL, "upstream query cap");
+		return ITER_DONE;
+	}
+	if (!iter_send(req, fi, ns, addr, t)) {
+		iter_finish(req, WIRE_RCODE_SERVFAIL, "no query slot");
+		return ITER_DONE;
+	}
+	return ITER_SEND;
 }
 
 int iter_state_query(struct iter_req *req, size_t fi,
@@ -415,21 +430,15 @@ int iter_state_query(struct iter_req *req, size_t fi,
 
 	if (iter_frame_busy(req, fi))
 		return ITER_WAIT;
-	if (iter_pick(req, fi, &ns, &addr)) {
-		if (req->counts.sends >= ITER_MAX_SENDS) {
-			iter_finish(req, WIRE_RCODE_SERVFAIL,
-			            "upstream query cap");
-			return ITER_DONE;
-		}
-		if (!iter_send(req, fi, ns, addr, t)) {
-			iter_finish(req, WIRE_RCODE_SERVFAIL,
-			            "no query slot");
-			return ITER_DONE;
-		}
-		return ITER_SEND;
-	}
-	if (iter_sub_start(req, fi, &why))
+	/* Untried addresses, then untried glueless NS names, then retries. */
+	if (iter_pick(req, fi, 1, &ns, &addr) ||
+	    (!iter_sub_start(req, fi, &why) &&
+	     iter_pick(req, fi, ITER_TRIES_MAX, &ns, &addr)))
+		return iter_query_send(req, fi, ns, addr, t);
+	if (req->depth > fi)
 		return ITER_CONTINUE;
+	if (why != NULL)
+		req->cap_why = why;
 	iter_fail(f, why != NULL ? why : "no server could answer");
 	return ITER_CONTINUE;
 }

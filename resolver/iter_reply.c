@@ -345,8 +345,13 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 	struct iter_ask ask;
 	struct iter_out copy;
 
-	if (!iter_reply_matches(req, o, reply))
+	if (!iter_reply_matches(req, o, reply)) {
+		/* Unboxed from a DNSCurve server, or not our question: never
+		 * used; the query counts as timed out so the walk goes on
+		 * (the token stays open for a genuine answer). */
+		o->timed_out = true;
 		return;
+	}
 	sel_rtt_report(req->env->sel, (const struct sockaddr *)&o->sa,
 	               reply->rtt_ms, req->now.mono_ms);
 	ask.zone = f->zone.name;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_iter_net.h"
+#include "iter_net.h"
 #include "iter_int.h"
 
 Suite *iter_caps_suite(void);
@@ -208,6 +208,34 @@ START_TEST(test_late_answer)
 	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
 	                  N.sends[2].at_ms + 600);
 	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 1);
+}
+END_TEST
+
+START_TEST(test_late_answer_during_sub)
+{
+	const struct iter_result *r;
+
+	/* slow.example.: one server with glue (slow), one glueless; the
+	 * walk for the glueless name is under way when the slow answer
+	 * comes: it is used and the sub-resolution is dropped */
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.slow.example.",
+		.ns = { "slow.example. 60 NS ns.slow.example.",
+		        "slow.example. 60 NS ns.far.net." },
+		.ar = { "ns.slow.example. 60 A 192.0.2.50" } });
+	net_add(&(struct fake){ .server = "192.0.2.50", .qname = "*",
+		.flags = WIRE_FLAG_AA, .delay_ms = 450,
+		.an = { "www.slow.example. 60 A 192.0.2.51" } });
+	net_add(&(struct fake){ .server = "192.0.2.10", .qname = "*",
+		.act = FAKE_SILENT });
+	r = net_resolve("www.slow.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_uint_eq(iter_counts(N.req)->subqueries, 1);
+	ck_assert_str_eq(N.sends[N.nsends - 1].qname, "ns.far.net.");
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
+	                  N.sends[2].at_ms + 450);
 }
 END_TEST
 
@@ -632,6 +660,7 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_all_timeout);
 	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_late_answer);
+	tcase_add_test(tc, test_late_answer_during_sub);
 	tcase_add_test(tc, test_formerr_edns);
 	tcase_add_test(tc, test_formerr_msg);
 	suite_add_tcase(s, tc);

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_iter_net.c - the fake network of the iterator tests
- * (see check_iter_net.h).
+ * (see iter_net.h).
  */
 #include <arpa/inet.h>
 #include <check.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "check_iter_net.h"
+#include "iter_net.h"
 
 /** Events (replies and timeouts) pending at once. */
 #define NET_EVENTS_MAX 512
