@@ -29,7 +29,7 @@ struct stats {
 	uint64_t queries_tcp;
 	uint64_t acl_refused;        /**< answered REFUSED by access control */
 	uint64_t acl_dropped;        /**< dropped by access control */
-	uint64_t dropped;            /**< unanswerable packets (QR set, short) */
+	uint64_t dropped;            /**< unanswerable: QR set, too short */
 	uint64_t cache_hits;         /**< answered from the cache */
 	uint64_t cache_misses;       /**< went to a resolution */
 	uint64_t local_answers;      /**< answered from a local zone */
