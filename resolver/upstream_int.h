@@ -109,6 +109,7 @@ struct upstream {
 	size_t max_sockets;
 	size_t sockets;            /**< attempts open now */
 	size_t pending;            /**< queries not cancelled */
+	bool nonce_warned;         /**< a nonce failure was logged */
 	struct upstream_query *head;
 	uint8_t fmt_key[crypto_shorthash_KEYBYTES];
 	struct upstream_fmt fmt[UPSTREAM_FORMAT_SLOTS];

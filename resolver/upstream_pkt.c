@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "log.h"
 
 _Static_assert(ITER_KEY_BYTES == CURVE_KEY_BYTES, "server key sizes");
 
@@ -93,6 +94,20 @@ static int zone_text(const struct iter_target *t, char *out, size_t cap)
 	return UPSTREAM_OK;
 }
 
+/* A fresh client nonce; a failure (the nonce file of a loaded key cannot
+ * be written, e.g. after the switch to cfg->user) is logged once. */
+static int nonce_next(struct upstream *u, uint8_t nonce[CURVE_NONCE_BYTES])
+{
+	int rc = curve_nonce_next(u->curve, nonce);
+
+	if (rc != CURVE_OK && !u->nonce_warned) {
+		u->nonce_warned = true;
+		log_error("curve_nonce_failed", "error=\"%s\" effect=\"no "
+		          "DNSCurve queries\"", curve_strerror(rc));
+	}
+	return rc;
+}
+
 static int build_curve(struct upstream *u, const struct iter_target *t,
                        enum upstream_mode mode, struct upstream_sent *s)
 {
@@ -106,8 +121,7 @@ static int build_curve(struct upstream *u, const struct iter_target *t,
 	s->qnamelen = t->qnamelen;
 	rc = build_query(t, s, upstream_curve_edns(t->edns), u->plain,
 	                 sizeof u->plain, &ilen);
-	if (rc == UPSTREAM_OK && curve_nonce_next(u->curve, s->nonce) !=
-	    CURVE_OK)
+	if (rc == UPSTREAM_OK && nonce_next(u, s->nonce) != CURVE_OK)
 		rc = UPSTREAM_EBUILD;
 	if (rc == UPSTREAM_OK && mode == UPSTREAM_MODE_STREAMLINED &&
 	    curve_streamlined_box(u->curve, t->key, s->nonce, u->plain, ilen,
