@@ -143,7 +143,7 @@ struct iter_result {
 	const uint8_t *ns;
 	size_t ns_len;
 	uint16_t ns_count;
-	bool curve;                  /**< every RRset in it came over DNSCurve */
+	bool curve;                  /**< every RRset came over DNSCurve */
 	const char *why;             /**< SERVFAIL reason for the log */
 };
 

@@ -251,6 +251,14 @@ static void iter_no_answer(const struct wire_msg *m, const struct iter_ask *a,
 {
 	c->soa = iter_find_soa(m, a);
 	if (c->aa) {
+		/* A referral with AA set by mistake (no SOA): still one. */
+		if (wire_msg_rcode(m) == WIRE_RCODE_NOERROR &&
+		    c->soa == WIRE_NONE) {
+			iter_referral(m, a, c);
+			if (c->kind == ITER_K_REFERRAL)
+				return;
+			c->why = NULL;
+		}
 		c->kind = wire_msg_rcode(m) == WIRE_RCODE_NXDOMAIN ?
 		          ITER_K_NXDOMAIN : ITER_K_NODATA;
 		return;

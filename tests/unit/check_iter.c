@@ -560,6 +560,44 @@ START_TEST(test_ip_filters)
 }
 END_TEST
 
+START_TEST(test_ipv6_only)
+{
+	const struct iter_result *r;
+	static const char text[] = ". 1 NS a.root.test.\n"
+	                           "a.root.test. 1 A 198.51.100.1\n"
+	                           "a.root.test. 1 AAAA 2001:db8::1\n";
+	char err[HINTS_ERR_BYTES];
+
+	/* IPv6 only: AAAA glue, and a glueless NS resolved with AAAA */
+	N.cfg.do_ip4 = false;
+	N.cfg.do_ip6 = true;
+	hints_free(N.hints);
+	ck_assert_int_eq(hints_parse("v6.hints", text, strlen(text),
+	                             &N.hints, err, sizeof err), HINTS_OK);
+	N.env.hints = N.hints;
+	net_add(&(struct fake){ .server = "2001:db8::1", .qname = "*.v6.",
+		.ns = { "v6. 60 NS ns.v6." },
+		.ar = { "ns.v6. 60 A 192.0.2.6",
+		        "ns.v6. 60 AAAA 2001:db8::6" } });
+	net_add(&(struct fake){ .server = "2001:db8::6",
+		.qname = "*.far.v6.",
+		.ns = { "far.v6. 60 NS ns.other.v6." } });
+	net_add(&(struct fake){ .server = "2001:db8::6",
+		.qname = "ns.other.v6.", .qtype = WIRE_TYPE_AAAA,
+		.flags = WIRE_FLAG_AA,
+		.an = { "ns.other.v6. 60 AAAA 2001:db8::7" } });
+	net_add(&(struct fake){ .server = "2001:db8::7", .qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.far.v6. 60 AAAA 2001:db8::80" } });
+	r = net_resolve("www.far.v6.", WIRE_TYPE_AAAA);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	answer_is(r, 0, "www.far.v6. 28 2001:db8::80");
+	ck_assert_uint_eq(net_sends_to("192.0.2.6"), 0);
+	ck_assert_uint_eq(net_sends_to("198.51.100.1"), 0);
+	ck_assert_uint_eq(iter_counts(N.req)->subqueries, 1);
+}
+END_TEST
+
 START_TEST(test_cache_first)
 {
 	const struct iter_result *r;
@@ -639,6 +677,7 @@ static Suite *iter_suite(void)
 	tcase_add_test(tc, test_localhost_allowed);
 	tcase_add_test(tc, test_localhost_hints_exempt);
 	tcase_add_test(tc, test_ip_filters);
+	tcase_add_test(tc, test_ipv6_only);
 	suite_add_tcase(s, tc);
 	return s;
 }

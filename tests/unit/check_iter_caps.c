@@ -640,6 +640,15 @@ START_TEST(test_classify)
 	                 .ns = { "c.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
 	                 &c), ITER_K_LAME);
 	ck_assert_str_eq(c.why, "referral sideways");
+	/* AA set on a referral by mistake: still a referral; with an SOA,
+	 * or with NS of the zone itself, a NODATA */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .ns = { "a.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
+	                 &c), ITER_K_REFERRAL);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .ns = { "z. 60 NS ns.z." } }, "z.", "b.a.z.", 1,
+	                 &c), ITER_K_NODATA);
+	ck_assert_ptr_null(c.why);
 }
 END_TEST
 

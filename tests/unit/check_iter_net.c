@@ -328,11 +328,20 @@ static void net_send(const struct iter_target *t)
 	struct net_event *e;
 
 	ck_assert_uint_gt(t->timeout_ms, 0);
-	ck_assert(t->addr.ss_family == AF_INET);
-	inet_ntop(AF_INET, &((const struct sockaddr_in *)&t->addr)->sin_addr,
-	          server, sizeof server);
-	ck_assert_uint_eq(ntohs(((const struct sockaddr_in *)&t->addr)->
-	                        sin_port), 53);
+	if (t->addr.ss_family == AF_INET6) {
+		const struct sockaddr_in6 *in6 = (const void *)&t->addr;
+
+		ck_assert_uint_eq(t->addrlen, sizeof(*in6));
+		ck_assert_uint_eq(ntohs(in6->sin6_port), 53);
+		inet_ntop(AF_INET6, &in6->sin6_addr, server, sizeof server);
+	} else {
+		const struct sockaddr_in *in = (const void *)&t->addr;
+
+		ck_assert(t->addr.ss_family == AF_INET);
+		ck_assert_uint_eq(t->addrlen, sizeof(*in));
+		ck_assert_uint_eq(ntohs(in->sin_port), 53);
+		inet_ntop(AF_INET, &in->sin_addr, server, sizeof server);
+	}
 	net_log(t, server);
 	ck_assert_int_eq(wire_name_to_text(t->qname, t->qnamelen, qname,
 	                 sizeof qname, NULL), WIRE_OK);
