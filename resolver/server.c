@@ -688,6 +688,9 @@ void server_stop(struct server *s)
 	if (s == NULL || s->stopping)
 		return;
 	s->stopping = true;
+	for (i = 0; i < SERVER_RES_MAX &&
+	     (e = inflight_oldest(s->inflight)) != NULL; i++)
+		res_fail(inflight_entry_res(e), "shutting down");
 	for (i = 0; i < s->nudp; i++) {
 		if (s->udp[i].open) {
 			s->udp[i].open = false;
@@ -695,9 +698,6 @@ void server_stop(struct server *s)
 		}
 	}
 	server_tcp_stop(s);
-	for (i = 0; i < SERVER_RES_MAX &&
-	     (e = inflight_oldest(s->inflight)) != NULL; i++)
-		res_fail(inflight_entry_res(e), "shutting down");
 	upstream_free(s->up);
 	s->up = NULL;
 }
