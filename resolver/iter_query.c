@@ -362,11 +362,10 @@ static uint16_t iter_sub_type(const struct iter_req *req,
 	const struct cfg *cfg = req->env->cfg;
 	bool ip4 = cfg == NULL || cfg->do_ip4;
 	bool ip6 = cfg == NULL || cfg->do_ip6;
-	size_t j;
 
-	for (j = 0; j < ns->naddr; j++)
-		if (!ns->addr[j].dead && iter_addr_ok(req, ns, &ns->addr[j]))
-			return 0;
+	/* Known addresses (usable or spent): nothing new to learn. */
+	if (ns->naddr > 0)
+		return 0;
 	if (iter_name_under(ns->name, ns->namelen, z->name, z->len))
 		return 0;
 	if (ip4 && !(ns->sub & ITER_SUB_A))
