@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <grp.h>
 #include <pwd.h>
 #include <signal.h>
@@ -55,6 +56,8 @@
 /** Everything the daemon owns. */
 struct main_ctx {
 	const char *cfg_path;
+	char cfg_abs[PATH_MAX];      /**< cfg_path made absolute (reloads
+	                                  happen after chdir("/")) */
 	bool foreground;
 	int ready_fd;                /**< pipe to the waiting parent, or -1 */
 	struct cfg cfg;              /**< the running configuration */
@@ -496,6 +499,8 @@ static int parse_args(struct main_ctx *m, int argc, char **argv)
 		usage(stderr);
 		return -1;
 	}
+	if (realpath(m->cfg_path, m->cfg_abs) != NULL)
+		m->cfg_path = m->cfg_abs;
 	return 0;
 }
 
