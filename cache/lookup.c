@@ -109,6 +109,27 @@ static void count_read(struct cache_shard *s, int rc,
 		s->hits++;
 }
 
+/*
+ * Move a found entry to the front of its chain (lock held), so that a
+ * hot name is found at the first step whatever was inserted after it.
+ * Writes only when it is not there already.
+ */
+static void chain_to_front(struct cache_shard *s, struct cache_entry *e)
+{
+	struct cache_entry **b = cache_shard_bucket(s, e->hash), **pp = b;
+	size_t n = 0;
+
+	if (*b == e)
+		return;
+	while (*pp != e) {
+		CACHE_REQUIRE(*pp != NULL && ++n <= CACHE_CHAIN_MAX);
+		pp = &(*pp)->chain;
+	}
+	*pp = e->chain;
+	e->chain = *b;
+	*b = e;
+}
+
 /* One locked lookup of q in its shard. */
 static int lookup(struct cache *c, const struct cache_query *q, time_t now,
                   int rrset_only, struct cache_answer *ans, uint8_t *buf,
@@ -121,8 +142,10 @@ static int lookup(struct cache *c, const struct cache_query *q, time_t now,
 
 	pthread_mutex_lock(&s->lock);
 	e = pick(s, (uint32_t)h, q, now, rrset_only);
-	if (e != NULL)
+	if (e != NULL) {
 		rc = answer(e, q, now, ans, buf, cap);
+		chain_to_front(s, e);
+	}
 	if (!rrset_only)
 		count_read(s, rc, ans);
 	pthread_mutex_unlock(&s->lock);
