@@ -295,8 +295,13 @@ static bool iter_reply_matches(const struct iter_req *req,
                                const struct iter_reply *reply)
 {
 	const struct wire_msg *m = reply->msg;
+	const struct cfg *cfg = req->env->cfg;
+	/* A plain reply from a DNSCurve server counts only where the config
+	 * allows the downgrade; it is then cached as plain. */
+	bool plain_ok = cfg != NULL && cfg->curve_plain_fallback;
 
-	if (m == NULL || (o->curve && !reply->curve) || !m->has_question)
+	if (m == NULL || (o->curve && !reply->curve && !plain_ok) ||
+	    !m->has_question)
 		return false;
 	return m->q.qtype == o->qtype &&
 	       m->q.qclass == req->frame[o->frame]->qclass &&

@@ -398,6 +398,33 @@ START_TEST(test_curve_unboxed_dropped)
 }
 END_TEST
 
+/* curve-plain-fallback: yes: the unboxed reply is used, cached as plain. */
+START_TEST(test_curve_plain_fallback)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	net_std();
+	N.cfg.curve_plain_fallback = true;
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { "curve.example. 86400 NS " KEYLABEL
+		        ".ns1.curve.example." },
+		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+		.unboxed = true,
+		.an = { "www.curve.example. 300 A 192.0.2.66" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert(!r->curve);
+	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
+	                           NULL, 0), CACHE_OK);
+	ck_assert(!ans.curve);
+}
+END_TEST
+
 START_TEST(test_qmin)
 {
 	const struct iter_result *r;
@@ -663,6 +690,7 @@ static Suite *iter_suite(void)
 	tcase_add_test(tc, test_curve_keys);
 	tcase_add_test(tc, test_curve_off);
 	tcase_add_test(tc, test_curve_unboxed_dropped);
+	tcase_add_test(tc, test_curve_plain_fallback);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("qmin");
 	tcase_add_checked_fixture(tc, setup, teardown);
