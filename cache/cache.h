@@ -32,7 +32,12 @@
  *   the resolver appends it to a response as it is, or replaces each
  *   leading owner by a compression pointer.
  * - Expired entries are misses, but they stay until evicted and are
- *   returned on request (CACHE_GET_STALE, RFC 8767 serve-stale).
+ *   returned on request (CACHE_GET_STALE, RFC 8767 serve-stale); the
+ *   answer carries the absolute expiry, so the caller applies its own
+ *   limit on staleness.
+ * - Caps: a name is at most CACHE_NAME_MAX bytes, an entry's RDATA image
+ *   at most CACHE_IMAGE_MAX, one entry at most 1/CACHE_ENTRY_SHARE of its
+ *   shard, one hash chain at most CACHE_CHAIN_MAX entries.
  */
 #ifndef CURVECACHE_CACHE_CACHE_H
 #define CURVECACHE_CACHE_CACHE_H

@@ -5,7 +5,7 @@
  * Layout: an entry is one allocation: the fixed header below, then the
  * owner name, then the 32-byte server key if learned over DNSCurve, then
  * the RDATA image:
- *   RRset / NODATA-less positive: count x (RDLENGTH[2] RDATA)
+ *   RRset: count x (RDLENGTH[2] RDATA)
  *   negative (NXDOMAIN, NODATA): SOA owner, RDLENGTH[2], SOA RDATA
  * Each entry sits on two lists of its shard: the singly linked chain of
  * its hash bucket, and the circular doubly linked CLOCK ring.

@@ -4,8 +4,8 @@
  *
  * The read path: check the name, hash it, lock its one shard, walk one
  * chain (at most CACHE_CHAIN_MAX entries), copy the chosen entry into
- * the caller's buffer with its TTL counted down, set its CLOCK bit,
- * unlock. No allocation, no global lock.
+ * the caller's buffer with its TTL counted down, set its CLOCK bit, move
+ * it to the front of its chain, unlock. No allocation, no global lock.
  */
 #include "config.h"
 
@@ -201,7 +201,7 @@ int cache_flush_name(struct cache *c, const uint8_t *name, size_t name_len,
 	uint64_t h;
 	struct cache_shard *s;
 	struct cache_entry *e, *next;
-	size_t n = 0;
+	size_t n = 0, k = 0;
 
 	if (c == NULL || cache_name_check(name, name_len) != CACHE_OK)
 		return c == NULL ? CACHE_EINVAL : CACHE_ENAME;
@@ -209,6 +209,7 @@ int cache_flush_name(struct cache *c, const uint8_t *name, size_t name_len,
 	s = cache_shard_of(c, h);
 	pthread_mutex_lock(&s->lock);
 	for (e = *cache_shard_bucket(s, (uint32_t)h); e != NULL; e = next) {
+		CACHE_REQUIRE(++k <= CACHE_CHAIN_MAX);
 		next = e->chain;
 		if (e->hash == (uint32_t)h && e->name_len == name_len &&
 		    memcmp(e->data, name, name_len) == 0) {

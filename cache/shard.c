@@ -123,14 +123,18 @@ static int clear_way(struct cache_shard *s, const struct cache_build *b,
 	struct cache_entry **bucket = cache_shard_bucket(s, (uint32_t)b->hash);
 	struct cache_entry *e, *next;
 	int curve = b->server_key != NULL;
+	size_t n = 0;
 
-	for (e = *bucket; e != NULL; e = e->chain)
+	/* Chains never exceed CACHE_CHAIN_MAX (trim_chain): the cap. */
+	for (e = *bucket; e != NULL; e = e->chain) {
+		CACHE_REQUIRE(++n <= CACHE_CHAIN_MAX);
 		if (e->type == b->type &&
 		    cache_entry_same_name(e, (uint32_t)b->hash, b->name,
 		                          b->name_len, b->klass) &&
 		    cache_entry_fresh(e, now) &&
 		    cache_entry_outranks(e, b->rank, curve))
 			return CACHE_ERANK;
+	}
 	for (e = *bucket; e != NULL; e = next) {
 		int contradicts;
 		next = e->chain;
@@ -157,8 +161,10 @@ static void trim_chain(struct cache_shard *s, uint32_t hash)
 		struct cache_entry **bucket = cache_shard_bucket(s, hash);
 		struct cache_entry *e = *bucket, *last = NULL;
 		size_t n = 0;
-		for (; e != NULL; e = e->chain, n++)
+		for (; e != NULL; e = e->chain, n++) {
+			CACHE_REQUIRE(n < CACHE_CHAIN_MAX);
 			last = e;
+		}
 		if (n < CACHE_CHAIN_MAX)
 			return;
 		s->evictions++;
