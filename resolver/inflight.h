@@ -68,6 +68,8 @@ struct inflight_dest {
 struct inflight_waiter {
 	struct respond_query q;         /**< its query, as parsed */
 	struct inflight_dest dest;
+	uint64_t arrived_ns;            /**< monotonic time of its query
+	                                     (latency statistics) */
 };
 
 /** Opaque table; see inflight_new. One per worker, not thread-safe. */

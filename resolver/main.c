@@ -47,7 +47,7 @@
 #include "stats.h"
 
 /** Buffer for the text of every counter. */
-#define MAIN_STATS_BYTES 4096
+#define MAIN_STATS_BYTES 16384
 /** Longest "stats" log line (the log line buffer is 1024 bytes). */
 #define MAIN_STATS_LINE 800
 /** Signals handled: TERM, INT, HUP, USR1. */

@@ -354,6 +354,7 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
 	size_t nlen = lnamelen, used = 0;
 	uint16_t an = 0;
 	unsigned link;
+	bool curve = true;
 
 	if (c == NULL || lname == NULL || lnamelen > WIRE_NAME_MAX)
 		return RESPOND_EINVAL;
@@ -362,6 +363,7 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
 		if (cache_read(c, name, nlen, qtype, qclass, now, &ans,
 		               buf + used, cap - used) == RESPOND_OK) {
 			cache_final(&ans, buf, used, an, a);
+			a->curve = curve && ans.curve != 0;
 			return RESPOND_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||
@@ -373,6 +375,7 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
 			return RESPOND_EMISS;
 		used += ans.len;
 		an = (uint16_t)(an + ans.count);
+		curve = curve && ans.curve != 0;
 	}
 	return RESPOND_EMISS;
 }

@@ -87,6 +87,9 @@ struct respond_answer {
 	const uint8_t *ns;     /**< authority section images */
 	size_t ns_len;
 	uint16_t ns_count;
+	bool curve;            /**< every RRset in it came over DNSCurve
+	                            (set by respond_cache_answer; counted in
+	                            the statistics, never sent) */
 };
 
 /**

@@ -22,6 +22,8 @@
 
 /** The RCODE BADVERS (RFC 6891), 12 bits. */
 #define SERVER_RCODE_BADVERS 16u
+/** Nanoseconds per microsecond (uv_hrtime is in nanoseconds). */
+#define SERVER_NS_PER_US 1000u
 /** Meta and transfer types that are never resolved. */
 #define SERVER_TYPE_TKEY 249
 #define SERVER_TYPE_TSIG 250
@@ -143,7 +145,16 @@ static void server_answer(struct server *s, const struct respond_query *q,
 static void answer_waiter_cb(void *arg, const struct inflight_waiter *w)
 {
 	struct server_answer_ctx *ctx = arg;
+	uint64_t now = uv_hrtime();
 
+	stats_recursion(&ctx->s->st, now > w->arrived_ns ?
+	                (now - w->arrived_ns) / SERVER_NS_PER_US : 0);
+	if (ctx->a != NULL && ctx->a->rcode != WIRE_RCODE_SERVFAIL) {
+		if (ctx->a->curve)
+			ctx->s->st.answers_curve++;
+		else
+			ctx->s->st.answers_plain++;
+	}
 	if (ctx->a == NULL)
 		server_error(ctx->s, &w->q, &w->dest, WIRE_RCODE_SERVFAIL,
 		             true);
@@ -227,6 +238,7 @@ static void res_finish(struct server_res *r)
 	a.ns = ir->ns;
 	a.ns_len = ir->ns_len;
 	a.ns_count = ir->ns_count;
+	a.curve = ir->curve;
 	r->done = true;
 	r->s->st.resolutions_done++;
 	if (ir->rcode == WIRE_RCODE_SERVFAIL) {
@@ -414,6 +426,7 @@ static enum server_qresult server_resolve(struct server *s,
 	}
 	w.q = *q;
 	w.dest = *d;
+	w.arrived_ns = uv_hrtime();
 	rc = inflight_wait(s->inflight, e, &w);
 	if (rc == INFLIGHT_EFULL && res_evict_oldest(s, e))
 		rc = inflight_wait(s->inflight, e, &w);
@@ -477,6 +490,10 @@ static enum server_qresult server_lookup(struct server *s,
 	                         q->qclass, now, &a, s->ans, sizeof s->ans) ==
 	    RESPOND_OK) {
 		s->st.cache_hits++;
+		if (a.curve)
+			s->st.answers_curve++;
+		else
+			s->st.answers_plain++;
 		server_answer(s, q, d, &a, false);
 		return SERVER_Q_DONE;
 	}
@@ -517,6 +534,8 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 		server_error(s, &q, d, WIRE_RCODE_REFUSED, false);
 		return SERVER_Q_DONE;
 	}
+	if (q.has_question)
+		stats_qtype(&s->st, q.qtype);
 	rcode = rc != RESPOND_OK ? parse_rcode(rc) : query_policy(&q);
 	if (rcode != 0) {
 		server_error(s, &q, d, rcode, false);
@@ -717,4 +736,23 @@ void server_free(struct server *s)
 const struct stats *server_stats(const struct server *s)
 {
 	return &s->st;
+}
+
+struct sel *server_sel(struct server *s)
+{
+	return s->sel;
+}
+
+size_t server_resolutions(const struct server *s)
+{
+	return s->nres;
+}
+
+void server_iter_env(const struct server *s, struct iter_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->cache = s->cache;
+	env->sel = s->sel;
+	env->hints = s->hints->h;
+	env->cfg = s->cfg;
 }

@@ -45,7 +45,9 @@ struct cache;
 struct cfg;
 struct curve_client;
 struct hints;
+struct iter_env;
 struct localzone;
+struct sel;
 
 #define SERVER_MUST_CHECK __attribute__((warn_unused_result))
 
@@ -146,5 +148,20 @@ void server_addr_text(const struct sockaddr *sa, char *out, size_t cap);
 
 /** The worker's counters. */
 const struct stats *server_stats(const struct server *s);
+
+/** The worker's server-selection table (the control socket's servers
+ *  and lookup commands read it; same thread only). */
+struct sel *server_sel(struct server *s);
+
+/** Resolutions running now. */
+size_t server_resolutions(const struct server *s);
+
+/**
+ * What the worker's iterator works with: its cache, selection table,
+ * current root hints and config (for iter_peek_cut). Valid until the
+ * next reload or server_free.
+ * @param env: filled.
+ */
+void server_iter_env(const struct server *s, struct iter_env *env);
 
 #endif /* CURVECACHE_RESOLVER_SERVER_H */

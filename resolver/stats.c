@@ -1,73 +1,119 @@
 /*
- * resolver/stats.c - counters of one worker: summing and printing.
+ * resolver/stats.c - counters of one worker: summing, walking, printing.
  */
 #include "stats.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-/** One named counter: its name and its offset in struct stats. */
+#include "rrtext.h"
+
+/** One named counter: its name, its offset in struct stats, its help. */
 struct stats_field {
 	const char *name;
 	size_t off;
+	const char *help;
 };
 
-#define STATS_F(n, f) { n, offsetof(struct stats, f) }
+#define STATS_F(n, f, h) { n, offsetof(struct stats, f), h }
 
 static const struct stats_field stats_fields[] = {
-	STATS_F("queries", queries),
-	STATS_F("queries.udp", queries_udp),
-	STATS_F("queries.tcp", queries_tcp),
-	STATS_F("acl.refused", acl_refused),
-	STATS_F("acl.dropped", acl_dropped),
-	STATS_F("queries.dropped", dropped),
-	STATS_F("cache.hits", cache_hits),
-	STATS_F("cache.misses", cache_misses),
-	STATS_F("local.answers", local_answers),
-	STATS_F("queries.nonrecursive", nonrecursive),
-	STATS_F("answers.truncated", truncated),
-	STATS_F("answers.send_errors", send_errors),
-	STATS_F("tcp.accepted", tcp_accepted),
-	STATS_F("tcp.rejected", tcp_rejected),
-	STATS_F("tcp.idle_closed", tcp_idle_closed),
-	STATS_F("inflight.started", inflight_started),
-	STATS_F("inflight.joined", inflight_joined),
-	STATS_F("inflight.evicted", inflight_evicted),
-	STATS_F("inflight.refused", inflight_refused),
-	STATS_F("resolutions.done", resolutions_done),
-	STATS_F("resolutions.servfail", resolutions_servfail),
-	STATS_F("upstream.sends", upstream_sends),
-	STATS_F("upstream.udp", upstream_udp),
-	STATS_F("upstream.tcp", upstream_tcp),
-	STATS_F("upstream.replies", upstream_replies),
-	STATS_F("upstream.timeouts", upstream_timeouts),
-	STATS_F("upstream.unreachable", upstream_unreachable),
-	STATS_F("upstream.ignored", upstream_ignored),
-	STATS_F("upstream.formerr_edns", upstream_formerr_edns),
-	STATS_F("upstream.truncated", upstream_truncated),
-	STATS_F("upstream.errors", upstream_errors),
-	STATS_F("curve.queries", curve_queries),
-	STATS_F("curve.queries.streamlined", curve_streamlined),
-	STATS_F("curve.queries.txt", curve_txt),
-	STATS_F("curve.responses.ok", curve_responses_ok),
-	STATS_F("curve.responses.bad", curve_responses_bad),
-	STATS_F("curve.plain_fallback", curve_plain_fallback),
+	STATS_F("total.num.queries", queries, "client queries received"),
+	STATS_F("num.query.udp", queries_udp, "client queries over UDP"),
+	STATS_F("num.query.tcp", queries_tcp, "client queries over TCP"),
+	STATS_F("acl.refused", acl_refused,
+	        "queries answered REFUSED by access control"),
+	STATS_F("acl.dropped", acl_dropped,
+	        "queries dropped by access control"),
+	STATS_F("num.query.dropped", dropped,
+	        "packets not answered: QR set or too short"),
+	STATS_F("total.num.cachehits", cache_hits,
+	        "queries answered from the cache"),
+	STATS_F("total.num.cachemiss", cache_misses,
+	        "queries the cache could not answer"),
+	STATS_F("num.answer.localzone", local_answers,
+	        "queries answered from a local zone"),
+	STATS_F("num.query.nonrecursive", nonrecursive, "queries with RD=0"),
+	STATS_F("num.answer.truncated", truncated,
+	        "UDP answers sent with TC set"),
+	STATS_F("num.answer.send_errors", send_errors,
+	        "answers the kernel did not take"),
+	STATS_F("tcp.accepted", tcp_accepted, "TCP client connections"),
+	STATS_F("tcp.rejected", tcp_rejected,
+	        "TCP connections refused at the cap"),
+	STATS_F("tcp.idle_closed", tcp_idle_closed,
+	        "TCP connections closed when idle"),
+	STATS_F("inflight.started", inflight_started, "resolutions started"),
+	STATS_F("inflight.joined", inflight_joined,
+	        "queries joined to a resolution in flight"),
+	STATS_F("total.requestlist.overwritten", inflight_evicted,
+	        "resolutions ended early to make room"),
+	STATS_F("total.requestlist.exceeded", inflight_refused,
+	        "queries refused: too many waiting"),
+	STATS_F("resolutions.done", resolutions_done, "resolutions finished"),
+	STATS_F("resolutions.servfail", resolutions_servfail,
+	        "resolutions that ended in SERVFAIL"),
+	STATS_F("total.num.recursivereplies", recursive_replies,
+	        "clients answered by a resolution"),
+	STATS_F("upstream.sends", upstream_sends,
+	        "packets sent upstream, all transports"),
+	STATS_F("upstream.udp", upstream_udp, "upstream packets over UDP"),
+	STATS_F("upstream.tcp", upstream_tcp, "upstream queries over TCP"),
+	STATS_F("upstream.replies", upstream_replies,
+	        "valid upstream replies"),
+	STATS_F("upstream.timeouts", upstream_timeouts,
+	        "upstream queries timed out"),
+	STATS_F("upstream.unreachable", upstream_unreachable,
+	        "upstream servers unreachable"),
+	STATS_F("upstream.ignored", upstream_ignored,
+	        "upstream packets that matched no query"),
+	STATS_F("upstream.formerr_edns", upstream_formerr_edns,
+	        "FORMERR replies to queries with EDNS"),
+	STATS_F("upstream.truncated", upstream_truncated,
+	        "truncated upstream replies retried over TCP"),
+	STATS_F("upstream.errors", upstream_errors,
+	        "local send or socket failures"),
+	STATS_F("curve.queries", curve_queries, "DNSCurve queries sent"),
+	STATS_F("curve.queries.streamlined", curve_streamlined,
+	        "DNSCurve queries in the streamlined format"),
+	STATS_F("curve.queries.txt", curve_txt,
+	        "DNSCurve queries in the TXT format"),
+	STATS_F("curve.responses.ok", curve_responses_ok,
+	        "DNSCurve responses opened and matched"),
+	STATS_F("curve.responses.bad", curve_responses_bad,
+	        "DNSCurve responses dropped: did not open or match"),
+	STATS_F("curve.fallback.txt", curve_fallback_txt,
+	        "TXT format tried after the streamlined one timed out"),
+	STATS_F("curve.fallback.plain", curve_plain_fallback,
+	        "plain queries to DNSCurve servers (config allows)"),
+	STATS_F("curve.answers.dnscurve", answers_curve,
+	        "answers whose data all came over DNSCurve"),
+	STATS_F("curve.answers.plain", answers_plain,
+	        "answers with data learned in plain DNS"),
 };
 
 #define STATS_NFIELDS (sizeof stats_fields / sizeof stats_fields[0])
+#define STATS_WORDS (sizeof(struct stats) / sizeof(uint64_t))
 
-/** Names of the counted RCODEs, index = RCODE. */
+_Static_assert(sizeof(struct stats) % sizeof(uint64_t) == 0,
+               "struct stats holds uint64_t only");
+
+/** Names of the counted RCODEs, index = RCODE (Unbound's spelling). */
 static const char *const stats_rcode_names[STATS_RCODES] = {
-	"noerror", "formerr", "servfail", "nxdomain", "notimp", "refused",
-	"yxdomain", "yxrrset", "nxrrset", "notauth", "notzone", "rcode11",
-	"rcode12", "rcode13", "rcode14", "rcode15"
+	"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMPL", "REFUSED",
+	"YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE", "RCODE11",
+	"RCODE12", "RCODE13", "RCODE14", "RCODE15"
 };
 
-static uint64_t *stats_at(struct stats *st, size_t off)
-{
-	return (uint64_t *)(void *)((uint8_t *)st + off);
-}
+/** Query types reported even when zero (dashboards expect them). */
+static const uint16_t stats_common_types[] = { 1, 2, 5, 6, 12, 15, 16, 28,
+                                               33, 255 };
+
+/** Microseconds in a second; the sub-second buckets. */
+#define STATS_USEC 1000000u
+#define STATS_HIST_SUBSEC 20
 
 static uint64_t stats_val(const struct stats *st, size_t off)
 {
@@ -79,13 +125,28 @@ static uint64_t stats_val(const struct stats *st, size_t off)
 
 void stats_add(struct stats *dst, const struct stats *src)
 {
+	uint64_t a, b;
 	size_t i;
 
-	for (i = 0; i < STATS_NFIELDS; i++)
-		*stats_at(dst, stats_fields[i].off) +=
-			stats_val(src, stats_fields[i].off);
-	for (i = 0; i < STATS_RCODES; i++)
-		dst->rcode[i] += src->rcode[i];
+	for (i = 0; i < STATS_WORDS; i++) {
+		memcpy(&a, (uint8_t *)dst + i * sizeof a, sizeof a);
+		memcpy(&b, (const uint8_t *)src + i * sizeof b, sizeof b);
+		a += b;
+		memcpy((uint8_t *)dst + i * sizeof a, &a, sizeof a);
+	}
+}
+
+void stats_sub(struct stats *dst, const struct stats *base)
+{
+	uint64_t a, b;
+	size_t i;
+
+	for (i = 0; i < STATS_WORDS; i++) {
+		memcpy(&a, (uint8_t *)dst + i * sizeof a, sizeof a);
+		memcpy(&b, (const uint8_t *)base + i * sizeof b, sizeof b);
+		a = a >= b ? a - b : 0;
+		memcpy((uint8_t *)dst + i * sizeof a, &a, sizeof a);
+	}
 }
 
 void stats_rcode(struct stats *st, unsigned rcode)
@@ -93,51 +154,182 @@ void stats_rcode(struct stats *st, unsigned rcode)
 	st->rcode[rcode & (STATS_RCODES - 1)]++;
 }
 
-/* Append one line; *n counts what the whole text needs. */
-static void stats_line(char *out, size_t cap, size_t *n, const char *pfx,
-                       const char *name, uint64_t v)
+void stats_qtype(struct stats *st, uint16_t qtype)
+{
+	if (qtype < STATS_QTYPES)
+		st->qtype[qtype]++;
+	else
+		st->qtype_other++;
+}
+
+uint64_t stats_hist_upper_us(size_t i)
+{
+	if (i >= STATS_HIST_BUCKETS)
+		return 0;
+	if (i < STATS_HIST_SUBSEC)
+		return (uint64_t)1 << i;
+	return ((uint64_t)1 << (i - STATS_HIST_SUBSEC)) * STATS_USEC;
+}
+
+void stats_recursion(struct stats *st, uint64_t usec)
+{
+	size_t i;
+
+	st->recursive_replies++;
+	st->recursion_usec += usec;
+	for (i = 0; i + 1 < STATS_HIST_BUCKETS; i++)
+		if (usec < stats_hist_upper_us(i))
+			break;
+	st->hist[i]++;
+}
+
+static bool stats_type_common(unsigned t)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof stats_common_types /
+	     sizeof stats_common_types[0]; i++)
+		if (stats_common_types[i] == t)
+			return true;
+	return false;
+}
+
+/* Report one labelled value: family.lvalue. */
+static void stats_labelled(const char *family, const char *label,
+                           const char *lvalue, const char *help,
+                           uint64_t v, stats_walk_fn fn, void *arg)
+{
+	char name[STATS_NAME_MAX];
+	struct stats_item it;
+
+	snprintf(name, sizeof name, "%s.%s", family, lvalue);
+	it.name = name;
+	it.family = family;
+	it.label = label;
+	it.lvalue = lvalue;
+	it.help = help;
+	it.kind = STATS_COUNTER;
+	it.value = v;
+	fn(&it, arg);
+}
+
+static void stats_walk_types(const struct stats *st, stats_walk_fn fn,
+                             void *arg)
+{
+	static const char help[] = "client queries by type";
+	char buf[RRTEXT_NAME_MAX];
+	unsigned t;
+
+	for (t = 0; t < STATS_QTYPES; t++)
+		if (st->qtype[t] != 0 || stats_type_common(t))
+			stats_labelled("num.query.type", "type",
+			               rrtext_type_name((uint16_t)t, buf), help,
+			               st->qtype[t], fn, arg);
+	stats_labelled("num.query.type", "type", "other", help,
+	               st->qtype_other, fn, arg);
+}
+
+void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
+{
+	struct stats_item it;
+	size_t i;
+
+	for (i = 0; i < STATS_NFIELDS; i++) {
+		it.name = stats_fields[i].name;
+		it.family = stats_fields[i].name;
+		it.label = NULL;
+		it.lvalue = NULL;
+		it.help = stats_fields[i].help;
+		it.kind = STATS_COUNTER;
+		it.value = stats_val(st, stats_fields[i].off);
+		fn(&it, arg);
+	}
+	for (i = 0; i < STATS_RCODES; i++)
+		stats_labelled("num.answer.rcode", "rcode",
+		               stats_rcode_names[i], "answers sent by RCODE",
+		               st->rcode[i], fn, arg);
+	stats_walk_types(st, fn, arg);
+}
+
+/** Where stats_format writes. */
+struct stats_out {
+	char *out;
+	size_t cap;
+	size_t n;     /**< what the whole text needs */
+};
+
+static void stats_put(struct stats_out *o, const char *name, uint64_t v)
 {
 	int k;
 
-	k = snprintf(*n < cap ? out + *n : NULL, *n < cap ? cap - *n : 0,
-	             "%s%s=%" PRIu64 "\n", pfx, name, v);
+	k = snprintf(o->n < o->cap ? o->out + o->n : NULL,
+	             o->n < o->cap ? o->cap - o->n : 0,
+	             "%s=%" PRIu64 "\n", name, v);
 	if (k > 0)
-		*n += (size_t)k;
+		o->n += (size_t)k;
+}
+
+static void stats_format_cb(const struct stats_item *it, void *arg)
+{
+	stats_put(arg, it->name, it->value);
 }
 
 size_t stats_format(const struct stats *st, char *out, size_t cap)
 {
-	size_t i, n = 0;
+	struct stats_out o = { out, cap, 0 };
+	char name[STATS_NAME_MAX];
+	uint64_t lo = 0, hi;
+	size_t i;
 
 	if (cap > 0)
 		out[0] = '\0';
-	for (i = 0; i < STATS_NFIELDS; i++)
-		stats_line(out, cap, &n, "", stats_fields[i].name,
-		           stats_val(st, stats_fields[i].off));
-	for (i = 0; i < STATS_RCODES; i++)
-		stats_line(out, cap, &n, "answers.rcode.",
-		           stats_rcode_names[i], st->rcode[i]);
-	return n;
+	stats_walk(st, stats_format_cb, &o);
+	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
+		hi = stats_hist_upper_us(i);
+		snprintf(name, sizeof name,
+		         "histogram.%06" PRIu64 ".%06" PRIu64 ".to.%06" PRIu64
+		         ".%06" PRIu64, lo / STATS_USEC, lo % STATS_USEC,
+		         hi / STATS_USEC, hi % STATS_USEC);
+		stats_put(&o, name, st->hist[i]);
+		lo = hi;
+	}
+	return o.n;
+}
+
+/** What stats_get looks for. */
+struct stats_find {
+	const char *name;
+	uint64_t value;
+	bool found;
+};
+
+static void stats_find_cb(const struct stats_item *it, void *arg)
+{
+	struct stats_find *f = arg;
+
+	if (!f->found && strcmp(it->name, f->name) == 0) {
+		f->found = true;
+		f->value = it->value;
+	}
 }
 
 int stats_get(const struct stats *st, const char *name, uint64_t *value)
 {
-	static const char rpfx[] = "answers.rcode.";
-	size_t i;
+	struct stats_find f = { name, 0, false };
+	char buf[RRTEXT_NAME_MAX];
+	static const char tpfx[] = "num.query.type.";
+	uint16_t t;
 
-	for (i = 0; i < STATS_NFIELDS; i++) {
-		if (strcmp(name, stats_fields[i].name) == 0) {
-			*value = stats_val(st, stats_fields[i].off);
-			return 0;
-		}
+	stats_walk(st, stats_find_cb, &f);
+	if (!f.found && strncmp(name, tpfx, sizeof tpfx - 1) == 0 &&
+	    rrtext_type_parse(name + sizeof tpfx - 1, &t) == WIRE_OK &&
+	    t < STATS_QTYPES &&
+	    strcmp(rrtext_type_name(t, buf), name + sizeof tpfx - 1) == 0) {
+		f.found = true;
+		f.value = st->qtype[t];
 	}
-	if (strncmp(name, rpfx, sizeof rpfx - 1) != 0)
+	if (!f.found)
 		return -1;
-	for (i = 0; i < STATS_RCODES; i++) {
-		if (strcmp(name + sizeof rpfx - 1, stats_rcode_names[i]) == 0) {
-			*value = st->rcode[i];
-			return 0;
-		}
-	}
-	return -1;
+	*value = f.value;
+	return 0;
 }

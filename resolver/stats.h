@@ -2,15 +2,25 @@
  * resolver/stats.h - counters of one worker of the curvecache daemon.
  *
  * Each worker (one event loop) owns a struct stats and bumps its fields
- * without locks; a reader (the control socket, later) sums the workers'
- * copies with stats_add and prints them with stats_format as
- * "name=value" lines, names dotted by area ("curve.responses.bad").
+ * without locks; a reader (the control socket, resolver/control.h) sums
+ * the workers' copies with stats_add, takes a reset baseline away with
+ * stats_sub, and prints them with stats_format as "name=value" lines or
+ * walks them with stats_walk (Prometheus and JSON output).
+ *
+ * Names: Unbound's where the meaning is the same (total.num.queries,
+ * total.num.cachehits, num.query.type.A, num.answer.rcode.NXDOMAIN,
+ * histogram.000000.000000.to.000000.000001, ...), so that dashboards and
+ * exporters made for unbound-control read them; curvecache's own
+ * otherwise, dotted by area ("curve.responses.bad", "upstream.timeouts").
  *
  * Design notes:
- * - Plain uint64_t fields, no allocation: a struct stats is zeroed with
- *   memset and copied with =.
+ * - Only uint64_t fields and arrays of them, no allocation: a struct
+ *   stats is zeroed with memset, copied with =, summed word by word.
  * - The names live in one table in stats.c next to the field offsets, so
  *   adding a counter is one field here and one line there.
+ * - The recursion-time histogram has Unbound's 40 buckets: [0, 1 us),
+ *   then powers of two of microseconds up to 1 s, then powers of two of
+ *   seconds up to 2^19 s; a longer time counts in the last bucket.
  */
 #ifndef CURVECACHE_RESOLVER_STATS_H
 #define CURVECACHE_RESOLVER_STATS_H
@@ -20,6 +30,32 @@
 
 /** RCODEs counted one by one (4-bit header RCODE). */
 #define STATS_RCODES 16
+/** Query types counted one by one (0-255); higher ones count as other. */
+#define STATS_QTYPES 256
+/** Buckets of the recursion-time histogram. */
+#define STATS_HIST_BUCKETS 40
+/** Bytes enough for any counter name ("num.query.type.NSEC3PARAM"). */
+#define STATS_NAME_MAX 64
+
+/** What a value is, for exporters. */
+enum stats_kind {
+	STATS_COUNTER = 0, /**< only goes up (until a reset) */
+	STATS_GAUGE        /**< a level: goes up and down */
+};
+
+/** One value as stats_walk reports it; valid during the callback. */
+struct stats_item {
+	const char *name;    /**< full name: "num.query.type.A" */
+	const char *family;  /**< name less the label: "num.query.type" */
+	const char *label;   /**< label name ("type", "rcode") or NULL */
+	const char *lvalue;  /**< label value ("A", "NXDOMAIN") or NULL */
+	const char *help;    /**< one line of description */
+	enum stats_kind kind;
+	uint64_t value;
+};
+
+/** The callback of stats_walk. */
+typedef void (*stats_walk_fn)(const struct stats_item *item, void *arg);
 
 /** The counters of one worker. */
 struct stats {
@@ -65,6 +101,17 @@ struct stats {
 	uint64_t curve_responses_ok; /**< boxes opened and matched */
 	uint64_t curve_responses_bad;/**< dropped: did not open or match */
 	uint64_t curve_plain_fallback; /**< plain queries to curve servers */
+	uint64_t curve_fallback_txt; /**< TXT tried after streamlined */
+	uint64_t answers_curve;      /**< answers (cache or resolution) whose
+	                                  data all came over DNSCurve */
+	uint64_t answers_plain;      /**< ...with data learned plain */
+	/* recursive replies: clients answered by a resolution */
+	uint64_t recursive_replies;
+	uint64_t recursion_usec;     /**< their waits added up */
+	uint64_t hist[STATS_HIST_BUCKETS]; /**< their waits, bucketed */
+	/* queries by type (parsed client queries) */
+	uint64_t qtype[STATS_QTYPES];
+	uint64_t qtype_other;        /**< types 256 and up */
 };
 
 /**
@@ -75,6 +122,46 @@ struct stats {
 void stats_add(struct stats *dst, const struct stats *src);
 
 /**
+ * Take every counter of base away from dst (counters since a reset).
+ * A counter of base above dst's (cannot happen for a baseline taken
+ * from the same counters earlier) gives 0.
+ * @param dst: the counters, changed in place.
+ * @param base: the baseline.
+ */
+void stats_sub(struct stats *dst, const struct stats *base);
+
+/**
+ * Count a parsed client query by its type.
+ * @param st: the counters.
+ * @param qtype: the question type.
+ */
+void stats_qtype(struct stats *st, uint16_t qtype);
+
+/**
+ * Count a client answered by a resolution, and how long it waited.
+ * @param st: the counters.
+ * @param usec: microseconds from its query to its answer.
+ */
+void stats_recursion(struct stats *st, uint64_t usec);
+
+/**
+ * The upper bound of a histogram bucket (its lower bound is the upper
+ * bound of the bucket before, 0 for the first).
+ * @param i: the bucket, 0 .. STATS_HIST_BUCKETS - 1.
+ * @return microseconds; 0 for i out of range.
+ */
+uint64_t stats_hist_upper_us(size_t i);
+
+/**
+ * Report every counter in stats_format's order, the histogram buckets
+ * excepted (read them from st->hist with stats_hist_upper_us). Query
+ * types are reported when non-zero and for a few common types always.
+ * @param st: the counters.
+ * @param fn, arg: called once per value.
+ */
+void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg);
+
+/**
  * Count an answer sent to a client.
  * @param st: the counters.
  * @param rcode: the 4-bit header RCODE of the answer.
@@ -82,7 +169,8 @@ void stats_add(struct stats *dst, const struct stats *src);
 void stats_rcode(struct stats *st, unsigned rcode);
 
 /**
- * Write every counter as "name=value\n" lines.
+ * Write every counter as "name=value\n" lines: stats_walk's, then the
+ * histogram buckets ("histogram.000000.000000.to.000000.000001=0").
  * @param st: the counters.
  * @param out, cap: destination; NUL-terminated when cap > 0.
  * @return the length the full text needs, without the NUL (as
@@ -91,7 +179,8 @@ void stats_rcode(struct stats *st, unsigned rcode);
 size_t stats_format(const struct stats *st, char *out, size_t cap);
 
 /**
- * Read one counter by name ("curve.responses.bad").
+ * Read one counter by name ("curve.responses.bad", "num.query.type.A";
+ * not the histogram).
  * @param st: the counters.
  * @param name: the counter name.
  * @param value: receives the value.

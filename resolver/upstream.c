@@ -546,8 +546,11 @@ static bool q_next_attempt(struct upstream_query *q)
 		return false;
 	if (!q->tried_second) {
 		q->tried_second = true;
-		if (q->has_second && att_send(q, q->second) == UPSTREAM_OK)
+		if (q->has_second && att_send(q, q->second) == UPSTREAM_OK) {
+			if (q->second == UPSTREAM_MODE_TXT)
+				q->u->st->curve_fallback_txt++;
 			return true;
+		}
 	}
 	if (!q->tried_plain && q->u->cfg->curve_plain_fallback) {
 		q->tried_plain = true;
