@@ -314,6 +314,8 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
 	o->edns = sel_edns(req->env->sel, sa, req->now.mono_ms) &&
 	          req->env->cfg != NULL ? req->env->cfg->edns_size : 0;
 	o->sent_ms = req->now.mono_ms;
+	sel_zone_note(req->env->sel, sa, f->zone.name, f->zone.len,
+	              req->now.mono_ms);
 	timeout = sel_timeout_ms(req->env->sel, sa, req->now.mono_ms);
 	if (timeout > left)
 		timeout = left > 0 ? (uint32_t)left : 1;

@@ -42,6 +42,10 @@ struct sel_entry {
 	struct sel_zmark marks[SEL_MARKS_MAX];
 	bool curve;
 	uint8_t key[SEL_KEY_BYTES];
+	uint8_t zonelen;       /**< 0: no zone noted */
+	uint8_t zone[SEL_ZONE_MAX];
+	uint8_t last_error;    /**< enum sel_error */
+	uint64_t error_ms;
 };
 
 struct sel {
@@ -364,6 +368,8 @@ void sel_timeout_report(struct sel *s, const struct sockaddr *sa,
 		return;
 	if (e->timeouts < UINT32_MAX)
 		e->timeouts++;
+	e->last_error = SEL_ERR_TIMEOUT;
+	e->error_ms = now_ms;
 	shift = e->timeouts - 1;
 	if (shift > SEL_BACKOFF_SHIFT_MAX)
 		shift = SEL_BACKOFF_SHIFT_MAX;
@@ -389,6 +395,8 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 
 	if (e == NULL)
 		return;
+	e->last_error = mark == SEL_MARK_LAME ? SEL_ERR_LAME : SEL_ERR_BROKEN;
+	e->error_ms = now_ms;
 	for (i = 0; i < SEL_MARKS_MAX; i++) {
 		struct sel_zmark *m = &e->marks[i];
 
@@ -416,8 +424,11 @@ void sel_noedns_set(struct sel *s, const struct sockaddr *sa,
 {
 	struct sel_entry *e = sel_get(s, sa, now_ms);
 
-	if (e != NULL)
-		e->noedns_until_ms = now_ms + SEL_NOEDNS_MS;
+	if (e == NULL)
+		return;
+	e->noedns_until_ms = now_ms + SEL_NOEDNS_MS;
+	e->last_error = SEL_ERR_NOEDNS;
+	e->error_ms = now_ms;
 }
 
 void sel_key_set(struct sel *s, const struct sockaddr *sa,
@@ -434,21 +445,95 @@ void sel_key_set(struct sel *s, const struct sockaddr *sa,
 		memset(e->key, 0, SEL_KEY_BYTES);
 }
 
-void sel_info_get(const struct sel *s, const struct sockaddr *sa,
-                  uint64_t now_ms, struct sel_info *info)
+/* Fill info from an entry (NULL: unknown address). */
+static void sel_entry_info(const struct sel_entry *e, uint64_t now_ms,
+                           struct sel_info *info)
 {
-	const struct sel_entry *e = sel_find(s, sa);
-
 	memset(info, 0, sizeof(*info));
 	info->srtt_ms = sel_srtt(e, now_ms);
 	if (e == NULL)
 		return;
 	info->known = true;
+	memcpy(info->zone, e->zone, e->zonelen);
+	info->zonelen = e->zonelen;
+	info->last_error = (enum sel_error)e->last_error;
+	info->error_age_ms = now_ms > e->error_ms ? now_ms - e->error_ms : 0;
 	info->timeouts = e->timeouts;
 	info->backoff = e->backoff_until_ms > now_ms;
 	info->noedns = e->noedns_until_ms > now_ms;
 	info->curve = e->curve;
 	memcpy(info->key, e->key, SEL_KEY_BYTES);
+}
+
+void sel_info_get(const struct sel *s, const struct sockaddr *sa,
+                  uint64_t now_ms, struct sel_info *info)
+{
+	sel_entry_info(sel_find(s, sa), now_ms, info);
+}
+
+void sel_zone_note(struct sel *s, const struct sockaddr *sa,
+                   const uint8_t *zone, size_t zonelen, uint64_t now_ms)
+{
+	struct sel_entry *e;
+
+	if (zone == NULL || zonelen == 0 || zonelen > SEL_ZONE_MAX)
+		return;
+	e = sel_get(s, sa, now_ms);
+	if (e == NULL)
+		return;
+	memcpy(e->zone, zone, zonelen);
+	e->zonelen = (uint8_t)zonelen;
+}
+
+/* The socket address of an entry, port 0. */
+static void sel_entry_addr(const struct sel_entry *e,
+                           struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (e->family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)ss;
+
+		in->sin_family = AF_INET;
+		memcpy(&in->sin_addr, e->ip, sizeof(in->sin_addr));
+	} else {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+		in6->sin6_family = AF_INET6;
+		memcpy(&in6->sin6_addr, e->ip, SEL_ADDR_BYTES);
+	}
+}
+
+int sel_walk(const struct sel *s, uint64_t now_ms, sel_walk_fn fn,
+             void *arg)
+{
+	struct sockaddr_storage ss;
+	struct sel_info info;
+	size_t i;
+	int rc;
+
+	for (i = 0; s != NULL && i < s->nslots; i++) {
+		const struct sel_entry *e = &s->slot[i];
+
+		if (!e->used)
+			continue;
+		sel_entry_addr(e, &ss);
+		sel_entry_info(e, now_ms, &info);
+		rc = fn((const struct sockaddr *)&ss, &info, arg);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
+const char *sel_error_name(enum sel_error e)
+{
+	switch (e) {
+	case SEL_ERR_TIMEOUT: return "timeout";
+	case SEL_ERR_LAME: return "lame";
+	case SEL_ERR_BROKEN: return "broken";
+	case SEL_ERR_NOEDNS: return "formerr-edns";
+	default: return "-";
+	}
 }
 
 void sel_stats_get(const struct sel *s, struct sel_stats *st)

@@ -18,6 +18,9 @@
  * - Lame and broken marks are kept per (address, zone): a server that is
  *   lame for one zone may serve another well. Timeouts and EDNS status
  *   belong to the address.
+ * - For operators (curvecache-control servers) each entry also keeps the
+ *   last zone the address was asked about and its last error; that makes
+ *   an entry about 420 bytes, 1.7 MB for the default 4096 slots.
  */
 #ifndef CURVECACHE_RESOLVER_SEL_H
 #define CURVECACHE_RESOLVER_SEL_H
@@ -57,6 +60,8 @@
 #define SEL_NOEDNS_MS 3600000u   /**< no EDNS after FORMERR: 1 hour */
 /** Bytes of a DNSCurve key. */
 #define SEL_KEY_BYTES 32
+/** Bytes of the zone name kept per address (a wire name's maximum). */
+#define SEL_ZONE_MAX 255
 /** Score penalties (lower scores are better). */
 #define SEL_SCORE_BACKOFF 100000u
 #define SEL_SCORE_MARKED 1000000u
@@ -76,6 +81,15 @@ enum sel_mark {
 	SEL_MARK_BROKEN    /**< SERVFAIL, FORMERR, NOTIMP, bad reply */
 };
 
+/** The last thing that went wrong with an address (sel_info). */
+enum sel_error {
+	SEL_ERR_NONE = 0,
+	SEL_ERR_TIMEOUT,     /**< sel_timeout_report */
+	SEL_ERR_LAME,        /**< sel_mark_set SEL_MARK_LAME */
+	SEL_ERR_BROKEN,      /**< sel_mark_set SEL_MARK_BROKEN */
+	SEL_ERR_NOEDNS       /**< sel_noedns_set */
+};
+
 /** What the table says about one address (see sel_info). */
 struct sel_info {
 	bool known;          /**< the address has an entry */
@@ -85,7 +99,21 @@ struct sel_info {
 	bool noedns;         /**< send no EDNS */
 	bool curve;          /**< a DNSCurve key was recorded */
 	uint8_t key[SEL_KEY_BYTES];
+	uint8_t zone[SEL_ZONE_MAX]; /**< zone it was last asked about
+	                                 (sel_zone_note), canonical */
+	size_t zonelen;      /**< 0: none noted */
+	enum sel_error last_error;
+	uint64_t error_age_ms; /**< how long ago (if last_error) */
 };
+
+/**
+ * The callback of sel_walk.
+ * @param sa: the address (port 0).
+ * @param info: what the table knows; valid during the call only.
+ * @return 0 to go on, non-zero to stop the walk.
+ */
+typedef int (*sel_walk_fn)(const struct sockaddr *sa,
+                           const struct sel_info *info, void *arg);
 
 /** Counters. */
 struct sel_stats {
@@ -197,5 +225,23 @@ void sel_info_get(const struct sel *s, const struct sockaddr *sa,
 
 /** Read the counters. */
 void sel_stats_get(const struct sel *s, struct sel_stats *st);
+
+/**
+ * Note the zone an address is being asked about (shown by the control
+ * socket's servers command; no effect on selection).
+ * @param zone, zonelen: canonical wire name (longer ones are ignored).
+ */
+void sel_zone_note(struct sel *s, const struct sockaddr *sa,
+                   const uint8_t *zone, size_t zonelen, uint64_t now_ms);
+
+/**
+ * Call fn for every address in the table, in slot order.
+ * @return the non-zero value fn stopped with, else 0.
+ */
+int sel_walk(const struct sel *s, uint64_t now_ms, sel_walk_fn fn,
+             void *arg);
+
+/** Name of an enum sel_error ("timeout", "lame", ...; "-" for none). */
+const char *sel_error_name(enum sel_error e);
 
 #endif /* CURVECACHE_RESOLVER_SEL_H */
