@@ -50,6 +50,21 @@ step "make distcheck"
 (cd _build && make -s -j"$jobs" distcheck)
 
 step "fuzz: ${FUZZ_SECONDS:-20} s per target"
-sh "$top/tests/fuzz/run.sh" "${FUZZ_SECONDS:-20}"
+mkdir -p _build-fuzz
+if ! sh "$top/tests/fuzz/run.sh" "${FUZZ_SECONDS:-20}" >_build-fuzz/summary 2>&1
+then
+  cat _build-fuzz/summary
+  exit 1
+fi
+grep '^fuzz ' _build-fuzz/summary
+fuzzed=$(grep -c 'no finding' _build-fuzz/summary || true)
 
 step "all tests passed"
+# One closing line for CI: the test programs run in the two builds plus
+# the fuzz targets (a failure anywhere has already stopped this script).
+passed=0
+for log in _build/test-suite.log _build-asan/test-suite.log; do
+  n=$(sed -n 's/^# PASS: *//p' "$log")
+  passed=$((passed + ${n:-0}))
+done
+echo "check-all: $((passed + fuzzed)) passed, 0 failed"
