@@ -366,6 +366,13 @@ int cache_flush_zone(struct cache *c, const uint8_t *zone, size_t zone_len,
 void cache_flush_all(struct cache *c, size_t *removed);
 
 /**
+ * Remove every negative entry (NXDOMAIN and NODATA), fresh or stale;
+ * RRsets stay. Walks all shards, one lock at a time.
+ * @param removed: receives the number removed; may be NULL.
+ */
+void cache_flush_negative(struct cache *c, size_t *removed);
+
+/**
  * Call fn for every entry, fresh and stale, shard by shard, each under
  * its shard lock (entries put meanwhile may or may not be seen).
  * @param now: the time against which view->ttl is computed.

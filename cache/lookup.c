@@ -261,6 +261,32 @@ void cache_flush_all(struct cache *c, size_t *removed)
 		*removed = n;
 }
 
+void cache_flush_negative(struct cache *c, size_t *removed)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < c->nshards; i++) {
+		struct cache_shard *s = &c->shards[i];
+		struct cache_entry *e, *next;
+		size_t left;
+		pthread_mutex_lock(&s->lock);
+		e = s->hand;
+		left = s->entries;
+		/* Each original entry once, in ring order, as shard_clear. */
+		for (size_t k = 0; k < left && e != NULL; k++) {
+			next = e->next;
+			if (cache_entry_kind(e) != CACHE_KIND_RRSET) {
+				cache_shard_remove(s, e);
+				n++;
+			}
+			e = next;
+		}
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (removed != NULL)
+		*removed = n;
+}
+
 int cache_iterate(struct cache *c, time_t now, cache_iter_fn fn, void *arg)
 {
 	for (unsigned i = 0; i < c->nshards; i++) {
