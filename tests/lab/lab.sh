@@ -57,6 +57,9 @@
 #                   first: a resolver that breaks ties by order meets them)
 #     broken.lab.   NS ns1.broken.lab. (127.53.1.2, REFUSED) only: SERVFAIL
 #     gone.lab.     NS ns1.gone.lab. (127.53.1.253, dead) only: SERVFAIL
+#     spoof.lab.    NS ns1.spoof.lab. (127.53.1.252): no lab server; the
+#                   forger of tests/e2e/forgery_lab.sh listens there and
+#                   plays the zone (www.spoof.lab. A 192.0.2.60)
 #     boxed.lab.    NS KEYNS-style name uz5jwc7p....ns1.boxed.lab. (TEST
 #                   key), glue 127.53.0.5: DNSCurve below a plain TLD
 #   127.53.1.2  NSD, zone "example.lab."  (also the lame server above)
@@ -92,7 +95,8 @@
 #   example.lab.   short (A and AAAA, TTL 2 s), wildcard *.wild, CNAME chain
 #                  chain.example.lab. -> chain.other.lab. ->
 #                  chain.secure.curve. -> www.secure.curve. (three zones,
-#                  two TLDs, plain then DNSCurve), DNAME dn -> other.lab.
+#                  two TLDs, plain then DNSCurve), DNAME dn -> other.lab.,
+#                  dangle CNAME to a name that does not exist
 #   other.lab.     www A/AAAA, a CNAME loop (loop1 <-> loop2: SERVFAIL)
 #   secure.curve.  short (TTL 2 s), wildcard *.wild
 #
@@ -124,6 +128,7 @@
 #                         the NSD of lab., example.lab., other.lab.,
 #                         dead.lab., lame.lab.
 #   LAB_DEAD_IPS          the dead addresses (127.53.1.254 127.53.1.253)
+#   LAB_SPOOF_IP          127.53.1.252, the address of spoof.lab.'s server
 #   LAB_CURVETLD_IP LAB_CURVETLD_BACKEND_IP LAB_CURVETLD_KEY
 #   LAB_SECURE_IP LAB_SECURE_BACKEND_IP LAB_SECURE_KEY
 #                         CurveDNS, its NSD back end and its uz5 label for
@@ -176,6 +181,7 @@ LAB_OTHER_IP=127.53.1.3
 LAB_DEAD_NS_IP=127.53.1.4
 LAB_LAME_IP=127.53.1.5
 LAB_DEAD_IPS="127.53.1.254 127.53.1.253"
+LAB_SPOOF_IP=127.53.1.252
 
 LAB_CURVETLD_IP=127.53.2.1
 LAB_CURVETLD_BACKEND_IP=127.53.2.2
@@ -465,7 +471,7 @@ check_free() {
         die "a lab is already running in $LAB_DIR ($pf); stop it first"
     done
   fi
-  for ip in $(probes | sed 's/:.*//' | sort -u) $LAB_DEAD_IPS; do
+  for ip in $(probes | sed 's/:.*//' | sort -u) $LAB_DEAD_IPS $LAB_SPOOF_IP; do
     if listening_on "$ip" ||
        dig +time=1 +tries=1 +norec "@$ip" . SOA >/dev/null 2>&1; then
       die "port 53 of $ip is already in use (another lab running?)"
@@ -535,6 +541,7 @@ export LAB_OTHER_IP='$LAB_OTHER_IP'
 export LAB_DEAD_NS_IP='$LAB_DEAD_NS_IP'
 export LAB_LAME_IP='$LAB_LAME_IP'
 export LAB_DEAD_IPS='$LAB_DEAD_IPS'
+export LAB_SPOOF_IP='$LAB_SPOOF_IP'
 export LAB_CURVETLD_IP='$LAB_CURVETLD_IP'
 export LAB_CURVETLD_BACKEND_IP='$LAB_CURVETLD_BACKEND_IP'
 export LAB_CURVETLD_KEY='$LAB_CURVETLD_KEY'

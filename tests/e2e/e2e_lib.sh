@@ -1,0 +1,406 @@
+# tests/e2e/e2e_lib.sh: shared by the end-to-end tests that run the
+# curvecache daemon with the loopback lab (tests/lab/lab.sh) as its
+# Internet. Sourced, not run:
+#
+#   . "$srcdir/tests/e2e/e2e_lib.sh"
+#   e2e_init NAME [PROGRAM...]   # SKIP/FAIL rules, lock, lab, trap
+#   cc_start [CONFIG LINE...]    # curvecache on $CC_IP port 53
+#   ... checks, each ending in ok or bad ...
+#   e2e_finish                   # summary; exit 0 only if nothing failed
+#
+# Exit status of a test: 0 = every check passed, 1 = a check failed,
+# 77 = SKIP, only when not root or when a Debian program it needs is not
+# installed (nsd, curvedns, dig and those named to e2e_init).
+#
+# Every process a test starts is recorded and stopped by its pid in the
+# EXIT trap (TERM, then KILL): curvecache (CC_PID), helpers started with
+# bg_start, and the lab (lab.sh stop). The lab lock is held on fd 9 for
+# the whole test, as tests/e2e/curve_lab.sh does.
+#
+# curvecache listens on $CC_IP port 53 (UDP and TCP; port 53 so that a
+# resolv.conf can name it) and sends every upstream query from $CC_IP
+# (outgoing-interface), so a capture tells its packets from CurveDNS's
+# (which forwards from 127.0.0.1) and from the test's own dig runs. The
+# lab never uses 127.53.100.0/24.
+#
+# Environment: CURVECACHE overrides the daemon (default ./curvecache in
+# the build directory); E2E_KEEP=1 keeps the work directory.
+
+# shellcheck disable=SC2034 # these are for the tests that source this
+CC_IP=127.53.100.1
+# Upper bounds (milliseconds) for one dig through curvecache: an answer
+# (a cold walk included), and a SERVFAIL (query-timeout 5 s, plus slack).
+T_ANSWER_MS=3000
+T_SERVFAIL_MS=6500
+
+e2e_pass=0
+e2e_fail=0
+e2e_bg_pids=
+CC_PID=
+LAB_DIR=
+labenv=
+
+e2e_skip() { echo "SKIP: $*"; exit 77; }
+
+# ok NAME / bad NAME WHY [FILE]: count one check; bad shows FILE.
+ok() {
+  e2e_pass=$((e2e_pass + 1))
+  echo "ok   $1"
+}
+bad() {
+  e2e_fail=$((e2e_fail + 1))
+  echo "FAIL $1: $2"
+  if [ -n "${3:-}" ] && [ -f "$3" ]; then sed 's/^/     | /' "$3"; fi
+  return 1
+}
+
+# e2e_alive PID: the process exists and is not a zombie.
+e2e_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" \
+       2>/dev/null) || st=
+  [ "$st" != Z ]
+}
+
+# e2e_kill PID: TERM, up to 5 s, then KILL; reaps it; returns its status.
+e2e_kill() {
+  kill -TERM "$1" 2>/dev/null
+  n=0
+  while e2e_alive "$1" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+  if e2e_alive "$1"; then
+    echo "# pid $1 still running after TERM: KILL"
+    kill -KILL "$1" 2>/dev/null
+  fi
+  wait "$1" 2>/dev/null
+}
+
+# bg_start NAME CMD...: run CMD in the background (output in
+# $WORK/NAME.out), remember its pid (echoed in bg_pid) for the trap.
+bg_start() {
+  bgname=$1
+  shift
+  "$@" </dev/null >"$WORK/$bgname.out" 2>&1 9>&- &
+  bg_pid=$!
+  e2e_bg_pids="$e2e_bg_pids $bg_pid"
+}
+
+# bg_stop PID: stop one helper started with bg_start.
+bg_stop() {
+  e2e_kill "$1"
+  e2e_bg_pids=$(echo "$e2e_bg_pids" | tr ' ' '\n' | grep -vx "$1" | tr '\n' ' ')
+}
+
+e2e_cleanup() {
+  # A signal may come between "lab.sh start" and the eval of its output.
+  [ -z "${LAB_DIR:-}" ] && [ -n "${labenv:-}" ] && eval "$labenv"
+  for p in $e2e_bg_pids; do e2e_kill "$p"; done
+  if [ -n "$CC_PID" ]; then
+    e2e_kill "$CC_PID"
+    CC_PID=
+  fi
+  if [ "$e2e_fail" -ne 0 ] && [ -f "${WORK:-/nonexistent}/curvecache.log" ]; then
+    echo "---- last lines of the curvecache log ----"
+    grep -v 'event=stats' "$WORK/curvecache.log" | tail -n 40
+  fi
+  if [ -n "${LAB_DIR:-}" ]; then
+    LAB_DIR=$LAB_DIR "$LAB" stop || echo "FAIL: lab stop"
+  fi
+  if [ "${E2E_KEEP:-0}" = 1 ]; then
+    echo "# kept $WORK"
+  elif [ -n "${WORK:-}" ]; then
+    rm -rf "$WORK"
+  fi
+}
+
+# e2e_init NAME [PROGRAM...]: the SKIP rules, the work directory, the
+# trap, the lab lock, and the lab (its LAB_* variables are set).
+e2e_init() {
+  e2e_name=$1
+  e2e_t0=$(date +%s)
+  shift
+  srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+  LAB=$srcdir/tests/lab/lab.sh
+  CURVECACHE=${CURVECACHE:-./curvecache}
+  [ "$(id -u)" -eq 0 ] ||
+    e2e_skip "not root (the lab and curvecache bind port 53 on 127.53.x.y)"
+  for t in nsd nsd-checkconf nsd-checkzone curvedns dig flock "$@"; do
+    command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
+  done
+  [ -x "$CURVECACHE" ] || { echo "FAIL: $CURVECACHE not built"; exit 1; }
+  case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/$e2e_name.XXXXXX") || exit 1
+  trap e2e_cleanup EXIT
+  trap 'exit 130' HUP INT TERM
+  # One lab at a time on this machine (fixed addresses); the lock fd is
+  # closed for every daemon (lab.sh and bg_start close fd 9).
+  exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
+  flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
+  unset LAB_DIR
+  labenv=$("$LAB" start) || { labenv=; echo "FAIL: lab start"; exit 1; }
+  eval "$labenv"
+  echo "# $e2e_name: curvecache $CURVECACHE, lab $LAB_DIR"
+}
+
+e2e_finish() {
+  echo "# $e2e_pass passed, $e2e_fail failed"
+  [ "$e2e_fail" -eq 0 ]
+}
+
+# cc_port_free: nothing listens on $CC_IP port 53.
+cc_port_free() {
+  ! ss -Hlnut 2>/dev/null | awk '{print $5}' |
+    grep -qxE "($(echo "$CC_IP" | sed 's/\./\\./g')|0\.0\.0\.0|\*|\[::\]):53"
+}
+
+# cc_start [LINE...]: write $WORK/curvecache.conf (the lab root hints,
+# listen and send on $CC_IP, debug log; each LINE is appended), start
+# curvecache -f in the background (log: $WORK/curvecache.log, appended
+# across restarts) and wait until it answers (up to 5 s). Returns 1 if it
+# does not come up.
+cc_start() {
+  cc_port_free || { bad "curvecache start" "$CC_IP:53 is in use"; return 1; }
+  {
+    echo "# written by tests/e2e/e2e_lib.sh"
+    echo "listen: $CC_IP@53"
+    echo "outgoing-interface: $CC_IP"
+    echo "root-hints: $LAB_ROOT_HINTS"
+    echo "do-not-query-localhost: no"
+    echo "do-ip6: no"
+    echo "user:"
+    echo "control-socket:"
+    echo "log-level: debug"
+    echo "query-timeout: 5"
+    for line in "$@"; do echo "$line"; done
+  } >"$WORK/curvecache.conf"
+  "$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
+    >>"$WORK/curvecache.log" 2>&1 9>&- &
+  CC_PID=$!
+  n=0
+  while [ $n -lt 50 ]; do
+    e2e_alive "$CC_PID" || break
+    # localhost is answered locally (RFC 6761): no upstream traffic.
+    dig +time=1 +tries=1 "@$CC_IP" localhost A 2>/dev/null |
+      grep -q 'status: NOERROR' && return 0
+    sleep 0.1
+    n=$((n + 1))
+  done
+  bad "curvecache start" "no answer on $CC_IP:53 within 5 s" \
+    "$WORK/curvecache.log"
+  return 1
+}
+
+# cc_stop: SIGTERM; curvecache must exit with status 0 (a check).
+cc_stop() {
+  [ -n "$CC_PID" ] || return 0
+  e2e_kill "$CC_PID"
+  st=$?
+  CC_PID=
+  if [ "$st" -eq 0 ]; then ok "curvecache exits 0 on SIGTERM"
+  else bad "curvecache exits 0 on SIGTERM" "exit status $st"; fi
+}
+
+# cc_stat NAME: the value of counter NAME in a fresh SIGUSR1 dump of the
+# statistics (empty if curvecache did not write it within 2 s).
+cc_stat() {
+  before=$(grep -c " $1=" "$WORK/curvecache.log")
+  kill -USR1 "$CC_PID" 2>/dev/null
+  n=0
+  while [ $n -lt 20 ]; do
+    sleep 0.1
+    [ "$(grep -c " $1=" "$WORK/curvecache.log")" -gt "$before" ] && break
+    n=$((n + 1))
+  done
+  grep 'event=stats' "$WORK/curvecache.log" | tr ' ' '\n' |
+    sed -n "s/^$1=//p" | tail -n 1
+}
+
+# sends_to ADDR [QNAME]: upstream_send lines of the curvecache log so far
+# for server ADDR (and question QNAME, with the final dot).
+sends_to() {
+  if [ -n "${2:-}" ]; then
+    grep -c "event=upstream_send server=$1 qname=$2 " "$WORK/curvecache.log"
+  else
+    grep -c "event=upstream_send server=$1 " "$WORK/curvecache.log"
+  fi
+}
+
+# sends_for QNAME: upstream_send lines so far for question QNAME (any
+# server; QNAME with the final dot, lowercase as logged).
+sends_for() {
+  grep -c "event=upstream_send server=[^ ]* qname=$1 " "$WORK/curvecache.log"
+}
+
+# now_ms: wall clock in milliseconds.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# elapsed: seconds since e2e_init, for progress lines.
+elapsed() { echo "$(($(date +%s) - e2e_t0)) s"; }
+
+# ---- Reference answers from the lab's authoritative servers ----
+
+# lower NAME: NAME in lower case with a final dot.
+lower() {
+  l=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')
+  case $l in *.) printf '%s\n' "$l" ;; *) printf '%s.\n' "$l" ;; esac
+}
+
+# holder NAME: the address of the NSD holding the longest zone of
+# LAB_ZONES that NAME lies in (for a CurveDNS zone: its back end).
+holder() {
+  hn=$(lower "$1")
+  hbest=
+  hlen=-1
+  for zi in $LAB_ZONES; do
+    z=${zi%@*}
+    case $z in
+      .) ;;
+      *) case .$hn in *."$z") ;; *) continue ;; esac ;;
+    esac
+    if [ "${#z}" -gt "$hlen" ]; then hbest=${zi#*@}; hlen=${#z}; fi
+  done
+  echo "$hbest"
+}
+
+# split_sections RAW ANS AUTH: from dig output with +noall +comments
+# +answer +authority +noclass, write the answer and authority records as
+# "TTL owner TYPE RDATA" lines (owner in lower case, single spaces).
+split_sections() {
+  awk -v ans="$2" -v auth="$3" '
+    /^;; ANSWER SECTION:/ { s = 1; next }
+    /^;; AUTHORITY SECTION:/ { s = 2; next }
+    /^;/ || NF < 4 { next }
+    {
+      o = tolower($1); t = $2; $1 = ""; $2 = ""; sub(/^ +/, "")
+      line = t " " o " " $0
+      if (s == 1) print line > ans
+      else if (s == 2) print line > auth
+    }' "$1"
+  touch "$2" "$3"
+}
+
+# dig_status RAW: the status of dig output RAW ("" if none).
+dig_status() { sed -n 's/.*status: \([A-Z]*\),.*/\1/p' "$1" | tail -n 1; }
+
+# dig_flags RAW: the flags of the last header in RAW, space separated.
+dig_flags() { sed -n 's/^;; flags: \([^;]*\);.*/\1/p' "$1" | tail -n 1; }
+
+# ref NAME TYPE: the answer the lab's authoritative servers give for
+# NAME/TYPE, following CNAMEs (and DNAMEs) from zone to zone as a resolver
+# would. Sets ref_ans (a file: every answer record of the chain, sorted),
+# ref_auth (a file: the authority records of the last hop), ref_raw (dig's
+# output for the last hop) and ref_status (the status of the last hop).
+# Results are kept in $WORK/ref/, so asking again costs nothing. NAME
+# holds only letters, digits, '.', '_' and '-'.
+ref() {
+  rbase=$WORK/ref/$1_$2
+  ref_ans=$rbase.ans ref_auth=$rbase.auth ref_raw=$rbase.raw
+  if [ -f "$rbase.status" ]; then
+    read -r ref_status <"$rbase.status"
+    return
+  fi
+  mkdir -p "$WORK/ref"
+  rcur=$(lower "$1")
+  : >"$rbase.all"
+  hop=0
+  while [ $hop -lt 8 ]; do
+    dig +norec +time=2 +tries=2 +noclass +noall +comments +answer \
+      +authority "@$(holder "$rcur")" "$rcur" "$2" </dev/null >"$ref_raw" 2>&1
+    ref_status=$(dig_status "$ref_raw")
+    rm -f "$rbase.hop" "$ref_auth"
+    split_sections "$ref_raw" "$rbase.hop" "$ref_auth"
+    cat "$rbase.hop" >>"$rbase.all"
+    [ "$2" = CNAME ] && break
+    # The end of the CNAME chain so far; stop when it is where we are,
+    # or when the data is already there.
+    rnext=$(awk -v cur="$rcur" -v t="$2" '
+      { k[$2 " " $3] = 1 }
+      $3 == "CNAME" { c[$2] = tolower($4) }
+      END {
+        for (i = 0; i < 16 && (cur in c); i++) cur = c[cur]
+        print ((cur " " t) in k) ? "" : cur
+      }' "$rbase.all")
+    if [ -z "$rnext" ] || [ "$rnext" = "$rcur" ]; then break; fi
+    rcur=$rnext
+    hop=$((hop + 1))
+  done
+  sort -u "$rbase.all" >"$ref_ans"
+  echo "$ref_status" >"$rbase.status"
+}
+
+# records FILE: the lines of FILE without their TTL, sorted, unique.
+records() { cut -d' ' -f2- "$1" | sort -u; }
+
+# verdict EXPECT NAME TYPE RAW: judge curvecache's dig output RAW (dig
+# +noall +comments +answer +authority +noclass) for NAME/TYPE against the
+# reference of the last ref call. EXPECT is answer, nodata, nxdomain or
+# servfail. Prints "ok" or the reason it is not. Checks: flags qr rd ra,
+# never aa or ad; the status; for all but servfail: the reference agrees
+# with EXPECT (the lab is as described), the answer records equal the
+# reference's with TTLs no larger, and a negative answer carries the SOA
+# of the last authoritative server (owner and data; TTL no larger).
+verdict() {
+  if [ "$1" = servfail ]; then
+    vans=/dev/null vauth=/dev/null vstatus=
+  else
+    vans=$ref_ans vauth=$ref_auth vstatus=$ref_status
+  fi
+  awk -v expect="$1" -v qname="$(lower "$2")" -v qtype="$3" \
+      -v refstatus="$vstatus" -v fans="$vans" -v fauth="$vauth" '
+    function key(line) { sub(/^[^ ]* /, "", line); return line }
+    function ttl(line) { sub(/ .*/, "", line); return line + 0 }
+    function norm(  o, t) {
+      o = tolower($1); t = $2; $1 = ""; $2 = ""; sub(/^ +/, "")
+      return t " " o " " $0
+    }
+    FILENAME == fans { r[key($0)] = ttl($0); nr++
+                       if ($3 == "CNAME") cn[$2] = tolower($4); next }
+    FILENAME == fauth { if ($3 == "SOA") { rs[key($0)] = ttl($0); nrs++ }
+                        next }
+    /status: / { st = $0; sub(/.*status: /, "", st); sub(/,.*/, "", st) }
+    /^;; flags: / { fl = $0; sub(/^;; flags: /, "", fl); sub(/;.*/, "", fl)
+                    fl = " " fl " " }
+    /^;; ANSWER SECTION:/ { s = 1; next }
+    /^;; AUTHORITY SECTION:/ { s = 2; next }
+    /^;/ || NF < 4 { next }
+    { l = norm(); k = key(l)
+      if (s == 1) { c[k] = ttl(l); nc++ }
+      else if (s == 2 && $1 == "SOA") { cs[k] = ttl(l); ncs++ } }
+    function fail(why) { print why; failed = 1; exit }
+    END {
+      if (failed) exit
+      want = "NOERROR"
+      if (expect == "servfail") want = "SERVFAIL"
+      if (expect == "nxdomain") want = "NXDOMAIN"
+      if (fl == "") fail("no reply")
+      split("qr rd ra", need, " ")
+      for (i in need)
+        if (index(fl, " " need[i] " ") == 0) fail("flags" fl "lack " need[i])
+      if (index(fl, " aa ") || index(fl, " ad "))
+        fail("flags" fl "has aa or ad")
+      if (expect == "servfail") {
+        if (st != want) fail("status " st ", want " want)
+        print "ok"; exit
+      }
+      if (refstatus != want) fail("lab: reference status " refstatus)
+      cur = qname
+      for (i = 0; i < 16 && (cur in cn); i++) cur = cn[cur]
+      nfinal = 0
+      for (k in r) { split(k, f, " "); if (f[1] == cur && f[2] == qtype) nfinal++ }
+      if (expect == "answer" && nfinal == 0) fail("lab: no " qtype " data")
+      if (expect != "answer" && nfinal > 0) fail("lab: " qtype " data there")
+      if (st != want) fail("status " st ", want " want)
+      for (k in r) if (!(k in c)) fail("missing: " k)
+      for (k in c) {
+        if (!(k in r)) fail("not in the lab: " k)
+        if (c[k] > r[k]) fail("TTL " c[k] " above " r[k] ": " k)
+      }
+      if (expect != "answer") {
+        if (nrs == 0) fail("lab: no SOA in the reference")
+        for (k in rs) {
+          if (!(k in cs)) fail("authority lacks the SOA " k)
+          if (cs[k] > rs[k]) fail("SOA TTL " cs[k] " above " rs[k])
+        }
+      }
+      print "ok"
+    }' "$vans" "$vauth" "$4"
+}

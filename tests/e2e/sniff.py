@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""tests/e2e/sniff.py: a minimal packet capture on the loopback interface,
+for the end-to-end tests of curvecache (no tcpdump or tshark needed).
+
+Usage: sniff.py OUTFILE SECONDS
+
+Opens an AF_PACKET socket on "lo" (root only), then writes one line per
+IPv4 UDP or TCP packet that goes to or comes from port 53 of a 127.53.x.y
+address, until SIGTERM/SIGINT or SECONDS have passed (a hard bound):
+
+    PROTO SRC SPORT DST DPORT LEN KIND
+
+PROTO is udp or tcp, LEN the transport payload length, KIND what the DNS
+payload is:
+    streamlined  DNSCurve streamlined query (magic Q6fnvWj8)
+    streamlined-reply  DNSCurve streamlined response (magic R6fnvWJ8)
+    txt          a DNS query for TXT whose name has an x1a<key> label
+                 (DNSCurve TXT format)
+    txt-reply    a DNS response to such a query
+    plain        any other DNS message (plain DNS)
+    short        fewer than 12 bytes of DNS (not a whole header)
+    none         an empty UDP datagram
+TCP streams are put back together (in order, as loopback delivers them;
+a segment that does not continue its stream restarts it), and one line
+is written per whole DNS message in the stream (LEN without the 2-byte
+length prefix); control segments and partial messages write nothing.
+
+The line "# ready" is written (and flushed) once the socket is open, so
+the caller can wait for it before starting traffic. Each line is flushed,
+so the file can be read while the capture runs. Only loopback is read;
+nothing is sent.
+"""
+
+import signal
+import socket
+import struct
+import sys
+import time
+
+ETH_P_ALL = 0x0003
+ETH_P_IP = 0x0800
+ETH_HLEN = 14
+PACKET_OUTGOING = 4
+MAGIC_Q = b"Q6fnvWj8"
+MAGIC_R = b"R6fnvWJ8"
+DNS_HEADER = 12
+TYPE_TXT = 16
+KEY_LABEL_LEN = 54
+MAX_LABELS = 128
+
+stop = False
+
+
+def on_signal(_sig, _frame):
+    global stop
+    stop = True
+
+
+def qname_labels(msg):
+    """The labels of the first question name (no compression expected)."""
+    pos = DNS_HEADER
+    labels = []
+    while pos < len(msg) and len(labels) < MAX_LABELS:
+        n = msg[pos]
+        if n == 0:
+            return labels, pos + 1
+        if n > 63:
+            return None, pos
+        labels.append(msg[pos + 1:pos + 1 + n])
+        pos += 1 + n
+    return None, pos
+
+
+def classify_dns(msg):
+    if msg.startswith(MAGIC_Q):
+        return "streamlined"
+    if msg.startswith(MAGIC_R):
+        return "streamlined-reply"
+    if len(msg) < DNS_HEADER:
+        return "short"
+    flags, qd = struct.unpack("!HH", msg[2:6])
+    if qd == 1:
+        labels, end = qname_labels(msg)
+        if labels is not None and end + 4 <= len(msg):
+            qtype = struct.unpack("!H", msg[end:end + 2])[0]
+            if qtype == TYPE_TXT and any(
+                    len(lab) == KEY_LABEL_LEN and lab[:3].lower() == b"x1a"
+                    for lab in labels):
+                return "txt-reply" if flags & 0x8000 else "txt"
+    return "plain"
+
+
+class Flows:
+    """TCP payload per flow, cut into length-prefixed DNS messages."""
+
+    MAX_FLOWS = 4096
+    MAX_BYTES = 70000
+
+    def __init__(self):
+        self.flows = {}
+
+    def feed(self, key, seq, flags, payload):
+        """Whole messages completed by this segment."""
+        syn = flags & 0x02
+        if syn or key not in self.flows:
+            if len(self.flows) >= self.MAX_FLOWS:
+                self.flows.clear()
+            self.flows[key] = [(seq + 1) & 0xFFFFFFFF if syn else seq, b""]
+        flow = self.flows[key]
+        if not payload:
+            return []
+        if seq != flow[0]:
+            flow[1] = b""
+        flow[0] = (seq + len(payload)) & 0xFFFFFFFF
+        flow[1] = (flow[1] + payload)[:self.MAX_BYTES]
+        msgs = []
+        while len(flow[1]) >= 2:
+            want = struct.unpack("!H", flow[1][:2])[0]
+            if len(flow[1]) < 2 + want:
+                break
+            msgs.append(flow[1][2:2 + want])
+            flow[1] = flow[1][2 + want:]
+        return msgs
+
+
+def lab_port53(ip, port):
+    return port == 53 and ip.startswith("127.53.")
+
+
+def handle(frame, out, flows):
+    if len(frame) < ETH_HLEN + 20:
+        return
+    if struct.unpack("!H", frame[12:14])[0] != ETH_P_IP:
+        return
+    ip = frame[ETH_HLEN:]
+    ihl = (ip[0] & 0x0F) * 4
+    total = struct.unpack("!H", ip[2:4])[0]
+    proto = ip[9]
+    src = socket.inet_ntoa(ip[12:16])
+    dst = socket.inet_ntoa(ip[16:20])
+    l4 = ip[ihl:total]
+    if proto not in (6, 17) or len(l4) < 20 - 12 * (proto == 17):
+        return
+    sport, dport = struct.unpack("!HH", l4[:4])
+    if not (lab_port53(src, sport) or lab_port53(dst, dport)):
+        return
+    if proto == 17:
+        payload = l4[8:]
+        msgs = [("udp", payload, classify_dns(payload) if payload else
+                 "none")]
+    else:
+        seq = struct.unpack("!I", l4[4:8])[0]
+        payload = l4[(l4[12] >> 4) * 4:]
+        msgs = [("tcp", m, classify_dns(m)) for m in
+                flows.feed((src, sport, dst, dport), seq, l4[13], payload)]
+    for name, msg, kind in msgs:
+        out.write("%s %s %d %s %d %d %s\n" %
+                  (name, src, sport, dst, dport, len(msg), kind))
+    out.flush()
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.stderr.write("usage: sniff.py OUTFILE SECONDS\n")
+        return 1
+    deadline = time.monotonic() + float(sys.argv[2])
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                         socket.htons(ETH_P_ALL))
+    sock.bind(("lo", 0))
+    sock.settimeout(0.2)
+    flows = Flows()
+    with open(sys.argv[1], "w") as out:
+        out.write("# ready\n")
+        out.flush()
+        while not stop and time.monotonic() < deadline:
+            try:
+                frame, addr = sock.recvfrom(65600)
+            except socket.timeout:
+                continue
+            except InterruptedError:
+                continue
+            # Loopback shows each packet twice: as sent and as received.
+            if addr[2] == PACKET_OUTGOING:
+                continue
+            handle(frame, out, flows)
+        out.write("# end\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
