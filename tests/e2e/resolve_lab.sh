@@ -36,6 +36,7 @@
 #   down, a 2-second TTL that expires and is fetched again, RD=0 served
 #   from the cache only, and the TLD test. answered locally (RFC 6761).
 
+# shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
