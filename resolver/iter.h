@@ -206,4 +206,49 @@ const struct iter_counts *iter_counts(const struct iter_req *req);
 /** Free a request (any state). NULL is allowed. */
 void iter_free(struct iter_req *req);
 
+/* ------------------------------------------------------------------ */
+/* Peeking (curvecache-control lookup)                                 */
+
+/** NS names and addresses per name shown by iter_peek_cut (the
+ *  iterator's own caps). */
+#define ITER_PEEK_NS 16
+#define ITER_PEEK_ADDRS 4
+
+/** One NS name of a peeked zone cut. */
+struct iter_peek_ns {
+	uint8_t name[WIRE_NAME_MAX];    /**< lowercase wire name */
+	size_t namelen;
+	bool curve;                     /**< its name carries a key */
+	uint8_t key[ITER_KEY_BYTES];
+	size_t naddr;                   /**< 0: glueless, none cached */
+	struct sockaddr_storage addr[ITER_PEEK_ADDRS]; /**< port 53 */
+	uint32_t score[ITER_PEEK_ADDRS];/**< sel_score: lower is asked
+	                                     first */
+};
+
+/** The zone cut a resolution of a name would start from. */
+struct iter_peek {
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zonelen;
+	bool from_hints;                /**< no usable cut cached: the root
+	                                     hints */
+	size_t nns;
+	struct iter_peek_ns ns[ITER_PEEK_NS];
+};
+
+/**
+ * Find, without sending anything, the zone cut and servers the iterator
+ * would start from to resolve a name (the CUT state on a private
+ * request): the closest cached NS set with usable addresses, else the
+ * root hints. Reads the cache and the selection table only.
+ * @param env: as for iter_new.
+ * @param name, len: canonical wire name.
+ * @param now: current time.
+ * @param out: filled.
+ * @return 0, or -1 (malformed name, out of memory).
+ */
+int iter_peek_cut(const struct iter_env *env, const uint8_t *name,
+                  size_t len, const struct iter_now *now,
+                  struct iter_peek *out);
+
 #endif /* CURVECACHE_RESOLVER_ITER_H */

@@ -8,7 +8,7 @@
  * SIGTERM or SIGINT (exit 0, everything freed). SIGHUP reloads the
  * configuration and the root hints; if either is bad, both old ones stay.
  * SIGUSR1 writes every counter to the log ("stats" events; the control
- * socket will serve them too).
+ * socket serves them too: resolver/control.h, curvecache-control).
  * Without -f the daemon detaches and logs to syslog; the starting process
  * exits 0 only once the daemon is ready (listeners bound, privileges
  * dropped), 1 if it failed. With -f it stays in the foreground and logs
@@ -20,6 +20,9 @@
  * - Settings that need a restart (listeners, user, cache size, DNSCurve
  *   key file, threads, control socket) keep their running values on a
  *   reload, with a warning.
+ * - Order of start-up: bind the listeners and the control socket (its
+ *   file gets the configured user's owner and group), then drop
+ *   privileges: the socket's directory (/run/...) is usually root's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,18 +36,21 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 #include <sodium.h>
 
 #include "cache.h"
 #include "cfg.h"
+#include "control.h"
 #include "curve.h"
 #include "hints.h"
 #include "localzone.h"
 #include "log.h"
 #include "server.h"
 #include "stats.h"
+#include "upstream.h"
 
 /** Buffer for the text of every counter. */
 #define MAIN_STATS_BYTES 16384
@@ -69,6 +75,7 @@ struct main_ctx {
 	struct curve_client *curve;
 	struct localzone *lz;
 	struct server *srv;
+	struct control *ctl;         /**< NULL: no control socket */
 };
 
 /** Start-up failures go to the log too once it is syslog. */
@@ -257,6 +264,41 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	return 0;
 }
 
+static int reload(struct main_ctx *m, char *err, size_t errlen);
+
+/* The control socket's reload command. */
+static int reload_cb(void *arg, char *err, size_t errlen)
+{
+	return reload(arg, err, errlen);
+}
+
+/* The control socket, if configured (before privileges are dropped). */
+static int make_control(struct main_ctx *m)
+{
+	struct control_env env;
+	char err[CFG_ERR_BYTES];
+
+	if (m->cfg.control_socket[0] == '\0')
+		return 0;
+	memset(&env, 0, sizeof env);
+	env.cache = m->cache;
+	env.curve = m->curve;
+	env.srv = m->srv;
+	env.cfg = &m->cfg;
+	env.cfg_path = m->cfg_path;
+	env.start_wall = time(NULL);
+	env.start_ms = upstream_now_ms();
+	env.reload = reload_cb;
+	env.reload_arg = m;
+	err[0] = '\0';
+	if (control_new(&m->loop, &env, &m->ctl, err, sizeof err) !=
+	    CONTROL_OK) {
+		fail("control socket %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static void on_signal(uv_signal_t *sig, int signum);
 
 static int start_signals(struct main_ctx *m)
@@ -354,8 +396,8 @@ static int startup(struct main_ctx *m)
 		hints_free(h);
 		return -1;
 	}
-	if (make_server(m, h) != 0 || drop_privileges(m->cfg.user) != 0 ||
-	    start_signals(m) != 0)
+	if (make_server(m, h) != 0 || make_control(m) != 0 ||
+	    drop_privileges(m->cfg.user) != 0 || start_signals(m) != 0)
 		return -1;
 	log_start(m);
 	daemon_ready(m);
@@ -371,6 +413,7 @@ static void stop(struct main_ctx *m)
 
 	log_info("stop", "signal=term");
 	log_stats(m);
+	control_stop(m->ctl);
 	server_stop(m->srv);
 	for (i = 0; i < m->nsig; i++)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
@@ -410,26 +453,28 @@ static void keep_restart_only(const struct cfg *old, struct cfg *nc)
 	       sizeof nc->control_socket);
 }
 
-static void reload(struct main_ctx *m)
+/* SIGHUP and the control socket: 0, or -1 with the reason in err. */
+static int reload(struct main_ctx *m, char *err, size_t errlen)
 {
 	struct cfg *nc = malloc(sizeof(*nc));
-	char err[CFG_ERR_BYTES + HINTS_ERR_BYTES];
 	struct hints *h = NULL;
 
 	if (nc == NULL) {
+		snprintf(err, errlen, "out of memory");
 		log_error("reload_failed", "error=\"out of memory\"");
-		return;
+		return -1;
 	}
-	if (cfg_load(m->cfg_path, nc, err, sizeof err) != 0 ||
-	    hints_load(nc->root_hints, &h, err, sizeof err) != HINTS_OK) {
+	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
+	    hints_load(nc->root_hints, &h, err, errlen) != HINTS_OK) {
 		log_error("reload_failed", "error=\"%s\" kept=old", err);
 		free(nc);
-		return;
+		return -1;
 	}
 	if (server_hints_set(m->srv, h) != SERVER_OK) {
+		snprintf(err, errlen, "out of memory");
 		log_error("reload_failed", "error=\"out of memory\" kept=old");
 		free(nc);
-		return;
+		return -1;
 	}
 	keep_restart_only(&m->cfg, nc);
 	m->cfg = *nc;
@@ -437,14 +482,16 @@ static void reload(struct main_ctx *m)
 	log_init(m->cfg.log_level, m->foreground);
 	log_info("reload", "file=%s root_hints=%s", m->cfg_path,
 	         m->cfg.root_hints);
+	return 0;
 }
 
 static void on_signal(uv_signal_t *sig, int signum)
 {
 	struct main_ctx *m = sig->data;
+	char err[CFG_ERR_BYTES + HINTS_ERR_BYTES];
 
 	if (signum == SIGHUP)
-		reload(m);
+		(void)reload(m, err, sizeof err);
 	else if (signum == SIGUSR1)
 		log_stats(m);
 	else if (m->nsig > 0)
@@ -457,6 +504,7 @@ static void cleanup(struct main_ctx *m)
 {
 	size_t i;
 
+	control_stop(m->ctl);
 	if (m->srv != NULL)
 		server_stop(m->srv);
 	for (i = 0; i < m->nsig; i++)
@@ -466,6 +514,7 @@ static void cleanup(struct main_ctx *m)
 		if (uv_loop_close(&m->loop) != 0)
 			log_warn("loop_close", "error=\"handles left\"");
 	}
+	control_free(m->ctl);
 	server_free(m->srv);
 	curve_client_free(m->curve);
 	cache_destroy(m->cache);

@@ -1,0 +1,546 @@
+/*
+ * resolver/control_cmd.c - the control protocol (see control.h): the
+ * output buffer, sessions (lines in, answers out, load_cache streams),
+ * command parsing and the commands that change things (reload, flushes,
+ * dump and load). Status, lookup and servers are in control_info.c,
+ * the counters in control_stats.c. No sockets here.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cachefile.h"
+#include "control_int.h"
+#include "wire.h"
+
+/** Smallest allocation of an output buffer. */
+#define CONTROL_OUT_MIN 4096
+
+/** One command: its word, how many arguments, what runs it. */
+struct control_verb {
+	const char *name;
+	size_t min_args, max_args;
+	const char *(*run)(struct control_session *s, char **argv,
+	                   size_t argc, struct control_out *out, char *err);
+	const char *usage;
+};
+
+struct control_session {
+	struct control_cmd *c;
+	char line[CONTROL_LINE_MAX + 1];
+	size_t len;
+	bool closed;
+	/* load_cache: the rest of the stream */
+	struct cachefile_load *ld;
+	char *lbuf;                  /**< CACHEFILE_LINE_MAX + 1 bytes */
+	size_t llen;
+	bool skipping;               /**< an over-long line: to its end */
+};
+
+const char *control_strerror(int status)
+{
+	switch (status) {
+	case CONTROL_OK: return "ok";
+	case CONTROL_ESOCKET: return "cannot set up the socket";
+	case CONTROL_EINUSE: return "another process answers there";
+	case CONTROL_EUSER: return "no such user";
+	case CONTROL_ENOMEM: return "out of memory";
+	case CONTROL_EINVAL: return "invalid argument";
+	default: return "unknown status";
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+void control_out_put(struct control_out *o, const char *s, size_t n)
+{
+	size_t want;
+	char *p;
+
+	if (o->full || n == 0)
+		return;
+	if (n > CONTROL_OUT_MAX - o->len) {
+		o->full = true;
+		return;
+	}
+	if (n > o->cap - o->len) {
+		want = o->cap < CONTROL_OUT_MIN ? CONTROL_OUT_MIN : o->cap;
+		while (want - o->len < n)
+			want = want > CONTROL_OUT_MAX / 2 ? CONTROL_OUT_MAX :
+			       want * 2;
+		p = realloc(o->p, want);
+		if (p == NULL) {
+			o->full = true;
+			return;
+		}
+		o->p = p;
+		o->cap = want;
+	}
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+}
+
+void control_out_printf(struct control_out *o, const char *fmt, ...)
+{
+	char buf[CONTROL_LINE_MAX * 4];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	control_out_put(o, buf, (size_t)n < sizeof buf ? (size_t)n :
+	                sizeof buf - 1);
+}
+
+void control_out_free(struct control_out *o)
+{
+	free(o->p);
+	memset(o, 0, sizeof(*o));
+}
+
+/* ------------------------------------------------------------------ */
+/* The engine                                                          */
+
+int control_cmd_new(const struct control_env *env, struct control_cmd **out)
+{
+	struct control_cmd *c;
+
+	if (env == NULL || out == NULL || env->cache == NULL ||
+	    env->srv == NULL || env->cfg == NULL)
+		return CONTROL_EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return CONTROL_ENOMEM;
+	c->env = *env;
+	c->base.mono_ms = env->start_ms;
+	*out = c;
+	return CONTROL_OK;
+}
+
+void control_cmd_free(struct control_cmd *c)
+{
+	free(c);
+}
+
+bool control_name_arg(const char *text, uint8_t *name, size_t *len)
+{
+	if (wire_name_from_text(text, strlen(text), name, len) != WIRE_OK)
+		return false;
+	wire_name_lower(name, *len);
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Commands that change things                                         */
+
+static const char *cmd_reload(struct control_session *s, char **argv,
+                              size_t argc, struct control_out *out,
+                              char *err)
+{
+	const struct control_env *env = &s->c->env;
+
+	(void)argv;
+	(void)argc;
+	if (env->reload == NULL)
+		return "reload is not available";
+	if (env->reload(env->reload_arg, err, CONTROL_ERR_BYTES) != 0)
+		return err;
+	control_out_printf(out, "reloaded %s\n", env->cfg_path != NULL ?
+	                   env->cfg_path : "");
+	return NULL;
+}
+
+static const char *cmd_flush(struct control_session *s, char **argv,
+                             size_t argc, struct control_out *out,
+                             char *err)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len, n = 0;
+	bool zone = strcmp(argv[0], "flush_zone") == 0;
+
+	(void)argc;
+	(void)err;
+	if (!control_name_arg(argv[1], name, &len))
+		return "not a domain name";
+	if ((zone ? cache_flush_zone(s->c->env.cache, name, len, &n) :
+	     cache_flush_name(s->c->env.cache, name, len, &n)) != CACHE_OK)
+		return "not a domain name";
+	control_out_printf(out, "removed %zu entries\n", n);
+	return NULL;
+}
+
+static const char *cmd_flush_all(struct control_session *s, char **argv,
+                                 size_t argc, struct control_out *out,
+                                 char *err)
+{
+	size_t n = 0;
+
+	(void)argc;
+	(void)err;
+	if (strcmp(argv[0], "flush_all") == 0)
+		cache_flush_all(s->c->env.cache, &n);
+	else
+		cache_flush_negative(s->c->env.cache, &n);
+	control_out_printf(out, "removed %zu entries\n", n);
+	return NULL;
+}
+
+/* cachefile_put_fn into a control_out; stops once it is full. */
+static int dump_put(void *arg, const char *text, size_t len)
+{
+	struct control_out *out = arg;
+
+	control_out_put(out, text, len);
+	return out->full ? 1 : 0;
+}
+
+static const char *cmd_dump(struct control_session *s, char **argv,
+                            size_t argc, struct control_out *out,
+                            char *err)
+{
+	struct cachefile_dump_stats st;
+	int rc;
+
+	(void)argv;
+	(void)argc;
+	rc = cachefile_dump(s->c->env.cache, time(NULL), dump_put, out, &st);
+	if (out->full) {
+		/* Make room for the status line: drop the cut tail. */
+		out->full = false;
+		while (out->len > 0 && out->p[out->len - 1] != '\n')
+			out->len--;
+		return "answer too large: dump cut short";
+	}
+	if (rc != CACHEFILE_OK) {
+		snprintf(err, CONTROL_ERR_BYTES, "dump failed: %s",
+		         cachefile_strerror(rc));
+		return err;
+	}
+	control_out_printf(out, "; end entries=%zu records=%zu\n", st.entries,
+	                   st.rrs);
+	return NULL;
+}
+
+static const char *cmd_load(struct control_session *s, char **argv,
+                            size_t argc, struct control_out *out,
+                            char *err)
+{
+	(void)argv;
+	(void)argc;
+	(void)out;
+	(void)err;
+	s->lbuf = malloc(CACHEFILE_LINE_MAX + 1);
+	if (s->lbuf == NULL ||
+	    cachefile_load_new(s->c->env.cache, time(NULL), &s->ld) !=
+	    CACHEFILE_OK) {
+		free(s->lbuf);
+		s->lbuf = NULL;
+		return "out of memory";
+	}
+	return NULL;
+}
+
+static const char *cmd_stats(struct control_session *s, char **argv,
+                             size_t argc, struct control_out *out,
+                             char *err)
+{
+	enum control_format fmt = CONTROL_FMT_TEXT;
+
+	(void)err;
+	if (argc == 2) {
+		const char *f = argv[1];
+
+		if (f[0] == '-' && f[1] == '-')
+			f += 2;
+		if (strcmp(f, "prometheus") == 0)
+			fmt = CONTROL_FMT_PROM;
+		else if (strcmp(f, "json") == 0)
+			fmt = CONTROL_FMT_JSON;
+		else if (strcmp(f, "text") != 0)
+			return "format must be text, prometheus or json";
+	}
+	control_stats_write(s->c, fmt, strcmp(argv[0], "stats") == 0, out);
+	return NULL;
+}
+
+static const char *cmd_status(struct control_session *s, char **argv,
+                              size_t argc, struct control_out *out,
+                              char *err)
+{
+	return control_cmd_status(s->c, argv, argc, out, err);
+}
+
+static const char *cmd_lookup(struct control_session *s, char **argv,
+                              size_t argc, struct control_out *out,
+                              char *err)
+{
+	return control_cmd_lookup(s->c, argv, argc, out, err);
+}
+
+static const char *cmd_servers(struct control_session *s, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err)
+{
+	return control_cmd_servers(s->c, argv, argc, out, err);
+}
+
+static const char *cmd_help(struct control_session *s, char **argv,
+                            size_t argc, struct control_out *out,
+                            char *err);
+
+static const struct control_verb control_verbs[] = {
+	{ "status", 0, 0, cmd_status, "version, uptime, pid, threads" },
+	{ "stats", 0, 1, cmd_stats,
+	  "[text|prometheus|json]  counters, then reset them" },
+	{ "stats_noreset", 0, 1, cmd_stats,
+	  "[text|prometheus|json]  counters" },
+	{ "reload", 0, 0, cmd_reload, "read the config and root hints" },
+	{ "flush", 1, 1, cmd_flush, "NAME  remove a name's entries" },
+	{ "flush_zone", 1, 1, cmd_flush, "NAME  remove all at or below NAME" },
+	{ "flush_all", 0, 0, cmd_flush_all, "empty the cache" },
+	{ "flush_negative", 0, 0, cmd_flush_all,
+	  "remove NXDOMAIN and NODATA entries" },
+	{ "dump_cache", 0, 0, cmd_dump, "the cache as text" },
+	{ "load_cache", 0, 0, cmd_load, "read a dump (follows, to EOF)" },
+	{ "lookup", 1, 2, cmd_lookup,
+	  "NAME [TYPE]  cached data and servers for NAME" },
+	{ "servers", 0, 0, cmd_servers, "the server-selection table" },
+	{ "help", 0, 0, cmd_help, "this list" },
+};
+
+#define CONTROL_NVERBS (sizeof control_verbs / sizeof control_verbs[0])
+
+static const char *cmd_help(struct control_session *s, char **argv,
+                            size_t argc, struct control_out *out,
+                            char *err)
+{
+	size_t i;
+
+	(void)s;
+	(void)argv;
+	(void)argc;
+	(void)err;
+	for (i = 0; i < CONTROL_NVERBS; i++)
+		control_out_printf(out, "%-15s %s\n", control_verbs[i].name,
+		                   control_verbs[i].usage);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sessions                                                            */
+
+int control_session_new(struct control_cmd *c, struct control_session **out)
+{
+	struct control_session *s;
+
+	if (c == NULL || out == NULL)
+		return CONTROL_EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (s == NULL)
+		return CONTROL_ENOMEM;
+	s->c = c;
+	*out = s;
+	return CONTROL_OK;
+}
+
+void control_session_free(struct control_session *s)
+{
+	if (s == NULL)
+		return;
+	cachefile_load_free(s->ld);
+	free(s->lbuf);
+	free(s);
+}
+
+/* Split a line into words in place; false if there are too many. */
+static bool split_words(char *line, char **argv, size_t *argc)
+{
+	char *p = line;
+
+	*argc = 0;
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			return true;
+		if (*argc == CONTROL_ARGS_MAX)
+			return false;
+		argv[(*argc)++] = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t')
+			p++;
+		if (*p != '\0')
+			*p++ = '\0';
+	}
+}
+
+/* Printable ASCII and tabs only. */
+static bool line_clean(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (((unsigned char)p[i] < 0x20 && p[i] != '\t') ||
+		    (unsigned char)p[i] >= 0x7f)
+			return false;
+	return true;
+}
+
+static void answer(struct control_out *out, const char *error)
+{
+	if (error == NULL)
+		control_out_put(out, "ok\n", 3);
+	else
+		control_out_printf(out, "error: %s\n", error);
+}
+
+/* Run one whole command line (s->line, s->len bytes). */
+static enum control_state run_line(struct control_session *s,
+                                   struct control_out *out)
+{
+	char *argv[CONTROL_ARGS_MAX], err[CONTROL_ERR_BYTES];
+	const struct control_verb *v = NULL;
+	const char *msg;
+	size_t argc, i;
+
+	if (s->len > 0 && s->line[s->len - 1] == '\r')
+		s->len--;
+	if (!line_clean(s->line, s->len)) {
+		answer(out, "malformed command: bytes outside printable ASCII");
+		return CONTROL_CLOSE;
+	}
+	s->line[s->len] = '\0';
+	if (!split_words(s->line, argv, &argc)) {
+		answer(out, "malformed command: too many words");
+		return CONTROL_CLOSE;
+	}
+	if (argc == 0)
+		return CONTROL_OPEN;
+	for (i = 0; i < CONTROL_NVERBS && v == NULL; i++)
+		if (strcmp(argv[0], control_verbs[i].name) == 0)
+			v = &control_verbs[i];
+	if (v == NULL) {
+		answer(out, "unknown command (try help)");
+		return CONTROL_OPEN;
+	}
+	if (argc - 1 < v->min_args || argc - 1 > v->max_args) {
+		snprintf(err, sizeof err, "usage: %s %s", v->name, v->usage);
+		answer(out, err);
+		return CONTROL_OPEN;
+	}
+	err[0] = '\0';
+	msg = v->run(s, argv, argc, out, err);
+	/* A load_cache under way answers at the end of the stream. */
+	if (s->ld == NULL || msg != NULL)
+		answer(out, msg);
+	return CONTROL_OPEN;
+}
+
+/* One line of the cache file being loaded. */
+static void load_line(struct control_session *s)
+{
+	if (!s->skipping)
+		(void)cachefile_load_line(s->ld, s->lbuf, s->llen);
+	s->llen = 0;
+	s->skipping = false;
+}
+
+/* Bytes of a load_cache stream; every one is used. */
+static void load_feed(struct control_session *s, const char *buf,
+                      size_t len)
+{
+	const char *nl;
+	size_t n;
+
+	while (len > 0) {
+		nl = memchr(buf, '\n', len);
+		n = nl != NULL ? (size_t)(nl - buf) : len;
+		if (!s->skipping) {
+			size_t room = CACHEFILE_LINE_MAX + 1 - s->llen;
+			size_t k = n < room ? n : room;
+
+			memcpy(s->lbuf + s->llen, buf, k);
+			s->llen += k;
+			if (s->llen == CACHEFILE_LINE_MAX + 1) {
+				/* Too long: report it now, skip to its end. */
+				(void)cachefile_load_line(s->ld, s->lbuf,
+				                          s->llen);
+				s->skipping = true;
+				s->llen = 0;
+			}
+		}
+		if (nl == NULL)
+			return;
+		load_line(s);
+		buf += n + 1;
+		len -= n + 1;
+	}
+}
+
+enum control_state control_session_feed(struct control_session *s,
+                                        const char *buf, size_t len,
+                                        struct control_out *out)
+{
+	const char *nl;
+	size_t n;
+
+	while (len > 0 && !s->closed) {
+		if (s->ld != NULL) {
+			load_feed(s, buf, len);
+			return CONTROL_OPEN;
+		}
+		nl = memchr(buf, '\n', len);
+		n = nl != NULL ? (size_t)(nl - buf) : len;
+		if (n > CONTROL_LINE_MAX - s->len) {
+			answer(out, "malformed command: line too long");
+			s->closed = true;
+			break;
+		}
+		memcpy(s->line + s->len, buf, n);
+		s->len += n;
+		if (nl == NULL)
+			return CONTROL_OPEN;
+		buf += n + 1;
+		len -= n + 1;
+		if (run_line(s, out) == CONTROL_CLOSE)
+			s->closed = true;
+		s->len = 0;
+	}
+	return s->closed ? CONTROL_CLOSE : CONTROL_OPEN;
+}
+
+enum control_state control_session_eof(struct control_session *s,
+                                       struct control_out *out)
+{
+	char report[CACHEFILE_REPORT_BYTES];
+	struct cachefile_load_counts n;
+
+	if (s->closed)
+		return CONTROL_CLOSE;
+	s->closed = true;
+	if (s->ld == NULL) {
+		if (s->len > 0)
+			(void)run_line(s, out);
+		s->len = 0;
+		if (s->ld == NULL)
+			return CONTROL_CLOSE;
+	}
+	if (s->llen > 0 || s->skipping)
+		load_line(s);
+	cachefile_load_finish(s->ld);
+	(void)cachefile_load_report(s->ld, report, sizeof report);
+	control_out_put(out, report, strlen(report));
+	cachefile_load_counts(s->ld, &n);
+	if (n.bad > 0)
+		control_out_printf(out, "error: %zu bad lines\n", n.bad);
+	else
+		answer(out, NULL);
+	cachefile_load_free(s->ld);
+	s->ld = NULL;
+	return CONTROL_CLOSE;
+}

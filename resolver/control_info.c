@@ -1,0 +1,231 @@
+/*
+ * resolver/control_info.c - the control commands that only look: status,
+ * lookup (cached data and the servers a resolution would ask) and
+ * servers (the server-selection table). See control.h.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cachefile.h"
+#include "cfg.h"
+#include "control_int.h"
+#include "iter.h"
+#include "rrtext.h"
+#include "sel.h"
+#include "server.h"
+#include "upstream.h"
+
+/** Bytes of an address as text. */
+#define CONTROL_ADDR_TEXT 64
+
+/* "plain" or "dnscurve key=uz5..." for a key. */
+static void key_text(bool curve, const uint8_t *key, char *out, size_t cap)
+{
+	char label[CURVE_KEYLABEL_LEN + 1];
+
+	if (curve && curve_keylabel_make(label, key) == CURVE_OK)
+		snprintf(out, cap, "dnscurve key=%s", label);
+	else
+		snprintf(out, cap, "plain");
+}
+
+/* An address without its port. */
+static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+	char *at;
+
+	server_addr_text(sa, out, cap);
+	at = strrchr(out, '@');
+	if (at != NULL)
+		*at = '\0';
+}
+
+const char *control_cmd_status(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err)
+{
+	const struct control_env *env = &c->env;
+	struct cache_stats cs;
+	time_t now = time(NULL);
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	cache_stats_get(env->cache, &cs);
+	control_out_printf(out, "version: %s\n", PACKAGE_VERSION);
+	control_out_printf(out, "pid: %ld\n", (long)getpid());
+	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
+	                   (int64_t)(now > env->start_wall ?
+	                             now - env->start_wall : 0));
+	/* One worker runs today, whatever cfg->threads says. */
+	control_out_printf(out, "threads: 1\n");
+	control_out_printf(out, "config: %s\n", env->cfg_path != NULL ?
+	                   env->cfg_path : "-");
+	control_out_printf(out, "control-socket: %s\n",
+	                   env->cfg->control_socket);
+	control_out_printf(out, "dnscurve: %s\n", env->cfg->curve ? "on" :
+	                   "off");
+	control_out_printf(out, "cache: %zu entries, %zu of %zu bytes\n",
+	                   cs.entries, cs.bytes, cs.max_bytes);
+	control_out_printf(out, "resolutions: %zu\n",
+	                   server_resolutions(env->srv));
+	control_out_printf(out, "is running\n");
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* lookup                                                              */
+
+static int lookup_put(void *arg, const char *text, size_t len)
+{
+	struct control_out *out = arg;
+
+	control_out_put(out, text, len);
+	return out->full ? 1 : 0;
+}
+
+/* One NS name of the peeked cut and its addresses. */
+static void lookup_ns(struct control_cmd *c, const struct iter_peek_ns *ns,
+                      uint64_t now_ms, struct control_out *out)
+{
+	char name[WIRE_NAME_TEXT_MAX], key[CURVE_KEYLABEL_LEN + 32];
+	char addr[CONTROL_ADDR_TEXT];
+	struct sel_info info;
+	size_t j;
+
+	if (wire_name_to_text(ns->name, ns->namelen, name, sizeof name,
+	                      NULL) != WIRE_OK)
+		snprintf(name, sizeof name, "?");
+	key_text(ns->curve, ns->key, key, sizeof key);
+	control_out_printf(out, "ns: %s %s%s\n", name, key,
+	                   ns->naddr == 0 ? " (no address cached: the "
+	                   "iterator resolves it first)" : "");
+	for (j = 0; j < ns->naddr; j++) {
+		const struct sockaddr *sa =
+			(const struct sockaddr *)&ns->addr[j];
+
+		addr_text(sa, addr, sizeof addr);
+		sel_info_get(server_sel(c->env.srv), sa, now_ms, &info);
+		control_out_printf(out, "  addr: %s score=%" PRIu32
+		                   " srtt=%" PRIu32 "ms%s timeouts=%" PRIu32
+		                   "\n", addr, ns->score[j], info.srtt_ms,
+		                   info.known ? "" : "(unknown)",
+		                   info.timeouts);
+	}
+}
+
+/* The zone cut and servers a resolution of the name would start with. */
+static const char *lookup_servers(struct control_cmd *c,
+                                  const uint8_t *name, size_t len,
+                                  struct control_out *out)
+{
+	struct iter_peek *peek = malloc(sizeof(*peek));
+	struct iter_env env;
+	struct iter_now now;
+	char zone[WIRE_NAME_TEXT_MAX];
+	size_t i;
+
+	if (peek == NULL)
+		return "out of memory";
+	server_iter_env(c->env.srv, &env);
+	now.wall = time(NULL);
+	now.mono_ms = upstream_now_ms();
+	if (iter_peek_cut(&env, name, len, &now, peek) != 0) {
+		free(peek);
+		return "no zone cut for that name";
+	}
+	if (wire_name_to_text(peek->zone, peek->zonelen, zone, sizeof zone,
+	                      NULL) != WIRE_OK)
+		snprintf(zone, sizeof zone, "?");
+	control_out_printf(out, "zone: %s (%s; lowest score is asked "
+	                   "first)\n", zone, peek->from_hints ?
+	                   "root hints" : "cached NS");
+	for (i = 0; i < peek->nns; i++)
+		lookup_ns(c, &peek->ns[i], now.mono_ms, out);
+	free(peek);
+	return NULL;
+}
+
+const char *control_cmd_lookup(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	uint16_t type = 0;
+	size_t len, found = 0;
+	int rc;
+
+	if (!control_name_arg(argv[1], name, &len))
+		return "not a domain name";
+	if (argc > 2 && rrtext_type_parse(argv[2], &type) != WIRE_OK)
+		return "unknown type";
+	control_out_printf(out, "cache:\n");
+	rc = cachefile_dump_name(c->env.cache, time(NULL), name, len, type,
+	                         lookup_put, out, &found);
+	if (rc != CACHEFILE_OK) {
+		snprintf(err, CONTROL_ERR_BYTES, "cache read failed: %s",
+		         cachefile_strerror(rc));
+		return err;
+	}
+	if (found == 0)
+		control_out_printf(out, "; nothing cached\n");
+	return lookup_servers(c, name, len, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* servers                                                             */
+
+/** What the servers walk counts. */
+struct servers_walk {
+	struct control_out *out;
+	size_t n, curve;
+};
+
+static int servers_cb(const struct sockaddr *sa, const struct sel_info *i,
+                      void *arg)
+{
+	struct servers_walk *w = arg;
+	char addr[CONTROL_ADDR_TEXT], zone[WIRE_NAME_TEXT_MAX];
+	char key[CURVE_KEYLABEL_LEN + 1] = "none", age[32] = "";
+
+	addr_text(sa, addr, sizeof addr);
+	if (i->zonelen == 0 ||
+	    wire_name_to_text(i->zone, i->zonelen, zone, sizeof zone,
+	                      NULL) != WIRE_OK)
+		snprintf(zone, sizeof zone, "-");
+	if (i->curve && curve_keylabel_make(key, i->key) != CURVE_OK)
+		snprintf(key, sizeof key, "invalid");
+	if (i->last_error != SEL_ERR_NONE)
+		snprintf(age, sizeof age, " error_age=%" PRIu64 "s",
+		         i->error_age_ms / 1000);
+	control_out_printf(w->out, "%s zone=%s srtt=%" PRIu32 "ms "
+	                   "timeouts=%" PRIu32 " backoff=%s edns=%s "
+	                   "key=%s last_error=%s%s\n", addr, zone,
+	                   i->srtt_ms, i->timeouts, i->backoff ? "yes" : "no",
+	                   i->noedns ? "no" : "yes", key,
+	                   sel_error_name(i->last_error), age);
+	w->n++;
+	if (i->curve)
+		w->curve++;
+	return w->out->full ? 1 : 0;
+}
+
+const char *control_cmd_servers(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out,
+                                char *err)
+{
+	struct servers_walk w = { out, 0, 0 };
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	(void)sel_walk(server_sel(c->env.srv), upstream_now_ms(), servers_cb,
+	               &w);
+	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
+	                   w.n, w.curve);
+	return NULL;
+}

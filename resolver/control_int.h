@@ -1,0 +1,57 @@
+/*
+ * resolver/control_int.h - what the files of the control module share
+ * (control_cmd.c: sessions and commands; control_info.c: status, lookup,
+ * servers; control_stats.c: counters). Nobody else may include it.
+ */
+#ifndef CURVECACHE_RESOLVER_CONTROL_INT_H
+#define CURVECACHE_RESOLVER_CONTROL_INT_H
+
+#include "cache.h"
+#include "control.h"
+#include "curve.h"
+#include "stats.h"
+
+/** Everything the stats commands report, read at one moment. */
+struct control_snap {
+	struct stats st;             /**< the workers' counters, summed */
+	struct cache_stats cache;
+	struct curve_stats curve;
+	uint64_t requestlist;        /**< resolutions running */
+	uint64_t servers;            /**< addresses in the selection table */
+	uint64_t servers_curve;      /**< ...with a DNSCurve key */
+	uint64_t mono_ms;            /**< when it was taken */
+};
+
+struct control_cmd {
+	struct control_env env;
+	struct control_snap base;    /**< counters at the last reset */
+};
+
+/** Bytes of an error message of a command. */
+#define CONTROL_ERR_BYTES 256
+
+/**
+ * The commands of control_info.c: each appends its output to out and
+ * returns NULL, or returns an error message (static, or written in err).
+ */
+const char *control_cmd_status(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err);
+const char *control_cmd_lookup(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err);
+const char *control_cmd_servers(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out,
+                                char *err);
+
+/** Read every counter now. */
+void control_snap_take(const struct control_env *env,
+                       struct control_snap *s);
+
+/**
+ * A command word as a canonical (lowercase) wire name.
+ * @return true on success.
+ */
+bool control_name_arg(const char *text, uint8_t *name, size_t *len);
+
+#endif /* CURVECACHE_RESOLVER_CONTROL_INT_H */

@@ -1,0 +1,904 @@
+/*
+ * tests/unit/check_control.c - Suite "control": the control protocol
+ * driven with bytes (resolver/control.h): lines, errors, closing,
+ * load_cache streams; every command against a real worker, cache and
+ * selection table (no sockets); the stats formats (a strict check of the
+ * Prometheus text); setting up the socket file. The cache file format
+ * has its own suite in check_cachefile.c.
+ */
+#include "control_test.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include "cachefile.h"
+#include "cfg.h"
+#include "control.h"
+#include "hints.h"
+#include "localzone.h"
+#include "sel.h"
+#include "server.h"
+#include "stats.h"
+#include "upstream.h"
+
+Suite *control_suite(void);
+Suite *cachefile_suite(void);
+
+#define KEY_NS "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
+
+static uv_loop_t loop;
+static struct cfg cfg;
+static struct cache *cache;
+static struct localzone *lz;
+static struct server *srv;
+static struct control_cmd *cmd;
+static int reload_calls;
+static int reload_fails;
+
+static int fake_reload(void *arg, char *err, size_t errlen)
+{
+	(void)arg;
+	reload_calls++;
+	if (!reload_fails)
+		return 0;
+	snprintf(err, errlen, "bad.conf:3: unknown option");
+	return -1;
+}
+
+static void setup(void)
+{
+	struct server_params p;
+	struct control_env env;
+	struct hints *h = NULL;
+	char err[HINTS_ERR_BYTES];
+
+	ck_assert_int_eq(uv_loop_init(&loop), 0);
+	cfg_defaults(&cfg);
+	cfg.do_not_query_localhost = false;
+	cache = ct_cache();
+	ck_assert_int_eq(localzone_new(&lz), LOCALZONE_OK);
+	ck_assert_msg(hints_load(SRCDIR "/tests/lab/root.hints", &h, err,
+	                         sizeof err) == HINTS_OK, "%s", err);
+	memset(&p, 0, sizeof p);
+	p.loop = &loop;
+	p.cfg = &cfg;
+	p.cache = cache;
+	p.lz = lz;
+	p.hints = h;
+	ck_assert_int_eq(server_new(&srv, &p), SERVER_OK);
+	memset(&env, 0, sizeof env);
+	env.cache = cache;
+	env.srv = srv;
+	env.cfg = &cfg;
+	env.cfg_path = "/etc/test.conf";
+	env.start_wall = time(NULL) - 5;
+	env.start_ms = upstream_now_ms();
+	env.reload = fake_reload;
+	ck_assert_int_eq(control_cmd_new(&env, &cmd), CONTROL_OK);
+	reload_calls = 0;
+	reload_fails = 0;
+}
+
+static void teardown(void)
+{
+	control_cmd_free(cmd);
+	server_stop(srv);
+	uv_run(&loop, UV_RUN_DEFAULT);
+	server_free(srv);
+	ck_assert_int_eq(uv_loop_close(&loop), 0);
+	cache_destroy(cache);
+	localzone_free(lz);
+}
+
+/** What one conversation gave. */
+struct conv {
+	char *text;     /**< NUL-terminated; free it */
+	size_t len;
+	enum control_state st;
+};
+
+/* Feed input in chunks of `chunk` bytes (0: all at once), then EOF if
+ * asked. */
+static struct conv talk_chunked(const char *in, size_t len, size_t chunk,
+                                bool eof)
+{
+	struct control_out out = { NULL, 0, 0, false };
+	struct control_session *s = NULL;
+	struct conv c;
+	size_t off = 0, n;
+
+	ck_assert_int_eq(control_session_new(cmd, &s), CONTROL_OK);
+	c.st = CONTROL_OPEN;
+	while (off < len) {
+		n = chunk == 0 || chunk > len - off ? len - off : chunk;
+		c.st = control_session_feed(s, in + off, n, &out);
+		off += n;
+	}
+	if (eof)
+		c.st = control_session_eof(s, &out);
+	control_session_free(s);
+	control_out_put(&out, "", 1);
+	ck_assert(!out.full);
+	c.text = out.p;
+	c.len = out.len - 1;
+	return c;
+}
+
+static struct conv talk(const char *in)
+{
+	return talk_chunked(in, strlen(in), 0, false);
+}
+
+static int count_of(const char *text, const char *needle)
+{
+	int n = 0;
+	const char *p = text;
+
+	while ((p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+#define HAS(c, s) ck_assert_msg(strstr((c).text, (s)) != NULL, \
+                                "no \"%s\" in:\n%s", (s), (c).text)
+#define HASNT(c, s) ck_assert_msg(strstr((c).text, (s)) == NULL, \
+                                  "\"%s\" in:\n%s", (s), (c).text)
+
+/* ------------------------------------------------------------------ */
+/* The protocol                                                        */
+
+START_TEST(session_status)
+{
+	struct conv c = talk("status\n");
+
+	HAS(c, "version: " PACKAGE_VERSION "\n");
+	HAS(c, "pid: ");
+	HAS(c, "uptime: ");
+	HAS(c, "threads: 1\n");
+	HAS(c, "config: /etc/test.conf\n");
+	ck_assert_str_eq(c.text + c.len - 3, "ok\n");
+	ck_assert_int_eq(c.st, CONTROL_OPEN);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(session_unknown_keeps_open)
+{
+	struct conv c = talk("bogus\nstatus\n");
+
+	ck_assert(strncmp(c.text, "error: unknown command", 22) == 0);
+	HAS(c, "\nok\n");
+	ck_assert_int_eq(c.st, CONTROL_OPEN);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(session_usage_errors)
+{
+	struct conv c = talk("flush\nflush_all now\nlookup\n"
+	                     "stats xml\nstats_noreset a b\n");
+
+	ck_assert_int_eq(count_of(c.text, "error: usage: "), 4);
+	ck_assert_int_eq(count_of(c.text, "error: format must be"), 1);
+	HASNT(c, "\nok\n");
+	ck_assert_int_eq(c.st, CONTROL_OPEN);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(session_split_crlf_blank)
+{
+	static const char in[] = "\n  \t\nsta tus\r\nstatus\r\n\nstatus\n";
+	struct conv c = talk_chunked(in, strlen(in), 1, false);
+
+	ck_assert_int_eq(count_of(c.text, "ok\n"), 2);
+	ck_assert_int_eq(count_of(c.text, "error: "), 1);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(session_too_long_closes)
+{
+	char in[CONTROL_LINE_MAX + 10];
+	struct conv c;
+
+	memset(in, 'a', sizeof in);
+	c = talk_chunked(in, sizeof in, 100, false);
+	ck_assert_str_eq(c.text, "error: malformed command: line too long\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	/* Exactly CONTROL_LINE_MAX bytes is still a line. */
+	memset(in, ' ', CONTROL_LINE_MAX);
+	memcpy(in + CONTROL_LINE_MAX - 6, "status", 6);
+	in[CONTROL_LINE_MAX] = '\n';
+	c = talk_chunked(in, CONTROL_LINE_MAX + 1, 0, false);
+	ck_assert_int_eq(c.st, CONTROL_OPEN);
+	HAS(c, "ok\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(session_malformed_closes)
+{
+	static const char bin[] = "stat\001us\nstatus\n";
+	struct conv c = talk_chunked(bin, sizeof bin - 1, 0, false);
+
+	ck_assert_str_eq(c.text, "error: malformed command: bytes outside "
+	                 "printable ASCII\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	c = talk("lookup a b c d\n");
+	ck_assert_str_eq(c.text, "error: malformed command: too many "
+	                 "words\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	c = talk_chunked("status\0\n", 8, 0, false);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	c = talk("st\xc3\xa4tus\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(session_eof)
+{
+	struct conv c = talk_chunked("status", 6, 0, true);
+
+	HAS(c, "ok\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	c = talk_chunked("", 0, 0, true);
+	ck_assert_uint_eq(c.len, 0);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	c = talk_chunked("status\nstatus\nstatus\n", 21, 0, true);
+	ck_assert_int_eq(count_of(c.text, "\nok\n"), 3);
+	free(c.text);
+}
+END_TEST
+
+static uint32_t prng(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+START_TEST(session_garbage)
+{
+	static const char *const words[] = {
+		"status", "stats", "flush", "lookup", "load_cache", "\n",
+		" ", "\r", "a.lab", "\t", "json", "\001", "\n\n", "servers",
+		"flush_zone", "..", "help", "\377", "dump_cache", "A",
+	};
+	char in[4096];
+	uint32_t s = 99;
+	size_t i, k, len;
+	struct conv c;
+
+	for (i = 0; i < 500; i++) {
+		len = 0;
+		for (k = prng(&s) % 40; k > 0; k--) {
+			const char *w = words[prng(&s) % (sizeof words /
+			                                   sizeof words[0])];
+
+			if (len + strlen(w) >= sizeof in)
+				break;
+			memcpy(in + len, w, strlen(w));
+			len += strlen(w);
+		}
+		c = talk_chunked(in, len, 1 + prng(&s) % 8, i % 2 == 0);
+		ck_assert(c.len == 0 || c.text[c.len - 1] == '\n');
+		free(c.text);
+	}
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Commands                                                            */
+
+static size_t entries(void)
+{
+	struct cache_stats st;
+
+	cache_stats_get(cache, &st);
+	return st.entries;
+}
+
+static void put_neg(const char *name)
+{
+	uint8_t n[WIRE_NAME_MAX], z[WIRE_NAME_MAX], soa[256];
+	struct cache_neg neg;
+	size_t len;
+
+	memset(&neg, 0, sizeof neg);
+	neg.kind = CACHE_KIND_NXDOMAIN;
+	neg.name_len = ct_name(name, n);
+	neg.name = n;
+	neg.klass = WIRE_CLASS_IN;
+	neg.soa_name_len = ct_name("lab.", z);
+	neg.soa_name = z;
+	neg.soa_ttl = 300;
+	ck_assert_int_eq(cachefile_rdata_parse(WIRE_TYPE_SOA,
+	                 "a. b. 1 2 3 4 300", 17, soa, sizeof soa, &len),
+	                 CACHEFILE_OK);
+	neg.soa_rdata = soa;
+	neg.soa_rdlen = len;
+	neg.rank = CACHE_RANK_AUTH;
+	ck_assert_int_eq(cache_neg_put(cache, &neg, time(NULL)), CACHE_OK);
+}
+
+/* An A record stored at the real time (the commands use time()). */
+static void put_a_now(const char *owner, uint8_t last)
+{
+	uint8_t name[WIRE_NAME_MAX], a[4] = { 192, 0, 2, 0 };
+	struct cache_rdata rd = { a, 4 };
+	struct cache_rrset set;
+
+	a[3] = last;
+	memset(&set, 0, sizeof set);
+	set.name_len = ct_name(owner, name);
+	set.name = name;
+	set.type = WIRE_TYPE_A;
+	set.klass = WIRE_CLASS_IN;
+	set.ttl = 300;
+	set.rdata = &rd;
+	set.count = 1;
+	set.rank = CACHE_RANK_AUTH;
+	ck_assert_int_eq(cache_rrset_put(cache, &set, time(NULL)), CACHE_OK);
+}
+
+static void put_text_now(const char *owner, uint16_t type, const char *rd,
+                         enum cache_rank rank)
+{
+	uint8_t name[WIRE_NAME_MAX], buf[512];
+	struct cache_rdata r;
+	struct cache_rrset set;
+
+	ck_assert_int_eq(cachefile_rdata_parse(type, rd, strlen(rd), buf,
+	                                       sizeof buf, &r.len),
+	                 CACHEFILE_OK);
+	r.data = buf;
+	memset(&set, 0, sizeof set);
+	set.name_len = ct_name(owner, name);
+	set.name = name;
+	set.type = type;
+	set.klass = WIRE_CLASS_IN;
+	set.ttl = 300;
+	set.rdata = &r;
+	set.count = 1;
+	set.rank = rank;
+	ck_assert_int_eq(cache_rrset_put(cache, &set, time(NULL)), CACHE_OK);
+}
+
+START_TEST(cmd_flushes)
+{
+	struct conv c;
+
+	put_a_now("www.z.lab.", 1);
+	put_text_now("www.z.lab.", WIRE_TYPE_AAAA, "2001:db8::1",
+	             CACHE_RANK_AUTH);
+	put_a_now("a.www.z.lab.", 2);
+	put_a_now("z.lab.", 3);
+	put_a_now("other.lab.", 4);
+	put_neg("nx.lab.");
+	put_neg("nx2.other.lab.");
+	c = talk("flush WWW.Z.lab\n");
+	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
+	free(c.text);
+	c = talk("flush_negative\n");
+	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
+	free(c.text);
+	c = talk("flush_zone z.lab.\n");
+	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
+	free(c.text);
+	ck_assert_uint_eq(entries(), 1);
+	c = talk("flush_all\n");
+	ck_assert_str_eq(c.text, "removed 1 entries\nok\n");
+	free(c.text);
+	ck_assert_uint_eq(entries(), 0);
+	c = talk("flush a..b\nflush_zone .bad\n");
+	ck_assert_int_eq(count_of(c.text, "error: not a domain name\n"), 2);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_reload)
+{
+	struct conv c = talk("reload\n");
+
+	ck_assert_str_eq(c.text, "reloaded /etc/test.conf\nok\n");
+	free(c.text);
+	reload_fails = 1;
+	c = talk("reload\n");
+	ck_assert_str_eq(c.text, "error: bad.conf:3: unknown option\n");
+	free(c.text);
+	ck_assert_int_eq(reload_calls, 2);
+}
+END_TEST
+
+START_TEST(cmd_dump_then_load)
+{
+	struct conv c, d;
+	char *in;
+	size_t n;
+
+	put_a_now("www.z.lab.", 1);
+	put_neg("nx.lab.");
+	c = talk("dump_cache\n");
+	ck_assert(strncmp(c.text, "; curvecache-dump version=1 time=",
+	                  33) == 0);
+	HAS(c, "www.z.lab.");
+	HAS(c, "; nxdomain name=nx.lab. rank=auth src=plain\n");
+	HAS(c, "; end entries=2 records=2\nok\n");
+	c.text[c.len - 3] = '\0';   /* the dump without its "ok" */
+	n = strlen("load_cache\n") + strlen(c.text);
+	in = malloc(n + 1);
+	ck_assert_ptr_nonnull(in);
+	snprintf(in, n + 1, "load_cache\n%s", c.text);
+	cache_flush_all(cache, NULL);
+	/* One byte at a time, and the stream's end finishes the load. */
+	d = talk_chunked(in, n, 1, true);
+	ck_assert_str_eq(d.text, "loaded 2 entries (2 records); 0 expired, "
+	                 "0 kept (better data cached), 0 bad\nok\n");
+	ck_assert_int_eq(d.st, CONTROL_CLOSE);
+	ck_assert_uint_eq(entries(), 2);
+	free(d.text);
+	free(in);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_load_reports_bad_lines)
+{
+	static const char in[] =
+		"load_cache\n"
+		"; curvecache-dump version=1 time=1700000000\n"
+		"a.lab. 9999999999 IN A 192.0.2.1 ; rank=auth src=plain\n"
+		"b.lab. 300 IN A 192.0.2.x ; rank=auth src=plain\n"
+		"\001\002garbage\n"
+		"status\n";
+	struct conv c = talk_chunked(in, sizeof in - 1, 7, true);
+
+	HAS(c, "line 2: bad TTL\n");
+	HAS(c, "line 3: RDATA does not fit its type\n");
+	HAS(c, "line 4: not a record line\n");
+	HAS(c, "line 5: bad TTL\n");
+	HAS(c, "loaded 0 entries");
+	ck_assert_uint_ge(c.len, 19);
+	ck_assert_str_eq(c.text + c.len - 19, "error: 4 bad lines\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_load_overlong_line)
+{
+	size_t n = strlen("load_cache\n") + CACHEFILE_LINE_MAX + 100;
+	char *in = malloc(n);
+	struct conv c;
+
+	ck_assert_ptr_nonnull(in);
+	memset(in, 'x', n);
+	memcpy(in, "load_cache\n; curvecache-dump version=1 time=1\n", 47);
+	in[n - 1] = '\n';
+	c = talk_chunked(in, n, 4096, true);
+	HAS(c, "line 2: line or RRset too long\n");
+	HAS(c, "error: 1 bad lines\n");
+	free(c.text);
+	free(in);
+}
+END_TEST
+
+START_TEST(cmd_lookup)
+{
+	struct conv c;
+
+	put_a_now("www.example.lab.", 10);
+	c = talk("lookup www.example.lab\n");
+	HAS(c, "cache:\nwww.example.lab.");
+	HAS(c, "192.0.2.10\t; rank=auth src=plain\n");
+	HAS(c, "zone: . (root hints;");
+	HAS(c, "ns: a.root.lab. plain\n");
+	HAS(c, "  addr: 127.53.0.1 score=400 srtt=400ms(unknown) "
+	    "timeouts=0\n");
+	free(c.text);
+	put_text_now("example.lab.", WIRE_TYPE_NS, "ns1.example.lab.",
+	             CACHE_RANK_REFERRAL);
+	put_text_now("example.lab.", WIRE_TYPE_NS, KEY_NS ".ns2.example.lab.",
+	             CACHE_RANK_REFERRAL);
+	put_text_now(KEY_NS ".ns2.example.lab.", WIRE_TYPE_A, "127.53.1.9",
+	             CACHE_RANK_GLUE);
+	c = talk("lookup www.example.lab AAAA\n");
+	HAS(c, "cache:\n; nothing cached\n");
+	HAS(c, "zone: example.lab. (cached NS;");
+	HAS(c, "ns: " KEY_NS ".ns2.example.lab. dnscurve key=" KEY_NS "\n");
+	HAS(c, "  addr: 127.53.1.9 score=");
+	free(c.text);
+	c = talk("lookup www.example.lab BOGUS\nlookup a..b\n");
+	ck_assert_str_eq(c.text, "error: unknown type\n"
+	                 "error: not a domain name\n");
+	free(c.text);
+}
+END_TEST
+
+static void sa4(struct sockaddr_storage *ss, uint8_t last)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	in->sin_family = AF_INET;
+	in->sin_addr.s_addr = htonl(0x7f000000u | last);
+}
+
+START_TEST(cmd_servers)
+{
+	static const uint8_t key[32] = { 1, 2, 3 };
+	struct sockaddr_storage a, b;
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zl = ct_name("example.lab.", zone);
+	struct sel *sel = server_sel(srv);
+	uint64_t now = upstream_now_ms();
+	struct conv c;
+
+	sa4(&a, 9);
+	sa4(&b, 10);
+	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
+	sel_zone_note(sel, (struct sockaddr *)&a, zone, zl, now);
+	sel_key_set(sel, (struct sockaddr *)&b, key, now);
+	sel_timeout_report(sel, (struct sockaddr *)&b, now);
+	c = talk("servers\n");
+	HAS(c, "127.0.0.9 zone=example.lab. srtt=30ms timeouts=0 backoff=no "
+	    "edns=yes key=none last_error=-\n");
+	HAS(c, "127.0.0.10 zone=- srtt=400ms timeouts=1 backoff=yes "
+	    "edns=yes key=uz5");
+	HAS(c, " last_error=timeout error_age=0s\n");
+	HAS(c, "; 2 servers, 1 with a DNSCurve key\nok\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_help)
+{
+	struct conv c = talk("help\n");
+	static const char *const cmds[] = {
+		"status", "stats", "stats_noreset", "reload", "flush",
+		"flush_zone", "flush_all", "flush_negative", "dump_cache",
+		"load_cache", "lookup", "servers",
+	};
+	size_t i;
+	char want[32];
+
+	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+		snprintf(want, sizeof want, "\n%s ", cmds[i]);
+		ck_assert_msg(strstr(c.text, want) != NULL ||
+		              strncmp(c.text, want + 1, strlen(want) - 1) == 0,
+		              "%s", cmds[i]);
+	}
+	free(c.text);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* Counters                                                            */
+
+static struct stats *worker_stats(void)
+{
+	/* The worker's own counters, bumped as its query path would. */
+	return (struct stats *)(uintptr_t)server_stats(srv);
+}
+
+START_TEST(stats_reset_and_noreset)
+{
+	struct stats *st = worker_stats();
+	struct conv c;
+
+	st->queries = 5;
+	stats_qtype(st, WIRE_TYPE_A);
+	stats_qtype(st, WIRE_TYPE_A);
+	stats_qtype(st, WIRE_TYPE_A);
+	stats_qtype(st, 65000);
+	stats_rcode(st, WIRE_RCODE_NXDOMAIN);
+	stats_recursion(st, 1500);
+	st->answers_curve = 2;
+	c = talk("stats_noreset\n");
+	ck_assert(strncmp(c.text, "total.num.queries=5\n", 20) == 0);
+	HAS(c, "\nnum.query.type.A=3\n");
+	HAS(c, "\nnum.query.type.AAAA=0\n");
+	HAS(c, "\nnum.query.type.other=1\n");
+	HAS(c, "\nnum.answer.rcode.NXDOMAIN=1\n");
+	HAS(c, "\nhistogram.000000.001024.to.000000.002048=1\n");
+	HAS(c, "\nhistogram.000000.000000.to.000000.000001=0\n");
+	HAS(c, "\nhistogram.262144.000000.to.524288.000000=0\n");
+	HAS(c, "\ntotal.num.recursivereplies=1\n");
+	HAS(c, "\ntotal.recursion.time.avg=0.001500\n");
+	HAS(c, "\ncurve.answers.dnscurve=2\n");
+	HAS(c, "\ntotal.requestlist.current.all=0\n");
+	HAS(c, "\nrrset.cache.count=0\n");
+	HAS(c, "\ntime.up=");
+	ck_assert_int_eq(count_of(c.text, "histogram."), STATS_HIST_BUCKETS);
+	free(c.text);
+	c = talk("stats\n");
+	ck_assert(strncmp(c.text, "total.num.queries=5\n", 20) == 0);
+	free(c.text);
+	st->queries += 2;
+	c = talk("stats_noreset\nstats_noreset\n");
+	ck_assert_int_eq(count_of(c.text, "total.num.queries=2\n"), 2);
+	HAS(c, "\nnum.query.type.A=0\n");
+	HAS(c, "\ntotal.recursion.time.avg=0.000000\n");
+	free(c.text);
+}
+END_TEST
+
+/* A metric name: [a-zA-Z_:][a-zA-Z0-9_:]*; returns its length. */
+static size_t prom_name_len(const char *p)
+{
+	size_t n = 0;
+
+	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+	       p[n] == '_' || p[n] == ':' ||
+	       (n > 0 && p[n] >= '0' && p[n] <= '9'))
+		n++;
+	return n;
+}
+
+/* A strict reading of the text exposition format as we write it. */
+static void prom_check(const char *text)
+{
+	char family[128] = "", type[16] = "", line[512];
+	const char *p = text, *nl;
+	double prev_bucket = -1, v;
+	int samples = 0;
+
+	while (*p != '\0' && strcmp(p, "ok\n") != 0) {
+		size_t n, len;
+		char *end;
+
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		len = (size_t)(nl - p);
+		ck_assert_uint_lt(len, sizeof line);
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p = nl + 1;
+		if (strncmp(line, "# HELP ", 7) == 0) {
+			n = prom_name_len(line + 7);
+			ck_assert_msg(n > 0 && line[7 + n] == ' ', "%s", line);
+			snprintf(family, sizeof family, "%.*s", (int)n,
+			         line + 7);
+			continue;
+		}
+		if (strncmp(line, "# TYPE ", 7) == 0) {
+			n = prom_name_len(line + 7);
+			ck_assert_msg(strncmp(line + 7, family, n) == 0 &&
+			              family[n] == '\0', "%s", line);
+			snprintf(type, sizeof type, "%s", line + 8 + n);
+			ck_assert_msg(strcmp(type, "counter") == 0 ||
+			              strcmp(type, "gauge") == 0 ||
+			              strcmp(type, "histogram") == 0, "%s",
+			              line);
+			continue;
+		}
+		ck_assert_msg(line[0] != '#', "%s", line);
+		n = prom_name_len(line);
+		ck_assert_msg(n >= strlen(family) &&
+		              strncmp(line, family, strlen(family)) == 0,
+		              "sample %s outside family %s", line, family);
+		if (strcmp(type, "counter") == 0)
+			ck_assert_msg(strncmp(line + n - 6, "_total", 6) == 0,
+			              "%s", line);
+		if (line[n] == '{') {
+			char *close = strchr(line + n, '}');
+
+			ck_assert_ptr_nonnull(close);
+			ck_assert_msg(strstr(line + n, "=\"") != NULL, "%s",
+			              line);
+			n = (size_t)(close - line) + 1;
+		}
+		ck_assert_msg(line[n] == ' ', "%s", line);
+		v = strtod(line + n + 1, &end);
+		ck_assert_msg(*end == '\0' && end != line + n + 1, "%s", line);
+		if (strstr(line, "_bucket{") != NULL) {
+			ck_assert_msg(v >= prev_bucket, "%s", line);
+			prev_bucket = v;
+		}
+		samples++;
+	}
+	ck_assert_int_gt(samples, 50);
+}
+
+START_TEST(stats_prometheus)
+{
+	struct stats *st = worker_stats();
+	struct conv c;
+
+	st->queries = 7;
+	stats_qtype(st, WIRE_TYPE_AAAA);
+	stats_recursion(st, 3);
+	stats_recursion(st, 2000000);
+	c = talk("stats_noreset prometheus\n");
+	prom_check(c.text);
+	HAS(c, "# TYPE curvecache_num_queries_total counter\n"
+	    "curvecache_num_queries_total 7\n");
+	HAS(c, "curvecache_num_query_type_total{type=\"AAAA\"} 1\n");
+	HAS(c, "curvecache_num_answer_rcode_total{rcode=\"SERVFAIL\"} 0\n");
+	HAS(c, "# TYPE curvecache_requestlist_current_all gauge\n");
+	HAS(c, "curvecache_mem_cache_rrset_bytes ");
+	HAS(c, "# TYPE curvecache_recursion_time_seconds histogram\n");
+	HAS(c, "curvecache_recursion_time_seconds_bucket{le=\"0.000004\"} 1\n");
+	HAS(c, "curvecache_recursion_time_seconds_bucket{le=\"+Inf\"} 2\n");
+	HAS(c, "curvecache_recursion_time_seconds_count 2\n");
+	HAS(c, "curvecache_recursion_time_seconds_sum 2.000003\n");
+	ck_assert_int_eq(count_of(c.text, "# TYPE curvecache_num_query_type"),
+	                 1);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(stats_json)
+{
+	struct conv c;
+
+	worker_stats()->queries = 3;
+	c = talk("stats_noreset --json\n");
+	ck_assert(strncmp(c.text, "{\n  \"total.num.queries\": 3,\n", 28) == 0);
+	HAS(c, "\n  \"total.recursion.time.avg\": 0.000000,\n");
+	HAS(c, "\"histogram.262144.000000.to.524288.000000\": 0\n}\nok\n");
+	ck_assert_int_eq(count_of(c.text, "{"), 1);
+	ck_assert_int_eq(count_of(c.text, "}"), 1);
+	free(c.text);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
+/* The socket file                                                     */
+
+static struct control *ctl_at(const char *path, int *rc)
+{
+	struct control_env env;
+	struct control *ctl = NULL;
+	char err[256];
+
+	snprintf(cfg.control_socket, sizeof cfg.control_socket, "%s", path);
+	memset(&env, 0, sizeof env);
+	env.cache = cache;
+	env.srv = srv;
+	env.cfg = &cfg;
+	*rc = control_new(&loop, &env, &ctl, err, sizeof err);
+	return ctl;
+}
+
+static void ctl_done(struct control *ctl)
+{
+	control_stop(ctl);
+	uv_run(&loop, UV_RUN_NOWAIT);
+	control_free(ctl);
+}
+
+START_TEST(socket_file)
+{
+	char dir[] = "/tmp/check_control.XXXXXX", path[128], file[128];
+	struct control *a, *b;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/sub/control", dir);
+	a = ctl_at(path, &rc);
+	ck_assert_int_eq(rc, CONTROL_OK);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ck_assert(S_ISSOCK(st.st_mode));
+	ck_assert_uint_eq(st.st_mode & 07777, CONTROL_SOCKET_MODE);
+	ck_assert_uint_eq(st.st_uid, geteuid());
+	/* A second daemon on a live socket is refused. */
+	b = ctl_at(path, &rc);
+	ck_assert_int_eq(rc, CONTROL_EINUSE);
+	ctl_done(b);
+	ck_assert_int_eq(lstat(path, &st), 0);
+	ctl_done(a);
+	ck_assert_int_ne(lstat(path, &st), 0);
+	/* A regular file is not replaced. */
+	snprintf(file, sizeof file, "%s/file", dir);
+	f = fopen(file, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	a = ctl_at(file, &rc);
+	ck_assert_int_eq(rc, CONTROL_ESOCKET);
+	ctl_done(a);
+	ck_assert_int_eq(unlink(file), 0);
+	/* Too long for sun_path. */
+	memset(file, 'x', sizeof file - 1);
+	file[0] = '/';
+	file[sizeof file - 1] = '\0';
+	ck_assert_ptr_null(ctl_at(file, &rc));
+	ck_assert_int_eq(rc, CONTROL_EINVAL);
+	snprintf(file, sizeof file, "%s/sub", dir);
+	ck_assert_int_eq(rmdir(file), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(socket_stale_replaced)
+{
+	char dir[] = "/tmp/check_control.XXXXXX", path[128];
+	struct sockaddr_un sun;
+	struct control *a;
+	int fd, rc;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/control", dir);
+	fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	ck_assert_uint_lt(strlen(path), sizeof sun.sun_path);
+	memcpy(sun.sun_path, path, strlen(path));
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
+	close(fd);   /* a socket file nobody listens on */
+	a = ctl_at(path, &rc);
+	ck_assert_int_eq(rc, CONTROL_OK);
+	ctl_done(a);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+Suite *control_suite(void)
+{
+	Suite *s = suite_create("control");
+	TCase *tc;
+
+	tc = tcase_create("session");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, session_status);
+	tcase_add_test(tc, session_unknown_keeps_open);
+	tcase_add_test(tc, session_usage_errors);
+	tcase_add_test(tc, session_split_crlf_blank);
+	tcase_add_test(tc, session_too_long_closes);
+	tcase_add_test(tc, session_malformed_closes);
+	tcase_add_test(tc, session_eof);
+	tcase_add_test(tc, session_garbage);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("commands");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, cmd_flushes);
+	tcase_add_test(tc, cmd_reload);
+	tcase_add_test(tc, cmd_dump_then_load);
+	tcase_add_test(tc, cmd_load_reports_bad_lines);
+	tcase_add_test(tc, cmd_load_overlong_line);
+	tcase_add_test(tc, cmd_lookup);
+	tcase_add_test(tc, cmd_servers);
+	tcase_add_test(tc, cmd_help);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stats");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, stats_reset_and_noreset);
+	tcase_add_test(tc, stats_prometheus);
+	tcase_add_test(tc, stats_json);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("socket");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, socket_file);
+	tcase_add_test(tc, socket_stale_replaced);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(control_suite());
+	int failed;
+
+	srunner_add_suite(sr, cachefile_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
