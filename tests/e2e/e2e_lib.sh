@@ -238,16 +238,22 @@ elapsed() { echo "$(($(date +%s) - e2e_t0)) s"; }
 
 # ---- Reference answers from the lab's authoritative servers ----
 
-# lower NAME: NAME in lower case with a final dot.
-lower() {
-  l=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]')
-  case $l in *.) printf '%s\n' "$l" ;; *) printf '%s.\n' "$l" ;; esac
+# lower NAME: NAME in lower case with a final dot. lower_to NAME: the
+# same into $lc, without a subshell (for the hot paths).
+lower_to() {
+  case $1 in
+    *[A-Z]*) lc=$(printf '%s' "$1" | tr '[:upper:]' '[:lower:]') ;;
+    *) lc=$1 ;;
+  esac
+  case $lc in *.) ;; *) lc=$lc. ;; esac
 }
+lower() { lower_to "$1"; printf '%s\n' "$lc"; }
 
 # holder NAME: the address of the NSD holding the longest zone of
 # LAB_ZONES that NAME lies in (for a CurveDNS zone: its back end).
 holder() {
-  hn=$(lower "$1")
+  lower_to "$1"
+  hn=$lc
   hbest=
   hlen=-1
   for zi in $LAB_ZONES; do
@@ -299,7 +305,8 @@ ref() {
     return
   fi
   mkdir -p "$WORK/ref"
-  rcur=$(lower "$1")
+  lower_to "$1"
+  rcur=$lc
   : >"$rbase.all"
   hop=0
   while [ $hop -lt 8 ]; do
@@ -344,7 +351,8 @@ verdict() {
   else
     vans=$ref_ans vauth=$ref_auth vstatus=$ref_status
   fi
-  awk -v expect="$1" -v qname="$(lower "$2")" -v qtype="$3" \
+  lower_to "$2"
+  awk -v expect="$1" -v qname="$lc" -v qtype="$3" \
       -v refstatus="$vstatus" -v fans="$vans" -v fauth="$vauth" '
     function key(line) { sub(/^[^ ]* /, "", line); return line }
     function ttl(line) { sub(/ .*/, "", line); return line + 0 }

@@ -95,18 +95,23 @@ nosuch.boxed.lab A nxdomain"
 
 CURVE_IPS="$LAB_CURVE_IP $LAB_CURVETLD_IP $LAB_SECURE_IP"
 
-# ask ROUND NAME TYPE [DIG OPTIONS]: dig through curvecache; sets ms and
-# writes $WORK/cc.raw.
+# ask ROUND NAME TYPE [DIG OPTIONS]: dig through curvecache; writes
+# $WORK/cc.raw and sets ms, the time dig reports for its last query (after
+# a TC answer over UDP: the TCP one), 99999 when there was no reply.
 ask() {
   aopt=
   [ "$1" = tcp ] && aopt=+tcp
   an=$2 at=$3
   shift 3
-  t0=$(now_ms)
   # shellcheck disable=SC2086 # aopt is one option or none
   dig +time=8 +tries=1 $aopt "$@" +noclass +noall +comments +answer \
-    +authority "@$CC_IP" "$an" "$at" </dev/null >"$WORK/cc.raw" 2>&1
-  ms=$(($(now_ms) - t0))
+    +authority +stats "@$CC_IP" "$an" "$at" </dev/null >"$WORK/cc.raw" 2>&1
+  ms=99999
+  while IFS= read -r line; do
+    case $line in ";; Query time: "*" msec") ms=${line#;; Query time: }
+                                            ms=${ms% msec} ;;
+    esac
+  done <"$WORK/cc.raw"
 }
 
 # ask_more: after ask, the sections as "TTL owner TYPE RDATA" lines in
