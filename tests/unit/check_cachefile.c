@@ -11,7 +11,6 @@
 #include "cachefile.h"
 #include "control.h"
 
-Suite *cachefile_suite(void);
 
 /* The lab's DNSCurve test key (tests/lab/lab.sh) and its uz5 label. */
 static const uint8_t key1[32] = {

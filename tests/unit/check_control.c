@@ -2,9 +2,9 @@
  * tests/unit/check_control.c - Suite "control": the control protocol
  * driven with bytes (resolver/control.h): lines, errors, closing,
  * load_cache streams; every command against a real worker, cache and
- * selection table (no sockets); the stats formats (a strict check of the
- * Prometheus text); setting up the socket file. The cache file format
- * has its own suite in check_cachefile.c.
+ * selection table (no sockets). The stats formats and the socket file
+ * are in check_control_stats.c, the cache file format has its own suite
+ * in check_cachefile.c.
  */
 #include "control_test.h"
 
@@ -26,17 +26,15 @@
 #include "stats.h"
 #include "upstream.h"
 
-Suite *control_suite(void);
-Suite *cachefile_suite(void);
 
 #define KEY_NS "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
 
-static uv_loop_t loop;
-static struct cfg cfg;
-static struct cache *cache;
+uv_loop_t loop;
+struct cfg cfg;
+struct cache *cache;
+struct server *srv;
+struct control_cmd *cmd;
 static struct localzone *lz;
-static struct server *srv;
-static struct control_cmd *cmd;
 static int reload_calls;
 static int reload_fails;
 
@@ -50,7 +48,7 @@ static int fake_reload(void *arg, char *err, size_t errlen)
 	return -1;
 }
 
-static void setup(void)
+void setup(void)
 {
 	struct server_params p;
 	struct control_env env;
@@ -84,7 +82,7 @@ static void setup(void)
 	reload_fails = 0;
 }
 
-static void teardown(void)
+void teardown(void)
 {
 	control_cmd_free(cmd);
 	server_stop(srv);
@@ -95,16 +93,9 @@ static void teardown(void)
 	localzone_free(lz);
 }
 
-/** What one conversation gave. */
-struct conv {
-	char *text;     /**< NUL-terminated; free it */
-	size_t len;
-	enum control_state st;
-};
-
 /* Feed input in chunks of `chunk` bytes (0: all at once), then EOF if
  * asked. */
-static struct conv talk_chunked(const char *in, size_t len, size_t chunk,
+struct conv talk_chunked(const char *in, size_t len, size_t chunk,
                                 bool eof)
 {
 	struct control_out out = { NULL, 0, 0, false };
@@ -129,12 +120,12 @@ static struct conv talk_chunked(const char *in, size_t len, size_t chunk,
 	return c;
 }
 
-static struct conv talk(const char *in)
+struct conv talk(const char *in)
 {
 	return talk_chunked(in, strlen(in), 0, false);
 }
 
-static int count_of(const char *text, const char *needle)
+int count_of(const char *text, const char *needle)
 {
 	int n = 0;
 	const char *p = text;
@@ -145,11 +136,6 @@ static int count_of(const char *text, const char *needle)
 	}
 	return n;
 }
-
-#define HAS(c, s) ck_assert_msg(strstr((c).text, (s)) != NULL, \
-                                "no \"%s\" in:\n%s", (s), (c).text)
-#define HASNT(c, s) ck_assert_msg(strstr((c).text, (s)) == NULL, \
-                                  "\"%s\" in:\n%s", (s), (c).text)
 
 /* ------------------------------------------------------------------ */
 /* The protocol                                                        */
@@ -587,269 +573,6 @@ START_TEST(cmd_help)
 }
 END_TEST
 
-/* ------------------------------------------------------------------ */
-/* Counters                                                            */
-
-static struct stats *worker_stats(void)
-{
-	/* The worker's own counters, bumped as its query path would. */
-	return (struct stats *)(uintptr_t)server_stats(srv);
-}
-
-START_TEST(stats_reset_and_noreset)
-{
-	struct stats *st = worker_stats();
-	struct conv c;
-
-	st->queries = 5;
-	stats_qtype(st, WIRE_TYPE_A);
-	stats_qtype(st, WIRE_TYPE_A);
-	stats_qtype(st, WIRE_TYPE_A);
-	stats_qtype(st, 65000);
-	stats_rcode(st, WIRE_RCODE_NXDOMAIN);
-	stats_recursion(st, 1500);
-	st->answers_curve = 2;
-	c = talk("stats_noreset\n");
-	ck_assert(strncmp(c.text, "total.num.queries=5\n", 20) == 0);
-	HAS(c, "\nnum.query.type.A=3\n");
-	HAS(c, "\nnum.query.type.AAAA=0\n");
-	HAS(c, "\nnum.query.type.other=1\n");
-	HAS(c, "\nnum.answer.rcode.NXDOMAIN=1\n");
-	HAS(c, "\nhistogram.000000.001024.to.000000.002048=1\n");
-	HAS(c, "\nhistogram.000000.000000.to.000000.000001=0\n");
-	HAS(c, "\nhistogram.262144.000000.to.524288.000000=0\n");
-	HAS(c, "\ntotal.num.recursivereplies=1\n");
-	HAS(c, "\ntotal.recursion.time.avg=0.001500\n");
-	HAS(c, "\ncurve.answers.dnscurve=2\n");
-	HAS(c, "\ntotal.requestlist.current.all=0\n");
-	HAS(c, "\nrrset.cache.count=0\n");
-	HAS(c, "\ntime.up=");
-	ck_assert_int_eq(count_of(c.text, "histogram."), STATS_HIST_BUCKETS);
-	free(c.text);
-	c = talk("stats\n");
-	ck_assert(strncmp(c.text, "total.num.queries=5\n", 20) == 0);
-	free(c.text);
-	st->queries += 2;
-	c = talk("stats_noreset\nstats_noreset\n");
-	ck_assert_int_eq(count_of(c.text, "total.num.queries=2\n"), 2);
-	HAS(c, "\nnum.query.type.A=0\n");
-	HAS(c, "\ntotal.recursion.time.avg=0.000000\n");
-	free(c.text);
-}
-END_TEST
-
-/* A metric name: [a-zA-Z_:][a-zA-Z0-9_:]*; returns its length. */
-static size_t prom_name_len(const char *p)
-{
-	size_t n = 0;
-
-	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
-	       p[n] == '_' || p[n] == ':' ||
-	       (n > 0 && p[n] >= '0' && p[n] <= '9'))
-		n++;
-	return n;
-}
-
-/* A strict reading of the text exposition format as we write it. */
-static void prom_check(const char *text)
-{
-	char family[128] = "", type[16] = "", line[512];
-	const char *p = text, *nl;
-	double prev_bucket = -1, v;
-	int samples = 0;
-
-	while (*p != '\0' && strcmp(p, "ok\n") != 0) {
-		size_t n, len;
-		char *end;
-
-		nl = strchr(p, '\n');
-		ck_assert_ptr_nonnull(nl);
-		len = (size_t)(nl - p);
-		ck_assert_uint_lt(len, sizeof line);
-		memcpy(line, p, len);
-		line[len] = '\0';
-		p = nl + 1;
-		if (strncmp(line, "# HELP ", 7) == 0) {
-			n = prom_name_len(line + 7);
-			ck_assert_msg(n > 0 && line[7 + n] == ' ', "%s", line);
-			snprintf(family, sizeof family, "%.*s", (int)n,
-			         line + 7);
-			continue;
-		}
-		if (strncmp(line, "# TYPE ", 7) == 0) {
-			n = prom_name_len(line + 7);
-			ck_assert_msg(strncmp(line + 7, family, n) == 0 &&
-			              family[n] == '\0', "%s", line);
-			snprintf(type, sizeof type, "%s", line + 8 + n);
-			ck_assert_msg(strcmp(type, "counter") == 0 ||
-			              strcmp(type, "gauge") == 0 ||
-			              strcmp(type, "histogram") == 0, "%s",
-			              line);
-			continue;
-		}
-		ck_assert_msg(line[0] != '#', "%s", line);
-		n = prom_name_len(line);
-		ck_assert_msg(n >= strlen(family) &&
-		              strncmp(line, family, strlen(family)) == 0,
-		              "sample %s outside family %s", line, family);
-		if (strcmp(type, "counter") == 0)
-			ck_assert_msg(strncmp(line + n - 6, "_total", 6) == 0,
-			              "%s", line);
-		if (line[n] == '{') {
-			char *close = strchr(line + n, '}');
-
-			ck_assert_ptr_nonnull(close);
-			ck_assert_msg(strstr(line + n, "=\"") != NULL, "%s",
-			              line);
-			n = (size_t)(close - line) + 1;
-		}
-		ck_assert_msg(line[n] == ' ', "%s", line);
-		v = strtod(line + n + 1, &end);
-		ck_assert_msg(*end == '\0' && end != line + n + 1, "%s", line);
-		if (strstr(line, "_bucket{") != NULL) {
-			ck_assert_msg(v >= prev_bucket, "%s", line);
-			prev_bucket = v;
-		}
-		samples++;
-	}
-	ck_assert_int_gt(samples, 50);
-}
-
-START_TEST(stats_prometheus)
-{
-	struct stats *st = worker_stats();
-	struct conv c;
-
-	st->queries = 7;
-	stats_qtype(st, WIRE_TYPE_AAAA);
-	stats_recursion(st, 3);
-	stats_recursion(st, 2000000);
-	c = talk("stats_noreset prometheus\n");
-	prom_check(c.text);
-	HAS(c, "# TYPE curvecache_num_queries_total counter\n"
-	    "curvecache_num_queries_total 7\n");
-	HAS(c, "curvecache_num_query_type_total{type=\"AAAA\"} 1\n");
-	HAS(c, "curvecache_num_answer_rcode_total{rcode=\"SERVFAIL\"} 0\n");
-	HAS(c, "# TYPE curvecache_requestlist_current_all gauge\n");
-	HAS(c, "curvecache_mem_cache_rrset_bytes ");
-	HAS(c, "# TYPE curvecache_recursion_time_seconds histogram\n");
-	HAS(c, "curvecache_recursion_time_seconds_bucket{le=\"0.000004\"} 1\n");
-	HAS(c, "curvecache_recursion_time_seconds_bucket{le=\"+Inf\"} 2\n");
-	HAS(c, "curvecache_recursion_time_seconds_count 2\n");
-	HAS(c, "curvecache_recursion_time_seconds_sum 2.000003\n");
-	ck_assert_int_eq(count_of(c.text, "# TYPE curvecache_num_query_type"),
-	                 1);
-	free(c.text);
-}
-END_TEST
-
-START_TEST(stats_json)
-{
-	struct conv c;
-
-	worker_stats()->queries = 3;
-	c = talk("stats_noreset --json\n");
-	ck_assert(strncmp(c.text, "{\n  \"total.num.queries\": 3,\n", 28) == 0);
-	HAS(c, "\n  \"total.recursion.time.avg\": 0.000000,\n");
-	HAS(c, "\"histogram.262144.000000.to.524288.000000\": 0\n}\nok\n");
-	ck_assert_int_eq(count_of(c.text, "{"), 1);
-	ck_assert_int_eq(count_of(c.text, "}"), 1);
-	free(c.text);
-}
-END_TEST
-
-/* ------------------------------------------------------------------ */
-/* The socket file                                                     */
-
-static struct control *ctl_at(const char *path, int *rc)
-{
-	struct control_env env;
-	struct control *ctl = NULL;
-	char err[256];
-
-	snprintf(cfg.control_socket, sizeof cfg.control_socket, "%s", path);
-	memset(&env, 0, sizeof env);
-	env.cache = cache;
-	env.srv = srv;
-	env.cfg = &cfg;
-	*rc = control_new(&loop, &env, &ctl, err, sizeof err);
-	return ctl;
-}
-
-static void ctl_done(struct control *ctl)
-{
-	control_stop(ctl);
-	uv_run(&loop, UV_RUN_NOWAIT);
-	control_free(ctl);
-}
-
-START_TEST(socket_file)
-{
-	char dir[] = "/tmp/check_control.XXXXXX", path[128], file[128];
-	struct control *a, *b;
-	struct stat st;
-	FILE *f;
-	int rc;
-
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/sub/control", dir);
-	a = ctl_at(path, &rc);
-	ck_assert_int_eq(rc, CONTROL_OK);
-	ck_assert_int_eq(lstat(path, &st), 0);
-	ck_assert(S_ISSOCK(st.st_mode));
-	ck_assert_uint_eq(st.st_mode & 07777, CONTROL_SOCKET_MODE);
-	ck_assert_uint_eq(st.st_uid, geteuid());
-	/* A second daemon on a live socket is refused. */
-	b = ctl_at(path, &rc);
-	ck_assert_int_eq(rc, CONTROL_EINUSE);
-	ctl_done(b);
-	ck_assert_int_eq(lstat(path, &st), 0);
-	ctl_done(a);
-	ck_assert_int_ne(lstat(path, &st), 0);
-	/* A regular file is not replaced. */
-	snprintf(file, sizeof file, "%s/file", dir);
-	f = fopen(file, "w");
-	ck_assert_ptr_nonnull(f);
-	fclose(f);
-	a = ctl_at(file, &rc);
-	ck_assert_int_eq(rc, CONTROL_ESOCKET);
-	ctl_done(a);
-	ck_assert_int_eq(unlink(file), 0);
-	/* Too long for sun_path. */
-	memset(file, 'x', sizeof file - 1);
-	file[0] = '/';
-	file[sizeof file - 1] = '\0';
-	ck_assert_ptr_null(ctl_at(file, &rc));
-	ck_assert_int_eq(rc, CONTROL_EINVAL);
-	snprintf(file, sizeof file, "%s/sub", dir);
-	ck_assert_int_eq(rmdir(file), 0);
-	ck_assert_int_eq(rmdir(dir), 0);
-}
-END_TEST
-
-START_TEST(socket_stale_replaced)
-{
-	char dir[] = "/tmp/check_control.XXXXXX", path[128];
-	struct sockaddr_un sun;
-	struct control *a;
-	int fd, rc;
-
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/control", dir);
-	fd = socket(AF_UNIX, SOCK_STREAM, 0);
-	memset(&sun, 0, sizeof sun);
-	sun.sun_family = AF_UNIX;
-	ck_assert_uint_lt(strlen(path), sizeof sun.sun_path);
-	memcpy(sun.sun_path, path, strlen(path));
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
-	close(fd);   /* a socket file nobody listens on */
-	a = ctl_at(path, &rc);
-	ck_assert_int_eq(rc, CONTROL_OK);
-	ctl_done(a);
-	ck_assert_int_eq(rmdir(dir), 0);
-}
-END_TEST
-
 Suite *control_suite(void)
 {
 	Suite *s = suite_create("control");
@@ -877,17 +600,8 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_servers);
 	tcase_add_test(tc, cmd_help);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("stats");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, stats_reset_and_noreset);
-	tcase_add_test(tc, stats_prometheus);
-	tcase_add_test(tc, stats_json);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("socket");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, socket_file);
-	tcase_add_test(tc, socket_stale_replaced);
-	suite_add_tcase(s, tc);
+	suite_add_tcase(s, control_stats_tcase());
+	suite_add_tcase(s, control_socket_tcase());
 	return s;
 }
 

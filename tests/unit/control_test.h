@@ -12,7 +12,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <uv.h>
+
 #include "cache.h"
+#include "control.h"
 #include "wire.h"
 
 /** A fixed "now" for the cache in tests. */
@@ -84,5 +87,47 @@ static inline int ct_has(const char *text, size_t len, const char *needle)
 			return 1;
 	return 0;
 }
+
+/* ---- the fixture of Suite "control" (check_control.c) ---- */
+
+struct cfg;
+struct server;
+struct control_cmd;
+
+/** The worker, its loop, config and cache, and the command engine. */
+extern uv_loop_t loop;
+extern struct cfg cfg;
+extern struct cache *cache;
+extern struct server *srv;
+extern struct control_cmd *cmd;
+
+void setup(void);
+void teardown(void);
+
+/** What one conversation gave. */
+struct conv {
+	char *text;     /**< NUL-terminated; free it */
+	size_t len;
+	enum control_state st;
+};
+
+/** Feed input in chunks of `chunk` bytes (0: all at once), then the end
+ *  of the stream if asked. */
+struct conv talk_chunked(const char *in, size_t len, size_t chunk,
+                         bool eof);
+/** One conversation: input at once, no end of stream. */
+struct conv talk(const char *in);
+/** How often needle is in text. */
+int count_of(const char *text, const char *needle);
+
+#define HAS(c, s) ck_assert_msg(strstr((c).text, (s)) != NULL, \
+                                "no \"%s\" in:\n%s", (s), (c).text)
+#define HASNT(c, s) ck_assert_msg(strstr((c).text, (s)) == NULL, \
+                                  "\"%s\" in:\n%s", (s), (c).text)
+
+Suite *control_suite(void);
+Suite *cachefile_suite(void);
+TCase *control_stats_tcase(void);
+TCase *control_socket_tcase(void);
 
 #endif /* CURVECACHE_TESTS_UNIT_CONTROL_TEST_H */
