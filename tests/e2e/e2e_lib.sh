@@ -138,7 +138,9 @@ e2e_init() {
   unset LAB_DIR
   labenv=$("$LAB" start) || { labenv=; echo "FAIL: lab start"; exit 1; }
   eval "$labenv"
-  echo "# $e2e_name: curvecache $CURVECACHE, lab $LAB_DIR"
+  echo "# $e2e_name: curvecache $CURVECACHE, lab $LAB_DIR" \
+    "(lock and lab start: $(elapsed))"
+  e2e_t0=$(date +%s)
 }
 
 e2e_finish() {
@@ -233,7 +235,8 @@ sends_for() {
 # now_ms: wall clock in milliseconds.
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# elapsed: seconds since e2e_init, for progress lines.
+# elapsed: seconds since the lab came up (in e2e_init), for progress
+# lines.
 elapsed() { echo "$(($(date +%s) - e2e_t0)) s"; }
 
 # ---- Reference answers from the lab's authoritative servers ----
