@@ -323,6 +323,88 @@ static int cname_target(const uint8_t *img, size_t len,
 	return RESPOND_OK;
 }
 
+/* Reverse buf[from..to) in place. */
+static void reverse(uint8_t *buf, size_t from, size_t to)
+{
+	uint8_t t;
+
+	while (from + 1 < to) {
+		to--;
+		t = buf[from];
+		buf[from] = buf[to];
+		buf[to] = t;
+		from++;
+	}
+}
+
+/* Swap the adjacent regions buf[0..a) and buf[a..a+b) in place. */
+static void rotate(uint8_t *buf, size_t a, size_t b)
+{
+	reverse(buf, 0, a + b);
+	reverse(buf, 0, b);
+	reverse(buf, b, a + b);
+}
+
+/*
+ * Whether the DNAME image (first record) at ancestor `owner` of `name`
+ * maps name to `target` (RFC 6672 substitution of the owner suffix).
+ */
+static bool dname_maps(const uint8_t *img, size_t len, const uint8_t *name,
+                       size_t nlen, size_t olen, const uint8_t *target,
+                       size_t tlen)
+{
+	struct respond_image_rr r;
+	uint8_t dt[WIRE_NAME_MAX];
+	size_t pos = 0, p, dtlen, keep = nlen - olen;
+
+	if (image_next(img, len, &pos, &r) != RESPOND_OK ||
+	    r.type != WIRE_TYPE_DNAME)
+		return false;
+	p = r.rdata;
+	if (wire_read_name(img, r.rdata + r.rdlen, &p, dt, &dtlen,
+	                   WIRE_NAME_LOWER) != WIRE_OK)
+		return false;
+	return keep + dtlen == tlen && memcmp(name, target, keep) == 0 &&
+	       memcmp(dt, target + keep, dtlen) == 0;
+}
+
+/*
+ * A CNAME image for name sits at buf[0..clen), target what it points to:
+ * when a proper ancestor of name holds a DNAME that synthesizes it, put
+ * the DNAME RRset before it (RFC 6672 3.1). Returns the DNAME's length
+ * and record count through dlen and dcount (0 when there is none);
+ * *curve stays true only when the DNAME too came over DNSCurve.
+ */
+static void cache_dname(struct cache *c, const uint8_t *name, size_t nlen,
+                        const uint8_t *target, size_t tlen, uint16_t klass,
+                        time_t now, uint8_t *buf, size_t clen, size_t cap,
+                        size_t *dlen, uint16_t *dcount, bool *curve)
+{
+	struct cache_answer ans;
+	size_t off = 0;
+
+	*dlen = 0;
+	*dcount = 0;
+	while (off < nlen && name[off] != 0) {
+		off += (size_t)name[off] + 1;
+		if (off >= nlen - 1)
+			break; /* the root: no DNAME looked for there */
+		if (cache_read(c, name + off, nlen - off, WIRE_TYPE_DNAME,
+		               klass, now, &ans, buf + clen,
+		               cap - clen) != RESPOND_OK ||
+		    ans.kind != CACHE_KIND_RRSET)
+			continue;
+		if (!dname_maps(buf + clen, ans.len, name, nlen, nlen - off,
+		                target, tlen))
+			return;
+		rotate(buf, clen, ans.len);
+		*dlen = ans.len;
+		*dcount = (uint16_t)ans.count;
+		*curve = *curve && ans.curve != 0;
+		return;
+	}
+}
+
 /* The last link: fill *a from what the cache said about the name. */
 static void cache_final(const struct cache_answer *ans, uint8_t *buf,
                         size_t used, uint16_t an, struct respond_answer *a)
@@ -350,9 +432,9 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
                          uint8_t *buf, size_t cap)
 {
 	struct cache_answer ans;
-	uint8_t name[WIRE_NAME_MAX];
-	size_t nlen = lnamelen, used = 0;
-	uint16_t an = 0;
+	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
+	size_t nlen = lnamelen, tlen, used = 0, dlen;
+	uint16_t an = 0, dcount;
 	unsigned link;
 	bool curve = true;
 
@@ -370,12 +452,16 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
 		    cache_read(c, name, nlen, WIRE_TYPE_CNAME, qclass, now,
 		               &ans, buf + used, cap - used) != RESPOND_OK ||
 		    ans.kind != CACHE_KIND_RRSET ||
-		    cname_target(buf + used, ans.len, name, &nlen) !=
+		    cname_target(buf + used, ans.len, target, &tlen) !=
 		    RESPOND_OK)
 			return RESPOND_EMISS;
-		used += ans.len;
-		an = (uint16_t)(an + ans.count);
+		cache_dname(c, name, nlen, target, tlen, qclass, now,
+		            buf + used, ans.len, cap - used, &dlen, &dcount, &curve);
+		used += ans.len + dlen;
+		an = (uint16_t)(an + ans.count + dcount);
 		curve = curve && ans.curve != 0;
+		memcpy(name, target, tlen);
+		nlen = tlen;
 	}
 	return RESPOND_EMISS;
 }

@@ -393,6 +393,66 @@ START_TEST(test_cache_chain)
 }
 END_TEST
 
+/* Type of the i-th record of an answer image. */
+static uint16_t image_type(const uint8_t *im, size_t len, unsigned i)
+{
+	size_t pos = 0, nl;
+	uint16_t type = 0, klass, rdlen;
+	uint32_t ttl;
+
+	for (;;) {
+		ck_assert_int_eq(wire_read_name(im, len, &pos, NULL, &nl, 0),
+		                 WIRE_OK);
+		ck_assert_int_eq(wire_read_u16(im, len, &pos, &type), WIRE_OK);
+		ck_assert_int_eq(wire_read_u16(im, len, &pos, &klass),
+		                 WIRE_OK);
+		ck_assert_int_eq(wire_read_u32(im, len, &pos, &ttl), WIRE_OK);
+		ck_assert_int_eq(wire_read_u16(im, len, &pos, &rdlen),
+		                 WIRE_OK);
+		if (i-- == 0)
+			return type;
+		ck_assert_uint_le(rdlen, len - pos);
+		pos += rdlen;
+	}
+}
+
+/* A DNAME-synthesized CNAME answered from the cache keeps its DNAME. */
+START_TEST(test_cache_dname)
+{
+	static const uint8_t addr[4] = { 192, 0, 2, 9 };
+	uint8_t n[WIRE_NAME_MAX], dt[WIRE_NAME_MAX], ct[WIRE_NAME_MAX];
+	struct respond_answer a;
+	struct cache *c = mkcache();
+	size_t nl, dl, cl;
+
+	wname("www.dn.example.", n, &nl);
+	wname("Other.Test.", dt, &dl);
+	memcpy(dt, "\5Other", 6);
+	wname("www.other.test.", ct, &cl);
+	put(c, "dn.example.", WIRE_TYPE_DNAME, dt, dl, CACHE_RANK_AUTH);
+	put(c, "www.dn.example.", WIRE_TYPE_CNAME, ct, cl, CACHE_RANK_AUTH);
+	put(c, "www.other.test.", WIRE_TYPE_A, addr, 4, CACHE_RANK_AUTH);
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
+	                                      WIRE_CLASS_IN, 1010, &a, img,
+	                                      sizeof img), RESPOND_OK);
+	ck_assert_uint_eq(a.an_count, 3);
+	ck_assert_uint_eq(image_type(a.an, a.an_len, 0), WIRE_TYPE_DNAME);
+	ck_assert_uint_eq(image_type(a.an, a.an_len, 1), WIRE_TYPE_CNAME);
+	ck_assert_uint_eq(image_type(a.an, a.an_len, 2), WIRE_TYPE_A);
+	/* A CNAME the DNAME does not synthesize stands alone. */
+	wname("elsewhere.test.", ct, &cl);
+	put(c, "old.dn.example.", WIRE_TYPE_CNAME, ct, cl, CACHE_RANK_AUTH);
+	put(c, "elsewhere.test.", WIRE_TYPE_A, addr, 4, CACHE_RANK_AUTH);
+	wname("old.dn.example.", n, &nl);
+	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
+	                                      WIRE_CLASS_IN, 1010, &a, img,
+	                                      sizeof img), RESPOND_OK);
+	ck_assert_uint_eq(a.an_count, 2);
+	ck_assert_uint_eq(image_type(a.an, a.an_len, 0), WIRE_TYPE_CNAME);
+	cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_cache_negative)
 {
 	uint8_t soa[64], n[WIRE_NAME_MAX], z[WIRE_NAME_MAX];
@@ -481,6 +541,7 @@ static Suite *respond_suite(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("cache");
 	tcase_add_test(t, test_cache_chain);
+	tcase_add_test(t, test_cache_dname);
 	tcase_add_test(t, test_cache_negative);
 	tcase_add_test(t, test_cache_referral);
 	suite_add_tcase(s, t);
