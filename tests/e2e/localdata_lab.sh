@@ -107,10 +107,12 @@ if [ "$u1" = "$u0" ]; then ok "local and blocked: nothing sent upstream"
 else bad "local and blocked: upstream" "upstream.sends $u0 -> $u1"; fi
 q www.example.lab A r1
 check r1 "a name beside them resolves" NOERROR -aa "192.0.2"
-[ "$(cc_stat num.answer.localdata)" = 7 ] && ok "num.answer.localdata 7" ||
-  bad "num.answer.localdata" "$(cc_stat num.answer.localdata), want 7"
-[ "$(cc_stat num.answer.blocked)" = 3 ] && ok "num.answer.blocked 3" ||
-  bad "num.answer.blocked" "$(cc_stat num.answer.blocked), want 3"
+# expect NAME GOT WANT
+expect() {
+  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
+}
+expect "num.answer.localdata 7" "$(cc_stat num.answer.localdata)" 7
+expect "num.answer.blocked 3" "$(cc_stat num.answer.blocked)" 3
 
 # ---- edit both files, SIGHUP ----
 cat >"$HOSTS" <<'EOF'
@@ -122,8 +124,8 @@ www.example.lab
 EOF
 r0=$(reloads)
 hup reload
-[ "$(reloads)" -gt "$r0" ] && ok "SIGHUP: reloaded" ||
-  bad "SIGHUP" "no reload line in the log" "$WORK/curvecache.log"
+if [ "$(reloads)" -gt "$r0" ]; then ok "SIGHUP: reloaded"
+else bad "SIGHUP" "no reload line in the log" "$WORK/curvecache.log"; fi
 q printer.home.arpa A h1
 check h1 "after reload: the new address" NOERROR aa "192.168.1.20"
 if grep -q "192.168.1.10" "$WORK/h1.out"; then

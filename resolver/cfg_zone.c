@@ -1,0 +1,164 @@
+/*
+ * resolver/cfg_zone.c - the values of forward-zone and stub-zone lines
+ * (see cfg.h): a zone name, then its servers.
+ *
+ *   forward-zone: corp.example. 10.0.0.53 10.0.0.54@5353
+ *   stub-zone: lab.internal. 192.0.2.1 192.0.2.2/uz5...(54 characters)
+ *
+ * Stub servers are asked on port 53 (the iterator's port); forwarders
+ * on any port.
+ *
+ * Names are kept in lowercase wire form, so that the server and the
+ * iterator match query names (already lowercase wire names) with one
+ * suffix compare. A uz5 key label is only checked for its form here (the
+ * iterator decodes it); cfg.c stays free of curve/ and wire.c.
+ */
+#include "cfg.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/** Characters of a uz5 key label: "uz5" and 51 base32 digits. */
+#define CFG_KEYLABEL_LEN (CFG_KEYLABEL_BYTES - 1)
+#define CFG_LABEL_MAX 63
+
+static int zfail(char *why, size_t whylen, const char *what,
+                 const char *value)
+{
+	snprintf(why, whylen, "%s \"%.60s\"", what, value);
+	return -1;
+}
+
+/* "corp.example." or "corp.example" or "." into lowercase wire form. */
+int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen)
+{
+	size_t n = 0, label = 0, lenpos = 0, i;
+
+	if (strcmp(text, ".") == 0) {
+		out[0] = 0;
+		*outlen = 1;
+		return 0;
+	}
+	for (i = 0; text[i] != '\0'; i++) {
+		unsigned char ch = (unsigned char)text[i];
+
+		if (ch == '.') {
+			if (label == 0)
+				return -1; /* empty label */
+			label = 0;
+			continue;
+		}
+		if (ch <= ' ' || ch > '~' || label == CFG_LABEL_MAX ||
+		    n + 2 >= CFG_NAME_MAX)
+			return -1;
+		if (label == 0) {
+			lenpos = n;
+			out[n++] = 0;
+		}
+		out[n++] = (uint8_t)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
+		out[lenpos] = (uint8_t)++label;
+	}
+	if (n == 0)
+		return -1;
+	out[n++] = 0;
+	*outlen = n;
+	return 0;
+}
+
+static bool keylabel_ok(const char *k)
+{
+	size_t i;
+
+	if (strlen(k) != CFG_KEYLABEL_LEN || strncmp(k, "uz5", 3) != 0)
+		return false;
+	for (i = 3; k[i] != '\0'; i++)
+		if (!((k[i] >= '0' && k[i] <= '9') ||
+		      (k[i] >= 'a' && k[i] <= 'z') ||
+		      (k[i] >= 'A' && k[i] <= 'Z')))
+			return false;
+	return true;
+}
+
+/* One server: "ADDR[@PORT]" or, with keys, "ADDR[@PORT]/uz5KEY". */
+static int server_parse(char *tok, bool keys, struct cfg_zone *z,
+                        char *why, size_t whylen)
+{
+	char *slash = strchr(tok, '/');
+
+	if (z->naddr >= CFG_ZONE_ADDRS) {
+		snprintf(why, whylen, "too many servers (at most %d)",
+		         CFG_ZONE_ADDRS);
+		return -1;
+	}
+	z->key[z->naddr][0] = '\0';
+	if (slash != NULL) {
+		*slash = '\0';
+		if (!keys)
+			return zfail(why, whylen, "forward-zone servers take no "
+			             "key:", slash + 1);
+		if (!keylabel_ok(slash + 1))
+			return zfail(why, whylen, "bad uz5 key label",
+			             slash + 1);
+		memcpy(z->key[z->naddr], slash + 1, CFG_KEYLABEL_BYTES);
+	}
+	if (keys && strchr(tok, '@') != NULL)
+		return zfail(why, whylen, "stub-zone servers are asked on "
+		             "port 53, not", tok);
+	if (cfg_addr_parse(tok, 53, &z->addr[z->naddr]) != 0)
+		return zfail(why, whylen, "bad server address (want "
+		             "ADDR or ADDR@PORT)", tok);
+	z->naddr++;
+	return 0;
+}
+
+int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
+                   size_t whylen)
+{
+	char *save = NULL, *tok;
+
+	memset(out, 0, sizeof(*out));
+	tok = strtok_r(value, " \t", &save);
+	if (tok == NULL || cfg_name_parse(tok, out->name, &out->namelen) != 0)
+		return zfail(why, whylen, "bad zone name",
+		             tok != NULL ? tok : "");
+	while ((tok = strtok_r(NULL, " \t", &save)) != NULL)
+		if (server_parse(tok, keys, out, why, whylen) != 0)
+			return -1;
+	if (out->naddr == 0) {
+		snprintf(why, whylen, "zone needs at least one server "
+		         "address");
+		return -1;
+	}
+	return 0;
+}
+
+/* Is zone (wire, lowercase) the name or one of its ancestors? */
+static bool name_under(const uint8_t *name, size_t len, const uint8_t *zone,
+                       size_t zlen)
+{
+	size_t off = 0;
+
+	while (len - off > zlen) {
+		if (name[off] == 0)
+			return false;
+		off += (size_t)name[off] + 1;
+		if (off >= len)
+			return false;
+	}
+	return len - off == zlen && memcmp(name + off, zone, zlen) == 0;
+}
+
+int cfg_zone_find(const struct cfg_zone *z, size_t n, const uint8_t *name,
+                  size_t len)
+{
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!name_under(name, len, z[i].name, z[i].namelen))
+			continue;
+		if (best < 0 || z[i].namelen > z[best].namelen)
+			best = (int)i;
+	}
+	return best;
+}

@@ -1,0 +1,107 @@
+#!/bin/sh
+# tests/e2e/forward_lab.sh: forward zones (c-ares) and stub zones end to
+# end, with curvecache resolving in the loopback lab (tests/lab/lab.sh;
+# shared code in tests/e2e/e2e_lib.sh).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
+# or nsd/curvedns/dig missing).
+#
+# Forward zones (the forwarder is the lab's NSD of the zone: it answers
+# an RD=1 query from its own data, which is what a forwarder returns):
+# - example.lab. -> 127.53.1.2: answers, NXDOMAIN with the SOA, from the
+#   forwarder only: forward.queries moves, the iterator sends nothing
+#   (upstream.sends stays 0, so neither the root nor lab. is asked); the
+#   second query is a cache hit with no new forwarded query; the answer
+#   has no AA and data as the lab's.
+# - other.lab. -> a dead address, then 127.53.1.3: c-ares moves on to the
+#   second server.
+# - gone.lab. -> dead addresses only: SERVFAIL, forward.failures moves.
+# Stub zones (test. is a special-use name answered locally, RFC 6761, so
+# plain.test. and curve.test. are not reachable by iteration at all):
+# - plain.test. -> 127.53.0.3: resolved at that NSD, nothing sent to the
+#   root or to test.'s server;
+# - curve.test. -> 127.53.0.5/uz5... (the lab's CurveDNS and its key):
+#   the query goes boxed (curve.responses.ok moves), the answer is
+#   right.
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+e2e_init forward_lab
+
+DEAD1=${LAB_DEAD_IPS% *}
+DEAD2=${LAB_DEAD_IPS#* }
+
+# q NAME TYPE TAG: dig through curvecache into $WORK/TAG.out.
+q() {
+  dig +time=8 +tries=1 +noall +comments +answer +authority +noclass \
+    "@$CC_IP" "$1" "$2" >"$WORK/$3.out" 2>&1
+}
+# expect NAME GOT WANT
+expect() {
+  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
+}
+# judge TAG NAME TYPE EXPECT CHECK: the answer against the lab (verdict).
+judge() {
+  ref "$2" "$3"
+  v=$(verdict "$4" "$2" "$3" "$WORK/$1.out")
+  if [ "$v" = ok ]; then ok "$5"; else bad "$5" "$v" "$WORK/$1.out"; fi
+}
+
+cc_start "forward-zone: example.lab. $LAB_EXAMPLE_IP" \
+  "forward-zone: other.lab $DEAD1 $LAB_OTHER_IP@53" \
+  "forward-zone: gone.lab. $DEAD1 $DEAD2" \
+  "stub-zone: plain.test. $LAB_PLAIN_IP" \
+  "stub-zone: curve.test. $LAB_CURVE_IP/$LAB_CURVE_KEY" || exit 1
+
+# ---- forward: answers from the forwarder only ----
+q www.example.lab A f1
+judge f1 www.example.lab A answer "forward: www.example.lab A as the lab"
+q nosuch.example.lab A f2
+judge f2 nosuch.example.lab A nxdomain "forward: NXDOMAIN with the SOA"
+q www.example.lab MX f3
+judge f3 www.example.lab MX nodata "forward: NODATA with the SOA"
+expect "forward: 3 questions forwarded" "$(cc_stat forward.queries)" 3
+expect "forward: the iterator sent nothing (no root, no lab.)" \
+  "$(cc_stat upstream.sends)" 0
+h0=$(cc_stat total.num.cachehits)
+q www.example.lab A f4
+judge f4 www.example.lab A answer "forward: again, from the cache"
+expect "forward: ... a cache hit" "$(cc_stat total.num.cachehits)" \
+  $((h0 + 1))
+expect "forward: ... nothing forwarded" "$(cc_stat forward.queries)" 3
+
+# ---- forward: failover and total failure ----
+q www.other.lab A f5
+judge f5 www.other.lab A answer "forward: a dead forwarder, then the next"
+q www.gone.lab A f6
+expect "forward: every forwarder dead: SERVFAIL" \
+  "$(dig_status "$WORK/f6.out")" SERVFAIL
+expect "forward: forward.failures 1" "$(cc_stat forward.failures)" 1
+expect "forward: still nothing from the iterator" \
+  "$(cc_stat upstream.sends)" 0
+
+# ---- stub zones ----
+q www.plain.test A s1
+judge s1 www.plain.test A answer "stub: www.plain.test A (test. is local)"
+q alias.plain.test A s2
+judge s2 alias.plain.test A answer "stub: a CNAME inside the stub zone"
+expect "stub: queries to the stub server" \
+  "$([ "$(sends_to "$LAB_PLAIN_IP")" -ge 1 ] && echo yes)" yes
+expect "stub: nothing to the root or test." \
+  "$(($(sends_to "$LAB_ROOT_IP") + $(sends_to "$LAB_TEST_IP")))" 0
+c0=$(cc_stat curve.responses.ok)
+q www.curve.test A s3
+judge s3 www.curve.test A answer "stub with a key: www.curve.test A"
+if [ "$(cc_stat curve.responses.ok)" -gt "$c0" ]; then
+  ok "stub with a key: answered over DNSCurve"
+else
+  bad "stub with a key" "curve.responses.ok did not move"
+fi
+expect "stub with a key: nothing plain to CurveDNS" \
+  "$(grep -c "event=upstream_send server=$LAB_CURVE_IP .*format=plain" \
+    "$WORK/curvecache.log")" 0
+cc_stop
+e2e_finish
