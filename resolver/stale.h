@@ -3,8 +3,9 @@
  * the cache alone.
  *
  * - stale_answer: when a resolution fails (every server timed out,
- *   refused or failed: SERVFAIL), the server answers from cache data
- *   that expired at most `window` seconds ago, following CNAMEs as
+ *   refused or failed: SERVFAIL), or is still running after
+ *   STALE_CLIENT_TIMEOUT_MS, the server answers from cache data that
+ *   expired at most `window` seconds ago, following CNAMEs as
  *   respond_cache_answer does; the expired records carry the TTL
  *   STALE_TTL (30 s, RFC 8767 section 4).
  * - stale_prefetch_due: after a cache hit, whether the answer is in the
@@ -36,6 +37,10 @@ struct cache;
 
 /** TTL of a stale record in an answer (RFC 8767 section 4). */
 #define STALE_TTL 30u
+/** Client response timer (RFC 8767 section 5): clients still waiting
+ *  for a resolution after this long get stale data, if there is any,
+ *  while the resolution goes on. */
+#define STALE_CLIENT_TIMEOUT_MS 1800u
 /** Prefetch when at most 1/STALE_PREFETCH_SHARE of the TTL is left. */
 #define STALE_PREFETCH_SHARE 10u
 
