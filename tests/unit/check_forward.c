@@ -8,37 +8,14 @@
 #include <string.h>
 
 #include "cache.h"
+#include "cachetest.h"
 #include "forward.h"
 #include "wire.h"
 
-#define T0 ((time_t)1700000000)
+#define T0 CACHETEST_T0
 
-static struct cache *c;
 static uint8_t msg[4096], buf[8192];
 static struct wire_writer w;
-
-static size_t wname(uint8_t *out, const char *text)
-{
-	size_t len;
-
-	ck_assert_int_eq(wire_name_from_text(text, strlen(text), out, &len),
-	                 WIRE_OK);
-	return len;
-}
-
-static void setup(void)
-{
-	struct cache_config cfg;
-
-	cache_config_init(&cfg);
-	cfg.max_bytes = 1 << 20;
-	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
-}
-
-static void teardown(void)
-{
-	cache_destroy(c);
-}
 
 /* A response header and question (name as given, case kept). */
 static void begin(const char *qname, uint16_t qtype, uint16_t flags)
@@ -273,13 +250,15 @@ static Suite *forward_suite(void)
 	Suite *s = suite_create("forward");
 	TCase *tc = tcase_create("answer");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup,
+	                          cachetest_teardown);
 	tcase_add_test(tc, test_answer_cached_nonauth);
 	tcase_add_test(tc, test_cname_chain_and_strays);
 	tcase_add_test(tc, test_negative);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup,
+	                          cachetest_teardown);
 	tcase_add_test(tc, test_reject);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("zones");

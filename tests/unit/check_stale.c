@@ -8,39 +8,15 @@
 #include <string.h>
 
 #include "cache.h"
+#include "cachetest.h"
 #include "respond.h"
 #include "stale.h"
 #include "wire.h"
 
-#define T0 ((time_t)1700000000)
+#define T0 CACHETEST_T0
 #define WINDOW 86400u
 
-static struct cache *c;
 static uint8_t buf[8192];
-
-static size_t wname(uint8_t *out, const char *text)
-{
-	size_t len;
-
-	ck_assert_int_eq(wire_name_from_text(text, strlen(text), out, &len),
-	                 WIRE_OK);
-	return len;
-}
-
-static void setup(void)
-{
-	struct cache_config cfg;
-
-	cache_config_init(&cfg);
-	cfg.max_bytes = 1 << 20;
-	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
-}
-
-static void teardown(void)
-{
-	cache_destroy(c);
-	c = NULL;
-}
 
 static void put(const char *name, uint16_t type, uint32_t ttl,
                 const uint8_t *rd, size_t rdlen, enum cache_rank rank,
@@ -256,7 +232,8 @@ static Suite *stale_suite(void)
 	Suite *s = suite_create("stale");
 	TCase *tc = tcase_create("serve");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup,
+	                          cachetest_teardown);
 	tcase_add_test(tc, test_fresh_is_not_stale);
 	tcase_add_test(tc, test_expired_gets_ttl_30);
 	tcase_add_test(tc, test_window);
@@ -265,11 +242,13 @@ static Suite *stale_suite(void)
 	tcase_add_test(tc, test_negative_stale);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup,
+	                          cachetest_teardown);
 	tcase_add_test(tc, test_reject);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("prefetch");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup,
+	                          cachetest_teardown);
 	tcase_add_test(tc, test_prefetch_due);
 	suite_add_tcase(s, tc);
 	return s;
