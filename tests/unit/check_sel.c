@@ -162,6 +162,58 @@ START_TEST(test_timeout_backoff)
 }
 END_TEST
 
+/* Every server of a zone times out (or is unreachable) for two
+ * minutes, one attempt each per OUTAGE_STEP_MS, then they come back:
+ * the back-off never reaches past SEL_BACKOFF_MAX_MS, the timeout stays
+ * within SEL_TIMEOUT_MAX_MS, a server is always chosen (so the first
+ * query after the outage goes out), and one answer forgets it all. */
+#define OUTAGE_MS 120000u
+#define OUTAGE_STEP_MS 250u
+START_TEST(test_outage_recovery)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage b = sa("192.0.2.2");
+	struct sockaddr_storage v6 = sa("2001:db8::1");
+	const struct sockaddr *c[3] = { SA(a), SA(b), SA(v6) };
+	struct sel_info info;
+	uint64_t t, end = 1000 + OUTAGE_MS;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		sel_rtt_report(s, c[i], 20 + 10 * (uint32_t)i, 1000);
+	for (t = 1000; t < end; t += OUTAGE_STEP_MS) {
+		for (i = 0; i < 3; i++) {
+			sel_timeout_report(s, c[i], t);
+			ck_assert_uint_le(sel_timeout_ms(s, c[i], t),
+			                  SEL_TIMEOUT_MAX_MS);
+			sel_info_get(s, c[i], t + SEL_BACKOFF_MAX_MS, &info);
+			ck_assert_msg(!info.backoff, "back-off past the max");
+		}
+		ck_assert_uint_ne(sel_choose(s, c, 3, zone_a, ZLEN, t),
+		                  SEL_NONE);
+	}
+	sel_info_get(s, SA(a), end, &info);
+	ck_assert(info.backoff);
+	ck_assert_uint_eq(info.timeouts, 3 * OUTAGE_MS / OUTAGE_STEP_MS / 3);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), end), SEL_TIMEOUT_MAX_MS);
+	/* back: the first answer ends b's back-off; b is preferred */
+	sel_rtt_report(s, SA(b), 30, end + 5);
+	sel_info_get(s, SA(b), end + 5, &info);
+	ck_assert(!info.backoff);
+	ck_assert_uint_eq(info.timeouts, 0);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, end + 5), 1);
+	ck_assert_uint_lt(sel_score(s, SA(b), zone_a, ZLEN, end + 5),
+	                  SEL_SCORE_BACKOFF);
+	/* its timeout is from its RTT again, not from the outage */
+	ck_assert_uint_lt(sel_timeout_ms(s, SA(b), end + 5),
+	                  SEL_TIMEOUT_MAX_MS);
+	/* the others: at most SEL_BACKOFF_MAX_MS after their last timeout */
+	sel_info_get(s, SA(a), end - OUTAGE_STEP_MS + SEL_BACKOFF_MAX_MS,
+	             &info);
+	ck_assert(!info.backoff);
+}
+END_TEST
+
 START_TEST(test_marks)
 {
 	struct sockaddr_storage a = sa("192.0.2.1");
@@ -286,6 +338,7 @@ static Suite *sel_suite(void)
 	tcase_add_test(tc, test_rtt_smoothing);
 	tcase_add_test(tc, test_decay);
 	tcase_add_test(tc, test_timeout_backoff);
+	tcase_add_test(tc, test_outage_recovery);
 	suite_add_tcase(su, tc);
 	tc = tcase_create("marks");
 	tcase_add_checked_fixture(tc, setup, teardown);
