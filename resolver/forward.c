@@ -594,6 +594,8 @@ int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
 		a->an_len = a->ns != NULL ? (size_t)(a->ns - buf) : b.used;
 		if (b.full)
 			rc = FORWARD_ESPACE;
+		else if (an == 0 && a->ns_count == 0)
+			rc = FORWARD_EMSG; /* a referral: not a recursive server */
 	}
 	free(b.s);
 	return rc;

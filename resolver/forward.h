@@ -12,7 +12,8 @@
  * server on timeouts, SERVFAIL or REFUSED.
  *
  * forward_answer then checks what came back as well as a forwarder can be
- * checked (a response to our question, RCODE NOERROR or NXDOMAIN), keeps
+ * checked (a response to our question, RCODE NOERROR or NXDOMAIN, data
+ * or an SOA: an empty answer without SOA is a referral, refused), keeps
  * only the answer records on the CNAME chain from the question (no
  * authority NS, no additional data), caches them with rank NONAUTH (RFC
  * 2181 5.4.1: an answer from a non-authoritative server), and writes the

@@ -190,12 +190,17 @@ START_TEST(test_reject)
 	w.len = 7;
 	ck_assert_int_eq(answer("www.corp.example", WIRE_TYPE_A, &a),
 	                 FORWARD_EMSG);
-	/* A bad A record is skipped. */
+	/* A bad A record is skipped: nothing left, no SOA. */
 	begin("www.corp.example", WIRE_TYPE_A, 0);
 	rr(WIRE_SECTION_ANSWER, "www.corp.example", WIRE_TYPE_A, 300, addr, 3);
 	ck_assert_int_eq(answer("www.corp.example", WIRE_TYPE_A, &a),
-	                 FORWARD_OK);
-	ck_assert_uint_eq(a.an_count, 0);
+	                 FORWARD_EMSG);
+	/* A referral (a forwarder that does not recurse). */
+	begin("www.corp.example", WIRE_TYPE_A, 0);
+	rr(WIRE_SECTION_AUTHORITY, "corp.example", WIRE_TYPE_NS, 300,
+	   (const uint8_t *)"\002ns\004corp\007example", 17);
+	ck_assert_int_eq(answer("www.corp.example", WIRE_TYPE_A, &a),
+	                 FORWARD_EMSG);
 	ck_assert_int_eq(forward_answer(NULL, msg, w.len, msg, 1, 1, 1, T0,
 	                                &a, buf, sizeof buf), FORWARD_EINVAL);
 	/* Too small a buffer. */
