@@ -8,6 +8,15 @@
 
 #include "cache.h"
 
+/** A compression pointer (RFC 1035 4.1.4). */
+#define RESPOND_PTR_BYTES 2
+/** Type, class, TTL and RDLENGTH of a record. */
+#define RESPOND_RR_FIXED_BYTES 10
+/** Type and class of a question. */
+#define RESPOND_QFIXED_BYTES 4
+/** Where the header's counts start (QDCOUNT; section n at 4 + 2n). */
+#define RESPOND_COUNT_OFFSET 4
+
 /** One record of an image (see respond.h), as offsets into it. */
 struct respond_image_rr {
 	size_t owner;
@@ -37,6 +46,19 @@ const char *respond_strerror(int status)
 /* ------------------------------------------------------------------ */
 /* Parsing the client query                                            */
 
+/* The question into q: as sent, and lowercased for lookups. */
+static void query_take(const struct wire_question *wq,
+                       struct respond_query *q)
+{
+	memcpy(q->qname, wq->name, wq->namelen);
+	memcpy(q->lname, wq->name, wq->namelen);
+	wire_name_lower(q->lname, wq->namelen);
+	q->qnamelen = wq->namelen;
+	q->qtype = wq->qtype;
+	q->qclass = wq->qclass;
+	q->has_question = true;
+}
+
 /* Read the question alone (for error answers to broken queries). */
 static void query_salvage(const uint8_t *pkt, size_t len,
                           const struct wire_header *h,
@@ -48,29 +70,53 @@ static void query_salvage(const uint8_t *pkt, size_t len,
 	if (h->qdcount != 1 ||
 	    wire_read_question(pkt, len, &pos, &wq) != WIRE_OK)
 		return;
-	memcpy(q->qname, wq.name, wq.namelen);
-	memcpy(q->lname, wq.name, wq.namelen);
-	wire_name_lower(q->lname, wq.namelen);
-	q->qnamelen = wq.namelen;
-	q->qtype = wq.qtype;
-	q->qclass = wq.qclass;
-	q->has_question = true;
+	query_take(&wq, q);
 }
 
-/* Take the EDNS fields of the OPT record, if any. */
-static int query_edns(const struct wire_msg *m, struct respond_query *q)
+/* Take the EDNS fields of an OPT record. */
+static int query_opt(const struct wire_rr *opt, struct respond_query *q)
 {
-	const struct wire_rr *opt;
-
-	if (m->opt == WIRE_NONE)
-		return RESPOND_OK;
-	opt = &m->rr[m->opt];
 	q->edns = true;
 	q->edns_size = opt->rclass < WIRE_UDP_PLAIN_MAX ?
 		WIRE_UDP_PLAIN_MAX : opt->rclass;
 	q->edns_do = (opt->ttl & WIRE_EDNS_DO) != 0;
 	q->edns_version = (uint8_t)(opt->ttl >> 16);
 	return q->edns_version != 0 ? RESPOND_EBADVERS : RESPOND_OK;
+}
+
+/* Take the EDNS fields of the OPT record, if any. */
+static int query_edns(const struct wire_msg *m, struct respond_query *q)
+{
+	if (m->opt == WIRE_NONE)
+		return RESPOND_OK;
+	return query_opt(&m->rr[m->opt], q);
+}
+
+/*
+ * The hot path: the usual query (QUERY, one question, no records but at
+ * most one OPT record owned by the root) read without the general
+ * parser. Returns false, with q untouched but for id and flags, for
+ * anything else: respond_query_parse then decides, so the result is the
+ * same either way.
+ */
+static bool query_fast(const uint8_t *pkt, size_t len,
+                       const struct wire_header *h, size_t pos,
+                       struct respond_query *q, int *status)
+{
+	struct wire_question wq;
+	struct wire_rr opt;
+
+	if (WIRE_OPCODE(h->flags) != WIRE_OPCODE_QUERY || h->qdcount != 1 ||
+	    h->ancount != 0 || h->nscount != 0 || h->arcount > 1 ||
+	    wire_read_question(pkt, len, &pos, &wq) != WIRE_OK)
+		return false;
+	if (h->arcount == 1 &&
+	    (wire_read_rr(pkt, len, &pos, &opt) != WIRE_OK ||
+	     opt.type != WIRE_TYPE_OPT || pkt[opt.owner] != 0))
+		return false;
+	query_take(&wq, q);
+	*status = h->arcount == 1 ? query_opt(&opt, q) : RESPOND_OK;
+	return true;
 }
 
 int respond_query_parse(const uint8_t *pkt, size_t len,
@@ -80,6 +126,7 @@ int respond_query_parse(const uint8_t *pkt, size_t len,
 	struct wire_header h;
 	struct wire_msg m;
 	size_t pos = 0;
+	int rc;
 
 	memset(q, 0, sizeof(*q));
 	if (pkt == NULL || wire_read_header(pkt, len, &pos, &h) != WIRE_OK ||
@@ -87,6 +134,8 @@ int respond_query_parse(const uint8_t *pkt, size_t len,
 		return RESPOND_EDROP;
 	q->id = h.id;
 	q->flags = h.flags;
+	if (query_fast(pkt, len, &h, pos, q, &rc))
+		return rc;
 	if (WIRE_OPCODE(h.flags) != WIRE_OPCODE_QUERY) {
 		query_salvage(pkt, len, &h, q);
 		return RESPOND_ENOTIMP;
@@ -98,13 +147,7 @@ int respond_query_parse(const uint8_t *pkt, size_t len,
 	}
 	if (!m.has_question)
 		return RESPOND_EFORMERR;
-	memcpy(q->qname, m.q.name, m.q.namelen);
-	memcpy(q->lname, m.q.name, m.q.namelen);
-	wire_name_lower(q->lname, m.q.namelen);
-	q->qnamelen = m.q.namelen;
-	q->qtype = m.q.qtype;
-	q->qclass = m.q.qclass;
-	q->has_question = true;
+	query_take(&m.q, q);
 	if (m.an != 0 || m.ns != 0)
 		return RESPOND_EFORMERR;
 	return query_edns(&m, q);
@@ -126,6 +169,41 @@ size_t respond_udp_limit(const struct respond_query *q, size_t our_max)
 /* ------------------------------------------------------------------ */
 /* Writing responses                                                   */
 
+/* Store a 16-bit big-endian value. */
+static void put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/*
+ * The question, first thing after the header: the bytes and compression
+ * targets wire_write_question would give (nothing written before can be
+ * pointed to), without its search and bookkeeping.
+ */
+static int resp_question(struct wire_writer *w, const struct respond_query *q)
+{
+	size_t s, need = q->qnamelen + RESPOND_QFIXED_BYTES;
+	uint8_t *p = w->buf + w->len;
+
+	if (w->len != WIRE_HEADER_BYTES || w->nnames != 0)
+		return wire_write_question(w, q->qname, q->qnamelen, q->qtype,
+		                           q->qclass) == WIRE_OK ?
+		       RESPOND_OK : RESPOND_ESPACE;
+	if (wire_name_check(q->qname, q->qnamelen) != WIRE_OK ||
+	    w->cap < w->len || w->cap - w->len < need)
+		return RESPOND_ESPACE;
+	memcpy(p, q->qname, q->qnamelen);
+	put16(p + q->qnamelen, q->qtype);
+	put16(p + q->qnamelen + 2, q->qclass);
+	for (s = 0; q->qname[s] != 0 && w->nnames < WIRE_COMPRESS_MAX;
+	     s += 1 + (size_t)q->qname[s])
+		w->names[w->nnames++] = (uint16_t)(w->len + s);
+	w->len += need;
+	put16(w->buf + RESPOND_COUNT_OFFSET, 1);
+	return RESPOND_OK;
+}
+
 /* Header and question; the writer is left after the question. */
 static int resp_begin(const struct respond_query *q, unsigned rcode,
                       struct wire_writer *w, uint8_t *out, size_t cap)
@@ -141,9 +219,7 @@ static int resp_begin(const struct respond_query *q, unsigned rcode,
 	wire_writer_init(w, out, cap);
 	if (wire_write_header(w, &h) != WIRE_OK)
 		return RESPOND_ESPACE;
-	if (q->has_question &&
-	    wire_write_question(w, q->qname, q->qnamelen, q->qtype,
-	                        q->qclass) != WIRE_OK)
+	if (q->has_question && resp_question(w, q) != RESPOND_OK)
 		return RESPOND_ESPACE;
 	return RESPOND_OK;
 }
@@ -198,9 +274,41 @@ static int image_next(const uint8_t *img, size_t len, size_t *pos,
 	return RESPOND_OK;
 }
 
-/* Write the `count` records of an image into one section. */
+/*
+ * A record owned by the question name (the usual answer), written by
+ * hand: its owner is a pointer to the question at offset 12, the bytes
+ * wire_write_rr would write after a search of every name written before.
+ */
+static int rr_at_question(struct wire_writer *w, enum wire_section sec,
+                          const uint8_t *img, const struct respond_image_rr *r)
+{
+	size_t need = RESPOND_PTR_BYTES + RESPOND_RR_FIXED_BYTES + r->rdlen;
+	size_t cnt = RESPOND_COUNT_OFFSET + 2 * (size_t)sec;
+	unsigned n = (unsigned)w->buf[cnt] << 8 | w->buf[cnt + 1];
+	uint8_t *p = w->buf + w->len;
+
+	if (w->len > w->cap || w->cap - w->len < need)
+		return RESPOND_ESPACE;
+	if (n >= 0xffffu)
+		return RESPOND_EINVAL;
+	put16(p, 0xc000u | WIRE_HEADER_BYTES);
+	put16(p + 2, r->type);
+	put16(p + 4, r->rclass);
+	put16(p + 6, (unsigned)(r->ttl >> 16));
+	put16(p + 8, (unsigned)(r->ttl & 0xffffu));
+	put16(p + 10, r->rdlen);
+	memcpy(p + 12, img + r->rdata, r->rdlen);
+	w->len += need;
+	put16(w->buf + cnt, n + 1);
+	return RESPOND_OK;
+}
+
+/* Write the `count` records of an image into one section; q (NULL: no
+ * question written) lets records owned by the question name point to
+ * it at once. */
 static int resp_section(struct wire_writer *w, enum wire_section sec,
-                        const uint8_t *img, size_t len, uint16_t count)
+                        const struct respond_query *q, const uint8_t *img,
+                        size_t len, uint16_t count)
 {
 	struct respond_image_rr r;
 	size_t pos = 0;
@@ -210,6 +318,13 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	for (i = 0; i < count; i++) {
 		if (image_next(img, len, &pos, &r) != RESPOND_OK)
 			return RESPOND_EINVAL;
+		if (q != NULL && r.ownerlen == q->qnamelen &&
+		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
+			rc = rr_at_question(w, sec, img, &r);
+			if (rc != RESPOND_OK)
+				return rc;
+			continue;
+		}
 		rc = wire_write_rr(w, sec, img + r.owner, r.ownerlen, r.type,
 		                   r.rclass, r.ttl, img + r.rdata, r.rdlen);
 		if (rc == WIRE_ESPACE)
@@ -222,14 +337,16 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 
 /* Write the answer and authority sections, cutting at the writer's cap;
  * *tc is set when the client must retry over TCP. */
-static int resp_records(struct wire_writer *w, const struct respond_answer *a,
-                        bool *tc)
+static int resp_records(struct wire_writer *w, const struct respond_query *q,
+                        const struct respond_answer *a, bool *tc)
 {
 	struct wire_mark m;
 	int rc;
 
+	if (!q->has_question)
+		q = NULL;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_ANSWER, a->an, a->an_len,
+	rc = resp_section(w, WIRE_SECTION_ANSWER, q, a->an, a->an_len,
 	                  a->an_count);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
@@ -239,7 +356,7 @@ static int resp_records(struct wire_writer *w, const struct respond_answer *a,
 	if (rc != RESPOND_OK)
 		return rc;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_AUTHORITY, a->ns, a->ns_len,
+	rc = resp_section(w, WIRE_SECTION_AUTHORITY, q, a->ns, a->ns_len,
 	                  a->ns_count);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
@@ -270,7 +387,7 @@ int respond_build(const struct respond_query *q,
 	if (w.len + reserve > lim)
 		return RESPOND_ESPACE;
 	w.cap = lim - reserve;
-	rc = resp_records(&w, a, &tc);
+	rc = resp_records(&w, q, a, &tc);
 	if (rc != RESPOND_OK)
 		return rc;
 	w.cap = lim;

@@ -1,0 +1,409 @@
+#!/bin/sh
+# tests/bench/resolvers.sh: curvecache, Unbound and dqcache side by side on
+# the loopback lab, in one invocation; prints a markdown table with the
+# ratios curvecache/peer. Not part of make check (minutes, root, packages).
+#
+# Usage (from the build directory, as root; or `make bench-resolvers`):
+#   sh ../tests/bench/resolvers.sh
+# Environment: BENCH_RUNS (runs per figure, median taken; default 3),
+# BENCH_SECONDS (length of a rate run; default 10), BENCH_THREADS (the
+# "threads: N" rows besides 1; default 2; empty: none), BENCH_OUT (also
+# write the table there), CURVECACHE, ECHO (the programs; default ./...).
+#
+# What it does (each process started here is stopped by its pid):
+# - sh etc/setup.sh --bench (unbound, dqcache, dnsperf), the lab
+#   (tests/lab/lab.sh, under its lock).
+# - Each resolver on its own address of 127.53.100.0/24, sending its
+#   upstream queries from it, pinned to core 0 (taskset); dnsperf on
+#   core 1. curvecache 127.53.100.11 (cache-size 64m), Unbound
+#   127.53.100.12 (1 thread, msg + rrset cache 32m + 32m, module-config
+#   "iterator": no validation, no trust anchor, the lab root hints,
+#   do-not-query-localhost: no), dqcache 127.53.100.13 (CACHESIZE 64 MiB,
+#   servers/@ = the lab root; its per-query log goes to /dev/null), the
+#   trivial responder tests/bench/echo_responder 127.53.100.14.
+# - (1) cache hits: 10,000 names nN.wild.example.lab (a wildcard of the
+#   lab) warmed, then dnsperf at saturation (4 sockets, 100 queries
+#   outstanding) for BENCH_SECONDS: QPS and
+#   the resolver's CPU time (utime + stime of /proc/PID/stat) per
+#   answered query; latency p50/p99 from dnsperf -v (each answer's
+#   latency) at saturation and at a fixed 100k queries/s (-Q 100000).
+# - (2) cold: a fresh process, 1,000 distinct names cN.wild.example.lab
+#   once each (dnsperf -n 1, 100 outstanding): wall time (dnsperf's run
+#   time) and upstream queries per name, counted on the wire (every
+#   packet from the resolver's address to a port 53: upcount.py).
+# - (3) the same for 1,000 names in the DNSCurve zone secure.curve.
+#   (root -> curve. -> secure.curve., both behind CurveDNS): curvecache,
+#   dqcache, and curvecache with "curve: no" (the same servers asked in
+#   plain DNS); then their cache-hit rates on those names.
+# - (4) peak RSS (VmHWM) after (1) and bytes per cached name (RSS growth
+#   over the warm-up / 10,000).
+# - (5) the limit: echo_responder under the same load; curvecache/limit
+#   CPU per query.
+# - curvecache with threads: N (sockets SO_REUSEPORT), N cores, dnsperf
+#   unpinned: QPS, and CPU per query.
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+RUNS=${BENCH_RUNS:-3}
+SECS=${BENCH_SECONDS:-10}
+THREADS=${BENCH_THREADS-2}
+CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
+ECHO=${ECHO:-$(pwd)/tests/bench/echo_responder}
+NAMES=10000
+COLD=1000
+CC_IP=127.53.100.11
+UB_IP=127.53.100.12
+DQ_IP=127.53.100.13
+EC_IP=127.53.100.14
+CLK=$(getconf CLK_TCK)
+
+die() { echo "resolvers.sh: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "needs root (the lab and port 53)"
+sh "$srcdir/etc/setup.sh" --bench || die "etc/setup.sh --bench failed"
+for t in unbound dqcache dnsperf taskset flock python3 dig
+do
+  command -v $t >/dev/null 2>&1 || die "$t not installed"
+done
+[ -x "$CURVECACHE" ] || die "$CURVECACHE not built"
+[ -x "$ECHO" ] || die "$ECHO not built (make tests/bench/echo_responder)"
+[ "$(nproc)" -ge 2 ] || die "needs 2 cores (resolver and dnsperf apart)"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench_resolvers.XXXXXX") || exit 1
+PIDS=
+LAB_DIR=
+labenv=
+
+# stop_pid PID: TERM, up to 5 s, then KILL.
+stop_pid() {
+  kill -TERM "$1" 2>/dev/null
+  n=0
+  while kill -0 "$1" 2>/dev/null && [ $n -lt 50 ]; do
+    sleep 0.1; n=$((n + 1))
+  done
+  kill -KILL "$1" 2>/dev/null
+  wait "$1" 2>/dev/null
+  PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$1" | tr '\n' ' ')
+}
+cleanup() {
+  [ -z "${LAB_DIR:-}" ] && [ -n "${labenv:-}" ] && eval "$labenv"
+  for p in $PIDS; do stop_pid "$p"; done
+  [ -n "$LAB_DIR" ] && LAB_DIR=$LAB_DIR "$srcdir/tests/lab/lab.sh" stop
+  if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "# kept $WORK"
+  else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' HUP INT TERM
+
+exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
+flock -w 900 9 || die "lab lock busy"
+labenv=$("$srcdir/tests/lab/lab.sh" start 9>&-) || die "lab start"
+eval "$labenv"
+export LAB_DIR
+
+names() { # COUNT PREFIX ZONE
+  awk -v n="$1" -v p="$2" -v z="$3" \
+    'BEGIN { for (i = 1; i <= n; i++) printf "%s%d.wild.%s A\n", p, i, z }'
+}
+names $NAMES n example.lab >"$WORK/hot"
+names $NAMES n secure.curve >"$WORK/hot_curve"
+names $COLD c example.lab >"$WORK/cold"
+names $COLD c secure.curve >"$WORK/cold_curve"
+
+# ---------------------------------------------------------------- starting
+# Each start_* sets PID; CPUS is the taskset core list.
+CPUS=0
+wait_answer() { # IP
+  n=0
+  while [ $n -lt 100 ]; do
+    kill -0 "$PID" 2>/dev/null || return 1
+    dig +time=1 +tries=1 "@$1" localhost A >/dev/null 2>&1 && return 0
+    sleep 0.1; n=$((n + 1))
+  done
+  return 1
+}
+launch() { # NAME CMD...: in the background, pinned, output in NAME.log
+  lname=$1; shift
+  taskset -c "$CPUS" "$@" </dev/null >"$WORK/$lname.log" 2>&1 9>&- &
+  PID=$!
+  PIDS="$PIDS $PID"
+}
+start_cc() { # [CONFIG LINE...]
+  {
+    echo "listen: $CC_IP@53"
+    echo "outgoing-interface: $CC_IP"
+    echo "root-hints: $LAB_ROOT_HINTS"
+    echo "do-not-query-localhost: no"
+    echo "do-ip6: no"
+    echo "cache-size: 64m"
+    echo "user:"
+    echo "control-socket:"
+    echo "log-level: warn"
+    for l in "$@"; do echo "$l"; done
+  } >"$WORK/cc.conf"
+  launch curvecache "$CURVECACHE" -f -c "$WORK/cc.conf"
+  wait_answer $CC_IP || { cat "$WORK/curvecache.log"; die "curvecache"; }
+}
+start_ub() {
+  mkdir -p "$WORK/ub"
+  cat >"$WORK/ub/unbound.conf" <<EOF
+server:
+	username: ""
+	chroot: ""
+	directory: "$WORK/ub"
+	pidfile: ""
+	use-syslog: no
+	logfile: "$WORK/ub/unbound.log"
+	verbosity: 0
+	interface: $UB_IP@53
+	outgoing-interface: $UB_IP
+	num-threads: 1
+	do-ip6: no
+	do-not-query-localhost: no
+	root-hints: "$LAB_ROOT_HINTS"
+	module-config: "iterator"
+	msg-cache-size: 32m
+	rrset-cache-size: 32m
+	access-control: 127.0.0.0/8 allow
+remote-control:
+	control-enable: no
+EOF
+  launch unbound unbound -d -c "$WORK/ub/unbound.conf"
+  wait_answer $UB_IP || { cat "$WORK/ub/unbound.log"; die "unbound"; }
+}
+start_dq() {
+  rm -rf "$WORK/dq"
+  mkdir -p "$WORK/dq/servers"
+  echo "$LAB_ROOT_IP" >"$WORK/dq/servers/@"
+  chmod -R a+rX "$WORK/dq"
+  nobody=$(id -u nobody)
+  nogroup=$(id -g nobody)
+  taskset -c "$CPUS" env -i PATH=/usr/sbin:/usr/bin:/bin \
+    ROOT="$WORK/dq" IP=$DQ_IP IPSEND4=$DQ_IP CACHESIZE=67108864 \
+    UID="$nobody" GID="$nogroup" DISABLEIPV6=1 dqcache \
+    </dev/null >/dev/null 2>"$WORK/dqcache.log" 9>&- &
+  PID=$!
+  PIDS="$PIDS $PID"
+  wait_answer $DQ_IP || { cat "$WORK/dqcache.log"; die "dqcache"; }
+}
+start_echo() {
+  launch echo "$ECHO" $EC_IP 53
+  n=0
+  while ! dig +time=1 +tries=1 "@$EC_IP" x.example A >/dev/null 2>&1; do
+    n=$((n + 1)); [ $n -lt 50 ] || die "echo_responder"
+    sleep 0.1
+  done
+}
+
+# ---------------------------------------------------------------- measuring
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+rss_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
+median() { sort -g | awk '{ v[NR] = $1 } END {
+  if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2];
+  else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+perf() { # IP FILE OUT [dnsperf options]: dnsperf on core(s) DP_CPUS
+  pip=$1; pfile=$2; pout=$3; shift 3
+  taskset -c "${DP_CPUS:-1}" dnsperf -s "$pip" -d "$pfile" -c 4 -q 100 \
+    -t 2 -O suppress=timeouts,congestion "$@" >"$pout" 2>&1 9>&-
+}
+field() { # FILE LABEL: the first number after "LABEL:"
+  awk -v l="$2:" 'i = index($0, l) { $0 = substr($0, i + length(l));
+    print $1 + 0; exit }' "$1"
+}
+noerror() { # FILE: how many answers were NOERROR
+  awk '/Response codes:/ { for (i = 1; i < NF; i++)
+    if ($i == "NOERROR") { print $(i + 1) + 0; exit } }' "$1"
+}
+# warm IP FILE: every name resolved (50 at a time), then checked: every
+# one must be answered NOERROR.
+warm() {
+  perf "$1" "$2" "$WORK/warm.out" -n 1 -t 5 -c 1 -q 50 || true
+  perf "$1" "$2" "$WORK/warm.out" -n 1 -t 5 -c 1 -q 50 || true
+  noerror "$WORK/warm.out" >"$WORK/warm.n"
+  [ "$(cat "$WORK/warm.n")" = "$(wc -l <"$2")" ] ||
+    { cat "$WORK/warm.out"; die "warm-up of $1: not every name answered"; }
+}
+# hits NAME IP FILE: RUNS saturation runs; appends "NAME.qps/.cpu_us".
+hits() {
+  : >"$WORK/$1.qps"; : >"$WORK/$1.cpu"
+  r=0
+  while [ $r -lt "$RUNS" ]; do
+    t0=$(cpu_ticks "$PID")
+    perf "$2" "$3" "$WORK/run.out" -l "$SECS"
+    t1=$(cpu_ticks "$PID")
+    q=$(field "$WORK/run.out" "Queries completed")
+    field "$WORK/run.out" "Queries per second" >>"$WORK/$1.qps"
+    awk -v a="$t0" -v b="$t1" -v q="$q" -v hz="$CLK" \
+      'BEGIN { if (q > 0) printf "%.4f\n", (b - a) / hz / q * 1e6 }' \
+      >>"$WORK/$1.cpu"
+    r=$((r + 1))
+  done
+  median <"$WORK/$1.qps" >"$WORK/$1.qps.m"
+  median <"$WORK/$1.cpu" >"$WORK/$1.cpu.m"
+}
+# lat NAME IP FILE TAG [options]: RUNS -v runs; p50/p99 in microseconds.
+lat() {
+  lname=$1; lip=$2; lfile=$3; tag=$4; shift 4
+  : >"$WORK/$lname.$tag.p50"; : >"$WORK/$lname.$tag.p99"
+  r=0
+  while [ $r -lt "$RUNS" ]; do
+    perf "$lip" "$lfile" "$WORK/lat.out" -l "$SECS" -v "$@"
+    awk '$1 == ">" && $2 == "NOERROR" {
+        us = int($NF * 1e6 + 0.5); h[us]++; n++ }
+      END { c = 0; p50 = p99 = -1
+        for (u = 0; c < n; u++) { c += h[u]
+          if (p50 < 0 && c >= n * 0.50) p50 = u
+          if (p99 < 0 && c >= n * 0.99) p99 = u }
+        print p50 > "'"$WORK/p50"'"; print p99 > "'"$WORK/p99"'" }' \
+      "$WORK/lat.out"
+    cat "$WORK/p50" >>"$WORK/$lname.$tag.p50"
+    cat "$WORK/p99" >>"$WORK/$lname.$tag.p99"
+    r=$((r + 1))
+  done
+  median <"$WORK/$lname.$tag.p50" >"$WORK/$lname.$tag.p50.m"
+  median <"$WORK/$lname.$tag.p99" >"$WORK/$lname.$tag.p99.m"
+}
+# cold NAME IP FILE STARTER [args]: RUNS fresh starts; wall time (s) and
+# upstream queries per name.
+cold() {
+  cname=$1; cip=$2; cfile=$3; shift 3
+  : >"$WORK/$cname.wall"; : >"$WORK/$cname.up"
+  r=0
+  while [ $r -lt "$RUNS" ]; do
+    "$@"
+    python3 "$srcdir/tests/bench/upcount.py" "$WORK/cap" "$cip" 120 \
+      </dev/null >/dev/null 2>&1 9>&- &
+    sniff=$!
+    PIDS="$PIDS $sniff"
+    n=0
+    until grep -q '^# ready' "$WORK/cap" 2>/dev/null; do
+      n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
+      sleep 0.05
+    done
+    perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
+    sleep 0.5
+    stop_pid "$sniff"
+    stop_pid "$PID"
+    ok=$(noerror "$WORK/cold.out")
+    [ "$ok" = "$(wc -l <"$cfile")" ] ||
+      echo "# warning: $cname cold run $r: $ok NOERROR of $(wc -l <"$cfile")"
+    field "$WORK/cold.out" "Run time (s)" >>"$WORK/$cname.wall"
+    awk -v n="$(wc -l <"$cfile")" \
+      '$1 == "udp" { printf "%.3f\n", ($2 + $4) / n }' \
+      "$WORK/cap" >>"$WORK/$cname.up"
+    rm -f "$WORK/cap"
+    r=$((r + 1))
+  done
+  median <"$WORK/$cname.wall" >"$WORK/$cname.wall.m"
+  median <"$WORK/$cname.up" >"$WORK/$cname.up.m"
+}
+# memory NAME: RSS before warm-up in NAME.rss0 must be set; writes
+# NAME.hwm (kB) and NAME.bpn (bytes per cached name).
+memory() {
+  rss_kb "$PID" VmHWM >"$WORK/$1.hwm.m"
+  awk -v a="$(cat "$WORK/$1.rss0")" -v b="$(rss_kb "$PID" VmRSS)" \
+    -v n=$NAMES 'BEGIN { printf "%.0f\n", (b - a) * 1024 / n }' \
+    >"$WORK/$1.bpn.m"
+}
+# one resolver through (1) and (4); the process stays up.
+hot_all() { # NAME IP
+  rss_kb "$PID" VmRSS >"$WORK/$1.rss0"
+  warm "$2" "$WORK/hot"
+  memory "$1"
+  hits "$1" "$2" "$WORK/hot"
+  rss_kb "$PID" VmHWM >"$WORK/$1.hwm.m"
+  lat "$1" "$2" "$WORK/hot" sat
+  lat "$1" "$2" "$WORK/hot" q100k -Q 100000
+}
+progress() { echo "# $(date -u +%H:%M:%S) $*" >&2; }
+
+# ---------------------------------------------------------------- the runs
+progress "cold: curvecache, unbound, dqcache"
+cold cc $CC_IP "$WORK/cold" start_cc
+cold ub $UB_IP "$WORK/cold" start_ub
+cold dq $DQ_IP "$WORK/cold" start_dq
+progress "cold DNSCurve zone: curvecache, dqcache, curvecache plain"
+cold ccC $CC_IP "$WORK/cold_curve" start_cc
+cold dqC $DQ_IP "$WORK/cold_curve" start_dq
+cold ccP $CC_IP "$WORK/cold_curve" start_cc "curve: no"
+
+progress "cache hits: curvecache"
+start_cc; hot_all cc $CC_IP
+warm $CC_IP "$WORK/hot_curve"; hits ccC $CC_IP "$WORK/hot_curve"
+stop_pid "$PID"
+start_cc "curve: no"; warm $CC_IP "$WORK/hot_curve"
+hits ccP $CC_IP "$WORK/hot_curve"; stop_pid "$PID"
+progress "cache hits: unbound"
+start_ub; hot_all ub $UB_IP; stop_pid "$PID"
+progress "cache hits: dqcache"
+start_dq; hot_all dq $DQ_IP
+warm $DQ_IP "$WORK/hot_curve"; hits dqC $DQ_IP "$WORK/hot_curve"
+stop_pid "$PID"
+progress "the limit: echo_responder"
+start_echo; hits ec $EC_IP "$WORK/hot"
+lat ec $EC_IP "$WORK/hot" sat; lat ec $EC_IP "$WORK/hot" q100k -Q 100000
+stop_pid "$PID"
+for nt in $THREADS; do
+  progress "curvecache threads: $nt"
+  CPUS=0-$(($(nproc) - 1)); DP_CPUS=$CPUS
+  start_cc "threads: $nt"; warm $CC_IP "$WORK/hot"
+  hits "cct$nt" $CC_IP "$WORK/hot"; stop_pid "$PID"
+  CPUS=0; DP_CPUS=1
+done
+
+# ---------------------------------------------------------------- the table
+v() { cat "$WORK/$1.m" 2>/dev/null || echo nan; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {
+  if (a == "nan" || b == "nan" || b + 0 == 0) print "-";
+  else printf "%.2f\n", a / b }'; }
+row() { # LABEL CC UB DQ LIMIT (file stems or "-")
+  c=$(v "$2"); u=-; d=-; l=-
+  [ "$3" != - ] && u=$(v "$3"); [ "$4" != - ] && d=$(v "$4")
+  [ "$5" != - ] && l=$(v "$5")
+  ru=-; rd=-; rl=-
+  [ "$u" != - ] && ru=$(ratio "$c" "$u")
+  [ "$d" != - ] && rd=$(ratio "$c" "$d")
+  [ "$l" != - ] && rl=$(ratio "$c" "$l")
+  echo "| $1 | $c | $u | $d | $l | $ru | $rd | $rl |"
+}
+{
+  echo "curvecache benchmark, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc)" \
+    "cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+  echo "(Unbound $(unbound -V 2>/dev/null | awk '/^Version/ { print $2 }')," \
+    "dqcache $(dpkg-query -W -f='${Version}' dqcache 2>/dev/null)," \
+    "dnsperf $(dpkg-query -W -f='${Version}' dnsperf 2>/dev/null);" \
+    "medians of $RUNS runs of ${SECS} s; resolver on core 0, dnsperf on" \
+    "core 1)"
+  echo
+  echo "| measure | curvecache | Unbound | dqcache | limit |" \
+    "cc/Unbound | cc/dqcache | cc/limit |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  row "(1) cache hits, queries/s" cc.qps ub.qps dq.qps ec.qps
+  row "(1) CPU per answered query, us" cc.cpu ub.cpu dq.cpu ec.cpu
+  row "(1) latency p50 at saturation, us" cc.sat.p50 ub.sat.p50 \
+    dq.sat.p50 ec.sat.p50
+  row "(1) latency p99 at saturation, us" cc.sat.p99 ub.sat.p99 \
+    dq.sat.p99 ec.sat.p99
+  row "(1) latency p50 at 100k q/s, us" cc.q100k.p50 ub.q100k.p50 \
+    dq.q100k.p50 ec.q100k.p50
+  row "(1) latency p99 at 100k q/s, us" cc.q100k.p99 ub.q100k.p99 \
+    dq.q100k.p99 ec.q100k.p99
+  row "(2) cold 1,000 names, wall s" cc.wall ub.wall dq.wall -
+  row "(2) cold upstream queries per name" cc.up ub.up dq.up -
+  row "(3) DNSCurve zone cold, wall s" ccC.wall - dqC.wall ccP.wall
+  row "(3) DNSCurve zone upstream queries per name" ccC.up - dqC.up ccP.up
+  row "(3) DNSCurve zone cache hits, queries/s" ccC.qps - dqC.qps ccP.qps
+  row "(3) DNSCurve zone CPU per hit, us" ccC.cpu - dqC.cpu ccP.cpu
+  row "(4) peak RSS after (1), kB" cc.hwm ub.hwm dq.hwm -
+  row "(4) RSS per cached name, bytes" cc.bpn ub.bpn dq.bpn -
+  for nt in $THREADS; do
+    row "threads: $nt, cache hits queries/s (all cores shared)" \
+      "cct$nt.qps" - - cc.qps
+    row "threads: $nt, CPU per answered query, us" "cct$nt.cpu" - - cc.cpu
+  done
+  echo
+  echo "In the (3) rows the \"limit\" column is curvecache with" \
+    "\"curve: no\" (the same zones asked in plain DNS); in the threads" \
+    "rows it is curvecache with 1 thread."
+} >"$WORK/table.md"
+cat "$WORK/table.md"
+[ -n "${BENCH_OUT:-}" ] && cp "$WORK/table.md" "$BENCH_OUT"
+exit 0
