@@ -1,0 +1,133 @@
+#!/bin/sh
+# tests/e2e/logging_lab.sh: the query log (log-queries) end to end, with
+# curvecache resolving in the loopback lab (tests/lab/lab.sh; shared code
+# in tests/e2e/e2e_lib.sh).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
+# or nsd/curvedns/dig missing).
+#
+# curvecache runs with log-queries: yes and log-level: warn (the query
+# log ignores the level). Each dig is sent from its own source address
+# (127.53.100.x) so its line is found by client; for each the test knows
+# what the line must say:
+#   cold plain name   rcode=NOERROR cached=no  src=resolved curve=no
+#   same again        rcode=NOERROR cached=yes src=cache    curve=no
+#   DNSCurve chain    rcode=NOERROR cached=no  src=resolved curve=yes
+#   ...again          cached=yes src=cache curve=yes
+#   NXDOMAIN          rcode=NXDOMAIN cached=no src=resolved
+#   localhost         src=local
+#   over TCP          proto=tcp
+#   refused client    rcode=REFUSED src=none (access-control refuse)
+#   AXFR              rcode=REFUSED src=none
+# Also: exactly one line per query, the key=value layout and timestamp,
+# nothing else at info level (log-level warn), and after a reload with
+# log-queries: no, no more query lines.
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+e2e_init logging_lab
+
+REFUSED_IP=127.53.100.99
+cc_start "log-queries: yes" "log-level: warn" \
+  "access-control: 127.0.0.0/8 allow" \
+  "access-control: $REFUSED_IP/32 refuse" || { e2e_finish; exit 1; }
+LOG=$WORK/curvecache.log
+
+# q N DIG-ARGS...: one dig from 127.53.100.N (a client address of its own).
+q() {
+  src=127.53.100.$1
+  shift
+  dig +time=3 +tries=1 -b "$src" "@$CC_IP" "$@" >"$WORK/dig.out" 2>&1
+}
+
+# expect N WHAT PATTERN...: the query log line(s) of client 127.53.100.N:
+# exactly one, matching every extended regex PATTERN.
+expect() {
+  n=$1
+  what=$2
+  shift 2
+  i=0
+  lines=
+  while [ $i -lt 20 ]; do
+    lines=$(grep " event=query client=127\.53\.100\.$n@" "$LOG")
+    [ -n "$lines" ] && break
+    sleep 0.1
+    i=$((i + 1))
+  done
+  t="query log: $what"
+  cnt=$(printf '%s\n' "$lines" | grep -c .)
+  if [ "$cnt" -ne 1 ]; then
+    printf '%s\n' "$lines" >"$WORK/lines"
+    bad "$t" "$cnt lines for client 127.53.100.$n" "$WORK/lines"
+    return
+  fi
+  for p in "$@"; do
+    if ! printf '%s\n' "$lines" | grep -Eq "$p"; then
+      printf '%s\n' "$lines" >"$WORK/lines"
+      bad "$t" "no match for /$p/" "$WORK/lines"
+      return
+    fi
+  done
+  ok "$t"
+}
+
+FULL='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{3}Z level=info event=query client=[0-9.]+@[0-9]+ proto=(udp|tcp) name=[^ ]+ type=[A-Z0-9]+ rcode=[A-Z0-9]+ cached=(yes|no) src=(none|local|cache|referral|resolved) curve=(yes|no)$'
+
+q 11 www.example.lab A
+expect 11 "cold plain answer" "$FULL" \
+  ' proto=udp name=www\.example\.lab\. type=A rcode=NOERROR cached=no src=resolved curve=no$'
+q 12 www.example.lab A
+expect 12 "cached plain answer" "$FULL" \
+  ' name=www\.example\.lab\. type=A rcode=NOERROR cached=yes src=cache curve=no$'
+q 13 www.secure.curve AAAA
+expect 13 "cold DNSCurve answer" "$FULL" \
+  ' name=www\.secure\.curve\. type=AAAA rcode=NOERROR cached=no src=resolved curve=yes$'
+q 14 www.secure.curve AAAA
+expect 14 "cached DNSCurve answer" "$FULL" \
+  ' type=AAAA rcode=NOERROR cached=yes src=cache curve=yes$'
+q 15 nosuch.example.lab A
+expect 15 "NXDOMAIN" "$FULL" \
+  ' name=nosuch\.example\.lab\. type=A rcode=NXDOMAIN cached=no src=resolved'
+q 16 localhost A
+expect 16 "local zone" "$FULL" \
+  ' name=localhost\. type=A rcode=NOERROR cached=no src=local curve=no$'
+q 17 +tcp example.lab MX
+expect 17 "TCP" "$FULL" ' proto=tcp name=example\.lab\. type=MX rcode=NOERROR'
+q 99 www.example.lab A
+expect 99 "refused client" "$FULL" ' rcode=REFUSED cached=no src=none curve=no$'
+q 18 example.lab AXFR
+expect 18 "zone transfer refused" "$FULL" \
+  ' proto=tcp name=example\.lab\. type=AXFR rcode=REFUSED cached=no src=none'
+q 19 +norec www.example.lab A
+expect 19 "RD=0 cached" "$FULL" ' cached=yes src=cache'
+
+t="only warn and above besides the query log"
+if grep -v ' event=query ' "$LOG" | grep -Eq ' level=(info|debug) '; then
+  grep -v ' event=query ' "$LOG" | grep -E ' level=(info|debug) ' |
+    head -n 5 >"$WORK/extra"
+  bad "$t" "info/debug lines at log-level warn" "$WORK/extra"
+else ok "$t"; fi
+
+t="every line is key=value after the timestamp"
+if grep -Ev '^[0-9T:.-]+Z level=[a-z]+ event=[a-z_]+( [a-z_.0-9]+=("[^"]*"|[^ "]*))*$' \
+    "$LOG" >"$WORK/odd"; then bad "$t" "odd lines" "$WORK/odd"
+else ok "$t"; fi
+
+# Reload with the query log off: no more lines.
+sed -i 's/^log-queries: yes$/log-queries: no/' "$WORK/curvecache.conf"
+before=$(grep -c ' event=query ' "$LOG")
+kill -HUP "$CC_PID"
+sleep 0.5
+q 21 www.example.lab A
+q 22 nosuch2.example.lab A
+sleep 0.3
+t="log-queries: no after a reload stops the query log"
+after=$(grep -c ' event=query ' "$LOG")
+if [ "$after" -eq "$before" ] && grep -q 'status: NXDOMAIN' "$WORK/dig.out"
+then ok "$t"; else bad "$t" "$before lines before, $after after"; fi
+
+cc_stop
+e2e_finish

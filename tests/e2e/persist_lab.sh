@@ -1,0 +1,204 @@
+#!/bin/sh
+# tests/e2e/persist_lab.sh: the cache file and the DNSCurve client key
+# across restarts, with curvecache resolving in the loopback lab
+# (tests/lab/lab.sh; shared code in tests/e2e/e2e_lib.sh).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
+# or nsd/curvedns/dig/stat missing).
+#
+# How each check decides:
+# - save: after resolving plain and DNSCurve names, an NXDOMAIN and a
+#   CNAME, SIGTERM writes cache-file (mode 0600, a trailer line with its
+#   checksum) and logs event=cache_saved; the key file was created with
+#   mode 0600.
+# - restart without upstream: the second start has root hints naming a
+#   dead address (nothing listens there), so nothing can be resolved; the
+#   same questions get the same answers with TTLs no larger, the log
+#   shows event=cache_loaded and not one upstream_send line, and the key
+#   (key_id in event=curve_key) is the one of the first run.
+# - a corrupt file (one byte changed), a truncated one and a foreign one
+#   are each reported (event=cache_file_skipped with the reason) and
+#   skipped: curvecache starts with an empty cache and resolves upstream.
+# - expiry: a file saved with TTLs of 2 s is loaded 3 s later with those
+#   entries dropped (expired=N in event=cache_loaded).
+# - a key file of mode 0644 stops start-up (exit 1) with a message that
+#   names the mode and chmod 600.
+# - rotation: curve-key-rotate: 1s rotates (event=curve_key_rotated, a
+#   new key_id each time, curve.key.rotations over the control socket),
+#   and DNSCurve resolution still works after rotations.
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+e2e_init persist_lab stat
+
+CTL=${CURVECACHE_CONTROL:-./curvecache-control}
+case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
+STATE=$WORK/state
+mkdir -m 0700 "$STATE"
+CF=$STATE/cache
+KF=$STATE/key
+LOG=$WORK/curvecache.log
+# The dead root: an address of the range the lab never uses.
+printf '.\t3600000\tNS\tdead-root.\ndead-root.\t3600000\tA\t127.53.100.250\n' \
+  >"$WORK/dead.hints"
+
+# Questions asked, and what the answer must keep being.
+QS="www.example.lab/A www.secure.curve/A www.secure.curve/TXT \
+alias.example.lab/A example.lab/MX nosuch.example.lab/A"
+
+# answers FILE: "status name type rdata..." lines for every question.
+answers() {
+  : >"$1"
+  for nt in $QS; do
+    dig +time=3 +tries=1 +noall +comments +answer "@$CC_IP" "${nt%/*}" \
+      "${nt#*/}" >"$WORK/one" 2>&1
+    {
+      printf '%s %s ' "$(dig_status "$WORK/one")" "$nt"
+      awk '!/^;/ && NF >= 5 { $2 = ""; printf "%s|", $0 }' "$WORK/one" |
+        tr -s ' '
+      echo
+    } >>"$1"
+  done
+}
+# ttls FILE: the answer TTLs of the last dig runs are in $WORK/ttl.*.
+log_mark() { wc -l <"$LOG"; }
+since() { tail -n +"$(($1 + 1))" "$LOG"; }
+
+# ------------------------------------------------------------------
+# First run: resolve, then SIGTERM saves the cache.
+
+cc_start "cache-file: $CF" "curve-key-file: $KF" || { e2e_finish; exit 1; }
+answers "$WORK/a1"
+t="first run answers every question"
+if ! grep -vq '^NOERROR \|^NXDOMAIN ' "$WORK/a1" &&
+   [ "$(grep -c '^NXDOMAIN ' "$WORK/a1")" -eq 1 ]; then ok "$t"
+else bad "$t" "unexpected status" "$WORK/a1"; fi
+t="key file created with mode 0600"
+if grep -q "event=curve_key_created file=$KF" "$LOG" &&
+   [ "$(stat -c %a "$KF")" = 600 ]; then ok "$t"
+else bad "$t" "$(stat -c %a "$KF" 2>&1)" "$LOG"; fi
+key1=$(sed -n 's/.*event=curve_key source=file key_id=\([0-9a-f]*\) .*/\1/p' "$LOG" | tail -n 1)
+cc_stop
+t="cache saved on SIGTERM"
+if grep -Eq "event=cache_saved file=$CF entries=[1-9][0-9]* " "$LOG" &&
+   [ "$(stat -c %a "$CF")" = 600 ] &&
+   tail -n 1 "$CF" | grep -Eq '^; curvecache-dump-end entries=[0-9]+ records=[0-9]+ bytes=[0-9]+ blake2b=[0-9a-f]{64}$'
+then ok "$t"; else bad "$t" "no cache_saved, mode or trailer" "$LOG"; fi
+cp "$CF" "$WORK/cache.good"
+
+# ------------------------------------------------------------------
+# Second run: the root is dead; everything comes from the file.
+
+mark=$(log_mark)
+cc_start "cache-file: $CF" "curve-key-file: $KF" \
+  "root-hints: $WORK/dead.hints" || { e2e_finish; exit 1; }
+answers "$WORK/a2"
+t="restart with a dead root: the same answers from the loaded cache"
+if diff "$WORK/a1" "$WORK/a2" >"$WORK/a.diff"; then ok "$t"
+else bad "$t" "answers differ" "$WORK/a.diff"; fi
+t="cache_loaded logged, no upstream query sent"
+if since "$mark" | grep -Eq "event=cache_loaded file=$CF entries=[1-9]" &&
+   ! since "$mark" | grep -q 'event=upstream_send '; then ok "$t"
+else since "$mark" | grep -E 'cache_|upstream_send' | head >"$WORK/x"
+  bad "$t" "see log" "$WORK/x"; fi
+t="the key file's key is used again"
+key2=$(since "$mark" | sed -n 's/.*event=curve_key source=file key_id=\([0-9a-f]*\) .*/\1/p')
+if [ -n "$key1" ] && [ "$key1" = "$key2" ]; then ok "$t"
+else bad "$t" "key_id $key1 then $key2"; fi
+cc_stop
+
+# ------------------------------------------------------------------
+# Bad files are reported and skipped.
+
+# skipped NAME REASON-REGEX: start with $CF as it is; the log must say
+# the file was skipped for REASON, and www.example.lab must be resolved
+# upstream (the cache started empty).
+skipped() {
+  mark=$(log_mark)
+  cc_start "cache-file: $CF" || return
+  dig +time=3 +tries=1 +short "@$CC_IP" www.example.lab A >"$WORK/one" 2>&1
+  t="$1 file reported and skipped"
+  if since "$mark" | grep -Eq "event=cache_file_skipped file=$CF error=\"$2" &&
+     ! since "$mark" | grep -q 'event=cache_loaded' &&
+     [ "$(since "$mark" | grep -c 'event=upstream_send ')" -gt 0 ] &&
+     grep -qx 192.0.2.10 "$WORK/one"; then ok "$t"
+  else since "$mark" | grep -v 'event=upstream_' | head -n 20 >"$WORK/x"
+    bad "$t" "not skipped as expected" "$WORK/x"; fi
+  e2e_kill "$CC_PID"
+  CC_PID=
+}
+# One digit of an address changed.
+sed 's/192\.0\.2\.10\t/192.0.2.11\t/' "$WORK/cache.good" >"$CF"
+chmod 600 "$CF"
+skipped "altered" "corrupt.*checksum"
+head -c "$(($(wc -c <"$WORK/cache.good") / 2))" "$WORK/cache.good" >"$CF"
+skipped "truncated" "corrupt"
+printf 'nameserver 127.0.0.1\n' >"$CF"
+skipped "foreign" "not a curvecache cache file"
+cp "$WORK/cache.good" "$CF"
+chmod 666 "$CF"
+skipped "world-writable" "unsafe.*writable"
+
+# ------------------------------------------------------------------
+# Expired entries are dropped at load.
+
+rm -f "$CF"
+cc_start "cache-file: $CF" || { e2e_finish; exit 1; }
+dig +time=3 +tries=1 +short "@$CC_IP" www.example.lab A >/dev/null 2>&1
+# short.example.lab has a TTL of 2 s in the lab.
+dig +time=3 +tries=1 +short "@$CC_IP" short.example.lab A >"$WORK/short" 2>&1
+cc_stop
+sleep 3
+mark=$(log_mark)
+cc_start "cache-file: $CF" "root-hints: $WORK/dead.hints" ||
+  { e2e_finish; exit 1; }
+t="entries past their TTL are dropped at load"
+if [ -s "$WORK/short" ] &&
+   since "$mark" | grep -Eq "event=cache_loaded .* expired=[1-9]"; then ok "$t"
+else since "$mark" | grep 'cache_' >"$WORK/x"; bad "$t" "no expired" "$WORK/x"; fi
+cc_stop
+
+# ------------------------------------------------------------------
+# A key file readable by others stops start-up.
+
+chmod 644 "$KF"
+cp "$WORK/curvecache.conf" "$WORK/badkey.conf"
+echo "curve-key-file: $KF" >>"$WORK/badkey.conf"
+"$CURVECACHE" -f -c "$WORK/badkey.conf" >"$WORK/badkey.out" 2>&1 </dev/null 9>&- &
+bk=$!
+n=0
+while e2e_alive "$bk" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+if e2e_alive "$bk"; then kill -KILL "$bk"; fi
+wait "$bk"
+rc=$?
+t="key file of mode 0644 refuses start-up"
+if [ $rc -eq 1 ] && grep -q "curve-key-file $KF: mode 0644" "$WORK/badkey.out" &&
+   grep -q "chmod 600" "$WORK/badkey.out"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/badkey.out"; fi
+chmod 600 "$KF"
+
+# ------------------------------------------------------------------
+# Rotation.
+
+mark=$(log_mark)
+cc_start "curve-key-file: $KF" "curve-key-rotate: 1s" \
+  "control-socket: $WORK/control" || { e2e_finish; exit 1; }
+sleep 3.5
+dig +time=3 +tries=1 +short "@$CC_IP" mail.secure.curve A >"$WORK/mail" 2>&1
+"$CTL" -s "$WORK/control" stats_noreset >"$WORK/stats" 2>&1
+rot=$(sed -n 's/^curve\.key\.rotations=//p' "$WORK/stats")
+okr=$(sed -n 's/^curve\.responses\.ok=//p' "$WORK/stats")
+ids=$(since "$mark" | sed -n 's/.*event=curve_key_rotated key_id=\([0-9a-f]*\) .*/\1/p' | sort -u | wc -l)
+t="the key rotates every second"
+if [ "${rot:-0}" -ge 3 ] && [ "$ids" -ge 3 ] &&
+   ! since "$mark" | grep -q "curve_key_rotated key_id=$key1 "; then ok "$t"
+else bad "$t" "rotations=${rot:-none}, $ids distinct key_ids" "$WORK/stats"; fi
+t="DNSCurve resolution works after rotations"
+if grep -qx 192.0.2.25 "$WORK/mail" && [ "${okr:-0}" -gt 0 ]; then ok "$t"
+else bad "$t" "answer $(cat "$WORK/mail"), curve.responses.ok=${okr:-none}"; fi
+cc_stop
+
+e2e_finish

@@ -1,0 +1,331 @@
+/*
+ * tests/unit/check_persist.c - Suite "persist": the cache file
+ * (resolver/persist.h): a round trip, TTLs counted down and expired
+ * entries dropped, and every reason a file is skipped: missing, foreign,
+ * truncated, one byte changed, a bad line under a good checksum, an
+ * entry count that differs, too large, writable by others, not a regular
+ * file, a symbolic link.
+ */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sodium.h>
+
+#include "cache.h"
+#include "persist.h"
+
+#define T0 1700000000
+/** Names stored by fill(). */
+#define N_NAMES 50
+
+static char dir[] = "/tmp/check_persist.XXXXXX";
+static char path[256];
+static char err[PERSIST_ERR_BYTES];
+
+static struct cache *new_cache(void)
+{
+	struct cache_config cc;
+	struct cache *c = NULL;
+
+	cache_config_init(&cc);
+	cc.max_bytes = 4 * 1024 * 1024;
+	ck_assert_int_eq(cache_create(&cc, &c), CACHE_OK);
+	return c;
+}
+
+/* hNN.example. A 192.0.2.NN with TTL 100 + NN, plain, rank auth. */
+static void fill(struct cache *c)
+{
+	uint8_t name[32], addr[4] = { 192, 0, 2, 0 };
+	struct cache_rdata rd = { addr, sizeof addr };
+	struct cache_rrset set;
+	int i;
+
+	for (i = 0; i < N_NAMES; i++) {
+		name[0] = 3;
+		snprintf((char *)name + 1, 4, "h%02d", i);
+		memcpy(name + 4, "\007example\000", 9);
+		addr[3] = (uint8_t)i;
+		memset(&set, 0, sizeof set);
+		set.name = name;
+		set.name_len = 13;
+		set.type = 1;
+		set.klass = 1;
+		set.ttl = 100 + (uint32_t)i;
+		set.rdata = &rd;
+		set.count = 1;
+		set.rank = CACHE_RANK_AUTH;
+		ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_OK);
+	}
+}
+
+static size_t entries(struct cache *c)
+{
+	struct cache_stats st;
+
+	cache_stats_get(c, &st);
+	return st.entries;
+}
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/cache", dir);
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	memcpy(dir + strlen(dir) - 6, "XXXXXX", 6);
+}
+
+/* Save a filled cache to path. */
+static void save(void)
+{
+	struct cache *c = new_cache();
+	struct persist_counts n;
+	struct stat sb;
+
+	fill(c);
+	ck_assert_int_eq(persist_cache_save(c, path, T0, &n, err,
+	                                    sizeof err), PERSIST_OK);
+	ck_assert_uint_eq(n.entries, N_NAMES);
+	ck_assert_uint_eq(n.records, N_NAMES);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 07777, 0600);
+	cache_destroy(c);
+}
+
+/* Load path into a fresh cache at time now; the status. */
+static int load_at(time_t now, struct persist_counts *n, size_t *held)
+{
+	struct cache *c = new_cache();
+	int rc;
+
+	err[0] = '\0';
+	rc = persist_cache_load(c, path, now, 1 << 20, n, err, sizeof err);
+	*held = entries(c);
+	cache_destroy(c);
+	return rc;
+}
+
+static char *slurp(size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 20);
+
+	ck_assert_ptr_nonnull(f);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+static void spit(const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	fclose(f);
+	chmod(path, 0600);
+}
+
+START_TEST(test_round_trip)
+{
+	struct persist_counts n;
+	size_t held;
+
+	save();
+	ck_assert_msg(load_at(T0 + 10, &n, &held) == PERSIST_OK, "%s", err);
+	ck_assert_uint_eq(n.entries, N_NAMES);
+	ck_assert_uint_eq(held, N_NAMES);
+	ck_assert_uint_eq(n.expired, 0);
+	ck_assert_uint_eq(n.bad, 0);
+	/* TTLs 100..149: at T0 + 125, 26 have run out (100..125). */
+	ck_assert_msg(load_at(T0 + 125, &n, &held) == PERSIST_OK, "%s", err);
+	ck_assert_uint_eq(n.expired, 26);
+	ck_assert_uint_eq(n.entries, N_NAMES - 26);
+	ck_assert_uint_eq(held, N_NAMES - 26);
+	ck_assert_int_eq(load_at(T0 + 1000, &n, &held), PERSIST_OK);
+	ck_assert_uint_eq(held, 0);
+}
+END_TEST
+
+START_TEST(test_missing_and_foreign)
+{
+	struct persist_counts n;
+	size_t held;
+
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ENOENT);
+	spit("root:x:0:0:root:/root:/bin/bash\n", 32);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EFOREIGN);
+	ck_assert_uint_eq(held, 0);
+	spit("", 0);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EFOREIGN);
+}
+END_TEST
+
+START_TEST(test_corrupt)
+{
+	struct persist_counts n;
+	size_t len, held;
+	char *buf, *p, *e;
+
+	save();
+	buf = slurp(&len);
+	/* Truncated: no trailer. */
+	spit(buf, len / 2);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
+	ck_assert_uint_eq(held, 0);
+	/* Trailer cut. */
+	spit(buf, len - 1);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
+	/* One address changed: the checksum fails. */
+	p = strstr(buf, "192.0.2.7\t");
+	ck_assert_ptr_nonnull(p);
+	p[8] = '8';
+	spit(buf, len);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
+	ck_assert_ptr_nonnull(strstr(err, "checksum"));
+	ck_assert_uint_eq(held, 0);
+	p[8] = '7';
+	/* A line dropped: length differs from the trailer's. */
+	p = strstr(buf, "h07.example.");
+	ck_assert_ptr_nonnull(p);
+	e = strchr(p, '\n') + 1;
+	memmove(p, e, len - (size_t)(e - buf));
+	spit(buf, len - (size_t)(e - p));
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
+	free(buf);
+}
+END_TEST
+
+/* Write text with a trailer that matches it (checksum and length). */
+static void spit_signed(const char *text, size_t entries_said)
+{
+	unsigned char sum[crypto_generichash_BYTES];
+	char hex[2 * sizeof sum + 1], *all;
+	size_t len = strlen(text);
+
+	crypto_generichash(sum, sizeof sum, (const unsigned char *)text, len,
+	                   NULL, 0);
+	sodium_bin2hex(hex, sizeof hex, sum, sizeof sum);
+	all = malloc(len + 300);
+	snprintf(all, len + 300, "%s; curvecache-dump-end entries=%zu "
+	         "records=%zu bytes=%zu blake2b=%s\n", text, entries_said,
+	         entries_said, len, hex);
+	spit(all, strlen(all));
+	free(all);
+}
+
+START_TEST(test_bad_line_signed)
+{
+	static const char good[] =
+		"; curvecache-dump version=1 time=1700000000\n"
+		"a.example.\t300\tIN\tA\t192.0.2.1\t; rank=auth src=plain\n"
+		"b.example.\t300\tIN\tA\t192.0.2.2\t; rank=auth src=plain\n";
+	static const char bad[] =
+		"; curvecache-dump version=1 time=1700000000\n"
+		"a.example.\t300\tIN\tA\t192.0.2.1\t; rank=auth src=plain\n"
+		"b.example.\t300\tIN\tA\t192.0.2.2.9\t; rank=auth src=plain\n";
+	struct persist_counts n;
+	size_t held;
+
+	spit_signed(good, 2);
+	ck_assert_msg(load_at(T0, &n, &held) == PERSIST_OK, "%s", err);
+	ck_assert_uint_eq(held, 2);
+	/* The count must agree. */
+	spit_signed(good, 3);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
+	ck_assert_uint_eq(held, 0);
+	/* A bad line: the whole file is skipped, the stored one flushed. */
+	spit_signed(bad, 2);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EBADLINE);
+	ck_assert_ptr_nonnull(strstr(err, "line 3"));
+	ck_assert_uint_eq(n.bad, 1);
+	ck_assert_uint_eq(held, 0);
+}
+END_TEST
+
+START_TEST(test_unsafe_files)
+{
+	struct persist_counts n;
+	struct cache *c = new_cache();
+	char link[300];
+	size_t held;
+
+	save();
+	chmod(path, 0620);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EFILE);
+	ck_assert_ptr_nonnull(strstr(err, "writable"));
+	chmod(path, 0602);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EFILE);
+	chmod(path, 0644);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_OK);
+	/* Too large for the limit given. */
+	ck_assert_int_eq(persist_cache_load(c, path, T0, 100, &n, err,
+	                                    sizeof err), PERSIST_EFILE);
+	ck_assert_uint_eq(entries(c), 0);
+	/* A symbolic link, a directory. */
+	snprintf(link, sizeof link, "%s/link", dir);
+	ck_assert_int_eq(symlink(path, link), 0);
+	ck_assert_int_eq(persist_cache_load(c, link, T0, 1 << 20, &n, err,
+	                                    sizeof err), PERSIST_EFILE);
+	ck_assert_int_eq(persist_cache_load(c, dir, T0, 1 << 20, &n, err,
+	                                    sizeof err), PERSIST_EFILE);
+	cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_save_fails)
+{
+	struct cache *c = new_cache();
+	char bad[300];
+
+	fill(c);
+	snprintf(bad, sizeof bad, "%s/no/such/dir/cache", dir);
+	ck_assert_int_eq(persist_cache_save(c, bad, T0, NULL, err,
+	                                    sizeof err), PERSIST_EIO);
+	ck_assert_ptr_nonnull(strstr(err, "No such file"));
+	cache_destroy(c);
+}
+END_TEST
+
+static Suite *persist_suite(void)
+{
+	Suite *s = suite_create("persist");
+	TCase *tc = tcase_create("round_trip");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_round_trip);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("reject");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_missing_and_foreign);
+	tcase_add_test(tc, test_corrupt);
+	tcase_add_test(tc, test_bad_line_signed);
+	tcase_add_test(tc, test_unsafe_files);
+	tcase_add_test(tc, test_save_fails);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(persist_suite());
+	int failed;
+
+	if (sodium_init() < 0)
+		return 1;
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
