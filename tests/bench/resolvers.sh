@@ -402,7 +402,10 @@ row() { # LABEL CC UB DQ LIMIT (file stems or "-")
   echo
   echo "In the (3) rows the \"limit\" column is curvecache with" \
     "\"curve: no\" (the same zones asked in plain DNS); in the threads" \
-    "rows it is curvecache with 1 thread."
+    "rows it is curvecache with 1 thread. dqcache allocates and touches" \
+    "its whole cache (CACHESIZE, 64 MiB here) at start, so its RSS hardly" \
+    "grows per name. CPU per query is user + system time of the resolver" \
+    "process over the run, divided by the answers dnsperf received."
 } >"$WORK/table.md"
 cat "$WORK/table.md"
 [ -n "${BENCH_OUT:-}" ] && cp "$WORK/table.md" "$BENCH_OUT"
