@@ -29,6 +29,11 @@
  *   CNAME/DNAME, referral, NXDOMAIN, NODATA, lame, error. Records are
  *   cached only when they are in bailiwick of the zone that was asked;
  *   NS names carrying a uz5 key label mark their servers as DNSCurve.
+ * - DNSCurve keys come from the parent's referral only: an NS RRset the
+ *   zone's own servers give for their apex is cached only when it names
+ *   the same keys. With curve-require (and curve-pin) a key-less
+ *   referral into a zone that needs keys, or a plain answer in it, ends
+ *   the resolution in SERVFAIL (iter_curve.c).
  * - Every loop has a cap: ITER_MAX_REFERRALS, ITER_MAX_CNAME,
  *   ITER_MAX_SUBQUERIES, ITER_MAX_SENDS, and the deadline.
  */
@@ -48,6 +53,7 @@ struct sel;
 struct hints;
 struct cfg;
 struct localzone;
+struct curvepin;
 
 /** Referrals followed for one question. */
 #define ITER_MAX_REFERRALS 30
@@ -78,6 +84,11 @@ struct iter_env {
 	struct sel *sel;                /**< server-selection table */
 	const struct hints *hints;      /**< root hints */
 	const struct cfg *cfg;          /**< limits and switches */
+	struct curvepin *pin;           /**< zones seen with DNSCurve keys
+	                                     (curvepin.h); NULL: none kept */
+	uint64_t *downgrades;           /**< NULL, or a counter bumped for
+	                                     every downgrade refused
+	                                     (curve-require, curve-pin) */
 };
 
 /** One upstream query the caller must send. */
@@ -155,6 +166,9 @@ struct iter_counts {
 	uint32_t subqueries;
 	uint32_t lame;
 	uint32_t timeouts;
+	uint32_t downgrades;            /**< key-less referrals or plain
+	                                     answers refused (curve-require,
+	                                     curve-pin) */
 };
 
 /** Opaque resolution state. */

@@ -26,7 +26,8 @@
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
  * iter_classify.c, iter_reply.c, iter_referral.c, iter_cname.c,
- * iter_qmin.c, iter_util.c (names, RDATA, result image).
+ * iter_qmin.c, iter_curve.c (curve-require, curve-pin, where keys may
+ * come from), iter_util.c (names, RDATA, result image).
  */
 #ifndef CURVECACHE_RESOLVER_ITER_INT_H
 #define CURVECACHE_RESOLVER_ITER_INT_H
@@ -273,6 +274,19 @@ void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
 void iter_referral_apply(struct iter_req *req, size_t fi,
                          const struct wire_msg *m, const struct iter_out *o,
                          const struct iter_reply *reply, bool answer);
+uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
+                         const struct wire_msg *m, size_t from, size_t to);
+
+/* iter_curve.c */
+bool iter_curve_required(const struct iter_req *req, const uint8_t *name,
+                         size_t len);
+bool iter_curve_referral_ok(struct iter_req *req, size_t fi,
+                            struct iter_zone *z, uint32_t ttl);
+bool iter_curve_plain_refused(struct iter_req *req, size_t fi,
+                              const struct iter_out *o,
+                              const struct iter_reply *reply);
+bool iter_curve_ns_agree(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m);
 
 /* iter_cname.c */
 bool iter_chain_apply(struct iter_req *req, size_t fi,

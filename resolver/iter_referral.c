@@ -4,7 +4,9 @@
  * section for names inside the delegated zone only, and what is cached:
  * the NS RRset (REFERRAL, or AUTH when it came as an authoritative
  * answer) and the in-bailiwick glue (GLUE). Out-of-bailiwick addresses
- * in the additional section are neither used nor cached.
+ * in the additional section are neither used nor cached. A referral
+ * without keys into a zone that needs them (curve-require, curve-pin)
+ * is refused before anything is cached (iter_curve.c).
  */
 #include <string.h>
 
@@ -24,11 +26,12 @@ static bool iter_zone_has(const struct iter_zone *z, const uint8_t *name,
 	return false;
 }
 
-/* The NS names of the cut from one section into z. */
-static void iter_zone_names(struct iter_req *req, struct iter_zone *z,
-                            const struct wire_msg *m, size_t from,
-                            size_t to)
+/* The NS names of the cut from one section into z; returns the
+ * smallest TTL among them (clamped as cached). */
+uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
+                         const struct wire_msg *m, size_t from, size_t to)
 {
+	uint32_t ttl = 0;
 	size_t i;
 
 	for (i = from; i < to && z->nns < ITER_NS_MAX; i++) {
@@ -43,8 +46,11 @@ static void iter_zone_names(struct iter_req *req, struct iter_zone *z,
 		    iter_zone_has(z, name, nlen))
 			continue;
 		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
+		if (z->nns == 0 || iter_ttl(req, rr->ttl) < ttl)
+			ttl = iter_ttl(req, rr->ttl);
 		z->nns++;
 	}
+	return ttl;
 }
 
 /* Glue of one type for one NS name inside the cut: use and cache it. */
@@ -99,6 +105,7 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	struct iter_zone *z = &f->zone;
 	enum wire_section sec = answer ? WIRE_SECTION_ANSWER :
 	                                 WIRE_SECTION_AUTHORITY;
+	uint32_t ttl;
 
 	f->referrals++;
 	req->counts.referrals++;
@@ -111,13 +118,15 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	       answer ? c->finallen : c->cutlen);
 	z->len = answer ? c->finallen : c->cutlen;
 	if (answer)
-		iter_zone_names(req, z, m, 0, m->an);
+		ttl = iter_zone_names(req, z, m, 0, m->an);
 	else
-		iter_zone_names(req, z, m, m->an, m->an + m->ns);
+		ttl = iter_zone_names(req, z, m, m->an, m->an + m->ns);
 	if (z->nns == 0) {
 		iter_fail(f, "referral without NS names");
 		return;
 	}
+	if (!iter_curve_referral_ok(req, fi, z, ttl))
+		return;
 	iter_cache_rrset(req, m, sec, z->name, z->len, WIRE_TYPE_NS,
 	                 answer ? CACHE_RANK_AUTH : CACHE_RANK_REFERRAL, key,
 	                 false);

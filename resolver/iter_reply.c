@@ -184,8 +184,12 @@ static void iter_answer(struct iter_req *req, size_t fi,
 			iter_final_any(req, m, key);
 		return;
 	}
+	/* An apex NS RRset with other keys than the delegation's goes to
+	 * the client uncached: keys come from the parent (iter_curve.c). */
 	iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, c->final, c->finallen,
-	                 f->qtype, CACHE_RANK_AUTH, key, fi == 0);
+	                 f->qtype, f->qtype == WIRE_TYPE_NS &&
+	                 !iter_curve_ns_agree(req, fi, m) ? CACHE_RANK_NONE :
+	                 CACHE_RANK_AUTH, key, fi == 0);
 	if (fi > 0)
 		iter_final_deliver(req, fi, m);
 	if (fi == 0)
@@ -318,6 +322,8 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	const uint8_t *key = iter_reply_key(o, reply);
 	struct iter_frame *f = req->frame[fi];
 
+	if (iter_curve_plain_refused(req, fi, o, reply))
+		return;
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))
 		return;
 	switch (req->cls.kind) {

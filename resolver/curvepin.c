@@ -1,0 +1,115 @@
+/*
+ * resolver/curvepin.c - DNSCurve key pinning: a fixed table of zones
+ * seen with keys (see curvepin.h).
+ */
+#include "curvepin.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/** FNV-1a 64-bit parameters. */
+#define CURVEPIN_FNV_BASIS 14695981039346656037ull
+#define CURVEPIN_FNV_PRIME 1099511628211ull
+
+struct curvepin_slot {
+	time_t until;                   /**< 0: empty */
+	uint8_t len;                    /**< name length, 1..255 */
+	uint8_t name[CURVEPIN_NAME_MAX];
+};
+
+struct curvepin {
+	struct curvepin_slot slot[CURVEPIN_SLOTS];
+};
+
+enum curvepin_status curvepin_new(struct curvepin **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out == NULL ? CURVEPIN_ENOMEM : CURVEPIN_OK;
+}
+
+void curvepin_free(struct curvepin *p)
+{
+	free(p);
+}
+
+static size_t curvepin_hash(const uint8_t *name, size_t len)
+{
+	uint64_t h = CURVEPIN_FNV_BASIS;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= name[i];
+		h *= CURVEPIN_FNV_PRIME;
+	}
+	return (size_t)(h % CURVEPIN_SLOTS);
+}
+
+static bool curvepin_is(const struct curvepin_slot *s, const uint8_t *name,
+                        size_t len)
+{
+	return s->until != 0 && s->len == len &&
+	       memcmp(s->name, name, len) == 0;
+}
+
+enum curvepin_status curvepin_note(struct curvepin *p, const uint8_t *zone,
+                                   size_t len, time_t until, time_t now)
+{
+	size_t h, i, idx, freed = CURVEPIN_SLOTS, oldest = CURVEPIN_SLOTS;
+
+	if (p == NULL || zone == NULL || len == 0 ||
+	    len > CURVEPIN_NAME_MAX || until <= now)
+		return CURVEPIN_EINVAL;
+	h = curvepin_hash(zone, len);
+	for (i = 0; i < CURVEPIN_PROBE; i++) {
+		struct curvepin_slot *s;
+
+		idx = (h + i) % CURVEPIN_SLOTS;
+		s = &p->slot[idx];
+		if (curvepin_is(s, zone, len)) {
+			if (until > s->until)
+				s->until = until;
+			return CURVEPIN_OK;
+		}
+		/* The first empty or expired slot, else the oldest pin. */
+		if (s->until <= now) {
+			if (freed == CURVEPIN_SLOTS)
+				freed = idx;
+		} else if (oldest == CURVEPIN_SLOTS ||
+		           s->until < p->slot[oldest].until) {
+			oldest = idx;
+		}
+	}
+	idx = freed != CURVEPIN_SLOTS ? freed : oldest;
+	p->slot[idx].until = until;
+	p->slot[idx].len = (uint8_t)len;
+	memcpy(p->slot[idx].name, zone, len);
+	return CURVEPIN_OK;
+}
+
+bool curvepin_held(const struct curvepin *p, const uint8_t *zone,
+                   size_t len, time_t now)
+{
+	size_t h, i;
+
+	if (p == NULL || zone == NULL || len == 0 || len > CURVEPIN_NAME_MAX)
+		return false;
+	h = curvepin_hash(zone, len);
+	for (i = 0; i < CURVEPIN_PROBE; i++) {
+		const struct curvepin_slot *s =
+			&p->slot[(h + i) % CURVEPIN_SLOTS];
+
+		if (curvepin_is(s, zone, len))
+			return s->until > now;
+	}
+	return false;
+}
+
+size_t curvepin_count(const struct curvepin *p, time_t now)
+{
+	size_t i, n = 0;
+
+	for (i = 0; p != NULL && i < CURVEPIN_SLOTS; i++)
+		if (p->slot[i].until > now)
+			n++;
+	return n;
+}

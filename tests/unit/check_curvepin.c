@@ -1,0 +1,144 @@
+/*
+ * tests/unit/check_curvepin.c - Suite "curvepin": the DNSCurve pin table
+ * (resolver/curvepin.c): pins, expiry, extension, and the fixed bound.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curvepin.h"
+
+#define T0 1000000
+
+static struct curvepin *p;
+
+static void setup(void)
+{
+	ck_assert_int_eq(curvepin_new(&p), CURVEPIN_OK);
+}
+
+static void teardown(void)
+{
+	curvepin_free(p);
+}
+
+/* "zN.example." in wire form. */
+static size_t zone(unsigned n, uint8_t *out)
+{
+	char label[16];
+	size_t l = (size_t)snprintf(label, sizeof label, "z%u", n);
+
+	out[0] = (uint8_t)l;
+	memcpy(out + 1, label, l);
+	memcpy(out + 1 + l, "\7example\0", 9);
+	return l + 10;
+}
+
+START_TEST(test_pin_expire)
+{
+	uint8_t z[64];
+	size_t len = zone(1, z);
+
+	ck_assert(!curvepin_held(p, z, len, T0));
+	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 60, T0), CURVEPIN_OK);
+	ck_assert(curvepin_held(p, z, len, T0));
+	ck_assert(curvepin_held(p, z, len, T0 + 59));
+	ck_assert(!curvepin_held(p, z, len, T0 + 60));
+	/* exact zone only: neither parent nor child */
+	ck_assert(!curvepin_held(p, z + 3, len - 3, T0));
+	ck_assert_uint_eq(curvepin_count(p, T0), 1);
+	ck_assert_uint_eq(curvepin_count(p, T0 + 60), 0);
+}
+END_TEST
+
+START_TEST(test_pin_extend)
+{
+	uint8_t z[64];
+	size_t len = zone(2, z);
+
+	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 100, T0), CURVEPIN_OK);
+	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 10, T0), CURVEPIN_OK);
+	ck_assert(curvepin_held(p, z, len, T0 + 50));
+	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 200, T0 + 50),
+	                 CURVEPIN_OK);
+	ck_assert(curvepin_held(p, z, len, T0 + 150));
+	ck_assert_uint_eq(curvepin_count(p, T0), 1);
+}
+END_TEST
+
+START_TEST(test_pin_reject)
+{
+	uint8_t z[64], big[CURVEPIN_NAME_MAX + 1];
+	size_t len = zone(3, z);
+
+	memset(big, 1, sizeof big);
+	ck_assert_int_eq(curvepin_note(p, z, len, T0, T0), CURVEPIN_EINVAL);
+	ck_assert_int_eq(curvepin_note(p, z, 0, T0 + 1, T0), CURVEPIN_EINVAL);
+	ck_assert_int_eq(curvepin_note(p, big, sizeof big, T0 + 1, T0),
+	                 CURVEPIN_EINVAL);
+	ck_assert_int_eq(curvepin_note(NULL, z, len, T0 + 1, T0),
+	                 CURVEPIN_EINVAL);
+	ck_assert(!curvepin_held(NULL, z, len, T0));
+	ck_assert_uint_eq(curvepin_count(p, T0), 0);
+}
+END_TEST
+
+/* Many more zones than slots: the table stays within its bound, the
+ * newest pins are held, and expired slots are reused first. */
+START_TEST(test_pin_bound)
+{
+	uint8_t z[64];
+	unsigned i, held = 0, n = 4 * CURVEPIN_SLOTS;
+	size_t len;
+
+	for (i = 0; i < n; i++) {
+		len = zone(i, z);
+		ck_assert_int_eq(curvepin_note(p, z, len, T0 + 1000 + i, T0),
+		                 CURVEPIN_OK);
+		ck_assert(curvepin_held(p, z, len, T0));
+	}
+	ck_assert_uint_le(curvepin_count(p, T0), CURVEPIN_SLOTS);
+	ck_assert_uint_gt(curvepin_count(p, T0), CURVEPIN_SLOTS / 2);
+	for (i = n - 16; i < n; i++) {
+		len = zone(i, z);
+		held += curvepin_held(p, z, len, T0);
+	}
+	ck_assert_uint_eq(held, 16);
+	/* all expired: fresh pins take their slots */
+	for (i = 0; i < CURVEPIN_SLOTS / 2; i++) {
+		len = zone(n + i, z);
+		ck_assert_int_eq(curvepin_note(p, z, len, T0 + 10 * n,
+		                               T0 + 5 * n), CURVEPIN_OK);
+	}
+	ck_assert_uint_eq(curvepin_count(p, T0 + 5 * n), CURVEPIN_SLOTS / 2);
+}
+END_TEST
+
+static Suite *curvepin_suite(void)
+{
+	Suite *s = suite_create("curvepin");
+	TCase *tc = tcase_create("pins");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_pin_expire);
+	tcase_add_test(tc, test_pin_extend);
+	tcase_add_test(tc, test_pin_reject);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("limits");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_pin_bound);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(curvepin_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

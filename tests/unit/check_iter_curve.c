@@ -1,0 +1,434 @@
+/*
+ * tests/unit/check_iter_curve.c - Suite "iter_curve": where the iterator
+ * takes DNSCurve keys from, curve-require and curve-pin, driven through
+ * the fake network of check_iter_net.c.
+ *
+ * The world: net_std() (root -> example. at 192.0.2.1), and
+ * curve.example. delegated by 192.0.2.1 to KEY.ns1.curve.example. at
+ * 192.0.2.5 (boxed), or, stripped, to ns1.curve.example. at the same
+ * address (plain).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curvepin.h"
+#include "iter_net.h"
+
+/* The lab's TEST key and a key no server holds. */
+#define KEYLABEL "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
+#define OTHERLABEL "uz5ff8w2prur0vr7yut61ykyhdlg730frvc1tz8f5sdqz1tj6yjzy1"
+#define KEYED_NS "curve.example. 86400 NS " KEYLABEL ".ns1.curve.example."
+#define KEYED_GLUE KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5"
+#define PLAIN_NS "curve.example. 86400 NS ns1.curve.example."
+#define PLAIN_GLUE "ns1.curve.example. 86400 A 192.0.2.5"
+/** Seconds past the delegation's NS TTL. */
+#define PAST_NS_TTL (86400 + 1)
+
+static uint64_t downgrades;
+static size_t parent_fake; /* index of the parent's referral in N.fakes */
+
+static void setup(void)
+{
+	net_setup();
+	downgrades = 0;
+	N.env.downgrades = &downgrades;
+	ck_assert_int_eq(curvepin_new(&N.env.pin), CURVEPIN_OK);
+}
+
+static void teardown(void)
+{
+	curvepin_free(N.env.pin);
+	net_teardown();
+}
+
+static void require(const char *zone)
+{
+	size_t i = N.cfg.n_curve_require++;
+
+	N.cfg.curve_require_len[i] = net_wire(zone, N.cfg.curve_require[i]);
+}
+
+/* The parent's referral to curve.example. (keyed or not), and the
+ * child's answer for www.curve.example. */
+static void world(bool keyed)
+{
+	net_std();
+	parent_fake = N.nfakes;
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { keyed ? KEYED_NS : PLAIN_NS },
+		.ar = { keyed ? KEYED_GLUE : PLAIN_GLUE } });
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "*.curve.example.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.curve.example. 300 A 192.0.2.55" } });
+}
+
+/* The attacker strips the keys from the parent's referral. */
+static void strip(void)
+{
+	N.fakes[parent_fake].ns[0] = PLAIN_NS;
+	N.fakes[parent_fake].ar[0] = PLAIN_GLUE;
+}
+
+static size_t curve_sends(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < N.nsends; i++)
+		n += N.sends[i].curve;
+	return n;
+}
+
+static void flush(void)
+{
+	size_t n;
+
+	cache_flush_all(N.cache, &n);
+}
+
+/* ---- curve-require ---- */
+
+START_TEST(test_require_keyed)
+{
+	const struct iter_result *r;
+
+	require("curve.example.");
+	world(true);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_uint_eq(curve_sends(), 1);
+	ck_assert_uint_eq(iter_counts(N.req)->downgrades, 0);
+	ck_assert_uint_eq(downgrades, 0);
+}
+END_TEST
+
+START_TEST(test_require_stripped)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	require("curve.example.");
+	world(false);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_ptr_nonnull(r->why);
+	ck_assert_str_eq(r->why, "curve-require: referral without keys");
+	ck_assert_uint_eq(iter_counts(N.req)->downgrades, 1);
+	ck_assert_uint_eq(downgrades, 1);
+	/* nothing asked of the key-less server, nothing cached from it */
+	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 0);
+	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans,
+	                           NULL, 0), CACHE_ENOTFOUND);
+	ck_assert_int_eq(net_cache("ns1.curve.example.", WIRE_TYPE_A, &ans,
+	                           NULL, 0), CACHE_ENOTFOUND);
+	/* the zone above is not affected */
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "www.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.example. 300 A 192.0.2.80" } });
+	r = net_resolve("www.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+}
+END_TEST
+
+/* A zone below a required one needs keys as well; without the option
+ * the same stripped referral is followed (plain). */
+START_TEST(test_require_below_and_off)
+{
+	const struct iter_result *r;
+
+	world(false);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(!r->curve);
+	ck_assert_uint_eq(downgrades, 0);
+	flush();
+	require("example.");
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(downgrades, 1);
+}
+END_TEST
+
+/* A keyed referral with a key-less server beside: only the keyed one is
+ * asked. */
+START_TEST(test_require_mixed)
+{
+	const struct iter_result *r;
+
+	require("curve.example.");
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { "curve.example. 86400 NS ns2.curve.example.",
+		        KEYED_NS },
+		.ar = { "ns2.curve.example. 86400 A 192.0.2.6", KEYED_GLUE } });
+	net_add(&(struct fake){ .server = "*", .qname = "*.curve.example.",
+		.qtype = WIRE_TYPE_A, .flags = WIRE_FLAG_AA,
+		.an = { "www.curve.example. 300 A 192.0.2.55" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_uint_eq(net_sends_to("192.0.2.6"), 0);
+	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 1);
+}
+END_TEST
+
+/* The parent's server answers for the child itself, in plain DNS. */
+START_TEST(test_require_plain_answer)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	require("curve.example.");
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.curve.example. 300 A 192.0.2.66" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "curve-require: plain answer");
+	ck_assert_uint_eq(downgrades, 1);
+	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
+	                           NULL, 0), CACHE_ENOTFOUND);
+	/* and a CNAME from outside into the zone, answered plain */
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "alias.example.", .flags = WIRE_FLAG_AA,
+		.an = { "alias.example. 300 CNAME www.curve.example.",
+		        "www.curve.example. 300 A 192.0.2.66" } });
+	r = net_resolve("alias.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(downgrades, 2);
+}
+END_TEST
+
+/* A key-less cut of a required zone already in the cache (learned
+ * before the option was set): its plain referral to a keyed zone below
+ * is not believed either. */
+START_TEST(test_require_cached_plain_cut)
+{
+	const struct iter_result *r;
+	uint8_t sub[WIRE_NAME_MAX];
+	size_t n, len = net_wire("sub.curve.example.", sub);
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { PLAIN_NS }, .ar = { PLAIN_GLUE } });
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "*.sub.curve.example.",
+		.ns = { "sub.curve.example. 86400 NS " KEYLABEL
+		        ".ns1.sub.curve.example." },
+		.ar = { KEYLABEL ".ns1.sub.curve.example. 86400 A 192.0.2.7" } });
+	net_add(&(struct fake){ .server = "192.0.2.7",
+		.qname = "www.sub.curve.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.sub.curve.example. 300 A 192.0.2.77" } });
+	r = net_resolve("www.sub.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_int_eq(cache_flush_zone(N.cache, sub, len, &n), 0);
+	require("curve.example.");
+	r = net_resolve("www.sub.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "curve-require: plain reply");
+	ck_assert_uint_eq(downgrades, 1);
+	ck_assert_uint_eq(net_sends_to("192.0.2.7"), 0);
+}
+END_TEST
+
+/* curve-plain-fallback: yes does not open a required zone to plain. */
+START_TEST(test_require_no_plain_fallback)
+{
+	const struct iter_result *r;
+
+	require("curve.example.");
+	N.cfg.curve_plain_fallback = true;
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.curve.example.",
+		.ns = { KEYED_NS }, .ar = { KEYED_GLUE } });
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+		.unboxed = true,
+		.an = { "www.curve.example. 300 A 192.0.2.66" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_ge(downgrades, 1);
+}
+END_TEST
+
+/* ---- curve-pin ---- */
+
+START_TEST(test_pin)
+{
+	const struct iter_result *r;
+
+	N.cfg.curve_pin = true;
+	world(true);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_uint_eq(curvepin_count(N.env.pin, N.now.wall), 1);
+	/* keys stripped; the cache lost the delegation: refused */
+	strip();
+	flush();
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, "curve-pin: referral without keys");
+	ck_assert_uint_eq(downgrades, 1);
+	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 0);
+	/* past the NS TTL the pin is gone: the plain delegation is used */
+	N.now.wall += PAST_NS_TTL;
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(!r->curve);
+	ck_assert_uint_eq(downgrades, 1);
+}
+END_TEST
+
+START_TEST(test_pin_off)
+{
+	const struct iter_result *r;
+
+	world(true);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	strip();
+	flush();
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(!r->curve);
+	ck_assert_uint_eq(downgrades, 0);
+}
+END_TEST
+
+/* ---- keys come from the parent ---- */
+
+/* The child answers its apex NS with another key (or none): the client
+ * gets that answer, but the cache keeps the parent's keys and the next
+ * query goes boxed to the parent's key. */
+static void swap_case(const char *child_ns)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+	char rd[512];
+
+	world(true);
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "curve.example.", .qtype = WIRE_TYPE_NS,
+		.flags = WIRE_FLAG_AA, .an = { child_ns } });
+	r = net_resolve("curve.example.", WIRE_TYPE_NS);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(net_count(r, WIRE_TYPE_NS), 1);
+	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans, rd,
+	                           sizeof rd), CACHE_OK);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_REFERRAL);
+	ck_assert_msg(strstr(rd, KEYLABEL) != NULL, "cached NS: %s", rd);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_uint_eq(N.nsends, 1);
+	ck_assert(N.sends[0].curve);
+}
+
+START_TEST(test_swap_other_key)
+{
+	swap_case("curve.example. 86400 NS " OTHERLABEL ".ns1.curve.example.");
+}
+END_TEST
+
+START_TEST(test_swap_no_key)
+{
+	swap_case("curve.example. 86400 NS ns1.curve.example.");
+}
+END_TEST
+
+/* The child answers NS for its apex with an (and a2, if not NULL), after
+ * a keyed or plain delegation: the client gets every record; the cache
+ * holds the NS RRset at `rank` with `count` records afterwards. */
+static void apex_ns_case(bool keyed, const char *an, const char *a2,
+                         int rank, size_t count)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+
+	world(keyed);
+	net_add(&(struct fake){ .server = "192.0.2.5",
+		.qname = "curve.example.", .qtype = WIRE_TYPE_NS,
+		.flags = WIRE_FLAG_AA, .an = { an, a2 } });
+	r = net_resolve("curve.example.", WIRE_TYPE_NS);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(net_count(r, WIRE_TYPE_NS), a2 != NULL ? 2 : 1);
+	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans,
+	                           NULL, 0), CACHE_OK);
+	ck_assert_int_eq(ans.rank, rank);
+	ck_assert_uint_eq(ans.count, count);
+}
+
+/* The same keys: the authoritative NS RRset replaces the referral's. */
+START_TEST(test_ns_same_keys_cached)
+{
+	apex_ns_case(true, "curve.example. 3600 NS " KEYLABEL
+	             ".ns2.curve.example.", NULL, CACHE_RANK_AUTH, 1);
+}
+END_TEST
+
+/* A plain zone whose own servers claim a key: not cached either (the
+ * parent published none). */
+START_TEST(test_swap_key_added)
+{
+	apex_ns_case(false, KEYED_NS, NULL, CACHE_RANK_REFERRAL, 1);
+}
+END_TEST
+
+/* A child with keys and a key-less server beside them: not cached. */
+START_TEST(test_swap_plain_beside)
+{
+	apex_ns_case(true, KEYED_NS, "curve.example. 86400 NS evil.example.",
+	             CACHE_RANK_REFERRAL, 1);
+}
+END_TEST
+
+static Suite *iter_curve_suite(void)
+{
+	Suite *s = suite_create("iter_curve");
+	TCase *tc = tcase_create("require");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_require_keyed);
+	tcase_add_test(tc, test_require_stripped);
+	tcase_add_test(tc, test_require_below_and_off);
+	tcase_add_test(tc, test_require_mixed);
+	tcase_add_test(tc, test_require_plain_answer);
+	tcase_add_test(tc, test_require_no_plain_fallback);
+	tcase_add_test(tc, test_require_cached_plain_cut);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pin");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_pin);
+	tcase_add_test(tc, test_pin_off);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("keys_from_parent");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_swap_other_key);
+	tcase_add_test(tc, test_swap_no_key);
+	tcase_add_test(tc, test_ns_same_keys_cached);
+	tcase_add_test(tc, test_swap_key_added);
+	tcase_add_test(tc, test_swap_plain_beside);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(iter_curve_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
