@@ -2,12 +2,13 @@
 # tests/fuzz/run.sh [SECONDS] [TARGET...]: build the libFuzzer targets with
 # clang (ASan+UBSan) in a build directory of their own and run each for
 # SECONDS (default 20) on a copy of its committed corpus. Prints the number
-# of executions per target; exits non-zero on any finding, leaving the
-# crashing input in the work directory.
+# of executions, executions per second and the corpus size at the end per
+# target; exits non-zero on any finding, leaving the crashing input in the
+# work directory. FUZZ_WORK overrides the work directory.
 set -eu
 secs=${1:-20}
 [ $# -gt 0 ] && shift
-targets=${*:-streamlined txt keylabel wire}
+targets=${*:-streamlined txt keylabel wire query iter cfg control cachefile}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${FUZZ_WORK:-$top/_build-fuzz}
 mkdir -p "$work"
@@ -25,11 +26,14 @@ for t in $targets; do
   mkdir -p "$corpus"
   cp "$top/tests/fuzz/corpus/$t/"* "$corpus/"
   log="$work/fuzz-$t.log"
-  if ./tests/fuzz/fuzz_$t -max_total_time="$secs" -max_len=4096 \
+  if "./tests/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=4096 \
        -artifact_prefix="$work/$t-" -print_final_stats=1 "$corpus" \
        >"$log" 2>&1; then
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    echo "fuzz $t: ${secs}s, $execs executions, no finding"
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    n=$(find "$corpus" -type f | wc -l)
+    echo "fuzz $t: ${secs}s, $execs executions ($rate/s)," \
+      "corpus $n inputs, no finding"
   else
     echo "fuzz $t: FINDING (see $log)"
     tail -n 40 "$log"

@@ -1,0 +1,72 @@
+/*
+ * tests/fuzz/fuzz_cfg.c - libFuzzer target for the config parser.
+ *
+ * The input is the text of a config file, parsed with cfg_parse over the
+ * built-in defaults, as cfg_load does after reading the file. On failure
+ * the message must be a NUL-terminated "FILE:..." line; on success every
+ * count must be within its cap and every string NUL-terminated, and the
+ * access list must answer for a few client addresses.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfg.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_CFG_NAME "fuzz.conf"
+
+static void check_str(const char *s, size_t cap)
+{
+	if (memchr(s, '\0', cap) == NULL)
+		abort();
+}
+
+static void check_acl(const struct cfg *c)
+{
+	struct sockaddr_in v4;
+	struct sockaddr_in6 v6;
+	enum cfg_acl_action a;
+
+	memset(&v4, 0, sizeof v4);
+	v4.sin_family = AF_INET;
+	v4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	memset(&v6, 0, sizeof v6);
+	v6.sin6_family = AF_INET6;
+	v6.sin6_addr = in6addr_loopback;
+	a = cfg_acl_check(c, (const struct sockaddr *)&v4);
+	if (a != CFG_ACL_ALLOW && a != CFG_ACL_REFUSE && a != CFG_ACL_DENY)
+		abort();
+	a = cfg_acl_check(c, (const struct sockaddr *)&v6);
+	if (a != CFG_ACL_ALLOW && a != CFG_ACL_REFUSE && a != CFG_ACL_DENY)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct cfg c;
+	char err[CFG_ERR_BYTES];
+
+	cfg_defaults(&c);
+	memset(err, 0x55, sizeof err);
+	if (cfg_parse(FUZZ_CFG_NAME, (const char *)data, size, &c, err,
+	              sizeof err) != 0) {
+		check_str(err, sizeof err);
+		if (strncmp(err, FUZZ_CFG_NAME, strlen(FUZZ_CFG_NAME)) != 0)
+			abort();
+		return 0;
+	}
+	if (c.n_listen > CFG_MAX_LISTEN || c.n_acl > CFG_MAX_ACL ||
+	    c.n_outgoing > CFG_MAX_OUTGOING || c.n_curve_order > 2 ||
+	    c.threads == 0)
+		abort();
+	check_str(c.root_hints, sizeof c.root_hints);
+	check_str(c.curve_key_file, sizeof c.curve_key_file);
+	check_str(c.user, sizeof c.user);
+	check_str(c.control_socket, sizeof c.control_socket);
+	check_acl(&c);
+	return 0;
+}
