@@ -226,7 +226,8 @@ int cache_rrset_put(struct cache *c, const struct cache_rrset *set,
 	b.kind = CACHE_KIND_RRSET;
 	b.rank = set->rank;
 	b.server_key = set->server_key;
-	b.expire = cache_expire_at(now, clamp_ttl(c, set->ttl));
+	b.ttl = clamp_ttl(c, set->ttl);
+	b.expire = cache_expire_at(now, b.ttl);
 	b.count = set->count;
 	b.rdata = set->rdata;
 	s = cache_shard_of(c, b.hash);

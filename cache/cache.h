@@ -192,6 +192,9 @@ struct cache_answer {
 	uint16_t type;        /**< RRset type; the asked type if negative */
 	uint16_t klass;
 	uint32_t ttl;         /**< seconds left; 0 when stale */
+	uint32_t orig_ttl;    /**< the TTL the entry was stored with (after
+	                           clamping): ttl / orig_ttl tells how much
+	                           of its life is left, for prefetch */
 	int stale;            /**< 1 if expired (CACHE_GET_STALE only) */
 	time_t expire;        /**< absolute expiry: now - expire tells how
 	                           stale, for a serve-stale limit */

@@ -175,6 +175,7 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 	              CACHE_F_RANK_MASK);
 	e->chain = e->prev = e->next = NULL;
 	e->expire = b->expire;
+	e->ttl = b->ttl;
 	e->hash = (uint32_t)b->hash;
 	e->type = b->type;
 	e->klass = b->klass;

@@ -45,7 +45,7 @@
 #define CACHE_BYTES_PER_BUCKET 128
 
 /*
- * 42 bytes before the data: every byte here is paid per RRset. The
+ * 46 bytes before the data: every byte here is paid per RRset. The
  * expiry is kept as the low 32 bits of the absolute time and compared in
  * serial-number arithmetic (RFC 1982): TTLs are below 2^31, so "fresh"
  * is "0 < expire - now < 2^31" computed mod 2^32, at any time_t.
@@ -55,6 +55,7 @@ struct cache_entry {
 	struct cache_entry *prev;  /**< CLOCK ring */
 	struct cache_entry *next;
 	uint32_t expire;           /**< (uint32_t)(now + ttl) */
+	uint32_t ttl;              /**< the TTL stored (clamped): prefetch */
 	uint32_t hash;             /**< low 32 bits of the name hash */
 	uint16_t type;             /**< 0 for NXDOMAIN */
 	uint16_t klass;
@@ -103,6 +104,7 @@ struct cache_build {
 	enum cache_rank rank;
 	const uint8_t *server_key; /**< NULL if plain */
 	uint32_t expire;           /**< as in struct cache_entry */
+	uint32_t ttl;              /**< the clamped TTL of expire */
 	size_t image_len;
 	size_t count;
 	/* positive */

@@ -82,6 +82,7 @@ static int answer(struct cache_entry *e, const struct cache_query *q,
 	ans->type = ans->kind == CACHE_KIND_RRSET ? e->type : q->type;
 	ans->klass = e->klass;
 	ans->ttl = cache_entry_ttl(e, now);
+	ans->orig_ttl = e->ttl;
 	ans->stale = !cache_entry_fresh(e, now);
 	ans->expire = cache_entry_expire(e, now);
 	ans->curve = key != NULL;

@@ -95,7 +95,8 @@ int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now)
 	b.kind = neg->kind;
 	b.rank = neg->rank;
 	b.server_key = neg->server_key;
-	b.expire = cache_expire_at(now, neg_ttl(c, neg->soa_ttl, minimum));
+	b.ttl = neg_ttl(c, neg->soa_ttl, minimum);
+	b.expire = cache_expire_at(now, b.ttl);
 	b.image_len = neg->soa_name_len + 2 + neg->soa_rdlen;
 	b.count = 1;
 	b.soa_name = neg->soa_name;

@@ -407,6 +407,9 @@ OPT_BOOL(opt_qmin, qname_minimisation)
 OPT_BOOL(opt_dnql, do_not_query_localhost)
 OPT_BOOL(opt_curve, curve)
 OPT_BOOL(opt_curve_fallback, curve_plain_fallback)
+OPT_BOOL(opt_curve_pin, curve_pin)
+OPT_BOOL(opt_log_queries, log_queries)
+OPT_BOOL(opt_ratelimit_lo, ratelimit_exempt_loopback)
 OPT_TTL(opt_min_ttl, min_ttl)
 OPT_TTL(opt_max_ttl, max_ttl)
 OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
@@ -414,6 +417,111 @@ OPT_PATH(opt_root_hints, root_hints)
 OPT_PATH(opt_curve_key_file, curve_key_file)
 OPT_PATH(opt_user, user)
 OPT_PATH(opt_control_socket, control_socket)
+
+/* Absolute (the daemon works from "/"), or empty for none. */
+static int opt_cache_file(struct cfg_ctx *x, char *v)
+{
+	if (v[0] != '\0' && v[0] != '/')
+		return fail(x, "cache-file must be an absolute path, not "
+		            "\"%.60s\"", v);
+	return copy_str(x, x->c->cache_file, sizeof x->c->cache_file, v);
+}
+
+/* curve-require: ZONE (repeatable; a zone at most once). */
+static int opt_curve_require(struct cfg_ctx *x, char *v)
+{
+	struct cfg *c = x->c;
+	uint8_t name[CFG_NAME_MAX];
+	size_t len, i;
+
+	if (cfg_name_parse(v, name, &len) != 0)
+		return fail(x, "bad curve-require zone \"%.60s\"", v);
+	for (i = 0; i < c->n_curve_require; i++)
+		if (c->curve_require_len[i] == len &&
+		    memcmp(c->curve_require[i], name, len) == 0)
+			return fail(x, "curve-require zone given twice: \"%.60s\"",
+			            v);
+	if (c->n_curve_require >= CFG_MAX_CURVE_REQUIRE)
+		return fail(x, "too many curve-require zones (at most %d)",
+		            CFG_MAX_CURVE_REQUIRE);
+	memcpy(c->curve_require[c->n_curve_require], name, len);
+	c->curve_require_len[c->n_curve_require++] = len;
+	return 0;
+}
+
+/* "24" or "24h" hours, "30m" minutes, "90s" seconds (tests); 0 = never. */
+static int opt_curve_key_rotate(struct cfg_ctx *x, char *v)
+{
+	char num[16];
+	size_t n = strlen(v);
+	uint32_t k = 3600, val;
+
+	if (n == 0 || n >= sizeof num)
+		return fail(x, "bad curve-key-rotate \"%.40s\"", v);
+	memcpy(num, v, n + 1);
+	if (num[n - 1] == 'h' || num[n - 1] == 'm' || num[n - 1] == 's') {
+		k = num[n - 1] == 'h' ? 3600 : num[n - 1] == 'm' ? 60 : 1;
+		num[n - 1] = '\0';
+	}
+	if (parse_u32(x, num, CFG_MAX_ROTATE_S / k, &val) != 0)
+		return fail(x, "curve-key-rotate wants hours (or a number with "
+		            "h, m or s) up to a year, not \"%s\"", v);
+	x->c->curve_key_rotate_s = val * k;
+	return 0;
+}
+
+/* Queries per second per client; the bound is RATELIMIT_QPS_MAX. */
+static int opt_ratelimit(struct cfg_ctx *x, char *v)
+{
+	if (parse_u32(x, v, 1000000, &x->c->ratelimit) != 0)
+		return fail(x, "ratelimit must be 0 to 1000000, not \"%s\"",
+		            v);
+	return 0;
+}
+
+/* ---- operations: stale, prefetch, forward, local data ---- */
+OPT_BOOL(opt_serve_stale, serve_stale)
+OPT_BOOL(opt_prefetch, prefetch)
+OPT_PATH(opt_local_data_file, local_data_file)
+OPT_PATH(opt_block_file, block_file)
+
+static int opt_stale_window(struct cfg_ctx *x, char *v)
+{
+	if (parse_u32(x, v, CFG_STALE_WINDOW_MAX,
+	              &x->c->serve_stale_window) != 0)
+		return fail(x, "serve-stale-window must be 0 to %u seconds, "
+		            "not \"%s\"", CFG_STALE_WINDOW_MAX, v);
+	return 0;
+}
+
+/* A forward-zone or stub-zone line; a zone name at most once. */
+static int opt_zone(struct cfg_ctx *x, char *v, struct cfg_zone *list,
+                    size_t *n, bool keys)
+{
+	struct cfg_zone z;
+	size_t i;
+
+	if (cfg_zone_parse(v, keys, &z, x->why, sizeof x->why) != 0)
+		return -1;
+	for (i = 0; i < *n; i++)
+		if (list[i].namelen == z.namelen &&
+		    memcmp(list[i].name, z.name, z.namelen) == 0)
+			return fail(x, "%s", "zone given twice");
+	if (*n >= CFG_MAX_ZONES)
+		return fail(x, "too many zones (at most %d)", CFG_MAX_ZONES);
+	list[(*n)++] = z;
+	return 0;
+}
+
+static int opt_forward_zone(struct cfg_ctx *x, char *v)
+{
+	return opt_zone(x, v, x->c->forward, &x->c->n_forward, false);
+}
+
+static int opt_stub_zone(struct cfg_ctx *x, char *v)
+{
+	return opt_zone(x, v, x->c->stub, &x->c->n_stub, true);
+}
 
 static int opt_query_timeout(struct cfg_ctx *x, char *v)
 {
@@ -429,6 +537,8 @@ static const struct {
 	{ "listen", opt_listen, false },
 	{ "access-control", opt_acl, false },
 	{ "access-control-default", opt_acl_default, false },
+	{ "ratelimit", opt_ratelimit, false },
+	{ "ratelimit-exempt-loopback", opt_ratelimit_lo, false },
 	{ "root-hints", opt_root_hints, false },
 	{ "do-ip4", opt_do_ip4, false },
 	{ "do-ip6", opt_do_ip6, false },
@@ -444,7 +554,19 @@ static const struct {
 	{ "curve", opt_curve, false },
 	{ "curve-formats", opt_curve_formats, false },
 	{ "curve-plain-fallback", opt_curve_fallback, false },
+	{ "curve-require", opt_curve_require, false },
+	{ "curve-pin", opt_curve_pin, false },
 	{ "curve-key-file", opt_curve_key_file, true },
+	{ "curve-key-rotate", opt_curve_key_rotate, false },
+	{ "cache-file", opt_cache_file, true },
+	{ "log-queries", opt_log_queries, false },
+	{ "serve-stale", opt_serve_stale, false },
+	{ "serve-stale-window", opt_stale_window, false },
+	{ "prefetch", opt_prefetch, false },
+	{ "forward-zone", opt_forward_zone, false },
+	{ "stub-zone", opt_stub_zone, false },
+	{ "local-data-file", opt_local_data_file, true },
+	{ "block-file", opt_block_file, true },
 	{ "user", opt_user, true },
 	{ "control-socket", opt_control_socket, true },
 	{ "log-level", opt_log_level, false },
@@ -463,6 +585,8 @@ void cfg_defaults(struct cfg *c)
 	c->acl[0].action = c->acl[1].action = CFG_ACL_ALLOW;
 	c->n_acl = 2;
 	c->acl_default = CFG_ACL_REFUSE;
+	c->ratelimit = 0;
+	c->ratelimit_exempt_loopback = true;
 	snprintf(c->root_hints, sizeof c->root_hints, "%s",
 	         SYSCONFDIR "/curvecache/root.hints");
 	c->do_ip4 = c->do_ip6 = true;
@@ -482,6 +606,9 @@ void cfg_defaults(struct cfg *c)
 	         "/run/curvecache/control");
 	c->log_level = CFG_LOG_INFO;
 	c->threads = 1;
+	c->serve_stale = true;
+	c->serve_stale_window = CFG_STALE_WINDOW_DEFAULT;
+	c->prefetch = true;
 }
 
 /* Trim in place; returns the start of the trimmed text. */

@@ -4,8 +4,9 @@
  * The file is a list of "option: value" lines; '#' starts a comment; blank
  * lines are ignored. Options that may repeat (listen, access-control,
  * outgoing-interface) build lists; the first occurrence in a file replaces
- * the built-in default list. Every option and its default is documented in
- * etc/curvecache.conf.
+ * the built-in default list; forward-zone and stub-zone lines (cfg_zone.c)
+ * add a zone each, none by default. Every option and its default is
+ * documented in etc/curvecache.conf.
  *
  * Design notes:
  * - struct cfg holds everything in fixed-size fields: no allocation, no
@@ -32,6 +33,21 @@
 #define CFG_MAX_FILE_BYTES (1024 * 1024)
 #define CFG_ERR_BYTES 512
 #define CFG_DEFAULT_FILE SYSCONFDIR "/curvecache/curvecache.conf"
+/** Longest curve-key-rotate period: one year, in seconds. */
+#define CFG_MAX_ROTATE_S (366u * 24 * 3600)
+
+/** Forward and stub zones, each kind; servers per zone. */
+#define CFG_MAX_ZONES 16
+#define CFG_ZONE_ADDRS 8
+/** Longest wire name (RFC 1035), root label included. */
+#define CFG_NAME_MAX 255
+/** A uz5 key label (54 characters) and its NUL. */
+#define CFG_KEYLABEL_BYTES 55
+/** curve-require lines (zones that must be reached over DNSCurve). */
+#define CFG_MAX_CURVE_REQUIRE 16
+/** Serve-stale defaults (RFC 8767). */
+#define CFG_STALE_WINDOW_DEFAULT 86400u
+#define CFG_STALE_WINDOW_MAX (7u * 86400)
 
 /** What access control does with a client. */
 enum cfg_acl_action {
@@ -52,6 +68,16 @@ struct cfg_acl {
 struct cfg_addr {
 	struct sockaddr_storage sa;
 	socklen_t len;
+};
+
+/** A forward zone or a stub zone and its servers. */
+struct cfg_zone {
+	uint8_t name[CFG_NAME_MAX];       /**< lowercase wire name */
+	size_t namelen;
+	struct cfg_addr addr[CFG_ZONE_ADDRS]; /**< port 53 unless given */
+	size_t naddr;
+	/** Stub zones: the uz5 key label of each server ("" if plain). */
+	char key[CFG_ZONE_ADDRS][CFG_KEYLABEL_BYTES];
 };
 
 /** DNSCurve formats, in the order they are tried. */
@@ -76,6 +102,8 @@ struct cfg {
 	struct cfg_acl acl[CFG_MAX_ACL];
 	size_t n_acl;
 	enum cfg_acl_action acl_default;  /**< for clients no rule matches */
+	uint32_t ratelimit;               /**< queries/s per client, 0 = off */
+	bool ratelimit_exempt_loopback;   /**< loopback never limited */
 	char root_hints[CFG_MAX_PATH];
 	bool do_ip4, do_ip6;
 	struct cfg_addr outgoing[CFG_MAX_OUTGOING];
@@ -90,7 +118,28 @@ struct cfg {
 	enum cfg_curve_format curve_order[2];
 	size_t n_curve_order;
 	bool curve_plain_fallback;
+	/** curve-require: zones (lowercase wire names) whose answers are
+	 *  accepted only over DNSCurve */
+	uint8_t curve_require[CFG_MAX_CURVE_REQUIRE][CFG_NAME_MAX];
+	size_t curve_require_len[CFG_MAX_CURVE_REQUIRE];
+	size_t n_curve_require;
+	bool curve_pin;                   /**< refuse key-less referrals for
+	                                       zones seen with keys */
 	char curve_key_file[CFG_MAX_PATH];/**< empty: fresh key per start */
+	uint32_t curve_key_rotate_s;      /**< client key rotation period in
+	                                       seconds; 0 = never */
+	char cache_file[CFG_MAX_PATH];    /**< saved at exit, loaded at start;
+	                                       empty: none */
+	bool log_queries;                 /**< one log line per client query */
+	bool serve_stale;                 /**< RFC 8767, on failures */
+	uint32_t serve_stale_window;      /**< seconds past expiry */
+	bool prefetch;                    /**< refresh in the last 10 % */
+	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
+	size_t n_forward;
+	struct cfg_zone stub[CFG_MAX_ZONES];    /**< stub-zone lines */
+	size_t n_stub;
+	char local_data_file[CFG_MAX_PATH];/**< hosts-like; empty: none */
+	char block_file[CFG_MAX_PATH];    /**< names to block; empty: none */
 	char user[CFG_MAX_USER];          /**< empty: keep the start user */
 	char control_socket[CFG_MAX_PATH];/**< empty: no control socket */
 	enum cfg_log_level log_level;
@@ -144,5 +193,39 @@ enum cfg_acl_action cfg_acl_check(const struct cfg *c,
  * @return 0 or -1.
  */
 int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out);
+
+/**
+ * Parse the value of a forward-zone or stub-zone line (cfg_zone.c):
+ * "NAME SERVER...": for a forward zone each SERVER is "ADDR[@PORT]", for
+ * a stub zone "ADDR" or "ADDR/uz5KEYLABEL" (a DNSCurve server; port 53).
+ * @param value: NUL-terminated text; changed (split in place).
+ * @param keys: uz5 key labels allowed (stub zones).
+ * @param out: receives the zone.
+ * @param why, whylen: receive the problem on failure.
+ * @return 0 or -1.
+ */
+int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
+                   size_t whylen) __attribute__((warn_unused_result));
+
+/**
+ * Parse a zone name ("corp.example.", "corp.example" or ".") into
+ * lowercase wire form (cfg_zone.c).
+ * @param text: NUL-terminated name.
+ * @param out: CFG_NAME_MAX bytes.
+ * @param outlen: receives the length.
+ * @return 0 or -1 (empty label, label too long, name too long, space or
+ *   control character).
+ */
+int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen)
+	__attribute__((warn_unused_result));
+
+/**
+ * The longest forward or stub zone (of n) at or above a name.
+ * @param z, n: the zones.
+ * @param name, len: lowercase wire name.
+ * @return the zone's index, or -1 when none holds the name.
+ */
+int cfg_zone_find(const struct cfg_zone *z, size_t n, const uint8_t *name,
+                  size_t len);
 
 #endif /* CURVECACHE_RESOLVER_CFG_H */

@@ -61,8 +61,8 @@ const char *control_cmd_status(struct control_cmd *c, char **argv,
 	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
 	                   (int64_t)(now > env->start_wall ?
 	                             now - env->start_wall : 0));
-	/* One worker runs today, whatever cfg->threads says. */
-	control_out_printf(out, "threads: 1\n");
+	/* workers (threads: N; a restart is needed to change it) */
+	control_out_printf(out, "threads: %u\n", env->cfg->threads);
 	control_out_printf(out, "config: %s\n", env->cfg_path != NULL ?
 	                   env->cfg_path : "-");
 	control_out_printf(out, "control-socket: %s\n",

@@ -136,6 +136,23 @@ bool iter_frame_busy(const struct iter_req *req, size_t fi)
 	return false;
 }
 
+/* A query of frame fi timed out but still listens: a late answer (a slow
+ * server) may come before the deadline. */
+bool iter_frame_lingering(const struct iter_req *req, size_t fi)
+{
+	const struct iter_frame *f = req->frame[fi];
+	size_t i;
+
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		const struct iter_out *o = &req->out[i];
+
+		if (o->used && o->timed_out && o->frame == fi &&
+		    o->gen == f->gen)
+			return true;
+	}
+	return false;
+}
+
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 {
 	struct iter_result *r = &req->result;

@@ -84,6 +84,10 @@ struct iter_env {
 	struct sel *sel;                /**< server-selection table */
 	const struct hints *hints;      /**< root hints */
 	const struct cfg *cfg;          /**< limits and switches */
+	bool refresh;                   /**< prefetch: the client's question
+	                                     (and its CNAME targets) is
+	                                     asked upstream even when cached,
+	                                     to refresh the cache */
 	struct curvepin *pin;           /**< zones seen with DNSCurve keys
 	                                     (curvepin.h); NULL: none kept */
 	uint64_t *downgrades;           /**< NULL, or a counter bumped for
@@ -264,5 +268,18 @@ struct iter_peek {
 int iter_peek_cut(const struct iter_env *env, const uint8_t *name,
                   size_t len, const struct iter_now *now,
                   struct iter_peek *out);
+
+/**
+ * Copy the RDATA of a parsed record with the names in it (NS, CNAME,
+ * PTR, DNAME, MX, SRV, SOA) decompressed, as the cache stores it
+ * (iter_util.c; resolver/forward.c uses it too).
+ * @param m: the message; rr: one of its records.
+ * @param out, cap: destination.
+ * @param outlen: receives the length.
+ * @return false when the RDATA is malformed (A/AAAA of the wrong size
+ *   included) or does not fit.
+ */
+bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
+                       uint8_t *out, size_t cap, size_t *outlen);
 
 #endif /* CURVECACHE_RESOLVER_ITER_H */

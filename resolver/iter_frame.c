@@ -207,7 +207,7 @@ void iter_state_lookup(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
 
-	if (f->qtype != WIRE_TYPE_ANY) {
+	if (f->qtype != WIRE_TYPE_ANY && !(fi == 0 && req->env->refresh)) {
 		if (iter_lookup_exact(req, fi))
 			return;
 		if (iter_lookup_cname(req, fi))
@@ -278,11 +278,69 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 	return false;
 }
 
+/* One server of a stub zone: NS name "[uz5KEY.]ZONE", its address. */
+static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
+                         const struct cfg_zone *cz, size_t i)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)&cz->addr[i].sa;
+	uint8_t name[WIRE_NAME_MAX];
+	size_t klen = strlen(cz->key[i]), len = 0;
+
+	if (klen > 0 && 1 + klen + cz->namelen <= WIRE_NAME_MAX) {
+		name[len++] = (uint8_t)klen;
+		memcpy(name + len, cz->key[i], klen);
+		len += klen;
+	}
+	memcpy(name + len, cz->name, cz->namelen);
+	iter_ns_set_name(req, ns, name, len + cz->namelen);
+	ns->hints = true; /* configured: no localhost filter */
+	if (sa->sa_family == AF_INET)
+		iter_ns_add_addr(req, ns, WIRE_TYPE_A, (const uint8_t *)
+		                 &((const struct sockaddr_in *)sa)->sin_addr,
+		                 ITER_IPV4_BYTES);
+	else
+		iter_ns_add_addr(req, ns, WIRE_TYPE_AAAA,
+		                 ((const struct sockaddr_in6 *)sa)->
+		                 sin6_addr.s6_addr, ITER_IPV6_BYTES);
+}
+
+/*
+ * A stub zone (cfg stub-zone) holding the name starts the walk at its
+ * servers, unless the cut found in the cache lies below the stub zone
+ * (learned from the stub servers' own referrals). True: f->zone is set.
+ */
+static bool iter_cut_stub(struct iter_req *req, struct iter_frame *f,
+                          bool cached)
+{
+	const struct cfg *c = req->env->cfg;
+	const struct cfg_zone *cz;
+	struct iter_zone *z = &f->zone;
+	size_t i;
+	int si;
+
+	if (c == NULL || c->n_stub == 0)
+		return false;
+	si = cfg_zone_find(c->stub, c->n_stub, f->sname, f->snamelen);
+	if (si < 0)
+		return false;
+	cz = &c->stub[si];
+	if (cached && z->len > cz->namelen &&
+	    iter_name_under(z->name, z->len, cz->name, cz->namelen))
+		return false;
+	memset(z, 0, sizeof(*z));
+	memcpy(z->name, cz->name, cz->namelen);
+	z->len = cz->namelen;
+	for (i = 0; i < cz->naddr && z->nns < ITER_NS_MAX; i++)
+		iter_stub_ns(req, &z->ns[z->nns++], cz, i);
+	return true;
+}
+
 void iter_state_cut(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
+	bool cached = iter_cut_cached(req, f);
 
-	if (!iter_cut_cached(req, f))
+	if (!iter_cut_stub(req, f, cached) && !cached)
 		iter_zone_from_hints(req, &f->zone);
 	if (f->zone.nns == 0) {
 		iter_fail(f, "no root hints");

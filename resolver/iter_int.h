@@ -225,6 +225,7 @@ void iter_out_free(struct iter_req *req, struct iter_out *o);
 void iter_frame_retire(struct iter_req *req, size_t fi);
 struct iter_out *iter_out_alloc(struct iter_req *req);
 bool iter_frame_busy(const struct iter_req *req, size_t fi);
+bool iter_frame_lingering(const struct iter_req *req, size_t fi);
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
 
 /* iter_frame.c */

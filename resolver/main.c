@@ -11,8 +11,16 @@
  * socket serves them too: resolver/control.h, curvecache-control).
  * Without -f the daemon detaches and logs to syslog; the starting process
  * exits 0 only once the daemon is ready (listeners bound, privileges
- * dropped), 1 if it failed. With -f it stays in the foreground and logs
- * to stderr.
+ * dropped, cache file loaded), 1 if it failed. With -f it stays in the
+ * foreground and logs to stderr (the systemd unit runs it so).
+ *
+ * Operations (resolver/ops.h): with cache-file set, the cache is loaded
+ * at start (after the privilege drop, so the file is the run user's) and
+ * saved on SIGTERM/SIGINT; curve-key-file is checked before use (mode
+ * 0600 or stricter, else start-up fails with the reason; a missing file
+ * is created); curve-key-rotate arms a timer that rotates the client key;
+ * READY=1 and STOPPING=1 go to systemd (Type=notify) when NOTIFY_SOCKET
+ * is set.
  *
  * Design notes:
  * - The fork happens before the event loop exists (libuv loops do not
@@ -48,9 +56,11 @@
 #include "hints.h"
 #include "localzone.h"
 #include "log.h"
+#include "ops.h"
 #include "server.h"
 #include "stats.h"
 #include "upstream.h"
+#include "workers.h"
 
 /** Buffer for the text of every counter. */
 #define MAIN_STATS_BYTES 16384
@@ -58,6 +68,8 @@
 #define MAIN_STATS_LINE 800
 /** Signals handled: TERM, INT, HUP, USR1. */
 #define MAIN_SIGNALS 4
+/** What systemd hears once we answer (Type=notify). */
+#define MAIN_NOTIFY_READY "READY=1\nSTATUS=answering queries"
 
 /** Everything the daemon owns. */
 struct main_ctx {
@@ -75,7 +87,10 @@ struct main_ctx {
 	struct curve_client *curve;
 	struct localzone *lz;
 	struct server *srv;
+	struct workers *workers;     /**< threads 1 .. N-1 (workers.h) */
 	struct control *ctl;         /**< NULL: no control socket */
+	uv_timer_t rotate;           /**< curve-key-rotate */
+	bool rotate_open;
 };
 
 /** Start-up failures go to the log too once it is syslog. */
@@ -170,6 +185,9 @@ static int drop_privileges(const char *user)
 		     "no such user");
 		return -1;
 	}
+	if (getuid() == pw->pw_uid && geteuid() == pw->pw_uid &&
+	    getgid() == pw->pw_gid && getegid() == pw->pw_gid)
+		return 0;  /* started as that user (systemd User=) */
 	if (setgroups(1, &pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
 	    setuid(pw->pw_uid) != 0) {
 		fail("cannot switch to user %s: %s", user, strerror(errno));
@@ -218,19 +236,71 @@ static int make_cache(struct main_ctx *m)
 
 static int make_curve(struct main_ctx *m)
 {
-	const char *kf = m->cfg.curve_key_file;
-	int rc;
+	char err[CFG_ERR_BYTES];
 
-	if (kf[0] != '\0')
-		rc = curve_client_load(&m->curve, 0, kf);
-	else
-		rc = curve_client_new(&m->curve, 0);
-	if (rc != CURVE_OK) {
-		fail("DNSCurve client key%s%s: %s", kf[0] ? " " : "", kf,
-		     curve_strerror(rc));
+	if (ops_curve_open(&m->cfg, &m->curve, err, sizeof err) != 0) {
+		fail("%s", err);
 		return -1;
 	}
 	return 0;
+}
+
+static void on_rotate(uv_timer_t *t)
+{
+	struct main_ctx *m = t->data;
+
+	ops_curve_rotate(m->curve, m->cfg.curve_key_rotate_s);
+}
+
+/* (Re)arm the rotation timer for cfg.curve_key_rotate_s (0: stop it). */
+static void arm_rotate(struct main_ctx *m)
+{
+	uint64_t ms = (uint64_t)m->cfg.curve_key_rotate_s * 1000;
+
+	if (!m->rotate_open) {
+		if (uv_timer_init(&m->loop, &m->rotate) != 0)
+			return;
+		m->rotate.data = m;
+		m->rotate_open = true;
+	}
+	uv_timer_stop(&m->rotate);
+	if (ms > 0)
+		(void)uv_timer_start(&m->rotate, on_rotate, ms, ms);
+}
+
+static void workers_stats_cb(void *arg, struct stats *sum)
+{
+	workers_stats_add(arg, sum);
+}
+
+/* threads: N: workers 1 .. N-1, their counters summed into worker 0's. */
+static int start_workers(struct main_ctx *m, const struct server_params *p)
+{
+	char err[CFG_ERR_BYTES];
+
+	err[0] = '\0';
+	if (workers_start(&m->workers, m->cfg.threads, p, err, sizeof err) !=
+	    WORKERS_OK) {
+		fail("threads: %s", err);
+		return -1;
+	}
+	if (m->workers != NULL &&
+	    server_stats_more(m->srv, workers_stats_cb, m->workers) !=
+	    SERVER_OK) {
+		fail("threads: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Stop threads 1 .. N-1 (waits for them); worker 0 counts alone again. */
+static void stop_workers(struct main_ctx *m)
+{
+	if (m->workers == NULL)
+		return;
+	(void)server_stats_more(m->srv, NULL, NULL);
+	workers_stop(m->workers);
+	m->workers = NULL;
 }
 
 static int make_server(struct main_ctx *m, struct hints *h)
@@ -257,11 +327,16 @@ static int make_server(struct main_ctx *m, struct hints *h)
 		return -1;
 	}
 	err[0] = '\0';
+	if (server_localdata_load(m->srv, &m->cfg, err, sizeof err) !=
+	    SERVER_OK) {
+		fail("%s", err);
+		return -1;
+	}
 	if (server_listen(m->srv, err, sizeof err) != SERVER_OK) {
 		fail("%s", err);
 		return -1;
 	}
-	return 0;
+	return start_workers(m, &p);
 }
 
 static int reload(struct main_ctx *m, char *err, size_t errlen);
@@ -399,8 +474,11 @@ static int startup(struct main_ctx *m)
 	if (make_server(m, h) != 0 || make_control(m) != 0 ||
 	    drop_privileges(m->cfg.user) != 0 || start_signals(m) != 0)
 		return -1;
+	ops_cache_load(m->cache, &m->cfg);
+	arm_rotate(m);
 	log_start(m);
 	daemon_ready(m);
+	ops_notify(MAIN_NOTIFY_READY);
 	return 0;
 }
 
@@ -411,10 +489,16 @@ static void stop(struct main_ctx *m)
 {
 	size_t i;
 
+	ops_notify("STOPPING=1");
 	log_info("stop", "signal=term");
 	log_stats(m);
+	ops_cache_save(m->cache, &m->cfg);
+	if (m->rotate_open)
+		uv_close((uv_handle_t *)&m->rotate, NULL);
+	m->rotate_open = false;
 	control_stop(m->ctl);
 	server_stop(m->srv);
+	stop_workers(m);
 	for (i = 0; i < m->nsig; i++)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
 	m->nsig = 0;
@@ -432,12 +516,14 @@ static void keep_restart_only(const struct cfg *old, struct cfg *nc)
 		nc->neg_max_ttl != old->neg_max_ttl ||
 		strcmp(nc->curve_key_file, old->curve_key_file) != 0 ||
 		nc->threads != old->threads ||
+		nc->n_forward != old->n_forward ||
+		memcmp(nc->forward, old->forward, sizeof nc->forward) != 0 ||
 		strcmp(nc->control_socket, old->control_socket) != 0;
 
 	if (changed)
 		log_warn("reload_partial", "reason=\"listen, port, user, "
-		         "cache sizes and TTL clamps, curve-key-file, threads "
-		         "and control-socket need a restart\"");
+		         "cache sizes and TTL clamps, curve-key-file, threads, "
+		         "forward-zone and control-socket need a restart\"");
 	nc->port = old->port;
 	nc->n_listen = old->n_listen;
 	memcpy(nc->listen, old->listen, sizeof nc->listen);
@@ -449,6 +535,8 @@ static void keep_restart_only(const struct cfg *old, struct cfg *nc)
 	memcpy(nc->curve_key_file, old->curve_key_file,
 	       sizeof nc->curve_key_file);
 	nc->threads = old->threads;
+	nc->n_forward = old->n_forward;
+	memcpy(nc->forward, old->forward, sizeof nc->forward);
 	memcpy(nc->control_socket, old->control_socket,
 	       sizeof nc->control_socket);
 }
@@ -458,6 +546,7 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 {
 	struct cfg *nc = malloc(sizeof(*nc));
 	struct hints *h = NULL;
+	bool rotate_changed;
 
 	if (nc == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -470,6 +559,12 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 		free(nc);
 		return -1;
 	}
+	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
+		log_error("reload_failed", "error=\"%s\" kept=old", err);
+		hints_free(h);
+		free(nc);
+		return -1;
+	}
 	if (server_hints_set(m->srv, h) != SERVER_OK) {
 		snprintf(err, errlen, "out of memory");
 		log_error("reload_failed", "error=\"out of memory\" kept=old");
@@ -477,8 +572,11 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 		return -1;
 	}
 	keep_restart_only(&m->cfg, nc);
+	rotate_changed = nc->curve_key_rotate_s != m->cfg.curve_key_rotate_s;
 	m->cfg = *nc;
 	free(nc);
+	if (rotate_changed)
+		arm_rotate(m);
 	log_init(m->cfg.log_level, m->foreground);
 	log_info("reload", "file=%s root_hints=%s", m->cfg_path,
 	         m->cfg.root_hints);
@@ -509,12 +607,15 @@ static void cleanup(struct main_ctx *m)
 		server_stop(m->srv);
 	for (i = 0; i < m->nsig; i++)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
+	if (m->rotate_open)
+		uv_close((uv_handle_t *)&m->rotate, NULL);
 	if (m->loop_open) {
 		uv_run(&m->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&m->loop) != 0)
 			log_warn("loop_close", "error=\"handles left\"");
 	}
 	control_free(m->ctl);
+	stop_workers(m);
 	server_free(m->srv);
 	curve_client_free(m->curve);
 	cache_destroy(m->cache);

@@ -14,10 +14,16 @@
 #include <time.h>
 
 #include "cache.h"
+#include "curvepin.h"
+#include "forward.h"
 #include "hints.h"
+#include "localdata.h"
 #include "localzone.h"
 #include "log.h"
+#include "qlog.h"
+#include "ratelimit.h"
 #include "sel.h"
+#include "stale.h"
 #include "upstream.h"
 
 /** The RCODE BADVERS (RFC 6891), 12 bits. */
@@ -47,6 +53,11 @@ struct server_res {
 	struct server_hints *hints;
 	uv_timer_t deadline;
 	bool done;
+	bool prefetch;                   /**< no client: a cache refresh */
+	bool early;                      /**< the deadline timer runs the
+	                                      serve-stale client timer */
+	uint64_t late_ms;                /**< ...then this long to the end */
+	struct forward_query *fq;        /**< a forward-zone question */
 	size_t nout;
 	struct server_out out[ITER_MAX_SENDS];
 };
@@ -55,6 +66,7 @@ struct server_res {
 struct server_answer_ctx {
 	struct server *s;
 	const struct respond_answer *a;  /**< NULL: answer SERVFAIL */
+	bool stale;                      /**< a serve-stale answer */
 };
 
 static void res_drive(struct server_res *r);
@@ -95,18 +107,14 @@ static void server_send(struct server *s, const struct inflight_dest *d,
                         const uint8_t *msg, size_t len, bool waited)
 {
 	struct server_udp *l = d->handle;
-	uv_buf_t b;
 
 	if (d->transport == SERVER_TCP) {
 		server_tcp_send(s, d->slot, d->serial, msg, len, waited);
 		return;
 	}
-	if (l == NULL || !l->open)
-		return;
-	b = uv_buf_init((char *)msg, (unsigned)len);
-	if (uv_udp_try_send(&l->h, &b, 1,
-	                    (const struct sockaddr *)&d->addr) < 0)
-		s->st.send_errors++;
+	if (l != NULL)
+		udpio_send(&l->io, msg, len, (const struct sockaddr *)&d->addr,
+		           d->addrlen);
 }
 
 static void server_error(struct server *s, const struct respond_query *q,
@@ -119,16 +127,22 @@ static void server_error(struct server *s, const struct respond_query *q,
 	    RESPOND_OK)
 		return;
 	stats_rcode(&s->st, rcode & 0x0fu);
+	if (s->cfg->log_queries)
+		qlog_write(q, (const struct sockaddr *)&d->addr,
+		           d->transport == SERVER_TCP, rcode,
+		           waited ? QLOG_SRC_RESOLVED : QLOG_SRC_NONE, false);
 	server_send(s, d, s->out, len, waited);
 }
 
 static void server_answer(struct server *s, const struct respond_query *q,
                           const struct inflight_dest *d,
-                          const struct respond_answer *a, bool waited)
+                          const struct respond_answer *a, bool waited,
+                          enum qlog_src src)
 {
 	size_t limit = WIRE_MSG_MAX, len;
-	bool tc = false;
+	bool tc = false, aa = s->answer_aa;
 
+	s->answer_aa = false;
 	if (d->transport == SERVER_UDP)
 		limit = respond_udp_limit(q, s->cfg->edns_size);
 	if (respond_build(q, a, limit, s->out, sizeof s->out, &len, &tc) !=
@@ -136,9 +150,14 @@ static void server_answer(struct server *s, const struct respond_query *q,
 		server_error(s, q, d, WIRE_RCODE_SERVFAIL, waited);
 		return;
 	}
+	if (aa) /* local data: we are the authority (flags byte 2) */
+		s->out[2] |= (uint8_t)(WIRE_FLAG_AA >> 8);
 	if (tc)
 		s->st.truncated++;
 	stats_rcode(&s->st, a->rcode);
+	if (s->cfg->log_queries)
+		qlog_write(q, (const struct sockaddr *)&d->addr,
+		           d->transport == SERVER_TCP, a->rcode, src, a->curve);
 	server_send(s, d, s->out, len, waited);
 }
 
@@ -149,6 +168,8 @@ static void answer_waiter_cb(void *arg, const struct inflight_waiter *w)
 
 	stats_recursion(&ctx->s->st, now > w->arrived_ns ?
 	                (now - w->arrived_ns) / SERVER_NS_PER_US : 0);
+	if (ctx->stale)
+		ctx->s->st.expired++;
 	if (ctx->a != NULL && ctx->a->rcode != WIRE_RCODE_SERVFAIL) {
 		if (ctx->a->curve)
 			ctx->s->st.answers_curve++;
@@ -159,7 +180,8 @@ static void answer_waiter_cb(void *arg, const struct inflight_waiter *w)
 		server_error(ctx->s, &w->q, &w->dest, WIRE_RCODE_SERVFAIL,
 		             true);
 	else
-		server_answer(ctx->s, &w->q, &w->dest, ctx->a, true);
+		server_answer(ctx->s, &w->q, &w->dest, ctx->a, true,
+		              QLOG_SRC_RESOLVED);
 }
 
 /* ------------------------------------------------------------------ */
@@ -180,6 +202,8 @@ static void res_release(struct server_res *r)
 	for (i = 0; i < r->nout; i++)
 		upstream_cancel(r->out[i].uq);
 	r->nout = 0;
+	forward_cancel(r->fq);
+	r->fq = NULL;
 	iter_free(r->req);
 	r->req = NULL;
 	hints_release(r->hints);
@@ -204,10 +228,28 @@ static void log_servfail(const struct server_res *r, const char *why)
 	         (unsigned)qtype, why != NULL ? why : "-");
 }
 
-/* SERVFAIL to every waiter, then free. */
+/* RFC 8767: a failed resolution answers from expired data if it can. */
+static bool res_stale(struct server_res *r, struct respond_answer *a)
+{
+	struct server *s = r->s;
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+	bool used;
+
+	if (!s->cfg->serve_stale || s->stopping || r->prefetch)
+		return false;
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	return stale_answer(s->cache, n, len, qtype, qclass, time(NULL),
+	                    s->cfg->serve_stale_window, a, s->ans,
+	                    sizeof s->ans, &used) == STALE_OK;
+}
+
+/* SERVFAIL (or a stale answer) to every waiter, then free. */
 static void res_fail(struct server_res *r, const char *why)
 {
-	struct server_answer_ctx ctx = { r->s, NULL };
+	struct server_answer_ctx ctx = { r->s, NULL, false };
+	struct respond_answer a;
 
 	if (r->done)
 		return;
@@ -215,6 +257,10 @@ static void res_fail(struct server_res *r, const char *why)
 	r->s->st.resolutions_done++;
 	r->s->st.resolutions_servfail++;
 	log_servfail(r, why);
+	if (res_stale(r, &a)) {
+		ctx.a = &a;
+		ctx.stale = true;
+	}
 	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, &ctx);
 	res_release(r);
 }
@@ -241,9 +287,11 @@ static void res_finish(struct server_res *r)
 	a.curve = ir->curve;
 	r->done = true;
 	r->s->st.resolutions_done++;
+	ctx.stale = false;
 	if (ir->rcode == WIRE_RCODE_SERVFAIL) {
 		r->s->st.resolutions_servfail++;
 		log_servfail(r, ir->why);
+		ctx.stale = res_stale(r, &a);
 	}
 	ctx.s = r->s;
 	ctx.a = &a;
@@ -311,6 +359,8 @@ static void res_drive(struct server_res *r)
 	struct iter_now now;
 	unsigned step;
 
+	if (r->req == NULL)
+		return; /* a forward-zone question: c-ares drives it */
 	for (step = 0; step < SERVER_DRIVE_MAX && !r->done; step++) {
 		now = server_now();
 		switch (iter_next(r->req, &now, &t)) {
@@ -327,12 +377,47 @@ static void res_drive(struct server_res *r)
 	res_fail(r, "iterator step cap");
 }
 
+/*
+ * RFC 8767 client response timer: the clients waiting when it fires get
+ * the stale data now (if there is any); the resolution goes on to
+ * refresh the cache, in a fresh entry that later clients join.
+ */
+static void res_stale_early(struct server_res *r)
+{
+	struct server *s = r->s;
+	struct server_answer_ctx ctx = { s, NULL, true };
+	struct respond_answer a;
+	uint8_t name[WIRE_NAME_MAX];
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+
+	if (r->prefetch || inflight_entry_waiters(r->entry) == 0 ||
+	    !res_stale(r, &a))
+		return;
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	memcpy(name, n, len);
+	ctx.a = &a;
+	inflight_finish(s->inflight, r->entry, answer_waiter_cb, &ctx);
+	if (inflight_add(s->inflight, name, len, qtype, qclass, r,
+	                 &r->entry) != INFLIGHT_OK)
+		res_release(r);
+}
+
 static void res_deadline_cb(uv_timer_t *tm)
 {
 	struct server_res *r = tm->data;
 
 	if (r->done)
 		return;
+	if (r->early) {
+		r->early = false;
+		res_stale_early(r);
+		if (!r->done)
+			uv_timer_start(&r->deadline, res_deadline_cb,
+			               r->late_ms, 0);
+		return;
+	}
 	res_drive(r);
 	if (!r->done)
 		res_fail(r, "deadline");
@@ -350,11 +435,60 @@ static bool res_evict_oldest(struct server *s, struct inflight_entry *keep)
 	return true;
 }
 
+/* A forwarder's response (or failure): answer every waiter, free. */
+static void res_fwd_cb(void *arg, int status, const uint8_t *msg,
+                       size_t len)
+{
+	struct server_res *r = arg;
+	struct server *s = r->s;
+	struct server_answer_ctx ctx = { s, NULL, false };
+	struct respond_answer a;
+	const uint8_t *n;
+	size_t nlen;
+	uint16_t qtype, qclass;
+
+	r->fq = NULL; /* freed by forward.c after this call */
+	inflight_entry_key(r->entry, &n, &nlen, &qtype, &qclass);
+	if (status != FORWARD_OK ||
+	    forward_answer(s->cache, msg, len, n, nlen, qtype, qclass,
+	                   time(NULL), &a, s->ans, sizeof s->ans) !=
+	    FORWARD_OK) {
+		s->st.forward_failures++;
+		res_fail(r, "forwarders failed");
+		return;
+	}
+	r->done = true;
+	s->st.resolutions_done++;
+	ctx.a = &a;
+	inflight_finish(s->inflight, r->entry, answer_waiter_cb, &ctx);
+	res_release(r);
+}
+
+/* A forward zone holds the name: ask its servers. 1 sent, 0 not a
+ * forward zone, -1 failed. */
+static int res_forward(struct server_res *r, const struct respond_query *q)
+{
+	struct server *s = r->s;
+	int z = forward_find(s->fwd, q->lname, q->qnamelen);
+
+	if (z < 0)
+		return 0;
+	s->st.forward_queries++;
+	if (forward_send(s->fwd, z, q->lname, q->qnamelen, q->qtype,
+	                 q->qclass, res_fwd_cb, r, &r->fq) == FORWARD_OK)
+		return 1;
+	s->st.forward_failures++;
+	return -1;
+}
+
 static struct server_res *res_new(struct server *s,
                                   const struct respond_query *q)
 {
+	int fwd;
 	struct server_res *r = calloc(1, sizeof(*r));
 	struct iter_now now = server_now();
+	uint64_t ms = (uint64_t)s->cfg->query_timeout_ms +
+	              SERVER_DEADLINE_SLACK_MS;
 
 	if (r == NULL)
 		return NULL;
@@ -365,18 +499,25 @@ static struct server_res *res_new(struct server *s,
 	r->env.sel = s->sel;
 	r->env.hints = r->hints->h;
 	r->env.cfg = s->cfg;
+	r->env.pin = s->pin;
+	r->env.downgrades = &s->st.curve_downgrade_refused;
 	s->nres++;
 	uv_timer_init(s->loop, &r->deadline);
 	r->deadline.data = r;
-	r->req = iter_new(&r->env, q->lname, q->qnamelen, q->qtype,
-	                  q->qclass, &now);
-	if (r->req == NULL) {
+	fwd = res_forward(r, q);
+	if (fwd == 0)
+		r->req = iter_new(&r->env, q->lname, q->qnamelen, q->qtype,
+		                  q->qclass, &now);
+	if (fwd < 0 || (fwd == 0 && r->req == NULL)) {
 		res_release(r);
 		return NULL;
 	}
-	uv_timer_start(&r->deadline, res_deadline_cb,
-	               (uint64_t)s->cfg->query_timeout_ms +
-	               SERVER_DEADLINE_SLACK_MS, 0);
+	if (s->cfg->serve_stale && ms > STALE_CLIENT_TIMEOUT_MS) {
+		r->early = true;
+		r->late_ms = ms - STALE_CLIENT_TIMEOUT_MS;
+		ms = STALE_CLIENT_TIMEOUT_MS;
+	}
+	uv_timer_start(&r->deadline, res_deadline_cb, ms, 0);
 	return r;
 }
 
@@ -471,7 +612,76 @@ static unsigned parse_rcode(int status)
 	}
 }
 
-/* Local zones, the cache, RD=0; else a resolution. */
+/* A forward or stub zone below the root holds the name: it wins over
+ * the built-in local zones (forward-zone: 10.in-addr.arpa. ..., e.g.). */
+static bool server_routed(const struct server *s,
+                          const struct respond_query *q)
+{
+	const struct cfg *c = s->cfg;
+	int f = cfg_zone_find(c->forward, c->n_forward, q->lname,
+	                      q->qnamelen);
+	int t = cfg_zone_find(c->stub, c->n_stub, q->lname, q->qnamelen);
+
+	return (f >= 0 && c->forward[f].namelen > 1) ||
+	       (t >= 0 && c->stub[t].namelen > 1);
+}
+
+/* Local data and blocked names, then the local zones: true if
+ * answered. */
+static bool server_local(struct server *s, const struct respond_query *q,
+                         const struct inflight_dest *d)
+{
+	struct respond_answer a;
+	bool blocked;
+
+	if (localdata_answer(s->ld, q->lname, q->qnamelen, q->qtype,
+	                     q->qclass, &a, s->ans, sizeof s->ans, &blocked) ==
+	    LOCALDATA_OK) {
+		if (blocked)
+			s->st.blocked++;
+		else
+			s->st.localdata_answers++;
+		s->answer_aa = true;
+		server_answer(s, q, d, &a, false, QLOG_SRC_LOCAL);
+		return true;
+	}
+	if ((s->cfg->n_forward > 0 || s->cfg->n_stub > 0) &&
+	    server_routed(s, q))
+		return false;
+	if (localzone_answer(s->lz, q->lname, q->qnamelen, q->qtype,
+	                     q->qclass, &a, s->ans, sizeof s->ans) !=
+	    LOCALZONE_OK)
+		return false;
+	s->st.local_answers++;
+	server_answer(s, q, d, &a, false, QLOG_SRC_LOCAL);
+	return true;
+}
+
+/* Prefetch: refresh a cache answer near its end in the background (no
+ * client waits; joined by any resolution of the question in flight;
+ * never when the table is half full: clients come first). */
+static void server_prefetch(struct server *s, const struct respond_query *q,
+                            const struct respond_answer *a, time_t now)
+{
+	struct server_res *r;
+
+	if (!s->cfg->prefetch || !(q->flags & WIRE_FLAG_RD) ||
+	    inflight_count(s->inflight) >= SERVER_RES_MAX / 2 ||
+	    !stale_prefetch_due(s->cache, a, q->lname, q->qnamelen, q->qtype,
+	                        q->qclass, now, s->cfg->max_ttl) ||
+	    inflight_find(s->inflight, q->lname, q->qnamelen, q->qtype,
+	                  q->qclass) != NULL)
+		return;
+	r = res_start(s, q);
+	if (r == NULL)
+		return;
+	s->st.prefetch++;
+	r->prefetch = true;
+	r->env.refresh = true;
+	res_drive(r);
+}
+
+/* Local data and zones, the cache, RD=0; else a resolution. */
 static enum server_qresult server_lookup(struct server *s,
                                          const struct respond_query *q,
                                          const struct inflight_dest *d)
@@ -479,13 +689,8 @@ static enum server_qresult server_lookup(struct server *s,
 	struct respond_answer a;
 	time_t now = time(NULL);
 
-	if (localzone_answer(s->lz, q->lname, q->qnamelen, q->qtype,
-	                     q->qclass, &a, s->ans, sizeof s->ans) ==
-	    LOCALZONE_OK) {
-		s->st.local_answers++;
-		server_answer(s, q, d, &a, false);
+	if (server_local(s, q, d))
 		return SERVER_Q_DONE;
-	}
 	if (respond_cache_answer(s->cache, q->lname, q->qnamelen, q->qtype,
 	                         q->qclass, now, &a, s->ans, sizeof s->ans) ==
 	    RESPOND_OK) {
@@ -494,7 +699,8 @@ static enum server_qresult server_lookup(struct server *s,
 			s->st.answers_curve++;
 		else
 			s->st.answers_plain++;
-		server_answer(s, q, d, &a, false);
+		server_answer(s, q, d, &a, false, QLOG_SRC_CACHE);
+		server_prefetch(s, q, &a, now);
 		return SERVER_Q_DONE;
 	}
 	s->st.cache_misses++;
@@ -504,7 +710,7 @@ static enum server_qresult server_lookup(struct server *s,
 	if (respond_cache_referral(s->cache, q->lname, q->qnamelen, q->qclass,
 	                           now, &a, s->ans, sizeof s->ans) ==
 	    RESPOND_OK)
-		server_answer(s, q, d, &a, false);
+		server_answer(s, q, d, &a, false, QLOG_SRC_REFERRAL);
 	else
 		server_error(s, q, d, WIRE_RCODE_REFUSED, false);
 	return SERVER_Q_DONE;
@@ -522,6 +728,13 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 	acl = cfg_acl_check(s->cfg, (const struct sockaddr *)&d->addr);
 	if (acl == CFG_ACL_DENY) {
 		s->st.acl_dropped++;
+		return SERVER_Q_DONE;
+	}
+	if (ratelimit_check(s->rl, (const struct sockaddr *)&d->addr,
+	                    s->cfg->ratelimit,
+	                    s->cfg->ratelimit_exempt_loopback,
+	                    upstream_now_ms()) != RATELIMIT_PASS) {
+		s->st.ratelimited++;
 		return SERVER_Q_DONE;
 	}
 	rc = respond_query_parse(pkt, len, &q);
@@ -547,58 +760,35 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 /* ------------------------------------------------------------------ */
 /* UDP listeners                                                       */
 
-static void udp_alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *b)
+/* One datagram of a receive batch (udpio.h). */
+static void udp_recv(struct udpio *u, const uint8_t *pkt, size_t len,
+                     const struct sockaddr *from, socklen_t fromlen)
 {
-	struct server_udp *l = h->data;
-
-	(void)hint;
-	b->base = (char *)l->s->in;
-	b->len = sizeof l->s->in;
-}
-
-static void udp_recv_cb(uv_udp_t *h, ssize_t n, const uv_buf_t *b,
-                        const struct sockaddr *addr, unsigned flags)
-{
-	struct server_udp *l = h->data;
+	struct server_udp *l = u->data;
 	struct inflight_dest d;
-	socklen_t alen;
 
-	if (n <= 0 || addr == NULL || (flags & UV_UDP_PARTIAL) ||
-	    l->s->stopping)
-		return;
-	if (addr->sa_family == AF_INET)
-		alen = sizeof(struct sockaddr_in);
-	else if (addr->sa_family == AF_INET6)
-		alen = sizeof(struct sockaddr_in6);
-	else
+	if (l->s->stopping)
 		return;
 	d.transport = SERVER_UDP;
 	d.handle = l;
 	d.slot = 0;
 	d.serial = 0;
-	memcpy(&d.addr, addr, alen);
-	d.addrlen = alen;
+	memcpy(&d.addr, from, fromlen);
+	d.addrlen = fromlen;
 	l->s->st.queries_udp++;
-	(void)server_query(l->s, (const uint8_t *)b->base, (size_t)n, &d);
+	(void)server_query(l->s, pkt, len, &d);
 }
 
 static int server_udp_listen(struct server *s, const struct sockaddr *sa)
 {
 	struct server_udp *l = &s->udp[s->nudp];
-	int rc;
 
-	rc = uv_udp_init(s->loop, &l->h);
-	if (rc != 0)
-		return rc;
 	l->s = s;
-	l->h.data = l;
-	l->open = true;
+	l->io.data = l;
 	s->nudp++;
-	rc = uv_udp_bind(&l->h, sa,
-	                 sa->sa_family == AF_INET6 ? UV_UDP_IPV6ONLY : 0);
-	if (rc == 0)
-		rc = uv_udp_recv_start(&l->h, udp_alloc_cb, udp_recv_cb);
-	return rc;
+	/* several workers (threads) share the address: SO_REUSEPORT */
+	return udpio_open(&l->io, s->loop, sa, s->cfg->threads > 1, udp_recv,
+	                  &s->st.send_errors);
 }
 
 void server_addr_text(const struct sockaddr *sa, char *out, size_t cap)
@@ -650,6 +840,7 @@ int server_listen(struct server *s, char *err, size_t errlen)
 
 int server_new(struct server **out, const struct server_params *p)
 {
+	char err[CFG_ERR_BYTES];
 	struct server *s;
 
 	if (out == NULL || p == NULL || p->hints == NULL || p->loop == NULL ||
@@ -673,12 +864,20 @@ int server_new(struct server **out, const struct server_params *p)
 	s->lz = p->lz;
 	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
+	    curvepin_new(&s->pin) != CURVEPIN_OK ||
+	    ratelimit_new(&s->rl) != RATELIMIT_OK ||
 	    inflight_new(&s->inflight, SERVER_RES_MAX, SERVER_WAITERS_MAX) !=
 	    INFLIGHT_OK ||
 	    upstream_new(&s->up, s->loop, s->cfg, s->curve, &s->st, 0) !=
 	    UPSTREAM_OK) {
 		server_free(s);
 		return SERVER_ENOMEM;
+	}
+	if (forward_new(&s->fwd, s->loop, s->cfg, err, sizeof err) !=
+	    FORWARD_OK) {
+		log_error("forward_failed", "error=\"%s\"", err);
+		server_free(s);
+		return SERVER_EINVAL;
 	}
 	*out = s;
 	return SERVER_OK;
@@ -710,15 +909,12 @@ void server_stop(struct server *s)
 	for (i = 0; i < SERVER_RES_MAX &&
 	     (e = inflight_oldest(s->inflight)) != NULL; i++)
 		res_fail(inflight_entry_res(e), "shutting down");
-	for (i = 0; i < s->nudp; i++) {
-		if (s->udp[i].open) {
-			s->udp[i].open = false;
-			uv_close((uv_handle_t *)&s->udp[i].h, NULL);
-		}
-	}
+	for (i = 0; i < s->nudp; i++)
+		udpio_close(&s->udp[i].io);
 	server_tcp_stop(s);
 	upstream_free(s->up);
 	s->up = NULL;
+	forward_stop(s->fwd);
 }
 
 void server_free(struct server *s)
@@ -728,14 +924,51 @@ void server_free(struct server *s)
 	upstream_free(s->up);
 	inflight_free(s->inflight);
 	sel_free(s->sel);
+	curvepin_free(s->pin);
+	ratelimit_free(s->rl);
+	forward_stop(s->fwd);
+	forward_free(s->fwd);
+	localdata_free(s->ld);
 	hints_release(s->hints);
 	free(s->conns);
+	free(s->stats_sum);
 	free(s);
+}
+
+int server_localdata_load(struct server *s, const struct cfg *c, char *err,
+                          size_t errlen)
+{
+	struct localdata *ld = NULL;
+	size_t nrec, nblk;
+
+	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
+	                   errlen) != LOCALDATA_OK)
+		return SERVER_EINVAL;
+	localdata_free(s->ld);
+	s->ld = ld;
+	localdata_counts(ld, &nrec, &nblk);
+	if (nrec + nblk > 0)
+		log_info("localdata", "records=%zu blocked=%zu", nrec, nblk);
+	return SERVER_OK;
 }
 
 const struct stats *server_stats(const struct server *s)
 {
-	return &s->st;
+	if (s->stats_more == NULL || s->stats_sum == NULL)
+		return &s->st;
+	*s->stats_sum = s->st;
+	s->stats_more(s->stats_more_arg, s->stats_sum);
+	return s->stats_sum;
+}
+
+int server_stats_more(struct server *s, server_stats_more_fn *fn, void *arg)
+{
+	if (s->stats_sum == NULL &&
+	    (s->stats_sum = malloc(sizeof(*s->stats_sum))) == NULL)
+		return SERVER_ENOMEM;
+	s->stats_more = fn;
+	s->stats_more_arg = arg;
+	return SERVER_OK;
 }
 
 struct sel *server_sel(struct server *s)
@@ -755,4 +988,5 @@ void server_iter_env(const struct server *s, struct iter_env *env)
 	env->sel = s->sel;
 	env->hints = s->hints->h;
 	env->cfg = s->cfg;
+	env->pin = s->pin;
 }

@@ -129,6 +129,18 @@ int server_listen(struct server *s, char *err, size_t errlen)
 int server_hints_set(struct server *s, struct hints *h) SERVER_MUST_CHECK;
 
 /**
+ * Load local-data-file and block-file of a config (at start and on
+ * SIGHUP) and use them from now on. On failure the running table stays.
+ * @param s: the worker.
+ * @param c: the config whose file names to read (the new one on a
+ *   reload).
+ * @param err, errlen: receive "FILE:LINE: problem" on failure.
+ * @return SERVER_OK or SERVER_EINVAL.
+ */
+int server_localdata_load(struct server *s, const struct cfg *c, char *err,
+                          size_t errlen) SERVER_MUST_CHECK;
+
+/**
  * Stop: close the listeners and client connections, answer SERVFAIL to
  * every waiting client, cancel every upstream query. Run the loop
  * afterwards until it has no more handles, then call server_free.
@@ -146,8 +158,21 @@ void server_free(struct server *s);
  */
 void server_addr_text(const struct sockaddr *sa, char *out, size_t cap);
 
-/** The worker's counters. */
+/** Adds the counters of other workers to sum (see server_stats_more). */
+typedef void server_stats_more_fn(void *arg, struct stats *sum);
+
+/**
+ * The worker's counters; with a server_stats_more function, a snapshot
+ * of them plus what it adds (valid until the next call).
+ */
 const struct stats *server_stats(const struct server *s);
+
+/**
+ * Make server_stats add the counters of other workers (threads: N).
+ * @param fn, arg: called by server_stats; fn NULL: none (never fails).
+ * @return SERVER_OK or SERVER_ENOMEM.
+ */
+int server_stats_more(struct server *s, server_stats_more_fn *fn, void *arg);
 
 /** The worker's server-selection table (the control socket's servers
  *  and lookup commands read it; same thread only). */

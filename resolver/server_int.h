@@ -14,6 +14,7 @@
 #include "iter.h"
 #include "respond.h"
 #include "server.h"
+#include "udpio.h"
 
 /** inflight_dest.transport values. */
 #define SERVER_UDP 0
@@ -25,11 +26,10 @@ enum server_qresult {
 	SERVER_Q_WAITING    /**< waits on a resolution: answered later */
 };
 
-/** One UDP listener. */
+/** One UDP listener (batched receive and send: udpio.h). */
 struct server_udp {
 	struct server *s;
-	uv_udp_t h;
-	bool open;
+	struct udpio io;
 };
 
 /** One TCP listener. */
@@ -78,7 +78,17 @@ struct server {
 	struct sel *sel;
 	struct inflight *inflight;
 	struct upstream *up;
+	struct ratelimit *rl;              /**< per-client token buckets */
+	struct forward *fwd;               /**< forward zones (c-ares) */
+	struct localdata *ld;              /**< local-data / block-file */
+	struct curvepin *pin;              /**< zones seen with keys
+	                                        (curve-pin) */
+	bool answer_aa;                    /**< the next server_answer sets
+	                                        AA (local data) */
 	struct stats st;
+	server_stats_more_fn *stats_more;  /**< other workers' counters */
+	void *stats_more_arg;
+	struct stats *stats_sum;           /**< their sum with st */
 	bool stopping;
 	size_t nres;                       /**< resolutions alive */
 	struct server_udp udp[CFG_MAX_LISTEN];
@@ -87,7 +97,6 @@ struct server {
 	size_t ntcpl;
 	struct server_conn *conns;         /**< SERVER_TCP_CONNS_MAX slots */
 	uint64_t conn_serial;
-	uint8_t in[WIRE_MSG_MAX];          /**< UDP receive buffer */
 	uint8_t ans[SERVER_ANSWER_BYTES];  /**< record images */
 	uint8_t out[RESPOND_BUF_BYTES];    /**< response being built */
 };

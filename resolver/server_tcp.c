@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "upstream.h"
@@ -247,6 +248,7 @@ static void conn_process(struct server_conn *c)
 static void conn_read_cb(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 {
 	struct server_conn *c = st->data;
+	size_t had;
 
 	(void)b;
 	if (c->closing || n == 0)
@@ -262,9 +264,15 @@ static void conn_read_cb(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 		return;
 	}
 	c->rlen += (size_t)n;
-	c->last_ms = upstream_now_ms();
+	had = c->rlen;
 	conn_process(c);
-	conn_idle_restart(c);
+	/* Only whole queries are activity: a client that dribbles a query
+	 * a byte at a time is still closed by the idle timer (and is the
+	 * first evicted for room). */
+	if (c->rlen < had) {
+		c->last_ms = upstream_now_ms();
+		conn_idle_restart(c);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -371,6 +379,24 @@ static void tcp_accept_cb(uv_stream_t *ls, int status)
 	conn_idle_restart(c);
 }
 
+/* Bind; with several workers (threads), a socket with SO_REUSEPORT. */
+static int server_tcp_bind(struct server *s, struct server_tcpl *l,
+                           const struct sockaddr *sa)
+{
+	int fd, rc;
+
+	if (s->cfg->threads <= 1)
+		return uv_tcp_bind(&l->h, sa, sa->sa_family == AF_INET6 ?
+		                   UV_TCP_IPV6ONLY : 0);
+	fd = udpio_reuseport_socket(sa, SOCK_STREAM);
+	if (fd < 0)
+		return fd;
+	rc = uv_tcp_open(&l->h, fd);
+	if (rc != 0)
+		close(fd);
+	return rc;
+}
+
 int server_tcp_listen(struct server *s, const struct sockaddr *sa)
 {
 	struct server_tcpl *l = &s->tcpl[s->ntcpl];
@@ -383,8 +409,7 @@ int server_tcp_listen(struct server *s, const struct sockaddr *sa)
 	l->h.data = l;
 	l->open = true;
 	s->ntcpl++;
-	rc = uv_tcp_bind(&l->h, sa,
-	                 sa->sa_family == AF_INET6 ? UV_TCP_IPV6ONLY : 0);
+	rc = server_tcp_bind(s, l, sa);
 	if (rc == 0)
 		rc = uv_listen((uv_stream_t *)&l->h, SERVER_TCP_BACKLOG,
 		               tcp_accept_cb);

@@ -65,10 +65,17 @@ struct stats {
 	uint64_t queries_tcp;
 	uint64_t acl_refused;        /**< answered REFUSED by access control */
 	uint64_t acl_dropped;        /**< dropped by access control */
+	uint64_t ratelimited;        /**< dropped by the per-client limit */
 	uint64_t dropped;            /**< unanswerable: QR set, too short */
 	uint64_t cache_hits;         /**< answered from the cache */
 	uint64_t cache_misses;       /**< went to a resolution */
 	uint64_t local_answers;      /**< answered from a local zone */
+	uint64_t localdata_answers;  /**< answered from local-data-file */
+	uint64_t blocked;            /**< NXDOMAIN from block-file */
+	uint64_t expired;            /**< answered stale (RFC 8767) */
+	uint64_t prefetch;           /**< background refreshes started */
+	uint64_t forward_queries;    /**< sent to forward-zone servers */
+	uint64_t forward_failures;   /**< ...that no forwarder answered */
 	uint64_t nonrecursive;       /**< RD=0 queries */
 	uint64_t truncated;          /**< UDP answers sent with TC */
 	uint64_t send_errors;        /**< answers the kernel did not take */
@@ -91,6 +98,8 @@ struct stats {
 	uint64_t upstream_timeouts;
 	uint64_t upstream_unreachable;
 	uint64_t upstream_ignored;   /**< packets that did not match a query */
+	uint64_t unwanted_replies;   /**< upstream packets dropped, all
+	                                  reasons: ignored + curve bad */
 	uint64_t upstream_formerr_edns;
 	uint64_t upstream_truncated; /**< TC=1 answers retried over TCP */
 	uint64_t upstream_errors;    /**< local send/socket failures */
@@ -102,6 +111,9 @@ struct stats {
 	uint64_t curve_responses_bad;/**< dropped: did not open or match */
 	uint64_t curve_plain_fallback; /**< plain queries to curve servers */
 	uint64_t curve_fallback_txt; /**< TXT tried after streamlined */
+	uint64_t curve_downgrade_refused; /**< key-less referrals or plain
+	                                  answers refused (curve-require,
+	                                  curve-pin) */
 	uint64_t answers_curve;      /**< answers (cache or resolution) whose
 	                                  data all came over DNSCurve */
 	uint64_t answers_plain;      /**< ...with data learned plain */

@@ -318,6 +318,7 @@ static void udp_recv_cb(uv_udp_t *h, ssize_t n, const uv_buf_t *buf,
 	}
 	if (flags & UV_UDP_PARTIAL) {
 		q->u->st->upstream_ignored++;
+		q->u->st->unwanted_replies++;
 		return;
 	}
 	att_packet(a, (uint8_t *)buf->base, (size_t)n);
@@ -508,9 +509,11 @@ static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len)
 	switch (upstream_pkt_check(u, &q->t, a, pkt, len, &msg)) {
 	case UPSTREAM_V_IGNORE:
 		u->st->upstream_ignored++;
+		u->st->unwanted_replies++;
 		return;
 	case UPSTREAM_V_BADCURVE:
 		u->st->curve_responses_bad++;
+		u->st->unwanted_replies++;
 		log_debug("curve_bad_response", "token=%u bytes=%zu",
 		          (unsigned)q->t.token, len);
 		return;

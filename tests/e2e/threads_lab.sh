@@ -12,7 +12,7 @@
 # - both threads served: each one's CPU time (/proc/PID/task/TID/schedstat,
 #   nanoseconds) grew by more than T_BUSY_NS during the burst;
 # - the control socket's stats sum both workers: num.query.udp counts
-#   every query of the burst;
+#   every query of the burst; its status says "threads: 2";
 # - TERM stops it cleanly: exit status 0 and no sanitizer report in its
 #   log (the test is meant to run in an --enable-sanitizers build too).
 set -u
@@ -94,6 +94,10 @@ d=$(( ${after:-0} - ${before:-0} ))
 if [ $d -ge $want ]; then ok "stats sum both workers ($d UDP queries)"
 else bad "stats sum both workers" "num.query.udp grew by $d, want $want"
 fi
+
+if "$CTL" -s "$WORK/ctl" status 2>&1 | grep -qx "threads: 2"; then
+  ok "status says threads: 2"
+else bad "status says threads: 2" "$("$CTL" -s "$WORK/ctl" status 2>&1)"; fi
 
 e2e_kill "$CC_PID"
 rc=$?

@@ -3,7 +3,7 @@
 # Internet: a root, TLDs and second-level zones on real authoritative
 # servers (NSD), some of them behind CurveDNS.
 #
-# Usage:  tests/lab/lab.sh start|stop|status|env
+# Usage:  tests/lab/lab.sh start|stop|status|env|down|up
 #
 #   out=$(tests/lab/lab.sh start) || exit 1   # starts every server
 #   eval "$out"                                # sets LAB_DIR and LAB_* below
@@ -11,6 +11,9 @@
 #   tests/lab/lab.sh stop                      # needs LAB_DIR (exported)
 #
 # (Do not write `eval "$(lab.sh start)"`: eval hides a failed start.)
+#
+#   tests/lab/lab.sh down   # an outage: every server stopped, LAB_DIR kept
+#   tests/lab/lab.sh up     # the same servers again (waits until ready)
 #
 # Real authoritative servers on loopback addresses of their own, port 53
 # (root is needed to bind port 53 and for CurveDNS; `start` refuses
@@ -34,8 +37,10 @@
 #                                       ns1.plain.test., glue 127.53.0.3) and
 #                                       curve.test. (NS KEYNS, glue 127.53.0.5)
 #   127.53.0.3  NSD, zone "plain.test." plain DNS only
-#   127.53.0.4  NSD, zones "curve.test." and "boxed.lab.": the back end
-#                                       behind CurveDNS (never named in DNS)
+#   127.53.0.4  NSD, zones "curve.test.", "boxed.lab." and "relay.lab.":
+#                                       the back end behind CurveDNS (named
+#                                       in DNS only by downgrade_lab.sh's
+#                                       stripped lab.zone)
 #   127.53.0.5  CurveDNS -> 127.53.0.4  TEST key; the published server of
 #                                       curve.test. and boxed.lab.:
 #                                       streamlined and TXT DNSCurve queries
@@ -62,6 +67,12 @@
 #                   plays the zone (www.spoof.lab. A 192.0.2.60)
 #     boxed.lab.    NS KEYNS-style name uz5jwc7p....ns1.boxed.lab. (TEST
 #                   key), glue 127.53.0.5: DNSCurve below a plain TLD
+#     flood.lab.    NS ns1.flood.lab. (127.53.1.249): no lab server; the
+#                   forger tests/e2e/flood.py of forgery_lab.sh plays it
+#     relay.lab.    NS uz5jwc7p....ns1.relay.lab. (TEST key), glue
+#                   127.53.1.248: no lab server; tests/e2e/curveproxy.py
+#                   relays to 127.53.0.5 (whose back end holds the zone,
+#                   with an apex NS set naming another key)
 #   127.53.1.2  NSD, zone "example.lab."  (also the lame server above)
 #   127.53.1.3  NSD, zone "other.lab."
 #   127.53.1.4  NSD, zone "dead.lab."
@@ -77,6 +88,16 @@
 #   127.53.2.3  CurveDNS -> 127.53.2.4  key "secure"; published server of
 #                                       "secure.curve."
 #   127.53.2.4  NSD, zone "secure.curve."  back end
+#
+#   Fault injection (tests/e2e/faults_lab.sh; zones/fault.lab.zone):
+#   127.53.3.1  NSD, zone "fault.lab." (delegated from lab.: NS
+#                                       ns1.fault.lab.); delegates each
+#                                       MODE.fault.lab. to a misbehaving
+#                                       server of tests/e2e/faulty.py
+#                                       (127.53.3.10-23, started by the
+#                                       test, not by the lab), and
+#                                       MODE.g.fault.lab. to it and to:
+#   127.53.3.2  NSD, zone "g.fault.lab." the good server beside them
 #
 #   127.53.100.0/24 is never used by the lab: it is for the resolvers
 #   under test (tests/e2e use 127.53.100.1).
@@ -124,11 +145,15 @@
 #   LAB_CURVE_NS          KEYNS (with the final dot)
 #   LAB_CURVE_PUBKEY      the public key in hex
 #   LAB_WRONG_KEY         uz5ff8w2... (a key no server holds)
+#   LAB_FAULT_IP LAB_FAULT_GOOD_IP  the NSD of fault.lab., g.fault.lab.
 #   LAB_TLD_IP LAB_EXAMPLE_IP LAB_OTHER_IP LAB_DEAD_NS_IP LAB_LAME_IP
 #                         the NSD of lab., example.lab., other.lab.,
 #                         dead.lab., lame.lab.
 #   LAB_DEAD_IPS          the dead addresses (127.53.1.254 127.53.1.253)
 #   LAB_SPOOF_IP          127.53.1.252, the address of spoof.lab.'s server
+#   LAB_FLOOD_IP          127.53.1.249, flood.lab.'s server (tests/e2e/flood.py)
+#   LAB_RELAY_IP          127.53.1.248, relay.lab.'s published DNSCurve
+#                         server (tests/e2e/curveproxy.py -> 127.53.0.5)
 #   LAB_CURVETLD_IP LAB_CURVETLD_BACKEND_IP LAB_CURVETLD_KEY
 #   LAB_SECURE_IP LAB_SECURE_BACKEND_IP LAB_SECURE_KEY
 #                         CurveDNS, its NSD back end and its uz5 label for
@@ -182,6 +207,8 @@ LAB_DEAD_NS_IP=127.53.1.4
 LAB_LAME_IP=127.53.1.5
 LAB_DEAD_IPS="127.53.1.254 127.53.1.253"
 LAB_SPOOF_IP=127.53.1.252
+LAB_FLOOD_IP=127.53.1.249
+LAB_RELAY_IP=127.53.1.248
 
 LAB_CURVETLD_IP=127.53.2.1
 LAB_CURVETLD_BACKEND_IP=127.53.2.2
@@ -192,19 +219,24 @@ LAB_SECURE_BACKEND_IP=127.53.2.4
 LAB_SECURE_KEY=uz5n1psnkqsgr0vztxprf2fsw2m546j2m6frq8qzbwu04ushy43ux3
 LAB_SECURE_SECRET=42cded16d84e9a1bcdfa69f514c2b8900ba19198d5122cf00991b34d33c47374
 
+LAB_FAULT_IP=127.53.3.1
+LAB_FAULT_GOOD_IP=127.53.3.2
+
 # The NSD instances: name, address, then zone=file pairs separated by
 # commas (one NSD may hold several zones).
 NSD_SERVERS="root:$LAB_ROOT_IP:.=root.zone
 test:$LAB_TEST_IP:test.=test.zone
 plain:$LAB_PLAIN_IP:plain.test.=plain.test.zone
-curveback:$LAB_CURVE_BACKEND_IP:curve.test.=curve.test.zone,boxed.lab.=boxed.lab.zone
+curveback:$LAB_CURVE_BACKEND_IP:curve.test.=curve.test.zone,boxed.lab.=boxed.lab.zone,relay.lab.=relay.lab.zone
 tld:$LAB_TLD_IP:lab.=lab.zone
 example:$LAB_EXAMPLE_IP:example.lab.=example.lab.zone
 other:$LAB_OTHER_IP:other.lab.=other.lab.zone
 dead:$LAB_DEAD_NS_IP:dead.lab.=dead.lab.zone
 lame:$LAB_LAME_IP:lame.lab.=lame.lab.zone
 curvetldback:$LAB_CURVETLD_BACKEND_IP:curve.=curve.zone
-secureback:$LAB_SECURE_BACKEND_IP:secure.curve.=secure.curve.zone"
+secureback:$LAB_SECURE_BACKEND_IP:secure.curve.=secure.curve.zone
+fault:$LAB_FAULT_IP:fault.lab.=fault.lab.zone
+faultgood:$LAB_FAULT_GOOD_IP:g.fault.lab.=g.fault.lab.zone"
 
 # The CurveDNS instances: name (pid file NAME.pid, log NAME.log), address,
 # back-end address, secret key, and one zone it publishes (for probes).
@@ -342,6 +374,10 @@ server:
 	verbosity: 1
 	hide-version: yes
 	hide-identity: yes
+	# no response rate limiting: every resolver under test (and the
+	# benchmarks' thousands of names a second) comes from 127.53.100.x
+	rrl-ratelimit: 0
+	rrl-whitelist-ratelimit: 0
 remote-control:
 	control-enable: no
 EOF
@@ -471,7 +507,8 @@ check_free() {
         die "a lab is already running in $LAB_DIR ($pf); stop it first"
     done
   fi
-  for ip in $(probes | sed 's/:.*//' | sort -u) $LAB_DEAD_IPS $LAB_SPOOF_IP; do
+  for ip in $(probes | sed 's/:.*//' | sort -u) $LAB_DEAD_IPS $LAB_SPOOF_IP \
+            $LAB_FLOOD_IP $LAB_RELAY_IP; do
     if listening_on "$ip" ||
        dig +time=1 +tries=1 +norec "@$ip" . SOA >/dev/null 2>&1; then
       die "port 53 of $ip is already in use (another lab running?)"
@@ -503,6 +540,31 @@ do_start() {
   dump_logs
   do_stop
   exit 1
+}
+
+# down: stop every server (an outage), keep LAB_DIR for `up`.
+do_down() {
+  need_lab_dir
+  rc=0
+  for pf in $(pid_files); do
+    stop_pidfile "$pf" || rc=1
+  done
+  return $rc
+}
+
+# up: start the servers of LAB_DIR again after `down`.
+do_up() {
+  need_lab_dir
+  for pf in $(pid_files); do
+    alive "$(cat "$pf")" && die "$pf: still running (up after down only)"
+  done
+  if start_servers && wait_ready; then
+    say "up again in $LAB_DIR"
+    return 0
+  fi
+  say "up failed; logs follow"
+  dump_logs
+  return 1
 }
 
 do_status() {
@@ -542,12 +604,16 @@ export LAB_DEAD_NS_IP='$LAB_DEAD_NS_IP'
 export LAB_LAME_IP='$LAB_LAME_IP'
 export LAB_DEAD_IPS='$LAB_DEAD_IPS'
 export LAB_SPOOF_IP='$LAB_SPOOF_IP'
+export LAB_FLOOD_IP='$LAB_FLOOD_IP'
+export LAB_RELAY_IP='$LAB_RELAY_IP'
 export LAB_CURVETLD_IP='$LAB_CURVETLD_IP'
 export LAB_CURVETLD_BACKEND_IP='$LAB_CURVETLD_BACKEND_IP'
 export LAB_CURVETLD_KEY='$LAB_CURVETLD_KEY'
 export LAB_SECURE_IP='$LAB_SECURE_IP'
 export LAB_SECURE_BACKEND_IP='$LAB_SECURE_BACKEND_IP'
 export LAB_SECURE_KEY='$LAB_SECURE_KEY'
+export LAB_FAULT_IP='$LAB_FAULT_IP'
+export LAB_FAULT_GOOD_IP='$LAB_FAULT_GOOD_IP'
 export LAB_ZONES='$(lab_zones)'
 export LAB_BACKENDS='$LAB_CURVE_BACKEND_IP $LAB_CURVETLD_BACKEND_IP $LAB_SECURE_BACKEND_IP'
 export LAB_CURVEDNS_LOGS='$LAB_DIR/curvedns.log $LAB_DIR/curvedns-tld.log $LAB_DIR/curvedns-secure.log'
@@ -559,5 +625,7 @@ case ${1:-} in
   stop) do_stop ;;
   status) do_status ;;
   env) do_env ;;
-  *) echo "usage: $0 start|stop|status|env" >&2; exit 1 ;;
+  down) do_down ;;
+  up) do_up ;;
+  *) echo "usage: $0 start|stop|status|env|down|up" >&2; exit 1 ;;
 esac

@@ -412,6 +412,50 @@ START_TEST(test_ttl_clamps)
 }
 END_TEST
 
+/* The original (clamped) TTL is reported on every read, for prefetch. */
+START_TEST(test_ttl_orig_for_prefetch)
+{
+	struct cache_config cfg;
+	struct cache *c = NULL;
+	struct cache_answer ans;
+
+	cache_config_init(&cfg);
+	cfg.max_bytes = 1 << 20;
+	cfg.min_ttl = 60;
+	cfg.max_ttl = 3600;
+	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
+	ck_assert_int_eq(put_a(c, "p.example", 1000, CACHE_RANK_AUTH, NULL, 1,
+	                       T0), CACHE_OK);
+	ck_assert_int_eq(get(c, "p.example", TYPE_A, 0, T0 + 950, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.ttl, 50);
+	ck_assert_uint_eq(ans.orig_ttl, 1000);
+	ck_assert_int_eq(put_a(c, "low.example", 5, CACHE_RANK_AUTH, NULL, 1,
+	                       T0), CACHE_OK);
+	ck_assert_int_eq(get(c, "low.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	ck_assert_uint_eq(ans.orig_ttl, 60);
+	ck_assert_int_eq(put_a(c, "high.example", 100000, CACHE_RANK_AUTH,
+	                       NULL, 1, T0), CACHE_OK);
+	ck_assert_int_eq(get(c, "high.example", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.orig_ttl, 3600);
+	/* Negative entries: min(SOA TTL, MINIMUM). */
+	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "nx.example", TYPE_A,
+	                         "example", 900, 300, CACHE_RANK_AUTH, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "nx.example", TYPE_A, 0, T0 + 10, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.ttl, 290);
+	ck_assert_uint_eq(ans.orig_ttl, 300);
+	/* Stale reads keep it too. */
+	ck_assert_int_eq(get(c, "p.example", TYPE_A, CACHE_GET_STALE,
+	                     T0 + 2000, &ans), CACHE_OK);
+	ck_assert_int_eq(ans.stale, 1);
+	ck_assert_uint_eq(ans.orig_ttl, 1000);
+	cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_ttl_default_max_and_zero)
 {
 	struct cache *c = make_cache(1 << 20, 0);
@@ -1590,6 +1634,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, test_ttl_clamps);
 	tcase_add_test(tc, test_ttl_across_32bit_boundaries);
 	tcase_add_test(tc, test_ttl_default_max_and_zero);
+	tcase_add_test(tc, test_ttl_orig_for_prefetch);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rank");
 	tcase_add_test(tc, test_rank_lower_never_overwrites_fresh_higher);

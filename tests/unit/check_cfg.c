@@ -72,6 +72,8 @@ START_TEST(test_values)
 		"user:\n"
 		"control-socket:\n"
 		"threads: 2\n"
+		"ratelimit: 50\n"
+		"ratelimit-exempt-loopback: no\n"
 		"log-level: debug\n"
 		"access-control: 10.0.0.0/8 allow\n"
 		"access-control: 10.1.0.0/16 deny\n"), 0);
@@ -87,6 +89,8 @@ START_TEST(test_values)
 	ck_assert_str_eq(c.user, "");
 	ck_assert_str_eq(c.control_socket, "");
 	ck_assert_uint_eq(c.threads, 2);
+	ck_assert_uint_eq(c.ratelimit, 50);
+	ck_assert(!c.ratelimit_exempt_loopback);
 	ck_assert_int_eq(c.log_level, CFG_LOG_DEBUG);
 	/* The first access-control line replaces the default list. */
 	ck_assert_int_eq(acl("127.0.0.1"), CFG_ACL_REFUSE);
@@ -107,9 +111,14 @@ START_TEST(test_reject)
 		"access-control: 10.0.0.0/8 permit\n",
 		"curve-formats: streamlined streamlined\n",
 		"curve-formats: dnscrypt\n", "log-level: loud\n",
-		"threads: 0\n", "query-timeout: -1\n", "query-timeout: 5x\n",
+		"threads: 0\n", "ratelimit: -1\n", "ratelimit: 1000001\n",
+		"ratelimit-exempt-loopback: sometimes\n",
+		"query-timeout: -1\n", "query-timeout: 5x\n",
 		"no colon here\n", "port:\n", "edns-buffer-size: 100\n",
 		"outgoing-interface: 127.0.0.1@53\n", "min-ttl: 18446744073709551616\n",
+		"curve-key-rotate: 8785\n", "curve-key-rotate: 5d\n",
+		"curve-key-rotate: h\n", "curve-key-rotate: -1s\n",
+		"log-queries: maybe\n", "cache-file: var/cache\n",
 	};
 	size_t i;
 
@@ -172,6 +181,151 @@ START_TEST(test_load_file)
 }
 END_TEST
 
+/* Operations options: key rotation units, cache file, query log. */
+START_TEST(test_ops_values)
+{
+	ck_assert_int_eq(parse(""), 0);
+	ck_assert_uint_eq(c.curve_key_rotate_s, 0);
+	ck_assert_str_eq(c.cache_file, "");
+	ck_assert(!c.log_queries);
+	ck_assert_int_eq(parse("curve-key-rotate: 24\n"), 0);
+	ck_assert_uint_eq(c.curve_key_rotate_s, 86400);
+	ck_assert_int_eq(parse("curve-key-rotate: 2h\n"), 0);
+	ck_assert_uint_eq(c.curve_key_rotate_s, 7200);
+	ck_assert_int_eq(parse("curve-key-rotate: 5m\n"), 0);
+	ck_assert_uint_eq(c.curve_key_rotate_s, 300);
+	ck_assert_int_eq(parse("curve-key-rotate: 3s\n"), 0);
+	ck_assert_uint_eq(c.curve_key_rotate_s, 3);
+	ck_assert_int_eq(parse("curve-key-rotate: 8784\n"), 0);
+	ck_assert_uint_eq(c.curve_key_rotate_s, CFG_MAX_ROTATE_S);
+	ck_assert_int_eq(parse("cache-file: /var/lib/curvecache/cache\n"
+	                       "log-queries: yes\n"), 0);
+	ck_assert_str_eq(c.cache_file, "/var/lib/curvecache/cache");
+	ck_assert(c.log_queries);
+}
+END_TEST
+
+/* serve-stale, prefetch, forward and stub zones, local data. */
+START_TEST(test_zone_values)
+{
+	static const uint8_t corp[] = "\004corp\007example";
+	char key[] = "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2";
+	char text[512];
+
+	ck_assert_int_eq(parse(""), 0);
+	ck_assert(c.serve_stale && c.prefetch);
+	ck_assert_uint_eq(c.serve_stale_window, 86400);
+	ck_assert_uint_eq(c.n_forward + c.n_stub, 0);
+	snprintf(text, sizeof text, "serve-stale: no\n"
+	         "serve-stale-window: 60\nprefetch: no\n"
+	         "forward-zone: Corp.Example. 10.0.0.53 ::1@5353\n"
+	         "forward-zone: . 127.0.0.1\n"
+	         "stub-zone: corp.example 192.0.2.1/%s 192.0.2.2\n"
+	         "local-data-file: /etc/hosts\nblock-file: /x/block\n", key);
+	ck_assert_msg(parse(text) == 0, "%s", err);
+	ck_assert(!c.serve_stale && !c.prefetch);
+	ck_assert_uint_eq(c.serve_stale_window, 60);
+	ck_assert_uint_eq(c.n_forward, 2);
+	ck_assert_uint_eq(c.forward[0].namelen, sizeof corp);
+	ck_assert_mem_eq(c.forward[0].name, corp, sizeof corp);
+	ck_assert_uint_eq(c.forward[0].naddr, 2);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in6 *)
+	                         &c.forward[0].addr[1].sa)->sin6_port), 5353);
+	ck_assert_uint_eq(c.forward[1].namelen, 1);
+	ck_assert_uint_eq(c.n_stub, 1);
+	ck_assert_str_eq(c.stub[0].key[0], key);
+	ck_assert_str_eq(c.stub[0].key[1], "");
+	ck_assert_str_eq(c.local_data_file, "/etc/hosts");
+	ck_assert_str_eq(c.block_file, "/x/block");
+	/* The longest zone wins; "." holds everything. */
+	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
+	                 (const uint8_t *)"\003www\004corp\007example", 18),
+	                 0);
+	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
+	                 (const uint8_t *)"\004corp\007example", 14), 0);
+	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
+	                 (const uint8_t *)"\005xcorp\007example", 15), 1);
+	ck_assert_int_eq(cfg_zone_find(c.forward, 1,
+	                 (const uint8_t *)"\007example", 9), -1);
+}
+END_TEST
+
+START_TEST(test_zone_reject)
+{
+	static const char *const bad[] = {
+		"serve-stale: maybe\n", "serve-stale-window: 604801\n",
+		"serve-stale-window: -1\n", "prefetch: 1\n",
+		"forward-zone: corp.example.\n", "forward-zone:\n",
+		"forward-zone: corp..example 10.0.0.1\n",
+		"forward-zone: corp.example 10.0.0.1@99999\n",
+		"forward-zone: corp.example host.example\n",
+		"forward-zone: corp.example 10.0.0.1/uz5jwc7p039nvnbsd1y6wkqzqp5m"
+		"rt7psuj024538xmqd280z0ynh2\n",
+		"forward-zone: a 1.1.1.1\nforward-zone: A. 2.2.2.2\n",
+		"forward-zone: a 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 1.1.1.6"
+		" 1.1.1.7 1.1.1.8 1.1.1.9\n",
+		"stub-zone: corp.example 10.0.0.1/uz5short\n",
+		"stub-zone: corp.example 10.0.0.1/\n",
+		"stub-zone: corp.example 10.0.0.1@5353\n",
+		"stub-zone: x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaaa 10.0.0.1\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i]) == -1, "accepted: %s", bad[i]);
+		ck_assert_msg(strncmp(err, "test.conf:", 10) == 0, "%s", err);
+	}
+	ck_assert_int_eq(parse("forward-zone: z 1.1.1.1\n"
+	                       "forward-zone: z 1.1.1.2\n"), -1);
+	ck_assert_msg(strstr(err, "test.conf:2:") != NULL, "%s", err);
+}
+END_TEST
+
+/* curve-require (repeatable zone names) and curve-pin. */
+START_TEST(test_curve_require)
+{
+	static const uint8_t secure[] = "\6secure\7example";
+	char text[64 * (CFG_MAX_CURVE_REQUIRE + 1)];
+	size_t i, n = 0;
+
+	ck_assert_int_eq(parse(""), 0);
+	ck_assert(!c.curve_pin);
+	ck_assert_uint_eq(c.n_curve_require, 0);
+	ck_assert_int_eq(parse("curve-require: Secure.Example.\n"
+	                       "curve-require: .\ncurve-pin: yes\n"), 0);
+	ck_assert(c.curve_pin);
+	ck_assert_uint_eq(c.n_curve_require, 2);
+	ck_assert_uint_eq(c.curve_require_len[0], sizeof secure);
+	ck_assert(memcmp(c.curve_require[0], secure, sizeof secure) == 0);
+	ck_assert_uint_eq(c.curve_require_len[1], 1);
+	for (i = 0; i <= CFG_MAX_CURVE_REQUIRE; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		                      "curve-require: z%zu.example\n", i);
+	ck_assert_int_eq(parse(text), -1);
+	ck_assert_msg(strstr(err, "test.conf:17:") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(test_curve_require_reject)
+{
+	static const char *const bad[] = {
+		"curve-require:\n", "curve-require: a..b\n",
+		"curve-require: a b\n",
+		"curve-require: x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"aaaaaaaaaaaaaaaaaaaaa\n",
+		"curve-require: a.example\ncurve-require: A.example.\n",
+		"curve-pin: maybe\n", "curve-pin:\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i]) == -1, "accepted: %s", bad[i]);
+		ck_assert_msg(strncmp(err, "test.conf:", 10) == 0, "%s", err);
+	}
+}
+END_TEST
+
 /* The sample config parses, and gives exactly the built-in defaults. */
 START_TEST(test_sample_file)
 {
@@ -198,10 +352,15 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_test(tc, test_values);
 	tcase_add_test(tc, test_sample_file);
+	tcase_add_test(tc, test_ops_values);
+	tcase_add_test(tc, test_zone_values);
+	tcase_add_test(tc, test_curve_require);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_reject);
 	tcase_add_test(tc, test_reject_whole);
+	tcase_add_test(tc, test_zone_reject);
+	tcase_add_test(tc, test_curve_require_reject);
 	tcase_add_test(tc, test_load_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");

@@ -162,11 +162,34 @@ START_TEST(test_all_timeout)
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_uint_eq(r->an_count, 0);
 	ck_assert_ptr_nonnull(r->why);
-	/* each server twice; the first wait costs 400 ms, not seconds */
+	/* each server twice; the first wait costs 400 ms, not seconds;
+	 * then late answers are awaited until the deadline, no longer */
 	ck_assert_uint_eq(N.nsends, 6);
 	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, 400);
-	ck_assert_uint_le(N.now.mono_ms - N.start_ms, 3000);
+	ck_assert_uint_le(N.sends[5].at_ms, 3000);
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, 5000);
+	ck_assert_str_eq(r->why, "deadline reached");
 	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 4);
+}
+END_TEST
+
+/* Regression (faults_lab "slow alone"): the only server answers after
+ * 2 s, long after every retry timed out; its answer is still taken. */
+START_TEST(test_slow_only_server)
+{
+	const struct iter_result *r;
+
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_FLAG_AA, .delay_ms = 2000,
+		.an = { "www.zone.example. 60 A 192.0.2.33" } });
+	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.act = FAKE_UNREACH });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
+	                  N.sends[2].at_ms + 2000);
 }
 END_TEST
 
@@ -667,6 +690,7 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_no_aa);
 	tcase_add_test(tc, test_unreachable);
 	tcase_add_test(tc, test_all_timeout);
+	tcase_add_test(tc, test_slow_only_server);
 	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_late_answer);
 	tcase_add_test(tc, test_late_answer_during_sub);
