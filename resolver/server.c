@@ -245,6 +245,25 @@ static bool res_stale(struct server_res *r, struct respond_answer *a)
 	                    sizeof s->ans, &used) == STALE_OK;
 }
 
+/*
+ * A failed walk may still have cached a complete answer (one too large
+ * for the iterator's result buffer, say): answer from the cache then.
+ */
+static bool res_cached(struct server_res *r, struct respond_answer *a)
+{
+	struct server *s = r->s;
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+
+	if (s->stopping || r->prefetch)
+		return false;
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	return respond_cache_answer(s->cache, n, len, qtype, qclass,
+	                            time(NULL), a, s->ans,
+	                            sizeof s->ans) == RESPOND_OK;
+}
+
 /* SERVFAIL (or a stale answer) to every waiter, then free. */
 static void res_fail(struct server_res *r, const char *why)
 {
@@ -288,7 +307,7 @@ static void res_finish(struct server_res *r)
 	r->done = true;
 	r->s->st.resolutions_done++;
 	ctx.stale = false;
-	if (ir->rcode == WIRE_RCODE_SERVFAIL) {
+	if (ir->rcode == WIRE_RCODE_SERVFAIL && !res_cached(r, &a)) {
 		r->s->st.resolutions_servfail++;
 		log_servfail(r, ir->why);
 		ctx.stale = res_stale(r, &a);
