@@ -320,7 +320,7 @@ want_ids=$((FLOOD_NAMES * FLOOD_NEAR))
 [ "$want_ids" -gt 65536 ] && want_ids=65536
 if [ "$forged" -ge "$((FLOOD_NAMES * FLOOD_NEAR))" ] &&
    [ "$ids" -eq "$want_ids" ]; then
-  t="flood.py sent $forged forged answers into open sockets"
+  t="flood.py sent $forged forged answers before the genuine ones"
   t="$t ($ids distinct IDs); forger.py sprayed $sprayed"
   ok "$t"
 else
