@@ -431,6 +431,7 @@ int iter_state_query(struct iter_req *req, size_t fi,
 
 	if (iter_frame_busy(req, fi))
 		return ITER_WAIT;
+	iter_qmin_skip(req, fi);
 	/* Untried addresses, then untried glueless NS names, then retries. */
 	if (iter_pick(req, fi, 1, &ns, &addr) ||
 	    (!iter_sub_start(req, fi, &why) &&
