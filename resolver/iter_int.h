@@ -300,6 +300,7 @@ bool iter_cname_step(struct iter_req *req, size_t fi, const uint8_t *target,
 void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
                     size_t *len, uint16_t *qtype, bool *minimised);
 void iter_qmin_reset(struct iter_frame *f);
+void iter_qmin_skip(struct iter_req *req, size_t fi);
 bool iter_qmin_reply(struct iter_req *req, size_t fi,
                      const struct iter_out *o, const struct wire_msg *m,
                      const struct iter_reply *reply);
