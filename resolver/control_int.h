@@ -20,6 +20,8 @@ struct control_snap {
 	uint64_t servers;            /**< addresses in the selection table */
 	uint64_t servers_curve;      /**< ...with a DNSCurve key */
 	uint64_t mono_ms;            /**< when it was taken */
+	struct stats_thread thr[STATS_THREADS_MAX]; /**< per thread */
+	size_t nthr;                 /**< entries of thr */
 };
 
 struct control_cmd {

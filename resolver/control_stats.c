@@ -12,6 +12,7 @@
  * curvecache_recursion_time_seconds.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -60,7 +61,8 @@ void control_snap_take(const struct control_env *env,
                        struct control_snap *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->st = *server_stats(env->srv);
+	s->st = *server_stats_threads(env->srv, s->thr, STATS_THREADS_MAX,
+	                              &s->nthr);
 	cache_stats_get(env->cache, &s->cache);
 	if (env->curve != NULL)
 		curve_client_stats(env->curve, &s->curve);
@@ -78,6 +80,8 @@ static uint64_t minus(uint64_t a, uint64_t b)
 /* Counters less the baseline; levels stay as they are. */
 static void snap_sub(struct control_snap *s, const struct control_snap *b)
 {
+	size_t i;
+
 	stats_sub(&s->st, &b->st);
 	s->cache.hits = minus(s->cache.hits, b->cache.hits);
 	s->cache.misses = minus(s->cache.misses, b->cache.misses);
@@ -94,6 +98,18 @@ static void snap_sub(struct control_snap *s, const struct control_snap *b)
 	s->curve.shared_evictions = minus(s->curve.shared_evictions,
 	                                  b->curve.shared_evictions);
 	s->curve.rotations = minus(s->curve.rotations, b->curve.rotations);
+	for (i = 0; i < s->nthr && i < b->nthr; i++) {
+		struct stats_thread *t = &s->thr[i];
+		const struct stats_thread *o = &b->thr[i];
+
+		t->queries = minus(t->queries, o->queries);
+		t->cache_hits = minus(t->cache_hits, o->cache_hits);
+		t->cache_misses = minus(t->cache_misses, o->cache_misses);
+		t->prefetch = minus(t->prefetch, o->prefetch);
+		t->expired = minus(t->expired, o->expired);
+		t->recursive_replies = minus(t->recursive_replies,
+		                             o->recursive_replies);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -177,6 +193,60 @@ static const struct control_extra control_extras[] = {
 
 #define CONTROL_NEXTRAS (sizeof control_extras / sizeof control_extras[0])
 
+/** The per-thread values: families "thread.X", shown as Unbound's
+ *  "threadN.X". */
+static const struct {
+	const char *family;
+	const char *help;
+	size_t off;
+} control_thread_vals[] = {
+	{ "thread.num.queries", "client queries received, by thread",
+	  offsetof(struct stats_thread, queries) },
+	{ "thread.num.cachehits", "answered from the cache, by thread",
+	  offsetof(struct stats_thread, cache_hits) },
+	{ "thread.num.cachemiss", "went to a resolution, by thread",
+	  offsetof(struct stats_thread, cache_misses) },
+	{ "thread.num.prefetch", "background refreshes started, by thread",
+	  offsetof(struct stats_thread, prefetch) },
+	{ "thread.num.expired", "answered stale, by thread",
+	  offsetof(struct stats_thread, expired) },
+	{ "thread.num.recursivereplies", "clients answered by a resolution, "
+	  "by thread", offsetof(struct stats_thread, recursive_replies) },
+};
+
+#define CONTROL_NTHREADVALS \
+	(sizeof control_thread_vals / sizeof control_thread_vals[0])
+
+/* The per-thread values: "thread0.num.queries", family
+ * "thread.num.queries" with the label thread="0" for Prometheus. */
+static void snap_walk_threads(const struct control_snap *s,
+                              stats_walk_fn fn, void *arg)
+{
+	static const char pre[] = "thread.";
+	char name[STATS_NAME_MAX], num[24];
+	struct stats_item it;
+	size_t i, t;
+
+	for (i = 0; i < CONTROL_NTHREADVALS; i++) {
+		for (t = 0; t < s->nthr; t++) {
+			snprintf(name, sizeof name, "thread%zu.%s", t,
+			         control_thread_vals[i].family +
+			         sizeof pre - 1);
+			snprintf(num, sizeof num, "%zu", t);
+			memset(&it, 0, sizeof it);
+			it.name = name;
+			it.family = control_thread_vals[i].family;
+			it.label = "thread";
+			it.lvalue = num;
+			it.help = control_thread_vals[i].help;
+			it.kind = STATS_COUNTER;
+			memcpy(&it.value, (const char *)&s->thr[t] +
+			       control_thread_vals[i].off, sizeof it.value);
+			fn(&it, arg);
+		}
+	}
+}
+
 /* Every value: the worker's counters, then the extras. */
 static void snap_walk(const struct control_snap *s,
                       const struct control_cmd *c, stats_walk_fn fn,
@@ -195,6 +265,7 @@ static void snap_walk(const struct control_snap *s,
 		it.value = control_extras[i].get(s, c);
 		fn(&it, arg);
 	}
+	snap_walk_threads(s, fn, arg);
 }
 
 /* ------------------------------------------------------------------ */

@@ -268,9 +268,10 @@ static void arm_rotate(struct main_ctx *m)
 		(void)uv_timer_start(&m->rotate, on_rotate, ms, ms);
 }
 
-static void workers_stats_cb(void *arg, struct stats *sum)
+static size_t workers_stats_cb(void *arg, struct stats *sum,
+                               struct stats_thread *per, size_t cap)
 {
-	workers_stats_add(arg, sum);
+	return workers_stats(arg, sum, per, cap);
 }
 
 /* threads: N: workers 1 .. N-1, their counters summed into worker 0's. */
@@ -575,6 +576,8 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 	rotate_changed = nc->curve_key_rotate_s != m->cfg.curve_key_rotate_s;
 	m->cfg = *nc;
 	free(nc);
+	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
+		log_error("reload_partial", "error=\"%s\" kept=old", err);
 	if (rotate_changed)
 		arm_rotate(m);
 	log_init(m->cfg.log_level, m->foreground);

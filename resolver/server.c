@@ -976,7 +976,21 @@ const struct stats *server_stats(const struct server *s)
 	if (s->stats_more == NULL || s->stats_sum == NULL)
 		return &s->st;
 	*s->stats_sum = s->st;
-	s->stats_more(s->stats_more_arg, s->stats_sum);
+	(void)s->stats_more(s->stats_more_arg, s->stats_sum, NULL, 0);
+	return s->stats_sum;
+}
+
+const struct stats *server_stats_threads(const struct server *s,
+                                         struct stats_thread *per,
+                                         size_t cap, size_t *n)
+{
+	stats_thread_of(&s->st, &per[0]);
+	*n = 1;
+	if (s->stats_more == NULL || s->stats_sum == NULL)
+		return &s->st;
+	*s->stats_sum = s->st;
+	*n += s->stats_more(s->stats_more_arg, s->stats_sum, per + 1,
+	                    cap - 1);
 	return s->stats_sum;
 }
 

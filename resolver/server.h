@@ -158,14 +158,27 @@ void server_free(struct server *s);
  */
 void server_addr_text(const struct sockaddr *sa, char *out, size_t cap);
 
-/** Adds the counters of other workers to sum (see server_stats_more). */
-typedef void server_stats_more_fn(void *arg, struct stats *sum);
+/** Adds the counters of other workers to sum and writes their
+ *  per-thread counters to per[0 .. cap); returns how many (see
+ *  server_stats_more). */
+typedef size_t server_stats_more_fn(void *arg, struct stats *sum,
+                                    struct stats_thread *per, size_t cap);
 
 /**
  * The worker's counters; with a server_stats_more function, a snapshot
  * of them plus what it adds (valid until the next call).
  */
 const struct stats *server_stats(const struct server *s);
+
+/**
+ * server_stats, and the counters of each thread: per[0] this worker's,
+ * per[1 ..] the others' (server_stats_more).
+ * @param per, cap: receive the per-thread counters (cap >= 1).
+ * @param n: receives how many entries of per were written.
+ */
+const struct stats *server_stats_threads(const struct server *s,
+                                         struct stats_thread *per,
+                                         size_t cap, size_t *n);
 
 /**
  * Make server_stats add the counters of other workers (threads: N).

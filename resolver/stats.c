@@ -142,6 +142,16 @@ static uint64_t stats_val(const struct stats *st, size_t off)
 	return v;
 }
 
+void stats_thread_of(const struct stats *st, struct stats_thread *t)
+{
+	t->queries = st->queries;
+	t->cache_hits = st->cache_hits;
+	t->cache_misses = st->cache_misses;
+	t->prefetch = st->prefetch;
+	t->expired = st->expired;
+	t->recursive_replies = st->recursive_replies;
+}
+
 void stats_add(struct stats *dst, const struct stats *src)
 {
 	uint64_t a, b;

@@ -126,6 +126,26 @@ struct stats {
 	uint64_t qtype_other;        /**< types 256 and up */
 };
 
+/** Most worker threads shown one by one ("threads" bound). */
+#define STATS_THREADS_MAX 64
+
+/** The few counters shown per thread as Unbound's threadN.* names. */
+struct stats_thread {
+	uint64_t queries;            /**< threadN.num.queries */
+	uint64_t cache_hits;         /**< threadN.num.cachehits */
+	uint64_t cache_misses;       /**< threadN.num.cachemiss */
+	uint64_t prefetch;           /**< threadN.num.prefetch */
+	uint64_t expired;            /**< threadN.num.expired */
+	uint64_t recursive_replies;  /**< threadN.num.recursivereplies */
+};
+
+/**
+ * Pick one worker's per-thread counters.
+ * @param st: the worker's counters.
+ * @param t: receives them.
+ */
+void stats_thread_of(const struct stats *st, struct stats_thread *t);
+
 /**
  * Add every counter of src to dst (to sum the workers).
  * @param dst: the sum.

@@ -4,10 +4,12 @@
  */
 #include "workers.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cfg.h"
 #include "hints.h"
@@ -15,14 +17,35 @@
 /** A thread name (Linux: 15 characters and the NUL). */
 #define WORKERS_NAME_BYTES 16
 
+/** How long a stats request waits for a worker (it answers at once
+ *  unless it is stuck in one callback); then its last snapshot is used. */
+#define WORKERS_SNAP_WAIT_S 2
+
+_Static_assert(WORKERS_MAX <= STATS_THREADS_MAX,
+               "the control socket shows every worker's counters");
+
 /** One extra worker. */
 struct worker {
 	uv_loop_t loop;
 	uv_async_t stop;
+	uv_async_t call;             /**< requests from the main thread */
 	struct server *srv;
+	struct cfg cfg;              /**< its own copy: read by it only */
 	pthread_t thread;
+	/* Requests, under mu: the main thread asks, the worker answers. */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	const struct cfg *req_cfg;   /**< a reload to apply, or NULL */
+	bool req_snap;               /**< copy srv's counters to snap */
+	uint64_t asked;              /**< requests made */
+	uint64_t done;               /**< requests answered */
+	struct stats snap;           /**< counters at the last request */
+	int reload_rc;               /**< WORKERS_OK or why it failed */
+	char reload_err[CFG_ERR_BYTES];
 	bool loop_open;
 	bool async_open;
+	bool call_open;
+	bool sync_open;
 	bool running;
 };
 
@@ -46,6 +69,85 @@ static void worker_stop_cb(uv_async_t *a)
 
 	server_stop(k->srv);
 	uv_close((uv_handle_t *)&k->stop, NULL);
+	uv_close((uv_handle_t *)&k->call, NULL);
+}
+
+/* On the worker's thread: take the new settings, local data and hints. */
+static int worker_reload(struct worker *k, const struct cfg *nc, char *err,
+                         size_t errlen)
+{
+	struct hints *h = NULL;
+
+	k->cfg = *nc;
+	if (server_localdata_load(k->srv, &k->cfg, err, errlen) != SERVER_OK)
+		return WORKERS_EBIND;
+	if (hints_load(k->cfg.root_hints, &h, err, errlen) != HINTS_OK)
+		return WORKERS_EHINTS;
+	if (server_hints_set(k->srv, h) != SERVER_OK) {
+		snprintf(err, errlen, "out of memory");
+		return WORKERS_ENOMEM;
+	}
+	return WORKERS_OK;
+}
+
+/* On the worker's thread: answer the main thread's requests. */
+static void worker_call_cb(uv_async_t *a)
+{
+	struct worker *k = a->data;
+	const struct cfg *nc;
+	uint64_t asked;
+	int rc = WORKERS_OK;
+
+	pthread_mutex_lock(&k->mu);
+	nc = k->req_cfg;
+	asked = k->asked;
+	pthread_mutex_unlock(&k->mu);
+	if (nc != NULL)
+		rc = worker_reload(k, nc, k->reload_err, sizeof k->reload_err);
+	pthread_mutex_lock(&k->mu);
+	if (nc != NULL)
+		k->reload_rc = rc;
+	if (k->req_snap)
+		k->snap = *server_stats(k->srv);
+	k->req_cfg = NULL;
+	k->req_snap = false;
+	k->done = asked;
+	pthread_cond_broadcast(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+}
+
+/* Main thread: post a request (nc: a reload; else a stats snapshot). */
+static uint64_t worker_ask(struct worker *k, const struct cfg *nc)
+{
+	uint64_t want;
+
+	pthread_mutex_lock(&k->mu);
+	if (nc != NULL)
+		k->req_cfg = nc;
+	else
+		k->req_snap = true;
+	want = ++k->asked;
+	pthread_mutex_unlock(&k->mu);
+	uv_async_send(&k->call);
+	return want;
+}
+
+/* Main thread: wait for request want (wait_s 0: as long as it takes).
+ * Returns with k->mu held. */
+static void worker_wait(struct worker *k, uint64_t want, time_t wait_s)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += wait_s;
+	pthread_mutex_lock(&k->mu);
+	while (k->done < want) {
+		if (wait_s == 0)
+			pthread_cond_wait(&k->cv, &k->mu);
+		else if (pthread_cond_timedwait(&k->cv, &k->mu, &until) ==
+		         ETIMEDOUT)
+			break;
+	}
 }
 
 /* Set up one worker on the calling thread: loop, server, sockets. */
@@ -66,6 +168,24 @@ static int worker_init(struct worker *k, const struct server_params *p0,
 	}
 	k->stop.data = k;
 	k->async_open = true;
+	if (uv_async_init(&k->loop, &k->call, worker_call_cb) != 0) {
+		snprintf(err, errlen, "worker: cannot create a wake-up");
+		return WORKERS_ENOMEM;
+	}
+	k->call.data = k;
+	k->call_open = true;
+	if (pthread_mutex_init(&k->mu, NULL) != 0) {
+		snprintf(err, errlen, "worker: cannot create a lock");
+		return WORKERS_ENOMEM;
+	}
+	if (pthread_cond_init(&k->cv, NULL) != 0) {
+		pthread_mutex_destroy(&k->mu);
+		snprintf(err, errlen, "worker: cannot create a condition");
+		return WORKERS_ENOMEM;
+	}
+	k->sync_open = true;
+	k->cfg = *p0->cfg;
+	p.cfg = &k->cfg;
 	if (hints_load(p.cfg->root_hints, &p.hints, herr, sizeof herr) !=
 	    HINTS_OK) {
 		snprintf(err, errlen, "%s", herr);
@@ -90,13 +210,19 @@ static void worker_fini(struct worker *k)
 		server_stop(k->srv);
 	if (k->async_open && !uv_is_closing((uv_handle_t *)&k->stop))
 		uv_close((uv_handle_t *)&k->stop, NULL);
+	if (k->call_open && !uv_is_closing((uv_handle_t *)&k->call))
+		uv_close((uv_handle_t *)&k->call, NULL);
 	if (k->loop_open) {
 		uv_run(&k->loop, UV_RUN_DEFAULT);
 		(void)uv_loop_close(&k->loop);
 	}
 	server_free(k->srv);
 	k->srv = NULL;
-	k->loop_open = k->async_open = false;
+	if (k->sync_open) {
+		pthread_cond_destroy(&k->cv);
+		pthread_mutex_destroy(&k->mu);
+	}
+	k->loop_open = k->async_open = k->call_open = k->sync_open = false;
 }
 
 int workers_start(struct workers **out, unsigned n,
@@ -139,15 +265,52 @@ int workers_start(struct workers **out, unsigned n,
 	return WORKERS_OK;
 }
 
-void workers_stats_add(const struct workers *w, struct stats *sum)
+int workers_reload(struct workers *w, const struct cfg *nc, char *err,
+                   size_t errlen)
 {
+	uint64_t want[WORKERS_MAX];
+	size_t i;
+	int rc = WORKERS_OK;
+
+	if (w == NULL)
+		return WORKERS_OK;
+	for (i = 0; i < w->n; i++)
+		want[i] = worker_ask(&w->w[i], nc);
+	for (i = 0; i < w->n; i++) {
+		struct worker *k = &w->w[i];
+
+		worker_wait(k, want[i], 0);
+		if (k->reload_rc != WORKERS_OK && rc == WORKERS_OK) {
+			rc = k->reload_rc;
+			snprintf(err, errlen, "worker %zu: %s", i + 1,
+			         k->reload_err);
+		}
+		k->reload_rc = WORKERS_OK;
+		pthread_mutex_unlock(&k->mu);
+	}
+	return rc;
+}
+
+size_t workers_stats(struct workers *w, struct stats *sum,
+                     struct stats_thread *per, size_t cap)
+{
+	uint64_t want[WORKERS_MAX];
 	size_t i;
 
 	if (w == NULL)
-		return;
+		return 0;
 	for (i = 0; i < w->n; i++)
-		if (w->w[i].srv != NULL)
-			stats_add(sum, server_stats(w->w[i].srv));
+		want[i] = worker_ask(&w->w[i], NULL);
+	for (i = 0; i < w->n; i++) {
+		struct worker *k = &w->w[i];
+
+		worker_wait(k, want[i], WORKERS_SNAP_WAIT_S);
+		stats_add(sum, &k->snap);
+		if (i < cap)
+			stats_thread_of(&k->snap, &per[i]);
+		pthread_mutex_unlock(&k->mu);
+	}
+	return w->n < cap ? w->n : cap;
 }
 
 void workers_stop(struct workers *w)
@@ -165,6 +328,7 @@ void workers_stop(struct workers *w)
 		pthread_join(k->thread, NULL);
 		k->running = false;
 		k->async_open = false;  /* closed by worker_stop_cb */
+		k->call_open = false;
 	}
 	for (i = 0; i < w->n; i++)
 		worker_fini(&w->w[i]);

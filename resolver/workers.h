@@ -5,18 +5,34 @@
  * SO_REUSEPORT sockets on every listen address (the kernel spreads the
  * clients over the sockets), in-flight table, upstream transport and
  * server-selection table; the cache, the DNSCurve client (thread-safe),
- * the local zones and the configuration are shared.
+ * the local zones are shared.
  *
  * Design notes:
  * - Everything is set up (loops, servers, bound sockets) by the calling
  *   thread before any thread starts, so a listen error is reported at
  *   start-up as with one thread.
- * - Counters: workers_stats_add sums the extra workers' counters into
- *   the caller's (read without a lock: a counter of another thread may
- *   be one update behind; the figures are statistics, not invariants).
- * - A reload (SIGHUP) changes the shared configuration in place while
- *   the other threads read it; settings it cannot change at run time are
- *   kept (main.c), the others are plain words read per query.
+ * - Each extra worker reads a private copy of the configuration (struct
+ *   cfg is plain data) and has its own local data (local-data-file,
+ *   block-file) and root hints; only its own thread touches them.
+ * - Reload (SIGHUP, "curvecache-control reload"): the main thread loads
+ *   and checks the new configuration, applies it to worker 0, then
+ *   workers_reload posts it to every extra worker (a uv_async_t "call"
+ *   on the worker's own loop, request fields under a per-worker mutex)
+ *   and waits until each has answered. Each worker, on its own thread
+ *   and between two callbacks, copies the settings into its private
+ *   struct cfg and loads its local data and hints, exactly as one thread
+ *   reloads in place; the workers do this in parallel. The hand-off is
+ *   synchronous, so the new cfg needs no reference count: the main
+ *   thread does not change or free it before every worker acknowledged.
+ *   A worker whose files fail to load (edited between the main thread's
+ *   check and its own load) keeps its old data; the reload reports it.
+ * - Counters: each worker bumps its struct stats with plain ++ (no cost
+ *   on the query path). workers_stats posts a snapshot request to every
+ *   worker through the same call; the worker copies its counters under
+ *   its mutex and the reader sums the copies under the same mutex, so
+ *   nothing is read while it is written. A worker that does not answer
+ *   within WORKERS_SNAP_WAIT_S (stuck in one long callback) contributes
+ *   its previous snapshot.
  */
 #ifndef CURVECACHE_RESOLVER_WORKERS_H
 #define CURVECACHE_RESOLVER_WORKERS_H
@@ -24,6 +40,8 @@
 #include <stddef.h>
 
 #include "server.h"
+
+struct cfg;
 
 /** Largest number of workers (cfg's threads bound). */
 #define WORKERS_MAX 64
@@ -54,10 +72,27 @@ int workers_start(struct workers **out, unsigned n,
 	__attribute__((warn_unused_result));
 
 /**
- * Add the extra workers' counters to sum.
- * @param w: the set (NULL: nothing added).
+ * Give every extra worker a new configuration (see the design notes);
+ * returns once each has applied it. Main thread only.
+ * @param w: the set (NULL: nothing to do).
+ * @param nc: the new settings (restart-only ones already kept); read by
+ *   the workers during the call only.
+ * @param err, errlen: "worker N: reason" when a worker kept old data.
+ * @return WORKERS_OK, or the first worker's error (the others applied).
  */
-void workers_stats_add(const struct workers *w, struct stats *sum);
+int workers_reload(struct workers *w, const struct cfg *nc, char *err,
+                   size_t errlen);
+
+/**
+ * Add the extra workers' counters to sum, read race-free (see the
+ * design notes). Main thread only.
+ * @param w: the set (NULL: nothing added, 0 returned).
+ * @param sum: the sum.
+ * @param per, cap: receive workers 1 .. N-1's per-thread counters.
+ * @return how many entries of per were written.
+ */
+size_t workers_stats(struct workers *w, struct stats *sum,
+                     struct stats_thread *per, size_t cap);
 
 /**
  * Stop every extra worker (its resolutions end with SERVFAIL) and wait

@@ -49,31 +49,8 @@ busy() { awk '{ print $1 }' "/proc/$CC_PID/task/$1/schedstat"; }
 m0=$(busy "$CC_PID"); w0=$(busy "${wtid:-$CC_PID}")
 before=$("$CTL" -s "$WORK/ctl" stats_noreset |
   awk -F= '$1 == "num.query.udp" { print $2 }')
-python3 - "$CC_IP" $SOCKS $PER >"$WORK/burst.out" 2>&1 <<'EOF'
-import socket, struct, sys
-ip, nsock, per = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-q = b"".join(bytes([len(l)]) + l for l in b"www.example.lab".split(b"."))
-socks = []
-for i in range(nsock):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(("127.0.0.1", 0))
-    s.settimeout(3)
-    socks.append(s)
-good = 0
-for r in range(per):
-    for i, s in enumerate(socks):
-        qid = (r * nsock + i) & 0xffff
-        s.sendto(struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 0) + q +
-                 b"\0" + struct.pack(">HH", 1, 1), (ip, 53))
-    for i, s in enumerate(socks):
-        try:
-            a = s.recv(4096)
-        except socket.timeout:
-            continue
-        if len(a) > 12 and a[3] & 0x0f == 0 and a[6:8] != b"\0\0":
-            good += 1
-print("answered", good)
-EOF
+python3 "$srcdir/tests/e2e/manyports.py" "$CC_IP" www.example.lab $SOCKS $PER \
+  >"$WORK/burst.out" 2>&1
 got=$(awk '/^answered/ { print $2 }' "$WORK/burst.out")
 want=$((SOCKS * PER))
 if [ "${got:-0}" -eq $want ]; then ok "$want cached answers to $SOCKS ports"
