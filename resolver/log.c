@@ -45,7 +45,7 @@ void log_init(enum cfg_log_level level, bool to_stderr)
 	pthread_mutex_lock(&log_lock);
 	if (!to_stderr && log_stderr)
 		openlog("curvecache", LOG_PID | LOG_NDELAY, LOG_DAEMON);
-	log_max = level;
+	__atomic_store_n(&log_max, level, __ATOMIC_RELAXED);
 	log_stderr = to_stderr;
 	log_journal = journal;
 	pthread_mutex_unlock(&log_lock);
@@ -53,7 +53,7 @@ void log_init(enum cfg_log_level level, bool to_stderr)
 
 enum cfg_log_level log_level(void)
 {
-	return log_max;
+	return __atomic_load_n(&log_max, __ATOMIC_RELAXED);
 }
 
 /* Write one finished line where the log goes. */
@@ -109,7 +109,8 @@ void log_event(enum cfg_log_level level, const char *event,
 {
 	va_list ap;
 
-	if (level > log_max || level < CFG_LOG_ERROR)
+	if (level > __atomic_load_n(&log_max, __ATOMIC_RELAXED) ||
+	    level < CFG_LOG_ERROR)
 		return;
 	va_start(ap, fmt);
 	log_vline(level, event, fmt, ap);
