@@ -139,9 +139,10 @@ struct iter_reply {
 enum iter_step {
 	ITER_SEND = 0, /**< send *target, then call iter_next again */
 	ITER_WAIT,     /**< wait for a reply/timeout of an outstanding token;
-	                    returned only while a query handed out for the
-	                    current step is neither answered nor reported
-	                    timed out, so a timer of the caller is running */
+	                    also returned after every query of the step has
+	                    timed out, while a late answer may still come:
+	                    the caller's deadline timer (iter_next past the
+	                    deadline gives ITER_DONE) ends that wait */
 	ITER_DONE      /**< finished: see iter_result */
 };
 
