@@ -1,0 +1,193 @@
+#!/bin/sh
+# tests/e2e/dnsdist_lab.sh: dnsdist (Debian package dnsdist) in front of
+# two curvecache instances, with PROXY protocol v2 (issue 8), resolving
+# in the loopback lab (tests/lab/lab.sh; shared code in e2e_lib.sh).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP.
+#
+# Addresses (the lab uses 127.53.1-3.x and 127.53.100.x for e2e_lib):
+#   127.53.9.1, 127.53.9.2  curvecache instances (proxy-protocol-from:
+#                           127.53.9.53, log-queries: yes)
+#   127.53.9.53             dnsdist: listens and sends from there, with
+#                           useProxyProtocol=true, health checks of
+#                           localhost. A (answered locally)
+#   127.53.9.100            the client: allowed by the instances
+#   127.53.9.101            another client: refused by the instances
+# The instances refuse 127.53.9.53 itself, so an answer through dnsdist
+# proves curvecache took the client from the PROXY header. How each
+# check decides:
+# - UDP and TCP queries from .100 through dnsdist are answered (NOERROR,
+#   the lab's address for www.example.lab.), and the query log of the
+#   instances names client=127.53.9.100 (never 127.53.9.53);
+# - both instances got client queries (round robin);
+# - a query from .101 through dnsdist is REFUSED (its header's address);
+# - a query sent straight to an instance from 127.53.9.53 without a
+#   header gets no answer and moves num.query.proxy.bad; a plain query
+#   from .100 straight to an instance is answered (no header needed).
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+e2e_init dnsdist_lab dnsdist
+
+CC1=127.53.9.1
+CC2=127.53.9.2
+DD=127.53.9.53
+CLIENT=127.53.9.100
+OTHER=127.53.9.101
+WWW=www.example.lab
+
+# inst_start N IP: curvecache instance N on IP (pid in INST_PID).
+inst_start() {
+  {
+    echo "listen: $2@53"
+    echo "outgoing-interface: $2"
+    echo "root-hints: $LAB_ROOT_HINTS"
+    echo "do-not-query-localhost: no"
+    echo "do-ip6: no"
+    echo "user:"
+    echo "control-socket:"
+    echo "log-level: debug"
+    echo "log-queries: yes"
+    echo "query-timeout: 5"
+    echo "access-control: 127.0.0.1 allow"
+    echo "access-control: $CLIENT allow"
+    echo "access-control: $DD refuse"
+    echo "access-control-default: refuse"
+    echo "proxy-protocol-from: $DD"
+  } >"$WORK/cc$1.conf"
+  bg_start "cc$1" "$CURVECACHE" -f -c "$WORK/cc$1.conf"
+  INST_PID=$bg_pid
+  n=0
+  while [ $n -lt 50 ]; do
+    dig +time=1 +tries=1 "@$2" localhost A 2>/dev/null |
+      grep -q 'status: NOERROR' && return 0
+    sleep 0.1
+    n=$((n + 1))
+  done
+  bad "curvecache $1 start" "no answer on $2:53" "$WORK/cc$1.out"
+  exit 1
+}
+
+# inst_stat N PID NAME: counter NAME from a fresh SIGUSR1 dump.
+inst_stat() {
+  before=$(grep -c "event=stats" "$WORK/cc$1.out")
+  kill -USR1 "$2"
+  n=0
+  while [ $n -lt 20 ]; do
+    sleep 0.1
+    [ "$(grep -c "event=stats" "$WORK/cc$1.out")" -gt "$before" ] && break
+    n=$((n + 1))
+  done
+  grep 'event=stats' "$WORK/cc$1.out" | tr ' ' '\n' |
+    sed -n "s/^$3=//p" | tail -n 1
+}
+
+inst_start 1 $CC1
+PID1=$INST_PID
+inst_start 2 $CC2
+PID2=$INST_PID
+
+cat >"$WORK/dnsdist.conf" <<EOC
+setLocal("$DD:53")
+setACL({"127.0.0.0/8"})
+newServer({address="$CC1:53", name="cc1", source="$DD",
+           useProxyProtocol=true, checkName="localhost.", checkType="A",
+           checkInterval=1, mustResolve=true})
+newServer({address="$CC2:53", name="cc2", source="$DD",
+           useProxyProtocol=true, checkName="localhost.", checkType="A",
+           checkInterval=1, mustResolve=true})
+setServerPolicy(roundrobin)
+EOC
+bg_start dnsdist dnsdist --supervised --disable-syslog -C "$WORK/dnsdist.conf"
+DD_PID=$bg_pid
+n=0
+while [ $n -lt 100 ]; do
+  dig +time=1 +tries=1 -b $CLIENT "@$DD" localhost A 2>/dev/null |
+    grep -q 'status: NOERROR' && break
+  sleep 0.1
+  n=$((n + 1))
+done
+if [ $n -ge 100 ]; then
+  bad "dnsdist start" "no answer on $DD:53 within 10 s" "$WORK/dnsdist.out"
+  exit 1
+fi
+ok "dnsdist answers on $DD ($(elapsed))"
+
+# 1. UDP through dnsdist from the allowed client.
+good=0
+i=0
+while [ $i -lt 20 ]; do
+  dig +time=3 +tries=1 -b $CLIENT "@$DD" $WWW A >"$WORK/dig.out" 2>&1
+  [ "$(dig_status "$WORK/dig.out")" = NOERROR ] &&
+    grep -q "^$WWW\.[[:space:]].*[[:space:]]A[[:space:]]" "$WORK/dig.out" &&
+    good=$((good + 1))
+  i=$((i + 1))
+done
+if [ $good -eq 20 ]; then ok "20/20 UDP queries through dnsdist answered"
+else bad "UDP through dnsdist" "$good/20 answered" "$WORK/dig.out"; fi
+
+# 2. TCP through dnsdist.
+dig +tcp +time=3 +tries=1 -b $CLIENT "@$DD" $WWW A >"$WORK/dig.out" 2>&1
+if [ "$(dig_status "$WORK/dig.out")" = NOERROR ]; then
+  ok "TCP query through dnsdist answered"
+else bad "TCP through dnsdist" "not NOERROR" "$WORK/dig.out"; fi
+
+# 3. The query logs see the client, both instances got some.
+sleep 0.5
+q1=$(grep -c "client=$CLIENT[^0-9].*name=$WWW" "$WORK/cc1.out")
+q2=$(grep -c "client=$CLIENT[^0-9].*name=$WWW" "$WORK/cc2.out")
+tcpq=$(grep -c "client=$CLIENT[^0-9].*proto=tcp name=$WWW" \
+       "$WORK/cc1.out" "$WORK/cc2.out" | awk -F: '{s += $2} END {print s}')
+ddq=$(grep -c "client=$DD[^0-9].*name=$WWW" "$WORK/cc1.out" "$WORK/cc2.out" |
+      awk -F: '{s += $2} END {print s}')
+echo "# query log lines for $WWW from $CLIENT: cc1 $q1, cc2 $q2" \
+  "(tcp $tcpq), from $DD: $ddq"
+if [ "$q1" -ge 1 ] && [ "$q2" -ge 1 ] && [ $((q1 + q2)) -eq 21 ]; then
+  ok "both instances answered the client ($q1 + $q2)"
+else bad "both instances" "cc1 $q1, cc2 $q2 (want both > 0, sum 21)"; fi
+if [ "$tcpq" -eq 1 ] && [ "$ddq" -eq 0 ]; then
+  ok "query logs name the real client (UDP and TCP), never dnsdist"
+else bad "real client in the query log" "tcp $tcpq (want 1), dnsdist $ddq"; fi
+
+# 4. Another client through dnsdist: its own address is refused.
+dig +time=3 +tries=1 -b $OTHER "@$DD" $WWW A >"$WORK/dig.out" 2>&1
+st=$(dig_status "$WORK/dig.out")
+if [ "$st" = REFUSED ]; then ok "client $OTHER through dnsdist: REFUSED"
+else bad "other client refused" "status '$st'" "$WORK/dig.out"; fi
+
+# 5. Straight to an instance from dnsdist's address, no header: dropped.
+b1=$(inst_stat 1 "$PID1" num.query.proxy.bad)
+dig +time=1 +tries=1 -b $DD "@$CC1" $WWW A >"$WORK/dig.out" 2>&1
+st=$(dig_status "$WORK/dig.out")
+b2=$(inst_stat 1 "$PID1" num.query.proxy.bad)
+if [ -z "$st" ] && grep -q "timed out" "$WORK/dig.out" &&
+   [ "${b2:-0}" -eq $((${b1:-0} + 1)) ]; then
+  ok "headerless query from $DD dropped (num.query.proxy.bad $b1 -> $b2)"
+else
+  bad "headerless query dropped" "status '$st', proxy.bad $b1 -> $b2" \
+    "$WORK/dig.out"
+fi
+dig +tcp +time=2 +tries=1 -b $DD "@$CC1" $WWW A >"$WORK/dig.out" 2>&1
+st=$(dig_status "$WORK/dig.out")
+b3=$(inst_stat 1 "$PID1" num.query.proxy.bad)
+if [ -z "$st" ] && [ "${b3:-0}" -gt "${b2:-0}" ]; then
+  ok "headerless TCP connection from $DD closed (proxy.bad $b2 -> $b3)"
+else
+  bad "headerless TCP dropped" "status '$st', proxy.bad $b2 -> $b3" \
+    "$WORK/dig.out"
+fi
+
+# 6. Plain DNS from a client that is no balancer still works.
+dig +time=3 +tries=1 -b $CLIENT "@$CC2" $WWW A >"$WORK/dig.out" 2>&1
+st=$(dig_status "$WORK/dig.out")
+if [ "$st" = NOERROR ]; then ok "plain query straight to an instance"
+else bad "plain query" "status '$st'" "$WORK/dig.out"; fi
+
+bg_stop "$DD_PID"
+for p in "$PID1" "$PID2"; do
+  bg_stop "$p"
+done
+e2e_finish
