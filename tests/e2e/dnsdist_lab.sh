@@ -137,11 +137,11 @@ else bad "TCP through dnsdist" "not NOERROR" "$WORK/dig.out"; fi
 
 # 3. The query logs see the client, both instances got some.
 sleep 0.5
-q1=$(grep -c "client=$CLIENT[^0-9].*name=$WWW" "$WORK/cc1.out")
-q2=$(grep -c "client=$CLIENT[^0-9].*name=$WWW" "$WORK/cc2.out")
-tcpq=$(grep -c "client=$CLIENT[^0-9].*proto=tcp name=$WWW" \
+q1=$(grep -c "client=${CLIENT}[^0-9].*name=$WWW" "$WORK/cc1.out")
+q2=$(grep -c "client=${CLIENT}[^0-9].*name=$WWW" "$WORK/cc2.out")
+tcpq=$(grep -c "client=${CLIENT}[^0-9].*proto=tcp name=$WWW" \
        "$WORK/cc1.out" "$WORK/cc2.out" | awk -F: '{s += $2} END {print s}')
-ddq=$(grep -c "client=$DD[^0-9].*name=$WWW" "$WORK/cc1.out" "$WORK/cc2.out" |
+ddq=$(grep -c "client=${DD}[^0-9].*name=$WWW" "$WORK/cc1.out" "$WORK/cc2.out" |
       awk -F: '{s += $2} END {print s}')
 echo "# query log lines for $WWW from $CLIENT: cc1 $q1, cc2 $q2" \
   "(tcp $tcpq), from $DD: $ddq"

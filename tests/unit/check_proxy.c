@@ -27,7 +27,8 @@ static size_t mk(uint8_t *out, uint8_t vc, uint8_t fp, const uint8_t *body,
 	out[13] = fp;
 	out[14] = (uint8_t)(blen >> 8);
 	out[15] = (uint8_t)blen;
-	memcpy(out + 16, body, blen);
+	if (blen > 0)
+		memcpy(out + 16, body, blen);
 	return 16 + blen;
 }
 
