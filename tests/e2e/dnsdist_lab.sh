@@ -187,7 +187,17 @@ if [ "$st" = NOERROR ]; then ok "plain query straight to an instance"
 else bad "plain query" "status '$st'" "$WORK/dig.out"; fi
 
 bg_stop "$DD_PID"
+k=1
 for p in "$PID1" "$PID2"; do
+  e2e_kill "$p"
+  st=$?
   bg_stop "$p"
+  if [ "$st" -eq 0 ] &&
+     ! grep -qE 'runtime error|Sanitizer' "$WORK/cc$k.out"; then
+    ok "curvecache $k exits 0 on SIGTERM, no sanitizer report"
+  else
+    bad "curvecache $k exit" "status $st" "$WORK/cc$k.out"
+  fi
+  k=$((k + 1))
 done
 e2e_finish
