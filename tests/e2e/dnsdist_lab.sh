@@ -180,6 +180,39 @@ else
     "$WORK/dig.out"
 fi
 
+# 5b. A header split over two TCP segments (waited for), claiming the
+# client $CLIENT, then one query: answered NOERROR on that connection.
+t0=$(grep -c "client=${CLIENT}[^0-9].*proto=tcp name=$WWW" "$WORK/cc1.out")
+python3 - "$DD" "$CC1" "$CLIENT" >"$WORK/split.out" 2>&1 <<'EOP'
+import socket, struct, sys, time
+src, dst, client = sys.argv[1:4]
+body = socket.inet_aton(client) + socket.inet_aton(dst) + \
+    struct.pack("!HH", 40000, 53)
+hdr = b"\r\n\r\n\x00\r\nQUIT\n" + bytes([0x21, 0x11]) + \
+    struct.pack("!H", len(body)) + body
+q = struct.pack("!HHHHHH", 0x4242, 0x0100, 1, 0, 0, 0)
+q += b"".join(bytes([len(l)]) + l.encode() for l in "www.example.lab".split("."))
+q += b"\x00" + struct.pack("!HH", 1, 1)
+s = socket.socket()
+s.settimeout(5)
+s.bind((src, 0))
+s.connect((dst, 53))
+s.sendall(hdr[:9])
+time.sleep(0.3)
+s.sendall(hdr[9:] + struct.pack("!H", len(q)) + q)
+n = struct.unpack("!H", s.recv(2))[0]
+r = b""
+while len(r) < n:
+    r += s.recv(n - len(r))
+print("id=%x rcode=%d an=%d" % (struct.unpack("!H", r[:2])[0], r[3] & 15,
+      struct.unpack("!H", r[6:8])[0]))
+EOP
+sleep 0.2
+t1=$(grep -c "client=${CLIENT}[^0-9].*proto=tcp name=$WWW" "$WORK/cc1.out")
+if grep -q "id=4242 rcode=0 an=1" "$WORK/split.out" && [ "$t1" -eq $((t0 + 1)) ]
+then ok "PROXY header split over two TCP segments: answered, client logged"
+else bad "split TCP header" "no NOERROR answer" "$WORK/split.out"; fi
+
 # 6. Plain DNS from a client that is no balancer still works.
 dig +time=3 +tries=1 -b $CLIENT "@$CC2" $WWW A >"$WORK/dig.out" 2>&1
 st=$(dig_status "$WORK/dig.out")
