@@ -311,6 +311,20 @@ static int opt_acl(struct cfg_ctx *x, char *value)
 	return 0;
 }
 
+static int opt_proxy_from(struct cfg_ctx *x, char *value)
+{
+	struct cfg_acl a;
+
+	if (parse_prefix(value, &a) != 0)
+		return fail(x, "bad address prefix \"%s\"", value);
+	if (x->c->n_proxy_from >= CFG_MAX_PROXY_FROM)
+		return fail(x, "too many proxy-protocol-from (at most %d)",
+		            CFG_MAX_PROXY_FROM);
+	a.action = CFG_ACL_ALLOW;
+	x->c->proxy_from[x->c->n_proxy_from++] = a;
+	return 0;
+}
+
 static int opt_acl_default(struct cfg_ctx *x, char *value)
 {
 	if (parse_action(value, &x->c->acl_default) != 0)
@@ -537,6 +551,7 @@ static const struct {
 	{ "listen", opt_listen, false },
 	{ "access-control", opt_acl, false },
 	{ "access-control-default", opt_acl_default, false },
+	{ "proxy-protocol-from", opt_proxy_from, false },
 	{ "ratelimit", opt_ratelimit, false },
 	{ "ratelimit-exempt-loopback", opt_ratelimit_lo, false },
 	{ "root-hints", opt_root_hints, false },
@@ -757,8 +772,9 @@ static bool prefix_match(const uint8_t *addr, const struct cfg_acl *a)
 	       == 0;
 }
 
-enum cfg_acl_action cfg_acl_check(const struct cfg *c,
-                                  const struct sockaddr *sa)
+/* Index of the longest rule matching sa, -1 for none. */
+static int acl_find(const struct cfg_acl *r, size_t n,
+                    const struct sockaddr *sa)
 {
 	const uint8_t *addr;
 	int family = sa->sa_family;
@@ -776,14 +792,26 @@ enum cfg_acl_action cfg_acl_check(const struct cfg *c,
 			addr += 12;
 		}
 	} else {
-		return c->acl_default;
+		return -1;
 	}
-	for (i = 0; i < c->n_acl; i++) {
-		if (c->acl[i].family != family ||
-		    !prefix_match(addr, &c->acl[i]))
+	for (i = 0; i < n; i++) {
+		if (r[i].family != family || !prefix_match(addr, &r[i]))
 			continue;
-		if (best < 0 || c->acl[i].prefix > c->acl[best].prefix)
+		if (best < 0 || r[i].prefix > r[best].prefix)
 			best = (int)i;
 	}
+	return best;
+}
+
+enum cfg_acl_action cfg_acl_check(const struct cfg *c,
+                                  const struct sockaddr *sa)
+{
+	int best = acl_find(c->acl, c->n_acl, sa);
+
 	return best < 0 ? c->acl_default : c->acl[best].action;
+}
+
+bool cfg_proxy_from(const struct cfg *c, const struct sockaddr *sa)
+{
+	return acl_find(c->proxy_from, c->n_proxy_from, sa) >= 0;
 }

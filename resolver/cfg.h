@@ -27,6 +27,8 @@
 
 #define CFG_MAX_LISTEN 16
 #define CFG_MAX_ACL 64
+/** Most proxy-protocol-from prefixes. */
+#define CFG_MAX_PROXY_FROM 16
 #define CFG_MAX_OUTGOING 16
 #define CFG_MAX_PATH 256
 #define CFG_MAX_USER 64
@@ -102,6 +104,10 @@ struct cfg {
 	struct cfg_acl acl[CFG_MAX_ACL];
 	size_t n_acl;
 	enum cfg_acl_action acl_default;  /**< for clients no rule matches */
+	/** Load balancers whose packets carry a PROXY v2 header (their
+	    action field is unused). */
+	struct cfg_acl proxy_from[CFG_MAX_PROXY_FROM];
+	size_t n_proxy_from;
 	uint32_t ratelimit;               /**< queries/s per client, 0 = off */
 	bool ratelimit_exempt_loopback;   /**< loopback never limited */
 	char root_hints[CFG_MAX_PATH];
@@ -184,6 +190,14 @@ int cfg_parse(const char *name, const char *text, size_t len,
  */
 enum cfg_acl_action cfg_acl_check(const struct cfg *c,
                                   const struct sockaddr *sa);
+
+/**
+ * Whether a peer is a load balancer of proxy-protocol-from (its packets
+ * must start with a PROXY v2 header).
+ * @param c: the config.
+ * @param sa: the peer address.
+ */
+bool cfg_proxy_from(const struct cfg *c, const struct sockaddr *sa);
 
 /**
  * Parse "ADDR" or "ADDR@PORT" (IPv4 or IPv6, no brackets).

@@ -60,8 +60,13 @@ struct inflight_dest {
 	void *handle;                   /**< UDP: the listener */
 	uint32_t slot;                  /**< TCP: connection slot */
 	uint64_t serial;                /**< TCP: connection serial */
-	struct sockaddr_storage addr;   /**< UDP: the client */
+	struct sockaddr_storage addr;   /**< the client (access control,
+	                                     rate limit, query log); behind
+	                                     PROXY v2: the header's */
 	socklen_t addrlen;
+	struct sockaddr_storage peer;   /**< UDP: where the answer goes (the
+	                                     datagram's source) */
+	socklen_t peerlen;
 };
 
 /** A client waiting for a resolution. */

@@ -20,6 +20,7 @@
 #include "localdata.h"
 #include "localzone.h"
 #include "log.h"
+#include "proxy.h"
 #include "qlog.h"
 #include "ratelimit.h"
 #include "sel.h"
@@ -113,8 +114,8 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 		return;
 	}
 	if (l != NULL)
-		udpio_send(&l->io, msg, len, (const struct sockaddr *)&d->addr,
-		           d->addrlen);
+		udpio_send(&l->io, msg, len, (const struct sockaddr *)&d->peer,
+		           d->peerlen);
 }
 
 static void server_error(struct server *s, const struct respond_query *q,
@@ -779,12 +780,41 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 /* ------------------------------------------------------------------ */
 /* UDP listeners                                                       */
 
+bool server_proxy_client(struct server *s, const uint8_t *pkt, size_t len,
+                         struct inflight_dest *d, size_t *skip)
+{
+	struct sockaddr_storage client;
+	int rc;
+
+	*skip = 0;
+	if (s->cfg->n_proxy_from == 0 ||
+	    !cfg_proxy_from(s->cfg, (const struct sockaddr *)&d->addr))
+		return true;
+	rc = proxy_parse(pkt, len, skip, &client);
+	if (rc != PROXY_OK) {
+		s->st.proxy_bad++;
+		if (log_level() >= CFG_LOG_DEBUG)
+			log_event(CFG_LOG_DEBUG, "proxy_bad", "reason=\"%s\"",
+			          proxy_strerror(rc));
+		return false;
+	}
+	if (client.ss_family == AF_INET) {
+		d->addr = client;
+		d->addrlen = sizeof(struct sockaddr_in);
+	} else if (client.ss_family == AF_INET6) {
+		d->addr = client;
+		d->addrlen = sizeof(struct sockaddr_in6);
+	} /* LOCAL: the balancer itself asks */
+	return true;
+}
+
 /* One datagram of a receive batch (udpio.h). */
 static void udp_recv(struct udpio *u, const uint8_t *pkt, size_t len,
                      const struct sockaddr *from, socklen_t fromlen)
 {
 	struct server_udp *l = u->data;
 	struct inflight_dest d;
+	size_t skip;
 
 	if (l->s->stopping)
 		return;
@@ -794,8 +824,12 @@ static void udp_recv(struct udpio *u, const uint8_t *pkt, size_t len,
 	d.serial = 0;
 	memcpy(&d.addr, from, fromlen);
 	d.addrlen = fromlen;
+	memcpy(&d.peer, from, fromlen);
+	d.peerlen = fromlen;
+	if (!server_proxy_client(l->s, pkt, len, &d, &skip))
+		return;
 	l->s->st.queries_udp++;
-	(void)server_query(l->s, pkt, len, &d);
+	(void)server_query(l->s, pkt + skip, len - skip, &d);
 }
 
 static int server_udp_listen(struct server *s, const struct sockaddr *sa)

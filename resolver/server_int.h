@@ -58,6 +58,7 @@ struct server_conn {
 	uv_tcp_t h;
 	uv_timer_t idle;
 	struct sockaddr_storage peer;
+	bool proxy_done;           /**< PROXY v2 header read (or none due) */
 	size_t rlen;
 	uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
 };
@@ -118,6 +119,16 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
  */
 void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
                      const uint8_t *msg, size_t len, bool waited);
+
+/**
+ * For a proxy-protocol-from peer (d->addr), parse the PROXY v2 header at
+ * pkt: d->addr becomes its client (LOCAL keeps the peer) and *skip its
+ * length. Other peers: *skip = 0, nothing changes.
+ * @return false when the header is required but not valid (counted in
+ *   num.query.proxy.bad): drop the packet (or the connection).
+ */
+bool server_proxy_client(struct server *s, const uint8_t *pkt, size_t len,
+                         struct inflight_dest *d, size_t *skip);
 
 /** Start the TCP listener on an address. @return 0 or a libuv error. */
 int server_tcp_listen(struct server *s, const struct sockaddr *sa);

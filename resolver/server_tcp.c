@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "proxy.h"
 #include "upstream.h"
 
 /** Backlog of each TCP listener. */
@@ -213,10 +214,41 @@ static void conn_frame(struct server_conn *c, size_t need)
 	c->rlen -= 2 + need;
 }
 
+/* A proxy-protocol-from connection starts with a PROXY v2 header: take
+ * it off the buffer and make its client the connection's peer.
+ * @return false while more bytes are needed or after closing. */
+static bool conn_proxy(struct server_conn *c)
+{
+	struct inflight_dest d;
+	size_t skip = 0;
+	int rc;
+
+	rc = proxy_parse(c->rbuf, c->rlen, &skip, &d.addr);
+	if ((rc == PROXY_ESHORT || rc == PROXY_ELENGTH) &&
+	    c->rlen < sizeof c->rbuf && !c->eof)
+		return false;
+	memset(&d, 0, sizeof d);
+	d.addr = c->peer;
+	if (!server_proxy_client(c->s, c->rbuf, c->rlen, &d, &skip)) {
+		conn_close(c);
+		return false;
+	}
+	c->peer = d.addr;
+	memmove(c->rbuf, c->rbuf + skip, c->rlen - skip);
+	c->rlen -= skip;
+	c->proxy_done = true;
+	return true;
+}
+
 static void conn_process(struct server_conn *c)
 {
 	size_t need, k;
 
+	if (!c->proxy_done && !conn_proxy(c)) {
+		if (!c->closing && c->eof)
+			conn_maybe_close(c);
+		return;
+	}
 	for (k = 0; k < SERVER_TCP_BATCH_MAX && !c->closing &&
 	     c->rlen >= 2; k++) {
 		if (c->pending >= SERVER_TCP_PENDING_MAX) {
@@ -368,7 +400,13 @@ static void tcp_accept_cb(uv_stream_t *ls, int status)
 		return;
 	if (uv_accept(ls, (uv_stream_t *)&c->h) != 0 ||
 	    uv_tcp_getpeername(&c->h, (struct sockaddr *)&c->peer, &alen) !=
-	    0 ||
+	    0) {
+		conn_close(c);
+		return;
+	}
+	/* a balancer's client is known after its PROXY v2 header */
+	c->proxy_done = !cfg_proxy_from(s->cfg, (struct sockaddr *)&c->peer);
+	if (c->proxy_done &&
 	    cfg_acl_check(s->cfg, (struct sockaddr *)&c->peer) ==
 	    CFG_ACL_DENY) {
 		conn_close(c);

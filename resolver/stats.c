@@ -27,6 +27,9 @@ static const struct stats_field stats_fields[] = {
 	        "queries answered REFUSED by access control"),
 	STATS_F("acl.dropped", acl_dropped,
 	        "queries dropped by access control"),
+	STATS_F("num.query.proxy.bad", proxy_bad,
+	        "packets from a proxy-protocol-from balancer without a valid "
+	        "PROXY v2 header (dropped)"),
 	STATS_F("num.ratelimited", ratelimited,
 	        "queries dropped by the per-client rate limit"),
 	STATS_F("num.query.dropped", dropped,

@@ -66,6 +66,8 @@ struct stats {
 	uint64_t acl_refused;        /**< answered REFUSED by access control */
 	uint64_t acl_dropped;        /**< dropped by access control */
 	uint64_t ratelimited;        /**< dropped by the per-client limit */
+	uint64_t proxy_bad;          /**< proxy-protocol-from peer, no valid
+	                                  PROXY v2 header: dropped */
 	uint64_t dropped;            /**< unanswerable: QR set, too short */
 	uint64_t cache_hits;         /**< answered from the cache */
 	uint64_t cache_misses;       /**< went to a resolution */

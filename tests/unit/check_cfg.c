@@ -36,6 +36,13 @@ static enum cfg_acl_action acl(const char *s)
 	return cfg_acl_check(&c, (struct sockaddr *)&ss);
 }
 
+static bool proxy_from(const char *s)
+{
+	struct sockaddr_storage ss = addr(s);
+
+	return cfg_proxy_from(&c, (struct sockaddr *)&ss);
+}
+
 START_TEST(test_defaults)
 {
 	ck_assert_int_eq(parse(""), 0);
@@ -76,7 +83,8 @@ START_TEST(test_values)
 		"ratelimit-exempt-loopback: no\n"
 		"log-level: debug\n"
 		"access-control: 10.0.0.0/8 allow\n"
-		"access-control: 10.1.0.0/16 deny\n"), 0);
+		"access-control: 10.1.0.0/16 deny\n"
+		"proxy-protocol-from: 10.9.0.0/16\n"), 0);
 	ck_assert_uint_eq(c.n_listen, 2);
 	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[0].sa)
 	                        ->sin_port), 5300);
@@ -96,6 +104,9 @@ START_TEST(test_values)
 	ck_assert_int_eq(acl("127.0.0.1"), CFG_ACL_REFUSE);
 	ck_assert_int_eq(acl("10.2.3.4"), CFG_ACL_ALLOW);
 	ck_assert_int_eq(acl("10.1.3.4"), CFG_ACL_DENY); /* longest wins */
+	ck_assert_uint_eq(c.n_proxy_from, 1);
+	ck_assert(proxy_from("10.9.1.2"));
+	ck_assert(!proxy_from("10.8.1.2"));
 }
 END_TEST
 
@@ -119,6 +130,9 @@ START_TEST(test_reject)
 		"curve-key-rotate: 8785\n", "curve-key-rotate: 5d\n",
 		"curve-key-rotate: h\n", "curve-key-rotate: -1s\n",
 		"log-queries: maybe\n", "cache-file: var/cache\n",
+		"proxy-protocol-from: 127.0.0.0/33\n",
+		"proxy-protocol-from: lb.example\n",
+		"proxy-protocol-from:\n",
 	};
 	size_t i;
 
