@@ -74,7 +74,9 @@ try_dig() {
 # run_try HOW: one run; HOW is enter (a line on stdin) or int (SIGINT).
 run_try() {
   how=$1
-  rm -f "$WORK/in"
+  # The last run's output goes first: the child below truncates it only
+  # once it runs, and its "Press Enter" must not be taken for this run's.
+  rm -f "$WORK/in" "$WORK/out"
   mkfifo "$WORK/in" || exit 1
   # In a process group of its own, with SIGINT back to its default (a
   # background job of a script starts with SIGINT ignored), so that
