@@ -169,6 +169,6 @@ curve_nonce_next(struct curve_client *c, uint8_t nonce[CURVE_NONCE_BYTES])
 		return st;
 	for (i = 0; i < CURVE_COUNTER_BYTES; i++)
 		nonce[i] = (uint8_t)(v >> (8 * (CURVE_COUNTER_BYTES - 1 - i)));
-	randombytes_buf(nonce + CURVE_COUNTER_BYTES, CURVE_NONCE_RANDOM_BYTES);
+	curve_random(nonce + CURVE_COUNTER_BYTES, CURVE_NONCE_RANDOM_BYTES);
 	return CURVE_OK;
 }

@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "cfg.h"
 #include "iter_int.h"
+#include "slab.h"
 #include "sel.h"
 
 /** Query deadline when the config gives none. */
@@ -36,15 +37,18 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 
 	if (env == NULL || now == NULL)
 		return NULL;
-	req = calloc(1, sizeof(*req));
+	req = env->req_slab != NULL ? slab_alloc(env->req_slab) :
+	      malloc(sizeof(*req));
 	if (req == NULL)
 		return NULL;
-	req->frame[0] = calloc(1, sizeof(*req->frame[0]));
+	memset(req, 0, ITER_REQ_ZEROED);
+	req->env = env;
+	/* iter_frame_init clears the frame */
+	req->frame[0] = iter_frame_alloc(req);
 	if (req->frame[0] == NULL) {
-		free(req);
+		slab_free(env->req_slab, req);
 		return NULL;
 	}
-	req->env = env;
 	req->now = *now;
 	req->next_token = 1;
 	req->curve_all = true;
@@ -72,8 +76,25 @@ void iter_free(struct iter_req *req)
 	if (req == NULL)
 		return;
 	for (i = 0; i <= ITER_MAX_DEPTH; i++)
-		free(req->frame[i]);
-	free(req);
+		slab_free(req->env->frame_slab, req->frame[i]);
+	slab_free(req->env->req_slab, req);
+}
+
+size_t iter_req_size(void)
+{
+	return sizeof(struct iter_req);
+}
+
+size_t iter_frame_size(void)
+{
+	return sizeof(struct iter_frame);
+}
+
+struct iter_frame *iter_frame_alloc(struct iter_req *req)
+{
+	struct slab *s = req->env->frame_slab;
+
+	return s != NULL ? slab_alloc(s) : malloc(sizeof(struct iter_frame));
 }
 
 const struct iter_result *iter_result(const struct iter_req *req)

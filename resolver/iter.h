@@ -48,6 +48,8 @@
 
 #include "wire.h"
 
+struct slab;
+
 struct cache;
 struct sel;
 struct hints;
@@ -93,6 +95,11 @@ struct iter_env {
 	uint64_t *downgrades;           /**< NULL, or a counter bumped for
 	                                     every downgrade refused
 	                                     (curve-require, curve-pin) */
+	struct slab *req_slab;          /**< NULL, or where iter_new takes
+	                                     the request (slots of at least
+	                                     iter_req_size(); same thread) */
+	struct slab *frame_slab;        /**< likewise for its frames
+	                                     (iter_frame_size()) */
 };
 
 /** One upstream query the caller must send. */
@@ -187,6 +194,10 @@ struct iter_req;
  * @param now: current time; the deadline is now + cfg query-timeout.
  * @return the request (free with iter_free), or NULL when out of memory.
  */
+/** Bytes of a request and of one of its frames (for struct slab). */
+size_t iter_req_size(void);
+size_t iter_frame_size(void);
+
 struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
                           size_t qnamelen, uint16_t qtype, uint16_t qclass,
                           const struct iter_now *now);

@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "cfg.h"
 #include "iter_int.h"
+#include "slab.h"
 
 struct iter_frame *iter_frame_top(struct iter_req *req)
 {
@@ -47,7 +48,7 @@ int iter_frame_push(struct iter_req *req, size_t ns, uint16_t qtype)
 
 	if (req->depth >= ITER_MAX_DEPTH)
 		return -1;
-	f = calloc(1, sizeof(*f));
+	f = iter_frame_alloc(req);   /* iter_frame_init clears it */
 	if (f == NULL)
 		return -1;
 	iter_frame_init(f, parent->zone.ns[ns].name,
@@ -66,7 +67,7 @@ void iter_frame_pop(struct iter_req *req)
 	if (req->depth == 0)
 		return;
 	iter_frame_retire(req, req->depth);
-	free(req->frame[req->depth]);
+	slab_free(req->env->frame_slab, req->frame[req->depth]);
 	req->frame[req->depth] = NULL;
 	req->depth--;
 }

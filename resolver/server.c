@@ -521,6 +521,8 @@ static struct server_res *res_new(struct server *s,
 	r->env.cfg = s->cfg;
 	r->env.pin = s->pin;
 	r->env.downgrades = &s->st.curve_downgrade_refused;
+	r->env.req_slab = &s->req_slab;
+	r->env.frame_slab = &s->frame_slab;
 	s->nres++;
 	uv_timer_init(s->loop, &r->deadline);
 	r->deadline.data = r;
@@ -915,6 +917,10 @@ int server_new(struct server **out, const struct server_params *p)
 	s->cache = p->cache;
 	s->curve = p->curve;
 	s->lz = p->lz;
+	/* a failed mapping leaves malloc behind the slabs */
+	(void)slab_init(&s->req_slab, iter_req_size(), SERVER_RES_MAX);
+	(void)slab_init(&s->frame_slab, iter_frame_size(),
+	                SERVER_RES_MAX * SERVER_FRAMES_PER_RES);
 	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
 	    curvepin_new(&s->pin) != CURVEPIN_OK ||
@@ -985,6 +991,8 @@ void server_free(struct server *s)
 	hints_release(s->hints);
 	free(s->conns);
 	free(s->stats_sum);
+	slab_fini(&s->req_slab);
+	slab_fini(&s->frame_slab);
 	free(s);
 }
 

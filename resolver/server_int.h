@@ -14,6 +14,7 @@
 #include "iter.h"
 #include "respond.h"
 #include "server.h"
+#include "slab.h"
 #include "udpio.h"
 
 /** inflight_dest.transport values. */
@@ -69,6 +70,9 @@ struct server_hints {
 	unsigned refs;
 };
 
+/** Frame slots per resolution slot (most walks need one or two). */
+#define SERVER_FRAMES_PER_RES 2
+
 struct server {
 	uv_loop_t *loop;
 	const struct cfg *cfg;
@@ -92,6 +96,8 @@ struct server {
 	struct stats *stats_sum;           /**< their sum with st */
 	bool stopping;
 	size_t nres;                       /**< resolutions alive */
+	struct slab req_slab;              /**< iterator requests and */
+	struct slab frame_slab;            /**< frames (slab.h: why) */
 	struct server_udp udp[CFG_MAX_LISTEN];
 	size_t nudp;
 	struct server_tcpl tcpl[CFG_MAX_LISTEN];

@@ -38,14 +38,6 @@ uint16_t upstream_curve_edns(uint16_t edns)
 	return (uint16_t)v;
 }
 
-static uint16_t rand16(void)
-{
-	uint16_t v;
-
-	randombytes_buf(&v, sizeof v);
-	return v;
-}
-
 /* ------------------------------------------------------------------ */
 /* Building                                                            */
 
@@ -59,7 +51,7 @@ static int build_query(const struct iter_target *t, struct upstream_sent *s,
 	if (t->qnamelen < 1 || t->qnamelen > WIRE_NAME_MAX)
 		return UPSTREAM_EBUILD;
 	memset(&wq, 0, sizeof wq);
-	s->id = rand16();
+	s->id = curve_random16();
 	wq.id = s->id;
 	wq.qtype = t->qtype;
 	wq.qclass = t->qclass;
@@ -78,7 +70,7 @@ static int build_plain(struct upstream *u, const struct iter_target *t,
 
 	memcpy(s->qname, t->qname, t->qnamelen);
 	s->qnamelen = t->qnamelen;
-	randombytes_buf(rnd, sizeof rnd);
+	curve_random(rnd, sizeof rnd);
 	wire_name_0x20(s->qname, s->qnamelen, rnd);
 	return build_query(t, s, t->edns, u->sbuf, sizeof u->sbuf,
 	                   &s->pktlen);
@@ -130,7 +122,7 @@ static int build_curve(struct upstream *u, const struct iter_target *t,
 		rc = UPSTREAM_EBUILD;
 	if (rc == UPSTREAM_OK && mode == UPSTREAM_MODE_TXT &&
 	    (zone_text(t, zone, sizeof zone) != UPSTREAM_OK ||
-	     curve_txt_query_build(u->curve, t->key, s->nonce, rand16(), zone,
+	     curve_txt_query_build(u->curve, t->key, s->nonce, curve_random16(), zone,
 	                           u->plain, ilen, u->sbuf, sizeof u->sbuf,
 	                           &s->pktlen) != CURVE_OK))
 		rc = UPSTREAM_EBUILD;

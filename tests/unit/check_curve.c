@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,11 +403,83 @@ END_TEST
 
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* curve_random: the per-thread pool                                   */
+
+static int cmp16(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+/* 20,000 draws of 16 bytes (several refills of the pool) are all
+ * distinct and never all-zero: the pool hands out each byte once and
+ * refills rather than repeating or running dry. */
+START_TEST(test_random_pool_distinct)
+{
+	enum { N = 20000 };
+	unsigned char (*v)[16] = malloc(sizeof(*v) * N);
+	static const unsigned char zero[16];
+	size_t i;
+
+	ck_assert_ptr_nonnull(v);
+	for (i = 0; i < N; i++) {
+		curve_random(v[i], sizeof v[i]);
+		ck_assert_mem_ne(v[i], zero, sizeof zero);
+	}
+	qsort(v, N, sizeof(*v), cmp16);
+	for (i = 1; i < N; i++)
+		ck_assert_msg(memcmp(v[i - 1], v[i], 16) != 0,
+		              "draw repeated");
+	free(v);
+}
+END_TEST
+
+/* Odd sizes, sizes over the pool's direct limit, zero, and the 16-bit
+ * helper: every byte value turns up in 1 MiB of 1..200-byte draws and
+ * both halves of curve_random16's range occur. */
+START_TEST(test_random_pool_sizes)
+{
+	static unsigned char big[1000];
+	unsigned seen[256] = { 0 };
+	unsigned char buf[200];
+	size_t total = 0, i, len = 1;
+	bool lo = false, hi = false;
+	uint16_t r;
+
+	curve_random(buf, 0);
+	memset(big, 0, sizeof big);
+	curve_random(big, sizeof big);
+	for (i = 0; i < sizeof big && big[i] == 0; i++)
+		;
+	ck_assert_uint_lt(i, sizeof big);
+	while (total < (1u << 20)) {
+		curve_random(buf, len);
+		for (i = 0; i < len; i++)
+			seen[buf[i]]++;
+		total += len;
+		len = len % 200 + 1;
+	}
+	for (i = 0; i < 256; i++)
+		ck_assert_msg(seen[i] > 0, "byte %zu never drawn", i);
+	for (i = 0; i < 1000 && !(lo && hi); i++) {
+		r = curve_random16();
+		lo = lo || r < 0x8000;
+		hi = hi || r >= 0x8000;
+	}
+	ck_assert(lo && hi);
+}
+END_TEST
+
 static Suite *
 curve_suite(void)
 {
 	Suite *s = suite_create("curve");
 	TCase *tc;
+
+	tc = tcase_create("random");
+	tcase_add_test(tc, test_random_pool_distinct);
+	tcase_add_test(tc, test_random_pool_sizes);
+	suite_add_tcase(s, tc);
 
 	tc = tcase_create("base32");
 	tcase_add_test(tc, test_base32_vectors);
