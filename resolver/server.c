@@ -25,6 +25,7 @@
 #include "ratelimit.h"
 #include "sel.h"
 #include "stale.h"
+#include "upshare.h"
 #include "upstream.h"
 
 /** The RCODE BADVERS (RFC 6891), 12 bits. */
@@ -42,7 +43,7 @@
 /** An upstream query of a resolution, by token. */
 struct server_out {
 	uint32_t token;
-	struct upstream_query *uq;
+	struct upshare_q *sq;
 };
 
 /** One iterator run and what it needs; in the in-flight table. */
@@ -201,7 +202,7 @@ static void res_release(struct server_res *r)
 
 	r->done = true;
 	for (i = 0; i < r->nout; i++)
-		upstream_cancel(r->out[i].uq);
+		upshare_detach(r->out[i].sq, r, r->out[i].token);
 	r->nout = 0;
 	forward_cancel(r->fq);
 	r->fq = NULL;
@@ -320,18 +321,17 @@ static void res_finish(struct server_res *r)
 }
 
 /* Take the query of a token out of the list (NULL if not there). */
-static struct upstream_query *res_out_take(struct server_res *r,
-                                           uint32_t token)
+static struct upshare_q *res_out_take(struct server_res *r, uint32_t token)
 {
-	struct upstream_query *uq;
+	struct upshare_q *sq;
 	size_t i;
 
 	for (i = 0; i < r->nout; i++) {
 		if (r->out[i].token != token)
 			continue;
-		uq = r->out[i].uq;
+		sq = r->out[i].sq;
 		r->out[i] = r->out[--r->nout];
-		return uq;
+		return sq;
 	}
 	return NULL;
 }
@@ -344,7 +344,7 @@ static void res_on_reply(void *arg, const struct iter_reply *reply)
 	if (r->done)
 		return;
 	if (reply->kind != ITER_REPLY_TIMEOUT)
-		upstream_cancel(res_out_take(r, reply->token));
+		upshare_detach(res_out_take(r, reply->token), r, reply->token);
 	now = server_now();
 	iter_feed(r->req, reply, &now);
 	res_drive(r);
@@ -353,17 +353,17 @@ static void res_on_reply(void *arg, const struct iter_reply *reply)
 static void res_send(struct server_res *r, const struct iter_target *t,
                      const struct iter_now *now)
 {
-	struct upstream_query *uq = NULL;
+	struct upshare_q *sq = NULL;
 	struct iter_reply fail;
 
 	if (r->nout == ITER_MAX_SENDS) {
-		upstream_cancel(r->out[0].uq);
+		upshare_detach(r->out[0].sq, r, r->out[0].token);
 		r->out[0] = r->out[--r->nout];
 	}
-	if (upstream_send(r->s->up, t, now->mono_ms, res_on_reply, r, &uq) ==
+	if (upshare_send(r->s->share, t, now->mono_ms, res_on_reply, r, &sq) ==
 	    UPSTREAM_OK) {
 		r->out[r->nout].token = t->token;
-		r->out[r->nout++].uq = uq;
+		r->out[r->nout++].sq = sq;
 		return;
 	}
 	memset(&fail, 0, sizeof fail);
@@ -893,6 +893,20 @@ int server_listen(struct server *s, char *err, size_t errlen)
 /* ------------------------------------------------------------------ */
 /* The worker                                                          */
 
+/* The transport behind the worker's upshare table. */
+static int share_send(void *ctx, const struct iter_target *t,
+                      uint64_t mono_ms, upstream_cb cb, void *arg,
+                      struct upstream_query **out)
+{
+	return upstream_send(ctx, t, mono_ms, cb, arg, out);
+}
+
+static void share_cancel(void *ctx, struct upstream_query *q)
+{
+	(void)ctx;
+	upstream_cancel(q);
+}
+
 int server_new(struct server **out, const struct server_params *p)
 {
 	char err[CFG_ERR_BYTES];
@@ -928,7 +942,9 @@ int server_new(struct server **out, const struct server_params *p)
 	    inflight_new(&s->inflight, SERVER_RES_MAX, SERVER_WAITERS_MAX) !=
 	    INFLIGHT_OK ||
 	    upstream_new(&s->up, s->loop, s->cfg, s->curve, &s->st, 0) !=
-	    UPSTREAM_OK) {
+	    UPSTREAM_OK ||
+	    (s->share = upshare_new(share_send, share_cancel, s->up,
+	                            &s->st.upstream_shared)) == NULL) {
 		server_free(s);
 		return SERVER_ENOMEM;
 	}
@@ -980,6 +996,7 @@ void server_free(struct server *s)
 {
 	if (s == NULL)
 		return;
+	upshare_free(s->share);
 	upstream_free(s->up);
 	inflight_free(s->inflight);
 	sel_free(s->sel);

@@ -83,6 +83,7 @@ struct server {
 	struct sel *sel;
 	struct inflight *inflight;
 	struct upstream *up;
+	struct upshare *share;             /**< equal queries sent once */
 	struct ratelimit *rl;              /**< per-client token buckets */
 	struct forward *fwd;               /**< forward zones (c-ares) */
 	struct localdata *ld;              /**< local-data / block-file */

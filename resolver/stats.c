@@ -84,6 +84,8 @@ static const struct stats_field stats_fields[] = {
 	        "upstream queries timed out"),
 	STATS_F("upstream.unreachable", upstream_unreachable,
 	        "upstream servers unreachable"),
+	STATS_F("upstream.shared", upstream_shared,
+	        "upstream queries joined to an equal one in flight"),
 	STATS_F("upstream.ignored", upstream_ignored,
 	        "upstream packets that matched no query"),
 	STATS_F("unwanted.replies", unwanted_replies,

@@ -99,6 +99,8 @@ struct stats {
 	uint64_t upstream_replies;   /**< valid replies fed to the iterator */
 	uint64_t upstream_timeouts;
 	uint64_t upstream_unreachable;
+	uint64_t upstream_shared;    /**< queries joined to an equal one in
+	                                  flight (upshare.h) */
 	uint64_t upstream_ignored;   /**< packets that did not match a query */
 	uint64_t unwanted_replies;   /**< upstream packets dropped, all
 	                                  reasons: ignored + curve bad */
