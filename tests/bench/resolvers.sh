@@ -21,22 +21,31 @@
 #   do-not-query-localhost: no), dqcache 127.53.100.13 (CACHESIZE 64 MiB,
 #   servers/@ = the lab root; its per-query log goes to /dev/null), the
 #   trivial responder tests/bench/echo_responder 127.53.100.14.
+# - The peers are measured in turns within each of BENCH_RUNS rounds
+#   (all of them up at once, idle but for the one being measured), so
+#   that a slow spell of the shared machine falls on all alike; every
+#   figure is the median over the rounds.
 # - (1) cache hits: 10,000 names nN.wild.example.lab (a wildcard of the
 #   lab) warmed, then dnsperf at saturation (4 sockets, 100 queries
-#   outstanding) for BENCH_SECONDS: QPS and
-#   the resolver's CPU time (utime + stime of /proc/PID/stat) per
-#   answered query; latency p50/p99 from dnsperf -v (each answer's
-#   latency) at saturation and at a fixed 100k queries/s (-Q 100000).
+#   outstanding) for BENCH_SECONDS: QPS, the resolver's CPU time
+#   (utime + stime of /proc/PID/stat, and each part) per answered query,
+#   and how busy dnsperf's core was (near 100 %: dnsperf, not the
+#   resolver, set the rate); latency p50/p99 from dnsperf -v (each
+#   answer's latency) at saturation and at a fixed 100k queries/s
+#   (-Q 100000).
 # - (2) cold: a fresh process, 1,000 distinct names cN.wild.example.lab
 #   once each (dnsperf -n 1, 100 outstanding): wall time (dnsperf's run
-#   time) and upstream queries per name, counted on the wire (every
-#   packet from the resolver's address to a port 53: upcount.py).
+#   time), the resolver's CPU time, and upstream queries per name,
+#   counted on the wire (every packet from the resolver's address to a
+#   port 53: upcount.py).
 # - (3) the same for 1,000 names in the DNSCurve zone secure.curve.
 #   (root -> curve. -> secure.curve., both behind CurveDNS): curvecache,
 #   dqcache, and curvecache with "curve: no" (the same servers asked in
-#   plain DNS); then their cache-hit rates on those names.
-# - (4) peak RSS (VmHWM) after (1) and bytes per cached name (RSS growth
-#   over the warm-up / 10,000).
+#   plain DNS, from 127.53.100.15); then their cache-hit rates on those
+#   names.
+# - (4) peak RSS (VmHWM) after (1); bytes per cached name as the RSS
+#   growth over a second 10,000 names (mN...) per name, and, for
+#   comparison, over the first 10,000 (start-up allocations included).
 # - (5) the limit: echo_responder under the same load; curvecache/limit
 #   CPU per query.
 # - curvecache with threads: N (sockets SO_REUSEPORT), N cores, dnsperf
@@ -51,6 +60,7 @@ ECHO=${ECHO:-$(pwd)/tests/bench/echo_responder}
 NAMES=10000
 COLD=1000
 CC_IP=127.53.100.11
+CP_IP=127.53.100.15
 UB_IP=127.53.100.12
 DQ_IP=127.53.100.13
 EC_IP=127.53.100.14
@@ -104,6 +114,7 @@ names() { # COUNT PREFIX ZONE
     'BEGIN { for (i = 1; i <= n; i++) printf "%s%d.wild.%s A\n", p, i, z }'
 }
 names $NAMES n example.lab >"$WORK/hot"
+names $NAMES m example.lab >"$WORK/hot2"
 names $NAMES n secure.curve >"$WORK/hot_curve"
 names $COLD c example.lab >"$WORK/cold"
 names $COLD c secure.curve >"$WORK/cold_curve"
@@ -126,10 +137,11 @@ launch() { # NAME CMD...: in the background, pinned, output in NAME.log
   PID=$!
   PIDS="$PIDS $PID"
 }
-start_cc() { # [CONFIG LINE...]
+start_cc() { # IP [CONFIG LINE...]
+  cip_=$1; shift
   {
-    echo "listen: $CC_IP@53"
-    echo "outgoing-interface: $CC_IP"
+    echo "listen: $cip_@53"
+    echo "outgoing-interface: $cip_"
     echo "root-hints: $LAB_ROOT_HINTS"
     echo "do-not-query-localhost: no"
     echo "do-ip6: no"
@@ -138,9 +150,10 @@ start_cc() { # [CONFIG LINE...]
     echo "control-socket:"
     echo "log-level: warn"
     for l in "$@"; do echo "$l"; done
-  } >"$WORK/cc.conf"
-  launch curvecache "$CURVECACHE" -f -c "$WORK/cc.conf"
-  wait_answer $CC_IP || { cat "$WORK/curvecache.log"; die "curvecache"; }
+  } >"$WORK/cc-$cip_.conf"
+  launch "curvecache-$cip_" "$CURVECACHE" -f -c "$WORK/cc-$cip_.conf"
+  wait_answer "$cip_" ||
+    { cat "$WORK/curvecache-$cip_.log"; die "curvecache"; }
 }
 start_ub() {
   mkdir -p "$WORK/ub"
@@ -195,10 +208,15 @@ start_echo() {
 
 # ---------------------------------------------------------------- measuring
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+usr_ticks() { awk '{ print $14 }' "/proc/$1/stat"; }
 rss_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
+core_busy() { awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8,
+  $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
 median() { sort -g | awk '{ v[NR] = $1 } END {
   if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2];
   else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# medians STEM...: STEM.m from the values appended to STEM.
+medians() { for m in "$@"; do median <"$WORK/$m" >"$WORK/$m.m"; done; }
 perf() { # IP FILE OUT [dnsperf options]: dnsperf on core(s) DP_CPUS
   pip=$1; pfile=$2; pout=$3; shift 3
   taskset -c "${DP_CPUS:-1}" dnsperf -s "$pip" -d "$pfile" -c 4 -q 100 \
@@ -221,131 +239,161 @@ warm() {
   [ "$(cat "$WORK/warm.n")" = "$(wc -l <"$2")" ] ||
     { cat "$WORK/warm.out"; die "warm-up of $1: not every name answered"; }
 }
-# hits NAME IP FILE: RUNS saturation runs; appends "NAME.qps/.cpu_us".
-hits() {
-  : >"$WORK/$1.qps"; : >"$WORK/$1.cpu"
-  r=0
-  while [ $r -lt "$RUNS" ]; do
-    t0=$(cpu_ticks "$PID")
-    perf "$2" "$3" "$WORK/run.out" -l "$SECS"
-    t1=$(cpu_ticks "$PID")
-    q=$(field "$WORK/run.out" "Queries completed")
-    field "$WORK/run.out" "Queries per second" >>"$WORK/$1.qps"
-    awk -v a="$t0" -v b="$t1" -v q="$q" -v hz="$CLK" \
-      'BEGIN { if (q > 0) printf "%.4f\n", (b - a) / hz / q * 1e6 }' \
-      >>"$WORK/$1.cpu"
-    r=$((r + 1))
-  done
-  median <"$WORK/$1.qps" >"$WORK/$1.qps.m"
-  median <"$WORK/$1.cpu" >"$WORK/$1.cpu.m"
+# hits_once NAME PID IP FILE: one saturation run; appends to NAME.qps,
+# NAME.cpu, NAME.usr, NAME.sys (us per answered query) and NAME.dpbusy
+# (busy % of dnsperf's core).
+hits_once() {
+  hn=$1; hpid=$2; hip=$3; hfile=$4
+  t0=$(cpu_ticks "$hpid"); u0=$(usr_ticks "$hpid")
+  c0=$(core_busy "${DP_CPUS:-1}")
+  perf "$hip" "$hfile" "$WORK/run.out" -l "$SECS"
+  t1=$(cpu_ticks "$hpid"); u1=$(usr_ticks "$hpid")
+  c1=$(core_busy "${DP_CPUS:-1}")
+  q=$(field "$WORK/run.out" "Queries completed")
+  field "$WORK/run.out" "Queries per second" >>"$WORK/$hn.qps"
+  awk -v a="$t0" -v b="$t1" -v ua="$u0" -v ub="$u1" -v q="$q" \
+    -v hz="$CLK" -v o="$WORK/$hn" 'BEGIN { if (q > 0) {
+      printf "%.4f\n", (b - a) / hz / q * 1e6 >> (o ".cpu")
+      printf "%.4f\n", (ub - ua) / hz / q * 1e6 >> (o ".usr")
+      printf "%.4f\n", ((b - a) - (ub - ua)) / hz / q * 1e6 >> (o ".sys")
+    } }'
+  echo "$c0 $c1" | awk '{ if ($4 > $2) printf "%.1f\n",
+    100 * ($3 - $1) / ($4 - $2) }' >>"$WORK/$hn.dpbusy"
 }
-# lat NAME IP FILE TAG [options]: RUNS -v runs; p50/p99 in microseconds.
-lat() {
+# lat_once NAME IP FILE TAG [options]: one -v run; appends p50/p99 (us)
+# to NAME.TAG.p50 / .p99.
+lat_once() {
   lname=$1; lip=$2; lfile=$3; tag=$4; shift 4
-  : >"$WORK/$lname.$tag.p50"; : >"$WORK/$lname.$tag.p99"
-  r=0
-  while [ $r -lt "$RUNS" ]; do
-    perf "$lip" "$lfile" "$WORK/lat.out" -l "$SECS" -v "$@"
-    awk '$1 == ">" && $2 == "NOERROR" {
-        us = int($NF * 1e6 + 0.5); h[us]++; n++ }
-      END { c = 0; p50 = p99 = -1
-        for (u = 0; c < n; u++) { c += h[u]
-          if (p50 < 0 && c >= n * 0.50) p50 = u
-          if (p99 < 0 && c >= n * 0.99) p99 = u }
-        print p50 > "'"$WORK/p50"'"; print p99 > "'"$WORK/p99"'" }' \
-      "$WORK/lat.out"
-    cat "$WORK/p50" >>"$WORK/$lname.$tag.p50"
-    cat "$WORK/p99" >>"$WORK/$lname.$tag.p99"
-    r=$((r + 1))
-  done
-  median <"$WORK/$lname.$tag.p50" >"$WORK/$lname.$tag.p50.m"
-  median <"$WORK/$lname.$tag.p99" >"$WORK/$lname.$tag.p99.m"
+  perf "$lip" "$lfile" "$WORK/lat.out" -l "$SECS" -v "$@"
+  awk '$1 == ">" && $2 == "NOERROR" {
+      us = int($NF * 1e6 + 0.5); h[us]++; n++ }
+    END { c = 0; p50 = p99 = -1
+      for (u = 0; c < n; u++) { c += h[u]
+        if (p50 < 0 && c >= n * 0.50) p50 = u
+        if (p99 < 0 && c >= n * 0.99) p99 = u }
+      print p50 >> "'"$WORK/$lname.$tag.p50"'"
+      print p99 >> "'"$WORK/$lname.$tag.p99"'" }' "$WORK/lat.out"
 }
-# cold NAME IP FILE STARTER [args]: RUNS fresh starts; wall time (s) and
-# upstream queries per name.
-cold() {
+# cold_once NAME IP FILE STARTER [args]: a fresh start; appends wall time
+# (s) to NAME.wall, upstream queries per name to NAME.up, and the
+# resolver's CPU time (ms) to NAME.cpums.
+cold_once() {
   cname=$1; cip=$2; cfile=$3; shift 3
-  : >"$WORK/$cname.wall"; : >"$WORK/$cname.up"
-  r=0
-  while [ $r -lt "$RUNS" ]; do
-    "$@"
-    python3 "$srcdir/tests/bench/upcount.py" "$WORK/cap" "$cip" 120 \
-      </dev/null >/dev/null 2>&1 9>&- &
-    sniff=$!
-    PIDS="$PIDS $sniff"
-    n=0
-    until grep -q '^# ready' "$WORK/cap" 2>/dev/null; do
-      n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
-      sleep 0.05
-    done
-    perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
-    sleep 0.5
-    stop_pid "$sniff"
-    stop_pid "$PID"
-    ok=$(noerror "$WORK/cold.out")
-    [ "$ok" = "$(wc -l <"$cfile")" ] ||
-      echo "# warning: $cname cold run $r: $ok NOERROR of $(wc -l <"$cfile")"
-    field "$WORK/cold.out" "Run time (s)" >>"$WORK/$cname.wall"
-    awk -v n="$(wc -l <"$cfile")" \
-      '$1 == "udp" { printf "%.3f\n", ($2 + $4) / n }' \
-      "$WORK/cap" >>"$WORK/$cname.up"
-    rm -f "$WORK/cap"
-    r=$((r + 1))
+  "$@"
+  python3 "$srcdir/tests/bench/upcount.py" "$WORK/cap" "$cip" 120 \
+    </dev/null >/dev/null 2>&1 9>&- &
+  sniff=$!
+  PIDS="$PIDS $sniff"
+  n=0
+  until grep -q '^# ready' "$WORK/cap" 2>/dev/null; do
+    n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
+    sleep 0.05
   done
-  median <"$WORK/$cname.wall" >"$WORK/$cname.wall.m"
-  median <"$WORK/$cname.up" >"$WORK/$cname.up.m"
+  t0=$(cpu_ticks "$PID")
+  perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
+  sleep 0.5
+  t1=$(cpu_ticks "$PID")
+  stop_pid "$sniff"
+  stop_pid "$PID"
+  ok=$(noerror "$WORK/cold.out")
+  [ "$ok" = "$(wc -l <"$cfile")" ] ||
+    echo "# warning: $cname cold run: $ok NOERROR of $(wc -l <"$cfile")"
+  field "$WORK/cold.out" "Run time (s)" >>"$WORK/$cname.wall"
+  awk -v n="$(wc -l <"$cfile")" \
+    '$1 == "udp" { printf "%.3f\n", ($2 + $4) / n }' \
+    "$WORK/cap" >>"$WORK/$cname.up"
+  awk -v a="$t0" -v b="$t1" -v hz="$CLK" \
+    'BEGIN { printf "%.0f\n", (b - a) / hz * 1000 }' >>"$WORK/$cname.cpums"
+  rm -f "$WORK/cap"
 }
-# memory NAME: RSS before warm-up in NAME.rss0 must be set; writes
-# NAME.hwm (kB) and NAME.bpn (bytes per cached name).
-memory() {
-  rss_kb "$PID" VmHWM >"$WORK/$1.hwm.m"
-  awk -v a="$(cat "$WORK/$1.rss0")" -v b="$(rss_kb "$PID" VmRSS)" \
-    -v n=$NAMES 'BEGIN { printf "%.0f\n", (b - a) * 1024 / n }' \
-    >"$WORK/$1.bpn.m"
-}
-# one resolver through (1) and (4); the process stays up.
-hot_all() { # NAME IP
-  rss_kb "$PID" VmRSS >"$WORK/$1.rss0"
-  warm "$2" "$WORK/hot"
-  memory "$1"
-  hits "$1" "$2" "$WORK/hot"
-  rss_kb "$PID" VmHWM >"$WORK/$1.hwm.m"
-  lat "$1" "$2" "$WORK/hot" sat
-  lat "$1" "$2" "$WORK/hot" q100k -Q 100000
+# mem_warm NAME PID IP: warm the 10,000 hot names, then 10,000 more;
+# NAME.bpn1 (RSS growth over the first 10,000
+# per name, start-up allocations included), NAME.bpn (growth per name
+# over the second 10,000: the marginal cost of a cached name).
+mem_warm() {
+  r0=$(rss_kb "$2" VmRSS)
+  warm "$3" "$WORK/hot"
+  r1=$(rss_kb "$2" VmRSS)
+  warm "$3" "$WORK/hot2"
+  r2=$(rss_kb "$2" VmRSS)
+  awk -v a="$r0" -v b="$r1" -v c="$r2" -v n=$NAMES -v o="$WORK/$1" \
+    'BEGIN { printf "%.0f\n", (b - a) * 1024 / n > (o ".bpn1.m")
+             printf "%.0f\n", (c - b) * 1024 / n > (o ".bpn.m") }'
 }
 progress() { echo "# $(date -u +%H:%M:%S) $*" >&2; }
 
 # ---------------------------------------------------------------- the runs
-progress "cold: curvecache, unbound, dqcache"
-cold cc $CC_IP "$WORK/cold" start_cc
-cold ub $UB_IP "$WORK/cold" start_ub
-cold dq $DQ_IP "$WORK/cold" start_dq
-progress "cold DNSCurve zone: curvecache, dqcache, curvecache plain"
-cold ccC $CC_IP "$WORK/cold_curve" start_cc
-cold dqC $DQ_IP "$WORK/cold_curve" start_dq
-cold ccP $CC_IP "$WORK/cold_curve" start_cc "curve: no"
+# Peers are measured in turns within each round (cold starts, then
+# rate runs, then latency runs), so a slow spell of the shared machine
+# falls on all of them alike; the table takes each figure's median.
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+  progress "cold, round $((r + 1)) of $RUNS: curvecache, unbound, dqcache," \
+    "DNSCurve zone: curvecache, dqcache, curvecache plain"
+  cold_once cc $CC_IP "$WORK/cold" start_cc $CC_IP
+  cold_once ub $UB_IP "$WORK/cold" start_ub
+  cold_once dq $DQ_IP "$WORK/cold" start_dq
+  cold_once ccC $CC_IP "$WORK/cold_curve" start_cc $CC_IP
+  cold_once dqC $DQ_IP "$WORK/cold_curve" start_dq
+  cold_once ccP $CC_IP "$WORK/cold_curve" start_cc $CC_IP "curve: no"
+  r=$((r + 1))
+done
+for n in cc ub dq ccC dqC ccP; do medians $n.wall $n.up $n.cpums; done
 
-progress "cache hits: curvecache"
-start_cc; hot_all cc $CC_IP
-warm $CC_IP "$WORK/hot_curve"; hits ccC $CC_IP "$WORK/hot_curve"
-stop_pid "$PID"
-start_cc "curve: no"; warm $CC_IP "$WORK/hot_curve"
-hits ccP $CC_IP "$WORK/hot_curve"; stop_pid "$PID"
-progress "cache hits: unbound"
-start_ub; hot_all ub $UB_IP; stop_pid "$PID"
-progress "cache hits: dqcache"
-start_dq; hot_all dq $DQ_IP
-warm $DQ_IP "$WORK/hot_curve"; hits dqC $DQ_IP "$WORK/hot_curve"
-stop_pid "$PID"
-progress "the limit: echo_responder"
-start_echo; hits ec $EC_IP "$WORK/hot"
-lat ec $EC_IP "$WORK/hot" sat; lat ec $EC_IP "$WORK/hot" q100k -Q 100000
-stop_pid "$PID"
+progress "cache hits: every resolver up and warmed"
+start_cc $CC_IP; CC_PID=$PID
+start_cc $CP_IP "curve: no"; CP_PID=$PID
+start_ub; UB_PID=$PID
+start_dq; DQ_PID=$PID
+start_echo; EC_PID=$PID
+mem_warm cc $CC_PID $CC_IP
+mem_warm ub $UB_PID $UB_IP
+mem_warm dq $DQ_PID $DQ_IP
+warm $CC_IP "$WORK/hot_curve"
+warm $CP_IP "$WORK/hot_curve"
+warm $DQ_IP "$WORK/hot_curve"
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+  progress "cache hits, round $((r + 1)) of $RUNS"
+  hits_once cc $CC_PID $CC_IP "$WORK/hot"
+  hits_once ub $UB_PID $UB_IP "$WORK/hot"
+  hits_once dq $DQ_PID $DQ_IP "$WORK/hot"
+  hits_once ec $EC_PID $EC_IP "$WORK/hot"
+  hits_once ccC $CC_PID $CC_IP "$WORK/hot_curve"
+  hits_once ccP $CP_PID $CP_IP "$WORK/hot_curve"
+  hits_once dqC $DQ_PID $DQ_IP "$WORK/hot_curve"
+  r=$((r + 1))
+done
+for n in cc ub dq ec ccC ccP dqC; do
+  medians $n.qps $n.cpu $n.usr $n.sys $n.dpbusy
+done
+for n in cc:$CC_PID ub:$UB_PID dq:$DQ_PID; do
+  rss_kb "${n#*:}" VmHWM >"$WORK/${n%%:*}.hwm.m"
+done
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+  progress "latency, round $((r + 1)) of $RUNS"
+  for n in cc:$CC_IP ub:$UB_IP dq:$DQ_IP ec:$EC_IP; do
+    lat_once "${n%%:*}" "${n#*:}" "$WORK/hot" sat
+    lat_once "${n%%:*}" "${n#*:}" "$WORK/hot" q100k -Q 100000
+  done
+  r=$((r + 1))
+done
+for n in cc ub dq ec; do
+  medians $n.sat.p50 $n.sat.p99 $n.q100k.p50 $n.q100k.p99
+done
+for p in $CC_PID $CP_PID $UB_PID $DQ_PID $EC_PID; do stop_pid "$p"; done
+
 for nt in $THREADS; do
   progress "curvecache threads: $nt"
   CPUS=0-$(($(nproc) - 1)); DP_CPUS=$CPUS
-  start_cc "threads: $nt"; warm $CC_IP "$WORK/hot"
-  hits "cct$nt" $CC_IP "$WORK/hot"; stop_pid "$PID"
+  start_cc $CC_IP "threads: $nt"; warm $CC_IP "$WORK/hot"
+  r=0
+  while [ "$r" -lt "$RUNS" ]; do
+    hits_once "cct$nt" "$PID" $CC_IP "$WORK/hot"; r=$((r + 1))
+  done
+  medians "cct$nt.qps" "cct$nt.cpu"
+  stop_pid "$PID"
   CPUS=0; DP_CPUS=1
 done
 
@@ -378,6 +426,9 @@ row() { # LABEL CC UB DQ LIMIT (file stems or "-")
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   row "(1) cache hits, queries/s" cc.qps ub.qps dq.qps ec.qps
   row "(1) CPU per answered query, us" cc.cpu ub.cpu dq.cpu ec.cpu
+  row "(1) of which user space, us" cc.usr ub.usr dq.usr ec.usr
+  row "(1) of which kernel, us" cc.sys ub.sys dq.sys ec.sys
+  row "(1) dnsperf's core busy, %" cc.dpbusy ub.dpbusy dq.dpbusy ec.dpbusy
   row "(1) latency p50 at saturation, us" cc.sat.p50 ub.sat.p50 \
     dq.sat.p50 ec.sat.p50
   row "(1) latency p99 at saturation, us" cc.sat.p99 ub.sat.p99 \
@@ -388,12 +439,18 @@ row() { # LABEL CC UB DQ LIMIT (file stems or "-")
     dq.q100k.p99 ec.q100k.p99
   row "(2) cold 1,000 names, wall s" cc.wall ub.wall dq.wall -
   row "(2) cold upstream queries per name" cc.up ub.up dq.up -
+  row "(2) cold resolver CPU time, ms" cc.cpums ub.cpums dq.cpums -
   row "(3) DNSCurve zone cold, wall s" ccC.wall - dqC.wall ccP.wall
   row "(3) DNSCurve zone upstream queries per name" ccC.up - dqC.up ccP.up
+  row "(3) DNSCurve zone cold resolver CPU time, ms" ccC.cpums - \
+    dqC.cpums ccP.cpums
   row "(3) DNSCurve zone cache hits, queries/s" ccC.qps - dqC.qps ccP.qps
   row "(3) DNSCurve zone CPU per hit, us" ccC.cpu - dqC.cpu ccP.cpu
   row "(4) peak RSS after (1), kB" cc.hwm ub.hwm dq.hwm -
-  row "(4) RSS per cached name, bytes" cc.bpn ub.bpn dq.bpn -
+  row "(4) RSS per cached name (names 10,001-20,000), bytes" \
+    cc.bpn ub.bpn dq.bpn -
+  row "(4) RSS growth over the first 10,000 names, bytes/name" \
+    cc.bpn1 ub.bpn1 dq.bpn1 -
   for nt in $THREADS; do
     row "threads: $nt, cache hits queries/s (all cores shared)" \
       "cct$nt.qps" - - cc.qps
