@@ -522,15 +522,16 @@ static void cache_dname(struct cache *c, const uint8_t *name, size_t nlen,
 	}
 }
 
-/* The last link: fill *a from what the cache said about the name. */
-static void cache_final(const struct cache_answer *ans, uint8_t *buf,
-                        size_t used, uint16_t an, struct respond_answer *a)
+void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
+                         size_t used, uint16_t an, bool curve,
+                         struct respond_answer *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->an = buf;
 	a->an_len = used;
 	a->an_count = an;
 	a->rcode = WIRE_RCODE_NOERROR;
+	a->curve = curve && ans->curve != 0;
 	if (ans->kind == CACHE_KIND_RRSET) {
 		a->an_len += ans->len;
 		a->an_count = (uint16_t)(an + ans->count);
@@ -561,8 +562,7 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
 	for (link = 0; link <= RESPOND_CNAME_MAX; link++) {
 		if (cache_read(c, name, nlen, qtype, qclass, now, &ans,
 		               buf + used, cap - used) == RESPOND_OK) {
-			cache_final(&ans, buf, used, an, a);
-			a->curve = curve && ans.curve != 0;
+			respond_cache_final(&ans, buf, used, an, curve, a);
 			return RESPOND_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||

@@ -36,6 +36,7 @@
 #include "wire.h"
 
 struct cache;
+struct cache_answer;
 
 #define RESPOND_MUST_CHECK __attribute__((warn_unused_result))
 
@@ -150,6 +151,18 @@ int respond_build(const struct respond_query *q,
                   const struct respond_answer *a, size_t limit,
                   uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated) RESPOND_MUST_CHECK;
+
+/**
+ * Fill *a with the last link of a cache walk: the RRset the cache gave
+ * (appended after the chain's used bytes of buf), or for a negative
+ * entry its SOA as the authority section and NXDOMAIN/NOERROR.
+ * @param an: records of the chain so far (CNAMEs) in buf[0..used).
+ * @param curve: every link so far came over DNSCurve.
+ * (Shared by respond_cache_answer and stale.c's expired-data walk.)
+ */
+void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
+                         size_t used, uint16_t an, bool curve,
+                         struct respond_answer *a);
 
 /**
  * Answer a question from the cache alone, following CNAMEs inside the

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "respond.h"
 #include "wire.h"
 
 /** Bytes from the start of RDATA back to the TTL of an RR image. */
@@ -84,29 +85,6 @@ static bool cname_target(const uint8_t *img, size_t len, uint8_t *out,
 	                            WIRE_NAME_LOWER) == WIRE_OK;
 }
 
-/* The final link: the RRset, or a negative entry's SOA. */
-static void final_answer(const struct cache_answer *ans, uint8_t *buf,
-                         size_t used, uint16_t an, bool curve,
-                         struct respond_answer *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->rcode = WIRE_RCODE_NOERROR;
-	a->an = buf;
-	a->an_len = used;
-	a->an_count = an;
-	a->curve = curve && ans->curve != 0;
-	if (ans->kind == CACHE_KIND_RRSET) {
-		a->an_len += ans->len;
-		a->an_count = (uint16_t)(an + ans->count);
-		return;
-	}
-	if (ans->kind == CACHE_KIND_NXDOMAIN)
-		a->rcode = WIRE_RCODE_NXDOMAIN;
-	a->ns = buf + used;
-	a->ns_len = ans->len;
-	a->ns_count = (uint16_t)ans->count;
-}
-
 int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
                  uint16_t qtype, uint16_t qclass, time_t now,
                  uint32_t window, struct respond_answer *a, uint8_t *buf,
@@ -127,7 +105,7 @@ int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
 	for (link = 0; link <= RESPOND_CNAME_MAX; link++) {
 		if (read_stale(c, name, nlen, qtype, qclass, now, window, &ans,
 		               buf + used, cap - used, used_stale)) {
-			final_answer(&ans, buf, used, an, curve, a);
+			respond_cache_final(&ans, buf, used, an, curve, a);
 			return STALE_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||
