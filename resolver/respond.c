@@ -522,6 +522,36 @@ static void cache_dname(struct cache *c, const uint8_t *name, size_t nlen,
 	}
 }
 
+/* Meta and transfer types that are never resolved (RFC 1035, 2845,
+ * 2930, 1995, 5936). */
+#define RESPOND_TYPE_TKEY 249
+#define RESPOND_TYPE_TSIG 250
+#define RESPOND_TYPE_IXFR 251
+#define RESPOND_TYPE_AXFR 252
+#define RESPOND_TYPE_MAILB 253
+#define RESPOND_TYPE_MAILA 254
+
+unsigned respond_policy(const struct respond_query *q)
+{
+	if (q->qclass != WIRE_CLASS_IN)
+		return WIRE_RCODE_REFUSED;
+	switch (q->qtype) {
+	case 0:
+	case WIRE_TYPE_OPT:
+		return WIRE_RCODE_FORMERR;
+	case RESPOND_TYPE_IXFR:
+	case RESPOND_TYPE_AXFR:
+		return WIRE_RCODE_REFUSED;
+	case RESPOND_TYPE_TKEY:
+	case RESPOND_TYPE_TSIG:
+	case RESPOND_TYPE_MAILB:
+	case RESPOND_TYPE_MAILA:
+		return WIRE_RCODE_NOTIMP;
+	default:
+		return 0;
+	}
+}
+
 void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
                          size_t used, uint16_t an, bool curve,
                          struct respond_answer *a)

@@ -153,6 +153,14 @@ int respond_build(const struct respond_query *q,
                   bool *truncated) RESPOND_MUST_CHECK;
 
 /**
+ * The RCODE for a parsed question that is never looked up or resolved:
+ * REFUSED for classes other than IN and for zone transfers, FORMERR for
+ * type 0 and OPT, NOTIMP for TKEY, TSIG, MAILB and MAILA; 0 for every
+ * other question.
+ */
+unsigned respond_policy(const struct respond_query *q);
+
+/**
  * Fill *a with the last link of a cache walk: the RRset the cache gave
  * (appended after the chain's used bytes of buf), or for a negative
  * entry its SOA as the authority section and NXDOMAIN/NOERROR.

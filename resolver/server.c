@@ -32,13 +32,6 @@
 #define SERVER_RCODE_BADVERS 16u
 /** Nanoseconds per microsecond (uv_hrtime is in nanoseconds). */
 #define SERVER_NS_PER_US 1000u
-/** Meta and transfer types that are never resolved. */
-#define SERVER_TYPE_TKEY 249
-#define SERVER_TYPE_TSIG 250
-#define SERVER_TYPE_IXFR 251
-#define SERVER_TYPE_AXFR 252
-#define SERVER_TYPE_MAILB 253
-#define SERVER_TYPE_MAILA 254
 
 /** An upstream query of a resolution, by token. */
 struct server_out {
@@ -603,28 +596,6 @@ static enum server_qresult server_resolve(struct server *s,
 /* ------------------------------------------------------------------ */
 /* The path of a client query                                          */
 
-/* The RCODE for questions that are never resolved; 0 for the others. */
-static unsigned query_policy(const struct respond_query *q)
-{
-	if (q->qclass != WIRE_CLASS_IN)
-		return WIRE_RCODE_REFUSED;
-	switch (q->qtype) {
-	case 0:
-	case WIRE_TYPE_OPT:
-		return WIRE_RCODE_FORMERR;
-	case SERVER_TYPE_IXFR:
-	case SERVER_TYPE_AXFR:
-		return WIRE_RCODE_REFUSED;
-	case SERVER_TYPE_TKEY:
-	case SERVER_TYPE_TSIG:
-	case SERVER_TYPE_MAILB:
-	case SERVER_TYPE_MAILA:
-		return WIRE_RCODE_NOTIMP;
-	default:
-		return 0;
-	}
-}
-
 static unsigned parse_rcode(int status)
 {
 	switch (status) {
@@ -771,7 +742,7 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 	}
 	if (q.has_question)
 		stats_qtype(&s->st, q.qtype);
-	rcode = rc != RESPOND_OK ? parse_rcode(rc) : query_policy(&q);
+	rcode = rc != RESPOND_OK ? parse_rcode(rc) : respond_policy(&q);
 	if (rcode != 0) {
 		server_error(s, &q, d, rcode, false);
 		return SERVER_Q_DONE;
