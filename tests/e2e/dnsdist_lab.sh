@@ -14,6 +14,9 @@
 #                           localhost. A (answered locally)
 #   127.53.9.100            the client: allowed by the instances
 #   127.53.9.101            another client: refused by the instances
+#   127.53.9.102            a client that sends a burst: allowed, and
+#                           rate limited like every client (ratelimit:
+#                           RATE on the instances, loopback not exempt)
 # The instances refuse 127.53.9.53 itself, so an answer through dnsdist
 # proves curvecache took the client from the PROXY header. How each
 # check decides:
@@ -24,19 +27,34 @@
 # - a query from .101 through dnsdist is REFUSED (its header's address);
 # - a query sent straight to an instance from 127.53.9.53 without a
 #   header gets no answer and moves num.query.proxy.bad; a plain query
-#   from .100 straight to an instance is answered (no header needed).
+#   from .100 straight to an instance is answered (no header needed);
+# - a burst of BURST queries from .102 through dnsdist gets at least RATE
+#   and at most 4 * RATE answers (each instance's bucket holds RATE, plus
+#   what refills while the burst lasts), num.ratelimited of the two
+#   instances together moves by at least BURST - 4 * RATE and by no more
+#   than the queries left unanswered, and the queries from .100 sent
+#   through dnsdist after each chunk of the burst (the last one right
+#   after it) are all answered: the limit is per real client, not per
+#   dnsdist address (which carries the whole burst). RATE stays well
+#   above what the sequential checks and the health checks send.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
 . "$srcdir/tests/e2e/e2e_lib.sh"
-e2e_init dnsdist_lab dnsdist
+e2e_init dnsdist_lab dnsdist python3
 
 CC1=127.53.9.1
 CC2=127.53.9.2
 DD=127.53.9.53
 CLIENT=127.53.9.100
 OTHER=127.53.9.101
+LIMITED=127.53.9.102
+# Queries/s per client on the instances (the 21 sequential queries from
+# $CLIENT, about 11 per instance, stay under a full bucket), and the
+# burst of check 7.
+RATE=20
+BURST=300
 WWW=www.example.lab
 
 # inst_start N IP: curvecache instance N on IP (pid in INST_PID).
@@ -54,9 +72,12 @@ inst_start() {
     echo "query-timeout: 5"
     echo "access-control: 127.0.0.1 allow"
     echo "access-control: $CLIENT allow"
+    echo "access-control: $LIMITED allow"
     echo "access-control: $DD refuse"
     echo "access-control-default: refuse"
     echo "proxy-protocol-from: $DD"
+    echo "ratelimit: $RATE"
+    echo "ratelimit-exempt-loopback: no"
   } >"$WORK/cc$1.conf"
   bg_start "cc$1" "$CURVECACHE" -f -c "$WORK/cc$1.conf"
   INST_PID=$bg_pid
@@ -218,6 +239,69 @@ dig +time=3 +tries=1 -b $CLIENT "@$CC2" $WWW A >"$WORK/dig.out" 2>&1
 st=$(dig_status "$WORK/dig.out")
 if [ "$st" = NOERROR ]; then ok "plain query straight to an instance"
 else bad "plain query" "status '$st'" "$WORK/dig.out"; fi
+
+# 7. A burst from $LIMITED through dnsdist, one query from $CLIENT after
+# each chunk of it: the burst is limited, $CLIENT is not.
+r1=$(inst_stat 1 "$PID1" num.ratelimited)
+r2=$(inst_stat 2 "$PID2" num.ratelimited)
+python3 - "$DD" "$LIMITED" "$CLIENT" "$BURST" >"$WORK/burst.out" 2>&1 <<'EOP'
+import select, socket, struct, sys, time
+dst, lim, cli, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+CHUNK = 25
+qname = b"".join(bytes([len(l)]) + l.encode()
+                 for l in "www.example.lab".split(".")) + b"\x00"
+def sock(src):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind((src, 0))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+    return s
+def query(qid):
+    return struct.pack("!HHHHHH", qid, 0x0100, 1, 0, 0, 0) + qname + \
+        struct.pack("!HH", 1, 1)
+ls, cs = sock(lim), sock(cli)
+sent = 0
+for i in range(n):
+    ls.sendto(query(i), (dst, 53))
+    if i % CHUNK == CHUNK - 1 or i == n - 1:
+        cs.sendto(query(sent), (dst, 53))
+        sent += 1
+        time.sleep(0.002)
+seen = {ls: set(), cs: set()}
+while True:
+    ready = select.select([ls, cs], [], [], 2.0)[0]
+    if not ready:
+        break
+    for s in ready:
+        r = s.recv(65535)
+        if len(r) >= 12 and r[3] & 15 == 0:
+            seen[s].add(struct.unpack("!H", r[:2])[0])
+print("limited answered %d of %d" % (len(seen[ls]), n))
+print("client answered %d of %d" % (len(seen[cs]), sent))
+EOP
+r1b=$(inst_stat 1 "$PID1" num.ratelimited)
+r2b=$(inst_stat 2 "$PID2" num.ratelimited)
+got=$(sed -n 's/^limited answered \([0-9]*\) of.*/\1/p' "$WORK/burst.out")
+cans=$(sed -n 's/^client answered \([0-9]*\) of.*/\1/p' "$WORK/burst.out")
+csent=$(sed -n 's/^client answered .* of \([0-9]*\)/\1/p' "$WORK/burst.out")
+got=${got:-0}
+drop=$((${r1b:-0} - ${r1:-0} + ${r2b:-0} - ${r2:-0}))
+echo "# burst of $BURST from $LIMITED at ratelimit $RATE: $got answered;" \
+  "num.ratelimited cc1 $r1 -> $r1b, cc2 $r2 -> $r2b;" \
+  "$CLIENT: $cans of $csent"
+if [ "$got" -ge $RATE ] && [ "$got" -le $((RATE * 4)) ] &&
+   [ "$drop" -ge $((BURST - RATE * 4)) ] && [ "$drop" -le $((BURST - got)) ]
+then
+  ok "burst from $LIMITED: $got of $BURST answered, $drop ratelimited"
+else
+  bad "burst through dnsdist is rate limited" \
+    "$got of $BURST answered, num.ratelimited +$drop" "$WORK/burst.out"
+fi
+if [ "${cans:-0}" -ge 1 ] && [ "$cans" = "$csent" ]; then
+  ok "$CLIENT during and after the burst: $cans of $csent answered"
+else
+  bad "the limit is per real client" \
+    "$CLIENT: '$cans' of '$csent' answered" "$WORK/burst.out"
+fi
 
 bg_stop "$DD_PID"
 k=1
