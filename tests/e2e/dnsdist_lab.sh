@@ -11,20 +11,26 @@
 #                           127.53.9.53, log-queries: yes)
 #   127.53.9.53             dnsdist: listens and sends from there, with
 #                           useProxyProtocol=true, health checks of
-#                           localhost. A (answered locally)
+#                           localhost. A (answered locally; dnsdist sends
+#                           them with a LOCAL header, so their client is
+#                           dnsdist's own address, which is allowed)
 #   127.53.9.100            the client: allowed by the instances
 #   127.53.9.101            another client: refused by the instances
 #   127.53.9.102            a client that sends a burst: allowed, and
 #                           rate limited like every client (ratelimit:
 #                           RATE on the instances, loopback not exempt)
-# The instances refuse 127.53.9.53 itself, so an answer through dnsdist
-# proves curvecache took the client from the PROXY header. How each
-# check decides:
+# How each check decides:
+# - dnsdist's health checks are answered: the instances' query logs
+#   show localhost. A from 127.53.9.53 answered NOERROR, and dnsdist
+#   never marks a backend down (mustResolve=true: only a NOERROR or
+#   NXDOMAIN answer counts);
 # - UDP and TCP queries from .100 through dnsdist are answered (NOERROR,
 #   the lab's address for www.example.lab.), and the query log of the
 #   instances names client=127.53.9.100 (never 127.53.9.53);
 # - both instances got client queries (round robin);
-# - a query from .101 through dnsdist is REFUSED (its header's address);
+# - a query from .101 through dnsdist is REFUSED by its header's
+#   address, although dnsdist's own address is allowed: the client is
+#   taken from the PROXY header;
 # - a query sent straight to an instance from 127.53.9.53 without a
 #   header gets no answer and moves num.query.proxy.bad; a plain query
 #   from .100 straight to an instance is answered (no header needed);
@@ -73,7 +79,7 @@ inst_start() {
     echo "access-control: 127.0.0.1 allow"
     echo "access-control: $CLIENT allow"
     echo "access-control: $LIMITED allow"
-    echo "access-control: $DD refuse"
+    echo "access-control: $DD allow"
     echo "access-control-default: refuse"
     echo "proxy-protocol-from: $DD"
     echo "ratelimit: $RATE"
@@ -136,6 +142,19 @@ if [ $n -ge 100 ]; then
   exit 1
 fi
 ok "dnsdist answers on $DD ($(elapsed))"
+
+# 0. Health checks: answered by the instances, backends never down.
+sleep 2.5
+h1=$(grep -c "client=${DD}[^0-9].*name=localhost\. type=A rcode=NOERROR" \
+     "$WORK/cc1.out")
+h2=$(grep -c "client=${DD}[^0-9].*name=localhost\. type=A rcode=NOERROR" \
+     "$WORK/cc2.out")
+down=$(grep -c "as 'down'" "$WORK/dnsdist.out")
+echo "# health checks answered: cc1 $h1, cc2 $h2; dnsdist down marks $down"
+if [ "$h1" -ge 2 ] && [ "$h2" -ge 2 ] && [ "$down" -eq 0 ]; then
+  ok "dnsdist's health checks answered NOERROR, no backend marked down"
+else bad "health checks" "cc1 $h1, cc2 $h2 (want >= 2 each), down $down" \
+  "$WORK/dnsdist.out"; fi
 
 # 1. UDP through dnsdist from the allowed client.
 good=0
