@@ -209,6 +209,8 @@ start_echo() {
 # ---------------------------------------------------------------- measuring
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 usr_ticks() { awk '{ print $14 }' "/proc/$1/stat"; }
+# CPU time on the run queue, nanoseconds (precise, unlike the ticks)
+cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
 rss_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
 core_busy() { awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8,
   $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
@@ -289,10 +291,10 @@ cold_once() {
     n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
     sleep 0.05
   done
-  t0=$(cpu_ticks "$PID")
+  t0=$(cpu_ns "$PID")
   perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
   sleep 0.5
-  t1=$(cpu_ticks "$PID")
+  t1=$(cpu_ns "$PID")
   stop_pid "$sniff"
   stop_pid "$PID"
   ok=$(noerror "$WORK/cold.out")
@@ -302,8 +304,8 @@ cold_once() {
   awk -v n="$(wc -l <"$cfile")" \
     '$1 == "udp" { printf "%.3f\n", ($2 + $4) / n }' \
     "$WORK/cap" >>"$WORK/$cname.up"
-  awk -v a="$t0" -v b="$t1" -v hz="$CLK" \
-    'BEGIN { printf "%.0f\n", (b - a) / hz * 1000 }' >>"$WORK/$cname.cpums"
+  awk -v a="$t0" -v b="$t1" \
+    'BEGIN { printf "%.1f\n", (b - a) / 1e6 }' >>"$WORK/$cname.cpums"
   rm -f "$WORK/cap"
 }
 # mem_warm NAME PID IP: warm the 10,000 hot names, then 10,000 more;
