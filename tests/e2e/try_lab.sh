@@ -40,6 +40,14 @@ bad() {
 }
 # alive PID: the process exists and is not a zombie (the lab's daemons
 # end as children of init, which may reap them late).
+# started PID: the process's start time (clock ticks since boot; field 22
+# of /proc/PID/stat, counted after the parenthesised command name, which
+# may hold spaces), so that a pid the kernel has handed to a new process
+# (pid_max is 32768 here and make check forks thousands) is not taken for
+# the old one.
+started() {
+  sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $20 }'
+}
 alive() {
   kill -0 "$1" 2>/dev/null || return 1
   st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" \
@@ -114,7 +122,11 @@ os.execvp(sys.argv[1], sys.argv[1:])' sh "$TRY" <"$WORK/in" >"$WORK/out" 2>&1 &
   if [ -z "$labdir" ] || [ ! -d "$labdir" ]; then
     bad "$how: the lab directory is printed" "not found" "$WORK/out"
   fi
-  pids=$(cat "$labdir"/*.pid 2>/dev/null)
+  pids=
+  for f in "$labdir"/*.pid; do
+    p=$(cat "$f" 2>/dev/null) || continue
+    pids="$pids $p:$(started "$p")"
+  done
   if [ "$how" = enter ]; then
     echo >&8
   else
@@ -136,7 +148,10 @@ os.execvp(sys.argv[1], sys.argv[1:])' sh "$TRY" <"$WORK/in" >"$WORK/out" 2>&1 &
   want_rc=0
   [ "$how" = int ] && want_rc=130
   left=
-  for p in $pids; do alive "$p" && left="$left $p"; done
+  for e in $pids; do
+    p=${e%%:*}
+    alive "$p" && [ "$(started "$p")" = "${e#*:}" ] && left="$left $p"
+  done
   if [ "$rc" -eq "$want_rc" ] && grep -q '^Stopped curvecache and the lab' \
        "$WORK/out" && [ -z "$left" ] && [ ! -d "$labdir" ] &&
      ! ss -Hlnu | awk '{ print $5 }' | grep -qxF "$LADDR:$LPORT"; then

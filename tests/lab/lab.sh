@@ -292,6 +292,14 @@ stop_pidfile() {
   pid=$(cat "$pf")
   case $pid in ''|*[!0-9]*) say "bad pid file $pf"; rm -f "$pf"; return 1;; esac
   if ! alive "$pid"; then rm -f "$pf"; return 0; fi
+  # a server that died long ago may have left its pid to another
+  # process (pid_max is often 32768): signal only NSD or CurveDNS
+  exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || exe=
+  case ${exe##*/} in
+    nsd|curvedns) ;;
+    *) say "$pf: pid $pid is now ${exe:-unknown}, not a lab server: left alone"
+       rm -f "$pf"; return 0;;
+  esac
   pids="$pid $(descendants "$pid")"
   # shellcheck disable=SC2086 # lists of pids
   kill -TERM $pids 2>/dev/null
