@@ -4,6 +4,7 @@
  */
 #include "curvepin.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,17 +19,29 @@ struct curvepin_slot {
 };
 
 struct curvepin {
+	pthread_mutex_t mu;             /**< guards slot[] */
 	struct curvepin_slot slot[CURVEPIN_SLOTS];
 };
 
 enum curvepin_status curvepin_new(struct curvepin **out)
 {
-	*out = calloc(1, sizeof(**out));
-	return *out == NULL ? CURVEPIN_ENOMEM : CURVEPIN_OK;
+	struct curvepin *p = calloc(1, sizeof(*p));
+
+	if (p == NULL)
+		return CURVEPIN_ENOMEM;
+	if (pthread_mutex_init(&p->mu, NULL) != 0) {
+		free(p);
+		return CURVEPIN_ENOMEM;
+	}
+	*out = p;
+	return CURVEPIN_OK;
 }
 
 void curvepin_free(struct curvepin *p)
 {
+	if (p == NULL)
+		return;
+	pthread_mutex_destroy(&p->mu);
 	free(p);
 }
 
@@ -60,6 +73,7 @@ enum curvepin_status curvepin_note(struct curvepin *p, const uint8_t *zone,
 	    len > CURVEPIN_NAME_MAX || until <= now)
 		return CURVEPIN_EINVAL;
 	h = curvepin_hash(zone, len);
+	pthread_mutex_lock(&p->mu);
 	for (i = 0; i < CURVEPIN_PROBE; i++) {
 		struct curvepin_slot *s;
 
@@ -68,6 +82,7 @@ enum curvepin_status curvepin_note(struct curvepin *p, const uint8_t *zone,
 		if (curvepin_is(s, zone, len)) {
 			if (until > s->until)
 				s->until = until;
+			pthread_mutex_unlock(&p->mu);
 			return CURVEPIN_OK;
 		}
 		/* The first empty or expired slot, else the oldest pin. */
@@ -83,33 +98,43 @@ enum curvepin_status curvepin_note(struct curvepin *p, const uint8_t *zone,
 	p->slot[idx].until = until;
 	p->slot[idx].len = (uint8_t)len;
 	memcpy(p->slot[idx].name, zone, len);
+	pthread_mutex_unlock(&p->mu);
 	return CURVEPIN_OK;
 }
 
-bool curvepin_held(const struct curvepin *p, const uint8_t *zone,
-                   size_t len, time_t now)
+bool curvepin_held(struct curvepin *p, const uint8_t *zone, size_t len,
+                   time_t now)
 {
 	size_t h, i;
+	bool held = false;
 
 	if (p == NULL || zone == NULL || len == 0 || len > CURVEPIN_NAME_MAX)
 		return false;
 	h = curvepin_hash(zone, len);
+	pthread_mutex_lock(&p->mu);
 	for (i = 0; i < CURVEPIN_PROBE; i++) {
 		const struct curvepin_slot *s =
 			&p->slot[(h + i) % CURVEPIN_SLOTS];
 
-		if (curvepin_is(s, zone, len))
-			return s->until > now;
+		if (curvepin_is(s, zone, len)) {
+			held = s->until > now;
+			break;
+		}
 	}
-	return false;
+	pthread_mutex_unlock(&p->mu);
+	return held;
 }
 
-size_t curvepin_count(const struct curvepin *p, time_t now)
+size_t curvepin_count(struct curvepin *p, time_t now)
 {
 	size_t i, n = 0;
 
-	for (i = 0; p != NULL && i < CURVEPIN_SLOTS; i++)
+	if (p == NULL)
+		return 0;
+	pthread_mutex_lock(&p->mu);
+	for (i = 0; i < CURVEPIN_SLOTS; i++)
 		if (p->slot[i].until > now)
 			n++;
+	pthread_mutex_unlock(&p->mu);
 	return n;
 }

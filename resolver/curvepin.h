@@ -8,7 +8,9 @@
  * Fixed memory: CURVEPIN_SLOTS entries in an open-addressed table probed
  * CURVEPIN_PROBE slots deep; when a probe window is full, the entry that
  * expires first gives way. No clock is read: `now` is an argument.
- * One table per worker (no locking).
+ * One table for all workers, behind one mutex: pins are noted and looked
+ * up only on referrals (the cold path), never per cached answer, and a
+ * pin seen by one worker must guard the others too.
  */
 #ifndef CURVECACHE_RESOLVER_CURVEPIN_H
 #define CURVECACHE_RESOLVER_CURVEPIN_H
@@ -65,10 +67,10 @@ enum curvepin_status curvepin_note(struct curvepin *p, const uint8_t *zone,
  * @param now: current wall clock.
  * @return true while a pin for exactly this zone lasts.
  */
-bool curvepin_held(const struct curvepin *p, const uint8_t *zone,
-                   size_t len, time_t now);
+bool curvepin_held(struct curvepin *p, const uint8_t *zone, size_t len,
+                   time_t now);
 
 /** Live (unexpired) pins at `now` (for tests and the control socket). */
-size_t curvepin_count(const struct curvepin *p, time_t now);
+size_t curvepin_count(struct curvepin *p, time_t now);
 
 #endif /* CURVECACHE_RESOLVER_CURVEPIN_H */

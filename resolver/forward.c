@@ -238,6 +238,21 @@ static int zone_open(struct forward *f, size_t i, char *err, size_t errlen)
 	return FORWARD_OK;
 }
 
+/* The per-try timeout of a configuration. */
+static uint32_t fwd_timeout_ms(const struct cfg *c)
+{
+	uint32_t ms = c->query_timeout_ms / (2 * FORWARD_TRIES);
+
+	return ms < FORWARD_TIMEOUT_MIN_MS ? FORWARD_TIMEOUT_MIN_MS : ms;
+}
+
+bool forward_same(const struct forward *f, const struct cfg *c)
+{
+	return f != NULL && f->n == c->n_forward &&
+	       memcmp(f->zones, c->forward, sizeof f->zones) == 0 &&
+	       f->timeout_ms == fwd_timeout_ms(c);
+}
+
 int forward_new(struct forward **out, uv_loop_t *loop, const struct cfg *c,
                 char *err, size_t errlen)
 {
@@ -259,9 +274,7 @@ int forward_new(struct forward **out, uv_loop_t *loop, const struct cfg *c,
 	f->loop = loop;
 	f->n = c->n_forward;
 	memcpy(f->zones, c->forward, sizeof f->zones);
-	f->timeout_ms = c->query_timeout_ms / (2 * FORWARD_TRIES);
-	if (f->timeout_ms < FORWARD_TIMEOUT_MIN_MS)
-		f->timeout_ms = FORWARD_TIMEOUT_MIN_MS;
+	f->timeout_ms = fwd_timeout_ms(c);
 	for (i = 0; i < f->n && rc == FORWARD_OK; i++)
 		rc = zone_open(f, i, err, errlen);
 	*out = f;

@@ -20,8 +20,10 @@
  * record images for the clients.
  *
  * Design notes:
- * - The zones are copied at forward_new: a reload does not change them
- *   (documented: restart).
+ * - The zones are copied at forward_new. A reload whose zones differ
+ *   (forward_same) makes a new handle and stops the old one: queries it
+ *   still holds end with FORWARD_EFAIL (their clients get SERVFAIL and
+ *   ask again, reaching the new forwarders).
  * - A query is owned by forward.c until c-ares calls back;
  *   forward_cancel only detaches the caller's callback, so a resolution
  *   may end (deadline, eviction) while c-ares still holds the query.
@@ -99,8 +101,17 @@ int forward_new(struct forward **out, uv_loop_t *loop, const struct cfg *c,
                 char *err, size_t errlen) FORWARD_MUST_CHECK;
 
 /**
- * Destroy the c-ares channels (pending queries end without a callback)
- * and close every handle. Idempotent; NULL is allowed.
+ * Whether a configuration has the zones, servers and timeout that a
+ * handle runs with (a reload then keeps the handle).
+ * @param f: the handle (NULL: false).
+ * @param c: the configuration.
+ */
+bool forward_same(const struct forward *f, const struct cfg *c);
+
+/**
+ * Destroy the c-ares channels (pending queries that were not cancelled
+ * get their callback with FORWARD_EFAIL) and close every handle; the
+ * handle may be freed right after. Idempotent; NULL is allowed.
  */
 void forward_stop(struct forward *f);
 

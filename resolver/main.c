@@ -53,10 +53,12 @@
 #include "cfg.h"
 #include "control.h"
 #include "curve.h"
+#include "curvepin.h"
 #include "hints.h"
 #include "localzone.h"
 #include "log.h"
 #include "ops.h"
+#include "ratelimit.h"
 #include "server.h"
 #include "stats.h"
 #include "upstream.h"
@@ -86,6 +88,8 @@ struct main_ctx {
 	struct cache *cache;
 	struct curve_client *curve;
 	struct localzone *lz;
+	struct ratelimit *rl;        /**< shared by the workers */
+	struct curvepin *pin;        /**< shared by the workers */
 	struct server *srv;
 	struct workers *workers;     /**< threads 1 .. N-1 (workers.h) */
 	struct control *ctl;         /**< NULL: no control socket */
@@ -310,9 +314,11 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	char err[CFG_ERR_BYTES];
 	int rc;
 
-	if (localzone_new(&m->lz) != LOCALZONE_OK) {
+	if (localzone_new(&m->lz) != LOCALZONE_OK ||
+	    ratelimit_new(&m->rl) != RATELIMIT_OK ||
+	    curvepin_new(&m->pin) != CURVEPIN_OK) {
 		hints_free(h);
-		fail("local zones: out of memory");
+		fail("local zones, rate limiter, pins: out of memory");
 		return -1;
 	}
 	memset(&p, 0, sizeof p);
@@ -321,6 +327,8 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	p.cache = m->cache;
 	p.curve = m->curve;
 	p.lz = m->lz;
+	p.rl = m->rl;
+	p.pin = m->pin;
 	p.hints = h;
 	rc = server_new(&m->srv, &p);
 	if (rc != SERVER_OK) {
@@ -517,14 +525,12 @@ static void keep_restart_only(const struct cfg *old, struct cfg *nc)
 		nc->neg_max_ttl != old->neg_max_ttl ||
 		strcmp(nc->curve_key_file, old->curve_key_file) != 0 ||
 		nc->threads != old->threads ||
-		nc->n_forward != old->n_forward ||
-		memcmp(nc->forward, old->forward, sizeof nc->forward) != 0 ||
 		strcmp(nc->control_socket, old->control_socket) != 0;
 
 	if (changed)
 		log_warn("reload_partial", "reason=\"listen, port, user, "
-		         "cache sizes and TTL clamps, curve-key-file, threads, "
-		         "forward-zone and control-socket need a restart\"");
+		         "cache sizes and TTL clamps, curve-key-file, threads "
+		         "and control-socket need a restart\"");
 	nc->port = old->port;
 	nc->n_listen = old->n_listen;
 	memcpy(nc->listen, old->listen, sizeof nc->listen);
@@ -536,8 +542,6 @@ static void keep_restart_only(const struct cfg *old, struct cfg *nc)
 	memcpy(nc->curve_key_file, old->curve_key_file,
 	       sizeof nc->curve_key_file);
 	nc->threads = old->threads;
-	nc->n_forward = old->n_forward;
-	memcpy(nc->forward, old->forward, sizeof nc->forward);
 	memcpy(nc->control_socket, old->control_socket,
 	       sizeof nc->control_socket);
 }
@@ -573,6 +577,12 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 		return -1;
 	}
 	keep_restart_only(&m->cfg, nc);
+	if (server_forward_set(m->srv, nc, err, errlen) != SERVER_OK) {
+		log_error("reload_partial", "error=\"forward zones: %s\" "
+		          "kept=old_forward_zones", err);
+		nc->n_forward = m->cfg.n_forward;
+		memcpy(nc->forward, m->cfg.forward, sizeof nc->forward);
+	}
 	rotate_changed = nc->curve_key_rotate_s != m->cfg.curve_key_rotate_s;
 	m->cfg = *nc;
 	free(nc);
@@ -623,6 +633,8 @@ static void cleanup(struct main_ctx *m)
 	curve_client_free(m->curve);
 	cache_destroy(m->cache);
 	localzone_free(m->lz);
+	ratelimit_free(m->rl);
+	curvepin_free(m->pin);
 	if (m->ready_fd >= 0)
 		close(m->ready_fd);
 }

@@ -4,6 +4,7 @@
 #include "ratelimit.h"
 
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,11 @@
 /** Offset of the IPv4 address in a v4-mapped IPv6 address. */
 #define RATELIMIT_MAPPED_OFFSET 12
 
+_Static_assert((RATELIMIT_SLOTS & (RATELIMIT_SLOTS - 1)) == 0 &&
+               (RATELIMIT_PROBE_MAX & (RATELIMIT_PROBE_MAX - 1)) == 0 &&
+               RATELIMIT_PROBE_MAX <= RATELIMIT_SLOTS,
+               "slots and windows must be powers of two");
+
 /** One client's bucket. */
 struct ratelimit_bucket {
 	uint64_t key;         /**< keyed hash of the address */
@@ -30,6 +36,8 @@ struct ratelimit_bucket {
 
 struct ratelimit {
 	uint8_t hkey[crypto_shorthash_KEYBYTES];
+	/* lock[w % RATELIMIT_LOCKS] guards window w (its PROBE_MAX slots) */
+	pthread_mutex_t lock[RATELIMIT_LOCKS];
 	struct ratelimit_bucket slot[RATELIMIT_SLOTS];
 };
 
@@ -45,12 +53,20 @@ const char *ratelimit_strerror(int status)
 int ratelimit_new(struct ratelimit **out)
 {
 	struct ratelimit *rl;
+	size_t i;
 
 	if (sodium_init() < 0)
 		return RATELIMIT_ENOMEM;
 	rl = calloc(1, sizeof(*rl));
 	if (rl == NULL)
 		return RATELIMIT_ENOMEM;
+	for (i = 0; i < RATELIMIT_LOCKS; i++)
+		if (pthread_mutex_init(&rl->lock[i], NULL) != 0) {
+			while (i-- > 0)
+				pthread_mutex_destroy(&rl->lock[i]);
+			free(rl);
+			return RATELIMIT_ENOMEM;
+		}
 	crypto_shorthash_keygen(rl->hkey);
 	*out = rl;
 	return RATELIMIT_OK;
@@ -58,6 +74,12 @@ int ratelimit_new(struct ratelimit **out)
 
 void ratelimit_free(struct ratelimit *rl)
 {
+	size_t i;
+
+	if (rl == NULL)
+		return;
+	for (i = 0; i < RATELIMIT_LOCKS; i++)
+		pthread_mutex_destroy(&rl->lock[i]);
 	free(rl);
 }
 
@@ -120,16 +142,17 @@ static size_t client_key(const struct sockaddr *sa,
 	return RATELIMIT_KEY_BYTES;
 }
 
-/* The bucket of a key: its own, a free one, or the window's LRU one. */
+/* The bucket of a key in its window (from slot `home`, the caller
+ * holding the window's lock): its own, a free one, or the LRU one. */
 static struct ratelimit_bucket *bucket_get(struct ratelimit *rl,
-                                           uint64_t key, uint64_t cap,
-                                           uint64_t now_ms)
+                                           size_t home, uint64_t key,
+                                           uint64_t cap, uint64_t now_ms)
 {
 	struct ratelimit_bucket *b, *victim = NULL;
-	size_t i, home = (size_t)(key & (RATELIMIT_SLOTS - 1));
+	size_t i;
 
 	for (i = 0; i < RATELIMIT_PROBE_MAX; i++) {
-		b = &rl->slot[(home + i) & (RATELIMIT_SLOTS - 1)];
+		b = &rl->slot[home + i];
 		if (b->used && b->key == key)
 			return b;
 		if (victim == NULL || !b->used ||
@@ -151,7 +174,10 @@ enum ratelimit_verdict ratelimit_check(struct ratelimit *rl,
 	uint8_t k[RATELIMIT_KEY_BYTES];
 	uint8_t h[crypto_shorthash_BYTES];
 	struct ratelimit_bucket *b;
+	pthread_mutex_t *lock;
 	uint64_t key, cap, add;
+	size_t home;
+	enum ratelimit_verdict v = RATELIMIT_PASS;
 
 	if (qps == 0 || rl == NULL || client_key(sa, k) == 0 ||
 	    (exempt_loopback && ratelimit_is_loopback(sa)))
@@ -159,9 +185,14 @@ enum ratelimit_verdict ratelimit_check(struct ratelimit *rl,
 	crypto_shorthash(h, k, sizeof k, rl->hkey);
 	memcpy(&key, h, sizeof key);
 	cap = (uint64_t)qps * RATELIMIT_MILLI;
-	b = bucket_get(rl, key, cap, now_ms);
+	/* windows are aligned, so one lock covers the whole of one */
+	home = (size_t)key & (RATELIMIT_SLOTS - RATELIMIT_PROBE_MAX);
+	lock = &rl->lock[(home / RATELIMIT_PROBE_MAX) % RATELIMIT_LOCKS];
+	pthread_mutex_lock(lock);
+	b = bucket_get(rl, home, key, cap, now_ms);
 	if (b->tokens > cap)  /* the limit was lowered by a reload */
 		b->tokens = cap;
+	/* another worker may have refilled at a later ms: never go back */
 	if (now_ms > b->last_ms) {
 		/* qps tokens per second = qps thousandths per ms */
 		add = (now_ms - b->last_ms) * qps;
@@ -169,7 +200,9 @@ enum ratelimit_verdict ratelimit_check(struct ratelimit *rl,
 		b->last_ms = now_ms;
 	}
 	if (b->tokens < RATELIMIT_MILLI)
-		return RATELIMIT_EXCESS;
-	b->tokens -= RATELIMIT_MILLI;
-	return RATELIMIT_PASS;
+		v = RATELIMIT_EXCESS;
+	else
+		b->tokens -= RATELIMIT_MILLI;
+	pthread_mutex_unlock(lock);
+	return v;
 }

@@ -22,6 +22,11 @@
  *   changes it needs nothing here.
  * - Loopback (127.0.0.0/8, ::1) is exempt when the caller asks: a host's
  *   own stub resolver must never be limited by default.
+ * - One table serves every worker thread (the kernel spreads one
+ *   client's queries over the workers by source port, so per-worker
+ *   tables would give it `threads` times its limit). Windows are aligned
+ *   groups of RATELIMIT_PROBE_MAX slots and RATELIMIT_LOCKS mutexes are
+ *   striped over them, so a check takes one uncontended lock.
  */
 #ifndef CURVECACHE_RESOLVER_RATELIMIT_H
 #define CURVECACHE_RESOLVER_RATELIMIT_H
@@ -37,6 +42,8 @@
 #define RATELIMIT_SLOTS 4096u
 /** Slots looked at for one address. */
 #define RATELIMIT_PROBE_MAX 4u
+/** Mutexes striped over the windows (a power of two). */
+#define RATELIMIT_LOCKS 64u
 /** Largest queries per second the config accepts. */
 #define RATELIMIT_QPS_MAX 1000000u
 

@@ -902,14 +902,18 @@ int server_new(struct server **out, const struct server_params *p)
 	s->cache = p->cache;
 	s->curve = p->curve;
 	s->lz = p->lz;
+	s->rl = p->rl;
+	s->own_rl = p->rl == NULL;
+	s->pin = p->pin;
+	s->own_pin = p->pin == NULL;
 	/* a failed mapping leaves malloc behind the slabs */
 	(void)slab_init(&s->req_slab, iter_req_size(), SERVER_RES_MAX);
 	(void)slab_init(&s->frame_slab, iter_frame_size(),
 	                SERVER_RES_MAX * SERVER_FRAMES_PER_RES);
 	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
-	    curvepin_new(&s->pin) != CURVEPIN_OK ||
-	    ratelimit_new(&s->rl) != RATELIMIT_OK ||
+	    (s->own_pin && curvepin_new(&s->pin) != CURVEPIN_OK) ||
+	    (s->own_rl && ratelimit_new(&s->rl) != RATELIMIT_OK) ||
 	    inflight_new(&s->inflight, SERVER_RES_MAX, SERVER_WAITERS_MAX) !=
 	    INFLIGHT_OK ||
 	    upstream_new(&s->up, s->loop, s->cfg, s->curve, &s->st, 0) !=
@@ -971,8 +975,10 @@ void server_free(struct server *s)
 	upstream_free(s->up);
 	inflight_free(s->inflight);
 	sel_free(s->sel);
-	curvepin_free(s->pin);
-	ratelimit_free(s->rl);
+	if (s->own_pin)
+		curvepin_free(s->pin);
+	if (s->own_rl)
+		ratelimit_free(s->rl);
 	forward_stop(s->fwd);
 	forward_free(s->fwd);
 	localdata_free(s->ld);
@@ -982,6 +988,25 @@ void server_free(struct server *s)
 	slab_fini(&s->req_slab);
 	slab_fini(&s->frame_slab);
 	free(s);
+}
+
+int server_forward_set(struct server *s, const struct cfg *c, char *err,
+                       size_t errlen)
+{
+	struct forward *nf = NULL, *old = s->fwd;
+
+	if (forward_same(old, c))
+		return SERVER_OK;
+	if (forward_new(&nf, s->loop, c, err, errlen) != FORWARD_OK) {
+		forward_stop(nf);
+		forward_free(nf);
+		return SERVER_EINVAL;
+	}
+	s->fwd = nf;
+	forward_stop(old);  /* its pending questions fail now */
+	forward_free(old);
+	log_info("forward_zones", "zones=%zu", c->n_forward);
+	return SERVER_OK;
 }
 
 int server_localdata_load(struct server *s, const struct cfg *c, char *err,

@@ -88,6 +88,8 @@ struct server_params {
 	struct curve_client *curve;      /**< NULL: no DNSCurve */
 	const struct localzone *lz;
 	struct hints *hints;             /**< ownership passes to the server */
+	struct ratelimit *rl;            /**< shared buckets; NULL: own */
+	struct curvepin *pin;            /**< shared pins; NULL: own */
 };
 
 /** Opaque worker. */
@@ -127,6 +129,19 @@ int server_listen(struct server *s, char *err, size_t errlen)
  * @return SERVER_OK or SERVER_ENOMEM (h is freed, the old hints stay).
  */
 int server_hints_set(struct server *s, struct hints *h) SERVER_MUST_CHECK;
+
+/**
+ * Use the forward zones of a config (SIGHUP): if they differ from the
+ * running ones, new c-ares channels take over and the old ones stop
+ * (questions they still hold are answered SERVFAIL). On failure the
+ * running forwarders stay.
+ * @param s: the worker.
+ * @param c: the new config.
+ * @param err, errlen: receive the reason on failure.
+ * @return SERVER_OK or SERVER_EINVAL.
+ */
+int server_forward_set(struct server *s, const struct cfg *c, char *err,
+                       size_t errlen) SERVER_MUST_CHECK;
 
 /**
  * Load local-data-file and block-file of a config (at start and on

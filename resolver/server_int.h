@@ -84,11 +84,13 @@ struct server {
 	struct inflight *inflight;
 	struct upstream *up;
 	struct upshare *share;             /**< equal queries sent once */
-	struct ratelimit *rl;              /**< per-client token buckets */
+	struct ratelimit *rl;              /**< per-client token buckets
+	                                        (shared by the workers) */
+	bool own_rl, own_pin;              /**< made here, freed here */
 	struct forward *fwd;               /**< forward zones (c-ares) */
 	struct localdata *ld;              /**< local-data / block-file */
 	struct curvepin *pin;              /**< zones seen with keys
-	                                        (curve-pin) */
+	                                        (curve-pin; shared) */
 	bool answer_aa;                    /**< the next server_answer sets
 	                                        AA (local data) */
 	struct stats st;

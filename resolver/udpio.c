@@ -124,6 +124,10 @@ int udpio_reuseport_socket(const struct sockaddr *sa, int type)
 	if ((sa->sa_family == AF_INET6 &&
 	     setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on) != 0) ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0 ||
+	    /* TCP: bind beside connections in TIME_WAIT, as uv_tcp_bind
+	       does (a restart after the server closed connections) */
+	    (type == SOCK_STREAM &&
+	     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0) ||
 	    bind(fd, sa, salen) != 0)
 		rc = -errno;
 	if (rc != 0) {

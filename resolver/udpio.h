@@ -97,7 +97,8 @@ void udpio_send(struct udpio *u, const uint8_t *msg, size_t len,
 /**
  * A socket with SO_REUSEPORT (and IPV6_V6ONLY for IPv6), non-blocking,
  * bound to sa: for uv_udp_open or uv_tcp_open (TCP listeners of several
- * workers use it too).
+ * workers use it too; SOCK_STREAM also gets SO_REUSEADDR, so that a
+ * restart binds beside connections left in TIME_WAIT).
  * @param sa: AF_INET or AF_INET6.
  * @param type: SOCK_DGRAM or SOCK_STREAM.
  * @return the descriptor, or a negative errno value (a libuv error code

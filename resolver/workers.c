@@ -72,7 +72,8 @@ static void worker_stop_cb(uv_async_t *a)
 	uv_close((uv_handle_t *)&k->call, NULL);
 }
 
-/* On the worker's thread: take the new settings, local data and hints. */
+/* On the worker's thread: take the new settings, local data, hints and
+ * forward zones. */
 static int worker_reload(struct worker *k, const struct cfg *nc, char *err,
                          size_t errlen)
 {
@@ -87,6 +88,8 @@ static int worker_reload(struct worker *k, const struct cfg *nc, char *err,
 		snprintf(err, errlen, "out of memory");
 		return WORKERS_ENOMEM;
 	}
+	if (server_forward_set(k->srv, &k->cfg, err, errlen) != SERVER_OK)
+		return WORKERS_ENOMEM;
 	return WORKERS_OK;
 }
 

@@ -16,17 +16,20 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 step() { printf '\n==== %s\n' "$*"; }
 
+# show_failed DIR: the end of the log of each test under DIR that failed.
+show_failed() {
+  find "$1" -name '*.trs' | while read -r trs; do
+    grep -q -E '^:test-result: (FAIL|ERROR)' "$trs" || continue
+    echo "---- ${trs%.trs}.log"
+    tail -n 60 "${trs%.trs}.log"
+  done
+}
+
 run_check() { # dir, configure args...
   dir=$1; shift
   mkdir -p "$dir"
   (cd "$dir" && "$top/configure" -q "$@" && make -s -j"$jobs" &&
-    make -s -j"$jobs" check) || {
-    for log in "$dir"/tests/*.log "$dir"/tests/*/*.log; do
-      [ -f "$log" ] && grep -q -E '^(FAIL|ERROR)' "${log%.log}.trs" 2>/dev/null &&
-        { echo "---- $log"; tail -n 60 "$log"; }
-    done
-    return 1
-  }
+    make -s -j"$jobs" check) || { show_failed "$dir"; return 1; }
 }
 
 step "setup: packages"
@@ -47,7 +50,13 @@ step "build with ASan+UBSan and make check"
 run_check _build-asan --enable-sanitizers
 
 step "make distcheck"
-(cd _build && make -s -j"$jobs" distcheck)
+# distcheck's own build is removed on success and kept on failure.
+(cd _build && make -s -j"$jobs" distcheck) || {
+  for d in _build/curvecache-*/_build; do
+    [ -d "$d" ] && show_failed "$d"
+  done
+  exit 1
+}
 
 step "fuzz: ${FUZZ_SECONDS:-20} s per target"
 mkdir -p _build-fuzz

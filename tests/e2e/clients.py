@@ -14,7 +14,9 @@ loopback only.
   clients.py burst DST SRC N [NAME]
       N queries for NAME (default www.example.lab) A from SRC, BURST_CHUNK
       at a time 2 ms apart; counts the answers that come within 2 s:
-        "burst answered K of N"
+        "burst answered K of N in W ms"
+      W runs from the first query sent to the last answer received (or
+      the end of sending): the time in which a rate limit could refill.
 
   clients.py tcpflood DST N SECONDS
       Opens N TCP connections to DST port 53 (a few at a time, each left
@@ -199,19 +201,23 @@ def run_burst(dst, src, n, name):
     s.bind((src, 0))
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
     q = question(name)
+    t0 = time.monotonic()
     for i in range(n):
         s.sendto(header(qid=i) + q, (dst, 53))
         if i % BURST_CHUNK == BURST_CHUNK - 1:
             time.sleep(BURST_PAUSE)
+    last = time.monotonic()
     seen = set()
     s.settimeout(2.0)
     try:
         while len(seen) < n:
             resp = s.recv(65535)
             seen.add(struct.unpack("!H", resp[:2])[0])
+            last = time.monotonic()
     except socket.timeout:
         pass
-    print("burst answered %d of %d" % (len(seen), n), flush=True)
+    print("burst answered %d of %d in %d ms" %
+          (len(seen), n, int((last - t0) * 1000) + 1), flush=True)
 
 
 def run_tcpflood(dst, n, seconds):

@@ -14,8 +14,9 @@
 #    healthy zone) and slow (faulty.py's 2 s server, so resolutions pile
 #    up past SERVER_RES_MAX = 1024): the RSS stays under the cache bound
 #    plus MEM_MARGIN_KB, the oldest resolutions are dropped
-#    (total.requestlist.overwritten), and a cached name is answered in
-#    under T_CACHED_MS all along.
+#    (total.requestlist.overwritten), and a cached name probed all along
+#    is always answered, in a median under T_CACHED_MED_MS and nine times
+#    in ten under T_CACHED_MS.
 # 5. Rate limiting (ratelimit: N): a client over N queries/s has the
 #    excess dropped (num.ratelimited), another client is not affected,
 #    and loopback is exempt by default (ratelimit-exempt-loopback).
@@ -40,7 +41,10 @@ CACHE_KB=8192
 MEM_MARGIN_KB=98304
 # A cached name during the floods (dig's start included; ASan build; a
 # query the kernel drops under the flood is retried after 1 s, as a stub
-# would).
+# would): the median probe, and nine probes in ten. Every probe must be
+# answered; one slow probe in ten is the test machine's scheduling (a
+# VM that loses its CPU for a second), not the resolver.
+T_CACHED_MED_MS=300
 T_CACHED_MS=1500
 # SERVER_TCP_IDLE_MS (10 s) and slack: a byte-a-second client is closed.
 T_SLOWLORIS_S=13
@@ -160,11 +164,12 @@ bg_start tcpflood python3 "$CLIENTS" tcpflood "$CC_IP" "$TCP_CONNS" 20
 FLOOD_PID=$bg_pid
 wait_line "$WORK/tcpflood.out" '^tcpflood opened' 300
 sed 's/^/#   /' "$WORK/tcpflood.out"
-ms=$(cached_ms)
-if [ "$ms" -le "$T_CACHED_MS" ]; then
-  ok "UDP answered during the TCP flood ($ms ms)"
+ms=$( (cached_ms; cached_ms; cached_ms) | sort -n | sed -n 2p)
+if [ "$ms" -le "$T_CACHED_MED_MS" ]; then
+  ok "UDP answered during the TCP flood (median of 3: $ms ms)"
 else
-  bad "UDP answered during the TCP flood" "$ms ms" "$WORK/c.out"
+  bad "UDP answered during the TCP flood" "median of 3: $ms ms" \
+    "$WORK/c.out"
 fi
 tcp_ok=0
 i=0
@@ -213,51 +218,70 @@ flood() {
   sed 's/^/#   /' "$WORK/$1.out"
   cached_med=$(sort -n "$WORK/$1.ms" | awk '{ v[NR] = $1 }
     END { print v[int((NR + 1) / 2)] }')
+  cached_p90=$(sort -n "$WORK/$1.ms" | awk '{ v[NR] = $1 }
+    END { i = int(NR * 0.9); if (i < 1) i = 1; print v[i] }')
+  cached_lost=$(grep -c '^99999$' "$WORK/$1.ms")
+}
+
+# cached_fast WHAT: the probes of the last flood were all answered, fast.
+cached_fast() {
+  [ "$cached_lost" -eq 0 ] && [ "$cached_med" -le "$T_CACHED_MED_MS" ] &&
+    [ "$cached_p90" -le "$T_CACHED_MS" ]
 }
 
 echo "# 4. random subdomain floods ($(elapsed))"
 rss0=$(rss_kb)
 flood fastflood "$FLOOD_FAST" 2000 wild.example.lab
 echo "# fast flood: RSS $rss0 kB before, at most $rss_max kB;" \
-  "cached name: median $cached_med ms, at most $cached_max ms over" \
-  "$nc probes"
+  "cached name: median $cached_med ms, 90th percentile $cached_p90 ms," \
+  "at most $cached_max ms over $nc probes, $cached_lost unanswered"
 if [ "$rss_max" -le $((rss0 + CACHE_KB + MEM_MARGIN_KB)) ]; then
   ok "fast flood: RSS +$((rss_max - rss0)) kB (bound: cache $CACHE_KB kB + $MEM_MARGIN_KB kB)"
 else
   bad "fast flood: RSS bounded" "$rss0 -> $rss_max kB"
 fi
-if [ "$cached_max" -le "$T_CACHED_MS" ]; then
-  ok "fast flood: the cached name answered in at most $cached_max ms"
+if cached_fast; then
+  ok "fast flood: the cached name answered (median $cached_med ms, 90 % within $cached_p90 ms)"
 else
-  bad "fast flood: the cached name answered fast" "$cached_max ms"
+  bad "fast flood: the cached name answered fast" \
+    "median $cached_med ms, 90th percentile $cached_p90 ms, $cached_lost unanswered" \
+    "$WORK/fastflood.ms"
 fi
 ow0=$(cc_stat total.requestlist.overwritten)
 flood slowflood "$FLOOD_SLOW" 1000 slow.fault.lab
 ow1=$(cc_stat total.requestlist.overwritten)
 echo "# slow flood: RSS at most $rss_max kB; cached name: median" \
-  "$cached_med ms, at most $cached_max ms; total.requestlist.overwritten" \
-  "+$((ow1 - ow0))"
+  "$cached_med ms, 90th percentile $cached_p90 ms, at most $cached_max ms," \
+  "$cached_lost unanswered; total.requestlist.overwritten +$((ow1 - ow0))"
 if [ $((ow1 - ow0)) -gt 0 ]; then
   ok "slow flood: in-flight resolutions capped, oldest dropped (+$((ow1 - ow0)))"
 else
   bad "slow flood: in-flight resolutions capped" "overwritten $ow0 -> $ow1"
 fi
-if [ "$cached_max" -le "$T_CACHED_MS" ] &&
-   [ "$rss_max" -le $((rss0 + CACHE_KB + MEM_MARGIN_KB)) ]; then
-  ok "slow flood: cached name in at most $cached_max ms, RSS +$((rss_max - rss0)) kB"
+if cached_fast && [ "$rss_max" -le $((rss0 + CACHE_KB + MEM_MARGIN_KB)) ]
+then
+  ok "slow flood: cached name in median $cached_med ms (90 % within $cached_p90 ms), RSS +$((rss_max - rss0)) kB"
 else
   bad "slow flood: cached name fast, RSS bounded" \
-    "$cached_max ms, RSS $rss0 -> $rss_max kB"
+    "median $cached_med ms, 90th percentile $cached_p90 ms, $cached_lost unanswered, RSS $rss0 -> $rss_max kB" \
+    "$WORK/slowflood.ms"
 fi
 alive_answers "after the floods"
 cc_stop
 
 # ---- 5. Rate limiting ----
 echo "# 5. rate limiting ($(elapsed))"
-# burst SRC N: the count of answers to N queries sent at once from SRC.
+# burst SRC N: the count of answers to N queries sent at once from SRC;
+# burst_most: what a limit of RATE/s can have let through in the time
+# from the first query to the last answer (bucket + refill).
 burst() {
   python3 "$CLIENTS" burst "$CC_IP" "$1" "$2" >"$WORK/burst.out" 2>&1
   sed -n 's/^burst answered \([0-9]*\) of.*/\1/p' "$WORK/burst.out"
+}
+burst_most() {
+  w=$(sed -n 's/^burst answered .* in \([0-9]*\) ms$/\1/p' \
+    "$WORK/burst.out")
+  echo $((RATE + RATE * ${w:-0} / 1000 + 1))
 }
 start_cc "ratelimit: $RATE" "ratelimit-exempt-loopback: no"
 dig +time=3 +tries=1 "@$CC_IP" www.example.lab A >/dev/null 2>&1
@@ -265,9 +289,11 @@ sleep 1
 rl0=$(cc_stat num.ratelimited)
 got=$(burst "$CC_IP" 300)
 rl1=$(cc_stat num.ratelimited)
-echo "# ratelimit $RATE: $got of 300 answered; num.ratelimited +$((rl1 - rl0))"
-if [ "${got:-0}" -ge "$RATE" ] && [ "${got:-0}" -le $((RATE * 2)) ] &&
-   [ $((rl1 - rl0)) -ge $((300 - RATE * 2)) ]; then
+most=$(burst_most)
+echo "# ratelimit $RATE: $got of 300 answered (at most $most in its" \
+  "time); num.ratelimited +$((rl1 - rl0))"
+if [ "${got:-0}" -ge "$RATE" ] && [ "${got:-0}" -le "$most" ] &&
+   [ $((rl1 - rl0)) -ge $((300 - most)) ]; then
   ok "ratelimit $RATE: a burst of 300 gets $got answers, $((rl1 - rl0)) dropped and counted"
 else
   bad "ratelimit $RATE: the burst is limited" \

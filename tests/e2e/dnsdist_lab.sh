@@ -65,26 +65,11 @@ WWW=www.example.lab
 
 # inst_start N IP: curvecache instance N on IP (pid in INST_PID).
 inst_start() {
-  {
-    echo "listen: $2@53"
-    echo "outgoing-interface: $2"
-    echo "root-hints: $LAB_ROOT_HINTS"
-    echo "do-not-query-localhost: no"
-    echo "do-ip6: no"
-    echo "user:"
-    echo "control-socket:"
-    echo "log-level: debug"
-    echo "log-queries: yes"
-    echo "query-timeout: 5"
-    echo "access-control: 127.0.0.1 allow"
-    echo "access-control: $CLIENT allow"
-    echo "access-control: $LIMITED allow"
-    echo "access-control: $DD allow"
-    echo "access-control-default: refuse"
-    echo "proxy-protocol-from: $DD"
-    echo "ratelimit: $RATE"
-    echo "ratelimit-exempt-loopback: no"
-  } >"$WORK/cc$1.conf"
+  cc_conf_at "$2" "$WORK/cc$1.conf" "log-queries: yes" \
+    "access-control: 127.0.0.1 allow" "access-control: $CLIENT allow" \
+    "access-control: $LIMITED allow" "access-control: $DD allow" \
+    "access-control-default: refuse" "proxy-protocol-from: $DD" \
+    "ratelimit: $RATE" "ratelimit-exempt-loopback: no"
   bg_start "cc$1" "$CURVECACHE" -f -c "$WORK/cc$1.conf"
   INST_PID=$bg_pid
   n=0

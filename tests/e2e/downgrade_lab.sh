@@ -26,7 +26,9 @@
 #    then the lab. is stripped and boxed.lab. flushed from the cache (the
 #    pins are not cache data): the key-less referral within the NS TTL
 #    is refused the same way. With curve-pin: no, the same sequence gives
-#    a plain answer.
+#    a plain answer. With threads: 2, the pin made by one worker holds in
+#    the other (the question before the strip and the one after it come
+#    from source ports the kernel gives to different workers).
 
 # shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
@@ -73,9 +75,12 @@ honest_lab() {
 
 # q NAME: dig through curvecache; sets st (status) and ans (answer
 # records "TYPE DATA", space separated).
+# QSRC, when set, is the source ADDR#PORT.
+QSRC=
 q() {
-  dig +time=8 +tries=1 +noall +comments +answer "@$CC_IP" "$1" A \
-    </dev/null >"$WORK/q.out" 2>&1
+  # shellcheck disable=SC2086 # "-b ADDR#PORT" or nothing
+  dig ${QSRC:+-b $QSRC} +time=8 +tries=1 +noall +comments +answer \
+    "@$CC_IP" "$1" A </dev/null >"$WORK/q.out" 2>&1
   st=$(dig_status "$WORK/q.out")
   ans=$(awk '!/^;/ && NF >= 5 { printf "%s %s ", $4, $5 }' "$WORK/q.out")
 }
@@ -142,19 +147,52 @@ fi
 cc_stop
 
 # ---- 3. curve-pin ----
-# pin_case PIN WANT_STATUS WANT_ANSWER: honest lab., resolve, strip,
-# flush boxed.lab., resolve again.
+# port_of_thread T: a source port (of 127.0.0.1) whose queries the kernel
+# gives to worker thread T (SO_REUSEPORT hashes the addresses and ports),
+# found by asking for localhost (answered locally) and watching
+# threadT.num.queries.
+port_of_thread() {
+  p=40000
+  while [ $p -lt 40200 ]; do
+    b=$(ctl stats_noreset | awk -F= -v k="thread$1.num.queries" \
+      '$1 == k { print $2 }')
+    dig -b "127.0.0.1#$p" +time=1 +tries=1 "@$CC_IP" localhost A \
+      </dev/null >/dev/null 2>&1
+    a=$(ctl stats_noreset | awk -F= -v k="thread$1.num.queries" \
+      '$1 == k { print $2 }')
+    [ "${a:-0}" -gt "${b:-0}" ] && { echo "$p"; return 0; }
+    p=$((p + 1))
+  done
+  return 1
+}
+
+# pin_case PIN WANT_STATUS WANT_ANSWER [THREADS]: honest lab., resolve,
+# strip, flush boxed.lab., resolve again. With THREADS 2 the first
+# question goes to one worker and the second to the other.
 pin_case() {
   : >"$WORK/curvecache.log"
   honest_lab || return 1
-  cc_start "control-socket: $SOCK" "curve-pin: $1" || return 1
+  w=${4:-1}
+  cc_start "control-socket: $SOCK" "curve-pin: $1" "threads: $w" || return 1
+  QSRC=
+  if [ "$w" = 2 ]; then
+    pa=$(port_of_thread 0) && pb=$(port_of_thread 1) || {
+      bad "curve-pin, 2 threads: a source port for each" "none found"
+      cc_stop
+      return 1
+    }
+    echo "# source port $pa goes to thread 0, $pb to thread 1"
+    QSRC=127.0.0.1#$pa
+  fi
   expect www.boxed.lab NOERROR "$WWW" \
-    "curve-pin: $1, honest lab.: www.boxed.lab. answered"
+    "curve-pin: $1, threads $w, honest lab.: www.boxed.lab. answered"
   strip_lab || return 1
   ctl flush_zone boxed.lab >/dev/null 2>&1 ||
     bad "flush_zone boxed.lab" "curvecache-control failed"
+  [ "$w" = 2 ] && QSRC=127.0.0.1#$pb
   expect www.boxed.lab "$2" "$3" \
-    "curve-pin: $1, then stripped lab.: www.boxed.lab. $2"
+    "curve-pin: $1, threads $w, then stripped lab.: www.boxed.lab. $2"
+  QSRC=
   c=$(downgrades)
   if [ "$1" = yes ]; then
     if [ "$c" = 1 ] && [ "$(logged boxed.lab.)" -ge 1 ] &&
@@ -174,5 +212,6 @@ pin_case() {
 echo "# 3. curve-pin ($(elapsed))"
 pin_case yes SERVFAIL ""
 pin_case no NOERROR "$WWW"
+pin_case yes SERVFAIL "" 2
 honest_lab
 e2e_finish

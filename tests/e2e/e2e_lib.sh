@@ -161,19 +161,7 @@ cc_port_free() {
 # does not come up.
 cc_start() {
   cc_port_free || { bad "curvecache start" "$CC_IP:53 is in use"; return 1; }
-  {
-    echo "# written by tests/e2e/e2e_lib.sh"
-    echo "listen: $CC_IP@53"
-    echo "outgoing-interface: $CC_IP"
-    echo "root-hints: $LAB_ROOT_HINTS"
-    echo "do-not-query-localhost: no"
-    echo "do-ip6: no"
-    echo "user:"
-    echo "control-socket:"
-    echo "log-level: debug"
-    echo "query-timeout: 5"
-    for line in "$@"; do echo "$line"; done
-  } >"$WORK/curvecache.conf"
+  cc_conf "$@"
   "$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
     >>"$WORK/curvecache.log" 2>&1 9>&- &
   CC_PID=$!
@@ -189,6 +177,53 @@ cc_start() {
   bad "curvecache start" "no answer on $CC_IP:53 within 5 s" \
     "$WORK/curvecache.log"
   return 1
+}
+
+# cc_conf [LINE...]: (re)write $WORK/curvecache.conf as cc_start does.
+cc_conf() { cc_conf_at "$CC_IP" "$WORK/curvecache.conf" "$@"; }
+
+# cc_conf_at IP FILE [LINE...]: a lab configuration for an instance on IP
+# (listen and send there, the lab root hints, debug log) in FILE.
+cc_conf_at() {
+  ca_ip=$1
+  ca_file=$2
+  shift 2
+  {
+    echo "# written by tests/e2e/e2e_lib.sh"
+    echo "listen: $ca_ip@53"
+    echo "outgoing-interface: $ca_ip"
+    echo "root-hints: $LAB_ROOT_HINTS"
+    echo "do-not-query-localhost: no"
+    echo "do-ip6: no"
+    echo "user:"
+    echo "control-socket:"
+    echo "log-level: debug"
+    echo "query-timeout: 5"
+    for line in "$@"; do echo "$line"; done
+  } >"$ca_file"
+}
+
+# cc_hup EVENT: SIGHUP to curvecache; wait (3 s) for one more
+# "event=EVENT " line in its log.
+cc_hup() {
+  hb=$(grep -c "event=$1 " "$WORK/curvecache.log")
+  kill -HUP "$CC_PID"
+  n=0
+  while [ "$(grep -c "event=$1 " "$WORK/curvecache.log")" -le "$hb" ] &&
+    [ $n -lt 30 ]; do sleep 0.1; n=$((n + 1)); done
+}
+
+# cc_clean_stop WHAT: SIGTERM; exit status 0 and no sanitizer report in
+# the log (one check, named "WHAT: clean stop").
+cc_clean_stop() {
+  e2e_kill "$CC_PID"
+  rc=$?
+  CC_PID=
+  if [ $rc -eq 0 ] && ! grep -q 'Sanitizer' "$WORK/curvecache.log"; then
+    ok "$1: clean stop (status 0, no sanitizer report)"
+  else
+    bad "$1: clean stop" "status $rc" "$WORK/curvecache.log"
+  fi
 }
 
 # cc_stop: SIGTERM; curvecache must exit with status 0 (a check).

@@ -24,6 +24,11 @@
 # - curve.test. -> 127.53.0.5/uz5... (the lab's CurveDNS and its key):
 #   the query goes boxed (curve.responses.ok moves), the answer is
 #   right.
+# Reload (SIGHUP, two workers), without a restart:
+# - example.lab. forwarded to a dead address instead: questions from four
+#   source ports (both workers) get SERVFAIL, four forward failures;
+# - the forward zones removed: example.lab. names are resolved from the
+#   root again (upstream.sends moves, forward.queries does not).
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -50,7 +55,8 @@ judge() {
   if [ "$v" = ok ]; then ok "$5"; else bad "$5" "$v" "$WORK/$1.out"; fi
 }
 
-cc_start "forward-zone: example.lab. $LAB_EXAMPLE_IP" \
+# Two workers: a reload must reach the forwarders of both.
+cc_start "threads: 2" "forward-zone: example.lab. $LAB_EXAMPLE_IP" \
   "forward-zone: other.lab $DEAD1 $LAB_OTHER_IP@53" \
   "forward-zone: gone.lab. $DEAD1 $DEAD2" \
   "stub-zone: plain.test. $LAB_PLAIN_IP" \
@@ -103,5 +109,39 @@ fi
 expect "stub with a key: nothing plain to CurveDNS" \
   "$(grep -c "event=upstream_send server=$LAB_CURVE_IP .*format=plain" \
     "$WORK/curvecache.log")" 0
+
+# ---- reload: forward zones changed without a restart ----
+# asks NAME TYPE N: N questions from N source ports (dig picks one each
+# time; the kernel spreads them over both workers); prints the statuses.
+asks() {
+  i=0
+  while [ $i -lt "$3" ]; do
+    dig +time=8 +tries=1 "@$CC_IP" "$i.$1" "$2" 2>/dev/null |
+      sed -n 's/.*status: \([A-Z]*\).*/\1/p'
+    i=$((i + 1))
+  done | sort | uniq -c | awk '{ printf "%s %s ", $2, $1 }'
+}
+# example.lab. now forwarded to a dead address only: no restart, and
+# every worker asks the new forwarder (SERVFAIL), none the old.
+cc_conf "threads: 2" "forward-zone: example.lab. $DEAD1" \
+  "stub-zone: plain.test. $LAB_PLAIN_IP"
+f0=$(cc_stat forward.failures)
+cc_hup reload
+expect "reload: forwarders changed, logged by both workers" \
+  "$(grep -c 'event=forward_zones zones=1' "$WORK/curvecache.log")" 2
+expect "reload: example.lab. to a dead forwarder now: SERVFAIL" \
+  "$(asks wild.example.lab A 4)" "SERVFAIL 4 "
+expect "reload: ... counted as forward failures" \
+  "$(($(cc_stat forward.failures) - f0))" 4
+# No forward zones: example.lab. is resolved from the root again.
+cc_conf "threads: 2" "stub-zone: plain.test. $LAB_PLAIN_IP"
+u0=$(cc_stat upstream.sends)
+q0=$(cc_stat forward.queries)
+cc_hup reload
+expect "reload: forward zones removed: answered by iteration" \
+  "$(asks wild.example.lab TXT 6)" "NOERROR 6 "
+expect "reload: ... nothing forwarded" "$(cc_stat forward.queries)" "$q0"
+expect "reload: ... the iterator asked upstream" \
+  "$([ "$(cc_stat upstream.sends)" -gt "$u0" ] && echo yes)" yes
 cc_stop
 e2e_finish

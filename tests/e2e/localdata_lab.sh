@@ -68,14 +68,6 @@ check() {
   ok "$2"
 }
 reloads() { grep -c "event=reload " "$WORK/curvecache.log"; }
-# hup EVENT: SIGHUP, wait (3 s) for one more EVENT line in the log.
-hup() {
-  before=$(grep -c "event=$1 " "$WORK/curvecache.log")
-  kill -HUP "$CC_PID"
-  n=0
-  while [ "$(grep -c "event=$1 " "$WORK/curvecache.log")" -le "$before" ] &&
-    [ $n -lt 30 ]; do sleep 0.1; n=$((n + 1)); done
-}
 
 cc_start "local-data-file: $HOSTS" "block-file: $BLOCK" || exit 1
 u0=$(cc_stat upstream.sends)
@@ -123,7 +115,7 @@ cat >"$BLOCK" <<'EOF'
 www.example.lab
 EOF
 r0=$(reloads)
-hup reload
+cc_hup reload
 if [ "$(reloads)" -gt "$r0" ]; then ok "SIGHUP: reloaded"
 else bad "SIGHUP" "no reload line in the log" "$WORK/curvecache.log"; fi
 q printer.home.arpa A h1
@@ -143,7 +135,7 @@ check h5 "after reload: unblocked name resolves (NXDOMAIN from the lab)" \
 
 # ---- a bad line: the reload fails, the old data stays ----
 printf '192.168.1.40 ok.home.arpa\n300.1.1.1 bad.home.arpa\n' >"$HOSTS"
-hup reload_failed
+cc_hup reload_failed
 if grep "event=reload_failed" "$WORK/curvecache.log" |
   grep -q "$HOSTS:2: bad address"; then
   ok "bad line: reload fails with FILE:LINE"

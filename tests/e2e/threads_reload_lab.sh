@@ -132,12 +132,5 @@ else
     "thread0 ${s0:-?} thread1 ${s1:-?} total ${st:-?}" "$WORK/stats.out"
 fi
 
-e2e_kill "$CC_PID"
-rc=$?
-CC_PID=
-if [ $rc -eq 0 ] && ! grep -q 'Sanitizer' "$WORK/curvecache.log"; then
-  ok "clean stop (status 0, no sanitizer report)"
-else
-  bad "clean stop" "status $rc" "$WORK/curvecache.log"
-fi
+cc_clean_stop "threads: 2"
 e2e_finish

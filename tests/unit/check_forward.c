@@ -4,6 +4,7 @@
  * loop or a socket; and forward_new/forward_find without zones' I/O.
  */
 #include <check.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,18 @@ START_TEST(test_zones)
 	ck_assert_int_eq(forward_find(f, (const uint8_t *)"\003org", 5), 1);
 	ck_assert_int_eq(forward_find(NULL, (const uint8_t *)"\003org", 5),
 	                 -1);
+	/* a reload keeps the handle only for the same zones and timeout */
+	ck_assert(forward_same(f, &cfg));
+	ck_assert(!forward_same(NULL, &cfg));
+	cfg.query_timeout_ms *= 2;
+	ck_assert(!forward_same(f, &cfg));
+	cfg.query_timeout_ms /= 2;
+	((struct sockaddr_in *)&cfg.forward[1].addr[0].sa)->sin_port ^= 1;
+	ck_assert(!forward_same(f, &cfg));
+	((struct sockaddr_in *)&cfg.forward[1].addr[0].sa)->sin_port ^= 1;
+	ck_assert(forward_same(f, &cfg));
+	cfg.n_forward = 1;
+	ck_assert(!forward_same(f, &cfg));
 	forward_stop(f);
 	forward_stop(f);
 	ck_assert_int_eq(uv_run(&loop, UV_RUN_DEFAULT), 0);

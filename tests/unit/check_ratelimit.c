@@ -1,10 +1,12 @@
 /*
  * tests/unit/check_ratelimit.c - Suite "ratelimit": per-client token
- * buckets, time driven by the test.
+ * buckets, time driven by the test; one table shared by threads (also
+ * built with ThreadSanitizer as check_ratelimit_tsan).
  */
 #include <arpa/inet.h>
 #include <check.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +169,60 @@ START_TEST(test_table_full)
 }
 END_TEST
 
+/* Workers share one table: THREADS threads hammer one client at the
+ * same millisecond and together get its burst exactly, not THREADS
+ * bursts; each also has a client of its own with its own full bucket. */
+#define THREADS 4
+#define THREAD_QUERIES 20000
+#define THREAD_QPS 1000
+
+struct hammer {
+	unsigned index;
+	unsigned shared_ok;  /* passes for the shared client */
+	unsigned own_ok;     /* passes for the thread's own client */
+};
+
+static void *hammer_run(void *arg)
+{
+	struct hammer *h = arg;
+	struct sockaddr_storage shared = sa("198.51.100.1"), own;
+	char text[32];
+	unsigned i;
+
+	snprintf(text, sizeof text, "198.51.100.%u", 10 + h->index);
+	own = sa(text);
+	for (i = 0; i < THREAD_QUERIES; i++) {
+		if (ratelimit_check(rl, SA(shared), THREAD_QPS, true, 5000) ==
+		    RATELIMIT_PASS)
+			h->shared_ok++;
+		if (ratelimit_check(rl, SA(own), THREAD_QPS, true, 5000) ==
+		    RATELIMIT_PASS)
+			h->own_ok++;
+	}
+	return NULL;
+}
+
+START_TEST(test_threads_share)
+{
+	pthread_t t[THREADS];
+	struct hammer h[THREADS];
+	unsigned i, shared_ok = 0;
+
+	memset(h, 0, sizeof h);
+	for (i = 0; i < THREADS; i++) {
+		h[i].index = i;
+		ck_assert_int_eq(pthread_create(&t[i], NULL, hammer_run, &h[i]),
+		                 0);
+	}
+	for (i = 0; i < THREADS; i++) {
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+		shared_ok += h[i].shared_ok;
+		ck_assert_uint_eq(h[i].own_ok, THREAD_QPS);
+	}
+	ck_assert_uint_eq(shared_ok, THREAD_QPS);
+}
+END_TEST
+
 static Suite *ratelimit_suite(void)
 {
 	Suite *su = suite_create("ratelimit");
@@ -179,6 +235,10 @@ static Suite *ratelimit_suite(void)
 	tcase_add_test(tc, test_off_and_loopback);
 	tcase_add_test(tc, test_limit_lowered);
 	tcase_add_test(tc, test_table_full);
+	suite_add_tcase(su, tc);
+	tc = tcase_create("threads");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_threads_share);
 	suite_add_tcase(su, tc);
 	return su;
 }
