@@ -57,7 +57,7 @@ restart() {
   if cc_start "$@"; then
     ok "$1: started at once beside $tw TIME_WAIT connection(s) on $CC_IP:53"
   else
-    e2e_finish
+    e2e_finish; exit 1
   fi
 }
 
