@@ -28,13 +28,17 @@
 # - example.lab. forwarded to a dead address instead: questions from four
 #   source ports (both workers) get SERVFAIL, four forward failures;
 # - the forward zones removed: example.lab. names are resolved from the
-#   root again (upstream.sends moves, forward.queries does not).
+#   root again (upstream.sends moves, forward.queries does not);
+# - a question still at a (2 s slow) forwarder when a reload drops it is
+#   answered SERVFAIL; no sanitizer report at the end.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
 . "$srcdir/tests/e2e/e2e_lib.sh"
-e2e_init forward_lab
+# shellcheck source=tests/e2e/hard_lib.sh
+. "$srcdir/tests/e2e/hard_lib.sh"
+e2e_init forward_lab python3
 
 DEAD1=${LAB_DEAD_IPS% *}
 DEAD2=${LAB_DEAD_IPS#* }
@@ -143,5 +147,25 @@ expect "reload: forward zones removed: answered by iteration" \
 expect "reload: ... nothing forwarded" "$(cc_stat forward.queries)" "$q0"
 expect "reload: ... the iterator asked upstream" \
   "$([ "$(cc_stat upstream.sends)" -gt "$u0" ] && echo yes)" yes
+# A question still at a forwarder when a reload drops it: faulty.py's
+# slow server (the answer after 2 s) as the forwarder; the reload comes
+# first, and the client gets SERVFAIL, not the old forwarder's answer.
+faulty_start 60 slow@127.53.3.11
+cc_conf "threads: 2" "forward-zone: slow.g.fault.lab. 127.53.3.11"
+cc_hup reload
+bg_start inflight dig +time=8 +tries=1 "@$CC_IP" www.slow.g.fault.lab A
+DIG_PID=$bg_pid
+sleep 0.5
+cc_conf "threads: 2"
+cc_hup reload
+wait "$DIG_PID"
+if [ "$(dig_status "$WORK/inflight.out")" = SERVFAIL ] &&
+   grep -q 'www.slow.g.fault.lab' "$WORK/faulty.out"; then
+  ok "reload with a question at the old forwarder: SERVFAIL, no crash"
+else
+  bad "reload with a question at the old forwarder" "not SERVFAIL" \
+    "$WORK/inflight.out"
+fi
 cc_stop
+san_check
 e2e_finish
