@@ -43,11 +43,12 @@ void log_init(enum cfg_log_level level, bool to_stderr)
 	bool journal = to_stderr && log_stderr_is_journal();
 
 	pthread_mutex_lock(&log_lock);
-	if (!to_stderr && log_stderr)
+	if (!to_stderr && __atomic_load_n(&log_stderr, __ATOMIC_RELAXED))
 		openlog("curvecache", LOG_PID | LOG_NDELAY, LOG_DAEMON);
 	__atomic_store_n(&log_max, level, __ATOMIC_RELAXED);
-	log_stderr = to_stderr;
-	log_journal = journal;
+	/* read by every thread's log_emit without the lock */
+	__atomic_store_n(&log_stderr, to_stderr, __ATOMIC_RELAXED);
+	__atomic_store_n(&log_journal, journal, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&log_lock);
 }
 
@@ -63,11 +64,11 @@ static void log_emit(enum cfg_log_level level, const char *line)
 	struct tm tm;
 	char when[32];
 
-	if (!log_stderr) {
+	if (!__atomic_load_n(&log_stderr, __ATOMIC_RELAXED)) {
 		syslog(log_prio[level], "%s", line);
 		return;
 	}
-	if (log_journal) {
+	if (__atomic_load_n(&log_journal, __ATOMIC_RELAXED)) {
 		pthread_mutex_lock(&log_lock);
 		fprintf(stderr, "<%d>%s\n", log_prio[level], line);
 		pthread_mutex_unlock(&log_lock);

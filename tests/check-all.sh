@@ -6,9 +6,12 @@
 #     suites, lint, fuzz corpus replay, and the loopback lab tests (NSD and
 #     CurveDNS on 127.53.0.x, which need root to bind port 53);
 #  3. the same under AddressSanitizer + UndefinedBehaviorSanitizer;
-#  4. "make distcheck";
-#  5. a short libFuzzer run of every target (FUZZ_SECONDS, default 20).
-# Build directories: _build, _build-asan and _build-fuzz in the tree.
+#  4. the daemon under ThreadSanitizer with the lab tests that run two
+#     worker threads;
+#  5. "make distcheck";
+#  6. a short libFuzzer run of every target (FUZZ_SECONDS, default 20).
+# Build directories: _build, _build-asan, _build-tsan and _build-fuzz in
+# the tree.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -25,11 +28,12 @@ show_failed() {
   done
 }
 
-run_check() { # dir, configure args...
+run_check() { # dir, configure args...; $only: the tests to run (all if empty)
   dir=$1; shift
   mkdir -p "$dir"
   (cd "$dir" && "$top/configure" -q "$@" && make -s -j"$jobs" &&
-    make -s -j"$jobs" check) || { show_failed "$dir"; return 1; }
+    if [ -n "${only:-}" ]; then make -s -j"$jobs" check TESTS="$only"
+    else make -s -j"$jobs" check; fi) || { show_failed "$dir"; return 1; }
 }
 
 step "setup: packages"
@@ -48,6 +52,14 @@ run_check _build
 
 step "build with ASan+UBSan and make check"
 run_check _build-asan --enable-sanitizers
+
+# The daemon under ThreadSanitizer, with the tests that run several
+# worker threads (reloads, shared rate limiter and pins, stats).
+step "build with ThreadSanitizer and run the threaded tests"
+only="tests/e2e/threads_lab.sh tests/e2e/threads_reload_lab.sh \
+tests/e2e/forward_lab.sh tests/e2e/downgrade_lab.sh" \
+  run_check _build-tsan --enable-thread-sanitizer
+only=
 
 step "make distcheck"
 # distcheck's own build is removed on success and kept on failure.
@@ -69,10 +81,11 @@ grep '^fuzz ' _build-fuzz/summary
 fuzzed=$(grep -c 'no finding' _build-fuzz/summary || true)
 
 step "all tests passed"
-# One closing line for CI: the test programs run in the two builds plus
+# One closing line for CI: the test programs run in the three builds plus
 # the fuzz targets (a failure anywhere has already stopped this script).
 passed=0
-for log in _build/test-suite.log _build-asan/test-suite.log; do
+for log in _build/test-suite.log _build-asan/test-suite.log \
+           _build-tsan/test-suite.log; do
   n=$(sed -n 's/^# PASS: *//p' "$log")
   passed=$((passed + ${n:-0}))
 done
