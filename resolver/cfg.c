@@ -607,6 +607,7 @@ void cfg_defaults(struct cfg *c)
 	c->do_ip4 = c->do_ip6 = true;
 	c->qname_minimisation = true;
 	c->do_not_query_localhost = true;
+	c->harden_glue = true;
 	c->cache_size = 64 * 1024 * 1024;
 	c->min_ttl = 0;
 	c->max_ttl = 86400;

@@ -116,6 +116,9 @@ struct cfg {
 	size_t n_outgoing;
 	bool qname_minimisation;
 	bool do_not_query_localhost;
+	bool harden_glue;                 /**< glue only for NS names in the
+	                                       bailiwick of the referring
+	                                       zone (default); off: any */
 	uint64_t cache_size;              /**< bytes */
 	uint32_t min_ttl, max_ttl, neg_max_ttl;
 	uint16_t edns_size;               /**< EDNS payload offered upstream */

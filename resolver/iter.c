@@ -329,12 +329,14 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
 	if (o == NULL)
 		return;
 	if (o->frame > req->depth || req->frame[o->frame] == NULL ||
-	    req->frame[o->frame]->gen != o->gen) {
+	    (req->frame[o->frame]->gen != o->gen && !o->kept)) {
 		iter_out_free(req, o);
 		return;
 	}
 	if (reply->kind == ITER_REPLY_MSG)
 		iter_reply_apply(req, o, reply);
+	else if (o->kept)
+		iter_out_free(req, o);
 	else
 		iter_feed_failure(req, o, reply->kind);
 }

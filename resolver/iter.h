@@ -81,6 +81,17 @@ struct iter_now {
 };
 
 /** What the iterator shares between resolutions (one per worker). */
+/** Counters the iterator adds to (each NULL: not counted). */
+struct iter_tally {
+	uint64_t *lame;                 /**< replies that marked a server
+	                                     lame for its zone */
+	uint64_t *malformed;            /**< replies dropped: a record whose
+	                                     RDATA does not parse */
+	uint64_t *noaa;                 /**< answers used without AA */
+	uint64_t *fallback;             /**< failed cuts re-asked at the
+	                                     parent */
+};
+
 struct iter_env {
 	struct cache *cache;            /**< the shared answer cache */
 	struct sel *sel;                /**< server-selection table */
@@ -100,6 +111,7 @@ struct iter_env {
 	                                     iter_req_size(); same thread) */
 	struct slab *frame_slab;        /**< likewise for its frames
 	                                     (iter_frame_size()) */
+	struct iter_tally tally;
 };
 
 /** One upstream query the caller must send. */

@@ -2,17 +2,26 @@
  * resolver/iter_classify.c - the one classifier of upstream replies.
  *
  * A reply to (qname, qtype) asked of a server of zone Z is one of:
- *   ANSWER    AA, and the answer section holds the RRset asked for, at
- *             qname or at the end of a CNAME/DNAME chain starting there;
- *   CNAME     AA, a chain from qname that ends at a name without data in
- *             the reply (resolution goes on at that name);
- *   REFERRAL  no AA, no answer, NS records in the authority section for
+ *   ANSWER    the answer section holds the RRset asked for, at qname or
+ *             at the end of a CNAME/DNAME chain starting there;
+ *   CNAME     a chain from qname that ends at a name without data in the
+ *             reply (resolution goes on at that name);
+ *   REFERRAL  no answer, no SOA, NS records in the authority section for
  *             a zone strictly below Z and at or above qname;
- *   NXDOMAIN  AA, RCODE 3, no chain;
- *   NODATA    AA, RCODE 0, no answer, no chain;
- *   LAME      REFUSED; a referral upward or sideways; no AA where an
- *             answer was expected;
- *   ERROR     SERVFAIL, FORMERR, NOTIMP, any other RCODE, TC, opcode.
+ *   NXDOMAIN  RCODE 3, no chain, and AA or an SOA of Z covering qname;
+ *   NODATA    RCODE 0, no answer, no chain, and an SOA covering qname,
+ *             or AA with no NS of another zone;
+ *   LAME      REFUSED; a referral upward or sideways (with or without
+ *             AA); no AA, no SOA and no referral; AA with an answer
+ *             section about other names only;
+ *   ERROR     SERVFAIL, FORMERR, NOTIMP, any other RCODE, TC, opcode, a
+ *             record whose RDATA does not parse (the whole reply is
+ *             bad: RFC 1035 section 4.1.3 fixes the layouts).
+ * Answers, chains and negative answers without the AA bit are accepted
+ * as Unbound and Knot Resolver do (the server was asked as one of Z's):
+ * c->aa tells the caller to rank them below authoritative data (RFC 2181
+ * section 5.4.1), and c->ra with no AA marks a recursive-lame server,
+ * whose answer the caller uses only when no other server is left.
  * Only records whose owner is in bailiwick of Z (at or below it) are
  * looked at; the rest of a reply is ignored.
  */
@@ -184,9 +193,20 @@ static size_t iter_find_soa(const struct wire_msg *m,
 	return WIRE_NONE;
 }
 
-/* NS records in the authority section: the delegated zone, checked. */
-static void iter_referral(const struct wire_msg *m, const struct iter_ask *a,
-                          struct iter_class *c)
+/* Where the NS records of the authority section point, from Z. */
+enum iter_refdir {
+	ITER_REF_NONE = 0,  /**< no NS record of the class */
+	ITER_REF_DOWN,      /**< a zone below Z holding qname: a referral */
+	ITER_REF_SAME,      /**< Z itself (an apex NS set beside data) */
+	ITER_REF_UP,        /**< Z's parent or another ancestor */
+	ITER_REF_SIDE       /**< a zone that does not hold qname */
+};
+
+/* The first NS record of the authority section: its owner goes to
+ * c->cut, and where it points is returned. */
+static enum iter_refdir iter_refdir(const struct wire_msg *m,
+                                    const struct iter_ask *a,
+                                    struct iter_class *c)
 {
 	size_t i;
 	bool found = false;
@@ -196,23 +216,23 @@ static void iter_referral(const struct wire_msg *m, const struct iter_ask *a,
 		    m->rr[i].rclass == a->qclass &&
 		    iter_rr_owner(m, &m->rr[i], c->cut, &c->cutlen))
 			found = true;
-	if (!found) {
-		c->kind = ITER_K_LAME;
-		c->why = "no AA and no referral";
-		return;
-	}
-	if (!iter_name_under(c->cut, c->cutlen, a->zone, a->zonelen) ||
-	    wire_name_equal(c->cut, c->cutlen, a->zone, a->zonelen)) {
-		c->kind = ITER_K_LAME;
-		c->why = "referral to the same or a parent zone";
-		return;
-	}
-	if (!iter_name_under(a->qname, a->qnamelen, c->cut, c->cutlen)) {
-		c->kind = ITER_K_LAME;
-		c->why = "referral sideways";
-		return;
-	}
-	c->kind = ITER_K_REFERRAL;
+	if (!found)
+		return ITER_REF_NONE;
+	if (wire_name_equal(c->cut, c->cutlen, a->zone, a->zonelen))
+		return ITER_REF_SAME;
+	if (!iter_name_under(c->cut, c->cutlen, a->zone, a->zonelen))
+		return iter_name_under(a->zone, a->zonelen, c->cut,
+		                       c->cutlen) ? ITER_REF_UP :
+		                                    ITER_REF_SIDE;
+	if (!iter_name_under(a->qname, a->qnamelen, c->cut, c->cutlen))
+		return ITER_REF_SIDE;
+	return ITER_REF_DOWN;
+}
+
+static void iter_lame(struct iter_class *c, const char *why)
+{
+	c->kind = ITER_K_LAME;
+	c->why = why;
 }
 
 /* RCODE, TC and opcode: true if the reply can be looked into. */
@@ -245,30 +265,82 @@ static bool iter_header_ok(const struct wire_msg *m, struct iter_class *c)
 	return true;
 }
 
+/* Every record of the reply parses by its type's layout. */
+static bool iter_records_ok(const struct wire_msg *m, struct iter_class *c)
+{
+	size_t i;
+
+	for (i = 0; i < m->an + m->ns + m->ar; i++)
+		if (!iter_rdata_valid(m, &m->rr[i])) {
+			c->kind = ITER_K_ERROR;
+			c->why = ITER_WHY_MALFORMED;
+			return false;
+		}
+	return true;
+}
+
+/* Whether the answer section holds a record of the class in bailiwick
+ * (after no chain matched: data about some other name). */
+static bool iter_answer_other(const struct wire_msg *m,
+                              const struct iter_ask *a)
+{
+	uint8_t owner[WIRE_NAME_MAX];
+	size_t olen, i;
+
+	for (i = 0; i < m->an; i++)
+		if (m->rr[i].type != WIRE_TYPE_OPT &&
+		    iter_rr_ours(m, a, i, owner, &olen))
+			return true;
+	return false;
+}
+
+/* No SOA, RCODE 0, AA: NODATA, unless the NS records point elsewhere or
+ * the answer section is about another name (RFC 2308 section 2.2 and
+ * RFC 1034 section 4.3.4: that server does not serve Z properly). */
+static void iter_aa_nosoa(const struct wire_msg *m, const struct iter_ask *a,
+                          struct iter_class *c, enum iter_refdir dir)
+{
+	if (dir == ITER_REF_UP)
+		iter_lame(c, "AA with an upward referral");
+	else if (dir == ITER_REF_SIDE)
+		iter_lame(c, "AA with a sideways referral");
+	else if (iter_answer_other(m, a))
+		iter_lame(c, "AA answer about another name");
+	else
+		c->kind = ITER_K_NODATA;
+}
+
 /* No data and no chain at qname: negative, referral or lame. */
 static void iter_no_answer(const struct wire_msg *m, const struct iter_ask *a,
                            struct iter_class *c)
 {
+	bool nx = wire_msg_rcode(m) == WIRE_RCODE_NXDOMAIN;
+	enum iter_refdir dir;
+
 	c->soa = iter_find_soa(m, a);
-	if (c->aa) {
-		/* A referral with AA set by mistake (no SOA): still one. */
-		if (wire_msg_rcode(m) == WIRE_RCODE_NOERROR &&
-		    c->soa == WIRE_NONE) {
-			iter_referral(m, a, c);
-			if (c->kind == ITER_K_REFERRAL)
-				return;
-			c->why = NULL;
-		}
-		c->kind = wire_msg_rcode(m) == WIRE_RCODE_NXDOMAIN ?
-		          ITER_K_NXDOMAIN : ITER_K_NODATA;
+	if (c->soa != WIRE_NONE) {
+		c->kind = nx ? ITER_K_NXDOMAIN : ITER_K_NODATA;
 		return;
 	}
-	if (wire_msg_rcode(m) == WIRE_RCODE_NXDOMAIN) {
-		c->kind = ITER_K_LAME;
-		c->why = "NXDOMAIN without AA";
+	if (nx) {
+		if (c->aa)
+			c->kind = ITER_K_NXDOMAIN;
+		else
+			iter_lame(c, "NXDOMAIN without AA or SOA");
 		return;
 	}
-	iter_referral(m, a, c);
+	dir = iter_refdir(m, a, c);
+	if (dir == ITER_REF_DOWN)
+		c->kind = ITER_K_REFERRAL;
+	else if (c->aa)
+		iter_aa_nosoa(m, a, c, dir);
+	else if (dir == ITER_REF_NONE)
+		iter_lame(c, "NODATA without AA or SOA");
+	else if (dir == ITER_REF_SAME)
+		iter_lame(c, "referral to the zone asked");
+	else
+		iter_lame(c, dir == ITER_REF_UP ? "upward referral" :
+		                                   "referral sideways");
 }
 
 void iter_classify(const struct wire_msg *m, const struct iter_ask *a,
@@ -279,23 +351,19 @@ void iter_classify(const struct wire_msg *m, const struct iter_ask *a,
 	c->kind = ITER_K_ERROR;
 	c->why = NULL;
 	c->aa = (m->hdr.flags & WIRE_FLAG_AA) != 0;
+	c->ra = (m->hdr.flags & WIRE_FLAG_RA) != 0;
 	c->loop = false;
 	c->nlink = 0;
 	c->finallen = 0;
 	c->cutlen = 0;
 	c->soa = WIRE_NONE;
-	if (!iter_header_ok(m, c))
+	if (!iter_header_ok(m, c) || !iter_records_ok(m, c))
 		return;
 	final = iter_walk_chain(m, a, c);
 	if (c->why != NULL)
 		return;
 	if (!final && c->nlink == 0) {
 		iter_no_answer(m, a, c);
-		return;
-	}
-	if (!c->aa) {
-		c->kind = ITER_K_LAME;
-		c->why = "answer without AA";
 		return;
 	}
 	c->kind = final ? ITER_K_ANSWER : ITER_K_CNAME;

@@ -53,11 +53,11 @@ static void iter_dname_link(struct iter_req *req, size_t fi,
 	struct cache_rdata rd = { l->target, l->targetlen };
 	struct cache_rrset set = { l->owner, l->ownerlen, WIRE_TYPE_CNAME,
 	                           req->frame[fi]->qclass, ttl, &rd, 1,
-	                           CACHE_RANK_AUTH, key };
+	                           (enum cache_rank)iter_data_rank(c), key };
 
 	if (!iter_dname_done(c, i) && iter_rr_owner(m, rr, owner, &olen))
 		iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, owner, olen,
-		                 WIRE_TYPE_DNAME, CACHE_RANK_AUTH, key,
+		                 WIRE_TYPE_DNAME, iter_data_rank(c), key,
 		                 fi == 0);
 	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	if (fi != 0)
@@ -84,7 +84,7 @@ bool iter_chain_apply(struct iter_req *req, size_t fi,
 		else
 			iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, l->owner,
 			                 l->ownerlen, WIRE_TYPE_CNAME,
-			                 CACHE_RANK_AUTH, key, fi == 0);
+			                 iter_data_rank(c), key, fi == 0);
 		if (f->state == ITER_F_FAIL ||
 		    !iter_cname_step(req, fi, l->target, l->targetlen, 1))
 			return false;

@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "cfg.h"
 #include "iter_int.h"
+#include "log.h"
 #include "slab.h"
 
 struct iter_frame *iter_frame_top(struct iter_req *req)
@@ -79,7 +80,11 @@ void iter_frame_newstep(struct iter_req *req, size_t fi)
 
 	f->gen++;
 	f->retry_set = false;
-	iter_frame_retire(req, fi);
+	/* The step's queries end, except those a fallback kept. */
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
+		if (req->out[i].used && req->out[i].frame == fi &&
+		    !req->out[i].kept)
+			iter_out_free(req, &req->out[i]);
 	for (i = 0; i < f->zone.nns; i++)
 		for (j = 0; j < f->zone.ns[i].naddr; j++)
 			f->zone.ns[i].addr[j].tries = 0;
@@ -246,13 +251,21 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 	}
 }
 
-/* The closest cached zone cut with usable servers; false: none. */
+/* The closest cached zone cut with usable servers; false: none. After a
+ * fallback the walk starts at the parent of the zone that failed. */
 static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len = f->snamelen, walk;
 
 	memcpy(name, f->sname, len);
+	if (f->above_pending && f->abovelen > 1) {
+		size_t skip = (size_t)f->above[0] + 1;
+
+		len = f->abovelen - skip;
+		memcpy(name, f->above + skip, len);
+	}
+	f->above_pending = false;
 	for (walk = 0; walk < ITER_CUT_WALK_MAX; walk++) {
 		struct cache_query q = { name, len, WIRE_TYPE_NS, f->qclass,
 		                         0 };
@@ -333,6 +346,54 @@ static bool iter_cut_stub(struct iter_req *req, struct iter_frame *f,
 	z->len = cz->namelen;
 	for (i = 0; i < cz->naddr && z->nns < ITER_NS_MAX; i++)
 		iter_stub_ns(req, &z->ns[z->nns++], cz, i);
+	return true;
+}
+
+/* Whether some address of the zone was asked in this step. */
+static bool iter_zone_asked(const struct iter_zone *z)
+{
+	size_t i, j;
+
+	for (i = 0; i < z->nns; i++)
+		for (j = 0; j < z->ns[i].naddr; j++)
+			if (z->ns[i].addr[j].tries > 0 || z->ns[i].addr[j].dead)
+				return true;
+	return false;
+}
+
+bool iter_cut_fallback(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	char zone[WIRE_NAME_TEXT_MAX];
+	size_t i;
+
+	/* Only after servers were asked and failed (a zone without any
+	 * address would come back the same); not above the root, nor away
+	 * from configured (stub) servers. */
+	if (f->fallbacks >= ITER_FALLBACK_MAX || f->zone.len <= 1 ||
+	    f->zone.nns == 0 || f->zone.ns[0].hints ||
+	    !iter_zone_asked(&f->zone))
+		return false;
+	f->fallbacks++;
+	memcpy(f->above, f->zone.name, f->zone.len);
+	f->abovelen = f->zone.len;
+	f->above_pending = true;
+	f->state = ITER_F_CUT;
+	/* Queries still out to the zone left stay open: a slow server's
+	 * late answer is as good as the parent's new delegation. */
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		struct iter_out *o = &req->out[i];
+
+		if (o->used && o->frame == fi && o->gen == f->gen &&
+		    o->timed_out && !o->minimised)
+			o->kept = true;
+	}
+	iter_tally(req->env->tally.fallback);
+	if (log_level() >= CFG_LOG_DEBUG &&
+	    wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
+	                      NULL) == WIRE_OK)
+		log_debug("iter_fallback", "zone=%s note=\"no server of the "
+		          "zone answered: asking its parent again\"", zone);
 	return true;
 }
 

@@ -47,6 +47,9 @@
 #define ITER_TRIES_MAX 2
 /** State transitions per iter_next call (always-on guard). */
 #define ITER_STEPS_MAX 512
+/** Times one frame falls back from a failed zone cut to its parent's
+ *  delegation (re-asking the parent) before it gives up. */
+#define ITER_FALLBACK_MAX 1
 /** QNAME minimisation probes per question before asking the full name
  *  (RFC 9156 MAX_MINIMISE_COUNT). */
 #define ITER_QMIN_STEPS_MAX 10
@@ -125,6 +128,11 @@ struct iter_frame {
 	size_t nseen;
 	size_t parent_ns;               /**< sub-frames: NS index below */
 	bool retry_set;                 /**< resend to retry_ns/addr first */
+	unsigned fallbacks;             /**< ITER_FALLBACK_MAX */
+	uint8_t above[WIRE_NAME_MAX];   /**< the zone a fallback left; CUT
+	                                     starts above it once */
+	size_t abovelen;
+	bool above_pending;             /**< CUT has not used `above` yet */
 	size_t retry_ns, retry_addr;
 	const char *why;                /**< FAIL reason */
 };
@@ -143,11 +151,18 @@ struct iter_out {
 	size_t qnamelen;
 	uint16_t qtype;
 	bool minimised;                 /**< a QNAME minimisation probe */
+	bool kept;                      /**< sent to the zone a fallback left
+	                                     (frame->above): its late final
+	                                     answer is still used */
 	bool curve;
 	uint8_t key[ITER_KEY_BYTES];
 	uint16_t edns;
 	uint64_t sent_ms;
 };
+
+/** The classifier's reasons that change what is done with a server. */
+#define ITER_WHY_MALFORMED "malformed record"
+#define ITER_WHY_RECLAME "recursive lame (RA, no AA)"
 
 /** Reply kinds (the classifier's verdict). */
 enum iter_kind {
@@ -156,7 +171,8 @@ enum iter_kind {
 	ITER_K_REFERRAL,    /**< delegation to a zone below the one asked */
 	ITER_K_NXDOMAIN,
 	ITER_K_NODATA,
-	ITER_K_LAME,        /**< REFUSED, upward/sideways referral, no AA */
+	ITER_K_LAME,        /**< REFUSED, upward/sideways referral, no AA
+	                         and nothing usable */
 	ITER_K_ERROR        /**< SERVFAIL, FORMERR, NOTIMP, TC, other */
 };
 
@@ -174,7 +190,9 @@ struct iter_link {
 struct iter_class {
 	enum iter_kind kind;
 	const char *why;
-	bool aa;
+	bool aa;                        /**< AA set: authoritative data */
+	bool ra;                        /**< RA set (with no AA: a recursive
+	                                     server, not the zone's) */
 	bool loop;                      /**< chain comes back on itself */
 	struct iter_link link[ITER_MAX_CNAME];
 	size_t nlink;
@@ -248,6 +266,7 @@ void iter_frame_newstep(struct iter_req *req, size_t fi);
 void iter_fail(struct iter_frame *f, const char *why);
 void iter_state_lookup(struct iter_req *req, size_t fi);
 void iter_state_cut(struct iter_req *req, size_t fi);
+bool iter_cut_fallback(struct iter_req *req, size_t fi);
 bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len);
 
 /* iter_query.c */
@@ -273,6 +292,10 @@ void iter_classify(const struct wire_msg *m, const struct iter_ask *ask,
 /* iter_reply.c */
 void iter_reply_apply(struct iter_req *req, struct iter_out *o,
                       const struct iter_reply *reply);
+/* The cache rank of a reply's data: AUTH with AA, else NONAUTH. */
+int iter_data_rank(const struct iter_class *c);
+/* Add one to a counter of env->tally (NULL: none). */
+void iter_tally(uint64_t *counter);
 const uint8_t *iter_reply_key(const struct iter_out *o,
                               const struct iter_reply *reply);
 void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
@@ -326,6 +349,9 @@ bool iter_rr_name(const struct wire_msg *m, const struct wire_rr *rr,
                   size_t skip, uint8_t *out, size_t *outlen);
 bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
                        uint8_t *out, size_t cap, size_t *outlen);
+/* Whether the RDATA parses by its type's layout (A/AAAA sizes, names in
+ * NS, CNAME, PTR, DNAME, MX, SRV, SOA ending where the RDATA ends). */
+bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr);
 uint32_t iter_ttl(const struct iter_req *req, uint32_t ttl);
 bool iter_rr_append(uint8_t *buf, size_t cap, size_t *len,
                     const uint8_t *owner, size_t ownerlen, uint16_t type,

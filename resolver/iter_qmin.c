@@ -141,7 +141,7 @@ static void iter_qmin_remember(struct iter_req *req, size_t fi,
 	neg.soa_ttl = iter_ttl(req, m->rr[c->soa].ttl);
 	neg.soa_rdata = rd;
 	neg.soa_rdlen = rdlen;
-	neg.rank = CACHE_RANK_AUTH;
+	neg.rank = (enum cache_rank)iter_data_rank(c);
 	neg.server_key = iter_reply_key(o, reply);
 	(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 }

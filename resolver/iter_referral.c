@@ -1,16 +1,25 @@
 /*
  * resolver/iter_referral.c - following a delegation: the new zone cut,
  * its NS names (with their DNSCurve keys), glue from the additional
- * section for names inside the delegated zone only, and what is cached:
- * the NS RRset (REFERRAL, or AUTH when it came as an authoritative
- * answer) and the in-bailiwick glue (GLUE). Out-of-bailiwick addresses
- * in the additional section are neither used nor cached. A referral
- * without keys into a zone that needs them (curve-require, curve-pin)
- * is refused before anything is cached (iter_curve.c).
+ * section, and what is cached: the NS RRset (REFERRAL, or AUTH/NONAUTH
+ * when it came as an answer) and the glue (GLUE, the lowest rank: it
+ * never replaces an answer, RFC 2181 section 5.4.1).
+ *
+ * Glue policy (harden-glue, on by default): addresses are kept only for
+ * NS names inside the bailiwick of the zone whose server sent the
+ * referral (the parent): the root's glue for a.gtld-servers.net in the
+ * com. referral, or a com. server's glue for ns.other.com beside
+ * example.com, is used at once; a com. server's glue for a name under
+ * org. is neither used nor cached (the name is resolved instead), since
+ * that server has no authority over it. With harden-glue off any glue
+ * is taken (broken setups only). A referral without keys into a zone
+ * that needs them (curve-require, curve-pin) is refused before anything
+ * is cached (iter_curve.c).
  */
 #include <string.h>
 
 #include "cache.h"
+#include "cfg.h"
 #include "iter_int.h"
 
 /* Whether z already lists the NS name. */
@@ -77,16 +86,31 @@ static void iter_glue(struct iter_req *req, const struct wire_msg *m,
 		                 false);
 }
 
-/* Addresses for every NS name: glue inside the cut, else the cache. */
+/* Whether glue for an NS name may be used: the name lies inside the
+ * bailiwick of the zone `from` whose server sent it (harden-glue), or
+ * any name when harden-glue is off. */
+static bool iter_glue_ok(const struct iter_req *req, const struct iter_ns *ns,
+                         const uint8_t *from, size_t fromlen)
+{
+	const struct cfg *cfg = req->env->cfg;
+
+	if (cfg != NULL && !cfg->harden_glue)
+		return true;
+	return iter_name_under(ns->name, ns->namelen, from, fromlen);
+}
+
+/* Addresses for every NS name: glue the sender may give, else the
+ * cache. */
 static void iter_zone_addrs(struct iter_req *req, struct iter_zone *z,
-                            const struct wire_msg *m, const uint8_t *key)
+                            const struct wire_msg *m, const uint8_t *key,
+                            const uint8_t *from, size_t fromlen)
 {
 	size_t i;
 
 	for (i = 0; i < z->nns; i++) {
 		struct iter_ns *ns = &z->ns[i];
 
-		if (iter_name_under(ns->name, ns->namelen, z->name, z->len)) {
+		if (iter_glue_ok(req, ns, from, fromlen)) {
 			iter_glue(req, m, ns, WIRE_TYPE_A, key);
 			iter_glue(req, m, ns, WIRE_TYPE_AAAA, key);
 		}
@@ -105,6 +129,8 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	struct iter_zone *z = &f->zone;
 	enum wire_section sec = answer ? WIRE_SECTION_ANSWER :
 	                                 WIRE_SECTION_AUTHORITY;
+	uint8_t from[WIRE_NAME_MAX];
+	size_t fromlen = z->len;
 	uint32_t ttl;
 
 	f->referrals++;
@@ -113,6 +139,8 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 		iter_fail(f, "referral cap");
 		return;
 	}
+	/* The bailiwick of the sender, for its glue. */
+	memcpy(from, z->name, fromlen);
 	memset(z, 0, sizeof(*z));
 	memcpy(z->name, answer ? c->final : c->cut,
 	       answer ? c->finallen : c->cutlen);
@@ -128,9 +156,9 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	if (!iter_curve_referral_ok(req, fi, z, ttl))
 		return;
 	iter_cache_rrset(req, m, sec, z->name, z->len, WIRE_TYPE_NS,
-	                 answer ? CACHE_RANK_AUTH : CACHE_RANK_REFERRAL, key,
+	                 answer ? iter_data_rank(c) : CACHE_RANK_REFERRAL, key,
 	                 false);
-	iter_zone_addrs(req, z, m, key);
+	iter_zone_addrs(req, z, m, key, from, fromlen);
 	iter_qmin_reset(f);
 	iter_frame_newstep(req, fi);
 	f->state = ITER_F_QUERY;

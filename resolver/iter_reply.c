@@ -7,16 +7,30 @@
  * reply came inside the box (reply->curve); the shell guarantees it, and
  * this file checks it again.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 
 #include "cache.h"
 #include "cfg.h"
 #include "iter_int.h"
+#include "log.h"
 #include "sel.h"
 
 /** Offset of the MINIMUM field from the end of SOA RDATA. */
 #define ITER_SOA_MINIMUM_FROM_END 4
+
+void iter_tally(uint64_t *counter)
+{
+	if (counter != NULL)
+		(*counter)++;
+}
+
+int iter_data_rank(const struct iter_class *c)
+{
+	return c->aa ? CACHE_RANK_AUTH : CACHE_RANK_NONAUTH;
+}
 
 const uint8_t *iter_reply_key(const struct iter_out *o,
                               const struct iter_reply *reply)
@@ -189,7 +203,7 @@ static void iter_answer(struct iter_req *req, size_t fi,
 	iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, c->final, c->finallen,
 	                 f->qtype, f->qtype == WIRE_TYPE_NS &&
 	                 !iter_curve_ns_agree(req, fi, m) ? CACHE_RANK_NONE :
-	                 CACHE_RANK_AUTH, key, fi == 0);
+	                 iter_data_rank(c), key, fi == 0);
 	if (fi > 0)
 		iter_final_deliver(req, fi, m);
 	if (fi == 0)
@@ -243,7 +257,7 @@ static void iter_negative(struct iter_req *req, size_t fi,
 			nx ? CACHE_KIND_NXDOMAIN : CACHE_KIND_NODATA,
 			f->sname, f->snamelen, f->qtype, f->qclass, owner, olen,
 			iter_ttl(req, m->rr[c->soa].ttl), rd, rdlen,
-			CACHE_RANK_AUTH, key };
+			(enum cache_rank)iter_data_rank(c), key };
 
 		(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 	}
@@ -263,6 +277,11 @@ static void iter_bad(struct iter_req *req, struct iter_out *o,
 	bool lame = c->kind == ITER_K_LAME;
 	struct iter_addr *a = NULL;
 
+	if (o->kept) {
+		/* A late reply from a zone the frame has left. */
+		iter_out_free(req, o);
+		return;
+	}
 	if (o->ns < f->zone.nns && o->addr < f->zone.ns[o->ns].naddr)
 		a = &f->zone.ns[o->ns].addr[o->addr];
 	if (!lame && wire_msg_rcode(m) == WIRE_RCODE_FORMERR && o->edns) {
@@ -286,11 +305,116 @@ static void iter_bad(struct iter_req *req, struct iter_out *o,
 	}
 	sel_mark_set(req->env->sel, sa, f->zone.name, f->zone.len,
 	             lame ? SEL_MARK_LAME : SEL_MARK_BROKEN, req->now.mono_ms);
-	if (lame)
+	if (lame) {
 		req->counts.lame++;
-	if (a != NULL)
+		iter_tally(req->env->tally.lame);
+	}
+	if (c->why != NULL && strcmp(c->why, ITER_WHY_MALFORMED) == 0)
+		iter_tally(req->env->tally.malformed);
+	/* A recursive-lame server stays askable: last, in the retry round
+	 * (its sel mark puts it behind every other server). */
+	if (a != NULL && !(lame && c->why != NULL &&
+	                   strcmp(c->why, ITER_WHY_RECLAME) == 0))
 		a->dead = true;
 	iter_out_free(req, o);
+}
+
+/* Whether a server of o's zone other than o's address may still be
+ * asked in this step. */
+static bool iter_other_server(const struct iter_req *req,
+                              const struct iter_out *o)
+{
+	const struct iter_zone *z = &req->frame[o->frame]->zone;
+	size_t i, j;
+
+	for (i = 0; i < z->nns; i++)
+		for (j = 0; j < z->ns[i].naddr; j++) {
+			const struct iter_addr *a = &z->ns[i].addr[j];
+
+			if ((i == o->ns && j == o->addr) || a->dead ||
+			    !iter_addr_ok(req, &z->ns[i], a))
+				continue;
+			if (a->tries < ITER_TRIES_MAX)
+				return true;
+		}
+	return false;
+}
+
+/* An answer with RA and without AA comes from a recursive server, not
+ * from one of the zone's (recursive lame): used only when no other
+ * server is left or on its second try; else it counts as lame. */
+static void iter_reclame_check(const struct iter_req *req,
+                               const struct iter_out *o,
+                               struct iter_class *c)
+{
+	const struct iter_zone *z = &req->frame[o->frame]->zone;
+
+	if ((c->kind != ITER_K_ANSWER && c->kind != ITER_K_CNAME) || c->aa ||
+	    !c->ra || o->kept || o->ns >= z->nns || o->addr >= z->ns[o->ns].naddr ||
+	    z->ns[o->ns].addr[o->addr].tries >= ITER_TRIES_MAX ||
+	    !iter_other_server(req, o))
+		return;
+	c->kind = ITER_K_LAME;
+	c->why = ITER_WHY_RECLAME;
+}
+
+/* The zone o was asked about: the frame's, or the one it left. */
+static const uint8_t *iter_out_zone(const struct iter_req *req,
+                                    const struct iter_out *o, size_t *len)
+{
+	const struct iter_frame *f = req->frame[o->frame];
+
+	if (o->kept) {
+		*len = f->abovelen;
+		return f->above;
+	}
+	*len = f->zone.len;
+	return f->zone.name;
+}
+
+/* A kept query's reply is used only when it ends the frame's question
+ * (an answer, a chain or a negative answer to the name now asked). */
+static bool iter_kept_useful(const struct iter_req *req,
+                             const struct iter_out *o)
+{
+	const struct iter_frame *f = req->frame[o->frame];
+	enum iter_kind k = req->cls.kind;
+
+	return k != ITER_K_REFERRAL && k != ITER_K_LAME &&
+	       k != ITER_K_ERROR && o->qtype == f->qtype &&
+	       wire_name_equal(o->qname, o->qnamelen, f->sname, f->snamelen);
+}
+
+/* One debug line per classified reply: what it was and why. */
+static void iter_reply_log(const struct iter_req *req,
+                           const struct iter_out *o)
+{
+	static const char *const kinds[] = { "answer", "cname", "referral",
+	                                     "nxdomain", "nodata", "lame",
+	                                     "bad" };
+	const struct iter_class *c = &req->cls;
+	char addr[INET6_ADDRSTRLEN], qname[WIRE_NAME_TEXT_MAX],
+	     zone[WIRE_NAME_TEXT_MAX];
+	size_t zlen;
+	const uint8_t *z = iter_out_zone(req, o, &zlen);
+	const void *ip = o->sa.ss_family == AF_INET ?
+	    (const void *)&((const struct sockaddr_in *)&o->sa)->sin_addr :
+	    (const void *)&((const struct sockaddr_in6 *)&o->sa)->sin6_addr;
+
+	if (log_level() < CFG_LOG_DEBUG)
+		return;
+	if (inet_ntop(o->sa.ss_family, ip, addr, sizeof addr) == NULL)
+		snprintf(addr, sizeof addr, "?");
+	if (wire_name_to_text(o->qname, o->qnamelen, qname, sizeof qname,
+	                      NULL) != WIRE_OK)
+		qname[0] = '\0';
+	if (wire_name_to_text(z, zlen, zone, sizeof zone, NULL) != WIRE_OK)
+		zone[0] = '\0';
+	log_debug("upstream_reply", "server=%s zone=%s qname=%s qtype=%u "
+	          "kind=%s aa=%d ra=%d why=\"%s\" token=%u", addr, zone,
+	          qname, (unsigned)o->qtype, kinds[c->kind], c->aa ? 1 : 0,
+	          c->ra ? 1 : 0, c->why != NULL ? c->why : "",
+	          (unsigned)o->token);
 }
 
 /* Whether the reply answers the question the slot asked. */
@@ -365,17 +489,25 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 	}
 	sel_rtt_report(req->env->sel, (const struct sockaddr *)&o->sa,
 	               reply->rtt_ms, req->now.mono_ms);
-	ask.zone = f->zone.name;
-	ask.zonelen = f->zone.len;
+	ask.zone = iter_out_zone(req, o, &ask.zonelen);
 	ask.qname = o->qname;
 	ask.qnamelen = o->qnamelen;
 	ask.qtype = o->qtype;
 	ask.qclass = f->qclass;
 	iter_classify(reply->msg, &ask, &req->cls);
+	iter_reclame_check(req, o, &req->cls);
+	iter_reply_log(req, o);
+	if (o->kept && !iter_kept_useful(req, o)) {
+		iter_out_free(req, o);
+		return;
+	}
 	if (req->cls.kind == ITER_K_LAME || req->cls.kind == ITER_K_ERROR) {
 		iter_bad(req, o, reply->msg);
 		return;
 	}
+	if ((req->cls.kind == ITER_K_ANSWER ||
+	     req->cls.kind == ITER_K_CNAME) && !req->cls.aa)
+		iter_tally(req->env->tally.noaa);
 	copy = *o;
 	iter_out_free(req, o);
 	while (req->depth > copy.frame)

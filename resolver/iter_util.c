@@ -151,6 +151,26 @@ static bool iter_rdata_layout(uint16_t type, size_t *pre, size_t *names,
 	}
 }
 
+bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t pos, pre, names, post, len, i;
+
+	if ((rr->type == WIRE_TYPE_A && rr->rdlen != ITER_IPV4_BYTES) ||
+	    (rr->type == WIRE_TYPE_AAAA && rr->rdlen != ITER_IPV6_BYTES))
+		return false;
+	if (!iter_rdata_layout(rr->type, &pre, &names, &post))
+		return true;
+	if (pre > rr->rdlen)
+		return false;
+	pos = rr->rdata + pre;
+	for (i = 0; i < names; i++)
+		if (wire_read_rdata_name(m->buf, m->len, rr, &pos, name, &len,
+		                         0) != WIRE_OK)
+			return false;
+	return pos + post == rr->rdata + rr->rdlen;
+}
+
 bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
                        uint8_t *out, size_t cap, size_t *outlen)
 {

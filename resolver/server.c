@@ -514,6 +514,10 @@ static struct server_res *res_new(struct server *s,
 	r->env.cfg = s->cfg;
 	r->env.pin = s->pin;
 	r->env.downgrades = &s->st.curve_downgrade_refused;
+	r->env.tally.lame = &s->st.upstream_lame;
+	r->env.tally.malformed = &s->st.upstream_malformed;
+	r->env.tally.noaa = &s->st.upstream_noaa;
+	r->env.tally.fallback = &s->st.upstream_fallback;
 	r->env.req_slab = &s->req_slab;
 	r->env.frame_slab = &s->frame_slab;
 	s->nres++;

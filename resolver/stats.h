@@ -107,6 +107,10 @@ struct stats {
 	uint64_t upstream_formerr_edns;
 	uint64_t upstream_truncated; /**< TC=1 answers retried over TCP */
 	uint64_t upstream_errors;    /**< local send/socket failures */
+	uint64_t upstream_lame;      /**< replies that marked a server lame */
+	uint64_t upstream_malformed; /**< replies with unparsable records */
+	uint64_t upstream_noaa;      /**< answers used without the AA bit */
+	uint64_t upstream_fallback;  /**< failed cuts re-asked at the parent */
 	/* DNSCurve */
 	uint64_t curve_queries;      /**< boxed queries sent */
 	uint64_t curve_streamlined;  /**< ...in the streamlined format */

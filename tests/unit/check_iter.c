@@ -138,12 +138,10 @@ START_TEST(test_glueless)
 }
 END_TEST
 
-START_TEST(test_out_of_bailiwick_glue)
+/* example.'s server refers oob.example. to ns.evil.net. and to the
+ * sibling ns.sib.example., with glue for both and an unrelated name. */
+static void oob_referral(void)
 {
-	const struct iter_result *r;
-	struct cache_answer ans;
-	char rd[256];
-
 	net_std();
 	net_add(&(struct fake){ .server = "192.0.2.1",
 		.qname = "*.oob.example.",
@@ -156,21 +154,56 @@ START_TEST(test_out_of_bailiwick_glue)
 		.qname = "ns.evil.net.", .qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "ns.evil.net. 3600 A 192.0.2.30" } });
-	net_add(&(struct fake){ .server = "192.0.2.30",
+	net_add(&(struct fake){ .server = "*",
 		.qname = "www.oob.example.", .qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.oob.example. 60 A 192.0.2.91" } });
+}
+
+/* harden-glue: glue for the sibling inside example. (the referring
+ * zone's bailiwick) is used and cached as GLUE; glue for a name under
+ * net. is neither used nor cached; an address for a name that is no
+ * NS of the referral is ignored. */
+START_TEST(test_out_of_bailiwick_glue)
+{
+	const struct iter_result *r;
+	struct cache_answer ans;
+	char rd[256];
+
+	oob_referral();
 	r = net_resolve("www.oob.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	answer_is(r, 0, "www.oob.example. 1 192.0.2.91");
 	ck_assert_uint_eq(net_sends_to("192.0.2.66"), 0);
-	ck_assert_uint_eq(net_sends_to("192.0.2.67"), 0);
+	ck_assert_uint_eq(net_sends_to("192.0.2.67"), 1);
 	ck_assert_uint_eq(net_sends_to("192.0.2.68"), 0);
+	/* the sibling's glue spared resolving ns.evil.net. */
+	ck_assert_uint_eq(iter_counts(N.req)->subqueries, 0);
+	ck_assert_int_eq(net_cache("ns.sib.example.", WIRE_TYPE_A, &ans, rd,
+	                           sizeof rd), CACHE_OK);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
+	ck_assert_str_eq(rd, "192.0.2.67");
+	ck_assert_int_eq(net_cache("ns.evil.net.", WIRE_TYPE_A, &ans, NULL,
+	                           0), CACHE_ENOTFOUND);
+	ck_assert_int_eq(net_cache("attack.example.", WIRE_TYPE_A, &ans, NULL,
+	                           0), CACHE_ENOTFOUND);
+}
+END_TEST
+
+/* harden-glue: no takes glue for any NS name (and still only for NS
+ * names of the referral). */
+START_TEST(test_glue_unhardened)
+{
+	struct cache_answer ans;
+	char rd[256];
+
+	N.cfg.harden_glue = false;
+	oob_referral();
+	(void)net_resolve("www.oob.example.", WIRE_TYPE_A);
 	ck_assert_int_eq(net_cache("ns.evil.net.", WIRE_TYPE_A, &ans, rd,
 	                           sizeof rd), CACHE_OK);
-	ck_assert_str_eq(rd, "192.0.2.30");
-	ck_assert_int_eq(net_cache("ns.sib.example.", WIRE_TYPE_A, &ans, NULL,
-	                           0), CACHE_ENOTFOUND);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
+	ck_assert_str_eq(rd, "192.0.2.66");
 	ck_assert_int_eq(net_cache("attack.example.", WIRE_TYPE_A, &ans, NULL,
 	                           0), CACHE_ENOTFOUND);
 }
@@ -392,8 +425,10 @@ START_TEST(test_curve_unboxed_dropped)
 	ck_assert_uint_eq(r->an_count, 0);
 	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
 	                           NULL, 0), CACHE_ENOTFOUND);
-	/* tried twice, never believed; the unboxed reply ends the wait */
-	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 2);
+	/* tried twice, never believed; the unboxed reply ends the wait;
+	 * the parent is asked once more and the server twice again */
+	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 4);
+	ck_assert_uint_eq(net_sends_to("192.0.2.1"), 2);
 	ck_assert_uint_eq(N.sends[3].at_ms, N.sends[2].at_ms + 1);
 }
 END_TEST
@@ -677,6 +712,7 @@ static Suite *iter_suite(void)
 	tcase_add_test(tc, test_cached_cut);
 	tcase_add_test(tc, test_glueless);
 	tcase_add_test(tc, test_out_of_bailiwick_glue);
+	tcase_add_test(tc, test_glue_unhardened);
 	tcase_add_test(tc, test_cname_across_zones);
 	tcase_add_test(tc, test_cname_in_zone_chain);
 	tcase_add_test(tc, test_dname);

@@ -128,11 +128,106 @@ START_TEST(test_sideways_referral)
 }
 END_TEST
 
+/* An answer without AA from a server of the zone is used (Unbound and
+ * Knot do), ranked NONAUTH: an AA answer replaces it, not the reverse. */
 START_TEST(test_no_aa)
 {
+	const struct iter_result *r;
+	struct cache_answer ans;
+	char rd[64];
+
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.an = { "www.zone.example. 60 A 192.0.2.66" } });
+	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.an = { "www.zone.example. 60 A 192.0.2.66" } });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_uint_eq(N.nsends, 3);
+	ck_assert_uint_eq(iter_counts(N.req)->lame, 0);
+	ck_assert_int_eq(net_cache("www.zone.example.", WIRE_TYPE_A, &ans, rd,
+	                           sizeof rd), CACHE_OK);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_NONAUTH);
+	ck_assert_str_eq(rd, "192.0.2.66");
+}
+END_TEST
+
+/* RA and no AA: a recursive server in the NS set (recursive lame); the
+ * other server is asked, and its answer used. */
+START_TEST(test_recursive_lame)
+{
 	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_FLAG_RA,
 		.an = { "www.zone.example. 60 A 192.0.2.66" } }, true);
-	ck_assert_uint_eq(net_count(N.res, WIRE_TYPE_A), 0);
+}
+END_TEST
+
+/* ...but when it is the only server that answers, its answer is used. */
+START_TEST(test_recursive_lame_last)
+{
+	const struct iter_result *r;
+	char text[256];
+
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_FLAG_RA,
+		.an = { "www.zone.example. 60 A 192.0.2.66" } });
+	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	net_rr_text(r, 0, text, sizeof text);
+	ck_assert_str_eq(text, "www.zone.example. 1 192.0.2.66");
+}
+END_TEST
+
+/* The child's own NS set (cached from its apex, AUTH) names a server
+ * that no longer answers: the parent is asked again and its delegation
+ * and glue are used (issue 12 item 3). */
+START_TEST(test_parent_fallback)
+{
+	const struct iter_result *r;
+
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.1",
+		.qname = "*.fb.example.",
+		.ns = { "fb.example. 86400 NS ns1.fb.example." },
+		.ar = { "ns1.fb.example. 86400 A 192.0.2.3" } });
+	net_add(&(struct fake){ .server = "192.0.2.3",
+		.qname = "fb.example.", .qtype = WIRE_TYPE_NS,
+		.flags = WIRE_FLAG_AA,
+		.an = { "fb.example. 86400 NS ns2.fb.example." } });
+	net_add(&(struct fake){ .server = "192.0.2.3",
+		.qname = "ns2.fb.example.", .qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "ns2.fb.example. 86400 A 192.0.2.5" } });
+	net_add(&(struct fake){ .server = "192.0.2.3",
+		.qname = "www.fb.example.", .flags = WIRE_FLAG_AA,
+		.an = { "www.fb.example. 60 A 192.0.2.44" } });
+	net_add(&(struct fake){ .server = "192.0.2.5", .qname = "*",
+		.act = FAKE_SILENT });
+	(void)net_resolve("fb.example.", WIRE_TYPE_NS);
+	(void)net_resolve("ns2.fb.example.", WIRE_TYPE_A);
+	r = net_resolve("www.fb.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_str_eq(N.sends[0].server, "192.0.2.5");
+	/* ns2 twice, then example.'s server, then ns1 from its glue */
+	ck_assert_uint_eq(N.nsends, 4);
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.1");
+	ck_assert_str_eq(N.sends[3].server, "192.0.2.3");
+	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 2);
+}
+END_TEST
+
+/* A reply with a malformed record is bad: the next server is asked. */
+START_TEST(test_malformed_reply)
+{
+	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.zone.example. 60 A \\# 3 c00002" } }, false);
 }
 END_TEST
 
@@ -163,13 +258,16 @@ START_TEST(test_all_timeout)
 	ck_assert_uint_eq(r->an_count, 0);
 	ck_assert_ptr_nonnull(r->why);
 	/* each server twice; the first wait costs 400 ms, not seconds;
-	 * then late answers are awaited until the deadline, no longer */
-	ck_assert_uint_eq(N.nsends, 6);
+	 * then the parent once more and its servers twice again (issue 12
+	 * item 3); then late answers are awaited until the deadline */
+	ck_assert_uint_ge(N.nsends, 8);
 	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, 400);
-	ck_assert_uint_le(N.sends[5].at_ms, 3000);
+	ck_assert_str_eq(N.sends[6].server, "192.0.2.1");
+	ck_assert_str_eq(N.sends[7].zone, "zone.example.");
+	ck_assert_uint_lt(N.sends[N.nsends - 1].at_ms, 5000);
 	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, 5000);
 	ck_assert_str_eq(r->why, "deadline reached");
-	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 4);
+	ck_assert_uint_eq(iter_counts(N.req)->timeouts, N.nsends - 3);
 }
 END_TEST
 
@@ -628,9 +726,21 @@ START_TEST(test_classify)
 	                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
 	ck_assert_int_eq(classify(&(struct fake){ .flags = 9 },
 	                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
+	/* negative answers without AA: with an SOA of the zone (as Unbound
+	 * and Knot take them), else lame */
 	ck_assert_int_eq(classify(&(struct fake){ .flags =
 	                 WIRE_RCODE_NXDOMAIN, .ns = { soa } }, "z.", "a.z.", 1,
-	                 &c), ITER_K_LAME);
+	                 &c), ITER_K_NXDOMAIN);
+	ck_assert(!c.aa);
+	ck_assert_int_eq(classify(&(struct fake){ .flags =
+	                 WIRE_RCODE_NXDOMAIN }, "z.", "a.z.", 1, &c),
+	                 ITER_K_LAME);
+	ck_assert_str_eq(c.why, "NXDOMAIN without AA or SOA");
+	ck_assert_int_eq(classify(&(struct fake){ .ns = { soa } }, "z.",
+	                 "a.z.", 1, &c), ITER_K_NODATA);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = 0 }, "z.", "a.z.",
+	                 1, &c), ITER_K_LAME);
+	ck_assert_str_eq(c.why, "NODATA without AA or SOA");
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA |
 	                 WIRE_RCODE_NXDOMAIN, .ns = { soa } }, "z.", "a.z.", 1,
 	                 &c), ITER_K_NXDOMAIN);
@@ -654,8 +764,6 @@ START_TEST(test_classify)
 	                 .an = { "a.z. 60 CNAME b.z.", "b.z. 60 CNAME a.z." } },
 	                 "z.", "a.z.", 1, &c), ITER_K_CNAME);
 	ck_assert(c.loop);
-	ck_assert_int_eq(classify(&(struct fake){ .flags = 0 }, "z.", "a.z.",
-	                 1, &c), ITER_K_LAME);
 	ck_assert_int_eq(classify(&(struct fake){
 	                 .ns = { "a.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
 	                 &c), ITER_K_REFERRAL);
@@ -675,6 +783,68 @@ START_TEST(test_classify)
 }
 END_TEST
 
+/* RFC 2308 section 2.2, RFC 1034 section 4.3.4: what makes a reply
+ * lame, and answers without AA (RFC 2181 section 5.4.1 ranks them). */
+START_TEST(test_classify_lame)
+{
+	static struct iter_class c;
+
+	/* an answer without AA is an answer, ranked below AA data */
+	ck_assert_int_eq(classify(&(struct fake){ .an = { "a.z. 60 A 1.2.3.4" } },
+	                 "z.", "a.z.", 1, &c), ITER_K_ANSWER);
+	ck_assert(!c.aa && !c.ra);
+	ck_assert_int_eq(iter_data_rank(&c), CACHE_RANK_NONAUTH);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_RA,
+	                 .an = { "a.z. 60 CNAME b.y." } }, "z.", "a.z.", 1,
+	                 &c), ITER_K_CNAME);
+	ck_assert(!c.aa && c.ra);
+	/* AA with NS records of a parent or of another zone, no SOA */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .ns = { ". 60 NS a.root." } }, "z.", "a.z.", 1, &c),
+	                 ITER_K_LAME);
+	ck_assert_str_eq(c.why, "AA with an upward referral");
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .ns = { "y. 60 NS ns.y." } }, "z.", "a.z.", 1, &c),
+	                 ITER_K_LAME);
+	ck_assert_str_eq(c.why, "AA with a sideways referral");
+	/* AA, data about another name only: not a NODATA */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .an = { "b.z. 60 A 1.2.3.4" } }, "z.", "a.z.", 1, &c),
+	                 ITER_K_LAME);
+	ck_assert_str_eq(c.why, "AA answer about another name");
+	/* no AA, NS of the zone asked: not a referral */
+	ck_assert_int_eq(classify(&(struct fake){ .ns = { "z. 60 NS ns.z." } },
+	                 "z.", "a.z.", 1, &c), ITER_K_LAME);
+}
+END_TEST
+
+/* A record whose RDATA does not parse makes the whole reply bad. */
+START_TEST(test_classify_malformed)
+{
+	static struct iter_class c;
+	static const char *const bad[] = {
+		"a.z. 60 A \\# 3 010203", "a.z. 60 A \\# 5 0102030405",
+		"a.z. 60 AAAA \\# 4 01020304", "a.z. 60 MX \\# 1 00",
+		"a.z. 60 NS \\# 3 030102" };
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_int_eq(classify(&(struct fake){
+		                 .flags = WIRE_FLAG_AA, .an = { bad[i] } },
+		                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
+		ck_assert_str_eq(c.why, ITER_WHY_MALFORMED);
+	}
+	/* in the additional section too */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .an = { "a.z. 60 A 1.2.3.4" },
+	                 .ar = { "ns.z. 60 A \\# 3 010203" } }, "z.", "a.z.",
+	                 1, &c), ITER_K_ERROR);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .an = { "a.z. 60 A \\# 4 01020304" } }, "z.", "a.z.",
+	                 1, &c), ITER_K_ANSWER);
+}
+END_TEST
+
 Suite *iter_caps_suite(void)
 {
 	Suite *s = suite_create("iter-caps");
@@ -688,6 +858,10 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_same_zone_referral);
 	tcase_add_test(tc, test_sideways_referral);
 	tcase_add_test(tc, test_no_aa);
+	tcase_add_test(tc, test_recursive_lame);
+	tcase_add_test(tc, test_recursive_lame_last);
+	tcase_add_test(tc, test_malformed_reply);
+	tcase_add_test(tc, test_parent_fallback);
 	tcase_add_test(tc, test_unreachable);
 	tcase_add_test(tc, test_all_timeout);
 	tcase_add_test(tc, test_slow_only_server);
@@ -713,6 +887,8 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_bad_input);
 	tcase_add_test(tc, test_unknown_token_ignored);
 	tcase_add_test(tc, test_classify);
+	tcase_add_test(tc, test_classify_lame);
+	tcase_add_test(tc, test_classify_malformed);
 	suite_add_tcase(s, tc);
 	return s;
 }

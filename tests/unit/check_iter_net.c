@@ -179,12 +179,33 @@ static void net_put_name(struct wire_writer *w, const char *text)
 	ck_assert_int_eq(wire_write_name(w, n, len, 1), WIRE_OK);
 }
 
+/* RFC 3597 generic RDATA "\\# LEN HEX" (any length, for malformed
+ * records). */
+static void net_put_generic(struct wire_writer *w, char **tok, size_t ntok)
+{
+	size_t n, i;
+
+	ck_assert_uint_eq(ntok, 3);
+	n = strtoul(tok[1], NULL, 10);
+	ck_assert_uint_eq(strlen(tok[2]), 2 * n);
+	for (i = 0; i < n; i++) {
+		char hex[3] = { tok[2][2 * i], tok[2][2 * i + 1], 0 };
+
+		ck_assert_int_eq(wire_write_u8(w, (uint8_t)strtoul(hex, NULL,
+		                 16)), WIRE_OK);
+	}
+}
+
 /* RDATA of one record from its text fields. */
 static void net_put_rdata(struct wire_writer *w, uint16_t type, char **tok,
                           size_t ntok)
 {
 	uint8_t ip[16];
 
+	if (strcmp(tok[0], "\\#") == 0) {
+		net_put_generic(w, tok, ntok);
+		return;
+	}
 	switch (type) {
 	case WIRE_TYPE_A:
 	case WIRE_TYPE_AAAA:
