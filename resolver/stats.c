@@ -104,6 +104,9 @@ static const struct stats_field stats_fields[] = {
 	        "answers used without the AA bit"),
 	STATS_F("upstream.parent_fallback", upstream_fallback,
 	        "failed zone cuts re-asked at the parent zone"),
+	STATS_F("upstream.case_lost", upstream_case_lost,
+	        "plain replies that lost the 0x20 case (asked again "
+	        "in lowercase)"),
 	STATS_F("curve.queries", curve_queries, "DNSCurve queries sent"),
 	STATS_F("curve.queries.streamlined", curve_streamlined,
 	        "DNSCurve queries in the streamlined format"),

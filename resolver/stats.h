@@ -111,6 +111,7 @@ struct stats {
 	uint64_t upstream_malformed; /**< replies with unparsable records */
 	uint64_t upstream_noaa;      /**< answers used without the AA bit */
 	uint64_t upstream_fallback;  /**< failed cuts re-asked at the parent */
+	uint64_t upstream_case_lost; /**< plain replies without our 0x20 case */
 	/* DNSCurve */
 	uint64_t curve_queries;      /**< boxed queries sent */
 	uint64_t curve_streamlined;  /**< ...in the streamlined format */

@@ -481,7 +481,8 @@ static int q_tcp_retry(struct upstream_query *q, enum upstream_mode mode)
 	uint64_t ms;
 
 	q->tried_tcp = true;
-	if (upstream_pkt_build(u, &q->t, mode, &s) != UPSTREAM_OK)
+	if (upstream_pkt_build(u, &q->t, mode, !q->nocase, &s) !=
+	    UPSTREAM_OK)
 		return UPSTREAM_EBUILD;
 	a = att_new(q, &s, u->sbuf, true);
 	if (a == NULL)
@@ -498,6 +499,27 @@ static int q_tcp_retry(struct upstream_query *q, enum upstream_mode mode)
 
 /* ------------------------------------------------------------------ */
 /* Answers                                                             */
+
+/* A plain reply that lost the 0x20 case: unused; the query is sent
+ * once more in lowercase (fresh ID and port), at once. */
+static void att_case_lost(struct upstream_att *a)
+{
+	struct upstream_query *q = a->q;
+	struct upstream *u = q->u;
+	char addr[64];
+
+	u->st->upstream_case_lost++;
+	u->st->unwanted_replies++;
+	if (q->nocase || a->tcp)
+		return;
+	q->nocase = true;
+	log_debug("upstream_case_lost", "server=%s token=%u note=\"0x20 "
+	          "case not echoed: asking again in lowercase\"",
+	          addr_text(&q->t.addr, addr, sizeof addr),
+	          (unsigned)q->t.token);
+	if (att_send(q, UPSTREAM_MODE_PLAIN) != UPSTREAM_OK)
+		u->st->upstream_errors++;
+}
 
 static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len)
 {
@@ -520,6 +542,9 @@ static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len)
 	case UPSTREAM_V_FORMERR:
 		u->st->upstream_formerr_edns++;
 		q_report(q, ITER_REPLY_FORMERR_EDNS, NULL, a);
+		return;
+	case UPSTREAM_V_CASE:
+		att_case_lost(a);
 		return;
 	case UPSTREAM_V_ANSWER:
 		break;
@@ -594,7 +619,8 @@ static int att_send(struct upstream_query *q, enum upstream_mode mode)
 	struct upstream_sent s;
 	struct upstream_att *a;
 
-	if (upstream_pkt_build(u, &q->t, mode, &s) != UPSTREAM_OK)
+	if (upstream_pkt_build(u, &q->t, mode, !q->nocase, &s) !=
+	    UPSTREAM_OK)
 		return UPSTREAM_EBUILD;
 	a = att_new(q, &s, u->sbuf, false);
 	if (a == NULL) {

@@ -32,7 +32,10 @@ enum upstream_verdict {
 	UPSTREAM_V_ANSWER = 0,  /**< a matching answer: msg is set */
 	UPSTREAM_V_FORMERR,     /**< FORMERR to our EDNS query */
 	UPSTREAM_V_IGNORE,      /**< does not match: keep waiting */
-	UPSTREAM_V_BADCURVE     /**< box did not open or match: drop, count */
+	UPSTREAM_V_BADCURVE,    /**< box did not open or match: drop, count */
+	UPSTREAM_V_CASE         /**< plain, ID and question right but the
+	                             0x20 letter case lost: ask again
+	                             without it */
 };
 
 /** Which format a DNSCurve server answered last. */
@@ -93,6 +96,8 @@ struct upstream_query {
 	bool tried_second;         /**< the second curve format was sent */
 	bool tried_plain;          /**< plain fallback was sent */
 	bool tried_tcp;
+	bool nocase;               /**< the server lost the 0x20 case: plain
+	                                attempts go in lowercase */
 	enum upstream_mode first;  /**< mode of the first attempt */
 	enum upstream_mode second; /**< the other DNSCurve format */
 	bool has_second;           /**< cfg lists a second format */
@@ -129,7 +134,8 @@ struct upstream {
  * @return UPSTREAM_OK or UPSTREAM_EBUILD.
  */
 int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
-                       enum upstream_mode mode, struct upstream_sent *s)
+                       enum upstream_mode mode, bool mix_case,
+                       struct upstream_sent *s)
 	UPSTREAM_MUST_CHECK;
 
 /**

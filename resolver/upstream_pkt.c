@@ -64,14 +64,16 @@ static int build_query(const struct iter_target *t, struct upstream_sent *s,
 }
 
 static int build_plain(struct upstream *u, const struct iter_target *t,
-                       struct upstream_sent *s)
+                       bool mix_case, struct upstream_sent *s)
 {
 	uint8_t rnd[WIRE_0X20_RANDOM_BYTES];
 
 	memcpy(s->qname, t->qname, t->qnamelen);
 	s->qnamelen = t->qnamelen;
-	curve_random(rnd, sizeof rnd);
-	wire_name_0x20(s->qname, s->qnamelen, rnd);
+	if (mix_case) {
+		curve_random(rnd, sizeof rnd);
+		wire_name_0x20(s->qname, s->qnamelen, rnd);
+	}
 	return build_query(t, s, t->edns, u->sbuf, sizeof u->sbuf,
 	                   &s->pktlen);
 }
@@ -131,12 +133,13 @@ static int build_curve(struct upstream *u, const struct iter_target *t,
 }
 
 int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
-                       enum upstream_mode mode, struct upstream_sent *s)
+                       enum upstream_mode mode, bool mix_case,
+                       struct upstream_sent *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->mode = mode;
 	if (mode == UPSTREAM_MODE_PLAIN)
-		return build_plain(u, t, s);
+		return build_plain(u, t, mix_case, s);
 	return build_curve(u, t, mode, s);
 }
 
@@ -193,6 +196,13 @@ enum upstream_verdict upstream_pkt_check(struct upstream *u,
 		v = check_msg(u, t, &a->s, pkt, len, WIRE_MATCH_CASE, msg);
 		if (v == UPSTREAM_V_ANSWER)
 			undo_0x20(t, pkt, len, msg);
+		/* Right but for the letter case: some servers and middle
+		 * boxes lowercase the question (Knot Resolver then asks
+		 * again without 0x20; so do we, never using this reply). */
+		if (v == UPSTREAM_V_IGNORE &&
+		    check_msg(u, t, &a->s, pkt, len, 0, msg) ==
+		    UPSTREAM_V_ANSWER)
+			return UPSTREAM_V_CASE;
 		return v;
 	}
 	if (u->curve == NULL)
