@@ -340,17 +340,18 @@ static bool iter_other_server(const struct iter_req *req,
 	return false;
 }
 
-/* An answer with RA and without AA comes from a recursive server, not
- * from one of the zone's (recursive lame): used only when no other
- * server is left or on its second try; else it counts as lame. */
+/* An answer (or a negative answer) with RA and without AA comes from a
+ * recursive server, not from one of the zone's (recursive lame): used
+ * only when no other server is left or on its second try; else it
+ * counts as lame. */
 static void iter_reclame_check(const struct iter_req *req,
                                const struct iter_out *o,
                                struct iter_class *c)
 {
 	const struct iter_zone *z = &req->frame[o->frame]->zone;
 
-	if ((c->kind != ITER_K_ANSWER && c->kind != ITER_K_CNAME) || c->aa ||
-	    !c->ra || o->kept || o->ns >= z->nns || o->addr >= z->ns[o->ns].naddr ||
+	if (c->kind == ITER_K_REFERRAL || c->kind == ITER_K_LAME ||
+	    c->kind == ITER_K_ERROR || c->aa || !c->ra || o->kept || o->ns >= z->nns || o->addr >= z->ns[o->ns].naddr ||
 	    z->ns[o->ns].addr[o->addr].tries >= ITER_TRIES_MAX ||
 	    !iter_other_server(req, o))
 		return;
