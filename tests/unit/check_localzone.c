@@ -15,7 +15,7 @@ static uint8_t buf[LOCALZONE_ANSWER_MAX];
 
 static void setup(void)
 {
-	ck_assert_int_eq(localzone_new(&lz), LOCALZONE_OK);
+	ck_assert_int_eq(localzone_new(NULL, 0, &lz), LOCALZONE_OK);
 }
 
 static void teardown(void)
