@@ -538,24 +538,10 @@ static int opt_stub_zone(struct cfg_ctx *x, char *v)
 	return opt_zone(x, v, x->c->stub, &x->c->n_stub, true);
 }
 
-/* local-zone: NAME TYPE (repeatable; a name at most once). */
+/* local-zone: NAME TYPE (cfg_zone.c). */
 static int opt_local_zone(struct cfg_ctx *x, char *v)
 {
-	struct cfg *c = x->c;
-	struct cfg_local_zone z;
-	size_t i;
-
-	if (cfg_local_zone_parse(v, &z, x->why, sizeof x->why) != 0)
-		return -1;
-	for (i = 0; i < c->n_local_zone; i++)
-		if (c->local_zone[i].namelen == z.namelen &&
-		    memcmp(c->local_zone[i].name, z.name, z.namelen) == 0)
-			return fail(x, "%s", "local-zone given twice");
-	if (c->n_local_zone >= CFG_MAX_LOCAL_ZONES)
-		return fail(x, "too many local-zone lines (at most %d)",
-		            CFG_MAX_LOCAL_ZONES);
-	c->local_zone[c->n_local_zone++] = z;
-	return 0;
+	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
 }
 
 static int opt_query_timeout(struct cfg_ctx *x, char *v)

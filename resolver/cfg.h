@@ -246,16 +246,17 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
                    size_t whylen) __attribute__((warn_unused_result));
 
 /**
- * Parse the value of a local-zone line (cfg_zone.c): "NAME TYPE", TYPE
- * one of transparent, static, refuse, nodefault. The root "." is no
- * local zone.
+ * Add the value of a local-zone line to c->local_zone (cfg_zone.c):
+ * "NAME TYPE", TYPE one of transparent, static, refuse, nodefault. The
+ * root "." is no local zone; a name may be given once; at most
+ * CFG_MAX_LOCAL_ZONES lines.
+ * @param c: the config being read.
  * @param value: NUL-terminated text; changed (split in place).
- * @param out: receives the zone.
  * @param why, whylen: receive the problem on failure.
- * @return 0 or -1.
+ * @return 0 or -1 (c unchanged).
  */
-int cfg_local_zone_parse(char *value, struct cfg_local_zone *out, char *why,
-                         size_t whylen) __attribute__((warn_unused_result));
+int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
+	__attribute__((warn_unused_result));
 
 /**
  * Parse a zone name ("corp.example.", "corp.example" or ".") into

@@ -142,8 +142,9 @@ static const char *const cfg_lz_types[] = {
 	[CFG_LZ_NODEFAULT] = "nodefault",
 };
 
-int cfg_local_zone_parse(char *value, struct cfg_local_zone *out, char *why,
-                         size_t whylen)
+/* "NAME TYPE" into *out. */
+static int local_zone_parse(char *value, struct cfg_local_zone *out,
+                            char *why, size_t whylen)
 {
 	char *save = NULL, *name, *type;
 	size_t i;
@@ -168,6 +169,30 @@ int cfg_local_zone_parse(char *value, struct cfg_local_zone *out, char *why,
 	}
 	return zfail(why, whylen, "bad local-zone type (transparent, static, "
 	             "refuse or nodefault):", type);
+}
+
+int cfg_local_zone_add(struct cfg *c, char *value, char *why,
+                       size_t whylen)
+{
+	struct cfg_local_zone z;
+	size_t i;
+
+	if (local_zone_parse(value, &z, why, whylen) != 0)
+		return -1;
+	for (i = 0; i < c->n_local_zone; i++) {
+		if (c->local_zone[i].namelen == z.namelen &&
+		    memcmp(c->local_zone[i].name, z.name, z.namelen) == 0) {
+			snprintf(why, whylen, "local-zone given twice");
+			return -1;
+		}
+	}
+	if (c->n_local_zone >= CFG_MAX_LOCAL_ZONES) {
+		snprintf(why, whylen, "too many local-zone lines (at most %d)",
+		         CFG_MAX_LOCAL_ZONES);
+		return -1;
+	}
+	c->local_zone[c->n_local_zone++] = z;
+	return 0;
 }
 
 /* Is zone (wire, lowercase) the name or one of its ancestors? */
