@@ -242,7 +242,7 @@ static int lz_apply(struct localzone *lz, const struct cfg_local_zone *c)
 	struct lz_zone *z = lz_exact(lz, c->name, c->namelen);
 
 	if (z != NULL && c->type == CFG_LZ_NODEFAULT) {
-		*z = lz->zones[--lz->nzones];  /* order is set by lz_sort */
+		*z = lz->zones[--lz->nzones];  /* sorted in localzone_new */
 		return 0;
 	}
 	if (z != NULL) {
