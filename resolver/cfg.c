@@ -424,6 +424,7 @@ OPT_BOOL(opt_curve_fallback, curve_plain_fallback)
 OPT_BOOL(opt_curve_pin, curve_pin)
 OPT_BOOL(opt_log_queries, log_queries)
 OPT_BOOL(opt_ratelimit_lo, ratelimit_exempt_loopback)
+OPT_BOOL(opt_harden_glue, harden_glue)
 OPT_TTL(opt_min_ttl, min_ttl)
 OPT_TTL(opt_max_ttl, max_ttl)
 OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
@@ -537,6 +538,12 @@ static int opt_stub_zone(struct cfg_ctx *x, char *v)
 	return opt_zone(x, v, x->c->stub, &x->c->n_stub, true);
 }
 
+/* local-zone: NAME TYPE (cfg_zone.c). */
+static int opt_local_zone(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
+}
+
 static int opt_query_timeout(struct cfg_ctx *x, char *v)
 {
 	return parse_seconds_ms(x, v, &x->c->query_timeout_ms);
@@ -560,6 +567,7 @@ static const struct {
 	{ "outgoing-interface", opt_outgoing, false },
 	{ "qname-minimisation", opt_qmin, false },
 	{ "do-not-query-localhost", opt_dnql, false },
+	{ "harden-glue", opt_harden_glue, false },
 	{ "cache-size", opt_cache_size, false },
 	{ "min-ttl", opt_min_ttl, false },
 	{ "max-ttl", opt_max_ttl, false },
@@ -582,6 +590,7 @@ static const struct {
 	{ "stub-zone", opt_stub_zone, false },
 	{ "local-data-file", opt_local_data_file, true },
 	{ "block-file", opt_block_file, true },
+	{ "local-zone", opt_local_zone, false },
 	{ "user", opt_user, true },
 	{ "control-socket", opt_control_socket, true },
 	{ "log-level", opt_log_level, false },
@@ -602,8 +611,6 @@ void cfg_defaults(struct cfg *c)
 	c->acl_default = CFG_ACL_REFUSE;
 	c->ratelimit = 0;
 	c->ratelimit_exempt_loopback = true;
-	snprintf(c->root_hints, sizeof c->root_hints, "%s",
-	         SYSCONFDIR "/curvecache/root.hints");
 	c->do_ip4 = c->do_ip6 = true;
 	c->qname_minimisation = true;
 	c->do_not_query_localhost = true;

@@ -5,7 +5,8 @@
  * lines are ignored. Options that may repeat (listen, access-control,
  * outgoing-interface) build lists; the first occurrence in a file replaces
  * the built-in default list; forward-zone and stub-zone lines (cfg_zone.c)
- * add a zone each, none by default. Every option and its default is
+ * add a zone each, none by default; local-zone lines (cfg_zone.c) change
+ * or add local zones (resolver/localzone.h). Every option and its default is
  * documented in etc/curvecache.conf.
  *
  * Design notes:
@@ -45,6 +46,8 @@
 #define CFG_NAME_MAX 255
 /** A uz5 key label (54 characters) and its NUL. */
 #define CFG_KEYLABEL_BYTES 55
+/** local-zone lines. */
+#define CFG_MAX_LOCAL_ZONES 16
 /** curve-require lines (zones that must be reached over DNSCurve). */
 #define CFG_MAX_CURVE_REQUIRE 16
 /** Serve-stale defaults (RFC 8767). */
@@ -82,6 +85,23 @@ struct cfg_zone {
 	char key[CFG_ZONE_ADDRS][CFG_KEYLABEL_BYTES];
 };
 
+/** What a local zone does with the names at or below it (the types of
+ *  Unbound's local-zone of the same names). */
+enum cfg_lz_type {
+	CFG_LZ_STATIC = 0,   /**< local data, else NXDOMAIN or NODATA with
+	                          the zone's SOA (the built-in zones) */
+	CFG_LZ_TRANSPARENT,  /**< local data, else resolved normally */
+	CFG_LZ_REFUSE,       /**< local data, else REFUSED */
+	CFG_LZ_NODEFAULT     /**< the built-in zone of that name is gone */
+};
+
+/** A local-zone line. */
+struct cfg_local_zone {
+	uint8_t name[CFG_NAME_MAX];       /**< lowercase wire name */
+	size_t namelen;
+	enum cfg_lz_type type;
+};
+
 /** DNSCurve formats, in the order they are tried. */
 enum cfg_curve_format {
 	CFG_CURVE_STREAMLINED = 0,
@@ -110,7 +130,8 @@ struct cfg {
 	size_t n_proxy_from;
 	uint32_t ratelimit;               /**< queries/s per client, 0 = off */
 	bool ratelimit_exempt_loopback;   /**< loopback never limited */
-	char root_hints[CFG_MAX_PATH];
+	char root_hints[CFG_MAX_PATH];    /**< empty: Debian's file if it
+	                                       loads, else built-in (hints.h) */
 	bool do_ip4, do_ip6;
 	struct cfg_addr outgoing[CFG_MAX_OUTGOING];
 	size_t n_outgoing;
@@ -149,6 +170,8 @@ struct cfg {
 	size_t n_stub;
 	char local_data_file[CFG_MAX_PATH];/**< hosts-like; empty: none */
 	char block_file[CFG_MAX_PATH];    /**< names to block; empty: none */
+	struct cfg_local_zone local_zone[CFG_MAX_LOCAL_ZONES];
+	size_t n_local_zone;              /**< local-zone lines */
 	char user[CFG_MAX_USER];          /**< empty: keep the start user */
 	char control_socket[CFG_MAX_PATH];/**< empty: no control socket */
 	enum cfg_log_level log_level;
@@ -223,6 +246,19 @@ int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out);
  */
 int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
                    size_t whylen) __attribute__((warn_unused_result));
+
+/**
+ * Add the value of a local-zone line to c->local_zone (cfg_zone.c):
+ * "NAME TYPE", TYPE one of transparent, static, refuse, nodefault. The
+ * root "." is no local zone; a name may be given once; at most
+ * CFG_MAX_LOCAL_ZONES lines.
+ * @param c: the config being read.
+ * @param value: NUL-terminated text; changed (split in place).
+ * @param why, whylen: receive the problem on failure.
+ * @return 0 or -1 (c unchanged).
+ */
+int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
+	__attribute__((warn_unused_result));
 
 /**
  * Parse a zone name ("corp.example.", "corp.example" or ".") into

@@ -300,9 +300,13 @@ static int hints_check(struct hints_ctx *x)
 {
 	size_t i;
 
-	if (x->h->n == 0)
-		return hints_fail(x, x->line, HINTS_EEMPTY,
-		                  "no root server (NS record owned by '.')");
+	if (x->h->n == 0) {
+		/* the whole file is at fault: "FILE: reason", no line */
+		if (x->err != NULL && x->errlen > 0)
+			snprintf(x->err, x->errlen, "%s: no root server (no NS "
+			         "record owned by '.')", x->file);
+		return HINTS_EEMPTY;
+	}
 	for (i = 0; i < x->h->n; i++)
 		if (x->h->ns[i].naddr == 0)
 			return hints_fail(x, x->h->ns[i].line, HINTS_ENOADDR,

@@ -19,6 +19,11 @@
  *   addresses each; a hints object is one allocation, immutable once
  *   built, safe to share between threads.
  * - The TTL is checked (0 .. 2^31-1) but not used: hints never expire.
+ * - Without a root-hints option the daemon takes Debian's file
+ *   (HINTS_DEBIAN_FILE, package dns-root-data) when it is there and
+ *   loads, else the IANA root servers compiled in (hints_builtin.c):
+ *   hints_select makes that choice in one place for start-up, reload and
+ *   every worker. A file that is named is used or is an error.
  */
 #ifndef CURVECACHE_RESOLVER_HINTS_H
 #define CURVECACHE_RESOLVER_HINTS_H
@@ -41,6 +46,14 @@
 #define HINTS_ERR_BYTES 512
 /** Longest wire name. */
 #define HINTS_NAME_MAX 255
+/** Debian's copy of the IANA root hints (package dns-root-data). */
+#define HINTS_DEBIAN_FILE "/usr/share/dns/root.hints"
+/** What hints_select reports for the compiled-in set. */
+#define HINTS_BUILTIN_NAME "built-in"
+/** Root servers in the compiled-in set (a..m.root-servers.net). */
+#define HINTS_BUILTIN_NS 13
+/** TTL of the compiled-in records, as in the IANA file. */
+#define HINTS_BUILTIN_TTL 3600000
 
 /** Status codes. */
 enum hints_status {
@@ -80,6 +93,35 @@ int hints_parse(const char *file, const char *text, size_t len,
  */
 int hints_load(const char *path, struct hints **out, char *err,
                size_t errlen) HINTS_MUST_CHECK;
+
+/**
+ * The IANA root servers compiled in: HINTS_BUILTIN_NS names, each with
+ * one IPv4 and one IPv6 address.
+ * @param out: receives the hints; free with hints_free.
+ * @return HINTS_OK, or HINTS_ENOMEM (the table always parses:
+ *   check_hints proves it).
+ */
+int hints_builtin(struct hints **out) HINTS_MUST_CHECK;
+
+/**
+ * The root hints of a configuration.
+ * - path set (the root-hints option): that file, or its error ("FILE:
+ *   reason" or "FILE:LINE: reason" in err);
+ * - path empty: the file fallback (HINTS_DEBIAN_FILE in the daemon) if it
+ *   exists and loads, else hints_builtin.
+ * @param path: the root-hints option, "" when absent; not NULL.
+ * @param fallback: the file tried when path is empty; NULL: none.
+ * @param out: receives the hints; free with hints_free.
+ * @param used, usedlen: receive the file read or HINTS_BUILTIN_NAME (may
+ *   be NULL/0).
+ * @param err, errlen: on failure the reason; on success with the
+ *   built-in set, why fallback was not used when it exists but does not
+ *   load ("" when it is absent or was used).
+ * @return HINTS_OK, or an error of hints_load for a named file.
+ */
+int hints_select(const char *path, const char *fallback, struct hints **out,
+                 char *used, size_t usedlen, char *err, size_t errlen)
+	HINTS_MUST_CHECK;
 
 /** Free hints. NULL is allowed. */
 void hints_free(struct hints *h);

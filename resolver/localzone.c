@@ -1,5 +1,11 @@
 /*
- * resolver/localzone.c - RFC 6761 / RFC 6303 zones answered locally.
+ * resolver/localzone.c - RFC 6761 / RFC 6303 zones answered locally, as
+ * changed by local-zone lines.
+ *
+ * The built-in zones are added first, then each local-zone line retypes,
+ * removes (nodefault) or adds a zone; the table is then sorted by label
+ * count, most first, so the first zone that holds a name is the closest
+ * (a transparent corp.test. inside the static test.).
  */
 #include "localzone.h"
 
@@ -8,6 +14,16 @@
 #include <string.h>
 
 #include "wire.h"
+
+/** Built-in zones: localhost, 19 named, 16 + 64 numbered, 2 nibble. */
+#define LZ_BUILTIN_ZONES 102
+/** Last labels of the built-in zones: localhost invalid test onion arpa */
+#define LZ_BUILTIN_TLDS 5
+
+_Static_assert(LZ_BUILTIN_ZONES + CFG_MAX_LOCAL_ZONES <= LOCALZONE_ZONES_MAX,
+               "room for every local-zone line");
+_Static_assert(LZ_BUILTIN_TLDS + CFG_MAX_LOCAL_ZONES <= LOCALZONE_TLDS_MAX,
+               "room for the last label of every local-zone line");
 
 /** How names below a zone's apex are answered. */
 enum lz_kind {
@@ -21,6 +37,7 @@ struct lz_zone {
 	size_t len;
 	unsigned labels;   /**< labels, root excluded */
 	enum lz_kind kind;
+	enum cfg_lz_type type;  /**< static, transparent or refuse */
 };
 
 /** A wire name (the PTR localhost names). */
@@ -109,9 +126,9 @@ static int lz_text(const char *text, struct lz_name *out)
 	                           &out->len) == WIRE_OK ? 0 : -1;
 }
 
-/* Remember the last label of a zone in the TLD filter. */
-static void lz_add_tld(struct localzone *lz, const struct lz_zone *z,
-                       const size_t *off)
+/* Remember the last label of a zone in the TLD filter; -1 when full. */
+static int lz_add_tld(struct localzone *lz, const struct lz_zone *z,
+                      const size_t *off)
 {
 	const uint8_t *tld = z->name + off[z->labels - 1];
 	size_t tlen = z->len - off[z->labels - 1], i;
@@ -119,32 +136,46 @@ static void lz_add_tld(struct localzone *lz, const struct lz_zone *z,
 	for (i = 0; i < lz->ntlds; i++)
 		if (lz->tlds[i].len == tlen &&
 		    memcmp(lz->tlds[i].name, tld, tlen) == 0)
-			return;
-	if (lz->ntlds < LOCALZONE_TLDS_MAX) {
-		memcpy(lz->tlds[lz->ntlds].name, tld, tlen);
-		lz->tlds[lz->ntlds++].len = tlen;
-	}
+			return 0;
+	if (lz->ntlds == LOCALZONE_TLDS_MAX)
+		return -1;
+	memcpy(lz->tlds[lz->ntlds].name, tld, tlen);
+	lz->tlds[lz->ntlds++].len = tlen;
+	return 0;
+}
+
+/* Add a zone (wire name, lowercase); -1 when the table is full. */
+static int lz_add_wire(struct localzone *lz, const uint8_t *name,
+                       size_t len, enum lz_kind kind, enum cfg_lz_type type)
+{
+	size_t off[LOCALZONE_LABELS_MAX];
+	struct lz_zone *z;
+	int labels;
+
+	if (lz->nzones >= LOCALZONE_ZONES_MAX || len > WIRE_NAME_MAX)
+		return -1;
+	labels = lz_labels(name, len, off);
+	if (labels < 1)
+		return -1;
+	z = &lz->zones[lz->nzones];
+	memcpy(z->name, name, len);
+	z->len = len;
+	z->labels = (unsigned)labels;
+	z->kind = kind;
+	z->type = type;
+	if (lz_add_tld(lz, z, off) != 0)
+		return -1;
+	lz->nzones++;
+	return 0;
 }
 
 static int lz_add(struct localzone *lz, const char *text, enum lz_kind kind)
 {
-	size_t off[LOCALZONE_LABELS_MAX];
 	struct lz_name n;
-	struct lz_zone *z;
-	int labels;
 
-	if (lz->nzones >= LOCALZONE_ZONES_MAX || lz_text(text, &n) != 0)
+	if (lz_text(text, &n) != 0)
 		return -1;
-	labels = lz_labels(n.name, n.len, off);
-	if (labels < 1)
-		return -1;
-	z = &lz->zones[lz->nzones++];
-	memcpy(z->name, n.name, n.len);
-	z->len = n.len;
-	z->labels = (unsigned)labels;
-	z->kind = kind;
-	lz_add_tld(lz, z, off);
-	return 0;
+	return lz_add_wire(lz, n.name, n.len, kind, CFG_LZ_STATIC);
 }
 
 /* The reverse names of ::1 and :: are 32 nibble labels under ip6.arpa. */
@@ -192,11 +223,51 @@ static int lz_build(struct localzone *lz)
 	return lz_add_ip6_nibbles(lz);
 }
 
-int localzone_new(struct localzone **out)
+/* The zone named exactly so, or NULL. */
+static struct lz_zone *lz_exact(struct localzone *lz, const uint8_t *name,
+                                size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < lz->nzones; i++)
+		if (lz->zones[i].len == len &&
+		    memcmp(lz->zones[i].name, name, len) == 0)
+			return &lz->zones[i];
+	return NULL;
+}
+
+/* One local-zone line: retype, remove or add a zone. */
+static int lz_apply(struct localzone *lz, const struct cfg_local_zone *c)
+{
+	struct lz_zone *z = lz_exact(lz, c->name, c->namelen);
+
+	if (z != NULL && c->type == CFG_LZ_NODEFAULT) {
+		*z = lz->zones[--lz->nzones];  /* sorted in localzone_new */
+		return 0;
+	}
+	if (z != NULL) {
+		z->type = c->type;
+		return 0;
+	}
+	if (c->type == CFG_LZ_NODEFAULT)
+		return 0;  /* no built-in zone of that name: nothing to do */
+	return lz_add_wire(lz, c->name, c->namelen, LZ_STATIC, c->type);
+}
+
+static int lz_by_labels(const void *a, const void *b)
+{
+	const struct lz_zone *x = a, *y = b;
+
+	return (x->labels < y->labels) - (x->labels > y->labels);
+}
+
+int localzone_new(const struct cfg_local_zone *set, size_t n,
+                  struct localzone **out)
 {
 	struct localzone *lz;
+	size_t i;
 
-	if (out == NULL)
+	if (out == NULL || (set == NULL && n > 0) || n > CFG_MAX_LOCAL_ZONES)
 		return LOCALZONE_EINVAL;
 	lz = calloc(1, sizeof(*lz));
 	if (lz == NULL)
@@ -205,8 +276,20 @@ int localzone_new(struct localzone **out)
 		free(lz);
 		return LOCALZONE_EINVAL;
 	}
+	for (i = 0; i < n; i++) {
+		if (lz_apply(lz, &set[i]) != 0) {
+			free(lz);
+			return LOCALZONE_EINVAL;
+		}
+	}
+	qsort(lz->zones, lz->nzones, sizeof(lz->zones[0]), lz_by_labels);
 	*out = lz;
 	return LOCALZONE_OK;
+}
+
+size_t localzone_count(const struct localzone *lz)
+{
+	return lz != NULL ? lz->nzones : 0;
 }
 
 void localzone_free(struct localzone *lz)
@@ -217,7 +300,8 @@ void localzone_free(struct localzone *lz)
 /* ------------------------------------------------------------------ */
 /* Lookup                                                              */
 
-/* The zone holding a name, or NULL. */
+/* The closest zone holding a name (zones are sorted, most labels
+ * first), or NULL. */
 static const struct lz_zone *lz_find(const struct localzone *lz,
                                      const uint8_t *name, size_t len)
 {
@@ -251,7 +335,12 @@ static const struct lz_zone *lz_find(const struct localzone *lz,
 bool localzone_match(const struct localzone *lz, const uint8_t *lname,
                      size_t len)
 {
-	return lz != NULL && lz_find(lz, lname, len) != NULL;
+	const struct lz_zone *z;
+
+	if (lz == NULL)
+		return false;
+	z = lz_find(lz, lname, len);
+	return z != NULL && z->type != CFG_LZ_TRANSPARENT;
 }
 
 static bool lz_is_ptr(const struct localzone *lz, const uint8_t *name,
@@ -364,10 +453,14 @@ int localzone_answer(const struct localzone *lz, const uint8_t *lname,
 	if (qclass != WIRE_CLASS_IN && qclass != WIRE_CLASS_ANY)
 		return LOCALZONE_ENOTLOCAL;
 	z = lz_find(lz, lname, len);
-	if (z == NULL)
+	if (z == NULL || z->type == CFG_LZ_TRANSPARENT)
 		return LOCALZONE_ENOTLOCAL;
 	memset(a, 0, sizeof(*a));
 	a->an = buf;
+	if (z->type == CFG_LZ_REFUSE) {
+		a->rcode = WIRE_RCODE_REFUSED;
+		return LOCALZONE_OK;
+	}
 	lz_positive(lz, z, lname, len, qtype, &o, &an);
 	a->an_len = o.len;
 	a->an_count = an;

@@ -17,9 +17,27 @@
  * 10800") and NS (the zone name itself), answered at the apex; negative
  * answers carry the SOA in the authority section, as RFC 6303 asks.
  *
+ * local-zone lines (cfg.h, struct cfg_local_zone) change the table, with
+ * the meanings of Unbound's types of the same names; local data
+ * (local-data-file, block-file: localdata.h) is looked up before the
+ * local zones, so it answers inside a zone of any type:
+ *   static       names without local data: NXDOMAIN, or NODATA at the
+ *                apex, with the zone's SOA (what the built-in zones do;
+ *                localhost. keeps its addresses, the loopback reverse
+ *                names their PTR)
+ *   transparent  names without local data are resolved as usual
+ *   refuse       names without local data are answered REFUSED
+ *   nodefault    the built-in zone NAME is gone (resolved as usual); no
+ *                effect on other names
+ * A line for a name that is no built-in zone adds a zone of that type
+ * (with its own SOA and NS). A name is handled by the closest zone at or
+ * above it: "local-zone: lab.test. transparent" opens lab.test. while
+ * the rest of test. stays static.
+ *
  * Design notes:
- * - The table is built once (localzone_new) and then only read: share it
- *   between workers freely.
+ * - A table is built from a configuration (localzone_new) and then only
+ *   read: share it between threads freely. A reload builds a new one
+ *   (server_localdata_load, per worker) and frees the old.
  * - Lookups run on every client query, so names whose last label is not
  *   the last label of some local zone are turned away after one compare;
  *   nothing allocates after creation.
@@ -34,6 +52,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cfg.h"
 #include "respond.h"
 
 /** TTL of every local record, and the SOA MINIMUM (negative TTL). */
@@ -41,7 +60,7 @@
 /** Zones in the table, all told. */
 #define LOCALZONE_ZONES_MAX 128
 /** Distinct last labels of the zones ("arpa", "localhost", ...). */
-#define LOCALZONE_TLDS_MAX 8
+#define LOCALZONE_TLDS_MAX 24
 /** Labels of a name looked at (a wire name has at most 127 + root). */
 #define LOCALZONE_LABELS_MAX 128
 /** Bytes a local answer may need (the largest is ANY at an apex). */
@@ -68,18 +87,27 @@ struct localzone;
 const char *localzone_strerror(int status);
 
 /**
- * Build the table of local zones.
+ * Build the table of local zones: the built-in ones, changed by
+ * local-zone lines.
+ * @param set, n: the local-zone lines (cfg->local_zone, n_local_zone; at
+ *   most CFG_MAX_LOCAL_ZONES, names unique and not the root, as cfg_parse
+ *   leaves them); NULL/0 for the built-in zones alone.
  * @param out: receives the table; free with localzone_free.
- * @return LOCALZONE_OK or LOCALZONE_ENOMEM.
+ * @return LOCALZONE_OK, LOCALZONE_ENOMEM, or LOCALZONE_EINVAL (bad
+ *   argument or line; nothing allocated).
  */
-int localzone_new(struct localzone **out) LOCALZONE_MUST_CHECK;
+int localzone_new(const struct cfg_local_zone *set, size_t n,
+                  struct localzone **out) LOCALZONE_MUST_CHECK;
+
+/** Number of zones in the table (any type). */
+size_t localzone_count(const struct localzone *lz);
 
 /** Free the table. NULL is allowed. */
 void localzone_free(struct localzone *lz);
 
 /**
- * Is this name inside a local zone (so it must never be asked
- * upstream)?
+ * Is this name answered by a local zone (inside one that is not
+ * transparent, so it is never asked upstream)?
  * @param lz: the table.
  * @param lname, len: a wire name, lowercase.
  * @return true when local.
@@ -96,7 +124,8 @@ bool localzone_match(const struct localzone *lz, const uint8_t *lname,
  * @param a: receives the answer, pointing into buf.
  * @param buf, cap: space for the record images (LOCALZONE_ANSWER_MAX is
  *   always enough).
- * @return LOCALZONE_OK, LOCALZONE_ENOTLOCAL, LOCALZONE_ESPACE or
+ * @return LOCALZONE_OK (a->rcode may be REFUSED), LOCALZONE_ENOTLOCAL
+ *   (also inside a transparent zone), LOCALZONE_ESPACE or
  *   LOCALZONE_EINVAL.
  */
 int localzone_answer(const struct localzone *lz, const uint8_t *lname,

@@ -3,7 +3,8 @@
  *
  *   curvecache [-c FILE] [-f]
  *
- * Reads the configuration (default CFG_DEFAULT_FILE) and the root hints,
+ * Reads the configuration (default CFG_DEFAULT_FILE) and the root hints
+ * (root-hints, else Debian's file when it loads, else built in: hints.h),
  * binds every listener, drops privileges to cfg->user, then serves until
  * SIGTERM or SIGINT (exit 0, everything freed). SIGHUP reloads the
  * configuration and the root hints; if either is bad, both old ones stay.
@@ -55,7 +56,6 @@
 #include "curve.h"
 #include "curvepin.h"
 #include "hints.h"
-#include "localzone.h"
 #include "log.h"
 #include "ops.h"
 #include "ratelimit.h"
@@ -73,6 +73,13 @@
 /** What systemd hears once we answer (Type=notify). */
 #define MAIN_NOTIFY_READY "READY=1\nSTATUS=answering queries"
 
+/** Which root hints were chosen (hints_select), for the log. */
+struct main_hints {
+	char used[CFG_MAX_PATH];     /**< the file, or "built-in" */
+	char note[HINTS_ERR_BYTES];  /**< why Debian's file was not used
+	                                  ("" when absent or used) */
+};
+
 /** Everything the daemon owns. */
 struct main_ctx {
 	const char *cfg_path;
@@ -81,13 +88,13 @@ struct main_ctx {
 	bool foreground;
 	int ready_fd;                /**< pipe to the waiting parent, or -1 */
 	struct cfg cfg;              /**< the running configuration */
+	struct main_hints hints;     /**< which root hints run */
 	uv_loop_t loop;
 	bool loop_open;
 	uv_signal_t sig[MAIN_SIGNALS]; /**< TERM, INT, HUP, USR1 */
 	size_t nsig;
 	struct cache *cache;
 	struct curve_client *curve;
-	struct localzone *lz;
 	struct ratelimit *rl;        /**< shared by the workers */
 	struct curvepin *pin;        /**< shared by the workers */
 	struct server *srv;
@@ -314,11 +321,10 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	char err[CFG_ERR_BYTES];
 	int rc;
 
-	if (localzone_new(&m->lz) != LOCALZONE_OK ||
-	    ratelimit_new(&m->rl) != RATELIMIT_OK ||
+	if (ratelimit_new(&m->rl) != RATELIMIT_OK ||
 	    curvepin_new(&m->pin) != CURVEPIN_OK) {
 		hints_free(h);
-		fail("local zones, rate limiter, pins: out of memory");
+		fail("rate limiter, pins: out of memory");
 		return -1;
 	}
 	memset(&p, 0, sizeof p);
@@ -326,7 +332,6 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	p.cfg = &m->cfg;
 	p.cache = m->cache;
 	p.curve = m->curve;
-	p.lz = m->lz;
 	p.rl = m->rl;
 	p.pin = m->pin;
 	p.hints = h;
@@ -403,6 +408,28 @@ static int start_signals(struct main_ctx *m)
 	return 0;
 }
 
+/* Debian's root hints exist but did not load: say so (built-in used). */
+static void log_hints_note(const struct main_ctx *m)
+{
+	if (m->hints.note[0] != '\0')
+		log_warn("root_hints", "error=\"%s\" used=%s", m->hints.note,
+		         m->hints.used);
+}
+
+/* The root hints of config c (hints_select) and what was chosen in *w:
+ * 0, or -1 with the reason in err. */
+static int load_hints(const struct cfg *c, struct hints **h,
+                      struct main_hints *w, char *err, size_t errlen)
+{
+	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, h, w->used,
+	                 sizeof w->used, w->note, sizeof w->note) !=
+	    HINTS_OK) {
+		snprintf(err, errlen, "%s", w->note);
+		return -1;
+	}
+	return 0;
+}
+
 static void log_start(const struct main_ctx *m)
 {
 	char addrs[CFG_MAX_LISTEN * 64], a[64];
@@ -417,8 +444,9 @@ static void log_start(const struct main_ctx *m)
 	}
 	log_info("start", "version=%s listen=%s curve=%s root_hints=%s "
 	         "pid=%ld", PACKAGE_VERSION, addrs,
-	         m->cfg.curve ? "on" : "off", m->cfg.root_hints,
+	         m->cfg.curve ? "on" : "off", m->hints.used,
 	         (long)getpid());
+	log_hints_note(m);
 }
 
 /* Every counter, as "stats" lines of name=value fields (SIGUSR1, exit). */
@@ -458,7 +486,7 @@ static int startup(struct main_ctx *m)
 		fail("libsodium cannot be initialised");
 		return -1;
 	}
-	if (hints_load(m->cfg.root_hints, &h, err, sizeof err) != HINTS_OK) {
+	if (load_hints(&m->cfg, &h, &m->hints, err, sizeof err) != 0) {
 		fail("%s", err);
 		return -1;
 	}
@@ -551,6 +579,7 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 {
 	struct cfg *nc = malloc(sizeof(*nc));
 	struct hints *h = NULL;
+	struct main_hints w;
 	bool rotate_changed;
 
 	if (nc == NULL) {
@@ -559,7 +588,7 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 		return -1;
 	}
 	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
-	    hints_load(nc->root_hints, &h, err, errlen) != HINTS_OK) {
+	    load_hints(nc, &h, &w, err, errlen) != 0) {
 		log_error("reload_failed", "error=\"%s\" kept=old", err);
 		free(nc);
 		return -1;
@@ -591,8 +620,10 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 	if (rotate_changed)
 		arm_rotate(m);
 	log_init(m->cfg.log_level, m->foreground);
+	m->hints = w;
 	log_info("reload", "file=%s root_hints=%s", m->cfg_path,
-	         m->cfg.root_hints);
+	         m->hints.used);
+	log_hints_note(m);
 	return 0;
 }
 
@@ -632,7 +663,6 @@ static void cleanup(struct main_ctx *m)
 	server_free(m->srv);
 	curve_client_free(m->curve);
 	cache_destroy(m->cache);
-	localzone_free(m->lz);
 	ratelimit_free(m->rl);
 	curvepin_free(m->pin);
 	if (m->ready_fd >= 0)

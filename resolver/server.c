@@ -888,7 +888,7 @@ int server_new(struct server **out, const struct server_params *p)
 	struct server *s;
 
 	if (out == NULL || p == NULL || p->hints == NULL || p->loop == NULL ||
-	    p->cfg == NULL || p->cache == NULL || p->lz == NULL) {
+	    p->cfg == NULL || p->cache == NULL) {
 		if (p != NULL)
 			hints_free(p->hints);
 		return SERVER_EINVAL;
@@ -986,6 +986,7 @@ void server_free(struct server *s)
 	forward_stop(s->fwd);
 	forward_free(s->fwd);
 	localdata_free(s->ld);
+	localzone_free(s->own_lz);
 	hints_release(s->hints);
 	free(s->conns);
 	free(s->stats_sum);
@@ -1017,13 +1018,26 @@ int server_localdata_load(struct server *s, const struct cfg *c, char *err,
                           size_t errlen)
 {
 	struct localdata *ld = NULL;
+	struct localzone *lz = NULL;
 	size_t nrec, nblk;
+	int rc;
 
-	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
-	                   errlen) != LOCALDATA_OK)
+	rc = localzone_new(c->local_zone, c->n_local_zone, &lz);
+	if (rc != LOCALZONE_OK) {
+		snprintf(err, errlen, "local zones: %s",
+		         localzone_strerror(rc));
 		return SERVER_EINVAL;
+	}
+	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
+	                   errlen) != LOCALDATA_OK) {
+		localzone_free(lz);
+		return SERVER_EINVAL;
+	}
 	localdata_free(s->ld);
 	s->ld = ld;
+	localzone_free(s->own_lz);
+	s->own_lz = lz;
+	s->lz = lz;
 	localdata_counts(ld, &nrec, &nblk);
 	if (nrec + nblk > 0)
 		log_info("localdata", "records=%zu blocked=%zu", nrec, nblk);

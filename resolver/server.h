@@ -86,6 +86,8 @@ struct server_params {
 	const struct cfg *cfg;           /**< read live: reload in place */
 	struct cache *cache;
 	struct curve_client *curve;      /**< NULL: no DNSCurve */
+	/** local zones until server_localdata_load builds the worker's
+	    own from the config; NULL: none until then */
 	const struct localzone *lz;
 	struct hints *hints;             /**< ownership passes to the server */
 	struct ratelimit *rl;            /**< shared buckets; NULL: own */
@@ -144,8 +146,10 @@ int server_forward_set(struct server *s, const struct cfg *c, char *err,
                        size_t errlen) SERVER_MUST_CHECK;
 
 /**
- * Load local-data-file and block-file of a config (at start and on
- * SIGHUP) and use them from now on. On failure the running table stays.
+ * Load local-data-file and block-file of a config and build its local
+ * zones (the built-in ones changed by its local-zone lines), at start and
+ * on SIGHUP, and use them from now on. On failure the running tables
+ * stay.
  * @param s: the worker.
  * @param c: the config whose file names to read (the new one on a
  *   reload).

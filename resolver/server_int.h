@@ -78,7 +78,9 @@ struct server {
 	const struct cfg *cfg;
 	struct cache *cache;
 	struct curve_client *curve;
-	const struct localzone *lz;
+	const struct localzone *lz;        /**< own_lz, or the params' */
+	struct localzone *own_lz;          /**< built from cfg local-zone
+	                                        lines (server_localdata_load) */
 	struct server_hints *hints;
 	struct sel *sel;
 	struct inflight *inflight;

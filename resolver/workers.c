@@ -82,7 +82,8 @@ static int worker_reload(struct worker *k, const struct cfg *nc, char *err,
 	k->cfg = *nc;
 	if (server_localdata_load(k->srv, &k->cfg, err, errlen) != SERVER_OK)
 		return WORKERS_EBIND;
-	if (hints_load(k->cfg.root_hints, &h, err, errlen) != HINTS_OK)
+	if (hints_select(k->cfg.root_hints, HINTS_DEBIAN_FILE, &h, NULL, 0,
+	                 err, errlen) != HINTS_OK)
 		return WORKERS_EHINTS;
 	if (server_hints_set(k->srv, h) != SERVER_OK) {
 		snprintf(err, errlen, "out of memory");
@@ -189,8 +190,8 @@ static int worker_init(struct worker *k, const struct server_params *p0,
 	k->sync_open = true;
 	k->cfg = *p0->cfg;
 	p.cfg = &k->cfg;
-	if (hints_load(p.cfg->root_hints, &p.hints, herr, sizeof herr) !=
-	    HINTS_OK) {
+	if (hints_select(p.cfg->root_hints, HINTS_DEBIAN_FILE, &p.hints, NULL,
+	                 0, herr, sizeof herr) != HINTS_OK) {
 		snprintf(err, errlen, "%s", herr);
 		return WORKERS_EHINTS;
 	}

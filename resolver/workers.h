@@ -62,8 +62,9 @@ struct workers;
  * Start workers 1 .. n-1 (nothing for n <= 1: *out is NULL).
  * @param out: receives the set; stop with workers_stop, then free.
  * @param n: cfg->threads.
- * @param p: what worker 0 was given; loop and hints are not used (each
- *   worker has its own loop and loads p->cfg->root_hints itself).
+ * @param p: what worker 0 was given; loop, hints and lz are not used
+ *   (each worker has its own loop, chooses its root hints with
+ *   hints_select and builds its local zones from p->cfg itself).
  * @param err, errlen: a message on failure.
  * @return WORKERS_OK or an error (everything started is stopped).
  */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/lint.sh: the module boundaries of design.md, checked on every
 # "make check": cache/ and curve/ are leaves and never include a header
-# from resolver/ (nor each other), and libuv appears only in resolver/.
+# from resolver/ (nor each other), and libuv appears only in resolver/;
+# and every test that starts the daemon names its own root hints.
 srcdir=${srcdir:-.}
 fail=0
 for dir in cache curve; do
@@ -26,5 +27,15 @@ done
 if grep -E '^(curve|cache)_lib[a-z]+_a_CPPFLAGS.*resolver' "$srcdir/Makefile.am"; then
   echo "lint: Makefile.am: a leaf library has -I for resolver/"; fail=1
 fi
-[ $fail -eq 0 ] && echo "lint: module boundaries hold"
+# No test may send a packet to the real root servers: a script that
+# starts the daemon names its own root hints (root-hints:) or writes its
+# config with the lab helpers of tests/e2e/e2e_lib.sh, which do.
+for f in "$srcdir"/tests/e2e/*.sh "$srcdir"/tests/lab/*.sh \
+         "$srcdir"/tests/bench/*.sh; do
+  [ -e "$f" ] || continue
+  grep -q '" -f -c \|curvecache -f -c ' "$f" || continue
+  grep -q 'root-hints: \|cc_start\|cc_conf' "$f" && continue
+  echo "lint: $f: starts curvecache without its own root-hints"; fail=1
+done
+[ $fail -eq 0 ] && echo "lint: module boundaries hold, test configs name their root hints"
 exit $fail

@@ -16,6 +16,11 @@
 #   name that is now blocked included); a file with a bad line makes the
 #   reload fail with FILE:LINE in the log and the old data stays; a bad
 #   file at start-up stops curvecache with FILE:LINE.
+# - local-zone (two workers): "test. nodefault" sends names under test.
+#   to the lab root (which delegates test.), "corp.example. refuse"
+#   answers REFUSED, invalid. stays local; a SIGHUP without those lines
+#   brings the built-in test. back in both workers and corp.example. is
+#   resolved (NXDOMAIN from the lab root).
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -153,4 +158,29 @@ st=$?
 if [ "$st" -ne 0 ] && grep -q "$HOSTS:2: bad address" "$WORK/bad-start.out"
 then ok "bad file at start-up: exit $st with FILE:LINE"
 else bad "bad file at start-up" "exit $st" "$WORK/bad-start.out"; fi
+
+# ---- local-zone lines, changed by a reload ----
+cc_start "threads: 2" "local-zone: test. nodefault" \
+  "local-zone: corp.example. refuse" || { e2e_finish; exit 1; }
+q www.plain.test A z1
+check z1 "local-zone nodefault: test. resolved by the lab" NOERROR -aa \
+  "A.*192.0.2.10"
+q www.corp.example A z2
+check z2 "local-zone refuse: REFUSED" REFUSED -aa ""
+q x.invalid A z3
+check z3 "other built-in zones stay" NXDOMAIN any ""
+cc_conf "threads: 2"
+cc_hup reload
+# each dig comes from a new port: both workers answer some of them
+for i in 1 2 3 4 5 6; do
+  q "w$i.plain.test" A "z4$i"
+  check "z4$i" "after reload: test. local again ($i)" NXDOMAIN any ""
+  q "w$i.corp.example" A "z5$i"
+  check "z5$i" "after reload: corp.example. resolved ($i)" NXDOMAIN -aa ""
+done
+if grep "event=start" "$WORK/curvecache.log" | tail -n 1 |
+  grep -q "root_hints=$LAB_ROOT_HINTS"; then
+  ok "start log names the root hints file"
+else bad "start log" "no root_hints=$LAB_ROOT_HINTS" "$WORK/curvecache.log"; fi
+cc_stop
 e2e_finish

@@ -4,8 +4,9 @@
  * The input is the text of a config file, parsed with cfg_parse over the
  * built-in defaults, as cfg_load does after reading the file. On failure
  * the message must be a NUL-terminated "FILE:..." line; on success every
- * count must be within its cap and every string NUL-terminated, and the
- * access list must answer for a few client addresses.
+ * count must be within its cap and every string NUL-terminated, the
+ * access list must answer for a few client addresses, and the local-zone
+ * lines must build a local zone table.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "localzone.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,6 +47,18 @@ static void check_acl(const struct cfg *c)
 		abort();
 }
 
+/* Every accepted set of local-zone lines builds a table. */
+static void check_local_zones(const struct cfg *c)
+{
+	struct localzone *lz = NULL;
+
+	if (c->n_local_zone > CFG_MAX_LOCAL_ZONES ||
+	    localzone_new(c->local_zone, c->n_local_zone, &lz) !=
+	    LOCALZONE_OK)
+		abort();
+	localzone_free(lz);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct cfg c;
@@ -68,5 +82,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_str(c.user, sizeof c.user);
 	check_str(c.control_socket, sizeof c.control_socket);
 	check_acl(&c);
+	check_local_zones(&c);
 	return 0;
 }

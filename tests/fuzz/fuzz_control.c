@@ -48,7 +48,7 @@ static void init(void)
 		abort();
 	cfg_defaults(&cfg);
 	cache = fuzz_cache_new(FUZZ_CACHE_BYTES);
-	if (localzone_new(&lz) != LOCALZONE_OK)
+	if (localzone_new(NULL, 0, &lz) != LOCALZONE_OK)
 		abort();
 	memset(&p, 0, sizeof p);
 	p.loop = &loop;

@@ -44,7 +44,8 @@ static void init(void)
 	cache = fuzz_cache_new(FUZZ_CACHE_BYTES);
 	fuzz_load_text(cache, FUZZ_NOW, fuzz_query_dump,
 	               strlen(fuzz_query_dump), &n);
-	if (n.bad != 0 || n.entries == 0 || localzone_new(&lz) != LOCALZONE_OK)
+	if (n.bad != 0 || n.entries == 0 ||
+	    localzone_new(NULL, 0, &lz) != LOCALZONE_OK)
 		abort();
 }
 

@@ -154,6 +154,9 @@ printf 'listen: ::1@5353\nlisten: 127.0.0.1@53\naccess-control: %s\n' \
 printf 'cache-size: 1g\nmin-ttl: 5\nmax-ttl: 3600\nthreads: 4\n' \
   >"$C/cfg/sizes"
 printf 'curve-formats: txt\ncurve-plain-fallback: yes\n' >"$C/cfg/curve"
+printf 'local-zone: %s\n' "test. nodefault" "lab.test. transparent" \
+  "corp.example refuse" "home.example. static" >"$C/cfg/local-zone"
+printf 'harden-glue: no\n' >>"$C/cfg/local-zone"
 
 ok "corpora written to $C"
 for t in query iter cfg control cachefile; do

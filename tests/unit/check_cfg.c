@@ -340,6 +340,72 @@ START_TEST(test_curve_require_reject)
 }
 END_TEST
 
+/* local-zone: NAME TYPE, repeatable; harden-glue: yes|no. */
+START_TEST(test_local_zone)
+{
+	static const uint8_t corp[] = "\4corp\7example";
+
+	ck_assert_int_eq(parse(""), 0);
+	ck_assert_uint_eq(c.n_local_zone, 0);
+	ck_assert(c.harden_glue);
+	ck_assert_int_eq(parse("local-zone: test. nodefault\n"
+	                       "local-zone: Corp.Example refuse  # REFUSED\n"
+	                       "local-zone: lab.test.\ttransparent\n"
+	                       "local-zone: home.example. static\n"
+	                       "harden-glue: no\n"), 0);
+	ck_assert(!c.harden_glue);
+	ck_assert_uint_eq(c.n_local_zone, 4);
+	ck_assert_int_eq(c.local_zone[0].type, CFG_LZ_NODEFAULT);
+	ck_assert_uint_eq(c.local_zone[0].namelen, 6);
+	ck_assert_int_eq(c.local_zone[1].type, CFG_LZ_REFUSE);
+	ck_assert_uint_eq(c.local_zone[1].namelen, sizeof corp);
+	ck_assert(memcmp(c.local_zone[1].name, corp, sizeof corp) == 0);
+	ck_assert_int_eq(c.local_zone[2].type, CFG_LZ_TRANSPARENT);
+	ck_assert_int_eq(c.local_zone[3].type, CFG_LZ_STATIC);
+	ck_assert_int_eq(parse("harden-glue: yes\n"), 0);
+	ck_assert(c.harden_glue);
+}
+END_TEST
+
+START_TEST(test_local_zone_reject)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "local-zone: test. deny\n", "bad local-zone type" },
+		{ "local-zone: test. Static\n", "bad local-zone type" },
+		{ "local-zone: test.\n", "local-zone wants NAME TYPE" },
+		{ "local-zone: test. static x\n", "local-zone wants NAME TYPE" },
+		{ "local-zone: a..b static\n", "bad local-zone name" },
+		{ "local-zone: . static\n", "bad local-zone name" },
+		{ "local-zone:\n", "needs a value" },
+		{ "local-zone: x.test. refuse\nlocal-zone: X.Test refuse\n",
+		  "local-zone given twice" },
+		{ "harden-glue: maybe\n", "expected yes or no" },
+		{ "harden-glue:\n", "needs a value" },
+	};
+	char text[64 * (CFG_MAX_LOCAL_ZONES + 1)];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
+		              bad[i].text);
+		ck_assert_msg(strncmp(err, "test.conf:", 10) == 0 &&
+		              strstr(err, bad[i].why) != NULL, "%s: %s",
+		              bad[i].text, err);
+	}
+	ck_assert_int_eq(parse("# 1\nlocal-zone: test. deny\n"), -1);
+	ck_assert_str_eq(err, "test.conf:2: bad local-zone type (transparent, "
+	                 "static, refuse or nodefault): \"deny\"");
+	for (i = 0; i <= CFG_MAX_LOCAL_ZONES; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		                      "local-zone: z%zu.example refuse\n", i);
+	ck_assert_int_eq(parse(text), -1);
+	ck_assert_str_eq(err, "test.conf:17: too many local-zone lines (at "
+	                 "most 16)");
+}
+END_TEST
+
 /* The sample config parses, and gives exactly the built-in defaults. */
 START_TEST(test_sample_file)
 {
@@ -369,12 +435,14 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_ops_values);
 	tcase_add_test(tc, test_zone_values);
 	tcase_add_test(tc, test_curve_require);
+	tcase_add_test(tc, test_local_zone);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_reject);
 	tcase_add_test(tc, test_reject_whole);
 	tcase_add_test(tc, test_zone_reject);
 	tcase_add_test(tc, test_curve_require_reject);
+	tcase_add_test(tc, test_local_zone_reject);
 	tcase_add_test(tc, test_load_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");

@@ -59,7 +59,7 @@ void setup(void)
 	cfg_defaults(&cfg);
 	cfg.do_not_query_localhost = false;
 	cache = ct_cache();
-	ck_assert_int_eq(localzone_new(&lz), LOCALZONE_OK);
+	ck_assert_int_eq(localzone_new(NULL, 0, &lz), LOCALZONE_OK);
 	ck_assert_msg(hints_load(SRCDIR "/tests/lab/root.hints", &h, err,
 	                         sizeof err) == HINTS_OK, "%s", err);
 	memset(&p, 0, sizeof p);

@@ -1,8 +1,13 @@
 /*
- * tests/unit/check_hints.c - Suite "hints": the root hints file parser.
+ * tests/unit/check_hints.c - Suite "hints": the root hints file parser,
+ * the compiled-in IANA set and the choice between a named file, the
+ * fallback file (Debian's in the daemon) and the compiled-in set.
+ *
+ * Nothing here sends a packet: the tests only read hints.
  */
 #include <arpa/inet.h>
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,8 +121,8 @@ END_TEST
 
 START_TEST(test_reject)
 {
-	reject("", HINTS_EEMPTY, "t.hints:0: ");
-	reject("; only\n", HINTS_EEMPTY, "t.hints:1: no root server");
+	reject("", HINTS_EEMPTY, "t.hints: no root server");
+	reject("; only\n", HINTS_EEMPTY, "t.hints: no root server");
 	reject(". 1 NS a.x.\n", HINTS_ENOADDR, "t.hints:1: ");
 	reject(". 1 NS a.x.\na.x. 1 A 192.0.2.1\nb.x. 1 A 192.0.2.2\n",
 	       HINTS_EORPHAN, "t.hints:3: ");
@@ -185,6 +190,183 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* A file of the test's own: written in the build directory. */
+static const char *tmp_file(const char *name, const char *text)
+{
+	FILE *f = fopen(name, "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs(text, f) >= 0, 1);
+	ck_assert_int_eq(fclose(f), 0);
+	return name;
+}
+
+/* The text of address j of NS i, and whether it is IPv6. */
+static bool addr_v6(const struct hints *h, size_t i, size_t j, char *out,
+                    size_t cap)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	addr_text(h, i, j, out, cap);
+	ck_assert_int_eq(hints_addr(h, i, j, &ss, &len), HINTS_OK);
+	return ss.ss_family == AF_INET6;
+}
+
+START_TEST(test_builtin_set)
+{
+	struct hints *h = NULL;
+	char txt[WIRE_NAME_TEXT_MAX], want[32], a[64];
+	size_t i, len, v4 = 0, v6 = 0;
+	const uint8_t *n;
+
+	ck_assert_int_eq(hints_builtin(&h), HINTS_OK);
+	ck_assert_uint_eq(hints_ns_count(h), HINTS_BUILTIN_NS);
+	ck_assert_uint_eq(HINTS_BUILTIN_NS, 13);
+	for (i = 0; i < hints_ns_count(h); i++) {
+		n = hints_ns_name(h, i, &len);
+		ck_assert_int_eq(wire_name_to_text(n, len, txt, sizeof txt,
+		                                   NULL), 0);
+		snprintf(want, sizeof want, "%c.root-servers.net.",
+		         (char)('a' + i));
+		ck_assert_str_eq(txt, want);
+		ck_assert_uint_eq(hints_addr_count(h, i), 2);
+		/* one IPv4 and one IPv6 address each */
+		ck_assert(addr_v6(h, i, 0, a, sizeof a) !=
+		          addr_v6(h, i, 1, a, sizeof a));
+		v6 += addr_v6(h, i, 0, a, sizeof a) +
+		      addr_v6(h, i, 1, a, sizeof a);
+		v4 += !addr_v6(h, i, 0, a, sizeof a) +
+		      !addr_v6(h, i, 1, a, sizeof a);
+	}
+	ck_assert_uint_eq(v4, 13);
+	ck_assert_uint_eq(v6, 13);
+	addr_text(h, 0, 0, a, sizeof a);
+	ck_assert_str_eq(a, "198.41.0.4");
+	addr_text(h, 12, 1, a, sizeof a);
+	ck_assert_str_eq(a, "2001:dc3::35");
+	hints_free(h);
+}
+END_TEST
+
+/* Every name and address of a against b (same order of names). */
+static void same_hints(const struct hints *a, const struct hints *b)
+{
+	size_t i, j, k, la, lb;
+
+	ck_assert_uint_eq(hints_ns_count(a), hints_ns_count(b));
+	for (i = 0; i < hints_ns_count(a); i++) {
+		const uint8_t *na = hints_ns_name(a, i, &la);
+		const uint8_t *nb = hints_ns_name(b, i, &lb);
+
+		ck_assert_uint_eq(la, lb);
+		ck_assert_mem_eq(na, nb, la);
+		ck_assert_uint_eq(hints_addr_count(a, i),
+		                  hints_addr_count(b, i));
+		for (j = 0; j < hints_addr_count(a, i); j++) {
+			char ta[64], tb[64];
+			bool found = false;
+
+			addr_text(a, i, j, ta, sizeof ta);
+			for (k = 0; k < hints_addr_count(b, i); k++) {
+				addr_text(b, i, k, tb, sizeof tb);
+				found = found || strcmp(ta, tb) == 0;
+			}
+			ck_assert_msg(found, "%s missing", ta);
+		}
+	}
+}
+
+START_TEST(test_builtin_matches_shipped_file)
+{
+	struct hints *b = NULL, *f = NULL;
+
+	ck_assert_int_eq(hints_builtin(&b), HINTS_OK);
+	ck_assert_msg(hints_load(SRCDIR "/etc/root.hints", &f, err,
+	                         sizeof err) == HINTS_OK, "%s", err);
+	same_hints(b, f);
+	hints_free(b);
+	hints_free(f);
+}
+END_TEST
+
+/* Debian's file, where dns-root-data is installed: it must load. */
+START_TEST(test_debian_file)
+{
+	struct hints *h = NULL;
+
+	if (access(HINTS_DEBIAN_FILE, F_OK) != 0)
+		return;  /* dns-root-data not installed */
+	ck_assert_msg(hints_load(HINTS_DEBIAN_FILE, &h, err, sizeof err) ==
+	              HINTS_OK, "%s", err);
+	ck_assert_uint_eq(hints_ns_count(h), 13);
+	hints_free(h);
+}
+END_TEST
+
+START_TEST(test_named_file_errors)
+{
+	const char *empty = tmp_file("check_hints.empty", "; nothing\n");
+	struct hints *h = NULL;
+	char used[64] = "x";
+
+	ck_assert_int_eq(hints_select(empty, NULL, &h, used, sizeof used,
+	                              err, sizeof err), HINTS_EEMPTY);
+	ck_assert_ptr_null(h);
+	ck_assert_str_eq(err, "check_hints.empty: no root server (no NS "
+	                 "record owned by '.')");
+	ck_assert_str_eq(used, "x");
+	ck_assert_int_eq(hints_select("/nonexistent/r.hints", NULL, &h, used,
+	                              sizeof used, err, sizeof err),
+	                 HINTS_EIO);
+	ck_assert(strstr(err, "/nonexistent/r.hints: ") == err);
+	/* a named file never falls back, even with a good fallback */
+	ck_assert_int_eq(hints_select(empty, SRCDIR "/tests/lab/root.hints",
+	                              &h, used, sizeof used, err, sizeof err),
+	                 HINTS_EEMPTY);
+	ck_assert_ptr_null(h);
+	unlink(empty);
+}
+END_TEST
+
+/* hints_select(path, fallback): expect NS count, used and the note. */
+static void select_ok(const char *path, const char *fallback, size_t ns,
+                      const char *want_used, const char *note_prefix)
+{
+	struct hints *h = NULL;
+	char used[256];
+
+	ck_assert_int_eq(hints_select(path, fallback, &h, used, sizeof used,
+	                              err, sizeof err), HINTS_OK);
+	ck_assert_uint_eq(hints_ns_count(h), ns);
+	ck_assert_str_eq(used, want_used);
+	ck_assert_msg(strncmp(err, note_prefix, strlen(note_prefix)) == 0 &&
+	              (note_prefix[0] != '\0' || err[0] == '\0'),
+	              "note '%s', want '%s'", err, note_prefix);
+	hints_free(h);
+}
+
+START_TEST(test_fallback_order)
+{
+	const char *lab = SRCDIR "/tests/lab/root.hints";
+	const char *empty = tmp_file("check_hints.fb", "");
+
+	/* named file first */
+	select_ok(lab, NULL, 1, lab, "");
+	/* no option: the fallback file when it loads */
+	select_ok("", lab, 1, lab, "");
+	/* absent fallback: built in, quietly */
+	select_ok("", "/nonexistent/root.hints", 13, HINTS_BUILTIN_NAME, "");
+	select_ok("", NULL, 13, HINTS_BUILTIN_NAME, "");
+	/* a fallback that does not load: built in, and why */
+	select_ok("", empty, 13, HINTS_BUILTIN_NAME,
+	          "check_hints.fb: no root server");
+	unlink(empty);
+	ck_assert_int_eq(hints_select(NULL, NULL, NULL, NULL, 0, NULL, 0),
+	                 HINTS_EINVAL);
+}
+END_TEST
+
 static Suite *hints_suite(void)
 {
 	Suite *s = suite_create("hints");
@@ -200,6 +382,15 @@ static Suite *hints_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_test(tc, test_limits);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("builtin");
+	tcase_add_test(tc, test_builtin_set);
+	tcase_add_test(tc, test_builtin_matches_shipped_file);
+	tcase_add_test(tc, test_debian_file);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("select");
+	tcase_add_test(tc, test_named_file_errors);
+	tcase_add_test(tc, test_fallback_order);
 	suite_add_tcase(s, tc);
 	return s;
 }

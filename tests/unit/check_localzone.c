@@ -1,8 +1,9 @@
 /*
  * tests/unit/check_localzone.c - Suite "localzone": RFC 6761 / 6303
- * names answered locally.
+ * names answered locally, and the local-zone lines that change them.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,7 @@ static uint8_t buf[LOCALZONE_ANSWER_MAX];
 
 static void setup(void)
 {
-	ck_assert_int_eq(localzone_new(&lz), LOCALZONE_OK);
+	ck_assert_int_eq(localzone_new(NULL, 0, &lz), LOCALZONE_OK);
 }
 
 static void teardown(void)
@@ -222,6 +223,161 @@ START_TEST(test_space)
 }
 END_TEST
 
+/* Zones in the built-in table. */
+#define BUILTIN_ZONES 102
+
+static struct cfg_local_zone lines[CFG_MAX_LOCAL_ZONES];
+static size_t nlines;
+
+static void line(const char *name, enum cfg_lz_type type)
+{
+	struct cfg_local_zone *z = &lines[nlines++];
+
+	ck_assert_int_eq(cfg_name_parse(name, z->name, &z->namelen), 0);
+	z->type = type;
+}
+
+/* Rebuild lz from the lines given so far. */
+static void rebuild(void)
+{
+	localzone_free(lz);
+	lz = NULL;
+	ck_assert_int_eq(localzone_new(lines, nlines, &lz), LOCALZONE_OK);
+}
+
+static void setup_lines(void)
+{
+	nlines = 0;
+	setup();
+}
+
+/* rcode of an answer for NAME A, or -1 when it is not local. */
+static int rcode(const char *name)
+{
+	struct respond_answer a;
+	int rc = ask(name, WIRE_TYPE_A, &a);
+
+	if (rc == LOCALZONE_ENOTLOCAL)
+		return -1;
+	ck_assert_int_eq(rc, LOCALZONE_OK);
+	return a.rcode;
+}
+
+START_TEST(test_nodefault)
+{
+	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES);
+	line("test.", CFG_LZ_NODEFAULT);
+	line("10.in-addr.arpa", CFG_LZ_NODEFAULT);
+	line("sub.onion.", CFG_LZ_NODEFAULT);  /* no such zone: no effect */
+	rebuild();
+	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES - 2);
+	ck_assert_int_eq(rcode("www.plain.test."), -1);
+	ck_assert_int_eq(rcode("test."), -1);
+	ck_assert(!local("www.test."));
+	ck_assert_int_eq(rcode("4.3.2.10.in-addr.arpa."), -1);
+	/* the others stay */
+	ck_assert_int_eq(rcode("x.sub.onion."), WIRE_RCODE_NXDOMAIN);
+	ck_assert_int_eq(rcode("1.1.168.192.in-addr.arpa."),
+	                 WIRE_RCODE_NXDOMAIN);
+	ck_assert_int_eq(rcode("localhost."), WIRE_RCODE_NOERROR);
+}
+END_TEST
+
+START_TEST(test_transparent)
+{
+	line("invalid.", CFG_LZ_TRANSPARENT);
+	line("lab.test.", CFG_LZ_TRANSPARENT);  /* a hole in test. */
+	rebuild();
+	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES + 1);
+	ck_assert_int_eq(rcode("www.invalid."), -1);
+	ck_assert_int_eq(rcode("invalid."), -1);
+	ck_assert(!local("invalid."));
+	ck_assert_int_eq(rcode("www.lab.test."), -1);
+	ck_assert_int_eq(rcode("lab.test."), -1);
+	ck_assert_int_eq(rcode("www.test."), WIRE_RCODE_NXDOMAIN);
+	ck_assert(local("lab2.test."));
+}
+END_TEST
+
+START_TEST(test_refuse)
+{
+	struct respond_answer a;
+
+	line("onion.", CFG_LZ_REFUSE);
+	line("Corp.Example.", CFG_LZ_REFUSE);
+	line("open.corp.example.", CFG_LZ_TRANSPARENT);
+	rebuild();
+	ck_assert_int_eq(ask("x.onion.", WIRE_TYPE_AAAA, &a), LOCALZONE_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_REFUSED);
+	ck_assert_uint_eq(a.an_count + a.ns_count, 0);
+	ck_assert_int_eq(ask("onion.", WIRE_TYPE_SOA, &a), LOCALZONE_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_REFUSED);
+	ck_assert_uint_eq(a.an_count, 0);
+	ck_assert_int_eq(rcode("corp.example."), WIRE_RCODE_REFUSED);
+	ck_assert_int_eq(rcode("a.b.CORP.example."), WIRE_RCODE_REFUSED);
+	ck_assert(local("a.corp.example."));
+	ck_assert_int_eq(rcode("www.open.corp.example."), -1);
+	ck_assert_int_eq(rcode("example."), -1);
+	ck_assert_int_eq(rcode("xcorp.example."), -1);
+}
+END_TEST
+
+START_TEST(test_static)
+{
+	struct respond_answer a;
+	const uint8_t *rd;
+	uint16_t rdlen;
+
+	line("localhost.", CFG_LZ_STATIC);     /* as built in: unchanged */
+	line("home.example.", CFG_LZ_STATIC);  /* a new zone */
+	rebuild();
+	ck_assert_int_eq(ask("localhost.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ck_assert_uint_eq(a.an_count, 1);
+	ck_assert_int_eq(ask("pc.home.example.", WIRE_TYPE_A, &a),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
+	ck_assert_uint_eq(rr_type(a.ns, a.ns_len, 0, &rd, &rdlen),
+	                  WIRE_TYPE_SOA);
+	ck_assert_mem_eq(rd, "\4home\7example", 14);
+	ck_assert_int_eq(ask("home.example.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(a.an_count, 0);
+	ck_assert_int_eq(ask("home.example.", WIRE_TYPE_NS, &a),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(a.an_count, 1);
+}
+END_TEST
+
+START_TEST(test_zone_limits)
+{
+	char name[32];
+	size_t i;
+
+	/* every line a new zone under its own last label */
+	for (i = 0; i < CFG_MAX_LOCAL_ZONES; i++) {
+		snprintf(name, sizeof name, "z.tld%zu.", i);
+		line(name, CFG_LZ_STATIC);
+	}
+	rebuild();
+	ck_assert_uint_eq(localzone_count(lz),
+	                  BUILTIN_ZONES + CFG_MAX_LOCAL_ZONES);
+	ck_assert_int_eq(rcode("a.z.tld0."), WIRE_RCODE_NXDOMAIN);
+	ck_assert_int_eq(rcode("a.z.tld15."), WIRE_RCODE_NXDOMAIN);
+	ck_assert_int_eq(rcode("www.test."), WIRE_RCODE_NXDOMAIN);
+	localzone_free(lz);
+	lz = NULL;
+	ck_assert_int_eq(localzone_new(lines, CFG_MAX_LOCAL_ZONES + 1, &lz),
+	                 LOCALZONE_EINVAL);
+	ck_assert_int_eq(localzone_new(NULL, 1, &lz), LOCALZONE_EINVAL);
+	ck_assert_ptr_null(lz);
+	ck_assert_int_eq(localzone_new(NULL, 0, NULL), LOCALZONE_EINVAL);
+	lines[0].name[0] = 0;  /* the root: no zone */
+	lines[0].namelen = 1;
+	ck_assert_int_eq(localzone_new(lines, 1, &lz), LOCALZONE_EINVAL);
+	ck_assert_ptr_null(lz);
+}
+END_TEST
+
 static Suite *localzone_suite(void)
 {
 	Suite *s = suite_create("localzone");
@@ -237,6 +393,17 @@ static Suite *localzone_suite(void)
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_add_test(t, test_not_local);
 	tcase_add_test(t, test_space);
+	suite_add_tcase(s, t);
+	t = tcase_create("local-zone");
+	tcase_add_checked_fixture(t, setup_lines, teardown);
+	tcase_add_test(t, test_nodefault);
+	tcase_add_test(t, test_transparent);
+	tcase_add_test(t, test_refuse);
+	tcase_add_test(t, test_static);
+	suite_add_tcase(s, t);
+	t = tcase_create("limits");
+	tcase_add_checked_fixture(t, setup_lines, teardown);
+	tcase_add_test(t, test_zone_limits);
 	suite_add_tcase(s, t);
 	return s;
 }
