@@ -15,8 +15,8 @@
 
 #include "wire.h"
 
-/** Built-in zones: localhost, 19 named, 16 + 64 numbered, 2 nibble. */
-#define LZ_BUILTIN_ZONES 102
+/** Built-in zones: localhost, 20 named, 16 + 64 numbered, 2 nibble. */
+#define LZ_BUILTIN_ZONES 103
 /** Last labels of the built-in zones: localhost invalid test onion arpa */
 #define LZ_BUILTIN_TLDS 5
 
@@ -57,9 +57,11 @@ struct localzone {
 	struct lz_name nobody;             /**< SOA RNAME nobody.invalid. */
 };
 
-/** Zones whose names below the apex do not exist (RFC 6761, 6303). */
+/** Zones whose names below the apex do not exist (RFC 6761, 6303;
+ *  home.arpa., RFC 8375: a home network that runs it sets local-zone:
+ *  home.arpa. nodefault or a stub zone). */
 static const char *const lz_static_zones[] = {
-	"invalid", "test", "onion",
+	"invalid", "test", "onion", "home.arpa",
 	"0.in-addr.arpa", "10.in-addr.arpa", "127.in-addr.arpa",
 	"254.169.in-addr.arpa", "168.192.in-addr.arpa",
 	"2.0.192.in-addr.arpa", "100.51.198.in-addr.arpa",

@@ -115,6 +115,9 @@ START_TEST(test_special_names)
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	ck_assert_int_eq(ask("xyz.onion.", WIRE_TYPE_AAAA, &a), LOCALZONE_OK);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
+	/* RFC 8375: home.arpa. is local unless switched off */
+	ck_assert_int_eq(ask("nas.home.arpa.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	/* The apex exists: NODATA. */
 	ck_assert_int_eq(ask("test.", WIRE_TYPE_A, &a), LOCALZONE_OK);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
@@ -224,7 +227,7 @@ START_TEST(test_space)
 END_TEST
 
 /* Zones in the built-in table. */
-#define BUILTIN_ZONES 102
+#define BUILTIN_ZONES 103
 
 static struct cfg_local_zone lines[CFG_MAX_LOCAL_ZONES];
 static size_t nlines;
@@ -269,8 +272,10 @@ START_TEST(test_nodefault)
 	line("test.", CFG_LZ_NODEFAULT);
 	line("10.in-addr.arpa", CFG_LZ_NODEFAULT);
 	line("sub.onion.", CFG_LZ_NODEFAULT);  /* no such zone: no effect */
+	line("home.arpa.", CFG_LZ_NODEFAULT);
 	rebuild();
-	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES - 2);
+	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES - 3);
+	ck_assert_int_eq(rcode("printer.home.arpa."), -1);
 	ck_assert_int_eq(rcode("www.plain.test."), -1);
 	ck_assert_int_eq(rcode("test."), -1);
 	ck_assert(!local("www.test."));
