@@ -201,13 +201,20 @@ class Net:
 
     def udp_loop(self, srv, addr, s):
         """Answer datagrams until stop."""
-        while not self.stop.is_set():
-            try:
-                wire, peer = s.recvfrom(65535)
-            except (socket.timeout, OSError):
-                continue
+        def answer(got):
+            wire, peer = got
             for delay, pkt in self.replies(srv, addr, "udp", wire):
                 self.later(delay, s.sendto, pkt, peer)
+        self.poll(lambda: s.recvfrom(65535), answer)
+
+    def poll(self, wait, handle):
+        """handle(wait()) until stop; wait times out every POLL_SECS."""
+        while not self.stop.is_set():
+            try:
+                got = wait()
+            except (socket.timeout, OSError):
+                continue
+            handle(got)
 
     def later(self, delay_ms, fn, *args):
         """fn(*args) now or after delay_ms; errors are ignored."""
@@ -235,13 +242,11 @@ class Net:
 
     def tcp_accept(self, srv, addr, s):
         """Accept connections until stop; one thread each."""
-        while not self.stop.is_set():
-            try:
-                conn, _ = s.accept()
-            except (socket.timeout, OSError):
-                continue
+        def start(got):
+            conn = got[0]
             conn.settimeout(TCP_IDLE_SECS)
             self.spawn(self.tcp_conn, srv, addr, conn)
+        self.poll(s.accept, start)
 
     def tcp_conn(self, srv, addr, conn):
         """Length-prefixed queries on one connection, until EOF or idle."""
