@@ -114,7 +114,8 @@ def verdict(status, xfail):
 def has_xfail(path):
     """Whether the file carries an xfail line (read without dnspython)."""
     with open(path, encoding="utf-8") as f:
-        return any(line.startswith("xfail ") for line in f)
+        return any(line.split(None, 1)[0] in ("xfail", "xfail:")
+                   for line in f if line.strip())
 
 
 def report(path, result, verbose):
@@ -122,7 +123,7 @@ def report(path, result, verbose):
     status, why, secs, out = result
     word = verdict(status, has_xfail(path))
     line = "%-5s %s (%.1f s)" % (word, scn_name(path), secs)
-    if word in ("XFAIL", "SKIP"):
+    if why and word != "PASS":
         line += ": " + why
     print(line, flush=True)
     if verbose or word in ("FAIL", "XPASS"):

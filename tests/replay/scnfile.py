@@ -297,6 +297,7 @@ class Reader:
     def line(self, text, where):
         """Dispatch one non-empty, non-comment line."""
         key, _, rest = text.partition(" ")
+        key = key.rstrip(":")
         rest = rest.strip()
         words = rest.split()
         if self.header_line(key, words, rest):
