@@ -80,7 +80,7 @@ def namespace_setup(addrs):
 def write_hints(scn, path):
     """The root hints file: the scenario's hint NS names and addresses."""
     with open(path, "w", encoding="ascii") as f:
-        for name, addr in scn.hints:
+        for name, _ in scn.hints:
             f.write(". 3600000 NS %s\n" % name)
         for name, addr in scn.hints:
             f.write("%s 3600000 %s %s\n" % (name, "AAAA" if ":" in addr
@@ -114,7 +114,6 @@ class Daemon:
     def env(self):
         """The daemon's environment: libfaketime when there is one."""
         env = dict(os.environ)
-        set_clock(self.clockfile, 0)
         if os.path.exists(FAKETIME_LIB):
             env.update(LD_PRELOAD=FAKETIME_LIB,
                        FAKETIME_TIMESTAMP_FILE=self.clockfile,
@@ -125,7 +124,9 @@ class Daemon:
         return env
 
     def start(self, conf):
-        """Start curvecache -f -c conf; wait until it answers."""
+        """Start curvecache -f -c conf (clock offset 0); wait until it
+        answers; an error text, or None."""
+        set_clock(self.clockfile, 0)
         with open(self.log, "ab") as logf:
             self.proc = subprocess.Popen(
                 [os.path.join(self.build, "curvecache"), "-f", "-c", conf],
@@ -359,7 +360,11 @@ def sanitizer_report(daemon):
 def run(scn, build, work):
     """Servers, daemon, steps, stop; (status, why)."""
     net = scripted.Net(scn.servers)
-    net.start()
+    try:
+        net.start()
+    except OSError as err:
+        net.shutdown()
+        return "fail", "scripted servers: %s" % err
     daemon = Daemon(build, work)
     try:
         err = daemon.start(write_config(scn, work))

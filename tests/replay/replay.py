@@ -32,6 +32,7 @@ not; srcdir (set by make check) finds the scenarios.
 
 import concurrent.futures
 import glob
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -54,9 +55,7 @@ def preflight():
     """The SKIP rules: root, dnspython, unshare and ip."""
     if os.geteuid() != 0:
         skip("not root (a network namespace per scenario)")
-    try:
-        import dns.message  # noqa: F401 pylint: disable=import-outside-toplevel
-    except ImportError:
+    if importlib.util.find_spec("dns") is None:
         skip("dnspython missing (Debian: python3-dnspython)")
     for tool in ("unshare", "ip"):
         if shutil.which(tool) is None:
