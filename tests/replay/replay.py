@@ -52,7 +52,7 @@ def skip(why):
 
 
 def preflight():
-    """The SKIP rules: root, dnspython, unshare and ip."""
+    """The SKIP rules: root, dnspython, unshare (that works) and ip."""
     if os.geteuid() != 0:
         skip("not root (a network namespace per scenario)")
     if importlib.util.find_spec("dns") is None:
@@ -60,6 +60,10 @@ def preflight():
     for tool in ("unshare", "ip"):
         if shutil.which(tool) is None:
             skip("%s missing" % tool)
+    res = subprocess.run(["unshare", "--net", "true"], check=False,
+                         capture_output=True, timeout=10)
+    if res.returncode != 0:
+        skip("unshare --net refused: %s" % res.stderr.decode().strip())
 
 
 def scenario_files(only):
