@@ -1,0 +1,333 @@
+"""tests/replay/scnfile.py: the reader of scenario files (*.scn) for the
+replay driver (tests/replay/replay.py). The format is described in
+tests/replay/README; this module turns one file into a Scenario object
+and says FILE:LINE: why on the first error (ScnError).
+"""
+
+import dns.exception
+import dns.name
+import dns.rdata
+import dns.rdataclass
+import dns.rdatatype
+import dns.rcode
+
+FLAG_BITS = {"QR": 0x8000, "AA": 0x0400, "TC": 0x0200, "RD": 0x0100,
+             "RA": 0x0080, "AD": 0x0020, "CD": 0x0010}
+SECTIONS = ("answer", "authority", "additional")
+ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "tc", "trailing")
+QUERY_OPTS = ("DO", "CD", "NORD", "TCP")
+OPS = ("==", "!=", ">=", "<=", ">", "<")
+
+
+class ScnError(Exception):
+    """A scenario file that does not follow the format."""
+
+
+class Record:
+    """One resource record: owner (dns.name.Name), ttl, rdtype, and either
+    a dnspython rdata or raw rdata bytes (raw is not None)."""
+
+    def __init__(self, owner, ttl, rdtype, rdata=None, raw=None):
+        self.owner, self.ttl, self.rdtype = owner, ttl, rdtype
+        self.rdata, self.raw = rdata, raw
+
+    def key(self):
+        """Owner, type and canonical rdata: what compares two records."""
+        data = self.raw if self.raw is not None else \
+            self.rdata.to_digestable()
+        return (self.owner.canonicalize(), self.rdtype, data)
+
+    def __str__(self):
+        data = self.raw.hex() if self.raw is not None else \
+            self.rdata.to_text()
+        return "%s %d %s %s" % (self.owner, self.ttl,
+                                dns.rdatatype.to_text(self.rdtype), data)
+
+
+class Entry:
+    """What a scripted server does with the queries it matches."""
+
+    def __init__(self, below, qname, qtype):
+        self.below, self.qname, self.qtype = below, qname, qtype
+        self.queries = (1, None)
+        self.time = (None, None)
+        self.over = None
+        self.rcode = 0
+        self.flags = 0
+        self.sections = {s: [] for s in SECTIONS}
+        self.actions = []
+        self.cont = False
+        self.seen = 0
+
+
+class Server:
+    """A scripted authoritative server: a name and its addresses."""
+
+    def __init__(self, name, addrs):
+        self.name, self.addrs, self.entries = name, addrs, []
+
+
+class Step:
+    """One step: kind is query, time, stat, sent or sleep."""
+
+    def __init__(self, kind, args, where):
+        self.kind, self.args, self.where = kind, args, where
+        self.expect = []
+
+
+class Scenario:
+    """A parsed scenario file."""
+
+    def __init__(self, path):
+        self.path = path
+        self.title = None
+        self.sources, self.config, self.hints = [], [], []
+        self.xfail = None
+        self.servers = {}
+        self.steps = []
+
+    def needs_time(self):
+        """Whether a step moves the clock (libfaketime is needed)."""
+        return any(s.kind == "time" for s in self.steps)
+
+
+def parse_name(text):
+    """An absolute domain name; relative names are errors."""
+    if not text.endswith("."):
+        raise ScnError("name %r is not absolute (end it with a dot)" % text)
+    return dns.name.from_text(text)
+
+
+def parse_type(text):
+    """A type mnemonic, or None for ANY (any type matches)."""
+    return None if text.upper() == "ANY" else dns.rdatatype.from_text(text)
+
+
+def parse_rr(text):
+    """A zone-file record: OWNER TTL [IN] TYPE RDATA (absolute names)."""
+    words = text.split(None, 3)
+    if len(words) < 4:
+        raise ScnError("record needs OWNER TTL TYPE RDATA: %r" % text)
+    owner, ttl = parse_name(words[0]), int(words[1])
+    rest = words[2:]
+    if rest[0].upper() == "IN":
+        rest = rest[1].split(None, 1)
+    if len(rest) < 2:
+        raise ScnError("record without rdata: %r" % text)
+    rdtype = dns.rdatatype.from_text(rest[0])
+    rdata = dns.rdata.from_text(dns.rdataclass.IN, rdtype, rest[1],
+                                origin=dns.name.root, relativize=False)
+    return Record(owner, ttl, rdtype, rdata=rdata)
+
+
+def parse_raw(words):
+    """raw SECTION OWNER TTL TYPE HEX: a record with rdata bytes as given."""
+    if len(words) != 5 or words[0] not in SECTIONS:
+        raise ScnError("raw SECTION OWNER TTL TYPE HEX")
+    rec = Record(parse_name(words[1]), int(words[2]),
+                 dns.rdatatype.from_text(words[3]),
+                 raw=bytes.fromhex(words[4]))
+    return words[0], rec
+
+
+def parse_range(text):
+    """N-M, N-, -M or N: a closed range, an open side is None."""
+    lo, dash, hi = text.partition("-")
+    low = int(lo) if lo else None
+    if not dash:
+        return (low, low)
+    return (low, int(hi) if hi else None)
+
+
+def parse_flags(words):
+    """Flag names (AA TC RA ...) to header bits."""
+    bits = 0
+    for w in words:
+        if w.upper() not in FLAG_BITS:
+            raise ScnError("unknown flag %r" % w)
+        bits |= FLAG_BITS[w.upper()]
+    return bits
+
+
+def parse_match(words):
+    """match [below] QNAME QTYPE|ANY [queries N-M] [time T-U] [over P]."""
+    below = bool(words) and words[0] == "below"
+    if below:
+        words = words[1:]
+    if len(words) < 2:
+        raise ScnError("match [below] QNAME QTYPE|ANY [conditions]")
+    e = Entry(below, parse_name(words[0]), parse_type(words[1]))
+    opts = words[2:]
+    if len(opts) % 2:
+        raise ScnError("match conditions come in pairs: %s" % opts)
+    for key, val in zip(opts[::2], opts[1::2]):
+        if key == "queries":
+            e.queries = parse_range(val)
+        elif key == "time":
+            e.time = parse_range(val)
+        elif key == "over" and val in ("udp", "tcp"):
+            e.over = val
+        else:
+            raise ScnError("unknown match condition %s %s" % (key, val))
+    return e
+
+
+def parse_action(words):
+    """action drop|delay MS|wrong-id|wrong-question|tc|trailing HEX."""
+    if not words or words[0] not in ACTIONS:
+        raise ScnError("action is one of %s" % ", ".join(ACTIONS))
+    if words[0] == "delay":
+        return ("delay", int(words[1]))
+    if words[0] == "trailing":
+        return ("trailing", bytes.fromhex(words[1]))
+    return (words[0], None)
+
+
+def entry_line(e, key, words, rest):
+    """One line of a match block (rcode, flags, a record, action...)."""
+    if key == "rcode":
+        e.rcode = dns.rcode.from_text(words[0])
+    elif key == "flags":
+        e.flags = parse_flags(words)
+    elif key in SECTIONS:
+        e.sections[key].append(parse_rr(rest))
+    elif key == "raw":
+        sec, rec = parse_raw(words)
+        e.sections[sec].append(rec)
+    elif key == "action":
+        e.actions.append(parse_action(words))
+    elif key == "continue":
+        e.cont = True
+    else:
+        return False
+    return True
+
+
+def parse_expect(words, rest):
+    """expect rcode|flags|noflags|within|SECTION[-contains|-empty] ..."""
+    if not words:
+        raise ScnError("expect what?")
+    what = words[0]
+    if what == "rcode":
+        return ("rcode", dns.rcode.from_text(words[1]))
+    if what in ("flags", "noflags"):
+        return (what, parse_flags(words[1:]))
+    if what == "within":
+        return ("within", int(words[1]))
+    sec, _, mode = what.partition("-")
+    if sec not in SECTIONS or mode not in ("", "contains", "empty"):
+        raise ScnError("unknown expectation %r" % what)
+    if mode == "empty":
+        return (sec, "empty", None)
+    return (sec, mode or "exact", parse_rr(rest.split(None, 1)[1]))
+
+
+def parse_step(key, words, where):
+    """A step line: query, time, stat, sent or sleep."""
+    if key == "query":
+        if len(words) < 2 or any(o not in QUERY_OPTS for o in words[2:]):
+            raise ScnError("query QNAME QTYPE [%s]" % " ".join(QUERY_OPTS))
+        return Step("query", (parse_name(words[0]),
+                              dns.rdatatype.from_text(words[1]),
+                              set(words[2:])), where)
+    if key == "time":
+        if not words or not words[0].startswith("+"):
+            raise ScnError("time +SECONDS")
+        return Step("time", int(words[0][1:]), where)
+    if key == "stat":
+        if len(words) != 3 or words[1] not in OPS:
+            raise ScnError("stat COUNTER OP VALUE")
+        return Step("stat", (words[0], words[1], int(words[2])), where)
+    if key == "sent":
+        if len(words) < 3 or words[1] not in OPS:
+            raise ScnError("sent SERVER OP N [QNAME [QTYPE]]")
+        qn = parse_name(words[3]) if len(words) > 3 else None
+        qt = parse_type(words[4]) if len(words) > 4 else None
+        return Step("sent", (words[0], words[1], int(words[2]), qn, qt),
+                    where)
+    if key == "sleep":
+        return Step("sleep", int(words[0]), where)
+    return None
+
+
+class Reader:
+    """Line by line state: the scenario, the server and match open."""
+
+    def __init__(self, path):
+        self.scn = Scenario(path)
+        self.server = None
+        self.entry = None
+
+    def header_line(self, key, words, rest):
+        """title, source, xfail, config and hint lines."""
+        scn = self.scn
+        if key == "title":
+            scn.title = rest
+        elif key == "source":
+            scn.sources.append(rest)
+        elif key == "xfail":
+            scn.xfail = rest
+        elif key == "config":
+            scn.config.append(rest)
+        elif key == "hint":
+            scn.hints.append((parse_name(words[0]), words[1]))
+        else:
+            return False
+        return True
+
+    def server_line(self, key, words, rest):
+        """server and match lines, and the lines of a match block."""
+        if key == "server":
+            if len(words) < 2 or words[0] in self.scn.servers:
+                raise ScnError("server NAME ADDR... (a new NAME)")
+            self.server = Server(words[0], words[1:])
+            self.scn.servers[words[0]] = self.server
+            self.entry = None
+            return True
+        if key == "match":
+            if self.server is None:
+                raise ScnError("match outside a server block")
+            self.entry = parse_match(words)
+            self.server.entries.append(self.entry)
+            return True
+        if self.entry is not None and not self.scn.steps:
+            return entry_line(self.entry, key, words, rest)
+        return False
+
+    def line(self, text, where):
+        """Dispatch one non-empty, non-comment line."""
+        key, _, rest = text.partition(" ")
+        key = key.rstrip(":")
+        rest = rest.strip()
+        words = rest.split()
+        if self.header_line(key, words, rest):
+            return
+        if not self.scn.steps and self.server_line(key, words, rest):
+            return
+        if key == "expect":
+            if not self.scn.steps or self.scn.steps[-1].kind != "query":
+                raise ScnError("expect must follow a query step")
+            self.scn.steps[-1].expect.append(parse_expect(words, rest))
+            return
+        step = parse_step(key, words, where)
+        if step is None:
+            raise ScnError("unknown line %r" % key)
+        self.scn.steps.append(step)
+
+
+def read_scenario(path):
+    """Parse the file at path; raises ScnError("FILE:LINE: why")."""
+    rd = Reader(path)
+    with open(path, encoding="utf-8") as f:
+        for num, raw in enumerate(f, 1):
+            text = raw.strip()
+            if not text or text.startswith("#"):
+                continue
+            try:
+                rd.line(text, num)
+            except (ScnError, ValueError, IndexError,
+                    dns.exception.DNSException) as err:
+                raise ScnError("%s:%d: %s" % (path, num, err)) from err
+    if rd.scn.title is None or not rd.scn.hints or not rd.scn.steps:
+        raise ScnError("%s: a scenario needs title, hint and steps" % path)
+    return rd.scn

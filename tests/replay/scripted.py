@@ -1,0 +1,290 @@
+"""tests/replay/scripted.py: the scripted authoritative servers of a
+scenario (tests/replay/README), for the replay driver. Each server
+listens on port 53 of each of its addresses, UDP and TCP, in the
+driver's own network namespace, and answers from its match entries:
+the first entry that matches the question (and its conditions) makes
+the reply, byte by byte as written (no compression, raw rdata as
+given); an entry marked continue sends its reply and lets the next
+matching entry send one too. A question that matches nothing gets
+REFUSED. Every question is logged (Net.log) for the sent checks.
+"""
+
+import socket
+import struct
+import threading
+
+import dns.exception
+import dns.message
+import dns.name
+import dns.rdatatype
+
+from scnfile import FLAG_BITS, SECTIONS
+
+EDNS_PAYLOAD = 1232
+TYPE_OPT = 41
+CLASS_IN = 1
+RCODE_REFUSED = 5
+POLL_SECS = 0.2
+TCP_IDLE_SECS = 5.0
+WRONG_ID_XOR = 0x5A5A
+
+
+class Query:
+    """One question as a server saw it (for the log and the checks)."""
+
+    def __init__(self, server, addr, proto, msg):
+        q = msg.question[0]
+        self.server, self.addr, self.proto = server, addr, proto
+        self.qname, self.qtype = q.name, q.rdtype
+        self.entry = None
+
+    def __str__(self):
+        return "%s@%s %s %s %s -> %s" % (
+            self.server, self.addr, self.proto, self.qname,
+            dns.rdatatype.to_text(self.qtype),
+            "refused (no match)" if self.entry is None else
+            "entry %d" % self.entry)
+
+
+def entry_matches(e, qname, qtype, proto, clock):
+    """Whether entry e takes (qname, qtype) over proto at scenario time
+    clock; counts the query against e's queries range when it does."""
+    if e.below:
+        if not qname.is_subdomain(e.qname):
+            return False
+    elif qname != e.qname:
+        return False
+    if e.qtype is not None and e.qtype != qtype:
+        return False
+    if e.over is not None and e.over != proto:
+        return False
+    lo, hi = e.time
+    if (lo is not None and clock < lo) or (hi is not None and clock > hi):
+        return False
+    e.seen += 1
+    lo, hi = e.queries
+    return (lo is None or e.seen >= lo) and (hi is None or e.seen <= hi)
+
+
+def rr_wire(rec):
+    """One record, uncompressed; rdata raw when the scenario said so."""
+    data = rec.raw if rec.raw is not None else rec.rdata.to_wire()
+    return rec.owner.to_wire() + struct.pack(
+        "!HHIH", rec.rdtype, CLASS_IN, rec.ttl, len(data)) + data
+
+
+def opt_wire(query):
+    """An OPT record when the query had EDNS (DO echoed), else b''."""
+    if query.edns < 0:
+        return b""
+    do_bit = query.ednsflags & 0x8000
+    return b"\x00" + struct.pack("!HHIH", TYPE_OPT, EDNS_PAYLOAD, do_bit, 0)
+
+
+def question_wire(query, wrong):
+    """The question section: the query's own (case kept), or another name."""
+    q = query.question[0]
+    name = q.name
+    if wrong:
+        name = dns.name.Name((b"spoofed",) + name.labels)
+    return name.to_wire() + struct.pack("!HH", q.rdtype, q.rdclass)
+
+
+def build_reply(e, query, proto):
+    """The bytes of entry e's reply to query over proto, or None (drop)."""
+    acts = dict(e.actions)
+    if "drop" in acts:
+        return None
+    truncate = "tc" in acts and proto == "udp"
+    flags = FLAG_BITS["QR"] | (query.flags & FLAG_BITS["RD"]) | e.flags
+    secs = [[] if truncate else [rr_wire(r) for r in e.sections[s]]
+            for s in SECTIONS]
+    if truncate:
+        flags |= FLAG_BITS["TC"]
+    elif "tc" in acts:
+        flags &= ~FLAG_BITS["TC"]
+    opt = opt_wire(query)
+    if opt:
+        secs[2].append(opt)
+    qid = query.id ^ WRONG_ID_XOR if "wrong-id" in acts else query.id
+    head = struct.pack("!HHHHHH", qid, flags | (e.rcode & 0xF), 1,
+                       len(secs[0]), len(secs[1]), len(secs[2]))
+    body = b"".join(b"".join(s) for s in secs)
+    extra = acts.get("trailing") or b""
+    return head + question_wire(query, "wrong-question" in acts) + body + extra
+
+
+def refused(query):
+    """REFUSED, no records: the answer to a question nobody scripted."""
+    head = struct.pack("!HHHHHH", query.id,
+                       FLAG_BITS["QR"] | (query.flags & FLAG_BITS["RD"]) |
+                       RCODE_REFUSED, 1, 0, 0, 0)
+    return head + question_wire(query, False)
+
+
+class Net:
+    """Every scripted server of a scenario, their sockets and threads."""
+
+    def __init__(self, servers):
+        self.servers = servers
+        self.clock = 0
+        self.log = []
+        self.errors = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.threads = []
+        self.socks = []
+
+    def replies(self, srv, addr, proto, wire):
+        """(delay ms, bytes) to send for one query; a bug of the script
+        (an exception) is kept in self.errors and answers nothing."""
+        try:
+            return self.script(srv, addr, proto, wire)
+        except Exception as err:  # pylint: disable=broad-except
+            with self.lock:
+                self.errors.append("%s: %s: %s" % (srv.name,
+                                                   type(err).__name__, err))
+            return []
+
+    def script(self, srv, addr, proto, wire):
+        """(delay ms, bytes) to send for one query; logs the question."""
+        try:
+            query = dns.message.from_wire(wire)
+        except dns.exception.DNSException:
+            return []
+        if len(query.question) != 1:
+            return []
+        rec = Query(srv.name, addr, proto, query)
+        out = []
+        with self.lock:
+            self.log.append(rec)
+            for idx, e in enumerate(srv.entries, 1):
+                if not entry_matches(e, rec.qname.canonicalize(),
+                                     rec.qtype, proto, self.clock):
+                    continue
+                rec.entry = idx if rec.entry is None else rec.entry
+                pkt = build_reply(e, query, proto)
+                if pkt is not None:
+                    out.append((dict(e.actions).get("delay") or 0, pkt))
+                if not e.cont:
+                    return out
+        return out if rec.entry is not None else [(0, refused(query))]
+
+    def count(self, server, qname=None, qtype=None):
+        """Questions server has received (for qname, of qtype)."""
+        with self.lock:
+            return sum(1 for q in self.log if q.server == server and
+                       (qname is None or q.qname == qname) and
+                       (qtype is None or q.qtype == qtype))
+
+    def start(self):
+        """Bind every address (UDP and TCP, port 53) and serve."""
+        for srv in self.servers.values():
+            for addr in srv.addrs:
+                fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+                self.serve_udp(srv, addr, fam)
+                self.serve_tcp(srv, addr, fam)
+
+    def spawn(self, fn, *args):
+        """A daemon thread, remembered for shutdown."""
+        t = threading.Thread(target=fn, args=args, daemon=True)
+        t.start()
+        self.threads.append(t)
+
+    def serve_udp(self, srv, addr, fam):
+        """UDP socket of srv on addr."""
+        s = socket.socket(fam, socket.SOCK_DGRAM)
+        s.bind((addr, 53))
+        s.settimeout(POLL_SECS)
+        self.socks.append(s)
+        self.spawn(self.udp_loop, srv, addr, s)
+
+    def udp_loop(self, srv, addr, s):
+        """Answer datagrams until stop."""
+        def answer(got):
+            wire, peer = got
+            for delay, pkt in self.replies(srv, addr, "udp", wire):
+                self.later(delay, s.sendto, pkt, peer)
+        self.poll(lambda: s.recvfrom(65535), answer)
+
+    def poll(self, wait, handle):
+        """handle(wait()) until stop; wait times out every POLL_SECS."""
+        while not self.stop.is_set():
+            try:
+                got = wait()
+            except (socket.timeout, OSError):
+                continue
+            handle(got)
+
+    def later(self, delay_ms, fn, *args):
+        """fn(*args) now or after delay_ms; errors are ignored."""
+        def run():
+            try:
+                fn(*args)
+            except OSError:
+                pass
+        if delay_ms <= 0:
+            run()
+            return
+        t = threading.Timer(delay_ms / 1000.0, run)
+        t.daemon = True
+        t.start()
+
+    def serve_tcp(self, srv, addr, fam):
+        """TCP listener of srv on addr."""
+        s = socket.socket(fam, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((addr, 53))
+        s.listen(16)
+        s.settimeout(POLL_SECS)
+        self.socks.append(s)
+        self.spawn(self.tcp_accept, srv, addr, s)
+
+    def tcp_accept(self, srv, addr, s):
+        """Accept connections until stop; one thread each."""
+        def start(got):
+            conn = got[0]
+            conn.settimeout(TCP_IDLE_SECS)
+            self.spawn(self.tcp_conn, srv, addr, conn)
+        self.poll(s.accept, start)
+
+    def tcp_conn(self, srv, addr, conn):
+        """Length-prefixed queries on one connection, until EOF or idle."""
+        with conn:
+            while not self.stop.is_set():
+                wire = read_framed(conn)
+                if wire is None:
+                    return
+                for delay, pkt in self.replies(srv, addr, "tcp", wire):
+                    self.later(delay, conn.sendall,
+                               struct.pack("!H", len(pkt)) + pkt)
+
+    def shutdown(self):
+        """Stop the threads (bounded) and close the sockets."""
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=1.0)
+        for s in self.socks:
+            s.close()
+
+
+def read_exact(conn, n):
+    """n bytes from conn, or None on EOF, error or idle timeout."""
+    buf = b""
+    while len(buf) < n:
+        try:
+            chunk = conn.recv(n - len(buf))
+        except OSError:
+            return None
+        if not chunk:
+            return None
+        buf += chunk
+    return buf
+
+
+def read_framed(conn):
+    """One DNS message from a TCP stream (2-byte length prefix)."""
+    head = read_exact(conn, 2)
+    if head is None:
+        return None
+    return read_exact(conn, struct.unpack("!H", head)[0])
