@@ -279,19 +279,25 @@ static bool iter_records_ok(const struct wire_msg *m, struct iter_class *c)
 	return true;
 }
 
-/* Whether the answer section holds a record of the class in bailiwick
- * (after no chain matched: data about some other name). */
+/* Whether the answer section holds records in bailiwick, none of them
+ * at qname (after no chain matched: an answer about some other name; a
+ * record of another type at qname, such as a DNAME there, is not). */
 static bool iter_answer_other(const struct wire_msg *m,
                               const struct iter_ask *a)
 {
 	uint8_t owner[WIRE_NAME_MAX];
 	size_t olen, i;
+	bool other = false;
 
-	for (i = 0; i < m->an; i++)
-		if (m->rr[i].type != WIRE_TYPE_OPT &&
-		    iter_rr_ours(m, a, i, owner, &olen))
-			return true;
-	return false;
+	for (i = 0; i < m->an; i++) {
+		if (m->rr[i].type == WIRE_TYPE_OPT ||
+		    !iter_rr_ours(m, a, i, owner, &olen))
+			continue;
+		if (wire_name_equal(owner, olen, a->qname, a->qnamelen))
+			return false;
+		other = true;
+	}
+	return other;
 }
 
 /* No SOA, RCODE 0, AA: NODATA, unless the NS records point elsewhere or

@@ -241,7 +241,8 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
 			return;
 		p = rr.rdata;
-		if (rr.type != WIRE_TYPE_NS ||
+		if ((rr.type != WIRE_TYPE_NS &&
+		     rr.type != ITER_TYPE_PARENT_NS) ||
 		    wire_read_rdata_name(img, len, &rr, &p, name, &nlen,
 		                         WIRE_NAME_LOWER) != WIRE_OK)
 			continue;
@@ -249,6 +250,89 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 		iter_ns_cache_addrs(req, &z->ns[z->nns]);
 		z->nns++;
 	}
+}
+
+/* Keep the frame's timed-out queries open across a change of cut. */
+static void iter_keep_lingering(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	size_t i;
+
+	memcpy(f->above, f->zone.name, f->zone.len);
+	f->abovelen = f->zone.len;
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		struct iter_out *o = &req->out[i];
+
+		if (o->used && o->frame == fi && o->gen == f->gen &&
+		    o->timed_out && !o->minimised)
+			o->kept = true;
+	}
+}
+
+/* Whether two zones list the same NS names. */
+static bool iter_zone_same_ns(const struct iter_zone *a,
+                              const struct iter_zone *b)
+{
+	size_t i, j;
+
+	if (a->nns != b->nns)
+		return false;
+	for (i = 0; i < a->nns; i++) {
+		bool found = false;
+
+		for (j = 0; j < b->nns && !found; j++)
+			found = wire_name_equal(a->ns[i].name, a->ns[i].namelen,
+			                        b->ns[j].name, b->ns[j].namelen);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static void iter_fallback_log(const struct iter_frame *f, const char *to)
+{
+	char zone[WIRE_NAME_TEXT_MAX];
+
+	if (log_level() >= CFG_LOG_DEBUG &&
+	    wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
+	                      NULL) == WIRE_OK)
+		log_debug("iter_fallback", "zone=%s to=%s note=\"no server "
+		          "of the zone answered\"", zone, to);
+}
+
+/* The parent's NS set of f->zone, kept from its referral
+ * (ITER_TYPE_PARENT_NS), into *z; false: none, or the same servers, or
+ * none usable. */
+static bool iter_parent_side_load(struct iter_req *req,
+                                  struct iter_frame *f, struct iter_zone *z)
+{
+	struct cache_query q = { f->zone.name, f->zone.len,
+	                         ITER_TYPE_PARENT_NS, f->qclass, 0 };
+	struct cache_answer ans;
+
+	f->parent_side = true;
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
+	              sizeof(req->scratch)) != CACHE_OK ||
+	    ans.kind != CACHE_KIND_RRSET)
+		return false;
+	iter_zone_from_image(req, z, f->zone.name, f->zone.len, req->scratch,
+	                     ans.len);
+	return z->nns > 0 && !iter_zone_same_ns(z, &f->zone) &&
+	       iter_zone_usable(req, z);
+}
+
+/* CUT: the zone's own NS set has no usable server: the parent's. */
+static bool iter_parent_side_zone(struct iter_req *req, struct iter_frame *f)
+{
+	struct iter_zone *z = malloc(sizeof(*z));
+	bool use = z != NULL && iter_parent_side_load(req, f, z);
+
+	if (use) {
+		iter_fallback_log(f, "parent-ns");
+		f->zone = *z;
+	}
+	free(z);
+	return use;
 }
 
 /* The closest cached zone cut with usable servers; false: none. After a
@@ -280,7 +364,8 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 		zlen = len - off;
 		iter_zone_from_image(req, &f->zone, name + off, zlen,
 		                     req->scratch, ans.len);
-		if (iter_zone_usable(req, &f->zone))
+		if (iter_zone_usable(req, &f->zone) ||
+		    (!f->parent_side && iter_parent_side_zone(req, f)))
 			return true;
 		if (zlen == 1)
 			return false;
@@ -361,39 +446,50 @@ static bool iter_zone_asked(const struct iter_zone *z)
 	return false;
 }
 
+/* Every server of the zone failed: the parent's NS set, if another. */
+static bool iter_parent_side(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct iter_zone *z = malloc(sizeof(*z));
+	bool use = z != NULL && iter_parent_side_load(req, f, z);
+
+	if (use) {
+		iter_fallback_log(f, "parent-ns");
+		iter_keep_lingering(req, fi);
+		f->zone = *z;
+		iter_frame_newstep(req, fi);
+		f->state = ITER_F_QUERY;
+	}
+	free(z);
+	return use;
+}
+
 bool iter_cut_fallback(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
-	char zone[WIRE_NAME_TEXT_MAX];
-	size_t i;
 
 	/* Only after servers were asked and failed (a zone without any
 	 * address would come back the same); not above the root, nor away
 	 * from configured (stub) servers. */
-	if (f->fallbacks >= ITER_FALLBACK_MAX || f->zone.len <= 1 ||
-	    f->zone.nns == 0 || f->zone.ns[0].hints ||
+	if (f->zone.len <= 1 || f->zone.nns == 0 || f->zone.ns[0].hints ||
 	    !iter_zone_asked(&f->zone))
 		return false;
+	/* First the parent's own NS set and glue, from the cache. */
+	if (!f->parent_side) {
+		if (iter_parent_side(req, fi)) {
+			iter_tally(req->env->tally.fallback);
+			return true;
+		}
+	}
+	/* Then ask the parent again. */
+	if (f->fallbacks >= ITER_FALLBACK_MAX)
+		return false;
 	f->fallbacks++;
-	memcpy(f->above, f->zone.name, f->zone.len);
-	f->abovelen = f->zone.len;
+	iter_fallback_log(f, "parent");
+	iter_keep_lingering(req, fi);
 	f->above_pending = true;
 	f->state = ITER_F_CUT;
-	/* Queries still out to the zone left stay open: a slow server's
-	 * late answer is as good as the parent's new delegation. */
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		struct iter_out *o = &req->out[i];
-
-		if (o->used && o->frame == fi && o->gen == f->gen &&
-		    o->timed_out && !o->minimised)
-			o->kept = true;
-	}
 	iter_tally(req->env->tally.fallback);
-	if (log_level() >= CFG_LOG_DEBUG &&
-	    wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
-	                      NULL) == WIRE_OK)
-		log_debug("iter_fallback", "zone=%s note=\"no server of the "
-		          "zone answered: asking its parent again\"", zone);
 	return true;
 }
 

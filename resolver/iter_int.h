@@ -47,6 +47,11 @@
 #define ITER_TRIES_MAX 2
 /** State transitions per iter_next call (always-on guard). */
 #define ITER_STEPS_MAX 512
+/** The cache type under which the parent's NS set of a referral is kept
+ *  beside the zone's own (a private-use type, RFC 6895 section 3.1):
+ *  when the child's NS set (which replaces the parent's, RFC 2181
+ *  section 5.4.1) fails, the parent's servers and glue are still known. */
+#define ITER_TYPE_PARENT_NS 65280
 /** Times one frame falls back from a failed zone cut to its parent's
  *  delegation (re-asking the parent) before it gives up. */
 #define ITER_FALLBACK_MAX 1
@@ -129,6 +134,8 @@ struct iter_frame {
 	size_t parent_ns;               /**< sub-frames: NS index below */
 	bool retry_set;                 /**< resend to retry_ns/addr first */
 	unsigned fallbacks;             /**< ITER_FALLBACK_MAX */
+	bool parent_side;               /**< the cached parent-side NS set
+	                                     was tried (or is not there) */
 	uint8_t above[WIRE_NAME_MAX];   /**< the zone a fallback left; CUT
 	                                     starts above it once */
 	size_t abovelen;
@@ -302,6 +309,11 @@ void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
                       enum wire_section sec, const uint8_t *owner,
                       size_t ownerlen, uint16_t type, int rank,
                       const uint8_t *key, bool append);
+/* The NS records of a referral (authority section) also cached under
+ * ITER_TYPE_PARENT_NS, rank REFERRAL. */
+void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
+                          const uint8_t *zone, size_t zonelen,
+                          const uint8_t *key);
 
 /* iter_referral.c */
 void iter_referral_apply(struct iter_req *req, size_t fi,

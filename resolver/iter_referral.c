@@ -158,6 +158,8 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	iter_cache_rrset(req, m, sec, z->name, z->len, WIRE_TYPE_NS,
 	                 answer ? iter_data_rank(c) : CACHE_RANK_REFERRAL, key,
 	                 false);
+	if (!answer)
+		iter_cache_parent_ns(req, m, z->name, z->len, key);
 	iter_zone_addrs(req, z, m, key, from, fromlen);
 	iter_qmin_reset(f);
 	iter_frame_newstep(req, fi);

@@ -132,6 +132,30 @@ done:
 	free(s);
 }
 
+void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
+                          const uint8_t *zone, size_t zonelen,
+                          const uint8_t *key)
+{
+	struct iter_set *s = calloc(1, sizeof(*s));
+
+	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL)
+		goto done;
+	iter_set_gather(req, m, WIRE_SECTION_AUTHORITY, zone, zonelen,
+	                WIRE_TYPE_NS, s);
+	if (s->n > 0) {
+		struct cache_rrset set = { zone, zonelen, ITER_TYPE_PARENT_NS,
+		                           req->frame[0]->qclass, s->ttl,
+		                           s->rd, s->n, CACHE_RANK_REFERRAL,
+		                           key };
+
+		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	}
+done:
+	if (s != NULL)
+		free(s->buf);
+	free(s);
+}
+
 /* The final RRset of an ANY answer: every type at the name, uncached. */
 static void iter_final_any(struct iter_req *req, const struct wire_msg *m,
                            const uint8_t *key)

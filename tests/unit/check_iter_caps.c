@@ -184,8 +184,8 @@ START_TEST(test_recursive_lame_last)
 END_TEST
 
 /* The child's own NS set (cached from its apex, AUTH) names a server
- * that no longer answers: the parent is asked again and its delegation
- * and glue are used (issue 12 item 3). */
+ * that no longer answers: the parent's delegation and glue, kept from
+ * its referral, are used (issue 12 item 3). */
 START_TEST(test_parent_fallback)
 {
 	const struct iter_result *r;
@@ -214,10 +214,11 @@ START_TEST(test_parent_fallback)
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(r->an_count, 1);
 	ck_assert_str_eq(N.sends[0].server, "192.0.2.5");
-	/* ns2 twice, then example.'s server, then ns1 from its glue */
-	ck_assert_uint_eq(N.nsends, 4);
-	ck_assert_str_eq(N.sends[2].server, "192.0.2.1");
-	ck_assert_str_eq(N.sends[3].server, "192.0.2.3");
+	/* ns2 twice, then ns1 from the parent's NS set and glue kept from
+	 * the referral: the parent need not be asked again */
+	ck_assert_uint_eq(N.nsends, 3);
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.3");
+	ck_assert_uint_eq(net_sends_to("192.0.2.1"), 0);
 	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 2);
 }
 END_TEST
@@ -812,6 +813,11 @@ START_TEST(test_classify_lame)
 	                 .an = { "b.z. 60 A 1.2.3.4" } }, "z.", "a.z.", 1, &c),
 	                 ITER_K_LAME);
 	ck_assert_str_eq(c.why, "AA answer about another name");
+	/* ...but a record of another type at the name is a NODATA (a qmin
+	 * NS probe at the owner of a DNAME) */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                 .an = { "a.z. 60 DNAME b.y.", "c.a.z. 60 CNAME c.b.y." } },
+	                 "z.", "a.z.", WIRE_TYPE_NS, &c), ITER_K_NODATA);
 	/* no AA, NS of the zone asked: not a referral */
 	ck_assert_int_eq(classify(&(struct fake){ .ns = { "z. 60 NS ns.z." } },
 	                 "z.", "a.z.", 1, &c), ITER_K_LAME);
