@@ -209,6 +209,44 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 	return true;
 }
 
+/*
+ * RFC 8020: a cached NXDOMAIN of an ancestor means the name does not
+ * exist either ("there really is nothing underneath"): answered from
+ * that entry's SOA without asking. Only NXDOMAINs of the name asked are
+ * cached (a QNAME minimisation probe's NXDOMAIN is not: old servers
+ * answer it for empty non-terminals), so one wrong answer cannot hide a
+ * zone that exists.
+ */
+static bool iter_lookup_nxcut(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	const uint8_t *name = f->sname;
+	size_t len = f->snamelen, walk;
+
+	for (walk = 0; walk < ITER_CUT_WALK_MAX && len > 1; walk++) {
+		struct cache_query q;
+		struct cache_answer ans;
+		size_t skip = (size_t)name[0] + 1;
+
+		name += skip;
+		len -= skip;
+		if (len <= 1)
+			return false;
+		q = (struct cache_query){ name, len, f->qtype, f->qclass, 0 };
+		if (cache_get(req->env->cache, &q, req->now.wall, &ans,
+		              req->scratch, sizeof(req->scratch)) != CACHE_OK)
+			continue;
+		if (ans.kind != CACHE_KIND_NXDOMAIN)
+			return false;
+		if (ans.rank < CACHE_RANK_NONAUTH)
+			continue;
+		f->state = ITER_F_DONE;
+		iter_lookup_negative(req, fi, &ans, req->scratch);
+		return true;
+	}
+	return false;
+}
+
 void iter_state_lookup(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
@@ -217,6 +255,8 @@ void iter_state_lookup(struct iter_req *req, size_t fi)
 		if (iter_lookup_exact(req, fi))
 			return;
 		if (iter_lookup_cname(req, fi))
+			return;
+		if (iter_lookup_nxcut(req, fi))
 			return;
 	}
 	f->state = ITER_F_CUT;
@@ -247,6 +287,8 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 		                         WIRE_NAME_LOWER) != WIRE_OK)
 			continue;
 		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
+		z->ns[z->nns].hints = zonelen == 1 &&
+		                      iter_hints_name(req, name, nlen);
 		iter_ns_cache_addrs(req, &z->ns[z->nns]);
 		z->nns++;
 	}
@@ -498,8 +540,10 @@ void iter_state_cut(struct iter_req *req, size_t fi)
 	struct iter_frame *f = req->frame[fi];
 	bool cached = iter_cut_cached(req, f);
 
-	if (!iter_cut_stub(req, f, cached) && !cached)
+	if (!iter_cut_stub(req, f, cached) && !cached) {
 		iter_zone_from_hints(req, &f->zone);
+		f->prime = true;
+	}
 	if (f->zone.nns == 0) {
 		iter_fail(f, "no root hints");
 		return;

@@ -125,6 +125,8 @@ struct iter_frame {
 	uint16_t qtype, qclass;
 	struct iter_zone zone;
 	bool qmin;                      /**< minimise this question */
+	bool prime;                     /**< the cut is the root hints: ask
+	                                     ". NS" of them first (RFC 8109) */
 	size_t qmin_labels;             /**< labels of the next name asked */
 	unsigned qmin_steps;
 	unsigned referrals;
@@ -340,6 +342,8 @@ bool iter_chain_apply(struct iter_req *req, size_t fi,
 bool iter_cname_step(struct iter_req *req, size_t fi, const uint8_t *target,
                      size_t len, unsigned links);
 
+/* iter_qmin.c: priming ended (answered or not): query the cut */
+void iter_prime_done(struct iter_req *req, size_t fi);
 /* iter_qmin.c */
 void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
                     size_t *len, uint16_t *qtype, bool *minimised);
@@ -361,6 +365,10 @@ bool iter_rr_name(const struct wire_msg *m, const struct wire_rr *rr,
                   size_t skip, uint8_t *out, size_t *outlen);
 bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
                        uint8_t *out, size_t cap, size_t *outlen);
+/* Whether an NS name of the root is one of the root hints' (its
+ * addresses are exempt from do-not-query-localhost, as the hints'). */
+bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
+                     size_t len);
 /* Whether the RDATA parses by its type's layout (A/AAAA sizes, names in
  * NS, CNAME, PTR, DNAME, MX, SRV, SOA ending where the RDATA ends). */
 bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr);

@@ -24,6 +24,12 @@
  * names under one zone (a wildcard, say) cost one probe, not one each.
  * A cached NXDOMAIN for a probe name falls back as the probe's reply
  * would.
+ *
+ * Priming (RFC 8109) rides on the same path: a frame whose cut is the
+ * root hints first asks them ". NS" as a probe; the authoritative root
+ * NS set that comes back is a zone cut like any other (cached with the
+ * addresses of its additional section), and anything else ends priming:
+ * the hints are then used as they are.
  */
 #include <string.h>
 
@@ -61,6 +67,16 @@ void iter_qmin_reset(struct iter_frame *f)
 void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
                     size_t *len, uint16_t *qtype, bool *minimised)
 {
+	static const uint8_t root[1] = { 0 };
+
+	if (f->prime) {
+		/* RFC 8109 priming: handled as a probe of the root. */
+		*name = root;
+		*len = sizeof(root);
+		*qtype = WIRE_TYPE_NS;
+		*minimised = true;
+		return;
+	}
 	if (!iter_qmin_probing(f)) {
 		*name = f->sname;
 		*len = f->snamelen;
@@ -71,6 +87,13 @@ void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
 	iter_qmin_probe(f, name, len);
 	*qtype = WIRE_TYPE_NS;
 	*minimised = true;
+}
+
+void iter_prime_done(struct iter_req *req, size_t fi)
+{
+	req->frame[fi]->prime = false;
+	iter_frame_newstep(req, fi);
+	req->frame[fi]->state = ITER_F_QUERY;
 }
 
 /* Ask the same zone again: one label more, or the full name. */
@@ -94,7 +117,7 @@ void iter_qmin_skip(struct iter_req *req, size_t fi)
 	uint8_t img[ITER_QMIN_IMAGE_BYTES];
 	bool changed = false;
 
-	while (iter_qmin_probing(f)) {
+	while (!f->prime && iter_qmin_probing(f)) {
 		struct cache_query q = { NULL, 0, WIRE_TYPE_NS, f->qclass, 0 };
 		struct cache_answer ans;
 
@@ -152,6 +175,13 @@ bool iter_qmin_reply(struct iter_req *req, size_t fi,
 {
 	const struct iter_class *c = &req->cls;
 
+	if (req->frame[fi]->prime &&
+	    (c->kind != ITER_K_ANSWER || c->nlink != 0)) {
+		/* No root NS set from the priming query: go on with the
+		 * hints as they are. */
+		iter_prime_done(req, fi);
+		return true;
+	}
 	switch (c->kind) {
 	case ITER_K_REFERRAL:
 		return false;

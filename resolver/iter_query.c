@@ -439,6 +439,11 @@ int iter_state_query(struct iter_req *req, size_t fi,
 		return iter_query_send(req, fi, ns, addr, t);
 	if (req->depth > fi)
 		return ITER_CONTINUE;
+	/* Priming got no answer: the hints as they are. */
+	if (f->prime) {
+		iter_prime_done(req, fi);
+		return ITER_CONTINUE;
+	}
 	/* Every server tried: ask the parent again once (the late answers
 	 * of this step stay welcome), then wait for a late answer until
 	 * the deadline (a server that takes 2 s is slow, not dead). */

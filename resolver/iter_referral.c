@@ -130,11 +130,12 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	enum wire_section sec = answer ? WIRE_SECTION_ANSWER :
 	                                 WIRE_SECTION_AUTHORITY;
 	uint8_t from[WIRE_NAME_MAX];
-	size_t fromlen = z->len;
+	size_t fromlen = z->len, i;
 	uint32_t ttl;
 
 	f->referrals++;
 	req->counts.referrals++;
+	f->prime = false;
 	if (f->referrals > ITER_MAX_REFERRALS) {
 		iter_fail(f, "referral cap");
 		return;
@@ -153,6 +154,9 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 		iter_fail(f, "referral without NS names");
 		return;
 	}
+	for (i = 0; z->len == 1 && i < z->nns; i++)
+		z->ns[i].hints = iter_hints_name(req, z->ns[i].name,
+		                                 z->ns[i].namelen);
 	if (!iter_curve_referral_ok(req, fi, z, ttl))
 		return;
 	iter_cache_rrset(req, m, sec, z->name, z->len, WIRE_TYPE_NS,

@@ -320,6 +320,14 @@ static void iter_bad(struct iter_req *req, struct iter_out *o,
 		iter_out_free(req, o);
 		return;
 	}
+	if (o->minimised && f->prime) {
+		/* A priming query that failed: the hints as they are. */
+		size_t fi = o->frame;
+
+		iter_out_free(req, o);
+		iter_prime_done(req, fi);
+		return;
+	}
 	if (!lame && o->minimised) {
 		/* RFC 9156 section 3: retry without minimising. */
 		f->qmin = false;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "hints.h"
 #include "iter_int.h"
 
 /** FNV-1a 64-bit parameters (name hashes for loop detection). */
@@ -149,6 +150,22 @@ static bool iter_rdata_layout(uint16_t type, size_t *pre, size_t *names,
 		*names = 0;
 		return false;
 	}
+}
+
+bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
+                     size_t len)
+{
+	const struct hints *h = req->env->hints;
+	size_t i, n = h != NULL ? hints_ns_count(h) : 0;
+
+	for (i = 0; i < n; i++) {
+		size_t hl;
+		const uint8_t *hn = hints_ns_name(h, i, &hl);
+
+		if (hn != NULL && wire_name_equal(hn, hl, name, len))
+			return true;
+	}
+	return false;
 }
 
 bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr)

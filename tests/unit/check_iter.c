@@ -599,12 +599,23 @@ START_TEST(test_localhost_hints_exempt)
 	ck_assert_int_eq(hints_parse("lab.hints", text, strlen(text),
 	                             &N.hints, err, sizeof err), HINTS_OK);
 	N.env.hints = N.hints;
+	cache_flush_all(N.cache, NULL);
 	ck_assert(N.cfg.do_not_query_localhost);
+	/* priming: the root NS set names the hints' server, which stays
+	 * exempt */
+	net_add(&(struct fake){ .server = "127.53.0.1", .qname = ".",
+		.qtype = WIRE_TYPE_NS, .flags = WIRE_FLAG_AA,
+		.an = { ". 1 NS a.root.lab." },
+		.ar = { "a.root.lab. 1 A 127.53.0.1" } });
 	net_add(&(struct fake){ .server = "127.53.0.1", .qname = "*",
 		.flags = WIRE_FLAG_AA,
 		.an = { "lab. 60 A 192.0.2.1" } });
 	r = net_resolve("lab.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(net_sends_to("127.53.0.1"), 2);
+	ck_assert_str_eq(N.sends[0].qname, ".");
+	/* from the cached root NS set now */
+	r = net_resolve("lab.", WIRE_TYPE_MX);
 	ck_assert_uint_eq(net_sends_to("127.53.0.1"), 1);
 }
 END_TEST
@@ -637,6 +648,12 @@ START_TEST(test_ipv6_only)
 	ck_assert_int_eq(hints_parse("v6.hints", text, strlen(text),
 	                             &N.hints, err, sizeof err), HINTS_OK);
 	N.env.hints = N.hints;
+	cache_flush_all(N.cache, NULL);
+	net_add(&(struct fake){ .server = "2001:db8::1", .qname = ".",
+		.qtype = WIRE_TYPE_NS, .flags = WIRE_FLAG_AA,
+		.an = { ". 1 NS a.root.test." },
+		.ar = { "a.root.test. 1 A 198.51.100.1",
+		        "a.root.test. 1 AAAA 2001:db8::1" } });
 	net_add(&(struct fake){ .server = "2001:db8::1", .qname = "*.v6.",
 		.ns = { "v6. 60 NS ns.v6." },
 		.ar = { "ns.v6. 60 A 192.0.2.6",

@@ -223,6 +223,30 @@ START_TEST(test_parent_fallback)
 }
 END_TEST
 
+/* RFC 8109: without a cached root NS set the hints are primed first; a
+ * root that refuses the priming question is still used as the hints
+ * say, and one that does not answer it costs one timeout, not the
+ * question. */
+START_TEST(test_priming_refused)
+{
+	const struct iter_result *r;
+
+	cache_flush_all(N.cache, NULL);
+	net_add(&(struct fake){ .server = "198.51.100.1", .qname = ".",
+		.qtype = WIRE_TYPE_NS, .flags = WIRE_RCODE_REFUSED });
+	net_add(&(struct fake){ .server = "198.51.100.2", .qname = ".",
+		.qtype = WIRE_TYPE_NS, .act = FAKE_SILENT });
+	net_add(&(struct fake){ .server = "*", .qname = "*",
+		.flags = WIRE_FLAG_AA, .an = { "x. 60 A 192.0.2.1" } });
+	r = net_resolve("x.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_str_eq(N.sends[0].qname, ".");
+	ck_assert_uint_eq(N.sends[0].qtype, WIRE_TYPE_NS);
+	ck_assert_str_eq(N.sends[N.nsends - 1].qname, "x.");
+	ck_assert_uint_le(N.nsends, 3);
+}
+END_TEST
+
 /* A reply with a malformed record is bad: the next server is asked. */
 START_TEST(test_malformed_reply)
 {
@@ -495,6 +519,7 @@ START_TEST(test_referral_cap)
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(iter_counts(N.req)->referrals, ITER_MAX_REFERRALS);
 	cache_flush_all(N.cache, NULL);
+	net_primed();
 	r = net_resolve(net_str("x.%s", deep_zone(ITER_MAX_REFERRALS)),
 	                WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
@@ -868,6 +893,7 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_recursive_lame_last);
 	tcase_add_test(tc, test_malformed_reply);
 	tcase_add_test(tc, test_parent_fallback);
+	tcase_add_test(tc, test_priming_refused);
 	tcase_add_test(tc, test_unreachable);
 	tcase_add_test(tc, test_all_timeout);
 	tcase_add_test(tc, test_slow_only_server);

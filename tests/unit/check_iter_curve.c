@@ -87,6 +87,7 @@ static void flush(void)
 	size_t n;
 
 	cache_flush_all(N.cache, &n);
+	net_primed();
 }
 
 /* ---- curve-require ---- */

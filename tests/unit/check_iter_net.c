@@ -46,6 +46,45 @@ static const char hints_text[] =
 	"a.root.test. 3600000 A 198.51.100.1\n"
 	"b.root.test. 3600000 A 198.51.100.2\n";
 
+/* One RRset of text RDATA ("a.root.test." or "198.51.100.1") into the
+ * cache, as the iterator would have cached it. */
+static void net_seed(const char *owner, uint16_t type, const char *rdata,
+                     const char *rdata2, enum cache_rank rank)
+{
+	uint8_t name[WIRE_NAME_MAX], rd[2][WIRE_NAME_MAX];
+	struct cache_rdata set_rd[2];
+	const char *text[2] = { rdata, rdata2 };
+	size_t n;
+
+	for (n = 0; n < 2 && text[n] != NULL; n++) {
+		if (type == WIRE_TYPE_A) {
+			ck_assert_int_eq(inet_pton(AF_INET, text[n], rd[n]), 1);
+			set_rd[n].len = 4;
+		} else {
+			set_rd[n].len = net_wire(text[n], rd[n]);
+		}
+		set_rd[n].data = rd[n];
+	}
+	{
+		struct cache_rrset set = { name, net_wire(owner, name), type,
+		                           WIRE_CLASS_IN, 3600000, set_rd, n,
+		                           rank, NULL };
+
+		ck_assert_int_eq(cache_rrset_put(N.cache, &set, N.now.wall),
+		                 CACHE_OK);
+	}
+}
+
+void net_primed(void)
+{
+	net_seed(".", WIRE_TYPE_NS, "a.root.test.", "b.root.test.",
+	         CACHE_RANK_AUTH);
+	net_seed("a.root.test.", WIRE_TYPE_A, "198.51.100.1", NULL,
+	         CACHE_RANK_GLUE);
+	net_seed("b.root.test.", WIRE_TYPE_A, "198.51.100.2", NULL,
+	         CACHE_RANK_GLUE);
+}
+
 void net_setup(void)
 {
 	struct cache_config cc;
@@ -69,6 +108,9 @@ void net_setup(void)
 	N.env.cfg = &N.cfg;
 	N.now.wall = 1000000;
 	N.now.mono_ms = 5000000;
+	/* The root NS set as priming (RFC 8109) leaves it; tests of the
+	 * hints themselves flush it. */
+	net_primed();
 }
 
 void net_teardown(void)

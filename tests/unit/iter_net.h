@@ -85,6 +85,9 @@ extern struct net N;
 /** Fresh world: default cfg (qmin off, localhost allowed off), empty
  *  cache and sel, root hints a/b.root.test. at 198.51.100.1/2. */
 void net_setup(void);
+/** Cache the root NS set of the hints (a.root.test., b.root.test.) and
+ *  their addresses, as a primed resolver has them (net_setup does). */
+void net_primed(void);
 void net_teardown(void);
 /** Add a canned reply (copied). */
 void net_add(const struct fake *f);
