@@ -14,7 +14,8 @@ import dns.rcode
 FLAG_BITS = {"QR": 0x8000, "AA": 0x0400, "TC": 0x0200, "RD": 0x0100,
              "RA": 0x0080, "AD": 0x0020, "CD": 0x0010}
 SECTIONS = ("answer", "authority", "additional")
-ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "tc", "trailing")
+ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "lowercase", "tc",
+           "trailing")
 QUERY_OPTS = ("DO", "CD", "NORD", "TCP")
 OPS = ("==", "!=", ">=", "<=", ">", "<")
 
@@ -173,7 +174,7 @@ def parse_match(words):
 
 
 def parse_action(words):
-    """action drop|delay MS|wrong-id|wrong-question|tc|trailing HEX."""
+    """action drop|delay MS|wrong-id|wrong-question|lowercase|tc|trailing HEX."""
     if not words or words[0] not in ACTIONS:
         raise ScnError("action is one of %s" % ", ".join(ACTIONS))
     if words[0] == "delay":

@@ -81,12 +81,15 @@ def opt_wire(query):
     return b"\x00" + struct.pack("!HHIH", TYPE_OPT, EDNS_PAYLOAD, do_bit, 0)
 
 
-def question_wire(query, wrong):
-    """The question section: the query's own (case kept), or another name."""
+def question_wire(query, wrong, lower=False):
+    """The question section: the query's own (case kept, or lowercased),
+    or another name."""
     q = query.question[0]
     name = q.name
     if wrong:
         name = dns.name.Name((b"spoofed",) + name.labels)
+    if lower:
+        name = dns.name.Name(tuple(l.lower() for l in name.labels))
     return name.to_wire() + struct.pack("!HH", q.rdtype, q.rdclass)
 
 
@@ -111,7 +114,9 @@ def build_reply(e, query, proto):
                        len(secs[0]), len(secs[1]), len(secs[2]))
     body = b"".join(b"".join(s) for s in secs)
     extra = acts.get("trailing") or b""
-    return head + question_wire(query, "wrong-question" in acts) + body + extra
+    question = question_wire(query, "wrong-question" in acts,
+                             "lowercase" in acts)
+    return head + question + body + extra
 
 
 def refused(query):
