@@ -316,6 +316,24 @@ static void iter_aa_nosoa(const struct wire_msg *m, const struct iter_ask *a,
 		c->kind = ITER_K_NODATA;
 }
 
+/* An SOA in the authority section of a zone above Z (an ancestor): the
+ * server answers from a zone above the one it was asked as a server of
+ * (it holds the parent, not the delegated zone). */
+static bool iter_soa_above(const struct wire_msg *m, const struct iter_ask *a)
+{
+	uint8_t owner[WIRE_NAME_MAX];
+	size_t olen, i;
+
+	for (i = m->an; i < m->an + m->ns; i++)
+		if (m->rr[i].type == WIRE_TYPE_SOA &&
+		    m->rr[i].rclass == a->qclass &&
+		    iter_rr_owner(m, &m->rr[i], owner, &olen) &&
+		    !wire_name_equal(owner, olen, a->zone, a->zonelen) &&
+		    iter_name_under(a->zone, a->zonelen, owner, olen))
+			return true;
+	return false;
+}
+
 /* No data and no chain at qname: negative, referral or lame. */
 static void iter_no_answer(const struct wire_msg *m, const struct iter_ask *a,
                            struct iter_class *c)
@@ -326,6 +344,10 @@ static void iter_no_answer(const struct wire_msg *m, const struct iter_ask *a,
 	c->soa = iter_find_soa(m, a);
 	if (c->soa != WIRE_NONE) {
 		c->kind = nx ? ITER_K_NXDOMAIN : ITER_K_NODATA;
+		return;
+	}
+	if (iter_soa_above(m, a)) {
+		iter_lame(c, "negative answer with the SOA of a zone above");
 		return;
 	}
 	if (nx) {

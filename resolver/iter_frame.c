@@ -390,6 +390,13 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 
 		len = f->abovelen - skip;
 		memcpy(name, f->above + skip, len);
+	} else if (f->qtype == WIRE_TYPE_DS && len > 1) {
+		/* DS lives in the parent zone (RFC 4035 section 3.1.4.1): the
+		 * walk starts above the name's own cut. */
+		size_t skip = (size_t)name[0] + 1;
+
+		memmove(name, name + skip, len - skip);
+		len -= skip;
 	}
 	f->above_pending = false;
 	for (walk = 0; walk < ITER_CUT_WALK_MAX; walk++) {

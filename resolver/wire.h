@@ -95,6 +95,7 @@
 #define WIRE_TYPE_SRV 33
 #define WIRE_TYPE_DNAME 39
 #define WIRE_TYPE_OPT 41
+#define WIRE_TYPE_DS 43
 #define WIRE_TYPE_ANY 255
 /** Classes. */
 #define WIRE_CLASS_IN 1

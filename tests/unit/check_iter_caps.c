@@ -843,6 +843,13 @@ START_TEST(test_classify_lame)
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
 	                 .an = { "a.z. 60 DNAME b.y.", "c.a.z. 60 CNAME c.b.y." } },
 	                 "z.", "a.z.", WIRE_TYPE_NS, &c), ITER_K_NODATA);
+	/* a negative answer from the zone above (the server holds the
+	 * parent, not the zone it was asked as a server of) */
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA |
+	                 WIRE_RCODE_NXDOMAIN,
+	                 .ns = { "y. 60 SOA ns.y. h.y. 1 2 3 4 5" } }, "z.y.",
+	                 "a.z.y.", 1, &c), ITER_K_LAME);
+	ck_assert_str_eq(c.why, "negative answer with the SOA of a zone above");
 	/* no AA, NS of the zone asked: not a referral */
 	ck_assert_int_eq(classify(&(struct fake){ .ns = { "z. 60 NS ns.z." } },
 	                 "z.", "a.z.", 1, &c), ITER_K_LAME);
