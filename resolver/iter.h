@@ -68,7 +68,7 @@ struct curvepin;
 /** Upstream queries sent for one client question, all told. */
 #define ITER_MAX_SENDS 64
 /** Queries outstanding at once for one resolution. */
-#define ITER_MAX_OUTSTANDING 4
+#define ITER_MAX_OUTSTANDING 8
 /** Bytes of the answer image of a finished resolution. */
 #define ITER_RESULT_MAX 16384
 /** Bytes in a DNSCurve server key. */
@@ -100,6 +100,9 @@ struct iter_env {
 	                                     iter_req_size(); same thread) */
 	struct slab *frame_slab;        /**< likewise for its frames
 	                                     (iter_frame_size()) */
+	uint32_t (*random)(void);       /**< NULL: curve_random's pool; a
+	                                     fixed sequence in tests (the
+	                                     order of unknown servers) */
 };
 
 /** One upstream query the caller must send. */
@@ -119,6 +122,14 @@ struct iter_target {
 	uint8_t key[ITER_KEY_BYTES];    /**< server public key if curve */
 	uint16_t edns;                  /**< EDNS payload to offer, 0 = none */
 	uint32_t timeout_ms;            /**< report ITER_REPLY_TIMEOUT after */
+	uint32_t hedge_ms;              /**< 0, or (below timeout_ms) also
+	                                     report an early ITER_REPLY_TIMEOUT
+	                                     with hedge set after this long:
+	                                     the next server is asked too, and
+	                                     the query keeps waiting for its
+	                                     answer and its real timeout */
+	bool tcp;                       /**< ask over TCP from the start (a
+	                                     retry after a UDP drop) */
 };
 
 /** How an outstanding query ended, as the caller saw it. */
@@ -140,6 +151,8 @@ struct iter_reply {
 	                                     matched, opened if curve */
 	bool curve;                     /**< came inside a DNSCurve box */
 	uint32_t rtt_ms;                /**< send to receive */
+	bool hedge;                     /**< kind TIMEOUT: the early one at
+	                                     target.hedge_ms, not a timeout */
 };
 
 /** What iter_next asks of the caller. */
@@ -178,6 +191,8 @@ struct iter_counts {
 	uint32_t subqueries;
 	uint32_t lame;
 	uint32_t timeouts;
+	uint32_t hedges;                /**< early deadlines passed (the next
+	                                     server asked too) */
 	uint32_t downgrades;            /**< key-less referrals or plain
 	                                     answers refused (curve-require,
 	                                     curve-pin) */

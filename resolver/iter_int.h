@@ -77,6 +77,9 @@ struct iter_addr {
 	uint8_t ip[ITER_IPV6_BYTES];
 	uint8_t tries;                  /**< queries sent for this step */
 	bool dead;                      /**< lame/broken: no more tries */
+	bool dropped;                   /**< a query of this step timed out:
+	                                     the retry goes over TCP when the
+	                                     server is alive (sel.h) */
 };
 
 /** One NS name of a zone cut. */
@@ -133,6 +136,10 @@ struct iter_frame {
 struct iter_out {
 	bool used;
 	bool timed_out;                 /**< reported; a late MSG is used */
+	bool hedged;                    /**< its early deadline passed: the
+	                                     next server is asked too; a
+	                                     late MSG is used, and the real
+	                                     timeout still counts */
 	uint32_t token;
 	size_t frame;                   /**< frame index */
 	uint32_t gen;                   /**< frame generation when sent */
@@ -230,6 +237,7 @@ struct iter_req {
 void iter_out_free(struct iter_req *req, struct iter_out *o);
 void iter_frame_retire(struct iter_req *req, size_t fi);
 struct iter_out *iter_out_alloc(struct iter_req *req);
+bool iter_out_room(const struct iter_req *req);
 bool iter_frame_busy(const struct iter_req *req, size_t fi);
 bool iter_frame_lingering(const struct iter_req *req, size_t fi);
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
@@ -251,6 +259,7 @@ void iter_state_cut(struct iter_req *req, size_t fi);
 bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len);
 
 /* iter_query.c */
+uint32_t iter_random(const struct iter_req *req);
 int iter_state_query(struct iter_req *req, size_t fi,
                      struct iter_target *t);
 bool iter_addr_ok(const struct iter_req *req, const struct iter_ns *ns,

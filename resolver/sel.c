@@ -35,6 +35,7 @@ struct sel_entry {
 	bool have_rtt;
 	uint32_t srtt_ms;
 	uint64_t rtt_at_ms;    /**< when srtt_ms was last updated */
+	uint64_t answer_ms;    /**< last answer (0: never) */
 	uint32_t timeouts;     /**< consecutive */
 	uint64_t backoff_until_ms;
 	uint64_t noedns_until_ms;
@@ -256,6 +257,13 @@ static uint32_t sel_srtt(const struct sel_entry *e, uint64_t now_ms)
 	                  diff * (int64_t)age / (int64_t)SEL_DECAY_MS);
 }
 
+/* Whether the server answered within SEL_ALIVE_MS. */
+static bool sel_alive(const struct sel_entry *e, uint64_t now_ms)
+{
+	return e != NULL && e->answer_ms != 0 &&
+	       now_ms - e->answer_ms < SEL_ALIVE_MS;
+}
+
 uint32_t sel_timeout_ms(const struct sel *s, const struct sockaddr *sa,
                         uint64_t now_ms)
 {
@@ -271,12 +279,29 @@ uint32_t sel_timeout_ms(const struct sel *s, const struct sockaddr *sa,
 	shift = e != NULL ? e->timeouts : 0;
 	if (shift > SEL_TIMEOUT_SHIFT_MAX)
 		shift = SEL_TIMEOUT_SHIFT_MAX;
+	if (shift > SEL_TIMEOUT_SHIFT_ALIVE && sel_alive(e, now_ms))
+		shift = SEL_TIMEOUT_SHIFT_ALIVE;
 	t <<= shift;
 	if (t < SEL_TIMEOUT_MIN_MS)
 		t = SEL_TIMEOUT_MIN_MS;
 	if (t > SEL_TIMEOUT_MAX_MS)
 		t = SEL_TIMEOUT_MAX_MS;
 	return (uint32_t)t;
+}
+
+uint32_t sel_hedge_ms(const struct sel *s, const struct sockaddr *sa,
+                      uint64_t now_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+	uint32_t timeout = sel_timeout_ms(s, sa, now_ms);
+	uint64_t h = SEL_HEDGE_MS;
+
+	if (e != NULL && e->have_rtt) {
+		h = (uint64_t)sel_srtt(e, now_ms) * SEL_HEDGE_RTT_FACTOR;
+		if (h < SEL_HEDGE_MS)
+			h = SEL_HEDGE_MS;
+	}
+	return h < timeout ? (uint32_t)h : 0;
 }
 
 bool sel_edns(const struct sel *s, const struct sockaddr *sa,
@@ -307,6 +332,8 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 
 	if (e == NULL)
 		return score;
+	score += (e->timeouts < SEL_SCORE_TIMEOUTS_MAX ? e->timeouts :
+	          SEL_SCORE_TIMEOUTS_MAX) * SEL_SCORE_TIMEOUT;
 	if (e->backoff_until_ms > now_ms)
 		score += SEL_SCORE_BACKOFF;
 	if (zone != NULL &&
@@ -315,13 +342,25 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 	return score;
 }
 
+/* Never answered (in the decay window), never timed out, unmarked. */
+static bool sel_unknown(const struct sel *s, const struct sockaddr *sa,
+                        uint32_t score)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+
+	return score == SEL_RTT_UNKNOWN_MS &&
+	       (e == NULL || (!e->have_rtt && e->timeouts == 0));
+}
+
 size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
                   size_t n, const uint8_t *zone, size_t zonelen,
-                  uint64_t now_ms)
+                  uint64_t now_ms, uint32_t rnd, bool *unknown)
 {
-	size_t best = SEL_NONE, i;
+	size_t best = SEL_NONE, i, ties = 0;
 	uint32_t best_score = 0;
 
+	if (unknown != NULL)
+		*unknown = false;
 	for (i = 0; sa != NULL && i < n; i++) {
 		uint32_t sc;
 
@@ -332,6 +371,23 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
 			best = i;
 			best_score = sc;
 		}
+	}
+	if (best == SEL_NONE || !sel_unknown(s, sa[best], best_score))
+		return best;
+	for (i = best; i < n; i++)
+		if (sa[i] != NULL && sel_unknown(s, sa[i], best_score) &&
+		    sel_score(s, sa[i], zone, zonelen, now_ms) == best_score)
+			ties++;
+	if (unknown != NULL)
+		*unknown = ties > 1;
+	/* the rnd-th of the tied unknown servers */
+	rnd %= (uint32_t)ties;
+	for (i = best; i < n; i++) {
+		if (sa[i] == NULL || !sel_unknown(s, sa[i], best_score) ||
+		    sel_score(s, sa[i], zone, zonelen, now_ms) != best_score)
+			continue;
+		if (rnd-- == 0)
+			return i;
 	}
 	return best;
 }
@@ -354,6 +410,7 @@ void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
 		e->srtt_ms = (uint32_t)(((uint64_t)cur * 7 + rtt_ms) / 8);
 	}
 	e->rtt_at_ms = now_ms;
+	e->answer_ms = now_ms != 0 ? now_ms : 1;
 	e->timeouts = 0;
 	e->backoff_until_ms = 0;
 }
@@ -370,6 +427,13 @@ void sel_timeout_report(struct sel *s, const struct sockaddr *sa,
 		e->timeouts++;
 	e->last_error = SEL_ERR_TIMEOUT;
 	e->error_ms = now_ms;
+	if (sel_alive(e, now_ms)) {
+		/* a drop (rate limiting), not an outage: a short back-off
+		 * after a few in a row, never a long one */
+		if (e->timeouts >= SEL_BACKOFF_ALIVE_AFTER)
+			e->backoff_until_ms = now_ms + SEL_BACKOFF_BASE_MS;
+		return;
+	}
 	shift = e->timeouts - 1;
 	if (shift > SEL_BACKOFF_SHIFT_MAX)
 		shift = SEL_BACKOFF_SHIFT_MAX;
@@ -459,6 +523,9 @@ static void sel_entry_info(const struct sel_entry *e, uint64_t now_ms,
 	info->last_error = (enum sel_error)e->last_error;
 	info->error_age_ms = now_ms > e->error_ms ? now_ms - e->error_ms : 0;
 	info->timeouts = e->timeouts;
+	info->answered = e->answer_ms != 0;
+	info->answer_age_ms = info->answered && now_ms > e->answer_ms ?
+	                      now_ms - e->answer_ms : 0;
 	info->backoff = e->backoff_until_ms > now_ms;
 	info->noedns = e->noedns_until_ms > now_ms;
 	info->curve = e->curve;

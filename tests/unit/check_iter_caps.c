@@ -149,6 +149,71 @@ START_TEST(test_unreachable)
 }
 END_TEST
 
+/* Issue 12 item 6: with no RTT known, the first server asked is drawn
+ * at random (N.rnd), not always the first listed; a silent one costs
+ * the hedge (SEL_HEDGE_MS), and is not counted as a timeout when the
+ * answer came first. */
+START_TEST(test_unknown_random_hedge)
+{
+	const struct iter_result *r;
+
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	/* rnd 1: the second of the tied ones (root servers included:
+	 * b.root.test., which answers like a.root.test. here) */
+	net_add(&(struct fake){ .server = "198.51.100.2", .qname = "*.example.",
+		.ns = { "example. 172800 NS ns1.example." },
+		.ar = { "ns1.example. 172800 A 192.0.2.1" } });
+	N.rnd = 1;
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	good_answer(r);
+	ck_assert_str_eq(N.sends[0].server, "198.51.100.2");
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.4");
+	ck_assert_uint_eq(N.nsends, 3);
+	N.rnd = 0;
+	net_teardown();
+	net_setup();
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	good_answer(r);
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.3");
+	ck_assert_uint_eq(N.sends[2].hedge_ms, SEL_HEDGE_MS);
+	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, SEL_HEDGE_MS);
+	ck_assert_uint_le(N.now.mono_ms - N.start_ms, 150);
+	ck_assert_uint_eq(iter_counts(N.req)->hedges, 1);
+	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 0);
+}
+END_TEST
+
+/* Issue 12 item 10: a server that answered lately and then dropped a
+ * query (RRL) is asked again over TCP. */
+START_TEST(test_drop_retry_tcp)
+{
+	const struct iter_result *r;
+
+	net_add(&(struct fake){ .server = "192.0.2.4",
+		.qname = "drop.zone.example.", .act = FAKE_SILENT });
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	good_answer(r);
+	/* 192.0.2.4 answered; both drop drop.zone.example. */
+	r = net_resolve("drop.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(N.sends[0].tcp, false);
+	for (size_t i = 1; i < N.nsends; i++)
+		if (strcmp(N.sends[i].server, "192.0.2.4") == 0)
+			ck_assert(N.sends[i].tcp);
+		else
+			ck_assert(!N.sends[i].tcp);
+	ck_assert_uint_eq(net_sends_to("192.0.2.4"), 2);
+}
+END_TEST
+
 START_TEST(test_all_timeout)
 {
 	const struct iter_result *r;
@@ -162,10 +227,14 @@ START_TEST(test_all_timeout)
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_uint_eq(r->an_count, 0);
 	ck_assert_ptr_nonnull(r->why);
-	/* each server twice; the first wait costs 400 ms, not seconds;
-	 * then late answers are awaited until the deadline, no longer */
+	/* each server twice; the first wait costs the hedge (120 ms), not
+	 * the timeout; the retry follows the first real timeout; then late
+	 * answers are awaited until the deadline, no longer */
 	ck_assert_uint_eq(N.nsends, 6);
-	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, 400);
+	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, SEL_HEDGE_MS);
+	ck_assert_uint_eq(N.sends[4].at_ms - N.sends[2].at_ms,
+	                  SEL_RTT_UNKNOWN_MS);
+	ck_assert_str_eq(N.sends[4].server, N.sends[2].server);
 	ck_assert_uint_le(N.sends[5].at_ms, 3000);
 	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, 5000);
 	ck_assert_str_eq(r->why, "deadline reached");
@@ -226,11 +295,14 @@ START_TEST(test_late_answer)
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(r->an_count, 1);
-	ck_assert_uint_eq(N.nsends, 4);
-	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, 400);
+	/* hedged at 120 ms, both retried after their real timeouts (400
+	 * ms); the first query's answer (600 ms) is still taken */
+	ck_assert_uint_eq(N.nsends, 6);
+	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, SEL_HEDGE_MS);
 	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
 	                  N.sends[2].at_ms + 600);
-	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 1);
+	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 2);
+	ck_assert_uint_eq(iter_counts(N.req)->hedges, 3);
 }
 END_TEST
 
@@ -496,9 +568,10 @@ START_TEST(test_outstanding_cap)
 	struct fake f = { .server = "192.0.2.1", .qname = "*.slow.example." };
 	size_t i, first = NET_SENDS_MAX, second = NET_SENDS_MAX;
 
-	/* eight servers, only 10.3.0.0 answers, 2.5 s late: its first
-	 * token's slot is reused by the fifth send after it (at most
-	 * ITER_MAX_OUTSTANDING open), so only the retry's answer is used */
+	/* eight servers, only 10.3.0.0 answers, 2.5 s late: hedged every
+	 * 120 ms, its first token's slot is reused by the ninth send after
+	 * it (at most ITER_MAX_OUTSTANDING open, hedged ones never reused),
+	 * so only the retry's answer is used */
 	N.cfg.query_timeout_ms = 60000;
 	net_std();
 	for (i = 0; i < 8; i++) {
@@ -690,6 +763,8 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_no_aa);
 	tcase_add_test(tc, test_unreachable);
 	tcase_add_test(tc, test_all_timeout);
+	tcase_add_test(tc, test_unknown_random_hedge);
+	tcase_add_test(tc, test_drop_retry_tcp);
 	tcase_add_test(tc, test_slow_only_server);
 	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_late_answer);
