@@ -364,8 +364,19 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
 		iter_out_free(req, o);
 		return;
 	}
-	if (reply->kind == ITER_REPLY_MSG)
+	if (reply->kind == ITER_REPLY_MSG && reply->tcp) {
+		struct iter_reply r = *reply;
+		struct sel_info info;
+
+		/* a TCP answer proves the server alive; its time (the
+		 * handshake, the server's TCP queue) says little of UDP */
+		sel_info_get(req->env->sel, (const struct sockaddr *)&o->sa,
+		             req->now.mono_ms, &info);
+		if (r.rtt_ms > info.srtt_ms)
+			r.rtt_ms = info.srtt_ms;
+		iter_reply_apply(req, o, &r);
+	} else if (reply->kind == ITER_REPLY_MSG) {
 		iter_reply_apply(req, o, reply);
-	else
+	} else
 		iter_feed_failure(req, o, reply);
 }

@@ -153,6 +153,11 @@ struct iter_reply {
 	uint32_t rtt_ms;                /**< send to receive */
 	bool hedge;                     /**< kind TIMEOUT: the early one at
 	                                     target.hedge_ms, not a timeout */
+	bool tcp;                       /**< kind MSG: came over TCP (its
+	                                     time never raises the server's
+	                                     smoothed RTT: handshake and the
+	                                     server's TCP queue are not the
+	                                     UDP path) */
 };
 
 /** What iter_next asks of the caller. */

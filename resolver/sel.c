@@ -25,6 +25,7 @@
 struct sel_zmark {
 	uint64_t zone_hash;
 	uint64_t until_ms;     /**< 0: slot free */
+	uint8_t kind;          /**< enum sel_mark */
 };
 
 /** What the table knows about one address. */
@@ -342,14 +343,19 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 	return score;
 }
 
-/* Never answered (in the decay window), never timed out, unmarked. */
+/* No RTT (never heard from, or not within SEL_DECAY_MS), no timeout in
+ * a row, no mark or back-off (the score says so). */
 static bool sel_unknown(const struct sel *s, const struct sockaddr *sa,
-                        uint32_t score)
+                        uint32_t score, uint64_t now_ms)
 {
 	const struct sel_entry *e = sel_find(s, sa);
 
-	return score == SEL_RTT_UNKNOWN_MS &&
-	       (e == NULL || (!e->have_rtt && e->timeouts == 0));
+	if (score != SEL_RTT_UNKNOWN_MS)
+		return false;
+	if (e == NULL)
+		return true;
+	return e->timeouts == 0 &&
+	       (!e->have_rtt || now_ms >= e->rtt_at_ms + SEL_DECAY_MS);
 }
 
 size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
@@ -372,10 +378,11 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
 			best_score = sc;
 		}
 	}
-	if (best == SEL_NONE || !sel_unknown(s, sa[best], best_score))
+	if (best == SEL_NONE || !sel_unknown(s, sa[best], best_score, now_ms))
 		return best;
 	for (i = best; i < n; i++)
-		if (sa[i] != NULL && sel_unknown(s, sa[i], best_score) &&
+		if (sa[i] != NULL &&
+		    sel_unknown(s, sa[i], best_score, now_ms) &&
 		    sel_score(s, sa[i], zone, zonelen, now_ms) == best_score)
 			ties++;
 	if (unknown != NULL)
@@ -383,7 +390,8 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
 	/* the rnd-th of the tied unknown servers */
 	rnd %= (uint32_t)ties;
 	for (i = best; i < n; i++) {
-		if (sa[i] == NULL || !sel_unknown(s, sa[i], best_score) ||
+		if (sa[i] == NULL ||
+		    !sel_unknown(s, sa[i], best_score, now_ms) ||
 		    sel_score(s, sa[i], zone, zonelen, now_ms) != best_score)
 			continue;
 		if (rnd-- == 0)
@@ -465,8 +473,10 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 		struct sel_zmark *m = &e->marks[i];
 
 		if (m->until_ms > now_ms && m->zone_hash == zh) {
-			if (m->until_ms < until)
+			if (m->until_ms < until) {
 				m->until_ms = until;
+				m->kind = (uint8_t)mark;
+			}
 			return;
 		}
 		if (slot == NULL || m->until_ms < slot->until_ms)
@@ -474,6 +484,27 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 	}
 	slot->zone_hash = zh;
 	slot->until_ms = until;
+	slot->kind = (uint8_t)mark;
+}
+
+bool sel_mark_get(const struct sel *s, const struct sockaddr *sa,
+                  const uint8_t *zone, size_t zonelen, uint64_t now_ms,
+                  enum sel_mark *mark, uint64_t *left_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+	uint64_t zh = sel_zone_hash(zone, zonelen);
+	size_t i;
+
+	for (i = 0; e != NULL && i < SEL_MARKS_MAX; i++) {
+		const struct sel_zmark *m = &e->marks[i];
+
+		if (m->until_ms <= now_ms || m->zone_hash != zh)
+			continue;
+		*mark = (enum sel_mark)m->kind;
+		*left_ms = m->until_ms - now_ms;
+		return true;
+	}
+	return false;
 }
 
 bool sel_marked(const struct sel *s, const struct sockaddr *sa,

@@ -259,6 +259,17 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 bool sel_marked(const struct sel *s, const struct sockaddr *sa,
                 const uint8_t *zone, size_t zonelen, uint64_t now_ms);
 
+/**
+ * The live mark of an address for a zone, if any (curvecache-control
+ * lookup).
+ * @param mark: set to the kind of the mark (the last one set).
+ * @param left_ms: set to the time until it expires.
+ * @return whether there is one (mark and left_ms untouched if not).
+ */
+bool sel_mark_get(const struct sel *s, const struct sockaddr *sa,
+                  const uint8_t *zone, size_t zonelen, uint64_t now_ms,
+                  enum sel_mark *mark, uint64_t *left_ms);
+
 /** Stop offering EDNS to an address for SEL_NOEDNS_MS. */
 void sel_noedns_set(struct sel *s, const struct sockaddr *sa,
                     uint64_t now_ms);

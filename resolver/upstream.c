@@ -135,6 +135,11 @@ static void att_close(struct upstream_att *a)
 		return;
 	a->closing = true;
 	a->q->u->sockets--;
+	/* TCP: close with a reset, leaving no TIME_WAIT behind (an RRL
+	 * server pushes thousands of queries a minute to TCP: their
+	 * TIME_WAITs would fill the port range towards it) */
+	if (a->tcp && uv_tcp_close_reset(&a->h.tcp, att_closed_cb) == 0)
+		return;
 	uv_close(&a->h.handle, att_closed_cb);
 }
 
@@ -190,10 +195,19 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 	r.token = q->t.token;
 	r.kind = kind;
 	r.hedge = hedge;
+	r.tcp = a != NULL && a->tcp;
 	r.msg = msg;
 	r.curve = a != NULL && a->s.mode != UPSTREAM_MODE_PLAIN;
 	r.rtt_ms = a != NULL && now > a->sent_ms ?
 		(uint32_t)(now - a->sent_ms) : 0;
+	if (kind == ITER_REPLY_MSG && log_level() >= CFG_LOG_DEBUG) {
+		char addr[64];
+
+		log_debug("upstream_reply", "server=%s rtt_ms=%u transport=%s "
+		          "token=%u", addr_text(&q->t.addr, addr, sizeof addr),
+		          (unsigned)r.rtt_ms, a->tcp ? "tcp" : "udp",
+		          (unsigned)q->t.token);
+	}
 	if (kind != ITER_REPLY_TIMEOUT) {
 		q->finished = true;
 		q_close_all(q);

@@ -38,8 +38,9 @@ RRL_NAMES=${RRL_NAMES:-2500}
 RRL_OUTSTANDING=${RRL_OUTSTANDING:-50}
 RRL_SERVFAIL_MAX=${RRL_SERVFAIL_MAX:-10}
 
-for n in 1 2; do
-  eval "ip=\$RRL_NS$n"
+n=0
+for ip in "$RRL_NS1" "$RRL_NS2"; do
+  n=$((n + 1))
   rrl_nsd_conf "$WORK" "rrl$n" "$ip" \
     "$(cd "$srcdir" && pwd)/tests/lab/zones/rrl.lab.zone"
   bg_start "nsd-rrl$n" nsd -d -c "$WORK/nsd-rrl$n.conf"

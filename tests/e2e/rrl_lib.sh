@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034 # RRL_NS*: for the callers
 # tests/e2e/rrl_lib.sh: the two rate-limited NSDs of rrl.lab. (see
 # tests/lab/zones/rrl.lab.zone), shared by tests/e2e/rrl_lab.sh and
 # tests/bench/rrl.sh; sourced, not run. The callers start and stop the

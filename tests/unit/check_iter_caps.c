@@ -214,6 +214,37 @@ START_TEST(test_drop_retry_tcp)
 }
 END_TEST
 
+/* The TCP retry's answer counts (the server is alive, its timeouts
+ * forgotten) but its slow time does not raise the smoothed RTT. */
+START_TEST(test_tcp_answer_rtt)
+{
+	const struct iter_result *r;
+	struct sockaddr_storage ss;
+	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+	struct sel_info info;
+
+	net_add(&(struct fake){ .server = "192.0.2.4",
+		.qname = "rrl.zone.example.", .flags = WIRE_FLAG_AA,
+		.udp_drop = true, .delay_ms = 300,
+		.an = { "rrl.zone.example. 60 A 192.0.2.45" } });
+	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+		.act = FAKE_SILENT });
+	two_servers();
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	good_answer(r);
+	r = net_resolve("rrl.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_str_eq(N.sends[2].server, "192.0.2.4");
+	ck_assert(N.sends[2].tcp);
+	memset(&ss, 0, sizeof ss);
+	in->sin_family = AF_INET;
+	ck_assert_int_eq(inet_pton(AF_INET, "192.0.2.4", &in->sin_addr), 1);
+	sel_info_get(N.sel, (struct sockaddr *)&ss, N.now.mono_ms, &info);
+	ck_assert_uint_eq(info.timeouts, 0);
+	ck_assert_uint_le(info.srtt_ms, 2);
+}
+END_TEST
+
 START_TEST(test_all_timeout)
 {
 	const struct iter_result *r;
@@ -765,6 +796,7 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_all_timeout);
 	tcase_add_test(tc, test_unknown_random_hedge);
 	tcase_add_test(tc, test_drop_retry_tcp);
+	tcase_add_test(tc, test_tcp_answer_rtt);
 	tcase_add_test(tc, test_slow_only_server);
 	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_late_answer);

@@ -32,6 +32,7 @@ struct net_event {
 	uint32_t token;
 	enum iter_reply_kind kind;
 	bool hedge;
+	bool tcp;
 	bool curve;
 	uint32_t rtt_ms;
 	uint8_t msg[NET_MSG_MAX];
@@ -378,10 +379,11 @@ static void net_send(const struct iter_target *t)
 		                  ITER_REPLY_TIMEOUT);
 		e->hedge = true;
 	}
-	if (f == NULL || f->act == FAKE_SILENT)
+	if (f == NULL || f->act == FAKE_SILENT || (f->udp_drop && !t->tcp))
 		return;
 	e = net_event_new(now + (f->delay_ms ? f->delay_ms : 1), t->token,
 	                  ITER_REPLY_MSG);
+	e->tcp = t->tcp;
 	e->len = net_build(f, t, e->msg);
 	e->curve = t->curve && !f->unboxed;
 	e->rtt_ms = f->delay_ms ? f->delay_ms : 1;
@@ -411,6 +413,7 @@ static void net_deliver(struct net_event *e)
 	r.token = e->token;
 	r.kind = e->kind;
 	r.hedge = e->hedge;
+	r.tcp = e->tcp;
 	r.curve = e->curve;
 	r.rtt_ms = e->rtt_ms;
 	if (e->kind == ITER_REPLY_MSG) {

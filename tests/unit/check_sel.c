@@ -255,6 +255,12 @@ START_TEST(test_unknown_random)
 		                  2);
 		ck_assert(!unknown);
 	}
+	/* not heard from for SEL_DECAY_MS: unknown again */
+	sel_rtt_report(s, SA(b), 30, SEL_BACKOFF_MAX_MS);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN,
+	                             SEL_BACKOFF_MAX_MS + SEL_DECAY_MS, 1,
+	                             &unknown), 2);
+	ck_assert(unknown);
 	/* a single candidate is no random pick */
 	ck_assert_uint_eq(sel_choose(s, c + 1, 1, zone_a, ZLEN, 0, 7,
 	                             &unknown), 0);
@@ -321,7 +327,8 @@ START_TEST(test_outage_recovery)
 	sel_info_get(s, SA(b), end + 5, &info);
 	ck_assert(!info.backoff);
 	ck_assert_uint_eq(info.timeouts, 0);
-	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, end + 5, 0, NULL), 1);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, end + 5, 0, NULL),
+	                  1);
 	ck_assert_uint_lt(sel_score(s, SA(b), zone_a, ZLEN, end + 5),
 	                  SEL_SCORE_BACKOFF);
 	/* its timeout is from its RTT again, not from the outage */
@@ -357,11 +364,26 @@ START_TEST(test_marks)
 	sel_mark_set(s, SA(b), zone_a, ZLEN, SEL_MARK_BROKEN, 0);
 	ck_assert(sel_marked(s, SA(b), zone_a, ZLEN, SEL_BROKEN_MS - 1));
 	ck_assert(!sel_marked(s, SA(b), zone_a, ZLEN, SEL_BROKEN_MS));
+	/* the kind and time left, for curvecache-control lookup */
+	{
+		enum sel_mark m = SEL_MARK_LAME;
+		uint64_t left = 0;
+
+		ck_assert(sel_mark_get(s, SA(b), zone_a, ZLEN, 1000, &m,
+		                       &left));
+		ck_assert_int_eq(m, SEL_MARK_BROKEN);
+		ck_assert_uint_eq(left, SEL_BROKEN_MS - 1000);
+		ck_assert(!sel_mark_get(s, SA(b), zone_b, ZLEN, 1000, &m,
+		                        &left));
+		ck_assert(!sel_mark_get(s, SA(b), zone_a, ZLEN,
+		                        SEL_BROKEN_MS, &m, &left));
+	}
 	/* all marked: the least bad still wins */
 	sel_mark_set(s, SA(a), zone_a, ZLEN, SEL_MARK_LAME, 0);
 	sel_mark_set(s, SA(b), zone_a, ZLEN, SEL_MARK_LAME, 0);
 	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0, 0, NULL), 1);
-	ck_assert_uint_eq(sel_choose(s, c, 0, zone_a, ZLEN, 0, 0, NULL), SEL_NONE);
+	ck_assert_uint_eq(sel_choose(s, c, 0, zone_a, ZLEN, 0, 0, NULL),
+	                  SEL_NONE);
 }
 END_TEST
 

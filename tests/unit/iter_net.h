@@ -47,6 +47,8 @@ struct fake {
 	bool unboxed;             /**< plain reply even to a curve target */
 	bool formerr_edns;        /**< queries with EDNS: FORMERR_EDNS */
 	bool formerr_msg;         /**< queries with EDNS: a FORMERR reply */
+	bool udp_drop;            /**< silent over UDP, answers over TCP
+	                               (a server with RRL) */
 };
 
 /** One query the iterator sent. */
