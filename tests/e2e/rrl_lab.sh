@@ -19,7 +19,7 @@
 # No timing assertion: the run time, upstream timeouts, truncated
 # replies, TCP retries and the hedges (log-level debug: event=sel_choose
 # why=hedge) are printed as figures (speed belongs to
-# tests/bench/rrl.sh).
+# tests/bench/selection.sh).
 #
 # Run by "make check" (cwd = top build dir, $srcdir = top source dir).
 # Exit 0 = every check passed, 1 = a check failed, 77 = SKIP.

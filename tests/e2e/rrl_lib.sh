@@ -1,7 +1,7 @@
 # shellcheck shell=sh disable=SC2034 # RRL_NS*: for the callers
 # tests/e2e/rrl_lib.sh: the two rate-limited NSDs of rrl.lab. (see
 # tests/lab/zones/rrl.lab.zone), shared by tests/e2e/rrl_lab.sh and
-# tests/bench/rrl.sh; sourced, not run. The callers start and stop the
+# tests/bench/selection.sh; sourced, not run. The callers start and stop the
 # servers by pid (nsd -d) and hold the lab lock.
 
 # Addresses of ns1.rrl.lab. and ns2.rrl.lab. (the glue in lab.zone).

@@ -7,7 +7,7 @@
  * next event (a reply after its delay, or a timeout after the target's
  * timeout_ms, and the early hedge timeout after hedge_ms). The iterator's
  * random values are fixed (N.rnd). Every send is logged for the tests to
- * inspect.
+ * inspect (and printed after each resolution when NET_TRACE is set).
  */
 #ifndef CURVECACHE_TESTS_UNIT_ITER_NET_H
 #define CURVECACHE_TESTS_UNIT_ITER_NET_H
