@@ -365,6 +365,25 @@ static void iter_log_choice(const struct iter_req *req, size_t fi,
 	          t->tcp ? "yes" : "no", (unsigned)t->token);
 }
 
+/* The target of a recorded query (timing fields apart). */
+static void iter_target_fill(const struct iter_frame *f,
+                             const struct iter_out *o,
+                             struct iter_target *t)
+{
+	t->token = o->token;
+	memcpy(t->qname, o->qname, o->qnamelen);
+	t->qnamelen = o->qnamelen;
+	t->qtype = o->qtype;
+	t->qclass = f->qclass;
+	memcpy(t->zone, f->zone.name, f->zone.len);
+	t->zonelen = f->zone.len;
+	memcpy(&t->addr, &o->sa, sizeof(o->sa));
+	t->addrlen = o->salen;
+	t->curve = o->curve;
+	memcpy(t->key, o->key, ITER_KEY_BYTES);
+	t->edns = o->edns;
+}
+
 /* Fill the target for (ns, addr) and record the outstanding query. */
 static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
                       size_t ai, enum iter_why why, struct iter_target *t)
@@ -415,18 +434,7 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
 		req->counts.sends_curve++;
 		sel_key_set(req->env->sel, sa, o->key, req->now.mono_ms);
 	}
-	t->token = o->token;
-	memcpy(t->qname, o->qname, o->qnamelen);
-	t->qnamelen = o->qnamelen;
-	t->qtype = o->qtype;
-	t->qclass = f->qclass;
-	memcpy(t->zone, f->zone.name, f->zone.len);
-	t->zonelen = f->zone.len;
-	memcpy(&t->addr, &o->sa, sizeof(o->sa));
-	t->addrlen = o->salen;
-	t->curve = o->curve;
-	memcpy(t->key, o->key, ITER_KEY_BYTES);
-	t->edns = o->edns;
+	iter_target_fill(f, o, t);
 	t->timeout_ms = timeout;
 	iter_log_choice(req, fi, t, why == ITER_WHY_RETRY ? "retry" :
 	                hedging ? "hedge" : why_text[why]);
