@@ -34,6 +34,12 @@
  *   the same keys. With curve-require (and curve-pin) a key-less
  *   referral into a zone that needs keys, or a plain answer in it, ends
  *   the resolution in SERVFAIL (iter_curve.c).
+ * - Server choice (sel.h, iter_query.c): the lowest score, unknown
+ *   servers in random order (env->random). A target may carry a hedge
+ *   deadline: the caller reports it as an early ITER_REPLY_TIMEOUT with
+ *   reply.hedge set, the iterator asks the next server and keeps the
+ *   query open; only the real timeout counts against the server. The
+ *   retry of a query that timed out at a live server goes over TCP.
  * - Every loop has a cap: ITER_MAX_REFERRALS, ITER_MAX_CNAME,
  *   ITER_MAX_SUBQUERIES, ITER_MAX_SENDS, and the deadline.
  */

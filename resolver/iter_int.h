@@ -20,8 +20,9 @@
  * any change of question or zone cut bumps it, which retires the queries
  * of the old step.
  *
- * Memory: a request is about 42 KB (answer image, scratch, classifier
- * output, frame 0); each sub-frame adds about 7 KB while it runs.
+ * Memory: a request is about 44 KB (answer image, scratch, classifier
+ * output, ITER_MAX_OUTSTANDING queries of ~490 bytes, frame 0); each
+ * sub-frame adds about 7 KB while it runs.
  *
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
