@@ -521,6 +521,7 @@ static int q_tcp_retry(struct upstream_query *q, enum upstream_mode mode)
 		return UPSTREAM_ESOCKET;
 	ms = upstream_tcp_ms(q);
 	q->stage = UPSTREAM_STAGE_TCP;
+	q->rest_ms = 0;        /* a truncated answer: alive, no hedge */
 	uv_timer_start(&q->timer, q_timer_cb, ms, 0);
 	return UPSTREAM_OK;
 }
