@@ -88,12 +88,34 @@ static int lookup_put(void *arg, const char *text, size_t len)
 	return out->full ? 1 : 0;
 }
 
+/* " lame=840s" / " broken=50s" when the address is marked for the zone,
+ * " backoff" when it backs off after timeouts; else "". */
+static void lookup_marks(const struct sel *sel, const struct sockaddr *sa,
+                         const struct iter_peek *peek,
+                         const struct sel_info *info, uint64_t now_ms,
+                         char *out, size_t cap)
+{
+	enum sel_mark mark;
+	uint64_t left;
+	int n = 0;
+
+	out[0] = 0;
+	if (sel_mark_get(sel, sa, peek->zone, peek->zonelen, now_ms, &mark,
+	                 &left))
+		n = snprintf(out, cap, " %s=%" PRIu64 "s",
+		             mark == SEL_MARK_LAME ? "lame" : "broken",
+		             (left + 999) / 1000);
+	if (info->backoff && n >= 0 && (size_t)n < cap)
+		snprintf(out + n, cap - (size_t)n, " backoff");
+}
+
 /* One NS name of the peeked cut and its addresses. */
-static void lookup_ns(struct control_cmd *c, const struct iter_peek_ns *ns,
-                      uint64_t now_ms, struct control_out *out)
+static void lookup_ns(struct control_cmd *c, const struct iter_peek *peek,
+                      const struct iter_peek_ns *ns, uint64_t now_ms,
+                      struct control_out *out)
 {
 	char name[WIRE_NAME_TEXT_MAX], key[CURVE_KEYLABEL_LEN + 32];
-	char addr[CONTROL_ADDR_TEXT];
+	char addr[CONTROL_ADDR_TEXT], marks[32];
 	struct sel_info info;
 	size_t j;
 
@@ -110,11 +132,13 @@ static void lookup_ns(struct control_cmd *c, const struct iter_peek_ns *ns,
 
 		addr_text(sa, addr, sizeof addr);
 		sel_info_get(server_sel(c->env.srv), sa, now_ms, &info);
+		lookup_marks(server_sel(c->env.srv), sa, peek, &info, now_ms,
+		             marks, sizeof marks);
 		control_out_printf(out, "  addr: %s score=%" PRIu32
 		                   " srtt=%" PRIu32 "ms%s timeouts=%" PRIu32
-		                   "\n", addr, ns->score[j], info.srtt_ms,
+		                   "%s\n", addr, ns->score[j], info.srtt_ms,
 		                   info.known ? "" : "(unknown)",
-		                   info.timeouts);
+		                   info.timeouts, marks);
 	}
 }
 
@@ -145,7 +169,7 @@ static const char *lookup_servers(struct control_cmd *c,
 	                   "first)\n", zone, peek->from_hints ?
 	                   "root hints" : "cached NS");
 	for (i = 0; i < peek->nns; i++)
-		lookup_ns(c, &peek->ns[i], now.mono_ms, out);
+		lookup_ns(c, peek, &peek->ns[i], now.mono_ms, out);
 	free(peek);
 	return NULL;
 }

@@ -122,7 +122,8 @@ void iter_frame_retire(struct iter_req *req, size_t fi)
 			iter_out_free(req, &req->out[i]);
 }
 
-/* A free slot, else the oldest timed-out one (its late answer is lost). */
+/* A free slot, else the oldest timed-out one (its late answer is lost);
+ * never a hedged one, which still waits for its answer. */
 struct iter_out *iter_out_alloc(struct iter_req *req)
 {
 	struct iter_out *best = NULL;
@@ -142,6 +143,16 @@ struct iter_out *iter_out_alloc(struct iter_req *req)
 	return best;
 }
 
+bool iter_out_room(const struct iter_req *req)
+{
+	size_t i;
+
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
+		if (!req->out[i].used || req->out[i].timed_out)
+			return true;
+	return false;
+}
+
 bool iter_frame_busy(const struct iter_req *req, size_t fi)
 {
 	const struct iter_frame *f = req->frame[fi];
@@ -150,15 +161,15 @@ bool iter_frame_busy(const struct iter_req *req, size_t fi)
 	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
 		const struct iter_out *o = &req->out[i];
 
-		if (o->used && !o->timed_out && o->frame == fi &&
-		    o->gen == f->gen)
+		if (o->used && !o->timed_out && !o->hedged &&
+		    o->frame == fi && o->gen == f->gen)
 			return true;
 	}
 	return false;
 }
 
-/* A query of frame fi timed out but still listens: a late answer (a slow
- * server) may come before the deadline. */
+/* A query of frame fi timed out (or passed its hedge deadline) but still
+ * listens: a late answer (a slow server) may come before the deadline. */
 bool iter_frame_lingering(const struct iter_req *req, size_t fi)
 {
 	const struct iter_frame *f = req->frame[fi];
@@ -167,8 +178,8 @@ bool iter_frame_lingering(const struct iter_req *req, size_t fi)
 	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
 		const struct iter_out *o = &req->out[i];
 
-		if (o->used && o->timed_out && o->frame == fi &&
-		    o->gen == f->gen)
+		if (o->used && (o->timed_out || o->hedged) &&
+		    o->frame == fi && o->gen == f->gen)
 			return true;
 	}
 	return false;
@@ -284,20 +295,40 @@ static struct iter_addr *iter_out_addr(struct iter_req *req,
 	return &f->zone.ns[o->ns].addr[o->addr];
 }
 
+/* The early deadline or the real timeout of a query. A hedge only lets
+ * the frame ask the next server; the timeout counts (sel.h back-off) and
+ * makes the address's retry go over TCP. */
+static void iter_feed_timeout(struct iter_req *req, struct iter_out *o,
+                              bool hedge)
+{
+	struct iter_addr *a = iter_out_addr(req, o);
+
+	if (o->timed_out || (hedge && o->hedged))
+		return;
+	if (hedge) {
+		o->hedged = true;
+		req->counts.hedges++;
+		return;
+	}
+	o->timed_out = true;
+	req->counts.timeouts++;
+	if (a != NULL)
+		a->dropped = true;
+	sel_timeout_report(req->env->sel, (const struct sockaddr *)&o->sa,
+	                   req->now.mono_ms);
+}
+
 /* A timeout, an unreachable server or an EDNS FORMERR. */
 static void iter_feed_failure(struct iter_req *req, struct iter_out *o,
-                              enum iter_reply_kind kind)
+                              const struct iter_reply *reply)
 {
 	struct iter_addr *a = iter_out_addr(req, o);
 	struct iter_frame *f = req->frame[o->frame];
 	const struct sockaddr *sa = (const struct sockaddr *)&o->sa;
+	enum iter_reply_kind kind = reply->kind;
 
 	if (kind == ITER_REPLY_TIMEOUT) {
-		if (o->timed_out)
-			return;
-		o->timed_out = true;
-		req->counts.timeouts++;
-		sel_timeout_report(req->env->sel, sa, req->now.mono_ms);
+		iter_feed_timeout(req, o, reply->hedge);
 		return;
 	}
 	if (kind == ITER_REPLY_UNREACHABLE) {
@@ -333,10 +364,21 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
 		iter_out_free(req, o);
 		return;
 	}
-	if (reply->kind == ITER_REPLY_MSG)
+	if (reply->kind == ITER_REPLY_MSG && reply->tcp) {
+		struct iter_reply r = *reply;
+		struct sel_info info;
+
+		/* a TCP answer proves the server alive; its time (the
+		 * handshake, the server's TCP queue) says little of UDP */
+		sel_info_get(req->env->sel, (const struct sockaddr *)&o->sa,
+		             req->now.mono_ms, &info);
+		if (r.rtt_ms > info.srtt_ms)
+			r.rtt_ms = info.srtt_ms;
+		iter_reply_apply(req, o, &r);
+	} else if (reply->kind == ITER_REPLY_MSG) {
 		iter_reply_apply(req, o, reply);
-	else if (o->kept)
+	} else if (o->kept) {
 		iter_out_free(req, o);
-	else
-		iter_feed_failure(req, o, reply->kind);
+	} else
+		iter_feed_failure(req, o, reply);
 }

@@ -34,6 +34,12 @@
  *   the same keys. With curve-require (and curve-pin) a key-less
  *   referral into a zone that needs keys, or a plain answer in it, ends
  *   the resolution in SERVFAIL (iter_curve.c).
+ * - Server choice (sel.h, iter_query.c): the lowest score, unknown
+ *   servers in random order (env->random). A target may carry a hedge
+ *   deadline: the caller reports it as an early ITER_REPLY_TIMEOUT with
+ *   reply.hedge set, the iterator asks the next server and keeps the
+ *   query open; only the real timeout counts against the server. The
+ *   retry of a query that timed out at a live server goes over TCP.
  * - Every loop has a cap: ITER_MAX_REFERRALS, ITER_MAX_CNAME,
  *   ITER_MAX_SUBQUERIES, ITER_MAX_SENDS, and the deadline.
  */
@@ -68,7 +74,7 @@ struct curvepin;
 /** Upstream queries sent for one client question, all told. */
 #define ITER_MAX_SENDS 64
 /** Queries outstanding at once for one resolution. */
-#define ITER_MAX_OUTSTANDING 4
+#define ITER_MAX_OUTSTANDING 8
 /** Bytes of the answer image of a finished resolution. */
 #define ITER_RESULT_MAX 16384
 /** Bytes in a DNSCurve server key. */
@@ -112,6 +118,9 @@ struct iter_env {
 	struct slab *frame_slab;        /**< likewise for its frames
 	                                     (iter_frame_size()) */
 	struct iter_tally tally;
+	uint32_t (*random)(void);       /**< NULL: curve_random's pool; a
+	                                     fixed sequence in tests (the
+	                                     order of unknown servers) */
 };
 
 /** One upstream query the caller must send. */
@@ -131,6 +140,14 @@ struct iter_target {
 	uint8_t key[ITER_KEY_BYTES];    /**< server public key if curve */
 	uint16_t edns;                  /**< EDNS payload to offer, 0 = none */
 	uint32_t timeout_ms;            /**< report ITER_REPLY_TIMEOUT after */
+	uint32_t hedge_ms;              /**< 0, or (below timeout_ms) also
+	                                     report an early ITER_REPLY_TIMEOUT
+	                                     with hedge set after this long:
+	                                     the next server is asked too, and
+	                                     the query keeps waiting for its
+	                                     answer and its real timeout */
+	bool tcp;                       /**< ask over TCP from the start (a
+	                                     retry after a UDP drop) */
 };
 
 /** How an outstanding query ended, as the caller saw it. */
@@ -152,6 +169,13 @@ struct iter_reply {
 	                                     matched, opened if curve */
 	bool curve;                     /**< came inside a DNSCurve box */
 	uint32_t rtt_ms;                /**< send to receive */
+	bool hedge;                     /**< kind TIMEOUT: the early one at
+	                                     target.hedge_ms, not a timeout */
+	bool tcp;                       /**< kind MSG: came over TCP (its
+	                                     time never raises the server's
+	                                     smoothed RTT: handshake and the
+	                                     server's TCP queue are not the
+	                                     UDP path) */
 };
 
 /** What iter_next asks of the caller. */
@@ -190,6 +214,8 @@ struct iter_counts {
 	uint32_t subqueries;
 	uint32_t lame;
 	uint32_t timeouts;
+	uint32_t hedges;                /**< early deadlines passed (the next
+	                                     server asked too) */
 	uint32_t downgrades;            /**< key-less referrals or plain
 	                                     answers refused (curve-require,
 	                                     curve-pin) */

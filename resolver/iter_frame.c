@@ -513,15 +513,33 @@ static bool iter_parent_side(struct iter_req *req, size_t fi)
 	return use;
 }
 
+/* Whether a query of the frame's step passed its hedge deadline but not
+ * yet its real timeout (the server may only be slow). */
+static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
+{
+	const struct iter_frame *f = req->frame[fi];
+	size_t i;
+
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		const struct iter_out *o = &req->out[i];
+
+		if (o->used && o->hedged && !o->timed_out && o->frame == fi &&
+		    o->gen == f->gen)
+			return true;
+	}
+	return false;
+}
+
 bool iter_cut_fallback(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
 
 	/* Only after servers were asked and failed (a zone without any
-	 * address would come back the same); not above the root, nor away
-	 * from configured (stub) servers. */
+	 * address would come back the same; a query past its hedge only is
+	 * waited for); not above the root, nor away from configured (stub)
+	 * servers. */
 	if (f->zone.len <= 1 || f->zone.nns == 0 || f->zone.ns[0].hints ||
-	    !iter_zone_asked(&f->zone))
+	    !iter_zone_asked(&f->zone) || iter_frame_hedging(req, fi))
 		return false;
 	/* First the parent's own NS set and glue, from the cache. */
 	if (!f->parent_side) {

@@ -20,8 +20,9 @@
  * any change of question or zone cut bumps it, which retires the queries
  * of the old step.
  *
- * Memory: a request is about 42 KB (answer image, scratch, classifier
- * output, frame 0); each sub-frame adds about 7 KB while it runs.
+ * Memory: a request is about 44 KB (answer image, scratch, classifier
+ * output, ITER_MAX_OUTSTANDING queries of ~490 bytes, frame 0); each
+ * sub-frame adds about 7 KB while it runs.
  *
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
@@ -85,6 +86,9 @@ struct iter_addr {
 	uint8_t ip[ITER_IPV6_BYTES];
 	uint8_t tries;                  /**< queries sent for this step */
 	bool dead;                      /**< lame/broken: no more tries */
+	bool dropped;                   /**< a query of this step timed out:
+	                                     the retry goes over TCP when the
+	                                     server is alive (sel.h) */
 };
 
 /** One NS name of a zone cut. */
@@ -150,6 +154,10 @@ struct iter_frame {
 struct iter_out {
 	bool used;
 	bool timed_out;                 /**< reported; a late MSG is used */
+	bool hedged;                    /**< its early deadline passed: the
+	                                     next server is asked too; a
+	                                     late MSG is used, and the real
+	                                     timeout still counts */
 	uint32_t token;
 	size_t frame;                   /**< frame index */
 	uint32_t gen;                   /**< frame generation when sent */
@@ -257,6 +265,7 @@ struct iter_req {
 void iter_out_free(struct iter_req *req, struct iter_out *o);
 void iter_frame_retire(struct iter_req *req, size_t fi);
 struct iter_out *iter_out_alloc(struct iter_req *req);
+bool iter_out_room(const struct iter_req *req);
 bool iter_frame_busy(const struct iter_req *req, size_t fi);
 bool iter_frame_lingering(const struct iter_req *req, size_t fi);
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
@@ -279,6 +288,7 @@ bool iter_cut_fallback(struct iter_req *req, size_t fi);
 bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len);
 
 /* iter_query.c */
+uint32_t iter_random(const struct iter_req *req);
 int iter_state_query(struct iter_req *req, size_t fi,
                      struct iter_target *t);
 bool iter_addr_ok(const struct iter_req *req, const struct iter_ns *ns,

@@ -4,7 +4,9 @@
  * server (sel.h), sub-resolutions for glueless NS names, and the target
  * handed to the caller.
  */
+#include <stdio.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 
 #include "cache.h"
@@ -12,6 +14,7 @@
 #include "curve.h"
 #include "hints.h"
 #include "iter_int.h"
+#include "log.h"
 #include "sel.h"
 
 /** Bytes read from the cache for the addresses of one NS name. */
@@ -251,15 +254,33 @@ static void iter_cands_collect(const struct iter_req *req, size_t fi,
 	}
 }
 
+uint32_t iter_random(const struct iter_req *req)
+{
+	uint32_t r;
+
+	if (req->env->random != NULL)
+		return req->env->random();
+	curve_random(&r, sizeof(r));
+	return r;
+}
+
+/** Why a server was chosen (the sel_choose debug line). */
+enum iter_why {
+	ITER_WHY_RTT = 0,    /**< the lowest score (smoothed RTT) */
+	ITER_WHY_UNKNOWN,    /**< at random among unknown servers */
+	ITER_WHY_RETRY       /**< a second try, or the FORMERR retry */
+};
+
 /* Choose the next server: the FORMERR retry first, then the best of the
  * least tried addresses among those tried fewer than `upto` times. */
 static bool iter_pick(struct iter_req *req, size_t fi, unsigned upto,
-                      size_t *ns, size_t *addr)
+                      size_t *ns, size_t *addr, enum iter_why *why)
 {
 	struct iter_frame *f = req->frame[fi];
 	struct iter_cands c;
 	unsigned tries;
 
+	*why = ITER_WHY_RETRY;
 	if (f->retry_set) {
 		f->retry_set = false;
 		if (f->retry_ns < f->zone.nns &&
@@ -271,31 +292,115 @@ static bool iter_pick(struct iter_req *req, size_t fi, unsigned upto,
 	}
 	for (tries = 0; tries < upto; tries++) {
 		size_t k;
+		bool unknown;
 
 		iter_cands_collect(req, fi, tries, &c);
 		k = sel_choose(req->env->sel, c.sa, c.n, f->zone.name,
-		               f->zone.len, req->now.mono_ms);
+		               f->zone.len, req->now.mono_ms,
+		               c.n > 1 ? iter_random(req) : 0, &unknown);
 		if (k != SEL_NONE) {
 			*ns = c.ns[k];
 			*addr = c.addr[k];
+			if (tries == 0)
+				*why = unknown ? ITER_WHY_UNKNOWN :
+				       ITER_WHY_RTT;
 			return true;
 		}
 	}
 	return false;
 }
 
+/* Whether a query of frame fi passed its hedge deadline unanswered (the
+ * send being made now is the hedge). */
+static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
+{
+	size_t i;
+
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		const struct iter_out *o = &req->out[i];
+
+		if (o->used && o->hedged && !o->timed_out && o->frame == fi &&
+		    o->gen == req->frame[fi]->gen)
+			return true;
+	}
+	return false;
+}
+
+/* The retry of an address whose last query timed out goes over TCP when
+ * the server answered lately: a drop (rate limiting, RRL), which TCP
+ * gets around; a dead server is not worth a connection. */
+static bool iter_retry_tcp(const struct iter_req *req,
+                           const struct iter_addr *a,
+                           const struct sockaddr *sa)
+{
+	struct sel_info info;
+
+	if (!a->dropped || a->tries == 0)
+		return false;
+	sel_info_get(req->env->sel, sa, req->now.mono_ms, &info);
+	return info.answered && info.answer_age_ms < SEL_ALIVE_MS;
+}
+
+/* One key=value debug line per server choice. */
+static void iter_log_choice(const struct iter_req *req, size_t fi,
+                            const struct iter_target *t, const char *why)
+{
+	const struct iter_frame *f = req->frame[fi];
+	char zone[WIRE_NAME_TEXT_MAX], addr[INET6_ADDRSTRLEN];
+	const void *ip;
+
+	if (log_level() < CFG_LOG_DEBUG)
+		return;
+	if (wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
+	                      NULL) != WIRE_OK)
+		snprintf(zone, sizeof zone, "?");
+	ip = t->addr.ss_family == AF_INET ?
+	     (const void *)&((const struct sockaddr_in *)&t->addr)->sin_addr :
+	     (const void *)&((const struct sockaddr_in6 *)&t->addr)->sin6_addr;
+	if (inet_ntop(t->addr.ss_family, ip, addr, sizeof addr) == NULL)
+		snprintf(addr, sizeof addr, "?");
+	log_debug("sel_choose", "zone=%s server=%s why=%s timeout_ms=%u "
+	          "hedge_ms=%u tcp=%s token=%u", zone, addr, why,
+	          (unsigned)t->timeout_ms, (unsigned)t->hedge_ms,
+	          t->tcp ? "yes" : "no", (unsigned)t->token);
+}
+
+/* The target of a recorded query (timing fields apart). */
+static void iter_target_fill(const struct iter_frame *f,
+                             const struct iter_out *o,
+                             struct iter_target *t)
+{
+	t->token = o->token;
+	memcpy(t->qname, o->qname, o->qnamelen);
+	t->qnamelen = o->qnamelen;
+	t->qtype = o->qtype;
+	t->qclass = f->qclass;
+	memcpy(t->zone, f->zone.name, f->zone.len);
+	t->zonelen = f->zone.len;
+	memcpy(&t->addr, &o->sa, sizeof(o->sa));
+	t->addrlen = o->salen;
+	t->curve = o->curve;
+	memcpy(t->key, o->key, ITER_KEY_BYTES);
+	t->edns = o->edns;
+}
+
 /* Fill the target for (ns, addr) and record the outstanding query. */
 static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
-                      size_t ai, struct iter_target *t)
+                      size_t ai, enum iter_why why, struct iter_target *t)
 {
+	static const char *const why_text[] = { "rtt", "unknown-random",
+	                                        "retry" };
+	bool hedging = iter_frame_hedging(req, fi);
 	struct iter_frame *f = req->frame[fi];
 	struct iter_ns *ns = &f->zone.ns[nsi];
-	struct iter_out *o = iter_out_alloc(req);
+	struct iter_out *o;
 	const struct sockaddr *sa;
 	const uint8_t *qname;
 	uint64_t left = req->deadline_ms - req->now.mono_ms;
 	uint32_t timeout;
 
+	memset(t, 0, sizeof(*t));
+	o = iter_out_alloc(req);
 	if (o == NULL)
 		return false;
 	memset(o, 0, sizeof(*o));
@@ -319,26 +424,20 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
 	timeout = sel_timeout_ms(req->env->sel, sa, req->now.mono_ms);
 	if (timeout > left)
 		timeout = left > 0 ? (uint32_t)left : 1;
+	t->hedge_ms = sel_hedge_ms(req->env->sel, sa, req->now.mono_ms);
+	if (t->hedge_ms >= timeout)
+		t->hedge_ms = 0;
+	t->tcp = iter_retry_tcp(req, &ns->addr[ai], sa);
 	ns->addr[ai].tries++;
 	req->counts.sends++;
 	if (o->curve) {
 		req->counts.sends_curve++;
 		sel_key_set(req->env->sel, sa, o->key, req->now.mono_ms);
 	}
-	memset(t, 0, sizeof(*t));
-	t->token = o->token;
-	memcpy(t->qname, o->qname, o->qnamelen);
-	t->qnamelen = o->qnamelen;
-	t->qtype = o->qtype;
-	t->qclass = f->qclass;
-	memcpy(t->zone, f->zone.name, f->zone.len);
-	t->zonelen = f->zone.len;
-	memcpy(&t->addr, &o->sa, sizeof(o->sa));
-	t->addrlen = o->salen;
-	t->curve = o->curve;
-	memcpy(t->key, o->key, ITER_KEY_BYTES);
-	t->edns = o->edns;
+	iter_target_fill(f, o, t);
 	t->timeout_ms = timeout;
+	iter_log_choice(req, fi, t, why == ITER_WHY_RETRY ? "retry" :
+	                hedging ? "hedge" : why_text[why]);
 	return true;
 }
 
@@ -409,13 +508,14 @@ static bool iter_sub_start(struct iter_req *req, size_t fi,
 
 /* Send to (ns, addr) unless the send cap is reached. */
 static int iter_query_send(struct iter_req *req, size_t fi, size_t ns,
-                           size_t addr, struct iter_target *t)
+                           size_t addr, enum iter_why why,
+                           struct iter_target *t)
 {
 	if (req->counts.sends >= ITER_MAX_SENDS) {
 		iter_finish(req, WIRE_RCODE_SERVFAIL, "upstream query cap");
 		return ITER_DONE;
 	}
-	if (!iter_send(req, fi, ns, addr, t)) {
+	if (!iter_send(req, fi, ns, addr, why, t)) {
 		iter_finish(req, WIRE_RCODE_SERVFAIL, "no query slot");
 		return ITER_DONE;
 	}
@@ -427,16 +527,19 @@ int iter_state_query(struct iter_req *req, size_t fi,
 {
 	struct iter_frame *f = req->frame[fi];
 	const char *why = NULL;
+	enum iter_why pick;
 	size_t ns, addr;
 
-	if (iter_frame_busy(req, fi))
+	/* a query waits, or every slot holds a hedged query still waiting
+	 * for its answer (its real timeout frees one) */
+	if (iter_frame_busy(req, fi) || !iter_out_room(req))
 		return ITER_WAIT;
 	iter_qmin_skip(req, fi);
 	/* Untried addresses, then untried glueless NS names, then retries. */
-	if (iter_pick(req, fi, 1, &ns, &addr) ||
+	if (iter_pick(req, fi, 1, &ns, &addr, &pick) ||
 	    (!iter_sub_start(req, fi, &why) &&
-	     iter_pick(req, fi, ITER_TRIES_MAX, &ns, &addr)))
-		return iter_query_send(req, fi, ns, addr, t);
+	     iter_pick(req, fi, ITER_TRIES_MAX, &ns, &addr, &pick)))
+		return iter_query_send(req, fi, ns, addr, pick, t);
 	if (req->depth > fi)
 		return ITER_CONTINUE;
 	/* Priming got no answer: the hints as they are. */

@@ -25,6 +25,7 @@
 struct sel_zmark {
 	uint64_t zone_hash;
 	uint64_t until_ms;     /**< 0: slot free */
+	uint8_t kind;          /**< enum sel_mark */
 };
 
 /** What the table knows about one address. */
@@ -35,6 +36,7 @@ struct sel_entry {
 	bool have_rtt;
 	uint32_t srtt_ms;
 	uint64_t rtt_at_ms;    /**< when srtt_ms was last updated */
+	uint64_t answer_ms;    /**< last answer (0: never) */
 	uint32_t timeouts;     /**< consecutive */
 	uint64_t backoff_until_ms;
 	uint64_t noedns_until_ms;
@@ -256,6 +258,13 @@ static uint32_t sel_srtt(const struct sel_entry *e, uint64_t now_ms)
 	                  diff * (int64_t)age / (int64_t)SEL_DECAY_MS);
 }
 
+/* Whether the server answered within SEL_ALIVE_MS. */
+static bool sel_alive(const struct sel_entry *e, uint64_t now_ms)
+{
+	return e != NULL && e->answer_ms != 0 &&
+	       now_ms - e->answer_ms < SEL_ALIVE_MS;
+}
+
 uint32_t sel_timeout_ms(const struct sel *s, const struct sockaddr *sa,
                         uint64_t now_ms)
 {
@@ -271,12 +280,29 @@ uint32_t sel_timeout_ms(const struct sel *s, const struct sockaddr *sa,
 	shift = e != NULL ? e->timeouts : 0;
 	if (shift > SEL_TIMEOUT_SHIFT_MAX)
 		shift = SEL_TIMEOUT_SHIFT_MAX;
+	if (shift > SEL_TIMEOUT_SHIFT_ALIVE && sel_alive(e, now_ms))
+		shift = SEL_TIMEOUT_SHIFT_ALIVE;
 	t <<= shift;
 	if (t < SEL_TIMEOUT_MIN_MS)
 		t = SEL_TIMEOUT_MIN_MS;
 	if (t > SEL_TIMEOUT_MAX_MS)
 		t = SEL_TIMEOUT_MAX_MS;
 	return (uint32_t)t;
+}
+
+uint32_t sel_hedge_ms(const struct sel *s, const struct sockaddr *sa,
+                      uint64_t now_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+	uint32_t timeout = sel_timeout_ms(s, sa, now_ms);
+	uint64_t h = SEL_HEDGE_MS;
+
+	if (e != NULL && e->have_rtt) {
+		h = (uint64_t)sel_srtt(e, now_ms) * SEL_HEDGE_RTT_FACTOR;
+		if (h < SEL_HEDGE_MS)
+			h = SEL_HEDGE_MS;
+	}
+	return h < timeout ? (uint32_t)h : 0;
 }
 
 bool sel_edns(const struct sel *s, const struct sockaddr *sa,
@@ -307,6 +333,8 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 
 	if (e == NULL)
 		return score;
+	score += (e->timeouts < SEL_SCORE_TIMEOUTS_MAX ? e->timeouts :
+	          SEL_SCORE_TIMEOUTS_MAX) * SEL_SCORE_TIMEOUT;
 	if (e->backoff_until_ms > now_ms)
 		score += SEL_SCORE_BACKOFF;
 	if (zone != NULL &&
@@ -315,13 +343,30 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 	return score;
 }
 
+/* No RTT (never heard from, or not within SEL_DECAY_MS), no timeout in
+ * a row, no mark or back-off (the score says so). */
+static bool sel_unknown(const struct sel *s, const struct sockaddr *sa,
+                        uint32_t score, uint64_t now_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+
+	if (score != SEL_RTT_UNKNOWN_MS)
+		return false;
+	if (e == NULL)
+		return true;
+	return e->timeouts == 0 &&
+	       (!e->have_rtt || now_ms >= e->rtt_at_ms + SEL_DECAY_MS);
+}
+
 size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
                   size_t n, const uint8_t *zone, size_t zonelen,
-                  uint64_t now_ms)
+                  uint64_t now_ms, uint32_t rnd, bool *unknown)
 {
-	size_t best = SEL_NONE, i;
+	size_t best = SEL_NONE, i, ties = 0;
 	uint32_t best_score = 0;
 
+	if (unknown != NULL)
+		*unknown = false;
 	for (i = 0; sa != NULL && i < n; i++) {
 		uint32_t sc;
 
@@ -332,6 +377,25 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
 			best = i;
 			best_score = sc;
 		}
+	}
+	if (best == SEL_NONE || !sel_unknown(s, sa[best], best_score, now_ms))
+		return best;
+	for (i = best; i < n; i++)
+		if (sa[i] != NULL &&
+		    sel_unknown(s, sa[i], best_score, now_ms) &&
+		    sel_score(s, sa[i], zone, zonelen, now_ms) == best_score)
+			ties++;
+	if (unknown != NULL)
+		*unknown = ties > 1;
+	/* the rnd-th of the tied unknown servers */
+	rnd %= (uint32_t)ties;
+	for (i = best; i < n; i++) {
+		if (sa[i] == NULL ||
+		    !sel_unknown(s, sa[i], best_score, now_ms) ||
+		    sel_score(s, sa[i], zone, zonelen, now_ms) != best_score)
+			continue;
+		if (rnd-- == 0)
+			return i;
 	}
 	return best;
 }
@@ -354,6 +418,7 @@ void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
 		e->srtt_ms = (uint32_t)(((uint64_t)cur * 7 + rtt_ms) / 8);
 	}
 	e->rtt_at_ms = now_ms;
+	e->answer_ms = now_ms != 0 ? now_ms : 1;
 	e->timeouts = 0;
 	e->backoff_until_ms = 0;
 }
@@ -370,6 +435,13 @@ void sel_timeout_report(struct sel *s, const struct sockaddr *sa,
 		e->timeouts++;
 	e->last_error = SEL_ERR_TIMEOUT;
 	e->error_ms = now_ms;
+	if (sel_alive(e, now_ms)) {
+		/* a drop (rate limiting), not an outage: a short back-off
+		 * after a few in a row, never a long one */
+		if (e->timeouts >= SEL_BACKOFF_ALIVE_AFTER)
+			e->backoff_until_ms = now_ms + SEL_BACKOFF_BASE_MS;
+		return;
+	}
 	shift = e->timeouts - 1;
 	if (shift > SEL_BACKOFF_SHIFT_MAX)
 		shift = SEL_BACKOFF_SHIFT_MAX;
@@ -401,8 +473,10 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 		struct sel_zmark *m = &e->marks[i];
 
 		if (m->until_ms > now_ms && m->zone_hash == zh) {
-			if (m->until_ms < until)
+			if (m->until_ms < until) {
 				m->until_ms = until;
+				m->kind = (uint8_t)mark;
+			}
 			return;
 		}
 		if (slot == NULL || m->until_ms < slot->until_ms)
@@ -410,6 +484,27 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 	}
 	slot->zone_hash = zh;
 	slot->until_ms = until;
+	slot->kind = (uint8_t)mark;
+}
+
+bool sel_mark_get(const struct sel *s, const struct sockaddr *sa,
+                  const uint8_t *zone, size_t zonelen, uint64_t now_ms,
+                  enum sel_mark *mark, uint64_t *left_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+	uint64_t zh = sel_zone_hash(zone, zonelen);
+	size_t i;
+
+	for (i = 0; e != NULL && i < SEL_MARKS_MAX; i++) {
+		const struct sel_zmark *m = &e->marks[i];
+
+		if (m->until_ms <= now_ms || m->zone_hash != zh)
+			continue;
+		*mark = (enum sel_mark)m->kind;
+		*left_ms = m->until_ms - now_ms;
+		return true;
+	}
+	return false;
 }
 
 bool sel_marked(const struct sel *s, const struct sockaddr *sa,
@@ -459,6 +554,9 @@ static void sel_entry_info(const struct sel_entry *e, uint64_t now_ms,
 	info->last_error = (enum sel_error)e->last_error;
 	info->error_age_ms = now_ms > e->error_ms ? now_ms - e->error_ms : 0;
 	info->timeouts = e->timeouts;
+	info->answered = e->answer_ms != 0;
+	info->answer_age_ms = info->answered && now_ms > e->answer_ms ?
+	                      now_ms - e->answer_ms : 0;
 	info->backoff = e->backoff_until_ms > now_ms;
 	info->noedns = e->noedns_until_ms > now_ms;
 	info->curve = e->curve;

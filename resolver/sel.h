@@ -18,9 +18,23 @@
  * - Lame and broken marks are kept per (address, zone): a server that is
  *   lame for one zone may serve another well. Timeouts and EDNS status
  *   belong to the address.
+ * - Unknown servers (no RTT yet) tie on score; sel_choose breaks that tie
+ *   with a random value from the caller, so a zone's servers share the
+ *   first queries instead of the first listed taking them all.
+ * - Hedging: an unknown or slow server gets an early deadline
+ *   (sel_hedge_ms, ~SEL_HEDGE_MS) after which the caller asks the next
+ *   server too while the first query stays open. Only the full timeout
+ *   (sel_timeout_ms) counts as a timeout (sel_timeout_report): a server
+ *   that answers after 300 ms is slow, not dead.
+ * - Drops are not deaths: a server that answered within SEL_ALIVE_MS
+ *   (rate limiting, RRL, drops some replies of a busy server) backs off
+ *   only after SEL_BACKOFF_ALIVE_AFTER consecutive timeouts, and then for
+ *   SEL_BACKOFF_BASE_MS only; its timeout doubles at most
+ *   SEL_TIMEOUT_SHIFT_ALIVE times. A server not heard from backs off from
+ *   its first timeout, doubling per timeout.
  * - For operators (curvecache-control servers) each entry also keeps the
  *   last zone the address was asked about and its last error; that makes
- *   an entry about 420 bytes, 1.7 MB for the default 4096 slots.
+ *   an entry about 470 bytes, 1.9 MB for the default 4096 slots.
  */
 #ifndef CURVECACHE_RESOLVER_SEL_H
 #define CURVECACHE_RESOLVER_SEL_H
@@ -43,6 +57,19 @@
 #define SEL_MARKS_MAX 4
 /** RTT assumed for a server never heard from, and its first timeout. */
 #define SEL_RTT_UNKNOWN_MS 400u
+/** Early deadline of a query to an unknown server: then the next
+ *  server is asked too (a hedge; not a timeout). */
+#define SEL_HEDGE_MS 120u
+/** A known server is hedged after SEL_HEDGE_RTT_FACTOR x its smoothed
+ *  RTT (at least SEL_HEDGE_MS), when that comes before its timeout. */
+#define SEL_HEDGE_RTT_FACTOR 2u
+/** A server that answered within this time is alive: its timeouts are
+ *  drops (rate limiting), not an outage. */
+#define SEL_ALIVE_MS 10000u
+/** Consecutive timeouts before an alive server backs off. */
+#define SEL_BACKOFF_ALIVE_AFTER 3u
+/** Doublings of an alive server's timeout after consecutive timeouts. */
+#define SEL_TIMEOUT_SHIFT_ALIVE 1u
 /** Bounds of the per-query timeout handed to the transport. */
 #define SEL_TIMEOUT_MIN_MS 50u
 #define SEL_TIMEOUT_MAX_MS 1000u
@@ -63,6 +90,8 @@
 /** Bytes of the zone name kept per address (a wire name's maximum). */
 #define SEL_ZONE_MAX 255
 /** Score penalties (lower scores are better). */
+#define SEL_SCORE_TIMEOUT 100u   /**< per consecutive timeout... */
+#define SEL_SCORE_TIMEOUTS_MAX 8u /**< ...counted up to this many */
 #define SEL_SCORE_BACKOFF 100000u
 #define SEL_SCORE_MARKED 1000000u
 /** sel_choose: no candidate. */
@@ -104,6 +133,8 @@ struct sel_info {
 	size_t zonelen;      /**< 0: none noted */
 	enum sel_error last_error;
 	uint64_t error_age_ms; /**< how long ago (if last_error) */
+	bool answered;       /**< an answer was ever recorded */
+	uint64_t answer_age_ms; /**< how long ago (if answered) */
 };
 
 /**
@@ -142,13 +173,27 @@ const char *sel_strerror(int status);
 
 /**
  * The timeout for the next query to an address: a few times its smoothed
- * RTT, doubled per consecutive timeout, within SEL_TIMEOUT_MIN_MS ..
+ * RTT, doubled per consecutive timeout (at most SEL_TIMEOUT_SHIFT_ALIVE
+ * times for a server that answered within SEL_ALIVE_MS), within
+ * SEL_TIMEOUT_MIN_MS ..
  * SEL_TIMEOUT_MAX_MS; SEL_RTT_UNKNOWN_MS for an unknown server.
  * @param sa: AF_INET or AF_INET6 address (others: SEL_RTT_UNKNOWN_MS).
  * @param now_ms: monotonic milliseconds.
  */
 uint32_t sel_timeout_ms(const struct sel *s, const struct sockaddr *sa,
                         uint64_t now_ms);
+
+/**
+ * The hedge deadline of the next query to an address: after this many
+ * milliseconds without an answer the caller asks the next server too,
+ * keeping this query open. SEL_HEDGE_MS for an unknown server;
+ * SEL_HEDGE_RTT_FACTOR x smoothed RTT (at least SEL_HEDGE_MS) for a known
+ * one; 0 (no hedge) when that is not before sel_timeout_ms.
+ * @param sa: AF_INET or AF_INET6 address.
+ * @param now_ms: monotonic milliseconds.
+ */
+uint32_t sel_hedge_ms(const struct sel *s, const struct sockaddr *sa,
+                      uint64_t now_ms);
 
 /**
  * Whether to offer EDNS to an address (false after sel_noedns_set, until
@@ -159,8 +204,9 @@ bool sel_edns(const struct sel *s, const struct sockaddr *sa,
 
 /**
  * Score an address for a zone: lower is better. Usable servers score
- * their smoothed RTT; servers in back-off add SEL_SCORE_BACKOFF; servers
- * marked lame or broken for the zone add SEL_SCORE_MARKED.
+ * their smoothed RTT plus SEL_SCORE_TIMEOUT per consecutive timeout (up
+ * to SEL_SCORE_TIMEOUTS_MAX); servers in back-off add SEL_SCORE_BACKOFF;
+ * servers marked lame or broken for the zone add SEL_SCORE_MARKED.
  * @param zone, zonelen: the zone (canonical wire name), or NULL.
  */
 uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
@@ -168,13 +214,18 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 
 /**
  * Choose the best of a zone's candidate addresses: the lowest
- * sel_score; ties go to the earlier candidate.
+ * sel_score. Unknown addresses (no RTT and no timeout) that tie for the
+ * lowest score are chosen among at random (rnd modulo their number);
+ * other ties go to the earlier candidate.
  * @param sa: n candidate addresses (NULL entries are skipped).
+ * @param rnd: a random value from the caller (tests pass fixed ones).
+ * @param unknown: NULL, or set to whether the choice was such a random
+ *   pick among unknown servers.
  * @return an index into sa, or SEL_NONE when n is 0 or all are NULL.
  */
 size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
                   size_t n, const uint8_t *zone, size_t zonelen,
-                  uint64_t now_ms);
+                  uint64_t now_ms, uint32_t rnd, bool *unknown);
 
 /**
  * Record an answer received rtt_ms after sending: updates the smoothed
@@ -185,9 +236,12 @@ void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
                     uint32_t rtt_ms, uint64_t now_ms);
 
 /**
- * Record a timeout: one more consecutive timeout, and a back-off of
- * SEL_BACKOFF_BASE_MS doubled per consecutive timeout (at most
- * SEL_BACKOFF_MAX_MS).
+ * Record a timeout (the full sel_timeout_ms, never a hedge): one more
+ * consecutive timeout. A server not heard from within SEL_ALIVE_MS backs
+ * off for SEL_BACKOFF_BASE_MS doubled per consecutive timeout (at most
+ * SEL_BACKOFF_MAX_MS); one that answered within SEL_ALIVE_MS (a dropped
+ * reply) backs off only from its SEL_BACKOFF_ALIVE_AFTER-th consecutive
+ * timeout on, for SEL_BACKOFF_BASE_MS.
  */
 void sel_timeout_report(struct sel *s, const struct sockaddr *sa,
                         uint64_t now_ms);
@@ -204,6 +258,17 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 /** Whether an address carries a live mark for a zone. */
 bool sel_marked(const struct sel *s, const struct sockaddr *sa,
                 const uint8_t *zone, size_t zonelen, uint64_t now_ms);
+
+/**
+ * The live mark of an address for a zone, if any (curvecache-control
+ * lookup).
+ * @param mark: set to the kind of the mark (the last one set).
+ * @param left_ms: set to the time until it expires.
+ * @return whether there is one (mark and left_ms untouched if not).
+ */
+bool sel_mark_get(const struct sel *s, const struct sockaddr *sa,
+                  const uint8_t *zone, size_t zonelen, uint64_t now_ms,
+                  enum sel_mark *mark, uint64_t *left_ms);
 
 /** Stop offering EDNS to an address for SEL_NOEDNS_MS. */
 void sel_noedns_set(struct sel *s, const struct sockaddr *sa,

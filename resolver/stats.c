@@ -82,6 +82,8 @@ static const struct stats_field stats_fields[] = {
 	        "valid upstream replies"),
 	STATS_F("upstream.timeouts", upstream_timeouts,
 	        "upstream queries timed out"),
+	STATS_F("upstream.hedges", upstream_hedges,
+	        "upstream queries hedged: the next server asked too"),
 	STATS_F("upstream.unreachable", upstream_unreachable,
 	        "upstream servers unreachable"),
 	STATS_F("upstream.shared", upstream_shared,

@@ -98,6 +98,8 @@ struct stats {
 	uint64_t upstream_tcp;
 	uint64_t upstream_replies;   /**< valid replies fed to the iterator */
 	uint64_t upstream_timeouts;
+	uint64_t upstream_hedges;    /**< early deadlines (the next server
+	                                  asked too; not timeouts) */
 	uint64_t upstream_unreachable;
 	uint64_t upstream_shared;    /**< queries joined to an equal one in
 	                                  flight (upshare.h) */

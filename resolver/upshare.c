@@ -101,7 +101,7 @@ static size_t tg_key(const struct iter_target *g, uint8_t *buf)
 	buf[n++] = (uint8_t)g->qclass;
 	buf[n++] = (uint8_t)(g->edns >> 8);
 	buf[n++] = (uint8_t)g->edns;
-	buf[n++] = g->curve ? 1 : 0;
+	buf[n++] = (uint8_t)((g->curve ? 1 : 0) | (g->tcp ? 2 : 0));
 	if (g->curve) {
 		memcpy(buf + n, g->key, ITER_KEY_BYTES);
 		n += ITER_KEY_BYTES;

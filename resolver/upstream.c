@@ -135,6 +135,11 @@ static void att_close(struct upstream_att *a)
 		return;
 	a->closing = true;
 	a->q->u->sockets--;
+	/* TCP: close with a reset, leaving no TIME_WAIT behind (an RRL
+	 * server pushes thousands of queries a minute to TCP: their
+	 * TIME_WAITs would fill the port range towards it) */
+	if (a->tcp && uv_tcp_close_reset(&a->h.tcp, att_closed_cb) == 0)
+		return;
 	uv_close(&a->h.handle, att_closed_cb);
 }
 
@@ -179,9 +184,9 @@ void upstream_cancel(struct upstream_query *q)
 /* ------------------------------------------------------------------ */
 /* Reporting to the owner                                              */
 
-static void q_report(struct upstream_query *q, enum iter_reply_kind kind,
-                     const struct wire_msg *msg,
-                     const struct upstream_att *a)
+static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
+                        const struct wire_msg *msg,
+                        const struct upstream_att *a, bool hedge)
 {
 	struct iter_reply r;
 	uint64_t now = upstream_now_ms();
@@ -189,15 +194,32 @@ static void q_report(struct upstream_query *q, enum iter_reply_kind kind,
 	memset(&r, 0, sizeof r);
 	r.token = q->t.token;
 	r.kind = kind;
+	r.hedge = hedge;
+	r.tcp = a != NULL && a->tcp;
 	r.msg = msg;
 	r.curve = a != NULL && a->s.mode != UPSTREAM_MODE_PLAIN;
 	r.rtt_ms = a != NULL && now > a->sent_ms ?
 		(uint32_t)(now - a->sent_ms) : 0;
+	if (kind == ITER_REPLY_MSG && log_level() >= CFG_LOG_DEBUG) {
+		char addr[64];
+
+		log_debug("upstream_reply", "server=%s rtt_ms=%u transport=%s "
+		          "token=%u", addr_text(&q->t.addr, addr, sizeof addr),
+		          (unsigned)r.rtt_ms, a->tcp ? "tcp" : "udp",
+		          (unsigned)q->t.token);
+	}
 	if (kind != ITER_REPLY_TIMEOUT) {
 		q->finished = true;
 		q_close_all(q);
 	}
 	q->cb(q->arg, &r);
+}
+
+static void q_report(struct upstream_query *q, enum iter_reply_kind kind,
+                     const struct wire_msg *msg,
+                     const struct upstream_att *a)
+{
+	q_report_as(q, kind, msg, a, false);
 }
 
 /* A socket failed (ICMP unreachable, refused, reset). */
@@ -472,6 +494,15 @@ static int att_tcp_start(struct upstream_att *a)
 	return UPSTREAM_OK;
 }
 
+/* Time allowed for a TCP query. */
+static uint64_t upstream_tcp_ms(const struct upstream_query *q)
+{
+	uint64_t ms = (uint64_t)q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR;
+
+	return ms < UPSTREAM_TCP_TIMEOUT_MIN_MS ? UPSTREAM_TCP_TIMEOUT_MIN_MS :
+	       ms;
+}
+
 /* Ask again over TCP, in the same mode (a new ID, nonce, 0x20). */
 static int q_tcp_retry(struct upstream_query *q, enum upstream_mode mode)
 {
@@ -489,10 +520,9 @@ static int q_tcp_retry(struct upstream_query *q, enum upstream_mode mode)
 		return UPSTREAM_ELIMIT;
 	if (att_tcp_start(a) != UPSTREAM_OK)
 		return UPSTREAM_ESOCKET;
-	ms = (uint64_t)q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR;
-	if (ms < UPSTREAM_TCP_TIMEOUT_MIN_MS)
-		ms = UPSTREAM_TCP_TIMEOUT_MIN_MS;
+	ms = upstream_tcp_ms(q);
 	q->stage = UPSTREAM_STAGE_TCP;
+	q->rest_ms = 0;        /* a truncated answer: alive, no hedge */
 	uv_timer_start(&q->timer, q_timer_cb, ms, 0);
 	return UPSTREAM_OK;
 }
@@ -599,6 +629,15 @@ static void q_timer_cb(uv_timer_t *tm)
 		q_close_all(q);
 		return;
 	}
+	if (q->rest_ms != 0 && !q->hedged) {
+		/* the early deadline: the owner asks another server too;
+		 * this query waits on until its real timeout */
+		q->hedged = true;
+		q->u->st->upstream_hedges++;
+		uv_timer_start(tm, q_timer_cb, q->rest_ms, 0);
+		q_report_as(q, ITER_REPLY_TIMEOUT, NULL, NULL, true);
+		return;
+	}
 	if (q->stage == UPSTREAM_STAGE_UDP && q_next_attempt(q)) {
 		uv_timer_start(tm, q_timer_cb, q->t.timeout_ms, 0);
 	} else {
@@ -628,6 +667,34 @@ static int att_send(struct upstream_query *q, enum upstream_mode mode)
 		return UPSTREAM_ELIMIT;
 	}
 	return att_udp_start(a);
+}
+
+/* Start the timer of a new query: the hedge first when there is one. */
+static void q_timer_first(struct upstream_query *q, uint64_t full_ms)
+{
+	uint64_t h = q->t.hedge_ms;
+
+	if (h != 0 && h < full_ms) {
+		q->rest_ms = full_ms - h;
+		uv_timer_start(&q->timer, q_timer_cb, h, 0);
+	} else {
+		uv_timer_start(&q->timer, q_timer_cb, full_ms, 0);
+	}
+}
+
+/* A query asked over TCP from the start (a retry after a UDP drop). */
+static int q_send_tcp(struct upstream_query *q, struct upstream_query **out)
+{
+	int rc = q_tcp_retry(q, q->first);
+
+	if (rc != UPSTREAM_OK) {
+		upstream_cancel(q);
+		return rc;
+	}
+	uv_timer_stop(&q->timer);
+	q_timer_first(q, upstream_tcp_ms(q));
+	*out = q;
+	return UPSTREAM_OK;
 }
 
 int upstream_send(struct upstream *u, const struct iter_target *t,
@@ -663,6 +730,8 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 	if (t->curve && u->cfg->curve && u->curve != NULL)
 		q->first = upstream_fmt_first(u, t, &q->second,
 		                              &q->has_second);
+	if (t->tcp)
+		return q_send_tcp(q, out);
 	rc = att_send(q, q->first);
 	if (rc != UPSTREAM_OK && q->first != UPSTREAM_MODE_PLAIN &&
 	    q->has_second) {
@@ -673,7 +742,7 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 		upstream_cancel(q);
 		return rc;
 	}
-	uv_timer_start(&q->timer, q_timer_cb, q->t.timeout_ms, 0);
+	q_timer_first(q, q->t.timeout_ms);
 	*out = q;
 	return UPSTREAM_OK;
 }

@@ -91,6 +91,9 @@ struct upstream_query {
 	bool timer_open;
 	enum upstream_stage stage;
 	bool reported_timeout;     /**< ITER_REPLY_TIMEOUT delivered */
+	bool hedged;               /**< the early (hedge) timeout delivered */
+	uint64_t rest_ms;          /**< after the hedge: time left until the
+	                                real timeout */
 	bool finished;             /**< a final reply was delivered */
 	bool cancelled;            /**< upstream_cancel was called */
 	bool tried_second;         /**< the second curve format was sent */

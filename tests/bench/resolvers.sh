@@ -77,37 +77,9 @@ done
 [ -x "$ECHO" ] || die "$ECHO not built (make tests/bench/echo_responder)"
 [ "$(nproc)" -ge 2 ] || die "needs 2 cores (resolver and dnsperf apart)"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/bench_resolvers.XXXXXX") || exit 1
-PIDS=
-LAB_DIR=
-labenv=
-
-# stop_pid PID: TERM, up to 5 s, then KILL.
-stop_pid() {
-  kill -TERM "$1" 2>/dev/null
-  n=0
-  while kill -0 "$1" 2>/dev/null && [ $n -lt 50 ]; do
-    sleep 0.1; n=$((n + 1))
-  done
-  kill -KILL "$1" 2>/dev/null
-  wait "$1" 2>/dev/null
-  PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$1" | tr '\n' ' ')
-}
-cleanup() {
-  [ -z "${LAB_DIR:-}" ] && [ -n "${labenv:-}" ] && eval "$labenv"
-  for p in $PIDS; do stop_pid "$p"; done
-  [ -n "$LAB_DIR" ] && LAB_DIR=$LAB_DIR "$srcdir/tests/lab/lab.sh" stop
-  if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "# kept $WORK"
-  else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
-
-exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
-flock -w 900 9 || die "lab lock busy"
-labenv=$("$srcdir/tests/lab/lab.sh" start 9>&-) || die "lab start"
-eval "$labenv"
-export LAB_DIR
+# shellcheck source=tests/bench/bench_lib.sh
+. "$srcdir/tests/bench/bench_lib.sh"
+bench_lab_start bench_resolvers
 
 names() { # COUNT PREFIX ZONE
   awk -v n="$1" -v p="$2" -v z="$3" \
@@ -122,66 +94,6 @@ names $COLD c secure.curve >"$WORK/cold_curve"
 # ---------------------------------------------------------------- starting
 # Each start_* sets PID; CPUS is the taskset core list.
 CPUS=0
-wait_answer() { # IP
-  n=0
-  while [ $n -lt 100 ]; do
-    kill -0 "$PID" 2>/dev/null || return 1
-    dig +time=1 +tries=1 "@$1" localhost A >/dev/null 2>&1 && return 0
-    sleep 0.1; n=$((n + 1))
-  done
-  return 1
-}
-launch() { # NAME CMD...: in the background, pinned, output in NAME.log
-  lname=$1; shift
-  taskset -c "$CPUS" "$@" </dev/null >"$WORK/$lname.log" 2>&1 9>&- &
-  PID=$!
-  PIDS="$PIDS $PID"
-}
-start_cc() { # IP [CONFIG LINE...]
-  cip_=$1; shift
-  {
-    echo "listen: $cip_@53"
-    echo "outgoing-interface: $cip_"
-    echo "root-hints: $LAB_ROOT_HINTS"
-    echo "do-not-query-localhost: no"
-    echo "do-ip6: no"
-    echo "cache-size: 64m"
-    echo "user:"
-    echo "control-socket:"
-    echo "log-level: warn"
-    for l in "$@"; do echo "$l"; done
-  } >"$WORK/cc-$cip_.conf"
-  launch "curvecache-$cip_" "$CURVECACHE" -f -c "$WORK/cc-$cip_.conf"
-  wait_answer "$cip_" ||
-    { cat "$WORK/curvecache-$cip_.log"; die "curvecache"; }
-}
-start_ub() {
-  mkdir -p "$WORK/ub"
-  cat >"$WORK/ub/unbound.conf" <<EOF
-server:
-	username: ""
-	chroot: ""
-	directory: "$WORK/ub"
-	pidfile: ""
-	use-syslog: no
-	logfile: "$WORK/ub/unbound.log"
-	verbosity: 0
-	interface: $UB_IP@53
-	outgoing-interface: $UB_IP
-	num-threads: 1
-	do-ip6: no
-	do-not-query-localhost: no
-	root-hints: "$LAB_ROOT_HINTS"
-	module-config: "iterator"
-	msg-cache-size: 32m
-	rrset-cache-size: 32m
-	access-control: 127.0.0.0/8 allow
-remote-control:
-	control-enable: no
-EOF
-  launch unbound unbound -d -c "$WORK/ub/unbound.conf"
-  wait_answer $UB_IP || { cat "$WORK/ub/unbound.log"; die "unbound"; }
-}
 start_dq() {
   rm -rf "$WORK/dq"
   mkdir -p "$WORK/dq/servers"

@@ -313,6 +313,15 @@ if grep -q "$re1" "$WORK/servers" && grep -q "$re2" "$WORK/servers" &&
    grep -q "$re3" "$WORK/servers"; then ok "$t"
 else bad "$t" "unexpected" "$WORK/servers"; fi
 
+t="lookup: a lame server shows its mark"
+dig +time=6 +tries=1 "@$CC_IP" www.broken.lab A >/dev/null 2>&1
+ctl lookup www.broken.lab >"$WORK/lookup3" 2>&1
+if grep -qx "zone: broken.lab. (cached NS; lowest score is asked first)" \
+     "$WORK/lookup3" &&
+   grep -q "^  addr: 127\.53\.1\.2 score=.* lame=[0-9]*s$" \
+     "$WORK/lookup3"; then ok "$t"
+else bad "$t" "unexpected" "$WORK/lookup3"; fi
+
 # ------------------------------------------------------------------
 # Flushes send the next query upstream again
 

@@ -31,6 +31,8 @@ struct net_event {
 	uint64_t seq;
 	uint32_t token;
 	enum iter_reply_kind kind;
+	bool hedge;
+	bool tcp;
 	bool curve;
 	uint32_t rtt_ms;
 	uint8_t msg[NET_MSG_MAX];
@@ -85,6 +87,12 @@ void net_primed(void)
 	         CACHE_RANK_GLUE);
 }
 
+/* The iterator's random values: N.rnd (fixed; tests set it). */
+static uint32_t net_random(void)
+{
+	return N.rnd;
+}
+
 void net_setup(void)
 {
 	struct cache_config cc;
@@ -106,6 +114,8 @@ void net_setup(void)
 	N.env.sel = N.sel;
 	N.env.hints = N.hints;
 	N.env.cfg = &N.cfg;
+	N.env.random = net_random;
+	N.rnd = 0;
 	N.now.wall = 1000000;
 	N.now.mono_ms = 5000000;
 	/* The root NS set as priming (RFC 8109) leaves it; tests of the
@@ -380,6 +390,8 @@ static void net_log(const struct iter_target *t, const char *server)
 	memcpy(s->key, t->key, ITER_KEY_BYTES);
 	s->edns = t->edns;
 	s->timeout_ms = t->timeout_ms;
+	s->hedge_ms = t->hedge_ms;
+	s->tcp = t->tcp;
 	s->at_ms = N.now.mono_ms - N.start_ms;
 	s->token = t->token;
 }
@@ -424,10 +436,17 @@ static void net_send(const struct iter_target *t)
 	 * (the iterator ignores it then: the token is gone). */
 	(void)net_event_new(now + t->timeout_ms, t->token,
 	                    ITER_REPLY_TIMEOUT);
-	if (f == NULL || f->act == FAKE_SILENT)
+	if (t->hedge_ms != 0) {
+		ck_assert_uint_lt(t->hedge_ms, t->timeout_ms);
+		e = net_event_new(now + t->hedge_ms, t->token,
+		                  ITER_REPLY_TIMEOUT);
+		e->hedge = true;
+	}
+	if (f == NULL || f->act == FAKE_SILENT || (f->udp_drop && !t->tcp))
 		return;
 	e = net_event_new(now + (f->delay_ms ? f->delay_ms : 1), t->token,
 	                  ITER_REPLY_MSG);
+	e->tcp = t->tcp;
 	e->len = net_build(f, t, e->msg);
 	e->curve = t->curve && !f->unboxed;
 	e->rtt_ms = f->delay_ms ? f->delay_ms : 1;
@@ -456,6 +475,8 @@ static void net_deliver(struct net_event *e)
 	memset(&r, 0, sizeof r);
 	r.token = e->token;
 	r.kind = e->kind;
+	r.hedge = e->hedge;
+	r.tcp = e->tcp;
 	r.curve = e->curve;
 	r.rtt_ms = e->rtt_ms;
 	if (e->kind == ITER_REPLY_MSG) {
@@ -508,6 +529,15 @@ const struct iter_result *net_resolve(const char *name, uint16_t type)
 		net_deliver(e);
 	}
 	ck_assert_uint_lt(loops, NET_LOOP_MAX);
+	if (getenv("NET_TRACE") != NULL)
+		for (loops = 0; loops < N.nsends; loops++)
+			fprintf(stderr, "send %zu: %s %s at %llu timeout %u "
+			        "hedge %u tcp %d\n", loops,
+			        N.sends[loops].server, N.sends[loops].qname,
+			        (unsigned long long)N.sends[loops].at_ms,
+			        (unsigned)N.sends[loops].timeout_ms,
+			        (unsigned)N.sends[loops].hedge_ms,
+			        (int)N.sends[loops].tcp);
 	N.res = iter_result(N.req);
 	ck_assert_ptr_nonnull(N.res);
 	return N.res;

@@ -129,36 +129,162 @@ START_TEST(test_timeout_backoff)
 	struct sockaddr_storage b = sa("192.0.2.2");
 	const struct sockaddr *c[2] = { SA(a), SA(b) };
 	struct sel_info info;
+	const uint64_t t = SEL_ALIVE_MS + 1; /* a's answer is older */
+	uint32_t to;
 
 	sel_rtt_report(s, SA(a), 10, 0);
 	sel_rtt_report(s, SA(b), 100, 0);
-	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN, 0), 0);
+	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN, 0, 0, NULL), 0);
 	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 0), 50);
-	sel_timeout_report(s, SA(a), 0);
-	sel_info_get(s, SA(a), 0, &info);
+	to = sel_timeout_ms(s, SA(a), t);
+	/* not heard from within SEL_ALIVE_MS: back-off from the first */
+	sel_timeout_report(s, SA(a), t);
+	sel_info_get(s, SA(a), t, &info);
 	ck_assert(info.backoff);
 	ck_assert_uint_eq(info.timeouts, 1);
-	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 0), 100);
-	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN, 0), 1);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), t), 2 * to);
+	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN, t, 0, NULL), 1);
 	/* back-off ends after SEL_BACKOFF_BASE_MS */
-	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN,
-	                             SEL_BACKOFF_BASE_MS), 0);
+	sel_info_get(s, SA(a), t + SEL_BACKOFF_BASE_MS, &info);
+	ck_assert(!info.backoff);
 	/* doubles per consecutive timeout, capped */
-	sel_timeout_report(s, SA(a), 10000);
-	sel_info_get(s, SA(a), 10000 + 2 * SEL_BACKOFF_BASE_MS - 1, &info);
+	sel_timeout_report(s, SA(a), t + 10000);
+	sel_info_get(s, SA(a), t + 10000 + 2 * SEL_BACKOFF_BASE_MS - 1, &info);
 	ck_assert(info.backoff);
-	sel_info_get(s, SA(a), 10000 + 2 * SEL_BACKOFF_BASE_MS, &info);
+	sel_info_get(s, SA(a), t + 10000 + 2 * SEL_BACKOFF_BASE_MS, &info);
 	ck_assert(!info.backoff);
 	for (int i = 0; i < 40; i++)
-		sel_timeout_report(s, SA(a), 20000);
-	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 20000), SEL_TIMEOUT_MAX_MS);
-	sel_info_get(s, SA(a), 20000 + SEL_BACKOFF_MAX_MS, &info);
+		sel_timeout_report(s, SA(a), t + 20000);
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), t + 20000),
+	                  SEL_TIMEOUT_MAX_MS);
+	sel_info_get(s, SA(a), t + 20000 + SEL_BACKOFF_MAX_MS, &info);
 	ck_assert(!info.backoff);
 	/* an answer ends the back-off */
-	sel_rtt_report(s, SA(a), 10, 30000);
-	sel_info_get(s, SA(a), 30000, &info);
+	sel_rtt_report(s, SA(a), 10, t + 30000);
+	sel_info_get(s, SA(a), t + 30000, &info);
 	ck_assert(!info.backoff);
 	ck_assert_uint_eq(info.timeouts, 0);
+	ck_assert(info.answered);
+}
+END_TEST
+
+/* Issue 12 item 10: a server that answered lately and drops a reply
+ * (NSD's response rate limiting) is alive: no back-off until
+ * SEL_BACKOFF_ALIVE_AFTER drops in a row, then a short one only; its
+ * timeout doubles once at most. */
+START_TEST(test_drop_not_dead)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage b = sa("192.0.2.2");
+	const struct sockaddr *c[2] = { SA(a), SA(b) };
+	struct sel_info info;
+	uint32_t to;
+	unsigned i;
+
+	sel_rtt_report(s, SA(a), 2, 1000);
+	sel_rtt_report(s, SA(b), 3, 1000);
+	to = sel_timeout_ms(s, SA(a), 1000);
+	sel_timeout_report(s, SA(a), 1100);
+	sel_info_get(s, SA(a), 1100, &info);
+	ck_assert(!info.backoff);
+	ck_assert_uint_eq(info.timeouts, 1);
+	/* one drop: the other server is preferred, but a is not shunned */
+	ck_assert_uint_eq(sel_choose(s, c, 2, zone_a, ZLEN, 1100, 0, NULL), 1);
+	ck_assert_uint_lt(sel_score(s, SA(a), zone_a, ZLEN, 1100),
+	                  SEL_SCORE_BACKOFF);
+	for (i = 1; i < SEL_BACKOFF_ALIVE_AFTER - 1; i++)
+		sel_timeout_report(s, SA(a), 1100 + i);
+	sel_info_get(s, SA(a), 1200, &info);
+	ck_assert(!info.backoff);
+	sel_timeout_report(s, SA(a), 1200);
+	sel_info_get(s, SA(a), 1200, &info);
+	ck_assert(info.backoff);
+	sel_info_get(s, SA(a), 1200 + SEL_BACKOFF_BASE_MS, &info);
+	ck_assert(!info.backoff);
+	/* many drops: still a short back-off and a short timeout */
+	for (i = 0; i < 40; i++)
+		sel_timeout_report(s, SA(a), 2000);
+	sel_info_get(s, SA(a), 2000 + SEL_BACKOFF_BASE_MS, &info);
+	ck_assert(!info.backoff);
+	ck_assert_uint_le(sel_timeout_ms(s, SA(a), 2000),
+	                  to << SEL_TIMEOUT_SHIFT_ALIVE);
+	/* when both are in back-off the better one is still chosen */
+	for (i = 0; i < SEL_BACKOFF_ALIVE_AFTER; i++)
+		sel_timeout_report(s, SA(b), 2000);
+	ck_assert_uint_ne(sel_choose(s, c, 2, zone_a, ZLEN, 2000, 0, NULL),
+	                  SEL_NONE);
+	/* silent past SEL_ALIVE_MS: timeouts count as an outage again */
+	sel_timeout_report(s, SA(a), 1000 + SEL_ALIVE_MS);
+	sel_info_get(s, SA(a), 1000 + SEL_ALIVE_MS + 2 * SEL_BACKOFF_BASE_MS,
+	              &info);
+	ck_assert(info.backoff);
+}
+END_TEST
+
+/* Issue 12 item 6: unknown servers in random order; known ones by RTT. */
+START_TEST(test_unknown_random)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage b = sa("192.0.2.2");
+	struct sockaddr_storage d = sa("192.0.2.3");
+	const struct sockaddr *c[3] = { SA(a), SA(b), SA(d) };
+	unsigned seen[3] = { 0, 0, 0 };
+	uint32_t r;
+	bool unknown;
+
+	for (r = 0; r < 30; r++) {
+		size_t k = sel_choose(s, c, 3, zone_a, ZLEN, 0, r, &unknown);
+
+		ck_assert_uint_lt(k, 3);
+		ck_assert_uint_eq(k, r % 3);
+		ck_assert(unknown);
+		seen[k]++;
+	}
+	ck_assert_uint_eq(seen[0], 10);
+	ck_assert_uint_eq(seen[2], 10);
+	/* a server that timed out is not among the unknown ones */
+	sel_timeout_report(s, SA(a), 0);
+	for (r = 0; r < 10; r++)
+		ck_assert_uint_ne(sel_choose(s, c, 3, zone_a, ZLEN,
+		                             SEL_BACKOFF_MAX_MS, r, NULL), 0);
+	/* one answer: chosen by RTT from then on, whatever rnd */
+	sel_rtt_report(s, SA(d), 30, SEL_BACKOFF_MAX_MS);
+	for (r = 0; r < 10; r++) {
+		ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN,
+		                             SEL_BACKOFF_MAX_MS, r, &unknown),
+		                  2);
+		ck_assert(!unknown);
+	}
+	/* not heard from for SEL_DECAY_MS: unknown again */
+	sel_rtt_report(s, SA(b), 30, SEL_BACKOFF_MAX_MS);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN,
+	                             SEL_BACKOFF_MAX_MS + SEL_DECAY_MS, 1,
+	                             &unknown), 2);
+	ck_assert(unknown);
+	/* a single candidate is no random pick */
+	ck_assert_uint_eq(sel_choose(s, c + 1, 1, zone_a, ZLEN, 0, 7,
+	                             &unknown), 0);
+	ck_assert(!unknown);
+}
+END_TEST
+
+/* Hedge deadlines: SEL_HEDGE_MS for unknown servers, twice the RTT for
+ * slow known ones, none when the timeout comes first. */
+START_TEST(test_hedge)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage b = sa("192.0.2.2");
+	struct sockaddr_storage d = sa("192.0.2.3");
+
+	ck_assert_uint_eq(sel_hedge_ms(s, SA(a), 0), SEL_HEDGE_MS);
+	ck_assert_uint_lt(SEL_HEDGE_MS, sel_timeout_ms(s, SA(a), 0));
+	sel_rtt_report(s, SA(b), 10, 0);       /* timeout 50: no hedge */
+	ck_assert_uint_eq(sel_hedge_ms(s, SA(b), 0), 0);
+	sel_rtt_report(s, SA(d), 200, 0);      /* timeout 620, hedge 400 */
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(d), 0), 620);
+	ck_assert_uint_eq(sel_hedge_ms(s, SA(d), 0), 400);
+	/* a hedge is not a timeout: only sel_timeout_report counts */
+	ck_assert_uint_eq(sel_score(s, SA(a), NULL, 0, 0), SEL_RTT_UNKNOWN_MS);
 }
 END_TEST
 
@@ -189,7 +315,7 @@ START_TEST(test_outage_recovery)
 			sel_info_get(s, c[i], t + SEL_BACKOFF_MAX_MS, &info);
 			ck_assert_msg(!info.backoff, "back-off past the max");
 		}
-		ck_assert_uint_ne(sel_choose(s, c, 3, zone_a, ZLEN, t),
+		ck_assert_uint_ne(sel_choose(s, c, 3, zone_a, ZLEN, t, 0, NULL),
 		                  SEL_NONE);
 	}
 	sel_info_get(s, SA(a), end, &info);
@@ -201,7 +327,8 @@ START_TEST(test_outage_recovery)
 	sel_info_get(s, SA(b), end + 5, &info);
 	ck_assert(!info.backoff);
 	ck_assert_uint_eq(info.timeouts, 0);
-	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, end + 5), 1);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, end + 5, 0, NULL),
+	                  1);
 	ck_assert_uint_lt(sel_score(s, SA(b), zone_a, ZLEN, end + 5),
 	                  SEL_SCORE_BACKOFF);
 	/* its timeout is from its RTT again, not from the outage */
@@ -226,8 +353,8 @@ START_TEST(test_marks)
 	ck_assert(sel_marked(s, SA(a), zone_a, ZLEN, 0));
 	ck_assert(!sel_marked(s, SA(a), zone_b, ZLEN, 0));
 	ck_assert(!sel_marked(s, SA(b), zone_a, ZLEN, 0));
-	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0), 2);
-	ck_assert_uint_eq(sel_choose(s, c, 3, zone_b, ZLEN, 0), 1);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0, 0, NULL), 2);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_b, ZLEN, 0, 0, NULL), 1);
 	/* names compare case-insensitively */
 	ck_assert(sel_marked(s, SA(a), (const uint8_t *)"\004ZONE\001A",
 	                     ZLEN, 0));
@@ -237,11 +364,26 @@ START_TEST(test_marks)
 	sel_mark_set(s, SA(b), zone_a, ZLEN, SEL_MARK_BROKEN, 0);
 	ck_assert(sel_marked(s, SA(b), zone_a, ZLEN, SEL_BROKEN_MS - 1));
 	ck_assert(!sel_marked(s, SA(b), zone_a, ZLEN, SEL_BROKEN_MS));
+	/* the kind and time left, for curvecache-control lookup */
+	{
+		enum sel_mark m = SEL_MARK_LAME;
+		uint64_t left = 0;
+
+		ck_assert(sel_mark_get(s, SA(b), zone_a, ZLEN, 1000, &m,
+		                       &left));
+		ck_assert_int_eq(m, SEL_MARK_BROKEN);
+		ck_assert_uint_eq(left, SEL_BROKEN_MS - 1000);
+		ck_assert(!sel_mark_get(s, SA(b), zone_b, ZLEN, 1000, &m,
+		                        &left));
+		ck_assert(!sel_mark_get(s, SA(b), zone_a, ZLEN,
+		                        SEL_BROKEN_MS, &m, &left));
+	}
 	/* all marked: the least bad still wins */
 	sel_mark_set(s, SA(a), zone_a, ZLEN, SEL_MARK_LAME, 0);
 	sel_mark_set(s, SA(b), zone_a, ZLEN, SEL_MARK_LAME, 0);
-	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0), 1);
-	ck_assert_uint_eq(sel_choose(s, c, 0, zone_a, ZLEN, 0), SEL_NONE);
+	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0, 0, NULL), 1);
+	ck_assert_uint_eq(sel_choose(s, c, 0, zone_a, ZLEN, 0, 0, NULL),
+	                  SEL_NONE);
 }
 END_TEST
 
@@ -338,6 +480,9 @@ static Suite *sel_suite(void)
 	tcase_add_test(tc, test_rtt_smoothing);
 	tcase_add_test(tc, test_decay);
 	tcase_add_test(tc, test_timeout_backoff);
+	tcase_add_test(tc, test_drop_not_dead);
+	tcase_add_test(tc, test_unknown_random);
+	tcase_add_test(tc, test_hedge);
 	tcase_add_test(tc, test_outage_recovery);
 	suite_add_tcase(su, tc);
 	tc = tcase_create("marks");

@@ -5,7 +5,9 @@
  * qname pattern, qtype), written with the wire writer, and a driver loop
  * like the shell's: iter_next / iter_feed with `now` moved by hand to the
  * next event (a reply after its delay, or a timeout after the target's
- * timeout_ms). Every send is logged for the tests to inspect.
+ * timeout_ms, and the early hedge timeout after hedge_ms). The iterator's
+ * random values are fixed (N.rnd). Every send is logged for the tests to
+ * inspect (and printed after each resolution when NET_TRACE is set).
  */
 #ifndef CURVECACHE_TESTS_UNIT_ITER_NET_H
 #define CURVECACHE_TESTS_UNIT_ITER_NET_H
@@ -45,6 +47,8 @@ struct fake {
 	bool unboxed;             /**< plain reply even to a curve target */
 	bool formerr_edns;        /**< queries with EDNS: FORMERR_EDNS */
 	bool formerr_msg;         /**< queries with EDNS: a FORMERR reply */
+	bool udp_drop;            /**< silent over UDP, answers over TCP
+	                               (a server with RRL) */
 };
 
 /** One query the iterator sent. */
@@ -57,6 +61,8 @@ struct net_send {
 	uint8_t key[ITER_KEY_BYTES];
 	uint16_t edns;
 	uint32_t timeout_ms;
+	uint32_t hedge_ms;
+	bool tcp;
 	uint64_t at_ms;
 	uint32_t token;
 };
@@ -76,6 +82,8 @@ struct net {
 	struct iter_env env;
 	struct iter_req *req;
 	const struct iter_result *res;
+	uint32_t rnd;             /**< what env.random returns (0: the
+	                               first of tied unknown servers) */
 	char **pool;              /**< strings made by net_str */
 	size_t npool;
 };
