@@ -383,7 +383,8 @@ static void iter_reclame_check(const struct iter_req *req,
 	const struct iter_zone *z = &req->frame[o->frame]->zone;
 
 	if (c->kind == ITER_K_REFERRAL || c->kind == ITER_K_LAME ||
-	    c->kind == ITER_K_ERROR || c->aa || !c->ra || o->kept || o->ns >= z->nns || o->addr >= z->ns[o->ns].naddr ||
+	    c->kind == ITER_K_ERROR || c->aa || !c->ra || o->kept ||
+	    o->ns >= z->nns || o->addr >= z->ns[o->ns].naddr ||
 	    z->ns[o->ns].addr[o->addr].tries >= ITER_TRIES_MAX ||
 	    !iter_other_server(req, o))
 		return;

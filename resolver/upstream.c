@@ -203,7 +203,7 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 	if (kind == ITER_REPLY_MSG && log_level() >= CFG_LOG_DEBUG) {
 		char addr[64];
 
-		log_debug("upstream_reply", "server=%s rtt_ms=%u transport=%s "
+		log_debug("upstream_recv", "server=%s rtt_ms=%u transport=%s "
 		          "token=%u", addr_text(&q->t.addr, addr, sizeof addr),
 		          (unsigned)r.rtt_ms, a->tcp ? "tcp" : "udp",
 		          (unsigned)q->t.token);
