@@ -118,6 +118,10 @@ struct iter_env {
 	struct slab *frame_slab;        /**< likewise for its frames
 	                                     (iter_frame_size()) */
 	struct iter_tally tally;
+	uint64_t *prime_after;          /**< NULL, or monotonic ms before
+	                                     which the root hints are not
+	                                     primed again (set when priming
+	                                     failed; one per worker) */
 	uint32_t (*random)(void);       /**< NULL: curve_random's pool; a
 	                                     fixed sequence in tests (the
 	                                     order of unknown servers) */

@@ -566,8 +566,10 @@ void iter_state_cut(struct iter_req *req, size_t fi)
 	bool cached = iter_cut_cached(req, f);
 
 	if (!iter_cut_stub(req, f, cached) && !cached) {
+		const uint64_t *after = req->env->prime_after;
+
 		iter_zone_from_hints(req, &f->zone);
-		f->prime = true;
+		f->prime = after == NULL || req->now.mono_ms >= *after;
 	}
 	if (f->zone.nns == 0) {
 		iter_fail(f, "no root hints");

@@ -53,6 +53,9 @@
  *  when the child's NS set (which replaces the parent's, RFC 2181
  *  section 5.4.1) fails, the parent's servers and glue are still known. */
 #define ITER_TYPE_PARENT_NS 65280
+/** How long a failed priming (no root NS set from any hint) is not
+ *  tried again: the hints are used as they are meanwhile. */
+#define ITER_PRIME_RETRY_MS 300000u
 /** Times one frame falls back from a failed zone cut to its parent's
  *  delegation (re-asking the parent) before it gives up. */
 #define ITER_FALLBACK_MAX 1
@@ -352,7 +355,8 @@ bool iter_chain_apply(struct iter_req *req, size_t fi,
 bool iter_cname_step(struct iter_req *req, size_t fi, const uint8_t *target,
                      size_t len, unsigned links);
 
-/* iter_qmin.c: priming ended (answered or not): query the cut */
+/* iter_qmin.c: priming failed: query the hints as they are (and do not
+ * prime again for ITER_PRIME_RETRY_MS) */
 void iter_prime_done(struct iter_req *req, size_t fi);
 /* iter_qmin.c */
 void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,

@@ -29,7 +29,8 @@
  * root hints first asks them ". NS" as a probe; the authoritative root
  * NS set that comes back is a zone cut like any other (cached with the
  * addresses of its additional section), and anything else ends priming:
- * the hints are then used as they are.
+ * the hints are then used as they are, and not primed again for
+ * ITER_PRIME_RETRY_MS (the worker's env->prime_after).
  */
 #include <string.h>
 
@@ -91,6 +92,9 @@ void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
 
 void iter_prime_done(struct iter_req *req, size_t fi)
 {
+	if (req->env->prime_after != NULL)
+		*req->env->prime_after = req->now.mono_ms +
+		                         ITER_PRIME_RETRY_MS;
 	req->frame[fi]->prime = false;
 	iter_frame_newstep(req, fi);
 	req->frame[fi]->state = ITER_F_QUERY;

@@ -109,6 +109,7 @@ struct server {
 	size_t ntcpl;
 	struct server_conn *conns;         /**< SERVER_TCP_CONNS_MAX slots */
 	uint64_t conn_serial;
+	uint64_t prime_after_ms;           /**< iter_env.prime_after */
 	uint8_t ans[SERVER_ANSWER_BYTES];  /**< record images */
 	uint8_t out[RESPOND_BUF_BYTES];    /**< response being built */
 };

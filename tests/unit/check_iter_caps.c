@@ -230,12 +230,16 @@ END_TEST
 START_TEST(test_priming_refused)
 {
 	const struct iter_result *r;
+	uint64_t prime_after = 0;
 
+	N.env.prime_after = &prime_after;
 	cache_flush_all(N.cache, NULL);
 	net_add(&(struct fake){ .server = "198.51.100.1", .qname = ".",
 		.qtype = WIRE_TYPE_NS, .flags = WIRE_RCODE_REFUSED });
 	net_add(&(struct fake){ .server = "198.51.100.2", .qname = ".",
 		.qtype = WIRE_TYPE_NS, .act = FAKE_SILENT });
+	net_add(&(struct fake){ .server = "*", .qname = "y.",
+		.flags = WIRE_FLAG_AA, .an = { "y. 60 A 192.0.2.2" } });
 	net_add(&(struct fake){ .server = "*", .qname = "*",
 		.flags = WIRE_FLAG_AA, .an = { "x. 60 A 192.0.2.1" } });
 	r = net_resolve("x.", WIRE_TYPE_A);
@@ -244,6 +248,12 @@ START_TEST(test_priming_refused)
 	ck_assert_uint_eq(N.sends[0].qtype, WIRE_TYPE_NS);
 	ck_assert_str_eq(N.sends[N.nsends - 1].qname, "x.");
 	ck_assert_uint_le(N.nsends, 3);
+	/* not primed again for a while: the hints are asked at once */
+	ck_assert_uint_gt(prime_after, N.now.mono_ms);
+	ck_assert_uint_le(prime_after, N.now.mono_ms + ITER_PRIME_RETRY_MS);
+	r = net_resolve("y.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_str_eq(N.sends[0].qname, "y.");
 }
 END_TEST
 
