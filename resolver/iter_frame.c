@@ -495,6 +495,18 @@ static bool iter_zone_asked(const struct iter_zone *z)
 	return false;
 }
 
+/* Whether every NS name of the zone without an address was looked up in
+ * vain (a child NS set whose names do not resolve). */
+static bool iter_zone_looked_up(const struct iter_zone *z)
+{
+	size_t i;
+
+	for (i = 0; i < z->nns; i++)
+		if (z->ns[i].naddr == 0 && z->ns[i].sub == 0)
+			return false;
+	return z->nns > 0;
+}
+
 /* Every server of the zone failed: the parent's NS set, if another. */
 static bool iter_parent_side(struct iter_req *req, size_t fi)
 {
@@ -533,23 +545,26 @@ static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
 bool iter_cut_fallback(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
+	bool asked;
 
 	/* Only after servers were asked and failed (a zone without any
 	 * address would come back the same; a query past its hedge only is
 	 * waited for); not above the root, nor away from configured (stub)
 	 * servers. */
 	if (f->zone.len <= 1 || f->zone.nns == 0 || f->zone.ns[0].hints ||
-	    !iter_zone_asked(&f->zone) || iter_frame_hedging(req, fi))
+	    iter_frame_hedging(req, fi))
 		return false;
-	/* First the parent's own NS set and glue, from the cache. */
-	if (!f->parent_side) {
+	asked = iter_zone_asked(&f->zone);
+	/* First the parent's own NS set and glue, from the cache (also when
+	 * none of the child's NS names resolved). */
+	if (!f->parent_side && (asked || iter_zone_looked_up(&f->zone))) {
 		if (iter_parent_side(req, fi)) {
 			iter_tally(req->env->tally.fallback);
 			return true;
 		}
 	}
-	/* Then ask the parent again. */
-	if (f->fallbacks >= ITER_FALLBACK_MAX)
+	/* Then ask the parent again, after servers were really asked. */
+	if (!asked || f->fallbacks >= ITER_FALLBACK_MAX)
 		return false;
 	f->fallbacks++;
 	iter_fallback_log(f, "parent");

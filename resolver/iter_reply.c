@@ -328,8 +328,12 @@ static void iter_bad(struct iter_req *req, struct iter_out *o,
 		iter_prime_done(req, fi);
 		return;
 	}
-	if (!lame && o->minimised) {
-		/* RFC 9156 section 3: retry without minimising. */
+	if (o->minimised &&
+	    (!lame || wire_msg_rcode(m) != WIRE_RCODE_NOERROR)) {
+		/* RFC 9156 section 3: retry without minimising (an error
+		 * RCODE, REFUSED included, may be the server's answer to a
+		 * name or type it was not scripted or built for; the full
+		 * question then tells whether it is lame). */
 		f->qmin = false;
 		iter_frame_newstep(req, o->frame);
 		f->state = ITER_F_QUERY;
