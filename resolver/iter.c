@@ -314,6 +314,12 @@ static void iter_feed_timeout(struct iter_req *req, struct iter_out *o,
 	req->counts.timeouts++;
 	if (a != NULL)
 		a->dropped = true;
+	/* A probe no server answers (some drop questions they were not
+	 * built for): the retries ask the full name (RFC 9156 section 3). */
+	if (o->minimised && !o->kept &&
+	    o->gen == req->frame[o->frame]->gen &&
+	    !req->frame[o->frame]->prime)
+		req->frame[o->frame]->qmin = false;
 	sel_timeout_report(req->env->sel, (const struct sockaddr *)&o->sa,
 	                   req->now.mono_ms);
 }
