@@ -311,6 +311,13 @@ def check_sent(step, net):
     return []
 
 
+def check_log(step, daemon):
+    """log TEXT: a line of the daemon's log holds TEXT."""
+    if any(step.args in line for line in daemon.log_lines()):
+        return []
+    return ["no line of the log holds %r" % step.args]
+
+
 def play_step(step, daemon, net):
     """One step; a list of failure texts."""
     if step.kind == "query":
@@ -324,6 +331,8 @@ def play_step(step, daemon, net):
         return []
     if step.kind == "stat":
         return check_stat(step, daemon)
+    if step.kind == "log":
+        return check_log(step, daemon)
     return check_sent(step, net)
 
 

@@ -69,7 +69,7 @@ class Server:
 
 
 class Step:
-    """One step: kind is query, time, stat, sent or sleep."""
+    """One step: kind is query, time, stat, sent, sleep or log."""
 
     def __init__(self, kind, args, where):
         self.kind, self.args, self.where = kind, args, where
@@ -224,7 +224,7 @@ def parse_expect(words, rest):
 
 
 def parse_step(key, words, where):
-    """A step line: query, time, stat, sent or sleep."""
+    """A step line: query, time, stat, sent, sleep or log."""
     if key == "query":
         if len(words) < 2 or any(o not in QUERY_OPTS for o in words[2:]):
             raise ScnError("query QNAME QTYPE [%s]" % " ".join(QUERY_OPTS))
@@ -248,6 +248,10 @@ def parse_step(key, words, where):
                     where)
     if key == "sleep":
         return Step("sleep", int(words[0]), where)
+    if key == "log":
+        if not words:
+            raise ScnError("log TEXT")
+        return Step("log", " ".join(words), where)
     return None
 
 
