@@ -336,6 +336,10 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
                          const struct iter_reply *reply, bool answer);
 uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
                          const struct wire_msg *m, size_t from, size_t to);
+/* An NS RRset answer: the addresses of its additional section for NS
+ * names the answering zone may speak for, cached as GLUE. */
+void iter_answer_ns_glue(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m, const uint8_t *key);
 
 /* iter_curve.c */
 bool iter_curve_required(const struct iter_req *req, const uint8_t *name,

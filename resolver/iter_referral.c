@@ -16,6 +16,7 @@
  * that needs them (curve-require, curve-pin) is refused before anything
  * is cached (iter_curve.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cache.h"
@@ -117,6 +118,28 @@ static void iter_zone_addrs(struct iter_req *req, struct iter_zone *z,
 		if (ns->naddr == 0)
 			iter_ns_cache_addrs(req, ns);
 	}
+}
+
+void iter_answer_ns_glue(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m, const uint8_t *key)
+{
+	const struct iter_frame *f = req->frame[fi];
+	const struct iter_class *c = &req->cls;
+	struct iter_zone *z = malloc(sizeof(*z));
+	size_t i;
+
+	if (z == NULL)
+		return;
+	memset(z, 0, sizeof(*z));
+	memcpy(z->name, c->final, c->finallen);
+	z->len = c->finallen;
+	(void)iter_zone_names(req, z, m, 0, m->an);
+	for (i = 0; i < z->nns; i++)
+		if (iter_glue_ok(req, &z->ns[i], f->zone.name, f->zone.len)) {
+			iter_glue(req, m, &z->ns[i], WIRE_TYPE_A, key);
+			iter_glue(req, m, &z->ns[i], WIRE_TYPE_AAAA, key);
+		}
+	free(z);
 }
 
 void iter_referral_apply(struct iter_req *req, size_t fi,

@@ -213,6 +213,7 @@ static void iter_answer(struct iter_req *req, size_t fi,
 {
 	struct iter_frame *f = req->frame[fi];
 	const struct iter_class *c = &req->cls;
+	int rank;
 
 	if (!iter_chain_apply(req, fi, m, key, c))
 		return;
@@ -224,10 +225,12 @@ static void iter_answer(struct iter_req *req, size_t fi,
 	}
 	/* An apex NS RRset with other keys than the delegation's goes to
 	 * the client uncached: keys come from the parent (iter_curve.c). */
+	rank = f->qtype == WIRE_TYPE_NS && !iter_curve_ns_agree(req, fi, m) ?
+	       CACHE_RANK_NONE : iter_data_rank(c);
 	iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, c->final, c->finallen,
-	                 f->qtype, f->qtype == WIRE_TYPE_NS &&
-	                 !iter_curve_ns_agree(req, fi, m) ? CACHE_RANK_NONE :
-	                 iter_data_rank(c), key, fi == 0);
+	                 f->qtype, rank, key, fi == 0);
+	if (f->qtype == WIRE_TYPE_NS && rank != CACHE_RANK_NONE)
+		iter_answer_ns_glue(req, fi, m, key);
 	if (fi > 0)
 		iter_final_deliver(req, fi, m);
 	if (fi == 0)
