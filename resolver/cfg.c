@@ -161,6 +161,7 @@ int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out)
 		port = (uint16_t)p;
 	}
 	memset(out, 0, sizeof *out);
+	out->port_given = at != NULL;
 	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
 		v4->sin_family = AF_INET;
 		v4->sin_port = htons(port);
@@ -218,12 +219,15 @@ static int opt_port(struct cfg_ctx *x, char *value)
 	if (parse_u32(x, value, 65535, &v) != 0 || v == 0)
 		return fail(x, "bad port \"%s\"", value);
 	x->c->port = (uint16_t)v;
-	/* Listen addresses given without @PORT follow the port option. */
+	/* Listen addresses given without @PORT follow the port option;
+	 * an explicit ADDR@PORT keeps its own. */
 	for (i = 0; i < x->c->n_listen; i++) {
 		struct sockaddr_in *v4 = (struct sockaddr_in *)&x->c->listen[i].sa;
 		struct sockaddr_in6 *v6 =
 			(struct sockaddr_in6 *)&x->c->listen[i].sa;
 
+		if (x->c->listen[i].port_given)
+			continue;
 		if (v4->sin_family == AF_INET)
 			v4->sin_port = htons(x->c->port);
 		else
@@ -699,7 +703,11 @@ int cfg_parse(const char *name, const char *text, size_t len,
 
 		lineno++;
 		for (; pos < len && text[pos] != '\n'; pos++) {
-			if (text[pos] == '#')
+			/* '#' starts a comment at the start of a line or
+			 * after white space; inside a value it is part of it
+			 * (ADDR@PORT#NAME, as Unbound writes TLS names). */
+			if (text[pos] == '#' &&
+			    (n == 0 || isspace((unsigned char)line[n - 1])))
 				comment = true;
 			if (text[pos] == '\0') {
 				snprintf(err, errlen, "%s:%zu: NUL byte in file",

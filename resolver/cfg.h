@@ -73,6 +73,7 @@ struct cfg_acl {
 struct cfg_addr {
 	struct sockaddr_storage sa;
 	socklen_t len;
+	bool port_given;                  /**< written as ADDR@PORT */
 };
 
 /** A forward zone or a stub zone and its servers. */

@@ -93,6 +93,12 @@ static int server_parse(char *tok, bool keys, struct cfg_zone *z,
 		return -1;
 	}
 	z->key[z->naddr][0] = '\0';
+	/* Unbound's ADDR@PORT#NAME asks for DNS over TLS: never answer
+	 * that with plain DNS to the TLS port. */
+	if (strchr(tok, '#') != NULL)
+		return zfail(why, whylen, "TLS forwarding (ADDR@PORT#NAME) is "
+		             "not supported yet; refusing to send plain DNS "
+		             "to", tok);
 	if (slash != NULL) {
 		*slash = '\0';
 		if (!keys)

@@ -264,6 +264,39 @@ START_TEST(test_zone_values)
 }
 END_TEST
 
+/* Issue 13 item 1: a TLS forwarder in Unbound's syntax is refused, never
+ * sent plain DNS; '#' starts a comment only after white space. */
+START_TEST(test_tls_forwarder_refused)
+{
+	ck_assert_int_eq(parse("forward-zone: fwd.example. "
+	                       "127.0.55.9@8853#tls.example\n"), -1);
+	ck_assert_ptr_nonnull(strstr(err, "test.conf:1:"));
+	ck_assert_ptr_nonnull(strstr(err, "TLS forwarding"));
+	ck_assert_int_eq(parse("stub-zone: s.example. 127.0.55.9#x\n"), -1);
+	ck_assert_ptr_nonnull(strstr(err, "TLS forwarding"));
+	/* a comment after white space is still a comment */
+	ck_assert_int_eq(parse("forward-zone: fwd.example. 127.0.55.9@53 "
+	                       "# plain\n"), 0);
+	ck_assert_uint_eq(c.forward[0].naddr, 1);
+	ck_assert_int_eq(parse("# a whole line\n  # indented\n"), 0);
+}
+END_TEST
+
+/* Issue 13 item 2: port applies only to listen addresses without one. */
+START_TEST(test_port_keeps_explicit_listen)
+{
+	ck_assert_int_eq(parse("listen: 127.0.55.1@5401\nlisten: 127.0.55.2\n"
+	                       "port: 5402\n"), 0);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[0].sa)
+	                        ->sin_port), 5401);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[1].sa)
+	                        ->sin_port), 5402);
+	ck_assert_int_eq(parse("port: 5402\nlisten: 127.0.55.1@5401\n"), 0);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[0].sa)
+	                        ->sin_port), 5401);
+}
+END_TEST
+
 START_TEST(test_zone_reject)
 {
 	static const char *const bad[] = {
@@ -441,6 +474,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_reject);
 	tcase_add_test(tc, test_reject_whole);
 	tcase_add_test(tc, test_zone_reject);
+	tcase_add_test(tc, test_tls_forwarder_refused);
+	tcase_add_test(tc, test_port_keeps_explicit_listen);
 	tcase_add_test(tc, test_curve_require_reject);
 	tcase_add_test(tc, test_local_zone_reject);
 	tcase_add_test(tc, test_load_file);
