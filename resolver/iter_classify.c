@@ -274,6 +274,7 @@ static bool iter_records_ok(const struct wire_msg *m, struct iter_class *c)
 		if (!iter_rdata_valid(m, &m->rr[i])) {
 			c->kind = ITER_K_ERROR;
 			c->why = ITER_WHY_MALFORMED;
+			c->malformed = true;
 			return false;
 		}
 	return true;
@@ -380,6 +381,8 @@ void iter_classify(const struct wire_msg *m, const struct iter_ask *a,
 	c->why = NULL;
 	c->aa = (m->hdr.flags & WIRE_FLAG_AA) != 0;
 	c->ra = (m->hdr.flags & WIRE_FLAG_RA) != 0;
+	c->malformed = false;
+	c->reclame = false;
 	c->loop = false;
 	c->nlink = 0;
 	c->finallen = 0;

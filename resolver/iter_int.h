@@ -213,6 +213,9 @@ struct iter_class {
 	bool aa;                        /**< AA set: authoritative data */
 	bool ra;                        /**< RA set (with no AA: a recursive
 	                                     server, not the zone's) */
+	bool malformed;                 /**< ERROR: a record did not parse */
+	bool reclame;                   /**< LAME: recursive lame, the server
+	                                     stays askable last */
 	bool loop;                      /**< chain comes back on itself */
 	struct iter_link link[ITER_MAX_CNAME];
 	size_t nlink;

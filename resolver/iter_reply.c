@@ -99,10 +99,13 @@ static void iter_set_gather(struct iter_req *req, const struct wire_msg *m,
 	}
 }
 
-void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
-                      enum wire_section sec, const uint8_t *owner,
-                      size_t ownerlen, uint16_t type, int rank,
-                      const uint8_t *key, bool append)
+/* Gather the (owner, type) records of a section; cache them as type
+ * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
+ * append, add them to the client's answer. */
+static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
+                          enum wire_section sec, const uint8_t *owner,
+                          size_t ownerlen, uint16_t type, uint16_t store,
+                          int rank, const uint8_t *key, bool append)
 {
 	struct iter_set *s = calloc(1, sizeof(*s));
 	size_t i;
@@ -113,7 +116,7 @@ void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
 	if (s->n == 0)
 		goto done;
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
-		struct cache_rrset set = { owner, ownerlen, type,
+		struct cache_rrset set = { owner, ownerlen, store,
 		                           req->frame[0]->qclass, s->ttl,
 		                           s->rd, s->n, (enum cache_rank)rank,
 		                           key };
@@ -132,28 +135,22 @@ done:
 	free(s);
 }
 
+void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
+                      enum wire_section sec, const uint8_t *owner,
+                      size_t ownerlen, uint16_t type, int rank,
+                      const uint8_t *key, bool append)
+{
+	iter_cache_as(req, m, sec, owner, ownerlen, type, type, rank, key,
+	              append);
+}
+
 void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
                           const uint8_t *zone, size_t zonelen,
                           const uint8_t *key)
 {
-	struct iter_set *s = calloc(1, sizeof(*s));
-
-	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL)
-		goto done;
-	iter_set_gather(req, m, WIRE_SECTION_AUTHORITY, zone, zonelen,
-	                WIRE_TYPE_NS, s);
-	if (s->n > 0) {
-		struct cache_rrset set = { zone, zonelen, ITER_TYPE_PARENT_NS,
-		                           req->frame[0]->qclass, s->ttl,
-		                           s->rd, s->n, CACHE_RANK_REFERRAL,
-		                           key };
-
-		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
-	}
-done:
-	if (s != NULL)
-		free(s->buf);
-	free(s);
+	iter_cache_as(req, m, WIRE_SECTION_AUTHORITY, zone, zonelen,
+	              WIRE_TYPE_NS, ITER_TYPE_PARENT_NS, CACHE_RANK_REFERRAL,
+	              key, false);
 }
 
 /* The final RRset of an ANY answer: every type at the name, uncached. */
@@ -348,12 +345,11 @@ static void iter_bad(struct iter_req *req, struct iter_out *o,
 		req->counts.lame++;
 		iter_tally(req->env->tally.lame);
 	}
-	if (c->why != NULL && strcmp(c->why, ITER_WHY_MALFORMED) == 0)
+	if (c->malformed)
 		iter_tally(req->env->tally.malformed);
 	/* A recursive-lame server stays askable: last, in the retry round
 	 * (its sel mark puts it behind every other server). */
-	if (a != NULL && !(lame && c->why != NULL &&
-	                   strcmp(c->why, ITER_WHY_RECLAME) == 0))
+	if (a != NULL && !c->reclame)
 		a->dead = true;
 	iter_out_free(req, o);
 }
@@ -397,6 +393,7 @@ static void iter_reclame_check(const struct iter_req *req,
 		return;
 	c->kind = ITER_K_LAME;
 	c->why = ITER_WHY_RECLAME;
+	c->reclame = true;
 }
 
 /* The zone o was asked about: the frame's, or the one it left. */
