@@ -54,7 +54,7 @@ trap 'exit 130' HUP INT TERM
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" -s "$@"; }
 
 mk print-install-dirs >"$WORK/dirs" || { echo "FAIL: print-install-dirs"; exit 1; }
-prefix='' sbindir='' bindir='' sysconfdir='' mandir=''
+prefix='' sbindir='' bindir='' sysconfdir='' mandir='' docdir=''
 systemdsystemunitdir=''
 # shellcheck disable=SC1091 # written just above
 . "$WORK/dirs"
@@ -74,7 +74,8 @@ CONF=$D$sysconfdir/curvecache/curvecache.conf
 for f in "$CONF" "$D$sysconfdir/curvecache/root.hints" \
          "$D$mandir/man8/curvecache.8" "$D$mandir/man8/curvecache-control.8" \
          "$D$mandir/man1/curvecache-query.1" "$D$mandir/man5/curvecache.conf.5" \
-         "$D$systemdsystemunitdir/curvecache.service"; do
+         "$D$systemdsystemunitdir/curvecache.service" "$D$docdir/README" \
+         "$D$docdir/resolv.conf.example" "$D$docdir/dnsdist.conf"; do
   t="file ${f#"$D"}"
   if [ -f "$f" ] && [ -s "$f" ]; then ok "$t"; else bad "$t" "missing or empty"; fi
 done
@@ -95,6 +96,17 @@ UNIT=$D$systemdsystemunitdir/curvecache.service
 t="unit ExecStart has the installed paths"
 if grep -qx "ExecStart=$sbindir/curvecache -f -c $sysconfdir/curvecache/curvecache.conf" "$UNIT"
 then ok "$t"; else bad "$t" "wrong ExecStart" "$UNIT"; fi
+
+t="unit Documentation= names every installed man page and the README"
+for m in "$D$mandir"/man*/*; do
+  n=${m##*/}
+  grep '^Documentation=' "$UNIT" | grep -qF "man:${n%.*}(${n##*.})" ||
+    echo "man:${n%.*}(${n##*.}) missing"
+done >"$WORK/doc.missing"
+grep '^Documentation=' "$UNIT" | grep -qF "file:$docdir/README" ||
+  echo "file:$docdir/README missing" >>"$WORK/doc.missing"
+if [ -s "$WORK/doc.missing" ]; then bad "$t" "incomplete" "$WORK/doc.missing"
+else ok "$t"; fi
 
 # ---- reinstall keeps an edited config
 echo "# edited by install.sh" >>"$CONF"
