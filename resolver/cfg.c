@@ -6,13 +6,12 @@
  * cfg_parse prefixes with "FILE:LINE: ".
  */
 #include "cfg.h"
+#include "cfg_int.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,28 +20,6 @@
 #include <unistd.h>
 
 #define CFG_LINE_MAX 1024
-#define CFG_WHY_BYTES 200
-
-/* A file being read (include loops are found by device and inode). */
-struct cfg_open_file {
-	dev_t dev;
-	ino_t ino;
-};
-
-/* Parse state passed to every handler. */
-struct cfg_ctx {
-	struct cfg *c;
-	bool listen_set, acl_set, outgoing_set;
-	char why[CFG_WHY_BYTES];
-	const char *file;       /* the file being read: messages, includes */
-	char *err;              /* the caller's message buffer */
-	size_t errlen;
-	bool err_set;           /* err holds the message (an included file's
-	                           FILE:LINE): nothing more to prefix */
-	struct cfg_open_file chain[CFG_MAX_INCLUDE_DEPTH + 1]; /* top first */
-	size_t depth;           /* files in chain */
-	size_t nfiles;          /* files read in all, the top one counted */
-};
 
 typedef int (*cfg_handler)(struct cfg_ctx *, char *value);
 
@@ -475,7 +452,6 @@ static int opt_pidfile(struct cfg_ctx *x, char *v)
 	return abs_path(x, "pidfile", x->c->pidfile, sizeof x->c->pidfile, v);
 }
 
-static int opt_include(struct cfg_ctx *x, char *v);
 
 /* curve-require: ZONE (repeatable; a zone at most once). */
 static int opt_curve_require(struct cfg_ctx *x, char *v)
@@ -630,7 +606,7 @@ static const struct {
 	{ "control-socket", opt_control_socket, true },
 	{ "log-level", opt_log_level, false },
 	{ "threads", opt_threads, false },
-	{ "include", opt_include, false },
+	{ "include", cfg_include, false },
 	{ "pidfile", opt_pidfile, true },
 };
 
@@ -734,8 +710,7 @@ static int line_failed(struct cfg_ctx *x, const char *name, size_t lineno,
 	return -1;
 }
 
-/* The lines of one file (text, len), read as the file name. */
-static int parse_text(struct cfg_ctx *x, const char *name, const char *text,
+int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
                       size_t len)
 {
 	char line[CFG_LINE_MAX];
@@ -774,137 +749,7 @@ static int parse_text(struct cfg_ctx *x, const char *name, const char *text,
 	return rc;
 }
 
-/* The whole of an open file into *buf (malloc'd, the caller frees):
- * 0, or -1 with the reason in why. */
-static int read_whole(int fd, char **buf, size_t *len, char *why,
-                      size_t whylen)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	*buf = malloc(CFG_MAX_FILE_BYTES);
-	if (*buf == NULL) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	while ((n = read(fd, *buf + got, CFG_MAX_FILE_BYTES - got)) > 0)
-		got += (size_t)n;
-	if (n < 0)
-		snprintf(why, whylen, "read error: %s", strerror(errno));
-	else if (got == CFG_MAX_FILE_BYTES)
-		snprintf(why, whylen, "file larger than 1 MiB");
-	if (n < 0 || got == CFG_MAX_FILE_BYTES) {
-		free(*buf);
-		*buf = NULL;
-		return -1;
-	}
-	*len = got;
-	return 0;
-}
-
-/* Whether the file (st) is one of those being read: an include loop. */
-static bool in_chain(const struct cfg_ctx *x, const struct stat *st)
-{
-	size_t i;
-
-	for (i = 0; i < x->depth; i++)
-		if (x->chain[i].dev == st->st_dev &&
-		    x->chain[i].ino == st->st_ino)
-			return true;
-	return false;
-}
-
-/* Read and parse one file. Its own problems (cannot open, a loop, too
- * deep) go to x->why for the caller's FILE:LINE; those of its lines go
- * to x->err (x->err_set). An include must be a regular file. */
-static int parse_file(struct cfg_ctx *x, const char *path, bool include)
-{
-	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	int fd, rc = -1;
-
-	/* O_NONBLOCK: an include naming a FIFO fails below, never hangs */
-	fd = open(path, O_RDONLY | O_CLOEXEC | (include ? O_NONBLOCK : 0));
-	if (fd < 0)
-		return fail(x, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) != 0)
-		fail(x, "cannot stat: %s", strerror(errno));
-	else if (include && !S_ISREG(st.st_mode))
-		fail(x, "not a regular file");
-	else if (in_chain(x, &st))
-		fail(x, "include loop: the file is already being read");
-	else if (x->depth > CFG_MAX_INCLUDE_DEPTH)
-		fail(x, "includes nested deeper than %d", CFG_MAX_INCLUDE_DEPTH);
-	else if (++x->nfiles > CFG_MAX_INCLUDE_FILES)
-		fail(x, "more than %d files included", CFG_MAX_INCLUDE_FILES);
-	else if (read_whole(fd, &buf, &len, x->why, sizeof x->why) == 0) {
-		x->chain[x->depth].dev = st.st_dev;
-		x->chain[x->depth++].ino = st.st_ino;
-		rc = parse_text(x, path, buf, len);
-		x->depth--;
-	}
-	free(buf);
-	close(fd);
-	return rc;
-}
-
-/* One file an include names; its own problem is told with its name. */
-static int include_one(struct cfg_ctx *x, const char *path)
-{
-	char why[CFG_WHY_BYTES];
-
-	if (parse_file(x, path, true) == 0)
-		return 0;
-	if (x->err_set)
-		return -1;
-	snprintf(why, sizeof why, "%s", x->why);
-	return fail(x, "include %.100s: %s", path, why);
-}
-
-/* glob(3): a directory that is not there matches nothing; one that cannot
- * be read (permissions) stops the include. */
-static int glob_error(const char *path, int eerrno)
-{
-	(void)path;
-	return eerrno != ENOENT && eerrno != ENOTDIR;
-}
-
-/* include: a file, or a glob(3) pattern (its files in sorted order; no
- * match is no error). A relative path is taken from the directory of the
- * file that holds the include line. */
-static int opt_include(struct cfg_ctx *x, char *v)
-{
-	char pat[PATH_MAX];
-	const char *slash = strrchr(x->file, '/');
-	glob_t g;
-	size_t i;
-	int rc;
-
-	if (v[0] == '/' || slash == NULL)
-		rc = snprintf(pat, sizeof pat, "%s", v);
-	else
-		rc = snprintf(pat, sizeof pat, "%.*s/%s",
-		              (int)(slash - x->file), x->file, v);
-	if (rc < 0 || (size_t)rc >= sizeof pat)
-		return fail(x, "include path too long: \"%.60s...\"", v);
-	if (strpbrk(v, "*?[") == NULL)
-		return include_one(x, pat);
-	rc = glob(pat, 0, glob_error, &g);
-	if (rc == GLOB_NOMATCH)
-		return 0;
-	if (rc != 0)
-		return fail(x, "include %.100s: cannot list the files (%s)", v,
-		            rc == GLOB_NOSPACE ? "out of memory" :
-		            "a directory is unreadable");
-	for (i = 0, rc = 0; i < g.gl_pathc && rc == 0; i++)
-		rc = include_one(x, g.gl_pathv[i]);
-	globfree(&g);
-	return rc;
-}
-
-/* The checks of the whole config, after its last line. */
-static int parse_end(struct cfg_ctx *x, const char *name)
+int cfg_end_check(struct cfg_ctx *x, const char *name)
 {
 	if (check_whole(x) != 0) {
 		snprintf(x->err, x->errlen, "%s: %s", name, x->why);
@@ -919,28 +764,9 @@ int cfg_parse(const char *name, const char *text, size_t len,
 	struct cfg_ctx x = { .c = out, .file = name, .err = err,
 	                     .errlen = errlen };
 
-	if (parse_text(&x, name, text, len) != 0)
+	if (cfg_text_parse(&x, name, text, len) != 0)
 		return -1;
-	return parse_end(&x, name);
-}
-
-int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
-{
-	struct cfg_ctx x = { .c = out, .file = path, .err = err,
-	                     .errlen = errlen };
-
-	cfg_defaults(out);
-	if (snprintf(out->file, sizeof out->file, "%s", path) >=
-	    (int)sizeof out->file) {
-		snprintf(err, errlen, "%.60s...: path too long", path);
-		return -1;
-	}
-	if (parse_file(&x, path, false) != 0) {
-		if (!x.err_set)
-			snprintf(err, errlen, "%s: %s", path, x.why);
-		return -1;
-	}
-	return parse_end(&x, path);
+	return cfg_end_check(&x, name);
 }
 
 static bool prefix_match(const uint8_t *addr, const struct cfg_acl *a)
