@@ -737,8 +737,8 @@ static int parse_args(struct main_ctx *m, int argc, char **argv)
 static int check_as_user(struct main_ctx *m)
 {
 	char err[CFG_ERR_BYTES];
-	pid_t pid;
-	int st;
+	pid_t pid, w;
+	int st = 0;
 
 	if (m->cfg.user[0] == '\0' || geteuid() != 0)
 		return 0;
@@ -758,9 +758,10 @@ static int check_as_user(struct main_ctx *m)
 		}
 		_exit(0);
 	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	do
+		w = waitpid(pid, &st, 0);
+	while (w < 0 && errno == EINTR);
+	return w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 /* -t: everything a start reads, nothing bound: 0 good, 1 not. */
