@@ -2,7 +2,8 @@
 # tests/e2e/cli_lab.sh: the daemon's command line and the config options
 # that concern running it (issue 13 item 7). No lab is needed: curvecache
 # listens on 127.53.113.1 port 5313 (used by no other test) and is asked
-# only for local names; its root hints are the lab's file, never used.
+# only for local names; its root hints are a copy of the lab's file,
+# never used.
 #
 # Checks:
 # - -V prints curvecache's version and those of libsodium, c-ares and
@@ -46,8 +47,10 @@ PORT=5313
 CONF=$WORK/curvecache.conf
 LOG=$WORK/curvecache.log
 HOSTS=$WORK/hosts
+# a copy nobody can reach (the source tree may be in a private home);
 # absolute: the detached daemon works from "/"
-HINTS=$(cd "$srcdir/tests/lab" && pwd)/root.hints
+HINTS=$WORK/root.hints
+cp "$srcdir/tests/lab/root.hints" "$HINTS" && chmod 644 "$HINTS"
 printf '10.113.0.1 box.cli.lab\n' >"$HOSTS"
 chmod 644 "$HOSTS"
 mkdir "$WORK/run" "$WORK/conf.d"
