@@ -6,6 +6,7 @@
  * cfg_parse prefixes with "FILE:LINE: ".
  */
 #include "cfg.h"
+#include "cfg_int.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -19,14 +20,6 @@
 #include <unistd.h>
 
 #define CFG_LINE_MAX 1024
-#define CFG_WHY_BYTES 200
-
-/* Parse state passed to every handler. */
-struct cfg_ctx {
-	struct cfg *c;
-	bool listen_set, acl_set, outgoing_set;
-	char why[CFG_WHY_BYTES];
-};
 
 typedef int (*cfg_handler)(struct cfg_ctx *, char *value);
 
@@ -438,13 +431,27 @@ OPT_PATH(opt_user, user)
 OPT_PATH(opt_control_socket, control_socket)
 
 /* Absolute (the daemon works from "/"), or empty for none. */
-static int opt_cache_file(struct cfg_ctx *x, char *v)
+static int abs_path(struct cfg_ctx *x, const char *opt, char *dst,
+                    size_t cap, const char *v)
 {
 	if (v[0] != '\0' && v[0] != '/')
-		return fail(x, "cache-file must be an absolute path, not "
-		            "\"%.60s\"", v);
-	return copy_str(x, x->c->cache_file, sizeof x->c->cache_file, v);
+		return fail(x, "%s must be an absolute path, not \"%.60s\"",
+		            opt, v);
+	return copy_str(x, dst, cap, v);
 }
+
+static int opt_cache_file(struct cfg_ctx *x, char *v)
+{
+	return abs_path(x, "cache-file", x->c->cache_file,
+	                sizeof x->c->cache_file, v);
+}
+
+/* pidfile: PATH (written by the daemon after the privilege drop). */
+static int opt_pidfile(struct cfg_ctx *x, char *v)
+{
+	return abs_path(x, "pidfile", x->c->pidfile, sizeof x->c->pidfile, v);
+}
+
 
 /* curve-require: ZONE (repeatable; a zone at most once). */
 static int opt_curve_require(struct cfg_ctx *x, char *v)
@@ -599,6 +606,8 @@ static const struct {
 	{ "control-socket", opt_control_socket, true },
 	{ "log-level", opt_log_level, false },
 	{ "threads", opt_threads, false },
+	{ "include", cfg_include, false },
+	{ "pidfile", opt_pidfile, true },
 };
 
 void cfg_defaults(struct cfg *c)
@@ -690,14 +699,27 @@ static int check_whole(struct cfg_ctx *x)
 	return 0;
 }
 
-int cfg_parse(const char *name, const char *text, size_t len,
-              struct cfg *out, char *err, size_t errlen)
+/* The message of a failed line, "FILE:LINE: problem", unless an included
+ * file already wrote its own. */
+static int line_failed(struct cfg_ctx *x, const char *name, size_t lineno,
+                       const char *why)
 {
-	struct cfg_ctx x = { .c = out };
+	if (!x->err_set)
+		snprintf(x->err, x->errlen, "%s:%zu: %s", name, lineno, why);
+	x->err_set = true;
+	return -1;
+}
+
+int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
+                      size_t len)
+{
 	char line[CFG_LINE_MAX];
 	size_t pos = 0, lineno = 0;
+	const char *outer = x->file;
+	int rc = 0;
 
-	while (pos < len) {
+	x->file = name;
+	while (pos < len && rc == 0) {
 		size_t n = 0;
 		bool comment = false;
 
@@ -709,71 +731,42 @@ int cfg_parse(const char *name, const char *text, size_t len,
 			if (text[pos] == '#' &&
 			    (n == 0 || isspace((unsigned char)line[n - 1])))
 				comment = true;
-			if (text[pos] == '\0') {
-				snprintf(err, errlen, "%s:%zu: NUL byte in file",
-				         name, lineno);
-				return -1;
-			}
-			if (!comment && n + 1 >= sizeof line) {
-				snprintf(err, errlen, "%s:%zu: line too long",
-				         name, lineno);
-				return -1;
-			}
+			if (text[pos] == '\0')
+				return line_failed(x, name, lineno,
+				                   "NUL byte in file");
+			if (!comment && n + 1 >= sizeof line)
+				return line_failed(x, name, lineno,
+				                   "line too long");
 			if (!comment)
 				line[n++] = text[pos];
 		}
 		pos++; /* the newline */
 		line[n] = '\0';
-		if (parse_line(&x, line) != 0) {
-			snprintf(err, errlen, "%s:%zu: %s", name, lineno, x.why);
-			return -1;
-		}
+		if (parse_line(x, line) != 0)
+			rc = line_failed(x, name, lineno, x->why);
 	}
-	if (check_whole(&x) != 0) {
-		snprintf(err, errlen, "%s: %s", name, x.why);
+	x->file = outer;
+	return rc;
+}
+
+int cfg_end_check(struct cfg_ctx *x, const char *name)
+{
+	if (check_whole(x) != 0) {
+		snprintf(x->err, x->errlen, "%s: %s", name, x->why);
 		return -1;
 	}
 	return 0;
 }
 
-int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
+int cfg_parse(const char *name, const char *text, size_t len,
+              struct cfg *out, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	ssize_t got = 0, n;
-	int fd, rc = -1;
+	struct cfg_ctx x = { .c = out, .file = name, .err = err,
+	                     .errlen = errlen };
 
-	cfg_defaults(out);
-	if (snprintf(out->file, sizeof out->file, "%s", path) >=
-	    (int)sizeof out->file) {
-		snprintf(err, errlen, "%.60s...: path too long", path);
+	if (cfg_text_parse(&x, name, text, len) != 0)
 		return -1;
-	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-		         strerror(errno));
-		return -1;
-	}
-	buf = malloc(CFG_MAX_FILE_BYTES);
-	if (buf == NULL) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		goto done;
-	}
-	while ((n = read(fd, buf + got, CFG_MAX_FILE_BYTES - (size_t)got)) > 0)
-		got += n;
-	if (n < 0) {
-		snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-		goto done;
-	}
-	if (got == CFG_MAX_FILE_BYTES) {
-		snprintf(err, errlen, "%s: file larger than 1 MiB", path);
-		goto done;
-	}
-	rc = cfg_parse(path, buf, (size_t)got, out, err, errlen);
-done:
-	free(buf);
-	close(fd);
-	return rc;
+	return cfg_end_check(&x, name);
 }
 
 static bool prefix_match(const uint8_t *addr, const struct cfg_acl *a)

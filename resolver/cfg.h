@@ -9,6 +9,17 @@
  * or add local zones (resolver/localzone.h). Every option and its default is
  * documented in etc/curvecache.conf.
  *
+ * "include: PATH" reads another file in place of the line: PATH may be a
+ * glob(3) pattern (its files are read in sorted order; a pattern that
+ * matches nothing is no error, a missing plain file is), and a relative
+ * PATH is taken from the directory of the file holding the include line
+ * (so "include: conf.d/NAME.conf" in /etc/curvecache/curvecache.conf reads
+ * /etc/curvecache/conf.d/, whatever the working directory; the daemon
+ * works from "/"). Includes nest up to CFG_MAX_INCLUDE_DEPTH deep; a
+ * file that includes itself, directly or not, is an error (found by
+ * device and inode); an included file must be a regular file. A problem
+ * inside an included file is told with that file's name and line.
+ *
  * Design notes:
  * - struct cfg holds everything in fixed-size fields: no allocation, no
  *   free, a plain copy is a full copy (SIGHUP reload parses into a fresh
@@ -36,6 +47,10 @@
 #define CFG_MAX_FILE_BYTES (1024 * 1024)
 #define CFG_ERR_BYTES 512
 #define CFG_DEFAULT_FILE SYSCONFDIR "/curvecache/curvecache.conf"
+/** Files an include may nest below the top one. */
+#define CFG_MAX_INCLUDE_DEPTH 8
+/** Most files one load reads, the top one and every include counted. */
+#define CFG_MAX_INCLUDE_FILES 256
 /** Longest curve-key-rotate period: one year, in seconds. */
 #define CFG_MAX_ROTATE_S (366u * 24 * 3600)
 
@@ -175,6 +190,9 @@ struct cfg {
 	size_t n_local_zone;              /**< local-zone lines */
 	char user[CFG_MAX_USER];          /**< empty: keep the start user */
 	char control_socket[CFG_MAX_PATH];/**< empty: no control socket */
+	char pidfile[CFG_MAX_PATH];       /**< absolute; written after the
+	                                       privilege drop, removed at
+	                                       exit; empty: none */
 	enum cfg_log_level log_level;
 	unsigned threads;
 };
@@ -186,7 +204,8 @@ struct cfg {
 void cfg_defaults(struct cfg *c);
 
 /**
- * Read and check a config file into *out (defaults, then the file).
+ * Read and check a config file into *out (defaults, then the file and
+ * the files it includes).
  * @param path: the file.
  * @param out: receives the config; unspecified on failure.
  * @param err: receives "FILE:LINE: problem" on failure.
@@ -198,7 +217,9 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
 
 /**
  * Parse config text (for cfg_load, tests and the fuzzer).
- * @param name: the file name used in messages.
+ * @param name: the file name used in messages; relative include lines
+ *   are taken from its directory (the working directory if it has no
+ *   '/').
  * @param text, len: the text; need not be NUL-terminated.
  * @param out: defaults are NOT applied here; call cfg_defaults first.
  * @param err, errlen: as for cfg_load.

@@ -1,7 +1,9 @@
 /*
  * resolver/main.c - the curvecache daemon.
  *
- *   curvecache [-c FILE] [-f]
+ *   curvecache [-c FILE] [-f]    run
+ *   curvecache [-c FILE] -t      check the configuration, exit 0 or 1
+ *   curvecache -V | -h           versions (libraries as run) | usage
  *
  * Reads the configuration (default CFG_DEFAULT_FILE) and the root hints
  * (root-hints, else Debian's file when it loads, else built in: hints.h),
@@ -21,14 +23,25 @@
  * 0600 or stricter, else start-up fails with the reason; a missing file
  * is created); curve-key-rotate arms a timer that rotates the client key;
  * READY=1 and STOPPING=1 go to systemd (Type=notify) when NOTIFY_SOCKET
- * is set.
+ * is set. After the privilege drop, with user: set, every file a reload
+ * reads (the config and its includes, root-hints, local-data-file,
+ * block-file) is opened as that user: one it cannot read stops the start
+ * with its name, rather than the first reload. Then the pidfile, if set,
+ * is written as that user (so that the same user removes it at exit, and
+ * root never writes into a directory the run user controls).
+ *
+ * -t reads everything a start reads (config, includes, root hints, local
+ * data, block list, curve-key-file mode), binds nothing, prints the first
+ * problem as "FILE:LINE: problem" on stderr and exits 1, or one "OK"
+ * line on stdout and exits 0; run as root with user: set, it also checks
+ * in a child, as that user, the files a reload reads.
  *
  * Design notes:
  * - The fork happens before the event loop exists (libuv loops do not
  *   survive a fork); the child reports readiness through a pipe.
  * - Settings that need a restart (listeners, user, cache size, DNSCurve
- *   key file, threads, control socket) keep their running values on a
- *   reload, with a warning.
+ *   key file, threads, control socket, pidfile) keep their running values
+ *   on a reload, with a warning naming the options that changed.
  * - Order of start-up: bind the listeners and the control socket (its
  *   file gets the configured user's owner and group), then drop
  *   privileges: the socket's directory (/run/...) is usually root's.
@@ -45,9 +58,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
+#include <ares.h>
 #include <sodium.h>
 
 #include "cache.h"
@@ -86,6 +101,8 @@ struct main_ctx {
 	char cfg_abs[PATH_MAX];      /**< cfg_path made absolute (reloads
 	                                  happen after chdir("/")) */
 	bool foreground;
+	bool check;                  /**< -t: check the config, run nothing */
+	bool pid_written;            /**< cfg.pidfile is ours to remove */
 	int ready_fd;                /**< pipe to the waiting parent, or -1 */
 	struct cfg cfg;              /**< the running configuration */
 	struct main_hints hints;     /**< which root hints run */
@@ -109,10 +126,26 @@ static bool main_to_syslog;
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: curvecache [-c FILE] [-f]\n"
+	fprintf(f, "usage: curvecache [-c FILE] [-f | -t] | -V | -h\n"
 	        "  -c FILE  configuration file (default %s)\n"
-	        "  -f       stay in the foreground, log to stderr\n",
+	        "  -f       stay in the foreground, log to stderr\n"
+	        "  -t       check the configuration and the files it names,\n"
+	        "           print FILE:LINE problems; exit 0 if good, 1 if not\n"
+	        "  -V       print the version and the library versions\n"
+	        "  -h       print this help\n",
 	        CFG_DEFAULT_FILE);
+}
+
+/* -V: ours, and those of the libraries as run (and as built). */
+static void print_versions(void)
+{
+	printf("curvecache %s\n", PACKAGE_VERSION);
+	printf("libsodium %s (built with %s)\n", sodium_version_string(),
+	       SODIUM_VERSION_STRING);
+	printf("c-ares %s (built with %s)\n", ares_version(NULL),
+	       ARES_VERSION_STR);
+	printf("libuv %s (built with %d.%d.%d)\n", uv_version_string(),
+	       UV_VERSION_MAJOR, UV_VERSION_MINOR, UV_VERSION_PATCH);
 }
 
 /* A start-up failure: to stderr (still the terminal) and to the log. */
@@ -476,6 +509,30 @@ static void log_stats(const struct main_ctx *m)
 	}
 }
 
+/* After the privilege drop: every file a reload reads must be readable
+ * by the run user (said now, not at the first reload); then the pidfile,
+ * written as that user. -1 on failure (message given). */
+static int after_drop(struct main_ctx *m)
+{
+	char err[CFG_ERR_BYTES];
+	const char *u = m->cfg.user;
+
+	if (u[0] != '\0' && ops_reload_files_check(&m->cfg, m->cfg_path, u,
+	                                            err, sizeof err) != 0) {
+		fail("%s", err);
+		return -1;
+	}
+	if (m->cfg.pidfile[0] == '\0')
+		return 0;
+	if (ops_pidfile_write(m->cfg.pidfile, err, sizeof err) != 0) {
+		fail("%s%s%s%s", err, u[0] ? " (as user " : "", u,
+		     u[0] ? ")" : "");
+		return -1;
+	}
+	m->pid_written = true;
+	return 0;
+}
+
 /* Everything up to serving; -1 on failure (message already given). */
 static int startup(struct main_ctx *m)
 {
@@ -509,7 +566,8 @@ static int startup(struct main_ctx *m)
 		return -1;
 	}
 	if (make_server(m, h) != 0 || make_control(m) != 0 ||
-	    drop_privileges(m->cfg.user) != 0 || start_signals(m) != 0)
+	    drop_privileges(m->cfg.user) != 0 || after_drop(m) != 0 ||
+	    start_signals(m) != 0)
 		return -1;
 	ops_cache_load(m->cache, &m->cfg);
 	arm_rotate(m);
@@ -539,39 +597,6 @@ static void stop(struct main_ctx *m)
 	for (i = 0; i < m->nsig; i++)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
 	m->nsig = 0;
-}
-
-/* Keep the running value of settings a reload cannot change. */
-static void keep_restart_only(const struct cfg *old, struct cfg *nc)
-{
-	bool changed =
-		nc->port != old->port || nc->n_listen != old->n_listen ||
-		memcmp(nc->listen, old->listen, sizeof nc->listen) != 0 ||
-		strcmp(nc->user, old->user) != 0 ||
-		nc->cache_size != old->cache_size ||
-		nc->min_ttl != old->min_ttl || nc->max_ttl != old->max_ttl ||
-		nc->neg_max_ttl != old->neg_max_ttl ||
-		strcmp(nc->curve_key_file, old->curve_key_file) != 0 ||
-		nc->threads != old->threads ||
-		strcmp(nc->control_socket, old->control_socket) != 0;
-
-	if (changed)
-		log_warn("reload_partial", "reason=\"listen, port, user, "
-		         "cache sizes and TTL clamps, curve-key-file, threads "
-		         "and control-socket need a restart\"");
-	nc->port = old->port;
-	nc->n_listen = old->n_listen;
-	memcpy(nc->listen, old->listen, sizeof nc->listen);
-	memcpy(nc->user, old->user, sizeof nc->user);
-	nc->cache_size = old->cache_size;
-	nc->min_ttl = old->min_ttl;
-	nc->max_ttl = old->max_ttl;
-	nc->neg_max_ttl = old->neg_max_ttl;
-	memcpy(nc->curve_key_file, old->curve_key_file,
-	       sizeof nc->curve_key_file);
-	nc->threads = old->threads;
-	memcpy(nc->control_socket, old->control_socket,
-	       sizeof nc->control_socket);
 }
 
 /* SIGHUP and the control socket: 0, or -1 with the reason in err. */
@@ -605,7 +630,7 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 		free(nc);
 		return -1;
 	}
-	keep_restart_only(&m->cfg, nc);
+	ops_keep_restart_only(&m->cfg, nc);
 	if (server_forward_set(m->srv, nc, err, errlen) != SERVER_OK) {
 		log_error("reload_partial", "error=\"forward zones: %s\" "
 		          "kept=old_forward_zones", err);
@@ -667,6 +692,8 @@ static void cleanup(struct main_ctx *m)
 	curvepin_free(m->pin);
 	if (m->ready_fd >= 0)
 		close(m->ready_fd);
+	if (m->pid_written)
+		ops_pidfile_remove(m->cfg.pidfile);
 }
 
 static int parse_args(struct main_ctx *m, int argc, char **argv)
@@ -674,7 +701,7 @@ static int parse_args(struct main_ctx *m, int argc, char **argv)
 	int opt;
 
 	m->cfg_path = CFG_DEFAULT_FILE;
-	while ((opt = getopt(argc, argv, "c:fh")) != -1) {
+	while ((opt = getopt(argc, argv, "c:fhtV")) != -1) {
 		switch (opt) {
 		case 'c':
 			m->cfg_path = optarg;
@@ -682,8 +709,14 @@ static int parse_args(struct main_ctx *m, int argc, char **argv)
 		case 'f':
 			m->foreground = true;
 			break;
+		case 't':
+			m->check = true;
+			break;
 		case 'h':
 			usage(stdout);
+			exit(0);
+		case 'V':
+			print_versions();
 			exit(0);
 		default:
 			usage(stderr);
@@ -696,6 +729,54 @@ static int parse_args(struct main_ctx *m, int argc, char **argv)
 	}
 	if (realpath(m->cfg_path, m->cfg_abs) != NULL)
 		m->cfg_path = m->cfg_abs;
+	return 0;
+}
+
+/* -t as root with user: set: a child, as that user, opens the files a
+ * reload reads (as the daemon does after its privilege drop). */
+static int check_as_user(struct main_ctx *m)
+{
+	char err[CFG_ERR_BYTES];
+	pid_t pid, w;
+	int st = 0;
+
+	if (m->cfg.user[0] == '\0' || geteuid() != 0)
+		return 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "curvecache: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		if (drop_privileges(m->cfg.user) != 0)
+			_exit(1);
+		if (ops_reload_files_check(&m->cfg, m->cfg_path, m->cfg.user,
+		                           err, sizeof err) != 0) {
+			fprintf(stderr, "%s\n", err);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	do
+		w = waitpid(pid, &st, 0);
+	while (w < 0 && errno == EINTR);
+	return w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* -t: everything a start reads, nothing bound: 0 good, 1 not. */
+static int check_config(struct main_ctx *m)
+{
+	char err[CFG_ERR_BYTES];
+
+	if (cfg_load(m->cfg_path, &m->cfg, err, sizeof err) != 0 ||
+	    ops_config_check(&m->cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (check_as_user(m) != 0)
+		return 1;
+	printf("curvecache: configuration %s is OK\n", m->cfg_path);
 	return 0;
 }
 
@@ -713,6 +794,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	log_init(CFG_LOG_INFO, true);
+	if (m->check) {
+		status = check_config(m);
+		free(m);
+		return status;
+	}
 	if (cfg_load(m->cfg_path, &m->cfg, err, sizeof err) != 0) {
 		fprintf(stderr, "curvecache: %s\n", err);
 		free(m);

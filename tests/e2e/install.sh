@@ -13,13 +13,15 @@
 # - the installed config is the sample with root-hints pointing at the
 #   installed root hints; curvecache -h names $(sysconfdir)/curvecache/
 #   curvecache.conf as its default (the compiled-in path follows
-#   --sysconfdir); the unit's ExecStart uses $(sbindir) and the config;
+#   --sysconfdir); the unit's ExecStart uses $(sbindir) and the config,
+#   and so does its ExecReload (curvecache -t before the SIGHUP);
 # - a second make install keeps an edited config and writes the new one
 #   beside it as curvecache.conf.new;
 # - every man page renders with groff -man -ww and man --warnings with
 #   nothing on stderr, and no @placeholder@ is left;
 # - systemd-analyze verify accepts the unit (when systemd-analyze is
-#   installed), with ExecStart pointed into DESTDIR and MANPATH at the
+#   installed), with ExecStart and ExecReload (curvecache -t) pointed
+#   into DESTDIR and MANPATH at the
 #   installed man pages (so Documentation= is checked too);
 # - the installed curvecache starts with the installed config (-c; only
 #   listen, root hints and control socket changed, to a spare loopback
@@ -96,6 +98,9 @@ UNIT=$D$systemdsystemunitdir/curvecache.service
 t="unit ExecStart has the installed paths"
 if grep -qx "ExecStart=$sbindir/curvecache -f -c $sysconfdir/curvecache/curvecache.conf" "$UNIT"
 then ok "$t"; else bad "$t" "wrong ExecStart" "$UNIT"; fi
+t="unit ExecReload checks the installed config first (-t)"
+if grep -qx "ExecReload=$sbindir/curvecache -t -c $sysconfdir/curvecache/curvecache.conf" "$UNIT"
+then ok "$t"; else bad "$t" "no ExecReload with -t" "$UNIT"; fi
 
 t="unit Documentation= names every installed man page and the README"
 for m in "$D$mandir"/man*/*; do
@@ -143,7 +148,7 @@ then ok "$t"; else bad "$t" "path missing"; fi
 if command -v systemd-analyze >/dev/null 2>&1; then
   t="systemd-analyze verify accepts the unit"
   mkdir -p "$WORK/unit"
-  sed "s|^ExecStart=$sbindir/|ExecStart=$D$sbindir/|" "$UNIT" \
+  sed "s|^\(Exec[A-Za-z]*\)=$sbindir/|\1=$D$sbindir/|" "$UNIT" \
     >"$WORK/unit/curvecache.service"
   MANPATH=$D$mandir systemd-analyze verify "$WORK/unit/curvecache.service" \
     >"$WORK/verify.out" 2>&1

@@ -17,6 +17,9 @@
 # - the hardening took hold: not root (DynamicUser), CapEff only
 #   CAP_NET_BIND_SERVICE, no_new_privs, a seccomp filter;
 # - systemctl reload (SIGHUP) reloads, same main pid;
+# - with a broken config, systemctl reload fails: "curvecache -t" (the
+#   first ExecReload) put its FILE:LINE in the journal, no SIGHUP was
+#   sent (no reload event), the daemon runs on, same pid;
 # - killed with SIGKILL, it is restarted (Restart=on-failure);
 # - systemctl stop: exit status 0; the cache file and the key file were
 #   written in the StateDirectory (key mode 0600); started again, it loads
@@ -245,6 +248,29 @@ then
 else
   bad "systemctl reload" "no event=reload or a new pid" "$WORK/journal"
 fi
+
+# ---- reload with a broken config: "curvecache -t" stops it
+cp "$CONF" "$WORK/conf.good"
+echo "bogus-option: yes" >>"$CONF"
+nl=$(wc -l <"$CONF")
+journal
+nr=$(grep -c 'event=reload ' "$WORK/journal")
+rrc=0
+in_ct systemctl reload curvecache.service >"$WORK/reload2.out" 2>&1 || rrc=$?
+sleep 0.5
+journal
+if [ $rrc -ne 0 ] &&
+   grep -q "curvecache.conf:$nl: unknown option \"bogus-option\"" \
+     "$WORK/journal" &&
+   [ "$(grep -c 'event=reload ' "$WORK/journal")" = "$nr" ] &&
+   [ "$(show MainPID)" = "$PID1" ] && [ "$(show ActiveState)" = active ]
+then
+  ok "systemctl reload, broken config: refused by curvecache -t (FILE:LINE), not signalled"
+else
+  cat "$WORK/reload2.out" >>"$WORK/journal"
+  bad "systemctl reload with a broken config" "exit $rrc" "$WORK/journal"
+fi
+cat "$WORK/conf.good" >"$CONF"
 
 # ---- Restart=on-failure
 in_ct /bin/sh -c "kill -KILL $PID1"

@@ -3,7 +3,8 @@
  *
  * The input is the text of a config file, parsed with cfg_parse over the
  * built-in defaults, as cfg_load does after reading the file. On failure
- * the message must be a NUL-terminated "FILE:..." line; on success every
+ * the message must be a NUL-terminated "FILE:..." line (this file's,
+ * unless an include line names another); on success every
  * count must be within its cap and every string NUL-terminated, the
  * access list must answer for a few client addresses, and the local-zone
  * lines must build a local zone table.
@@ -69,7 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cfg_parse(FUZZ_CFG_NAME, (const char *)data, size, &c, err,
 	              sizeof err) != 0) {
 		check_str(err, sizeof err);
-		if (strncmp(err, FUZZ_CFG_NAME, strlen(FUZZ_CFG_NAME)) != 0)
+		/* an include line may name a problem in another file */
+		if (strncmp(err, FUZZ_CFG_NAME, strlen(FUZZ_CFG_NAME)) != 0 &&
+		    memmem(data, size, "include", 7) == NULL)
 			abort();
 		return 0;
 	}

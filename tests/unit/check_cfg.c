@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cfg.h"
 
@@ -439,6 +440,163 @@ START_TEST(test_local_zone_reject)
 }
 END_TEST
 
+/* ---- include: files in a temporary directory ---- */
+static char incdir[] = "/tmp/check_cfg_inc_XXXXXX";
+
+/* Write TEXT to incdir/NAME (NAME may hold one subdirectory). */
+static void put(const char *name, const char *text)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", incdir, name);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	(void)mkdir(path, 0700);
+	*slash = '/';
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fputs(text, f), 0);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* cfg_load of incdir/NAME. */
+static int load(const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "%s/%s", incdir, name);
+	err[0] = '\0';
+	return cfg_load(path, &c, err, sizeof err);
+}
+
+static void inc_setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(incdir));
+}
+
+static void inc_teardown(void)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", incdir);
+	ck_assert_int_eq(system(cmd), 0);
+	memcpy(incdir + strlen(incdir) - 6, "XXXXXX", 6);
+}
+
+/* A glob reads its files in sorted order, relative to the including
+ * file's directory; a pattern matching nothing is fine. */
+START_TEST(test_include_glob_order)
+{
+	put("d.d/20-b.conf", "threads: 3\nlisten: 127.0.0.3\n");
+	put("d.d/10-a.conf", "threads: 2\nlisten: 127.0.0.2\n");
+	put("d.d/notes.txt", "not a config line\n");
+	put("main.conf", "port: 5301\ninclude: d.d/*.conf\n"
+	    "include: none.d/*.conf\n");
+	ck_assert_msg(load("main.conf") == 0, "%s", err);
+	ck_assert_uint_eq(c.threads, 3);
+	ck_assert_uint_eq(c.n_listen, 2);
+	ck_assert_uint_eq(ntohl(((struct sockaddr_in *)&c.listen[0].sa)
+	                        ->sin_addr.s_addr), 0x7f000002);
+	ck_assert_uint_eq(ntohl(((struct sockaddr_in *)&c.listen[1].sa)
+	                        ->sin_addr.s_addr), 0x7f000003);
+}
+END_TEST
+
+/* Nested includes; each relative path from its own file's directory. */
+START_TEST(test_include_nested)
+{
+	put("sub/c.conf", "threads: 7\n");
+	put("sub/b.conf", "# b\ninclude: c.conf\n");
+	put("main.conf", "include: sub/b.conf\n");
+	ck_assert_msg(load("main.conf") == 0, "%s", err);
+	ck_assert_uint_eq(c.threads, 7);
+}
+END_TEST
+
+/* A problem inside an included file names that file and its line. */
+START_TEST(test_include_error_names_file)
+{
+	char want[600];
+
+	put("d.d/10-a.conf", "threads: 2\n");
+	put("d.d/20-b.conf", "threads: 3\nbogus-option: yes\n");
+	put("main.conf", "port: 5301\ninclude: d.d/*.conf\n");
+	ck_assert_int_eq(load("main.conf"), -1);
+	snprintf(want, sizeof want, "%s/d.d/20-b.conf:2: unknown option "
+	         "\"bogus-option\"", incdir);
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* A plain file that is missing is an error at the include line. */
+START_TEST(test_include_missing)
+{
+	char want[600];
+
+	put("main.conf", "port: 5301\n\ninclude: nope.conf\n");
+	ck_assert_int_eq(load("main.conf"), -1);
+	snprintf(want, sizeof want, "%s/main.conf:3: include %s/nope.conf: "
+	         "cannot open: No such file or directory", incdir, incdir);
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* A file including itself, directly or through another, is refused. */
+START_TEST(test_include_loop)
+{
+	char want[600];
+
+	put("self.conf", "include: self.conf\n");
+	ck_assert_int_eq(load("self.conf"), -1);
+	snprintf(want, sizeof want, "%s/self.conf:1: include %s/self.conf: "
+	         "include loop: the file is already being read", incdir,
+	         incdir);
+	ck_assert_str_eq(err, want);
+	put("a.conf", "port: 5301\ninclude: sub/b.conf\n");
+	put("sub/b.conf", "\n\ninclude: ../a.conf\n");
+	ck_assert_int_eq(load("a.conf"), -1);
+	snprintf(want, sizeof want, "%s/sub/b.conf:3: include %s/sub/../a.conf: "
+	         "include loop", incdir, incdir);
+	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
+}
+END_TEST
+
+/* Deep chains stop at CFG_MAX_INCLUDE_DEPTH; only regular files. */
+START_TEST(test_include_limits)
+{
+	char name[32], text[64];
+	int i;
+
+	for (i = 0; i <= CFG_MAX_INCLUDE_DEPTH; i++) {
+		snprintf(name, sizeof name, "n%d.conf", i);
+		snprintf(text, sizeof text, "include: n%d.conf\n", i + 1);
+		put(name, text);
+	}
+	put("n9.conf", "threads: 2\n");
+	ck_assert_int_eq(load("n0.conf"), -1);
+	ck_assert_msg(strstr(err, "/n8.conf:1: include ") != NULL &&
+	              strstr(err, "nested deeper than 8") != NULL, "%s", err);
+	ck_assert_msg(load("n1.conf") == 0, "%s", err);
+	put("dir.conf", "include: /dev/null\n");
+	ck_assert_int_eq(load("dir.conf"), -1);
+	ck_assert_msg(strstr(err, "not a regular file") != NULL, "%s", err);
+}
+END_TEST
+
+/* pidfile: an absolute path, or empty for none. */
+START_TEST(test_pidfile)
+{
+	ck_assert_int_eq(parse("pidfile: /run/curvecache.pid\n"), 0);
+	ck_assert_str_eq(c.pidfile, "/run/curvecache.pid");
+	ck_assert_int_eq(parse("pidfile:\n"), 0);
+	ck_assert_str_eq(c.pidfile, "");
+	ck_assert_int_eq(parse("\npidfile: run/curvecache.pid\n"), -1);
+	ck_assert_str_eq(err, "test.conf:2: pidfile must be an absolute "
+	                 "path, not \"run/curvecache.pid\"");
+}
+END_TEST
+
 /* The sample config parses, and gives exactly the built-in defaults. */
 START_TEST(test_sample_file)
 {
@@ -479,6 +637,16 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_curve_require_reject);
 	tcase_add_test(tc, test_local_zone_reject);
 	tcase_add_test(tc, test_load_file);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("include");
+	tcase_add_checked_fixture(tc, inc_setup, inc_teardown);
+	tcase_add_test(tc, test_include_glob_order);
+	tcase_add_test(tc, test_include_nested);
+	tcase_add_test(tc, test_include_error_names_file);
+	tcase_add_test(tc, test_include_missing);
+	tcase_add_test(tc, test_include_loop);
+	tcase_add_test(tc, test_include_limits);
+	tcase_add_test(tc, test_pidfile);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_test(tc, test_limits);
