@@ -82,7 +82,7 @@ struct persist_counts {
 };
 
 /** Bytes of the err text of save and load. */
-#define PERSIST_ERR_BYTES 256
+#define PERSIST_ERR_BYTES 512
 
 /**
  * Describe a status code.
