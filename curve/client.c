@@ -18,6 +18,8 @@
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,7 +51,8 @@ curve_strerror(int status)
 	case CURVE_ENAME: return "malformed domain name";
 	case CURVE_ENOMEM: return "out of memory";
 	case CURVE_EIO: return "key file I/O error";
-	case CURVE_EKEYFILE: return "key file malformed or mode not 0600";
+	case CURVE_EKEYFILE: return "key or nonce file malformed, or mode not "
+	                            "0600";
 	case CURVE_EINVAL: return "invalid argument";
 	case CURVE_ECRYPTO: return "cryptographic failure";
 	default: return "unknown curve status";
@@ -147,33 +150,71 @@ read_all(int fd, char *buf, size_t cap, size_t *n)
 	return CURVE_OK;
 }
 
+int
+curve_why(char *why, size_t whylen, int status, const char *file,
+          const char *fmt, ...)
+{
+	int saved = errno, n;
+	va_list ap;
+
+	if (why != NULL && whylen > 0) {
+		n = snprintf(why, whylen, "%s: ", file);
+		if (n >= 0 && (size_t)n < whylen) {
+			va_start(ap, fmt);
+			vsnprintf(why + n, whylen - (size_t)n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	errno = saved;
+	return status;
+}
+
+/** Check the open key file's type and mode. */
+static int
+keyfile_check(int fd, const char *path, char *why, size_t whylen)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) != 0)
+		return curve_why(why, whylen, CURVE_EIO, path, "%s",
+		                 strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return curve_why(why, whylen, CURVE_EKEYFILE, path,
+		                 "not a regular file");
+	if (sb.st_mode & 07777 & ~KEYFILE_MODE)
+		return curve_why(why, whylen, CURVE_EKEYFILE, path, "mode "
+		                 "%04o; a secret key file must be mode 0600 or "
+		                 "stricter", (unsigned)(sb.st_mode & 07777));
+	return CURVE_OK;
+}
+
 /** Read and check a key file into sk. */
 static int
-keyfile_read(const char *path, uint8_t sk[CURVE_SECRET_BYTES])
+keyfile_read(const char *path, uint8_t sk[CURVE_SECRET_BYTES], char *why,
+             size_t whylen)
 {
 	char buf[KEYFILE_MAX + 1];
-	struct stat sb;
 	size_t n = 0, binlen = 0;
 	const char *end = NULL;
 	int fd, st, saved;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return CURVE_EIO;
-	if (fstat(fd, &sb) != 0) {
-		st = CURVE_EIO;
-		goto done;
-	}
-	if (!S_ISREG(sb.st_mode) || (sb.st_mode & 07777 & ~KEYFILE_MODE)) {
-		st = CURVE_EKEYFILE;
-		goto done;
-	}
-	st = read_all(fd, buf, sizeof buf, &n);
+		return curve_why(why, whylen, CURVE_EIO, path, "%s",
+		                 strerror(errno));
+	st = keyfile_check(fd, path, why, whylen);
+	if (st == CURVE_OK && read_all(fd, buf, sizeof buf, &n) != CURVE_OK)
+		st = curve_why(why, whylen, CURVE_EIO, path, "%s",
+		               strerror(errno));
 	if (st != CURVE_OK)
 		goto done;
-	st = CURVE_EKEYFILE;
+	st = curve_why(why, whylen, CURVE_EKEYFILE, path, "%zu%s bytes; "
+	               "expected %d hex digits and a newline",
+	               n, n > KEYFILE_MAX ? " or more" : "", KEYFILE_HEX);
 	if (n != KEYFILE_HEX && !(n == KEYFILE_MAX && buf[KEYFILE_HEX] == '\n'))
 		goto done;
+	st = curve_why(why, whylen, CURVE_EKEYFILE, path, "not %d hex "
+	               "digits", KEYFILE_HEX);
 	if (sodium_hex2bin(sk, CURVE_SECRET_BYTES, buf, KEYFILE_HEX, NULL,
 	                   &binlen, &end) == 0 &&
 	    binlen == CURVE_SECRET_BYTES && end == buf + KEYFILE_HEX)
@@ -189,21 +230,30 @@ done:
 int
 curve_client_load(struct curve_client **out, size_t slots, const char *path)
 {
+	return curve_client_load_why(out, slots, path, NULL, 0);
+}
+
+int
+curve_client_load_why(struct curve_client **out, size_t slots,
+                      const char *path, char *why, size_t whylen)
+{
 	uint8_t sk[CURVE_SECRET_BYTES];
 	int st;
 
 	if (out == NULL || path == NULL)
 		return CURVE_EINVAL;
 	*out = NULL;
+	if (why != NULL && whylen > 0)
+		why[0] = '\0';
 	if (sodium_init() < 0)
 		return CURVE_ECRYPTO;
-	st = keyfile_read(path, sk);
+	st = keyfile_read(path, sk, why, whylen);
 	if (st == CURVE_OK)
 		st = curve_client_from_secret(out, slots, sk);
 	sodium_memzero(sk, sizeof sk);
 	if (st != CURVE_OK)
 		return st;
-	st = curve_nonce_file_attach(*out, path);
+	st = curve_nonce_file_attach(*out, path, why, whylen);
 	if (st != CURVE_OK) {
 		int saved = errno;
 

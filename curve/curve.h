@@ -220,6 +220,19 @@ int curve_client_load(struct curve_client **out, size_t slots,
                       const char *path) CURVE_MUST_CHECK;
 
 /**
+ * As curve_client_load, and on failure says which file is at fault and
+ * what is wrong with it, e.g. "/var/lib/curvecache/key.nonce: empty;
+ * expected the nonce counter's mark (decimal digits and a newline)" or
+ * "/var/lib/curvecache/key: 12 bytes; expected 64 hex digits and a
+ * newline". Never holds key bytes.
+ * @param why, whylen: receive that text on failure (NULL: not wanted).
+ * @return as curve_client_load.
+ */
+int curve_client_load_why(struct curve_client **out, size_t slots,
+                          const char *path, char *why, size_t whylen)
+	CURVE_MUST_CHECK;
+
+/**
  * Write a new random secret key to a file (mode 0600, created or replaced
  * atomically), in the format curve_client_load reads.
  * @return CURVE_OK, CURVE_EIO or CURVE_ECRYPTO.

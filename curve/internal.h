@@ -121,11 +121,21 @@ int curve_shared_get(struct curve_client *c,
  * Start persisting the nonce counter of a client loaded from keypath:
  * read the mark in keypath.nonce (1 when the file is missing), start the
  * counter there and reserve the first block (writing the new mark).
+ * @param why, whylen: NULL, or on failure receive "KEYPATH.nonce: what
+ *   is wrong" (curve_why).
  * @return CURVE_OK, CURVE_ENOMEM, CURVE_EIO (errno set) or
  *   CURVE_EKEYFILE (the mark file is malformed).
  */
-int curve_nonce_file_attach(struct curve_client *c, const char *keypath)
-	CURVE_MUST_CHECK;
+int curve_nonce_file_attach(struct curve_client *c, const char *keypath,
+                            char *why, size_t whylen) CURVE_MUST_CHECK;
+
+/**
+ * Say why a file was refused: "FILE: " and the formatted text into why
+ * (nothing when why is NULL); errno is kept.
+ * @return status.
+ */
+int curve_why(char *why, size_t whylen, int status, const char *file,
+              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /**
  * Replace path atomically with data: write a temporary file in the same

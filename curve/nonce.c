@@ -45,9 +45,14 @@ nonce_mark_write(const struct curve_client *c, uint64_t mark)
 	return curve_file_replace(c->nonce_path, line, n);
 }
 
+/** What a mark file must hold, for the error texts. */
+#define NONCE_EXPECTED \
+	"expected the nonce counter's mark (decimal digits and a newline)"
+
 /** Parse a mark file's contents (digits, optional newline). */
 static int
-nonce_mark_parse(const char *buf, size_t n, uint64_t *mark)
+nonce_mark_parse(const char *path, const char *buf, size_t n,
+                 uint64_t *mark, char *why, size_t whylen)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -55,12 +60,16 @@ nonce_mark_parse(const char *buf, size_t n, uint64_t *mark)
 	if (n > 0 && buf[n - 1] == '\n')
 		n--;
 	if (n == 0)
-		return CURVE_EKEYFILE;
+		return curve_why(why, whylen, CURVE_EKEYFILE, path, "%s; %s",
+		                 "empty", NONCE_EXPECTED);
 	for (i = 0; i < n; i++) {
 		if (buf[i] < '0' || buf[i] > '9')
-			return CURVE_EKEYFILE;
+			return curve_why(why, whylen, CURVE_EKEYFILE, path,
+			                 "byte %zu is not a digit; %s", i + 1,
+			                 NONCE_EXPECTED);
 		if (v > (UINT64_MAX - (uint64_t)(buf[i] - '0')) / 10)
-			return CURVE_EKEYFILE;
+			return curve_why(why, whylen, CURVE_EKEYFILE, path,
+			                 "%s", "number over 2^64 - 1");
 		v = v * 10 + (uint64_t)(buf[i] - '0');
 	}
 	*mark = v;
@@ -69,7 +78,7 @@ nonce_mark_parse(const char *buf, size_t n, uint64_t *mark)
 
 /** Read the mark from path; 1 when the file does not exist. */
 static int
-nonce_mark_read(const char *path, uint64_t *mark)
+nonce_mark_read(const char *path, uint64_t *mark, char *why, size_t whylen)
 {
 	char buf[NONCE_FILE_MAX + 1];
 	size_t n = 0;
@@ -82,7 +91,8 @@ nonce_mark_read(const char *path, uint64_t *mark)
 		return CURVE_OK;
 	}
 	if (fd < 0)
-		return CURVE_EIO;
+		return curve_why(why, whylen, CURVE_EIO, path, "%s",
+		                 strerror(errno));
 	while (n < sizeof buf) {
 		r = read(fd, buf + n, sizeof buf - n);
 		if (r < 0 && errno == EINTR)
@@ -91,7 +101,8 @@ nonce_mark_read(const char *path, uint64_t *mark)
 			saved = errno;
 			close(fd);
 			errno = saved;
-			return CURVE_EIO;
+			return curve_why(why, whylen, CURVE_EIO, path, "%s",
+			                 strerror(errno));
 		}
 		if (r == 0)
 			break;
@@ -99,8 +110,9 @@ nonce_mark_read(const char *path, uint64_t *mark)
 	}
 	close(fd);
 	if (n > NONCE_FILE_MAX)
-		return CURVE_EKEYFILE;
-	return nonce_mark_parse(buf, n, mark);
+		return curve_why(why, whylen, CURVE_EKEYFILE, path, "over %d "
+		                 "bytes; %s", NONCE_FILE_MAX, NONCE_EXPECTED);
+	return nonce_mark_parse(path, buf, n, mark, why, whylen);
 }
 
 /** Reserve the block starting at c->counter. Caller holds nonce_lock. */
@@ -121,7 +133,8 @@ nonce_reserve(struct curve_client *c)
 }
 
 int
-curve_nonce_file_attach(struct curve_client *c, const char *keypath)
+curve_nonce_file_attach(struct curve_client *c, const char *keypath,
+                        char *why, size_t whylen)
 {
 	size_t klen = strlen(keypath);
 	uint64_t mark = 1;
@@ -132,7 +145,7 @@ curve_nonce_file_attach(struct curve_client *c, const char *keypath)
 		return CURVE_ENOMEM;
 	memcpy(c->nonce_path, keypath, klen);
 	memcpy(c->nonce_path + klen, NONCE_SUFFIX, sizeof NONCE_SUFFIX);
-	st = nonce_mark_read(c->nonce_path, &mark);
+	st = nonce_mark_read(c->nonce_path, &mark, why, whylen);
 	if (st != CURVE_OK)
 		return st;
 	if (mark == 0)
@@ -142,6 +155,9 @@ curve_nonce_file_attach(struct curve_client *c, const char *keypath)
 	c->reserved = mark;
 	st = nonce_reserve(c);
 	pthread_mutex_unlock(&c->nonce_lock);
+	if (st != CURVE_OK)
+		curve_why(why, whylen, st, c->nonce_path, "cannot write the "
+		          "mark: %s", strerror(errno));
 	return st;
 }
 

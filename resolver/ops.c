@@ -24,6 +24,9 @@
 #include "persist.h"
 #include "upstream.h"
 
+/** Bytes of the reason curve_client_load_why gives. */
+#define OPS_WHY_BYTES 512
+
 /* A key file must be a regular file of mode 0600 or stricter (the rule
  * curve_client_load applies, said clearly). */
 static int key_file_ok(const char *kf, const struct stat *sb, char *err,
@@ -81,15 +84,19 @@ int ops_curve_open(const struct cfg *c, struct curve_client **out,
                    char *err, size_t errlen)
 {
 	const char *kf = c->curve_key_file;
-	char id[2 * OPS_KEY_ID_BYTES + 1];
+	char id[2 * OPS_KEY_ID_BYTES + 1], why[OPS_WHY_BYTES] = "";
 	int rc;
 
 	if (kf[0] != '\0' && check_key_file(kf, err, errlen) != 0)
 		return -1;
 	if (kf[0] != '\0')
-		rc = curve_client_load(out, 0, kf);
+		rc = curve_client_load_why(out, 0, kf, why, sizeof why);
 	else
 		rc = curve_client_new(out, 0);
+	if (rc != CURVE_OK && why[0] != '\0') {
+		snprintf(err, errlen, "DNSCurve client key: %s", why);
+		return -1;
+	}
 	if (rc != CURVE_OK) {
 		snprintf(err, errlen, "DNSCurve client key%s%s: %s",
 		         kf[0] ? " " : "", kf, curve_strerror(rc));

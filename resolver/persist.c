@@ -2,6 +2,7 @@
  * resolver/persist.c - save and load the cache file (see persist.h).
  */
 #include "persist.h"
+#include "persist_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,14 +20,14 @@
 #include "cache.h"
 #include "cachefile.h"
 
-/** What the file must start with (the cachefile header's first words). */
-#define PERSIST_HEAD "; curvecache-dump version="
 /** The trailer's first word. */
 #define PERSIST_TAIL "; curvecache-dump-end"
+/** The trailer's format version (1: a plain BLAKE2b checksum). */
+#define PERSIST_TAIL_VERSION 2
 /** Longest trailer line, newline included. */
 #define PERSIST_TAIL_MAX 200
-/** Bytes of the checksum. */
-#define PERSIST_HASH_BYTES crypto_generichash_BYTES
+/** Bytes of the MAC. */
+#define PERSIST_MAC_BYTES crypto_generichash_BYTES
 /** Bytes read at a time. */
 #define PERSIST_CHUNK 65536
 
@@ -42,15 +43,13 @@ const char *persist_strerror(int status)
 	case PERSIST_EBADLINE: return "bad record line";
 	case PERSIST_ENOMEM: return "out of memory";
 	case PERSIST_EINVAL: return "invalid argument";
+	case PERSIST_EKEY: return "MAC key file unusable";
+	case PERSIST_EVERSION: return "format of another version";
 	default: return "unknown status";
 	}
 }
 
-static int perr(char *err, size_t errlen, int status, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Set err to "REASON: detail" and return status. */
-static int perr(char *err, size_t errlen, int status, const char *fmt, ...)
+int persist_err(char *err, size_t errlen, int status, const char *fmt, ...)
 {
 	char detail[PERSIST_ERR_BYTES];
 	va_list ap;
@@ -62,18 +61,33 @@ static int perr(char *err, size_t errlen, int status, const char *fmt, ...)
 	return status;
 }
 
+int persist_dir_of(const char *path, char *dir, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (slash == NULL)
+		return -1;
+	n = slash == path ? 1 : (size_t)(slash - path);
+	if (n >= cap)
+		return -1;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Save                                                                */
 
 /** State of one save. */
 struct ps_out {
 	FILE *f;
-	crypto_generichash_state h;
+	crypto_generichash_state h;   /**< keyed: the MAC so far */
 	uint64_t bytes;
 	bool failed;
 };
 
-/* cachefile_put_fn: to the file and the checksum. */
+/* cachefile_put_fn: to the file and the MAC. */
 static int ps_put(void *arg, const char *text, size_t len)
 {
 	struct ps_out *o = arg;
@@ -87,17 +101,26 @@ static int ps_put(void *arg, const char *text, size_t len)
 	return 0;
 }
 
-/* The trailer, then flush and sync; 0 or -1 (errno set). */
+/* The trailer (its text up to "mac=" is under the MAC too), then flush
+ * and sync; 0 or -1 (errno set). */
 static int ps_finish(struct ps_out *o, const struct cachefile_dump_stats *st)
 {
-	unsigned char sum[PERSIST_HASH_BYTES];
-	char hex[2 * PERSIST_HASH_BYTES + 1];
+	unsigned char mac[PERSIST_MAC_BYTES];
+	char pre[PERSIST_TAIL_MAX], hex[2 * PERSIST_MAC_BYTES + 1];
+	int n;
 
-	crypto_generichash_final(&o->h, sum, sizeof sum);
-	sodium_bin2hex(hex, sizeof hex, sum, sizeof sum);
-	if (fprintf(o->f, "%s entries=%zu records=%zu bytes=%" PRIu64
-	            " blake2b=%s\n", PERSIST_TAIL, st->entries, st->rrs,
-	            o->bytes, hex) < 0 || fflush(o->f) != 0 ||
+	n = snprintf(pre, sizeof pre, "%s version=%d entries=%zu records=%zu "
+	             "bytes=%" PRIu64 " mac=", PERSIST_TAIL,
+	             PERSIST_TAIL_VERSION, st->entries, st->rrs, o->bytes);
+	if (n < 0 || (size_t)n >= sizeof pre) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	crypto_generichash_update(&o->h, (const unsigned char *)pre,
+	                          (size_t)n);
+	crypto_generichash_final(&o->h, mac, sizeof mac);
+	sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
+	if (fprintf(o->f, "%s%s\n", pre, hex) < 0 || fflush(o->f) != 0 ||
 	    fsync(fileno(o->f)) != 0)
 		return -1;
 	return 0;
@@ -106,19 +129,40 @@ static int ps_finish(struct ps_out *o, const struct cachefile_dump_stats *st)
 /* fsync the directory of path (the rename is durable). */
 static void ps_sync_dir(const char *path)
 {
-	const char *slash = strrchr(path, '/');
 	char dir[PATH_MAX];
 	int fd;
 
-	if (slash == NULL || (size_t)(slash - path) >= sizeof dir)
+	if (persist_dir_of(path, dir, sizeof dir) != 0)
 		return;
-	memcpy(dir, path, (size_t)(slash - path));
-	dir[slash == path ? 1 : slash - path] = '\0';
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		(void)fsync(fd);
 		close(fd);
 	}
+}
+
+/* Tidy, get the key (made if missing), open the locked temporary. */
+static int ps_open_out(const char *path, time_t now, struct ps_out *o,
+                       char *tmp, size_t cap, char *err, size_t errlen)
+{
+	uint8_t key[PERSIST_KEY_BYTES];
+	int fd, rc;
+
+	(void)persist_tidy(path, now);
+	rc = persist_key_get(path, true, key, err, errlen);
+	if (rc != PERSIST_OK)
+		return rc;
+	crypto_generichash_init(&o->h, key, sizeof key, PERSIST_MAC_BYTES);
+	sodium_memzero(key, sizeof key);
+	fd = persist_tmp_open(path, tmp, cap, err, errlen);
+	if (fd < 0)
+		return PERSIST_EIO;
+	o->f = fdopen(fd, "w");
+	if (o->f == NULL) {
+		(void)persist_tmp_drop(fd, tmp, err, errlen);
+		return PERSIST_EIO;
+	}
+	return PERSIST_OK;
 }
 
 int persist_cache_save(struct cache *c, const char *path, time_t now,
@@ -127,40 +171,30 @@ int persist_cache_save(struct cache *c, const char *path, time_t now,
 	struct cachefile_dump_stats st;
 	struct ps_out o;
 	char tmp[PATH_MAX];
-	int fd, rc;
+	int rc;
 
-	if (c == NULL || path == NULL ||
-	    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp)
-		return perr(err, errlen, PERSIST_EINVAL, "%s", "bad path");
+	if (c == NULL || path == NULL)
+		return persist_err(err, errlen, PERSIST_EINVAL, "%s",
+		                   "bad path");
 	memset(&o, 0, sizeof o);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return perr(err, errlen, PERSIST_EIO, "%s: %s", tmp,
-		            strerror(errno));
-	o.f = fdopen(fd, "w");
-	if (o.f == NULL || fchmod(fd, 0600) != 0) {
-		rc = perr(err, errlen, PERSIST_EIO, "%s: %s", tmp,
-		          strerror(errno));
-		if (o.f != NULL)
-			fclose(o.f);
-		else
-			close(fd);
-		unlink(tmp);
+	rc = ps_open_out(path, now, &o, tmp, sizeof tmp, err, errlen);
+	if (rc != PERSIST_OK) {
+		sodium_memzero(&o.h, sizeof o.h);
 		return rc;
 	}
-	crypto_generichash_init(&o.h, NULL, 0, PERSIST_HASH_BYTES);
 	rc = cachefile_dump(c, now, ps_put, &o, &st);
 	if (rc == CACHEFILE_ENOMEM)
-		rc = perr(err, errlen, PERSIST_ENOMEM, "%s", "dump");
+		rc = persist_err(err, errlen, PERSIST_ENOMEM, "%s", "dump");
 	else if (rc != CACHEFILE_OK || o.failed || ps_finish(&o, &st) != 0)
-		rc = perr(err, errlen, PERSIST_EIO, "%s: %s", tmp,
-		          strerror(errno));
+		rc = persist_err(err, errlen, PERSIST_EIO, "%s: %s", tmp,
+		                 strerror(errno));
+	sodium_memzero(&o.h, sizeof o.h);
 	if (fclose(o.f) != 0 && rc == PERSIST_OK)
-		rc = perr(err, errlen, PERSIST_EIO, "%s: %s", tmp,
-		          strerror(errno));
+		rc = persist_err(err, errlen, PERSIST_EIO, "%s: %s", tmp,
+		                 strerror(errno));
 	if (rc == PERSIST_OK && rename(tmp, path) != 0)
-		rc = perr(err, errlen, PERSIST_EIO, "%s: %s", path,
-		          strerror(errno));
+		rc = persist_err(err, errlen, PERSIST_EIO, "%s: %s", path,
+		                 strerror(errno));
 	if (rc != PERSIST_OK) {
 		unlink(tmp);
 		return rc;
@@ -182,7 +216,9 @@ int persist_cache_save(struct cache *c, const char *path, time_t now,
 struct ps_tail {
 	size_t entries, records;
 	uint64_t bytes;
-	unsigned char sum[PERSIST_HASH_BYTES];
+	char pre[PERSIST_TAIL_MAX];   /**< its text up to "mac=" */
+	size_t prelen;
+	unsigned char mac[PERSIST_MAC_BYTES];
 };
 
 /* Read exactly len bytes at off; 0 or -1. */
@@ -209,22 +245,24 @@ static int ps_check_file(int fd, uint64_t max_bytes, uint64_t *size,
 	struct stat sb;
 
 	if (fstat(fd, &sb) != 0)
-		return perr(err, errlen, PERSIST_EIO, "fstat: %s",
-		            strerror(errno));
+		return persist_err(err, errlen, PERSIST_EIO, "fstat: %s",
+		                   strerror(errno));
 	if (!S_ISREG(sb.st_mode))
-		return perr(err, errlen, PERSIST_EFILE, "%s",
-		            "not a regular file");
+		return persist_err(err, errlen, PERSIST_EFILE, "%s",
+		                   "not a regular file");
 	if (sb.st_uid != geteuid() && sb.st_uid != 0)
-		return perr(err, errlen, PERSIST_EFILE, "owned by uid %lu, not "
-		            "by uid %lu or root", (unsigned long)sb.st_uid,
-		            (unsigned long)geteuid());
+		return persist_err(err, errlen, PERSIST_EFILE, "owned by uid "
+		                   "%lu, not by uid %lu or root",
+		                   (unsigned long)sb.st_uid,
+		                   (unsigned long)geteuid());
 	if (sb.st_mode & (S_IWGRP | S_IWOTH))
-		return perr(err, errlen, PERSIST_EFILE, "mode %04o: writable "
-		            "by group or others", (unsigned)(sb.st_mode & 07777));
+		return persist_err(err, errlen, PERSIST_EFILE, "mode %04o: "
+		                   "writable by group or others",
+		                   (unsigned)(sb.st_mode & 07777));
 	if ((uint64_t)sb.st_size > max_bytes)
-		return perr(err, errlen, PERSIST_EFILE, "%" PRIu64 " bytes, "
-		            "over the limit of %" PRIu64, (uint64_t)sb.st_size,
-		            max_bytes);
+		return persist_err(err, errlen, PERSIST_EFILE, "%" PRIu64
+		                   " bytes, over the limit of %" PRIu64,
+		                   (uint64_t)sb.st_size, max_bytes);
 	*size = (uint64_t)sb.st_size;
 	return PERSIST_OK;
 }
@@ -236,8 +274,52 @@ static int ps_check_head(int fd, uint64_t size, char *err, size_t errlen)
 
 	if (size < sizeof head || ps_pread(fd, head, sizeof head, 0) != 0 ||
 	    memcmp(head, PERSIST_HEAD, sizeof head) != 0)
-		return perr(err, errlen, PERSIST_EFOREIGN, "%s",
-		            "no curvecache-dump header line");
+		return persist_err(err, errlen, PERSIST_EFOREIGN, "%s",
+		                   "no curvecache-dump header line");
+	return PERSIST_OK;
+}
+
+/* The trailer's format must be ours (1: plain checksum, no version=). */
+static int ps_tail_version(const char *line, char *err, size_t errlen)
+{
+	unsigned v = 1;
+
+	if (strncmp(line, PERSIST_TAIL " ", sizeof PERSIST_TAIL) != 0)
+		return persist_err(err, errlen, PERSIST_ECORRUPT, "%s",
+		                   "bad trailer line");
+	if (sscanf(line, PERSIST_TAIL " version=%u", &v) != 1)
+		v = 1;
+	if (v == 1)
+		return persist_err(err, errlen, PERSIST_EVERSION, "%s",
+		                   "format 1 (a plain checksum anyone can "
+		                   "recompute), written by an older curvecache; "
+		                   "the next save writes format 2, with a MAC");
+	if (v != PERSIST_TAIL_VERSION)
+		return persist_err(err, errlen, PERSIST_EVERSION, "format %u; "
+		                   "this curvecache reads format %d", v,
+		                   PERSIST_TAIL_VERSION);
+	return PERSIST_OK;
+}
+
+/* The trailer's fields; t->pre gets its text up to "mac=". */
+static int ps_tail_fields(const char *line, struct ps_tail *t, char *err,
+                          size_t errlen)
+{
+	char hex[2 * PERSIST_MAC_BYTES + 1];
+	int pre = 0, used = 0;
+	unsigned v;
+
+	if (sscanf(line, PERSIST_TAIL " version=%u entries=%zu records=%zu "
+	           "bytes=%" SCNu64 " mac=%n%64[0-9a-f]%n", &v, &t->entries,
+	           &t->records, &t->bytes, &pre, hex, &used) != 5 ||
+	    line[used] != '\0' || strlen(hex) != 2 * PERSIST_MAC_BYTES ||
+	    (size_t)pre >= sizeof t->pre ||
+	    sodium_hex2bin(t->mac, sizeof t->mac, hex, strlen(hex), NULL,
+	                   NULL, NULL) != 0)
+		return persist_err(err, errlen, PERSIST_ECORRUPT, "%s",
+		                   "bad trailer line");
+	memcpy(t->pre, line, (size_t)pre);
+	t->prelen = (size_t)pre;
 	return PERSIST_OK;
 }
 
@@ -245,32 +327,27 @@ static int ps_check_head(int fd, uint64_t size, char *err, size_t errlen)
 static int ps_read_tail(int fd, uint64_t size, struct ps_tail *t,
                         char *err, size_t errlen)
 {
-	char buf[PERSIST_TAIL_MAX + 1], hex[2 * PERSIST_HASH_BYTES + 1];
+	char buf[PERSIST_TAIL_MAX + 1];
 	size_t n = size < PERSIST_TAIL_MAX ? (size_t)size : PERSIST_TAIL_MAX;
 	char *line;
 	uint64_t start;
-	int used = 0;
+	int rc;
 
 	if (n == 0 || ps_pread(fd, buf, n, (off_t)(size - n)) != 0 ||
 	    buf[n - 1] != '\n')
-		return perr(err, errlen, PERSIST_ECORRUPT, "%s",
-		            "no trailer (file cut short?)");
+		return persist_err(err, errlen, PERSIST_ECORRUPT, "%s",
+		                   "no trailer (file cut short?)");
 	buf[n - 1] = '\0';
 	line = strrchr(buf, '\n');
 	line = line != NULL ? line + 1 : buf;
-	if (sscanf(line, PERSIST_TAIL " entries=%zu records=%zu bytes=%"
-	           SCNu64 " blake2b=%64[0-9a-f]%n", &t->entries, &t->records,
-	           &t->bytes, hex, &used) != 4 || line[used] != '\0' ||
-	    strlen(hex) != 2 * PERSIST_HASH_BYTES ||
-	    sodium_hex2bin(t->sum, sizeof t->sum, hex, strlen(hex), NULL,
-	                   NULL, NULL) != 0)
-		return perr(err, errlen, PERSIST_ECORRUPT, "%s",
-		            "bad trailer line");
+	if ((rc = ps_tail_version(line, err, errlen)) != PERSIST_OK ||
+	    (rc = ps_tail_fields(line, t, err, errlen)) != PERSIST_OK)
+		return rc;
 	start = size - n + (uint64_t)(line - buf);
 	if (t->bytes != start)
-		return perr(err, errlen, PERSIST_ECORRUPT, "trailer says %"
-		            PRIu64 " bytes before it, the file has %" PRIu64,
-		            t->bytes, start);
+		return persist_err(err, errlen, PERSIST_ECORRUPT, "trailer "
+		                   "says %" PRIu64 " bytes before it, the file "
+		                   "has %" PRIu64, t->bytes, start);
 	return PERSIST_OK;
 }
 
@@ -288,8 +365,8 @@ static int ps_read_body(int fd, uint64_t bytes, char *buf, ps_chunk_fn fn,
 		k = bytes - off < PERSIST_CHUNK ? (size_t)(bytes - off) :
 		    PERSIST_CHUNK;
 		if (ps_pread(fd, buf, k, (off_t)off) != 0)
-			return perr(err, errlen, PERSIST_EIO, "read: %s",
-			            strerror(errno));
+			return persist_err(err, errlen, PERSIST_EIO,
+			                   "read: %s", strerror(errno));
 		fn(arg, buf, k);
 		off += k;
 	}
@@ -301,23 +378,30 @@ static void ps_hash_chunk(void *arg, const char *buf, size_t len)
 	crypto_generichash_update(arg, (const unsigned char *)buf, len);
 }
 
-/* The checksum of the first t->bytes bytes must be the trailer's. */
-static int ps_check_sum(int fd, const struct ps_tail *t, char *buf,
-                        char *err, size_t errlen)
+/* The MAC (key PATH.key) of the first t->bytes bytes and the trailer's
+ * text up to "mac=" must be the trailer's. */
+static int ps_check_mac(int fd, const char *path, const struct ps_tail *t,
+                        char *buf, char *err, size_t errlen)
 {
 	crypto_generichash_state h;
-	unsigned char sum[PERSIST_HASH_BYTES];
-	int rc;
+	uint8_t key[PERSIST_KEY_BYTES];
+	unsigned char mac[PERSIST_MAC_BYTES];
+	int rc = persist_key_get(path, false, key, err, errlen);
 
-	crypto_generichash_init(&h, NULL, 0, sizeof sum);
-	rc = ps_read_body(fd, t->bytes, buf, ps_hash_chunk, &h, err, errlen);
 	if (rc != PERSIST_OK)
 		return rc;
-	crypto_generichash_final(&h, sum, sizeof sum);
-	if (memcmp(sum, t->sum, sizeof sum) != 0)
-		return perr(err, errlen, PERSIST_ECORRUPT, "%s",
-		            "checksum does not match");
-	return PERSIST_OK;
+	crypto_generichash_init(&h, key, sizeof key, sizeof mac);
+	sodium_memzero(key, sizeof key);
+	rc = ps_read_body(fd, t->bytes, buf, ps_hash_chunk, &h, err, errlen);
+	crypto_generichash_update(&h, (const unsigned char *)t->pre,
+	                          t->prelen);
+	crypto_generichash_final(&h, mac, sizeof mac);
+	sodium_memzero(&h, sizeof h);
+	if (rc == PERSIST_OK && sodium_memcmp(mac, t->mac, sizeof mac) != 0)
+		rc = persist_err(err, errlen, PERSIST_ECORRUPT, "MAC does not "
+		                 "match: altered, or not written with the key "
+		                 "in %s%s", path, PERSIST_KEY_SUFFIX);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -402,22 +486,23 @@ static int ps_judge(struct cache *c, const struct cachefile_load *ld,
 		if (nl != NULL)
 			*nl = '\0';
 		cache_flush_all(c, NULL);
-		return perr(err, errlen, PERSIST_EBADLINE, "%zu bad lines, "
-		            "first %s", n.bad, report);
+		return persist_err(err, errlen, PERSIST_EBADLINE, "%zu bad "
+		                   "lines, first %s", n.bad, report);
 	}
 	if (n.entries + n.expired + n.kept != t->entries) {
 		cache_flush_all(c, NULL);
-		return perr(err, errlen, PERSIST_ECORRUPT, "%zu entries read, "
-		            "the trailer says %zu", n.entries + n.expired +
-		            n.kept, t->entries);
+		return persist_err(err, errlen, PERSIST_ECORRUPT, "%zu entries "
+		                   "read, the trailer says %zu", n.entries +
+		                   n.expired + n.kept, t->entries);
 	}
 	return PERSIST_OK;
 }
 
 /* The checks, then the records; fd is open. */
-static int ps_load_fd(struct cache *c, int fd, time_t now,
-                      uint64_t max_bytes, struct persist_counts *out,
-                      char *buf, char *err, size_t errlen)
+static int ps_load_fd(struct cache *c, const char *path, int fd,
+                      time_t now, uint64_t max_bytes,
+                      struct persist_counts *out, char *buf, char *err,
+                      size_t errlen)
 {
 	struct ps_tail t;
 	struct ps_in in;
@@ -426,12 +511,12 @@ static int ps_load_fd(struct cache *c, int fd, time_t now,
 	if ((rc = ps_check_file(fd, max_bytes, &out->bytes, err, errlen)) ||
 	    (rc = ps_check_head(fd, out->bytes, err, errlen)) ||
 	    (rc = ps_read_tail(fd, out->bytes, &t, err, errlen)) ||
-	    (rc = ps_check_sum(fd, &t, buf, err, errlen)))
+	    (rc = ps_check_mac(fd, path, &t, buf, err, errlen)))
 		return rc;
 	memset(&in, 0, sizeof in);
 	in.line = buf + PERSIST_CHUNK;
 	if (cachefile_load_new(c, now, &in.ld) != CACHEFILE_OK)
-		return perr(err, errlen, PERSIST_ENOMEM, "%s", "loader");
+		return persist_err(err, errlen, PERSIST_ENOMEM, "%s", "loader");
 	rc = ps_feed_file(fd, &t, &in, buf, err, errlen);
 	if (rc == PERSIST_OK)
 		rc = ps_judge(c, in.ld, &t, out, err, errlen);
@@ -453,19 +538,23 @@ int persist_cache_load(struct cache *c, const char *path, time_t now,
 		out = &dummy;
 	memset(out, 0, sizeof *out);
 	if (c == NULL || path == NULL)
-		return perr(err, errlen, PERSIST_EINVAL, "%s", "no cache");
+		return persist_err(err, errlen, PERSIST_EINVAL, "%s",
+		                   "no cache");
+	(void)persist_tidy(path, now);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
 	          O_NOCTTY);
 	if (fd < 0 && errno == ENOENT)
-		return perr(err, errlen, PERSIST_ENOENT, "%s", path);
+		return persist_err(err, errlen, PERSIST_ENOENT, "%s", path);
 	if (fd < 0)
-		return perr(err, errlen, errno == ELOOP ? PERSIST_EFILE :
-		            PERSIST_EIO, "%s", strerror(errno));
+		return persist_err(err, errlen, errno == ELOOP ?
+		                   PERSIST_EFILE : PERSIST_EIO, "%s",
+		                   strerror(errno));
 	buf = malloc(PERSIST_CHUNK + CACHEFILE_LINE_MAX + 1);
 	if (buf == NULL)
-		rc = perr(err, errlen, PERSIST_ENOMEM, "%s", "buffer");
+		rc = persist_err(err, errlen, PERSIST_ENOMEM, "%s", "buffer");
 	else
-		rc = ps_load_fd(c, fd, now, max_bytes, out, buf, err, errlen);
+		rc = ps_load_fd(c, path, fd, now, max_bytes, out, buf, err,
+		                errlen);
 	free(buf);
 	close(fd);
 	return rc;

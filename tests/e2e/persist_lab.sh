@@ -9,21 +9,29 @@
 #
 # How each check decides:
 # - save: after resolving plain and DNSCurve names, an NXDOMAIN and a
-#   CNAME, SIGTERM writes cache-file (mode 0600, a trailer line with its
-#   checksum) and logs event=cache_saved; the key file was created with
+#   CNAME, SIGTERM writes cache-file (mode 0600, a trailer line of
+#   version 2 with its MAC) and logs event=cache_saved; the DNSCurve key
+#   file and the cache file's MAC key (cache-file.key) were created with
 #   mode 0600.
+# - a stale temporary of a killed save (cache.XXXXXX, two minutes old)
+#   is removed at the next start (event=cache_tmp_removed); a file of
+#   another name beside it stays.
 # - restart without upstream: the second start has root hints naming a
 #   dead address (nothing listens there), so nothing can be resolved; the
 #   same questions get the same answers with TTLs no larger, the log
 #   shows event=cache_loaded and not one upstream_send line, and the key
 #   (key_id in event=curve_key) is the one of the first run.
-# - a corrupt file (one byte changed), a truncated one and a foreign one
-#   are each reported (event=cache_file_skipped with the reason) and
-#   skipped: curvecache starts with an empty cache and resolves upstream.
+# - a corrupt file (one byte changed), a forged one (one byte changed and
+#   the plain BLAKE2b sum recomputed: the old trailer, or that sum in
+#   place of the MAC), one saved under another MAC key, one whose MAC key
+#   file is mode 0644, a truncated one and a foreign one are each
+#   reported (event=cache_file_skipped with the reason) and skipped:
+#   curvecache starts with an empty cache and resolves upstream.
 # - expiry: a file saved with TTLs of 2 s is loaded 3 s later with those
 #   entries dropped (expired=N in event=cache_loaded).
 # - a key file of mode 0644 stops start-up (exit 1) with a message that
-#   names the mode and chmod 600.
+#   names the mode and chmod 600; so does an empty (truncated) nonce file,
+#   with a message that names KEY.nonce and says it is empty.
 # - rotation: curve-key-rotate: 1s rotates (event=curve_key_rotated, a
 #   new key_id each time, curve.key.rotations over the control socket),
 #   and DNSCurve resolution still works after rotations.
@@ -85,9 +93,18 @@ cc_stop
 t="cache saved on SIGTERM"
 if grep -Eq "event=cache_saved file=$CF entries=[1-9][0-9]* " "$LOG" &&
    [ "$(stat -c %a "$CF")" = 600 ] &&
-   tail -n 1 "$CF" | grep -Eq '^; curvecache-dump-end entries=[0-9]+ records=[0-9]+ bytes=[0-9]+ blake2b=[0-9a-f]{64}$'
+   tail -n 1 "$CF" | grep -Eq '^; curvecache-dump-end version=2 entries=[0-9]+ records=[0-9]+ bytes=[0-9]+ mac=[0-9a-f]{64}$'
 then ok "$t"; else bad "$t" "no cache_saved, mode or trailer" "$LOG"; fi
+t="MAC key file created with mode 0600"
+if [ "$(stat -c '%a %s %F' "$CF.key" 2>&1)" = "600 65 regular file" ]
+then ok "$t"; else bad "$t" "$(stat -c '%a %s %F' "$CF.key" 2>&1)"; fi
 cp "$CF" "$WORK/cache.good"
+cp "$CF.key" "$WORK/cache.key.good"
+# A stale temporary (as a save killed by SIGKILL leaves) and a neighbour.
+head -n 3 "$CF" >"$STATE/cache.Kld123"
+printf 'notes\n' >"$STATE/cache.notes"
+chmod 600 "$STATE/cache.Kld123" "$STATE/cache.notes"
+touch -d '2 minutes ago' "$STATE/cache.Kld123" "$STATE/cache.notes"
 
 # ------------------------------------------------------------------
 # Second run: the root is dead; everything comes from the file.
@@ -104,6 +121,10 @@ if since "$mark" | grep -Eq "event=cache_loaded file=$CF entries=[1-9]" &&
    ! since "$mark" | grep -q 'event=upstream_send '; then ok "$t"
 else since "$mark" | grep -E 'cache_|upstream_send' | head >"$WORK/x"
   bad "$t" "see log" "$WORK/x"; fi
+t="a stale temporary is removed at start, nothing else"
+if [ ! -e "$STATE/cache.Kld123" ] && [ -e "$STATE/cache.notes" ] &&
+   since "$mark" | grep -q "event=cache_tmp_removed file=$STATE/cache.Kld123 "
+then ok "$t"; else ls -la "$STATE" >"$WORK/x"; bad "$t" "see" "$WORK/x"; fi
 t="the key file's key is used again"
 key2=$(since "$mark" | sed -n 's/.*event=curve_key source=file key_id=\([0-9a-f]*\) .*/\1/p')
 if [ -n "$key1" ] && [ "$key1" = "$key2" ]; then ok "$t"
@@ -133,7 +154,39 @@ skipped() {
 # One digit of an address changed.
 sed 's/192\.0\.2\.10\t/192.0.2.11\t/' "$WORK/cache.good" >"$CF"
 chmod 600 "$CF"
-skipped "altered" "corrupt.*checksum"
+skipped "altered" "corrupt.*MAC does not match"
+# forge OLD|NEW: one address changed, a plain BLAKE2b-256 sum recomputed,
+# in the trailer of version 1 (OLD) or in place of the MAC (NEW).
+forge() {
+  python3 - "$WORK/cache.good" "$CF" "$1" <<'PY'
+import hashlib, sys
+src, dst, kind = sys.argv[1:4]
+lines = open(src, 'rb').read().split(b'\n')[:-2]
+body = b'\n'.join(lines).replace(b'192.0.2.10\t', b'192.0.2.11\t') + b'\n'
+n = sum(1 for l in lines if l and not l.startswith(b';'))
+if kind == 'OLD':
+    tail = b'; curvecache-dump-end entries=%d records=%d bytes=%d blake2b=' % (n, n, len(body))
+    tail += hashlib.blake2b(body, digest_size=32).hexdigest().encode()
+else:
+    tail = b'; curvecache-dump-end version=2 entries=%d records=%d bytes=%d mac=' % (n, n, len(body))
+    tail += hashlib.blake2b(body + tail, digest_size=32).hexdigest().encode()
+open(dst, 'wb').write(body + tail + b'\n')
+PY
+  chmod 600 "$CF"
+}
+forge OLD
+skipped "forged (plain sum, old trailer)" "format of another version: format 1"
+forge NEW
+skipped "forged (plain sum for the MAC)" "corrupt.*MAC does not match"
+cp "$WORK/cache.good" "$CF"
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$CF.key"
+echo >>"$CF.key"
+skipped "saved under another MAC key" "corrupt.*MAC does not match.*$CF.key"
+cp "$WORK/cache.key.good" "$CF.key"
+cp "$WORK/cache.good" "$CF"
+chmod 644 "$CF.key"
+skipped "MAC key file of mode 0644" "MAC key file unusable: $CF.key: mode 0644.*chmod 600"
+chmod 600 "$CF.key"
 head -c "$(($(wc -c <"$WORK/cache.good") / 2))" "$WORK/cache.good" >"$CF"
 skipped "truncated" "corrupt"
 printf 'nameserver 127.0.0.1\n' >"$CF"
@@ -164,21 +217,37 @@ cc_stop
 # ------------------------------------------------------------------
 # A key file readable by others stops start-up.
 
+# refused OUT: start with badkey.conf, output to OUT; its exit status
+# (killed after 5 s if it keeps running).
+refused() {
+  "$CURVECACHE" -f -c "$WORK/badkey.conf" >"$1" 2>&1 </dev/null 9>&- &
+  bk=$!
+  n=0
+  while e2e_alive "$bk" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+  if e2e_alive "$bk"; then kill -KILL "$bk"; fi
+  wait "$bk"
+}
+
 chmod 644 "$KF"
 cp "$WORK/curvecache.conf" "$WORK/badkey.conf"
 echo "curve-key-file: $KF" >>"$WORK/badkey.conf"
-"$CURVECACHE" -f -c "$WORK/badkey.conf" >"$WORK/badkey.out" 2>&1 </dev/null 9>&- &
-bk=$!
-n=0
-while e2e_alive "$bk" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
-if e2e_alive "$bk"; then kill -KILL "$bk"; fi
-wait "$bk"
+refused "$WORK/badkey.out"
 rc=$?
 t="key file of mode 0644 refuses start-up"
 if [ $rc -eq 1 ] && grep -q "curve-key-file $KF: mode 0644" "$WORK/badkey.out" &&
    grep -q "chmod 600" "$WORK/badkey.out"; then ok "$t"
 else bad "$t" "exit $rc" "$WORK/badkey.out"; fi
 chmod 600 "$KF"
+
+# A truncated nonce file stops start-up, named as such.
+cp "$KF.nonce" "$WORK/nonce.good"
+: >"$KF.nonce"
+refused "$WORK/badnonce.out"
+rc=$?
+t="an empty nonce file refuses start-up, naming the nonce file"
+if [ $rc -eq 1 ] && grep -q "$KF.nonce: empty" "$WORK/badnonce.out"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/badnonce.out"; fi
+cp "$WORK/nonce.good" "$KF.nonce"
 
 # ------------------------------------------------------------------
 # Rotation.

@@ -4,14 +4,19 @@
  * entries dropped, and every reason a file is skipped: missing, foreign,
  * truncated, one byte changed, a bad line under a good checksum, an
  * entry count that differs, too large, writable by others, not a regular
- * file, a symbolic link.
+ * file, a symbolic link; the MAC: a forgery with a recomputed plain
+ * BLAKE2b sum, a changed key, the key file's mode, size and absence; the
+ * stale temporaries of a killed save removed, and nothing else.
  */
 #include <check.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <sodium.h>
 
@@ -24,6 +29,7 @@
 
 static char dir[] = "/tmp/check_persist.XXXXXX";
 static char path[256];
+static char keypath[300];
 static char err[PERSIST_ERR_BYTES];
 
 static struct cache *new_cache(void)
@@ -75,6 +81,7 @@ static void setup(void)
 {
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/cache", dir);
+	snprintf(keypath, sizeof keypath, "%s.key", path);
 }
 
 static void teardown(void)
@@ -193,7 +200,7 @@ START_TEST(test_corrupt)
 	p[8] = '8';
 	spit(buf, len);
 	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
-	ck_assert_ptr_nonnull(strstr(err, "checksum"));
+	ck_assert_ptr_nonnull(strstr(err, "MAC does not match"));
 	ck_assert_uint_eq(held, 0);
 	p[8] = '7';
 	/* A line dropped: length differs from the trailer's. */
@@ -207,23 +214,269 @@ START_TEST(test_corrupt)
 }
 END_TEST
 
-/* Write text with a trailer that matches it (checksum and length). */
+/* Write a MAC key file (mode 0600). */
+static void write_key(const uint8_t key[crypto_generichash_KEYBYTES])
+{
+	char hex[2 * crypto_generichash_KEYBYTES + 2];
+	FILE *f = fopen(keypath, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	sodium_bin2hex(hex, sizeof hex, key, crypto_generichash_KEYBYTES);
+	fprintf(f, "%s\n", hex);
+	fclose(f);
+	chmod(keypath, 0600);
+}
+
+/* Write text with a trailer of format 2 that matches it: length and the
+ * MAC under key (NULL: a plain BLAKE2b sum, as a forger would). */
+static void spit_mac(const char *text, size_t entries_said,
+                     const uint8_t *key)
+{
+	unsigned char mac[crypto_generichash_BYTES];
+	char hex[2 * sizeof mac + 1], pre[200], *all;
+	crypto_generichash_state h;
+	size_t len = strlen(text);
+
+	snprintf(pre, sizeof pre, "; curvecache-dump-end version=2 entries=%zu "
+	         "records=%zu bytes=%zu mac=", entries_said, entries_said, len);
+	crypto_generichash_init(&h, key, key ? crypto_generichash_KEYBYTES : 0,
+	                        sizeof mac);
+	crypto_generichash_update(&h, (const unsigned char *)text, len);
+	crypto_generichash_update(&h, (const unsigned char *)pre, strlen(pre));
+	crypto_generichash_final(&h, mac, sizeof mac);
+	sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
+	all = malloc(len + 300);
+	snprintf(all, len + 300, "%s%s%s\n", text, pre, hex);
+	spit(all, strlen(all));
+	free(all);
+}
+
+/* A fresh key in the key file; the text signed with it. */
 static void spit_signed(const char *text, size_t entries_said)
+{
+	uint8_t key[crypto_generichash_KEYBYTES];
+
+	randombytes_buf(key, sizeof key);
+	write_key(key);
+	spit_mac(text, entries_said, key);
+}
+
+/* Write text with the trailer of format 1: a plain BLAKE2b sum. */
+static void spit_plain_sum(const char *text, size_t len)
 {
 	unsigned char sum[crypto_generichash_BYTES];
 	char hex[2 * sizeof sum + 1], *all;
-	size_t len = strlen(text);
 
 	crypto_generichash(sum, sizeof sum, (const unsigned char *)text, len,
 	                   NULL, 0);
 	sodium_bin2hex(hex, sizeof hex, sum, sizeof sum);
 	all = malloc(len + 300);
-	snprintf(all, len + 300, "%s; curvecache-dump-end entries=%zu "
-	         "records=%zu bytes=%zu blake2b=%s\n", text, entries_said,
-	         entries_said, len, hex);
+	memcpy(all, text, len);
+	snprintf(all + len, 300, "; curvecache-dump-end entries=%d records=%d "
+	         "bytes=%zu blake2b=%s\n", N_NAMES, N_NAMES, len, hex);
 	spit(all, strlen(all));
 	free(all);
 }
+
+/* The saved file without its trailer, one address changed; its length. */
+static char *forged_body(size_t *len)
+{
+	char *buf = slurp(len), *p = strstr(buf, "192.0.2.7\t"), *tail;
+
+	ck_assert_ptr_nonnull(p);
+	p[8] = '8';
+	buf[*len - 1] = '\0';
+	tail = strrchr(buf, '\n');
+	ck_assert_ptr_nonnull(tail);
+	tail[1] = '\0';
+	*len = (size_t)(tail + 1 - buf);
+	return buf;
+}
+
+/* Regression (issue 13 item 5): an edited file with a recomputed plain
+ * BLAKE2b sum loaded, its records keeping their provenance. */
+START_TEST(test_forged_plain_sum)
+{
+	struct persist_counts n;
+	size_t len, held;
+	char *body;
+
+	save();
+	body = forged_body(&len);
+	/* The old trailer: refused as another format. */
+	spit_plain_sum(body, len);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EVERSION);
+	ck_assert_ptr_nonnull(strstr(err, "format 1"));
+	ck_assert_uint_eq(held, 0);
+	/* The new trailer with an unkeyed sum in place of the MAC. */
+	spit_mac(body, N_NAMES, NULL);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
+	ck_assert_ptr_nonnull(strstr(err, "MAC does not match"));
+	ck_assert_ptr_nonnull(strstr(err, keypath));
+	ck_assert_uint_eq(held, 0);
+	free(body);
+}
+END_TEST
+
+/* A file written under another key (the key file replaced) is refused;
+ * the file and its own key load. */
+START_TEST(test_key_changed)
+{
+	uint8_t other[crypto_generichash_KEYBYTES];
+	struct persist_counts n;
+	size_t held;
+
+	save();
+	ck_assert_msg(load_at(T0, &n, &held) == PERSIST_OK, "%s", err);
+	ck_assert_uint_eq(held, N_NAMES);
+	randombytes_buf(other, sizeof other);
+	write_key(other);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ECORRUPT);
+	ck_assert_ptr_nonnull(strstr(err, "MAC does not match"));
+	ck_assert_uint_eq(held, 0);
+	/* No key at all: the file cannot be verified. */
+	ck_assert_int_eq(unlink(keypath), 0);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EKEY);
+	ck_assert_ptr_nonnull(strstr(err, keypath));
+	ck_assert_ptr_nonnull(strstr(err, "missing"));
+	ck_assert_uint_eq(held, 0);
+}
+END_TEST
+
+/* The key file: made at the first save with mode 0600, kept by the next
+ * saves; one of mode 0644 is refused for load and save (it is no secret:
+ * persist_key.c); a symbolic link or a wrong size is refused. */
+START_TEST(test_key_file)
+{
+	struct persist_counts n;
+	struct stat sb, sb2;
+	struct cache *c = new_cache();
+	char link[300];
+	size_t held;
+
+	save();
+	ck_assert_int_eq(lstat(keypath, &sb), 0);
+	ck_assert(S_ISREG(sb.st_mode));
+	ck_assert_uint_eq(sb.st_mode & 07777, 0600);
+	ck_assert_int_eq(sb.st_size, 2 * crypto_generichash_KEYBYTES + 1);
+	save();
+	ck_assert_int_eq(lstat(keypath, &sb2), 0);
+	ck_assert_uint_eq(sb2.st_ino, sb.st_ino);
+	chmod(keypath, 0644);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EKEY);
+	ck_assert_ptr_nonnull(strstr(err, keypath));
+	ck_assert_ptr_nonnull(strstr(err, "mode 0644"));
+	ck_assert_ptr_nonnull(strstr(err, "chmod 600"));
+	ck_assert_uint_eq(held, 0);
+	ck_assert_int_eq(persist_cache_save(c, path, T0, NULL, err,
+	                                    sizeof err), PERSIST_EKEY);
+	ck_assert_ptr_nonnull(strstr(err, "mode 0644"));
+	chmod(keypath, 0600);
+	ck_assert_msg(load_at(T0, &n, &held) == PERSIST_OK, "%s", err);
+	/* Cut short. */
+	ck_assert_int_eq(truncate(keypath, 10), 0);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EKEY);
+	ck_assert_ptr_nonnull(strstr(err, "10 bytes"));
+	ck_assert_int_eq(persist_cache_save(c, path, T0, NULL, err,
+	                                    sizeof err), PERSIST_EKEY);
+	/* Removed: the next save makes a new key. */
+	ck_assert_int_eq(unlink(keypath), 0);
+	save();
+	ck_assert_msg(load_at(T0, &n, &held) == PERSIST_OK, "%s", err);
+	/* A symbolic link to a good key. */
+	snprintf(link, sizeof link, "%s/elsewhere", dir);
+	ck_assert_int_eq(rename(keypath, link), 0);
+	ck_assert_int_eq(symlink(link, keypath), 0);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EKEY);
+	ck_assert_ptr_nonnull(strstr(err, "symbolic link"));
+	cache_destroy(c);
+}
+END_TEST
+
+/* Make dir/name with text, mode 0600, last written at when. */
+static void make_tmp(const char *name, const char *text, time_t when)
+{
+	char p[300];
+	struct timeval tv[2] = { { when, 0 }, { when, 0 } };
+	FILE *f;
+
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	f = fopen(p, "wb");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(chmod(p, 0600), 0);
+	ck_assert_int_eq(utimes(p, tv), 0);
+}
+
+static bool there(const char *name)
+{
+	char p[300];
+	struct stat sb;
+
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	return lstat(p, &sb) == 0;
+}
+
+/* Regression (issue 13 item 5): the temporary of a save killed midway
+ * stayed forever. Stale temporaries of ours go at the next load and
+ * save; everything else stays. */
+START_TEST(test_stale_tmp)
+{
+	static const char dump[] = "; curvecache-dump version=1 time=1\n"
+	                           "a.example.\t300\tIN\tA\t192.0.2.1";
+	static const char hexkey[] = "0123456789abcdef";
+	struct persist_counts n;
+	struct cache *c = new_cache();
+	char p[300];
+	size_t held;
+	int fd;
+
+	make_tmp("cache.AbC123", dump, T0 - 120);       /* killed save */
+	make_tmp("cache.Empty0", "", T0 - 120);         /* killed at once */
+	make_tmp("cache.Key123", hexkey, T0 - 120);     /* killed key */
+	make_tmp("cache.Fresh1", dump, T0 - 10);        /* saving now */
+	make_tmp("cache.Lock12", dump, T0 - 120);       /* saving, locked */
+	make_tmp("cache.Notes1", "my notes\n", T0 - 120);
+	make_tmp("cache.backup1", dump, T0 - 120);      /* 7 characters */
+	make_tmp("cache.Ab-123", dump, T0 - 120);
+	make_tmp("other.AbC123", dump, T0 - 120);
+	make_tmp("cache.Mode12", dump, T0 - 120);
+	snprintf(p, sizeof p, "%s/cache.Mode12", dir);
+	ck_assert_int_eq(chmod(p, 0644), 0);
+	snprintf(p, sizeof p, "%s/cache.AbC123", dir);
+	ck_assert_int_eq(symlink(p, strcat(strcpy(p, dir), "/cache.Link12")),
+	                 0);
+	snprintf(p, sizeof p, "%s/cache.Lock12", dir);
+	fd = open(p, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX), 0);
+
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_ENOENT);
+	ck_assert(!there("cache.AbC123"));
+	ck_assert(!there("cache.Empty0"));
+	ck_assert(!there("cache.Key123"));
+	ck_assert(there("cache.Fresh1"));
+	ck_assert(there("cache.Lock12"));
+	ck_assert(there("cache.Notes1"));
+	ck_assert(there("cache.backup1"));
+	ck_assert(there("cache.Ab-123"));
+	ck_assert(there("other.AbC123"));
+	ck_assert(there("cache.Mode12"));
+	ck_assert(there("cache.Link12"));
+	/* The lock released (its saver killed): gone at the next save. */
+	close(fd);
+	make_tmp("cache.ZZZ999", dump, T0 - 120);
+	fill(c);
+	ck_assert_msg(persist_cache_save(c, path, T0, NULL, err, sizeof err) ==
+	              PERSIST_OK, "%s", err);
+	ck_assert(!there("cache.Lock12"));
+	ck_assert(!there("cache.ZZZ999"));
+	ck_assert(there("cache.Fresh1"));
+	ck_assert(there("cache"));
+	cache_destroy(c);
+}
+END_TEST
 
 START_TEST(test_bad_line_signed)
 {
@@ -313,6 +566,16 @@ static Suite *persist_suite(void)
 	tcase_add_test(tc, test_bad_line_signed);
 	tcase_add_test(tc, test_unsafe_files);
 	tcase_add_test(tc, test_save_fails);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mac");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_forged_plain_sum);
+	tcase_add_test(tc, test_key_changed);
+	tcase_add_test(tc, test_key_file);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("tidy");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_stale_tmp);
 	suite_add_tcase(s, tc);
 	return s;
 }
