@@ -24,7 +24,8 @@
 # - flush / flush_negative: the next query goes upstream again
 #   (upstream.sends moves, a cache miss is counted).
 # - dump_cache, flush_all, load_cache: the same answers afterwards with
-#   upstream.sends unchanged (all from the cache).
+#   upstream.sends unchanged (all from the cache); a missing dump file is
+#   one error line and exit 2, before anything is sent.
 # - lookup and servers show provenance (plain, or the uz5 key of
 #   secure.curve.) and the servers the iterator would ask.
 # - refused: "nobody" cannot connect (file mode); with the file opened
@@ -431,6 +432,14 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q "not a curvecache dump" "$WORK/junk.out" &&
    e2e_alive "$CC_PID"; then ok "$t"
 else bad "$t" "exit $rc" "$WORK/junk.out"; fi
+
+t="load_cache: a missing file is one error, nothing sent"
+ctl load_cache "$WORK/no-such-dump" >"$WORK/nofile.out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/nofile.out")" -eq 1 ] &&
+   grep -q "no-such-dump: No such file or directory; nothing loaded$" \
+     "$WORK/nofile.out"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/nofile.out"; fi
 
 # ------------------------------------------------------------------
 # Who may talk to it
