@@ -6,11 +6,12 @@
  * one keyed by the question name, one by the client address. A key hashes
  * to a set of TOPK_WAYS slots; a key already there is counted, a new one
  * takes the slot with the smallest count in its set and inherits that
- * count plus one (so a count is an upper bound, and a key that really
- * sent more than 1/TOPK_SETS of the queries is never lost).
+ * count plus one (so a count is an upper bound, and a key with more
+ * than 1/TOPK_WAYS of its set's queries, so surely one with more than
+ * 1/TOPK_WAYS of all, is never lost).
  *
  * Design notes:
- * - Fixed memory (one static table per process, about 150 KB), no
+ * - Fixed memory (one static pair of tables per process, about 290 KB), no
  *   allocation, O(TOPK_WAYS) per query.
  * - Thread-safe and never blocking on the query path: the workers note
  *   queries under a mutex taken with trylock; a note that finds it busy
