@@ -13,6 +13,7 @@
 
 #include "cachefile.h"
 #include "control_int.h"
+#include "topk.h"
 #include "wire.h"
 
 /** Smallest allocation of an output buffer. */
@@ -290,6 +291,15 @@ static const char *cmd_servers(struct control_session *s, char **argv,
 	return control_cmd_servers(s->c, argv, argc, out, err);
 }
 
+static const char *cmd_top_queries(struct control_session *s, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	(void)s;
+	(void)err;
+	return control_topk_write(argv, argc, out);
+}
+
 static const char *cmd_help(struct control_session *s, char **argv,
                             size_t argc, struct control_out *out,
                             char *err);
@@ -311,6 +321,8 @@ static const struct control_verb control_verbs[] = {
 	{ "lookup", 1, 2, cmd_lookup,
 	  "NAME [TYPE]  cached data and servers for NAME" },
 	{ "servers", 0, 0, cmd_servers, "the server-selection table" },
+	{ "top_queries", 0, 1, cmd_top_queries,
+	  "[N]  busiest names and clients since the last top_queries" },
 	{ "help", 0, 0, cmd_help, "this list" },
 };
 

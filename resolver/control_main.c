@@ -10,8 +10,9 @@
  * printed without its status line; "error: ..." goes to stderr.
  *
  * Exit status: 0 = ok, 1 = the daemon answered an error (or the answer
- * was cut off), 2 = usage, 3 = cannot connect (not running, or not
- * allowed).
+ * was cut off), 2 = usage (a load_cache FILE that cannot be opened
+ * included: checked before connecting, so nothing is sent), 3 = cannot
+ * connect (not running, or not allowed).
  *
  * Special commands:
  *   stats / stats_noreset [--prometheus | --json]
@@ -33,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -170,35 +172,48 @@ static int build_command(int argc, char **argv, char *out, size_t cap)
 	return 0;
 }
 
-/* Copy a file (or stdin) to the socket. */
-static int send_file(int fd, const char *file)
+/* Open the dump for load_cache (NULL: stdin) before anything is sent, so
+ * a missing or unreadable file is one error and the daemon sees nothing.
+ * Returns the descriptor, or -1 (message printed). */
+static int open_dump(const char *file)
+{
+	struct stat st;
+	const char *why;
+	int in;
+
+	if (file == NULL)
+		return STDIN_FILENO;
+	in = open(file, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		why = strerror(errno);
+	else if (fstat(in, &st) != 0)
+		why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "is a directory";
+	else
+		return in;
+	fprintf(stderr, "curvecache-control: load_cache: %s: %s; nothing "
+	        "loaded\n", file, why);
+	if (in >= 0)
+		close(in);
+	return -1;
+}
+
+/* Copy an open file (or stdin) to the socket. */
+static int send_file(int fd, int in)
 {
 	char buf[CTLM_IO_BYTES];
-	int in = file != NULL ? open(file, O_RDONLY | O_CLOEXEC) : 0;
 	ssize_t k;
-	int rc = 0;
 
-	if (in < 0) {
-		fprintf(stderr, "curvecache-control: %s: %s\n", file,
-		        strerror(errno));
-		return -1;
-	}
 	for (;;) {
 		k = read(in, buf, sizeof buf);
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0) {
-			rc = k < 0 ? -1 : 0;
-			break;
-		}
-		if (ctlm_write_all(fd, buf, (size_t)k) != 0) {
-			rc = -1;
-			break;
-		}
+		if (k <= 0)
+			return k < 0 ? -1 : 0;
+		if (ctlm_write_all(fd, buf, (size_t)k) != 0)
+			return -1;
 	}
-	if (file != NULL)
-		close(in);
-	return rc;
 }
 
 /** Unprinted bytes of the answer: at most the last line and a part. */
@@ -272,7 +287,7 @@ static int run_command(const char *path, int argc, char **argv)
 {
 	char cmd[CTLM_CMD_MAX + 2];
 	bool load = strcmp(argv[0], "load_cache") == 0;
-	int fd, rc;
+	int fd, rc, in = -1;
 
 	if (build_command(load ? 1 : argc, argv, cmd, sizeof cmd) != 0)
 		return CTLM_EXIT_USAGE;
@@ -280,12 +295,19 @@ static int run_command(const char *path, int argc, char **argv)
 		usage(stderr);
 		return CTLM_EXIT_USAGE;
 	}
+	if (load && (in = open_dump(argc > 1 ? argv[1] : NULL)) < 0)
+		return CTLM_EXIT_USAGE;
 	fd = ctlm_connect(path);
-	if (fd < 0)
+	if (fd < 0) {
+		if (in > STDIN_FILENO)
+			close(in);
 		return CTLM_EXIT_CONNECT;
+	}
 	rc = ctlm_write_all(fd, cmd, strlen(cmd));
 	if (rc == 0 && load)
-		rc = send_file(fd, argc > 1 ? argv[1] : NULL);
+		rc = send_file(fd, in);
+	if (in > STDIN_FILENO)
+		close(in);
 	shutdown(fd, SHUT_WR);
 	if (rc != 0)
 		fprintf(stderr, "curvecache-control: sending failed\n");

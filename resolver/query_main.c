@@ -17,9 +17,9 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,15 +30,13 @@
 #include <sodium.h>
 
 #include "curve.h"
+#include "query_int.h"
 #include "rrtext.h"
 #include "wire.h"
 
 #define QUERY_EXIT_OK 0
 #define QUERY_EXIT_USAGE 1
 #define QUERY_EXIT_NOANSWER 2
-#define QUERY_PORT_DEFAULT 53
-#define QUERY_TIMEOUT_DEFAULT 5.0
-#define QUERY_TIMEOUT_MAX 3600.0
 /** EDNS payload offered in plain mode. */
 #define QUERY_EDNS_PLAIN WIRE_EDNS_PAYLOAD_DEFAULT
 /** EDNS payload offered inside a box: 1232 - 48 (dnscurve.md, Size). */
@@ -49,18 +47,8 @@
 /** Distinct rejection reasons remembered for the timeout message. */
 #define QUERY_REASONS_MAX 8
 #define NS_PER_SEC 1000000000ull
-
-enum query_format { FMT_AUTO = 0, FMT_STREAMLINED, FMT_TXT, FMT_OFF };
-
-struct query_opts {
-	int family;             /* 0, AF_INET or AF_INET6 (-4 / -6) */
-	unsigned port;
-	uint16_t qtype;
-	int tcp, rd, short_out, no_edns;
-	enum query_format format;
-	double timeout;
-	const char *key, *ns, *zone, *server, *name;
-};
+/** Why a plain DNS reply to a boxed query was dropped. */
+#define QUERY_PLAIN_REPLY "the server answered in plain DNS, not DNSCurve"
 
 struct query_ctx {
 	struct query_opts o;
@@ -97,175 +85,7 @@ struct query_ctx {
 };
 
 /* ------------------------------------------------------------------ */
-/* Options                                                             */
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: curvecache-query [-4|-6] [-p PORT] [-t TYPE] [--tcp] [--rd]\n"
-"         [--curve=streamlined|txt|off] [--key uz5...|--ns NAME]\n"
-"         [--zone ZONE] [--timeout SEC] [--short] [--no-edns] @SERVER NAME\n"
-"\n"
-"Send one query for NAME (type A by default) to SERVER (an IPv4 or IPv6\n"
-"address) and print the answer as dig does.\n"
-"\n"
-"  -4, -6          require an IPv4 / IPv6 server address\n"
-"  -p PORT         server port (default 53)\n"
-"  -t TYPE         query type: A, AAAA, NS, MX, TXT, ..., or TYPEnnn\n"
-"  --tcp           use TCP (2-byte length framing) from the start; a UDP\n"
-"                  answer with TC=1 is retried over TCP anyway\n"
-"  --rd            set RD (recursion desired); off by default\n"
-"  --key uz5...    the server's DNSCurve key label: box the query\n"
-"  --ns NAME       the server's NS name; boxed if a label of it is a uz5\n"
-"                  key label, plain DNS otherwise\n"
-"  --curve=FMT     streamlined (default when a key is known), txt, or off\n"
-"                  (plain DNS even if a key is known)\n"
-"  --zone ZONE     zone of the server, for the TXT format (default: NAME\n"
-"                  with its first label removed)\n"
-"  --timeout SEC   wait at most SEC seconds per attempt (default 5)\n"
-"  --short         print only the answer RDATA, as dig +short\n"
-"  --no-edns       send no EDNS0 OPT record (default: payload 1232 plain,\n"
-"                  1184 inside a box)\n"
-"\n"
-"Exit status: 0 an answer was accepted (whatever its RCODE), 1 usage\n"
-"error, 2 no answer accepted (timeout, or a socket error). In boxed mode\n"
-"only answers that open under the key are accepted; everything else is\n"
-"dropped, counted and reported on timeout.\n");
-}
-
-enum { OPT_TCP = 256, OPT_CURVE, OPT_KEY, OPT_NS, OPT_ZONE, OPT_TIMEOUT,
-       OPT_SHORT, OPT_NOEDNS, OPT_RD, OPT_HELP };
-
-static const struct option long_opts[] = {
-	{ "tcp", no_argument, NULL, OPT_TCP },
-	{ "curve", required_argument, NULL, OPT_CURVE },
-	{ "key", required_argument, NULL, OPT_KEY },
-	{ "ns", required_argument, NULL, OPT_NS },
-	{ "zone", required_argument, NULL, OPT_ZONE },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "short", no_argument, NULL, OPT_SHORT },
-	{ "no-edns", no_argument, NULL, OPT_NOEDNS },
-	{ "rd", no_argument, NULL, OPT_RD },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int usage_error(const char *what, const char *arg)
-{
-	fprintf(stderr, "curvecache-query: %s%s%s\n", what, arg ? ": " : "",
-	        arg ? arg : "");
-	fprintf(stderr, "try 'curvecache-query --help'\n");
-	return -1;
-}
-
-static int parse_value(struct query_opts *o, int c, const char *arg)
-{
-	char *end;
-
-	switch (c) {
-	case 'p':
-		o->port = (unsigned)strtoul(arg, &end, 10);
-		if (*arg == '\0' || *end != '\0' || o->port == 0 ||
-		    o->port > 65535)
-			return usage_error("bad port", arg);
-		return 0;
-	case 't':
-		if (rrtext_type_parse(arg, &o->qtype) != WIRE_OK)
-			return usage_error("unknown type", arg);
-		return 0;
-	case OPT_CURVE:
-		if (strcmp(arg, "streamlined") == 0)
-			o->format = FMT_STREAMLINED;
-		else if (strcmp(arg, "txt") == 0)
-			o->format = FMT_TXT;
-		else if (strcmp(arg, "off") == 0)
-			o->format = FMT_OFF;
-		else
-			return usage_error("bad --curve", arg);
-		return 0;
-	case OPT_TIMEOUT:
-		o->timeout = strtod(arg, &end);
-		if (*arg == '\0' || *end != '\0' || !(o->timeout > 0) ||
-		    o->timeout > QUERY_TIMEOUT_MAX)
-			return usage_error("bad timeout", arg);
-		return 0;
-	default:
-		return usage_error("bad option", NULL);
-	}
-}
-
-static int parse_option(struct query_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case '4': o->family = AF_INET; return 0;
-	case '6': o->family = AF_INET6; return 0;
-	case OPT_TCP: o->tcp = 1; return 0;
-	case OPT_RD: o->rd = 1; return 0;
-	case OPT_SHORT: o->short_out = 1; return 0;
-	case OPT_NOEDNS: o->no_edns = 1; return 0;
-	case OPT_KEY: o->key = arg; return 0;
-	case OPT_NS: o->ns = arg; return 0;
-	case OPT_ZONE: o->zone = arg; return 0;
-	default: return parse_value(o, c, arg);
-	}
-}
-
-/* Parse the command line; returns 0, -1 (usage error) or 1 (--help). */
-static int parse_args(int argc, char **argv, struct query_opts *o)
-{
-	int c, i;
-
-	o->port = QUERY_PORT_DEFAULT;
-	o->qtype = WIRE_TYPE_A;
-	o->timeout = QUERY_TIMEOUT_DEFAULT;
-	while ((c = getopt_long(argc, argv, "46p:t:h", long_opts, NULL)) != -1) {
-		if (c == 'h' || c == OPT_HELP)
-			return 1;
-		if (c == '?' || parse_option(o, c, optarg) != 0)
-			return c == '?' ? usage_error("bad option", NULL) : -1;
-	}
-	for (i = optind; i < argc; i++) {
-		if (argv[i][0] == '@' && o->server == NULL)
-			o->server = argv[i] + 1;
-		else if (argv[i][0] != '@' && o->name == NULL)
-			o->name = argv[i];
-		else
-			return usage_error("unexpected argument", argv[i]);
-	}
-	if (o->server == NULL || o->name == NULL)
-		return usage_error("need @SERVER and NAME", NULL);
-	if (o->key != NULL && o->ns != NULL)
-		return usage_error("give --key or --ns, not both", NULL);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* Set-up: server address, name, key, format, zone                     */
-
-static int setup_addr(struct query_ctx *x)
-{
-	struct sockaddr_in *s4 = (struct sockaddr_in *)&x->addr;
-	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&x->addr;
-
-	memset(&x->addr, 0, sizeof(x->addr));
-	if (x->o.family != AF_INET6 &&
-	    inet_pton(AF_INET, x->o.server, &s4->sin_addr) == 1) {
-		s4->sin_family = AF_INET;
-		s4->sin_port = htons((uint16_t)x->o.port);
-		x->addrlen = sizeof(*s4);
-	} else if (x->o.family != AF_INET &&
-	           inet_pton(AF_INET6, x->o.server, &s6->sin6_addr) == 1) {
-		s6->sin6_family = AF_INET6;
-		s6->sin6_port = htons((uint16_t)x->o.port);
-		x->addrlen = sizeof(*s6);
-	} else {
-		return usage_error(x->o.family ? "not an address of the "
-		                   "family asked for" : "not an IP address",
-		                   x->o.server);
-	}
-	snprintf(x->addr_text, sizeof(x->addr_text), "%s", x->o.server);
-	return 0;
-}
 
 static int setup_key(struct query_ctx *x, int *have_key)
 {
@@ -276,12 +96,12 @@ static int setup_key(struct query_ctx *x, int *have_key)
 		rc = curve_keylabel_parse((const uint8_t *)x->o.key,
 		                          strlen(x->o.key), x->pk);
 		if (rc != CURVE_OK)
-			return usage_error("not a uz5 key label", x->o.key);
+			return query_usage_error("not a uz5 key label", x->o.key);
 		*have_key = 1;
 	} else if (x->o.ns != NULL) {
 		rc = curve_keylabel_find_text(x->o.ns, strlen(x->o.ns), x->pk);
 		if (rc == CURVE_ENAME)
-			return usage_error("bad --ns name", x->o.ns);
+			return query_usage_error("bad --ns name", x->o.ns);
 		*have_key = (rc == CURVE_OK);
 	}
 	return 0;
@@ -295,17 +115,17 @@ static int setup_zone(struct query_ctx *x)
 
 	if (src != NULL) {
 		if (wire_name_from_text(src, strlen(src), z, &zlen) != WIRE_OK)
-			return usage_error("bad zone name", src);
+			return query_usage_error("bad zone name", src);
 		off = 0;
 	} else {
 		if (wire_name_parent(x->qname, x->qnamelen, &off) != WIRE_OK)
-			return usage_error("--curve=txt needs --zone for", ".");
+			return query_usage_error("--curve=txt needs --zone for", ".");
 		memcpy(z, x->qname, x->qnamelen);
 		zlen = x->qnamelen;
 	}
 	if (wire_name_to_text(z + off, zlen - off, x->zone, sizeof(x->zone),
 	                      NULL) != WIRE_OK)
-		return usage_error("bad zone name", src);
+		return query_usage_error("bad zone name", src);
 	return 0;
 }
 
@@ -313,22 +133,23 @@ static int setup(struct query_ctx *x)
 {
 	int have_key, rc;
 
-	if (setup_addr(x) != 0)
+	if (query_server_addr(&x->o, &x->addr, &x->addrlen, x->addr_text,
+	                      sizeof(x->addr_text)) != 0)
 		return -1;
 	rc = wire_name_from_text(x->o.name, strlen(x->o.name), x->qname,
 	                         &x->qnamelen);
 	if (rc != WIRE_OK)
-		return usage_error(wire_strerror(rc), x->o.name);
+		return query_usage_error(wire_strerror(rc), x->o.name);
 	if (wire_name_to_text(x->qname, x->qnamelen, x->qname_text,
 	                      sizeof(x->qname_text), NULL) != WIRE_OK)
-		return usage_error("bad name", x->o.name);
+		return query_usage_error("bad name", x->o.name);
 	if (setup_key(x, &have_key) != 0)
 		return -1;
 	x->format = x->o.format;
 	if (x->format == FMT_AUTO)
 		x->format = have_key ? FMT_STREAMLINED : FMT_OFF;
 	if (x->format != FMT_OFF && !have_key)
-		return usage_error("--curve needs --key, or --ns with a key "
+		return query_usage_error("--curve needs --key, or --ns with a key "
 		                   "label", NULL);
 	if (x->format == FMT_TXT && setup_zone(x) != 0)
 		return -1;
@@ -353,7 +174,7 @@ static int build_query(struct query_ctx *x)
 	memset(&q, 0, sizeof(q));
 	q.id = x->id;
 	q.qtype = x->o.qtype;
-	q.qclass = WIRE_CLASS_IN;
+	q.qclass = x->o.qclass;
 	q.flags = x->o.rd ? WIRE_FLAG_RD : 0;
 	if (!x->o.no_edns)
 		q.edns_payload = x->format == FMT_OFF ? QUERY_EDNS_PLAIN :
@@ -435,6 +256,23 @@ static int open_packet(struct query_ctx *x, const uint8_t *pkt, size_t len)
 	return rc;
 }
 
+/* Whether a packet that did not open (rc) is a plain DNS response: a
+ * DNS message with QR set, not one that is DNSCurve-shaped but failed
+ * the key, the nonce or the outer ID/question (TXT format). Uses x->rr
+ * as scratch (nothing was accepted yet). */
+static bool plain_reply(struct query_ctx *x, const uint8_t *pkt, size_t len,
+                        int rc)
+{
+	struct wire_msg m;
+
+	if (rc == CURVE_EAUTH || rc == CURVE_ENONCE || rc == CURVE_EID ||
+	    rc == CURVE_EQUESTION)
+		return false;
+	if (wire_msg_parse(&m, pkt, len, x->rr, WIRE_RR_MAX) != WIRE_OK)
+		return false;
+	return (m.hdr.flags & WIRE_FLAG_QR) != 0;
+}
+
 /* Check a received packet; 1 if it is the answer, 0 if dropped. */
 static int accept_packet(struct query_ctx *x, const uint8_t *pkt,
                          size_t len)
@@ -447,14 +285,15 @@ static int accept_packet(struct query_ctx *x, const uint8_t *pkt,
 	}
 	rc = open_packet(x, pkt, len);
 	if (rc != CURVE_OK) {
-		reject(x, curve_strerror(rc));
+		reject(x, plain_reply(x, pkt, len, rc) ? QUERY_PLAIN_REPLY :
+		       curve_strerror(rc));
 		return 0;
 	}
 	rc = wire_msg_parse(&x->msg, x->answer, x->answerlen, x->rr,
 	                    WIRE_RR_MAX);
 	if (rc == WIRE_OK)
 		rc = wire_msg_match(&x->msg, x->id, x->qname, x->qnamelen,
-		                    x->o.qtype, WIRE_CLASS_IN, 0);
+		                    x->o.qtype, x->o.qclass, 0);
 	if (rc != WIRE_OK) {
 		reject(x, wire_strerror(rc));
 		return 0;
@@ -638,10 +477,13 @@ static void print_header(const struct query_ctx *x)
 {
 	const struct wire_header *h = &x->msg.hdr;
 	char a[RRTEXT_NAME_MAX], b[RRTEXT_NAME_MAX], f[RRTEXT_FLAGS_MAX];
-	char tn[RRTEXT_NAME_MAX];
+	char tn[RRTEXT_NAME_MAX], cn[RRTEXT_NAME_MAX];
 
-	printf("; <<>> curvecache-query %s <<>> %s %s @%s\n", PACKAGE_VERSION,
-	       x->qname_text, rrtext_type_name(x->o.qtype, tn), x->o.server);
+	printf("; <<>> curvecache-query %s <<>> %s %s%s%s @%s\n",
+	       PACKAGE_VERSION, x->qname_text, rrtext_type_name(x->o.qtype, tn),
+	       x->o.qclass != WIRE_CLASS_IN ? " " : "",
+	       x->o.qclass != WIRE_CLASS_IN ?
+	       rrtext_class_name(x->o.qclass, cn) : "", x->o.server);
 	printf(";; ->>HEADER<<- opcode: %s, status: %s, id: %u\n",
 	       rrtext_opcode_name(WIRE_OPCODE(h->flags), a),
 	       rrtext_rcode_name(wire_msg_rcode(&x->msg), b), (unsigned)h->id);
@@ -679,7 +521,7 @@ static void print_footer(const struct query_ctx *x)
 
 	printf(";; Query time: %.3f ms\n", (double)x->rtt_ns / 1e6);
 	printf(";; SERVER: %s#%u(%s) (%s)\n", x->addr_text, x->o.port,
-	       x->addr_text, x->used_tcp ? "TCP" : "UDP");
+	       x->o.server, x->used_tcp ? "TCP" : "UDP");
 	if (x->format == FMT_OFF) {
 		printf(";; DNSCURVE: off (plain DNS)\n");
 	} else {
@@ -775,11 +617,14 @@ int main(int argc, char **argv)
 		free(x);
 		return QUERY_EXIT_NOANSWER;
 	}
-	rc = parse_args(argc, argv, &x->o);
-	if (rc == 1)
-		usage(stdout);
+	rc = query_args_parse(argc, argv, &x->o);
+	if (rc == QUERY_ARGS_HELP)
+		query_usage(stdout);
+	if (rc == QUERY_ARGS_VERSION)
+		printf("curvecache-query %s (libsodium %s)\n", PACKAGE_VERSION,
+		       sodium_version_string());
 	if (rc != 0 || setup(x) != 0) {
-		status = rc == 1 ? QUERY_EXIT_OK : QUERY_EXIT_USAGE;
+		status = rc > 0 ? QUERY_EXIT_OK : QUERY_EXIT_USAGE;
 		goto done;
 	}
 	if (run(x) == 1) {

@@ -17,6 +17,11 @@
 #define SEL_TIMEOUT_SHIFT_MAX 5
 /** Largest shift applied to the back-off. */
 #define SEL_BACKOFF_SHIFT_MAX 8
+/** The smoothed RTT is kept in 1/SEL_RTT_SCALE ms, so that samples of
+ *  0 and 1 ms (a loopback server) average to a fraction instead of being
+ *  rounded away, and moves 1/SEL_RTT_GAIN of the way to each sample. */
+#define SEL_RTT_SCALE 64u
+#define SEL_RTT_GAIN 8u
 /** FNV-1a 64-bit parameters. */
 #define SEL_FNV_OFFSET 0xcbf29ce484222325ull
 #define SEL_FNV_PRIME 0x100000001b3ull
@@ -34,8 +39,8 @@ struct sel_entry {
 	uint8_t family;        /**< AF_INET or AF_INET6 */
 	uint8_t ip[SEL_ADDR_BYTES];
 	bool have_rtt;
-	uint32_t srtt_ms;
-	uint64_t rtt_at_ms;    /**< when srtt_ms was last updated */
+	uint32_t srtt8;        /**< smoothed RTT in 1/SEL_RTT_SCALE ms */
+	uint64_t rtt_at_ms;    /**< when srtt8 was last updated */
 	uint64_t answer_ms;    /**< last answer (0: never) */
 	uint32_t timeouts;     /**< consecutive */
 	uint64_t backoff_until_ms;
@@ -242,20 +247,32 @@ static struct sel_entry *sel_get(struct sel *s, const struct sockaddr *sa,
 	return victim;
 }
 
-/* Smoothed RTT with decay toward SEL_RTT_UNKNOWN_MS while idle. */
-static uint32_t sel_srtt(const struct sel_entry *e, uint64_t now_ms)
+/* Smoothed RTT (1/SEL_RTT_SCALE ms) as it stands at now_ms: the samples'
+ * average while the server is heard from; after SEL_DECAY_MS of silence
+ * unknown again. Only an estimate above SEL_RTT_UNKNOWN_MS decays toward
+ * it while idle (so a slow server is tried again some day); a fast one
+ * keeps its estimate: idle time is no evidence of slowness, and the
+ * server is asked (and measured) whenever it is chosen. */
+static uint32_t sel_srtt8(const struct sel_entry *e, uint64_t now_ms)
 {
-	uint64_t age;
-	int64_t diff;
+	const uint64_t unknown8 = (uint64_t)SEL_RTT_UNKNOWN_MS * SEL_RTT_SCALE;
+	uint64_t age, over;
 
 	if (e == NULL || !e->have_rtt)
-		return SEL_RTT_UNKNOWN_MS;
+		return (uint32_t)unknown8;
 	age = now_ms > e->rtt_at_ms ? now_ms - e->rtt_at_ms : 0;
 	if (age >= SEL_DECAY_MS)
-		return SEL_RTT_UNKNOWN_MS;
-	diff = (int64_t)SEL_RTT_UNKNOWN_MS - (int64_t)e->srtt_ms;
-	return (uint32_t)((int64_t)e->srtt_ms +
-	                  diff * (int64_t)age / (int64_t)SEL_DECAY_MS);
+		return (uint32_t)unknown8;
+	if (e->srtt8 <= unknown8)
+		return e->srtt8;
+	over = e->srtt8 - unknown8;
+	return (uint32_t)(e->srtt8 - over * age / SEL_DECAY_MS);
+}
+
+/* The same in whole milliseconds (rounded). */
+static uint32_t sel_srtt(const struct sel_entry *e, uint64_t now_ms)
+{
+	return (sel_srtt8(e, now_ms) + SEL_RTT_SCALE / 2) / SEL_RTT_SCALE;
 }
 
 /* Whether the server answered within SEL_ALIVE_MS. */
@@ -409,13 +426,17 @@ void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
 		return;
 	if (rtt_ms > SEL_TIMEOUT_MAX_MS)
 		rtt_ms = SEL_TIMEOUT_MAX_MS;
-	if (!e->have_rtt) {
-		e->srtt_ms = rtt_ms;
+	if (!e->have_rtt || now_ms >= e->rtt_at_ms + SEL_DECAY_MS) {
+		/* the first sample, or the first after the estimate expired */
+		e->srtt8 = rtt_ms * SEL_RTT_SCALE;
 		e->have_rtt = true;
 	} else {
-		uint32_t cur = sel_srtt(e, now_ms);
+		/* srtt += (rtt - srtt) / SEL_RTT_GAIN, kept in fine units so
+		 * that 1 ms samples are not rounded away */
+		uint32_t cur = sel_srtt8(e, now_ms);
 
-		e->srtt_ms = (uint32_t)(((uint64_t)cur * 7 + rtt_ms) / 8);
+		e->srtt8 = cur - cur / SEL_RTT_GAIN +
+		           rtt_ms * SEL_RTT_SCALE / SEL_RTT_GAIN;
 	}
 	e->rtt_at_ms = now_ms;
 	e->answer_ms = now_ms != 0 ? now_ms : 1;

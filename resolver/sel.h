@@ -2,8 +2,9 @@
  * resolver/sel.h - server selection: what curvecache knows about each
  * upstream server address, and which server of a zone's set to ask next.
  *
- * Per server address the table keeps a smoothed round-trip time (decaying
- * back to "unknown" when the server is not heard from), consecutive
+ * Per server address the table keeps a smoothed round-trip time (moved
+ * only by answers; forgotten after SEL_DECAY_MS without one, and an
+ * estimate slower than "unknown" decays toward it meanwhile), consecutive
  * timeouts with an exponential back-off, lame/broken marks per zone that
  * expire, whether the server chokes on EDNS (FORMERR), and the DNSCurve
  * key last seen for it.
@@ -76,7 +77,10 @@
 /** Timeout = SEL_TIMEOUT_RTT_FACTOR x smoothed RTT + SEL_TIMEOUT_SLACK_MS. */
 #define SEL_TIMEOUT_RTT_FACTOR 3u
 #define SEL_TIMEOUT_SLACK_MS 20u
-/** Idle time after which a smoothed RTT is back to "unknown". */
+/** Idle time after which a smoothed RTT is back to "unknown". An
+ *  estimate above SEL_RTT_UNKNOWN_MS comes down to it linearly over this
+ *  time; a faster one is kept as it is until then: idle time is
+ *  no evidence of slowness. */
 #define SEL_DECAY_MS 600000u
 /** First back-off after a timeout; doubles per consecutive timeout. */
 #define SEL_BACKOFF_BASE_MS 1000u
@@ -229,8 +233,9 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
 
 /**
  * Record an answer received rtt_ms after sending: updates the smoothed
- * RTT (7/8 old + 1/8 new; the first sample is taken as is) and ends any
- * back-off.
+ * RTT (7/8 old + 1/8 new, kept in fractions of a millisecond; the first
+ * sample, and the first after SEL_DECAY_MS without one, is taken as is)
+ * and ends any back-off.
  */
 void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
                     uint32_t rtt_ms, uint64_t now_ms);

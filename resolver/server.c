@@ -25,6 +25,7 @@
 #include "ratelimit.h"
 #include "sel.h"
 #include "stale.h"
+#include "topk.h"
 #include "upshare.h"
 #include "upstream.h"
 
@@ -723,6 +724,7 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 	int rc;
 
 	s->st.queries++;
+	topk_note_client(topk_shared(), (const struct sockaddr *)&d->addr);
 	acl = cfg_acl_check(s->cfg, (const struct sockaddr *)&d->addr);
 	if (acl == CFG_ACL_DENY) {
 		s->st.acl_dropped++;
@@ -745,8 +747,10 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 		server_error(s, &q, d, WIRE_RCODE_REFUSED, false);
 		return SERVER_Q_DONE;
 	}
-	if (q.has_question)
+	if (q.has_question) {
 		stats_qtype(&s->st, q.qtype);
+		topk_note_name(topk_shared(), q.lname, q.qnamelen);
+	}
 	rcode = rc != RESPOND_OK ? parse_rcode(rc) : respond_policy(&q);
 	if (rcode != 0) {
 		server_error(s, &q, d, rcode, false);

@@ -24,7 +24,8 @@
 # - flush / flush_negative: the next query goes upstream again
 #   (upstream.sends moves, a cache miss is counted).
 # - dump_cache, flush_all, load_cache: the same answers afterwards with
-#   upstream.sends unchanged (all from the cache).
+#   upstream.sends unchanged (all from the cache); a missing dump file is
+#   one error line and exit 2, before anything is sent.
 # - lookup and servers show provenance (plain, or the uz5 key of
 #   secure.curve.) and the servers the iterator would ask.
 # - refused: "nobody" cannot connect (file mode); with the file opened
@@ -33,7 +34,9 @@
 # - garbage (raw bytes over the socket, with perl): error lines, closed
 #   connections, more peers than allowed; curvecache keeps answering.
 # - top: --once and -n print views; it quits on q (under script(1), a
-#   terminal) and on SIGINT with status 0.
+#   terminal) and on SIGINT with status 0; it shows the busiest name and
+#   client of the interval; with COLUMNS=40 LINES=14 no line is wider
+#   than 40 and the view has at most 13 rows, the header first.
 # - reload: refused while the config is unreadable for the daemon's
 #   user, done once it is readable.
 
@@ -432,6 +435,14 @@ if [ $rc -eq 1 ] && grep -q "not a curvecache dump" "$WORK/junk.out" &&
    e2e_alive "$CC_PID"; then ok "$t"
 else bad "$t" "exit $rc" "$WORK/junk.out"; fi
 
+t="load_cache: a missing file is one error, nothing sent"
+ctl load_cache "$WORK/no-such-dump" >"$WORK/nofile.out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$WORK/nofile.out")" -eq 1 ] &&
+   grep -q "no-such-dump: No such file or directory; nothing loaded$" \
+     "$WORK/nofile.out"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/nofile.out"; fi
+
 # ------------------------------------------------------------------
 # Who may talk to it
 
@@ -577,6 +588,39 @@ wait "$tpid"
 rc=$?
 if [ $rc -eq 0 ] && grep -q "^queries/s" "$WORK/top4"; then ok "$t"
 else bad "$t" "exit $rc" "$WORK/top4"; fi
+
+t="top shows the busiest query names and clients of the interval"
+( i=0; while [ $i -lt 150 ]; do d busy.example.lab A >/dev/null;
+    i=$((i + 1)); done ) &
+qpid=$!
+sleep 0.3
+timeout 10 "$CTL" -s "$SOCK" top -n 2 -d 0.4 >"$WORK/top5" 2>&1
+rc=$?
+wait $qpid
+# a view with a names list led by busy.example.lab. and a client list
+# led by a loopback address, both at a rate above zero
+if [ $rc -eq 0 ] &&
+   grep -A1 '^top query names ' "$WORK/top5" |
+     grep -q '^  *[1-9][0-9.]*   busy\.example\.lab\.$' &&
+   grep -A1 '^top clients ' "$WORK/top5" |
+     grep -q '^  *[1-9][0-9.]*   127\.[0-9.]*$'; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/top5"; fi
+
+t="top fits COLUMNS x LINES: lines cut, not wrapped; the header stays"
+( i=0; while [ $i -lt 40 ]; do d "n$((i % 20)).example.lab" A >/dev/null;
+    i=$((i + 1)); done ) &
+qpid=$!
+COLUMNS=40 LINES=14 timeout 10 "$CTL" -s "$SOCK" top --once \
+  >"$WORK/top6" 2>&1
+rc=$?
+wait $qpid
+long=$(awk 'length($0) > 40' "$WORK/top6" | wc -l)
+# 13 rows at most (the last row stays free) and the separating blank line
+if [ $rc -eq 0 ] && [ "$long" -eq 0 ] &&
+   [ "$(wc -l <"$WORK/top6")" -le 14 ] &&
+   head -n 1 "$WORK/top6" | grep -q '^curvecache top: up ' &&
+   grep -q '^queries/s ' "$WORK/top6"; then ok "$t"
+else bad "$t" "exit $rc, $long lines over 40 columns" "$WORK/top6"; fi
 
 # ------------------------------------------------------------------
 # reload, stop

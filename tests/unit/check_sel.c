@@ -105,6 +105,51 @@ START_TEST(test_rtt_smoothing)
 }
 END_TEST
 
+/* Regression: a loopback server answering in under a millisecond showed
+ * srtt=20ms after 30 s idle (the estimate rose toward unknown by 0.67 ms
+ * per idle second), and answers 10 s apart left it at 31 ms because the
+ * average started from the drifted value. */
+START_TEST(test_rtt_idle_fast_server)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sel_info info;
+	uint64_t t = 1000;
+
+	sel_rtt_report(s, SA(a), 0, t);
+	sel_info_get(s, SA(a), t + 30000, &info);
+	ck_assert_uint_eq(info.srtt_ms, 0);
+	for (int i = 0; i < 4; i++) {
+		t += 10000;
+		sel_rtt_report(s, SA(a), i % 2, t);
+	}
+	sel_info_get(s, SA(a), t, &info);
+	ck_assert_uint_le(info.srtt_ms, 1);
+	ck_assert_uint_eq(sel_score(s, SA(a), zone_a, ZLEN, t + 60000),
+	                  info.srtt_ms);
+}
+END_TEST
+
+/* Regression: the 7/8 average in whole milliseconds could not move by
+ * less than 1 ms, so an estimate of 0 ms stayed 0 for a server that
+ * answers in 7 ms (7/8 * 0 + 7/8 rounds down to 0). */
+START_TEST(test_rtt_small_steps)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sel_info info;
+
+	sel_rtt_report(s, SA(a), 0, 1000);
+	for (int i = 0; i < 60; i++)
+		sel_rtt_report(s, SA(a), 7, 1000);
+	sel_info_get(s, SA(a), 1000, &info);
+	ck_assert_uint_eq(info.srtt_ms, 7);
+	/* samples of 0 and 1 ms (a 0.6 ms server) average near 0.5-1 */
+	for (int i = 0; i < 200; i++)
+		sel_rtt_report(s, SA(a), (uint32_t)(i % 5 < 3), 1000);
+	sel_info_get(s, SA(a), 1000, &info);
+	ck_assert_uint_eq(info.srtt_ms, 1);
+}
+END_TEST
+
 START_TEST(test_decay)
 {
 	struct sockaddr_storage a = sa("192.0.2.1");
@@ -112,7 +157,7 @@ START_TEST(test_decay)
 
 	sel_rtt_report(s, SA(a), 20, 0);
 	sel_info_get(s, SA(a), SEL_DECAY_MS / 2, &info);
-	ck_assert_uint_eq(info.srtt_ms, 20 + (SEL_RTT_UNKNOWN_MS - 20) / 2);
+	ck_assert_uint_eq(info.srtt_ms, 20);
 	sel_info_get(s, SA(a), SEL_DECAY_MS, &info);
 	ck_assert_uint_eq(info.srtt_ms, SEL_RTT_UNKNOWN_MS);
 	/* a slow server decays down toward unknown too */
@@ -479,6 +524,8 @@ static Suite *sel_suite(void)
 	tcase_add_test(tc, test_unknown);
 	tcase_add_test(tc, test_rtt_smoothing);
 	tcase_add_test(tc, test_decay);
+	tcase_add_test(tc, test_rtt_idle_fast_server);
+	tcase_add_test(tc, test_rtt_small_steps);
 	tcase_add_test(tc, test_timeout_backoff);
 	tcase_add_test(tc, test_drop_not_dead);
 	tcase_add_test(tc, test_unknown_random);

@@ -1,0 +1,255 @@
+/*
+ * tests/unit/check_topk.c - Suite "topk": the busiest query names and
+ * clients (resolver/topk.c) and the control command top_queries.
+ */
+#include <arpa/inet.h>
+#include <check.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "control.h"
+#include "topk.h"
+
+static struct topk *t;
+static struct topk_entry e[TOPK_TAKE_MAX];
+
+static void setup(void)
+{
+	t = topk_new();
+	ck_assert_ptr_nonnull(t);
+}
+
+static void teardown(void)
+{
+	topk_free(t);
+}
+
+/* A wire name "\001x\004lab\0" style for label text and a number. */
+static size_t name_of(uint8_t *out, const char *label, unsigned n)
+{
+	char l[32];
+	int k = snprintf(l, sizeof l, "%s%u", label, n);
+
+	out[0] = (uint8_t)k;
+	memcpy(out + 1, l, (size_t)k);
+	memcpy(out + 1 + k, "\003lab", 5);
+	return (size_t)k + 1 + 5;
+}
+
+static struct sockaddr_storage client(const char *text)
+{
+	struct sockaddr_storage ss;
+
+	memset(&ss, 0, sizeof ss);
+	if (strchr(text, ':') != NULL) {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
+
+		in6->sin6_family = AF_INET6;
+		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr), 1);
+	} else {
+		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
+
+		in->sin_family = AF_INET;
+		ck_assert_int_eq(inet_pton(AF_INET, text, &in->sin_addr), 1);
+	}
+	return ss;
+}
+
+#define SA(x) ((const struct sockaddr *)&(x))
+
+/* A flood of one name among thousands of one-off names: the flood is
+ * first, with at least its real count; the total is exact. */
+START_TEST(test_heavy_hitter_found)
+{
+	uint8_t name[64];
+	size_t len, n;
+	uint64_t total, skipped;
+
+	for (unsigned i = 0; i < 20000; i++) {
+		len = name_of(name, "noise", i);
+		topk_note_name(t, name, len);
+		if (i % 4 == 0) {
+			len = name_of(name, "flood", 0);
+			topk_note_name(t, name, len);
+		}
+		if (i % 10 == 0) {
+			len = name_of(name, "second", 0);
+			topk_note_name(t, name, len);
+		}
+	}
+	n = topk_take(t, TOPK_NAMES, e, 3, &total, &skipped);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(total, 20000 + 5000 + 2000);
+	ck_assert_uint_eq(skipped, 0);
+	len = name_of(name, "flood", 0);
+	ck_assert_uint_eq(e[0].keylen, len);
+	ck_assert_mem_eq(e[0].key, name, len);
+	ck_assert_uint_ge(e[0].count, 5000);
+	len = name_of(name, "second", 0);
+	ck_assert_mem_eq(e[1].key, name, len);
+	ck_assert_uint_ge(e[1].count, 2000);
+	ck_assert_uint_ge(e[1].count, e[2].count);
+}
+END_TEST
+
+/* A take starts a new interval: the next one sees only what came after. */
+START_TEST(test_take_resets)
+{
+	uint8_t name[64];
+	size_t len = name_of(name, "www", 1), n;
+	uint64_t total, skipped;
+
+	topk_note_name(t, name, len);
+	topk_note_name(t, name, len);
+	n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(e[0].count, 2);
+	n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_uint_eq(total, 0);
+	topk_note_name(t, name, len);
+	n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(e[0].count, 1);
+}
+END_TEST
+
+START_TEST(test_clients)
+{
+	struct sockaddr_storage a = client("192.0.2.7");
+	struct sockaddr_storage b = client("2001:db8::53");
+	struct sockaddr_storage u;
+	char text[64];
+	uint64_t total, skipped;
+	size_t n;
+
+	memset(&u, 0, sizeof u);
+	u.ss_family = AF_UNIX;
+	for (int i = 0; i < 5; i++)
+		topk_note_client(t, SA(b));
+	topk_note_client(t, SA(a));
+	topk_note_client(t, SA(u));
+	n = topk_take(t, TOPK_CLIENTS, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(total, 6);
+	ck_assert_str_eq(topk_client_text(&e[0], text, sizeof text),
+	                 "2001:db8::53");
+	ck_assert_uint_eq(e[0].count, 5);
+	ck_assert_str_eq(topk_client_text(&e[1], text, sizeof text),
+	                 "192.0.2.7");
+}
+END_TEST
+
+/* Empty and over-long names are ignored; more distinct keys than slots
+ * never return more than asked, nor more than the table holds. */
+START_TEST(test_limits)
+{
+	uint8_t big[TOPK_KEY_MAX + 1];
+	uint8_t name[64];
+	uint64_t total, skipped;
+	size_t n;
+
+	memset(big, 1, sizeof big);
+	topk_note_name(t, big, 0);
+	topk_note_name(t, big, sizeof big);
+	n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_uint_eq(total, 0);
+	for (unsigned i = 0; i < TOPK_SETS * TOPK_WAYS * 4; i++)
+		topk_note_name(t, name, name_of(name, "n", i));
+	n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX + 10, &total,
+	              &skipped);
+	ck_assert_uint_eq(n, TOPK_TAKE_MAX);
+	for (size_t i = 1; i < n; i++)
+		ck_assert_uint_ge(e[i - 1].count, e[i].count);
+}
+END_TEST
+
+#define THREADS 4
+#define NOTES_PER_THREAD 50000
+
+static void *noter(void *arg)
+{
+	struct sockaddr_storage a = client("192.0.2.1");
+
+	(void)arg;
+	for (int i = 0; i < NOTES_PER_THREAD; i++)
+		topk_note_client(t, SA(a));
+	return NULL;
+}
+
+/* Workers note at once: every note is either counted or skipped. */
+START_TEST(test_threads)
+{
+	pthread_t th[THREADS];
+	uint64_t total, skipped;
+	size_t n;
+
+	for (int i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, noter, NULL), 0);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(th[i], NULL);
+	n = topk_take(t, TOPK_CLIENTS, e, 1, &total, &skipped);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(total + skipped, THREADS * NOTES_PER_THREAD);
+	ck_assert_uint_eq(e[0].count, total);
+}
+END_TEST
+
+/* The control command's text, from the process's shared counters. */
+START_TEST(test_control_lines)
+{
+	struct sockaddr_storage a = client("192.0.2.9");
+	struct control_out out;
+	char *argv[] = { "top_queries", "1" }, *bad[] = { "top_queries", "0" };
+	static const char want[] = "names queries=3 skipped=0\n"
+	                           "name 2 www.lab.\n"
+	                           "clients queries=1 skipped=0\n"
+	                           "client 1 192.0.2.9\n";
+
+	memset(&out, 0, sizeof out);
+	topk_note_name(topk_shared(), (const uint8_t *)"\003www\003lab", 9);
+	topk_note_name(topk_shared(), (const uint8_t *)"\003www\003lab", 9);
+	topk_note_name(topk_shared(), (const uint8_t *)"\001x\003lab", 7);
+	topk_note_client(topk_shared(), SA(a));
+	ck_assert_ptr_null(control_topk_write(argv, 2, &out));
+	ck_assert_ptr_nonnull(out.p);
+	ck_assert_uint_eq(out.len, sizeof want - 1);
+	ck_assert_mem_eq(out.p, want, sizeof want - 1);
+	control_out_free(&out);
+	ck_assert_ptr_nonnull(control_topk_write(bad, 2, &out));
+}
+END_TEST
+
+static Suite *topk_suite(void)
+{
+	Suite *su = suite_create("topk");
+	TCase *tc = tcase_create("counts");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_heavy_hitter_found);
+	tcase_add_test(tc, test_take_resets);
+	tcase_add_test(tc, test_clients);
+	tcase_add_test(tc, test_threads);
+	suite_add_tcase(su, tc);
+	tc = tcase_create("limits");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_limits);
+	tcase_add_test(tc, test_control_lines);
+	suite_add_tcase(su, tc);
+	return su;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(topk_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
