@@ -26,6 +26,8 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 
+#include "privaddr.h"
+
 #define CFG_MAX_LISTEN 16
 #define CFG_MAX_ACL 64
 /** Most proxy-protocol-from prefixes. */
@@ -141,6 +143,9 @@ struct cfg {
 	bool harden_glue;                 /**< glue only for NS names in the
 	                                       bailiwick of the referring
 	                                       zone (default); off: any */
+	/** private-address and private-domain lines (privaddr.h): address
+	 *  records of upstream answers that are stripped; none by default */
+	struct privaddr priv;
 	uint64_t cache_size;              /**< bytes */
 	uint32_t min_ttl, max_ttl, neg_max_ttl;
 	uint16_t edns_size;               /**< EDNS payload offered upstream */
