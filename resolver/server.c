@@ -464,8 +464,8 @@ static void res_fwd_cb(void *arg, int status, const uint8_t *msg,
 	inflight_entry_key(r->entry, &n, &nlen, &qtype, &qclass);
 	if (status != FORWARD_OK ||
 	    forward_answer(s->cache, msg, len, n, nlen, qtype, qclass,
-	                   time(NULL), &a, s->ans, sizeof s->ans) !=
-	    FORWARD_OK) {
+	                   time(NULL), &a, s->ans, sizeof s->ans, &s->cfg->priv,
+	                   &s->st.upstream_private_stripped) != FORWARD_OK) {
 		s->st.forward_failures++;
 		res_fail(r, "forwarders failed");
 		return;
