@@ -548,51 +548,15 @@ static int opt_local_zone(struct cfg_ctx *x, char *v)
 	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
 }
 
-/* A value in double quotes (Unbound's configs quote names): the text
- * between them. */
-static char *unquote(char *v)
-{
-	size_t n = strlen(v);
-
-	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
-		v[n - 1] = '\0';
-		return v + 1;
-	}
-	return v;
-}
-
-/* private-address: PREFIX and private-domain: NAME (privaddr.h). */
+/* private-address: PREFIX, private-domain: NAME (cfg_zone.c). */
 static int opt_private_address(struct cfg_ctx *x, char *v)
 {
-	enum privaddr_status st;
-
-	v = unquote(v);
-	st = privaddr_add_prefix(&x->c->priv, v, strlen(v));
-	if (st == PRIVADDR_EFULL)
-		return fail(x, "too many private-address lines (at most %d)",
-		            PRIVADDR_PREFIXES_MAX);
-	if (st != PRIVADDR_OK)
-		return fail(x, "bad private-address \"%.60s\": %s", v,
-		            privaddr_strerror(st));
-	return 0;
+	return cfg_private_add(x->c, false, v, x->why, sizeof x->why);
 }
 
 static int opt_private_domain(struct cfg_ctx *x, char *v)
 {
-	uint8_t name[CFG_NAME_MAX];
-	size_t len;
-	enum privaddr_status st;
-
-	v = unquote(v);
-	if (cfg_name_parse(v, name, &len) != 0)
-		return fail(x, "bad private-domain \"%.60s\"", v);
-	st = privaddr_add_domain(&x->c->priv, name, len);
-	if (st == PRIVADDR_EFULL)
-		return fail(x, "too many private-domain lines (at most %d)",
-		            PRIVADDR_DOMAINS_MAX);
-	if (st != PRIVADDR_OK)
-		return fail(x, "bad private-domain \"%.60s\"", v);
-	return 0;
+	return cfg_private_add(x->c, true, v, x->why, sizeof x->why);
 }
 
 static int opt_query_timeout(struct cfg_ctx *x, char *v)

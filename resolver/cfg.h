@@ -267,6 +267,19 @@ int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
 	__attribute__((warn_unused_result));
 
 /**
+ * Add the value of a private-address line (an IPv4 or IPv6 address or
+ * ADDR/BITS) or a private-domain line (a name) to c->priv (cfg_zone.c);
+ * the value may be in double quotes, as Unbound's configs write it.
+ * @param c: the config being read.
+ * @param domain: true for private-domain.
+ * @param value: NUL-terminated text; changed (unquoted in place).
+ * @param why, whylen: receive the problem on failure.
+ * @return 0 or -1 (c unchanged).
+ */
+int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
+                    size_t whylen) __attribute__((warn_unused_result));
+
+/**
  * Parse a zone name ("corp.example.", "corp.example" or ".") into
  * lowercase wire form (cfg_zone.c).
  * @param text: NUL-terminated name.
