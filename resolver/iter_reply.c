@@ -16,6 +16,7 @@
 #include "cfg.h"
 #include "iter_int.h"
 #include "log.h"
+#include "rrtext.h"
 #include "sel.h"
 
 /** Offset of the MINIMUM field from the end of SOA RDATA. */
@@ -123,13 +124,14 @@ static void iter_set_strip_private(struct iter_req *req,
 		s->rd[kept++] = s->rd[i];
 	}
 	if (kept < s->n && log_level() >= CFG_LOG_DEBUG) {
-		char name[WIRE_NAME_TEXT_MAX];
+		char name[WIRE_NAME_TEXT_MAX], tname[RRTEXT_NAME_MAX];
 
 		if (wire_name_to_text(owner, ownerlen, name, sizeof name,
 		                      NULL) != WIRE_OK)
 			name[0] = '\0';
-		log_debug("private_stripped", "name=%s qtype=%u records=%zu "
-		          "kept=%zu", name, (unsigned)type, s->n - kept, kept);
+		log_debug("private_stripped", "name=%s type=%s records=%zu "
+		          "kept=%zu", name, rrtext_type_name(type, tname),
+		          s->n - kept, kept);
 	}
 	s->n = kept;
 }
