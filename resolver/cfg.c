@@ -555,6 +555,17 @@ static int opt_local_zone(struct cfg_ctx *x, char *v)
 	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
 }
 
+/* private-address: PREFIX, private-domain: NAME (cfg_zone.c). */
+static int opt_private_address(struct cfg_ctx *x, char *v)
+{
+	return cfg_private_add(x->c, false, v, x->why, sizeof x->why);
+}
+
+static int opt_private_domain(struct cfg_ctx *x, char *v)
+{
+	return cfg_private_add(x->c, true, v, x->why, sizeof x->why);
+}
+
 static int opt_query_timeout(struct cfg_ctx *x, char *v)
 {
 	return parse_seconds_ms(x, v, &x->c->query_timeout_ms);
@@ -579,6 +590,8 @@ static const struct {
 	{ "qname-minimisation", opt_qmin, false },
 	{ "do-not-query-localhost", opt_dnql, false },
 	{ "harden-glue", opt_harden_glue, false },
+	{ "private-address", opt_private_address, false },
+	{ "private-domain", opt_private_domain, false },
 	{ "cache-size", opt_cache_size, false },
 	{ "min-ttl", opt_min_ttl, false },
 	{ "max-ttl", opt_max_ttl, false },

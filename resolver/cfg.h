@@ -37,6 +37,8 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 
+#include "privaddr.h"
+
 #define CFG_MAX_LISTEN 16
 #define CFG_MAX_ACL 64
 /** Most proxy-protocol-from prefixes. */
@@ -156,6 +158,9 @@ struct cfg {
 	bool harden_glue;                 /**< glue only for NS names in the
 	                                       bailiwick of the referring
 	                                       zone (default); off: any */
+	/** private-address and private-domain lines (privaddr.h): address
+	 *  records of upstream answers that are stripped; none by default */
+	struct privaddr priv;
 	uint64_t cache_size;              /**< bytes */
 	uint32_t min_ttl, max_ttl, neg_max_ttl;
 	uint16_t edns_size;               /**< EDNS payload offered upstream */
@@ -281,6 +286,19 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
  */
 int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
 	__attribute__((warn_unused_result));
+
+/**
+ * Add the value of a private-address line (an IPv4 or IPv6 address or
+ * ADDR/BITS) or a private-domain line (a name) to c->priv (cfg_zone.c);
+ * the value may be in double quotes, as Unbound's configs write it.
+ * @param c: the config being read.
+ * @param domain: true for private-domain.
+ * @param value: NUL-terminated text; changed (unquoted in place).
+ * @param why, whylen: receive the problem on failure.
+ * @return 0 or -1 (c unchanged).
+ */
+int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
+                    size_t whylen) __attribute__((warn_unused_result));
 
 /**
  * Parse a zone name ("corp.example.", "corp.example" or ".") into

@@ -201,6 +201,43 @@ int cfg_local_zone_add(struct cfg *c, char *value, char *why,
 	return 0;
 }
 
+/* A value in double quotes (Unbound's configs quote names): the text
+ * between them. */
+static char *unquote(char *v)
+{
+	size_t n = strlen(v);
+
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		v[n - 1] = '\0';
+		return v + 1;
+	}
+	return v;
+}
+
+int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
+                    size_t whylen)
+{
+	const char *opt = domain ? "private-domain" : "private-address";
+	uint8_t name[CFG_NAME_MAX];
+	size_t len;
+	enum privaddr_status st;
+
+	value = unquote(value);
+	if (domain && cfg_name_parse(value, name, &len) != 0)
+		st = PRIVADDR_ENAME;
+	else if (domain)
+		st = privaddr_add_domain(&c->priv, name, len);
+	else
+		st = privaddr_add_prefix(&c->priv, value, strlen(value));
+	if (st == PRIVADDR_EFULL)
+		snprintf(why, whylen, "too many %s lines (at most %d)", opt,
+		         domain ? PRIVADDR_DOMAINS_MAX : PRIVADDR_PREFIXES_MAX);
+	else if (st != PRIVADDR_OK)
+		snprintf(why, whylen, "bad %s \"%.60s\": %s", opt, value,
+		         privaddr_strerror(st));
+	return st == PRIVADDR_OK ? 0 : -1;
+}
+
 /* Is zone (wire, lowercase) the name or one of its ancestors? */
 static bool name_under(const uint8_t *name, size_t len, const uint8_t *zone,
                        size_t zlen)

@@ -410,6 +410,8 @@ struct fwd_build {
 	uint8_t *buf;
 	size_t cap, used;
 	bool full;                 /**< an image did not fit */
+	const struct privaddr *priv; /**< private-address (NULL: none) */
+	uint64_t stripped;         /**< records it removed */
 };
 
 static bool rr_owner_is(const struct wire_msg *m, const struct wire_rr *rr,
@@ -474,6 +476,11 @@ static size_t take_set(struct fwd_build *b, const uint8_t *name,
 		    !iter_rdata_expand(&b->m, rr, s->rdbuf + off,
 		                       sizeof s->rdbuf - off, &rdlen))
 			continue;
+		if (privaddr_strip(b->priv, name, len, rr->type,
+		                   s->rdbuf + off, rdlen)) {
+			b->stripped++;
+			continue;
+		}
 		s->rd[n].data = s->rdbuf + off;
 		s->rd[n++].len = rdlen;
 		off += rdlen;
@@ -568,7 +575,8 @@ static int fwd_check(struct fwd_build *b, const uint8_t *msg, size_t len,
 int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
                    const uint8_t *lname, size_t lnamelen, uint16_t qtype,
                    uint16_t qclass, time_t now, struct respond_answer *a,
-                   uint8_t *buf, size_t cap)
+                   uint8_t *buf, size_t cap, const struct privaddr *priv,
+                   uint64_t *stripped)
 {
 	struct fwd_build b;
 	uint8_t name[WIRE_NAME_MAX];
@@ -589,6 +597,7 @@ int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
 	b.qclass = qclass;
 	b.buf = buf;
 	b.cap = cap;
+	b.priv = priv;
 	rc = fwd_check(&b, msg, len, lname, lnamelen, qtype, &rcode);
 	memcpy(name, lname, lnamelen);
 	if (rc == FORWARD_OK) {
@@ -607,9 +616,11 @@ int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
 		a->an_len = a->ns != NULL ? (size_t)(a->ns - buf) : b.used;
 		if (b.full)
 			rc = FORWARD_ESPACE;
-		else if (an == 0 && a->ns_count == 0)
+		else if (an == 0 && a->ns_count == 0 && b.stripped == 0)
 			rc = FORWARD_EMSG; /* a referral: not a recursive server */
 	}
+	if (stripped != NULL)
+		*stripped += b.stripped;
 	free(b.s);
 	return rc;
 }

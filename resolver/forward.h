@@ -40,6 +40,7 @@
 #include <uv.h>
 
 #include "cfg.h"
+#include "privaddr.h"
 #include "respond.h"
 
 struct cache;
@@ -152,12 +153,17 @@ void forward_cancel(struct forward_query *q);
  * @param now: wall-clock seconds.
  * @param a: receives the answer (NOERROR or NXDOMAIN), pointing into buf.
  * @param buf, cap: space for the record images.
+ * @param priv: private-address and private-domain (NULL: none): the
+ *   answer A/AAAA records it strips are neither cached nor answered; an
+ *   answer left empty is NOERROR without records (not a referral).
+ * @param stripped: NULL, or a counter that the stripped records add to.
  * @return FORWARD_OK, FORWARD_EMSG, FORWARD_ERCODE, FORWARD_ESPACE,
  *   FORWARD_EINVAL or FORWARD_ENOMEM.
  */
 int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
                    const uint8_t *lname, size_t lnamelen, uint16_t qtype,
                    uint16_t qclass, time_t now, struct respond_answer *a,
-                   uint8_t *buf, size_t cap) FORWARD_MUST_CHECK;
+                   uint8_t *buf, size_t cap, const struct privaddr *priv,
+                   uint64_t *stripped) FORWARD_MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_FORWARD_H */

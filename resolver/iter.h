@@ -96,6 +96,8 @@ struct iter_tally {
 	uint64_t *noaa;                 /**< answers used without AA */
 	uint64_t *fallback;             /**< failed cuts re-asked at the
 	                                     parent */
+	uint64_t *private_stripped;     /**< answer A/AAAA records removed
+	                                     by private-address */
 };
 
 struct iter_env {

@@ -16,6 +16,7 @@
 #include "cfg.h"
 #include "iter_int.h"
 #include "log.h"
+#include "rrtext.h"
 #include "sel.h"
 
 /** Offset of the MINIMUM field from the end of SOA RDATA. */
@@ -99,6 +100,42 @@ static void iter_set_gather(struct iter_req *req, const struct wire_msg *m,
 	}
 }
 
+/* DNS rebinding protection (privaddr.h): the answer-section A/AAAA
+ * records whose address is private and whose owner is in no
+ * private-domain leave the set before it is cached or answered; each
+ * is counted. Glue and referral addresses (never served to a client)
+ * and the addresses a sub-frame hands to its NS are left alone. */
+static void iter_set_strip_private(struct iter_req *req,
+                                   enum wire_section sec,
+                                   const uint8_t *owner, size_t ownerlen,
+                                   uint16_t type, struct iter_set *s)
+{
+	const struct cfg *cfg = req->env->cfg;
+	size_t i, kept = 0;
+
+	if (cfg == NULL || sec != WIRE_SECTION_ANSWER)
+		return;
+	for (i = 0; i < s->n; i++) {
+		if (privaddr_strip(&cfg->priv, owner, ownerlen, type,
+		                   s->rd[i].data, s->rd[i].len)) {
+			iter_tally(req->env->tally.private_stripped);
+			continue;
+		}
+		s->rd[kept++] = s->rd[i];
+	}
+	if (kept < s->n && log_level() >= CFG_LOG_DEBUG) {
+		char name[WIRE_NAME_TEXT_MAX], tname[RRTEXT_NAME_MAX];
+
+		if (wire_name_to_text(owner, ownerlen, name, sizeof name,
+		                      NULL) != WIRE_OK)
+			name[0] = '\0';
+		log_debug("private_stripped", "name=%s type=%s records=%zu "
+		          "kept=%zu", name, rrtext_type_name(type, tname),
+		          s->n - kept, kept);
+	}
+	s->n = kept;
+}
+
 /* Gather the (owner, type) records of a section; cache them as type
  * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
  * append, add them to the client's answer. */
@@ -113,6 +150,7 @@ static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL)
 		goto done;
 	iter_set_gather(req, m, sec, owner, ownerlen, type, s);
+	iter_set_strip_private(req, sec, owner, ownerlen, type, s);
 	if (s->n == 0)
 		goto done;
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {

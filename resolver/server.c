@@ -465,8 +465,8 @@ static void res_fwd_cb(void *arg, int status, const uint8_t *msg,
 	inflight_entry_key(r->entry, &n, &nlen, &qtype, &qclass);
 	if (status != FORWARD_OK ||
 	    forward_answer(s->cache, msg, len, n, nlen, qtype, qclass,
-	                   time(NULL), &a, s->ans, sizeof s->ans) !=
-	    FORWARD_OK) {
+	                   time(NULL), &a, s->ans, sizeof s->ans, &s->cfg->priv,
+	                   &s->st.upstream_private_stripped) != FORWARD_OK) {
 		s->st.forward_failures++;
 		res_fail(r, "forwarders failed");
 		return;
@@ -519,6 +519,7 @@ static struct server_res *res_new(struct server *s,
 	r->env.tally.malformed = &s->st.upstream_malformed;
 	r->env.tally.noaa = &s->st.upstream_noaa;
 	r->env.tally.fallback = &s->st.upstream_fallback;
+	r->env.tally.private_stripped = &s->st.upstream_private_stripped;
 	r->env.prime_after = &s->prime_after_ms;
 	r->env.req_slab = &s->req_slab;
 	r->env.frame_slab = &s->frame_slab;

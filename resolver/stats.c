@@ -109,6 +109,8 @@ static const struct stats_field stats_fields[] = {
 	STATS_F("upstream.case_lost", upstream_case_lost,
 	        "plain replies that lost the 0x20 case (asked again "
 	        "in lowercase)"),
+	STATS_F("upstream.private_stripped", upstream_private_stripped,
+	        "answer address records removed by private-address"),
 	STATS_F("curve.queries", curve_queries, "DNSCurve queries sent"),
 	STATS_F("curve.queries.streamlined", curve_streamlined,
 	        "DNSCurve queries in the streamlined format"),

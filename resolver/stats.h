@@ -114,6 +114,8 @@ struct stats {
 	uint64_t upstream_noaa;      /**< answers used without the AA bit */
 	uint64_t upstream_fallback;  /**< failed cuts re-asked at the parent */
 	uint64_t upstream_case_lost; /**< plain replies without our 0x20 case */
+	uint64_t upstream_private_stripped; /**< answer A/AAAA records
+	                                  removed by private-address */
 	/* DNSCurve */
 	uint64_t curve_queries;      /**< boxed queries sent */
 	uint64_t curve_streamlined;  /**< ...in the streamlined format */

@@ -157,6 +157,9 @@ printf 'curve-formats: txt\ncurve-plain-fallback: yes\n' >"$C/cfg/curve"
 printf 'local-zone: %s\n' "test. nodefault" "lab.test. transparent" \
   "corp.example refuse" "home.example. static" >"$C/cfg/local-zone"
 printf 'harden-glue: no\n' >>"$C/cfg/local-zone"
+printf 'private-address: %s\n' 10.0.0.0/8 '"fd00::/8"' ::ffff:0:0/96 \
+  192.168.1.1 >"$C/cfg/private"
+printf 'private-domain: %s\n' home.arpa '"corp.example."' >>"$C/cfg/private"
 
 ok "corpora written to $C"
 for t in query iter cfg control cachefile; do

@@ -79,7 +79,7 @@ static int answer(const char *qname, uint16_t qtype,
 
 	wire_name_lower(n, len);
 	return forward_answer(c, msg, w.len, n, len, qtype, WIRE_CLASS_IN, T0,
-	                      a, buf, sizeof buf);
+	                      a, buf, sizeof buf, NULL, NULL);
 }
 
 static int cached(const char *name, uint16_t type, struct cache_answer *ans)
@@ -203,7 +203,8 @@ START_TEST(test_reject)
 	ck_assert_int_eq(answer("www.corp.example", WIRE_TYPE_A, &a),
 	                 FORWARD_EMSG);
 	ck_assert_int_eq(forward_answer(NULL, msg, w.len, msg, 1, 1, 1, T0,
-	                                &a, buf, sizeof buf), FORWARD_EINVAL);
+	                                &a, buf, sizeof buf, NULL, NULL),
+	                 FORWARD_EINVAL);
 	/* Too small a buffer. */
 	begin("www.corp.example", WIRE_TYPE_A, 0);
 	rr(WIRE_SECTION_ANSWER, "www.corp.example", WIRE_TYPE_A, 300, addr, 4);
@@ -213,7 +214,8 @@ START_TEST(test_reject)
 
 		ck_assert_int_eq(forward_answer(c, msg, w.len, n, len,
 		                                WIRE_TYPE_A, WIRE_CLASS_IN, T0,
-		                                &a, buf, 10), FORWARD_ESPACE);
+		                                &a, buf, 10, NULL, NULL),
+		                 FORWARD_ESPACE);
 	}
 	ck_assert_str_eq(forward_strerror(FORWARD_EMSG),
 	                 "not a response to the question");
