@@ -116,11 +116,16 @@ size_t udpio_pktinfo_write(uint8_t *ctl, size_t cap,
 		                sizeof pi);
 	}
 	if (local->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *v6 =
+			(const struct sockaddr_in6 *)local;
 		struct in6_pktinfo pi;
 
 		memset(&pi, 0, sizeof pi);
-		pi.ipi6_addr =
-			((const struct sockaddr_in6 *)local)->sin6_addr;
+		pi.ipi6_addr = v6->sin6_addr;
+		/* a link-local source needs its interface (Linux refuses
+		   one without); any other is left to the routing table */
+		if (IN6_IS_ADDR_LINKLOCAL(&v6->sin6_addr))
+			pi.ipi6_ifindex = v6->sin6_scope_id;
 		return cmsg_put(ctl, cap, IPPROTO_IPV6, IPV6_PKTINFO, &pi,
 		                sizeof pi);
 	}

@@ -171,7 +171,8 @@ bool udpio_pktinfo_read(const uint8_t *ctl, size_t ctllen, uint16_t port,
 /**
  * Write the control message that makes a datagram leave from local
  * (IP_PKTINFO or IPV6_PKTINFO, interface index 0 so that the routing
- * table still chooses the way out).
+ * table still chooses the way out; an IPv6 link-local address keeps its
+ * sin6_scope_id, which Linux requires).
  * @param ctl, cap: the destination area, aligned for struct cmsghdr.
  * @param local: AF_INET or AF_INET6 (the port is ignored).
  * @return the control length for msg_controllen, or 0 if local is of

@@ -218,6 +218,13 @@ START_TEST(test_pktinfo_roundtrip)
 	                 &v6.sin6_addr, sizeof v6.sin6_addr);
 	/* the interface index is left to the routing table */
 	ck_assert_uint_eq(((struct sockaddr_in6 *)&out)->sin6_scope_id, 0);
+	/* ... except for a link-local address, which keeps it */
+	v6.sin6_scope_id = 3;
+	ck_assert_int_eq(inet_pton(AF_INET6, "fe80::7", &v6.sin6_addr), 1);
+	n = udpio_pktinfo_write(ctl.buf, sizeof ctl.buf,
+	                        (struct sockaddr *)&v6);
+	ck_assert(udpio_pktinfo_read(ctl.buf, n, htons(53), &out));
+	ck_assert_uint_eq(((struct sockaddr_in6 *)&out)->sin6_scope_id, 3);
 }
 END_TEST
 
