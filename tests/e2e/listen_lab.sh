@@ -51,10 +51,13 @@ port_used() {
   ss -Hlnut 2>/dev/null | awk '{ print $5 }' | grep -q ":$PORT\$"
 }
 
-# conf LINE...: the configuration (no control socket, debug log).
+# conf LINE...: the configuration (no control socket, debug log; the
+# lab's root hints, on loopback addresses that do-not-query-localhost,
+# left on, keeps curvecache from asking).
 conf() {
   {
     echo "# written by tests/e2e/listen_lab.sh"
+    echo "root-hints: $(cd "$srcdir" && pwd)/tests/lab/root.hints"
     echo "user:"
     echo "control-socket:"
     echo "log-level: debug"
