@@ -422,6 +422,7 @@ OPT_BOOL(opt_curve_pin, curve_pin)
 OPT_BOOL(opt_log_queries, log_queries)
 OPT_BOOL(opt_ratelimit_lo, ratelimit_exempt_loopback)
 OPT_BOOL(opt_harden_glue, harden_glue)
+OPT_BOOL(opt_ip_freebind, ip_freebind)
 OPT_TTL(opt_min_ttl, min_ttl)
 OPT_TTL(opt_max_ttl, max_ttl)
 OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
@@ -578,6 +579,7 @@ static const struct {
 } cfg_options[] = {
 	{ "port", opt_port, false },
 	{ "listen", opt_listen, false },
+	{ "ip-freebind", opt_ip_freebind, false },
 	{ "access-control", opt_acl, false },
 	{ "access-control-default", opt_acl_default, false },
 	{ "proxy-protocol-from", opt_proxy_from, false },

@@ -139,6 +139,8 @@ struct cfg {
 	uint16_t port;                    /**< default listen port */
 	struct cfg_addr listen[CFG_MAX_LISTEN];
 	size_t n_listen;
+	bool ip_freebind;                 /**< listen on addresses not (yet)
+	                                       on the host (IP_FREEBIND) */
 	struct cfg_acl acl[CFG_MAX_ACL];
 	size_t n_acl;
 	enum cfg_acl_action acl_default;  /**< for clients no rule matches */

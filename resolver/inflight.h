@@ -67,6 +67,10 @@ struct inflight_dest {
 	struct sockaddr_storage peer;   /**< UDP: where the answer goes (the
 	                                     datagram's source) */
 	socklen_t peerlen;
+	struct sockaddr_storage local;  /**< UDP on a wildcard listener: the
+	                                     address the query was sent to,
+	                                     where the answer leaves from;
+	                                     family 0: the listener's own */
 };
 
 /** A client waiting for a resolution. */

@@ -110,7 +110,8 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 	}
 	if (l != NULL)
 		udpio_send(&l->io, msg, len, (const struct sockaddr *)&d->peer,
-		           d->peerlen);
+		           d->peerlen, d->local.ss_family != 0 ?
+		           (const struct sockaddr *)&d->local : NULL);
 }
 
 static void server_error(struct server *s, const struct respond_query *q,
@@ -793,7 +794,8 @@ bool server_proxy_client(struct server *s, const uint8_t *pkt, size_t len,
 
 /* One datagram of a receive batch (udpio.h). */
 static void udp_recv(struct udpio *u, const uint8_t *pkt, size_t len,
-                     const struct sockaddr *from, socklen_t fromlen)
+                     const struct sockaddr *from, socklen_t fromlen,
+                     const struct sockaddr *local)
 {
 	struct server_udp *l = u->data;
 	struct inflight_dest d;
@@ -809,10 +811,22 @@ static void udp_recv(struct udpio *u, const uint8_t *pkt, size_t len,
 	d.addrlen = fromlen;
 	memcpy(&d.peer, from, fromlen);
 	d.peerlen = fromlen;
+	d.local.ss_family = 0;
+	if (local != NULL)
+		memcpy(&d.local, local, local->sa_family == AF_INET6 ?
+		       sizeof(struct sockaddr_in6) :
+		       sizeof(struct sockaddr_in));
 	if (!server_proxy_client(l->s, pkt, len, &d, &skip))
 		return;
 	l->s->st.queries_udp++;
 	(void)server_query(l->s, pkt + skip, len - skip, &d);
+}
+
+unsigned server_sock_flags(const struct server *s)
+{
+	/* several workers (threads) share the address: SO_REUSEPORT */
+	return (s->cfg->threads > 1 ? UDPIO_F_REUSEPORT : 0u) |
+	       (s->cfg->ip_freebind ? UDPIO_F_FREEBIND : 0u);
 }
 
 static int server_udp_listen(struct server *s, const struct sockaddr *sa)
@@ -822,8 +836,7 @@ static int server_udp_listen(struct server *s, const struct sockaddr *sa)
 	l->s = s;
 	l->io.data = l;
 	s->nudp++;
-	/* several workers (threads) share the address: SO_REUSEPORT */
-	return udpio_open(&l->io, s->loop, sa, s->cfg->threads > 1, udp_recv,
+	return udpio_open(&l->io, s->loop, sa, server_sock_flags(s), udp_recv,
 	                  &s->st.send_errors);
 }
 
@@ -864,8 +877,10 @@ int server_listen(struct server *s, char *err, size_t errlen)
 			rc = server_tcp_listen(s, sa);
 		if (rc != 0) {
 			server_addr_text(sa, addr, sizeof addr);
-			snprintf(err, errlen, "listen %s: %s", addr,
-			         uv_strerror(rc));
+			snprintf(err, errlen, "listen %s: %s%s", addr,
+			         uv_strerror(rc), rc == UV_EADDRNOTAVAIL &&
+			         !c->ip_freebind ? " (not an address of this "
+			         "host; ip-freebind: yes binds it anyway)" : "");
 		}
 	}
 	return rc == 0 ? SERVER_OK : SERVER_EBIND;

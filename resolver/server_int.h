@@ -142,6 +142,12 @@ void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
 bool server_proxy_client(struct server *s, const uint8_t *pkt, size_t len,
                          struct inflight_dest *d, size_t *skip);
 
+/**
+ * The socket flags of a listener (udpio.h UDPIO_F_*): SO_REUSEPORT with
+ * several workers, IP_FREEBIND with ip-freebind.
+ */
+unsigned server_sock_flags(const struct server *s);
+
 /** Start the TCP listener on an address. @return 0 or a libuv error. */
 int server_tcp_listen(struct server *s, const struct sockaddr *sa);
 

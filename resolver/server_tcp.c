@@ -417,16 +417,13 @@ static void tcp_accept_cb(uv_stream_t *ls, int status)
 	conn_idle_restart(c);
 }
 
-/* Bind; with several workers (threads), a socket with SO_REUSEPORT. */
+/* Bind a socket with the listener's options (server_sock_flags). */
 static int server_tcp_bind(struct server *s, struct server_tcpl *l,
                            const struct sockaddr *sa)
 {
 	int fd, rc;
 
-	if (s->cfg->threads <= 1)
-		return uv_tcp_bind(&l->h, sa, sa->sa_family == AF_INET6 ?
-		                   UV_TCP_IPV6ONLY : 0);
-	fd = udpio_reuseport_socket(sa, SOCK_STREAM);
+	fd = udpio_socket(sa, SOCK_STREAM, server_sock_flags(s));
 	if (fd < 0)
 		return fd;
 	rc = uv_tcp_open(&l->h, fd);

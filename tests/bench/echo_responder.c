@@ -3,7 +3,7 @@
  * (tests/bench/resolvers.sh): a trivial DNS responder that answers every
  * query with one fixed answer (its ID and question copied, one A record
  * pointing at the question), through the very socket path of curvecache
- * (resolver/udpio.h: libuv, recvmmsg batches, answers of a batch sent
+ * (resolver/udpio.h: recvmmsg batches, answers of a batch sent
  * with one sendmmsg). What curvecache spends per query beyond this is the
  * price of being a resolver.
  *
@@ -37,7 +37,8 @@ static uint8_t out[WIRE_MSG_MAX];
 
 /* Answer: header, the question as sent (up to its end), one record. */
 static void echo_recv(struct udpio *u, const uint8_t *pkt, size_t len,
-                      const struct sockaddr *from, socklen_t fromlen)
+                      const struct sockaddr *from, socklen_t fromlen,
+                      const struct sockaddr *local)
 {
 	size_t pos = WIRE_HEADER_BYTES, qend;
 
@@ -58,7 +59,7 @@ static void echo_recv(struct udpio *u, const uint8_t *pkt, size_t len,
 	out[7] = 1;   /* ANCOUNT */
 	memset(out + 8, 0, 4);
 	memcpy(out + qend, echo_rr, sizeof echo_rr);
-	udpio_send(u, out, qend + sizeof echo_rr, from, fromlen);
+	udpio_send(u, out, qend + sizeof echo_rr, from, fromlen, local);
 }
 
 static void on_signal(uv_signal_t *s, int signum)
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: echo_responder ADDRESS PORT\n");
 		return 2;
 	}
-	rc = udpio_open(&sock, loop, (const struct sockaddr *)&sa, false,
+	rc = udpio_open(&sock, loop, (const struct sockaddr *)&sa, 0,
 	                echo_recv, NULL);
 	if (rc != 0) {
 		fprintf(stderr, "echo_responder: %s: %s\n", argv[1],
