@@ -128,7 +128,7 @@ static void fail(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "curvecache: %s\n", msg);
 	if (main_to_syslog)
-		log_error("start_failed", "error=\"%s\"", msg);
+		log_error("start_failed", "error=%s", msg);
 }
 
 /* ------------------------------------------------------------------ */
@@ -170,7 +170,7 @@ static void daemon_ready(struct main_ctx *m)
 	if (m->ready_fd < 0)
 		return;
 	if (write(m->ready_fd, &ok, 1) != 1)
-		log_warn("ready_notify", "error=\"%s\"", strerror(errno));
+		log_warn("ready_notify", "error=%s", strerror(errno));
 	close(m->ready_fd);
 	m->ready_fd = -1;
 	fd = open("/dev/null", O_RDWR);
@@ -412,7 +412,7 @@ static int start_signals(struct main_ctx *m)
 static void log_hints_note(const struct main_ctx *m)
 {
 	if (m->hints.note[0] != '\0')
-		log_warn("root_hints", "error=\"%s\" used=%s", m->hints.note,
+		log_warn("root_hints", "error=%s used=%s", m->hints.note,
 		         m->hints.used);
 }
 
@@ -471,7 +471,7 @@ static void log_stats(const struct main_ctx *m)
 			if (*nl == '\n')
 				*nl = ' ';
 		*cut = '\0';
-		log_info("stats", "%s", p);
+		log_pairs(CFG_LOG_INFO, "stats", p);
 		p = cut + 1;
 	}
 }
@@ -527,6 +527,7 @@ static void stop(struct main_ctx *m)
 	size_t i;
 
 	ops_notify("STOPPING=1");
+	log_flush_suppressed();
 	log_info("stop", "signal=term");
 	log_stats(m);
 	ops_cache_save(m->cache, &m->cfg);
@@ -556,9 +557,9 @@ static void keep_restart_only(const struct cfg *old, struct cfg *nc)
 		strcmp(nc->control_socket, old->control_socket) != 0;
 
 	if (changed)
-		log_warn("reload_partial", "reason=\"listen, port, user, "
+		log_warn("reload_partial", "reason=%s", "listen, port, user, "
 		         "cache sizes and TTL clamps, curve-key-file, threads "
-		         "and control-socket need a restart\"");
+		         "and control-socket need a restart");
 	nc->port = old->port;
 	nc->n_listen = old->n_listen;
 	memcpy(nc->listen, old->listen, sizeof nc->listen);
@@ -584,31 +585,32 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 
 	if (nc == NULL) {
 		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=\"out of memory\"");
+		log_error("reload_failed", "error=%s", "out of memory");
 		return -1;
 	}
 	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
 	    load_hints(nc, &h, &w, err, errlen) != 0) {
-		log_error("reload_failed", "error=\"%s\" kept=old", err);
+		log_error("reload_failed", "error=%s kept=old", err);
 		free(nc);
 		return -1;
 	}
 	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_failed", "error=\"%s\" kept=old", err);
+		log_error("reload_failed", "error=%s kept=old", err);
 		hints_free(h);
 		free(nc);
 		return -1;
 	}
 	if (server_hints_set(m->srv, h) != SERVER_OK) {
 		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=\"out of memory\" kept=old");
+		log_error("reload_failed", "error=%s kept=old",
+		          "out of memory");
 		free(nc);
 		return -1;
 	}
 	keep_restart_only(&m->cfg, nc);
 	if (server_forward_set(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_partial", "error=\"forward zones: %s\" "
-		          "kept=old_forward_zones", err);
+		log_error("reload_partial", "error=%s%s kept=old_forward_zones",
+		          "forward zones: ", err);
 		nc->n_forward = m->cfg.n_forward;
 		memcpy(nc->forward, m->cfg.forward, sizeof nc->forward);
 	}
@@ -616,7 +618,7 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 	m->cfg = *nc;
 	free(nc);
 	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
-		log_error("reload_partial", "error=\"%s\" kept=old", err);
+		log_error("reload_partial", "error=%s kept=old", err);
 	if (rotate_changed)
 		arm_rotate(m);
 	log_init(m->cfg.log_level, m->foreground);
@@ -656,7 +658,7 @@ static void cleanup(struct main_ctx *m)
 	if (m->loop_open) {
 		uv_run(&m->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&m->loop) != 0)
-			log_warn("loop_close", "error=\"handles left\"");
+			log_warn("loop_close", "error=%s", "handles left");
 	}
 	control_free(m->ctl);
 	stop_workers(m);

@@ -96,7 +96,7 @@ void ops_curve_rotate(struct curve_client *cl, uint32_t period_s)
 	int rc = curve_client_rotate(cl);
 
 	if (rc != CURVE_OK) {
-		log_error("curve_key_rotate_failed", "error=\"%s\"",
+		log_error("curve_key_rotate_failed", "error=%s",
 		          curve_strerror(rc));
 		return;
 	}
@@ -121,7 +121,7 @@ void ops_cache_load(struct cache *cache, const struct cfg *c)
 	if (rc == PERSIST_ENOENT)
 		log_info("cache_file_absent", "file=%s", f);
 	else if (rc != PERSIST_OK)
-		log_warn("cache_file_skipped", "file=%s error=\"%s\"", f, err);
+		log_warn("cache_file_skipped", "file=%s error=%s", f, err);
 	else
 		log_info("cache_loaded", "file=%s entries=%zu records=%zu "
 		         "expired=%zu kept=%zu bytes=%" PRIu64, f, n.entries,
@@ -139,7 +139,7 @@ void ops_cache_save(struct cache *cache, const struct cfg *c)
 		return;
 	if (persist_cache_save(cache, f, time(NULL), &n, err, sizeof err) !=
 	    PERSIST_OK)
-		log_error("cache_save_failed", "file=%s error=\"%s\"", f, err);
+		log_error("cache_save_failed", "file=%s error=%s", f, err);
 	else
 		log_info("cache_saved", "file=%s entries=%zu records=%zu "
 		         "bytes=%" PRIu64 " ms=%" PRIu64, f, n.entries,
@@ -151,7 +151,7 @@ void ops_notify(const char *state)
 	int rc = notify_send(state);
 
 	if (rc == NOTIFY_EADDR || rc == NOTIFY_ESEND)
-		log_warn("notify_failed", "socket=%s error=\"%s\"",
+		log_warn("notify_failed", "socket=%s error=%s",
 		         getenv("NOTIFY_SOCKET"), rc == NOTIFY_EADDR ?
 		         "bad NOTIFY_SOCKET" : strerror(errno));
 }
