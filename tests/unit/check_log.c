@@ -122,7 +122,7 @@ START_TEST(test_journal_prefix)
 END_TEST
 
 /* Whether s (up to a newline or NUL) is strict logfmt: key=value fields
- * separated by one space; keys [a-z0-9_.]+; a value bare (printable
+ * separated by one space; keys [A-Za-z0-9_.-]+; a value bare (printable
  * ASCII without '"' or '=', not empty) or quoted with \" \\ \n \t \r
  * \xNN escapes only. */
 static bool logfmt_ok(const char *s)
@@ -130,8 +130,8 @@ static bool logfmt_ok(const char *s)
 	while (*s != '\0' && *s != '\n') {
 		const char *k = s;
 
-		while ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
-		       *s == '_' || *s == '.')
+		while (isalnum((unsigned char)*s) || *s == '_' || *s == '.' ||
+		       *s == '-')
 			s++;
 		if (s == k || *s++ != '=')
 			return false;
