@@ -452,9 +452,8 @@ static void iter_reply_log(const struct iter_req *req,
 	log_debug("upstream_reply", "server=%s zone=%s qname=%s type=%s "
 	          "kind=%s aa=%d ra=%d why=%s token=%u", addr, zone,
 	          qname, rrtext_type_name(o->qtype, tbuf), kinds[c->kind],
-	          c->aa ? 1 : 0,
-	          c->ra ? 1 : 0, c->why != NULL ? c->why : "",
-	          (unsigned)o->token);
+	          c->aa ? 1 : 0, c->ra ? 1 : 0,
+	          c->why != NULL ? c->why : "", (unsigned)o->token);
 }
 
 /* Whether the reply answers the question the slot asked. */
