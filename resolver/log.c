@@ -636,6 +636,12 @@ void log_flush_suppressed(void)
 	log_write_due(true);
 }
 
+void log_flush_due(void)
+{
+	if (__atomic_load_n(&log_lim_pending, __ATOMIC_RELAXED))
+		log_write_due(false);
+}
+
 void log_event_limited(enum cfg_log_level level, const char *event,
                        const char *fmt, ...)
 {

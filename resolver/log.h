@@ -26,8 +26,9 @@
  * LOG_LIMIT_BURST lines per event kind per LOG_LIMIT_WINDOW_MS, per
  * process (all threads); the rest are counted and reported as one line
  *   level=info event=log_suppressed kind=servfail suppressed=3919
- * written with the first line after the window ends (of any kind) and at
- * log_flush_suppressed (exit). At log-level debug nothing is limited:
+ * written once the window ended: with the next line (of any kind), at
+ * the daemon's next log_flush_due (each second) or log_flush_suppressed
+ * (exit). At log-level debug nothing is limited:
  * debug is meant to show every event.
  *
  * The query log (log-queries) is one "event=query" line per client query;
@@ -108,6 +109,10 @@ bool log_stderr_is_journal(void);
 
 /** Write the "log_suppressed" line of every kind that has one pending. */
 void log_flush_suppressed(void);
+
+/** Write the "log_suppressed" lines that are due (their window ended):
+ * the daemon calls it each LOG_LIMIT_WINDOW_MS. */
+void log_flush_due(void);
 
 /**
  * Write v as one logfmt value: bare when it is not empty and has no

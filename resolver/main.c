@@ -102,6 +102,8 @@ struct main_ctx {
 	struct control *ctl;         /**< NULL: no control socket */
 	uv_timer_t rotate;           /**< curve-key-rotate */
 	bool rotate_open;
+	uv_timer_t log_tick;         /**< log_suppressed lines, each second */
+	bool log_tick_open;
 };
 
 /** Start-up failures go to the log too once it is syslog. */
@@ -277,6 +279,31 @@ static void arm_rotate(struct main_ctx *m)
 	uv_timer_stop(&m->rotate);
 	if (ms > 0)
 		(void)uv_timer_start(&m->rotate, on_rotate, ms, ms);
+}
+
+static void on_log_tick(uv_timer_t *t)
+{
+	(void)t;
+	log_flush_due();
+}
+
+/* Start the timer that writes due log_suppressed lines each second. */
+static void arm_log_tick(struct main_ctx *m)
+{
+	if (uv_timer_init(&m->loop, &m->log_tick) != 0)
+		return;
+	m->log_tick_open = true;
+	uv_unref((uv_handle_t *)&m->log_tick);
+	(void)uv_timer_start(&m->log_tick, on_log_tick, LOG_LIMIT_WINDOW_MS,
+	                     LOG_LIMIT_WINDOW_MS);
+}
+
+/* Close the timer of arm_log_tick, if open. */
+static void close_log_tick(struct main_ctx *m)
+{
+	if (m->log_tick_open)
+		uv_close((uv_handle_t *)&m->log_tick, NULL);
+	m->log_tick_open = false;
 }
 
 static size_t workers_stats_cb(void *arg, struct stats *sum,
@@ -513,6 +540,7 @@ static int startup(struct main_ctx *m)
 		return -1;
 	ops_cache_load(m->cache, &m->cfg);
 	arm_rotate(m);
+	arm_log_tick(m);
 	log_start(m);
 	daemon_ready(m);
 	ops_notify(MAIN_NOTIFY_READY);
@@ -531,6 +559,7 @@ static void stop(struct main_ctx *m)
 	log_info("stop", "signal=term");
 	log_stats(m);
 	ops_cache_save(m->cache, &m->cfg);
+	close_log_tick(m);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
 	m->rotate_open = false;
@@ -655,6 +684,7 @@ static void cleanup(struct main_ctx *m)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
+	close_log_tick(m);
 	if (m->loop_open) {
 		uv_run(&m->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&m->loop) != 0)

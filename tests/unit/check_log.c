@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -381,6 +382,29 @@ START_TEST(test_limited_lines)
 }
 END_TEST
 
+START_TEST(test_flush_due_after_window)
+{
+	struct timespec pause = { 1, 100 * 1000 * 1000 };
+	char *out;
+	int i;
+
+	unsetenv("JOURNAL_STREAM");
+	capture();
+	log_init(CFG_LOG_INFO, true);
+	for (i = 0; i < LOG_LIMIT_BURST + 2; i++)
+		log_info_limited("flood_d", "i=%d", i);
+	log_flush_due();                    /* the window is still open */
+	nanosleep(&pause, NULL);
+	log_flush_due();                    /* the daemon's each-second call */
+	log_flush_due();
+	out = captured();
+	ck_assert_int_eq(count(out, " event=log_suppressed "), 1);
+	ck_assert_ptr_nonnull(strstr(out, " event=log_suppressed "
+	                             "kind=flood_d suppressed=2\n"));
+	free(out);
+}
+END_TEST
+
 static Suite *log_suite(void)
 {
 	Suite *s = suite_create("log");
@@ -398,6 +422,7 @@ static Suite *log_suite(void)
 	tcase_add_test(tc, test_limit_fake_clock);
 	tcase_add_test(tc, test_limit_table_full);
 	tcase_add_test(tc, test_limited_lines);
+	tcase_add_test(tc, test_flush_due_after_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
