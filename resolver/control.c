@@ -227,7 +227,7 @@ static void refuse_busy(struct control *ctl)
 	}
 	(void)uv_accept((uv_stream_t *)&ctl->listen, (uv_stream_t *)t);
 	uv_close((uv_handle_t *)t, spare_closed_cb);
-	log_warn("control_busy", "peers=%d", CONTROL_CONNS_MAX);
+	log_warn_limited("control_busy", "peers=%d", CONTROL_CONNS_MAX);
 }
 
 /* Set up a slot for an accepted connection; false if it failed. */
@@ -275,7 +275,8 @@ static void on_connection(uv_stream_t *server, int status)
 	uv_timer_start(&p->idle, peer_idle_cb, CONTROL_IDLE_MS,
 	               CONTROL_IDLE_MS);
 	if (!peer_allowed(ctl, &p->h)) {
-		log_warn("control_denied", "reason=\"peer credentials\"");
+		log_warn_limited("control_denied", "reason=%s",
+		                 "peer credentials");
 		control_out_printf(&out, "error: permission denied\n");
 		peer_send(p, &out, CONTROL_CLOSE);
 		return;

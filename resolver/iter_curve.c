@@ -54,7 +54,7 @@ static void iter_curve_refuse(struct iter_req *req, size_t fi,
 	if (wire_name_to_text(name, len, text, sizeof(text), NULL) !=
 	    WIRE_OK)
 		strcpy(text, "?");
-	log_warn("curve_downgrade", "name=%s reason=\"%s\"", text, why);
+	log_warn_limited("curve_downgrade", "name=%s reason=%s", text, why);
 	iter_fail(req->frame[fi], why);
 }
 
@@ -186,8 +186,8 @@ bool iter_curve_ns_agree(struct iter_req *req, size_t fi,
 	        iter_curve_keys_in(cut, &own) &&
 	        !(iter_curve_has(cut, true) && iter_curve_has(&own, false));
 	if (!agree)
-		log_debug("curve_ns_keys_differ", "note=\"apex NS answer "
+		log_debug("curve_ns_keys_differ", "note=%s", "apex NS answer "
 		          "not cached: its keys differ from the "
-		          "delegation's\"");
+		          "delegation's");
 	return agree;
 }

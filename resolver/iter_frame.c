@@ -338,8 +338,8 @@ static void iter_fallback_log(const struct iter_frame *f, const char *to)
 	if (log_level() >= CFG_LOG_DEBUG &&
 	    wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
 	                      NULL) == WIRE_OK)
-		log_debug("iter_fallback", "zone=%s to=%s note=\"no server "
-		          "of the zone answered\"", zone, to);
+		log_debug("iter_fallback", "zone=%s to=%s note=%s", zone, to,
+		          "no server of the zone answered");
 }
 
 /* The parent's NS set of f->zone, kept from its referral

@@ -470,7 +470,7 @@ static void iter_reply_log(const struct iter_req *req,
 	                                     "bad" };
 	const struct iter_class *c = &req->cls;
 	char addr[INET6_ADDRSTRLEN], qname[WIRE_NAME_TEXT_MAX],
-	     zone[WIRE_NAME_TEXT_MAX];
+	     zone[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
 	size_t zlen;
 	const uint8_t *z = iter_out_zone(req, o, &zlen);
 	const void *ip = o->sa.ss_family == AF_INET ?
@@ -486,11 +486,11 @@ static void iter_reply_log(const struct iter_req *req,
 		qname[0] = '\0';
 	if (wire_name_to_text(z, zlen, zone, sizeof zone, NULL) != WIRE_OK)
 		zone[0] = '\0';
-	log_debug("upstream_reply", "server=%s zone=%s qname=%s qtype=%u "
-	          "kind=%s aa=%d ra=%d why=\"%s\" token=%u", addr, zone,
-	          qname, (unsigned)o->qtype, kinds[c->kind], c->aa ? 1 : 0,
-	          c->ra ? 1 : 0, c->why != NULL ? c->why : "",
-	          (unsigned)o->token);
+	log_debug("upstream_reply", "server=%s zone=%s qname=%s type=%s "
+	          "kind=%s aa=%d ra=%d why=%s token=%u", addr, zone,
+	          qname, rrtext_type_name(o->qtype, tbuf), kinds[c->kind],
+	          c->aa ? 1 : 0, c->ra ? 1 : 0,
+	          c->why != NULL ? c->why : "", (unsigned)o->token);
 }
 
 /* Whether the reply answers the question the slot asked. */

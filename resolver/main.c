@@ -119,6 +119,8 @@ struct main_ctx {
 	struct control *ctl;         /**< NULL: no control socket */
 	uv_timer_t rotate;           /**< curve-key-rotate */
 	bool rotate_open;
+	uv_timer_t log_tick;         /**< log_suppressed lines, each second */
+	bool log_tick_open;
 };
 
 /** Start-up failures go to the log too once it is syslog. */
@@ -161,7 +163,7 @@ static void fail(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "curvecache: %s\n", msg);
 	if (main_to_syslog)
-		log_error("start_failed", "error=\"%s\"", msg);
+		log_error("start_failed", "error=%s", msg);
 }
 
 /* ------------------------------------------------------------------ */
@@ -203,7 +205,7 @@ static void daemon_ready(struct main_ctx *m)
 	if (m->ready_fd < 0)
 		return;
 	if (write(m->ready_fd, &ok, 1) != 1)
-		log_warn("ready_notify", "error=\"%s\"", strerror(errno));
+		log_warn("ready_notify", "error=%s", strerror(errno));
 	close(m->ready_fd);
 	m->ready_fd = -1;
 	fd = open("/dev/null", O_RDWR);
@@ -310,6 +312,31 @@ static void arm_rotate(struct main_ctx *m)
 	uv_timer_stop(&m->rotate);
 	if (ms > 0)
 		(void)uv_timer_start(&m->rotate, on_rotate, ms, ms);
+}
+
+static void on_log_tick(uv_timer_t *t)
+{
+	(void)t;
+	log_flush_due();
+}
+
+/* Start the timer that writes due log_suppressed lines each second. */
+static void arm_log_tick(struct main_ctx *m)
+{
+	if (uv_timer_init(&m->loop, &m->log_tick) != 0)
+		return;
+	m->log_tick_open = true;
+	uv_unref((uv_handle_t *)&m->log_tick);
+	(void)uv_timer_start(&m->log_tick, on_log_tick, LOG_LIMIT_WINDOW_MS,
+	                     LOG_LIMIT_WINDOW_MS);
+}
+
+/* Close the timer of arm_log_tick, if open. */
+static void close_log_tick(struct main_ctx *m)
+{
+	if (m->log_tick_open)
+		uv_close((uv_handle_t *)&m->log_tick, NULL);
+	m->log_tick_open = false;
 }
 
 static size_t workers_stats_cb(void *arg, struct stats *sum,
@@ -445,7 +472,7 @@ static int start_signals(struct main_ctx *m)
 static void log_hints_note(const struct main_ctx *m)
 {
 	if (m->hints.note[0] != '\0')
-		log_warn("root_hints", "error=\"%s\" used=%s", m->hints.note,
+		log_warn("root_hints", "error=%s used=%s", m->hints.note,
 		         m->hints.used);
 }
 
@@ -504,7 +531,7 @@ static void log_stats(const struct main_ctx *m)
 			if (*nl == '\n')
 				*nl = ' ';
 		*cut = '\0';
-		log_info("stats", "%s", p);
+		log_pairs(CFG_LOG_INFO, "stats", p);
 		p = cut + 1;
 	}
 }
@@ -571,6 +598,7 @@ static int startup(struct main_ctx *m)
 		return -1;
 	ops_cache_load(m->cache, &m->cfg);
 	arm_rotate(m);
+	arm_log_tick(m);
 	log_start(m);
 	daemon_ready(m);
 	ops_notify(MAIN_NOTIFY_READY);
@@ -585,9 +613,11 @@ static void stop(struct main_ctx *m)
 	size_t i;
 
 	ops_notify("STOPPING=1");
+	log_flush_suppressed();
 	log_info("stop", "signal=term");
 	log_stats(m);
 	ops_cache_save(m->cache, &m->cfg);
+	close_log_tick(m);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
 	m->rotate_open = false;
@@ -609,31 +639,32 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 
 	if (nc == NULL) {
 		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=\"out of memory\"");
+		log_error("reload_failed", "error=%s", "out of memory");
 		return -1;
 	}
 	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
 	    load_hints(nc, &h, &w, err, errlen) != 0) {
-		log_error("reload_failed", "error=\"%s\" kept=old", err);
+		log_error("reload_failed", "error=%s kept=old", err);
 		free(nc);
 		return -1;
 	}
 	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_failed", "error=\"%s\" kept=old", err);
+		log_error("reload_failed", "error=%s kept=old", err);
 		hints_free(h);
 		free(nc);
 		return -1;
 	}
 	if (server_hints_set(m->srv, h) != SERVER_OK) {
 		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=\"out of memory\" kept=old");
+		log_error("reload_failed", "error=%s kept=old",
+		          "out of memory");
 		free(nc);
 		return -1;
 	}
 	ops_keep_restart_only(&m->cfg, nc);
 	if (server_forward_set(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_partial", "error=\"forward zones: %s\" "
-		          "kept=old_forward_zones", err);
+		log_error("reload_partial", "error=%s%s kept=old_forward_zones",
+		          "forward zones: ", err);
 		nc->n_forward = m->cfg.n_forward;
 		memcpy(nc->forward, m->cfg.forward, sizeof nc->forward);
 	}
@@ -641,7 +672,7 @@ static int reload(struct main_ctx *m, char *err, size_t errlen)
 	m->cfg = *nc;
 	free(nc);
 	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
-		log_error("reload_partial", "error=\"%s\" kept=old", err);
+		log_error("reload_partial", "error=%s kept=old", err);
 	if (rotate_changed)
 		arm_rotate(m);
 	log_init(m->cfg.log_level, m->foreground);
@@ -678,10 +709,11 @@ static void cleanup(struct main_ctx *m)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
+	close_log_tick(m);
 	if (m->loop_open) {
 		uv_run(&m->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&m->loop) != 0)
-			log_warn("loop_close", "error=\"handles left\"");
+			log_warn("loop_close", "error=%s", "handles left");
 	}
 	control_free(m->ctl);
 	stop_workers(m);

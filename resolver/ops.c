@@ -115,7 +115,7 @@ void ops_curve_rotate(struct curve_client *cl, uint32_t period_s)
 	int rc = curve_client_rotate(cl);
 
 	if (rc != CURVE_OK) {
-		log_error("curve_key_rotate_failed", "error=\"%s\"",
+		log_error("curve_key_rotate_failed", "error=%s",
 		          curve_strerror(rc));
 		return;
 	}
@@ -140,7 +140,7 @@ void ops_cache_load(struct cache *cache, const struct cfg *c)
 	if (rc == PERSIST_ENOENT)
 		log_info("cache_file_absent", "file=%s", f);
 	else if (rc != PERSIST_OK)
-		log_warn("cache_file_skipped", "file=%s error=\"%s\"", f, err);
+		log_warn("cache_file_skipped", "file=%s error=%s", f, err);
 	else
 		log_info("cache_loaded", "file=%s entries=%zu records=%zu "
 		         "expired=%zu kept=%zu bytes=%" PRIu64, f, n.entries,
@@ -158,7 +158,7 @@ void ops_cache_save(struct cache *cache, const struct cfg *c)
 		return;
 	if (persist_cache_save(cache, f, time(NULL), &n, err, sizeof err) !=
 	    PERSIST_OK)
-		log_error("cache_save_failed", "file=%s error=\"%s\"", f, err);
+		log_error("cache_save_failed", "file=%s error=%s", f, err);
 	else
 		log_info("cache_saved", "file=%s entries=%zu records=%zu "
 		         "bytes=%" PRIu64 " ms=%" PRIu64, f, n.entries,
@@ -170,7 +170,7 @@ void ops_notify(const char *state)
 	int rc = notify_send(state);
 
 	if (rc == NOTIFY_EADDR || rc == NOTIFY_ESEND)
-		log_warn("notify_failed", "socket=%s error=\"%s\"",
+		log_warn("notify_failed", "socket=%s error=%s",
 		         getenv("NOTIFY_SOCKET"), rc == NOTIFY_EADDR ?
 		         "bad NOTIFY_SOCKET" : strerror(errno));
 }
@@ -241,6 +241,8 @@ static void warn_restart_only(const struct cfg *old, const struct cfg *nc)
 	             "control-socket");
 	note_changed(names, sizeof names,
 	             strcmp(nc->pidfile, old->pidfile) != 0, "pidfile");
+	note_changed(names, sizeof names, nc->ip_freebind != old->ip_freebind,
+	             "ip-freebind");
 	if (names[0] != '\0')
 		log_warn("reload_partial", "restart_needed=%s kept=running",
 		         names);
@@ -263,6 +265,7 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
 	memcpy(nc->control_socket, old->control_socket,
 	       sizeof nc->control_socket);
 	memcpy(nc->pidfile, old->pidfile, sizeof nc->pidfile);
+	nc->ip_freebind = old->ip_freebind;
 }
 
 /* ------------------------------------------------------------------ */

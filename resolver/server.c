@@ -23,6 +23,7 @@
 #include "proxy.h"
 #include "qlog.h"
 #include "ratelimit.h"
+#include "rrtext.h"
 #include "sel.h"
 #include "stale.h"
 #include "topk.h"
@@ -211,7 +212,7 @@ static void res_release(struct server_res *r)
 
 static void log_servfail(const struct server_res *r, const char *why)
 {
-	char name[WIRE_NAME_TEXT_MAX];
+	char name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
 	const uint8_t *n;
 	size_t len;
 	uint16_t qtype, qclass;
@@ -221,8 +222,9 @@ static void log_servfail(const struct server_res *r, const char *why)
 	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
 	if (wire_name_to_text(n, len, name, sizeof name, NULL) != WIRE_OK)
 		name[0] = '\0';
-	log_info("servfail", "qname=%s qtype=%u why=%s", name,
-	         (unsigned)qtype, why != NULL ? why : "-");
+	log_info_limited("servfail", "qname=%s type=%s why=%s", name,
+	                 rrtext_type_name(qtype, tbuf),
+	                 why != NULL ? why : "-");
 }
 
 /* RFC 8767: a failed resolution answers from expired data if it can. */
@@ -778,7 +780,7 @@ bool server_proxy_client(struct server *s, const uint8_t *pkt, size_t len,
 	if (rc != PROXY_OK) {
 		s->st.proxy_bad++;
 		if (log_level() >= CFG_LOG_DEBUG)
-			log_event(CFG_LOG_DEBUG, "proxy_bad", "reason=\"%s\"",
+			log_event(CFG_LOG_DEBUG, "proxy_bad", "reason=%s",
 			          proxy_strerror(rc));
 		return false;
 	}
@@ -950,7 +952,7 @@ int server_new(struct server **out, const struct server_params *p)
 	}
 	if (forward_new(&s->fwd, s->loop, s->cfg, err, sizeof err) !=
 	    FORWARD_OK) {
-		log_error("forward_failed", "error=\"%s\"", err);
+		log_error("forward_failed", "error=%s", err);
 		server_free(s);
 		return SERVER_EINVAL;
 	}

@@ -11,6 +11,7 @@
 
 #include "cfg.h"
 #include "log.h"
+#include "rrtext.h"
 #include "stats.h"
 
 /** Messages taken from one TCP read (each consumes >= 2 bytes). */
@@ -91,17 +92,17 @@ static const char *addr_text(const struct sockaddr_storage *ss, char *buf,
 static void log_send(const struct upstream_query *q,
                      const struct upstream_att *a)
 {
-	char addr[64], name[WIRE_NAME_TEXT_MAX];
+	char addr[64], name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
 
 	if (log_level() < CFG_LOG_DEBUG)
 		return;
 	if (wire_name_to_text(q->t.qname, q->t.qnamelen, name, sizeof name,
 	                      NULL) != WIRE_OK)
 		name[0] = '\0';
-	log_debug("upstream_send", "server=%s qname=%s qtype=%u "
+	log_debug("upstream_send", "server=%s qname=%s type=%s "
 	          "transport=%s format=%s token=%u",
 	          addr_text(&q->t.addr, addr, sizeof addr), name,
-	          (unsigned)q->t.qtype, a->tcp ? "tcp" : "udp",
+	          rrtext_type_name(q->t.qtype, tbuf), a->tcp ? "tcp" : "udp",
 	          upstream_mode_name(a->s.mode), (unsigned)q->t.token);
 }
 
@@ -543,10 +544,10 @@ static void att_case_lost(struct upstream_att *a)
 	if (q->nocase || a->tcp)
 		return;
 	q->nocase = true;
-	log_debug("upstream_case_lost", "server=%s token=%u note=\"0x20 "
-	          "case not echoed: asking again in lowercase\"",
+	log_debug("upstream_case_lost", "server=%s token=%u note=%s",
 	          addr_text(&q->t.addr, addr, sizeof addr),
-	          (unsigned)q->t.token);
+	          (unsigned)q->t.token,
+	          "0x20 case not echoed: asking again in lowercase");
 	if (att_send(q, UPSTREAM_MODE_PLAIN) != UPSTREAM_OK)
 		u->st->upstream_errors++;
 }

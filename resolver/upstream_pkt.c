@@ -96,8 +96,8 @@ static int nonce_next(struct upstream *u, uint8_t nonce[CURVE_NONCE_BYTES])
 
 	if (rc != CURVE_OK && !u->nonce_warned) {
 		u->nonce_warned = true;
-		log_error("curve_nonce_failed", "error=\"%s\" effect=\"no "
-		          "DNSCurve queries\"", curve_strerror(rc));
+		log_error("curve_nonce_failed", "error=%s effect=%s",
+		          curve_strerror(rc), "no DNSCurve queries");
 	}
 	return rc;
 }

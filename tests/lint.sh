@@ -2,7 +2,8 @@
 # tests/lint.sh: the module boundaries of design.md, checked on every
 # "make check": cache/ and curve/ are leaves and never include a header
 # from resolver/ (nor each other), and libuv appears only in resolver/;
-# and every test that starts the daemon names its own root hints.
+# and every test that starts the daemon names its own root hints; and
+# every log format is made of key=VALUE fields (tests/lint_log.py).
 srcdir=${srcdir:-.}
 fail=0
 for dir in cache curve; do
@@ -37,5 +38,12 @@ for f in "$srcdir"/tests/e2e/*.sh "$srcdir"/tests/lab/*.sh \
   grep -q 'root-hints: \|cc_start\|cc_conf' "$f" && continue
   echo "lint: $f: starts curvecache without its own root-hints"; fail=1
 done
-[ $fail -eq 0 ] && echo "lint: module boundaries hold, test configs name their root hints"
+# Log formats (resolver/log.h): "key=VALUE" fields only, no hand-made
+# quotes (the logger escapes every value), types as mnemonics.
+if command -v python3 >/dev/null 2>&1; then
+  python3 "$srcdir/tests/lint_log.py" "$srcdir"/resolver/*.c || fail=1
+else
+  echo "lint: python3 missing, log formats not checked"
+fi
+[ $fail -eq 0 ] && echo "lint: module boundaries hold, test configs name their root hints, log formats are logfmt"
 exit $fail

@@ -23,6 +23,17 @@
 # Also: exactly one line per query, the key=value layout and timestamp,
 # nothing else at info level (log-level warn), and after a reload with
 # log-queries: no, no more query lines.
+#
+# Then logfmt (issue 13 item 8), at log-level info with two threads: a
+# reload with a bad option (reload_failed error=FILE:LINE: ... "bogus"),
+# SERVFAILs for names with a quote, a space and '=' bytes in a label
+# (broken.lab.: its only server refuses), a random-name flood of
+# FLOOD_N queries under broken.lab. at FLOOD_RATE/s (tests/e2e/clients.py
+# flood): the servfail lines stay within the rate limit (10 a second)
+# and "event=log_suppressed kind=servfail suppressed=N" lines account for
+# the rest. Every line of the whole log must parse as strict logfmt
+# (a parser in this script): on the old code the why= values, the
+# quoted names and the nested quotes of the error did not.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -130,4 +141,76 @@ if [ "$after" -eq "$before" ] && grep -q 'status: NXDOMAIN' "$WORK/dig.out"
 then ok "$t"; else bad "$t" "$before lines before, $after after"; fi
 
 cc_stop
+
+# --- logfmt and the rate limit ------------------------------------------
+FLOOD_N=2000
+FLOOD_RATE=1000
+LIMIT_PER_S=10
+
+cat >"$WORK/logfmt.py" <<'PY'
+import re, sys
+VALUE = r'(?:[!#-<>-~]+|"(?:[ !#-\[\]-~]|\\["\\ntr]|\\x[0-9a-f]{2})*")'
+FIELD = r'[A-Za-z0-9_.-]+=' + VALUE
+LINE = re.compile(r'[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{3}Z '
+                  r'level=(error|warn|info|debug) event=[a-z0-9_]+'
+                  r'(?: ' + FIELD + r')*')
+bad = 0
+for n, line in enumerate(open(sys.argv[1], encoding="latin-1"), 1):
+    line = line.rstrip("\n")
+    if not LINE.fullmatch(line):
+        print("line %d: %s" % (n, line))
+        bad += 1
+print("%d lines not logfmt" % bad)
+sys.exit(1 if bad else 0)
+PY
+
+cc_start "log-level: info" "threads: 2" "access-control: 127.0.0.0/8 allow" \
+  || { e2e_finish; exit 1; }
+
+echo "bogus: yes" >>"$WORK/curvecache.conf"
+cc_hup reload_failed
+t="a config error is one quoted, escaped value"
+if grep -q ' event=reload_failed error=".*curvecache\.conf:[0-9]*: .*\\"bogus\\".*" kept=old$' "$LOG"
+then ok "$t"
+else grep ' event=reload_failed' "$LOG" >"$WORK/lines"
+  bad "$t" "no reload_failed line with an escaped error" "$WORK/lines"; fi
+sed -i '/^bogus: yes$/d' "$WORK/curvecache.conf"
+
+q 31 'a\"b.broken.lab' A
+q 32 'sp\032ace=x.broken.lab' A
+sleep 0.3
+t="SERVFAIL names with quote, space and '=' bytes are one value each"
+if grep -q ' event=servfail qname="a\\\\\\"b\.broken\.lab\." type=A why=' "$LOG" &&
+  grep -q ' event=servfail qname="sp\\\\032ace=x\.broken\.lab\." type=A why=' "$LOG"
+then ok "$t"
+else grep ' event=servfail' "$LOG" >"$WORK/lines"
+  bad "$t" "servfail lines" "$WORK/lines"; fi
+
+before=$(grep -c ' event=servfail ' "$LOG")
+t0=$(date +%s)
+python3 "$srcdir/tests/e2e/clients.py" flood "$CC_IP" "$FLOOD_N" \
+  "$FLOOD_RATE" broken.lab >"$WORK/flood.out" 2>&1
+secs=$(($(date +%s) - t0 + 1))
+cc_stop
+lines=$(($(grep -c ' event=servfail ' "$LOG") - before))
+supp=$(sed -n 's/.* event=log_suppressed kind=servfail suppressed=\([0-9]*\)$/\1/p' \
+  "$LOG" | awk '{ s += $1 } END { print s + 0 }')
+fails=$(sed -n 's/^flood sent [0-9]* answered [0-9]* servfail \([0-9]*\)$/\1/p' \
+  "$WORK/flood.out")
+echo "# flood: ${fails:-?} SERVFAIL answers in $secs s," \
+  "$lines servfail lines, $supp suppressed"
+t="flood: servfail lines stay within $LIMIT_PER_S a second"
+if [ "${fails:-0}" -ge $((FLOOD_N / 2)) ] &&
+  [ "$lines" -le $((LIMIT_PER_S * (secs + 1))) ]; then ok "$t"
+else bad "$t" "${fails:-?} SERVFAILs, $lines lines in $secs s" "$WORK/flood.out"
+fi
+t="flood: log_suppressed lines count the rest"
+if [ $((lines + supp)) -ge "${fails:-1}" ] &&
+  [ $((lines + supp)) -le "$FLOOD_N" ]; then ok "$t"
+else bad "$t" "$lines lines + $supp suppressed for ${fails:-?} SERVFAILs"; fi
+
+t="every line of the log is strict logfmt"
+if python3 "$WORK/logfmt.py" "$LOG" >"$WORK/odd"; then ok "$t"
+else bad "$t" "$(tail -n 1 "$WORK/odd")" "$WORK/odd"; fi
+
 e2e_finish
