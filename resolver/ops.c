@@ -375,6 +375,6 @@ int ops_pidfile_write(const char *path, char *err, size_t errlen)
 void ops_pidfile_remove(const char *path)
 {
 	if (unlink(path) != 0 && errno != ENOENT)
-		log_warn("pidfile_remove_failed", "file=%s error=\"%s\"", path,
+		log_warn("pidfile_remove_failed", "file=%s error=%s", path,
 		         strerror(errno));
 }
