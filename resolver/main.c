@@ -150,7 +150,9 @@ static void print_versions(void)
 	       UV_VERSION_MAJOR, UV_VERSION_MINOR, UV_VERSION_PATCH);
 }
 
-/* A start-up failure: to stderr (still the terminal) and to the log. */
+/* A start-up failure: to stderr and to the log. Under the systemd
+ * journal stderr is the log, so the line is logfmt like every other;
+ * on a terminal or a file it is the plain "curvecache: problem" line. */
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static void fail(const char *fmt, ...)
@@ -161,8 +163,9 @@ static void fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "curvecache: %s\n", msg);
-	if (main_to_syslog)
+	if (!log_stderr_is_journal())
+		fprintf(stderr, "curvecache: %s\n", msg);
+	if (main_to_syslog || log_stderr_is_journal())
 		log_error("start_failed", "error=%s", msg);
 }
 
@@ -832,7 +835,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	if (cfg_load(m->cfg_path, &m->cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "curvecache: %s\n", err);
+		fail("%s", err);
 		free(m);
 		return 1;
 	}

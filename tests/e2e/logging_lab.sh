@@ -209,6 +209,17 @@ if [ $((lines + supp)) -ge "${fails:-1}" ] &&
   [ $((lines + supp)) -le "$FLOOD_N" ]; then ok "$t"
 else bad "$t" "$lines lines + $supp suppressed for ${fails:-?} SERVFAILs"; fi
 
+# Under the journal (JOURNAL_STREAM names stderr) a start that fails on
+# its config writes one logfmt line, not the terminal's plain sentence.
+printf 'bogus: "x y"\n' >"$WORK/bad.conf"
+: >"$WORK/start.err"
+js=$(stat -c '%d:%i' "$WORK/start.err")
+JOURNAL_STREAM=$js "$CURVECACHE" -f -c "$WORK/bad.conf" 2>>"$WORK/start.err"
+t="a start failure under the journal is one logfmt line"
+if grep -q '^<3>level=error event=start_failed error=".*bad\.conf:1: .*bogus.*"$' \
+     "$WORK/start.err" && [ "$(wc -l <"$WORK/start.err")" -eq 1 ]; then ok "$t"
+else bad "$t" "not one start_failed line" "$WORK/start.err"; fi
+
 t="every line of the log is strict logfmt"
 if python3 "$WORK/logfmt.py" "$LOG" >"$WORK/odd"; then ok "$t"
 else bad "$t" "$(tail -n 1 "$WORK/odd")" "$WORK/odd"; fi
