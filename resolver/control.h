@@ -18,6 +18,19 @@
  * comes at the end. A malformed or oversized command gets an error line
  * and the connection is closed.
  *
+ * Unbound's framing, chosen per connection by its first line: a line
+ * that starts "UBCT" is a command from unbound-control (or an exporter
+ * made for it: unbound_exporter, the netdata and collectd plugins), as
+ * it sends one with control-use-cert: no and a socket path for
+ * control-interface: "UBCT1 " + " COMMAND ARGS" + "\n". Another version
+ * is answered "error version mismatch". The answer is the command's
+ * output alone (status in Unbound's words, stats as name=value lines),
+ * "ok" first for a command that changes things, or "error REASON" first
+ * on failure (unbound-control exits 1 when its first bytes are
+ * "error"); then the connection is closed. load_cache reads the cache
+ * file up to a line "EOF" (unbound-control never closes its side),
+ * which dump_cache writes last in this framing.
+ *
  * Commands:
  *   status                       version, uptime, pid, threads, config
  *   stats [text|prometheus|json] counters since the last reset, then reset

@@ -14,6 +14,7 @@
 #include "cfg.h"
 #include "control_int.h"
 #include "iter.h"
+#include "log.h"
 #include "rrtext.h"
 #include "sel.h"
 #include "server.h"
@@ -74,6 +75,31 @@ const char *control_cmd_status(struct control_cmd *c, char **argv,
 	control_out_printf(out, "resolutions: %zu\n",
 	                   server_resolutions(env->srv));
 	control_out_printf(out, "is running\n");
+	return NULL;
+}
+
+/* status in the shape of Unbound's (its framing): scripts look for
+ * "is running" and read "version:" and "uptime:". */
+const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err)
+{
+	const struct control_env *env = &c->env;
+	time_t now = time(NULL);
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	control_out_printf(out, "version: %s\n", PACKAGE_VERSION);
+	control_out_printf(out, "verbosity: %d\n", (int)log_level());
+	control_out_printf(out, "threads: %u\n", env->cfg->threads);
+	control_out_printf(out, "modules: 1 [ iterator ]\n");
+	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
+	                   (int64_t)(now > env->start_wall ?
+	                             now - env->start_wall : 0));
+	control_out_printf(out, "options: control(namedpipe)\n");
+	control_out_printf(out, "curvecache (pid %ld) is running...\n",
+	                   (long)getpid());
 	return NULL;
 }
 

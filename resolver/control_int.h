@@ -39,6 +39,10 @@ struct control_cmd {
 const char *control_cmd_status(struct control_cmd *c, char **argv,
                                size_t argc, struct control_out *out,
                                char *err);
+/* status as Unbound words it (for its framing, control.h) */
+const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err);
 const char *control_cmd_lookup(struct control_cmd *c, char **argv,
                                size_t argc, struct control_out *out,
                                char *err);

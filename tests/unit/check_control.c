@@ -140,6 +140,93 @@ int count_of(const char *text, const char *needle)
 /* ------------------------------------------------------------------ */
 /* The protocol                                                        */
 
+static void put_a_now(const char *owner, uint8_t last);
+
+START_TEST(ubct_status_closes)
+{
+	struct conv c = talk("UBCT1  status\nstatus\n");
+
+	ck_assert(strncmp(c.text, "version: " PACKAGE_VERSION "\n",
+	                  strlen("version: " PACKAGE_VERSION "\n")) == 0);
+	HAS(c, ") is running...\n");
+	HASNT(c, "\nok\n");
+	ck_assert_int_eq(count_of(c.text, "version: "), 1);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_version_mismatch)
+{
+	struct conv c = talk("UBCT2 status\n");
+
+	ck_assert_str_eq(c.text, "error version mismatch\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_error_first)
+{
+	struct conv c = talk("UBCT1  flush\n");
+
+	ck_assert(strncmp(c.text, "error usage: flush", 18) == 0);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	c = talk("UBCT1  nosuch\n");
+	ck_assert(strncmp(c.text, "error unknown command", 21) == 0);
+	free(c.text);
+	c = talk("UBCT1 \n");
+	ck_assert(strncmp(c.text, "error ", 6) == 0);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_action_ok)
+{
+	struct conv c = talk("UBCT1  flush_all\n");
+
+	ck_assert_str_eq(c.text, "ok removed 0 entries\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_stats_text)
+{
+	struct conv c = talk("UBCT1  stats_noreset\n");
+
+	ck_assert(strncmp(c.text, "total.num.queries=0\n", 20) == 0);
+	HASNT(c, "\nok\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_dump_load_to_eof_line)
+{
+	struct conv c;
+	char *in;
+	size_t n;
+
+	put_a_now("a.example.", 1);
+	c = talk("UBCT1  dump_cache\n");
+	ck_assert(c.len > 4);
+	ck_assert_str_eq(c.text + c.len - 4, "EOF\n");
+	n = strlen("UBCT1  load_cache\n") + c.len;
+	in = malloc(n + 1);
+	ck_assert_ptr_nonnull(in);
+	snprintf(in, n + 1, "UBCT1  load_cache\n%s", c.text);
+	free(c.text);
+	cache_flush_all(cache, NULL);
+	c = talk_chunked(in, n, 7, false);   /* no end of stream */
+	ck_assert_msg(strncmp(c.text, "ok loaded 1 entries", 19) == 0,
+	              "%s", c.text);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	free(in);
+}
+END_TEST
+
 START_TEST(session_status)
 {
 	struct conv c = talk("status\n");
@@ -581,6 +668,12 @@ Suite *control_suite(void)
 	tc = tcase_create("session");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, session_status);
+	tcase_add_test(tc, ubct_status_closes);
+	tcase_add_test(tc, ubct_version_mismatch);
+	tcase_add_test(tc, ubct_error_first);
+	tcase_add_test(tc, ubct_action_ok);
+	tcase_add_test(tc, ubct_stats_text);
+	tcase_add_test(tc, ubct_dump_load_to_eof_line);
 	tcase_add_test(tc, session_unknown_keeps_open);
 	tcase_add_test(tc, session_usage_errors);
 	tcase_add_test(tc, session_split_crlf_blank);

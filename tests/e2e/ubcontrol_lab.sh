@@ -1,0 +1,136 @@
+#!/bin/sh
+# tests/e2e/ubcontrol_lab.sh: Debian's own unbound-control (the real
+# binary, /usr/sbin/unbound-control from the unbound package) against
+# curvecache's control socket, in Unbound's framing ("UBCT1 " and one
+# command per connection, control-use-cert: no with a socket path), with
+# curvecache resolving in the loopback lab (tests/e2e/e2e_lib.sh).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
+# or nsd/curvedns/dig/unbound-control/perl missing).
+#
+# How each check decides:
+# - status: exit 0, "is running" and the daemon's pid in its line.
+# - stats_noreset: exit 0, name=value lines; after 12 dig queries
+#   total.num.queries moved by exactly 12, and the names Unbound users
+#   graph are all there.
+# - errors: an unknown command prints "error ..." and exits 1 (as with
+#   Unbound); a client speaking another version ("UBCT9 ") is told
+#   "error version mismatch".
+# - dump_cache, flush_all, load_cache: the dump ends in "EOF" (what
+#   load_cache reads up to), and the cache holds the answer again after
+#   the load (no upstream query: upstream.sends unchanged).
+# - curvecache-control still speaks curvecache's own protocol on the same
+#   socket.
+
+# shellcheck disable=SC2119 # cc_start takes optional config lines
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+e2e_init ubcontrol_lab unbound-control perl
+perl -MIO::Socket::UNIX -e 1 2>/dev/null ||
+  e2e_skip "perl module IO::Socket::UNIX missing"
+
+CTL=${CURVECACHE_CONTROL:-./curvecache-control}
+[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
+SOCK=$WORK/run/control
+UCONF=$WORK/unbound-control.conf
+cat >"$UCONF" <<EOC
+remote-control:
+  control-enable: yes
+  control-interface: $SOCK
+  control-use-cert: no
+EOC
+
+uc() { unbound-control -c "$UCONF" "$@"; }
+d() { dig +time=3 +tries=1 +noall +answer +nottlid "@$CC_IP" "$@"; }
+val() { sed -n "s/^$2=//p" "$1"; }
+
+cc_start "control-socket: $SOCK" || { e2e_finish; exit 1; }
+
+# ------------------------------------------------------------------
+# status and stats_noreset
+
+t="unbound-control status"
+uc status >"$WORK/status" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "(pid $CC_PID) is running" "$WORK/status" &&
+   grep -q '^version: ' "$WORK/status"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/status"; fi
+
+t="unbound-control stats_noreset"
+uc stats_noreset >"$WORK/s0" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^total.num.queries=[0-9]*$' "$WORK/s0" &&
+   ! grep -qv '^[a-zA-Z0-9_.]*=[0-9.]*$' "$WORK/s0"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/s0"; fi
+
+i=0
+while [ $i -lt 4 ]; do
+  d www.example.lab A >/dev/null
+  d www.example.lab AAAA >/dev/null
+  d nosuch.example.lab A >/dev/null
+  i=$((i + 1))
+done
+uc stats_noreset >"$WORK/s1" 2>&1
+t="total.num.queries moved by 12"
+a=$(val "$WORK/s0" total.num.queries)
+b=$(val "$WORK/s1" total.num.queries)
+if [ -n "$b" ] && [ $((b - ${a:-0})) -eq 12 ]; then ok "$t"
+else bad "$t" "before ${a:-none}, after ${b:-none}" "$WORK/s1"; fi
+
+# ------------------------------------------------------------------
+# errors
+
+t="unknown command: error, exit 1"
+uc no_such_command >"$WORK/unk" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^error ' "$WORK/unk"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/unk"; fi
+
+t="another version: error version mismatch"
+got=$(perl -MIO::Socket::UNIX -e '
+  my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!";
+  print $s "UBCT9  status\n";
+  local $/; my $r = <$s>; print $r;' "$SOCK" 2>&1)
+if [ "$got" = "error version mismatch" ]; then ok "$t"
+else bad "$t" "got '$got'"; fi
+
+# ------------------------------------------------------------------
+# dump_cache, flush_all, load_cache
+
+uc dump_cache >"$WORK/dump" 2>"$WORK/dump.err"
+rc=$?
+t="dump_cache ends in EOF"
+if [ $rc -eq 0 ] && [ "$(tail -n 1 "$WORK/dump")" = EOF ] &&
+   grep -q 'www.example.lab' "$WORK/dump"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/dump.err"; fi
+uc flush_all >"$WORK/flush" 2>&1
+t="flush_all answers ok"
+if [ $? -eq 0 ] && grep -q '^ok' "$WORK/flush"; then ok "$t"
+else bad "$t" "$(cat "$WORK/flush")"; fi
+uc load_cache <"$WORK/dump" >"$WORK/load" 2>&1
+rc=$?
+t="load_cache reads the dump"
+if [ $rc -eq 0 ] && grep -q '^ok ' "$WORK/load"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/load"; fi
+s0=$(val "$WORK/s1" upstream.sends)
+got=$(d www.example.lab A | wc -l)
+uc stats_noreset >"$WORK/s2" 2>&1
+s1=$(val "$WORK/s2" upstream.sends)
+t="after load_cache, answered from the cache"
+if [ "$got" -ge 1 ] && [ -n "$s0" ] && [ "$s0" = "$s1" ]; then ok "$t"
+else bad "$t" "answer lines $got, upstream.sends $s0 -> $s1"; fi
+
+# ------------------------------------------------------------------
+# curvecache's own protocol on the same socket
+
+t="curvecache-control still works"
+"$CTL" -s "$SOCK" status >"$WORK/own" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -qx 'is running' "$WORK/own"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/own"; fi
+
+cc_stop
+e2e_finish
