@@ -17,6 +17,7 @@ struct control_snap {
 	struct cache_stats cache;
 	struct curve_stats curve;
 	uint64_t requestlist;        /**< resolutions running */
+	uint64_t tcpusage;           /**< client TCP slots in use */
 	uint64_t servers;            /**< addresses in the selection table */
 	uint64_t servers_curve;      /**< ...with a DNSCurve key */
 	uint64_t mono_ms;            /**< when it was taken */

@@ -11,9 +11,12 @@
 #
 # How each check decides:
 # - status: exit 0, "is running" and the daemon's pid in its line.
-# - stats_noreset: exit 0, name=value lines; after 12 dig queries
-#   total.num.queries moved by exactly 12, and the names Unbound users
-#   graph are all there.
+# - stats_noreset: exit 0, name=value lines; after 14 dig queries (2 of
+#   them NODATA with DO set) total.num.queries, num.query.class.IN,
+#   num.query.opcode.QUERY, num.query.edns.present moved by exactly 14,
+#   edns.DO, type.TYPE200 and num.answer.rcode.nodata by 2; the names
+#   Unbound users graph are all there, the median recursion time and
+#   the requestlist maximum are not 0 after resolutions.
 # - errors: an unknown command prints "error ..." and exits 1 (as with
 #   Unbound); a client speaking another version ("UBCT9 ") is told
 #   "error version mismatch".
@@ -73,12 +76,47 @@ while [ $i -lt 4 ]; do
   d nosuch.example.lab A >/dev/null
   i=$((i + 1))
 done
+# Two NODATA answers to a type without a name, asked with DO.
+d +dnssec id.example.lab TYPE200 >/dev/null
+d +dnssec id.example.lab TYPE200 >/dev/null
 uc stats_noreset >"$WORK/s1" 2>&1
-t="total.num.queries moved by 12"
-a=$(val "$WORK/s0" total.num.queries)
-b=$(val "$WORK/s1" total.num.queries)
-if [ -n "$b" ] && [ $((b - ${a:-0})) -eq 12 ]; then ok "$t"
-else bad "$t" "before ${a:-none}, after ${b:-none}" "$WORK/s1"; fi
+
+# Each counter NAME must have moved by exactly DELTA since s0.
+while read -r n want; do
+  a=$(val "$WORK/s0" "$n")
+  b=$(val "$WORK/s1" "$n")
+  t="counter $n moved by $want"
+  if [ -n "$b" ] && [ $((b - ${a:-0})) -eq "$want" ]; then ok "$t"
+  else bad "$t" "before ${a:-none}, after ${b:-none}"; fi
+done <<EOC
+total.num.queries 14
+num.query.class.IN 14
+num.query.opcode.QUERY 14
+num.query.edns.present 14
+num.query.edns.DO 2
+num.query.type.TYPE200 2
+num.query.ipv6 0
+num.answer.rcode.nodata 2
+total.num.queries_ip_ratelimited 0
+EOC
+t="the names Unbound users graph are there"
+miss=
+for n in total.num.prefetch total.num.expired num.query.tcpout \
+  total.recursion.time.avg total.recursion.time.median \
+  total.requestlist.avg total.requestlist.max \
+  total.requestlist.current.all total.tcpusage mem.cache.rrset \
+  mem.cache.message rrset.cache.count infra.cache.count; do
+  grep -q "^$n=" "$WORK/s1" || miss="$miss $n"
+done
+if [ -z "$miss" ]; then ok "$t"; else bad "$t" "missing:$miss"; fi
+t="recursion time median and requestlist max are real"
+med=$(val "$WORK/s1" total.recursion.time.median)
+rmax=$(val "$WORK/s1" total.requestlist.max)
+rc=$(val "$WORK/s1" rrset.cache.count)
+if [ "${med:-0}" != 0 ] && [ "${rmax:-0}" -ge 1 ] && [ "${rc:-0}" -ge 1 ]
+then ok "$t"
+else bad "$t" "median ${med:-none}, max ${rmax:-none}, rrsets ${rc:-none}"
+fi
 
 # ------------------------------------------------------------------
 # errors
