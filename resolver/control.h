@@ -106,7 +106,10 @@ enum control_format {
 /** What control_session_feed asks of the transport. */
 enum control_state {
 	CONTROL_OPEN = 0,      /**< send the output, keep reading */
-	CONTROL_CLOSE          /**< send the output, then close */
+	CONTROL_CLOSE,         /**< send the output, then close */
+	CONTROL_STOP           /**< send the output, close, then stop the
+	                            daemon (SIGTERM to itself: the clean
+	                            stop) */
 };
 
 /** A growing output buffer (an answer being built). */
@@ -189,8 +192,9 @@ void control_session_free(struct control_session *s);
 /**
  * Feed bytes from the peer; any split, any content. Answers are
  * appended to out.
- * @return CONTROL_OPEN, or CONTROL_CLOSE after a protocol error (out
- *   holds the error line).
+ * @return CONTROL_OPEN, CONTROL_CLOSE after a protocol error (out
+ *   holds the error line) or an Unbound-framed command, CONTROL_STOP
+ *   after the stop command.
  */
 enum control_state control_session_feed(struct control_session *s,
                                         const char *buf, size_t len,

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "cachefile.h"
+#include "cfg.h"
+#include "log.h"
 #include "control_int.h"
 #include "wire.h"
 
@@ -47,6 +49,8 @@ struct control_session {
 	size_t len;
 	bool closed;
 	bool started;                /**< the first line has been seen */
+	bool stop;                   /**< stop was asked: stop after the
+	                                  answer */
 	bool ubct;                   /**< Unbound's framing (one command) */
 	/* load_cache: the rest of the stream */
 	struct cachefile_load *ld;
@@ -264,6 +268,54 @@ static const char *cmd_load(struct control_session *s, char **argv,
 	return NULL;
 }
 
+/* Unbound's verbosity numbers as log levels: 0 errors and warnings,
+ * 1 and 2 operational information, 3 and up everything. */
+static const char *cmd_verbosity(struct control_session *s, char **argv,
+                                 size_t argc, struct control_out *out,
+                                 char *err)
+{
+	char *end;
+	long v = strtol(argv[1], &end, 10);
+
+	(void)s;
+	(void)argc;
+	(void)out;
+	if (end == argv[1] || *end != '\0' || v < 0) {
+		snprintf(err, CONTROL_ERR_BYTES,
+		         "in verbosity number syntax: %.32s", argv[1]);
+		return err;
+	}
+	log_level_set(v == 0 ? CFG_LOG_WARN : v < 3 ? CFG_LOG_INFO :
+	              CFG_LOG_DEBUG);
+	return NULL;
+}
+
+/* stop: answered, then the daemon stops (control.c). log_reopen: logs
+ * go to stderr or syslog, never to a file of ours, so there is nothing
+ * to reopen (a rotated journal or syslog file is the logger's). */
+static const char *cmd_stop_reopen(struct control_session *s, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	(void)argc;
+	(void)out;
+	(void)err;
+	if (strcmp(argv[0], "stop") == 0)
+		s->stop = true;
+	return NULL;
+}
+
+static const char *cmd_list(struct control_session *s, char **argv,
+                            size_t argc, struct control_out *out,
+                            char *err)
+{
+	if (strcmp(argv[0], "list_local_zones") == 0)
+		return control_cmd_list_local_zones(s->c, argv, argc, out, err);
+	if (strcmp(argv[0], "get_option") == 0)
+		return control_cmd_get_option(s->c, argv, argc, out, err);
+	return control_cmd_list_zones(s->c, argv, argc, out, err);
+}
+
 static const char *cmd_stats(struct control_session *s, char **argv,
                              size_t argc, struct control_out *out,
                              char *err)
@@ -335,6 +387,19 @@ static const struct control_verb control_verbs[] = {
 	{ "lookup", 1, 2, cmd_lookup,
 	  "NAME [TYPE]  cached data and servers for NAME", 0 },
 	{ "servers", 0, 0, cmd_servers, "the server-selection table", 0 },
+	{ "list_forwards", 0, 0, cmd_list, "the forward zones", 0 },
+	{ "list_stubs", 0, 0, cmd_list, "the stub zones", 0 },
+	{ "list_local_zones", 0, 0, cmd_list,
+	  "the local-zone lines of the config", 0 },
+	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value",
+	  0 },
+	{ "verbosity", 1, 1, cmd_verbosity,
+	  "N  log level until a reload (0 warn, 1-2 info, 3+ debug)",
+	  CONTROL_VERB_ACTION },
+	{ "log_reopen", 0, 0, cmd_stop_reopen,
+	  "nothing to reopen (stderr or syslog)", CONTROL_VERB_ACTION },
+	{ "stop", 0, 0, cmd_stop_reopen, "stop the daemon (as SIGTERM)",
+	  CONTROL_VERB_ACTION },
 	{ "help", 0, 0, cmd_help, "this list", 0 },
 };
 
@@ -517,7 +582,7 @@ static enum control_state run_native(struct control_session *s,
 		return CONTROL_OPEN;  /* a blank line */
 	if (s->ld == NULL || msg != NULL)
 		answer(out, msg);
-	return fatal ? CONTROL_CLOSE : CONTROL_OPEN;
+	return fatal || s->stop ? CONTROL_CLOSE : CONTROL_OPEN;
 }
 
 /* A command in Unbound's framing ("UBCT1 " removed): one command per
@@ -689,6 +754,10 @@ enum control_state control_session_feed(struct control_session *s,
 			s->closed = true;
 		s->len = 0;
 	}
+	if (s->stop) {
+		s->closed = true;
+		return CONTROL_STOP;
+	}
 	return s->closed ? CONTROL_CLOSE : CONTROL_OPEN;
 }
 
@@ -703,7 +772,7 @@ enum control_state control_session_eof(struct control_session *s,
 			(void)run_line(s, out);
 		s->len = 0;
 		if (s->ld == NULL)
-			return CONTROL_CLOSE;
+			return s->stop ? CONTROL_STOP : CONTROL_CLOSE;
 	}
 	if (s->llen > 0 || s->skipping)
 		(void)load_line(s);

@@ -279,3 +279,86 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 	                   w.n, w.curve);
 	return NULL;
 }
+
+/* ------------------------------------------------------------------ */
+/* list_forwards, list_stubs, list_local_zones (the running config)    */
+
+/* An address as Unbound lists a server: without the port when it is
+ * 53, else ADDR@PORT. */
+static void server_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+	static const char port53[] = "@53";
+	size_t n;
+
+	server_addr_text(sa, out, cap);
+	n = strlen(out);
+	if (n >= sizeof port53 - 1 &&
+	    strcmp(out + n - (sizeof port53 - 1), port53) == 0)
+		out[n - (sizeof port53 - 1)] = '\0';
+}
+
+/* One line per zone: "NAME IN forward ADDR ADDR". */
+static void list_zones(const struct cfg_zone *z, size_t n, const char *kind,
+                       struct control_out *out)
+{
+	char name[WIRE_NAME_TEXT_MAX], addr[CONTROL_ADDR_TEXT];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (wire_name_to_text(z[i].name, z[i].namelen, name,
+		                      sizeof name, NULL) != WIRE_OK)
+			continue;
+		control_out_printf(out, "%s IN %s", name, kind);
+		for (j = 0; j < z[i].naddr; j++) {
+			server_text((const struct sockaddr *)&z[i].addr[j].sa,
+			            addr, sizeof addr);
+			control_out_printf(out, " %s", addr);
+		}
+		control_out_put(out, "\n", 1);
+	}
+}
+
+const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	const struct cfg *cfg = c->env.cfg;
+
+	(void)argc;
+	(void)err;
+	if (strcmp(argv[0], "list_stubs") == 0)
+		list_zones(cfg->stub, cfg->n_stub, "stub", out);
+	else
+		list_zones(cfg->forward, cfg->n_forward, "forward", out);
+	return NULL;
+}
+
+const char *control_cmd_list_local_zones(struct control_cmd *c,
+                                         char **argv, size_t argc,
+                                         struct control_out *out,
+                                         char *err)
+{
+	static const char *const types[] = {
+		[CFG_LZ_STATIC] = "static",
+		[CFG_LZ_TRANSPARENT] = "transparent",
+		[CFG_LZ_REFUSE] = "refuse",
+		[CFG_LZ_NODEFAULT] = "nodefault",
+	};
+	const struct cfg *cfg = c->env.cfg;
+	char name[WIRE_NAME_TEXT_MAX];
+	size_t i;
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	for (i = 0; i < cfg->n_local_zone; i++) {
+		const struct cfg_local_zone *z = &cfg->local_zone[i];
+
+		if ((size_t)z->type < sizeof types / sizeof types[0] &&
+		    wire_name_to_text(z->name, z->namelen, name, sizeof name,
+		                      NULL) == WIRE_OK)
+			control_out_printf(out, "%s %s\n", name,
+			                   types[z->type]);
+	}
+	return NULL;
+}

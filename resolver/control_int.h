@@ -47,6 +47,19 @@ const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
 const char *control_cmd_lookup(struct control_cmd *c, char **argv,
                                size_t argc, struct control_out *out,
                                char *err);
+/* list_forwards and list_stubs: "NAME IN forward ADDR..." a zone */
+const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+/* list_local_zones: "NAME TYPE" per local-zone line of the config */
+const char *control_cmd_list_local_zones(struct control_cmd *c,
+                                         char **argv, size_t argc,
+                                         struct control_out *out,
+                                         char *err);
+/* get_option NAME: one option's running value (control_option.c) */
+const char *control_cmd_get_option(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
 const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);

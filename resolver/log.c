@@ -57,6 +57,11 @@ enum cfg_log_level log_level(void)
 	return __atomic_load_n(&log_max, __ATOMIC_RELAXED);
 }
 
+void log_level_set(enum cfg_log_level level)
+{
+	__atomic_store_n(&log_max, level, __ATOMIC_RELAXED);
+}
+
 /* Write one finished line where the log goes. */
 static void log_emit(enum cfg_log_level level, const char *line)
 {

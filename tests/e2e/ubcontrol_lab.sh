@@ -25,6 +25,10 @@
 #   the load (no upstream query: upstream.sends unchanged).
 # - curvecache-control still speaks curvecache's own protocol on the same
 #   socket.
+# - list_forwards and list_local_zones print the configured zones as
+#   Unbound does; get_option answers by Unbound's and curvecache's names;
+#   verbosity 0 silences the debug log (no new line for a query) and 4
+#   brings it back; stop answers "ok" and curvecache exits with status 0.
 
 # shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
@@ -50,7 +54,9 @@ uc() { unbound-control -c "$UCONF" "$@"; }
 d() { dig +time=3 +tries=1 +noall +answer +nottlid "@$CC_IP" "$@"; }
 val() { sed -n "s/^$2=//p" "$1"; }
 
-cc_start "control-socket: $SOCK" || { e2e_finish; exit 1; }
+cc_start "control-socket: $SOCK" \
+  "forward-zone: corp.example. 127.53.213.9 127.53.213.10@5353" \
+  "local-zone: corp.example. refuse" || { e2e_finish; exit 1; }
 
 # ------------------------------------------------------------------
 # status and stats_noreset
@@ -169,6 +175,52 @@ t="curvecache-control still works"
 rc=$?
 if [ $rc -eq 0 ] && grep -qx 'is running' "$WORK/own"; then ok "$t"
 else bad "$t" "exit $rc" "$WORK/own"; fi
+
+# ------------------------------------------------------------------
+# The commands scripts use
+
+t="list_forwards, list_local_zones"
+uc list_forwards >"$WORK/lf" 2>&1
+uc list_local_zones >"$WORK/lz" 2>&1
+if [ "$(cat "$WORK/lf")" = \
+     "corp.example. IN forward 127.53.213.9 127.53.213.10@5353" ] &&
+   [ "$(cat "$WORK/lz")" = "corp.example. refuse" ]; then ok "$t"
+else bad "$t" "$(cat "$WORK/lf" "$WORK/lz")"; fi
+
+t="get_option by Unbound's name and by ours"
+a=$(uc get_option num-threads 2>&1)
+b=$(uc get_option do-not-query-localhost 2>&1)
+if [ "$a" = 1 ] && [ "$b" = no ]; then ok "$t"
+else bad "$t" "num-threads '$a', do-not-query-localhost '$b'"; fi
+
+t="verbosity 0 quiets the debug log, verbosity 4 restores it"
+uc verbosity 0 >/dev/null 2>&1
+n0=$(wc -l <"$WORK/curvecache.log")
+d www.example.lab A >/dev/null
+n1=$(wc -l <"$WORK/curvecache.log")
+uc verbosity 4 >"$WORK/verb" 2>&1
+d www.example.lab MX >/dev/null
+n2=$(wc -l <"$WORK/curvecache.log")
+if [ "$n1" -eq "$n0" ] && [ "$n2" -gt "$n1" ] &&
+   [ "$(cat "$WORK/verb")" = ok ]; then ok "$t"
+else bad "$t" "log lines $n0 -> $n1 -> $n2"; fi
+
+t="stop: ok, and curvecache exits 0"
+uc stop >"$WORK/stop" 2>&1
+rc=$?
+n=0
+while e2e_alive "$CC_PID" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+if e2e_alive "$CC_PID"; then
+  bad "$t" "still running after 5 s (stop exit $rc)" "$WORK/stop"
+else
+  wait "$CC_PID"
+  st=$?
+  CC_PID=
+  if [ $rc -eq 0 ] && [ "$(cat "$WORK/stop")" = ok ] && [ $st -eq 0 ]
+  then ok "$t"
+  else bad "$t" "unbound-control exit $rc, curvecache exit $st" \
+    "$WORK/stop"; fi
+fi
 
 cc_stop
 e2e_finish

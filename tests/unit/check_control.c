@@ -21,6 +21,7 @@
 #include "control.h"
 #include "hints.h"
 #include "localzone.h"
+#include "log.h"
 #include "sel.h"
 #include "server.h"
 #include "stats.h"
@@ -639,6 +640,113 @@ START_TEST(cmd_servers)
 }
 END_TEST
 
+/* A forward or stub zone with IPv4 servers at PORTs. */
+static void zone_set(struct cfg_zone *z, const char *name,
+                     const uint16_t *ports, size_t n)
+{
+	size_t i;
+
+	memset(z, 0, sizeof *z);
+	z->namelen = ct_name(name, z->name);
+	for (i = 0; i < n; i++) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&z->addr[i].sa;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(ports[i]);
+		sin->sin_addr.s_addr = htonl(0xc0000235u + (uint32_t)i);
+		z->addr[i].len = sizeof *sin;
+	}
+	z->naddr = n;
+}
+
+START_TEST(cmd_lists)
+{
+	static const uint16_t ports[] = { 53, 5353 };
+	struct conv c;
+
+	zone_set(&cfg.forward[0], "corp.example.", ports, 2);
+	cfg.n_forward = 1;
+	zone_set(&cfg.stub[0], "lab.", ports, 1);
+	cfg.n_stub = 1;
+	cfg.local_zone[0].namelen = ct_name("home.arpa.",
+	                                    cfg.local_zone[0].name);
+	cfg.local_zone[0].type = CFG_LZ_TRANSPARENT;
+	cfg.n_local_zone = 1;
+	c = talk("UBCT1  list_forwards\n");
+	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.53 "
+	                 "192.0.2.54@5353\n");
+	free(c.text);
+	c = talk("UBCT1  list_stubs\n");
+	ck_assert_str_eq(c.text, "lab. IN stub 192.0.2.53\n");
+	free(c.text);
+	c = talk("UBCT1  list_local_zones\n");
+	ck_assert_str_eq(c.text, "home.arpa. transparent\n");
+	free(c.text);
+	c = talk("list_forwards\n");
+	HAS(c, "forward 192.0.2.53 192.0.2.54@5353\nok\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_get_option)
+{
+	struct conv c;
+
+	cfg.prefetch = true;
+	cfg.cache_size = 123456789;
+	cfg.query_timeout_ms = 5000;
+	c = talk("UBCT1  get_option prefetch\n");
+	ck_assert_str_eq(c.text, "yes\n");
+	free(c.text);
+	c = talk("UBCT1  get_option rrset-cache-size\n");
+	ck_assert_str_eq(c.text, "123456789\n");
+	free(c.text);
+	c = talk("UBCT1  get_option num-threads:\n");
+	ck_assert_str_eq(c.text, "1\n");
+	free(c.text);
+	c = talk("UBCT1  get_option query-timeout\n");
+	ck_assert_str_eq(c.text, "5\n");
+	free(c.text);
+	c = talk("UBCT1  get_option control-interface\n");
+	ck_assert_str_eq(c.text, "/run/curvecache/control\n");
+	free(c.text);
+	c = talk("UBCT1  get_option no-such-option\n");
+	ck_assert_str_eq(c.text, "error unknown option no-such-option\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_verbosity_stop)
+{
+	enum cfg_log_level was = log_level();
+	struct conv c;
+
+	c = talk("UBCT1  verbosity 4\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	ck_assert_int_eq(log_level(), CFG_LOG_DEBUG);
+	free(c.text);
+	c = talk("UBCT1  verbosity 0\n");
+	ck_assert_int_eq(log_level(), CFG_LOG_WARN);
+	free(c.text);
+	c = talk("UBCT1  verbosity x\n");
+	ck_assert(strncmp(c.text, "error in verbosity number syntax", 32)
+	          == 0);
+	free(c.text);
+	log_level_set(was);
+	c = talk("UBCT1  log_reopen\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	c = talk("UBCT1  stop\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	ck_assert_int_eq(c.st, CONTROL_STOP);
+	free(c.text);
+	c = talk("stop\nstatus\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	ck_assert_int_eq(c.st, CONTROL_STOP);
+	free(c.text);
+}
+END_TEST
+
 START_TEST(cmd_help)
 {
 	struct conv c = talk("help\n");
@@ -692,6 +800,9 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_lookup);
 	tcase_add_test(tc, cmd_servers);
 	tcase_add_test(tc, cmd_help);
+	tcase_add_test(tc, cmd_lists);
+	tcase_add_test(tc, cmd_get_option);
+	tcase_add_test(tc, cmd_verbosity_stop);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, control_stats_tcase());
 	suite_add_tcase(s, control_socket_tcase());
