@@ -10,8 +10,12 @@
  * Names: Unbound's where the meaning is the same (total.num.queries,
  * total.num.cachehits, num.query.type.A, num.answer.rcode.NXDOMAIN,
  * histogram.000000.000000.to.000000.000001, ...), so that dashboards and
- * exporters made for unbound-control read them; curvecache's own
+ * exporters made for unbound-control read them (through Unbound's
+ * framing on the control socket, control.h); curvecache's own
  * otherwise, dotted by area ("curve.responses.bad", "upstream.timeouts").
+ * A value curvecache names its own way is also reported under Unbound's
+ * name as an alias (total.num.prefetch = num.prefetch), which the
+ * Prometheus output leaves out.
  *
  * Design notes:
  * - Only uint64_t fields and arrays of them, no allocation: a struct
