@@ -28,7 +28,9 @@
 # - list_forwards and list_local_zones print the configured zones as
 #   Unbound does; get_option answers by Unbound's and curvecache's names;
 #   verbosity 0 silences the debug log (no new line for a query) and 4
-#   brings it back; stop answers "ok" and curvecache exits with status 0.
+#   brings it back; local_data NAME TTL IN A ADDR is answered by the next
+#   query and listed by list_local_data, local_data_remove takes it back;
+#   stop answers "ok" and curvecache exits with status 0.
 
 # shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
@@ -204,6 +206,19 @@ n2=$(wc -l <"$WORK/curvecache.log")
 if [ "$n1" -eq "$n0" ] && [ "$n2" -gt "$n1" ] &&
    [ "$(cat "$WORK/verb")" = ok ]; then ok "$t"
 else bad "$t" "log lines $n0 -> $n1 -> $n2"; fi
+
+t="local_data answers at once, local_data_remove takes it back"
+uc local_data printer.home.arpa. 300 IN A 192.0.2.9 >"$WORK/ld" 2>&1
+a1=$(d printer.home.arpa A)
+l1=$(uc list_local_data 2>&1)
+uc local_data_remove printer.home.arpa. >>"$WORK/ld" 2>&1
+a2=$(d printer.home.arpa A)
+if [ "$(echo "$a1" | tr -s '\t ' ' ')" = "printer.home.arpa. IN A 192.0.2.9" ] &&
+   [ -z "$a2" ] &&
+   [ "$l1" = "$(printf 'printer.home.arpa.\t3600\tIN\tA\t192.0.2.9')" ] &&
+   [ "$(cat "$WORK/ld")" = "$(printf 'ok\nok removed 1 entries')" ]
+then ok "$t"
+else bad "$t" "before '$a1', after '$a2', list '$l1'" "$WORK/ld"; fi
 
 t="stop: ok, and curvecache exits 0"
 uc stop >"$WORK/stop" 2>&1

@@ -20,6 +20,7 @@
 #include "cfg.h"
 #include "control.h"
 #include "hints.h"
+#include "localdata.h"
 #include "localzone.h"
 #include "log.h"
 #include "sel.h"
@@ -747,6 +748,54 @@ START_TEST(cmd_verbosity_stop)
 }
 END_TEST
 
+/* What a worker's lookup (with no file table) answers for a name. */
+static int local_lookup(const char *name, uint16_t type, uint16_t *an)
+{
+	uint8_t wn[WIRE_NAME_MAX], buf[512];
+	struct respond_answer a;
+	size_t len = ct_name(name, wn);
+	int rc;
+
+	rc = localdata_answer(NULL, wn, len, type, WIRE_CLASS_IN, &a, buf,
+	                      sizeof buf, NULL);
+	*an = a.an_count;
+	return rc;
+}
+
+START_TEST(cmd_local_data)
+{
+	struct conv c;
+	uint16_t an = 0;
+
+	c = talk("UBCT1  local_data printer.home.arpa. 300 IN A "
+	         "192.0.2.9\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	c = talk("local_data printer.home.arpa AAAA 2001:db8::9\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
+	                 LOCALDATA_OK);
+	ck_assert_uint_eq(an, 1);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX,
+	                              &an), LOCALDATA_OK);
+	ck_assert_uint_eq(an, 0);   /* NODATA */
+	c = talk("UBCT1  list_local_data\n");
+	HAS(c, "printer.home.arpa.\t3600\tIN\tA\t192.0.2.9\n");
+	HAS(c, "printer.home.arpa\t3600\tIN\tAAAA\t2001:db8::9\n");
+	free(c.text);
+	c = talk("UBCT1  local_data x.home.arpa. TXT \"hi\"\n");
+	ck_assert(strncmp(c.text, "error not an A or AAAA record", 29) == 0);
+	free(c.text);
+	c = talk("UBCT1  local_data_remove printer.home.arpa.\n");
+	ck_assert_str_eq(c.text, "ok removed 2 entries\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
+	                 LOCALDATA_ENOTLOCAL);
+	localdata_rt_clear();
+}
+END_TEST
+
 START_TEST(cmd_help)
 {
 	struct conv c = talk("help\n");
@@ -803,6 +852,7 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_lists);
 	tcase_add_test(tc, cmd_get_option);
 	tcase_add_test(tc, cmd_verbosity_stop);
+	tcase_add_test(tc, cmd_local_data);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, control_stats_tcase());
 	suite_add_tcase(s, control_socket_tcase());
