@@ -13,7 +13,6 @@
 
 #include "cachefile.h"
 #include "cfg.h"
-#include "localdata.h"
 #include "log.h"
 #include "control_int.h"
 #include "wire.h"
@@ -306,53 +305,15 @@ static const char *cmd_stop_reopen(struct control_session *s, char **argv,
 	return NULL;
 }
 
-/* local_data RR, local_data_remove NAME: runtime local data
- * (localdata.h). */
-static const char *cmd_local_data(struct control_session *s, char **argv,
-                                  size_t argc, struct control_out *out,
-                                  char *err)
-{
-	size_t n = 0;
-	int rc;
-
-	(void)s;
-	(void)argc;
-	if (strcmp(argv[0], "local_data") == 0)
-		rc = localdata_rt_add(argv[1], err, CONTROL_ERR_BYTES);
-	else
-		rc = localdata_rt_remove(argv[1], &n, err, CONTROL_ERR_BYTES);
-	if (rc != LOCALDATA_OK)
-		return err;
-	if (strcmp(argv[0], "local_data") != 0)
-		control_out_printf(out, "removed %zu entries\n", n);
-	return NULL;
-}
-
-static const char *cmd_list_local_data(struct control_session *s,
-                                       char **argv, size_t argc,
-                                       struct control_out *out, char *err)
-{
-	size_t need = localdata_rt_list(NULL, 0);
-	char *text = malloc(need + 1);
-
-	(void)s;
-	(void)argv;
-	(void)argc;
-	(void)err;
-	if (text == NULL)
-		return "out of memory";
-	(void)localdata_rt_list(text, need + 1);
-	control_out_put(out, text, need);
-	free(text);
-	return NULL;
-}
-
 static const char *cmd_list(struct control_session *s, char **argv,
                             size_t argc, struct control_out *out,
                             char *err)
 {
 	if (strcmp(argv[0], "list_local_zones") == 0)
 		return control_cmd_list_local_zones(s->c, argv, argc, out, err);
+	if (strncmp(argv[0], "local_data", 10) == 0 ||
+	    strcmp(argv[0], "list_local_data") == 0)
+		return control_cmd_local_data(s->c, argv, argc, out, err);
 	if (strcmp(argv[0], "get_option") == 0)
 		return control_cmd_get_option(s->c, argv, argc, out, err);
 	return control_cmd_list_zones(s->c, argv, argc, out, err);
@@ -435,12 +396,12 @@ static const struct control_verb control_verbs[] = {
 	  "the local-zone lines of the config", 0 },
 	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value",
 	  0 },
-	{ "local_data", 1, 1, cmd_local_data,
+	{ "local_data", 1, 1, cmd_list,
 	  "NAME [TTL] [IN] A|AAAA ADDRESS  answer NAME locally",
 	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
-	{ "local_data_remove", 1, 1, cmd_local_data,
+	{ "local_data_remove", 1, 1, cmd_list,
 	  "NAME  drop NAME's local_data entries", CONTROL_VERB_ACTION },
-	{ "list_local_data", 0, 0, cmd_list_local_data,
+	{ "list_local_data", 0, 0, cmd_list,
 	  "the local_data entries", 0 },
 	{ "verbosity", 1, 1, cmd_verbosity,
 	  "N  log level until a reload (0 warn, 1-2 info, 3+ debug)",

@@ -1,7 +1,10 @@
 /*
- * resolver/control_info.c - the control commands that only look: status,
- * lookup (cached data and the servers a resolution would ask) and
- * servers (the server-selection table). See control.h.
+ * resolver/control_info.c - the control commands that look, and the
+ * small ones that only hand over to another module: status (also in
+ * Unbound's words), lookup (cached data and the servers a resolution
+ * would ask), servers (the server-selection table), list_forwards,
+ * list_stubs, list_local_zones (the running config), local_data,
+ * local_data_remove and list_local_data (localdata.h). See control.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include "cfg.h"
 #include "control_int.h"
 #include "iter.h"
+#include "localdata.h"
 #include "log.h"
 #include "rrtext.h"
 #include "sel.h"
@@ -360,5 +364,43 @@ const char *control_cmd_list_local_zones(struct control_cmd *c,
 			control_out_printf(out, "%s %s\n", name,
 			                   types[z->type]);
 	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* local_data, local_data_remove, list_local_data (localdata.h)        */
+
+static const char *list_local_data(struct control_out *out)
+{
+	size_t need = localdata_rt_list(NULL, 0);
+	char *text = malloc(need + 1);
+
+	if (text == NULL)
+		return "out of memory";
+	(void)localdata_rt_list(text, need + 1);
+	control_out_put(out, text, need);
+	free(text);
+	return NULL;
+}
+
+const char *control_cmd_local_data(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	size_t n = 0;
+	int rc;
+
+	(void)c;
+	(void)argc;
+	if (strcmp(argv[0], "list_local_data") == 0)
+		return list_local_data(out);
+	if (strcmp(argv[0], "local_data") == 0)
+		rc = localdata_rt_add(argv[1], err, CONTROL_ERR_BYTES);
+	else
+		rc = localdata_rt_remove(argv[1], &n, err, CONTROL_ERR_BYTES);
+	if (rc != LOCALDATA_OK)
+		return err;
+	if (strcmp(argv[0], "local_data") != 0)
+		control_out_printf(out, "removed %zu entries\n", n);
 	return NULL;
 }

@@ -56,6 +56,11 @@ const char *control_cmd_list_local_zones(struct control_cmd *c,
                                          char **argv, size_t argc,
                                          struct control_out *out,
                                          char *err);
+/* local_data RR, local_data_remove NAME, list_local_data: runtime
+ * local data (localdata.h) */
+const char *control_cmd_local_data(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
 /* get_option NAME: one option's running value (control_option.c) */
 const char *control_cmd_get_option(struct control_cmd *c, char **argv,
                                    size_t argc, struct control_out *out,
