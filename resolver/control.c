@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <grp.h>
+#include <signal.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ struct control_peer {
 	bool used;
 	bool closing;
 	bool close_after;          /**< close once the writes are done */
+	bool stop_after;           /**< ...and then stop the daemon */
 	unsigned handles;          /**< pipe + timer still open */
 	unsigned writes;           /**< uv_write requests in flight */
 	struct control_session *sess;
@@ -83,6 +85,11 @@ static void peer_close(struct control_peer *p)
 	if (p->closing)
 		return;
 	p->closing = true;
+	if (p->stop_after) {
+		/* the stop command: its "ok" is out; stop as on SIGTERM */
+		log_info("control_stop", "pid=%ld", (long)getpid());
+		(void)kill(getpid(), SIGTERM);
+	}
 	uv_close((uv_handle_t *)&p->h, peer_handle_closed);
 	uv_close((uv_handle_t *)&p->idle, peer_handle_closed);
 }
@@ -108,7 +115,9 @@ static void peer_send(struct control_peer *p, struct control_out *out,
 	struct control_wreq *w;
 	uv_buf_t b;
 
-	if (st == CONTROL_CLOSE) {
+	if (st == CONTROL_STOP)
+		p->stop_after = true;
+	if (st != CONTROL_OPEN) {
 		p->close_after = true;
 		uv_read_stop((uv_stream_t *)&p->h);
 	}

@@ -18,6 +18,19 @@
  * comes at the end. A malformed or oversized command gets an error line
  * and the connection is closed.
  *
+ * Unbound's framing, chosen per connection by its first line: a line
+ * that starts "UBCT" is a command from unbound-control (or an exporter
+ * made for it: unbound_exporter, the netdata and collectd plugins), as
+ * it sends one with control-use-cert: no and a socket path for
+ * control-interface: "UBCT1 " + " COMMAND ARGS" + "\n". Another version
+ * is answered "error version mismatch". The answer is the command's
+ * output alone (status in Unbound's words, stats as name=value lines),
+ * "ok" first for a command that changes things, or "error REASON" first
+ * on failure (unbound-control exits 1 when its first bytes are
+ * "error"); then the connection is closed. load_cache reads the cache
+ * file up to a line "EOF" (unbound-control never closes its side),
+ * which dump_cache writes last in this framing.
+ *
  * Commands:
  *   status                       version, uptime, pid, threads, config
  *   stats [text|prometheus|json] counters since the last reset, then reset
@@ -93,7 +106,10 @@ enum control_format {
 /** What control_session_feed asks of the transport. */
 enum control_state {
 	CONTROL_OPEN = 0,      /**< send the output, keep reading */
-	CONTROL_CLOSE          /**< send the output, then close */
+	CONTROL_CLOSE,         /**< send the output, then close */
+	CONTROL_STOP           /**< send the output, close, then stop the
+	                            daemon (SIGTERM to itself: the clean
+	                            stop) */
 };
 
 /** A growing output buffer (an answer being built). */
@@ -176,8 +192,9 @@ void control_session_free(struct control_session *s);
 /**
  * Feed bytes from the peer; any split, any content. Answers are
  * appended to out.
- * @return CONTROL_OPEN, or CONTROL_CLOSE after a protocol error (out
- *   holds the error line).
+ * @return CONTROL_OPEN, CONTROL_CLOSE after a protocol error (out
+ *   holds the error line) or an Unbound-framed command, CONTROL_STOP
+ *   after the stop command.
  */
 enum control_state control_session_feed(struct control_session *s,
                                         const char *buf, size_t len,

@@ -12,12 +12,27 @@
 #include <time.h>
 
 #include "cachefile.h"
+#include "cfg.h"
+#include "log.h"
 #include "control_int.h"
 #include "topk.h"
 #include "wire.h"
 
 /** Smallest allocation of an output buffer. */
 #define CONTROL_OUT_MIN 4096
+
+/** Unbound's framing: a connection whose first line starts so. */
+#define CONTROL_UBCT_MAGIC "UBCT"
+/** ...and the version we speak ("UBCT1 " then the command). */
+#define CONTROL_UBCT_PREFIX "UBCT1 "
+/** The line that ends a cache file sent in Unbound's framing. */
+#define CONTROL_UBCT_EOF "EOF"
+
+/** Verb flags. */
+#define CONTROL_VERB_ACTION 1u  /**< changes things: Unbound's framing
+                                     answers "ok" (and the message) */
+#define CONTROL_VERB_REST 2u    /**< the argument is the rest of the
+                                     line, spaces kept */
 
 /** One command: its word, how many arguments, what runs it. */
 struct control_verb {
@@ -26,6 +41,7 @@ struct control_verb {
 	const char *(*run)(struct control_session *s, char **argv,
 	                   size_t argc, struct control_out *out, char *err);
 	const char *usage;
+	unsigned flags;
 };
 
 struct control_session {
@@ -33,6 +49,10 @@ struct control_session {
 	char line[CONTROL_LINE_MAX + 1];
 	size_t len;
 	bool closed;
+	bool started;                /**< the first line has been seen */
+	bool stop;                   /**< stop was asked: stop after the
+	                                  answer */
+	bool ubct;                   /**< Unbound's framing (one command) */
 	/* load_cache: the rest of the stream */
 	struct cachefile_load *ld;
 	char *lbuf;                  /**< CACHEFILE_LINE_MAX + 1 bytes */
@@ -225,6 +245,8 @@ static const char *cmd_dump(struct control_session *s, char **argv,
 	}
 	control_out_printf(out, "; end entries=%zu records=%zu\n", st.entries,
 	                   st.rrs);
+	if (s->ubct)  /* what load_cache in that framing reads up to */
+		control_out_printf(out, "%s\n", CONTROL_UBCT_EOF);
 	return NULL;
 }
 
@@ -245,6 +267,57 @@ static const char *cmd_load(struct control_session *s, char **argv,
 		return "out of memory";
 	}
 	return NULL;
+}
+
+/* Unbound's verbosity numbers as log levels: 0 errors and warnings,
+ * 1 and 2 operational information, 3 and up everything. */
+static const char *cmd_verbosity(struct control_session *s, char **argv,
+                                 size_t argc, struct control_out *out,
+                                 char *err)
+{
+	char *end;
+	long v = strtol(argv[1], &end, 10);
+
+	(void)s;
+	(void)argc;
+	(void)out;
+	if (end == argv[1] || *end != '\0' || v < 0) {
+		snprintf(err, CONTROL_ERR_BYTES,
+		         "in verbosity number syntax: %.32s", argv[1]);
+		return err;
+	}
+	log_level_set(v == 0 ? CFG_LOG_WARN : v < 3 ? CFG_LOG_INFO :
+	              CFG_LOG_DEBUG);
+	return NULL;
+}
+
+/* stop: answered, then the daemon stops (control.c). log_reopen: logs
+ * go to stderr or syslog, never to a file of ours, so there is nothing
+ * to reopen (a rotated journal or syslog file is the logger's). */
+static const char *cmd_stop_reopen(struct control_session *s, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	(void)argc;
+	(void)out;
+	(void)err;
+	if (strcmp(argv[0], "stop") == 0)
+		s->stop = true;
+	return NULL;
+}
+
+static const char *cmd_list(struct control_session *s, char **argv,
+                            size_t argc, struct control_out *out,
+                            char *err)
+{
+	if (strcmp(argv[0], "list_local_zones") == 0)
+		return control_cmd_list_local_zones(s->c, argv, argc, out, err);
+	if (strncmp(argv[0], "local_data", 10) == 0 ||
+	    strcmp(argv[0], "list_local_data") == 0)
+		return control_cmd_local_data(s->c, argv, argc, out, err);
+	if (strcmp(argv[0], "get_option") == 0)
+		return control_cmd_get_option(s->c, argv, argc, out, err);
+	return control_cmd_list_zones(s->c, argv, argc, out, err);
 }
 
 static const char *cmd_stats(struct control_session *s, char **argv,
@@ -274,6 +347,8 @@ static const char *cmd_status(struct control_session *s, char **argv,
                               size_t argc, struct control_out *out,
                               char *err)
 {
+	if (s->ubct)
+		return control_cmd_status_ub(s->c, argv, argc, out, err);
 	return control_cmd_status(s->c, argv, argc, out, err);
 }
 
@@ -305,25 +380,49 @@ static const char *cmd_help(struct control_session *s, char **argv,
                             char *err);
 
 static const struct control_verb control_verbs[] = {
-	{ "status", 0, 0, cmd_status, "version, uptime, pid, threads" },
+	{ "status", 0, 0, cmd_status, "version, uptime, pid, threads", 0 },
 	{ "stats", 0, 1, cmd_stats,
-	  "[text|prometheus|json]  counters, then reset them" },
+	  "[text|prometheus|json]  counters, then reset them", 0 },
 	{ "stats_noreset", 0, 1, cmd_stats,
-	  "[text|prometheus|json]  counters" },
-	{ "reload", 0, 0, cmd_reload, "read the config and root hints" },
-	{ "flush", 1, 1, cmd_flush, "NAME  remove a name's entries" },
-	{ "flush_zone", 1, 1, cmd_flush, "NAME  remove all at or below NAME" },
-	{ "flush_all", 0, 0, cmd_flush_all, "empty the cache" },
+	  "[text|prometheus|json]  counters", 0 },
+	{ "reload", 0, 0, cmd_reload, "read the config and root hints",
+	  CONTROL_VERB_ACTION },
+	{ "flush", 1, 1, cmd_flush, "NAME  remove a name's entries",
+	  CONTROL_VERB_ACTION },
+	{ "flush_zone", 1, 1, cmd_flush, "NAME  remove all at or below NAME",
+	  CONTROL_VERB_ACTION },
+	{ "flush_all", 0, 0, cmd_flush_all, "empty the cache",
+	  CONTROL_VERB_ACTION },
 	{ "flush_negative", 0, 0, cmd_flush_all,
-	  "remove NXDOMAIN and NODATA entries" },
-	{ "dump_cache", 0, 0, cmd_dump, "the cache as text" },
-	{ "load_cache", 0, 0, cmd_load, "read a dump (follows, to EOF)" },
+	  "remove NXDOMAIN and NODATA entries", CONTROL_VERB_ACTION },
+	{ "dump_cache", 0, 0, cmd_dump, "the cache as text", 0 },
+	{ "load_cache", 0, 0, cmd_load, "read a dump (follows, to EOF)", 0 },
 	{ "lookup", 1, 2, cmd_lookup,
-	  "NAME [TYPE]  cached data and servers for NAME" },
-	{ "servers", 0, 0, cmd_servers, "the server-selection table" },
+	  "NAME [TYPE]  cached data and servers for NAME", 0 },
+	{ "servers", 0, 0, cmd_servers, "the server-selection table", 0 },
+	{ "list_forwards", 0, 0, cmd_list, "the forward zones", 0 },
+	{ "list_stubs", 0, 0, cmd_list, "the stub zones", 0 },
+	{ "list_local_zones", 0, 0, cmd_list,
+	  "the local-zone lines of the config", 0 },
+	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value",
+	  0 },
+	{ "local_data", 1, 1, cmd_list,
+	  "NAME [TTL] [IN] A|AAAA ADDRESS  answer NAME locally",
+	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
+	{ "local_data_remove", 1, 1, cmd_list,
+	  "NAME  drop NAME's local_data entries", CONTROL_VERB_ACTION },
+	{ "list_local_data", 0, 0, cmd_list,
+	  "the local_data entries", 0 },
+	{ "verbosity", 1, 1, cmd_verbosity,
+	  "N  log level until a reload (0 warn, 1-2 info, 3+ debug)",
+	  CONTROL_VERB_ACTION },
+	{ "log_reopen", 0, 0, cmd_stop_reopen,
+	  "nothing to reopen (stderr or syslog)", CONTROL_VERB_ACTION },
+	{ "stop", 0, 0, cmd_stop_reopen, "stop the daemon (as SIGTERM)",
+	  CONTROL_VERB_ACTION },
 	{ "top_queries", 0, 1, cmd_top_queries,
-	  "[N]  busiest names and clients since the last top_queries" },
-	{ "help", 0, 0, cmd_help, "this list" },
+	  "[N]  busiest names and clients since the last top_queries", 0 },
+	{ "help", 0, 0, cmd_help, "this list", 0 },
 };
 
 #define CONTROL_NVERBS (sizeof control_verbs / sizeof control_verbs[0])
@@ -370,7 +469,8 @@ void control_session_free(struct control_session *s)
 	free(s);
 }
 
-/* Split a line into words in place; false if there are too many. */
+/* Split a line into words in place; false if there are too many. A
+ * verb that takes the rest of the line gets it as its one argument. */
 static bool split_words(char *line, char **argv, size_t *argc)
 {
 	char *p = line;
@@ -411,65 +511,216 @@ static void answer(struct control_out *out, const char *error)
 		control_out_printf(out, "error: %s\n", error);
 }
 
+static const struct control_verb *verb_find(const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < CONTROL_NVERBS; i++)
+		if (strcmp(word, control_verbs[i].name) == 0)
+			return &control_verbs[i];
+	return NULL;
+}
+
+/* The words of a verb that takes the rest of the line: argv[1] is the
+ * line after the command word, blanks around it dropped. */
+static void split_rest(char *line, char **argv, size_t *argc)
+{
+	char *p = line, *end;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	argv[0] = p;
+	while (*p != '\0' && *p != ' ' && *p != '\t')
+		p++;
+	*argc = 1;
+	if (*p == '\0')
+		return;
+	*p++ = '\0';
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	if (*p != '\0')
+		argv[(*argc)++] = p;
+}
+
+/** Bytes of a command word looked up in the table. */
+#define CONTROL_WORD_MAX 32
+
+/* Run one command line (NUL-terminated, printable); its output goes to
+ * out. *verb receives the verb (NULL: unknown, or a blank line); *fatal
+ * is set when the line is malformed (the connection is closed).
+ * @return NULL, or the error message (static, or in err). */
+static const char *exec_line(struct control_session *s, char *line,
+                             struct control_out *out,
+                             const struct control_verb **verb, bool *fatal,
+                             char *err)
+{
+	char *argv[CONTROL_ARGS_MAX], word[CONTROL_WORD_MAX];
+	const struct control_verb *v = NULL;
+	const char *w = line + strspn(line, " \t");
+	size_t argc, n = strcspn(w, " \t");
+
+	*verb = NULL;
+	*fatal = false;
+	if (n > 0 && n < sizeof word) {
+		memcpy(word, w, n);
+		word[n] = '\0';
+		v = verb_find(word);
+	}
+	if (v != NULL && (v->flags & CONTROL_VERB_REST))
+		split_rest(line, argv, &argc);
+	else if (!split_words(line, argv, &argc)) {
+		*fatal = true;
+		return "malformed command: too many words";
+	}
+	if (argc == 0)
+		return NULL;
+	if (v == NULL)
+		return "unknown command (try help)";
+	*verb = v;
+	if (argc - 1 < v->min_args || argc - 1 > v->max_args) {
+		snprintf(err, CONTROL_ERR_BYTES, "usage: %s %s", v->name,
+		         v->usage);
+		return err;
+	}
+	return v->run(s, argv, argc, out, err);
+}
+
+/* A command in curvecache's own protocol: its output, then "ok" or
+ * "error: REASON" (a load_cache under way answers at the end). */
+static enum control_state run_native(struct control_session *s,
+                                     char *line, struct control_out *out)
+{
+	const struct control_verb *v;
+	char err[CONTROL_ERR_BYTES];
+	const char *msg;
+	bool fatal;
+
+	err[0] = '\0';
+	msg = exec_line(s, line, out, &v, &fatal, err);
+	if (msg == NULL && v == NULL)
+		return CONTROL_OPEN;  /* a blank line */
+	if (s->ld == NULL || msg != NULL)
+		answer(out, msg);
+	return fatal || s->stop ? CONTROL_CLOSE : CONTROL_OPEN;
+}
+
+/* A command in Unbound's framing ("UBCT1 " removed): one command per
+ * connection. Success: the output (an action's answer starts with
+ * "ok"); failure: "error REASON" first, so that unbound-control exits
+ * 1. The connection closes after the answer, except while a load_cache
+ * reads its file (to a line "EOF"). */
+static enum control_state run_ubct(struct control_session *s, char *line,
+                                   struct control_out *out)
+{
+	struct control_out body = { NULL, 0, 0, false };
+	const struct control_verb *v;
+	char err[CONTROL_ERR_BYTES];
+	const char *msg;
+	bool fatal;
+
+	s->ubct = true;
+	err[0] = '\0';
+	msg = exec_line(s, line, &body, &v, &fatal, err);
+	if (msg == NULL && v == NULL)
+		msg = "no command given";
+	if (msg != NULL) {
+		control_out_printf(out, "error %s\n", msg);
+	} else if (v->flags & CONTROL_VERB_ACTION) {
+		control_out_put(out, "ok", 2);
+		control_out_put(out, body.len > 0 ? " " : "\n", 1);
+		control_out_put(out, body.p, body.len);
+	} else {
+		control_out_put(out, body.p, body.len);
+	}
+	control_out_free(&body);
+	return s->ld != NULL && msg == NULL ? CONTROL_OPEN : CONTROL_CLOSE;
+}
+
 /* Run one whole command line (s->line, s->len bytes). */
 static enum control_state run_line(struct control_session *s,
                                    struct control_out *out)
 {
-	char *argv[CONTROL_ARGS_MAX], err[CONTROL_ERR_BYTES];
-	const struct control_verb *v = NULL;
-	const char *msg;
-	size_t argc, i;
+	static const char magic[] = CONTROL_UBCT_MAGIC;
+	static const char prefix[] = CONTROL_UBCT_PREFIX;
+	bool first = !s->started;
 
+	s->started = true;
 	if (s->len > 0 && s->line[s->len - 1] == '\r')
 		s->len--;
+	s->line[s->len] = '\0';
+	if (first && strncmp(s->line, magic, sizeof magic - 1) == 0) {
+		if (strncmp(s->line, prefix, sizeof prefix - 1) != 0) {
+			control_out_printf(out, "error version mismatch\n");
+			return CONTROL_CLOSE;
+		}
+		if (!line_clean(s->line, s->len)) {
+			control_out_printf(out, "error malformed command\n");
+			return CONTROL_CLOSE;
+		}
+		return run_ubct(s, s->line + sizeof prefix - 1, out);
+	}
 	if (!line_clean(s->line, s->len)) {
 		answer(out, "malformed command: bytes outside printable ASCII");
 		return CONTROL_CLOSE;
 	}
-	s->line[s->len] = '\0';
-	if (!split_words(s->line, argv, &argc)) {
-		answer(out, "malformed command: too many words");
-		return CONTROL_CLOSE;
-	}
-	if (argc == 0)
-		return CONTROL_OPEN;
-	for (i = 0; i < CONTROL_NVERBS && v == NULL; i++)
-		if (strcmp(argv[0], control_verbs[i].name) == 0)
-			v = &control_verbs[i];
-	if (v == NULL) {
-		answer(out, "unknown command (try help)");
-		return CONTROL_OPEN;
-	}
-	if (argc - 1 < v->min_args || argc - 1 > v->max_args) {
-		snprintf(err, sizeof err, "usage: %s %s", v->name, v->usage);
-		answer(out, err);
-		return CONTROL_OPEN;
-	}
-	err[0] = '\0';
-	msg = v->run(s, argv, argc, out, err);
-	/* A load_cache under way answers at the end of the stream. */
-	if (s->ld == NULL || msg != NULL)
-		answer(out, msg);
-	return CONTROL_OPEN;
+	return run_native(s, s->line, out);
 }
 
-/* One line of the cache file being loaded. */
-static void load_line(struct control_session *s)
+/* One line of the cache file being loaded. In Unbound's framing a
+ * line "EOF" ends the file: true then (the line is not loaded). */
+static bool load_line(struct control_session *s)
 {
-	if (!s->skipping)
+	static const char eof[] = CONTROL_UBCT_EOF;
+	size_t n = s->llen;
+	bool end = false;
+
+	if (n > 0 && s->lbuf[n - 1] == '\r')
+		n--;
+	if (s->ubct && !s->skipping && n == sizeof eof - 1 &&
+	    memcmp(s->lbuf, eof, sizeof eof - 1) == 0)
+		end = true;
+	else if (!s->skipping)
 		(void)cachefile_load_line(s->ld, s->lbuf, s->llen);
 	s->llen = 0;
 	s->skipping = false;
+	return end;
 }
 
-/* Bytes of a load_cache stream; every one is used. */
+/* The end of a load: the report, then "ok" or an error line. */
+static void load_finish(struct control_session *s, struct control_out *out)
+{
+	char report[CACHEFILE_REPORT_BYTES];
+	struct cachefile_load_counts n;
+
+	cachefile_load_finish(s->ld);
+	(void)cachefile_load_report(s->ld, report, sizeof report);
+	cachefile_load_counts(s->ld, &n);
+	if (s->ubct && n.bad > 0)
+		control_out_printf(out, "error %zu bad lines\n", n.bad);
+	if (s->ubct && n.bad == 0)
+		control_out_put(out, "ok ", 3);
+	control_out_put(out, report, strlen(report));
+	if (!s->ubct && n.bad > 0)
+		control_out_printf(out, "error: %zu bad lines\n", n.bad);
+	else if (!s->ubct)
+		answer(out, NULL);
+	cachefile_load_free(s->ld);
+	s->ld = NULL;
+	s->closed = true;
+}
+
+/* Bytes of a load_cache stream; every one is used (in Unbound's
+ * framing, up to the line "EOF", where the load ends). */
 static void load_feed(struct control_session *s, const char *buf,
-                      size_t len)
+                      size_t len, struct control_out *out)
 {
 	const char *nl;
 	size_t n;
 
-	while (len > 0) {
+	while (len > 0 && s->ld != NULL) {
 		nl = memchr(buf, '\n', len);
 		n = nl != NULL ? (size_t)(nl - buf) : len;
 		if (!s->skipping) {
@@ -488,7 +739,8 @@ static void load_feed(struct control_session *s, const char *buf,
 		}
 		if (nl == NULL)
 			return;
-		load_line(s);
+		if (load_line(s))
+			load_finish(s, out);
 		buf += n + 1;
 		len -= n + 1;
 	}
@@ -503,12 +755,13 @@ enum control_state control_session_feed(struct control_session *s,
 
 	while (len > 0 && !s->closed) {
 		if (s->ld != NULL) {
-			load_feed(s, buf, len);
-			return CONTROL_OPEN;
+			load_feed(s, buf, len, out);
+			break;
 		}
 		nl = memchr(buf, '\n', len);
 		n = nl != NULL ? (size_t)(nl - buf) : len;
 		if (n > CONTROL_LINE_MAX - s->len) {
+			/* "error: ..." also makes unbound-control exit 1 */
 			answer(out, "malformed command: line too long");
 			s->closed = true;
 			break;
@@ -523,15 +776,16 @@ enum control_state control_session_feed(struct control_session *s,
 			s->closed = true;
 		s->len = 0;
 	}
+	if (s->stop) {
+		s->closed = true;
+		return CONTROL_STOP;
+	}
 	return s->closed ? CONTROL_CLOSE : CONTROL_OPEN;
 }
 
 enum control_state control_session_eof(struct control_session *s,
                                        struct control_out *out)
 {
-	char report[CACHEFILE_REPORT_BYTES];
-	struct cachefile_load_counts n;
-
 	if (s->closed)
 		return CONTROL_CLOSE;
 	s->closed = true;
@@ -540,19 +794,10 @@ enum control_state control_session_eof(struct control_session *s,
 			(void)run_line(s, out);
 		s->len = 0;
 		if (s->ld == NULL)
-			return CONTROL_CLOSE;
+			return s->stop ? CONTROL_STOP : CONTROL_CLOSE;
 	}
 	if (s->llen > 0 || s->skipping)
-		load_line(s);
-	cachefile_load_finish(s->ld);
-	(void)cachefile_load_report(s->ld, report, sizeof report);
-	control_out_put(out, report, strlen(report));
-	cachefile_load_counts(s->ld, &n);
-	if (n.bad > 0)
-		control_out_printf(out, "error: %zu bad lines\n", n.bad);
-	else
-		answer(out, NULL);
-	cachefile_load_free(s->ld);
-	s->ld = NULL;
+		(void)load_line(s);
+	load_finish(s, out);
 	return CONTROL_CLOSE;
 }

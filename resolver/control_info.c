@@ -1,7 +1,10 @@
 /*
- * resolver/control_info.c - the control commands that only look: status,
- * lookup (cached data and the servers a resolution would ask) and
- * servers (the server-selection table). See control.h.
+ * resolver/control_info.c - the control commands that look, and the
+ * small ones that only hand over to another module: status (also in
+ * Unbound's words), lookup (cached data and the servers a resolution
+ * would ask), servers (the server-selection table), list_forwards,
+ * list_stubs, list_local_zones (the running config), local_data,
+ * local_data_remove and list_local_data (localdata.h). See control.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +17,8 @@
 #include "cfg.h"
 #include "control_int.h"
 #include "iter.h"
+#include "localdata.h"
+#include "log.h"
 #include "rrtext.h"
 #include "sel.h"
 #include "server.h"
@@ -74,6 +79,31 @@ const char *control_cmd_status(struct control_cmd *c, char **argv,
 	control_out_printf(out, "resolutions: %zu\n",
 	                   server_resolutions(env->srv));
 	control_out_printf(out, "is running\n");
+	return NULL;
+}
+
+/* status in the shape of Unbound's (its framing): scripts look for
+ * "is running" and read "version:" and "uptime:". */
+const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err)
+{
+	const struct control_env *env = &c->env;
+	time_t now = time(NULL);
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	control_out_printf(out, "version: %s\n", PACKAGE_VERSION);
+	control_out_printf(out, "verbosity: %d\n", (int)log_level());
+	control_out_printf(out, "threads: %u\n", env->cfg->threads);
+	control_out_printf(out, "modules: 1 [ iterator ]\n");
+	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
+	                   (int64_t)(now > env->start_wall ?
+	                             now - env->start_wall : 0));
+	control_out_printf(out, "options: control(namedpipe)\n");
+	control_out_printf(out, "curvecache (pid %ld) is running...\n",
+	                   (long)getpid());
 	return NULL;
 }
 
@@ -251,5 +281,126 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 	               &w);
 	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
 	                   w.n, w.curve);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* list_forwards, list_stubs, list_local_zones (the running config)    */
+
+/* An address as Unbound lists a server: without the port when it is
+ * 53, else ADDR@PORT. */
+static void server_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+	static const char port53[] = "@53";
+	size_t n;
+
+	server_addr_text(sa, out, cap);
+	n = strlen(out);
+	if (n >= sizeof port53 - 1 &&
+	    strcmp(out + n - (sizeof port53 - 1), port53) == 0)
+		out[n - (sizeof port53 - 1)] = '\0';
+}
+
+/* One line per zone: "NAME IN forward ADDR ADDR". */
+static void list_zones(const struct cfg_zone *z, size_t n, const char *kind,
+                       struct control_out *out)
+{
+	char name[WIRE_NAME_TEXT_MAX], addr[CONTROL_ADDR_TEXT];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (wire_name_to_text(z[i].name, z[i].namelen, name,
+		                      sizeof name, NULL) != WIRE_OK)
+			continue;
+		control_out_printf(out, "%s IN %s", name, kind);
+		for (j = 0; j < z[i].naddr; j++) {
+			server_text((const struct sockaddr *)&z[i].addr[j].sa,
+			            addr, sizeof addr);
+			control_out_printf(out, " %s", addr);
+		}
+		control_out_put(out, "\n", 1);
+	}
+}
+
+const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	const struct cfg *cfg = c->env.cfg;
+
+	(void)argc;
+	(void)err;
+	if (strcmp(argv[0], "list_stubs") == 0)
+		list_zones(cfg->stub, cfg->n_stub, "stub", out);
+	else
+		list_zones(cfg->forward, cfg->n_forward, "forward", out);
+	return NULL;
+}
+
+const char *control_cmd_list_local_zones(struct control_cmd *c,
+                                         char **argv, size_t argc,
+                                         struct control_out *out,
+                                         char *err)
+{
+	static const char *const types[] = {
+		[CFG_LZ_STATIC] = "static",
+		[CFG_LZ_TRANSPARENT] = "transparent",
+		[CFG_LZ_REFUSE] = "refuse",
+		[CFG_LZ_NODEFAULT] = "nodefault",
+	};
+	const struct cfg *cfg = c->env.cfg;
+	char name[WIRE_NAME_TEXT_MAX];
+	size_t i;
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	for (i = 0; i < cfg->n_local_zone; i++) {
+		const struct cfg_local_zone *z = &cfg->local_zone[i];
+
+		if ((size_t)z->type < sizeof types / sizeof types[0] &&
+		    wire_name_to_text(z->name, z->namelen, name, sizeof name,
+		                      NULL) == WIRE_OK)
+			control_out_printf(out, "%s %s\n", name,
+			                   types[z->type]);
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* local_data, local_data_remove, list_local_data (localdata.h)        */
+
+static const char *list_local_data(struct control_out *out)
+{
+	size_t need = localdata_rt_list(NULL, 0);
+	char *text = malloc(need + 1);
+
+	if (text == NULL)
+		return "out of memory";
+	(void)localdata_rt_list(text, need + 1);
+	control_out_put(out, text, need);
+	free(text);
+	return NULL;
+}
+
+const char *control_cmd_local_data(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	size_t n = 0;
+	int rc;
+
+	(void)c;
+	(void)argc;
+	if (strcmp(argv[0], "list_local_data") == 0)
+		return list_local_data(out);
+	if (strcmp(argv[0], "local_data") == 0)
+		rc = localdata_rt_add(argv[1], err, CONTROL_ERR_BYTES);
+	else
+		rc = localdata_rt_remove(argv[1], &n, err, CONTROL_ERR_BYTES);
+	if (rc != LOCALDATA_OK)
+		return err;
+	if (strcmp(argv[0], "local_data") != 0)
+		control_out_printf(out, "removed %zu entries\n", n);
 	return NULL;
 }

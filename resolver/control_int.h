@@ -17,6 +17,7 @@ struct control_snap {
 	struct cache_stats cache;
 	struct curve_stats curve;
 	uint64_t requestlist;        /**< resolutions running */
+	uint64_t tcpusage;           /**< client TCP slots in use */
 	uint64_t servers;            /**< addresses in the selection table */
 	uint64_t servers_curve;      /**< ...with a DNSCurve key */
 	uint64_t mono_ms;            /**< when it was taken */
@@ -39,9 +40,31 @@ struct control_cmd {
 const char *control_cmd_status(struct control_cmd *c, char **argv,
                                size_t argc, struct control_out *out,
                                char *err);
+/* status as Unbound words it (for its framing, control.h) */
+const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err);
 const char *control_cmd_lookup(struct control_cmd *c, char **argv,
                                size_t argc, struct control_out *out,
                                char *err);
+/* list_forwards and list_stubs: "NAME IN forward ADDR..." a zone */
+const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+/* list_local_zones: "NAME TYPE" per local-zone line of the config */
+const char *control_cmd_list_local_zones(struct control_cmd *c,
+                                         char **argv, size_t argc,
+                                         struct control_out *out,
+                                         char *err);
+/* local_data RR, local_data_remove NAME, list_local_data: runtime
+ * local data (localdata.h) */
+const char *control_cmd_local_data(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+/* get_option NAME: one option's running value (control_option.c) */
+const char *control_cmd_get_option(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
 const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);

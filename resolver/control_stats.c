@@ -37,6 +37,7 @@ static const struct {
 	{ "infra.cache.count", "curvecache_infra_cache_entries" },
 	{ "mem.cache.rrset", "curvecache_mem_cache_rrset_bytes" },
 	{ "mem.cache.limit", "curvecache_mem_cache_limit_bytes" },
+	{ "mem.cache.message", "curvecache_mem_cache_message_bytes" },
 	{ "time.now", "curvecache_time_now_seconds" },
 	{ "time.up", "curvecache_time_up_seconds" },
 	{ "time.elapsed", "curvecache_time_elapsed_seconds" },
@@ -44,6 +45,11 @@ static const struct {
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                             */
+
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a >= b ? a - b : 0;
+}
 
 static int snap_server_cb(const struct sockaddr *sa,
                           const struct sel_info *info, void *arg)
@@ -67,14 +73,10 @@ void control_snap_take(const struct control_env *env,
 	if (env->curve != NULL)
 		curve_client_stats(env->curve, &s->curve);
 	s->requestlist = server_resolutions(env->srv);
+	s->tcpusage = minus(s->st.tcp_opened, s->st.tcp_freed);
 	(void)sel_walk(server_sel(env->srv), upstream_now_ms(),
 	               snap_server_cb, s);
 	s->mono_ms = upstream_now_ms();
-}
-
-static uint64_t minus(uint64_t a, uint64_t b)
-{
-	return a >= b ? a - b : 0;
 }
 
 /* Counters less the baseline; levels stay as they are. */
@@ -134,6 +136,9 @@ struct control_extra {
 	}
 
 X_GET(x_reqlist, s->requestlist)
+X_GET(x_reqlist_max, s->st.requestlist_max)
+X_GET(x_tcpusage, s->tcpusage)
+X_GET(x_none, 0)
 X_GET(x_mem, s->cache.bytes)
 X_GET(x_mem_limit, s->cache.max_bytes)
 X_GET(x_entries, s->cache.entries)
@@ -157,7 +162,13 @@ X_GET(x_elapsed, minus(s->mono_ms, c->base.mono_ms) / CONTROL_MSEC)
 static const struct control_extra control_extras[] = {
 	{ "total.requestlist.current.all", STATS_GAUGE,
 	  "resolutions running now", x_reqlist },
+	{ "total.requestlist.max", STATS_GAUGE,
+	  "most resolutions running at once since the start", x_reqlist_max },
+	{ "total.tcpusage", STATS_GAUGE, "client TCP connections open",
+	  x_tcpusage },
 	{ "mem.cache.rrset", STATS_GAUGE, "bytes the cache holds", x_mem },
+	{ "mem.cache.message", STATS_GAUGE, "no message cache: answers are "
+	  "built from the RRset cache", x_none },
 	{ "mem.cache.limit", STATS_GAUGE, "the cache's memory bound",
 	  x_mem_limit },
 	{ "rrset.cache.count", STATS_GAUGE, "entries in the cache",
@@ -297,6 +308,60 @@ static double recursion_avg(const struct stats *st)
 	       (double)st->recursive_replies;
 }
 
+/* The average number of resolutions running when one starts. */
+static double requestlist_avg(const struct stats *st)
+{
+	return st->inflight_started == 0 ? 0.0 :
+	       (double)st->requestlist_sum / (double)st->inflight_started;
+}
+
+/** Values that are not whole numbers (text and JSON only; Prometheus
+ *  gets the histogram). */
+struct control_real {
+	const char *name;
+	bool fixed;        /**< "%.6f" (Unbound's seconds.micro); else "%g" */
+	double value;
+};
+
+#define CONTROL_NREALS 3
+
+static void reals_of(const struct stats *st,
+                     struct control_real r[CONTROL_NREALS])
+{
+	r[0].name = "total.recursion.time.avg";
+	r[0].fixed = true;
+	r[0].value = recursion_avg(st);
+	r[1].name = "total.recursion.time.median";
+	r[1].fixed = false;
+	r[1].value = stats_recursion_quantile(st, 0.5);
+	r[2].name = "total.requestlist.avg";
+	r[2].fixed = false;
+	r[2].value = requestlist_avg(st);
+}
+
+/* The reals and the histogram buckets: "name=value" lines, or JSON
+ * members (each after a comma). */
+static void write_reals_hist(const struct stats *st, bool json,
+                             struct control_out *out)
+{
+	struct control_real r[CONTROL_NREALS];
+	char name[STATS_NAME_MAX], num[64];
+	size_t i;
+
+	reals_of(st, r);
+	for (i = 0; i < CONTROL_NREALS; i++) {
+		snprintf(num, sizeof num, r[i].fixed ? "%.6f" : "%g",
+		         r[i].value);
+		control_out_printf(out, json ? ",\n  \"%s\": %s" : "%s=%s\n",
+		                   r[i].name, num);
+	}
+	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
+		hist_name(i, name, sizeof name);
+		control_out_printf(out, json ? ",\n  \"%s\": %" PRIu64 :
+		                   "%s=%" PRIu64 "\n", name, st->hist[i]);
+	}
+}
+
 static void text_cb(const struct stats_item *it, void *arg)
 {
 	struct control_wr *w = arg;
@@ -307,17 +372,8 @@ static void text_cb(const struct stats_item *it, void *arg)
 static void write_text(const struct control_snap *s,
                        const struct control_cmd *c, struct control_wr *w)
 {
-	char name[STATS_NAME_MAX];
-	size_t i;
-
 	snap_walk(s, c, text_cb, w);
-	control_out_printf(w->out, "total.recursion.time.avg=%.6f\n",
-	                   recursion_avg(&s->st));
-	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
-		hist_name(i, name, sizeof name);
-		control_out_printf(w->out, "%s=%" PRIu64 "\n", name,
-		                   s->st.hist[i]);
-	}
+	write_reals_hist(&s->st, false, w->out);
 }
 
 static void json_cb(const struct stats_item *it, void *arg)
@@ -332,19 +388,10 @@ static void json_cb(const struct stats_item *it, void *arg)
 static void write_json(const struct control_snap *s,
                        const struct control_cmd *c, struct control_wr *w)
 {
-	char name[STATS_NAME_MAX];
-	size_t i;
-
 	control_out_put(w->out, "{", 1);
 	w->first = true;
 	snap_walk(s, c, json_cb, w);
-	control_out_printf(w->out, ",\n  \"total.recursion.time.avg\": %.6f",
-	                   recursion_avg(&s->st));
-	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
-		hist_name(i, name, sizeof name);
-		control_out_printf(w->out, ",\n  \"%s\": %" PRIu64, name,
-		                   s->st.hist[i]);
-	}
+	write_reals_hist(&s->st, true, w->out);
 	control_out_put(w->out, "\n}\n", 3);
 }
 
@@ -376,6 +423,8 @@ static void prom_cb(const struct stats_item *it, void *arg)
 	struct control_wr *w = arg;
 	char name[CONTROL_PROM_NAME];
 
+	if (it->alias)
+		return;   /* the same value is there under its own name */
 	prom_name(it->family, it->kind, name, sizeof name);
 	if (w->family == NULL || strcmp(w->family, it->family) != 0) {
 		control_out_printf(w->out, "# HELP %s %s\n# TYPE %s %s\n",

@@ -375,6 +375,11 @@ static bool log_field(struct log_buf *line, const char **f, va_list *ap)
 /* Lines                                                               */
 /* ------------------------------------------------------------------ */
 
+void log_level_set(enum cfg_log_level level)
+{
+	__atomic_store_n(&log_max, level, __ATOMIC_RELAXED);
+}
+
 /* Write one finished line where the log goes. */
 static void log_emit(enum cfg_log_level level, const char *line)
 {

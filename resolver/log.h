@@ -61,6 +61,9 @@ void log_init(enum cfg_log_level level, bool to_stderr);
 /** The level set by log_init. */
 enum cfg_log_level log_level(void);
 
+/** Change the level alone (control verbosity; a reload sets it again). */
+void log_level_set(enum cfg_log_level level);
+
 /**
  * Log one event.
  * @param level: its level.

@@ -152,7 +152,7 @@ static void server_answer(struct server *s, const struct respond_query *q,
 		s->out[2] |= (uint8_t)(WIRE_FLAG_AA >> 8);
 	if (tc)
 		s->st.truncated++;
-	stats_rcode(&s->st, a->rcode);
+	stats_answer(&s->st, a->rcode, a->an_count);
 	if (s->cfg->log_queries)
 		qlog_write(q, (const struct sockaddr *)&d->addr,
 		           d->transport == SERVER_TCP, a->rcode, src, a->curve);
@@ -565,6 +565,7 @@ static struct server_res *res_start(struct server *s,
 		return NULL;
 	}
 	s->st.inflight_started++;
+	stats_requestlist(&s->st, s->nres);
 	return r;
 }
 
@@ -751,10 +752,9 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 		server_error(s, &q, d, WIRE_RCODE_REFUSED, false);
 		return SERVER_Q_DONE;
 	}
-	if (q.has_question) {
-		stats_qtype(&s->st, q.qtype);
+	stats_query(&s->st, &q, d->addr.ss_family == AF_INET6);
+	if (q.has_question)
 		topk_note_name(topk_shared(), q.lname, q.qnamelen);
-	}
 	rcode = rc != RESPOND_OK ? parse_rcode(rc) : respond_policy(&q);
 	if (rcode != 0) {
 		server_error(s, &q, d, rcode, false);

@@ -34,8 +34,10 @@ static void conn_closed_cb(uv_handle_t *h)
 {
 	struct server_conn *c = h->data;
 
-	if (--c->handles == 0)
+	if (--c->handles == 0) {
 		c->used = false;
+		c->s->st.tcp_freed++;
+	}
 }
 
 static void conn_close(struct server_conn *c)
@@ -370,6 +372,7 @@ static bool conn_init(struct server *s, struct server_conn *c)
 		return false;
 	c->h.data = c;
 	c->used = true;
+	s->st.tcp_opened++;
 	c->handles = 1;
 	if (uv_timer_init(s->loop, &c->idle) != 0) {
 		conn_close(c);

@@ -8,16 +8,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "respond.h"
 #include "rrtext.h"
+#include "wire.h"
 
 /** One named counter: its name, its offset in struct stats, its help. */
 struct stats_field {
 	const char *name;
 	size_t off;
 	const char *help;
+	bool alias;   /**< Unbound's name of a value listed above it */
 };
 
-#define STATS_F(n, f, h) { n, offsetof(struct stats, f), h }
+#define STATS_F(n, f, h) { n, offsetof(struct stats, f), h, false }
+#define STATS_A(n, f, h) { n, offsetof(struct stats, f), h, true }
 
 static const struct stats_field stats_fields[] = {
 	STATS_F("total.num.queries", queries, "client queries received"),
@@ -131,6 +135,21 @@ static const struct stats_field stats_fields[] = {
 	        "answers whose data all came over DNSCurve"),
 	STATS_F("curve.answers.plain", answers_plain,
 	        "answers with data learned in plain DNS"),
+	/* Unbound's names of values curvecache names its own way */
+	STATS_A("total.num.prefetch", prefetch, "= num.prefetch"),
+	STATS_A("total.num.expired", expired, "= num.expired"),
+	STATS_A("total.num.queries_ip_ratelimited", ratelimited,
+	        "= num.ratelimited"),
+	STATS_A("num.query.tcpout", upstream_tcp, "= upstream.tcp"),
+	STATS_A("num.query.udpout", upstream_udp, "= upstream.udp"),
+	/* Unbound's extended statistics */
+	STATS_F("num.answer.rcode.nodata", nodata,
+	        "NOERROR answers without answer records"),
+	STATS_F("num.query.edns.present", edns_present,
+	        "client queries with EDNS"),
+	STATS_F("num.query.edns.DO", edns_do,
+	        "client queries with the DNSSEC OK bit"),
+	STATS_F("num.query.ipv6", qipv6, "client queries over IPv6"),
 };
 
 #define STATS_NFIELDS (sizeof stats_fields / sizeof stats_fields[0])
@@ -174,7 +193,8 @@ void stats_thread_of(const struct stats *st, struct stats_thread *t)
 
 void stats_add(struct stats *dst, const struct stats *src)
 {
-	uint64_t a, b;
+	uint64_t a, b, max = dst->requestlist_max > src->requestlist_max ?
+	                     dst->requestlist_max : src->requestlist_max;
 	size_t i;
 
 	for (i = 0; i < STATS_WORDS; i++) {
@@ -183,11 +203,12 @@ void stats_add(struct stats *dst, const struct stats *src)
 		a += b;
 		memcpy((uint8_t *)dst + i * sizeof a, &a, sizeof a);
 	}
+	dst->requestlist_max = max;   /* a level, not a count */
 }
 
 void stats_sub(struct stats *dst, const struct stats *base)
 {
-	uint64_t a, b;
+	uint64_t a, b, max = dst->requestlist_max;
 	size_t i;
 
 	for (i = 0; i < STATS_WORDS; i++) {
@@ -196,6 +217,7 @@ void stats_sub(struct stats *dst, const struct stats *base)
 		a = a >= b ? a - b : 0;
 		memcpy((uint8_t *)dst + i * sizeof a, &a, sizeof a);
 	}
+	dst->requestlist_max = max;   /* a level, not a count */
 }
 
 void stats_rcode(struct stats *st, unsigned rcode)
@@ -209,6 +231,39 @@ void stats_qtype(struct stats *st, uint16_t qtype)
 		st->qtype[qtype]++;
 	else
 		st->qtype_other++;
+}
+
+void stats_query(struct stats *st, const struct respond_query *q,
+                 bool ipv6)
+{
+	st->qopcode[WIRE_OPCODE(q->flags) & (STATS_OPCODES - 1)]++;
+	if (q->has_question) {
+		stats_qtype(st, q->qtype);
+		if (q->qclass < STATS_QCLASSES)
+			st->qclass[q->qclass]++;
+		else
+			st->qclass_other++;
+	}
+	if (q->edns)
+		st->edns_present++;
+	if (q->edns && q->edns_do)
+		st->edns_do++;
+	if (ipv6)
+		st->qipv6++;
+}
+
+void stats_answer(struct stats *st, unsigned rcode, uint16_t ancount)
+{
+	stats_rcode(st, rcode);
+	if ((rcode & (STATS_RCODES - 1)) == WIRE_RCODE_NOERROR && ancount == 0)
+		st->nodata++;
+}
+
+void stats_requestlist(struct stats *st, uint64_t running)
+{
+	st->requestlist_sum += running;
+	if (running > st->requestlist_max)
+		st->requestlist_max = running;
 }
 
 uint64_t stats_hist_upper_us(size_t i)
@@ -230,6 +285,30 @@ void stats_recursion(struct stats *st, uint64_t usec)
 		if (usec < stats_hist_upper_us(i))
 			break;
 	st->hist[i]++;
+}
+
+double stats_recursion_quantile(const struct stats *st, double q)
+{
+	uint64_t total = 0, cum = 0, lo;
+	double target;
+	size_t i;
+
+	for (i = 0; i < STATS_HIST_BUCKETS; i++)
+		total += st->hist[i];
+	if (total == 0)
+		return 0.0;
+	target = q * (double)total;
+	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
+		if (st->hist[i] > 0 && (double)(cum + st->hist[i]) >= target) {
+			lo = i > 0 ? stats_hist_upper_us(i - 1) : 0;
+			return ((double)lo + (double)(stats_hist_upper_us(i) -
+			        lo) * ((target - (double)cum) /
+			        (double)st->hist[i])) / STATS_USEC;
+		}
+		cum += st->hist[i];
+	}
+	return (double)stats_hist_upper_us(STATS_HIST_BUCKETS - 1) /
+	       STATS_USEC;
 }
 
 static bool stats_type_common(unsigned t)
@@ -259,6 +338,7 @@ static void stats_labelled(const char *family, const char *label,
 	it.help = help;
 	it.kind = STATS_COUNTER;
 	it.value = v;
+	it.alias = false;
 	fn(&it, arg);
 }
 
@@ -278,6 +358,49 @@ static void stats_walk_types(const struct stats *st, stats_walk_fn fn,
 	               st->qtype_other, fn, arg);
 }
 
+/* Classes: IN always, the others when counted (Unbound's names). */
+static void stats_walk_classes(const struct stats *st, stats_walk_fn fn,
+                               void *arg)
+{
+	static const char help[] = "client queries by class";
+	char buf[RRTEXT_NAME_MAX];
+	unsigned c;
+
+	for (c = 0; c < STATS_QCLASSES; c++)
+		if (st->qclass[c] != 0 || c == WIRE_CLASS_IN)
+			stats_labelled("num.query.class", "class",
+			               rrtext_class_name((uint16_t)c, buf), help,
+			               st->qclass[c], fn, arg);
+	if (st->qclass_other != 0)
+		stats_labelled("num.query.class", "class", "other", help,
+		               st->qclass_other, fn, arg);
+}
+
+/* An OPCODE as Unbound names it: OPCODE6 where there is no name. */
+static const char *stats_opcode_name(unsigned o, char buf[RRTEXT_NAME_MAX])
+{
+	const char *n = rrtext_opcode_name(o, buf);
+
+	if (n == buf)
+		snprintf(buf, RRTEXT_NAME_MAX, "OPCODE%u", o);
+	return n;
+}
+
+/* OPCODEs: QUERY always, the others when counted. */
+static void stats_walk_opcodes(const struct stats *st, stats_walk_fn fn,
+                               void *arg)
+{
+	static const char help[] = "client queries by OPCODE";
+	char buf[RRTEXT_NAME_MAX];
+	unsigned o;
+
+	for (o = 0; o < STATS_OPCODES; o++)
+		if (st->qopcode[o] != 0 || o == WIRE_OPCODE_QUERY)
+			stats_labelled("num.query.opcode", "opcode",
+			               stats_opcode_name(o, buf), help,
+			               st->qopcode[o], fn, arg);
+}
+
 void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 {
 	struct stats_item it;
@@ -291,6 +414,7 @@ void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 		it.help = stats_fields[i].help;
 		it.kind = STATS_COUNTER;
 		it.value = stats_val(st, stats_fields[i].off);
+		it.alias = stats_fields[i].alias;
 		fn(&it, arg);
 	}
 	for (i = 0; i < STATS_RCODES; i++)
@@ -298,6 +422,8 @@ void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 		               stats_rcode_names[i], "answers sent by RCODE",
 		               st->rcode[i], fn, arg);
 	stats_walk_types(st, fn, arg);
+	stats_walk_classes(st, fn, arg);
+	stats_walk_opcodes(st, fn, arg);
 }
 
 /** Where stats_format writes. */

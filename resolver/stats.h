@@ -10,8 +10,12 @@
  * Names: Unbound's where the meaning is the same (total.num.queries,
  * total.num.cachehits, num.query.type.A, num.answer.rcode.NXDOMAIN,
  * histogram.000000.000000.to.000000.000001, ...), so that dashboards and
- * exporters made for unbound-control read them; curvecache's own
+ * exporters made for unbound-control read them (through Unbound's
+ * framing on the control socket, control.h); curvecache's own
  * otherwise, dotted by area ("curve.responses.bad", "upstream.timeouts").
+ * A value curvecache names its own way is also reported under Unbound's
+ * name as an alias (total.num.prefetch = num.prefetch), which the
+ * Prometheus output leaves out.
  *
  * Design notes:
  * - Only uint64_t fields and arrays of them, no allocation: a struct
@@ -25,13 +29,19 @@
 #ifndef CURVECACHE_RESOLVER_STATS_H
 #define CURVECACHE_RESOLVER_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /** RCODEs counted one by one (4-bit header RCODE). */
 #define STATS_RCODES 16
-/** Query types counted one by one (0-255); higher ones count as other. */
-#define STATS_QTYPES 256
+/** Query types counted one by one: 0-255 and 256-259 (URI, CAA, AVC,
+ *  DOA); higher ones count as other. */
+#define STATS_QTYPES 260
+/** Opcodes counted one by one (4-bit header OPCODE). */
+#define STATS_OPCODES 16
+/** Query classes counted one by one (0-255); higher ones count as other. */
+#define STATS_QCLASSES 256
 /** Buckets of the recursion-time histogram. */
 #define STATS_HIST_BUCKETS 40
 /** Bytes enough for any counter name ("num.query.type.NSEC3PARAM"). */
@@ -52,6 +62,8 @@ struct stats_item {
 	const char *help;    /**< one line of description */
 	enum stats_kind kind;
 	uint64_t value;
+	bool alias;          /**< Unbound's name for a value reported under
+	                          another name too (Prometheus skips it) */
 };
 
 /** The callback of stats_walk. */
@@ -136,7 +148,25 @@ struct stats {
 	uint64_t hist[STATS_HIST_BUCKETS]; /**< their waits, bucketed */
 	/* queries by type (parsed client queries) */
 	uint64_t qtype[STATS_QTYPES];
-	uint64_t qtype_other;        /**< types 256 and up */
+	uint64_t qtype_other;        /**< types STATS_QTYPES and up */
+	/* Unbound's extended statistics (parsed client queries and the
+	 * answers sent) */
+	uint64_t nodata;             /**< NOERROR answers without answer
+	                                  records (num.answer.rcode.nodata) */
+	uint64_t qopcode[STATS_OPCODES]; /**< queries by OPCODE */
+	uint64_t qclass[STATS_QCLASSES]; /**< queries by class */
+	uint64_t qclass_other;       /**< classes 256 and up */
+	uint64_t edns_present;       /**< queries with an OPT record */
+	uint64_t edns_do;            /**< ...with the DO bit */
+	uint64_t qipv6;              /**< queries from IPv6 clients */
+	uint64_t requestlist_sum;    /**< resolutions running, added up at
+	                                  each start (for the average) */
+	uint64_t requestlist_max;    /**< most running at once: a level,
+	                                  the largest of the workers' in a
+	                                  sum, kept as is by stats_sub */
+	uint64_t tcp_opened;         /**< client TCP slots taken */
+	uint64_t tcp_freed;          /**< ...and given back (the difference
+	                                  is total.tcpusage) */
 };
 
 /** Most worker threads shown one by one ("threads" bound). */
@@ -181,6 +211,44 @@ void stats_sub(struct stats *dst, const struct stats *base);
  * @param qtype: the question type.
  */
 void stats_qtype(struct stats *st, uint16_t qtype);
+
+struct respond_query;
+
+/**
+ * Count a parsed client query: type, class, OPCODE, EDNS, DO and the
+ * client's address family.
+ * @param st: the counters.
+ * @param q: the query (respond_query_parse's).
+ * @param ipv6: the client's address is IPv6.
+ */
+void stats_query(struct stats *st, const struct respond_query *q,
+                 bool ipv6);
+
+/**
+ * Count an answer sent to a client: its RCODE, and NODATA (NOERROR
+ * without answer records).
+ * @param st: the counters.
+ * @param rcode: the 4-bit header RCODE.
+ * @param ancount: the records of its answer section.
+ */
+void stats_answer(struct stats *st, unsigned rcode, uint16_t ancount);
+
+/**
+ * Count a resolution started while `running` were running (itself
+ * included): total.requestlist.avg and .max.
+ * @param st: the counters.
+ * @param running: resolutions running now.
+ */
+void stats_requestlist(struct stats *st, uint64_t running);
+
+/**
+ * The recursion time below which a fraction of the recursive replies
+ * fall, from the histogram (linear within a bucket, as Unbound does).
+ * @param st: the counters.
+ * @param q: the fraction, 0.5 for the median.
+ * @return seconds; 0 when nothing was counted.
+ */
+double stats_recursion_quantile(const struct stats *st, double q);
 
 /**
  * Count a client answered by a resolution, and how long it waited.

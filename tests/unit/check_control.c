@@ -20,7 +20,9 @@
 #include "cfg.h"
 #include "control.h"
 #include "hints.h"
+#include "localdata.h"
 #include "localzone.h"
+#include "log.h"
 #include "sel.h"
 #include "server.h"
 #include "stats.h"
@@ -139,6 +141,93 @@ int count_of(const char *text, const char *needle)
 
 /* ------------------------------------------------------------------ */
 /* The protocol                                                        */
+
+static void put_a_now(const char *owner, uint8_t last);
+
+START_TEST(ubct_status_closes)
+{
+	struct conv c = talk("UBCT1  status\nstatus\n");
+
+	ck_assert(strncmp(c.text, "version: " PACKAGE_VERSION "\n",
+	                  strlen("version: " PACKAGE_VERSION "\n")) == 0);
+	HAS(c, ") is running...\n");
+	HASNT(c, "\nok\n");
+	ck_assert_int_eq(count_of(c.text, "version: "), 1);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_version_mismatch)
+{
+	struct conv c = talk("UBCT2 status\n");
+
+	ck_assert_str_eq(c.text, "error version mismatch\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_error_first)
+{
+	struct conv c = talk("UBCT1  flush\n");
+
+	ck_assert(strncmp(c.text, "error usage: flush", 18) == 0);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	c = talk("UBCT1  nosuch\n");
+	ck_assert(strncmp(c.text, "error unknown command", 21) == 0);
+	free(c.text);
+	c = talk("UBCT1 \n");
+	ck_assert(strncmp(c.text, "error ", 6) == 0);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_action_ok)
+{
+	struct conv c = talk("UBCT1  flush_all\n");
+
+	ck_assert_str_eq(c.text, "ok removed 0 entries\n");
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_stats_text)
+{
+	struct conv c = talk("UBCT1  stats_noreset\n");
+
+	ck_assert(strncmp(c.text, "total.num.queries=0\n", 20) == 0);
+	HASNT(c, "\nok\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(ubct_dump_load_to_eof_line)
+{
+	struct conv c;
+	char *in;
+	size_t n;
+
+	put_a_now("a.example.", 1);
+	c = talk("UBCT1  dump_cache\n");
+	ck_assert(c.len > 4);
+	ck_assert_str_eq(c.text + c.len - 4, "EOF\n");
+	n = strlen("UBCT1  load_cache\n") + c.len;
+	in = malloc(n + 1);
+	ck_assert_ptr_nonnull(in);
+	snprintf(in, n + 1, "UBCT1  load_cache\n%s", c.text);
+	free(c.text);
+	cache_flush_all(cache, NULL);
+	c = talk_chunked(in, n, 7, false);   /* no end of stream */
+	ck_assert_msg(strncmp(c.text, "ok loaded 1 entries", 19) == 0,
+	              "%s", c.text);
+	ck_assert_int_eq(c.st, CONTROL_CLOSE);
+	free(c.text);
+	free(in);
+}
+END_TEST
 
 START_TEST(session_status)
 {
@@ -552,6 +641,161 @@ START_TEST(cmd_servers)
 }
 END_TEST
 
+/* A forward or stub zone with IPv4 servers at PORTs. */
+static void zone_set(struct cfg_zone *z, const char *name,
+                     const uint16_t *ports, size_t n)
+{
+	size_t i;
+
+	memset(z, 0, sizeof *z);
+	z->namelen = ct_name(name, z->name);
+	for (i = 0; i < n; i++) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&z->addr[i].sa;
+
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(ports[i]);
+		sin->sin_addr.s_addr = htonl(0xc0000235u + (uint32_t)i);
+		z->addr[i].len = sizeof *sin;
+	}
+	z->naddr = n;
+}
+
+START_TEST(cmd_lists)
+{
+	static const uint16_t ports[] = { 53, 5353 };
+	struct conv c;
+
+	zone_set(&cfg.forward[0], "corp.example.", ports, 2);
+	cfg.n_forward = 1;
+	zone_set(&cfg.stub[0], "lab.", ports, 1);
+	cfg.n_stub = 1;
+	cfg.local_zone[0].namelen = ct_name("home.arpa.",
+	                                    cfg.local_zone[0].name);
+	cfg.local_zone[0].type = CFG_LZ_TRANSPARENT;
+	cfg.n_local_zone = 1;
+	c = talk("UBCT1  list_forwards\n");
+	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.53 "
+	                 "192.0.2.54@5353\n");
+	free(c.text);
+	c = talk("UBCT1  list_stubs\n");
+	ck_assert_str_eq(c.text, "lab. IN stub 192.0.2.53\n");
+	free(c.text);
+	c = talk("UBCT1  list_local_zones\n");
+	ck_assert_str_eq(c.text, "home.arpa. transparent\n");
+	free(c.text);
+	c = talk("list_forwards\n");
+	HAS(c, "forward 192.0.2.53 192.0.2.54@5353\nok\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_get_option)
+{
+	struct conv c;
+
+	cfg.prefetch = true;
+	cfg.cache_size = 123456789;
+	cfg.query_timeout_ms = 5000;
+	c = talk("UBCT1  get_option prefetch\n");
+	ck_assert_str_eq(c.text, "yes\n");
+	free(c.text);
+	c = talk("UBCT1  get_option rrset-cache-size\n");
+	ck_assert_str_eq(c.text, "123456789\n");
+	free(c.text);
+	c = talk("UBCT1  get_option num-threads:\n");
+	ck_assert_str_eq(c.text, "1\n");
+	free(c.text);
+	c = talk("UBCT1  get_option query-timeout\n");
+	ck_assert_str_eq(c.text, "5\n");
+	free(c.text);
+	c = talk("UBCT1  get_option control-interface\n");
+	ck_assert_str_eq(c.text, "/run/curvecache/control\n");
+	free(c.text);
+	c = talk("UBCT1  get_option no-such-option\n");
+	ck_assert_str_eq(c.text, "error unknown option no-such-option\n");
+	free(c.text);
+}
+END_TEST
+
+START_TEST(cmd_verbosity_stop)
+{
+	enum cfg_log_level was = log_level();
+	struct conv c;
+
+	c = talk("UBCT1  verbosity 4\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	ck_assert_int_eq(log_level(), CFG_LOG_DEBUG);
+	free(c.text);
+	c = talk("UBCT1  verbosity 0\n");
+	ck_assert_int_eq(log_level(), CFG_LOG_WARN);
+	free(c.text);
+	c = talk("UBCT1  verbosity x\n");
+	ck_assert(strncmp(c.text, "error in verbosity number syntax", 32)
+	          == 0);
+	free(c.text);
+	log_level_set(was);
+	c = talk("UBCT1  log_reopen\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	c = talk("UBCT1  stop\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	ck_assert_int_eq(c.st, CONTROL_STOP);
+	free(c.text);
+	c = talk("stop\nstatus\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	ck_assert_int_eq(c.st, CONTROL_STOP);
+	free(c.text);
+}
+END_TEST
+
+/* What a worker's lookup (with no file table) answers for a name. */
+static int local_lookup(const char *name, uint16_t type, uint16_t *an)
+{
+	uint8_t wn[WIRE_NAME_MAX], buf[512];
+	struct respond_answer a;
+	size_t len = ct_name(name, wn);
+	int rc;
+
+	rc = localdata_answer(NULL, wn, len, type, WIRE_CLASS_IN, &a, buf,
+	                      sizeof buf, NULL);
+	*an = a.an_count;
+	return rc;
+}
+
+START_TEST(cmd_local_data)
+{
+	struct conv c;
+	uint16_t an = 0;
+
+	c = talk("UBCT1  local_data printer.home.arpa. 300 IN A "
+	         "192.0.2.9\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	c = talk("local_data printer.home.arpa AAAA 2001:db8::9\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
+	                 LOCALDATA_OK);
+	ck_assert_uint_eq(an, 1);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX,
+	                              &an), LOCALDATA_OK);
+	ck_assert_uint_eq(an, 0);   /* NODATA */
+	c = talk("UBCT1  list_local_data\n");
+	HAS(c, "printer.home.arpa.\t3600\tIN\tA\t192.0.2.9\n");
+	HAS(c, "printer.home.arpa\t3600\tIN\tAAAA\t2001:db8::9\n");
+	free(c.text);
+	c = talk("UBCT1  local_data x.home.arpa. TXT \"hi\"\n");
+	ck_assert(strncmp(c.text, "error not an A or AAAA record", 29) == 0);
+	free(c.text);
+	c = talk("UBCT1  local_data_remove printer.home.arpa.\n");
+	ck_assert_str_eq(c.text, "ok removed 2 entries\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
+	                 LOCALDATA_ENOTLOCAL);
+	localdata_rt_clear();
+}
+END_TEST
+
 START_TEST(cmd_help)
 {
 	struct conv c = talk("help\n");
@@ -581,6 +825,12 @@ Suite *control_suite(void)
 	tc = tcase_create("session");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, session_status);
+	tcase_add_test(tc, ubct_status_closes);
+	tcase_add_test(tc, ubct_version_mismatch);
+	tcase_add_test(tc, ubct_error_first);
+	tcase_add_test(tc, ubct_action_ok);
+	tcase_add_test(tc, ubct_stats_text);
+	tcase_add_test(tc, ubct_dump_load_to_eof_line);
 	tcase_add_test(tc, session_unknown_keeps_open);
 	tcase_add_test(tc, session_usage_errors);
 	tcase_add_test(tc, session_split_crlf_blank);
@@ -599,6 +849,10 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_lookup);
 	tcase_add_test(tc, cmd_servers);
 	tcase_add_test(tc, cmd_help);
+	tcase_add_test(tc, cmd_lists);
+	tcase_add_test(tc, cmd_get_option);
+	tcase_add_test(tc, cmd_verbosity_stop);
+	tcase_add_test(tc, cmd_local_data);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, control_stats_tcase());
 	suite_add_tcase(s, control_socket_tcase());

@@ -13,6 +13,7 @@
 
 #include "cfg.h"
 #include "control.h"
+#include "respond.h"
 #include "server.h"
 #include "stats.h"
 
@@ -191,6 +192,97 @@ START_TEST(stats_prometheus)
 }
 END_TEST
 
+/* One parsed client query, as stats_query sees it. */
+static void count_query(struct stats *st, unsigned opcode, uint16_t type,
+                        uint16_t klass, bool edns, bool dnssec, bool ipv6)
+{
+	struct respond_query q;
+
+	memset(&q, 0, sizeof q);
+	q.flags = (uint16_t)((opcode & 0xfu) << 11);
+	q.has_question = true;
+	q.qtype = type;
+	q.qclass = klass;
+	q.edns = edns;
+	q.edns_do = dnssec;
+	stats_query(st, &q, ipv6);
+}
+
+START_TEST(stats_unbound_names)
+{
+	struct stats *st = worker_stats();
+	struct conv c;
+
+	count_query(st, 0, WIRE_TYPE_A, WIRE_CLASS_IN, true, true, false);
+	count_query(st, 0, 200, WIRE_CLASS_IN, true, false, true);
+	count_query(st, 0, 257, 3, false, false, false);
+	count_query(st, 4, WIRE_TYPE_SOA, WIRE_CLASS_IN, false, false, true);
+	count_query(st, 6, WIRE_TYPE_A, 300, false, false, false);
+	stats_answer(st, WIRE_RCODE_NOERROR, 0);
+	stats_answer(st, WIRE_RCODE_NOERROR, 2);
+	stats_answer(st, WIRE_RCODE_NXDOMAIN, 0);
+	st->inflight_started = 4;
+	stats_requestlist(st, 1);
+	stats_requestlist(st, 3);
+	stats_requestlist(st, 2);
+	stats_requestlist(st, 2);
+	st->tcp_opened = 5;
+	st->tcp_freed = 3;
+	st->prefetch = 6;
+	st->expired = 7;
+	st->ratelimited = 8;
+	st->upstream_tcp = 9;
+	stats_recursion(st, 1500);   /* bucket 1.024-2.048 ms */
+	stats_recursion(st, 1500);
+	stats_recursion(st, 3000);   /* bucket 2.048-4.096 ms */
+	c = talk("stats_noreset\n");
+	HAS(c, "\nnum.query.type.TYPE200=1\n");
+	HAS(c, "\nnum.query.type.CAA=1\n");
+	HAS(c, "\nnum.query.type.other=0\n");
+	HAS(c, "\nnum.query.class.IN=3\n");
+	HAS(c, "\nnum.query.class.CH=1\n");
+	HAS(c, "\nnum.query.class.other=1\n");
+	HAS(c, "\nnum.query.opcode.QUERY=3\n");
+	HAS(c, "\nnum.query.opcode.NOTIFY=1\n");
+	HAS(c, "\nnum.query.opcode.OPCODE6=1\n");
+	HAS(c, "\nnum.query.edns.present=2\n");
+	HAS(c, "\nnum.query.edns.DO=1\n");
+	HAS(c, "\nnum.query.ipv6=2\n");
+	HAS(c, "\nnum.answer.rcode.nodata=1\n");
+	HAS(c, "\nnum.answer.rcode.NOERROR=2\n");
+	HAS(c, "\ntotal.requestlist.avg=2\n");
+	HAS(c, "\ntotal.requestlist.max=3\n");
+	HAS(c, "\ntotal.tcpusage=2\n");
+	HAS(c, "\ntotal.num.prefetch=6\n");
+	HAS(c, "\ntotal.num.expired=7\n");
+	HAS(c, "\ntotal.num.queries_ip_ratelimited=8\n");
+	HAS(c, "\nnum.query.tcpout=9\n");
+	HAS(c, "\nmem.cache.message=0\n");
+	HAS(c, "\ninfra.cache.count=");
+	/* half of 3 = 1.5 of the 2 in [1.024, 2.048) ms: 3/4 of the way */
+	HAS(c, "\ntotal.recursion.time.median=0.001792\n");
+	free(c.text);
+	/* After a reset the maximum stays (a level); the rest restarts. */
+	free(talk("stats\n").text);
+	c = talk("stats_noreset\n");
+	HAS(c, "\ntotal.requestlist.max=3\n");
+	HAS(c, "\ntotal.requestlist.avg=0\n");
+	HAS(c, "\nnum.query.ipv6=0\n");
+	HAS(c, "\ntotal.tcpusage=2\n");
+	HAS(c, "\ntotal.recursion.time.median=0\n");
+	free(c.text);
+	c = talk("stats_noreset prometheus\n");
+	prom_check(c.text);
+	HASNT(c, "total_num_prefetch");
+	ck_assert_int_eq(count_of(c.text, "\ncurvecache_num_prefetch_total "),
+	                 1);
+	HAS(c, "curvecache_num_query_opcode_total{opcode=\"QUERY\"} 0\n");
+	HAS(c, "curvecache_tcpusage 2\n");
+	HAS(c, "curvecache_mem_cache_message_bytes 0\n");
+	free(c.text);
+}
+END_TEST
+
 START_TEST(stats_json)
 {
 	struct conv c;
@@ -306,6 +398,7 @@ TCase *control_stats_tcase(void)
 	tcase_add_test(tc, stats_reset_and_noreset);
 	tcase_add_test(tc, stats_prometheus);
 	tcase_add_test(tc, stats_json);
+	tcase_add_test(tc, stats_unbound_names);
 	return tc;
 }
 

@@ -1,0 +1,241 @@
+#!/bin/sh
+# tests/e2e/ubcontrol_lab.sh: Debian's own unbound-control (the real
+# binary, /usr/sbin/unbound-control from the unbound package) against
+# curvecache's control socket, in Unbound's framing ("UBCT1 " and one
+# command per connection, control-use-cert: no with a socket path), with
+# curvecache resolving in the loopback lab (tests/e2e/e2e_lib.sh).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
+# or nsd/curvedns/dig/unbound-control/perl missing).
+#
+# How each check decides:
+# - status: exit 0, "is running" and the daemon's pid in its line.
+# - stats_noreset: exit 0, name=value lines; after 14 dig queries (2 of
+#   them NODATA with DO set) total.num.queries, num.query.class.IN,
+#   num.query.opcode.QUERY, num.query.edns.present moved by exactly 14,
+#   edns.DO, type.TYPE200 and num.answer.rcode.nodata by 2; the names
+#   Unbound users graph are all there, the median recursion time and
+#   the requestlist maximum are not 0 after resolutions.
+# - errors: an unknown command prints "error ..." and exits 1 (as with
+#   Unbound); a client speaking another version ("UBCT9 ") is told
+#   "error version mismatch".
+# - dump_cache, flush_all, load_cache: the dump ends in "EOF" (what
+#   load_cache reads up to), and the cache holds the answer again after
+#   the load (no upstream query: upstream.sends unchanged).
+# - curvecache-control still speaks curvecache's own protocol on the same
+#   socket.
+# - list_forwards and list_local_zones print the configured zones as
+#   Unbound does; get_option answers by Unbound's and curvecache's names;
+#   verbosity 0 silences the debug log (no new line for a query) and 4
+#   brings it back; local_data NAME TTL IN A ADDR is answered by the next
+#   query and listed by list_local_data, local_data_remove takes it back;
+#   stop answers "ok" and curvecache exits with status 0.
+
+# shellcheck disable=SC2119 # cc_start takes optional config lines
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+e2e_init ubcontrol_lab unbound-control perl
+perl -MIO::Socket::UNIX -e 1 2>/dev/null ||
+  e2e_skip "perl module IO::Socket::UNIX missing"
+
+CTL=${CURVECACHE_CONTROL:-./curvecache-control}
+[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
+SOCK=$WORK/run/control
+UCONF=$WORK/unbound-control.conf
+cat >"$UCONF" <<EOC
+remote-control:
+  control-enable: yes
+  control-interface: $SOCK
+  control-use-cert: no
+EOC
+
+uc() { unbound-control -c "$UCONF" "$@"; }
+d() { dig +time=3 +tries=1 +noall +answer +nottlid "@$CC_IP" "$@"; }
+val() { sed -n "s/^$2=//p" "$1"; }
+
+cc_start "control-socket: $SOCK" \
+  "forward-zone: corp.example. 127.53.213.9 127.53.213.10@5353" \
+  "local-zone: corp.example. refuse" || { e2e_finish; exit 1; }
+
+# ------------------------------------------------------------------
+# status and stats_noreset
+
+t="unbound-control status"
+uc status >"$WORK/status" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "(pid $CC_PID) is running" "$WORK/status" &&
+   grep -q '^version: ' "$WORK/status"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/status"; fi
+
+t="unbound-control stats_noreset"
+uc stats_noreset >"$WORK/s0" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^total.num.queries=[0-9]*$' "$WORK/s0" &&
+   ! grep -qv '^[a-zA-Z0-9_.]*=[0-9.]*$' "$WORK/s0"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/s0"; fi
+
+i=0
+while [ $i -lt 4 ]; do
+  d www.example.lab A >/dev/null
+  d www.example.lab AAAA >/dev/null
+  d nosuch.example.lab A >/dev/null
+  i=$((i + 1))
+done
+# Two NODATA answers to a type without a name, asked with DO.
+d +dnssec id.example.lab TYPE200 >/dev/null
+d +dnssec id.example.lab TYPE200 >/dev/null
+uc stats_noreset >"$WORK/s1" 2>&1
+
+# Each counter NAME must have moved by exactly DELTA since s0.
+while read -r n want; do
+  a=$(val "$WORK/s0" "$n")
+  b=$(val "$WORK/s1" "$n")
+  t="counter $n moved by $want"
+  if [ -n "$b" ] && [ $((b - ${a:-0})) -eq "$want" ]; then ok "$t"
+  else bad "$t" "before ${a:-none}, after ${b:-none}"; fi
+done <<EOC
+total.num.queries 14
+num.query.class.IN 14
+num.query.opcode.QUERY 14
+num.query.edns.present 14
+num.query.edns.DO 2
+num.query.type.TYPE200 2
+num.query.ipv6 0
+num.answer.rcode.nodata 2
+total.num.queries_ip_ratelimited 0
+EOC
+t="the names Unbound users graph are there"
+miss=
+for n in total.num.prefetch total.num.expired num.query.tcpout \
+  total.recursion.time.avg total.recursion.time.median \
+  total.requestlist.avg total.requestlist.max \
+  total.requestlist.current.all total.tcpusage mem.cache.rrset \
+  mem.cache.message rrset.cache.count infra.cache.count; do
+  grep -q "^$n=" "$WORK/s1" || miss="$miss $n"
+done
+if [ -z "$miss" ]; then ok "$t"; else bad "$t" "missing:$miss"; fi
+t="recursion time median and requestlist max are real"
+med=$(val "$WORK/s1" total.recursion.time.median)
+rmax=$(val "$WORK/s1" total.requestlist.max)
+rc=$(val "$WORK/s1" rrset.cache.count)
+if [ "${med:-0}" != 0 ] && [ "${rmax:-0}" -ge 1 ] && [ "${rc:-0}" -ge 1 ]
+then ok "$t"
+else bad "$t" "median ${med:-none}, max ${rmax:-none}, rrsets ${rc:-none}"
+fi
+
+# ------------------------------------------------------------------
+# errors
+
+t="unknown command: error, exit 1"
+uc no_such_command >"$WORK/unk" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^error ' "$WORK/unk"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/unk"; fi
+
+t="another version: error version mismatch"
+got=$(perl -MIO::Socket::UNIX -e '
+  my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!";
+  print $s "UBCT9  status\n";
+  local $/; my $r = <$s>; print $r;' "$SOCK" 2>&1)
+if [ "$got" = "error version mismatch" ]; then ok "$t"
+else bad "$t" "got '$got'"; fi
+
+# ------------------------------------------------------------------
+# dump_cache, flush_all, load_cache
+
+uc dump_cache >"$WORK/dump" 2>"$WORK/dump.err"
+rc=$?
+t="dump_cache ends in EOF"
+if [ $rc -eq 0 ] && [ "$(tail -n 1 "$WORK/dump")" = EOF ] &&
+   grep -q 'www.example.lab' "$WORK/dump"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/dump.err"; fi
+uc flush_all >"$WORK/flush" 2>&1
+t="flush_all answers ok"
+if [ $? -eq 0 ] && grep -q '^ok' "$WORK/flush"; then ok "$t"
+else bad "$t" "$(cat "$WORK/flush")"; fi
+uc load_cache <"$WORK/dump" >"$WORK/load" 2>&1
+rc=$?
+t="load_cache reads the dump"
+if [ $rc -eq 0 ] && grep -q '^ok ' "$WORK/load"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/load"; fi
+s0=$(val "$WORK/s1" upstream.sends)
+got=$(d www.example.lab A | wc -l)
+uc stats_noreset >"$WORK/s2" 2>&1
+s1=$(val "$WORK/s2" upstream.sends)
+t="after load_cache, answered from the cache"
+if [ "$got" -ge 1 ] && [ -n "$s0" ] && [ "$s0" = "$s1" ]; then ok "$t"
+else bad "$t" "answer lines $got, upstream.sends $s0 -> $s1"; fi
+
+# ------------------------------------------------------------------
+# curvecache's own protocol on the same socket
+
+t="curvecache-control still works"
+"$CTL" -s "$SOCK" status >"$WORK/own" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -qx 'is running' "$WORK/own"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/own"; fi
+
+# ------------------------------------------------------------------
+# The commands scripts use
+
+t="list_forwards, list_local_zones"
+uc list_forwards >"$WORK/lf" 2>&1
+uc list_local_zones >"$WORK/lz" 2>&1
+if [ "$(cat "$WORK/lf")" = \
+     "corp.example. IN forward 127.53.213.9 127.53.213.10@5353" ] &&
+   [ "$(cat "$WORK/lz")" = "corp.example. refuse" ]; then ok "$t"
+else bad "$t" "$(cat "$WORK/lf" "$WORK/lz")"; fi
+
+t="get_option by Unbound's name and by ours"
+a=$(uc get_option num-threads 2>&1)
+b=$(uc get_option do-not-query-localhost 2>&1)
+if [ "$a" = 1 ] && [ "$b" = no ]; then ok "$t"
+else bad "$t" "num-threads '$a', do-not-query-localhost '$b'"; fi
+
+t="verbosity 0 quiets the debug log, verbosity 4 restores it"
+uc verbosity 0 >/dev/null 2>&1
+n0=$(wc -l <"$WORK/curvecache.log")
+d www.example.lab A >/dev/null
+n1=$(wc -l <"$WORK/curvecache.log")
+uc verbosity 4 >"$WORK/verb" 2>&1
+d www.example.lab MX >/dev/null
+n2=$(wc -l <"$WORK/curvecache.log")
+if [ "$n1" -eq "$n0" ] && [ "$n2" -gt "$n1" ] &&
+   [ "$(cat "$WORK/verb")" = ok ]; then ok "$t"
+else bad "$t" "log lines $n0 -> $n1 -> $n2"; fi
+
+t="local_data answers at once, local_data_remove takes it back"
+uc local_data printer.home.arpa. 300 IN A 192.0.2.9 >"$WORK/ld" 2>&1
+a1=$(d printer.home.arpa A)
+l1=$(uc list_local_data 2>&1)
+uc local_data_remove printer.home.arpa. >>"$WORK/ld" 2>&1
+a2=$(d printer.home.arpa A)
+if [ "$(echo "$a1" | tr -s '\t ' ' ')" = "printer.home.arpa. IN A 192.0.2.9" ] &&
+   [ -z "$a2" ] &&
+   [ "$l1" = "$(printf 'printer.home.arpa.\t3600\tIN\tA\t192.0.2.9')" ] &&
+   [ "$(cat "$WORK/ld")" = "$(printf 'ok\nok removed 1 entries')" ]
+then ok "$t"
+else bad "$t" "before '$a1', after '$a2', list '$l1'" "$WORK/ld"; fi
+
+t="stop: ok, and curvecache exits 0"
+uc stop >"$WORK/stop" 2>&1
+rc=$?
+n=0
+while e2e_alive "$CC_PID" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+if e2e_alive "$CC_PID"; then
+  bad "$t" "still running after 5 s (stop exit $rc)" "$WORK/stop"
+else
+  wait "$CC_PID"
+  st=$?
+  CC_PID=
+  if [ $rc -eq 0 ] && [ "$(cat "$WORK/stop")" = ok ] && [ $st -eq 0 ]
+  then ok "$t"
+  else bad "$t" "unbound-control exit $rc, curvecache exit $st" \
+    "$WORK/stop"; fi
+fi
+
+cc_stop
+e2e_finish
