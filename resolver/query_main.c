@@ -368,7 +368,8 @@ static int write_full(struct query_ctx *x, int fd, const uint8_t *p,
 /* One TCP exchange: 1 accepted, 0 timed out, -1 socket error. */
 static int exchange_tcp(struct query_ctx *x, uint64_t deadline)
 {
-	uint8_t pfx[2] = { (uint8_t)(x->sent.pktlen >> 8), (uint8_t)x->sent.pktlen };
+	uint8_t pfx[2] = { (uint8_t)(x->sent.pktlen >> 8),
+	                   (uint8_t)x->sent.pktlen };
 	size_t n;
 	int fd, rc;
 
