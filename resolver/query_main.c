@@ -9,6 +9,8 @@
  *   question, and in boxed mode must open under the server key and our
  *   nonce. Everything else is dropped and counted, and we keep waiting
  *   until the timeout.
+ * - Building and checking are exchange.c's, the daemon's own code (the
+ *   tool sends the name as given: no 0x20).
  * - A truncated UDP answer is retried once over TCP, boxed the same way
  *   with a new nonce.
  * - No event loop: poll() on one socket with a deadline.
@@ -30,6 +32,7 @@
 #include <sodium.h>
 
 #include "curve.h"
+#include "exchange.h"
 #include "query_int.h"
 #include "rrtext.h"
 #include "wire.h"
@@ -47,8 +50,6 @@
 /** Distinct rejection reasons remembered for the timeout message. */
 #define QUERY_REASONS_MAX 8
 #define NS_PER_SEC 1000000000ull
-/** Why a plain DNS reply to a boxed query was dropped. */
-#define QUERY_PLAIN_REPLY "the server answered in plain DNS, not DNSCurve"
 
 struct query_ctx {
 	struct query_opts o;
@@ -62,17 +63,16 @@ struct query_ctx {
 	uint8_t pk[CURVE_KEY_BYTES];
 	char zone[WIRE_NAME_TEXT_MAX];
 	struct curve_client *client;
-	/* the attempt in flight */
-	uint16_t id;
+	/* the attempt in flight (built and checked by exchange.c) */
+	struct exchange_ask ask;
+	struct exchange_sent sent;
 	uint8_t nonce[CURVE_NONCE_BYTES];
-	uint8_t inner[WIRE_MSG_MAX];
-	size_t innerlen;
-	uint8_t out[WIRE_MSG_MAX];
-	size_t outlen;
+	uint8_t inner[WIRE_MSG_MAX];       /* the query while boxing */
+	uint8_t out[WIRE_MSG_MAX];         /* the packet sent */
 	uint8_t pkt[QUERY_PKT_MAX];
-	/* the accepted answer */
+	/* the accepted answer: msg.buf is pkt (plain) or answer (opened) */
 	uint8_t answer[WIRE_MSG_MAX];
-	size_t answerlen, pktlen;
+	size_t pktlen;
 	struct wire_rr rr[WIRE_RR_MAX];
 	struct wire_msg msg;
 	int used_tcp;
@@ -129,6 +129,27 @@ static int setup_zone(struct query_ctx *x)
 	return 0;
 }
 
+/* The question as the exchange module takes it. */
+static void setup_ask(struct query_ctx *x)
+{
+	struct exchange_ask *a = &x->ask;
+
+	a->mode = x->format == FMT_STREAMLINED ? EXCHANGE_STREAMLINED :
+	          x->format == FMT_TXT ? EXCHANGE_TXT : EXCHANGE_PLAIN;
+	a->qname = x->qname;
+	a->qnamelen = x->qnamelen;
+	a->qtype = x->o.qtype;
+	a->qclass = x->o.qclass;
+	a->flags = x->o.rd ? WIRE_FLAG_RD : 0;
+	if (!x->o.no_edns)
+		a->edns = x->format == FMT_OFF ? QUERY_EDNS_PLAIN :
+		          QUERY_EDNS_BOXED;
+	a->client = x->client;
+	a->server_key = x->pk;
+	a->nonce = x->nonce;
+	a->zone = x->zone;
+}
+
 static int setup(struct query_ctx *x)
 {
 	int have_key, rc;
@@ -158,6 +179,7 @@ static int setup(struct query_ctx *x)
 		fprintf(stderr, "curvecache-query: cannot create a client key\n");
 		return -1;
 	}
+	setup_ask(x);
 	return 0;
 }
 
@@ -167,57 +189,18 @@ static int setup(struct query_ctx *x)
 /* Make a fresh query: new ID, new nonce, boxed as the format says. */
 static int build_query(struct query_ctx *x)
 {
-	struct wire_query q;
+	struct exchange_bufs b = { x->out, sizeof(x->out), x->inner,
+	                           sizeof(x->inner), NULL, NULL, 0, 0 };
 	int rc;
 
-	randombytes_buf(&x->id, sizeof(x->id));
-	memset(&q, 0, sizeof(q));
-	q.id = x->id;
-	q.qtype = x->o.qtype;
-	q.qclass = x->o.qclass;
-	q.flags = x->o.rd ? WIRE_FLAG_RD : 0;
-	if (!x->o.no_edns)
-		q.edns_payload = x->format == FMT_OFF ? QUERY_EDNS_PLAIN :
-		                 QUERY_EDNS_BOXED;
-	rc = wire_query_build(x->inner, sizeof(x->inner), &x->innerlen,
-	                      x->qname, x->qnamelen, &q);
-	if (rc != WIRE_OK) {
-		x->fatal = wire_strerror(rc);
-		return -1;
-	}
-	if (x->format == FMT_OFF) {
-		memcpy(x->out, x->inner, x->innerlen);
-		x->outlen = x->innerlen;
-		return 0;
-	}
-	if (curve_nonce_next(x->client, x->nonce) != CURVE_OK) {
+	if (x->format != FMT_OFF &&
+	    curve_nonce_next(x->client, x->nonce) != CURVE_OK) {
 		x->fatal = "no nonce";
 		return -1;
 	}
-	return 0;
-}
-
-/* Box the inner query (after build_query). */
-static int box_query(struct query_ctx *x)
-{
-	uint16_t outer_id;
-	int rc;
-
-	if (x->format == FMT_OFF)
-		return 0;
-	if (x->format == FMT_STREAMLINED) {
-		rc = curve_streamlined_box(x->client, x->pk, x->nonce, x->inner,
-		                           x->innerlen, x->out, sizeof(x->out),
-		                           &x->outlen);
-	} else {
-		randombytes_buf(&outer_id, sizeof(outer_id));
-		rc = curve_txt_query_build(x->client, x->pk, x->nonce,
-		                           outer_id, x->zone, x->inner,
-		                           x->innerlen, x->out, sizeof(x->out),
-		                           &x->outlen);
-	}
-	if (rc != CURVE_OK) {
-		x->fatal = curve_strerror(rc);
+	rc = exchange_build(&x->ask, &b, &x->sent);
+	if (rc != EXCHANGE_OK) {
+		x->fatal = exchange_strerror(rc, b.why);
 		return -1;
 	}
 	return 0;
@@ -235,67 +218,20 @@ static void reject(struct query_ctx *x, const char *reason)
 		x->reasons[x->nreasons++] = reason;
 }
 
-/* Open (boxed mode) a received packet into x->answer. */
-static int open_packet(struct query_ctx *x, const uint8_t *pkt, size_t len)
-{
-	int rc;
-
-	if (x->format == FMT_OFF) {
-		memcpy(x->answer, pkt, len);
-		x->answerlen = len;
-		return CURVE_OK;
-	}
-	if (x->format == FMT_STREAMLINED)
-		rc = curve_streamlined_open(x->client, x->pk, x->nonce, pkt, len,
-		                            x->answer, sizeof(x->answer),
-		                            &x->answerlen);
-	else
-		rc = curve_txt_response_open(x->client, x->pk, x->nonce, x->out,
-		                             x->outlen, pkt, len, x->answer,
-		                             sizeof(x->answer), &x->answerlen);
-	return rc;
-}
-
-/* Whether a packet that did not open (rc) is a plain DNS response: a
- * DNS message with QR set, not one that is DNSCurve-shaped but failed
- * the key, the nonce or the outer ID/question (TXT format). Uses x->rr
- * as scratch (nothing was accepted yet). */
-static bool plain_reply(struct query_ctx *x, const uint8_t *pkt, size_t len,
-                        int rc)
-{
-	struct wire_msg m;
-
-	if (rc == CURVE_EAUTH || rc == CURVE_ENONCE || rc == CURVE_EID ||
-	    rc == CURVE_EQUESTION)
-		return false;
-	if (wire_msg_parse(&m, pkt, len, x->rr, WIRE_RR_MAX) != WIRE_OK)
-		return false;
-	return (m.hdr.flags & WIRE_FLAG_QR) != 0;
-}
-
 /* Check a received packet; 1 if it is the answer, 0 if dropped. */
-static int accept_packet(struct query_ctx *x, const uint8_t *pkt,
-                         size_t len)
+static int accept_packet(struct query_ctx *x, uint8_t *pkt, size_t len)
 {
-	int rc;
+	struct exchange_bufs b = { NULL, 0, x->answer, sizeof(x->answer),
+	                           x->out, x->rr, WIRE_RR_MAX, 0 };
+	int rc = exchange_check(&x->ask, &x->sent, &b, pkt, len, &x->msg);
 
-	if (len > WIRE_MSG_MAX) {
-		reject(x, wire_strerror(WIRE_ESPACE));
-		return 0;
+	/* a FORMERR that leaves out the question answers nothing shown */
+	if (rc == EXCHANGE_FORMERR && !x->msg.has_question) {
+		rc = EXCHANGE_EQUESTION;
+		b.why = WIRE_EQUESTION;
 	}
-	rc = open_packet(x, pkt, len);
-	if (rc != CURVE_OK) {
-		reject(x, plain_reply(x, pkt, len, rc) ? QUERY_PLAIN_REPLY :
-		       curve_strerror(rc));
-		return 0;
-	}
-	rc = wire_msg_parse(&x->msg, x->answer, x->answerlen, x->rr,
-	                    WIRE_RR_MAX);
-	if (rc == WIRE_OK)
-		rc = wire_msg_match(&x->msg, x->id, x->qname, x->qnamelen,
-		                    x->o.qtype, x->o.qclass, 0);
-	if (rc != WIRE_OK) {
-		reject(x, wire_strerror(rc));
+	if (rc != EXCHANGE_OK && rc != EXCHANGE_FORMERR) {
+		reject(x, exchange_strerror(rc, b.why));
 		return 0;
 	}
 	x->pktlen = len;
@@ -362,7 +298,7 @@ static int exchange_udp(struct query_ctx *x, uint64_t deadline)
 	fd = open_socket(x, SOCK_DGRAM, deadline);
 	if (fd < 0)
 		return -1;
-	if (send(fd, x->out, x->outlen, 0) != (ssize_t)x->outlen) {
+	if (send(fd, x->out, x->sent.pktlen, 0) != (ssize_t)x->sent.pktlen) {
 		x->fatal = strerror(errno);
 		close(fd);
 		return -1;
@@ -432,7 +368,8 @@ static int write_full(struct query_ctx *x, int fd, const uint8_t *p,
 /* One TCP exchange: 1 accepted, 0 timed out, -1 socket error. */
 static int exchange_tcp(struct query_ctx *x, uint64_t deadline)
 {
-	uint8_t pfx[2] = { (uint8_t)(x->outlen >> 8), (uint8_t)x->outlen };
+	uint8_t pfx[2] = { (uint8_t)(x->sent.pktlen >> 8),
+	                   (uint8_t)x->sent.pktlen };
 	size_t n;
 	int fd, rc;
 
@@ -441,7 +378,7 @@ static int exchange_tcp(struct query_ctx *x, uint64_t deadline)
 		return -1;
 	rc = write_full(x, fd, pfx, 2, deadline);
 	if (rc == 1)
-		rc = write_full(x, fd, x->out, x->outlen, deadline);
+		rc = write_full(x, fd, x->out, x->sent.pktlen, deadline);
 	while (rc == 1) {
 		rc = read_full(x, fd, pfx, 2, deadline);
 		n = (size_t)pfx[0] << 8 | pfx[1];
@@ -460,7 +397,7 @@ static int attempt(struct query_ctx *x, int tcp)
 	uint64_t start, deadline;
 	int rc;
 
-	if (build_query(x) != 0 || box_query(x) != 0)
+	if (build_query(x) != 0)
 		return -1;
 	start = now_ns();
 	deadline = start + (uint64_t)(x->o.timeout * (double)NS_PER_SEC);
@@ -505,8 +442,8 @@ static void print_section(const struct query_ctx *x, const char *title,
 			continue;
 		if (shown++ == 0)
 			printf(";; %s SECTION:\n", title);
-		if (rrtext_rr(line, RRTEXT_LINE_MAX, NULL, x->answer,
-		              x->answerlen, &x->rr[i]) != WIRE_OK)
+		if (rrtext_rr(line, RRTEXT_LINE_MAX, NULL, x->msg.buf,
+		              x->msg.len, &x->rr[i]) != WIRE_OK)
 			printf(";; (record %zu not printable)\n", i);
 		else
 			printf("%s\n", line);
@@ -530,7 +467,7 @@ static void print_footer(const struct query_ctx *x)
 		printf(";; DNSCURVE: %s, server key %s\n",
 		       x->format == FMT_TXT ? "txt" : "streamlined", label);
 	}
-	printf(";; MSG SIZE  rcvd: %zu\n", x->answerlen);
+	printf(";; MSG SIZE  rcvd: %zu\n", x->msg.len);
 	if (x->format != FMT_OFF)
 		printf(";; PACKET SIZE rcvd: %zu\n", x->pktlen);
 }
@@ -545,8 +482,8 @@ static int print_answer(const struct query_ctx *x)
 	print_header(x);
 	if (m->opt != WIRE_NONE) {
 		printf(";; OPT PSEUDOSECTION:\n");
-		if (rrtext_opt(line, RRTEXT_LINE_MAX, NULL, x->answer,
-		               x->answerlen, &x->rr[m->opt]) == WIRE_OK)
+		if (rrtext_opt(line, RRTEXT_LINE_MAX, NULL, x->msg.buf,
+		               x->msg.len, &x->rr[m->opt]) == WIRE_OK)
 			printf("%s\n", line);
 		else
 			printf("; EDNS: malformed OPT record\n");
@@ -570,8 +507,8 @@ static int print_short(const struct query_ctx *x)
 	if (line == NULL)
 		return -1;
 	for (i = 0; i < x->msg.an; i++)
-		if (rrtext_rdata(line, RRTEXT_RDATA_MAX, NULL, x->answer,
-		                 x->answerlen, &x->rr[i]) == WIRE_OK)
+		if (rrtext_rdata(line, RRTEXT_RDATA_MAX, NULL, x->msg.buf,
+		                 x->msg.len, &x->rr[i]) == WIRE_OK)
 			printf("%s\n", line);
 	free(line);
 	return 0;

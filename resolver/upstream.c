@@ -20,7 +20,7 @@
 #define UPSTREAM_TIMEOUT_DEFAULT_MS 400u
 
 static void q_timer_cb(uv_timer_t *tm);
-static int att_send(struct upstream_query *q, enum upstream_mode mode);
+static int att_send(struct upstream_query *q, enum exchange_mode mode);
 
 const char *upstream_strerror(int status)
 {
@@ -198,7 +198,7 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 	r.hedge = hedge;
 	r.tcp = a != NULL && a->tcp;
 	r.msg = msg;
-	r.curve = a != NULL && a->s.mode != UPSTREAM_MODE_PLAIN;
+	r.curve = a != NULL && a->s.mode != EXCHANGE_PLAIN;
 	r.rtt_ms = a != NULL && now > a->sent_ms ?
 		(uint32_t)(now - a->sent_ms) : 0;
 	if (kind == ITER_REPLY_MSG && log_level() >= CFG_LOG_DEBUG) {
@@ -264,7 +264,7 @@ static const struct sockaddr *outgoing(const struct upstream *u, int family)
 }
 
 static struct upstream_att *att_new(struct upstream_query *q,
-                                    const struct upstream_sent *s,
+                                    const struct exchange_sent *s,
                                     const uint8_t *pkt, bool tcp)
 {
 	struct upstream *u = q->u;
@@ -304,9 +304,9 @@ static void att_sent(struct upstream_att *a)
 		st->upstream_tcp++;
 	else
 		st->upstream_udp++;
-	if (a->s.mode != UPSTREAM_MODE_PLAIN) {
+	if (a->s.mode != EXCHANGE_PLAIN) {
 		st->curve_queries++;
-		if (a->s.mode == UPSTREAM_MODE_TXT)
+		if (a->s.mode == EXCHANGE_TXT)
 			st->curve_txt++;
 		else
 			st->curve_streamlined++;
@@ -505,10 +505,10 @@ static uint64_t upstream_tcp_ms(const struct upstream_query *q)
 }
 
 /* Ask again over TCP, in the same mode (a new ID, nonce, 0x20). */
-static int q_tcp_retry(struct upstream_query *q, enum upstream_mode mode)
+static int q_tcp_retry(struct upstream_query *q, enum exchange_mode mode)
 {
 	struct upstream *u = q->u;
-	struct upstream_sent s;
+	struct exchange_sent s;
 	struct upstream_att *a;
 	uint64_t ms;
 
@@ -548,7 +548,7 @@ static void att_case_lost(struct upstream_att *a)
 	          addr_text(&q->t.addr, addr, sizeof addr),
 	          (unsigned)q->t.token,
 	          "0x20 case not echoed: asking again in lowercase");
-	if (att_send(q, UPSTREAM_MODE_PLAIN) != UPSTREAM_OK)
+	if (att_send(q, EXCHANGE_PLAIN) != UPSTREAM_OK)
 		u->st->upstream_errors++;
 }
 
@@ -557,7 +557,7 @@ static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len)
 	struct upstream_query *q = a->q;
 	struct upstream *u = q->u;
 	struct wire_msg msg;
-	bool curve = a->s.mode != UPSTREAM_MODE_PLAIN;
+	bool curve = a->s.mode != EXCHANGE_PLAIN;
 
 	switch (upstream_pkt_check(u, &q->t, a, pkt, len, &msg)) {
 	case UPSTREAM_V_IGNORE:
@@ -601,12 +601,12 @@ static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len)
 /* After a timeout: the other DNSCurve format, then plain if allowed. */
 static bool q_next_attempt(struct upstream_query *q)
 {
-	if (q->first == UPSTREAM_MODE_PLAIN)
+	if (q->first == EXCHANGE_PLAIN)
 		return false;
 	if (!q->tried_second) {
 		q->tried_second = true;
 		if (q->has_second && att_send(q, q->second) == UPSTREAM_OK) {
-			if (q->second == UPSTREAM_MODE_TXT)
+			if (q->second == EXCHANGE_TXT)
 				q->u->st->curve_fallback_txt++;
 			return true;
 		}
@@ -614,7 +614,7 @@ static bool q_next_attempt(struct upstream_query *q)
 	if (!q->tried_plain && q->u->cfg->curve_plain_fallback) {
 		q->tried_plain = true;
 		q->u->st->curve_plain_fallback++;
-		if (att_send(q, UPSTREAM_MODE_PLAIN) == UPSTREAM_OK)
+		if (att_send(q, EXCHANGE_PLAIN) == UPSTREAM_OK)
 			return true;
 	}
 	return false;
@@ -653,10 +653,10 @@ static void q_timer_cb(uv_timer_t *tm)
 }
 
 /* Build and send one UDP attempt in a mode. */
-static int att_send(struct upstream_query *q, enum upstream_mode mode)
+static int att_send(struct upstream_query *q, enum exchange_mode mode)
 {
 	struct upstream *u = q->u;
-	struct upstream_sent s;
+	struct exchange_sent s;
 	struct upstream_att *a;
 
 	if (upstream_pkt_build(u, &q->t, mode, !q->nocase, &s) !=
@@ -727,14 +727,14 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 		u->head->prev = q;
 	u->head = q;
 	u->pending++;
-	q->first = UPSTREAM_MODE_PLAIN;
+	q->first = EXCHANGE_PLAIN;
 	if (t->curve && u->cfg->curve && u->curve != NULL)
 		q->first = upstream_fmt_first(u, t, &q->second,
 		                              &q->has_second);
 	if (t->tcp)
 		return q_send_tcp(q, out);
 	rc = att_send(q, q->first);
-	if (rc != UPSTREAM_OK && q->first != UPSTREAM_MODE_PLAIN &&
+	if (rc != UPSTREAM_OK && q->first != EXCHANGE_PLAIN &&
 	    q->has_second) {
 		q->tried_second = true;
 		rc = att_send(q, q->second);

@@ -1,7 +1,7 @@
 /*
  * resolver/upstream_int.h - what upstream.c (sockets, timers, the life of
- * a query) and upstream_pkt.c (building, boxing, opening and matching
- * packets) share; nobody else may include it.
+ * a query) and upstream_pkt.c (packets on the transport's buffers, built
+ * and checked by exchange.c) share; nobody else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_UPSTREAM_INT_H
 #define CURVECACHE_RESOLVER_UPSTREAM_INT_H
@@ -10,15 +10,9 @@
 #include <sodium.h>
 
 #include "curve.h"
+#include "exchange.h"
 #include "upstream.h"
 #include "wire.h"
-
-/** How one attempt's packet is made. */
-enum upstream_mode {
-	UPSTREAM_MODE_PLAIN = 0,
-	UPSTREAM_MODE_STREAMLINED,
-	UPSTREAM_MODE_TXT
-};
 
 /** Where a query is in its life (what its timer does next). */
 enum upstream_stage {
@@ -44,18 +38,7 @@ struct upstream_fmt {
 	uint8_t family;
 	uint8_t addr[16];
 	uint8_t key[ITER_KEY_BYTES];
-	uint8_t mode;           /**< enum upstream_mode */
-};
-
-/** What a sent packet must be matched against. */
-struct upstream_sent {
-	enum upstream_mode mode;
-	uint16_t id;                     /**< ID of the (inner) DNS query */
-	uint8_t qname[WIRE_NAME_MAX];    /**< name as sent (0x20 if plain) */
-	size_t qnamelen;
-	bool edns;                       /**< the (inner) query had EDNS */
-	uint8_t nonce[CURVE_NONCE_BYTES];/**< client nonce, if boxed */
-	size_t pktlen;                   /**< bytes of the packet */
+	uint8_t mode;           /**< enum exchange_mode */
 };
 
 struct upstream_query;
@@ -63,7 +46,7 @@ struct upstream_query;
 /** One packet on its own socket. */
 struct upstream_att {
 	struct upstream_query *q;
-	struct upstream_sent s;
+	struct exchange_sent s;
 	bool tcp;
 	bool open;                 /**< the handle is open */
 	bool closing;              /**< uv_close was called */
@@ -101,8 +84,8 @@ struct upstream_query {
 	bool tried_tcp;
 	bool nocase;               /**< the server lost the 0x20 case: plain
 	                                attempts go in lowercase */
-	enum upstream_mode first;  /**< mode of the first attempt */
-	enum upstream_mode second; /**< the other DNSCurve format */
+	enum exchange_mode first;  /**< mode of the first attempt */
+	enum exchange_mode second; /**< the other DNSCurve format */
 	bool has_second;           /**< cfg lists a second format */
 	unsigned open;             /**< handles open (timer + attempts) */
 	struct upstream_att *att[UPSTREAM_ATTEMPTS_MAX];
@@ -137,8 +120,8 @@ struct upstream {
  * @return UPSTREAM_OK or UPSTREAM_EBUILD.
  */
 int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
-                       enum upstream_mode mode, bool mix_case,
-                       struct upstream_sent *s)
+                       enum exchange_mode mode, bool mix_case,
+                       struct exchange_sent *s)
 	UPSTREAM_MUST_CHECK;
 
 /**
@@ -163,16 +146,16 @@ enum upstream_verdict upstream_pkt_check(struct upstream *u,
 
 /** The format to try first for a DNSCurve server, and the second
  *  (*second = false when there is none). */
-enum upstream_mode upstream_fmt_first(struct upstream *u,
+enum exchange_mode upstream_fmt_first(struct upstream *u,
                                       const struct iter_target *t,
-                                      enum upstream_mode *second_mode,
+                                      enum exchange_mode *second_mode,
                                       bool *second);
 
 /** Remember the format a DNSCurve server answered in. */
 void upstream_fmt_set(struct upstream *u, const struct iter_target *t,
-                      enum upstream_mode mode);
+                      enum exchange_mode mode);
 
 /** Name of a mode for logs ("plain", "streamlined", "txt"). */
-const char *upstream_mode_name(enum upstream_mode mode);
+const char *upstream_mode_name(enum exchange_mode mode);
 
 #endif /* CURVECACHE_RESOLVER_UPSTREAM_INT_H */

@@ -1,7 +1,8 @@
 /*
- * resolver/upstream_pkt.c - upstream packets: build (plain with a random
- * ID and 0x20, or boxed with DNSCurve), then check what comes back
- * (open the box, match ID and question) before anything is believed.
+ * resolver/upstream_pkt.c - upstream packets on the transport's buffers:
+ * build (plain with a random ID and 0x20, or boxed with DNSCurve) and
+ * check what comes back with exchange.c, the one query-exchange module
+ * curvecache-query shares; and the DNSCurve format each server took.
  */
 #include "upstream_int.h"
 
@@ -13,12 +14,12 @@
 
 _Static_assert(ITER_KEY_BYTES == CURVE_KEY_BYTES, "server key sizes");
 
-const char *upstream_mode_name(enum upstream_mode mode)
+const char *upstream_mode_name(enum exchange_mode mode)
 {
 	switch (mode) {
-	case UPSTREAM_MODE_PLAIN: return "plain";
-	case UPSTREAM_MODE_STREAMLINED: return "streamlined";
-	case UPSTREAM_MODE_TXT: return "txt";
+	case EXCHANGE_PLAIN: return "plain";
+	case EXCHANGE_STREAMLINED: return "streamlined";
+	case EXCHANGE_TXT: return "txt";
 	default: return "?";
 	}
 }
@@ -39,44 +40,7 @@ uint16_t upstream_curve_edns(uint16_t edns)
 }
 
 /* ------------------------------------------------------------------ */
-/* Building                                                            */
-
-/* The DNS query itself (plain, or the one inside a box) into out. */
-static int build_query(const struct iter_target *t, struct upstream_sent *s,
-                       uint16_t edns, uint8_t *out, size_t cap,
-                       size_t *outlen)
-{
-	struct wire_query wq;
-
-	if (t->qnamelen < 1 || t->qnamelen > WIRE_NAME_MAX)
-		return UPSTREAM_EBUILD;
-	memset(&wq, 0, sizeof wq);
-	s->id = curve_random16();
-	wq.id = s->id;
-	wq.qtype = t->qtype;
-	wq.qclass = t->qclass;
-	wq.edns_payload = edns;
-	s->edns = edns != 0;
-	if (wire_query_build(out, cap, outlen, s->qname, s->qnamelen, &wq) !=
-	    WIRE_OK)
-		return UPSTREAM_EBUILD;
-	return UPSTREAM_OK;
-}
-
-static int build_plain(struct upstream *u, const struct iter_target *t,
-                       bool mix_case, struct upstream_sent *s)
-{
-	uint8_t rnd[WIRE_0X20_RANDOM_BYTES];
-
-	memcpy(s->qname, t->qname, t->qnamelen);
-	s->qnamelen = t->qnamelen;
-	if (mix_case) {
-		curve_random(rnd, sizeof rnd);
-		wire_name_0x20(s->qname, s->qnamelen, rnd);
-	}
-	return build_query(t, s, t->edns, u->sbuf, sizeof u->sbuf,
-	                   &s->pktlen);
-}
+/* Building and checking: exchange.c, on the buffers of struct upstream */
 
 /* The zone as dotted text for the TXT format; names whose labels hold
  * dots or odd bytes (escaped in text) cannot be sent that way. */
@@ -102,84 +66,45 @@ static int nonce_next(struct upstream *u, uint8_t nonce[CURVE_NONCE_BYTES])
 	return rc;
 }
 
-static int build_curve(struct upstream *u, const struct iter_target *t,
-                       enum upstream_mode mode, struct upstream_sent *s)
+/* The question of a target, as the exchange module takes it. */
+static void ask_of(const struct upstream *u, const struct iter_target *t,
+                   enum exchange_mode mode, struct exchange_ask *a)
 {
-	char zone[WIRE_NAME_TEXT_MAX];
-	size_t ilen = 0;
-	int rc;
-
-	if (u->curve == NULL)
-		return UPSTREAM_EBUILD;
-	memcpy(s->qname, t->qname, t->qnamelen);
-	s->qnamelen = t->qnamelen;
-	rc = build_query(t, s, upstream_curve_edns(t->edns), u->plain,
-	                 sizeof u->plain, &ilen);
-	if (rc == UPSTREAM_OK && nonce_next(u, s->nonce) != CURVE_OK)
-		rc = UPSTREAM_EBUILD;
-	if (rc == UPSTREAM_OK && mode == UPSTREAM_MODE_STREAMLINED &&
-	    curve_streamlined_box(u->curve, t->key, s->nonce, u->plain, ilen,
-	                          u->sbuf, sizeof u->sbuf, &s->pktlen) !=
-	    CURVE_OK)
-		rc = UPSTREAM_EBUILD;
-	if (rc == UPSTREAM_OK && mode == UPSTREAM_MODE_TXT &&
-	    (zone_text(t, zone, sizeof zone) != UPSTREAM_OK ||
-	     curve_txt_query_build(u->curve, t->key, s->nonce, curve_random16(), zone,
-	                           u->plain, ilen, u->sbuf, sizeof u->sbuf,
-	                           &s->pktlen) != CURVE_OK))
-		rc = UPSTREAM_EBUILD;
-	sodium_memzero(u->plain, ilen);
-	return rc;
+	memset(a, 0, sizeof(*a));
+	a->mode = mode;
+	a->qname = t->qname;
+	a->qnamelen = t->qnamelen;
+	a->qtype = t->qtype;
+	a->qclass = t->qclass;
+	a->strict_case = true;
+	a->client = u->curve;
+	a->server_key = t->key;
 }
 
 int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
-                       enum upstream_mode mode, bool mix_case,
-                       struct upstream_sent *s)
+                       enum exchange_mode mode, bool mix_case,
+                       struct exchange_sent *s)
 {
-	memset(s, 0, sizeof(*s));
-	s->mode = mode;
-	if (mode == UPSTREAM_MODE_PLAIN)
-		return build_plain(u, t, mix_case, s);
-	return build_curve(u, t, mode, s);
-}
+	struct exchange_bufs b = { u->sbuf, sizeof u->sbuf, u->plain,
+	                           sizeof u->plain, NULL, NULL, 0, 0 };
+	uint8_t nonce[CURVE_NONCE_BYTES];
+	char zone[WIRE_NAME_TEXT_MAX];
+	struct exchange_ask a;
 
-/* ------------------------------------------------------------------ */
-/* Checking                                                            */
-
-/* Match a DNS answer against the query it should answer. */
-static enum upstream_verdict check_msg(struct upstream *u,
-                                       const struct iter_target *t,
-                                       const struct upstream_sent *s,
-                                       const uint8_t *buf, size_t len,
-                                       unsigned flags, struct wire_msg *msg)
-{
-	bool formerr;
-
-	if (wire_msg_parse(msg, buf, len, u->rr, WIRE_RR_MAX) != WIRE_OK)
-		return UPSTREAM_V_IGNORE;
-	formerr = WIRE_RCODE(msg->hdr.flags) == WIRE_RCODE_FORMERR;
-	if (wire_msg_match(msg, s->id, s->qname, s->qnamelen, t->qtype,
-	                   t->qclass, flags) == WIRE_OK)
-		return formerr && s->edns ? UPSTREAM_V_FORMERR :
-		       UPSTREAM_V_ANSWER;
-	/* Old servers answer FORMERR to EDNS without echoing the question. */
-	if (formerr && s->edns && !msg->has_question &&
-	    (msg->hdr.flags & WIRE_FLAG_QR) && msg->hdr.id == s->id)
-		return UPSTREAM_V_FORMERR;
-	return UPSTREAM_V_IGNORE;
-}
-
-/* The question of a matched answer is exactly our name (0x20 case) and
- * uncompressed at the header's end: put the lowercase name back. */
-static void undo_0x20(const struct iter_target *t, uint8_t *pkt, size_t len,
-                      struct wire_msg *msg)
-{
-	if (len < WIRE_HEADER_BYTES + t->qnamelen ||
-	    !wire_name_equal(pkt + WIRE_HEADER_BYTES, t->qnamelen, t->qname,
-	                     t->qnamelen))
-		return;
-	memcpy(pkt + WIRE_HEADER_BYTES, t->qname, t->qnamelen);
-	memcpy(msg->q.name, t->qname, t->qnamelen);
+	ask_of(u, t, mode, &a);
+	a.mix_case = mix_case;
+	a.edns = t->edns;
+	if (mode != EXCHANGE_PLAIN) {
+		if (u->curve == NULL || nonce_next(u, nonce) != CURVE_OK ||
+		    (mode == EXCHANGE_TXT &&
+		     zone_text(t, zone, sizeof zone) != UPSTREAM_OK))
+			return UPSTREAM_EBUILD;
+		a.edns = upstream_curve_edns(t->edns);
+		a.nonce = nonce;
+		a.zone = zone;
+	}
+	return exchange_build(&a, &b, s) == EXCHANGE_OK ? UPSTREAM_OK :
+	       UPSTREAM_EBUILD;
 }
 
 enum upstream_verdict upstream_pkt_check(struct upstream *u,
@@ -188,46 +113,32 @@ enum upstream_verdict upstream_pkt_check(struct upstream *u,
                                          uint8_t *pkt, size_t len,
                                          struct wire_msg *msg)
 {
-	enum upstream_verdict v;
-	size_t ilen = 0;
-	int rc;
+	struct exchange_bufs b = { NULL, 0, u->inner, sizeof u->inner,
+	                           a->pkt, u->rr, WIRE_RR_MAX, 0 };
+	struct exchange_ask q;
+	bool boxed = a->s.mode != EXCHANGE_PLAIN;
 
-	if (a->s.mode == UPSTREAM_MODE_PLAIN) {
-		v = check_msg(u, t, &a->s, pkt, len, WIRE_MATCH_CASE, msg);
-		if (v == UPSTREAM_V_ANSWER)
-			undo_0x20(t, pkt, len, msg);
-		/* Right but for the letter case: some servers and middle
-		 * boxes lowercase the question (Knot Resolver then asks
-		 * again without 0x20; so do we, never using this reply). */
-		if (v == UPSTREAM_V_IGNORE &&
-		    check_msg(u, t, &a->s, pkt, len, 0, msg) ==
-		    UPSTREAM_V_ANSWER)
-			return UPSTREAM_V_CASE;
-		return v;
+	if (boxed && u->curve == NULL)
+		return UPSTREAM_V_BADCURVE;
+	ask_of(u, t, a->s.mode, &q);
+	switch (exchange_check(&q, &a->s, &b, pkt, len, msg)) {
+	case EXCHANGE_OK: return UPSTREAM_V_ANSWER;
+	case EXCHANGE_FORMERR: return UPSTREAM_V_FORMERR;
+	/* Right but for the letter case: some servers and middle boxes
+	 * lowercase the question (Knot Resolver then asks again without
+	 * 0x20; so do we, never using this reply). */
+	case EXCHANGE_ECASE: return UPSTREAM_V_CASE;
+	default: return boxed ? UPSTREAM_V_BADCURVE : UPSTREAM_V_IGNORE;
 	}
-	if (u->curve == NULL)
-		return UPSTREAM_V_BADCURVE;
-	if (a->s.mode == UPSTREAM_MODE_STREAMLINED)
-		rc = curve_streamlined_open(u->curve, t->key, a->s.nonce, pkt,
-		                            len, u->inner, sizeof u->inner,
-		                            &ilen);
-	else
-		rc = curve_txt_response_open(u->curve, t->key, a->s.nonce,
-		                             a->pkt, a->s.pktlen, pkt, len,
-		                             u->inner, sizeof u->inner, &ilen);
-	if (rc != CURVE_OK)
-		return UPSTREAM_V_BADCURVE;
-	v = check_msg(u, t, &a->s, u->inner, ilen, 0, msg);
-	return v == UPSTREAM_V_IGNORE ? UPSTREAM_V_BADCURVE : v;
 }
 
 /* ------------------------------------------------------------------ */
 /* Which format each DNSCurve server takes                             */
 
-static enum upstream_mode cfg_mode(enum cfg_curve_format f)
+static enum exchange_mode cfg_mode(enum cfg_curve_format f)
 {
-	return f == CFG_CURVE_TXT ? UPSTREAM_MODE_TXT :
-	       UPSTREAM_MODE_STREAMLINED;
+	return f == CFG_CURVE_TXT ? EXCHANGE_TXT :
+	       EXCHANGE_STREAMLINED;
 }
 
 /* The slot of a server (address and key) and its identity bytes. */
@@ -264,13 +175,13 @@ static bool fmt_same(const struct upstream_fmt *a,
 	       memcmp(a->key, b->key, sizeof a->key) == 0;
 }
 
-enum upstream_mode upstream_fmt_first(struct upstream *u,
+enum exchange_mode upstream_fmt_first(struct upstream *u,
                                       const struct iter_target *t,
-                                      enum upstream_mode *second_mode,
+                                      enum exchange_mode *second_mode,
                                       bool *second)
 {
 	const struct cfg *c = u->cfg;
-	enum upstream_mode o0, o1, first;
+	enum exchange_mode o0, o1, first;
 	struct upstream_fmt id, *slot = fmt_slot(u, t, &id);
 
 	o0 = cfg_mode(c->n_curve_order > 0 ? c->curve_order[0] :
@@ -279,14 +190,14 @@ enum upstream_mode upstream_fmt_first(struct upstream *u,
 	first = o0;
 	if (fmt_same(slot, &id) &&
 	    (slot->mode == o0 || slot->mode == o1))
-		first = (enum upstream_mode)slot->mode;
+		first = (enum exchange_mode)slot->mode;
 	*second = c->n_curve_order > 1 && o1 != o0;
 	*second_mode = first == o0 ? o1 : o0;
 	return first;
 }
 
 void upstream_fmt_set(struct upstream *u, const struct iter_target *t,
-                      enum upstream_mode mode)
+                      enum exchange_mode mode)
 {
 	struct upstream_fmt id, *slot = fmt_slot(u, t, &id);
 

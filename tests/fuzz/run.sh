@@ -8,7 +8,8 @@
 set -eu
 secs=${1:-20}
 [ $# -gt 0 ] && shift
-targets=${*:-streamlined txt keylabel wire query iter cfg control cachefile}
+all="streamlined txt keylabel wire exchange query iter cfg control cachefile"
+targets=${*:-$all}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${FUZZ_WORK:-$top/_build-fuzz}
 mkdir -p "$work"
