@@ -118,55 +118,42 @@ static void fwd_one(struct server *srv, struct cfg *cfg, void *arg)
 		x->failed++;
 }
 
-/* "NAME ADDR..." from the words after the flags, for cfg_zone_parse. */
-static bool join_words(char **argv, size_t argc, char *buf, size_t cap)
+/* Skip "+i" at the start of text (accepted and ignored: there is no
+ * DNSSEC validation to make a zone insecure for); NULL for another
+ * flag. */
+static char *fwd_flags(char *text)
 {
-	size_t i, len = 0, n;
+	size_t n;
 
-	buf[0] = '\0';
-	for (i = 0; i < argc; i++) {
-		n = strlen(argv[i]);
-		if (n + 2 > cap - len)
-			return false;
-		if (i > 0)
-			buf[len++] = ' ';
-		memcpy(buf + len, argv[i], n + 1);
-		len += n;
-	}
-	return true;
+	if (text[0] != '+')
+		return text;
+	n = strcspn(text, " \t");
+	if (n != 2 || text[1] != 'i')
+		return NULL;
+	return text + n + strspn(text + n, " \t");
 }
 
-/* The words of forward_add/remove after "+i" (accepted and ignored:
- * there is no DNSSEC validation to make a zone insecure for). */
-static const char *fwd_flags(char ***argv, size_t *argc)
-{
-	if (*argc > 1 && (*argv)[1][0] == '+') {
-		if (strcmp((*argv)[1], "+i") != 0)
-			return "only the flag +i is known (and it changes "
-			       "nothing: no DNSSEC validation)";
-		(*argv)++;
-		(*argc)--;
-	}
-	return NULL;
-}
-
+/* forward_add: argv[1] is the rest of the line, "[+i] NAME ADDR...";
+ * forward_remove: the words "[+i] NAME". */
 static const char *fwd_parse(struct control_cmd *c, char **argv,
                              size_t argc, bool add, struct cfg_zone *z,
                              struct rt_ctx *x, char *err)
 {
-	char value[CONTROL_LINE_MAX + 1];
+	char *rest = fwd_flags(argv[1]);
 
-	if (argc < (add ? 3u : 2u) || (!add && argc > 2))
-		return add ? "usage: forward_add [+i] NAME ADDR[@PORT]..." :
-		       "usage: forward_remove [+i] NAME";
+	if (rest == NULL)
+		return "only the flag +i is known (and it changes nothing: no "
+		       "DNSSEC validation)";
 	if (!add) {
-		if (!control_name_arg(argv[1], x->name, &x->namelen))
+		if (rest[0] == '\0' && argc == 3)
+			rest = argv[2];
+		else if (argc != 2 || rest[0] == '\0')
+			return "usage: forward_remove [+i] NAME";
+		if (!control_name_arg(rest, x->name, &x->namelen))
 			return "not a domain name";
 		return NULL;
 	}
-	if (!join_words(argv + 1, argc - 1, value, sizeof value))
-		return "line too long";
-	if (cfg_zone_parse(value, false, z, err, CONTROL_ERR_BYTES) != 0)
+	if (cfg_zone_parse(rest, false, z, err, CONTROL_ERR_BYTES) != 0)
 		return err;
 	if (zone_index(c->env.cfg, z->name, z->namelen) < 0 &&
 	    c->env.cfg->n_forward == CFG_MAX_ZONES)
@@ -187,9 +174,6 @@ const char *control_cmd_forward(struct control_cmd *c, char **argv,
 	(void)out;
 	if (c->env.each == NULL)
 		return "forward zones cannot be changed here";
-	msg = fwd_flags(&argv, &argc);
-	if (msg != NULL)
-		return msg;
 	memset(&x, 0, sizeof x);
 	msg = fwd_parse(c, argv, argc, add, &z, &x, err);
 	if (msg != NULL)
