@@ -318,6 +318,12 @@ if [ "$(cat "$WORK/fr")" = ok ] && [ -z "$a2" ] &&
    uc list_forwards 2>&1 | grep -q silent.g.fault.lab; then ok "$t"
 else bad "$t" "answer '$a2'" "$WORK/fr"; fi
 
+t="reload: the runtime forward zones are gone (as in Unbound)"
+uc reload >"$WORK/rel" 2>&1
+if grep -q "^ok" "$WORK/rel" &&
+   [ -z "$(uc list_forwards 2>&1)" ]; then ok "$t"
+else bad "$t" "" "$WORK/rel"; fi
+
 bg_stop "$fpid"
 
 cc_stop
