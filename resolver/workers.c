@@ -103,7 +103,6 @@ static void worker_call_cb(uv_async_t *a)
 	const struct cfg *nc;
 	uint64_t asked;
 	int rc = WORKERS_OK;
-
 	workers_fn *fn;
 	void *arg;
 
