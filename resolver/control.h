@@ -126,6 +126,18 @@ struct control_out {
  */
 typedef int (*control_reload_fn)(void *arg, char *err, size_t errlen);
 
+/** Runs on one worker's thread: its server and its copy of the cfg
+ *  (dump_requestlist, flush_requestlist, forward_add, forward_remove). */
+typedef void control_worker_fn(struct server *srv, struct cfg *cfg,
+                               void *arg);
+
+/**
+ * Run fn on every worker, worker 0 (env.srv, env.cfg) first then the
+ * extra threads in order, and return when all have run it (main.c).
+ */
+typedef void (*control_each_fn)(void *arg, control_worker_fn *fn,
+                                void *fnarg);
+
 /** What the commands work on; owned by the caller, same thread. */
 struct control_env {
 	struct cache *cache;
@@ -138,6 +150,9 @@ struct control_env {
 	uint64_t start_ms;           /**< the same, monotonic */
 	control_reload_fn reload;    /**< NULL: reload refused */
 	void *reload_arg;
+	control_each_fn each;        /**< NULL: worker 0 only, and
+	                                  forward_add/remove refused */
+	void *each_arg;
 };
 
 /** The command engine: an environment and the stats reset baseline. */

@@ -375,6 +375,16 @@ static const char *cmd_top_queries(struct control_session *s, char **argv,
 	return control_topk_write(argv, argc, out);
 }
 
+/* dump_requestlist, flush_requestlist, forward_add, forward_remove:
+ * every worker's running state (control_rt.c). */
+static const char *cmd_rt(struct control_session *s, char **argv,
+                          size_t argc, struct control_out *out, char *err)
+{
+	if (strncmp(argv[0], "forward_", 8) == 0)
+		return control_cmd_forward(s->c, argv, argc, out, err);
+	return control_cmd_requestlist(s->c, argv, argc, out, err);
+}
+
 static const char *cmd_help(struct control_session *s, char **argv,
                             size_t argc, struct control_out *out,
                             char *err);
@@ -422,6 +432,16 @@ static const struct control_verb control_verbs[] = {
 	  CONTROL_VERB_ACTION },
 	{ "top_queries", 0, 1, cmd_top_queries,
 	  "[N]  busiest names and clients since the last top_queries", 0 },
+	{ "dump_requestlist", 0, 0, cmd_rt,
+	  "the resolutions in flight, per thread", 0 },
+	{ "flush_requestlist", 0, 0, cmd_rt,
+	  "end the resolutions in flight (clients: SERVFAIL)",
+	  CONTROL_VERB_ACTION },
+	{ "forward_add", 1, 1, cmd_rt,
+	  "[+i] NAME ADDR[@PORT]...  a forward zone until reload",
+	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
+	{ "forward_remove", 1, 2, cmd_rt,
+	  "[+i] NAME  drop a forward zone until reload", CONTROL_VERB_ACTION },
 	{ "help", 0, 0, cmd_help, "this list", 0 },
 };
 

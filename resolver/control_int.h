@@ -69,6 +69,15 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);
 
+/* dump_requestlist, flush_requestlist (control_rt.c) */
+const char *control_cmd_requestlist(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err);
+/* forward_add [+i] NAME ADDR..., forward_remove [+i] NAME (control_rt.c) */
+const char *control_cmd_forward(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out,
+                                char *err);
+
 /** Read every counter now. */
 void control_snap_take(const struct control_env *env,
                        struct control_snap *s);

@@ -424,6 +424,16 @@ static int reload_cb(void *arg, char *err, size_t errlen)
 	return reload(arg, err, errlen);
 }
 
+/* The control socket's per-worker commands: worker 0 here, then the
+ * extra threads (each on its own thread, one after the other). */
+static void each_cb(void *arg, control_worker_fn *fn, void *fnarg)
+{
+	struct main_ctx *m = arg;
+
+	fn(m->srv, &m->cfg, fnarg);
+	workers_each(m->workers, fn, fnarg);
+}
+
 /* The control socket, if configured (before privileges are dropped). */
 static int make_control(struct main_ctx *m)
 {
@@ -442,6 +452,8 @@ static int make_control(struct main_ctx *m)
 	env.start_ms = upstream_now_ms();
 	env.reload = reload_cb;
 	env.reload_arg = m;
+	env.each = each_cb;
+	env.each_arg = m;
 	err[0] = '\0';
 	if (control_new(&m->loop, &env, &m->ctl, err, sizeof err) !=
 	    CONTROL_OK) {

@@ -7,6 +7,7 @@
 #include "server_int.h"
 
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,9 @@ struct server_res {
 	struct forward_query *fq;        /**< a forward-zone question */
 	size_t nout;
 	struct server_out out[ITER_MAX_SENDS];
+	uint64_t start_ns;               /**< when it started (uv_hrtime) */
+	struct server_res *prev, *next;  /**< s->res_head: every one alive
+	                                      (dump_requestlist) */
 };
 
 /** What the answer callback of inflight_finish needs. */
@@ -207,6 +211,13 @@ static void res_release(struct server_res *r)
 	hints_release(r->hints);
 	r->hints = NULL;
 	s->nres--;
+	if (r->prev != NULL)
+		r->prev->next = r->next;
+	else if (s->res_head == r)
+		s->res_head = r->next;
+	if (r->next != NULL)
+		r->next->prev = r->prev;
+	r->prev = r->next = NULL;
 	uv_close((uv_handle_t *)&r->deadline, res_closed_cb);
 }
 
@@ -527,6 +538,11 @@ static struct server_res *res_new(struct server *s,
 	r->env.req_slab = &s->req_slab;
 	r->env.frame_slab = &s->frame_slab;
 	s->nres++;
+	r->start_ns = uv_hrtime();
+	r->next = s->res_head;
+	if (r->next != NULL)
+		r->next->prev = r;
+	s->res_head = r;
 	uv_timer_init(s->loop, &r->deadline);
 	r->deadline.data = r;
 	fwd = res_forward(r, q);
@@ -1108,6 +1124,83 @@ struct sel *server_sel(struct server *s)
 size_t server_resolutions(const struct server *s)
 {
 	return s->nres;
+}
+
+/* One resolution as a line of Unbound's dump_requestlist:
+ * "NUM TYPE CLASS NAME SECONDS MODULE STATUS". */
+static void reqlist_line(const struct server_res *r, unsigned num,
+                         uint64_t now_ns, server_text_fn *fn, void *arg)
+{
+	char name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX], line[512];
+	char cbuf[RRTEXT_NAME_MAX];
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+	uint64_t us = now_ns > r->start_ns ?
+	              (now_ns - r->start_ns) / SERVER_NS_PER_US : 0;
+	int k;
+
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	if (wire_name_to_text(n, len, name, sizeof name, NULL) != WIRE_OK)
+		snprintf(name, sizeof name, "?");
+	if (qclass == WIRE_CLASS_IN)
+		snprintf(cbuf, sizeof cbuf, "IN");
+	else
+		snprintf(cbuf, sizeof cbuf, "CLASS%u", (unsigned)qclass);
+	k = snprintf(line, sizeof line,
+	             "%3u %4s %2s %s %" PRIu64 ".%06" PRIu64 " %s %s %zu "
+	             "%s\n", num, rrtext_type_name(qtype, tbuf), cbuf, name,
+	             us / 1000000u, us % 1000000u,
+	             r->req != NULL ? "iterator" : "forward",
+	             r->prefetch ? "prefetch" : "wait",
+	             inflight_entry_waiters(r->entry),
+	             inflight_entry_waiters(r->entry) == 1 ? "client" :
+	             "clients");
+	if (k > 0)
+		fn(arg, line, (size_t)k < sizeof line ? (size_t)k :
+		   sizeof line - 1);
+}
+
+void server_requestlist(const struct server *s, unsigned thread,
+                        server_text_fn *fn, void *arg)
+{
+	static const char head[] = "#   type cl name    seconds    module "
+	                           "status\n";
+	const struct server_res *r;
+	uint64_t now = uv_hrtime();
+	char line[64];
+	unsigned num = 0;
+	int k;
+
+	k = snprintf(line, sizeof line, "thread #%u\n", thread);
+	if (k > 0 && (size_t)k < sizeof line)
+		fn(arg, line, (size_t)k);
+	fn(arg, head, sizeof head - 1);
+	for (r = s->res_head; r != NULL; r = r->next)
+		if (!r->done && r->entry != NULL)
+			reqlist_line(r, num++, now, fn, arg);
+}
+
+size_t server_requestlist_flush(struct server *s)
+{
+	size_t n = 0;
+	struct server_res *r;
+
+	/* res_fail takes r off the list (res_release) before it returns;
+	 * its late upstream replies find it detached (upshare_detach,
+	 * forward_cancel). The list only shrinks here: it ends. */
+	while ((r = s->res_head) != NULL) {
+		if (r->done) {  /* cannot stay listed; be safe anyway */
+			s->res_head = r->next;
+			if (r->next != NULL)
+				r->next->prev = NULL;
+			r->next = NULL;
+			continue;
+		}
+		res_fail(r, "flush_requestlist");
+		n++;
+	}
+	return n;
 }
 
 void server_iter_env(const struct server *s, struct iter_env *env)

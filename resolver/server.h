@@ -213,6 +213,30 @@ struct sel *server_sel(struct server *s);
 /** Resolutions running now. */
 size_t server_resolutions(const struct server *s);
 
+/** Receives text (not NUL-terminated) from the functions below. */
+typedef void server_text_fn(void *arg, const char *text, size_t len);
+
+/**
+ * The resolutions in flight, as Unbound's dump_requestlist shows one
+ * thread: "thread #N", the header line "#   type cl name    seconds
+ * module status", then one line per resolution: number, type, class,
+ * name, seconds since it started (s.micro), "iterator" (a walk from
+ * the root) or "forward" (a forward zone's servers), "wait" or
+ * "prefetch", and the clients waiting. Same thread only; never fails
+ * (a name that cannot be shown is "?").
+ */
+void server_requestlist(const struct server *s, unsigned thread,
+                        server_text_fn *fn, void *arg);
+
+/**
+ * End every resolution in flight (flush_requestlist): each ends as an
+ * abandoned one does (its waiting clients get SERVFAIL, or stale data
+ * with serve-stale), its upstream queries are detached so that a late
+ * reply is dropped. Same thread only.
+ * @return how many were ended.
+ */
+size_t server_requestlist_flush(struct server *s);
+
 /**
  * What the worker's iterator works with: its cache, selection table,
  * current root hints and config (for iter_peek_cut). Valid until the

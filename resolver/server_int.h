@@ -101,6 +101,8 @@ struct server {
 	struct stats *stats_sum;           /**< their sum with st */
 	bool stopping;
 	size_t nres;                       /**< resolutions alive */
+	struct server_res *res_head;       /**< ...all of them, newest
+	                                        first (dump_requestlist) */
 	struct slab req_slab;              /**< iterator requests and */
 	struct slab frame_slab;            /**< frames (slab.h: why) */
 	struct server_udp udp[CFG_MAX_LISTEN];

@@ -37,6 +37,8 @@ struct worker {
 	pthread_cond_t cv;
 	const struct cfg *req_cfg;   /**< a reload to apply, or NULL */
 	bool req_snap;               /**< copy srv's counters to snap */
+	workers_fn *req_fn;          /**< run on the worker (workers_each) */
+	void *req_arg;
 	uint64_t asked;              /**< requests made */
 	uint64_t done;               /**< requests answered */
 	struct stats snap;           /**< counters at the last request */
@@ -101,13 +103,20 @@ static void worker_call_cb(uv_async_t *a)
 	const struct cfg *nc;
 	uint64_t asked;
 	int rc = WORKERS_OK;
+	workers_fn *fn;
+	void *arg;
 
 	pthread_mutex_lock(&k->mu);
 	nc = k->req_cfg;
 	asked = k->asked;
+	fn = k->req_fn;
+	arg = k->req_arg;
+	k->req_fn = NULL;
 	pthread_mutex_unlock(&k->mu);
 	if (nc != NULL)
 		rc = worker_reload(k, nc, k->reload_err, sizeof k->reload_err);
+	if (fn != NULL)
+		fn(k->srv, &k->cfg, arg);
 	pthread_mutex_lock(&k->mu);
 	if (nc != NULL)
 		k->reload_rc = rc;
@@ -337,4 +346,23 @@ void workers_stop(struct workers *w)
 	for (i = 0; i < w->n; i++)
 		worker_fini(&w->w[i]);
 	free(w);
+}
+
+void workers_each(struct workers *w, workers_fn *fn, void *arg)
+{
+	struct worker *k;
+	uint64_t want;
+	size_t i;
+
+	for (i = 0; w != NULL && i < w->n; i++) {
+		k = &w->w[i];
+		pthread_mutex_lock(&k->mu);
+		k->req_fn = fn;
+		k->req_arg = arg;
+		want = ++k->asked;
+		pthread_mutex_unlock(&k->mu);
+		uv_async_send(&k->call);
+		worker_wait(k, want, 0);
+		pthread_mutex_unlock(&k->mu);
+	}
 }

@@ -95,6 +95,18 @@ int workers_reload(struct workers *w, const struct cfg *nc, char *err,
 size_t workers_stats(struct workers *w, struct stats *sum,
                      struct stats_thread *per, size_t cap);
 
+/** Run on a worker's own thread: its server and its copy of the cfg
+ *  (which it may change: runtime forward zones). */
+typedef void workers_fn(struct server *srv, struct cfg *cfg, void *arg);
+
+/**
+ * Run fn on each extra worker's thread, one after the other (workers 1
+ * .. N-1 in order), and return when the last has run it: fn may write
+ * into arg without a lock (the caller waits). Main thread only; waits
+ * as long as a worker is busy. NULL w: nothing.
+ */
+void workers_each(struct workers *w, workers_fn *fn, void *arg);
+
 /**
  * Stop every extra worker (its resolutions end with SERVFAIL) and wait
  * for its thread to end, then free the set. NULL is allowed.

@@ -237,5 +237,96 @@ else
     "$WORK/stop"; fi
 fi
 
+# ------------------------------------------------------------------
+# Resolutions in flight and forward zones at run time, two workers
+# (dump_requestlist, flush_requestlist, forward_add, forward_remove).
+# faulty.py's silent server never answers: a question forwarded to it
+# stays in flight. plain.test. is the lab NSD at $LAB_PLAIN_IP; test. is
+# answered locally (RFC 6761), so only a forward zone reaches it.
+
+# shellcheck source=tests/e2e/hard_lib.sh
+. "$srcdir/tests/e2e/hard_lib.sh"
+faulty_start 120 silent@127.53.213.21
+fpid=$bg_pid
+cc_start "control-socket: $SOCK" "threads: 2" || { e2e_finish; exit 1; }
+
+t="forward_add: the forwarder answers, list_forwards shows the zone"
+a0=$(d www.plain.test A)
+uc forward_add plain.test. "$LAB_PLAIN_IP" >"$WORK/fa" 2>&1
+n=0
+a1=
+while [ $n -lt 4 ]; do  # several source ports: both workers
+  a1="$a1$(d www.plain.test A | wc -l)"
+  n=$((n + 1))
+done
+uc list_forwards >"$WORK/lf2" 2>&1
+if [ -z "$a0" ] && [ "$a1" = 1111 ] && [ "$(cat "$WORK/fa")" = ok ] &&
+   grep -qx "plain.test. IN forward $LAB_PLAIN_IP" "$WORK/lf2"; then
+  ok "$t"
+else bad "$t" "before '$a0', answer lines after '$a1'" "$WORK/fa" \
+  "$WORK/lf2"; fi
+
+t="forward_add: the TLS form and unknown flags are refused"
+uc forward_add tls.example. 127.0.0.1@853#tls.example >"$WORK/ft" 2>&1
+rc1=$?
+uc forward_add +t tls.example. 127.0.0.1 >>"$WORK/ft" 2>&1
+rc2=$?
+if [ $rc1 -eq 1 ] && [ $rc2 -eq 1 ] && grep -q '^error .*TLS' "$WORK/ft" &&
+   ! uc list_forwards 2>&1 | grep -q tls.example; then ok "$t"
+else bad "$t" "exit $rc1 $rc2" "$WORK/ft"; fi
+
+t="curvecache-control forward_add +i (ignored): exit 0, no output"
+"$CTL" -s "$SOCK" forward_add +i silent.g.fault.lab. 127.53.213.21 \
+  >"$WORK/fs" 2>&1
+if [ $? -eq 0 ] && [ ! -s "$WORK/fs" ]; then ok "$t"
+else bad "$t" "" "$WORK/fs"; fi
+
+t="dump_requestlist: both threads, the question in flight"
+dig +time=8 +tries=1 "@$CC_IP" www.silent.g.fault.lab A \
+  >"$WORK/slow.dig" 2>&1 &
+dpid=$!
+wait_line "$WORK/faulty.out" 'www.silent.g.fault.lab' 30
+uc dump_requestlist >"$WORK/rl" 2>&1
+if grep -qx 'thread #0' "$WORK/rl" && grep -qx 'thread #1' "$WORK/rl" &&
+   grep -qx '#   type cl name    seconds    module status' "$WORK/rl" &&
+   grep -Eq '^ +0 +A IN www\.silent\.g\.fault\.lab\. [0-9]+\.[0-9]{6} forward wait 1 client$' "$WORK/rl"
+then ok "$t"
+else bad "$t" "" "$WORK/rl"; fi
+
+t="flush_requestlist: ok, the client gets SERVFAIL, the list is empty"
+uc flush_requestlist >"$WORK/fl" 2>&1
+wait "$dpid"
+"$CTL" -s "$SOCK" dump_requestlist >"$WORK/rl2" 2>&1
+if [ "$(cat "$WORK/fl")" = ok ] &&
+   [ "$(dig_status "$WORK/slow.dig")" = SERVFAIL ] &&
+   [ "$(grep -c '^ *[0-9]' "$WORK/rl2")" = 0 ] &&
+   [ "$(grep -c '^thread #' "$WORK/rl2")" = 2 ]; then ok "$t"
+else bad "$t" "dig: $(dig_status "$WORK/slow.dig")" "$WORK/fl" "$WORK/rl2"
+fi
+
+t="after flush_requestlist, queries are answered"
+if [ "$(d www.example.lab A | wc -l)" -ge 1 ] &&
+   [ "$(d alias.plain.test A | wc -l)" -ge 1 ]; then ok "$t"
+else bad "$t" "no answer"; fi
+
+t="forward_remove: back to normal resolution (test. is local again)"
+uc forward_remove plain.test. >"$WORK/fr" 2>&1
+"$CTL" -s "$SOCK" flush_zone plain.test. >/dev/null 2>&1
+a2=$(d www.plain.test A)
+if [ "$(cat "$WORK/fr")" = ok ] && [ -z "$a2" ] &&
+   ! uc list_forwards 2>&1 | grep -q plain.test &&
+   uc list_forwards 2>&1 | grep -q silent.g.fault.lab; then ok "$t"
+else bad "$t" "answer '$a2'" "$WORK/fr"; fi
+
+t="reload: the runtime forward zones are gone (as in Unbound)"
+l0=$(uc list_forwards 2>&1)
+uc reload >"$WORK/rel" 2>&1
+if grep -q "^ok" "$WORK/rel" &&
+   [ "$l0" = "silent.g.fault.lab. IN forward 127.53.213.21" ] &&
+   [ -z "$(uc list_forwards 2>&1)" ]; then ok "$t"
+else bad "$t" "" "$WORK/rel"; fi
+
+bg_stop "$fpid"
+
 cc_stop
 e2e_finish

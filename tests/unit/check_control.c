@@ -856,6 +856,7 @@ Suite *control_suite(void)
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, control_stats_tcase());
 	suite_add_tcase(s, control_socket_tcase());
+	suite_add_tcase(s, control_rt_tcase());
 	return s;
 }
 

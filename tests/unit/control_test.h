@@ -128,6 +128,8 @@ int count_of(const char *text, const char *needle);
 Suite *control_suite(void);
 Suite *cachefile_suite(void);
 TCase *control_stats_tcase(void);
+/* check_control_rt.c */
+TCase *control_rt_tcase(void);
 TCase *control_socket_tcase(void);
 
 #endif /* CURVECACHE_TESTS_UNIT_CONTROL_TEST_H */
