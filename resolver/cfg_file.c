@@ -5,6 +5,7 @@
  */
 #include "cfg.h"
 #include "cfg_int.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,34 +30,6 @@ static int why_set(struct cfg_ctx *x, const char *fmt, ...)
 	vsnprintf(x->why, sizeof x->why, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-/* The whole of an open file into *buf (malloc'd, the caller frees):
- * 0, or -1 with the reason in why. */
-static int read_whole(int fd, char **buf, size_t *len, char *why,
-                      size_t whylen)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	*buf = malloc(CFG_MAX_FILE_BYTES);
-	if (*buf == NULL) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	while ((n = read(fd, *buf + got, CFG_MAX_FILE_BYTES - got)) > 0)
-		got += (size_t)n;
-	if (n < 0)
-		snprintf(why, whylen, "read error: %s", strerror(errno));
-	else if (got == CFG_MAX_FILE_BYTES)
-		snprintf(why, whylen, "file larger than 1 MiB");
-	if (n < 0 || got == CFG_MAX_FILE_BYTES) {
-		free(*buf);
-		*buf = NULL;
-		return -1;
-	}
-	*len = got;
-	return 0;
 }
 
 /* Whether the file (st) is one of those being read: an include loop. */
@@ -95,7 +68,8 @@ static int parse_file(struct cfg_ctx *x, const char *path, bool include)
 		why_set(x, "includes nested deeper than %d", CFG_MAX_INCLUDE_DEPTH);
 	else if (++x->nfiles > CFG_MAX_INCLUDE_FILES)
 		why_set(x, "more than %d files included", CFG_MAX_INCLUDE_FILES);
-	else if (read_whole(fd, &buf, &len, x->why, sizeof x->why) == 0) {
+	else if (fileio_read_fd(fd, CFG_MAX_FILE_BYTES, include, &buf, &len,
+	                        x->why, sizeof x->why) == FILEIO_OK) {
 		x->chain[x->depth].dev = st.st_dev;
 		x->chain[x->depth++].ino = st.st_ino;
 		rc = cfg_text_parse(x, path, buf, len);

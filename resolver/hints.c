@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fileio.h"
 #include "hints.h"
 #include "wire.h"
 
@@ -387,42 +388,19 @@ done:
 	return HINTS_OK;
 }
 
-/* Read a whole file into a fresh buffer of at most HINTS_MAX_FILE_BYTES. */
+/* Read a whole file (a regular one, at most HINTS_MAX_FILE_BYTES). */
 static int hints_read(const char *path, char **text, size_t *len,
                       char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n;
-	int rc = HINTS_EIO;
+	char why[128];
+	int rc = fileio_read_path(path, HINTS_MAX_FILE_BYTES, true, text, len,
+	                          why, sizeof why);
 
-	if (f == NULL) {
-		if (err != NULL && errlen > 0)
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return HINTS_EIO;
-	}
-	buf = malloc(HINTS_MAX_FILE_BYTES + 1);
-	if (buf == NULL) {
-		rc = HINTS_ENOMEM;
-		goto fail;
-	}
-	n = fread(buf, 1, HINTS_MAX_FILE_BYTES + 1, f);
-	if (ferror(f) || n > HINTS_MAX_FILE_BYTES) {
-		if (err != NULL && errlen > 0)
-			snprintf(err, errlen, "%s: %s", path,
-			         ferror(f) ? "read error" : "file too large");
-		goto fail;
-	}
-	fclose(f);
-	*text = buf;
-	*len = n;
-	return HINTS_OK;
-fail:
-	if (rc == HINTS_ENOMEM && err != NULL && errlen > 0)
-		snprintf(err, errlen, "%s: out of memory", path);
-	free(buf);
-	fclose(f);
-	return rc;
+	if (rc == FILEIO_OK)
+		return HINTS_OK;
+	if (err != NULL && errlen > 0)
+		snprintf(err, errlen, "%s: %s", path, why);
+	return rc == FILEIO_ENOMEM ? HINTS_ENOMEM : HINTS_EIO;
 }
 
 int hints_load(const char *path, struct hints **out, char *err,

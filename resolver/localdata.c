@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "wire.h"
 
 /** First arena and index sizes; they double as they fill. */
@@ -546,39 +547,18 @@ int localdata_add_text(struct localdata *ld, enum localdata_kind kind,
 	return LOCALDATA_OK;
 }
 
-/* Read a whole file (at most LOCALDATA_FILE_MAX bytes). */
+/* Read a whole file (a regular one, at most LOCALDATA_FILE_MAX bytes). */
 static int read_file(const char *path, char **text, size_t *len, char *err,
                      size_t errlen)
 {
-	struct stat st;
-	ssize_t n = 0;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char why[128];
+	int rc = fileio_read_path(path, LOCALDATA_FILE_MAX, true, text, len,
+	                          why, sizeof why);
 
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size > LOCALDATA_FILE_MAX) {
-		snprintf(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno) :
-		         "not a regular file of at most 64 MiB");
-		if (fd >= 0)
-			close(fd);
-		return LOCALDATA_EFILE;
-	}
-	*text = malloc((size_t)st.st_size + 1);
-	while (*text != NULL && got < (size_t)st.st_size &&
-	       (n = read(fd, *text + got, (size_t)st.st_size - got)) > 0)
-		got += (size_t)n;
-	close(fd);
-	if (*text == NULL || n < 0) {
-		int rc = *text == NULL ? LOCALDATA_ENOMEM : LOCALDATA_EFILE;
-
-		snprintf(err, errlen, "%s: %s", path, *text == NULL ?
-		         "out of memory" : "read error");
-		free(*text);
-		*text = NULL;
-		return rc;
-	}
-	*len = got;
-	return LOCALDATA_OK;
+	if (rc == FILEIO_OK)
+		return LOCALDATA_OK;
+	snprintf(err, errlen, "%s: %s", path, why);
+	return rc == FILEIO_ENOMEM ? LOCALDATA_ENOMEM : LOCALDATA_EFILE;
 }
 
 static int load_one(struct localdata *ld, enum localdata_kind kind,
