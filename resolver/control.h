@@ -64,6 +64,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <uv.h>
 
 struct cache;
@@ -126,6 +127,13 @@ struct control_out {
  */
 typedef int (*control_reload_fn)(void *arg, char *err, size_t errlen);
 
+/**
+ * flush_infra in the other worker threads (main.c, workers.c): forget
+ * an address (NULL: every address) in their server-selection tables.
+ * @return the entries removed.
+ */
+typedef size_t (*control_infra_fn)(void *arg, const struct sockaddr *sa);
+
 /** What the commands work on; owned by the caller, same thread. */
 struct control_env {
 	struct cache *cache;
@@ -138,6 +146,8 @@ struct control_env {
 	uint64_t start_ms;           /**< the same, monotonic */
 	control_reload_fn reload;    /**< NULL: reload refused */
 	void *reload_arg;
+	control_infra_fn infra_flush; /**< NULL: one worker (srv) only */
+	void *infra_arg;
 };
 
 /** The command engine: an environment and the stats reset baseline. */

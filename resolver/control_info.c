@@ -2,7 +2,8 @@
  * resolver/control_info.c - the control commands that look, and the
  * small ones that only hand over to another module: status (also in
  * Unbound's words), lookup (cached data and the servers a resolution
- * would ask), servers (the server-selection table), list_forwards,
+ * would ask), servers (the server-selection table) and flush_infra
+ * (forgetting it), list_forwards,
  * list_stubs, list_local_zones (the running config), local_data,
  * local_data_remove and list_local_data (localdata.h). See control.h.
  */
@@ -281,6 +282,32 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 	               &w);
 	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
 	                   w.n, w.curve);
+	return NULL;
+}
+
+/* flush_infra all|ADDR: worker 0's table here, the others' through
+ * env.infra_flush (each on its own thread). */
+const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err)
+{
+	struct cfg_addr a;
+	const struct sockaddr *sa = NULL;
+	size_t n;
+
+	(void)argc;
+	if (strcmp(argv[1], "all") != 0) {
+		if (cfg_addr_parse(argv[1], 53, &a) != 0) {
+			snprintf(err, CONTROL_ERR_BYTES,
+			         "not an IP address: %.64s", argv[1]);
+			return err;
+		}
+		sa = (const struct sockaddr *)&a.sa;
+	}
+	n = sel_forget(server_sel(c->env.srv), sa);
+	if (c->env.infra_flush != NULL)
+		n += c->env.infra_flush(c->env.infra_arg, sa);
+	control_out_printf(out, "forgot %zu server entries\n", n);
 	return NULL;
 }
 

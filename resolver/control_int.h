@@ -68,6 +68,10 @@ const char *control_cmd_get_option(struct control_cmd *c, char **argv,
 const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);
+/* flush_infra all|ADDR: sel_forget in every worker's table */
+const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err);
 
 /** Read every counter now. */
 void control_snap_take(const struct control_env *env,

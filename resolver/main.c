@@ -348,6 +348,15 @@ static size_t workers_stats_cb(void *arg, struct stats *sum,
 	return workers_stats(arg, sum, per, cap);
 }
 
+/* flush_infra reaches workers 1 .. N-1 (worker 0's table is the
+ * control socket's own). */
+static size_t workers_infra_cb(void *arg, const struct sockaddr *sa)
+{
+	const struct main_ctx *m = arg;
+
+	return workers_flush_infra(m->workers, sa);
+}
+
 /* threads: N: workers 1 .. N-1, their counters summed into worker 0's. */
 static int start_workers(struct main_ctx *m, const struct server_params *p)
 {
@@ -442,6 +451,8 @@ static int make_control(struct main_ctx *m)
 	env.start_ms = upstream_now_ms();
 	env.reload = reload_cb;
 	env.reload_arg = m;
+	env.infra_flush = workers_infra_cb;
+	env.infra_arg = m;
 	err[0] = '\0';
 	if (control_new(&m->loop, &env, &m->ctl, err, sizeof err) !=
 	    CONTROL_OK) {

@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include "cfg.h"
 #include "hints.h"
+#include "sel.h"
 
 /** A thread name (Linux: 15 characters and the NUL). */
 #define WORKERS_NAME_BYTES 16
@@ -37,6 +40,11 @@ struct worker {
 	pthread_cond_t cv;
 	const struct cfg *req_cfg;   /**< a reload to apply, or NULL */
 	bool req_snap;               /**< copy srv's counters to snap */
+	bool req_infra;              /**< flush_infra: forget infra_sa (all
+	                                  if infra_all) in srv's sel table */
+	bool infra_all;
+	struct sockaddr_storage infra_sa;
+	size_t infra_removed;        /**< what the last one removed */
 	uint64_t asked;              /**< requests made */
 	uint64_t done;               /**< requests answered */
 	struct stats snap;           /**< counters at the last request */
@@ -113,8 +121,13 @@ static void worker_call_cb(uv_async_t *a)
 		k->reload_rc = rc;
 	if (k->req_snap)
 		k->snap = *server_stats(k->srv);
+	if (k->req_infra)  /* the table is only touched on this thread */
+		k->infra_removed = sel_forget(server_sel(k->srv),
+		                              k->infra_all ? NULL :
+		                              (struct sockaddr *)&k->infra_sa);
 	k->req_cfg = NULL;
 	k->req_snap = false;
+	k->req_infra = false;
 	k->done = asked;
 	pthread_cond_broadcast(&k->cv);
 	pthread_mutex_unlock(&k->mu);
@@ -315,6 +328,55 @@ size_t workers_stats(struct workers *w, struct stats *sum,
 		pthread_mutex_unlock(&k->mu);
 	}
 	return w->n < cap ? w->n : cap;
+}
+
+/* Main thread: post a flush_infra request (sa NULL: every address). A
+ * request still pending for another address widens to all: never less
+ * is forgotten than was asked. */
+static uint64_t worker_ask_infra(struct worker *k,
+                                 const struct sockaddr_storage *sa)
+{
+	uint64_t want;
+
+	pthread_mutex_lock(&k->mu);
+	if (sa == NULL || (k->req_infra && (k->infra_all ||
+	    memcmp(&k->infra_sa, sa, sizeof k->infra_sa) != 0))) {
+		k->infra_all = true;
+	} else {
+		k->infra_all = false;
+		memcpy(&k->infra_sa, sa, sizeof k->infra_sa);
+	}
+	k->req_infra = true;
+	k->infra_removed = 0;
+	want = ++k->asked;
+	pthread_mutex_unlock(&k->mu);
+	uv_async_send(&k->call);
+	return want;
+}
+
+size_t workers_flush_infra(struct workers *w, const struct sockaddr *sa)
+{
+	struct sockaddr_storage ss;
+	uint64_t want[WORKERS_MAX];
+	size_t i, n = 0;
+
+	if (w == NULL)
+		return 0;
+	if (sa != NULL) {
+		memset(&ss, 0, sizeof ss);
+		memcpy(&ss, sa, sa->sa_family == AF_INET6 ?
+		       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	}
+	for (i = 0; i < w->n; i++)
+		want[i] = worker_ask_infra(&w->w[i], sa != NULL ? &ss : NULL);
+	for (i = 0; i < w->n; i++) {
+		struct worker *k = &w->w[i];
+
+		worker_wait(k, want[i], WORKERS_SNAP_WAIT_S);
+		n += k->infra_removed;
+		pthread_mutex_unlock(&k->mu);
+	}
+	return n;
 }
 
 void workers_stop(struct workers *w)

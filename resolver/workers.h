@@ -96,6 +96,17 @@ size_t workers_stats(struct workers *w, struct stats *sum,
                      struct stats_thread *per, size_t cap);
 
 /**
+ * flush_infra for the extra workers: each forgets an address (or every
+ * address) in its own server-selection table (sel_forget), on its own
+ * thread. Waits up to WORKERS_SNAP_WAIT_S per worker; a worker stuck
+ * longer does it when it gets to its requests. Main thread only.
+ * @param w: the set (NULL: nothing to do, 0 returned).
+ * @param sa: AF_INET or AF_INET6 address, or NULL for every address.
+ * @return the entries removed by the workers that answered in time.
+ */
+size_t workers_flush_infra(struct workers *w, const struct sockaddr *sa);
+
+/**
  * Stop every extra worker (its resolutions end with SERVFAIL) and wait
  * for its thread to end, then free the set. NULL is allowed.
  */
