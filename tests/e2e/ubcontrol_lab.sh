@@ -31,6 +31,14 @@
 #   brings it back; local_data NAME TTL IN A ADDR is answered by the next
 #   query and listed by list_local_data, local_data_remove takes it back;
 #   stop answers "ok" and curvecache exits with status 0.
+# - flush_type NAME TYPE: another type leaves a cached answer (no
+#   upstream query: upstream.sends unchanged), the type itself goes
+#   ("ok removed 1 entries", the next query moves upstream.sends);
+#   curvecache-control does it too. flush_infra ADDR (curvecache-control)
+#   drops that address from "servers" and only it; unbound-control
+#   flush_infra all leaves "; 0 servers". Missing or bad arguments
+#   (no type, unknown type, ANY, a bad address) answer "error ..." and
+#   unbound-control exits 1.
 
 # shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
@@ -219,6 +227,71 @@ if [ "$(echo "$a1" | tr -s '\t ' ' ')" = "printer.home.arpa. IN A 192.0.2.9" ] &
    [ "$(cat "$WORK/ld")" = "$(printf 'ok\nok removed 1 entries')" ]
 then ok "$t"
 else bad "$t" "before '$a1', after '$a2', list '$l1'" "$WORK/ld"; fi
+
+# ------------------------------------------------------------------
+# flush_type and flush_infra (unbound-control and curvecache-control)
+
+# upstream.sends now.
+sends() { uc stats_noreset 2>/dev/null | sed -n 's/^upstream.sends=//p'; }
+t="flush_type: another type leaves the answer cached"
+d www.example.lab A >/dev/null
+u0=$(sends)
+uc flush_type www.example.lab TXT >"$WORK/ft" 2>&1
+rc=$?
+n=$(d www.example.lab A | wc -l)
+u1=$(sends)
+if [ $rc -eq 0 ] && [ "$(cat "$WORK/ft")" = "ok removed 0 entries" ] &&
+   [ "$n" -ge 1 ] && [ -n "$u0" ] && [ "$u0" = "$u1" ]; then ok "$t"
+else bad "$t" "exit $rc, answer lines $n, upstream.sends $u0 -> $u1" \
+  "$WORK/ft"; fi
+t="flush_type NAME A: removed, asked upstream again"
+uc flush_type www.example.lab A >"$WORK/ft" 2>&1
+rc=$?
+n=$(d www.example.lab A | wc -l)
+u2=$(sends)
+if [ $rc -eq 0 ] && [ "$(cat "$WORK/ft")" = "ok removed 1 entries" ] &&
+   [ "$n" -ge 1 ] && [ "${u2:-0}" -gt "${u1:-0}" ]; then ok "$t"
+else bad "$t" "exit $rc, answer lines $n, upstream.sends $u1 -> $u2" \
+  "$WORK/ft"; fi
+t="flush_type through curvecache-control"
+"$CTL" -s "$SOCK" flush_type www.example.lab A >"$WORK/ft" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -qx 'removed 1 entries' "$WORK/ft"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/ft"; fi
+t="flush_type and flush_infra: bad arguments are errors, exit 1"
+bad_args=
+for args in "flush_type www.example.lab" "flush_type x.lab NOSUCHTYPE" \
+  "flush_type x.lab ANY" "flush_infra 300.1.1.1" "flush_infra"; do
+  # shellcheck disable=SC2086 # the words of args are the arguments
+  out=$(uc $args 2>&1)
+  rc=$?
+  case "$rc $out" in "1 error "*) ;; *) bad_args="$bad_args [$args: $rc $out]" ;;
+  esac
+done
+if [ -z "$bad_args" ]; then ok "$t"; else bad "$t" "$bad_args"; fi
+
+t="flush_infra ADDR: the server is gone from servers, the others stay"
+"$CTL" -s "$SOCK" servers >"$WORK/sv0" 2>&1
+addr=$(grep -m 1 ' srtt=' "$WORK/sv0" | cut -d ' ' -f 1)
+k0=$(grep -c ' srtt=' "$WORK/sv0")
+"$CTL" -s "$SOCK" flush_infra "${addr:-none}" >"$WORK/fi" 2>&1
+rc=$?
+"$CTL" -s "$SOCK" servers >"$WORK/sv1" 2>&1
+k1=$(grep -c ' srtt=' "$WORK/sv1")
+if [ $rc -eq 0 ] && [ -n "$addr" ] &&
+   grep -qx 'forgot 1 server entries' "$WORK/fi" &&
+   [ "$k0" -ge 2 ] && ! grep -q "^$addr " "$WORK/sv1" &&
+   [ "$k1" -eq $((k0 - 1)) ]; then ok "$t"
+else bad "$t" "exit $rc, '$addr', servers $k0 -> $k1" "$WORK/fi"; fi
+t="unbound-control flush_infra all: no server left"
+uc flush_infra all >"$WORK/fi" 2>&1
+rc=$?
+"$CTL" -s "$SOCK" servers >"$WORK/sv2" 2>&1
+if [ $rc -eq 0 ] &&
+   [ "$(cat "$WORK/fi")" = "ok forgot $((k0 - 1)) server entries" ] &&
+   grep -qx '; 0 servers, 0 with a DNSCurve key' "$WORK/sv2" &&
+   ! grep -q ' srtt=' "$WORK/sv2"; then ok "$t"
+else bad "$t" "exit $rc, $(cat "$WORK/fi")" "$WORK/sv2"; fi
 
 t="stop: ok, and curvecache exits 0"
 uc stop >"$WORK/stop" 2>&1
