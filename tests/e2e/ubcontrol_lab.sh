@@ -38,7 +38,10 @@
 #   drops that address from "servers" and only it; unbound-control
 #   flush_infra all leaves "; 0 servers". Missing or bad arguments
 #   (no type, unknown type, ANY, a bad address) answer "error ..." and
-#   unbound-control exits 1.
+#   unbound-control exits 1. Restarted with threads: 2, a name resolved
+#   by worker 1 alone (a source port the kernel gives it): flush_infra of
+#   the name's server forgets one entry more than worker 0 holds, all
+#   forgets more than worker 0's table, and a second all forgets none.
 
 # shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
@@ -308,6 +311,46 @@ else
   then ok "$t"
   else bad "$t" "unbound-control exit $rc, curvecache exit $st" \
     "$WORK/stop"; fi
+fi
+
+# ------------------------------------------------------------------
+# flush_infra with threads: 2 reaches the other worker's own table
+
+# thread1_port: a source port the kernel hands to worker 1 (its
+# thread1.num.queries moves); empty if none of 200 does.
+thread1_port() {
+  p=40000
+  while [ $p -lt 40200 ]; do
+    b=$(uc stats_noreset 2>/dev/null | sed -n 's/^thread1.num.queries=//p')
+    dig -b "127.0.0.1#$p" +time=1 +tries=1 "@$CC_IP" localhost A \
+      </dev/null >/dev/null 2>&1
+    a=$(uc stats_noreset 2>/dev/null | sed -n 's/^thread1.num.queries=//p')
+    [ "${a:-0}" -gt "${b:-0}" ] && { echo "$p"; return 0; }
+    p=$((p + 1))
+  done
+}
+
+t="threads 2: flush_infra ADDR and all forget worker 1's servers too"
+if cc_start "control-socket: $SOCK" "threads: 2"; then
+  pb=$(thread1_port)
+  dig -b "127.0.0.1#${pb:-0}" +time=3 +tries=1 "@$CC_IP" \
+    www.example.lab A >/dev/null 2>&1
+  x=$(holder www.example.lab)
+  "$CTL" -s "$SOCK" servers >"$WORK/tsv" 2>&1
+  w0=$(grep -c ' srtt=' "$WORK/tsv")
+  x0=$(grep -c "^$x " "$WORK/tsv")
+  a1=$(uc flush_infra "$x" 2>&1)
+  a2=$(uc flush_infra all 2>&1)
+  n2=$(echo "$a2" | sed -n 's/^ok forgot \([0-9]*\) server entries$/\1/p')
+  a3=$(uc flush_infra all 2>&1)
+  # worker 0 answered nothing but localhost: what it forgot of x was
+  # x0 entries (0), so the rest came from worker 1's table.
+  if [ -n "$pb" ] && [ -n "$x" ] &&
+     [ "$a1" = "ok forgot $((x0 + 1)) server entries" ] &&
+     [ "${n2:-0}" -gt "$((w0 - x0))" ] &&
+     [ "$a3" = "ok forgot 0 server entries" ]; then ok "$t"
+  else bad "$t" "port '$pb', $x: '$a1'; all: '$a2', then '$a3' (worker 0: $w0)" \
+    "$WORK/tsv"; fi
 fi
 
 cc_stop
