@@ -33,6 +33,9 @@
  *   nothing is read while it is written. A worker that does not answer
  *   within WORKERS_SNAP_WAIT_S (stuck in one long callback) contributes
  *   its previous snapshot.
+ * - flush_infra: each worker has its own server-selection table, so
+ *   workers_flush_infra posts the address through the same call and the
+ *   worker forgets it (sel_forget) on its own thread.
  */
 #ifndef CURVECACHE_RESOLVER_WORKERS_H
 #define CURVECACHE_RESOLVER_WORKERS_H
