@@ -2,8 +2,8 @@
  * resolver/control_cmd.c - the control protocol (see control.h): the
  * output buffer, sessions (lines in, answers out, load_cache streams),
  * command parsing and the commands that change things (reload, flushes,
- * dump and load; flush_infra is in control_info.c). Status, lookup and servers are in control_info.c,
- * the counters in control_stats.c. No sockets here.
+ * dump and load). Status, lookup, servers and flush_infra are in
+ * control_info.c, the counters in control_stats.c. No sockets here.
  */
 #include <stdarg.h>
 #include <stdio.h>
