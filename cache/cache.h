@@ -355,6 +355,19 @@ int cache_flush_name(struct cache *c, const uint8_t *name, size_t name_len,
                      size_t *removed) CACHE_MUST_CHECK;
 
 /**
+ * Remove one type of one name (all classes): its RRset or NODATA entry,
+ * and the name's NXDOMAIN entry if any (it answers every type, so the
+ * next ask of that name and type goes upstream either way). Other types
+ * of the name stay.
+ * @param removed: receives the number removed; may be NULL.
+ * @return CACHE_OK, CACHE_EINVAL (c NULL), CACHE_ENAME or CACHE_ETYPE
+ *   (a type cache_rrset_put rejects: 0, OPT, TKEY..ANY); nothing is
+ *   removed on error.
+ */
+int cache_flush_type(struct cache *c, const uint8_t *name, size_t name_len,
+                     uint16_t type, size_t *removed) CACHE_MUST_CHECK;
+
+/**
  * Remove every entry at or below a name (a zone and everything in it).
  * Walks all shards, one lock at a time.
  * @return CACHE_OK or CACHE_ENAME.

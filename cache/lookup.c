@@ -196,29 +196,63 @@ int cache_closest_ns(struct cache *c, const struct cache_query *q,
 	}
 }
 
-int cache_flush_name(struct cache *c, const uint8_t *name, size_t name_len,
-                     size_t *removed)
+/* Does flushing (name, type) take e (of that name)? all: every entry;
+ * else the RRset or NODATA of type, and the name's NXDOMAIN. */
+static int flush_takes(const struct cache_entry *e, int all, uint16_t type)
 {
-	uint64_t h;
-	struct cache_shard *s;
+	return all || e->type == type ||
+	       cache_entry_kind(e) == CACHE_KIND_NXDOMAIN;
+}
+
+/* Remove the entries of one (checked) name that flush_takes. */
+static size_t flush_one_name(struct cache *c, const uint8_t *name,
+                             size_t name_len, int all, uint16_t type)
+{
+	uint64_t h = cache_siphash13(c->key, name, name_len);
+	struct cache_shard *s = cache_shard_of(c, h);
 	struct cache_entry *e, *next;
 	size_t n = 0, k = 0;
 
-	if (c == NULL || cache_name_check(name, name_len) != CACHE_OK)
-		return c == NULL ? CACHE_EINVAL : CACHE_ENAME;
-	h = cache_siphash13(c->key, name, name_len);
-	s = cache_shard_of(c, h);
 	pthread_mutex_lock(&s->lock);
 	for (e = *cache_shard_bucket(s, (uint32_t)h); e != NULL; e = next) {
 		CACHE_REQUIRE(++k <= CACHE_CHAIN_MAX);
 		next = e->chain;
 		if (e->hash == (uint32_t)h && e->name_len == name_len &&
-		    memcmp(e->data, name, name_len) == 0) {
+		    memcmp(e->data, name, name_len) == 0 &&
+		    flush_takes(e, all, type)) {
 			cache_shard_remove(s, e);
 			n++;
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
+	return n;
+}
+
+int cache_flush_name(struct cache *c, const uint8_t *name, size_t name_len,
+                     size_t *removed)
+{
+	size_t n;
+
+	if (c == NULL || cache_name_check(name, name_len) != CACHE_OK)
+		return c == NULL ? CACHE_EINVAL : CACHE_ENAME;
+	n = flush_one_name(c, name, name_len, 1, 0);
+	if (removed != NULL)
+		*removed = n;
+	return CACHE_OK;
+}
+
+int cache_flush_type(struct cache *c, const uint8_t *name, size_t name_len,
+                     uint16_t type, size_t *removed)
+{
+	size_t n;
+
+	if (c == NULL)
+		return CACHE_EINVAL;
+	if (cache_name_check(name, name_len) != CACHE_OK)
+		return CACHE_ENAME;
+	if (cache_type_check(type) != CACHE_OK)
+		return CACHE_ETYPE;
+	n = flush_one_name(c, name, name_len, 0, type);
 	if (removed != NULL)
 		*removed = n;
 	return CACHE_OK;

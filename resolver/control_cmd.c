@@ -2,8 +2,8 @@
  * resolver/control_cmd.c - the control protocol (see control.h): the
  * output buffer, sessions (lines in, answers out, load_cache streams),
  * command parsing and the commands that change things (reload, flushes,
- * dump and load). Status, lookup and servers are in control_info.c,
- * the counters in control_stats.c. No sockets here.
+ * dump and load). Status, lookup, servers and flush_infra are in
+ * control_info.c, the counters in control_stats.c. No sockets here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "cfg.h"
 #include "log.h"
 #include "control_int.h"
+#include "rrtext.h"
 #include "topk.h"
 #include "wire.h"
 
@@ -196,6 +197,33 @@ static const char *cmd_flush(struct control_session *s, char **argv,
 	return NULL;
 }
 
+/* flush_type NAME TYPE: that RRset (or NODATA) and the name's NXDOMAIN. */
+static const char *cmd_flush_type(struct control_session *s, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	uint16_t type;
+	size_t len, n = 0;
+
+	(void)argc;
+	if (!control_name_arg(argv[1], name, &len))
+		return "not a domain name";
+	if (rrtext_type_parse(argv[2], &type) != WIRE_OK) {
+		snprintf(err, CONTROL_ERR_BYTES, "unknown type: %.32s",
+		         argv[2]);
+		return err;
+	}
+	if (cache_flush_type(s->c->env.cache, name, len, type, &n) !=
+	    CACHE_OK) {
+		snprintf(err, CONTROL_ERR_BYTES, "type %.32s is never cached",
+		         argv[2]);
+		return err;
+	}
+	control_out_printf(out, "removed %zu entries\n", n);
+	return NULL;
+}
+
 static const char *cmd_flush_all(struct control_session *s, char **argv,
                                  size_t argc, struct control_out *out,
                                  char *err)
@@ -366,6 +394,13 @@ static const char *cmd_servers(struct control_session *s, char **argv,
 	return control_cmd_servers(s->c, argv, argc, out, err);
 }
 
+static const char *cmd_flush_infra(struct control_session *s, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	return control_cmd_flush_infra(s->c, argv, argc, out, err);
+}
+
 static const char *cmd_top_queries(struct control_session *s, char **argv,
                                    size_t argc, struct control_out *out,
                                    char *err)
@@ -405,6 +440,12 @@ static const struct control_verb control_verbs[] = {
 	  CONTROL_VERB_ACTION },
 	{ "flush_negative", 0, 0, cmd_flush_all,
 	  "remove NXDOMAIN and NODATA entries", CONTROL_VERB_ACTION },
+	{ "flush_type", 2, 2, cmd_flush_type,
+	  "NAME TYPE  remove NAME's TYPE (and its NXDOMAIN)",
+	  CONTROL_VERB_ACTION },
+	{ "flush_infra", 1, 1, cmd_flush_infra,
+	  "all|ADDR  forget RTT, marks, back-off of servers",
+	  CONTROL_VERB_ACTION },
 	{ "dump_cache", 0, 0, cmd_dump, "the cache as text", 0 },
 	{ "load_cache", 0, 0, cmd_load, "read a dump (follows, to EOF)", 0 },
 	{ "lookup", 1, 2, cmd_lookup,

@@ -2,7 +2,8 @@
  * resolver/control_info.c - the control commands that look, and the
  * small ones that only hand over to another module: status (also in
  * Unbound's words), lookup (cached data and the servers a resolution
- * would ask), servers (the server-selection table), list_forwards,
+ * would ask), servers (the server-selection table) and flush_infra
+ * (forgetting it), list_forwards,
  * list_stubs, list_local_zones (the running config), local_data,
  * local_data_remove and list_local_data (localdata.h). See control.h.
  */
@@ -281,6 +282,44 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 	               &w);
 	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
 	                   w.n, w.curve);
+	return NULL;
+}
+
+/* What flush_infra asks of each worker, and what they removed. */
+struct infra_forget {
+	const struct sockaddr *sa;   /**< NULL: every address */
+	size_t removed;
+};
+
+/* On one worker's thread: forget in its own selection table. */
+static void infra_forget_one(struct server *srv, struct cfg *cfg, void *arg)
+{
+	struct infra_forget *f = arg;
+
+	(void)cfg;
+	f->removed += sel_forget(server_sel(srv), f->sa);
+}
+
+/* flush_infra all|ADDR: every worker forgets in its own table, on its
+ * own thread (control_each). */
+const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err)
+{
+	struct cfg_addr a;
+	struct infra_forget f = { NULL, 0 };
+
+	(void)argc;
+	if (strcmp(argv[1], "all") != 0) {
+		if (cfg_addr_parse(argv[1], 53, &a) != 0) {
+			snprintf(err, CONTROL_ERR_BYTES,
+			         "not an IP address: %.64s", argv[1]);
+			return err;
+		}
+		f.sa = (const struct sockaddr *)&a.sa;
+	}
+	control_each(c, infra_forget_one, &f);
+	control_out_printf(out, "forgot %zu server entries\n", f.removed);
 	return NULL;
 }
 

@@ -68,6 +68,16 @@ const char *control_cmd_get_option(struct control_cmd *c, char **argv,
 const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);
+/* flush_infra all|ADDR: sel_forget in every worker's table */
+const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err);
+
+/* Run fn(srv, cfg, arg) on every worker's own thread, worker 0 first,
+ * one after the other, and return when all have run it (fn may write
+ * into arg without a lock). Without env.each: worker 0 alone, with a
+ * NULL cfg (control_rt.c). */
+void control_each(struct control_cmd *c, control_worker_fn *fn, void *arg);
 
 /* dump_requestlist, flush_requestlist (control_rt.c) */
 const char *control_cmd_requestlist(struct control_cmd *c, char **argv,

@@ -34,8 +34,7 @@ struct rt_ctx {
 
 /* Run fn on every worker; without env.each, on worker 0 alone (the
  * running cfg is then not ours to change: forward_* refuse earlier). */
-static void rt_each(struct control_cmd *c, control_worker_fn *fn,
-                    struct rt_ctx *x)
+void control_each(struct control_cmd *c, control_worker_fn *fn, void *x)
 {
 	if (c->env.each != NULL)
 		c->env.each(c->env.each_arg, fn, x);
@@ -74,7 +73,7 @@ const char *control_cmd_requestlist(struct control_cmd *c, char **argv,
 	(void)err;
 	memset(&x, 0, sizeof x);
 	x.out = out;
-	rt_each(c, strcmp(argv[0], "flush_requestlist") == 0 ? flush_one :
+	control_each(c, strcmp(argv[0], "flush_requestlist") == 0 ? flush_one :
 	        dump_one, &x);
 	return NULL;
 }
@@ -178,7 +177,7 @@ const char *control_cmd_forward(struct control_cmd *c, char **argv,
 	msg = fwd_parse(c, argv, argc, add, &z, &x, err);
 	if (msg != NULL)
 		return msg;
-	rt_each(c, fwd_one, &x);
+	control_each(c, fwd_one, &x);
 	if (x.failed > 0) {
 		snprintf(err, CONTROL_ERR_BYTES,
 		         "%zu workers kept their old forwarders: %.160s",

@@ -561,6 +561,37 @@ void sel_key_set(struct sel *s, const struct sockaddr *sa,
 		memset(e->key, 0, SEL_KEY_BYTES);
 }
 
+/* Empty one slot. */
+static void sel_entry_drop(struct sel *s, struct sel_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	s->entries--;
+}
+
+size_t sel_forget(struct sel *s, const struct sockaddr *sa)
+{
+	struct sel_entry *e;
+	size_t i, n = 0;
+
+	if (s == NULL)
+		return 0;
+	if (sa != NULL) {
+		/* sel_find scans the whole window: a hole breaks no probe */
+		e = sel_find(s, sa);
+		if (e == NULL)
+			return 0;
+		sel_entry_drop(s, e);
+		return 1;
+	}
+	for (i = 0; i < s->nslots; i++) {
+		if (s->slot[i].used) {
+			sel_entry_drop(s, &s->slot[i]);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* Fill info from an entry (NULL: unknown address). */
 static void sel_entry_info(const struct sel_entry *e, uint64_t now_ms,
                            struct sel_info *info)

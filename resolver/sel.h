@@ -293,6 +293,18 @@ void sel_key_set(struct sel *s, const struct sockaddr *sa,
 void sel_info_get(const struct sel *s, const struct sockaddr *sa,
                   uint64_t now_ms, struct sel_info *info);
 
+/**
+ * Forget what the table knows about one address (RTT, timeouts and
+ * back-off, lame/broken marks, EDNS status, DNSCurve key, zone and last
+ * error), or about every address: the next query treats it as never
+ * heard from (curvecache-control flush_infra). The eviction counter is
+ * kept.
+ * @param sa: AF_INET or AF_INET6 address (port ignored; v4-mapped IPv6
+ *   is the IPv4 address), or NULL for all; another family forgets none.
+ * @return the number of entries removed (0 or 1 for one address).
+ */
+size_t sel_forget(struct sel *s, const struct sockaddr *sa);
+
 /** Read the counters. */
 void sel_stats_get(const struct sel *s, struct sel_stats *st);
 

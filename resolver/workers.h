@@ -33,6 +33,9 @@
  *   nothing is read while it is written. A worker that does not answer
  *   within WORKERS_SNAP_WAIT_S (stuck in one long callback) contributes
  *   its previous snapshot.
+ * - Control commands that touch a worker's own state (its
+ *   server-selection table for flush_infra, its resolutions, its forward
+ *   zones) run a function on its thread through workers_each.
  */
 #ifndef CURVECACHE_RESOLVER_WORKERS_H
 #define CURVECACHE_RESOLVER_WORKERS_H
@@ -106,6 +109,7 @@ typedef void workers_fn(struct server *srv, struct cfg *cfg, void *arg);
  * as long as a worker is busy. NULL w: nothing.
  */
 void workers_each(struct workers *w, workers_fn *fn, void *arg);
+
 
 /**
  * Stop every extra worker (its resolutions end with SERVFAIL) and wait

@@ -31,6 +31,17 @@
 #   brings it back; local_data NAME TTL IN A ADDR is answered by the next
 #   query and listed by list_local_data, local_data_remove takes it back;
 #   stop answers "ok" and curvecache exits with status 0.
+# - flush_type NAME TYPE: another type leaves a cached answer (no
+#   upstream query: upstream.sends unchanged), the type itself goes
+#   ("ok removed 1 entries", the next query moves upstream.sends);
+#   curvecache-control does it too. flush_infra ADDR (curvecache-control)
+#   drops that address from "servers" and only it; unbound-control
+#   flush_infra all leaves "; 0 servers". Missing or bad arguments
+#   (no type, unknown type, ANY, a bad address) answer "error ..." and
+#   unbound-control exits 1. Restarted with threads: 2, a name resolved
+#   by worker 1 alone (a source port the kernel gives it): flush_infra of
+#   the name's server forgets one entry more than worker 0 holds, all
+#   forgets more than worker 0's table, and a second all forgets none.
 
 # shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
@@ -220,6 +231,71 @@ if [ "$(echo "$a1" | tr -s '\t ' ' ')" = "printer.home.arpa. IN A 192.0.2.9" ] &
 then ok "$t"
 else bad "$t" "before '$a1', after '$a2', list '$l1'" "$WORK/ld"; fi
 
+# ------------------------------------------------------------------
+# flush_type and flush_infra (unbound-control and curvecache-control)
+
+# upstream.sends now.
+sends() { uc stats_noreset 2>/dev/null | sed -n 's/^upstream.sends=//p'; }
+t="flush_type: another type leaves the answer cached"
+d www.example.lab A >/dev/null
+u0=$(sends)
+uc flush_type www.example.lab TXT >"$WORK/ft" 2>&1
+rc=$?
+n=$(d www.example.lab A | wc -l)
+u1=$(sends)
+if [ $rc -eq 0 ] && [ "$(cat "$WORK/ft")" = "ok removed 0 entries" ] &&
+   [ "$n" -ge 1 ] && [ -n "$u0" ] && [ "$u0" = "$u1" ]; then ok "$t"
+else bad "$t" "exit $rc, answer lines $n, upstream.sends $u0 -> $u1" \
+  "$WORK/ft"; fi
+t="flush_type NAME A: removed, asked upstream again"
+uc flush_type www.example.lab A >"$WORK/ft" 2>&1
+rc=$?
+n=$(d www.example.lab A | wc -l)
+u2=$(sends)
+if [ $rc -eq 0 ] && [ "$(cat "$WORK/ft")" = "ok removed 1 entries" ] &&
+   [ "$n" -ge 1 ] && [ "${u2:-0}" -gt "${u1:-0}" ]; then ok "$t"
+else bad "$t" "exit $rc, answer lines $n, upstream.sends $u1 -> $u2" \
+  "$WORK/ft"; fi
+t="flush_type through curvecache-control"
+"$CTL" -s "$SOCK" flush_type www.example.lab A >"$WORK/ft" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -qx 'removed 1 entries' "$WORK/ft"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/ft"; fi
+t="flush_type and flush_infra: bad arguments are errors, exit 1"
+bad_args=
+for args in "flush_type www.example.lab" "flush_type x.lab NOSUCHTYPE" \
+  "flush_type x.lab ANY" "flush_infra 300.1.1.1" "flush_infra"; do
+  # shellcheck disable=SC2086 # the words of args are the arguments
+  out=$(uc $args 2>&1)
+  rc=$?
+  case "$rc $out" in "1 error "*) ;; *) bad_args="$bad_args [$args: $rc $out]" ;;
+  esac
+done
+if [ -z "$bad_args" ]; then ok "$t"; else bad "$t" "$bad_args"; fi
+
+t="flush_infra ADDR: the server is gone from servers, the others stay"
+"$CTL" -s "$SOCK" servers >"$WORK/sv0" 2>&1
+addr=$(grep -m 1 ' srtt=' "$WORK/sv0" | cut -d ' ' -f 1)
+k0=$(grep -c ' srtt=' "$WORK/sv0")
+"$CTL" -s "$SOCK" flush_infra "${addr:-none}" >"$WORK/fi" 2>&1
+rc=$?
+"$CTL" -s "$SOCK" servers >"$WORK/sv1" 2>&1
+k1=$(grep -c ' srtt=' "$WORK/sv1")
+if [ $rc -eq 0 ] && [ -n "$addr" ] &&
+   grep -qx 'forgot 1 server entries' "$WORK/fi" &&
+   [ "$k0" -ge 2 ] && ! grep -q "^$addr " "$WORK/sv1" &&
+   [ "$k1" -eq $((k0 - 1)) ]; then ok "$t"
+else bad "$t" "exit $rc, '$addr', servers $k0 -> $k1" "$WORK/fi"; fi
+t="unbound-control flush_infra all: no server left"
+uc flush_infra all >"$WORK/fi" 2>&1
+rc=$?
+"$CTL" -s "$SOCK" servers >"$WORK/sv2" 2>&1
+if [ $rc -eq 0 ] &&
+   [ "$(cat "$WORK/fi")" = "ok forgot $((k0 - 1)) server entries" ] &&
+   grep -qx '; 0 servers, 0 with a DNSCurve key' "$WORK/sv2" &&
+   ! grep -q ' srtt=' "$WORK/sv2"; then ok "$t"
+else bad "$t" "exit $rc, $(cat "$WORK/fi")" "$WORK/sv2"; fi
+
 t="stop: ok, and curvecache exits 0"
 uc stop >"$WORK/stop" 2>&1
 rc=$?
@@ -327,6 +403,47 @@ if grep -q "^ok" "$WORK/rel" &&
 else bad "$t" "" "$WORK/rel"; fi
 
 bg_stop "$fpid"
+
+cc_stop
+
+# flush_infra with threads: 2 reaches the other worker's own table
+
+# thread1_port: a source port the kernel hands to worker 1 (its
+# thread1.num.queries moves); empty if none of 200 does.
+thread1_port() {
+  p=40000
+  while [ $p -lt 40200 ]; do
+    b=$(uc stats_noreset 2>/dev/null | sed -n 's/^thread1.num.queries=//p')
+    dig -b "127.0.0.1#$p" +time=1 +tries=1 "@$CC_IP" localhost A \
+      </dev/null >/dev/null 2>&1
+    a=$(uc stats_noreset 2>/dev/null | sed -n 's/^thread1.num.queries=//p')
+    [ "${a:-0}" -gt "${b:-0}" ] && { echo "$p"; return 0; }
+    p=$((p + 1))
+  done
+}
+
+t="threads 2: flush_infra ADDR and all forget worker 1's servers too"
+if cc_start "control-socket: $SOCK" "threads: 2"; then
+  pb=$(thread1_port)
+  dig -b "127.0.0.1#${pb:-0}" +time=3 +tries=1 "@$CC_IP" \
+    www.example.lab A >/dev/null 2>&1
+  x=$(holder www.example.lab)
+  "$CTL" -s "$SOCK" servers >"$WORK/tsv" 2>&1
+  w0=$(grep -c ' srtt=' "$WORK/tsv")
+  x0=$(grep -c "^$x " "$WORK/tsv")
+  a1=$(uc flush_infra "$x" 2>&1)
+  a2=$(uc flush_infra all 2>&1)
+  n2=$(echo "$a2" | sed -n 's/^ok forgot \([0-9]*\) server entries$/\1/p')
+  a3=$(uc flush_infra all 2>&1)
+  # worker 0 answered nothing but localhost: what it forgot of x was
+  # x0 entries (0), so the rest came from worker 1's table.
+  if [ -n "$pb" ] && [ -n "$x" ] &&
+     [ "$a1" = "ok forgot $((x0 + 1)) server entries" ] &&
+     [ "${n2:-0}" -gt "$((w0 - x0))" ] &&
+     [ "$a3" = "ok forgot 0 server entries" ]; then ok "$t"
+  else bad "$t" "port '$pb', $x: '$a1'; all: '$a2', then '$a3' (worker 0: $w0)" \
+    "$WORK/tsv"; fi
+fi
 
 cc_stop
 e2e_finish

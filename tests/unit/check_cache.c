@@ -1330,6 +1330,60 @@ START_TEST(test_flush_name_zone_all)
 }
 END_TEST
 
+/* flush_type: one type of a name goes (with the name's NXDOMAIN), its
+ * other types and other names stay; bad names and types are refused. */
+START_TEST(test_flush_type)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	uint8_t z[64];
+	size_t removed = 99, zl;
+
+	put_zone_names(c);
+	zl = wire(z, "www.example.com");
+	ck_assert_int_eq(cache_flush_type(c, z, zl, TYPE_A, &removed),
+	                 CACHE_OK);
+	ck_assert_uint_eq(removed, 1);
+	ck_assert_int_eq(found(c, "www.example.com"), 0);
+	ck_assert_int_eq(get(c, "www.example.com", TYPE_MX, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
+	ck_assert_int_eq(found(c, "example.com"), 1);
+	ck_assert_int_eq(found(c, "a.b.example.com"), 1);
+	/* the NODATA entry of a type goes the same way */
+	ck_assert_int_eq(cache_flush_type(c, z, zl, TYPE_MX, &removed),
+	                 CACHE_OK);
+	ck_assert_uint_eq(removed, 1);
+	ck_assert_int_eq(get(c, "www.example.com", TYPE_MX, 0, T0, &ans),
+	                 CACHE_ENOTFOUND);
+	ck_assert_int_eq(cache_flush_type(c, z, zl, TYPE_A, &removed),
+	                 CACHE_OK);
+	ck_assert_uint_eq(removed, 0);
+	/* an NXDOMAIN answers every type: flushing any type removes it */
+	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "gone.example.com",
+	                         0, "example.com", 60, 60, CACHE_RANK_AUTH,
+	                         T0), CACHE_OK);
+	ck_assert_int_eq(get(c, "gone.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "gone.example.com"),
+	                                  TYPE_MX, &removed), CACHE_OK);
+	ck_assert_uint_eq(removed, 1);
+	ck_assert_int_eq(get(c, "gone.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_ENOTFOUND);
+	/* refusals change nothing */
+	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "example.com"), 0,
+	                                  NULL), CACHE_ETYPE);
+	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "example.com"), 255,
+	                                  NULL), CACHE_ETYPE);
+	ck_assert_int_eq(cache_flush_type(c, (const uint8_t *)"\x01", 1,
+	                                  TYPE_A, NULL), CACHE_ENAME);
+	ck_assert_int_eq(cache_flush_type(NULL, z, zl, TYPE_A, NULL),
+	                 CACHE_EINVAL);
+	ck_assert_int_eq(found(c, "example.com"), 1);
+	cache_destroy(c);
+}
+END_TEST
+
 struct dump {
 	size_t entries, rrsets, nodata, stale, stop_after;
 	size_t bytes;
@@ -1665,6 +1719,7 @@ static Suite *cache_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("flush");
 	tcase_add_test(tc, test_flush_name_zone_all);
+	tcase_add_test(tc, test_flush_type);
 	tcase_add_test(tc, test_iterate_dump);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("zonecut");

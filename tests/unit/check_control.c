@@ -487,6 +487,138 @@ START_TEST(cmd_flushes)
 }
 END_TEST
 
+/* flush_type NAME TYPE: that type of that name (and an NXDOMAIN of the
+ * name) go; other types and names stay; bad arguments are errors. */
+/* The whole answer to in is want. */
+static void talk_is(const char *in, const char *want)
+{
+	struct conv c = talk(in);
+
+	ck_assert_str_eq(c.text, want);
+	free(c.text);
+}
+
+START_TEST(cmd_flush_type)
+{
+	struct conv c;
+
+	put_a_now("www.z.lab.", 1);
+	put_text_now("www.z.lab.", WIRE_TYPE_AAAA, "2001:db8::1",
+	             CACHE_RANK_AUTH);
+	put_a_now("a.www.z.lab.", 2);
+	put_neg("nx.lab.");
+	talk_is("flush_type WWW.z.lab A\n",
+	        "removed 1 entries\nok\n");
+	ck_assert_uint_eq(entries(), 3);
+	talk_is("flush_type www.z.lab. A\nflush_type nx.lab. TXT\n",
+	        "removed 0 entries\nok\nremoved 1 entries\nok\n");
+	talk_is("UBCT1 flush_type www.z.lab aaaa\n",
+	        "ok removed 1 entries\n");
+	ck_assert_uint_eq(entries(), 1);
+	c = talk("flush_type www.z.lab\nflush_type a..b A\n"
+	         "flush_type x.lab NOSUCHTYPE\nflush_type x.lab ANY\n"
+	         "flush_type x.lab A MX\n");
+	HAS(c, "error: usage: flush_type NAME TYPE");
+	HAS(c, "error: not a domain name\n");
+	HAS(c, "error: unknown type: NOSUCHTYPE\n");
+	HAS(c, "error: type ANY is never cached\n");
+	ck_assert_int_eq(count_of(c.text, "error: usage: flush_type"), 2);
+	free(c.text);
+	c = talk("UBCT1 flush_type x.lab\n");
+	ck_assert_int_eq(strncmp(c.text, "error usage: flush_type", 23), 0);
+	free(c.text);
+	ck_assert_uint_eq(entries(), 1);
+}
+END_TEST
+
+static int each_calls;
+
+/* env.each as main.c's: worker 0, then "worker 1" (here the same server
+ * again, whose table the first run has already emptied of the address). */
+static void fake_each(void *arg, control_worker_fn *fn, void *fnarg)
+{
+	(void)arg;
+	each_calls++;
+	fn(srv, &cfg, fnarg);
+	fn(srv, &cfg, fnarg);
+}
+
+static void sa4(struct sockaddr_storage *ss, uint8_t last);
+
+/* flush_infra ADDR|all: without env.each, worker 0's table alone; bad
+ * addresses are errors. */
+START_TEST(cmd_flush_infra)
+{
+	struct sockaddr_storage a, b;
+	struct sel *sel = server_sel(srv);
+	uint64_t now = upstream_now_ms();
+	struct sel_info info;
+	struct conv c;
+
+	sa4(&a, 9);
+	sa4(&b, 10);
+	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
+	sel_timeout_report(sel, (struct sockaddr *)&b, now);
+	talk_is("flush_infra 127.0.0.9\n",
+	        "forgot 1 server entries\nok\n");
+	sel_info_get(sel, (struct sockaddr *)&a, now, &info);
+	ck_assert(!info.known);
+	sel_info_get(sel, (struct sockaddr *)&b, now, &info);
+	ck_assert(info.known && info.backoff);
+	talk_is("UBCT1 flush_infra 127.0.0.9\n",
+	        "ok forgot 0 server entries\n");
+	c = talk("flush_infra\nflush_infra 300.1.1.1\nflush_infra x y\n"
+	         "flush_infra www.lab\n");
+	ck_assert_int_eq(count_of(c.text, "error: usage: flush_infra"), 2);
+	HAS(c, "error: not an IP address: 300.1.1.1\n");
+	HAS(c, "error: not an IP address: www.lab\n");
+	free(c.text);
+	talk_is("UBCT1 flush_infra all\n",
+	        "ok forgot 1 server entries\n");
+	sel_info_get(sel, (struct sockaddr *)&b, now, &info);
+	ck_assert(!info.known);
+}
+END_TEST
+
+/* With threads, every worker's own table is reached through env.each
+ * (main.c: worker 0, then workers_each), and the removals are summed. */
+START_TEST(cmd_flush_infra_workers)
+{
+	struct control_env env;
+	struct control_cmd *old = cmd;
+	struct sockaddr_storage a;
+	struct sel *sel = server_sel(srv);
+	uint64_t now = upstream_now_ms();
+	struct sel_info info;
+	struct conv c;
+
+	memset(&env, 0, sizeof env);
+	env.cache = cache;
+	env.srv = srv;
+	env.cfg = &cfg;
+	env.each = fake_each;
+	ck_assert_int_eq(control_cmd_new(&env, &cmd), CONTROL_OK);
+	each_calls = 0;
+	sa4(&a, 7);
+	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
+	talk_is("flush_infra 127.0.0.7\n",
+	        "forgot 1 server entries\nok\n");
+	ck_assert_int_eq(each_calls, 1);
+	sel_info_get(sel, (struct sockaddr *)&a, now, &info);
+	ck_assert(!info.known);
+	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
+	c = talk("flush_infra all\n");
+	ck_assert_int_eq(each_calls, 2);
+	HAS(c, "forgot 1 server entries\n");
+	free(c.text);
+	c = talk("flush_infra nope\n");
+	ck_assert_int_eq(each_calls, 2);
+	free(c.text);
+	control_cmd_free(cmd);
+	cmd = old;
+}
+END_TEST
+
 START_TEST(cmd_reload)
 {
 	struct conv c = talk("reload\n");
@@ -842,6 +974,9 @@ Suite *control_suite(void)
 	tc = tcase_create("commands");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, cmd_flushes);
+	tcase_add_test(tc, cmd_flush_type);
+	tcase_add_test(tc, cmd_flush_infra);
+	tcase_add_test(tc, cmd_flush_infra_workers);
 	tcase_add_test(tc, cmd_reload);
 	tcase_add_test(tc, cmd_dump_then_load);
 	tcase_add_test(tc, cmd_load_reports_bad_lines);

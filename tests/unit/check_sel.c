@@ -479,6 +479,51 @@ START_TEST(test_edns_and_key)
 }
 END_TEST
 
+/* flush_infra: one address forgotten (RTT, back-off, marks, EDNS),
+ * others kept; then all; what stays reachable after a hole. */
+START_TEST(test_forget)
+{
+	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage b = sa("2001:db8::2");
+	struct sockaddr_storage m = sa("::ffff:192.0.2.1");
+	struct sockaddr_storage u;
+	struct sel_stats st;
+	struct sel_info info;
+
+	memset(&u, 0, sizeof u);
+	u.ss_family = AF_UNIX;
+	sel_rtt_report(s, SA(a), 30, 0);
+	sel_timeout_report(s, SA(a), 10);
+	sel_timeout_report(s, SA(a), 20);
+	sel_mark_set(s, SA(a), zone_a, ZLEN, SEL_MARK_LAME, 20);
+	sel_noedns_set(s, SA(a), 20);
+	sel_rtt_report(s, SA(b), 40, 0);
+	ck_assert(sel_marked(s, SA(a), zone_a, ZLEN, 30));
+	ck_assert_uint_eq(sel_forget(s, SA(u)), 0);
+	ck_assert_uint_eq(sel_forget(s, SA(m)), 1); /* the IPv4 one */
+	ck_assert_uint_eq(sel_forget(s, SA(a)), 0);
+	sel_info_get(s, SA(a), 30, &info);
+	ck_assert(!info.known);
+	ck_assert(!sel_marked(s, SA(a), zone_a, ZLEN, 30));
+	ck_assert(sel_edns(s, SA(a), 30));
+	ck_assert_uint_eq(sel_timeout_ms(s, SA(a), 30), SEL_RTT_UNKNOWN_MS);
+	ck_assert_uint_eq(sel_score(s, SA(a), zone_a, ZLEN, 30),
+	                  SEL_RTT_UNKNOWN_MS);
+	sel_info_get(s, SA(b), 30, &info);
+	ck_assert(info.known);
+	ck_assert_uint_eq(info.srtt_ms, 40);
+	sel_stats_get(s, &st);
+	ck_assert_uint_eq(st.entries, 1);
+	sel_rtt_report(s, SA(a), 5, 40);
+	ck_assert_uint_eq(sel_forget(s, NULL), 2);
+	sel_stats_get(s, &st);
+	ck_assert_uint_eq(st.entries, 0);
+	sel_info_get(s, SA(b), 50, &info);
+	ck_assert(!info.known);
+	ck_assert_uint_eq(sel_forget(NULL, NULL), 0);
+}
+END_TEST
+
 START_TEST(test_bounded)
 {
 	struct sel_stats st;
@@ -537,6 +582,7 @@ static Suite *sel_suite(void)
 	tcase_add_test(tc, test_marks);
 	tcase_add_test(tc, test_marks_full);
 	tcase_add_test(tc, test_edns_and_key);
+	tcase_add_test(tc, test_forget);
 	suite_add_tcase(su, tc);
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup, teardown);
