@@ -43,6 +43,8 @@
 #ifndef CURVECACHE_RESOLVER_CACHEFILE_H
 #define CURVECACHE_RESOLVER_CACHEFILE_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,8 +53,6 @@
 #include "rrtext.h"
 
 struct cache;
-
-#define CACHEFILE_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Format version written and accepted. */
 #define CACHEFILE_VERSION 1
@@ -131,7 +131,7 @@ const char *cachefile_strerror(int status);
  */
 int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
                    void *arg, struct cachefile_dump_stats *st)
-	CACHEFILE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Write the entries of one name as cachefile_dump does, without the
@@ -146,7 +146,7 @@ int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
 int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
                         size_t name_len, uint16_t type,
                         cachefile_put_fn put, void *arg, size_t *found)
-	CACHEFILE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Start a load into a cache.
@@ -156,7 +156,7 @@ int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
  * @return CACHEFILE_OK, CACHEFILE_EINVAL or CACHEFILE_ENOMEM.
  */
 int cachefile_load_new(struct cache *c, time_t now,
-                       struct cachefile_load **out) CACHEFILE_MUST_CHECK;
+                       struct cachefile_load **out) MUST_CHECK;
 
 /**
  * Read one line (without its newline; a final '\r' is ignored).
@@ -204,7 +204,7 @@ void cachefile_load_free(struct cachefile_load *ld);
  */
 int cachefile_rdata_parse(uint16_t type, const char *text, size_t len,
                           uint8_t *out, size_t cap, size_t *outlen)
-	CACHEFILE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Check wire RDATA against its type: A is 4 bytes, AAAA 16, NS, CNAME,
@@ -214,6 +214,6 @@ int cachefile_rdata_parse(uint16_t type, const char *text, size_t len,
  * @return CACHEFILE_OK or CACHEFILE_ERDATA.
  */
 int cachefile_rdata_check(uint16_t type, const uint8_t *rdata, size_t len)
-	CACHEFILE_MUST_CHECK;
+	MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_CACHEFILE_H */

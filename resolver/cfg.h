@@ -31,6 +31,8 @@
 #ifndef CURVECACHE_RESOLVER_CFG_H
 #define CURVECACHE_RESOLVER_CFG_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -220,7 +222,7 @@ void cfg_defaults(struct cfg *c);
  * @return 0 on success, -1 on any error.
  */
 int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Parse config text (for cfg_load, tests and the fuzzer).
@@ -234,7 +236,7 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
  */
 int cfg_parse(const char *name, const char *text, size_t len,
               struct cfg *out, char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Find what access control does with a client address.
@@ -274,7 +276,7 @@ int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out);
  * @return 0 or -1.
  */
 int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
-                   size_t whylen) __attribute__((warn_unused_result));
+                   size_t whylen) MUST_CHECK;
 
 /**
  * Add the value of a local-zone line to c->local_zone (cfg_zone.c):
@@ -287,7 +289,7 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
  * @return 0 or -1 (c unchanged).
  */
 int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Add the value of a private-address line (an IPv4 or IPv6 address or
@@ -300,7 +302,7 @@ int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
  * @return 0 or -1 (c unchanged).
  */
 int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
-                    size_t whylen) __attribute__((warn_unused_result));
+                    size_t whylen) MUST_CHECK;
 
 /**
  * Parse a zone name ("corp.example.", "corp.example" or ".") into
@@ -312,7 +314,7 @@ int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
  *   control character).
  */
 int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * The longest forward or stub zone (of n) at or above a name.

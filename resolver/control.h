@@ -60,6 +60,8 @@
 #ifndef CURVECACHE_RESOLVER_CONTROL_H
 #define CURVECACHE_RESOLVER_CONTROL_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,8 +72,6 @@ struct cache;
 struct cfg;
 struct curve_client;
 struct server;
-
-#define CONTROL_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Longest command line, newline excluded. */
 #define CONTROL_LINE_MAX 1024
@@ -189,7 +189,7 @@ void control_out_free(struct control_out *o);
  * @return CONTROL_OK, CONTROL_EINVAL or CONTROL_ENOMEM.
  */
 int control_cmd_new(const struct control_env *env, struct control_cmd **out)
-	CONTROL_MUST_CHECK;
+	MUST_CHECK;
 
 /** Free the engine (NULL allowed); its sessions must be freed first. */
 void control_cmd_free(struct control_cmd *c);
@@ -199,7 +199,7 @@ void control_cmd_free(struct control_cmd *c);
  * @return CONTROL_OK, CONTROL_EINVAL or CONTROL_ENOMEM.
  */
 int control_session_new(struct control_cmd *c, struct control_session **out)
-	CONTROL_MUST_CHECK;
+	MUST_CHECK;
 
 /** Free a session (NULL allowed); a load in progress is abandoned. */
 void control_session_free(struct control_session *s);
@@ -251,7 +251,7 @@ void control_stats_write(struct control_cmd *c, enum control_format fmt,
  */
 int control_new(uv_loop_t *loop, const struct control_env *env,
                 struct control **out, char *err, size_t errlen)
-	CONTROL_MUST_CHECK;
+	MUST_CHECK;
 
 /** Close the socket and every peer; remove the socket file if we can. */
 void control_stop(struct control *ctl);

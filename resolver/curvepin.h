@@ -15,6 +15,8 @@
 #ifndef CURVECACHE_RESOLVER_CURVEPIN_H
 #define CURVECACHE_RESOLVER_CURVEPIN_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,7 +45,7 @@ struct curvepin;
  * @return CURVEPIN_OK or CURVEPIN_ENOMEM.
  */
 enum curvepin_status curvepin_new(struct curvepin **out)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /** Free a table; NULL is allowed. */
 void curvepin_free(struct curvepin *p);

@@ -11,14 +11,14 @@
 #ifndef CURVECACHE_RESOLVER_EXCHANGE_H
 #define CURVECACHE_RESOLVER_EXCHANGE_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "curve.h"
 #include "wire.h"
-
-#define EXCHANGE_MUST_CHECK __attribute__((warn_unused_result))
 
 /** How a query is sent. */
 enum exchange_mode {
@@ -104,7 +104,7 @@ struct exchange_bufs {
  *   why).
  */
 int exchange_build(const struct exchange_ask *a, struct exchange_bufs *b,
-                   struct exchange_sent *s) EXCHANGE_MUST_CHECK;
+                   struct exchange_sent *s) MUST_CHECK;
 
 /**
  * Check a received packet (a datagram, or a TCP message without its
@@ -125,7 +125,7 @@ int exchange_build(const struct exchange_ask *a, struct exchange_bufs *b,
 int exchange_check(const struct exchange_ask *a,
                    const struct exchange_sent *s, struct exchange_bufs *b,
                    uint8_t *pkt, size_t len, struct wire_msg *msg)
-	EXCHANGE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Describe a status, with its detail where there is one.

@@ -3,6 +3,8 @@
  */
 #include "fileio.h"
 
+#include "base.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -68,6 +70,7 @@ int fileio_read_fd(int fd, size_t max, bool regular_only, char **buf,
 	size_t got = 0, cap;
 	ssize_t n = 0;
 
+	DEBUG_ASSERT(max < (size_t)-2);
 	*buf = NULL;
 	*len = 0;
 	if (fstat(fd, &st) != 0)
@@ -106,6 +109,7 @@ int fileio_read_fd(int fd, size_t max, bool regular_only, char **buf,
 		*buf = NULL;
 		return code;
 	}
+	REQUIRE(got < cap);
 	(*buf)[got] = '\0';
 	*len = got;
 	return FILEIO_OK;

@@ -33,6 +33,8 @@
 #ifndef CURVECACHE_RESOLVER_FORWARD_H
 #define CURVECACHE_RESOLVER_FORWARD_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,8 +46,6 @@
 #include "respond.h"
 
 struct cache;
-
-#define FORWARD_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Tries per server (c-ares ARES_OPT_TRIES). */
 #define FORWARD_TRIES 2
@@ -99,7 +99,7 @@ const char *forward_strerror(int status);
  * @return FORWARD_OK, FORWARD_ENOMEM or FORWARD_EARES.
  */
 int forward_new(struct forward **out, uv_loop_t *loop, const struct cfg *c,
-                char *err, size_t errlen) FORWARD_MUST_CHECK;
+                char *err, size_t errlen) MUST_CHECK;
 
 /**
  * Whether a configuration has the zones, servers and timeout that a
@@ -139,7 +139,7 @@ int forward_find(const struct forward *f, const uint8_t *lname, size_t len);
  */
 int forward_send(struct forward *f, int zone, const uint8_t *lname,
                  size_t len, uint16_t qtype, uint16_t qclass, forward_cb cb,
-                 void *arg, struct forward_query **out) FORWARD_MUST_CHECK;
+                 void *arg, struct forward_query **out) MUST_CHECK;
 
 /** The callback of a query will not be called. NULL is allowed. */
 void forward_cancel(struct forward_query *q);
@@ -164,6 +164,6 @@ int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
                    const uint8_t *lname, size_t lnamelen, uint16_t qtype,
                    uint16_t qclass, time_t now, struct respond_answer *a,
                    uint8_t *buf, size_t cap, const struct privaddr *priv,
-                   uint64_t *stripped) FORWARD_MUST_CHECK;
+                   uint64_t *stripped) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_FORWARD_H */

@@ -28,11 +28,11 @@
 #ifndef CURVECACHE_RESOLVER_HINTS_H
 #define CURVECACHE_RESOLVER_HINTS_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
-
-#define HINTS_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Most NS names (root servers) in a hints file. */
 #define HINTS_MAX_NS 32
@@ -85,14 +85,14 @@ const char *hints_strerror(int status);
  */
 int hints_parse(const char *file, const char *text, size_t len,
                 struct hints **out, char *err, size_t errlen)
-	HINTS_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Read and parse a hints file (at most HINTS_MAX_FILE_BYTES).
  * @return as hints_parse, or HINTS_EIO ("FILE: reason" in err).
  */
 int hints_load(const char *path, struct hints **out, char *err,
-               size_t errlen) HINTS_MUST_CHECK;
+               size_t errlen) MUST_CHECK;
 
 /**
  * The IANA root servers compiled in: HINTS_BUILTIN_NS names, each with
@@ -101,7 +101,7 @@ int hints_load(const char *path, struct hints **out, char *err,
  * @return HINTS_OK, or HINTS_ENOMEM (the table always parses:
  *   check_hints proves it).
  */
-int hints_builtin(struct hints **out) HINTS_MUST_CHECK;
+int hints_builtin(struct hints **out) MUST_CHECK;
 
 /**
  * The root hints of a configuration.
@@ -121,7 +121,7 @@ int hints_builtin(struct hints **out) HINTS_MUST_CHECK;
  */
 int hints_select(const char *path, const char *fallback, struct hints **out,
                  char *used, size_t usedlen, char *err, size_t errlen)
-	HINTS_MUST_CHECK;
+	MUST_CHECK;
 
 /** Free hints. NULL is allowed. */
 void hints_free(struct hints *h);
@@ -146,6 +146,6 @@ size_t hints_addr_count(const struct hints *h, size_t i);
  */
 int hints_addr(const struct hints *h, size_t i, size_t j,
                struct sockaddr_storage *sa, socklen_t *salen)
-	HINTS_MUST_CHECK;
+	MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_HINTS_H */

@@ -27,13 +27,13 @@
 #ifndef CURVECACHE_RESOLVER_INFLIGHT_H
 #define CURVECACHE_RESOLVER_INFLIGHT_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
 #include "respond.h"
-
-#define INFLIGHT_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Default resolutions in flight per worker. */
 #define INFLIGHT_ENTRIES_DEFAULT 1024
@@ -109,7 +109,7 @@ const char *inflight_strerror(int status);
  * @return INFLIGHT_OK, INFLIGHT_EINVAL or INFLIGHT_ENOMEM.
  */
 int inflight_new(struct inflight **out, size_t max_entries,
-                 size_t max_waiters) INFLIGHT_MUST_CHECK;
+                 size_t max_waiters) MUST_CHECK;
 
 /**
  * Free the table and every entry and waiter in it (the caller's `res`
@@ -140,7 +140,7 @@ struct inflight_entry *inflight_find(struct inflight *t,
  */
 int inflight_add(struct inflight *t, const uint8_t *lname, size_t len,
                  uint16_t qtype, uint16_t qclass, void *res,
-                 struct inflight_entry **out) INFLIGHT_MUST_CHECK;
+                 struct inflight_entry **out) MUST_CHECK;
 
 /**
  * Add a waiter to an entry (copied).
@@ -149,7 +149,7 @@ int inflight_add(struct inflight *t, const uint8_t *lname, size_t len,
  *   resolution, try again) or INFLIGHT_EINVAL.
  */
 int inflight_wait(struct inflight *t, struct inflight_entry *e,
-                  const struct inflight_waiter *w) INFLIGHT_MUST_CHECK;
+                  const struct inflight_waiter *w) MUST_CHECK;
 
 /**
  * The oldest entry (added first), or NULL when the table is empty.

@@ -46,6 +46,8 @@
 #ifndef CURVECACHE_RESOLVER_ITER_H
 #define CURVECACHE_RESOLVER_ITER_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,8 +79,6 @@ struct curvepin;
 #define ITER_MAX_OUTSTANDING 8
 /** Bytes of the answer image of a finished resolution. */
 #define ITER_RESULT_MAX 16384
-/** Bytes in a DNSCurve server key. */
-#define ITER_KEY_BYTES 32
 
 /** Time, given by the caller: wall clock for TTLs, monotonic for RTT. */
 struct iter_now {
@@ -143,7 +143,7 @@ struct iter_target {
 	struct sockaddr_storage addr;   /**< server address, port 53 */
 	socklen_t addrlen;
 	bool curve;                     /**< box it: the NS name had a key */
-	uint8_t key[ITER_KEY_BYTES];    /**< server public key if curve */
+	uint8_t key[KEY_BYTES];    /**< server public key if curve */
 	uint16_t edns;                  /**< EDNS payload to offer, 0 = none */
 	uint32_t timeout_ms;            /**< report ITER_REPLY_TIMEOUT after */
 	uint32_t hedge_ms;              /**< 0, or (below timeout_ms) also
@@ -293,7 +293,7 @@ struct iter_peek_ns {
 	uint8_t name[WIRE_NAME_MAX];    /**< lowercase wire name */
 	size_t namelen;
 	bool curve;                     /**< its name carries a key */
-	uint8_t key[ITER_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	size_t naddr;                   /**< 0: glueless, none cached */
 	struct sockaddr_storage addr[ITER_PEEK_ADDRS]; /**< port 53 */
 	uint32_t score[ITER_PEEK_ADDRS];/**< sel_score: lower is asked

@@ -147,7 +147,7 @@ static bool iter_curve_keys_in(const struct iter_zone *a,
 		for (j = 0; j < b->nns && !found; j++)
 			found = b->ns[j].curve &&
 			        memcmp(a->ns[i].key, b->ns[j].key,
-			               ITER_KEY_BYTES) == 0;
+			               KEY_BYTES) == 0;
 		if (!found)
 			return false;
 	}

@@ -33,6 +33,8 @@
 #ifndef CURVECACHE_RESOLVER_ITER_INT_H
 #define CURVECACHE_RESOLVER_ITER_INT_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -99,7 +101,7 @@ struct iter_ns {
 	uint8_t name[WIRE_NAME_MAX];    /**< lowercase */
 	size_t namelen;
 	bool curve;                     /**< key found (and cfg->curve) */
-	uint8_t key[ITER_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	bool hints;                     /**< from root hints: no localhost
 	                                     filter */
 	unsigned sub;                   /**< ITER_SUB_* done */
@@ -175,7 +177,7 @@ struct iter_out {
 	                                     (frame->above): its late final
 	                                     answer is still used */
 	bool curve;
-	uint8_t key[ITER_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	uint16_t edns;
 	uint64_t sent_ms;
 };

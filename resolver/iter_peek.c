@@ -24,7 +24,7 @@ static void iter_peek_copy_ns(const struct iter_req *req,
 	memcpy(p->name, ns->name, ns->namelen);
 	p->namelen = ns->namelen;
 	p->curve = ns->curve;
-	memcpy(p->key, ns->key, ITER_KEY_BYTES);
+	memcpy(p->key, ns->key, KEY_BYTES);
 	for (j = 0; j < ns->naddr; j++) {
 		socklen_t sl;
 

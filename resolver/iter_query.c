@@ -115,7 +115,7 @@ void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
 		return;
 	if (curve_keylabel_find_wire(ns->name, len, key) == CURVE_OK) {
 		ns->curve = true;
-		memcpy(ns->key, key, ITER_KEY_BYTES);
+		memcpy(ns->key, key, KEY_BYTES);
 	}
 }
 
@@ -380,7 +380,7 @@ static void iter_target_fill(const struct iter_frame *f,
 	memcpy(&t->addr, &o->sa, sizeof(o->sa));
 	t->addrlen = o->salen;
 	t->curve = o->curve;
-	memcpy(t->key, o->key, ITER_KEY_BYTES);
+	memcpy(t->key, o->key, KEY_BYTES);
 	t->edns = o->edns;
 }
 
@@ -415,7 +415,7 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
 	iter_qmin_name(f, &qname, &o->qnamelen, &o->qtype, &o->minimised);
 	memcpy(o->qname, qname, o->qnamelen);
 	o->curve = ns->curve;
-	memcpy(o->key, ns->key, ITER_KEY_BYTES);
+	memcpy(o->key, ns->key, KEY_BYTES);
 	o->edns = sel_edns(req->env->sel, sa, req->now.mono_ms) &&
 	          req->env->cfg != NULL ? req->env->cfg->edns_size : 0;
 	o->sent_ms = req->now.mono_ms;

@@ -36,6 +36,8 @@
 #ifndef CURVECACHE_RESOLVER_LOCALDATA_H
 #define CURVECACHE_RESOLVER_LOCALDATA_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,8 +54,6 @@
 #define LOCALDATA_LINE_MAX 1024
 /** Bytes of an error message. */
 #define LOCALDATA_ERR_BYTES 512
-
-#define LOCALDATA_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Status codes. */
 enum localdata_status {
@@ -88,7 +88,7 @@ const char *localdata_strerror(int status);
  * @param out: receives it; free with localdata_free.
  * @return LOCALDATA_OK or LOCALDATA_ENOMEM.
  */
-int localdata_new(struct localdata **out) LOCALDATA_MUST_CHECK;
+int localdata_new(struct localdata **out) MUST_CHECK;
 
 /** Free a table. NULL is allowed. */
 void localdata_free(struct localdata *ld);
@@ -105,13 +105,13 @@ void localdata_free(struct localdata *ld);
  */
 int localdata_add_text(struct localdata *ld, enum localdata_kind kind,
                        const char *fname, const char *text, size_t len,
-                       char *err, size_t errlen) LOCALDATA_MUST_CHECK;
+                       char *err, size_t errlen) MUST_CHECK;
 
 /**
  * Sort the table for lookups; no more adds afterwards.
  * @return LOCALDATA_OK or LOCALDATA_ENOMEM.
  */
-int localdata_finish(struct localdata *ld) LOCALDATA_MUST_CHECK;
+int localdata_finish(struct localdata *ld) MUST_CHECK;
 
 /**
  * Build a table from files (either path may be empty: none).
@@ -123,7 +123,7 @@ int localdata_finish(struct localdata *ld) LOCALDATA_MUST_CHECK;
  */
 int localdata_load(const char *hosts, const char *block,
                    struct localdata **out, char *err, size_t errlen)
-	LOCALDATA_MUST_CHECK;
+	MUST_CHECK;
 
 /** Records and blocked names held (for the log). */
 void localdata_counts(const struct localdata *ld, size_t *records,
@@ -144,7 +144,7 @@ void localdata_counts(const struct localdata *ld, size_t *records,
 int localdata_answer(const struct localdata *ld, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
                      struct respond_answer *a, uint8_t *buf, size_t cap,
-                     bool *blocked) LOCALDATA_MUST_CHECK;
+                     bool *blocked) MUST_CHECK;
 
 /* ---- entries added at run time (localdata_rt.c) ---- */
 
@@ -171,7 +171,7 @@ const struct localdata *localdata_rt_table(void);
  *   changes.
  */
 int localdata_rt_add(const char *rr, char *err, size_t errlen)
-	LOCALDATA_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Remove every runtime entry of a name (control local_data_remove).
@@ -182,7 +182,7 @@ int localdata_rt_add(const char *rr, char *err, size_t errlen)
  *   LOCALDATA_ETOOMANY or LOCALDATA_ENOMEM.
  */
 int localdata_rt_remove(const char *name, size_t *removed, char *err,
-                        size_t errlen) LOCALDATA_MUST_CHECK;
+                        size_t errlen) MUST_CHECK;
 
 /**
  * The runtime entries as Unbound lists local data:

@@ -48,6 +48,8 @@
 #ifndef CURVECACHE_RESOLVER_LOCALZONE_H
 #define CURVECACHE_RESOLVER_LOCALZONE_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -65,8 +67,6 @@
 #define LOCALZONE_LABELS_MAX 128
 /** Bytes a local answer may need (the largest is ANY at an apex). */
 #define LOCALZONE_ANSWER_MAX 1024
-
-#define LOCALZONE_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Status codes. */
 enum localzone_status {
@@ -97,7 +97,7 @@ const char *localzone_strerror(int status);
  *   argument or line; nothing allocated).
  */
 int localzone_new(const struct cfg_local_zone *set, size_t n,
-                  struct localzone **out) LOCALZONE_MUST_CHECK;
+                  struct localzone **out) MUST_CHECK;
 
 /** Number of zones in the table (any type). */
 size_t localzone_count(const struct localzone *lz);
@@ -131,6 +131,6 @@ bool localzone_match(const struct localzone *lz, const uint8_t *lname,
 int localzone_answer(const struct localzone *lz, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
                      struct respond_answer *a, uint8_t *buf, size_t cap)
-	LOCALZONE_MUST_CHECK;
+	MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_LOCALZONE_H */

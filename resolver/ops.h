@@ -14,6 +14,8 @@
 #ifndef CURVECACHE_RESOLVER_OPS_H
 #define CURVECACHE_RESOLVER_OPS_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,7 +41,7 @@ struct curve_client;
  */
 int ops_curve_open(const struct cfg *c, struct curve_client **out,
                    char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Rotate the client key (curve_client_rotate) and log it.
@@ -90,7 +92,7 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc);
  */
 int ops_reload_files_check(const struct cfg *c, const char *path,
                            const char *user, char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * What "curvecache -t" checks beyond cfg_load: the root hints load (a
@@ -103,7 +105,7 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
  * @return 0, or -1.
  */
 int ops_config_check(const struct cfg *c, char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Write the pidfile: the process id and a newline, mode 0644 (under the
@@ -113,7 +115,7 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
  * @return 0, or -1 (nothing left behind).
  */
 int ops_pidfile_write(const char *path, char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /** Remove the pidfile at exit; a failure other than "absent" is logged. */
 void ops_pidfile_remove(const char *path);

@@ -46,6 +46,8 @@
 #ifndef CURVECACHE_RESOLVER_PERSIST_H
 #define CURVECACHE_RESOLVER_PERSIST_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -104,7 +106,7 @@ const char *persist_strerror(int status);
  */
 int persist_cache_save(struct cache *c, const char *path, time_t now,
                        struct persist_counts *out, char *err,
-                       size_t errlen) __attribute__((warn_unused_result));
+                       size_t errlen) MUST_CHECK;
 
 /**
  * Remove stale temporaries, check the file as the design notes say
@@ -125,6 +127,6 @@ int persist_cache_save(struct cache *c, const char *path, time_t now,
 int persist_cache_load(struct cache *c, const char *path, time_t now,
                        uint64_t max_bytes, struct persist_counts *out,
                        char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_PERSIST_H */

@@ -12,6 +12,8 @@
 #ifndef CURVECACHE_RESOLVER_PERSIST_INT_H
 #define CURVECACHE_RESOLVER_PERSIST_INT_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,7 +83,7 @@ int persist_tmp_drop(int fd, const char *tmp, char *err, size_t errlen);
  */
 int persist_key_get(const char *path, bool create,
                     uint8_t key[PERSIST_KEY_BYTES], char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Remove the stale temporaries of the cache file path from its directory

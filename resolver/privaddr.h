@@ -24,6 +24,8 @@
 #ifndef CURVECACHE_RESOLVER_PRIVADDR_H
 #define CURVECACHE_RESOLVER_PRIVADDR_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,7 +83,7 @@ const char *privaddr_strerror(int status);
  */
 enum privaddr_status privaddr_prefix_parse(const char *text, size_t len,
                                            struct privaddr_prefix *out)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Whether an address lies inside a prefix.
@@ -101,7 +103,7 @@ bool privaddr_prefix_match(const struct privaddr_prefix *p, uint8_t family,
  */
 enum privaddr_status privaddr_add_prefix(struct privaddr *pa,
                                          const char *text, size_t len)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Add a private-domain (a repeated one is kept once).
@@ -112,7 +114,7 @@ enum privaddr_status privaddr_add_prefix(struct privaddr *pa,
  */
 enum privaddr_status privaddr_add_domain(struct privaddr *pa,
                                          const uint8_t *name, size_t len)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Whether an address is inside one of the private-address prefixes

@@ -22,11 +22,11 @@
 #ifndef CURVECACHE_RESOLVER_PROXY_H
 #define CURVECACHE_RESOLVER_PROXY_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
-
-#define PROXY_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Length of the fixed part: signature, version/command, family, length. */
 #define PROXY_FIXED_LEN 16u
@@ -64,6 +64,6 @@ int proxy_has_signature(const uint8_t *buf, size_t len);
  * @return PROXY_OK or a PROXY_E* code (outputs untouched on error).
  */
 int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
-		struct sockaddr_storage *client) PROXY_MUST_CHECK;
+		struct sockaddr_storage *client) MUST_CHECK;
 
 #endif

@@ -31,12 +31,12 @@
 #ifndef CURVECACHE_RESOLVER_RATELIMIT_H
 #define CURVECACHE_RESOLVER_RATELIMIT_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
-
-#define RATELIMIT_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Buckets per table (a power of two). */
 #define RATELIMIT_SLOTS 4096u
@@ -67,7 +67,7 @@ struct ratelimit;
  * @param out: receives the table; free with ratelimit_free.
  * @return RATELIMIT_OK or RATELIMIT_ENOMEM (*out untouched on error).
  */
-int ratelimit_new(struct ratelimit **out) RATELIMIT_MUST_CHECK;
+int ratelimit_new(struct ratelimit **out) MUST_CHECK;
 
 /** Free a table. NULL is allowed. */
 void ratelimit_free(struct ratelimit *rl);
@@ -89,7 +89,7 @@ const char *ratelimit_strerror(int status);
 enum ratelimit_verdict ratelimit_check(struct ratelimit *rl,
                                        const struct sockaddr *sa,
                                        uint32_t qps, bool exempt_loopback,
-                                       uint64_t now_ms) RATELIMIT_MUST_CHECK;
+                                       uint64_t now_ms) MUST_CHECK;
 
 /**
  * Whether an address is loopback (127.0.0.0/8, ::1, or v4-mapped

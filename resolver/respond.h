@@ -28,6 +28,8 @@
 #ifndef CURVECACHE_RESOLVER_RESPOND_H
 #define CURVECACHE_RESOLVER_RESPOND_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,8 +39,6 @@
 
 struct cache;
 struct cache_answer;
-
-#define RESPOND_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Records parsed from a client query (question + OPT + a few more). */
 #define RESPOND_QUERY_RR_MAX 8
@@ -112,7 +112,7 @@ const char *respond_strerror(int status);
  *   RESPOND_EBADVERS.
  */
 int respond_query_parse(const uint8_t *pkt, size_t len,
-                        struct respond_query *q) RESPOND_MUST_CHECK;
+                        struct respond_query *q) MUST_CHECK;
 
 /**
  * The largest response to send to this client over UDP: 512 without
@@ -133,7 +133,7 @@ size_t respond_udp_limit(const struct respond_query *q, size_t our_max);
  */
 int respond_error(const struct respond_query *q, unsigned rcode,
                   uint8_t *out, size_t cap, size_t *outlen)
-	RESPOND_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Write a response with records.
@@ -150,7 +150,7 @@ int respond_error(const struct respond_query *q, unsigned rcode,
 int respond_build(const struct respond_query *q,
                   const struct respond_answer *a, size_t limit,
                   uint8_t *out, size_t cap, size_t *outlen,
-                  bool *truncated) RESPOND_MUST_CHECK;
+                  bool *truncated) MUST_CHECK;
 
 /**
  * The RCODE for a parsed question that is never looked up or resolved:
@@ -188,7 +188,7 @@ void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
 int respond_cache_answer(struct cache *c, const uint8_t *lname,
                          size_t lnamelen, uint16_t qtype, uint16_t qclass,
                          time_t now, struct respond_answer *a,
-                         uint8_t *buf, size_t cap) RESPOND_MUST_CHECK;
+                         uint8_t *buf, size_t cap) MUST_CHECK;
 
 /**
  * A referral from the cache for a non-recursive (RD=0) query that the
@@ -199,6 +199,6 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
 int respond_cache_referral(struct cache *c, const uint8_t *lname,
                            size_t lnamelen, uint16_t qclass, time_t now,
                            struct respond_answer *a, uint8_t *buf,
-                           size_t cap) RESPOND_MUST_CHECK;
+                           size_t cap) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_RESPOND_H */

@@ -22,6 +22,8 @@
 #ifndef CURVECACHE_RESOLVER_RRTEXT_H
 #define CURVECACHE_RESOLVER_RRTEXT_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +52,7 @@ const char *rrtext_type_name(uint16_t type, char buf[RRTEXT_NAME_MAX]);
  * @param type: receives the number.
  * @return WIRE_OK or WIRE_ETEXT.
  */
-int rrtext_type_parse(const char *s, uint16_t *type) WIRE_MUST_CHECK;
+int rrtext_type_parse(const char *s, uint16_t *type) MUST_CHECK;
 
 /** Name of a class ("IN", "CH", "HS", "NONE", "ANY", "CLASSnnn"). */
 const char *rrtext_class_name(uint16_t rclass, char buf[RRTEXT_NAME_MAX]);
@@ -79,7 +81,7 @@ void rrtext_flags(uint16_t flags, char out[RRTEXT_FLAGS_MAX]);
  *   wire_msg_parse on the same msg).
  */
 int rrtext_rdata(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
-                 size_t msglen, const struct wire_rr *rr) WIRE_MUST_CHECK;
+                 size_t msglen, const struct wire_rr *rr) MUST_CHECK;
 
 /**
  * Render a whole record line, without newline:
@@ -88,14 +90,14 @@ int rrtext_rdata(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
  *   malformed (cannot happen for a record from wire_msg_parse).
  */
 int rrtext_rr(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
-              size_t msglen, const struct wire_rr *rr) WIRE_MUST_CHECK;
+              size_t msglen, const struct wire_rr *rr) MUST_CHECK;
 
 /**
  * Render a question line as dig does: ";name<TAB>class<TAB>type".
  * @return WIRE_OK, WIRE_ESPACE or a name error.
  */
 int rrtext_question(char *out, size_t cap, size_t *outlen,
-                    const struct wire_question *q) WIRE_MUST_CHECK;
+                    const struct wire_question *q) MUST_CHECK;
 
 /**
  * Render an OPT record as dig's pseudo-section body, lines separated by
@@ -106,6 +108,6 @@ int rrtext_question(char *out, size_t cap, size_t *outlen,
  *   WIRE_ERDATA (options overrun the RDATA; nothing useful rendered).
  */
 int rrtext_opt(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
-               size_t msglen, const struct wire_rr *rr) WIRE_MUST_CHECK;
+               size_t msglen, const struct wire_rr *rr) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_RRTEXT_H */

@@ -48,7 +48,7 @@ struct sel_entry {
 	uint64_t touched_ms;   /**< last write: LRU for eviction */
 	struct sel_zmark marks[SEL_MARKS_MAX];
 	bool curve;
-	uint8_t key[SEL_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	uint8_t zonelen;       /**< 0: no zone noted */
 	uint8_t zone[SEL_ZONE_MAX];
 	uint8_t last_error;    /**< enum sel_error */
@@ -556,9 +556,9 @@ void sel_key_set(struct sel *s, const struct sockaddr *sa,
 		return;
 	e->curve = key != NULL;
 	if (key != NULL)
-		memcpy(e->key, key, SEL_KEY_BYTES);
+		memcpy(e->key, key, KEY_BYTES);
 	else
-		memset(e->key, 0, SEL_KEY_BYTES);
+		memset(e->key, 0, KEY_BYTES);
 }
 
 /* Empty one slot. */
@@ -612,7 +612,7 @@ static void sel_entry_info(const struct sel_entry *e, uint64_t now_ms,
 	info->backoff = e->backoff_until_ms > now_ms;
 	info->noedns = e->noedns_until_ms > now_ms;
 	info->curve = e->curve;
-	memcpy(info->key, e->key, SEL_KEY_BYTES);
+	memcpy(info->key, e->key, KEY_BYTES);
 }
 
 void sel_info_get(const struct sel *s, const struct sockaddr *sa,

@@ -40,12 +40,12 @@
 #ifndef CURVECACHE_RESOLVER_SEL_H
 #define CURVECACHE_RESOLVER_SEL_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
-
-#define SEL_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Default number of server slots. */
 #define SEL_SLOTS_DEFAULT 4096
@@ -89,8 +89,6 @@
 #define SEL_LAME_MS 900000u      /**< lame for a zone: 15 minutes */
 #define SEL_BROKEN_MS 60000u     /**< SERVFAIL/FORMERR/NOTIMP: 1 minute */
 #define SEL_NOEDNS_MS 3600000u   /**< no EDNS after FORMERR: 1 hour */
-/** Bytes of a DNSCurve key. */
-#define SEL_KEY_BYTES 32
 /** Bytes of the zone name kept per address (a wire name's maximum). */
 #define SEL_ZONE_MAX 255
 /** Score penalties (lower scores are better). */
@@ -131,7 +129,7 @@ struct sel_info {
 	bool backoff;        /**< in back-off after timeouts */
 	bool noedns;         /**< send no EDNS */
 	bool curve;          /**< a DNSCurve key was recorded */
-	uint8_t key[SEL_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	uint8_t zone[SEL_ZONE_MAX]; /**< zone it was last asked about
 	                                 (sel_zone_note), canonical */
 	size_t zonelen;      /**< 0: none noted */
@@ -167,7 +165,7 @@ struct sel;
  * @param out: receives the table; free with sel_free.
  * @return SEL_OK, SEL_EINVAL or SEL_ENOMEM (*out untouched on error).
  */
-int sel_new(size_t slots, struct sel **out) SEL_MUST_CHECK;
+int sel_new(size_t slots, struct sel **out) MUST_CHECK;
 
 /** Free a table. NULL is allowed. */
 void sel_free(struct sel *s);

@@ -34,6 +34,8 @@
 #ifndef CURVECACHE_RESOLVER_SERVER_H
 #define CURVECACHE_RESOLVER_SERVER_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
@@ -48,8 +50,6 @@ struct hints;
 struct iter_env;
 struct localzone;
 struct sel;
-
-#define SERVER_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Resolutions in flight per worker. */
 #define SERVER_RES_MAX 1024
@@ -111,7 +111,7 @@ const char *server_strerror(int status);
  * @return SERVER_OK, SERVER_EINVAL or SERVER_ENOMEM.
  */
 int server_new(struct server **out, const struct server_params *p)
-	SERVER_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Bind and start the UDP and TCP listeners of cfg->listen.
@@ -121,7 +121,7 @@ int server_new(struct server **out, const struct server_params *p)
  *   by server_stop).
  */
 int server_listen(struct server *s, char *err, size_t errlen)
-	SERVER_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Use new root hints from now on (SIGHUP). Resolutions already running
@@ -130,7 +130,7 @@ int server_listen(struct server *s, char *err, size_t errlen)
  * @param h: the new hints; ownership passes to the server.
  * @return SERVER_OK or SERVER_ENOMEM (h is freed, the old hints stay).
  */
-int server_hints_set(struct server *s, struct hints *h) SERVER_MUST_CHECK;
+int server_hints_set(struct server *s, struct hints *h) MUST_CHECK;
 
 /**
  * Use the forward zones of a config (SIGHUP): if they differ from the
@@ -143,7 +143,7 @@ int server_hints_set(struct server *s, struct hints *h) SERVER_MUST_CHECK;
  * @return SERVER_OK or SERVER_EINVAL.
  */
 int server_forward_set(struct server *s, const struct cfg *c, char *err,
-                       size_t errlen) SERVER_MUST_CHECK;
+                       size_t errlen) MUST_CHECK;
 
 /**
  * Load local-data-file and block-file of a config and build its local
@@ -157,7 +157,7 @@ int server_forward_set(struct server *s, const struct cfg *c, char *err,
  * @return SERVER_OK or SERVER_EINVAL.
  */
 int server_localdata_load(struct server *s, const struct cfg *c, char *err,
-                          size_t errlen) SERVER_MUST_CHECK;
+                          size_t errlen) MUST_CHECK;
 
 /**
  * Stop: close the listeners and client connections, answer SERVFAIL to

@@ -28,6 +28,8 @@
 #ifndef CURVECACHE_RESOLVER_STALE_H
 #define CURVECACHE_RESOLVER_STALE_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,8 +47,6 @@ struct cache;
 #define STALE_CLIENT_TIMEOUT_MS 1800u
 /** Prefetch when at most 1/STALE_PREFETCH_SHARE of the TTL is left. */
 #define STALE_PREFETCH_SHARE 10u
-
-#define STALE_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Status codes. */
 enum stale_status {
@@ -79,7 +79,7 @@ const char *stale_strerror(int status);
 int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
                  uint16_t qtype, uint16_t qclass, time_t now,
                  uint32_t window, struct respond_answer *a, uint8_t *buf,
-                 size_t cap, bool *used_stale) STALE_MUST_CHECK;
+                 size_t cap, bool *used_stale) MUST_CHECK;
 
 /**
  * Whether a cache answer should be refreshed now: its record with the

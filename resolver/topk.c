@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base.h"
 #include "topk.h"
 
 /** FNV-1a 64-bit parameters. */
@@ -131,6 +132,7 @@ static void topk_note(struct topk_tab *tb, const uint8_t *key, size_t len)
 	/* a newcomer inherits the count of the entry it replaces */
 	s->count++;
 	if (!found) {
+		REQUIRE(len <= sizeof s->key);
 		s->hash = h;
 		s->keylen = len;
 		memcpy(s->key, key, len);

@@ -103,8 +103,8 @@ static size_t tg_key(const struct iter_target *g, uint8_t *buf)
 	buf[n++] = (uint8_t)g->edns;
 	buf[n++] = (uint8_t)((g->curve ? 1 : 0) | (g->tcp ? 2 : 0));
 	if (g->curve) {
-		memcpy(buf + n, g->key, ITER_KEY_BYTES);
-		n += ITER_KEY_BYTES;
+		memcpy(buf + n, g->key, KEY_BYTES);
+		n += KEY_BYTES;
 	}
 	n += addr_bytes(g, buf + n);
 	buf[n++] = (uint8_t)g->qnamelen;
@@ -116,7 +116,7 @@ static size_t tg_key(const struct iter_target *g, uint8_t *buf)
 }
 
 /** Bytes of the longest key tg_key makes. */
-#define UPSHARE_KEY_MAX (7 + ITER_KEY_BYTES + 23 + 1 + 2 * WIRE_NAME_MAX)
+#define UPSHARE_KEY_MAX (7 + KEY_BYTES + 23 + 1 + 2 * WIRE_NAME_MAX)
 
 static bool tg_valid(const struct iter_target *g)
 {

@@ -37,6 +37,8 @@
 #ifndef CURVECACHE_RESOLVER_UPSTREAM_H
 #define CURVECACHE_RESOLVER_UPSTREAM_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
@@ -46,8 +48,6 @@
 struct cfg;
 struct curve_client;
 struct stats;
-
-#define UPSTREAM_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Receive buffer: any UDP datagram or TCP message. */
 #define UPSTREAM_RECV_BYTES (WIRE_MSG_MAX + 1)
@@ -105,7 +105,7 @@ const char *upstream_strerror(int status);
  */
 int upstream_new(struct upstream **out, uv_loop_t *loop,
                  const struct cfg *cfg, struct curve_client *curve,
-                 struct stats *st, size_t max_sockets) UPSTREAM_MUST_CHECK;
+                 struct stats *st, size_t max_sockets) MUST_CHECK;
 
 /**
  * Free the transport. Every query must have been cancelled; the loop
@@ -127,7 +127,7 @@ void upstream_free(struct upstream *u);
  */
 int upstream_send(struct upstream *u, const struct iter_target *t,
                   uint64_t mono_ms, upstream_cb cb, void *arg,
-                  struct upstream_query **out) UPSTREAM_MUST_CHECK;
+                  struct upstream_query **out) MUST_CHECK;
 
 /**
  * End a query: close its sockets and timer; no callback comes after.

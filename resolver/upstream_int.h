@@ -6,6 +6,8 @@
 #ifndef CURVECACHE_RESOLVER_UPSTREAM_INT_H
 #define CURVECACHE_RESOLVER_UPSTREAM_INT_H
 
+#include "base.h"
+
 #include <stdbool.h>
 #include <sodium.h>
 
@@ -37,7 +39,7 @@ struct upstream_fmt {
 	bool used;
 	uint8_t family;
 	uint8_t addr[16];
-	uint8_t key[ITER_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	uint8_t mode;           /**< enum exchange_mode */
 };
 
@@ -122,7 +124,7 @@ struct upstream {
 int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
                        enum exchange_mode mode, bool mix_case,
                        struct exchange_sent *s)
-	UPSTREAM_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Check a received packet (a datagram, or a TCP message without its

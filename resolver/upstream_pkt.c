@@ -12,7 +12,7 @@
 #include "cfg.h"
 #include "log.h"
 
-_Static_assert(ITER_KEY_BYTES == CURVE_KEY_BYTES, "server key sizes");
+_Static_assert(KEY_BYTES == CURVE_KEY_BYTES, "server key sizes");
 
 const char *upstream_mode_name(enum exchange_mode mode)
 {

@@ -28,10 +28,10 @@
 #ifndef CURVECACHE_RESOLVER_WIRE_H
 #define CURVECACHE_RESOLVER_WIRE_H
 
+#include "base.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-#define WIRE_MUST_CHECK __attribute__((warn_unused_result))
 
 /** Bytes in a DNS header. */
 #define WIRE_HEADER_BYTES 12
@@ -214,15 +214,15 @@ const char *wire_strerror(int status);
  * @return WIRE_OK or WIRE_ESHORT.
  */
 int wire_read_u8(const uint8_t *buf, size_t len, size_t *pos, uint8_t *out)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /** As wire_read_u8 for a big-endian 16-bit field. */
 int wire_read_u16(const uint8_t *buf, size_t len, size_t *pos,
-                  uint16_t *out) WIRE_MUST_CHECK;
+                  uint16_t *out) MUST_CHECK;
 
 /** As wire_read_u8 for a big-endian 32-bit field. */
 int wire_read_u32(const uint8_t *buf, size_t len, size_t *pos,
-                  uint32_t *out) WIRE_MUST_CHECK;
+                  uint32_t *out) MUST_CHECK;
 
 /**
  * Read n bytes at *pos.
@@ -230,14 +230,14 @@ int wire_read_u32(const uint8_t *buf, size_t len, size_t *pos,
  * @return WIRE_OK or WIRE_ESHORT (nothing copied, *pos unchanged).
  */
 int wire_read_bytes(const uint8_t *buf, size_t len, size_t *pos,
-                    uint8_t *out, size_t n) WIRE_MUST_CHECK;
+                    uint8_t *out, size_t n) MUST_CHECK;
 
 /**
  * Read the 12-byte header at *pos.
  * @return WIRE_OK or WIRE_ESHORT.
  */
 int wire_read_header(const uint8_t *buf, size_t len, size_t *pos,
-                     struct wire_header *h) WIRE_MUST_CHECK;
+                     struct wire_header *h) MUST_CHECK;
 
 /**
  * Read a (possibly compressed) name at *pos and output it uncompressed.
@@ -255,14 +255,14 @@ int wire_read_header(const uint8_t *buf, size_t len, size_t *pos,
  */
 int wire_read_name(const uint8_t *buf, size_t len, size_t *pos,
                    uint8_t *out, size_t *outlen, unsigned flags)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Read a question (name, type, class) at *pos; the name keeps its case.
  * @return as wire_read_name; *pos advanced past the question on success.
  */
 int wire_read_question(const uint8_t *buf, size_t len, size_t *pos,
-                       struct wire_question *q) WIRE_MUST_CHECK;
+                       struct wire_question *q) MUST_CHECK;
 
 /**
  * Read a resource record at *pos into a view: checks the owner name, the
@@ -271,7 +271,7 @@ int wire_read_question(const uint8_t *buf, size_t len, size_t *pos,
  * @return as wire_read_name; *pos advanced past the RDATA on success.
  */
 int wire_read_rr(const uint8_t *buf, size_t len, size_t *pos,
-                 struct wire_rr *rr) WIRE_MUST_CHECK;
+                 struct wire_rr *rr) MUST_CHECK;
 
 /**
  * Read a name embedded in the RDATA of a record (NS, CNAME, MX, SOA...):
@@ -287,7 +287,7 @@ int wire_read_rr(const uint8_t *buf, size_t len, size_t *pos,
 int wire_read_rdata_name(const uint8_t *buf, size_t len,
                          const struct wire_rr *rr, size_t *pos,
                          uint8_t *out, size_t *outlen, unsigned flags)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */
@@ -307,7 +307,7 @@ int wire_read_rdata_name(const uint8_t *buf, size_t len,
  *   failure *m is unspecified.
  */
 int wire_msg_parse(struct wire_msg *m, const uint8_t *buf, size_t len,
-                   struct wire_rr *rr, size_t rrcap) WIRE_MUST_CHECK;
+                   struct wire_rr *rr, size_t rrcap) MUST_CHECK;
 
 /**
  * Check that a parsed message answers a query: QR set, same ID, and one
@@ -322,7 +322,7 @@ int wire_msg_parse(struct wire_msg *m, const uint8_t *buf, size_t len,
  */
 int wire_msg_match(const struct wire_msg *m, uint16_t id,
                    const uint8_t *qname, size_t qnamelen, uint16_t qtype,
-                   uint16_t qclass, unsigned flags) WIRE_MUST_CHECK;
+                   uint16_t qclass, unsigned flags) MUST_CHECK;
 
 /**
  * The RCODE of a message, extended by the OPT record if there is one.
@@ -354,14 +354,14 @@ struct wire_writer {
 void wire_writer_init(struct wire_writer *w, uint8_t *buf, size_t cap);
 
 /** Append one byte. @return WIRE_OK or WIRE_ESPACE. */
-int wire_write_u8(struct wire_writer *w, uint8_t v) WIRE_MUST_CHECK;
+int wire_write_u8(struct wire_writer *w, uint8_t v) MUST_CHECK;
 /** Append a big-endian 16-bit value. @return WIRE_OK or WIRE_ESPACE. */
-int wire_write_u16(struct wire_writer *w, uint16_t v) WIRE_MUST_CHECK;
+int wire_write_u16(struct wire_writer *w, uint16_t v) MUST_CHECK;
 /** Append a big-endian 32-bit value. @return WIRE_OK or WIRE_ESPACE. */
-int wire_write_u32(struct wire_writer *w, uint32_t v) WIRE_MUST_CHECK;
+int wire_write_u32(struct wire_writer *w, uint32_t v) MUST_CHECK;
 /** Append n raw bytes. @return WIRE_OK or WIRE_ESPACE. */
 int wire_write_bytes(struct wire_writer *w, const uint8_t *p, size_t n)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Write the header; must be the first thing written. Later
@@ -369,7 +369,7 @@ int wire_write_bytes(struct wire_writer *w, const uint8_t *p, size_t n)
  * @return WIRE_OK, WIRE_ESPACE, or WIRE_EINVAL if not at offset 0.
  */
 int wire_write_header(struct wire_writer *w, const struct wire_header *h)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Write a name, compressed against names written before (compared
@@ -378,7 +378,7 @@ int wire_write_header(struct wire_writer *w, const struct wire_header *h)
  * @return WIRE_OK, WIRE_ESPACE, or a name error if name is malformed.
  */
 int wire_write_name(struct wire_writer *w, const uint8_t *name,
-                    size_t namelen, int compress) WIRE_MUST_CHECK;
+                    size_t namelen, int compress) MUST_CHECK;
 
 /**
  * Write a question and increment QDCOUNT.
@@ -387,7 +387,7 @@ int wire_write_name(struct wire_writer *w, const uint8_t *name,
  */
 int wire_write_question(struct wire_writer *w, const uint8_t *name,
                         size_t namelen, uint16_t qtype, uint16_t qclass)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Write a record with raw RDATA (written as given, not compressed) and
@@ -398,7 +398,7 @@ int wire_write_question(struct wire_writer *w, const uint8_t *name,
 int wire_write_rr(struct wire_writer *w, enum wire_section section,
                   const uint8_t *name, size_t namelen, uint16_t type,
                   uint16_t rclass, uint32_t ttl, const uint8_t *rdata,
-                  uint16_t rdlen) WIRE_MUST_CHECK;
+                  uint16_t rdlen) MUST_CHECK;
 
 /**
  * Start a record whose RDATA the caller writes next with wire_write_*
@@ -411,7 +411,7 @@ int wire_write_rr(struct wire_writer *w, enum wire_section section,
 int wire_write_rr_begin(struct wire_writer *w, enum wire_section section,
                         const uint8_t *name, size_t namelen, uint16_t type,
                         uint16_t rclass, uint32_t ttl, size_t *rdlen_pos)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Finish a record started with wire_write_rr_begin: RDLENGTH becomes the
@@ -421,7 +421,7 @@ int wire_write_rr_begin(struct wire_writer *w, enum wire_section section,
  *   wire_write_rr_begin returned for this writer.
  */
 int wire_write_rr_end(struct wire_writer *w, size_t rdlen_pos)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /** A saved writer state: see wire_writer_mark. */
 struct wire_mark {
@@ -452,7 +452,7 @@ void wire_writer_rollback(struct wire_writer *w, const struct wire_mark *m);
  * @return as wire_write_rr.
  */
 int wire_write_opt(struct wire_writer *w, uint16_t udp_size,
-                   uint8_t ext_rcode, int do_bit) WIRE_MUST_CHECK;
+                   uint8_t ext_rcode, int do_bit) MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* Query builder                                                       */
@@ -477,7 +477,7 @@ struct wire_query {
  */
 int wire_query_build(uint8_t *out, size_t cap, size_t *outlen,
                      const uint8_t *name, size_t namelen,
-                     const struct wire_query *q) WIRE_MUST_CHECK;
+                     const struct wire_query *q) MUST_CHECK;
 
 /**
  * Build a query for a text name (see wire_name_from_text).
@@ -485,7 +485,7 @@ int wire_query_build(uint8_t *out, size_t cap, size_t *outlen,
  */
 int wire_query_build_text(uint8_t *out, size_t cap, size_t *outlen,
                           const char *name, const struct wire_query *q)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* Names                                                               */
@@ -496,7 +496,7 @@ int wire_query_build_text(uint8_t *out, size_t cap, size_t *outlen,
  * @return WIRE_OK, WIRE_ESHORT, WIRE_ELABEL, WIRE_ENAME or WIRE_EINVAL
  *   (bytes after the root label).
  */
-int wire_name_check(const uint8_t *name, size_t len) WIRE_MUST_CHECK;
+int wire_name_check(const uint8_t *name, size_t len) MUST_CHECK;
 
 /** Lowercase the letters A-Z of a wire name in place (len bytes). */
 void wire_name_lower(uint8_t *name, size_t len);
@@ -529,7 +529,7 @@ void wire_name_0x20(uint8_t *name, size_t len,
  * @return WIRE_OK, or WIRE_EINVAL for the root name or a malformed name.
  */
 int wire_name_parent(const uint8_t *name, size_t len, size_t *off)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Convert a presentation name to wire format. "a.b", "a.b." and "." are
@@ -543,7 +543,7 @@ int wire_name_parent(const uint8_t *name, size_t len, size_t *off)
  */
 int wire_name_from_text(const char *text, size_t textlen,
                         uint8_t out[WIRE_NAME_MAX], size_t *outlen)
-	WIRE_MUST_CHECK;
+	MUST_CHECK;
 
 /**
  * Convert a wire name to presentation format, dig style: absolute with a
@@ -556,6 +556,6 @@ int wire_name_from_text(const char *text, size_t textlen,
  * @return WIRE_OK, WIRE_ESPACE or a wire_name_check error.
  */
 int wire_name_to_text(const uint8_t *name, size_t len, char *out,
-                      size_t outcap, size_t *outlen) WIRE_MUST_CHECK;
+                      size_t outcap, size_t *outlen) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_WIRE_H */

@@ -189,6 +189,7 @@ int wire_write_name(struct wire_writer *w, const uint8_t *name,
 		return WIRE_ESPACE;
 	for (s = 0; s < sufoff && name[s] != 0; s += 1 + (size_t)name[s])
 		remember(w, w->len + s);
+	REQUIRE(!found || sufoff <= namelen);
 	if (found) {
 		memcpy(w->buf + w->len, name, sufoff);
 		w->len += sufoff;

@@ -40,6 +40,8 @@
 #ifndef CURVECACHE_RESOLVER_WORKERS_H
 #define CURVECACHE_RESOLVER_WORKERS_H
 
+#include "base.h"
+
 #include <stddef.h>
 
 #include "server.h"
@@ -73,7 +75,7 @@ struct workers;
  */
 int workers_start(struct workers **out, unsigned n,
                   const struct server_params *p, char *err, size_t errlen)
-	__attribute__((warn_unused_result));
+	MUST_CHECK;
 
 /**
  * Give every extra worker a new configuration (see the design notes);

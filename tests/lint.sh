@@ -28,6 +28,18 @@ done
 if grep -E '^(curve|cache)_lib[a-z]+_a_CPPFLAGS.*resolver' "$srcdir/Makefile.am"; then
   echo "lint: Makefile.am: a leaf library has -I for resolver/"; fail=1
 fi
+# One must-check mark per library (issue 14): MUST_CHECK in
+# resolver/base.h, CACHE_MUST_CHECK in cache/cache.h, CURVE_MUST_CHECK in
+# curve/curve.h; no other definition, no bare warn_unused_result.
+marks=$(grep -n 'warn_unused_result' "$srcdir"/resolver/*.[ch] \
+  "$srcdir"/cache/*.[ch] "$srcdir"/curve/*.[ch] |
+  grep -v '^[^:]*/resolver/base\.h:[0-9]*:#define MUST_CHECK ' |
+  grep -v '^[^:]*/cache/cache\.h:[0-9]*:#define CACHE_MUST_CHECK ' |
+  grep -v '^[^:]*/curve/curve\.h:[0-9]*:#define CURVE_MUST_CHECK ')
+if [ -n "$marks" ]; then
+  printf 'lint: a must-check mark outside base.h/cache.h/curve.h: %s\n' "$marks"
+  fail=1
+fi
 # No test may send a packet to the real root servers: a script that
 # starts the daemon names its own root hints (root-hints:) or writes its
 # config with the lab helpers of tests/e2e/e2e_lib.sh, which do.

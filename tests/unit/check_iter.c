@@ -266,7 +266,7 @@ START_TEST(test_curve_keys)
 {
 	const struct iter_result *r;
 	struct cache_answer ans;
-	uint8_t key[ITER_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	size_t klen;
 
 	ck_assert_int_eq(sodium_hex2bin(key, sizeof key, KEYHEX,
@@ -286,13 +286,13 @@ START_TEST(test_curve_keys)
 	ck_assert_uint_eq(N.nsends, 3);
 	ck_assert(!N.sends[1].curve);
 	ck_assert(N.sends[2].curve);
-	ck_assert_mem_eq(N.sends[2].key, key, ITER_KEY_BYTES);
+	ck_assert_mem_eq(N.sends[2].key, key, KEY_BYTES);
 	ck_assert_str_eq(N.sends[2].zone, "curve.example.");
 	ck_assert_uint_eq(iter_counts(N.req)->sends_curve, 1);
 	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
 	                           NULL, 0), CACHE_OK);
 	ck_assert(ans.curve);
-	ck_assert_mem_eq(ans.server_key, key, ITER_KEY_BYTES);
+	ck_assert_mem_eq(ans.server_key, key, KEY_BYTES);
 }
 END_TEST
 

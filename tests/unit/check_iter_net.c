@@ -387,7 +387,7 @@ static void net_log(const struct iter_target *t, const char *server)
 	                 sizeof s->zone, NULL), WIRE_OK);
 	s->qtype = t->qtype;
 	s->curve = t->curve;
-	memcpy(s->key, t->key, ITER_KEY_BYTES);
+	memcpy(s->key, t->key, KEY_BYTES);
 	s->edns = t->edns;
 	s->timeout_ms = t->timeout_ms;
 	s->hedge_ms = t->hedge_ms;

@@ -459,7 +459,7 @@ START_TEST(test_edns_and_key)
 	struct sockaddr_storage a = sa("2001:db8::1");
 	struct sockaddr_storage m = sa("::ffff:192.0.2.9");
 	struct sockaddr_storage v4 = sa("192.0.2.9");
-	uint8_t key[SEL_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	struct sel_info info;
 
 	memset(key, 0x5a, sizeof key);

@@ -58,7 +58,7 @@ struct net_send {
 	char zone[WIRE_NAME_TEXT_MAX];
 	uint16_t qtype;
 	bool curve;
-	uint8_t key[ITER_KEY_BYTES];
+	uint8_t key[KEY_BYTES];
 	uint16_t edns;
 	uint32_t timeout_ms;
 	uint32_t hedge_ms;
