@@ -291,13 +291,14 @@ struct infra_forget {
 	size_t removed;
 };
 
-/* On one worker's thread: forget in its own selection table. */
+/* On one worker's thread: forget in its own selection table and its
+ * upstream's DNSCurve format memory. */
 static void infra_forget_one(struct server *srv, struct cfg *cfg, void *arg)
 {
 	struct infra_forget *f = arg;
 
 	(void)cfg;
-	f->removed += sel_forget(server_sel(srv), f->sa);
+	f->removed += server_forget_infra(srv, f->sa);
 }
 
 /* flush_infra all|ADDR: every worker forgets in its own table, on its

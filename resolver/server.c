@@ -1116,6 +1116,12 @@ int server_stats_more(struct server *s, server_stats_more_fn *fn, void *arg)
 	return SERVER_OK;
 }
 
+size_t server_forget_infra(struct server *s, const struct sockaddr *sa)
+{
+	(void)upstream_fmt_forget(s->up, sa);
+	return sel_forget(s->sel, sa);
+}
+
 struct sel *server_sel(struct server *s)
 {
 	return s->sel;

@@ -210,6 +210,14 @@ int server_stats_more(struct server *s, server_stats_more_fn *fn, void *arg);
  *  and lookup commands read it; same thread only). */
 struct sel *server_sel(struct server *s);
 
+/**
+ * flush_infra on this worker: forget what it learned about a server
+ * address (NULL: every address): its server-selection entry and the
+ * DNSCurve format it answered in. Same thread only.
+ * @return the server-selection entries removed.
+ */
+size_t server_forget_infra(struct server *s, const struct sockaddr *sa);
+
 /** Resolutions running now. */
 size_t server_resolutions(const struct server *s);
 

@@ -135,6 +135,15 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
  */
 void upstream_cancel(struct upstream_query *q);
 
+/**
+ * Forget the DNSCurve format (streamlined or TXT) learned for a server
+ * address, whatever its key, or for every address (flush_infra). Same
+ * thread as the upstream.
+ * @param sa: AF_INET or AF_INET6 address, or NULL for all.
+ * @return the remembered formats removed.
+ */
+size_t upstream_fmt_forget(struct upstream *u, const struct sockaddr *sa);
+
 /** Queries not yet cancelled. */
 size_t upstream_pending(const struct upstream *u);
 

@@ -205,3 +205,26 @@ void upstream_fmt_set(struct upstream *u, const struct iter_target *t,
 	slot->used = true;
 	slot->mode = (uint8_t)mode;
 }
+
+size_t upstream_fmt_forget(struct upstream *u, const struct sockaddr *sa)
+{
+	struct iter_target t;
+	struct upstream_fmt id;
+	size_t i, n = 0;
+
+	memset(&t, 0, sizeof t);
+	if (sa != NULL)
+		memcpy(&t.addr, sa, sa->sa_family == AF_INET6 ?
+		       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	(void)fmt_slot(u, &t, &id);  /* id: the family and address bytes */
+	for (i = 0; i < UPSTREAM_FORMAT_SLOTS; i++) {
+		struct upstream_fmt *f = &u->fmt[i];
+
+		if (!f->used || (sa != NULL && (f->family != id.family ||
+		    memcmp(f->addr, id.addr, sizeof f->addr) != 0)))
+			continue;
+		memset(f, 0, sizeof(*f));
+		n++;
+	}
+	return n;
+}

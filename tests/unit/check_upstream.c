@@ -15,6 +15,7 @@
 #include "cfg.h"
 #include "stats.h"
 #include "upstream.h"
+#include "upstream_int.h"
 #include "wire.h"
 
 /** Replies recorded per test. */
@@ -197,6 +198,52 @@ START_TEST(test_no_hedge)
 }
 END_TEST
 
+/* A DNSCurve target at 127.0.0.LAST with key byte k. */
+static void curve_target(struct iter_target *t, uint8_t last, uint8_t k)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)&t->addr;
+
+	memset(t, 0, sizeof(*t));
+	in->sin_family = AF_INET;
+	in->sin_addr.s_addr = htonl(0x7f000000u | last);
+	t->addrlen = sizeof(struct sockaddr_in);
+	memset(t->key, k, sizeof t->key);
+}
+
+/* flush_infra: the format a server answered in is forgotten for its
+ * address (every key), or for every address; others stay. */
+START_TEST(test_fmt_forget)
+{
+	struct iter_target a, a2, b;
+	enum exchange_mode second_mode;
+	bool second;
+
+	cfg.curve_order[0] = CFG_CURVE_STREAMLINED;
+	cfg.curve_order[1] = CFG_CURVE_TXT;
+	cfg.n_curve_order = 2;
+	curve_target(&a, 9, 1);
+	curve_target(&a2, 9, 2);
+	curve_target(&b, 10, 1);
+	upstream_fmt_set(up, &a, EXCHANGE_TXT);
+	upstream_fmt_set(up, &a2, EXCHANGE_TXT);
+	upstream_fmt_set(up, &b, EXCHANGE_TXT);
+	ck_assert_int_eq(upstream_fmt_first(up, &a, &second_mode, &second),
+	                 EXCHANGE_TXT);
+	ck_assert_uint_eq(upstream_fmt_forget(up, (struct sockaddr *)&a.addr),
+	                  2);
+	ck_assert_int_eq(upstream_fmt_first(up, &a, &second_mode, &second),
+	                 EXCHANGE_STREAMLINED);
+	ck_assert_int_eq(upstream_fmt_first(up, &a2, &second_mode, &second),
+	                 EXCHANGE_STREAMLINED);
+	ck_assert_int_eq(upstream_fmt_first(up, &b, &second_mode, &second),
+	                 EXCHANGE_TXT);
+	ck_assert_uint_eq(upstream_fmt_forget(up, NULL), 1);
+	ck_assert_int_eq(upstream_fmt_first(up, &b, &second_mode, &second),
+	                 EXCHANGE_STREAMLINED);
+	ck_assert_uint_eq(upstream_fmt_forget(up, NULL), 0);
+}
+END_TEST
+
 static Suite *upstream_suite(void)
 {
 	Suite *s = suite_create("upstream");
@@ -206,6 +253,7 @@ static Suite *upstream_suite(void)
 	tcase_add_test(tc, test_hedge_then_timeout);
 	tcase_add_test(tc, test_answer_after_hedge);
 	tcase_add_test(tc, test_no_hedge);
+	tcase_add_test(tc, test_fmt_forget);
 	suite_add_tcase(s, tc);
 	return s;
 }
