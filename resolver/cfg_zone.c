@@ -16,13 +16,13 @@
  * iterator decodes it); cfg.c stays free of curve/ and wire.c.
  */
 #include "cfg.h"
+#include "wire.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /** Characters of a uz5 key label: "uz5" and 51 base32 digits. */
 #define CFG_KEYLABEL_LEN (CFG_KEYLABEL_BYTES - 1)
-#define CFG_LABEL_MAX 63
 
 static int zfail(char *why, size_t whylen, const char *what,
                  const char *value)
@@ -31,39 +31,22 @@ static int zfail(char *why, size_t whylen, const char *what,
 	return -1;
 }
 
-/* "corp.example." or "corp.example" or "." into lowercase wire form. */
+/* "corp.example." or "corp.example" or "." into lowercase wire form:
+ * the codec's one text parser (wire_name_from_text, which also takes
+ * \DDD and \X escapes), on printable text without spaces. */
+_Static_assert(CFG_NAME_MAX == WIRE_NAME_MAX, "one name size");
+
 int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen)
 {
-	size_t n = 0, label = 0, lenpos = 0, i;
+	size_t i, len = strlen(text);
 
-	if (strcmp(text, ".") == 0) {
-		out[0] = 0;
-		*outlen = 1;
-		return 0;
-	}
-	for (i = 0; text[i] != '\0'; i++) {
-		unsigned char ch = (unsigned char)text[i];
-
-		if (ch == '.') {
-			if (label == 0)
-				return -1; /* empty label */
-			label = 0;
-			continue;
-		}
-		if (ch <= ' ' || ch > '~' || label == CFG_LABEL_MAX ||
-		    n + 2 >= CFG_NAME_MAX)
+	for (i = 0; i < len; i++)
+		if ((unsigned char)text[i] <= ' ' ||
+		    (unsigned char)text[i] > '~')
 			return -1;
-		if (label == 0) {
-			lenpos = n;
-			out[n++] = 0;
-		}
-		out[n++] = (uint8_t)(ch >= 'A' && ch <= 'Z' ? ch + 32 : ch);
-		out[lenpos] = (uint8_t)++label;
-	}
-	if (n == 0)
+	if (wire_name_from_text(text, len, out, outlen) != WIRE_OK)
 		return -1;
-	out[n++] = 0;
-	*outlen = n;
+	wire_name_lower(out, *outlen);
 	return 0;
 }
 

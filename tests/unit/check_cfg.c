@@ -267,6 +267,36 @@ END_TEST
 
 /* Issue 13 item 1: a TLS forwarder in Unbound's syntax is refused, never
  * sent plain DNS; '#' starts a comment only after white space. */
+/* Zone names in the config go through the codec's one text parser:
+ * lowercase wire form, escapes, the same limits. */
+START_TEST(test_name_parse)
+{
+	uint8_t w[CFG_NAME_MAX];
+	size_t n;
+	char label64[80];
+
+	ck_assert_int_eq(cfg_name_parse("Corp.Example", w, &n), 0);
+	ck_assert_uint_eq(n, 14);
+	ck_assert_int_eq(memcmp(w, "\4corp\7example\0", 14), 0);
+	ck_assert_int_eq(cfg_name_parse("corp.example.", w, &n), 0);
+	ck_assert_uint_eq(n, 14);
+	ck_assert_int_eq(cfg_name_parse(".", w, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(cfg_name_parse("a\\.b.lab", w, &n), 0);
+	ck_assert_uint_eq(n, 9);
+	ck_assert_int_eq(memcmp(w, "\3a.b\3lab", 9), 0);
+	ck_assert_int_eq(cfg_name_parse("a..b", w, &n), -1);
+	ck_assert_int_eq(cfg_name_parse("", w, &n), -1);
+	ck_assert_int_eq(cfg_name_parse("a b", w, &n), -1);
+	ck_assert_int_eq(cfg_name_parse("a\tb", w, &n), -1);
+	memset(label64, 'x', 64);
+	strcpy(label64 + 64, ".lab");
+	ck_assert_int_eq(cfg_name_parse(label64, w, &n), -1);
+	strcpy(label64 + 63, ".lab");  /* 63 x and lab: fine */
+	ck_assert_int_eq(cfg_name_parse(label64, w, &n), 0);
+}
+END_TEST
+
 START_TEST(test_tls_forwarder_refused)
 {
 	ck_assert_int_eq(parse("forward-zone: fwd.example. "
@@ -633,6 +663,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_reject_whole);
 	tcase_add_test(tc, test_zone_reject);
 	tcase_add_test(tc, test_tls_forwarder_refused);
+	tcase_add_test(tc, test_name_parse);
 	tcase_add_test(tc, test_port_keeps_explicit_listen);
 	tcase_add_test(tc, test_curve_require_reject);
 	tcase_add_test(tc, test_local_zone_reject);
