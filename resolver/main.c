@@ -1,5 +1,8 @@
 /*
- * resolver/main.c - the curvecache daemon.
+ * resolver/main.c - the curvecache daemon: start-up (detach, listeners,
+ * privilege drop, workers, control socket), the signals and reload, the
+ * event loop and the clean exit. The command line, -V, -h and -t are in
+ * main_args.c (main_int.h holds what the two share).
  *
  *   curvecache [-c FILE] [-f]    run
  *   curvecache [-c FILE] -t      check the configuration, exit 0 or 1
@@ -58,11 +61,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
-#include <ares.h>
 #include <sodium.h>
 
 #include "cache.h"
@@ -72,6 +73,7 @@
 #include "curvepin.h"
 #include "hints.h"
 #include "log.h"
+#include "main_int.h"
 #include "ops.h"
 #include "ratelimit.h"
 #include "server.h"
@@ -83,72 +85,11 @@
 #define MAIN_STATS_BYTES 16384
 /** Longest "stats" log line (the log line buffer is 1024 bytes). */
 #define MAIN_STATS_LINE 800
-/** Signals handled: TERM, INT, HUP, USR1. */
-#define MAIN_SIGNALS 4
 /** What systemd hears once we answer (Type=notify). */
 #define MAIN_NOTIFY_READY "READY=1\nSTATUS=answering queries"
 
-/** Which root hints were chosen (hints_select), for the log. */
-struct main_hints {
-	char used[CFG_MAX_PATH];     /**< the file, or "built-in" */
-	char note[HINTS_ERR_BYTES];  /**< why Debian's file was not used
-	                                  ("" when absent or used) */
-};
-
-/** Everything the daemon owns. */
-struct main_ctx {
-	const char *cfg_path;
-	char cfg_abs[PATH_MAX];      /**< cfg_path made absolute (reloads
-	                                  happen after chdir("/")) */
-	bool foreground;
-	bool check;                  /**< -t: check the config, run nothing */
-	bool pid_written;            /**< cfg.pidfile is ours to remove */
-	int ready_fd;                /**< pipe to the waiting parent, or -1 */
-	struct cfg cfg;              /**< the running configuration */
-	struct main_hints hints;     /**< which root hints run */
-	uv_loop_t loop;
-	bool loop_open;
-	uv_signal_t sig[MAIN_SIGNALS]; /**< TERM, INT, HUP, USR1 */
-	size_t nsig;
-	struct cache *cache;
-	struct curve_client *curve;
-	struct ratelimit *rl;        /**< shared by the workers */
-	struct curvepin *pin;        /**< shared by the workers */
-	struct server *srv;
-	struct workers *workers;     /**< threads 1 .. N-1 (workers.h) */
-	struct control *ctl;         /**< NULL: no control socket */
-	uv_timer_t rotate;           /**< curve-key-rotate */
-	bool rotate_open;
-	uv_timer_t log_tick;         /**< log_suppressed lines, each second */
-	bool log_tick_open;
-};
-
 /** Start-up failures go to the log too once it is syslog. */
 static bool main_to_syslog;
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: curvecache [-c FILE] [-f | -t] | -V | -h\n"
-	        "  -c FILE  configuration file (default %s)\n"
-	        "  -f       stay in the foreground, log to stderr\n"
-	        "  -t       check the configuration and the files it names,\n"
-	        "           print FILE:LINE problems; exit 0 if good, 1 if not\n"
-	        "  -V       print the version and the library versions\n"
-	        "  -h       print this help\n",
-	        CFG_DEFAULT_FILE);
-}
-
-/* -V: ours, and those of the libraries as run (and as built). */
-static void print_versions(void)
-{
-	printf("curvecache %s\n", PACKAGE_VERSION);
-	printf("libsodium %s (built with %s)\n", sodium_version_string(),
-	       SODIUM_VERSION_STRING);
-	printf("c-ares %s (built with %s)\n", ares_version(NULL),
-	       ARES_VERSION_STR);
-	printf("libuv %s (built with %d.%d.%d)\n", uv_version_string(),
-	       UV_VERSION_MAJOR, UV_VERSION_MINOR, UV_VERSION_PATCH);
-}
 
 /* A start-up failure: to stderr and to the log. Under the systemd
  * journal stderr is the log, so the line is logfmt like every other;
@@ -221,7 +162,7 @@ static void daemon_ready(struct main_ctx *m)
 	}
 }
 
-static int drop_privileges(const char *user)
+int main_drop_privileges(const char *user)
 {
 	struct passwd *pw;
 
@@ -608,7 +549,7 @@ static int startup(struct main_ctx *m)
 		return -1;
 	}
 	if (make_server(m, h) != 0 || make_control(m) != 0 ||
-	    drop_privileges(m->cfg.user) != 0 || after_drop(m) != 0 ||
+	    main_drop_privileges(m->cfg.user) != 0 || after_drop(m) != 0 ||
 	    start_signals(m) != 0)
 		return -1;
 	ops_cache_load(m->cache, &m->cfg);
@@ -743,89 +684,6 @@ static void cleanup(struct main_ctx *m)
 		ops_pidfile_remove(m->cfg.pidfile);
 }
 
-static int parse_args(struct main_ctx *m, int argc, char **argv)
-{
-	int opt;
-
-	m->cfg_path = CFG_DEFAULT_FILE;
-	while ((opt = getopt(argc, argv, "c:fhtV")) != -1) {
-		switch (opt) {
-		case 'c':
-			m->cfg_path = optarg;
-			break;
-		case 'f':
-			m->foreground = true;
-			break;
-		case 't':
-			m->check = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			print_versions();
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return -1;
-	}
-	if (realpath(m->cfg_path, m->cfg_abs) != NULL)
-		m->cfg_path = m->cfg_abs;
-	return 0;
-}
-
-/* -t as root with user: set: a child, as that user, opens the files a
- * reload reads (as the daemon does after its privilege drop). */
-static int check_as_user(struct main_ctx *m)
-{
-	char err[CFG_ERR_BYTES];
-	pid_t pid, w;
-	int st = 0;
-
-	if (m->cfg.user[0] == '\0' || geteuid() != 0)
-		return 0;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "curvecache: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		if (drop_privileges(m->cfg.user) != 0)
-			_exit(1);
-		if (ops_reload_files_check(&m->cfg, m->cfg_path, m->cfg.user,
-		                           err, sizeof err) != 0) {
-			fprintf(stderr, "%s\n", err);
-			_exit(1);
-		}
-		_exit(0);
-	}
-	do
-		w = waitpid(pid, &st, 0);
-	while (w < 0 && errno == EINTR);
-	return w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-/* -t: everything a start reads, nothing bound: 0 good, 1 not. */
-static int check_config(struct main_ctx *m)
-{
-	char err[CFG_ERR_BYTES];
-
-	if (cfg_load(m->cfg_path, &m->cfg, err, sizeof err) != 0 ||
-	    ops_config_check(&m->cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	if (check_as_user(m) != 0)
-		return 1;
-	printf("curvecache: configuration %s is OK\n", m->cfg_path);
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -836,13 +694,13 @@ int main(int argc, char **argv)
 	if (m == NULL)
 		return 1;
 	m->ready_fd = -1;
-	if (parse_args(m, argc, argv) != 0) {
+	if (main_args_parse(m, argc, argv) != 0) {
 		free(m);
 		return 2;
 	}
 	log_init(CFG_LOG_INFO, true);
 	if (m->check) {
-		status = check_config(m);
+		status = main_check(m);
 		free(m);
 		return status;
 	}
