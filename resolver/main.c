@@ -1,8 +1,9 @@
 /*
  * resolver/main.c - the curvecache daemon: start-up (detach, listeners,
- * privilege drop, workers, control socket), the signals and reload, the
- * event loop and the clean exit. The command line, -V, -h and -t are in
- * main_args.c (main_int.h holds what the two share).
+ * privilege drop, workers, control socket), the event loop and the clean
+ * exit. The command line, -V, -h and -t are in main_args.c; the signals
+ * (stop, reload, counters) in main_signal.c; main_int.h holds what they
+ * share.
  *
  *   curvecache [-c FILE] [-f]    run
  *   curvecache [-c FILE] -t      check the configuration, exit 0 or 1
@@ -54,7 +55,6 @@
 #include <limits.h>
 #include <grp.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,10 +81,6 @@
 #include "upstream.h"
 #include "workers.h"
 
-/** Buffer for the text of every counter. */
-#define MAIN_STATS_BYTES 16384
-/** Longest "stats" log line (the log line buffer is 1024 bytes). */
-#define MAIN_STATS_LINE 800
 /** What systemd hears once we answer (Type=notify). */
 #define MAIN_NOTIFY_READY "READY=1\nSTATUS=answering queries"
 
@@ -243,7 +239,7 @@ static void on_rotate(uv_timer_t *t)
 }
 
 /* (Re)arm the rotation timer for cfg.curve_key_rotate_s (0: stop it). */
-static void arm_rotate(struct main_ctx *m)
+void main_arm_rotate(struct main_ctx *m)
 {
 	uint64_t ms = (uint64_t)m->cfg.curve_key_rotate_s * 1000;
 
@@ -276,7 +272,7 @@ static void arm_log_tick(struct main_ctx *m)
 }
 
 /* Close the timer of arm_log_tick, if open. */
-static void close_log_tick(struct main_ctx *m)
+void main_close_log_tick(struct main_ctx *m)
 {
 	if (m->log_tick_open)
 		uv_close((uv_handle_t *)&m->log_tick, NULL);
@@ -310,7 +306,7 @@ static int start_workers(struct main_ctx *m, const struct server_params *p)
 }
 
 /* Stop threads 1 .. N-1 (waits for them); worker 0 counts alone again. */
-static void stop_workers(struct main_ctx *m)
+void main_stop_workers(struct main_ctx *m)
 {
 	if (m->workers == NULL)
 		return;
@@ -357,12 +353,10 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	return start_workers(m, &p);
 }
 
-static int reload(struct main_ctx *m, char *err, size_t errlen);
-
 /* The control socket's reload command. */
 static int reload_cb(void *arg, char *err, size_t errlen)
 {
-	return reload(arg, err, errlen);
+	return main_reload(arg, err, errlen);
 }
 
 /* The control socket's per-worker commands: worker 0 here, then the
@@ -404,28 +398,8 @@ static int make_control(struct main_ctx *m)
 	return 0;
 }
 
-static void on_signal(uv_signal_t *sig, int signum);
-
-static int start_signals(struct main_ctx *m)
-{
-	static const int sigs[MAIN_SIGNALS] = { SIGTERM, SIGINT, SIGHUP,
-	                                        SIGUSR1 };
-	size_t i;
-
-	signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < MAIN_SIGNALS; i++) {
-		if (uv_signal_init(&m->loop, &m->sig[i]) != 0)
-			return -1;
-		m->sig[i].data = m;
-		m->nsig++;
-		if (uv_signal_start(&m->sig[i], on_signal, sigs[i]) != 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* Debian's root hints exist but did not load: say so (built-in used). */
-static void log_hints_note(const struct main_ctx *m)
+void main_log_hints_note(const struct main_ctx *m)
 {
 	if (m->hints.note[0] != '\0')
 		log_warn("root_hints", "error=%s used=%s", m->hints.note,
@@ -434,8 +408,8 @@ static void log_hints_note(const struct main_ctx *m)
 
 /* The root hints of config c (hints_select) and what was chosen in *w:
  * 0, or -1 with the reason in err. */
-static int load_hints(const struct cfg *c, struct hints **h,
-                      struct main_hints *w, char *err, size_t errlen)
+int main_load_hints(const struct cfg *c, struct hints **h,
+                    struct main_hints *w, char *err, size_t errlen)
 {
 	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, h, w->used,
 	                 sizeof w->used, w->note, sizeof w->note) !=
@@ -462,34 +436,7 @@ static void log_start(const struct main_ctx *m)
 	         "pid=%ld", PACKAGE_VERSION, addrs,
 	         m->cfg.curve ? "on" : "off", m->hints.used,
 	         (long)getpid());
-	log_hints_note(m);
-}
-
-/* Every counter, as "stats" lines of name=value fields (SIGUSR1, exit). */
-static void log_stats(const struct main_ctx *m)
-{
-	char text[MAIN_STATS_BYTES], *p, *end, *nl;
-
-	(void)stats_format(server_stats(m->srv), text, sizeof text);
-	p = text;
-	end = text + strlen(text);
-	while (p < end) {
-		char *cut = p + MAIN_STATS_LINE < end ? p + MAIN_STATS_LINE :
-		            end;
-
-		if (cut < end) {
-			while (cut > p && *cut != '\n')
-				cut--;
-			if (cut == p)
-				break;
-		}
-		for (nl = p; nl < cut; nl++)
-			if (*nl == '\n')
-				*nl = ' ';
-		*cut = '\0';
-		log_pairs(CFG_LOG_INFO, "stats", p);
-		p = cut + 1;
-	}
+	main_log_hints_note(m);
 }
 
 /* After the privilege drop: every file a reload reads must be readable
@@ -526,7 +473,7 @@ static int startup(struct main_ctx *m)
 		fail("libsodium cannot be initialised");
 		return -1;
 	}
-	if (load_hints(&m->cfg, &h, &m->hints, err, sizeof err) != 0) {
+	if (main_load_hints(&m->cfg, &h, &m->hints, err, sizeof err) != 0) {
 		fail("%s", err);
 		return -1;
 	}
@@ -550,10 +497,10 @@ static int startup(struct main_ctx *m)
 	}
 	if (make_server(m, h) != 0 || make_control(m) != 0 ||
 	    main_drop_privileges(m->cfg.user) != 0 || after_drop(m) != 0 ||
-	    start_signals(m) != 0)
+	    main_start_signals(m) != 0)
 		return -1;
 	ops_cache_load(m->cache, &m->cfg);
-	arm_rotate(m);
+	main_arm_rotate(m);
 	arm_log_tick(m);
 	log_start(m);
 	daemon_ready(m);
@@ -562,97 +509,7 @@ static int startup(struct main_ctx *m)
 }
 
 /* ------------------------------------------------------------------ */
-/* Signals                                                             */
-
-static void stop(struct main_ctx *m)
-{
-	size_t i;
-
-	ops_notify("STOPPING=1");
-	log_flush_suppressed();
-	log_info("stop", "signal=term");
-	log_stats(m);
-	ops_cache_save(m->cache, &m->cfg);
-	close_log_tick(m);
-	if (m->rotate_open)
-		uv_close((uv_handle_t *)&m->rotate, NULL);
-	m->rotate_open = false;
-	control_stop(m->ctl);
-	server_stop(m->srv);
-	stop_workers(m);
-	for (i = 0; i < m->nsig; i++)
-		uv_close((uv_handle_t *)&m->sig[i], NULL);
-	m->nsig = 0;
-}
-
-/* SIGHUP and the control socket: 0, or -1 with the reason in err. */
-static int reload(struct main_ctx *m, char *err, size_t errlen)
-{
-	struct cfg *nc = malloc(sizeof(*nc));
-	struct hints *h = NULL;
-	struct main_hints w;
-	bool rotate_changed;
-
-	if (nc == NULL) {
-		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=%s", "out of memory");
-		return -1;
-	}
-	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
-	    load_hints(nc, &h, &w, err, errlen) != 0) {
-		log_error("reload_failed", "error=%s kept=old", err);
-		free(nc);
-		return -1;
-	}
-	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_failed", "error=%s kept=old", err);
-		hints_free(h);
-		free(nc);
-		return -1;
-	}
-	if (server_hints_set(m->srv, h) != SERVER_OK) {
-		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=%s kept=old",
-		          "out of memory");
-		free(nc);
-		return -1;
-	}
-	ops_keep_restart_only(&m->cfg, nc);
-	if (server_forward_set(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_partial", "error=%s%s kept=old_forward_zones",
-		          "forward zones: ", err);
-		nc->n_forward = m->cfg.n_forward;
-		memcpy(nc->forward, m->cfg.forward, sizeof nc->forward);
-	}
-	rotate_changed = nc->curve_key_rotate_s != m->cfg.curve_key_rotate_s;
-	m->cfg = *nc;
-	free(nc);
-	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
-		log_error("reload_partial", "error=%s kept=old", err);
-	if (rotate_changed)
-		arm_rotate(m);
-	log_init(m->cfg.log_level, m->foreground);
-	m->hints = w;
-	log_info("reload", "file=%s root_hints=%s", m->cfg_path,
-	         m->hints.used);
-	log_hints_note(m);
-	return 0;
-}
-
-static void on_signal(uv_signal_t *sig, int signum)
-{
-	struct main_ctx *m = sig->data;
-	char err[CFG_ERR_BYTES + HINTS_ERR_BYTES];
-
-	if (signum == SIGHUP)
-		(void)reload(m, err, sizeof err);
-	else if (signum == SIGUSR1)
-		log_stats(m);
-	else if (m->nsig > 0)
-		stop(m);
-}
-
-/* ------------------------------------------------------------------ */
+/* Exit                                                                */
 
 static void cleanup(struct main_ctx *m)
 {
@@ -665,14 +522,14 @@ static void cleanup(struct main_ctx *m)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
-	close_log_tick(m);
+	main_close_log_tick(m);
 	if (m->loop_open) {
 		uv_run(&m->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&m->loop) != 0)
 			log_warn("loop_close", "error=%s", "handles left");
 	}
 	control_free(m->ctl);
-	stop_workers(m);
+	main_stop_workers(m);
 	server_free(m->srv);
 	curve_client_free(m->curve);
 	cache_destroy(m->cache);
@@ -683,7 +540,6 @@ static void cleanup(struct main_ctx *m)
 	if (m->pid_written)
 		ops_pidfile_remove(m->cfg.pidfile);
 }
-
 
 int main(int argc, char **argv)
 {

@@ -1,7 +1,8 @@
 /*
  * resolver/main_int.h - what the files of the curvecache daemon share:
- * main.c (start-up, signals, reload, the event loop) and main_args.c
- * (the command line, -V, -h and -t). Nobody else includes it.
+ * main.c (start-up, the event loop, the clean exit), main_signal.c (the
+ * signals: stop, reload, counters) and main_args.c (the command line,
+ * -V, -h and -t). Nobody else includes it.
  */
 #ifndef CURVECACHE_RESOLVER_MAIN_INT_H
 #define CURVECACHE_RESOLVER_MAIN_INT_H
@@ -73,5 +74,38 @@ int main_check(struct main_ctx *m);
  *   and the log once it is syslog or the journal).
  */
 int main_drop_privileges(const char *user);
+
+/* main.c: what the signal handling calls back */
+
+/** (Re)arm the rotation timer for cfg.curve_key_rotate_s (0: stop it). */
+void main_arm_rotate(struct main_ctx *m);
+/** Close the timer that writes due log_suppressed lines, if open. */
+void main_close_log_tick(struct main_ctx *m);
+/** Stop threads 1 .. N-1 (waits for them); worker 0 counts alone again. */
+void main_stop_workers(struct main_ctx *m);
+/** Debian's root hints exist but did not load: say so (built-in used). */
+void main_log_hints_note(const struct main_ctx *m);
+/**
+ * The root hints of config c (hints_select) and what was chosen in *w.
+ * @return 0, or -1 with the reason in err.
+ */
+int main_load_hints(const struct cfg *c, struct hints **h,
+                    struct main_hints *w, char *err, size_t errlen);
+
+/* main_signal.c */
+
+/**
+ * Ignore SIGPIPE; handle SIGTERM and SIGINT (stop), SIGHUP (reload) and
+ * SIGUSR1 (log every counter) on m->loop.
+ * @return 0, or -1 (the handles opened so far are in m->sig, m->nsig).
+ */
+int main_start_signals(struct main_ctx *m);
+
+/**
+ * Read the configuration and root hints again (SIGHUP, the control
+ * socket's reload); on failure the running ones stay.
+ * @return 0, or -1 with the reason in err (also logged).
+ */
+int main_reload(struct main_ctx *m, char *err, size_t errlen);
 
 #endif /* CURVECACHE_RESOLVER_MAIN_INT_H */
