@@ -17,7 +17,7 @@
 
 static const char *flush_name(struct control_cmd *c, char **argv,
                               size_t argc, struct control_out *out,
-                             char *err)
+                              char *err)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len, n = 0;
