@@ -1,5 +1,10 @@
 /*
- * resolver/cfg.c - read and check the curvecache configuration file.
+ * resolver/cfg.c - the options of the curvecache configuration file:
+ * the value parsers, one handler per option, the option table, the
+ * defaults (cfg_defaults), one "option: value" line (cfg_line_parse) and
+ * the checks of the whole config (cfg_end_check). Lines, comments and
+ * files are read by cfg_file.c; the acl and proxy-from lookups are in
+ * cfg_acl.c. Calls only cfg_zone.c and cfg_file.c (the include option).
  *
  * One handler per option, found through a table; each handler checks its
  * value and writes the reason into a small buffer on failure, which
@@ -18,8 +23,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define CFG_LINE_MAX 1024
 
 typedef int (*cfg_handler)(struct cfg_ctx *, char *value);
 
@@ -676,8 +679,7 @@ static char *trim(char *s)
 	return s;
 }
 
-/* One line (NUL-terminated, comment already cut). */
-static int parse_line(struct cfg_ctx *x, char *line)
+int cfg_line_parse(struct cfg_ctx *x, char *line)
 {
 	char *colon, *key, *value;
 	size_t i;
@@ -714,56 +716,6 @@ static int check_whole(struct cfg_ctx *x)
 	return 0;
 }
 
-/* The message of a failed line, "FILE:LINE: problem", unless an included
- * file already wrote its own. */
-static int line_failed(struct cfg_ctx *x, const char *name, size_t lineno,
-                       const char *why)
-{
-	if (!x->err_set)
-		snprintf(x->err, x->errlen, "%s:%zu: %s", name, lineno, why);
-	x->err_set = true;
-	return -1;
-}
-
-int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
-                      size_t len)
-{
-	char line[CFG_LINE_MAX];
-	size_t pos = 0, lineno = 0;
-	const char *outer = x->file;
-	int rc = 0;
-
-	x->file = name;
-	while (pos < len && rc == 0) {
-		size_t n = 0;
-		bool comment = false;
-
-		lineno++;
-		for (; pos < len && text[pos] != '\n'; pos++) {
-			/* '#' starts a comment at the start of a line or
-			 * after white space; inside a value it is part of it
-			 * (ADDR@PORT#NAME, as Unbound writes TLS names). */
-			if (text[pos] == '#' &&
-			    (n == 0 || isspace((unsigned char)line[n - 1])))
-				comment = true;
-			if (text[pos] == '\0')
-				return line_failed(x, name, lineno,
-				                   "NUL byte in file");
-			if (!comment && n + 1 >= sizeof line)
-				return line_failed(x, name, lineno,
-				                   "line too long");
-			if (!comment)
-				line[n++] = text[pos];
-		}
-		pos++; /* the newline */
-		line[n] = '\0';
-		if (parse_line(x, line) != 0)
-			rc = line_failed(x, name, lineno, x->why);
-	}
-	x->file = outer;
-	return rc;
-}
-
 int cfg_end_check(struct cfg_ctx *x, const char *name)
 {
 	if (check_whole(x) != 0) {
@@ -771,71 +723,4 @@ int cfg_end_check(struct cfg_ctx *x, const char *name)
 		return -1;
 	}
 	return 0;
-}
-
-int cfg_parse(const char *name, const char *text, size_t len,
-              struct cfg *out, char *err, size_t errlen)
-{
-	struct cfg_ctx x = { .c = out, .file = name, .err = err,
-	                     .errlen = errlen };
-
-	if (cfg_text_parse(&x, name, text, len) != 0)
-		return -1;
-	return cfg_end_check(&x, name);
-}
-
-static bool prefix_match(const uint8_t *addr, const struct cfg_acl *a)
-{
-	unsigned full = a->prefix / 8, rest = a->prefix % 8;
-
-	if (memcmp(addr, a->addr, full) != 0)
-		return false;
-	if (rest == 0)
-		return true;
-	return ((addr[full] ^ a->addr[full]) & (uint8_t)(0xff << (8 - rest)))
-	       == 0;
-}
-
-/* Index of the longest rule matching sa, -1 for none. */
-static int acl_find(const struct cfg_acl *r, size_t n,
-                    const struct sockaddr *sa)
-{
-	const uint8_t *addr;
-	int family = sa->sa_family;
-	int best = -1;
-	size_t i;
-
-	if (family == AF_INET) {
-		addr = (const uint8_t *)
-			&((const struct sockaddr_in *)sa)->sin_addr;
-	} else if (family == AF_INET6) {
-		addr = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-		if (IN6_IS_ADDR_V4MAPPED(
-			    &((const struct sockaddr_in6 *)sa)->sin6_addr)) {
-			family = AF_INET;
-			addr += 12;
-		}
-	} else {
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		if (r[i].family != family || !prefix_match(addr, &r[i]))
-			continue;
-		if (best < 0 || r[i].prefix > r[best].prefix)
-			best = (int)i;
-	}
-	return best;
-}
-
-enum cfg_acl_action cfg_acl_check(const struct cfg *c,
-                                  const struct sockaddr *sa)
-{
-	int best = acl_find(c->acl, c->n_acl, sa);
-
-	return best < 0 ? c->acl_default : c->acl[best].action;
-}
-
-bool cfg_proxy_from(const struct cfg *c, const struct sockaddr *sa)
-{
-	return acl_find(c->proxy_from, c->n_proxy_from, sa) >= 0;
 }

@@ -1,12 +1,15 @@
 /*
- * resolver/cfg_file.c - reading configuration files: cfg_load, the
- * include option (glob patterns, nesting, loops) and the one reader of a
- * whole config file (see cfg.h for the rules).
+ * resolver/cfg_file.c - reading configuration files: the text of a file
+ * as lines (comments, NUL bytes, length, "FILE:LINE: problem"), each
+ * handed to cfg_line_parse (cfg.c); cfg_parse, cfg_load, the include
+ * option (glob patterns, nesting, loops) and the one reader of a whole
+ * config file (see cfg.h for the rules).
  */
 #include "cfg.h"
 #include "cfg_int.h"
 #include "fileio.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -17,6 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/** Bytes of a config line, its NUL counted. */
+#define CFG_LINE_MAX 1024
 
 /* The problem of this file's own work, for the caller's FILE:LINE. */
 static int why_set(struct cfg_ctx *x, const char *fmt, ...)
@@ -148,4 +154,65 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
 		return -1;
 	}
 	return cfg_end_check(&x, path);
+}
+
+/* The message of a failed line, "FILE:LINE: problem", unless an included
+ * file already wrote its own. */
+static int line_failed(struct cfg_ctx *x, const char *name, size_t lineno,
+                       const char *why)
+{
+	if (!x->err_set)
+		snprintf(x->err, x->errlen, "%s:%zu: %s", name, lineno, why);
+	x->err_set = true;
+	return -1;
+}
+
+int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
+                      size_t len)
+{
+	char line[CFG_LINE_MAX];
+	size_t pos = 0, lineno = 0;
+	const char *outer = x->file;
+	int rc = 0;
+
+	x->file = name;
+	while (pos < len && rc == 0) {
+		size_t n = 0;
+		bool comment = false;
+
+		lineno++;
+		for (; pos < len && text[pos] != '\n'; pos++) {
+			/* '#' starts a comment at the start of a line or
+			 * after white space; inside a value it is part of it
+			 * (ADDR@PORT#NAME, as Unbound writes TLS names). */
+			if (text[pos] == '#' &&
+			    (n == 0 || isspace((unsigned char)line[n - 1])))
+				comment = true;
+			if (text[pos] == '\0')
+				return line_failed(x, name, lineno,
+				                   "NUL byte in file");
+			if (!comment && n + 1 >= sizeof line)
+				return line_failed(x, name, lineno,
+				                   "line too long");
+			if (!comment)
+				line[n++] = text[pos];
+		}
+		pos++; /* the newline */
+		line[n] = '\0';
+		if (cfg_line_parse(x, line) != 0)
+			rc = line_failed(x, name, lineno, x->why);
+	}
+	x->file = outer;
+	return rc;
+}
+
+int cfg_parse(const char *name, const char *text, size_t len,
+              struct cfg *out, char *err, size_t errlen)
+{
+	struct cfg_ctx x = { .c = out, .file = name, .err = err,
+	                     .errlen = errlen };
+
+	if (cfg_text_parse(&x, name, text, len) != 0)
+		return -1;
+	return cfg_end_check(&x, name);
 }

@@ -1,5 +1,5 @@
 /*
- * resolver/cfg_int.h - what cfg.c (options, lines) and cfg_file.c (files,
+ * resolver/cfg_int.h - what cfg.c (options) and cfg_file.c (lines, files,
  * include) share; nothing else includes it.
  */
 #ifndef CURVECACHE_RESOLVER_CFG_INT_H
@@ -36,7 +36,15 @@ struct cfg_ctx {
 };
 
 /**
- * Parse the lines of one file into x->c (cfg.c).
+ * One "option: value" line (NUL-terminated, comment already cut), run
+ * through the option table (cfg.c).
+ * @return 0, or -1 with the problem in x->why (or, from an included
+ *   file, in x->err with x->err_set).
+ */
+int cfg_line_parse(struct cfg_ctx *x, char *line);
+
+/**
+ * Parse the lines of one file into x->c (cfg_file.c).
  * @param x: the parse state; x->file is name while it runs.
  * @param name: the file name, for messages and relative includes.
  * @param text, len: the text; need not be NUL-terminated.

@@ -1,9 +1,12 @@
 /*
  * resolver/control_cmd.c - the control protocol (see control.h): the
  * output buffer, sessions (lines in, answers out, load_cache streams),
- * command parsing and the commands that change things (reload, flushes,
- * dump and load). Status, lookup, servers and flush_infra are in
- * control_info.c, the counters in control_stats.c. No sockets here.
+ * command table and its dispatch, and the small commands (reload,
+ * verbosity, stop, help, load_cache). The cache's commands
+ * (flushes, dump_cache) are in control_cache.c; status, lookup, servers
+ * and flush_infra in control_info.c; the counters in control_stats.c;
+ * get_option in control_option.c; the workers' running state in
+ * control_rt.c; top_queries in control_topk.c. No sockets here.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +18,6 @@
 #include "cfg.h"
 #include "log.h"
 #include "control_int.h"
-#include "rrtext.h"
 #include "topk.h"
 #include "wire.h"
 
@@ -178,104 +180,23 @@ static const char *cmd_reload(struct control_session *s, char **argv,
 	return NULL;
 }
 
-static const char *cmd_flush(struct control_session *s, char **argv,
+/* flush, flush_zone, flush_type, flush_all, flush_negative, dump_cache:
+ * the cache's entries (control_cache.c). A dump in Unbound's framing
+ * ends with the line its load_cache reads up to. */
+static const char *cmd_cache(struct control_session *s, char **argv,
                              size_t argc, struct control_out *out,
                              char *err)
 {
-	uint8_t name[WIRE_NAME_MAX];
-	size_t len, n = 0;
-	bool zone = strcmp(argv[0], "flush_zone") == 0;
+	const char *msg;
 
-	(void)argc;
-	(void)err;
-	if (!control_name_arg(argv[1], name, &len))
-		return "not a domain name";
-	if ((zone ? cache_flush_zone(s->c->env.cache, name, len, &n) :
-	     cache_flush_name(s->c->env.cache, name, len, &n)) != CACHE_OK)
-		return "not a domain name";
-	control_out_printf(out, "removed %zu entries\n", n);
-	return NULL;
-}
-
-/* flush_type NAME TYPE: that RRset (or NODATA) and the name's NXDOMAIN. */
-static const char *cmd_flush_type(struct control_session *s, char **argv,
-                                  size_t argc, struct control_out *out,
-                                  char *err)
-{
-	uint8_t name[WIRE_NAME_MAX];
-	uint16_t type;
-	size_t len, n = 0;
-
-	(void)argc;
-	if (!control_name_arg(argv[1], name, &len))
-		return "not a domain name";
-	if (rrtext_type_parse(argv[2], &type) != WIRE_OK) {
-		snprintf(err, CONTROL_ERR_BYTES, "unknown type: %.32s",
-		         argv[2]);
-		return err;
-	}
-	if (cache_flush_type(s->c->env.cache, name, len, type, &n) !=
-	    CACHE_OK) {
-		snprintf(err, CONTROL_ERR_BYTES, "type %.32s is never cached",
-		         argv[2]);
-		return err;
-	}
-	control_out_printf(out, "removed %zu entries\n", n);
-	return NULL;
-}
-
-static const char *cmd_flush_all(struct control_session *s, char **argv,
-                                 size_t argc, struct control_out *out,
-                                 char *err)
-{
-	size_t n = 0;
-
-	(void)argc;
-	(void)err;
-	if (strcmp(argv[0], "flush_all") == 0)
-		cache_flush_all(s->c->env.cache, &n);
-	else
-		cache_flush_negative(s->c->env.cache, &n);
-	control_out_printf(out, "removed %zu entries\n", n);
-	return NULL;
-}
-
-/* cachefile_put_fn into a control_out; stops once it is full. */
-static int dump_put(void *arg, const char *text, size_t len)
-{
-	struct control_out *out = arg;
-
-	control_out_put(out, text, len);
-	return out->full ? 1 : 0;
-}
-
-static const char *cmd_dump(struct control_session *s, char **argv,
-                            size_t argc, struct control_out *out,
-                            char *err)
-{
-	struct cachefile_dump_stats st;
-	int rc;
-
-	(void)argv;
-	(void)argc;
-	rc = cachefile_dump(s->c->env.cache, time(NULL), dump_put, out, &st);
-	if (out->full) {
-		/* Make room for the status line: drop the cut tail. */
-		out->full = false;
-		while (out->len > 0 && out->p[out->len - 1] != '\n')
-			out->len--;
-		return "answer too large: dump cut short";
-	}
-	if (rc != CACHEFILE_OK) {
-		snprintf(err, CONTROL_ERR_BYTES, "dump failed: %s",
-		         cachefile_strerror(rc));
-		return err;
-	}
-	control_out_printf(out, "; end entries=%zu records=%zu\n", st.entries,
-	                   st.rrs);
-	if (s->ubct)  /* what load_cache in that framing reads up to */
+	if (strcmp(argv[0], "flush_type") == 0)
+		return control_cmd_flush_type(s->c, argv, argc, out, err);
+	if (strcmp(argv[0], "dump_cache") != 0)
+		return control_cmd_flush(s->c, argv, argc, out, err);
+	msg = control_cmd_dump(s->c, argv, argc, out, err);
+	if (msg == NULL && s->ubct)
 		control_out_printf(out, "%s\n", CONTROL_UBCT_EOF);
-	return NULL;
+	return msg;
 }
 
 static const char *cmd_load(struct control_session *s, char **argv,
@@ -432,21 +353,21 @@ static const struct control_verb control_verbs[] = {
 	  "[text|prometheus|json]  counters", 0 },
 	{ "reload", 0, 0, cmd_reload, "read the config and root hints",
 	  CONTROL_VERB_ACTION },
-	{ "flush", 1, 1, cmd_flush, "NAME  remove a name's entries",
+	{ "flush", 1, 1, cmd_cache, "NAME  remove a name's entries",
 	  CONTROL_VERB_ACTION },
-	{ "flush_zone", 1, 1, cmd_flush, "NAME  remove all at or below NAME",
+	{ "flush_zone", 1, 1, cmd_cache, "NAME  remove all at or below NAME",
 	  CONTROL_VERB_ACTION },
-	{ "flush_all", 0, 0, cmd_flush_all, "empty the cache",
+	{ "flush_all", 0, 0, cmd_cache, "empty the cache",
 	  CONTROL_VERB_ACTION },
-	{ "flush_negative", 0, 0, cmd_flush_all,
+	{ "flush_negative", 0, 0, cmd_cache,
 	  "remove NXDOMAIN and NODATA entries", CONTROL_VERB_ACTION },
-	{ "flush_type", 2, 2, cmd_flush_type,
+	{ "flush_type", 2, 2, cmd_cache,
 	  "NAME TYPE  remove NAME's TYPE (and its NXDOMAIN)",
 	  CONTROL_VERB_ACTION },
 	{ "flush_infra", 1, 1, cmd_flush_infra,
 	  "all|ADDR  forget RTT, marks, back-off of servers",
 	  CONTROL_VERB_ACTION },
-	{ "dump_cache", 0, 0, cmd_dump, "the cache as text", 0 },
+	{ "dump_cache", 0, 0, cmd_cache, "the cache as text", 0 },
 	{ "load_cache", 0, 0, cmd_load, "read a dump (follows, to EOF)", 0 },
 	{ "lookup", 1, 2, cmd_lookup,
 	  "NAME [TYPE]  cached data and servers for NAME", 0 },

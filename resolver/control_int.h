@@ -1,7 +1,8 @@
 /*
  * resolver/control_int.h - what the files of the control module share
- * (control_cmd.c: sessions and commands; control_info.c: status, lookup,
- * servers; control_stats.c: counters). Nobody else may include it.
+ * (control_cmd.c: sessions, the command table; control_cache.c: flushes
+ * and dump_cache; control_info.c: status, lookup, servers;
+ * control_stats.c: counters). Nobody else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_CONTROL_INT_H
 #define CURVECACHE_RESOLVER_CONTROL_INT_H
@@ -72,6 +73,23 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
                                     size_t argc, struct control_out *out,
                                     char *err);
+
+/* flush and flush_zone NAME, flush_all, flush_negative (by argv[0]):
+ * "removed N entries" (control_cache.c) */
+const char *control_cmd_flush(struct control_cmd *c, char **argv,
+                              size_t argc, struct control_out *out,
+                              char *err);
+/* flush_type NAME TYPE: that RRset (or NODATA) and the name's NXDOMAIN
+ * (control_cache.c) */
+const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+/* dump_cache: the cache as text, then "; end entries=N records=N"; an
+ * answer too large for out is cut at a line and is an error
+ * (control_cache.c) */
+const char *control_cmd_dump(struct control_cmd *c, char **argv,
+                             size_t argc, struct control_out *out,
+                             char *err);
 
 /* Run fn(srv, cfg, arg) on every worker's own thread, worker 0 first,
  * one after the other, and return when all have run it (fn may write

@@ -1,5 +1,9 @@
 /*
- * resolver/main.c - the curvecache daemon.
+ * resolver/main.c - the curvecache daemon: start-up (detach, listeners,
+ * privilege drop, workers, control socket), the event loop and the clean
+ * exit. The command line, -V, -h and -t are in main_args.c; the signals
+ * (stop, reload, counters) in main_signal.c; main_int.h holds what they
+ * share.
  *
  *   curvecache [-c FILE] [-f]    run
  *   curvecache [-c FILE] -t      check the configuration, exit 0 or 1
@@ -51,18 +55,15 @@
 #include <limits.h>
 #include <grp.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <uv.h>
-#include <ares.h>
 #include <sodium.h>
 
 #include "cache.h"
@@ -72,6 +73,7 @@
 #include "curvepin.h"
 #include "hints.h"
 #include "log.h"
+#include "main_int.h"
 #include "ops.h"
 #include "ratelimit.h"
 #include "server.h"
@@ -79,76 +81,11 @@
 #include "upstream.h"
 #include "workers.h"
 
-/** Buffer for the text of every counter. */
-#define MAIN_STATS_BYTES 16384
-/** Longest "stats" log line (the log line buffer is 1024 bytes). */
-#define MAIN_STATS_LINE 800
-/** Signals handled: TERM, INT, HUP, USR1. */
-#define MAIN_SIGNALS 4
 /** What systemd hears once we answer (Type=notify). */
 #define MAIN_NOTIFY_READY "READY=1\nSTATUS=answering queries"
 
-/** Which root hints were chosen (hints_select), for the log. */
-struct main_hints {
-	char used[CFG_MAX_PATH];     /**< the file, or "built-in" */
-	char note[HINTS_ERR_BYTES];  /**< why Debian's file was not used
-	                                  ("" when absent or used) */
-};
-
-/** Everything the daemon owns. */
-struct main_ctx {
-	const char *cfg_path;
-	char cfg_abs[PATH_MAX];      /**< cfg_path made absolute (reloads
-	                                  happen after chdir("/")) */
-	bool foreground;
-	bool check;                  /**< -t: check the config, run nothing */
-	bool pid_written;            /**< cfg.pidfile is ours to remove */
-	int ready_fd;                /**< pipe to the waiting parent, or -1 */
-	struct cfg cfg;              /**< the running configuration */
-	struct main_hints hints;     /**< which root hints run */
-	uv_loop_t loop;
-	bool loop_open;
-	uv_signal_t sig[MAIN_SIGNALS]; /**< TERM, INT, HUP, USR1 */
-	size_t nsig;
-	struct cache *cache;
-	struct curve_client *curve;
-	struct ratelimit *rl;        /**< shared by the workers */
-	struct curvepin *pin;        /**< shared by the workers */
-	struct server *srv;
-	struct workers *workers;     /**< threads 1 .. N-1 (workers.h) */
-	struct control *ctl;         /**< NULL: no control socket */
-	uv_timer_t rotate;           /**< curve-key-rotate */
-	bool rotate_open;
-	uv_timer_t log_tick;         /**< log_suppressed lines, each second */
-	bool log_tick_open;
-};
-
 /** Start-up failures go to the log too once it is syslog. */
 static bool main_to_syslog;
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: curvecache [-c FILE] [-f | -t] | -V | -h\n"
-	        "  -c FILE  configuration file (default %s)\n"
-	        "  -f       stay in the foreground, log to stderr\n"
-	        "  -t       check the configuration and the files it names,\n"
-	        "           print FILE:LINE problems; exit 0 if good, 1 if not\n"
-	        "  -V       print the version and the library versions\n"
-	        "  -h       print this help\n",
-	        CFG_DEFAULT_FILE);
-}
-
-/* -V: ours, and those of the libraries as run (and as built). */
-static void print_versions(void)
-{
-	printf("curvecache %s\n", PACKAGE_VERSION);
-	printf("libsodium %s (built with %s)\n", sodium_version_string(),
-	       SODIUM_VERSION_STRING);
-	printf("c-ares %s (built with %s)\n", ares_version(NULL),
-	       ARES_VERSION_STR);
-	printf("libuv %s (built with %d.%d.%d)\n", uv_version_string(),
-	       UV_VERSION_MAJOR, UV_VERSION_MINOR, UV_VERSION_PATCH);
-}
 
 /* A start-up failure: to stderr and to the log. Under the systemd
  * journal stderr is the log, so the line is logfmt like every other;
@@ -221,7 +158,7 @@ static void daemon_ready(struct main_ctx *m)
 	}
 }
 
-static int drop_privileges(const char *user)
+int main_drop_privileges(const char *user)
 {
 	struct passwd *pw;
 
@@ -302,7 +239,7 @@ static void on_rotate(uv_timer_t *t)
 }
 
 /* (Re)arm the rotation timer for cfg.curve_key_rotate_s (0: stop it). */
-static void arm_rotate(struct main_ctx *m)
+void main_arm_rotate(struct main_ctx *m)
 {
 	uint64_t ms = (uint64_t)m->cfg.curve_key_rotate_s * 1000;
 
@@ -335,7 +272,7 @@ static void arm_log_tick(struct main_ctx *m)
 }
 
 /* Close the timer of arm_log_tick, if open. */
-static void close_log_tick(struct main_ctx *m)
+void main_close_log_tick(struct main_ctx *m)
 {
 	if (m->log_tick_open)
 		uv_close((uv_handle_t *)&m->log_tick, NULL);
@@ -369,7 +306,7 @@ static int start_workers(struct main_ctx *m, const struct server_params *p)
 }
 
 /* Stop threads 1 .. N-1 (waits for them); worker 0 counts alone again. */
-static void stop_workers(struct main_ctx *m)
+void main_stop_workers(struct main_ctx *m)
 {
 	if (m->workers == NULL)
 		return;
@@ -416,12 +353,10 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	return start_workers(m, &p);
 }
 
-static int reload(struct main_ctx *m, char *err, size_t errlen);
-
 /* The control socket's reload command. */
 static int reload_cb(void *arg, char *err, size_t errlen)
 {
-	return reload(arg, err, errlen);
+	return main_reload(arg, err, errlen);
 }
 
 /* The control socket's per-worker commands: worker 0 here, then the
@@ -463,28 +398,8 @@ static int make_control(struct main_ctx *m)
 	return 0;
 }
 
-static void on_signal(uv_signal_t *sig, int signum);
-
-static int start_signals(struct main_ctx *m)
-{
-	static const int sigs[MAIN_SIGNALS] = { SIGTERM, SIGINT, SIGHUP,
-	                                        SIGUSR1 };
-	size_t i;
-
-	signal(SIGPIPE, SIG_IGN);
-	for (i = 0; i < MAIN_SIGNALS; i++) {
-		if (uv_signal_init(&m->loop, &m->sig[i]) != 0)
-			return -1;
-		m->sig[i].data = m;
-		m->nsig++;
-		if (uv_signal_start(&m->sig[i], on_signal, sigs[i]) != 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* Debian's root hints exist but did not load: say so (built-in used). */
-static void log_hints_note(const struct main_ctx *m)
+void main_log_hints_note(const struct main_ctx *m)
 {
 	if (m->hints.note[0] != '\0')
 		log_warn("root_hints", "error=%s used=%s", m->hints.note,
@@ -493,8 +408,8 @@ static void log_hints_note(const struct main_ctx *m)
 
 /* The root hints of config c (hints_select) and what was chosen in *w:
  * 0, or -1 with the reason in err. */
-static int load_hints(const struct cfg *c, struct hints **h,
-                      struct main_hints *w, char *err, size_t errlen)
+int main_load_hints(const struct cfg *c, struct hints **h,
+                    struct main_hints *w, char *err, size_t errlen)
 {
 	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, h, w->used,
 	                 sizeof w->used, w->note, sizeof w->note) !=
@@ -521,34 +436,7 @@ static void log_start(const struct main_ctx *m)
 	         "pid=%ld", PACKAGE_VERSION, addrs,
 	         m->cfg.curve ? "on" : "off", m->hints.used,
 	         (long)getpid());
-	log_hints_note(m);
-}
-
-/* Every counter, as "stats" lines of name=value fields (SIGUSR1, exit). */
-static void log_stats(const struct main_ctx *m)
-{
-	char text[MAIN_STATS_BYTES], *p, *end, *nl;
-
-	(void)stats_format(server_stats(m->srv), text, sizeof text);
-	p = text;
-	end = text + strlen(text);
-	while (p < end) {
-		char *cut = p + MAIN_STATS_LINE < end ? p + MAIN_STATS_LINE :
-		            end;
-
-		if (cut < end) {
-			while (cut > p && *cut != '\n')
-				cut--;
-			if (cut == p)
-				break;
-		}
-		for (nl = p; nl < cut; nl++)
-			if (*nl == '\n')
-				*nl = ' ';
-		*cut = '\0';
-		log_pairs(CFG_LOG_INFO, "stats", p);
-		p = cut + 1;
-	}
+	main_log_hints_note(m);
 }
 
 /* After the privilege drop: every file a reload reads must be readable
@@ -585,7 +473,7 @@ static int startup(struct main_ctx *m)
 		fail("libsodium cannot be initialised");
 		return -1;
 	}
-	if (load_hints(&m->cfg, &h, &m->hints, err, sizeof err) != 0) {
+	if (main_load_hints(&m->cfg, &h, &m->hints, err, sizeof err) != 0) {
 		fail("%s", err);
 		return -1;
 	}
@@ -608,11 +496,11 @@ static int startup(struct main_ctx *m)
 		return -1;
 	}
 	if (make_server(m, h) != 0 || make_control(m) != 0 ||
-	    drop_privileges(m->cfg.user) != 0 || after_drop(m) != 0 ||
-	    start_signals(m) != 0)
+	    main_drop_privileges(m->cfg.user) != 0 || after_drop(m) != 0 ||
+	    main_start_signals(m) != 0)
 		return -1;
 	ops_cache_load(m->cache, &m->cfg);
-	arm_rotate(m);
+	main_arm_rotate(m);
 	arm_log_tick(m);
 	log_start(m);
 	daemon_ready(m);
@@ -621,97 +509,7 @@ static int startup(struct main_ctx *m)
 }
 
 /* ------------------------------------------------------------------ */
-/* Signals                                                             */
-
-static void stop(struct main_ctx *m)
-{
-	size_t i;
-
-	ops_notify("STOPPING=1");
-	log_flush_suppressed();
-	log_info("stop", "signal=term");
-	log_stats(m);
-	ops_cache_save(m->cache, &m->cfg);
-	close_log_tick(m);
-	if (m->rotate_open)
-		uv_close((uv_handle_t *)&m->rotate, NULL);
-	m->rotate_open = false;
-	control_stop(m->ctl);
-	server_stop(m->srv);
-	stop_workers(m);
-	for (i = 0; i < m->nsig; i++)
-		uv_close((uv_handle_t *)&m->sig[i], NULL);
-	m->nsig = 0;
-}
-
-/* SIGHUP and the control socket: 0, or -1 with the reason in err. */
-static int reload(struct main_ctx *m, char *err, size_t errlen)
-{
-	struct cfg *nc = malloc(sizeof(*nc));
-	struct hints *h = NULL;
-	struct main_hints w;
-	bool rotate_changed;
-
-	if (nc == NULL) {
-		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=%s", "out of memory");
-		return -1;
-	}
-	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
-	    load_hints(nc, &h, &w, err, errlen) != 0) {
-		log_error("reload_failed", "error=%s kept=old", err);
-		free(nc);
-		return -1;
-	}
-	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_failed", "error=%s kept=old", err);
-		hints_free(h);
-		free(nc);
-		return -1;
-	}
-	if (server_hints_set(m->srv, h) != SERVER_OK) {
-		snprintf(err, errlen, "out of memory");
-		log_error("reload_failed", "error=%s kept=old",
-		          "out of memory");
-		free(nc);
-		return -1;
-	}
-	ops_keep_restart_only(&m->cfg, nc);
-	if (server_forward_set(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_partial", "error=%s%s kept=old_forward_zones",
-		          "forward zones: ", err);
-		nc->n_forward = m->cfg.n_forward;
-		memcpy(nc->forward, m->cfg.forward, sizeof nc->forward);
-	}
-	rotate_changed = nc->curve_key_rotate_s != m->cfg.curve_key_rotate_s;
-	m->cfg = *nc;
-	free(nc);
-	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
-		log_error("reload_partial", "error=%s kept=old", err);
-	if (rotate_changed)
-		arm_rotate(m);
-	log_init(m->cfg.log_level, m->foreground);
-	m->hints = w;
-	log_info("reload", "file=%s root_hints=%s", m->cfg_path,
-	         m->hints.used);
-	log_hints_note(m);
-	return 0;
-}
-
-static void on_signal(uv_signal_t *sig, int signum)
-{
-	struct main_ctx *m = sig->data;
-	char err[CFG_ERR_BYTES + HINTS_ERR_BYTES];
-
-	if (signum == SIGHUP)
-		(void)reload(m, err, sizeof err);
-	else if (signum == SIGUSR1)
-		log_stats(m);
-	else if (m->nsig > 0)
-		stop(m);
-}
-
-/* ------------------------------------------------------------------ */
+/* Exit                                                                */
 
 static void cleanup(struct main_ctx *m)
 {
@@ -724,14 +522,14 @@ static void cleanup(struct main_ctx *m)
 		uv_close((uv_handle_t *)&m->sig[i], NULL);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
-	close_log_tick(m);
+	main_close_log_tick(m);
 	if (m->loop_open) {
 		uv_run(&m->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&m->loop) != 0)
 			log_warn("loop_close", "error=%s", "handles left");
 	}
 	control_free(m->ctl);
-	stop_workers(m);
+	main_stop_workers(m);
 	server_free(m->srv);
 	curve_client_free(m->curve);
 	cache_destroy(m->cache);
@@ -743,90 +541,6 @@ static void cleanup(struct main_ctx *m)
 		ops_pidfile_remove(m->cfg.pidfile);
 }
 
-static int parse_args(struct main_ctx *m, int argc, char **argv)
-{
-	int opt;
-
-	m->cfg_path = CFG_DEFAULT_FILE;
-	while ((opt = getopt(argc, argv, "c:fhtV")) != -1) {
-		switch (opt) {
-		case 'c':
-			m->cfg_path = optarg;
-			break;
-		case 'f':
-			m->foreground = true;
-			break;
-		case 't':
-			m->check = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			print_versions();
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return -1;
-	}
-	if (realpath(m->cfg_path, m->cfg_abs) != NULL)
-		m->cfg_path = m->cfg_abs;
-	return 0;
-}
-
-/* -t as root with user: set: a child, as that user, opens the files a
- * reload reads (as the daemon does after its privilege drop). */
-static int check_as_user(struct main_ctx *m)
-{
-	char err[CFG_ERR_BYTES];
-	pid_t pid, w;
-	int st = 0;
-
-	if (m->cfg.user[0] == '\0' || geteuid() != 0)
-		return 0;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "curvecache: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		if (drop_privileges(m->cfg.user) != 0)
-			_exit(1);
-		if (ops_reload_files_check(&m->cfg, m->cfg_path, m->cfg.user,
-		                           err, sizeof err) != 0) {
-			fprintf(stderr, "%s\n", err);
-			_exit(1);
-		}
-		_exit(0);
-	}
-	do
-		w = waitpid(pid, &st, 0);
-	while (w < 0 && errno == EINTR);
-	return w == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-/* -t: everything a start reads, nothing bound: 0 good, 1 not. */
-static int check_config(struct main_ctx *m)
-{
-	char err[CFG_ERR_BYTES];
-
-	if (cfg_load(m->cfg_path, &m->cfg, err, sizeof err) != 0 ||
-	    ops_config_check(&m->cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "%s\n", err);
-		return 1;
-	}
-	if (check_as_user(m) != 0)
-		return 1;
-	printf("curvecache: configuration %s is OK\n", m->cfg_path);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct main_ctx *m = calloc(1, sizeof(*m));
@@ -836,13 +550,13 @@ int main(int argc, char **argv)
 	if (m == NULL)
 		return 1;
 	m->ready_fd = -1;
-	if (parse_args(m, argc, argv) != 0) {
+	if (main_args_parse(m, argc, argv) != 0) {
 		free(m);
 		return 2;
 	}
 	log_init(CFG_LOG_INFO, true);
 	if (m->check) {
-		status = check_config(m);
+		status = main_check(m);
 		free(m);
 		return status;
 	}
