@@ -16,6 +16,7 @@
 
 #include "cachefile.h"
 #include "cfg.h"
+#include "clock.h"
 #include "control_int.h"
 #include "iter.h"
 #include "localdata.h"
@@ -23,7 +24,6 @@
 #include "rrtext.h"
 #include "sel.h"
 #include "server.h"
-#include "upstream.h"
 
 /** Bytes of an address as text. */
 #define CONTROL_ADDR_TEXT 64
@@ -188,7 +188,7 @@ static const char *lookup_servers(struct control_cmd *c,
 		return "out of memory";
 	server_iter_env(c->env.srv, &env);
 	now.wall = time(NULL);
-	now.mono_ms = upstream_now_ms();
+	now.mono_ms = clock_ms();
 	if (iter_peek_cut(&env, name, len, &now, peek) != 0) {
 		free(peek);
 		return "no zone cut for that name";
@@ -278,7 +278,7 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 	(void)argv;
 	(void)argc;
 	(void)err;
-	(void)sel_walk(server_sel(c->env.srv), upstream_now_ms(), servers_cb,
+	(void)sel_walk(server_sel(c->env.srv), clock_ms(), servers_cb,
 	               &w);
 	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
 	                   w.n, w.curve);

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "control_int.h"
 #include "sel.h"
 #include "server.h"
-#include "upstream.h"
 
 /** Bytes of a Prometheus metric name. */
 #define CONTROL_PROM_NAME 96
@@ -74,9 +74,9 @@ void control_snap_take(const struct control_env *env,
 		curve_client_stats(env->curve, &s->curve);
 	s->requestlist = server_resolutions(env->srv);
 	s->tcpusage = minus(s->st.tcp_opened, s->st.tcp_freed);
-	(void)sel_walk(server_sel(env->srv), upstream_now_ms(),
+	(void)sel_walk(server_sel(env->srv), clock_ms(),
 	               snap_server_cb, s);
-	s->mono_ms = upstream_now_ms();
+	s->mono_ms = clock_ms();
 }
 
 /* Counters less the baseline; levels stay as they are. */

@@ -68,6 +68,7 @@
 
 #include "cache.h"
 #include "cfg.h"
+#include "clock.h"
 #include "control.h"
 #include "curve.h"
 #include "curvepin.h"
@@ -78,7 +79,6 @@
 #include "ratelimit.h"
 #include "server.h"
 #include "stats.h"
-#include "upstream.h"
 #include "workers.h"
 
 /** What systemd hears once we answer (Type=notify). */
@@ -384,7 +384,7 @@ static int make_control(struct main_ctx *m)
 	env.cfg = &m->cfg;
 	env.cfg_path = m->cfg_path;
 	env.start_wall = time(NULL);
-	env.start_ms = upstream_now_ms();
+	env.start_ms = clock_ms();
 	env.reload = reload_cb;
 	env.reload_arg = m;
 	env.each = each_cb;

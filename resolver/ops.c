@@ -16,13 +16,13 @@
 #include <unistd.h>
 #include <sodium.h>
 
+#include "clock.h"
 #include "curve.h"
 #include "hints.h"
 #include "localdata.h"
 #include "log.h"
 #include "notify.h"
 #include "persist.h"
-#include "upstream.h"
 
 /** Bytes of the reason curve_client_load_why gives. */
 #define OPS_WHY_BYTES 512
@@ -152,7 +152,7 @@ void ops_cache_save(struct cache *cache, const struct cfg *c)
 	const char *f = c->cache_file;
 	char err[PERSIST_ERR_BYTES];
 	struct persist_counts n;
-	uint64_t t0 = upstream_now_ms();
+	uint64_t t0 = clock_ms();
 
 	if (f[0] == '\0')
 		return;
@@ -162,7 +162,7 @@ void ops_cache_save(struct cache *cache, const struct cfg *c)
 	else
 		log_info("cache_saved", "file=%s entries=%zu records=%zu "
 		         "bytes=%" PRIu64 " ms=%" PRIu64, f, n.entries,
-		         n.records, n.bytes, upstream_now_ms() - t0);
+		         n.records, n.bytes, clock_ms() - t0);
 }
 
 void ops_notify(const char *state)

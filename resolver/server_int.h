@@ -1,7 +1,7 @@
 /*
  * resolver/server_int.h - what server.c (the worker, UDP, the query path,
- * resolutions) and server_tcp.c (TCP client connections) share; nobody
- * else may include it.
+ * sending answers), resolution.c (the resolutions) and server_tcp.c (TCP
+ * client connections) share; nobody else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_SERVER_INT_H
 #define CURVECACHE_RESOLVER_SERVER_INT_H
@@ -12,6 +12,7 @@
 #include "cfg.h"
 #include "inflight.h"
 #include "iter.h"
+#include "qlog.h"
 #include "respond.h"
 #include "server.h"
 #include "slab.h"
@@ -93,8 +94,6 @@ struct server {
 	struct localdata *ld;              /**< local-data / block-file */
 	struct curvepin *pin;              /**< zones seen with keys
 	                                        (curve-pin; shared) */
-	bool answer_aa;                    /**< the next server_answer sets
-	                                        AA (local data) */
 	struct stats st;
 	server_stats_more_fn *stats_more;  /**< other workers' counters */
 	void *stats_more_arg;
@@ -125,6 +124,27 @@ struct server {
  */
 enum server_qresult server_query(struct server *s, const uint8_t *pkt,
                                  size_t len, const struct inflight_dest *d);
+
+/**
+ * Build an answer to q and send it to d (SERVFAIL if it cannot be
+ * built); counts it and writes the query log line.
+ * @param waited: the query had waited on a resolution.
+ * @param src: where the answer came from (query log).
+ * @param aa: set the AA flag (local data: we are the authority).
+ */
+void server_answer(struct server *s, const struct respond_query *q,
+                   const struct inflight_dest *d,
+                   const struct respond_answer *a, bool waited,
+                   enum qlog_src src, bool aa);
+
+/** Answer q with an error rcode (counted, logged); nothing if it cannot
+ * be built. @param waited: as server_answer. */
+void server_error(struct server *s, const struct respond_query *q,
+                  const struct inflight_dest *d, unsigned rcode,
+                  bool waited);
+
+/** Drop one user of root hints; the last frees them. NULL: nothing. */
+void server_hints_release(struct server_hints *h);
 
 /**
  * Send an answer over TCP to a connection slot, if it is still the same

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "proxy.h"
-#include "upstream.h"
 
 /** Backlog of each TCP listener. */
 #define SERVER_TCP_BACKLOG 128
@@ -176,7 +176,7 @@ void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
 	conn_write(c, msg, len);
 	if (c->closing)
 		return;
-	c->last_ms = upstream_now_ms();
+	c->last_ms = clock_ms();
 	if (c->paused && c->pending < SERVER_TCP_PENDING_MAX)
 		conn_kick(c);
 	conn_maybe_close(c);
@@ -304,7 +304,7 @@ static void conn_read_cb(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 	 * a byte at a time is still closed by the idle timer (and is the
 	 * first evicted for room). */
 	if (c->rlen < had) {
-		c->last_ms = upstream_now_ms();
+		c->last_ms = clock_ms();
 		conn_idle_restart(c);
 	}
 }
@@ -380,7 +380,7 @@ static bool conn_init(struct server *s, struct server_conn *c)
 	}
 	c->idle.data = c;
 	c->handles = 2;
-	c->last_ms = upstream_now_ms();
+	c->last_ms = clock_ms();
 	return true;
 }
 

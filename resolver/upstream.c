@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cfg.h"
+#include "clock.h"
 #include "log.h"
 #include "rrtext.h"
 #include "stats.h"
@@ -33,11 +34,6 @@ const char *upstream_strerror(int status)
 	case UPSTREAM_ENOMEM: return "out of memory";
 	default: return "unknown status";
 	}
-}
-
-uint64_t upstream_now_ms(void)
-{
-	return uv_hrtime() / 1000000u;
 }
 
 int upstream_new(struct upstream **out, uv_loop_t *loop,
@@ -190,7 +186,7 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
                         const struct upstream_att *a, bool hedge)
 {
 	struct iter_reply r;
-	uint64_t now = upstream_now_ms();
+	uint64_t now = clock_ms();
 
 	memset(&r, 0, sizeof r);
 	r.token = q->t.token;
@@ -298,7 +294,7 @@ static void att_sent(struct upstream_att *a)
 {
 	struct stats *st = a->q->u->st;
 
-	a->sent_ms = upstream_now_ms();
+	a->sent_ms = clock_ms();
 	st->upstream_sends++;
 	if (a->tcp)
 		st->upstream_tcp++;

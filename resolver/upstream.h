@@ -153,7 +153,4 @@ size_t upstream_pending(const struct upstream *u);
  */
 uint16_t upstream_curve_edns(uint16_t edns);
 
-/** The monotonic clock in milliseconds (uv_hrtime based). */
-uint64_t upstream_now_ms(void);
-
 #endif /* CURVECACHE_RESOLVER_UPSTREAM_H */

@@ -18,6 +18,7 @@
 
 #include "cachefile.h"
 #include "cfg.h"
+#include "clock.h"
 #include "control.h"
 #include "hints.h"
 #include "localdata.h"
@@ -26,7 +27,6 @@
 #include "sel.h"
 #include "server.h"
 #include "stats.h"
-#include "upstream.h"
 
 
 #define KEY_NS "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
@@ -77,7 +77,7 @@ void setup(void)
 	env.cfg = &cfg;
 	env.cfg_path = "/etc/test.conf";
 	env.start_wall = time(NULL) - 5;
-	env.start_ms = upstream_now_ms();
+	env.start_ms = clock_ms();
 	env.reload = fake_reload;
 	ck_assert_int_eq(control_cmd_new(&env, &cmd), CONTROL_OK);
 	reload_calls = 0;
@@ -551,7 +551,7 @@ START_TEST(cmd_flush_infra)
 {
 	struct sockaddr_storage a, b;
 	struct sel *sel = server_sel(srv);
-	uint64_t now = upstream_now_ms();
+	uint64_t now = clock_ms();
 	struct sel_info info;
 	struct conv c;
 
@@ -588,7 +588,7 @@ START_TEST(cmd_flush_infra_workers)
 	struct control_cmd *old = cmd;
 	struct sockaddr_storage a;
 	struct sel *sel = server_sel(srv);
-	uint64_t now = upstream_now_ms();
+	uint64_t now = clock_ms();
 	struct sel_info info;
 	struct conv c;
 
@@ -753,7 +753,7 @@ START_TEST(cmd_servers)
 	uint8_t zone[WIRE_NAME_MAX];
 	size_t zl = ct_name("example.lab.", zone);
 	struct sel *sel = server_sel(srv);
-	uint64_t now = upstream_now_ms();
+	uint64_t now = clock_ms();
 	struct conv c;
 
 	sa4(&a, 9);

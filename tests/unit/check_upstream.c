@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "cfg.h"
+#include "clock.h"
 #include "stats.h"
 #include "upstream.h"
 #include "upstream_int.h"
@@ -24,7 +25,7 @@
 #define UT_HDR_BYTES 12
 #define UT_QR 0x80
 /** Timers run on libuv's loop clock (coarse), replies are stamped with
- *  upstream_now_ms: they may differ by a few ms. */
+ *  clock_ms: they may differ by a few ms. */
 #define UT_SLACK_MS 5
 
 static uv_loop_t loop;
@@ -52,7 +53,7 @@ static void on_reply(void *arg, const struct iter_reply *r)
 	ck_assert_uint_lt(nrep, UT_REPLIES_MAX);
 	rep[nrep].kind = r->kind;
 	rep[nrep].hedge = r->hedge;
-	rep[nrep].at = upstream_now_ms() - t0;
+	rep[nrep].at = clock_ms() - t0;
 	nrep++;
 }
 
@@ -143,10 +144,10 @@ static void ask(uint32_t timeout_ms, uint32_t hedge_ms, size_t want)
 	t.timeout_ms = timeout_ms;
 	t.hedge_ms = hedge_ms;
 	uv_update_time(&loop);
-	t0 = upstream_now_ms();
+	t0 = clock_ms();
 	ck_assert_int_eq(upstream_send(up, &t, t0, on_reply, NULL, &q),
 	                 UPSTREAM_OK);
-	while (nrep < want && upstream_now_ms() - t0 < 2000)
+	while (nrep < want && clock_ms() - t0 < 2000)
 		uv_run(&loop, UV_RUN_ONCE);
 	upstream_cancel(q);
 }
