@@ -9,6 +9,8 @@
 #define CURVECACHE_RESOLVER_BASE_H
 
 #include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -19,6 +21,28 @@
  *  delegations, the server-selection table, the upstream box. Equal to
  *  curve/'s CURVE_KEY_BYTES (checked where both are in sight). */
 #define KEY_BYTES 32
+
+/**
+ * FNV-1a, 64 bits, of n bytes (with fold: A-Z hashed as a-z, for names
+ * compared without case). For bounded in-memory tables whose keys come
+ * from the network only where a flood can at worst crowd one set (topk,
+ * curvepin) or where the table is private to one resolution (iter).
+ */
+static inline uint64_t base_fnv1a(const uint8_t *p, size_t n, int fold)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t c = p[i];
+
+		if (fold && c >= 'A' && c <= 'Z')
+			c = (uint8_t)(c + ('a' - 'A'));
+		h ^= c;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
 
 /**
  * Always-on fatal check, for invariants that protect memory (an index

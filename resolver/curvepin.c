@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/** FNV-1a 64-bit parameters. */
-#define CURVEPIN_FNV_BASIS 14695981039346656037ull
-#define CURVEPIN_FNV_PRIME 1099511628211ull
-
 struct curvepin_slot {
 	time_t until;                   /**< 0: empty */
 	uint8_t len;                    /**< name length, 1..255 */
@@ -47,14 +43,7 @@ void curvepin_free(struct curvepin *p)
 
 static size_t curvepin_hash(const uint8_t *name, size_t len)
 {
-	uint64_t h = CURVEPIN_FNV_BASIS;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= name[i];
-		h *= CURVEPIN_FNV_PRIME;
-	}
-	return (size_t)(h % CURVEPIN_SLOTS);
+	return (size_t)(base_fnv1a(name, len, 0) % CURVEPIN_SLOTS);
 }
 
 static bool curvepin_is(const struct curvepin_slot *s, const uint8_t *name,

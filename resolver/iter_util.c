@@ -12,9 +12,6 @@
 #include "hints.h"
 #include "iter_int.h"
 
-/** FNV-1a 64-bit parameters (name hashes for loop detection). */
-#define ITER_FNV_OFFSET 0xcbf29ce484222325ull
-#define ITER_FNV_PRIME 0x100000001b3ull
 /** Bytes before the name in MX RDATA (preference). */
 #define ITER_MX_SKIP 2
 /** Bytes before the name in SRV RDATA (priority, weight, port). */
@@ -61,18 +58,7 @@ bool iter_name_under(const uint8_t *name, size_t len, const uint8_t *zone,
 
 uint64_t iter_name_hash(const uint8_t *name, size_t len)
 {
-	uint64_t h = ITER_FNV_OFFSET;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		uint8_t c = name[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (uint8_t)(c + ('a' - 'A'));
-		h ^= c;
-		h *= ITER_FNV_PRIME;
-	}
-	return h;
+	return base_fnv1a(name, len, 1);
 }
 
 bool iter_rr_owner(const struct wire_msg *m, const struct wire_rr *rr,

@@ -19,8 +19,6 @@
 #include "topk.h"
 
 /** FNV-1a 64-bit parameters. */
-#define TOPK_FNV_OFFSET 0xcbf29ce484222325ull
-#define TOPK_FNV_PRIME 0x100000001b3ull
 /** Bytes of a client key: family byte + IPv6-sized address. */
 #define TOPK_CLIENT_BYTES 17
 #define TOPK_IP4_BYTES 4
@@ -85,14 +83,7 @@ void topk_free(struct topk *t)
 
 static uint64_t topk_hash(const uint8_t *key, size_t len)
 {
-	uint64_t h = TOPK_FNV_OFFSET;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= key[i];
-		h *= TOPK_FNV_PRIME;
-	}
-	return h;
+	return base_fnv1a(key, len, 0);
 }
 
 /* The key's slot in its set: the one holding it, else the one with the
