@@ -209,6 +209,11 @@ PID=
 t="installed curvecache exits 0 on SIGTERM"
 if [ $rc -eq 0 ]; then ok "$t"; else bad "$t" "exit $rc" "$WORK/daemon.log"; fi
 if [ -n "$NPID" ]; then
+  # the datagram is queued before the daemon exits; give the reader up
+  # to 2 s to write it out before it is stopped
+  n=0
+  while ! grep -qx 'STOPPING=1' "$WORK/notify.out" 2>/dev/null &&
+        [ $n -lt 20 ]; do sleep 0.1; n=$((n + 1)); done
   kill -TERM "$NPID" 2>/dev/null
   wait "$NPID" 2>/dev/null
   NPID=
