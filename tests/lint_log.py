@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """tests/lint_log.py FILE.c...: the log calls of curvecache follow the
-rules of resolver/log.h, so every line the daemon writes is logfmt:
+rules of resolver/base/log.h, so every line the daemon writes is logfmt:
 
   - the event name is a literal of [a-z0-9_];
   - the format is literal (string pieces and PRI* macros) and made of

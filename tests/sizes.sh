@@ -14,7 +14,7 @@ MAX_FUNC=60
 
 bad=0
 cd "$top" || exit 1
-for f in resolver/*.c resolver/*.h cache/*.c cache/*.h curve/*.c curve/*.h
+for f in resolver/*/*.c resolver/*/*.h cache/*.c cache/*.h curve/*.c curve/*.h
 do
 	[ -f "$f" ] || continue
 	n=$(wc -l < "$f")

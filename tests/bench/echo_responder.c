@@ -3,7 +3,7 @@
  * (tests/bench/resolvers.sh): a trivial DNS responder that answers every
  * query with one fixed answer (its ID and question copied, one A record
  * pointing at the question), through the very socket path of curvecache
- * (resolver/udpio.h: recvmmsg batches, answers of a batch sent
+ * (resolver/front/udpio.h: recvmmsg batches, answers of a batch sent
  * with one sendmmsg). What curvecache spends per query beyond this is the
  * price of being a resolver.
  *
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <uv.h>
 
-#include "udpio.h"
-#include "wire.h"
+#include "front/udpio.h"
+#include "wire/wire.h"
 
 /** The answer: a pointer to the question, A, IN, TTL 3600, 192.0.2.1. */
 static const uint8_t echo_rr[] = {

@@ -3,7 +3,7 @@
 #
 # Checks:
 # - it starts with two workers: the main thread and a thread named
-#   cc-worker1 (resolver/workers.c), each with its own SO_REUSEPORT UDP
+#   cc-worker1 (resolver/daemon/workers.c), each with its own SO_REUSEPORT UDP
 #   socket on the listen address (ss shows two);
 # - a name is resolved (cold) and then answered from the cache to many
 #   clients: 64 UDP sockets (64 source ports, spread by the kernel over

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/e2e/threads_reload_lab.sh: reloads of a "threads: 2" curvecache
-# under load (resolver/workers.h: every worker gets the new settings,
+# under load (resolver/daemon/workers.h: every worker gets the new settings,
 # local data and hints on its own thread; counters read race-free).
 #
 # Checks:

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_cachefile.c - libFuzzer target for the cache-dump
- * loader (load_cache, resolver/cachefile.h).
+ * loader (load_cache, resolver/store/cachefile.h).
  *
  * The input is a cache file: it is cut into lines at '\n' and loaded into
  * an empty cache line by line, as load_cache does, then the report is
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "cachefile.h"
+#include "store/cachefile.h"
 #include "fuzz_load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "localzone.h"
+#include "conf/cfg.h"
+#include "policy/localzone.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_control.c - libFuzzer target for the control protocol
- * and its commands (control_session_feed, resolver/control_cmd.c).
+ * and its commands (control_session_feed, resolver/ctl/control_cmd.c).
  *
  * A worker (no listeners, no sockets), a small cache and the command
  * engine are made once, as check_control.c does; reload is refused (no
@@ -18,12 +18,12 @@
 #include <uv.h>
 
 #include "cache.h"
-#include "cfg.h"
-#include "control.h"
+#include "conf/cfg.h"
+#include "ctl/control.h"
 #include "fuzz_hints.h"
 #include "fuzz_load.h"
-#include "localzone.h"
-#include "server.h"
+#include "policy/localzone.h"
+#include "front/server.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_exchange.c - libFuzzer target for the reply check of
- * the query exchange (resolver/exchange.c): what the daemon's transport
+ * the query exchange (resolver/wire/exchange.c): what the daemon's transport
  * and curvecache-query run on every packet a server sends back.
  *
  * The first input byte picks the query the rest answers: 0 plain with
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sodium.h>
 
-#include "exchange.h"
+#include "wire/exchange.h"
 #include "fuzz_common.h"
 
 /** The fixed ID of every (inner) query and of the TXT outer query. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hints.h"
+#include "infra/hints.h"
 
 static const char fuzz_hints_text[] =
 	".            3600000 NS a.root.lab.\n"

@@ -29,13 +29,13 @@
 #include <string.h>
 
 #include "cache.h"
-#include "cfg.h"
+#include "conf/cfg.h"
 #include "fuzz_hints.h"
 #include "fuzz_load.h"
-#include "iter.h"
-#include "respond.h"
-#include "sel.h"
-#include "wire.h"
+#include "iter/iter.h"
+#include "front/respond.h"
+#include "infra/sel.h"
+#include "wire/wire.h"
 
 /* The iterator's random values (the order of unknown servers): fixed,
  * so that an input always takes the same path. */

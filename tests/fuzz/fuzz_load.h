@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "cache.h"
-#include "cachefile.h"
+#include "store/cachefile.h"
 
 /** The wall clock of every fuzz target: the time of the seed dumps. */
 #define FUZZ_NOW ((time_t)1764770000)

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_query.c - libFuzzer target for the client-query
- * handler: the path of server_query (resolver/server.c) from the packet
+ * handler: the path of server_query (resolver/front/server.c) from the packet
  * to the response, without sockets.
  *
  * The input is a client's query. It is parsed (respond_query_parse),
@@ -19,9 +19,9 @@
 #include "cache.h"
 #include "fuzz_load.h"
 #include "fuzz_query_cache.h"
-#include "localzone.h"
-#include "respond.h"
-#include "wire.h"
+#include "policy/localzone.h"
+#include "front/respond.h"
+#include "wire/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

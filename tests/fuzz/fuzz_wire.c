@@ -9,8 +9,8 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include "rrtext.h"
-#include "wire.h"
+#include "wire/rrtext.h"
+#include "wire/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

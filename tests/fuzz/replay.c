@@ -1,8 +1,9 @@
 /*
  * tests/fuzz/replay.c - run a fuzz target over files, without libFuzzer.
  *
- * Linked with each fuzz_<target>.c into replay_<target>, which "make check"
- * runs over tests/fuzz/corpus/<target>/ so every committed seed and every
+ * Linked with each fuzz_<target>.c into tests/fuzz/fuzz_<target> when the
+ * build is not a libFuzzer one; "make check" runs it over
+ * tests/fuzz/corpus/<target>/ so every committed seed and every
  * past finding keeps being checked in the ordinary (and sanitizer) build.
  * Arguments are files or directories (read one level deep).
  */
@@ -71,6 +72,10 @@ int main(int argc, char **argv)
 	int i, rc = 0;
 
 	for (i = 1; i < argc; i++) {
+		/* libFuzzer's options (replay.sh passes -runs=0) mean nothing
+		 * here: the same command replays with either main. */
+		if (argv[i][0] == '-')
+			continue;
 		if (stat(argv[i], &st) != 0) {
 			perror(argv[i]);
 			return 1;

@@ -1,11 +1,13 @@
 #!/bin/sh
 # tests/fuzz/replay.sh: replay every committed fuzz corpus through its
-# target (built as tests/fuzz/replay_<target>) in "make check".
+# target tests/fuzz/fuzz_<target> in "make check": built with replay.c's
+# main, or with libFuzzer's (./configure --enable-fuzzing), which -runs=0
+# keeps to the corpus.
 srcdir=${srcdir:-.}
 rc=0
 for t in streamlined txt keylabel wire exchange query iter cfg control \
     cachefile; do
   printf '%s: ' "$t"
-  ./tests/fuzz/replay_$t "$srcdir/tests/fuzz/corpus/$t" || rc=1
+  ./tests/fuzz/fuzz_$t -runs=0 "$srcdir/tests/fuzz/corpus/$t" || rc=1
 done
 exit $rc

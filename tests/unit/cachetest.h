@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cache.h"
-#include "wire.h"
+#include "wire/wire.h"
 
 /** The wall clock of the tests. */
 #define CACHETEST_T0 ((time_t)1700000000)

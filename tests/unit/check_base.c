@@ -1,5 +1,5 @@
 /*
- * tests/unit/check_base.c - Suite "base": resolver/base.h, the two kinds
+ * tests/unit/check_base.c - Suite "base": resolver/base/base.h, the two kinds
  * of assertion (REQUIRE stops the process in every build; DEBUG_ASSERT
  * only where NDEBUG is not set) and the shared key size.
  */
@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
-#include "base.h"
+#include "base/base.h"
 #include "curve.h"
 
 static volatile int after;

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_cachefile.c - Suite "cachefile": the dump_cache /
- * load_cache text format (resolver/cachefile.h): round trips of every
+ * load_cache text format (resolver/store/cachefile.h): round trips of every
  * kind of entry, TTLs counted down from the dump's time, every rejection
  * of the reader, RDATA text and checks, hostile input.
  */
@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "cachefile.h"
-#include "control.h"
+#include "store/cachefile.h"
+#include "ctl/control.h"
 
 
 /* The lab's DNSCurve test key (tests/lab/lab.sh) and its uz5 label. */

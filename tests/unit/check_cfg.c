@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cfg.h"
+#include "conf/cfg.h"
 
 static struct cfg c;
 static char err[CFG_ERR_BYTES];

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_control.c - Suite "control": the control protocol
- * driven with bytes (resolver/control.h): lines, errors, closing,
+ * driven with bytes (resolver/ctl/control.h): lines, errors, closing,
  * load_cache streams; every command against a real worker, cache and
  * selection table (no sockets). The stats formats and the socket file
  * are in check_control_stats.c, the cache file format has its own suite
@@ -16,17 +16,17 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "cachefile.h"
-#include "cfg.h"
-#include "clock.h"
-#include "control.h"
-#include "hints.h"
-#include "localdata.h"
-#include "localzone.h"
-#include "log.h"
-#include "sel.h"
-#include "server.h"
-#include "stats.h"
+#include "store/cachefile.h"
+#include "conf/cfg.h"
+#include "base/clock.h"
+#include "ctl/control.h"
+#include "infra/hints.h"
+#include "policy/localdata.h"
+#include "policy/localzone.h"
+#include "base/log.h"
+#include "infra/sel.h"
+#include "front/server.h"
+#include "stats/stats.h"
 
 
 #define KEY_NS "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_control_rt.c - the control commands that reach every
- * worker (resolver/control_rt.c): forward_add and forward_remove change
+ * worker (resolver/ctl/control_rt.c): forward_add and forward_remove change
  * the running forward lines and forwarders; dump_requestlist lists a
  * resolution in flight (a forward-zone question to a loopback socket
  * that reads and never answers); flush_requestlist ends it, its client
@@ -16,8 +16,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "cfg.h"
-#include "server.h"
+#include "conf/cfg.h"
+#include "front/server.h"
 
 /** Two "workers": the test's server, visited twice as main.c visits
  *  worker 0 and one thread (dump_requestlist shows two sections). */

@@ -11,11 +11,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cfg.h"
-#include "control.h"
-#include "respond.h"
-#include "server.h"
-#include "stats.h"
+#include "conf/cfg.h"
+#include "ctl/control.h"
+#include "front/respond.h"
+#include "front/server.h"
+#include "stats/stats.h"
 
 /* ------------------------------------------------------------------ */
 /* Counters                                                            */

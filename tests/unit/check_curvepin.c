@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_curvepin.c - Suite "curvepin": the DNSCurve pin table
- * (resolver/curvepin.c): pins, expiry, extension, and the fixed bound.
+ * (resolver/infra/curvepin.c): pins, expiry, extension, and the fixed bound.
  */
 #include <check.h>
 #include <pthread.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curvepin.h"
+#include "infra/curvepin.h"
 
 #define T0 1000000
 

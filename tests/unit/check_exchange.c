@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_exchange.c - Suite "exchange": the one query-exchange
- * module (resolver/exchange.c) that the daemon's transport and
+ * module (resolver/wire/exchange.c) that the daemon's transport and
  * curvecache-query share. Every status of exchange_check and
  * exchange_build is reached: the answer in plain, streamlined and TXT
  * form, and each way a reply is refused. Boxed replies come from the
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "curvetest.h"
-#include "exchange.h"
+#include "wire/exchange.h"
 
 /** The zone of the TXT format; the name asked is www under it (letters
  *  in every label, so 0x20 has work to do). */

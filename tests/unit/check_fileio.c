@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_fileio.c - Suite "fileio": the one bounded whole-file
- * reader of resolver/ (resolver/fileio.c): sizes at and past the limit,
+ * reader of resolver/ (resolver/base/fileio.c): sizes at and past the limit,
  * the NUL after the data, non-regular files refused or read, a file
  * that is not there.
  */
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fileio.h"
+#include "base/fileio.h"
 
 static char dir[] = "/tmp/check_fileio.XXXXXX";
 static char path[256];

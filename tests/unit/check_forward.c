@@ -10,8 +10,8 @@
 
 #include "cache.h"
 #include "cachetest.h"
-#include "forward.h"
-#include "wire.h"
+#include "transport/forward.h"
+#include "wire/wire.h"
 
 #define T0 CACHETEST_T0
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hints.h"
-#include "wire.h"
+#include "infra/hints.h"
+#include "wire/wire.h"
 
 static char err[HINTS_ERR_BYTES];
 

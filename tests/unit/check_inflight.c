@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sodium.h>
 
-#include "inflight.h"
+#include "front/inflight.h"
 
 static struct inflight *t;
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "iter_net.h"
-#include "iter_int.h"
+#include "iter/iter_int.h"
 
 Suite *iter_caps_suite(void);
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "curvepin.h"
+#include "infra/curvepin.h"
 #include "iter_net.h"
 
 /* The lab's TEST key and a key no server holds. */

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_localdata.c - Suite "localdata": local-data-file and
- * block-file (resolver/localdata.c): parsing, answers, errors with
+ * block-file (resolver/policy/localdata.c): parsing, answers, errors with
  * FILE:LINE, files.
  */
 #include <check.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "localdata.h"
-#include "wire.h"
+#include "policy/localdata.h"
+#include "wire/wire.h"
 
 static struct localdata *ld;
 static char err[LOCALDATA_ERR_BYTES];

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "localzone.h"
-#include "respond.h"
-#include "wire.h"
+#include "policy/localzone.h"
+#include "front/respond.h"
+#include "wire/wire.h"
 
 static struct localzone *lz;
 static uint8_t buf[LOCALZONE_ANSWER_MAX];

@@ -1,5 +1,5 @@
 /*
- * tests/unit/check_log.c - Suite "log": event lines (resolver/log.h):
+ * tests/unit/check_log.c - Suite "log": event lines (resolver/base/log.h):
  * the level filter, key=value layout with a timestamp on a terminal or
  * file, the "<N>" priority prefix when stderr is the journal
  * (JOURNAL_STREAM), the query log written whatever the level; logfmt:
@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "rrtext.h"
+#include "base/log.h"
+#include "wire/rrtext.h"
 
 /** Bytes of captured stderr a test may read. */
 #define CAPTURE_BYTES 65536

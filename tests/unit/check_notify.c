@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_notify.c - Suite "notify": READY=1 and friends to the
- * service manager's socket (resolver/notify.h), path and abstract
+ * service manager's socket (resolver/daemon/notify.h), path and abstract
  * sockets, and every refusal.
  */
 #include <check.h>
@@ -11,7 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "notify.h"
+#include "daemon/notify.h"
 
 /* A datagram socket bound at name ("/path" or "@abstract"). */
 static int listener(const char *name)

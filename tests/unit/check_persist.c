@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_persist.c - Suite "persist": the cache file
- * (resolver/persist.h): a round trip, TTLs counted down and expired
+ * (resolver/store/persist.h): a round trip, TTLs counted down and expired
  * entries dropped, and every reason a file is skipped: missing, foreign,
  * truncated, one byte changed, a bad line under a good checksum, an
  * entry count that differs, too large, writable by others, not a regular
@@ -21,7 +21,7 @@
 #include <sodium.h>
 
 #include "cache.h"
-#include "persist.h"
+#include "store/persist.h"
 
 #define T0 1700000000
 /** Names stored by fill(). */

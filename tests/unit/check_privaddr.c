@@ -1,16 +1,16 @@
 /*
  * tests/unit/check_privaddr.c - Suite "privaddr": DNS rebinding
- * protection (resolver/privaddr.c): prefix parsing and matching,
+ * protection (resolver/conf/privaddr.c): prefix parsing and matching,
  * private-domain names, the strip decision, and the config lines
- * private-address / private-domain (resolver/cfg.c).
+ * private-address / private-domain (resolver/conf/cfg.c).
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
-#include "privaddr.h"
+#include "conf/cfg.h"
+#include "conf/privaddr.h"
 
 #define TYPE_A 1
 #define TYPE_AAAA 28

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_proxy.c - Check suite "proxy": the PROXY v2 header
- * parser of resolver/proxy.h. Valid INET, INET6 and LOCAL headers, TLVs
+ * parser of resolver/front/proxy.h. Valid INET, INET6 and LOCAL headers, TLVs
  * skipped, every rejection, and no read past len (each valid header is
  * parsed from an exact-size heap copy, so ASan sees any overread).
  */
@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
-#include "proxy.h"
+#include "front/proxy.h"
 
 #define PKT_MAX 256
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ratelimit.h"
+#include "policy/ratelimit.h"
 
 static struct ratelimit *rl;
 

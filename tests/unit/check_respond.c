@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "cache.h"
-#include "respond.h"
-#include "wire.h"
+#include "front/respond.h"
+#include "wire/wire.h"
 
 #define BUF 65536
 

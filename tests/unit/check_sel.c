@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sel.h"
+#include "infra/sel.h"
 
 static struct sel *s;
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "slab.h"
+#include "base/slab.h"
 
 #define HUGE ((uintptr_t)2 << 20)
 

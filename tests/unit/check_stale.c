@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_stale.c - Suite "stale": serve-stale answers and
- * prefetch decisions from the cache (resolver/stale.c), time driven by
+ * prefetch decisions from the cache (resolver/front/stale.c), time driven by
  * hand.
  */
 #include <check.h>
@@ -9,9 +9,9 @@
 
 #include "cache.h"
 #include "cachetest.h"
-#include "respond.h"
-#include "stale.h"
-#include "wire.h"
+#include "front/respond.h"
+#include "front/stale.h"
+#include "wire/wire.h"
 
 #define T0 CACHETEST_T0
 #define WINDOW 86400u

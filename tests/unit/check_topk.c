@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_topk.c - Suite "topk": the busiest query names and
- * clients (resolver/topk.c) and the control command top_queries.
+ * clients (resolver/stats/topk.c) and the control command top_queries.
  */
 #include <arpa/inet.h>
 #include <check.h>
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control.h"
-#include "topk.h"
+#include "ctl/control.h"
+#include "stats/topk.h"
 
 static struct topk *t;
 static struct topk_entry e[TOPK_TAKE_MAX];

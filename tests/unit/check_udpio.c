@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_udpio.c - Suite "udpio": the batched UDP socket of the
- * client listeners (resolver/udpio.h) on 127.0.0.1: a burst answered in
+ * client listeners (resolver/front/udpio.h) on 127.0.0.1: a burst answered in
  * order and in full, answers queued inside a batch and sent at its end,
  * answers outside a batch sent at once, SO_REUSEPORT sockets sharing an
  * address (and plain ones refusing to); packet info: the control messages
@@ -21,7 +21,7 @@
 #include <unistd.h>
 #include <uv.h>
 
-#include "udpio.h"
+#include "front/udpio.h"
 
 /** Datagrams in the burst: more than one receive batch. */
 #define BURST (3 * UDPIO_BATCH + 7)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sodium.h>
 
-#include "upshare.h"
+#include "transport/upshare.h"
 
 #define FAKE_MAX 200
 

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <uv.h>
 
-#include "cfg.h"
-#include "clock.h"
-#include "stats.h"
-#include "upstream.h"
-#include "upstream_int.h"
-#include "wire.h"
+#include "conf/cfg.h"
+#include "base/clock.h"
+#include "stats/stats.h"
+#include "transport/upstream.h"
+#include "transport/upstream_int.h"
+#include "wire/wire.h"
 
 /** Replies recorded per test. */
 #define UT_REPLIES_MAX 4

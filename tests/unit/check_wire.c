@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_wire.c - Check suite "wire": the DNS codec of
- * resolver/wire.h and the presentation renderer of resolver/rrtext.h.
+ * resolver/wire/wire.h and the presentation renderer of resolver/wire/rrtext.h.
  *
  * Real packets (the inner responses of shared/docs/dnscurve-vectors.md,
  * captured from NSD behind CurveDNS), hand-made hostile packets for every
@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "wire.h"
-#include "rrtext.h"
+#include "wire/wire.h"
+#include "wire/rrtext.h"
 
 #define BUF 4096
 

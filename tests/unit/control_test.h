@@ -15,8 +15,8 @@
 #include <uv.h>
 
 #include "cache.h"
-#include "control.h"
-#include "wire.h"
+#include "ctl/control.h"
+#include "wire/wire.h"
 
 /** A fixed "now" for the cache in tests. */
 #define CT_NOW ((time_t)1700000000)

@@ -14,7 +14,7 @@
 #include "internal.h"
 
 #ifndef VECTORS_DIR
-#define VECTORS_DIR "tests/vectors"
+#define VECTORS_DIR SRCDIR "/tests/vectors"
 #endif
 #define VEC_FILE VECTORS_DIR "/dnscurve.vec"
 #define VEC_MAX_LINES 256

@@ -16,11 +16,11 @@
 #include <stdint.h>
 
 #include "cache.h"
-#include "cfg.h"
-#include "hints.h"
-#include "iter.h"
-#include "sel.h"
-#include "wire.h"
+#include "conf/cfg.h"
+#include "infra/hints.h"
+#include "iter/iter.h"
+#include "infra/sel.h"
+#include "wire/wire.h"
 
 /** Records per section of a canned reply. */
 #define FAKE_RR_MAX 80

@@ -1,0 +1,130 @@
+/*
+ * resolver/base/slab.c - fixed-size objects from one huge-page region
+ * (slab.h).
+ */
+#include "config.h"
+#include "slab.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLAB_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SLAB_ASAN 1
+#endif
+
+#ifdef SLAB_ASAN
+/* Sanitizer builds: a slot is addressable only while it is held, and
+ * only for the object's size; a redzone after each object catches
+ * overruns into the next slot as malloc's would. */
+#include <sanitizer/asan_interface.h>
+#define SLAB_REDZONE 64u
+#define SLAB_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define SLAB_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define SLAB_REDZONE 0u
+#define SLAB_POISON(p, n) ((void)(p), (void)(n))
+#define SLAB_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+/** Slot alignment: a cache line. */
+#define SLAB_ALIGN 64u
+/** A transparent huge page (x86-64, arm64 with 4 KiB pages). */
+#define SLAB_HUGE ((size_t)2 << 20)
+
+int slab_init(struct slab *s, size_t size, size_t nslots)
+{
+	uint8_t *p, *start;
+	size_t len, head, tail;
+
+	memset(s, 0, sizeof(*s));
+	if (size == 0 || size > SIZE_MAX / 2)
+		return -1;
+	s->size = size < sizeof(void *) ? sizeof(void *) : size;
+	s->slot = (s->size + SLAB_REDZONE + SLAB_ALIGN - 1) / SLAB_ALIGN *
+	          SLAB_ALIGN;
+	if (nslots == 0 ||
+	    nslots > (SIZE_MAX - SLAB_HUGE) / s->slot)
+		return -1;
+	len = (s->slot * nslots + SLAB_HUGE - 1) / SLAB_HUGE * SLAB_HUGE;
+	/* over-reserve by one huge page to start on a 2 MiB boundary: the
+	 * kernel only backs aligned 2 MiB ranges with huge pages */
+	p = mmap(NULL, len + SLAB_HUGE, PROT_READ | PROT_WRITE,
+	         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	start = (uint8_t *)(((uintptr_t)p + SLAB_HUGE - 1) &
+	                    ~(uintptr_t)(SLAB_HUGE - 1));
+	head = (size_t)(start - p);
+	tail = SLAB_HUGE - head;
+	if (head > 0)
+		(void)munmap(p, head);
+	if (tail > 0)
+		(void)munmap(start + len, tail);
+#ifdef MADV_HUGEPAGE
+	/* advice only: without THP the region is ordinary pages */
+	(void)madvise(start, len, MADV_HUGEPAGE);
+#endif
+	SLAB_POISON(start, len);
+	s->base = start;
+	s->len = len;
+	s->nslots = nslots;
+	return 0;
+}
+
+static int slab_owns(const struct slab *s, const void *p)
+{
+	const uint8_t *b = p;
+
+	return s->base != NULL && b >= s->base &&
+	       b < s->base + s->slot * s->nslots;
+}
+
+void *slab_alloc(struct slab *s)
+{
+	void *p;
+
+	if (s->free_list != NULL) {
+		p = s->free_list;
+		SLAB_UNPOISON(p, s->size);
+		memcpy(&s->free_list, p, sizeof(void *));
+		s->in_use++;
+		return p;
+	}
+	if (s->base != NULL && s->bumped < s->nslots) {
+		p = s->base + s->slot * s->bumped++;
+		SLAB_UNPOISON(p, s->size);
+		s->in_use++;
+		return p;
+	}
+	s->fallbacks++;
+	return malloc(s->size);
+}
+
+void slab_free(struct slab *s, void *p)
+{
+	if (p == NULL)
+		return;
+	if (s == NULL || !slab_owns(s, p)) {
+		free(p);
+		return;
+	}
+	memcpy(p, &s->free_list, sizeof(void *));
+	s->free_list = p;
+	s->in_use--;
+	SLAB_POISON(p, s->size);
+}
+
+void slab_fini(struct slab *s)
+{
+	if (s->base != NULL && s->in_use == 0) {
+		SLAB_UNPOISON(s->base, s->len);
+		(void)munmap(s->base, s->len);
+	}
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,69 @@
+/*
+ * resolver/base/slab.h - fixed-size objects from one reserved region, backed
+ * by transparent huge pages where the kernel offers them.
+ *
+ * Why: a cold resolution's state (struct iter_req, ~35 KB, and its
+ * frames, ~7 KB each) came from malloc, and the first hundred
+ * concurrent resolutions after a start touched ~1,200 fresh 4 KiB
+ * pages. On the virtual machines curvecache is benchmarked on, a page
+ * fault costs ~15 us, which made 1,000 cold names take a third longer
+ * than they needed (tests/bench/resolvers.sh, cold rows). Slots here
+ * live in one MAP_NORESERVE region advised MADV_HUGEPAGE: the first
+ * touch of each 2 MiB brings in a whole huge page, and freed slots are
+ * reused from a free list, so steady state touches nothing new.
+ *
+ * Design notes:
+ * - The region reserves nslots * slot bytes of address space only
+ *   (rounded up to, and aligned on, 2 MiB);
+ *   memory is committed as slots are first used (bump pointer), and
+ *   stays committed (like malloc's heap, it is not returned).
+ * - When the region is full, or could not be mapped, slab_alloc falls
+ *   back to malloc and slab_free to free: callers never see a limit.
+ * - slab_alloc returns uninitialised memory (callers clear what they
+ *   need: the point is not to touch more than they use).
+ * - Not thread-safe: one slab per worker thread.
+ * - slab_free(NULL, p) is free(p).
+ * - Sanitizer builds poison free slots and a redzone after each object
+ *   (ASan's manual poisoning), so overruns and use after free are still
+ *   reported as with malloc.
+ */
+#ifndef CURVECACHE_RESOLVER_SLAB_H
+#define CURVECACHE_RESOLVER_SLAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** One region of equal slots; fields private. */
+struct slab {
+	uint8_t *base;          /**< NULL: not mapped, malloc only */
+	size_t len;             /**< bytes mapped at base */
+	size_t size;            /**< bytes of an object */
+	size_t slot;            /**< bytes per slot (size, a redzone in
+	                             sanitizer builds, rounded to 64) */
+	size_t nslots;
+	size_t bumped;          /**< slots handed out at least once */
+	void *free_list;        /**< freed slots, linked through their
+	                             first bytes */
+	size_t in_use;          /**< slots (not malloc fallbacks) held */
+	uint64_t fallbacks;     /**< allocations that went to malloc */
+};
+
+/**
+ * Reserve a region for nslots objects of size bytes.
+ * @return 0, or -1 if the region could not be mapped (the slab then
+ *   works through malloc; it still has to be passed to slab_fini).
+ */
+int slab_init(struct slab *s, size_t size, size_t nslots);
+
+/** An uninitialised object (from the region, else malloc), or NULL
+ * when memory is exhausted. */
+void *slab_alloc(struct slab *s);
+
+/** Give back an object from slab_alloc on the same slab (NULL: no-op). */
+void slab_free(struct slab *s, void *p);
+
+/** Unmap the region; if objects are still held it is left mapped
+ * (they stay valid) rather than pulled from under them. */
+void slab_fini(struct slab *s);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * resolver/conf/cfg.h - the curvecache configuration file.
+ *
+ * The file is a list of "option: value" lines; '#' starts a comment; blank
+ * lines are ignored. Options that may repeat (listen, access-control,
+ * outgoing-interface) build lists; the first occurrence in a file replaces
+ * the built-in default list; forward-zone and stub-zone lines (cfg_zone.c)
+ * add a zone each, none by default; local-zone lines (cfg_zone.c) change
+ * or add local zones (resolver/policy/localzone.h). Every option and its default is
+ * documented in etc/curvecache.conf.
+ *
+ * "include: PATH" reads another file in place of the line: PATH may be a
+ * glob(3) pattern (its files are read in sorted order; a pattern that
+ * matches nothing is no error, a missing plain file is), and a relative
+ * PATH is taken from the directory of the file holding the include line
+ * (so "include: conf.d/NAME.conf" in /etc/curvecache/curvecache.conf reads
+ * /etc/curvecache/conf.d/, whatever the working directory; the daemon
+ * works from "/"). Includes nest up to CFG_MAX_INCLUDE_DEPTH deep; a
+ * file that includes itself, directly or not, is an error (found by
+ * device and inode); an included file must be a regular file. A problem
+ * inside an included file is told with that file's name and line.
+ *
+ * Design notes:
+ * - struct cfg holds everything in fixed-size fields: no allocation, no
+ *   free, a plain copy is a full copy (SIGHUP reload parses into a fresh
+ *   struct and swaps only if it is valid).
+ * - Any error (unknown option, bad value, unreadable file) is reported as
+ *   "FILE:LINE: problem" and the whole load fails: the daemon refuses to
+ *   start (or, on reload, keeps the old config).
+ */
+#ifndef CURVECACHE_RESOLVER_CFG_H
+#define CURVECACHE_RESOLVER_CFG_H
+
+#include "base/base.h"
+#include "base/log.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include "privaddr.h"
+
+#define CFG_MAX_LISTEN 16
+#define CFG_MAX_ACL 64
+/** Most proxy-protocol-from prefixes. */
+#define CFG_MAX_PROXY_FROM 16
+#define CFG_MAX_OUTGOING 16
+#define CFG_MAX_PATH 256
+#define CFG_MAX_USER 64
+#define CFG_MAX_FILE_BYTES (1024 * 1024)
+#define CFG_ERR_BYTES 512
+#define CFG_DEFAULT_FILE SYSCONFDIR "/curvecache/curvecache.conf"
+/** Files an include may nest below the top one. */
+#define CFG_MAX_INCLUDE_DEPTH 8
+/** Most files one load reads, the top one and every include counted. */
+#define CFG_MAX_INCLUDE_FILES 256
+/** Longest curve-key-rotate period: one year, in seconds. */
+#define CFG_MAX_ROTATE_S (366u * 24 * 3600)
+
+/** Forward and stub zones, each kind; servers per zone. */
+#define CFG_MAX_ZONES 16
+#define CFG_ZONE_ADDRS 8
+/** Longest wire name (RFC 1035), root label included. */
+#define CFG_NAME_MAX 255
+/** A uz5 key label (54 characters) and its NUL. */
+#define CFG_KEYLABEL_BYTES 55
+/** local-zone lines. */
+#define CFG_MAX_LOCAL_ZONES 16
+/** curve-require lines (zones that must be reached over DNSCurve). */
+#define CFG_MAX_CURVE_REQUIRE 16
+/** Serve-stale defaults (RFC 8767). */
+#define CFG_STALE_WINDOW_DEFAULT 86400u
+#define CFG_STALE_WINDOW_MAX (7u * 86400)
+
+/** What access control does with a client. */
+enum cfg_acl_action {
+	CFG_ACL_ALLOW = 0, /**< answer */
+	CFG_ACL_REFUSE,    /**< answer REFUSED */
+	CFG_ACL_DENY       /**< drop silently */
+};
+
+/** One access-control rule: a prefix and what to do. */
+struct cfg_acl {
+	int family;              /**< AF_INET or AF_INET6 */
+	uint8_t addr[16];        /**< network address (4 or 16 bytes used) */
+	unsigned prefix;         /**< prefix length in bits */
+	enum cfg_acl_action action;
+};
+
+/** An address with a port (listen) or without (outgoing: port 0). */
+struct cfg_addr {
+	struct sockaddr_storage sa;
+	socklen_t len;
+	bool port_given;                  /**< written as ADDR@PORT */
+};
+
+/** A forward zone or a stub zone and its servers. */
+struct cfg_zone {
+	uint8_t name[CFG_NAME_MAX];       /**< lowercase wire name */
+	size_t namelen;
+	struct cfg_addr addr[CFG_ZONE_ADDRS]; /**< port 53 unless given */
+	size_t naddr;
+	/** Stub zones: the uz5 key label of each server ("" if plain). */
+	char key[CFG_ZONE_ADDRS][CFG_KEYLABEL_BYTES];
+};
+
+/** What a local zone does with the names at or below it (the types of
+ *  Unbound's local-zone of the same names). */
+enum cfg_lz_type {
+	CFG_LZ_STATIC = 0,   /**< local data, else NXDOMAIN or NODATA with
+	                          the zone's SOA (the built-in zones) */
+	CFG_LZ_TRANSPARENT,  /**< local data, else resolved normally */
+	CFG_LZ_REFUSE,       /**< local data, else REFUSED */
+	CFG_LZ_NODEFAULT     /**< the built-in zone of that name is gone */
+};
+
+/** A local-zone line. */
+struct cfg_local_zone {
+	uint8_t name[CFG_NAME_MAX];       /**< lowercase wire name */
+	size_t namelen;
+	enum cfg_lz_type type;
+};
+
+/** DNSCurve formats, in the order they are tried. */
+enum cfg_curve_format {
+	CFG_CURVE_STREAMLINED = 0,
+	CFG_CURVE_TXT
+};
+
+/** The whole configuration. Plain data: copy freely. */
+struct cfg {
+	char file[CFG_MAX_PATH];          /**< where it was read from */
+	uint16_t port;                    /**< default listen port */
+	struct cfg_addr listen[CFG_MAX_LISTEN];
+	size_t n_listen;
+	bool ip_freebind;                 /**< listen on addresses not (yet)
+	                                       on the host (IP_FREEBIND) */
+	struct cfg_acl acl[CFG_MAX_ACL];
+	size_t n_acl;
+	enum cfg_acl_action acl_default;  /**< for clients no rule matches */
+	/** Load balancers whose packets carry a PROXY v2 header (their
+	    action field is unused). */
+	struct cfg_acl proxy_from[CFG_MAX_PROXY_FROM];
+	size_t n_proxy_from;
+	uint32_t ratelimit;               /**< queries/s per client, 0 = off */
+	bool ratelimit_exempt_loopback;   /**< loopback never limited */
+	char root_hints[CFG_MAX_PATH];    /**< empty: Debian's file if it
+	                                       loads, else built-in (hints.h) */
+	bool do_ip4, do_ip6;
+	struct cfg_addr outgoing[CFG_MAX_OUTGOING];
+	size_t n_outgoing;
+	bool qname_minimisation;
+	bool do_not_query_localhost;
+	bool harden_glue;                 /**< glue only for NS names in the
+	                                       bailiwick of the referring
+	                                       zone (default); off: any */
+	/** private-address and private-domain lines (privaddr.h): address
+	 *  records of upstream answers that are stripped; none by default */
+	struct privaddr priv;
+	uint64_t cache_size;              /**< bytes */
+	uint32_t min_ttl, max_ttl, neg_max_ttl;
+	uint16_t edns_size;               /**< EDNS payload offered upstream */
+	uint32_t query_timeout_ms;        /**< per client query */
+	bool curve;                       /**< DNSCurve upstream at all */
+	enum cfg_curve_format curve_order[2];
+	size_t n_curve_order;
+	bool curve_plain_fallback;
+	/** curve-require: zones (lowercase wire names) whose answers are
+	 *  accepted only over DNSCurve */
+	uint8_t curve_require[CFG_MAX_CURVE_REQUIRE][CFG_NAME_MAX];
+	size_t curve_require_len[CFG_MAX_CURVE_REQUIRE];
+	size_t n_curve_require;
+	bool curve_pin;                   /**< refuse key-less referrals for
+	                                       zones seen with keys */
+	char curve_key_file[CFG_MAX_PATH];/**< empty: fresh key per start */
+	uint32_t curve_key_rotate_s;      /**< client key rotation period in
+	                                       seconds; 0 = never */
+	char cache_file[CFG_MAX_PATH];    /**< saved at exit, loaded at start;
+	                                       empty: none */
+	bool log_queries;                 /**< one log line per client query */
+	bool serve_stale;                 /**< RFC 8767, on failures */
+	uint32_t serve_stale_window;      /**< seconds past expiry */
+	bool prefetch;                    /**< refresh in the last 10 % */
+	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
+	size_t n_forward;
+	struct cfg_zone stub[CFG_MAX_ZONES];    /**< stub-zone lines */
+	size_t n_stub;
+	char local_data_file[CFG_MAX_PATH];/**< hosts-like; empty: none */
+	char block_file[CFG_MAX_PATH];    /**< names to block; empty: none */
+	struct cfg_local_zone local_zone[CFG_MAX_LOCAL_ZONES];
+	size_t n_local_zone;              /**< local-zone lines */
+	char user[CFG_MAX_USER];          /**< empty: keep the start user */
+	char control_socket[CFG_MAX_PATH];/**< empty: no control socket */
+	char pidfile[CFG_MAX_PATH];       /**< absolute; written after the
+	                                       privilege drop, removed at
+	                                       exit; empty: none */
+	enum cfg_log_level log_level;
+	unsigned threads;
+};
+
+/**
+ * Fill a config with the built-in defaults.
+ * @param c: the config to fill.
+ */
+void cfg_defaults(struct cfg *c);
+
+/**
+ * Read and check a config file into *out (defaults, then the file and
+ * the files it includes).
+ * @param path: the file.
+ * @param out: receives the config; unspecified on failure.
+ * @param err: receives "FILE:LINE: problem" on failure.
+ * @param errlen: size of err.
+ * @return 0 on success, -1 on any error.
+ */
+int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
+	MUST_CHECK;
+
+/**
+ * Parse config text (for cfg_load, tests and the fuzzer).
+ * @param name: the file name used in messages; relative include lines
+ *   are taken from its directory (the working directory if it has no
+ *   '/').
+ * @param text, len: the text; need not be NUL-terminated.
+ * @param out: defaults are NOT applied here; call cfg_defaults first.
+ * @param err, errlen: as for cfg_load.
+ * @return 0 on success, -1 on error.
+ */
+int cfg_parse(const char *name, const char *text, size_t len,
+              struct cfg *out, char *err, size_t errlen)
+	MUST_CHECK;
+
+/**
+ * Find what access control does with a client address.
+ * The longest matching prefix wins; no match gives acl_default.
+ * @param c: the config.
+ * @param sa: the client address (AF_INET or AF_INET6; v4-mapped v6 is
+ *   matched as IPv4).
+ */
+enum cfg_acl_action cfg_acl_check(const struct cfg *c,
+                                  const struct sockaddr *sa);
+
+/**
+ * Whether a peer is a load balancer of proxy-protocol-from (its packets
+ * must start with a PROXY v2 header).
+ * @param c: the config.
+ * @param sa: the peer address.
+ */
+bool cfg_proxy_from(const struct cfg *c, const struct sockaddr *sa);
+
+/**
+ * Parse "ADDR" or "ADDR@PORT" (IPv4 or IPv6, no brackets).
+ * @param s: NUL-terminated text.
+ * @param port: the port when none is given.
+ * @param out: receives the address.
+ * @return 0 or -1.
+ */
+int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out);
+
+/**
+ * Parse the value of a forward-zone or stub-zone line (cfg_zone.c):
+ * "NAME SERVER...": for a forward zone each SERVER is "ADDR[@PORT]", for
+ * a stub zone "ADDR" or "ADDR/uz5KEYLABEL" (a DNSCurve server; port 53).
+ * @param value: NUL-terminated text; changed (split in place).
+ * @param keys: uz5 key labels allowed (stub zones).
+ * @param out: receives the zone.
+ * @param why, whylen: receive the problem on failure.
+ * @return 0 or -1.
+ */
+int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
+                   size_t whylen) MUST_CHECK;
+
+/**
+ * Add the value of a local-zone line to c->local_zone (cfg_zone.c):
+ * "NAME TYPE", TYPE one of transparent, static, refuse, nodefault. The
+ * root "." is no local zone; a name may be given once; at most
+ * CFG_MAX_LOCAL_ZONES lines.
+ * @param c: the config being read.
+ * @param value: NUL-terminated text; changed (split in place).
+ * @param why, whylen: receive the problem on failure.
+ * @return 0 or -1 (c unchanged).
+ */
+int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
+	MUST_CHECK;
+
+/**
+ * Add the value of a private-address line (an IPv4 or IPv6 address or
+ * ADDR/BITS) or a private-domain line (a name) to c->priv (cfg_zone.c);
+ * the value may be in double quotes, as Unbound's configs write it.
+ * @param c: the config being read.
+ * @param domain: true for private-domain.
+ * @param value: NUL-terminated text; changed (unquoted in place).
+ * @param why, whylen: receive the problem on failure.
+ * @return 0 or -1 (c unchanged).
+ */
+int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
+                    size_t whylen) MUST_CHECK;
+
+/**
+ * Parse a zone name ("corp.example.", "corp.example" or ".") into
+ * lowercase wire form (cfg_zone.c).
+ * @param text: NUL-terminated name.
+ * @param out: CFG_NAME_MAX bytes.
+ * @param outlen: receives the length.
+ * @return 0 or -1 (empty label, label too long, name too long, space or
+ *   control character).
+ */
+int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen)
+	MUST_CHECK;
+
+/**
+ * The longest forward or stub zone (of n) at or above a name.
+ * @param z, n: the zones.
+ * @param name, len: lowercase wire name.
+ * @return the zone's index, or -1 when none holds the name.
+ */
+int cfg_zone_find(const struct cfg_zone *z, size_t n, const uint8_t *name,
+                  size_t len);
+
+#endif /* CURVECACHE_RESOLVER_CFG_H */

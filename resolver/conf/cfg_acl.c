@@ -1,0 +1,67 @@
+/*
+ * resolver/conf/cfg_acl.c - the run-time lookups of a loaded configuration:
+ * the access-control rules (cfg_acl_check) and the proxy-from list
+ * (cfg_proxy_from), longest prefix first (see cfg.h). The rules are
+ * parsed in cfg.c; this file reads struct cfg only and calls nothing.
+ */
+#include "cfg.h"
+
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static bool prefix_match(const uint8_t *addr, const struct cfg_acl *a)
+{
+	unsigned full = a->prefix / 8, rest = a->prefix % 8;
+
+	if (memcmp(addr, a->addr, full) != 0)
+		return false;
+	if (rest == 0)
+		return true;
+	return ((addr[full] ^ a->addr[full]) & (uint8_t)(0xff << (8 - rest)))
+	       == 0;
+}
+
+/* Index of the longest rule matching sa, -1 for none. */
+static int acl_find(const struct cfg_acl *r, size_t n,
+                    const struct sockaddr *sa)
+{
+	const uint8_t *addr;
+	int family = sa->sa_family;
+	int best = -1;
+	size_t i;
+
+	if (family == AF_INET) {
+		addr = (const uint8_t *)
+			&((const struct sockaddr_in *)sa)->sin_addr;
+	} else if (family == AF_INET6) {
+		addr = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+		if (IN6_IS_ADDR_V4MAPPED(
+			    &((const struct sockaddr_in6 *)sa)->sin6_addr)) {
+			family = AF_INET;
+			addr += 12;
+		}
+	} else {
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (r[i].family != family || !prefix_match(addr, &r[i]))
+			continue;
+		if (best < 0 || r[i].prefix > r[best].prefix)
+			best = (int)i;
+	}
+	return best;
+}
+
+enum cfg_acl_action cfg_acl_check(const struct cfg *c,
+                                  const struct sockaddr *sa)
+{
+	int best = acl_find(c->acl, c->n_acl, sa);
+
+	return best < 0 ? c->acl_default : c->acl[best].action;
+}
+
+bool cfg_proxy_from(const struct cfg *c, const struct sockaddr *sa)
+{
+	return acl_find(c->proxy_from, c->n_proxy_from, sa) >= 0;
+}

@@ -1,0 +1,218 @@
+/*
+ * resolver/conf/cfg_file.c - reading configuration files: the text of a file
+ * as lines (comments, NUL bytes, length, "FILE:LINE: problem"), each
+ * handed to cfg_line_parse (cfg.c); cfg_parse, cfg_load, the include
+ * option (glob patterns, nesting, loops) and the one reader of a whole
+ * config file (see cfg.h for the rules).
+ */
+#include "cfg.h"
+#include "cfg_int.h"
+#include "base/fileio.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/** Bytes of a config line, its NUL counted. */
+#define CFG_LINE_MAX 1024
+
+/* The problem of this file's own work, for the caller's FILE:LINE. */
+static int why_set(struct cfg_ctx *x, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int why_set(struct cfg_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->why, sizeof x->why, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Whether the file (st) is one of those being read: an include loop. */
+static bool in_chain(const struct cfg_ctx *x, const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < x->depth; i++)
+		if (x->chain[i].dev == st->st_dev &&
+		    x->chain[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+/* Read and parse one file. Its own problems (cannot open, a loop, too
+ * deep) go to x->why for the caller's FILE:LINE; those of its lines go
+ * to x->err (x->err_set). An include must be a regular file. */
+static int parse_file(struct cfg_ctx *x, const char *path, bool include)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t len = 0;
+	int fd, rc = -1;
+
+	/* O_NONBLOCK: an include naming a FIFO fails below, never hangs */
+	fd = open(path, O_RDONLY | O_CLOEXEC | (include ? O_NONBLOCK : 0));
+	if (fd < 0)
+		return why_set(x, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0)
+		why_set(x, "cannot stat: %s", strerror(errno));
+	else if (include && !S_ISREG(st.st_mode))
+		why_set(x, "not a regular file");
+	else if (in_chain(x, &st))
+		why_set(x, "include loop: the file is already being read");
+	else if (x->depth > CFG_MAX_INCLUDE_DEPTH)
+		why_set(x, "includes nested deeper than %d", CFG_MAX_INCLUDE_DEPTH);
+	else if (++x->nfiles > CFG_MAX_INCLUDE_FILES)
+		why_set(x, "more than %d files included", CFG_MAX_INCLUDE_FILES);
+	else if (fileio_read_fd(fd, CFG_MAX_FILE_BYTES, include, &buf, &len,
+	                        x->why, sizeof x->why) == FILEIO_OK) {
+		x->chain[x->depth].dev = st.st_dev;
+		x->chain[x->depth++].ino = st.st_ino;
+		rc = cfg_text_parse(x, path, buf, len);
+		x->depth--;
+	}
+	free(buf);
+	close(fd);
+	return rc;
+}
+
+/* One file an include names; its own problem is told with its name. */
+static int include_one(struct cfg_ctx *x, const char *path)
+{
+	char why[CFG_WHY_BYTES];
+
+	if (parse_file(x, path, true) == 0)
+		return 0;
+	if (x->err_set)
+		return -1;
+	snprintf(why, sizeof why, "%s", x->why);
+	return why_set(x, "include %.100s: %s", path, why);
+}
+
+/* glob(3): a directory that is not there matches nothing; one that cannot
+ * be read (permissions) stops the include. */
+static int glob_error(const char *path, int eerrno)
+{
+	(void)path;
+	return eerrno != ENOENT && eerrno != ENOTDIR;
+}
+
+int cfg_include(struct cfg_ctx *x, char *v)
+{
+	char pat[PATH_MAX];
+	const char *slash = strrchr(x->file, '/');
+	glob_t g;
+	size_t i;
+	int rc;
+
+	if (v[0] == '/' || slash == NULL)
+		rc = snprintf(pat, sizeof pat, "%s", v);
+	else
+		rc = snprintf(pat, sizeof pat, "%.*s/%s",
+		              (int)(slash - x->file), x->file, v);
+	if (rc < 0 || (size_t)rc >= sizeof pat)
+		return why_set(x, "include path too long: \"%.60s...\"", v);
+	if (strpbrk(v, "*?[") == NULL)
+		return include_one(x, pat);
+	rc = glob(pat, 0, glob_error, &g);
+	if (rc == GLOB_NOMATCH)
+		return 0;
+	if (rc != 0)
+		return why_set(x, "include %.100s: cannot list the files (%s)", v,
+		            rc == GLOB_NOSPACE ? "out of memory" :
+		            "a directory is unreadable");
+	for (i = 0, rc = 0; i < g.gl_pathc && rc == 0; i++)
+		rc = include_one(x, g.gl_pathv[i]);
+	globfree(&g);
+	return rc;
+}
+
+int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
+{
+	struct cfg_ctx x = { .c = out, .file = path, .err = err,
+	                     .errlen = errlen };
+
+	cfg_defaults(out);
+	if (snprintf(out->file, sizeof out->file, "%s", path) >=
+	    (int)sizeof out->file) {
+		snprintf(err, errlen, "%.60s...: path too long", path);
+		return -1;
+	}
+	if (parse_file(&x, path, false) != 0) {
+		if (!x.err_set)
+			snprintf(err, errlen, "%s: %s", path, x.why);
+		return -1;
+	}
+	return cfg_end_check(&x, path);
+}
+
+/* The message of a failed line, "FILE:LINE: problem", unless an included
+ * file already wrote its own. */
+static int line_failed(struct cfg_ctx *x, const char *name, size_t lineno,
+                       const char *why)
+{
+	if (!x->err_set)
+		snprintf(x->err, x->errlen, "%s:%zu: %s", name, lineno, why);
+	x->err_set = true;
+	return -1;
+}
+
+int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
+                      size_t len)
+{
+	char line[CFG_LINE_MAX];
+	size_t pos = 0, lineno = 0;
+	const char *outer = x->file;
+	int rc = 0;
+
+	x->file = name;
+	while (pos < len && rc == 0) {
+		size_t n = 0;
+		bool comment = false;
+
+		lineno++;
+		for (; pos < len && text[pos] != '\n'; pos++) {
+			/* '#' starts a comment at the start of a line or
+			 * after white space; inside a value it is part of it
+			 * (ADDR@PORT#NAME, as Unbound writes TLS names). */
+			if (text[pos] == '#' &&
+			    (n == 0 || isspace((unsigned char)line[n - 1])))
+				comment = true;
+			if (text[pos] == '\0')
+				return line_failed(x, name, lineno,
+				                   "NUL byte in file");
+			if (!comment && n + 1 >= sizeof line)
+				return line_failed(x, name, lineno,
+				                   "line too long");
+			if (!comment)
+				line[n++] = text[pos];
+		}
+		pos++; /* the newline */
+		line[n] = '\0';
+		if (cfg_line_parse(x, line) != 0)
+			rc = line_failed(x, name, lineno, x->why);
+	}
+	x->file = outer;
+	return rc;
+}
+
+int cfg_parse(const char *name, const char *text, size_t len,
+              struct cfg *out, char *err, size_t errlen)
+{
+	struct cfg_ctx x = { .c = out, .file = name, .err = err,
+	                     .errlen = errlen };
+
+	if (cfg_text_parse(&x, name, text, len) != 0)
+		return -1;
+	return cfg_end_check(&x, name);
+}

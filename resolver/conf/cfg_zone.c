@@ -1,0 +1,253 @@
+/*
+ * resolver/conf/cfg_zone.c - the values of forward-zone and stub-zone lines
+ * (see cfg.h): a zone name, then its servers; and of local-zone lines: a
+ * zone name, then its type.
+ *
+ *   forward-zone: corp.example. 10.0.0.53 10.0.0.54@5353
+ *   stub-zone: lab.internal. 192.0.2.1 192.0.2.2/uz5...(54 characters)
+ *   local-zone: test. nodefault
+ *
+ * Stub servers are asked on port 53 (the iterator's port); forwarders
+ * on any port.
+ *
+ * Names are kept in lowercase wire form, so that the server and the
+ * iterator match query names (already lowercase wire names) with one
+ * suffix compare. A uz5 key label is only checked for its form here (the
+ * iterator decodes it); cfg.c stays free of curve/ and wire.c.
+ */
+#include "cfg.h"
+#include "wire/wire.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/** Characters of a uz5 key label: "uz5" and 51 base32 digits. */
+#define CFG_KEYLABEL_LEN (CFG_KEYLABEL_BYTES - 1)
+
+static int zfail(char *why, size_t whylen, const char *what,
+                 const char *value)
+{
+	snprintf(why, whylen, "%s \"%.60s\"", what, value);
+	return -1;
+}
+
+/* "corp.example." or "corp.example" or "." into lowercase wire form:
+ * the codec's one text parser (wire_name_from_text, which also takes
+ * \DDD and \X escapes), on printable text without spaces. */
+_Static_assert(CFG_NAME_MAX == WIRE_NAME_MAX, "one name size");
+
+int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen)
+{
+	size_t i, len = strlen(text);
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)text[i] <= ' ' ||
+		    (unsigned char)text[i] > '~')
+			return -1;
+	if (wire_name_from_text(text, len, out, outlen) != WIRE_OK)
+		return -1;
+	wire_name_lower(out, *outlen);
+	return 0;
+}
+
+static bool keylabel_ok(const char *k)
+{
+	size_t i;
+
+	if (strlen(k) != CFG_KEYLABEL_LEN || strncmp(k, "uz5", 3) != 0)
+		return false;
+	for (i = 3; k[i] != '\0'; i++)
+		if (!((k[i] >= '0' && k[i] <= '9') ||
+		      (k[i] >= 'a' && k[i] <= 'z') ||
+		      (k[i] >= 'A' && k[i] <= 'Z')))
+			return false;
+	return true;
+}
+
+/* One server: "ADDR[@PORT]" or, with keys, "ADDR[@PORT]/uz5KEY". */
+static int server_parse(char *tok, bool keys, struct cfg_zone *z,
+                        char *why, size_t whylen)
+{
+	char *slash = strchr(tok, '/');
+
+	if (z->naddr >= CFG_ZONE_ADDRS) {
+		snprintf(why, whylen, "too many servers (at most %d)",
+		         CFG_ZONE_ADDRS);
+		return -1;
+	}
+	z->key[z->naddr][0] = '\0';
+	/* Unbound's ADDR@PORT#NAME asks for DNS over TLS: never answer
+	 * that with plain DNS to the TLS port. */
+	if (strchr(tok, '#') != NULL)
+		return zfail(why, whylen, "TLS forwarding (ADDR@PORT#NAME) is "
+		             "not supported yet; refusing to send plain DNS "
+		             "to", tok);
+	if (slash != NULL) {
+		*slash = '\0';
+		if (!keys)
+			return zfail(why, whylen, "forward-zone servers take no "
+			             "key:", slash + 1);
+		if (!keylabel_ok(slash + 1))
+			return zfail(why, whylen, "bad uz5 key label",
+			             slash + 1);
+		memcpy(z->key[z->naddr], slash + 1, CFG_KEYLABEL_BYTES);
+	}
+	if (keys && strchr(tok, '@') != NULL)
+		return zfail(why, whylen, "stub-zone servers are asked on "
+		             "port 53, not", tok);
+	if (cfg_addr_parse(tok, 53, &z->addr[z->naddr]) != 0)
+		return zfail(why, whylen, "bad server address (want "
+		             "ADDR or ADDR@PORT)", tok);
+	z->naddr++;
+	return 0;
+}
+
+int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
+                   size_t whylen)
+{
+	char *save = NULL, *tok;
+
+	memset(out, 0, sizeof(*out));
+	tok = strtok_r(value, " \t", &save);
+	if (tok == NULL || cfg_name_parse(tok, out->name, &out->namelen) != 0)
+		return zfail(why, whylen, "bad zone name",
+		             tok != NULL ? tok : "");
+	while ((tok = strtok_r(NULL, " \t", &save)) != NULL)
+		if (server_parse(tok, keys, out, why, whylen) != 0)
+			return -1;
+	if (out->naddr == 0) {
+		snprintf(why, whylen, "zone needs at least one server "
+		         "address");
+		return -1;
+	}
+	return 0;
+}
+
+/** The local-zone types, indexed by enum cfg_lz_type. */
+static const char *const cfg_lz_types[] = {
+	[CFG_LZ_STATIC] = "static",
+	[CFG_LZ_TRANSPARENT] = "transparent",
+	[CFG_LZ_REFUSE] = "refuse",
+	[CFG_LZ_NODEFAULT] = "nodefault",
+};
+
+/* "NAME TYPE" into *out. */
+static int local_zone_parse(char *value, struct cfg_local_zone *out,
+                            char *why, size_t whylen)
+{
+	char *save = NULL, *name, *type;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	name = strtok_r(value, " \t", &save);
+	if (name == NULL ||
+	    cfg_name_parse(name, out->name, &out->namelen) != 0 ||
+	    out->namelen == 1)
+		return zfail(why, whylen, "bad local-zone name",
+		             name != NULL ? name : "");
+	type = strtok_r(NULL, " \t", &save);
+	if (type == NULL || strtok_r(NULL, " \t", &save) != NULL) {
+		snprintf(why, whylen, "local-zone wants NAME TYPE");
+		return -1;
+	}
+	for (i = 0; i < sizeof cfg_lz_types / sizeof cfg_lz_types[0]; i++) {
+		if (strcmp(type, cfg_lz_types[i]) == 0) {
+			out->type = (enum cfg_lz_type)i;
+			return 0;
+		}
+	}
+	return zfail(why, whylen, "bad local-zone type (transparent, static, "
+	             "refuse or nodefault):", type);
+}
+
+int cfg_local_zone_add(struct cfg *c, char *value, char *why,
+                       size_t whylen)
+{
+	struct cfg_local_zone z;
+	size_t i;
+
+	if (local_zone_parse(value, &z, why, whylen) != 0)
+		return -1;
+	for (i = 0; i < c->n_local_zone; i++) {
+		if (c->local_zone[i].namelen == z.namelen &&
+		    memcmp(c->local_zone[i].name, z.name, z.namelen) == 0) {
+			snprintf(why, whylen, "local-zone given twice");
+			return -1;
+		}
+	}
+	if (c->n_local_zone >= CFG_MAX_LOCAL_ZONES) {
+		snprintf(why, whylen, "too many local-zone lines (at most %d)",
+		         CFG_MAX_LOCAL_ZONES);
+		return -1;
+	}
+	c->local_zone[c->n_local_zone++] = z;
+	return 0;
+}
+
+/* A value in double quotes (Unbound's configs quote names): the text
+ * between them. */
+static char *unquote(char *v)
+{
+	size_t n = strlen(v);
+
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"') {
+		v[n - 1] = '\0';
+		return v + 1;
+	}
+	return v;
+}
+
+int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
+                    size_t whylen)
+{
+	const char *opt = domain ? "private-domain" : "private-address";
+	uint8_t name[CFG_NAME_MAX];
+	size_t len;
+	enum privaddr_status st;
+
+	value = unquote(value);
+	if (domain && cfg_name_parse(value, name, &len) != 0)
+		st = PRIVADDR_ENAME;
+	else if (domain)
+		st = privaddr_add_domain(&c->priv, name, len);
+	else
+		st = privaddr_add_prefix(&c->priv, value, strlen(value));
+	if (st == PRIVADDR_EFULL)
+		snprintf(why, whylen, "too many %s lines (at most %d)", opt,
+		         domain ? PRIVADDR_DOMAINS_MAX : PRIVADDR_PREFIXES_MAX);
+	else if (st != PRIVADDR_OK)
+		snprintf(why, whylen, "bad %s \"%.60s\": %s", opt, value,
+		         privaddr_strerror(st));
+	return st == PRIVADDR_OK ? 0 : -1;
+}
+
+/* Is zone (wire, lowercase) the name or one of its ancestors? */
+static bool name_under(const uint8_t *name, size_t len, const uint8_t *zone,
+                       size_t zlen)
+{
+	size_t off = 0;
+
+	while (len - off > zlen) {
+		if (name[off] == 0)
+			return false;
+		off += (size_t)name[off] + 1;
+		if (off >= len)
+			return false;
+	}
+	return len - off == zlen && memcmp(name + off, zone, zlen) == 0;
+}
+
+int cfg_zone_find(const struct cfg_zone *z, size_t n, const uint8_t *name,
+                  size_t len)
+{
+	int best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!name_under(name, len, z[i].name, z[i].namelen))
+			continue;
+		if (best < 0 || z[i].namelen > z[best].namelen)
+			best = (int)i;
+	}
+	return best;
+}

@@ -1,0 +1,446 @@
+/*
+ * resolver/ctl/control_info.c - the control commands that look, and the
+ * small ones that only hand over to another module: status (also in
+ * Unbound's words), lookup (cached data and the servers a resolution
+ * would ask), servers (the server-selection table) and flush_infra
+ * (forgetting it), list_forwards,
+ * list_stubs, list_local_zones (the running config), local_data,
+ * local_data_remove and list_local_data (localdata.h). See control.h.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store/cachefile.h"
+#include "conf/cfg.h"
+#include "base/clock.h"
+#include "control_int.h"
+#include "iter/iter.h"
+#include "policy/localdata.h"
+#include "base/log.h"
+#include "wire/rrtext.h"
+#include "infra/sel.h"
+#include "front/server.h"
+
+/** Bytes of an address as text. */
+#define CONTROL_ADDR_TEXT 64
+
+/* "plain" or "dnscurve key=uz5..." for a key. */
+static void key_text(bool curve, const uint8_t *key, char *out, size_t cap)
+{
+	char label[CURVE_KEYLABEL_LEN + 1];
+
+	if (curve && curve_keylabel_make(label, key) == CURVE_OK)
+		snprintf(out, cap, "dnscurve key=%s", label);
+	else
+		snprintf(out, cap, "plain");
+}
+
+/* An address without its port. */
+static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+	char *at;
+
+	server_addr_text(sa, out, cap);
+	at = strrchr(out, '@');
+	if (at != NULL)
+		*at = '\0';
+}
+
+const char *control_cmd_status(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err)
+{
+	const struct control_env *env = &c->env;
+	struct cache_stats cs;
+	time_t now = time(NULL);
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	cache_stats_get(env->cache, &cs);
+	control_out_printf(out, "version: %s\n", PACKAGE_VERSION);
+	control_out_printf(out, "pid: %ld\n", (long)getpid());
+	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
+	                   (int64_t)(now > env->start_wall ?
+	                             now - env->start_wall : 0));
+	/* workers (threads: N; a restart is needed to change it) */
+	control_out_printf(out, "threads: %u\n", env->cfg->threads);
+	control_out_printf(out, "config: %s\n", env->cfg_path != NULL ?
+	                   env->cfg_path : "-");
+	control_out_printf(out, "control-socket: %s\n",
+	                   env->cfg->control_socket);
+	control_out_printf(out, "dnscurve: %s\n", env->cfg->curve ? "on" :
+	                   "off");
+	control_out_printf(out, "cache: %zu entries, %zu of %zu bytes\n",
+	                   cs.entries, cs.bytes, cs.max_bytes);
+	control_out_printf(out, "resolutions: %zu\n",
+	                   server_resolutions(env->srv));
+	control_out_printf(out, "is running\n");
+	return NULL;
+}
+
+/* status in the shape of Unbound's (its framing): scripts look for
+ * "is running" and read "version:" and "uptime:". */
+const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err)
+{
+	const struct control_env *env = &c->env;
+	time_t now = time(NULL);
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	control_out_printf(out, "version: %s\n", PACKAGE_VERSION);
+	control_out_printf(out, "verbosity: %d\n", (int)log_level());
+	control_out_printf(out, "threads: %u\n", env->cfg->threads);
+	control_out_printf(out, "modules: 1 [ iterator ]\n");
+	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
+	                   (int64_t)(now > env->start_wall ?
+	                             now - env->start_wall : 0));
+	control_out_printf(out, "options: control(namedpipe)\n");
+	control_out_printf(out, "curvecache (pid %ld) is running...\n",
+	                   (long)getpid());
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* lookup                                                              */
+
+static int lookup_put(void *arg, const char *text, size_t len)
+{
+	struct control_out *out = arg;
+
+	control_out_put(out, text, len);
+	return out->full ? 1 : 0;
+}
+
+/* " lame=840s" / " broken=50s" when the address is marked for the zone,
+ * " backoff" when it backs off after timeouts; else "". */
+static void lookup_marks(const struct sel *sel, const struct sockaddr *sa,
+                         const struct iter_peek *peek,
+                         const struct sel_info *info, uint64_t now_ms,
+                         char *out, size_t cap)
+{
+	enum sel_mark mark;
+	uint64_t left;
+	int n = 0;
+
+	out[0] = 0;
+	if (sel_mark_get(sel, sa, peek->zone, peek->zonelen, now_ms, &mark,
+	                 &left))
+		n = snprintf(out, cap, " %s=%" PRIu64 "s",
+		             mark == SEL_MARK_LAME ? "lame" : "broken",
+		             (left + 999) / 1000);
+	if (info->backoff && n >= 0 && (size_t)n < cap)
+		snprintf(out + n, cap - (size_t)n, " backoff");
+}
+
+/* One NS name of the peeked cut and its addresses. */
+static void lookup_ns(struct control_cmd *c, const struct iter_peek *peek,
+                      const struct iter_peek_ns *ns, uint64_t now_ms,
+                      struct control_out *out)
+{
+	char name[WIRE_NAME_TEXT_MAX], key[CURVE_KEYLABEL_LEN + 32];
+	char addr[CONTROL_ADDR_TEXT], marks[32];
+	struct sel_info info;
+	size_t j;
+
+	if (wire_name_to_text(ns->name, ns->namelen, name, sizeof name,
+	                      NULL) != WIRE_OK)
+		snprintf(name, sizeof name, "?");
+	key_text(ns->curve, ns->key, key, sizeof key);
+	control_out_printf(out, "ns: %s %s%s\n", name, key,
+	                   ns->naddr == 0 ? " (no address cached: the "
+	                   "iterator resolves it first)" : "");
+	for (j = 0; j < ns->naddr; j++) {
+		const struct sockaddr *sa =
+			(const struct sockaddr *)&ns->addr[j];
+
+		addr_text(sa, addr, sizeof addr);
+		sel_info_get(server_sel(c->env.srv), sa, now_ms, &info);
+		lookup_marks(server_sel(c->env.srv), sa, peek, &info, now_ms,
+		             marks, sizeof marks);
+		control_out_printf(out, "  addr: %s score=%" PRIu32
+		                   " srtt=%" PRIu32 "ms%s timeouts=%" PRIu32
+		                   "%s\n", addr, ns->score[j], info.srtt_ms,
+		                   info.known ? "" : "(unknown)",
+		                   info.timeouts, marks);
+	}
+}
+
+/* The zone cut and servers a resolution of the name would start with. */
+static const char *lookup_servers(struct control_cmd *c,
+                                  const uint8_t *name, size_t len,
+                                  struct control_out *out)
+{
+	struct iter_peek *peek = malloc(sizeof(*peek));
+	struct iter_env env;
+	struct iter_now now;
+	char zone[WIRE_NAME_TEXT_MAX];
+	size_t i;
+
+	if (peek == NULL)
+		return "out of memory";
+	server_iter_env(c->env.srv, &env);
+	now.wall = time(NULL);
+	now.mono_ms = clock_ms();
+	if (iter_peek_cut(&env, name, len, &now, peek) != 0) {
+		free(peek);
+		return "no zone cut for that name";
+	}
+	if (wire_name_to_text(peek->zone, peek->zonelen, zone, sizeof zone,
+	                      NULL) != WIRE_OK)
+		snprintf(zone, sizeof zone, "?");
+	control_out_printf(out, "zone: %s (%s; lowest score is asked "
+	                   "first)\n", zone, peek->from_hints ?
+	                   "root hints" : "cached NS");
+	for (i = 0; i < peek->nns; i++)
+		lookup_ns(c, peek, &peek->ns[i], now.mono_ms, out);
+	free(peek);
+	return NULL;
+}
+
+const char *control_cmd_lookup(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	uint16_t type = 0;
+	size_t len, found = 0;
+	int rc;
+
+	if (!control_name_arg(argv[1], name, &len))
+		return "not a domain name";
+	if (argc > 2 && rrtext_type_parse(argv[2], &type) != WIRE_OK)
+		return "unknown type";
+	control_out_printf(out, "cache:\n");
+	rc = cachefile_dump_name(c->env.cache, time(NULL), name, len, type,
+	                         lookup_put, out, &found);
+	if (rc != CACHEFILE_OK) {
+		snprintf(err, CONTROL_ERR_BYTES, "cache read failed: %s",
+		         cachefile_strerror(rc));
+		return err;
+	}
+	if (found == 0)
+		control_out_printf(out, "; nothing cached\n");
+	return lookup_servers(c, name, len, out);
+}
+
+/* ------------------------------------------------------------------ */
+/* servers                                                             */
+
+/** What the servers walk counts. */
+struct servers_walk {
+	struct control_out *out;
+	size_t n, curve;
+};
+
+static int servers_cb(const struct sockaddr *sa, const struct sel_info *i,
+                      void *arg)
+{
+	struct servers_walk *w = arg;
+	char addr[CONTROL_ADDR_TEXT], zone[WIRE_NAME_TEXT_MAX];
+	char key[CURVE_KEYLABEL_LEN + 1] = "none", age[32] = "";
+
+	addr_text(sa, addr, sizeof addr);
+	if (i->zonelen == 0 ||
+	    wire_name_to_text(i->zone, i->zonelen, zone, sizeof zone,
+	                      NULL) != WIRE_OK)
+		snprintf(zone, sizeof zone, "-");
+	if (i->curve && curve_keylabel_make(key, i->key) != CURVE_OK)
+		snprintf(key, sizeof key, "invalid");
+	if (i->last_error != SEL_ERR_NONE)
+		snprintf(age, sizeof age, " error_age=%" PRIu64 "s",
+		         i->error_age_ms / 1000);
+	control_out_printf(w->out, "%s zone=%s srtt=%" PRIu32 "ms "
+	                   "timeouts=%" PRIu32 " backoff=%s edns=%s "
+	                   "key=%s last_error=%s%s\n", addr, zone,
+	                   i->srtt_ms, i->timeouts, i->backoff ? "yes" : "no",
+	                   i->noedns ? "no" : "yes", key,
+	                   sel_error_name(i->last_error), age);
+	w->n++;
+	if (i->curve)
+		w->curve++;
+	return w->out->full ? 1 : 0;
+}
+
+const char *control_cmd_servers(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out,
+                                char *err)
+{
+	struct servers_walk w = { out, 0, 0 };
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	(void)sel_walk(server_sel(c->env.srv), clock_ms(), servers_cb,
+	               &w);
+	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
+	                   w.n, w.curve);
+	return NULL;
+}
+
+/* What flush_infra asks of each worker, and what they removed. */
+struct infra_forget {
+	const struct sockaddr *sa;   /**< NULL: every address */
+	size_t removed;
+};
+
+/* On one worker's thread: forget in its own selection table and its
+ * upstream's DNSCurve format memory. */
+static void infra_forget_one(struct server *srv, struct cfg *cfg, void *arg)
+{
+	struct infra_forget *f = arg;
+
+	(void)cfg;
+	f->removed += server_forget_infra(srv, f->sa);
+}
+
+/* flush_infra all|ADDR: every worker forgets in its own table, on its
+ * own thread (control_each). */
+const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err)
+{
+	struct cfg_addr a;
+	struct infra_forget f = { NULL, 0 };
+
+	(void)argc;
+	if (strcmp(argv[1], "all") != 0) {
+		if (cfg_addr_parse(argv[1], 53, &a) != 0) {
+			snprintf(err, CONTROL_ERR_BYTES,
+			         "not an IP address: %.64s", argv[1]);
+			return err;
+		}
+		f.sa = (const struct sockaddr *)&a.sa;
+	}
+	control_each(c, infra_forget_one, &f);
+	control_out_printf(out, "forgot %zu server entries\n", f.removed);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* list_forwards, list_stubs, list_local_zones (the running config)    */
+
+/* An address as Unbound lists a server: without the port when it is
+ * 53, else ADDR@PORT. */
+static void server_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+	static const char port53[] = "@53";
+	size_t n;
+
+	server_addr_text(sa, out, cap);
+	n = strlen(out);
+	if (n >= sizeof port53 - 1 &&
+	    strcmp(out + n - (sizeof port53 - 1), port53) == 0)
+		out[n - (sizeof port53 - 1)] = '\0';
+}
+
+/* One line per zone: "NAME IN forward ADDR ADDR". */
+static void list_zones(const struct cfg_zone *z, size_t n, const char *kind,
+                       struct control_out *out)
+{
+	char name[WIRE_NAME_TEXT_MAX], addr[CONTROL_ADDR_TEXT];
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (wire_name_to_text(z[i].name, z[i].namelen, name,
+		                      sizeof name, NULL) != WIRE_OK)
+			continue;
+		control_out_printf(out, "%s IN %s", name, kind);
+		for (j = 0; j < z[i].naddr; j++) {
+			server_text((const struct sockaddr *)&z[i].addr[j].sa,
+			            addr, sizeof addr);
+			control_out_printf(out, " %s", addr);
+		}
+		control_out_put(out, "\n", 1);
+	}
+}
+
+const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	const struct cfg *cfg = c->env.cfg;
+
+	(void)argc;
+	(void)err;
+	if (strcmp(argv[0], "list_stubs") == 0)
+		list_zones(cfg->stub, cfg->n_stub, "stub", out);
+	else
+		list_zones(cfg->forward, cfg->n_forward, "forward", out);
+	return NULL;
+}
+
+const char *control_cmd_list_local_zones(struct control_cmd *c,
+                                         char **argv, size_t argc,
+                                         struct control_out *out,
+                                         char *err)
+{
+	static const char *const types[] = {
+		[CFG_LZ_STATIC] = "static",
+		[CFG_LZ_TRANSPARENT] = "transparent",
+		[CFG_LZ_REFUSE] = "refuse",
+		[CFG_LZ_NODEFAULT] = "nodefault",
+	};
+	const struct cfg *cfg = c->env.cfg;
+	char name[WIRE_NAME_TEXT_MAX];
+	size_t i;
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	for (i = 0; i < cfg->n_local_zone; i++) {
+		const struct cfg_local_zone *z = &cfg->local_zone[i];
+
+		if ((size_t)z->type < sizeof types / sizeof types[0] &&
+		    wire_name_to_text(z->name, z->namelen, name, sizeof name,
+		                      NULL) == WIRE_OK)
+			control_out_printf(out, "%s %s\n", name,
+			                   types[z->type]);
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* local_data, local_data_remove, list_local_data (localdata.h)        */
+
+static const char *list_local_data(struct control_out *out)
+{
+	size_t need = localdata_rt_list(NULL, 0);
+	char *text = malloc(need + 1);
+
+	if (text == NULL)
+		return "out of memory";
+	(void)localdata_rt_list(text, need + 1);
+	control_out_put(out, text, need);
+	free(text);
+	return NULL;
+}
+
+const char *control_cmd_local_data(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err)
+{
+	size_t n = 0;
+	int rc;
+
+	(void)c;
+	(void)argc;
+	if (strcmp(argv[0], "list_local_data") == 0)
+		return list_local_data(out);
+	if (strcmp(argv[0], "local_data") == 0)
+		rc = localdata_rt_add(argv[1], err, CONTROL_ERR_BYTES);
+	else
+		rc = localdata_rt_remove(argv[1], &n, err, CONTROL_ERR_BYTES);
+	if (rc != LOCALDATA_OK)
+		return err;
+	if (strcmp(argv[0], "local_data") != 0)
+		control_out_printf(out, "removed %zu entries\n", n);
+	return NULL;
+}

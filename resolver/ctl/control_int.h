@@ -1,0 +1,119 @@
+/*
+ * resolver/ctl/control_int.h - what the files of the control module share
+ * (control_cmd.c: sessions, the command table; control_cache.c: flushes
+ * and dump_cache; control_info.c: status, lookup, servers;
+ * control_stats.c: counters). Nobody else may include it.
+ */
+#ifndef CURVECACHE_RESOLVER_CONTROL_INT_H
+#define CURVECACHE_RESOLVER_CONTROL_INT_H
+
+#include "cache.h"
+#include "control.h"
+#include "curve.h"
+#include "stats/stats.h"
+
+/** Everything the stats commands report, read at one moment. */
+struct control_snap {
+	struct stats st;             /**< the workers' counters, summed */
+	struct cache_stats cache;
+	struct curve_stats curve;
+	uint64_t requestlist;        /**< resolutions running */
+	uint64_t tcpusage;           /**< client TCP slots in use */
+	uint64_t servers;            /**< addresses in the selection table */
+	uint64_t servers_curve;      /**< ...with a DNSCurve key */
+	uint64_t mono_ms;            /**< when it was taken */
+	struct stats_thread thr[STATS_THREADS_MAX]; /**< per thread */
+	size_t nthr;                 /**< entries of thr */
+};
+
+struct control_cmd {
+	struct control_env env;
+	struct control_snap base;    /**< counters at the last reset */
+};
+
+/** Bytes of an error message of a command. */
+#define CONTROL_ERR_BYTES 256
+
+/**
+ * The commands of control_info.c: each appends its output to out and
+ * returns NULL, or returns an error message (static, or written in err).
+ */
+const char *control_cmd_status(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err);
+/* status as Unbound words it (for its framing, control.h) */
+const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err);
+const char *control_cmd_lookup(struct control_cmd *c, char **argv,
+                               size_t argc, struct control_out *out,
+                               char *err);
+/* list_forwards and list_stubs: "NAME IN forward ADDR..." a zone */
+const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+/* list_local_zones: "NAME TYPE" per local-zone line of the config */
+const char *control_cmd_list_local_zones(struct control_cmd *c,
+                                         char **argv, size_t argc,
+                                         struct control_out *out,
+                                         char *err);
+/* local_data RR, local_data_remove NAME, list_local_data: runtime
+ * local data (localdata.h) */
+const char *control_cmd_local_data(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+/* get_option NAME: one option's running value (control_option.c) */
+const char *control_cmd_get_option(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+const char *control_cmd_servers(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out,
+                                char *err);
+/* flush_infra all|ADDR: sel_forget in every worker's table */
+const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err);
+
+/* flush and flush_zone NAME, flush_all, flush_negative (by argv[0]):
+ * "removed N entries" (control_cache.c) */
+const char *control_cmd_flush(struct control_cmd *c, char **argv,
+                              size_t argc, struct control_out *out,
+                              char *err);
+/* flush_type NAME TYPE: that RRset (or NODATA) and the name's NXDOMAIN
+ * (control_cache.c) */
+const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
+                                   size_t argc, struct control_out *out,
+                                   char *err);
+/* dump_cache: the cache as text, then "; end entries=N records=N"; an
+ * answer too large for out is cut at a line and is an error
+ * (control_cache.c) */
+const char *control_cmd_dump(struct control_cmd *c, char **argv,
+                             size_t argc, struct control_out *out,
+                             char *err);
+
+/* Run fn(srv, cfg, arg) on every worker's own thread, worker 0 first,
+ * one after the other, and return when all have run it (fn may write
+ * into arg without a lock). Without env.each: worker 0 alone, with a
+ * NULL cfg (control_rt.c). */
+void control_each(struct control_cmd *c, control_worker_fn *fn, void *arg);
+
+/* dump_requestlist, flush_requestlist (control_rt.c) */
+const char *control_cmd_requestlist(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err);
+/* forward_add [+i] NAME ADDR..., forward_remove [+i] NAME (control_rt.c) */
+const char *control_cmd_forward(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out,
+                                char *err);
+
+/** Read every counter now. */
+void control_snap_take(const struct control_env *env,
+                       struct control_snap *s);
+
+/**
+ * A command word as a canonical (lowercase) wire name.
+ * @return true on success.
+ */
+bool control_name_arg(const char *text, uint8_t *name, size_t *len);
+
+#endif /* CURVECACHE_RESOLVER_CONTROL_INT_H */

@@ -1,0 +1,189 @@
+/*
+ * resolver/ctl/control_rt.c - the control commands that reach into every
+ * worker's running state (see control.h): dump_requestlist and
+ * flush_requestlist (the resolutions in flight, server.h), forward_add
+ * and forward_remove (forward zones at run time). Each runs on every
+ * worker's own thread through env.each, one worker after the other.
+ *
+ * Runtime forward zones change the running configuration of each worker
+ * (its forward lines, so list_forwards shows them) and rebuild its
+ * forwarder handle (server_forward_set). They last until the next reload
+ * or restart, as in Unbound: a reload reads the forward zones of the
+ * config file again. forward_remove may remove a zone of the config file
+ * too (until the reload), as Unbound allows.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "conf/cfg.h"
+#include "control_int.h"
+#include "front/server.h"
+#include "wire/wire.h"
+
+/** Everything that a worker's part of a command needs. */
+struct rt_ctx {
+	struct control_out *out;
+	unsigned thread;             /**< the worker being visited */
+	size_t n;                    /**< resolutions ended */
+	const struct cfg_zone *add;  /**< forward_add: the zone */
+	uint8_t name[WIRE_NAME_MAX]; /**< forward_remove: the zone */
+	size_t namelen;
+	size_t failed;               /**< workers whose forwarders failed */
+	char err[CONTROL_ERR_BYTES];
+};
+
+/* Run fn on every worker; without env.each, on worker 0 alone (the
+ * running cfg is then not ours to change: forward_* refuse earlier). */
+void control_each(struct control_cmd *c, control_worker_fn *fn, void *x)
+{
+	if (c->env.each != NULL)
+		c->env.each(c->env.each_arg, fn, x);
+	else
+		fn(c->env.srv, NULL, x);
+}
+
+static void put_text(void *arg, const char *text, size_t len)
+{
+	control_out_put(arg, text, len);
+}
+
+static void dump_one(struct server *srv, struct cfg *cfg, void *arg)
+{
+	struct rt_ctx *x = arg;
+
+	(void)cfg;
+	server_requestlist(srv, x->thread++, put_text, x->out);
+}
+
+static void flush_one(struct server *srv, struct cfg *cfg, void *arg)
+{
+	struct rt_ctx *x = arg;
+
+	(void)cfg;
+	x->n += server_requestlist_flush(srv);
+}
+
+const char *control_cmd_requestlist(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err)
+{
+	struct rt_ctx x;
+
+	(void)argc;
+	(void)err;
+	memset(&x, 0, sizeof x);
+	x.out = out;
+	control_each(c, strcmp(argv[0], "flush_requestlist") == 0 ? flush_one :
+	        dump_one, &x);
+	return NULL;
+}
+
+/* The index of a forward zone in a cfg, or -1. */
+static int zone_index(const struct cfg *cfg, const uint8_t *name,
+                      size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->n_forward; i++)
+		if (cfg->forward[i].namelen == len &&
+		    memcmp(cfg->forward[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* On a worker: change its forward lines, then its forwarders. */
+static void fwd_one(struct server *srv, struct cfg *cfg, void *arg)
+{
+	struct rt_ctx *x = arg;
+	const uint8_t *name = x->add != NULL ? x->add->name : x->name;
+	size_t len = x->add != NULL ? x->add->namelen : x->namelen;
+	int i = zone_index(cfg, name, len);
+
+	if (x->add != NULL && i < 0 && cfg->n_forward == CFG_MAX_ZONES) {
+		x->failed++;
+		return;
+	}
+	if (x->add != NULL) {
+		if (i < 0)
+			i = (int)cfg->n_forward++;
+		cfg->forward[i] = *x->add;
+	} else if (i >= 0) {
+		memmove(&cfg->forward[i], &cfg->forward[i + 1],
+		        (cfg->n_forward - (size_t)i - 1) *
+		        sizeof cfg->forward[0]);
+		cfg->n_forward--;
+	}
+	if (server_forward_set(srv, cfg, x->err, sizeof x->err) != SERVER_OK)
+		x->failed++;
+}
+
+/* Skip "+i" at the start of text (accepted and ignored: there is no
+ * DNSSEC validation to make a zone insecure for); NULL for another
+ * flag. */
+static char *fwd_flags(char *text)
+{
+	size_t n;
+
+	if (text[0] != '+')
+		return text;
+	n = strcspn(text, " \t");
+	if (n != 2 || text[1] != 'i')
+		return NULL;
+	return text + n + strspn(text + n, " \t");
+}
+
+/* forward_add: argv[1] is the rest of the line, "[+i] NAME ADDR...";
+ * forward_remove: the words "[+i] NAME". */
+static const char *fwd_parse(struct control_cmd *c, char **argv,
+                             size_t argc, bool add, struct cfg_zone *z,
+                             struct rt_ctx *x, char *err)
+{
+	char *rest = fwd_flags(argv[1]);
+
+	if (rest == NULL)
+		return "only the flag +i is known (and it changes nothing: no "
+		       "DNSSEC validation)";
+	if (!add) {
+		if (rest[0] == '\0' && argc == 3)
+			rest = argv[2];
+		else if (argc != 2 || rest[0] == '\0')
+			return "usage: forward_remove [+i] NAME";
+		if (!control_name_arg(rest, x->name, &x->namelen))
+			return "not a domain name";
+		return NULL;
+	}
+	if (cfg_zone_parse(rest, false, z, err, CONTROL_ERR_BYTES) != 0)
+		return err;
+	if (zone_index(c->env.cfg, z->name, z->namelen) < 0 &&
+	    c->env.cfg->n_forward == CFG_MAX_ZONES)
+		return "too many forward zones";
+	x->add = z;
+	return NULL;
+}
+
+const char *control_cmd_forward(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out,
+                                char *err)
+{
+	bool add = strcmp(argv[0], "forward_add") == 0;
+	struct cfg_zone z;
+	struct rt_ctx x;
+	const char *msg;
+
+	(void)out;
+	if (c->env.each == NULL)
+		return "forward zones cannot be changed here";
+	memset(&x, 0, sizeof x);
+	msg = fwd_parse(c, argv, argc, add, &z, &x, err);
+	if (msg != NULL)
+		return msg;
+	control_each(c, fwd_one, &x);
+	if (x.failed > 0) {
+		snprintf(err, CONTROL_ERR_BYTES,
+		         "%zu workers kept their old forwarders: %.160s",
+		         x.failed,
+		         x.err[0] != '\0' ? x.err : "too many forward zones");
+		return err;
+	}
+	return NULL;
+}

@@ -1,0 +1,380 @@
+/*
+ * resolver/daemon/ops.c - client key, cache file and sd_notify for the daemon
+ * (see ops.h).
+ */
+#include "ops.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <sodium.h>
+
+#include "base/clock.h"
+#include "curve.h"
+#include "infra/hints.h"
+#include "policy/localdata.h"
+#include "base/log.h"
+#include "notify.h"
+#include "store/persist.h"
+
+/** Bytes of the reason curve_client_load_why gives. */
+#define OPS_WHY_BYTES 512
+
+/* A key file must be a regular file of mode 0600 or stricter (the rule
+ * curve_client_load applies, said clearly). */
+static int key_file_ok(const char *kf, const struct stat *sb, char *err,
+                       size_t errlen)
+{
+	if (!S_ISREG(sb->st_mode)) {
+		snprintf(err, errlen, "curve-key-file %s: not a regular file",
+		         kf);
+		return -1;
+	}
+	if (sb->st_mode & 07777 & ~(mode_t)0600) {
+		snprintf(err, errlen, "curve-key-file %s: mode %04o; a secret "
+		         "key file must be mode 0600 or stricter (chmod 600 %s)",
+		         kf, (unsigned)(sb->st_mode & 07777), kf);
+		return -1;
+	}
+	return 0;
+}
+
+/* key_file_ok, and a missing key file is made. */
+static int check_key_file(const char *kf, char *err, size_t errlen)
+{
+	struct stat sb;
+	int rc;
+
+	if (stat(kf, &sb) != 0) {
+		if (errno != ENOENT) {
+			snprintf(err, errlen, "curve-key-file %s: %s", kf,
+			         strerror(errno));
+			return -1;
+		}
+		rc = curve_keyfile_generate(kf);
+		if (rc != CURVE_OK) {
+			snprintf(err, errlen, "curve-key-file %s: cannot create "
+			         "it: %s (%s)", kf, curve_strerror(rc),
+			         strerror(errno));
+			return -1;
+		}
+		log_info("curve_key_created", "file=%s", kf);
+		return 0;
+	}
+	return key_file_ok(kf, &sb, err, errlen);
+}
+
+/* The client key's public half, shortened: which key is in use. */
+static void key_id(const struct curve_client *cl, char *out, size_t cap)
+{
+	uint8_t pk[CURVE_KEY_BYTES];
+
+	curve_client_pk(cl, pk);
+	sodium_bin2hex(out, cap, pk, OPS_KEY_ID_BYTES);
+}
+
+int ops_curve_open(const struct cfg *c, struct curve_client **out,
+                   char *err, size_t errlen)
+{
+	const char *kf = c->curve_key_file;
+	char id[2 * OPS_KEY_ID_BYTES + 1], why[OPS_WHY_BYTES] = "";
+	int rc;
+
+	if (kf[0] != '\0' && check_key_file(kf, err, errlen) != 0)
+		return -1;
+	if (kf[0] != '\0')
+		rc = curve_client_load_why(out, 0, kf, why, sizeof why);
+	else
+		rc = curve_client_new(out, 0);
+	if (rc != CURVE_OK && why[0] != '\0') {
+		snprintf(err, errlen, "DNSCurve client key: %s", why);
+		return -1;
+	}
+	if (rc != CURVE_OK) {
+		snprintf(err, errlen, "DNSCurve client key%s%s: %s",
+		         kf[0] ? " " : "", kf, curve_strerror(rc));
+		return -1;
+	}
+	key_id(*out, id, sizeof id);
+	log_info("curve_key", "source=%s key_id=%s rotate=%" PRIu32 "s",
+	         kf[0] ? "file" : "fresh", id, c->curve_key_rotate_s);
+	return 0;
+}
+
+void ops_curve_rotate(struct curve_client *cl, uint32_t period_s)
+{
+	char id[2 * OPS_KEY_ID_BYTES + 1];
+	struct curve_stats st;
+	int rc = curve_client_rotate(cl);
+
+	if (rc != CURVE_OK) {
+		log_error("curve_key_rotate_failed", "error=%s",
+		          curve_strerror(rc));
+		return;
+	}
+	curve_client_stats(cl, &st);
+	key_id(cl, id, sizeof id);
+	log_info("curve_key_rotated", "key_id=%s rotations=%" PRIu64
+	         " next_in=%" PRIu32 "s", id, st.rotations, period_s);
+}
+
+void ops_cache_load(struct cache *cache, const struct cfg *c)
+{
+	const char *f = c->cache_file;
+	uint64_t max = 4 * c->cache_size + OPS_CACHE_FILE_SLACK;
+	char err[PERSIST_ERR_BYTES];
+	struct persist_counts n;
+	int rc;
+
+	if (f[0] == '\0')
+		return;
+	rc = persist_cache_load(cache, f, time(NULL), max, &n, err,
+	                        sizeof err);
+	if (rc == PERSIST_ENOENT)
+		log_info("cache_file_absent", "file=%s", f);
+	else if (rc != PERSIST_OK)
+		log_warn("cache_file_skipped", "file=%s error=%s", f, err);
+	else
+		log_info("cache_loaded", "file=%s entries=%zu records=%zu "
+		         "expired=%zu kept=%zu bytes=%" PRIu64, f, n.entries,
+		         n.records, n.expired, n.kept, n.bytes);
+}
+
+void ops_cache_save(struct cache *cache, const struct cfg *c)
+{
+	const char *f = c->cache_file;
+	char err[PERSIST_ERR_BYTES];
+	struct persist_counts n;
+	uint64_t t0 = clock_ms();
+
+	if (f[0] == '\0')
+		return;
+	if (persist_cache_save(cache, f, time(NULL), &n, err, sizeof err) !=
+	    PERSIST_OK)
+		log_error("cache_save_failed", "file=%s error=%s", f, err);
+	else
+		log_info("cache_saved", "file=%s entries=%zu records=%zu "
+		         "bytes=%" PRIu64 " ms=%" PRIu64, f, n.entries,
+		         n.records, n.bytes, clock_ms() - t0);
+}
+
+void ops_notify(const char *state)
+{
+	int rc = notify_send(state);
+
+	if (rc == NOTIFY_EADDR || rc == NOTIFY_ESEND)
+		log_warn("notify_failed", "socket=%s error=%s",
+		         getenv("NOTIFY_SOCKET"), rc == NOTIFY_EADDR ?
+		         "bad NOTIFY_SOCKET" : strerror(errno));
+}
+
+/* ------------------------------------------------------------------ */
+/* Reload: the options that need a restart                             */
+
+/* Whether the listen addresses differ; a port: change alone does not
+ * count for the addresses written without one (it is reported as port). */
+static bool listen_changed(const struct cfg *old, const struct cfg *nc)
+{
+	size_t i;
+
+	if (nc->n_listen != old->n_listen)
+		return true;
+	for (i = 0; i < nc->n_listen; i++) {
+		struct cfg_addr a = old->listen[i], b = nc->listen[i];
+
+		if (!a.port_given && !b.port_given &&
+		    a.sa.ss_family == b.sa.ss_family) {
+			if (a.sa.ss_family == AF_INET)
+				((struct sockaddr_in *)&b.sa)->sin_port =
+					((struct sockaddr_in *)&a.sa)->sin_port;
+			else
+				((struct sockaddr_in6 *)&b.sa)->sin6_port =
+					((struct sockaddr_in6 *)&a.sa)->sin6_port;
+		}
+		if (memcmp(&a, &b, sizeof a) != 0)
+			return true;
+	}
+	return false;
+}
+
+/* Append name to the comma-separated list if changed. */
+static void note_changed(char *list, size_t cap, bool changed,
+                         const char *name)
+{
+	size_t n = strlen(list);
+
+	if (changed && n < cap)
+		snprintf(list + n, cap - n, "%s%s", n ? "," : "", name);
+}
+
+/* The restart-only options a reload would change: warn, naming them. */
+static void warn_restart_only(const struct cfg *old, const struct cfg *nc)
+{
+	char names[256] = "";
+
+	note_changed(names, sizeof names, nc->port != old->port, "port");
+	note_changed(names, sizeof names, listen_changed(old, nc), "listen");
+	note_changed(names, sizeof names, strcmp(nc->user, old->user) != 0,
+	             "user");
+	note_changed(names, sizeof names, nc->cache_size != old->cache_size,
+	             "cache-size");
+	note_changed(names, sizeof names, nc->min_ttl != old->min_ttl,
+	             "min-ttl");
+	note_changed(names, sizeof names, nc->max_ttl != old->max_ttl,
+	             "max-ttl");
+	note_changed(names, sizeof names, nc->neg_max_ttl != old->neg_max_ttl,
+	             "negative-max-ttl");
+	note_changed(names, sizeof names,
+	             strcmp(nc->curve_key_file, old->curve_key_file) != 0,
+	             "curve-key-file");
+	note_changed(names, sizeof names, nc->threads != old->threads,
+	             "threads");
+	note_changed(names, sizeof names,
+	             strcmp(nc->control_socket, old->control_socket) != 0,
+	             "control-socket");
+	note_changed(names, sizeof names,
+	             strcmp(nc->pidfile, old->pidfile) != 0, "pidfile");
+	note_changed(names, sizeof names, nc->ip_freebind != old->ip_freebind,
+	             "ip-freebind");
+	if (names[0] != '\0')
+		log_warn("reload_partial", "restart_needed=%s kept=running",
+		         names);
+}
+
+void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
+{
+	warn_restart_only(old, nc);
+	nc->port = old->port;
+	nc->n_listen = old->n_listen;
+	memcpy(nc->listen, old->listen, sizeof nc->listen);
+	memcpy(nc->user, old->user, sizeof nc->user);
+	nc->cache_size = old->cache_size;
+	nc->min_ttl = old->min_ttl;
+	nc->max_ttl = old->max_ttl;
+	nc->neg_max_ttl = old->neg_max_ttl;
+	memcpy(nc->curve_key_file, old->curve_key_file,
+	       sizeof nc->curve_key_file);
+	nc->threads = old->threads;
+	memcpy(nc->control_socket, old->control_socket,
+	       sizeof nc->control_socket);
+	memcpy(nc->pidfile, old->pidfile, sizeof nc->pidfile);
+	nc->ip_freebind = old->ip_freebind;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files a reload reads, the check of -t, the pidfile                  */
+
+int ops_reload_files_check(const struct cfg *c, const char *path,
+                           const char *user, char *err, size_t errlen)
+{
+	const char *const opt[] = { "root-hints", "local-data-file",
+	                            "block-file" };
+	const char *const file[] = { c->root_hints, c->local_data_file,
+	                             c->block_file };
+	char why[CFG_ERR_BYTES];
+	struct cfg *scratch = malloc(sizeof(*scratch));
+	size_t i;
+	int fd, rc;
+
+	if (scratch == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	rc = cfg_load(path, scratch, why, sizeof why);
+	free(scratch);
+	if (rc != 0) {
+		snprintf(err, errlen, "%s (read as user %s: a reload reads "
+		         "it)", why, user);
+		return -1;
+	}
+	for (i = 0; i < sizeof opt / sizeof opt[0]; i++) {
+		if (file[i][0] == '\0')
+			continue;
+		fd = open(file[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			close(fd);
+			continue;
+		}
+		snprintf(err, errlen, "%s %s: cannot be read by user %s: %s "
+		         "(a reload reads it)", opt[i], file[i], user,
+		         strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* curve-key-file as -t sees it: absent (made at start) or good. */
+static int check_key_file_only(const char *kf, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (kf[0] == '\0')
+		return 0;
+	if (stat(kf, &sb) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "curve-key-file %s: %s", kf,
+		         strerror(errno));
+		return -1;
+	}
+	return key_file_ok(kf, &sb, err, errlen);
+}
+
+int ops_config_check(const struct cfg *c, char *err, size_t errlen)
+{
+	struct hints *h = NULL;
+	struct localdata *ld = NULL;
+	char used[CFG_MAX_PATH], note[HINTS_ERR_BYTES];
+
+	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, &h, used,
+	                 sizeof used, note, sizeof note) != HINTS_OK) {
+		snprintf(err, errlen, "%s", note);
+		return -1;
+	}
+	hints_free(h);
+	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
+	                   errlen) != LOCALDATA_OK)
+		return -1;
+	localdata_free(ld);
+	return check_key_file_only(c->curve_key_file, err, errlen);
+}
+
+int ops_pidfile_write(const char *path, char *err, size_t errlen)
+{
+	char text[32];
+	int fd, n;
+	ssize_t w;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+	          0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "pidfile %s: cannot write it: %s", path,
+		         strerror(errno));
+		return -1;
+	}
+	n = snprintf(text, sizeof text, "%ld\n", (long)getpid());
+	w = write(fd, text, (size_t)n);
+	if (w != n || close(fd) != 0) {
+		snprintf(err, errlen, "pidfile %s: cannot write it: %s", path,
+		         w < 0 ? strerror(errno) : "short write");
+		if (w != n)
+			close(fd);
+		(void)unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+void ops_pidfile_remove(const char *path)
+{
+	if (unlink(path) != 0 && errno != ENOENT)
+		log_warn("pidfile_remove_failed", "file=%s error=%s", path,
+		         strerror(errno));
+}

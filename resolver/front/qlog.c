@@ -1,0 +1,40 @@
+/*
+ * resolver/front/qlog.c - the query log line (see qlog.h).
+ */
+#include "qlog.h"
+
+#include <stdio.h>
+
+#include "base/log.h"
+#include "wire/rrtext.h"
+#include "server.h"
+#include "wire/wire.h"
+
+/** Bytes of a client address as text ("ffff:...@65535"). */
+#define QLOG_ADDR_BYTES 64
+
+static const char *const qlog_src_names[] = {
+	"none", "local", "cache", "referral", "resolved"
+};
+
+void qlog_write(const struct respond_query *q, const struct sockaddr *client,
+                bool tcp, unsigned rcode, enum qlog_src src, bool curve)
+{
+	char addr[QLOG_ADDR_BYTES], name[WIRE_NAME_TEXT_MAX];
+	char tbuf[RRTEXT_NAME_MAX], rbuf[RRTEXT_NAME_MAX];
+	const char *type = "-";
+
+	server_addr_text(client, addr, sizeof addr);
+	if (!q->has_question || wire_name_to_text(q->lname, q->qnamelen, name,
+	                                          sizeof name, NULL) != WIRE_OK)
+		snprintf(name, sizeof name, "-");
+	else
+		type = rrtext_type_name(q->qtype, tbuf);
+	if ((unsigned)src >= sizeof qlog_src_names / sizeof qlog_src_names[0])
+		src = QLOG_SRC_NONE;
+	log_query("client=%s proto=%s name=%s type=%s rcode=%s cached=%s "
+	          "src=%s curve=%s", addr[0] ? addr : "-", tcp ? "tcp" : "udp",
+	          name, type, rrtext_rcode_name(rcode, rbuf),
+	          src == QLOG_SRC_CACHE || src == QLOG_SRC_REFERRAL ? "yes" :
+	          "no", qlog_src_names[src], curve ? "yes" : "no");
+}

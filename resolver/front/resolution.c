@@ -1,0 +1,650 @@
+/*
+ * resolver/front/resolution.c - the resolutions of one worker: it owns their
+ * state (struct server_res: the iterator run or forward-zone question,
+ * its upstream queries, its deadline timer, its entry in the in-flight
+ * table and the list of all alive) and drives them to an end, then
+ * answers every waiting client. Also serve-stale on failure (RFC 8767),
+ * prefetch, and dump_requestlist / flush_requestlist.
+ *
+ * It may call: the iterator (iter.h), the shared upstream queries
+ * (upshare.h), forward zones (forward.h), the in-flight table
+ * (inflight.h), the cache and stale data (respond.h, stale.h), and of
+ * server.c only what server_int.h declares (server_answer, server_error,
+ * server_hints_release). server.c calls it through resolution.h; nobody
+ * else does.
+ */
+#include "resolution.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "transport/forward.h"
+#include "base/log.h"
+#include "wire/rrtext.h"
+#include "stale.h"
+#include "transport/upshare.h"
+#include "transport/upstream.h"
+
+/** Nanoseconds per microsecond (uv_hrtime is in nanoseconds). */
+#define RES_NS_PER_US 1000u
+
+/** An upstream query of a resolution, by token. */
+struct server_out {
+	uint32_t token;
+	struct upshare_q *sq;
+};
+
+/** One iterator run and what it needs; in the in-flight table. */
+struct server_res {
+	struct server *s;
+	struct iter_req *req;
+	struct inflight_entry *entry;
+	struct iter_env env;
+	struct server_hints *hints;
+	uv_timer_t deadline;
+	bool done;
+	bool prefetch;                   /**< no client: a cache refresh */
+	bool early;                      /**< the deadline timer runs the
+	                                      serve-stale client timer */
+	uint64_t late_ms;                /**< ...then this long to the end */
+	struct forward_query *fq;        /**< a forward-zone question */
+	size_t nout;
+	struct server_out out[ITER_MAX_SENDS];
+	uint64_t start_ns;               /**< when it started (uv_hrtime) */
+	struct server_res *prev, *next;  /**< s->res_head: every one alive
+	                                      (dump_requestlist) */
+};
+
+/** What the answer callback of inflight_finish needs. */
+struct server_answer_ctx {
+	struct server *s;
+	const struct respond_answer *a;  /**< NULL: answer SERVFAIL */
+	bool stale;                      /**< a serve-stale answer */
+};
+
+static void res_drive(struct server_res *r);
+static void res_fail(struct server_res *r, const char *why);
+
+static struct iter_now res_now(void)
+{
+	struct iter_now n;
+
+	n.wall = clock_wall_s();
+	n.mono_ms = clock_ms();
+	return n;
+}
+static void answer_waiter_cb(void *arg, const struct inflight_waiter *w)
+{
+	struct server_answer_ctx *ctx = arg;
+	uint64_t now = uv_hrtime();
+
+	stats_recursion(&ctx->s->st, now > w->arrived_ns ?
+	                (now - w->arrived_ns) / RES_NS_PER_US : 0);
+	if (ctx->stale)
+		ctx->s->st.expired++;
+	if (ctx->a != NULL && ctx->a->rcode != WIRE_RCODE_SERVFAIL) {
+		if (ctx->a->curve)
+			ctx->s->st.answers_curve++;
+		else
+			ctx->s->st.answers_plain++;
+	}
+	if (ctx->a == NULL)
+		server_error(ctx->s, &w->q, &w->dest, WIRE_RCODE_SERVFAIL,
+		             true);
+	else
+		server_answer(ctx->s, &w->q, &w->dest, ctx->a, true,
+		              QLOG_SRC_RESOLVED, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* Resolutions                                                         */
+
+static void res_closed_cb(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+/* Free a resolution that is out of the in-flight table (or never was). */
+static void res_release(struct server_res *r)
+{
+	struct server *s = r->s;
+	size_t i;
+
+	r->done = true;
+	for (i = 0; i < r->nout; i++)
+		upshare_detach(r->out[i].sq, r, r->out[i].token);
+	r->nout = 0;
+	forward_cancel(r->fq);
+	r->fq = NULL;
+	iter_free(r->req);
+	r->req = NULL;
+	server_hints_release(r->hints);
+	r->hints = NULL;
+	s->nres--;
+	if (r->prev != NULL)
+		r->prev->next = r->next;
+	else if (s->res_head == r)
+		s->res_head = r->next;
+	if (r->next != NULL)
+		r->next->prev = r->prev;
+	r->prev = r->next = NULL;
+	uv_close((uv_handle_t *)&r->deadline, res_closed_cb);
+}
+
+static void log_servfail(const struct server_res *r, const char *why)
+{
+	char name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+
+	if (log_level() < CFG_LOG_INFO)
+		return;
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	if (wire_name_to_text(n, len, name, sizeof name, NULL) != WIRE_OK)
+		name[0] = '\0';
+	log_info_limited("servfail", "qname=%s type=%s why=%s", name,
+	                 rrtext_type_name(qtype, tbuf),
+	                 why != NULL ? why : "-");
+}
+
+/* RFC 8767: a failed resolution answers from expired data if it can. */
+static bool res_stale(struct server_res *r, struct respond_answer *a)
+{
+	struct server *s = r->s;
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+	bool used;
+
+	if (!s->cfg->serve_stale || s->stopping || r->prefetch)
+		return false;
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	return stale_answer(s->cache, n, len, qtype, qclass, clock_wall_s(),
+	                    s->cfg->serve_stale_window, a, s->ans,
+	                    sizeof s->ans, &used) == STALE_OK;
+}
+
+/*
+ * A failed walk may still have cached a complete answer (one too large
+ * for the iterator's result buffer, say): answer from the cache then.
+ */
+static bool res_cached(struct server_res *r, struct respond_answer *a)
+{
+	struct server *s = r->s;
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+
+	if (s->stopping || r->prefetch)
+		return false;
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	return respond_cache_answer(s->cache, n, len, qtype, qclass,
+	                            clock_wall_s(), a, s->ans,
+	                            sizeof s->ans) == RESPOND_OK;
+}
+
+/* SERVFAIL (or a stale answer) to every waiter, then free. */
+static void res_fail(struct server_res *r, const char *why)
+{
+	struct server_answer_ctx ctx = { r->s, NULL, false };
+	struct respond_answer a;
+
+	if (r->done)
+		return;
+	r->done = true;
+	r->s->st.resolutions_done++;
+	r->s->st.resolutions_servfail++;
+	log_servfail(r, why);
+	if (res_stale(r, &a)) {
+		ctx.a = &a;
+		ctx.stale = true;
+	}
+	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, &ctx);
+	res_release(r);
+}
+
+/* ITER_DONE: answer every waiter from the result, then free. */
+static void res_finish(struct server_res *r)
+{
+	const struct iter_result *ir = iter_result(r->req);
+	struct server_answer_ctx ctx;
+	struct respond_answer a;
+
+	if (ir == NULL) {
+		res_fail(r, "no result");
+		return;
+	}
+	memset(&a, 0, sizeof a);
+	a.rcode = ir->rcode;
+	a.an = ir->an;
+	a.an_len = ir->an_len;
+	a.an_count = ir->an_count;
+	a.ns = ir->ns;
+	a.ns_len = ir->ns_len;
+	a.ns_count = ir->ns_count;
+	a.curve = ir->curve;
+	r->done = true;
+	r->s->st.resolutions_done++;
+	ctx.stale = false;
+	if (ir->rcode == WIRE_RCODE_SERVFAIL && !res_cached(r, &a)) {
+		r->s->st.resolutions_servfail++;
+		log_servfail(r, ir->why);
+		ctx.stale = res_stale(r, &a);
+	}
+	ctx.s = r->s;
+	ctx.a = &a;
+	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, &ctx);
+	res_release(r);
+}
+
+/* Take the query of a token out of the list (NULL if not there). */
+static struct upshare_q *res_out_take(struct server_res *r, uint32_t token)
+{
+	struct upshare_q *sq;
+	size_t i;
+
+	for (i = 0; i < r->nout; i++) {
+		if (r->out[i].token != token)
+			continue;
+		sq = r->out[i].sq;
+		r->out[i] = r->out[--r->nout];
+		return sq;
+	}
+	return NULL;
+}
+
+static void res_on_reply(void *arg, const struct iter_reply *reply)
+{
+	struct server_res *r = arg;
+	struct iter_now now;
+
+	if (r->done)
+		return;
+	if (reply->kind != ITER_REPLY_TIMEOUT)
+		upshare_detach(res_out_take(r, reply->token), r, reply->token);
+	now = res_now();
+	iter_feed(r->req, reply, &now);
+	res_drive(r);
+}
+
+static void res_send(struct server_res *r, const struct iter_target *t,
+                     const struct iter_now *now)
+{
+	struct upshare_q *sq = NULL;
+	struct iter_reply fail;
+
+	if (r->nout == ITER_MAX_SENDS) {
+		upshare_detach(r->out[0].sq, r, r->out[0].token);
+		r->out[0] = r->out[--r->nout];
+	}
+	if (upshare_send(r->s->share, t, now->mono_ms, res_on_reply, r, &sq) ==
+	    UPSTREAM_OK) {
+		r->out[r->nout].token = t->token;
+		r->out[r->nout++].sq = sq;
+		return;
+	}
+	memset(&fail, 0, sizeof fail);
+	fail.token = t->token;
+	fail.kind = ITER_REPLY_UNREACHABLE;
+	r->s->st.upstream_unreachable++;
+	iter_feed(r->req, &fail, now);
+}
+
+static void res_drive(struct server_res *r)
+{
+	struct iter_target t;
+	struct iter_now now;
+	unsigned step;
+
+	if (r->req == NULL)
+		return; /* a forward-zone question: c-ares drives it */
+	for (step = 0; step < SERVER_DRIVE_MAX && !r->done; step++) {
+		now = res_now();
+		switch (iter_next(r->req, &now, &t)) {
+		case ITER_SEND:
+			res_send(r, &t, &now);
+			break;
+		case ITER_WAIT:
+			return;
+		case ITER_DONE:
+			res_finish(r);
+			return;
+		}
+	}
+	res_fail(r, "iterator step cap");
+}
+
+/*
+ * RFC 8767 client response timer: the clients waiting when it fires get
+ * the stale data now (if there is any); the resolution goes on to
+ * refresh the cache, in a fresh entry that later clients join.
+ */
+static void res_stale_early(struct server_res *r)
+{
+	struct server *s = r->s;
+	struct server_answer_ctx ctx = { s, NULL, true };
+	struct respond_answer a;
+	uint8_t name[WIRE_NAME_MAX];
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+
+	if (r->prefetch || inflight_entry_waiters(r->entry) == 0 ||
+	    !res_stale(r, &a))
+		return;
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	memcpy(name, n, len);
+	ctx.a = &a;
+	inflight_finish(s->inflight, r->entry, answer_waiter_cb, &ctx);
+	if (inflight_add(s->inflight, name, len, qtype, qclass, r,
+	                 &r->entry) != INFLIGHT_OK)
+		res_release(r);
+}
+
+static void res_deadline_cb(uv_timer_t *tm)
+{
+	struct server_res *r = tm->data;
+
+	if (r->done)
+		return;
+	if (r->early) {
+		r->early = false;
+		res_stale_early(r);
+		if (!r->done)
+			uv_timer_start(&r->deadline, res_deadline_cb,
+			               r->late_ms, 0);
+		return;
+	}
+	res_drive(r);
+	if (!r->done)
+		res_fail(r, "deadline");
+}
+
+/* End the oldest resolution (SERVFAIL) to make room; false if none. */
+static bool res_evict_oldest(struct server *s, struct inflight_entry *keep)
+{
+	struct inflight_entry *e = inflight_oldest(s->inflight);
+
+	if (e == NULL || e == keep)
+		return false;
+	s->st.inflight_evicted++;
+	res_fail(inflight_entry_res(e), "evicted: too many in flight");
+	return true;
+}
+
+/* A forwarder's response (or failure): answer every waiter, free. */
+static void res_fwd_cb(void *arg, int status, const uint8_t *msg,
+                       size_t len)
+{
+	struct server_res *r = arg;
+	struct server *s = r->s;
+	struct server_answer_ctx ctx = { s, NULL, false };
+	struct respond_answer a;
+	const uint8_t *n;
+	size_t nlen;
+	uint16_t qtype, qclass;
+
+	r->fq = NULL; /* freed by forward.c after this call */
+	inflight_entry_key(r->entry, &n, &nlen, &qtype, &qclass);
+	if (status != FORWARD_OK ||
+	    forward_answer(s->cache, msg, len, n, nlen, qtype, qclass,
+	                   clock_wall_s(), &a, s->ans, sizeof s->ans, &s->cfg->priv,
+	                   &s->st.upstream_private_stripped) != FORWARD_OK) {
+		s->st.forward_failures++;
+		res_fail(r, "forwarders failed");
+		return;
+	}
+	r->done = true;
+	s->st.resolutions_done++;
+	ctx.a = &a;
+	inflight_finish(s->inflight, r->entry, answer_waiter_cb, &ctx);
+	res_release(r);
+}
+
+/* A forward zone holds the name: ask its servers. 1 sent, 0 not a
+ * forward zone, -1 failed. */
+static int res_forward(struct server_res *r, const struct respond_query *q)
+{
+	struct server *s = r->s;
+	int z = forward_find(s->fwd, q->lname, q->qnamelen);
+
+	if (z < 0)
+		return 0;
+	s->st.forward_queries++;
+	if (forward_send(s->fwd, z, q->lname, q->qnamelen, q->qtype,
+	                 q->qclass, res_fwd_cb, r, &r->fq) == FORWARD_OK)
+		return 1;
+	s->st.forward_failures++;
+	return -1;
+}
+
+static struct server_res *res_new(struct server *s,
+                                  const struct respond_query *q)
+{
+	int fwd;
+	struct server_res *r = calloc(1, sizeof(*r));
+	struct iter_now now = res_now();
+	uint64_t ms = (uint64_t)s->cfg->query_timeout_ms +
+	              SERVER_DEADLINE_SLACK_MS;
+
+	if (r == NULL)
+		return NULL;
+	r->s = s;
+	r->hints = s->hints;
+	r->hints->refs++;
+	r->env.cache = s->cache;
+	r->env.sel = s->sel;
+	r->env.hints = r->hints->h;
+	r->env.cfg = s->cfg;
+	r->env.pin = s->pin;
+	r->env.downgrades = &s->st.curve_downgrade_refused;
+	r->env.tally.lame = &s->st.upstream_lame;
+	r->env.tally.malformed = &s->st.upstream_malformed;
+	r->env.tally.noaa = &s->st.upstream_noaa;
+	r->env.tally.fallback = &s->st.upstream_fallback;
+	r->env.tally.private_stripped = &s->st.upstream_private_stripped;
+	r->env.prime_after = &s->prime_after_ms;
+	r->env.req_slab = &s->req_slab;
+	r->env.frame_slab = &s->frame_slab;
+	s->nres++;
+	r->start_ns = uv_hrtime();
+	r->next = s->res_head;
+	if (r->next != NULL)
+		r->next->prev = r;
+	s->res_head = r;
+	uv_timer_init(s->loop, &r->deadline);
+	r->deadline.data = r;
+	fwd = res_forward(r, q);
+	if (fwd == 0)
+		r->req = iter_new(&r->env, q->lname, q->qnamelen, q->qtype,
+		                  q->qclass, &now);
+	if (fwd < 0 || (fwd == 0 && r->req == NULL)) {
+		res_release(r);
+		return NULL;
+	}
+	if (s->cfg->serve_stale && ms > STALE_CLIENT_TIMEOUT_MS) {
+		r->early = true;
+		r->late_ms = ms - STALE_CLIENT_TIMEOUT_MS;
+		ms = STALE_CLIENT_TIMEOUT_MS;
+	}
+	uv_timer_start(&r->deadline, res_deadline_cb, ms, 0);
+	return r;
+}
+
+/* Start a resolution and put it in the table. */
+static struct server_res *res_start(struct server *s,
+                                    const struct respond_query *q)
+{
+	struct server_res *r = res_new(s, q);
+	int rc;
+
+	if (r == NULL)
+		return NULL;
+	rc = inflight_add(s->inflight, q->lname, q->qnamelen, q->qtype,
+	                  q->qclass, r, &r->entry);
+	if (rc == INFLIGHT_EFULL && res_evict_oldest(s, NULL))
+		rc = inflight_add(s->inflight, q->lname, q->qnamelen,
+		                  q->qtype, q->qclass, r, &r->entry);
+	if (rc != INFLIGHT_OK) {
+		res_release(r);
+		return NULL;
+	}
+	s->st.inflight_started++;
+	stats_requestlist(&s->st, s->nres);
+	return r;
+}
+
+/* A cache miss: join the resolution in flight, or start one. */
+enum server_qresult resolution_wait(struct server *s,
+                                    const struct respond_query *q,
+                                    const struct inflight_dest *d)
+{
+	struct inflight_waiter w;
+	struct inflight_entry *e;
+	struct server_res *r = NULL;
+	int rc;
+
+	e = inflight_find(s->inflight, q->lname, q->qnamelen, q->qtype,
+	                  q->qclass);
+	if (e == NULL) {
+		r = res_start(s, q);
+		if (r == NULL) {
+			server_error(s, q, d, WIRE_RCODE_SERVFAIL, false);
+			return SERVER_Q_DONE;
+		}
+		e = r->entry;
+	} else {
+		s->st.inflight_joined++;
+	}
+	w.q = *q;
+	w.dest = *d;
+	w.arrived_ns = uv_hrtime();
+	rc = inflight_wait(s->inflight, e, &w);
+	if (rc == INFLIGHT_EFULL && res_evict_oldest(s, e))
+		rc = inflight_wait(s->inflight, e, &w);
+	if (rc != INFLIGHT_OK)
+		s->st.inflight_refused++;
+	if (r != NULL)
+		res_drive(r);
+	return rc == INFLIGHT_OK ? SERVER_Q_WAITING : SERVER_Q_DONE;
+}
+
+void resolution_fail_all(struct server *s, const char *why)
+{
+	struct inflight_entry *e;
+	size_t i;
+
+	for (i = 0; i < SERVER_RES_MAX &&
+	     (e = inflight_oldest(s->inflight)) != NULL; i++)
+		res_fail(inflight_entry_res(e), why);
+}
+
+/* Prefetch: refresh a cache answer near its end in the background (no
+ * client waits; joined by any resolution of the question in flight;
+ * never when the table is half full: clients come first). */
+void resolution_prefetch(struct server *s, const struct respond_query *q,
+                         const struct respond_answer *a, time_t now)
+{
+	struct server_res *r;
+
+	if (!s->cfg->prefetch || !(q->flags & WIRE_FLAG_RD) ||
+	    inflight_count(s->inflight) >= SERVER_RES_MAX / 2 ||
+	    !stale_prefetch_due(s->cache, a, q->lname, q->qnamelen, q->qtype,
+	                        q->qclass, now, s->cfg->max_ttl) ||
+	    inflight_find(s->inflight, q->lname, q->qnamelen, q->qtype,
+	                  q->qclass) != NULL)
+		return;
+	r = res_start(s, q);
+	if (r == NULL)
+		return;
+	s->st.prefetch++;
+	r->prefetch = true;
+	r->env.refresh = true;
+	res_drive(r);
+}
+
+size_t server_resolutions(const struct server *s)
+{
+	return s->nres;
+}
+
+/* One resolution as a line of Unbound's dump_requestlist:
+ * "NUM TYPE CLASS NAME SECONDS MODULE STATUS". */
+static void reqlist_line(const struct server_res *r, unsigned num,
+                         uint64_t now_ns, server_text_fn *fn, void *arg)
+{
+	char name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX], line[512];
+	char cbuf[RRTEXT_NAME_MAX];
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+	uint64_t us = now_ns > r->start_ns ?
+	              (now_ns - r->start_ns) / RES_NS_PER_US : 0;
+	int k;
+
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	if (wire_name_to_text(n, len, name, sizeof name, NULL) != WIRE_OK)
+		snprintf(name, sizeof name, "?");
+	if (qclass == WIRE_CLASS_IN)
+		snprintf(cbuf, sizeof cbuf, "IN");
+	else
+		snprintf(cbuf, sizeof cbuf, "CLASS%u", (unsigned)qclass);
+	k = snprintf(line, sizeof line,
+	             "%3u %4s %2s %s %" PRIu64 ".%06" PRIu64 " %s %s %zu "
+	             "%s\n", num, rrtext_type_name(qtype, tbuf), cbuf, name,
+	             us / 1000000u, us % 1000000u,
+	             r->req != NULL ? "iterator" : "forward",
+	             r->prefetch ? "prefetch" : "wait",
+	             inflight_entry_waiters(r->entry),
+	             inflight_entry_waiters(r->entry) == 1 ? "client" :
+	             "clients");
+	if (k > 0)
+		fn(arg, line, (size_t)k < sizeof line ? (size_t)k :
+		   sizeof line - 1);
+}
+
+void server_requestlist(const struct server *s, unsigned thread,
+                        server_text_fn *fn, void *arg)
+{
+	static const char head[] = "#   type cl name    seconds    module "
+	                           "status\n";
+	const struct server_res *r;
+	uint64_t now = uv_hrtime();
+	char line[64];
+	unsigned num = 0;
+	int k;
+
+	k = snprintf(line, sizeof line, "thread #%u\n", thread);
+	if (k > 0 && (size_t)k < sizeof line)
+		fn(arg, line, (size_t)k);
+	fn(arg, head, sizeof head - 1);
+	for (r = s->res_head; r != NULL; r = r->next)
+		if (!r->done && r->entry != NULL)
+			reqlist_line(r, num++, now, fn, arg);
+}
+
+size_t server_requestlist_flush(struct server *s)
+{
+	size_t n = 0;
+	struct server_res *r;
+
+	/* res_fail takes r off the list (res_release) before it returns;
+	 * its late upstream replies find it detached (upshare_detach,
+	 * forward_cancel). The list only shrinks here: it ends. */
+	while ((r = s->res_head) != NULL) {
+		if (r->done) {  /* cannot stay listed; be safe anyway */
+			s->res_head = r->next;
+			if (r->next != NULL)
+				r->next->prev = NULL;
+			r->next = NULL;
+			continue;
+		}
+		res_fail(r, "flush_requestlist");
+		n++;
+	}
+	return n;
+}

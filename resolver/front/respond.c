@@ -1,0 +1,639 @@
+/*
+ * resolver/front/respond.c - parse client queries, write client responses,
+ * answer from the cache (the hot path: no allocation anywhere here).
+ */
+#include "respond.h"
+
+#include <string.h>
+
+#include "cache.h"
+
+/** A compression pointer (RFC 1035 4.1.4). */
+#define RESPOND_PTR_BYTES 2
+/** Type, class, TTL and RDLENGTH of a record. */
+#define RESPOND_RR_FIXED_BYTES 10
+/** Type and class of a question. */
+#define RESPOND_QFIXED_BYTES 4
+/** Where the header's counts start (QDCOUNT; section n at 4 + 2n). */
+#define RESPOND_COUNT_OFFSET 4
+
+/** One record of an image (see respond.h), as offsets into it. */
+struct respond_image_rr {
+	size_t owner;
+	size_t ownerlen;
+	uint16_t type;
+	uint16_t rclass;
+	uint32_t ttl;
+	size_t rdata;
+	uint16_t rdlen;
+};
+
+const char *respond_strerror(int status)
+{
+	switch (status) {
+	case RESPOND_OK: return "ok";
+	case RESPOND_EDROP: return "not a query: dropped";
+	case RESPOND_EFORMERR: return "malformed query";
+	case RESPOND_ENOTIMP: return "opcode not implemented";
+	case RESPOND_EBADVERS: return "unsupported EDNS version";
+	case RESPOND_EMISS: return "not in the cache";
+	case RESPOND_ESPACE: return "buffer too small";
+	case RESPOND_EINVAL: return "invalid argument or record image";
+	default: return "unknown status";
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing the client query                                            */
+
+/* The question into q: as sent, and lowercased for lookups. */
+static void query_take(const struct wire_question *wq,
+                       struct respond_query *q)
+{
+	memcpy(q->qname, wq->name, wq->namelen);
+	memcpy(q->lname, wq->name, wq->namelen);
+	wire_name_lower(q->lname, wq->namelen);
+	q->qnamelen = wq->namelen;
+	q->qtype = wq->qtype;
+	q->qclass = wq->qclass;
+	q->has_question = true;
+}
+
+/* Read the question alone (for error answers to broken queries). */
+static void query_salvage(const uint8_t *pkt, size_t len,
+                          const struct wire_header *h,
+                          struct respond_query *q)
+{
+	struct wire_question wq;
+	size_t pos = WIRE_HEADER_BYTES;
+
+	if (h->qdcount != 1 ||
+	    wire_read_question(pkt, len, &pos, &wq) != WIRE_OK)
+		return;
+	query_take(&wq, q);
+}
+
+/* Take the EDNS fields of an OPT record. */
+static int query_opt(const struct wire_rr *opt, struct respond_query *q)
+{
+	q->edns = true;
+	q->edns_size = opt->rclass < WIRE_UDP_PLAIN_MAX ?
+		WIRE_UDP_PLAIN_MAX : opt->rclass;
+	q->edns_do = (opt->ttl & WIRE_EDNS_DO) != 0;
+	q->edns_version = (uint8_t)(opt->ttl >> 16);
+	return q->edns_version != 0 ? RESPOND_EBADVERS : RESPOND_OK;
+}
+
+/* Take the EDNS fields of the OPT record, if any. */
+static int query_edns(const struct wire_msg *m, struct respond_query *q)
+{
+	if (m->opt == WIRE_NONE)
+		return RESPOND_OK;
+	return query_opt(&m->rr[m->opt], q);
+}
+
+/*
+ * The hot path: the usual query (QUERY, one question, no records but at
+ * most one OPT record owned by the root) read without the general
+ * parser. Returns false, with q untouched but for id and flags, for
+ * anything else: respond_query_parse then decides, so the result is the
+ * same either way.
+ */
+static bool query_fast(const uint8_t *pkt, size_t len,
+                       const struct wire_header *h, size_t pos,
+                       struct respond_query *q, int *status)
+{
+	struct wire_question wq;
+	struct wire_rr opt;
+
+	if (WIRE_OPCODE(h->flags) != WIRE_OPCODE_QUERY || h->qdcount != 1 ||
+	    h->ancount != 0 || h->nscount != 0 || h->arcount > 1 ||
+	    wire_read_question(pkt, len, &pos, &wq) != WIRE_OK)
+		return false;
+	if (h->arcount == 1 &&
+	    (wire_read_rr(pkt, len, &pos, &opt) != WIRE_OK ||
+	     opt.type != WIRE_TYPE_OPT || pkt[opt.owner] != 0))
+		return false;
+	query_take(&wq, q);
+	*status = h->arcount == 1 ? query_opt(&opt, q) : RESPOND_OK;
+	return true;
+}
+
+int respond_query_parse(const uint8_t *pkt, size_t len,
+                        struct respond_query *q)
+{
+	struct wire_rr rr[RESPOND_QUERY_RR_MAX];
+	struct wire_header h;
+	struct wire_msg m;
+	size_t pos = 0;
+	int rc;
+
+	memset(q, 0, sizeof(*q));
+	if (pkt == NULL || wire_read_header(pkt, len, &pos, &h) != WIRE_OK ||
+	    (h.flags & WIRE_FLAG_QR))
+		return RESPOND_EDROP;
+	q->id = h.id;
+	q->flags = h.flags;
+	if (query_fast(pkt, len, &h, pos, q, &rc))
+		return rc;
+	if (WIRE_OPCODE(h.flags) != WIRE_OPCODE_QUERY) {
+		query_salvage(pkt, len, &h, q);
+		return RESPOND_ENOTIMP;
+	}
+	if (wire_msg_parse(&m, pkt, len, rr, RESPOND_QUERY_RR_MAX) !=
+	    WIRE_OK) {
+		query_salvage(pkt, len, &h, q);
+		return RESPOND_EFORMERR;
+	}
+	if (!m.has_question)
+		return RESPOND_EFORMERR;
+	query_take(&m.q, q);
+	if (m.an != 0 || m.ns != 0)
+		return RESPOND_EFORMERR;
+	return query_edns(&m, q);
+}
+
+size_t respond_udp_limit(const struct respond_query *q, size_t our_max)
+{
+	size_t lim = WIRE_UDP_PLAIN_MAX;
+
+	if (q->edns && q->edns_size > lim)
+		lim = q->edns_size;
+	if (our_max < lim)
+		lim = our_max;
+	if (lim > RESPOND_UDP_MAX)
+		lim = RESPOND_UDP_MAX;
+	return lim < WIRE_UDP_PLAIN_MAX ? WIRE_UDP_PLAIN_MAX : lim;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing responses                                                   */
+
+/* Store a 16-bit big-endian value. */
+static void put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/*
+ * The question, first thing after the header: the bytes and compression
+ * targets wire_write_question would give (nothing written before can be
+ * pointed to), without its search and bookkeeping.
+ */
+static int resp_question(struct wire_writer *w, const struct respond_query *q)
+{
+	size_t s, need = q->qnamelen + RESPOND_QFIXED_BYTES;
+	uint8_t *p = w->buf + w->len;
+
+	if (w->len != WIRE_HEADER_BYTES || w->nnames != 0)
+		return wire_write_question(w, q->qname, q->qnamelen, q->qtype,
+		                           q->qclass) == WIRE_OK ?
+		       RESPOND_OK : RESPOND_ESPACE;
+	if (wire_name_check(q->qname, q->qnamelen) != WIRE_OK ||
+	    w->cap < w->len || w->cap - w->len < need)
+		return RESPOND_ESPACE;
+	memcpy(p, q->qname, q->qnamelen);
+	put16(p + q->qnamelen, q->qtype);
+	put16(p + q->qnamelen + 2, q->qclass);
+	for (s = 0; q->qname[s] != 0 && w->nnames < WIRE_COMPRESS_MAX;
+	     s += 1 + (size_t)q->qname[s])
+		w->names[w->nnames++] = (uint16_t)(w->len + s);
+	w->len += need;
+	put16(w->buf + RESPOND_COUNT_OFFSET, 1);
+	return RESPOND_OK;
+}
+
+/* Header and question; the writer is left after the question. */
+static int resp_begin(const struct respond_query *q, unsigned rcode,
+                      struct wire_writer *w, uint8_t *out, size_t cap)
+{
+	struct wire_header h;
+
+	memset(&h, 0, sizeof h);
+	h.id = q->id;
+	h.flags = (uint16_t)(WIRE_FLAG_QR | WIRE_FLAG_RA |
+	                     (q->flags & (0x7800u | WIRE_FLAG_RD |
+	                                  WIRE_FLAG_CD)) |
+	                     (rcode & 0x0fu));
+	wire_writer_init(w, out, cap);
+	if (wire_write_header(w, &h) != WIRE_OK)
+		return RESPOND_ESPACE;
+	if (q->has_question && resp_question(w, q) != RESPOND_OK)
+		return RESPOND_ESPACE;
+	return RESPOND_OK;
+}
+
+/* Our OPT record: our payload size, the extended RCODE, DO copied. */
+static int resp_opt(const struct respond_query *q, unsigned rcode,
+                    struct wire_writer *w)
+{
+	if (!q->edns)
+		return RESPOND_OK;
+	if (wire_write_opt(w, RESPOND_UDP_MAX, (uint8_t)(rcode >> 4),
+	                   q->edns_do) != WIRE_OK)
+		return RESPOND_ESPACE;
+	return RESPOND_OK;
+}
+
+int respond_error(const struct respond_query *q, unsigned rcode,
+                  uint8_t *out, size_t cap, size_t *outlen)
+{
+	struct wire_writer w;
+	int rc;
+
+	if (q == NULL || out == NULL || outlen == NULL)
+		return RESPOND_EINVAL;
+	rc = resp_begin(q, rcode, &w, out, cap);
+	if (rc == RESPOND_OK)
+		rc = resp_opt(q, rcode, &w);
+	if (rc != RESPOND_OK)
+		return rc;
+	*outlen = w.len;
+	return RESPOND_OK;
+}
+
+/* Read the record of an image at *pos (bounded; images are trusted but
+ * checked all the same: the owner must be uncompressed). */
+static int image_next(const uint8_t *img, size_t len, size_t *pos,
+                      struct respond_image_rr *r)
+{
+	size_t p = *pos;
+
+	r->owner = p;
+	if (wire_read_name(img, len, &p, NULL, &r->ownerlen, 0) != WIRE_OK ||
+	    p - r->owner != r->ownerlen ||
+	    wire_read_u16(img, len, &p, &r->type) != WIRE_OK ||
+	    wire_read_u16(img, len, &p, &r->rclass) != WIRE_OK ||
+	    wire_read_u32(img, len, &p, &r->ttl) != WIRE_OK ||
+	    wire_read_u16(img, len, &p, &r->rdlen) != WIRE_OK ||
+	    len - p < r->rdlen)
+		return RESPOND_EINVAL;
+	r->rdata = p;
+	*pos = p + r->rdlen;
+	return RESPOND_OK;
+}
+
+/*
+ * A record owned by the question name (the usual answer), written by
+ * hand: its owner is a pointer to the question at offset 12, the bytes
+ * wire_write_rr would write after a search of every name written before.
+ */
+static int rr_at_question(struct wire_writer *w, enum wire_section sec,
+                          const uint8_t *img, const struct respond_image_rr *r)
+{
+	size_t need = RESPOND_PTR_BYTES + RESPOND_RR_FIXED_BYTES + r->rdlen;
+	size_t cnt = RESPOND_COUNT_OFFSET + 2 * (size_t)sec;
+	unsigned n = (unsigned)w->buf[cnt] << 8 | w->buf[cnt + 1];
+	uint8_t *p = w->buf + w->len;
+
+	if (w->len > w->cap || w->cap - w->len < need)
+		return RESPOND_ESPACE;
+	if (n >= 0xffffu)
+		return RESPOND_EINVAL;
+	put16(p, 0xc000u | WIRE_HEADER_BYTES);
+	put16(p + 2, r->type);
+	put16(p + 4, r->rclass);
+	put16(p + 6, (unsigned)(r->ttl >> 16));
+	put16(p + 8, (unsigned)(r->ttl & 0xffffu));
+	put16(p + 10, r->rdlen);
+	memcpy(p + 12, img + r->rdata, r->rdlen);
+	w->len += need;
+	put16(w->buf + cnt, n + 1);
+	return RESPOND_OK;
+}
+
+/* Write the `count` records of an image into one section; q (NULL: no
+ * question written) lets records owned by the question name point to
+ * it at once. */
+static int resp_section(struct wire_writer *w, enum wire_section sec,
+                        const struct respond_query *q, const uint8_t *img,
+                        size_t len, uint16_t count)
+{
+	struct respond_image_rr r;
+	size_t pos = 0;
+	uint16_t i;
+	int rc;
+
+	for (i = 0; i < count; i++) {
+		if (image_next(img, len, &pos, &r) != RESPOND_OK)
+			return RESPOND_EINVAL;
+		if (q != NULL && r.ownerlen == q->qnamelen &&
+		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
+			rc = rr_at_question(w, sec, img, &r);
+			if (rc != RESPOND_OK)
+				return rc;
+			continue;
+		}
+		rc = wire_write_rr(w, sec, img + r.owner, r.ownerlen, r.type,
+		                   r.rclass, r.ttl, img + r.rdata, r.rdlen);
+		if (rc == WIRE_ESPACE)
+			return RESPOND_ESPACE;
+		if (rc != WIRE_OK)
+			return RESPOND_EINVAL;
+	}
+	return RESPOND_OK;
+}
+
+/* Write the answer and authority sections, cutting at the writer's cap;
+ * *tc is set when the client must retry over TCP. */
+static int resp_records(struct wire_writer *w, const struct respond_query *q,
+                        const struct respond_answer *a, bool *tc)
+{
+	struct wire_mark m;
+	int rc;
+
+	if (!q->has_question)
+		q = NULL;
+	wire_writer_mark(w, &m);
+	rc = resp_section(w, WIRE_SECTION_ANSWER, q, a->an, a->an_len,
+	                  a->an_count);
+	if (rc == RESPOND_ESPACE) {
+		wire_writer_rollback(w, &m);
+		*tc = true;
+		return RESPOND_OK;
+	}
+	if (rc != RESPOND_OK)
+		return rc;
+	wire_writer_mark(w, &m);
+	rc = resp_section(w, WIRE_SECTION_AUTHORITY, q, a->ns, a->ns_len,
+	                  a->ns_count);
+	if (rc == RESPOND_ESPACE) {
+		wire_writer_rollback(w, &m);
+		if (a->an_count == 0)
+			*tc = true;
+		return RESPOND_OK;
+	}
+	return rc;
+}
+
+int respond_build(const struct respond_query *q,
+                  const struct respond_answer *a, size_t limit,
+                  uint8_t *out, size_t cap, size_t *outlen,
+                  bool *truncated)
+{
+	struct wire_writer w;
+	size_t reserve, lim;
+	bool tc = false;
+	int rc;
+
+	if (q == NULL || a == NULL || out == NULL || outlen == NULL)
+		return RESPOND_EINVAL;
+	lim = limit < cap ? limit : cap;
+	reserve = q->edns ? RESPOND_OPT_BYTES : 0;
+	rc = resp_begin(q, a->rcode, &w, out, lim);
+	if (rc != RESPOND_OK)
+		return rc;
+	if (w.len + reserve > lim)
+		return RESPOND_ESPACE;
+	w.cap = lim - reserve;
+	rc = resp_records(&w, q, a, &tc);
+	if (rc != RESPOND_OK)
+		return rc;
+	w.cap = lim;
+	rc = resp_opt(q, a->rcode, &w);
+	if (rc != RESPOND_OK)
+		return rc;
+	if (tc)
+		out[2] |= (uint8_t)(WIRE_FLAG_TC >> 8);
+	if (truncated != NULL)
+		*truncated = tc;
+	*outlen = w.len;
+	return RESPOND_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Answers from the cache                                              */
+
+/* One cache read of (name, type); only ranks fit to answer count. */
+static int cache_read(struct cache *c, const uint8_t *name, size_t len,
+                      uint16_t type, uint16_t klass, time_t now,
+                      struct cache_answer *ans, uint8_t *buf, size_t cap)
+{
+	struct cache_query cq;
+
+	cq.name = name;
+	cq.name_len = len;
+	cq.type = type;
+	cq.klass = klass;
+	cq.flags = 0;
+	if (cache_get(c, &cq, now, ans, buf, cap) != CACHE_OK ||
+	    ans->rank < CACHE_RANK_NONAUTH)
+		return RESPOND_EMISS;
+	return RESPOND_OK;
+}
+
+/* The target of the first CNAME record of an image, lowercased. */
+static int cname_target(const uint8_t *img, size_t len,
+                        uint8_t out[WIRE_NAME_MAX], size_t *outlen)
+{
+	struct respond_image_rr r;
+	size_t pos = 0, p;
+
+	if (image_next(img, len, &pos, &r) != RESPOND_OK ||
+	    r.type != WIRE_TYPE_CNAME)
+		return RESPOND_EMISS;
+	p = r.rdata;
+	if (wire_read_name(img, r.rdata + r.rdlen, &p, out, outlen,
+	                   WIRE_NAME_LOWER) != WIRE_OK)
+		return RESPOND_EMISS;
+	return RESPOND_OK;
+}
+
+/* Reverse buf[from..to) in place. */
+static void reverse(uint8_t *buf, size_t from, size_t to)
+{
+	uint8_t t;
+
+	while (from + 1 < to) {
+		to--;
+		t = buf[from];
+		buf[from] = buf[to];
+		buf[to] = t;
+		from++;
+	}
+}
+
+/* Swap the adjacent regions buf[0..a) and buf[a..a+b) in place. */
+static void rotate(uint8_t *buf, size_t a, size_t b)
+{
+	reverse(buf, 0, a + b);
+	reverse(buf, 0, b);
+	reverse(buf, b, a + b);
+}
+
+/*
+ * Whether the DNAME image (first record) at ancestor `owner` of `name`
+ * maps name to `target` (RFC 6672 substitution of the owner suffix).
+ */
+static bool dname_maps(const uint8_t *img, size_t len, const uint8_t *name,
+                       size_t nlen, size_t olen, const uint8_t *target,
+                       size_t tlen)
+{
+	struct respond_image_rr r;
+	uint8_t dt[WIRE_NAME_MAX];
+	size_t pos = 0, p, dtlen, keep = nlen - olen;
+
+	if (image_next(img, len, &pos, &r) != RESPOND_OK ||
+	    r.type != WIRE_TYPE_DNAME)
+		return false;
+	p = r.rdata;
+	if (wire_read_name(img, r.rdata + r.rdlen, &p, dt, &dtlen,
+	                   WIRE_NAME_LOWER) != WIRE_OK)
+		return false;
+	return keep + dtlen == tlen && memcmp(name, target, keep) == 0 &&
+	       memcmp(dt, target + keep, dtlen) == 0;
+}
+
+/*
+ * A CNAME image for name sits at buf[0..clen), target what it points to:
+ * when a proper ancestor of name holds a DNAME that synthesizes it, put
+ * the DNAME RRset before it (RFC 6672 3.1). Returns the DNAME's length
+ * and record count through dlen and dcount (0 when there is none);
+ * *curve stays true only when the DNAME too came over DNSCurve.
+ */
+static void cache_dname(struct cache *c, const uint8_t *name, size_t nlen,
+                        const uint8_t *target, size_t tlen, uint16_t klass,
+                        time_t now, uint8_t *buf, size_t clen, size_t cap,
+                        size_t *dlen, uint16_t *dcount, bool *curve)
+{
+	struct cache_answer ans;
+	size_t off = 0;
+
+	*dlen = 0;
+	*dcount = 0;
+	while (off < nlen && name[off] != 0) {
+		off += (size_t)name[off] + 1;
+		if (off >= nlen - 1)
+			break; /* the root: no DNAME looked for there */
+		if (cache_read(c, name + off, nlen - off, WIRE_TYPE_DNAME,
+		               klass, now, &ans, buf + clen,
+		               cap - clen) != RESPOND_OK ||
+		    ans.kind != CACHE_KIND_RRSET)
+			continue;
+		if (!dname_maps(buf + clen, ans.len, name, nlen, nlen - off,
+		                target, tlen))
+			return;
+		rotate(buf, clen, ans.len);
+		*dlen = ans.len;
+		*dcount = (uint16_t)ans.count;
+		*curve = *curve && ans.curve != 0;
+		return;
+	}
+}
+
+/* Meta and transfer types that are never resolved (RFC 1035, 2845,
+ * 2930, 1995, 5936). */
+#define RESPOND_TYPE_TKEY 249
+#define RESPOND_TYPE_TSIG 250
+#define RESPOND_TYPE_IXFR 251
+#define RESPOND_TYPE_AXFR 252
+#define RESPOND_TYPE_MAILB 253
+#define RESPOND_TYPE_MAILA 254
+
+unsigned respond_policy(const struct respond_query *q)
+{
+	if (q->qclass != WIRE_CLASS_IN)
+		return WIRE_RCODE_REFUSED;
+	switch (q->qtype) {
+	case 0:
+	case WIRE_TYPE_OPT:
+		return WIRE_RCODE_FORMERR;
+	case RESPOND_TYPE_IXFR:
+	case RESPOND_TYPE_AXFR:
+		return WIRE_RCODE_REFUSED;
+	case RESPOND_TYPE_TKEY:
+	case RESPOND_TYPE_TSIG:
+	case RESPOND_TYPE_MAILB:
+	case RESPOND_TYPE_MAILA:
+		return WIRE_RCODE_NOTIMP;
+	default:
+		return 0;
+	}
+}
+
+void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
+                         size_t used, uint16_t an, bool curve,
+                         struct respond_answer *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->an = buf;
+	a->an_len = used;
+	a->an_count = an;
+	a->rcode = WIRE_RCODE_NOERROR;
+	a->curve = curve && ans->curve != 0;
+	if (ans->kind == CACHE_KIND_RRSET) {
+		a->an_len += ans->len;
+		a->an_count = (uint16_t)(an + ans->count);
+		return;
+	}
+	if (ans->kind == CACHE_KIND_NXDOMAIN)
+		a->rcode = WIRE_RCODE_NXDOMAIN;
+	a->ns = buf + used;
+	a->ns_len = ans->len;
+	a->ns_count = (uint16_t)ans->count;
+}
+
+int respond_cache_answer(struct cache *c, const uint8_t *lname,
+                         size_t lnamelen, uint16_t qtype, uint16_t qclass,
+                         time_t now, struct respond_answer *a,
+                         uint8_t *buf, size_t cap)
+{
+	struct cache_answer ans;
+	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
+	size_t nlen = lnamelen, tlen, used = 0, dlen;
+	uint16_t an = 0, dcount;
+	unsigned link;
+	bool curve = true;
+
+	if (c == NULL || lname == NULL || lnamelen > WIRE_NAME_MAX)
+		return RESPOND_EINVAL;
+	memcpy(name, lname, lnamelen);
+	for (link = 0; link <= RESPOND_CNAME_MAX; link++) {
+		if (cache_read(c, name, nlen, qtype, qclass, now, &ans,
+		               buf + used, cap - used) == RESPOND_OK) {
+			respond_cache_final(&ans, buf, used, an, curve, a);
+			return RESPOND_OK;
+		}
+		if (qtype == WIRE_TYPE_CNAME ||
+		    cache_read(c, name, nlen, WIRE_TYPE_CNAME, qclass, now,
+		               &ans, buf + used, cap - used) != RESPOND_OK ||
+		    ans.kind != CACHE_KIND_RRSET ||
+		    cname_target(buf + used, ans.len, target, &tlen) !=
+		    RESPOND_OK)
+			return RESPOND_EMISS;
+		cache_dname(c, name, nlen, target, tlen, qclass, now,
+		            buf + used, ans.len, cap - used, &dlen, &dcount, &curve);
+		used += ans.len + dlen;
+		an = (uint16_t)(an + ans.count + dcount);
+		curve = curve && ans.curve != 0;
+		memcpy(name, target, tlen);
+		nlen = tlen;
+	}
+	return RESPOND_EMISS;
+}
+
+int respond_cache_referral(struct cache *c, const uint8_t *lname,
+                           size_t lnamelen, uint16_t qclass, time_t now,
+                           struct respond_answer *a, uint8_t *buf,
+                           size_t cap)
+{
+	struct cache_answer ans;
+	struct cache_query cq;
+
+	if (c == NULL || a == NULL)
+		return RESPOND_EINVAL;
+	cq.name = lname;
+	cq.name_len = lnamelen;
+	cq.type = WIRE_TYPE_NS;
+	cq.klass = qclass;
+	cq.flags = 0;
+	if (cache_closest_ns(c, &cq, now, &ans, buf, cap) != CACHE_OK)
+		return RESPOND_EMISS;
+	memset(a, 0, sizeof(*a));
+	a->rcode = WIRE_RCODE_NOERROR;
+	a->ns = buf;
+	a->ns_len = ans.len;
+	a->ns_count = (uint16_t)ans.count;
+	return RESPOND_OK;
+}

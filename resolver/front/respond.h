@@ -1,0 +1,204 @@
+/*
+ * resolver/front/respond.h - client queries in, client responses out.
+ *
+ * The server hands every client packet to respond_query_parse, answers
+ * errors with respond_error, looks the question up with
+ * respond_cache_answer (the hot path), and writes answers with
+ * respond_build, whether they come from the cache, a local zone or a
+ * finished resolution (struct iter_result, same record format).
+ *
+ * Design notes:
+ * - Nothing here allocates or touches a socket: the caller passes its
+ *   own buffers (a per-worker buffer on the hot path), so every function
+ *   is safe on the cache-hit path and in unit tests.
+ * - The client's ID and question are echoed exactly as sent, letter case
+ *   included; lookups use the lowercased copy.
+ * - Flags of a response: QR, RA, RD and CD copied from the query, AA and
+ *   AD never set (AD is never copied from upstream: nothing here is
+ *   validated).
+ * - Records arrive as "images": wire RRs with uncompressed owners and
+ *   TTLs already counted down (what cache_get and iter_result give).
+ *   Owners are compressed on the way out; RDATA is copied as it is.
+ * - UDP answers are cut to the client's limit (512, or its EDNS size up
+ *   to our own): when the answer section does not fit, the response
+ *   carries TC and no records, so the client asks again over TCP; an
+ *   authority section that does not fit sets TC too, unless the answer
+ *   section is complete (then it is just left out).
+ */
+#ifndef CURVECACHE_RESOLVER_RESPOND_H
+#define CURVECACHE_RESOLVER_RESPOND_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "wire/wire.h"
+
+struct cache;
+struct cache_answer;
+
+/** Records parsed from a client query (question + OPT + a few more). */
+#define RESPOND_QUERY_RR_MAX 8
+/** CNAME links followed inside the cache on the hot path. */
+#define RESPOND_CNAME_MAX 12
+/** Bytes of the OPT record we add (root, type, class, TTL, RDLENGTH). */
+#define RESPOND_OPT_BYTES 11
+/** Largest UDP payload we ever send to a client. */
+#define RESPOND_UDP_MAX 4096
+/** Buffer for a response (any TCP response fits). */
+#define RESPOND_BUF_BYTES WIRE_MSG_MAX
+
+/** Status codes: 0 is success, every rejection has its own code. */
+enum respond_status {
+	RESPOND_OK = 0,
+	RESPOND_EDROP,     /**< not to be answered: no full header, or QR */
+	RESPOND_EFORMERR,  /**< malformed: answer FORMERR */
+	RESPOND_ENOTIMP,   /**< opcode other than QUERY: answer NOTIMP */
+	RESPOND_EBADVERS,  /**< EDNS version other than 0: answer BADVERS */
+	RESPOND_EMISS,     /**< the cache cannot answer */
+	RESPOND_ESPACE,    /**< caller's buffer too small */
+	RESPOND_EINVAL     /**< bad argument, malformed record image */
+};
+
+/** A client query as parsed; what a response must echo. */
+struct respond_query {
+	uint16_t id;
+	uint16_t flags;                /**< the query's flags word */
+	bool has_question;
+	uint8_t qname[WIRE_NAME_MAX];  /**< as sent, case kept */
+	uint8_t lname[WIRE_NAME_MAX];  /**< lowercased, for lookups */
+	size_t qnamelen;
+	uint16_t qtype;
+	uint16_t qclass;
+	bool edns;                     /**< the query had an OPT record */
+	uint16_t edns_size;            /**< its UDP payload (>= 512) */
+	bool edns_do;                  /**< its DO bit */
+	uint8_t edns_version;
+};
+
+/** An answer to send: RCODE and record images (see design notes). */
+struct respond_answer {
+	uint8_t rcode;
+	const uint8_t *an;     /**< answer section images */
+	size_t an_len;
+	uint16_t an_count;
+	const uint8_t *ns;     /**< authority section images */
+	size_t ns_len;
+	uint16_t ns_count;
+	bool curve;            /**< every RRset in it came over DNSCurve
+	                            (set by respond_cache_answer; counted in
+	                            the statistics, never sent) */
+};
+
+/**
+ * Describe a status code.
+ * @return a static string; never NULL.
+ */
+const char *respond_strerror(int status);
+
+/**
+ * Parse a client query. Checks: a full header with QR clear (else
+ * EDROP), opcode QUERY (else ENOTIMP), exactly one question, no answer
+ * or authority records, a well-formed message (else EFORMERR), EDNS
+ * version 0 (else EBADVERS). On every status but EDROP, q holds the ID
+ * and flags, and the question when it could be read, so the error can be
+ * answered with respond_error.
+ * @param pkt, len: the packet.
+ * @param q: receives the query.
+ * @return RESPOND_OK, RESPOND_EDROP, RESPOND_EFORMERR, RESPOND_ENOTIMP or
+ *   RESPOND_EBADVERS.
+ */
+int respond_query_parse(const uint8_t *pkt, size_t len,
+                        struct respond_query *q) MUST_CHECK;
+
+/**
+ * The largest response to send to this client over UDP: 512 without
+ * EDNS, else its EDNS size, never above our_max (and never below 512).
+ * @param q: the parsed query.
+ * @param our_max: our own limit (e.g. the configured EDNS size).
+ */
+size_t respond_udp_limit(const struct respond_query *q, size_t our_max);
+
+/**
+ * Write a response without records: header, the question if the query
+ * had one, an OPT record if the query had one (BADVERS goes there).
+ * @param q: the query (from respond_query_parse, any status but EDROP).
+ * @param rcode: the RCODE (up to 12 bits; the upper 8 need EDNS).
+ * @param out, cap: destination.
+ * @param outlen: receives the length.
+ * @return RESPOND_OK or RESPOND_ESPACE.
+ */
+int respond_error(const struct respond_query *q, unsigned rcode,
+                  uint8_t *out, size_t cap, size_t *outlen)
+	MUST_CHECK;
+
+/**
+ * Write a response with records.
+ * @param q: the query.
+ * @param a: the answer; its authority section is written as given.
+ * @param limit: the largest message allowed (respond_udp_limit for UDP,
+ *   WIRE_MSG_MAX for TCP); above cap it is lowered to cap.
+ * @param out, cap: destination.
+ * @param outlen: receives the length.
+ * @param truncated: NULL, or set to whether TC was set.
+ * @return RESPOND_OK, RESPOND_ESPACE (not even the header and question
+ *   fit) or RESPOND_EINVAL (malformed image).
+ */
+int respond_build(const struct respond_query *q,
+                  const struct respond_answer *a, size_t limit,
+                  uint8_t *out, size_t cap, size_t *outlen,
+                  bool *truncated) MUST_CHECK;
+
+/**
+ * The RCODE for a parsed question that is never looked up or resolved:
+ * REFUSED for classes other than IN and for zone transfers, FORMERR for
+ * type 0 and OPT, NOTIMP for TKEY, TSIG, MAILB and MAILA; 0 for every
+ * other question.
+ */
+unsigned respond_policy(const struct respond_query *q);
+
+/**
+ * Fill *a with the last link of a cache walk: the RRset the cache gave
+ * (appended after the chain's used bytes of buf), or for a negative
+ * entry its SOA as the authority section and NXDOMAIN/NOERROR.
+ * @param an: records of the chain so far (CNAMEs) in buf[0..used).
+ * @param curve: every link so far came over DNSCurve.
+ * (Shared by respond_cache_answer and stale.c's expired-data walk.)
+ */
+void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
+                         size_t used, uint16_t an, bool curve,
+                         struct respond_answer *a);
+
+/**
+ * Answer a question from the cache alone, following CNAMEs inside the
+ * cache (at most RESPOND_CNAME_MAX). Only data of rank NONAUTH or better
+ * answers; glue and referral data are misses. Never allocates.
+ * @param c: the cache.
+ * @param lname, lnamelen: the question name, lowercase.
+ * @param qtype, qclass: the question.
+ * @param now: wall-clock seconds.
+ * @param a: receives the answer, pointing into buf.
+ * @param buf, cap: space for the record images.
+ * @return RESPOND_OK, RESPOND_EMISS (anything missing along the chain,
+ *   or the buffer too small for it).
+ */
+int respond_cache_answer(struct cache *c, const uint8_t *lname,
+                         size_t lnamelen, uint16_t qtype, uint16_t qclass,
+                         time_t now, struct respond_answer *a,
+                         uint8_t *buf, size_t cap) MUST_CHECK;
+
+/**
+ * A referral from the cache for a non-recursive (RD=0) query that the
+ * cache cannot answer: the NS RRset of the closest cached zone cut, in
+ * the authority section, RCODE NOERROR.
+ * @return RESPOND_OK or RESPOND_EMISS (no zone cut cached).
+ */
+int respond_cache_referral(struct cache *c, const uint8_t *lname,
+                           size_t lnamelen, uint16_t qclass, time_t now,
+                           struct respond_answer *a, uint8_t *buf,
+                           size_t cap) MUST_CHECK;
+
+#endif /* CURVECACHE_RESOLVER_RESPOND_H */

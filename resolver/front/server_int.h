@@ -1,0 +1,179 @@
+/*
+ * resolver/front/server_int.h - what server.c (the worker, UDP, the query path,
+ * sending answers), resolution.c (the resolutions) and server_tcp.c (TCP
+ * client connections) share; nobody else may include it.
+ */
+#ifndef CURVECACHE_RESOLVER_SERVER_INT_H
+#define CURVECACHE_RESOLVER_SERVER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "conf/cfg.h"
+#include "inflight.h"
+#include "iter/iter.h"
+#include "qlog.h"
+#include "respond.h"
+#include "server.h"
+#include "base/slab.h"
+#include "udpio.h"
+
+/** inflight_dest.transport values. */
+#define SERVER_UDP 0
+#define SERVER_TCP 1
+
+/** What server_query did with a query. */
+enum server_qresult {
+	SERVER_Q_DONE = 0,  /**< answered or dropped */
+	SERVER_Q_WAITING    /**< waits on a resolution: answered later */
+};
+
+/** One UDP listener (batched receive and send: udpio.h). */
+struct server_udp {
+	struct server *s;
+	struct udpio io;
+};
+
+/** One TCP listener. */
+struct server_tcpl {
+	struct server *s;
+	uv_tcp_t h;
+	bool open;
+};
+
+/** One TCP client connection (a fixed slot; see server_tcp.c). */
+struct server_conn {
+	struct server *s;
+	uint32_t slot;
+	uint64_t serial;           /**< changes at every reuse of the slot */
+	bool used;                 /**< slot taken (open or closing) */
+	bool closing;
+	bool eof;                  /**< the client closed its side */
+	bool paused;               /**< reading stopped: too many pending */
+	bool kick;                 /**< the idle timer is set to process
+	                                buffered frames at once */
+	unsigned handles;          /**< handles open (tcp + timer) */
+	unsigned pending;          /**< queries waiting on resolutions */
+	unsigned writes;           /**< queued uv_write requests */
+	size_t queued;             /**< bytes in those */
+	uint64_t last_ms;          /**< last activity, monotonic */
+	uv_tcp_t h;
+	uv_timer_t idle;
+	struct sockaddr_storage peer;
+	bool proxy_done;           /**< PROXY v2 header read (or none due) */
+	size_t rlen;
+	uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
+};
+
+/** Root hints with a count of users (the server and resolutions). */
+struct server_hints {
+	struct hints *h;
+	unsigned refs;
+};
+
+/** Frame slots per resolution slot (most walks need one or two). */
+#define SERVER_FRAMES_PER_RES 2
+
+struct server {
+	uv_loop_t *loop;
+	const struct cfg *cfg;
+	struct cache *cache;
+	struct curve_client *curve;
+	const struct localzone *lz;        /**< own_lz, or the params' */
+	struct localzone *own_lz;          /**< built from cfg local-zone
+	                                        lines (server_localdata_load) */
+	struct server_hints *hints;
+	struct sel *sel;
+	struct inflight *inflight;
+	struct upstream *up;
+	struct upshare *share;             /**< equal queries sent once */
+	struct ratelimit *rl;              /**< per-client token buckets
+	                                        (shared by the workers) */
+	bool own_rl, own_pin;              /**< made here, freed here */
+	struct forward *fwd;               /**< forward zones (c-ares) */
+	struct localdata *ld;              /**< local-data / block-file */
+	struct curvepin *pin;              /**< zones seen with keys
+	                                        (curve-pin; shared) */
+	struct stats st;
+	server_stats_more_fn *stats_more;  /**< other workers' counters */
+	void *stats_more_arg;
+	struct stats *stats_sum;           /**< their sum with st */
+	bool stopping;
+	size_t nres;                       /**< resolutions alive */
+	struct server_res *res_head;       /**< ...all of them, newest
+	                                        first (dump_requestlist) */
+	struct slab req_slab;              /**< iterator requests and */
+	struct slab frame_slab;            /**< frames (slab.h: why) */
+	struct server_udp udp[CFG_MAX_LISTEN];
+	size_t nudp;
+	struct server_tcpl tcpl[CFG_MAX_LISTEN];
+	size_t ntcpl;
+	struct server_conn *conns;         /**< SERVER_TCP_CONNS_MAX slots */
+	uint64_t conn_serial;
+	uint64_t prime_after_ms;           /**< iter_env.prime_after */
+	uint8_t ans[SERVER_ANSWER_BYTES];  /**< record images */
+	uint8_t out[RESPOND_BUF_BYTES];    /**< response being built */
+};
+
+/**
+ * Handle one client query (UDP or TCP).
+ * @param s: the worker.
+ * @param pkt, len: the query.
+ * @param d: where the answer goes.
+ * @return SERVER_Q_WAITING if the answer comes later.
+ */
+enum server_qresult server_query(struct server *s, const uint8_t *pkt,
+                                 size_t len, const struct inflight_dest *d);
+
+/**
+ * Build an answer to q and send it to d (SERVFAIL if it cannot be
+ * built); counts it and writes the query log line.
+ * @param waited: the query had waited on a resolution.
+ * @param src: where the answer came from (query log).
+ * @param aa: set the AA flag (local data: we are the authority).
+ */
+void server_answer(struct server *s, const struct respond_query *q,
+                   const struct inflight_dest *d,
+                   const struct respond_answer *a, bool waited,
+                   enum qlog_src src, bool aa);
+
+/** Answer q with an error rcode (counted, logged); nothing if it cannot
+ * be built. @param waited: as server_answer. */
+void server_error(struct server *s, const struct respond_query *q,
+                  const struct inflight_dest *d, unsigned rcode,
+                  bool waited);
+
+/** Drop one user of root hints; the last frees them. NULL: nothing. */
+void server_hints_release(struct server_hints *h);
+
+/**
+ * Send an answer over TCP to a connection slot, if it is still the same
+ * connection (serial) and open.
+ * @param waited: the query had been counted as pending.
+ */
+void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
+                     const uint8_t *msg, size_t len, bool waited);
+
+/**
+ * For a proxy-protocol-from peer (d->addr), parse the PROXY v2 header at
+ * pkt: d->addr becomes its client (LOCAL keeps the peer) and *skip its
+ * length. Other peers: *skip = 0, nothing changes.
+ * @return false when the header is required but not valid (counted in
+ *   num.query.proxy.bad): drop the packet (or the connection).
+ */
+bool server_proxy_client(struct server *s, const uint8_t *pkt, size_t len,
+                         struct inflight_dest *d, size_t *skip);
+
+/**
+ * The socket flags of a listener (udpio.h UDPIO_F_*): SO_REUSEPORT with
+ * several workers, IP_FREEBIND with ip-freebind.
+ */
+unsigned server_sock_flags(const struct server *s);
+
+/** Start the TCP listener on an address. @return 0 or a libuv error. */
+int server_tcp_listen(struct server *s, const struct sockaddr *sa);
+
+/** Close every TCP listener and connection. */
+void server_tcp_stop(struct server *s);
+
+#endif /* CURVECACHE_RESOLVER_SERVER_INT_H */

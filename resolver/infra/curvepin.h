@@ -1,0 +1,78 @@
+/*
+ * resolver/infra/curvepin.h - DNSCurve key pinning (config "curve-pin: yes"):
+ * the zones whose delegations were seen with DNSCurve keys (uz5 NS
+ * names), each until the NS TTL of that delegation runs out. A later
+ * referral for a pinned zone that names no key is a downgrade (keys
+ * stripped on the way) and the iterator refuses it.
+ *
+ * Fixed memory: CURVEPIN_SLOTS entries in an open-addressed table probed
+ * CURVEPIN_PROBE slots deep; when a probe window is full, the entry that
+ * expires first gives way. No clock is read: `now` is an argument.
+ * One table for all workers, behind one mutex: pins are noted and looked
+ * up only on referrals (the cold path), never per cached answer, and a
+ * pin seen by one worker must guard the others too.
+ */
+#ifndef CURVECACHE_RESOLVER_CURVEPIN_H
+#define CURVECACHE_RESOLVER_CURVEPIN_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/** Entries in a pin table (about 270 bytes each). */
+#define CURVEPIN_SLOTS 1024
+/** Slots looked at for one name. */
+#define CURVEPIN_PROBE 8
+/** Longest wire name kept (RFC 1035). */
+#define CURVEPIN_NAME_MAX 255
+
+/** Results of curvepin_new. */
+enum curvepin_status {
+	CURVEPIN_OK = 0,
+	CURVEPIN_ENOMEM,     /**< out of memory */
+	CURVEPIN_EINVAL      /**< bad argument */
+};
+
+/** Opaque pin table. */
+struct curvepin;
+
+/**
+ * Make an empty pin table.
+ * @param out: receives the table (free with curvepin_free).
+ * @return CURVEPIN_OK or CURVEPIN_ENOMEM.
+ */
+enum curvepin_status curvepin_new(struct curvepin **out)
+	MUST_CHECK;
+
+/** Free a table; NULL is allowed. */
+void curvepin_free(struct curvepin *p);
+
+/**
+ * Pin a zone: its servers were seen with keys, valid until `until`.
+ * A pin already there is extended, never shortened.
+ * @param p: the table.
+ * @param zone, len: lowercase wire name of the zone.
+ * @param until: wall-clock second the pin ends (now + NS TTL).
+ * @param now: current wall clock (expired entries are reused).
+ * @return CURVEPIN_OK, or CURVEPIN_EINVAL (bad name).
+ */
+enum curvepin_status curvepin_note(struct curvepin *p, const uint8_t *zone,
+                                   size_t len, time_t until, time_t now);
+
+/**
+ * Whether a zone is pinned at `now`.
+ * @param p: the table (NULL: nothing is pinned).
+ * @param zone, len: lowercase wire name.
+ * @param now: current wall clock.
+ * @return true while a pin for exactly this zone lasts.
+ */
+bool curvepin_held(struct curvepin *p, const uint8_t *zone, size_t len,
+                   time_t now);
+
+/** Live (unexpired) pins at `now` (for tests and the control socket). */
+size_t curvepin_count(struct curvepin *p, time_t now);
+
+#endif /* CURVECACHE_RESOLVER_CURVEPIN_H */

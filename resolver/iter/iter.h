@@ -1,0 +1,341 @@
+/*
+ * resolver/iter/iter.h - the iterator: one recursive resolution as a state
+ * machine that does no I/O (Knot Resolver's produce/consume split).
+ *
+ * The daemon's event loop (resolver/transport/upstream.c, resolver/front/server.c) drives
+ * it:
+ *
+ *   req = iter_new(env, name, type, class, now)
+ *   loop:
+ *     switch (iter_next(req, now, &target)):
+ *       ITER_SEND: send target.qname/qtype to target.addr (boxed when
+ *                  target.curve), remember target.token; loop again
+ *                  (several queries may be outstanding);
+ *       ITER_WAIT: wait for a reply or a timeout of an outstanding token,
+ *                  then iter_feed(req, &reply, now) and loop;
+ *       ITER_DONE: iter_result(req) is the answer for the clients.
+ *
+ * Design notes:
+ * - The iterator reads and writes the cache, the server-selection table
+ *   (sel.h) and the root hints; it never touches a socket or a clock:
+ *   `now` (struct iter_now) is an argument, so unit tests drive time and
+ *   feed canned replies.
+ * - Transport belongs to the caller: the shell chooses the source port and
+ *   ID, applies and checks 0x20, boxes and opens DNSCurve (streamlined,
+ *   then TXT after a timeout when the config says so), retries over TCP
+ *   on TC=1, and drops anything that does not match or does not open. The
+ *   iterator sees only validated replies, timeouts and hard failures.
+ * - Everything the iterator learns goes through one classifier: answer,
+ *   CNAME/DNAME, referral, NXDOMAIN, NODATA, lame, error. Records are
+ *   cached only when they are in bailiwick of the zone that was asked;
+ *   NS names carrying a uz5 key label mark their servers as DNSCurve.
+ * - DNSCurve keys come from the parent's referral only: an NS RRset the
+ *   zone's own servers give for their apex is cached only when it names
+ *   the same keys. With curve-require (and curve-pin) a key-less
+ *   referral into a zone that needs keys, or a plain answer in it, ends
+ *   the resolution in SERVFAIL (iter_curve.c).
+ * - Server choice (sel.h, iter_query.c): the lowest score, unknown
+ *   servers in random order (env->random). A target may carry a hedge
+ *   deadline: the caller reports it as an early ITER_REPLY_TIMEOUT with
+ *   reply.hedge set, the iterator asks the next server and keeps the
+ *   query open; only the real timeout counts against the server. The
+ *   retry of a query that timed out at a live server goes over TCP.
+ * - Every loop has a cap: ITER_MAX_REFERRALS, ITER_MAX_CNAME,
+ *   ITER_MAX_SUBQUERIES, ITER_MAX_SENDS, and the deadline.
+ */
+#ifndef CURVECACHE_RESOLVER_ITER_H
+#define CURVECACHE_RESOLVER_ITER_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "wire/wire.h"
+
+struct slab;
+
+struct cache;
+struct sel;
+struct hints;
+struct cfg;
+struct localzone;
+struct curvepin;
+
+/** Referrals followed for one question. */
+#define ITER_MAX_REFERRALS 30
+/** CNAME/DNAME links followed for one client question. */
+#define ITER_MAX_CNAME 12
+/** Sub-resolutions (glueless NS addresses) for one client question. */
+#define ITER_MAX_SUBQUERIES 6
+/** Nesting depth of sub-resolutions. */
+#define ITER_MAX_DEPTH 4
+/** Upstream queries sent for one client question, all told. */
+#define ITER_MAX_SENDS 64
+/** Queries outstanding at once for one resolution. */
+#define ITER_MAX_OUTSTANDING 8
+/** Bytes of the answer image of a finished resolution. */
+#define ITER_RESULT_MAX 16384
+
+/** Time, given by the caller: wall clock for TTLs, monotonic for RTT. */
+struct iter_now {
+	time_t wall;       /**< seconds, time(NULL): cache expiry */
+	uint64_t mono_ms;  /**< milliseconds, CLOCK_MONOTONIC: RTT, deadline */
+};
+
+/** What the iterator shares between resolutions (one per worker). */
+/** Counters the iterator adds to (each NULL: not counted). */
+struct iter_tally {
+	uint64_t *lame;                 /**< replies that marked a server
+	                                     lame for its zone */
+	uint64_t *malformed;            /**< replies dropped: a record whose
+	                                     RDATA does not parse */
+	uint64_t *noaa;                 /**< answers used without AA */
+	uint64_t *fallback;             /**< failed cuts re-asked at the
+	                                     parent */
+	uint64_t *private_stripped;     /**< answer A/AAAA records removed
+	                                     by private-address */
+};
+
+struct iter_env {
+	struct cache *cache;            /**< the shared answer cache */
+	struct sel *sel;                /**< server-selection table */
+	const struct hints *hints;      /**< root hints */
+	const struct cfg *cfg;          /**< limits and switches */
+	bool refresh;                   /**< prefetch: the client's question
+	                                     (and its CNAME targets) is
+	                                     asked upstream even when cached,
+	                                     to refresh the cache */
+	struct curvepin *pin;           /**< zones seen with DNSCurve keys
+	                                     (curvepin.h); NULL: none kept */
+	uint64_t *downgrades;           /**< NULL, or a counter bumped for
+	                                     every downgrade refused
+	                                     (curve-require, curve-pin) */
+	struct slab *req_slab;          /**< NULL, or where iter_new takes
+	                                     the request (slots of at least
+	                                     iter_req_size(); same thread) */
+	struct slab *frame_slab;        /**< likewise for its frames
+	                                     (iter_frame_size()) */
+	struct iter_tally tally;
+	uint64_t *prime_after;          /**< NULL, or monotonic ms before
+	                                     which the root hints are not
+	                                     primed again (set when priming
+	                                     failed; one per worker) */
+	uint32_t (*random)(void);       /**< NULL: curve_random's pool; a
+	                                     fixed sequence in tests (the
+	                                     order of unknown servers) */
+};
+
+/** One upstream query the caller must send. */
+struct iter_target {
+	uint32_t token;                 /**< echo it in iter_feed; non-zero,
+	                                     never reused in one request */
+	uint8_t qname[WIRE_NAME_MAX];   /**< lowercase wire name to ask */
+	size_t qnamelen;
+	uint16_t qtype;
+	uint16_t qclass;
+	uint8_t zone[WIRE_NAME_MAX];    /**< the zone cut this server serves
+	                                     (TXT format zone; bailiwick) */
+	size_t zonelen;
+	struct sockaddr_storage addr;   /**< server address, port 53 */
+	socklen_t addrlen;
+	bool curve;                     /**< box it: the NS name had a key */
+	uint8_t key[KEY_BYTES];    /**< server public key if curve */
+	uint16_t edns;                  /**< EDNS payload to offer, 0 = none */
+	uint32_t timeout_ms;            /**< report ITER_REPLY_TIMEOUT after */
+	uint32_t hedge_ms;              /**< 0, or (below timeout_ms) also
+	                                     report an early ITER_REPLY_TIMEOUT
+	                                     with hedge set after this long:
+	                                     the next server is asked too, and
+	                                     the query keeps waiting for its
+	                                     answer and its real timeout */
+	bool tcp;                       /**< ask over TCP from the start (a
+	                                     retry after a UDP drop) */
+};
+
+/** How an outstanding query ended, as the caller saw it. */
+enum iter_reply_kind {
+	ITER_REPLY_MSG = 0,   /**< a validated DNS reply (msg is set) */
+	ITER_REPLY_TIMEOUT,   /**< nothing acceptable within timeout_ms; the
+	                           caller may still feed a late MSG for the
+	                           same token afterwards */
+	ITER_REPLY_UNREACHABLE,/**< ICMP unreachable, connection refused */
+	ITER_REPLY_FORMERR_EDNS /**< FORMERR to a query with EDNS: the
+	                           server gets no EDNS from now on */
+};
+
+/** A reply fed back to the iterator. */
+struct iter_reply {
+	uint32_t token;
+	enum iter_reply_kind kind;
+	const struct wire_msg *msg;     /**< kind MSG: parsed, ID/question
+	                                     matched, opened if curve */
+	bool curve;                     /**< came inside a DNSCurve box */
+	uint32_t rtt_ms;                /**< send to receive */
+	bool hedge;                     /**< kind TIMEOUT: the early one at
+	                                     target.hedge_ms, not a timeout */
+	bool tcp;                       /**< kind MSG: came over TCP (its
+	                                     time never raises the server's
+	                                     smoothed RTT: handshake and the
+	                                     server's TCP queue are not the
+	                                     UDP path) */
+};
+
+/** What iter_next asks of the caller. */
+enum iter_step {
+	ITER_SEND = 0, /**< send *target, then call iter_next again */
+	ITER_WAIT,     /**< wait for a reply/timeout of an outstanding token;
+	                    also returned after every query of the step has
+	                    timed out, while a late answer may still come:
+	                    the caller's deadline timer (iter_next past the
+	                    deadline gives ITER_DONE) ends that wait */
+	ITER_DONE      /**< finished: see iter_result */
+};
+
+/** The answer of a finished resolution, ready for the clients. */
+struct iter_result {
+	uint8_t rcode;               /**< NOERROR, NXDOMAIN or SERVFAIL */
+	/** Wire RRs with uncompressed owners and TTLs as of `now` (the
+	 *  format cache reads return): the answer section (CNAME chain and
+	 *  final RRset) then the authority section (SOA on negative
+	 *  answers). */
+	const uint8_t *an;
+	size_t an_len;
+	uint16_t an_count;
+	const uint8_t *ns;
+	size_t ns_len;
+	uint16_t ns_count;
+	bool curve;                  /**< every RRset came over DNSCurve */
+	const char *why;             /**< SERVFAIL reason for the log */
+};
+
+/** Counters a resolution adds to; the caller sums them into stats. */
+struct iter_counts {
+	uint32_t sends;
+	uint32_t sends_curve;
+	uint32_t referrals;
+	uint32_t subqueries;
+	uint32_t lame;
+	uint32_t timeouts;
+	uint32_t hedges;                /**< early deadlines passed (the next
+	                                     server asked too) */
+	uint32_t downgrades;            /**< key-less referrals or plain
+	                                     answers refused (curve-require,
+	                                     curve-pin) */
+};
+
+/** Opaque resolution state. */
+struct iter_req;
+
+/**
+ * Start a resolution.
+ * @param env: shared state; must outlive the request.
+ * @param qname, qnamelen: canonical (lowercase) wire name.
+ * @param qtype, qclass: the question.
+ * @param now: current time; the deadline is now + cfg query-timeout.
+ * @return the request (free with iter_free), or NULL when out of memory.
+ */
+/** Bytes of a request and of one of its frames (for struct slab). */
+size_t iter_req_size(void);
+size_t iter_frame_size(void);
+
+struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
+                          size_t qnamelen, uint16_t qtype, uint16_t qclass,
+                          const struct iter_now *now);
+
+/**
+ * Ask what to do next.
+ * @param req: the request.
+ * @param now: current time.
+ * @param target: filled when ITER_SEND is returned.
+ * @return ITER_SEND, ITER_WAIT or ITER_DONE. Past the deadline, or when a
+ *   cap is reached, it returns ITER_DONE with SERVFAIL.
+ */
+enum iter_step iter_next(struct iter_req *req, const struct iter_now *now,
+                         struct iter_target *target);
+
+/**
+ * Feed a reply (or timeout) for a token iter_next handed out. Replies
+ * for tokens that are no longer outstanding are ignored.
+ * @param req: the request.
+ * @param reply: what happened; reply->msg is read during the call only.
+ * @param now: current time.
+ */
+void iter_feed(struct iter_req *req, const struct iter_reply *reply,
+               const struct iter_now *now);
+
+/**
+ * The answer, once iter_next returned ITER_DONE. Valid until iter_free.
+ * NULL before ITER_DONE. After ITER_DONE every token is retired (feeds
+ * are ignored), so the caller may cancel its queries.
+ */
+const struct iter_result *iter_result(const struct iter_req *req);
+
+/** This request's counters. */
+const struct iter_counts *iter_counts(const struct iter_req *req);
+
+/** Free a request (any state). NULL is allowed. */
+void iter_free(struct iter_req *req);
+
+/* ------------------------------------------------------------------ */
+/* Peeking (curvecache-control lookup)                                 */
+
+/** NS names and addresses per name shown by iter_peek_cut (the
+ *  iterator's own caps). */
+#define ITER_PEEK_NS 16
+#define ITER_PEEK_ADDRS 4
+
+/** One NS name of a peeked zone cut. */
+struct iter_peek_ns {
+	uint8_t name[WIRE_NAME_MAX];    /**< lowercase wire name */
+	size_t namelen;
+	bool curve;                     /**< its name carries a key */
+	uint8_t key[KEY_BYTES];
+	size_t naddr;                   /**< 0: glueless, none cached */
+	struct sockaddr_storage addr[ITER_PEEK_ADDRS]; /**< port 53 */
+	uint32_t score[ITER_PEEK_ADDRS];/**< sel_score: lower is asked
+	                                     first */
+};
+
+/** The zone cut a resolution of a name would start from. */
+struct iter_peek {
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zonelen;
+	bool from_hints;                /**< no usable cut cached: the root
+	                                     hints */
+	size_t nns;
+	struct iter_peek_ns ns[ITER_PEEK_NS];
+};
+
+/**
+ * Find, without sending anything, the zone cut and servers the iterator
+ * would start from to resolve a name (the CUT state on a private
+ * request): the closest cached NS set with usable addresses, else the
+ * root hints. Reads the cache and the selection table only.
+ * @param env: as for iter_new.
+ * @param name, len: canonical wire name.
+ * @param now: current time.
+ * @param out: filled.
+ * @return 0, or -1 (malformed name, out of memory).
+ */
+int iter_peek_cut(const struct iter_env *env, const uint8_t *name,
+                  size_t len, const struct iter_now *now,
+                  struct iter_peek *out);
+
+/**
+ * Copy the RDATA of a parsed record with the names in it (NS, CNAME,
+ * PTR, DNAME, MX, SRV, SOA) decompressed, as the cache stores it
+ * (iter_util.c; resolver/transport/forward.c uses it too).
+ * @param m: the message; rr: one of its records.
+ * @param out, cap: destination.
+ * @param outlen: receives the length.
+ * @return false when the RDATA is malformed (A/AAAA of the wrong size
+ *   included) or does not fit.
+ */
+bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
+                       uint8_t *out, size_t cap, size_t *outlen);
+
+#endif /* CURVECACHE_RESOLVER_ITER_H */

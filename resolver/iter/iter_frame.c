@@ -1,0 +1,596 @@
+/*
+ * resolver/iter/iter_frame.c - frames of a resolution: creation, sub-frames
+ * for glueless NS names, and the LOOKUP (cache) and CUT (closest zone
+ * cut) states.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "conf/cfg.h"
+#include "iter_int.h"
+#include "base/log.h"
+#include "base/slab.h"
+
+struct iter_frame *iter_frame_top(struct iter_req *req)
+{
+	return req->frame[req->depth];
+}
+
+void iter_frame_init(struct iter_frame *f, const uint8_t *name,
+                     size_t len, uint16_t qtype, uint16_t qclass,
+                     bool qmin)
+{
+	memset(f, 0, sizeof(*f));
+	f->state = ITER_F_LOOKUP;
+	memcpy(f->sname, name, len);
+	f->snamelen = len;
+	wire_name_lower(f->sname, len);
+	f->qtype = qtype;
+	f->qclass = qclass;
+	f->qmin = qmin;
+	f->seen[0] = iter_name_hash(f->sname, len);
+	f->nseen = 1;
+}
+
+void iter_fail(struct iter_frame *f, const char *why)
+{
+	f->state = ITER_F_FAIL;
+	if (f->why == NULL)
+		f->why = why;
+}
+
+int iter_frame_push(struct iter_req *req, size_t ns, uint16_t qtype)
+{
+	struct iter_frame *parent = iter_frame_top(req);
+	struct iter_frame *f;
+	bool qmin = req->env->cfg != NULL &&
+	            req->env->cfg->qname_minimisation;
+
+	if (req->depth >= ITER_MAX_DEPTH)
+		return -1;
+	f = iter_frame_alloc(req);   /* iter_frame_init clears it */
+	if (f == NULL)
+		return -1;
+	iter_frame_init(f, parent->zone.ns[ns].name,
+	                parent->zone.ns[ns].namelen, qtype, WIRE_CLASS_IN,
+	                qmin);
+	f->parent_ns = ns;
+	req->depth++;
+	req->frame[req->depth] = f;
+	req->subqueries++;
+	req->counts.subqueries++;
+	return 0;
+}
+
+void iter_frame_pop(struct iter_req *req)
+{
+	if (req->depth == 0)
+		return;
+	iter_frame_retire(req, req->depth);
+	slab_free(req->env->frame_slab, req->frame[req->depth]);
+	req->frame[req->depth] = NULL;
+	req->depth--;
+}
+
+void iter_frame_newstep(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	size_t i, j;
+
+	f->gen++;
+	f->retry_set = false;
+	/* The step's queries end, except those a fallback kept. */
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
+		if (req->out[i].used && req->out[i].frame == fi &&
+		    !req->out[i].kept)
+			iter_out_free(req, &req->out[i]);
+	for (i = 0; i < f->zone.nns; i++)
+		for (j = 0; j < f->zone.ns[i].naddr; j++)
+			f->zone.ns[i].addr[j].tries = 0;
+}
+
+bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len)
+{
+	uint64_t h = iter_name_hash(name, len);
+	size_t i;
+
+	for (i = 0; i < f->nseen; i++)
+		if (f->seen[i] == h)
+			return true;
+	if (f->nseen < ITER_MAX_CNAME + 1)
+		f->seen[f->nseen++] = h;
+	return false;
+}
+
+/* Give the addresses of an A/AAAA image to the NS the frame resolves. */
+static void iter_deliver_image(struct iter_req *req, size_t fi,
+                               const uint8_t *img, size_t len)
+{
+	struct iter_frame *parent = req->frame[fi - 1];
+	struct iter_ns *ns = &parent->zone.ns[req->frame[fi]->parent_ns];
+	size_t pos = 0, n;
+
+	for (n = 0; pos < len && n < ITER_RRSET_MAX; n++) {
+		struct wire_rr rr;
+
+		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
+			return;
+		iter_ns_add_addr(req, ns, rr.type, img + rr.rdata, rr.rdlen);
+	}
+}
+
+/* A negative cache entry: SOA image into the authority buffer. */
+static void iter_lookup_negative(struct iter_req *req, size_t fi,
+                                 const struct cache_answer *ans,
+                                 const uint8_t *img)
+{
+	if (fi > 0)
+		return;
+	req->rcode = ans->kind == CACHE_KIND_NXDOMAIN ? WIRE_RCODE_NXDOMAIN :
+	                                                WIRE_RCODE_NOERROR;
+	if (ans->len <= sizeof(req->ns) && ans->count > 0) {
+		memmove(req->ns, img, ans->len);
+		req->ns_len = ans->len;
+		req->ns_count = (uint16_t)ans->count;
+		iter_answer_curve(req, ans->curve != 0);
+	}
+}
+
+/* The RRset (or negative entry) asked for, from the cache. */
+static bool iter_lookup_exact(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct cache_query q = { f->sname, f->snamelen, f->qtype, f->qclass,
+	                         0 };
+	struct cache_answer ans;
+	uint8_t *buf = fi == 0 ? req->an + req->an_len : req->scratch;
+	size_t cap = fi == 0 ? sizeof(req->an) - req->an_len :
+	                       sizeof(req->scratch);
+
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, buf, cap) !=
+	    CACHE_OK || ans.rank < CACHE_RANK_NONAUTH)
+		return false;
+	f->state = ITER_F_DONE;
+	if (ans.kind != CACHE_KIND_RRSET) {
+		iter_lookup_negative(req, fi, &ans, buf);
+		return true;
+	}
+	if (fi > 0) {
+		iter_deliver_image(req, fi, buf, ans.len);
+		return true;
+	}
+	if ((size_t)req->an_count + ans.count > UINT16_MAX) {
+		iter_fail(f, "answer too large");
+		return true;
+	}
+	req->an_len += ans.len;
+	req->an_count = (uint16_t)(req->an_count + ans.count);
+	iter_answer_curve(req, ans.curve != 0);
+	return true;
+}
+
+/* A cached CNAME at the current name: follow it. */
+static bool iter_lookup_cname(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct cache_query q = { f->sname, f->snamelen, WIRE_TYPE_CNAME,
+	                         f->qclass, 0 };
+	struct cache_answer ans;
+	struct wire_rr rr;
+	uint8_t target[WIRE_NAME_MAX];
+	size_t pos = 0, tlen;
+
+	if (f->qtype == WIRE_TYPE_CNAME ||
+	    cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
+	              sizeof(req->scratch)) != CACHE_OK ||
+	    ans.kind != CACHE_KIND_RRSET || ans.rank < CACHE_RANK_NONAUTH ||
+	    ans.count != 1)
+		return false;
+	if (wire_read_rr(req->scratch, ans.len, &pos, &rr) != WIRE_OK)
+		return false;
+	pos = rr.rdata;
+	if (wire_read_rdata_name(req->scratch, ans.len, &rr, &pos, target,
+	                         &tlen, WIRE_NAME_LOWER) != WIRE_OK)
+		return false;
+	if (fi == 0) {
+		if (ans.len > sizeof(req->an) - req->an_len ||
+		    req->an_count == UINT16_MAX) {
+			iter_fail(f, "answer too large");
+			return true;
+		}
+		memcpy(req->an + req->an_len, req->scratch, ans.len);
+		req->an_len += ans.len;
+		req->an_count++;
+		iter_answer_curve(req, ans.curve != 0);
+	}
+	if (iter_cname_step(req, fi, target, tlen, 1))
+		f->state = ITER_F_LOOKUP;
+	return true;
+}
+
+/*
+ * RFC 8020: a cached NXDOMAIN of an ancestor means the name does not
+ * exist either ("there really is nothing underneath"): answered from
+ * that entry's SOA without asking. Only NXDOMAINs of the name asked are
+ * cached (a QNAME minimisation probe's NXDOMAIN is not: old servers
+ * answer it for empty non-terminals), so one wrong answer cannot hide a
+ * zone that exists.
+ */
+static bool iter_lookup_nxcut(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	const uint8_t *name = f->sname;
+	size_t len = f->snamelen, walk;
+
+	for (walk = 0; walk < ITER_CUT_WALK_MAX && len > 1; walk++) {
+		struct cache_query q;
+		struct cache_answer ans;
+		size_t skip = (size_t)name[0] + 1;
+
+		name += skip;
+		len -= skip;
+		if (len <= 1)
+			return false;
+		q = (struct cache_query){ name, len, f->qtype, f->qclass, 0 };
+		if (cache_get(req->env->cache, &q, req->now.wall, &ans,
+		              req->scratch, sizeof(req->scratch)) != CACHE_OK)
+			continue;
+		if (ans.kind != CACHE_KIND_NXDOMAIN)
+			return false;
+		if (ans.rank < CACHE_RANK_NONAUTH)
+			continue;
+		f->state = ITER_F_DONE;
+		iter_lookup_negative(req, fi, &ans, req->scratch);
+		return true;
+	}
+	return false;
+}
+
+void iter_state_lookup(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+
+	if (f->qtype != WIRE_TYPE_ANY && !(fi == 0 && req->env->refresh)) {
+		if (iter_lookup_exact(req, fi))
+			return;
+		if (iter_lookup_cname(req, fi))
+			return;
+		if (iter_lookup_nxcut(req, fi))
+			return;
+	}
+	f->state = ITER_F_CUT;
+}
+
+/* Build a zone from a cached NS image whose owner is the zone. */
+static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
+                                 const uint8_t *zone, size_t zonelen,
+                                 const uint8_t *img, size_t len)
+{
+	size_t pos = 0, n;
+
+	memset(z, 0, sizeof(*z));
+	memcpy(z->name, zone, zonelen);
+	z->len = zonelen;
+	for (n = 0; pos < len && n < ITER_RRSET_MAX && z->nns < ITER_NS_MAX;
+	     n++) {
+		uint8_t name[WIRE_NAME_MAX];
+		size_t nlen, p;
+		struct wire_rr rr;
+
+		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
+			return;
+		p = rr.rdata;
+		if ((rr.type != WIRE_TYPE_NS &&
+		     rr.type != ITER_TYPE_PARENT_NS) ||
+		    wire_read_rdata_name(img, len, &rr, &p, name, &nlen,
+		                         WIRE_NAME_LOWER) != WIRE_OK)
+			continue;
+		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
+		z->ns[z->nns].hints = zonelen == 1 &&
+		                      iter_hints_name(req, name, nlen);
+		iter_ns_cache_addrs(req, &z->ns[z->nns]);
+		z->nns++;
+	}
+}
+
+/* Keep the frame's timed-out queries open across a change of cut. */
+static void iter_keep_lingering(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	size_t i;
+
+	memcpy(f->above, f->zone.name, f->zone.len);
+	f->abovelen = f->zone.len;
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		struct iter_out *o = &req->out[i];
+
+		if (o->used && o->frame == fi && o->gen == f->gen &&
+		    o->timed_out && !o->minimised)
+			o->kept = true;
+	}
+}
+
+/* Whether two zones list the same NS names. */
+static bool iter_zone_same_ns(const struct iter_zone *a,
+                              const struct iter_zone *b)
+{
+	size_t i, j;
+
+	if (a->nns != b->nns)
+		return false;
+	for (i = 0; i < a->nns; i++) {
+		bool found = false;
+
+		for (j = 0; j < b->nns && !found; j++)
+			found = wire_name_equal(a->ns[i].name, a->ns[i].namelen,
+			                        b->ns[j].name, b->ns[j].namelen);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static void iter_fallback_log(const struct iter_frame *f, const char *to)
+{
+	char zone[WIRE_NAME_TEXT_MAX];
+
+	if (log_level() >= CFG_LOG_DEBUG &&
+	    wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
+	                      NULL) == WIRE_OK)
+		log_debug("iter_fallback", "zone=%s to=%s note=%s", zone, to,
+		          "no server of the zone answered");
+}
+
+/* The parent's NS set of f->zone, kept from its referral
+ * (ITER_TYPE_PARENT_NS), into *z; false: none, or the same servers, or
+ * none usable. */
+static bool iter_parent_side_load(struct iter_req *req,
+                                  struct iter_frame *f, struct iter_zone *z)
+{
+	struct cache_query q = { f->zone.name, f->zone.len,
+	                         ITER_TYPE_PARENT_NS, f->qclass, 0 };
+	struct cache_answer ans;
+
+	f->parent_side = true;
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
+	              sizeof(req->scratch)) != CACHE_OK ||
+	    ans.kind != CACHE_KIND_RRSET)
+		return false;
+	iter_zone_from_image(req, z, f->zone.name, f->zone.len, req->scratch,
+	                     ans.len);
+	return z->nns > 0 && !iter_zone_same_ns(z, &f->zone) &&
+	       iter_zone_usable(req, z);
+}
+
+/* CUT: the zone's own NS set has no usable server: the parent's. */
+static bool iter_parent_side_zone(struct iter_req *req, struct iter_frame *f)
+{
+	struct iter_zone *z = malloc(sizeof(*z));
+	bool use = z != NULL && iter_parent_side_load(req, f, z);
+
+	if (use) {
+		iter_fallback_log(f, "parent-ns");
+		f->zone = *z;
+	}
+	free(z);
+	return use;
+}
+
+/* The closest cached zone cut with usable servers; false: none. After a
+ * fallback the walk starts at the parent of the zone that failed. */
+static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len = f->snamelen, walk;
+
+	memcpy(name, f->sname, len);
+	if (f->above_pending && f->abovelen > 1) {
+		size_t skip = (size_t)f->above[0] + 1;
+
+		len = f->abovelen - skip;
+		memcpy(name, f->above + skip, len);
+	} else if (f->qtype == WIRE_TYPE_DS && len > 1) {
+		/* DS lives in the parent zone (RFC 4035 section 3.1.4.1): the
+		 * walk starts above the name's own cut. */
+		size_t skip = (size_t)name[0] + 1;
+
+		memmove(name, name + skip, len - skip);
+		len -= skip;
+	}
+	f->above_pending = false;
+	for (walk = 0; walk < ITER_CUT_WALK_MAX; walk++) {
+		struct cache_query q = { name, len, WIRE_TYPE_NS, f->qclass,
+		                         0 };
+		struct cache_answer ans;
+		size_t off, zlen;
+
+		if (cache_closest_ns(req->env->cache, &q, req->now.wall, &ans,
+		                     req->scratch, sizeof(req->scratch)) !=
+		    CACHE_OK || ans.owner_off >= len)
+			return false;
+		off = ans.owner_off;
+		zlen = len - off;
+		iter_zone_from_image(req, &f->zone, name + off, zlen,
+		                     req->scratch, ans.len);
+		if (iter_zone_usable(req, &f->zone) ||
+		    (!f->parent_side && iter_parent_side_zone(req, f)))
+			return true;
+		if (zlen == 1)
+			return false;
+		/* No usable server there: try the cut above it. */
+		off += (size_t)name[off] + 1;
+		memmove(name, name + off, len - off);
+		len -= off;
+	}
+	return false;
+}
+
+/* One server of a stub zone: NS name "[uz5KEY.]ZONE", its address. */
+static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
+                         const struct cfg_zone *cz, size_t i)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)&cz->addr[i].sa;
+	uint8_t name[WIRE_NAME_MAX];
+	size_t klen = strlen(cz->key[i]), len = 0;
+
+	if (klen > 0 && 1 + klen + cz->namelen <= WIRE_NAME_MAX) {
+		name[len++] = (uint8_t)klen;
+		memcpy(name + len, cz->key[i], klen);
+		len += klen;
+	}
+	memcpy(name + len, cz->name, cz->namelen);
+	iter_ns_set_name(req, ns, name, len + cz->namelen);
+	ns->hints = true; /* configured: no localhost filter */
+	if (sa->sa_family == AF_INET)
+		iter_ns_add_addr(req, ns, WIRE_TYPE_A, (const uint8_t *)
+		                 &((const struct sockaddr_in *)sa)->sin_addr,
+		                 ITER_IPV4_BYTES);
+	else
+		iter_ns_add_addr(req, ns, WIRE_TYPE_AAAA,
+		                 ((const struct sockaddr_in6 *)sa)->
+		                 sin6_addr.s6_addr, ITER_IPV6_BYTES);
+}
+
+/*
+ * A stub zone (cfg stub-zone) holding the name starts the walk at its
+ * servers, unless the cut found in the cache lies below the stub zone
+ * (learned from the stub servers' own referrals). True: f->zone is set.
+ */
+static bool iter_cut_stub(struct iter_req *req, struct iter_frame *f,
+                          bool cached)
+{
+	const struct cfg *c = req->env->cfg;
+	const struct cfg_zone *cz;
+	struct iter_zone *z = &f->zone;
+	size_t i;
+	int si;
+
+	if (c == NULL || c->n_stub == 0)
+		return false;
+	si = cfg_zone_find(c->stub, c->n_stub, f->sname, f->snamelen);
+	if (si < 0)
+		return false;
+	cz = &c->stub[si];
+	if (cached && z->len > cz->namelen &&
+	    iter_name_under(z->name, z->len, cz->name, cz->namelen))
+		return false;
+	memset(z, 0, sizeof(*z));
+	memcpy(z->name, cz->name, cz->namelen);
+	z->len = cz->namelen;
+	for (i = 0; i < cz->naddr && z->nns < ITER_NS_MAX; i++)
+		iter_stub_ns(req, &z->ns[z->nns++], cz, i);
+	return true;
+}
+
+/* Whether some address of the zone was asked in this step. */
+static bool iter_zone_asked(const struct iter_zone *z)
+{
+	size_t i, j;
+
+	for (i = 0; i < z->nns; i++)
+		for (j = 0; j < z->ns[i].naddr; j++)
+			if (z->ns[i].addr[j].tries > 0 || z->ns[i].addr[j].dead)
+				return true;
+	return false;
+}
+
+/* Whether every NS name of the zone without an address was looked up in
+ * vain (a child NS set whose names do not resolve). */
+static bool iter_zone_looked_up(const struct iter_zone *z)
+{
+	size_t i;
+
+	for (i = 0; i < z->nns; i++)
+		if (z->ns[i].naddr == 0 && z->ns[i].sub == 0)
+			return false;
+	return z->nns > 0;
+}
+
+/* Every server of the zone failed: the parent's NS set, if another. */
+static bool iter_parent_side(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct iter_zone *z = malloc(sizeof(*z));
+	bool use = z != NULL && iter_parent_side_load(req, f, z);
+
+	if (use) {
+		iter_fallback_log(f, "parent-ns");
+		iter_keep_lingering(req, fi);
+		f->zone = *z;
+		iter_frame_newstep(req, fi);
+		f->state = ITER_F_QUERY;
+	}
+	free(z);
+	return use;
+}
+
+/* Whether a query of the frame's step passed its hedge deadline but not
+ * yet its real timeout (the server may only be slow). */
+static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
+{
+	const struct iter_frame *f = req->frame[fi];
+	size_t i;
+
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		const struct iter_out *o = &req->out[i];
+
+		if (o->used && o->hedged && !o->timed_out && o->frame == fi &&
+		    o->gen == f->gen)
+			return true;
+	}
+	return false;
+}
+
+bool iter_cut_fallback(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	bool asked;
+
+	/* Only after servers were asked and failed (a zone without any
+	 * address would come back the same; a query past its hedge only is
+	 * waited for); not above the root, nor away from configured (stub)
+	 * servers. */
+	if (f->zone.len <= 1 || f->zone.nns == 0 || f->zone.ns[0].hints ||
+	    iter_frame_hedging(req, fi))
+		return false;
+	asked = iter_zone_asked(&f->zone);
+	/* First the parent's own NS set and glue, from the cache (also when
+	 * none of the child's NS names resolved). */
+	if (!f->parent_side && (asked || iter_zone_looked_up(&f->zone))) {
+		if (iter_parent_side(req, fi)) {
+			iter_tally(req->env->tally.fallback);
+			return true;
+		}
+	}
+	/* Then ask the parent again, after servers were really asked. */
+	if (!asked || f->fallbacks >= ITER_FALLBACK_MAX)
+		return false;
+	f->fallbacks++;
+	iter_fallback_log(f, "parent");
+	iter_keep_lingering(req, fi);
+	f->above_pending = true;
+	f->state = ITER_F_CUT;
+	iter_tally(req->env->tally.fallback);
+	return true;
+}
+
+void iter_state_cut(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	bool cached = iter_cut_cached(req, f);
+
+	if (!iter_cut_stub(req, f, cached) && !cached) {
+		const uint64_t *after = req->env->prime_after;
+
+		iter_zone_from_hints(req, &f->zone);
+		f->prime = after == NULL || req->now.mono_ms >= *after;
+	}
+	if (f->zone.nns == 0) {
+		iter_fail(f, "no root hints");
+		return;
+	}
+	iter_qmin_reset(f);
+	iter_frame_newstep(req, fi);
+	f->state = ITER_F_QUERY;
+}

@@ -1,0 +1,408 @@
+/*
+ * resolver/iter/iter_int.h - private header of the iterator (iter*.c).
+ *
+ * One resolution (struct iter_req) is a stack of frames: frame 0 resolves
+ * the client's question; frames 1 .. ITER_MAX_DEPTH resolve the addresses
+ * of glueless NS names for the frame below them. Each frame is a small
+ * state machine (enum iter_fstate) with one function per state:
+ *
+ *   LOOKUP  the cache, for the current name (and its CNAME)
+ *   CUT     the closest zone cut: cached NS of the longest ancestor with
+ *           usable addresses, else the root hints
+ *   QUERY   pick the next server of the cut and send (or push a frame for
+ *           a glueless NS, or wait for the query in flight)
+ *   DONE    answered (positively or negatively)
+ *   FAIL    gave up (SERVFAIL for frame 0)
+ *
+ * Replies are classified (iter_classify.c) and then applied to the frame
+ * the query belonged to (iter_reply.c, iter_referral.c, iter_cname.c,
+ * iter_qmin.c). A query is tied to its frame by the frame's generation:
+ * any change of question or zone cut bumps it, which retires the queries
+ * of the old step.
+ *
+ * Memory: a request is about 44 KB (answer image, scratch, classifier
+ * output, ITER_MAX_OUTSTANDING queries of ~490 bytes, frame 0); each
+ * sub-frame adds about 7 KB while it runs.
+ *
+ * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
+ * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
+ * iter_classify.c, iter_reply.c, iter_referral.c, iter_cname.c,
+ * iter_qmin.c, iter_curve.c (curve-require, curve-pin, where keys may
+ * come from), iter_util.c (names, RDATA, result image).
+ */
+#ifndef CURVECACHE_RESOLVER_ITER_INT_H
+#define CURVECACHE_RESOLVER_ITER_INT_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iter.h"
+#include "wire/wire.h"
+
+/** NS names kept per zone cut (the rest of a larger set is ignored). */
+#define ITER_NS_MAX 16
+/** Addresses kept per NS name. */
+#define ITER_NS_ADDRS 4
+/** Queries sent to one address for one question (first try + retry). */
+#define ITER_TRIES_MAX 2
+/** State transitions per iter_next call (always-on guard). */
+#define ITER_STEPS_MAX 512
+/** The cache type under which the parent's NS set of a referral is kept
+ *  beside the zone's own (a private-use type, RFC 6895 section 3.1):
+ *  when the child's NS set (which replaces the parent's, RFC 2181
+ *  section 5.4.1) fails, the parent's servers and glue are still known. */
+#define ITER_TYPE_PARENT_NS 65280
+/** How long a failed priming (no root NS set from any hint) is not
+ *  tried again: the hints are used as they are meanwhile. */
+#define ITER_PRIME_RETRY_MS 300000u
+/** Times one frame falls back from a failed zone cut to its parent's
+ *  delegation (re-asking the parent) before it gives up. */
+#define ITER_FALLBACK_MAX 1
+/** QNAME minimisation probes per question before asking the full name
+ *  (RFC 9156 MAX_MINIMISE_COUNT). */
+#define ITER_QMIN_STEPS_MAX 10
+/** Bytes of the scratch buffer for cache reads. */
+#define ITER_SCRATCH_BYTES 8192
+/** Bytes of the authority image (one SOA RR fits easily). */
+#define ITER_AUTH_MAX 1024
+/** Records of one RRset cached at once. */
+#define ITER_RRSET_MAX 256
+/** Bytes of expanded RDATA for one cached RRset. */
+#define ITER_RDATA_BYTES 65535
+/** Zone cuts tried while walking up the cached ones (one per label). */
+#define ITER_CUT_WALK_MAX 128
+/** Bytes of IPv6 and IPv4 addresses. */
+#define ITER_IPV6_BYTES 16
+#define ITER_IPV4_BYTES 4
+/** The DNS port. */
+#define ITER_PORT 53
+/** State functions: run the loop again (not an enum iter_step). */
+#define ITER_CONTINUE (-1)
+/** Bits in iter_ns.sub: sub-resolutions done for this NS name. */
+#define ITER_SUB_A 0x1u
+#define ITER_SUB_AAAA 0x2u
+
+/** One server address of an NS name. */
+struct iter_addr {
+	uint8_t family;                 /**< AF_INET or AF_INET6 */
+	uint8_t ip[ITER_IPV6_BYTES];
+	uint8_t tries;                  /**< queries sent for this step */
+	bool dead;                      /**< lame/broken: no more tries */
+	bool dropped;                   /**< a query of this step timed out:
+	                                     the retry goes over TCP when the
+	                                     server is alive (sel.h) */
+};
+
+/** One NS name of a zone cut. */
+struct iter_ns {
+	uint8_t name[WIRE_NAME_MAX];    /**< lowercase */
+	size_t namelen;
+	bool curve;                     /**< key found (and cfg->curve) */
+	uint8_t key[KEY_BYTES];
+	bool hints;                     /**< from root hints: no localhost
+	                                     filter */
+	unsigned sub;                   /**< ITER_SUB_* done */
+	struct iter_addr addr[ITER_NS_ADDRS];
+	size_t naddr;
+};
+
+/** A zone cut and its servers. */
+struct iter_zone {
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len;
+	struct iter_ns ns[ITER_NS_MAX];
+	size_t nns;
+};
+
+enum iter_fstate {
+	ITER_F_LOOKUP = 0,
+	ITER_F_CUT,
+	ITER_F_QUERY,
+	ITER_F_DONE,
+	ITER_F_FAIL
+};
+
+/** One question being resolved (frame 0: the client's). */
+struct iter_frame {
+	enum iter_fstate state;
+	uint32_t gen;                   /**< bumped at each new step */
+	uint8_t sname[WIRE_NAME_MAX];   /**< current name (after CNAMEs) */
+	size_t snamelen;
+	uint16_t qtype, qclass;
+	struct iter_zone zone;
+	bool qmin;                      /**< minimise this question */
+	bool prime;                     /**< the cut is the root hints: ask
+	                                     ". NS" of them first (RFC 8109) */
+	size_t qmin_labels;             /**< labels of the next name asked */
+	unsigned qmin_steps;
+	unsigned referrals;
+	unsigned cnames;
+	uint64_t seen[ITER_MAX_CNAME + 1]; /**< hashes of names visited */
+	size_t nseen;
+	size_t parent_ns;               /**< sub-frames: NS index below */
+	bool retry_set;                 /**< resend to retry_ns/addr first */
+	unsigned fallbacks;             /**< ITER_FALLBACK_MAX */
+	bool parent_side;               /**< the cached parent-side NS set
+	                                     was tried (or is not there) */
+	uint8_t above[WIRE_NAME_MAX];   /**< the zone a fallback left; CUT
+	                                     starts above it once */
+	size_t abovelen;
+	bool above_pending;             /**< CUT has not used `above` yet */
+	size_t retry_ns, retry_addr;
+	const char *why;                /**< FAIL reason */
+};
+
+/** One query handed out and not yet settled. */
+struct iter_out {
+	bool used;
+	bool timed_out;                 /**< reported; a late MSG is used */
+	bool hedged;                    /**< its early deadline passed: the
+	                                     next server is asked too; a
+	                                     late MSG is used, and the real
+	                                     timeout still counts */
+	uint32_t token;
+	size_t frame;                   /**< frame index */
+	uint32_t gen;                   /**< frame generation when sent */
+	size_t ns, addr;                /**< indexes in the frame's zone */
+	struct sockaddr_storage sa;
+	socklen_t salen;
+	uint8_t qname[WIRE_NAME_MAX];   /**< as asked (lowercase) */
+	size_t qnamelen;
+	uint16_t qtype;
+	bool minimised;                 /**< a QNAME minimisation probe */
+	bool kept;                      /**< sent to the zone a fallback left
+	                                     (frame->above): its late final
+	                                     answer is still used */
+	bool curve;
+	uint8_t key[KEY_BYTES];
+	uint16_t edns;
+	uint64_t sent_ms;
+};
+
+/** The classifier's reasons that change what is done with a server. */
+#define ITER_WHY_MALFORMED "malformed record"
+#define ITER_WHY_RECLAME "recursive lame (RA, no AA)"
+
+/** Reply kinds (the classifier's verdict). */
+enum iter_kind {
+	ITER_K_ANSWER = 0,  /**< the RRset asked for (maybe after a chain) */
+	ITER_K_CNAME,       /**< a CNAME/DNAME chain leading elsewhere */
+	ITER_K_REFERRAL,    /**< delegation to a zone below the one asked */
+	ITER_K_NXDOMAIN,
+	ITER_K_NODATA,
+	ITER_K_LAME,        /**< REFUSED, upward/sideways referral, no AA
+	                         and nothing usable */
+	ITER_K_ERROR        /**< SERVFAIL, FORMERR, NOTIMP, TC, other */
+};
+
+/** One link of a CNAME/DNAME chain inside a reply. */
+struct iter_link {
+	size_t rr;                      /**< the CNAME or DNAME record */
+	bool dname;
+	uint8_t owner[WIRE_NAME_MAX];   /**< name at this step (lowercase) */
+	size_t ownerlen;
+	uint8_t target[WIRE_NAME_MAX];  /**< where it leads (lowercase) */
+	size_t targetlen;
+};
+
+/** The classifier's output. */
+struct iter_class {
+	enum iter_kind kind;
+	const char *why;
+	bool aa;                        /**< AA set: authoritative data */
+	bool ra;                        /**< RA set (with no AA: a recursive
+	                                     server, not the zone's) */
+	bool malformed;                 /**< ERROR: a record did not parse */
+	bool reclame;                   /**< LAME: recursive lame, the server
+	                                     stays askable last */
+	bool loop;                      /**< chain comes back on itself */
+	struct iter_link link[ITER_MAX_CNAME];
+	size_t nlink;
+	uint8_t final[WIRE_NAME_MAX];   /**< name at the end of the chain */
+	size_t finallen;
+	uint8_t cut[WIRE_NAME_MAX];     /**< referral: the delegated zone */
+	size_t cutlen;
+	size_t soa;                     /**< SOA record index or WIRE_NONE */
+};
+
+/** What a reply was about (for the classifier). */
+struct iter_ask {
+	const uint8_t *zone;            /**< bailiwick: the zone asked */
+	size_t zonelen;
+	const uint8_t *qname;           /**< the name asked (lowercase) */
+	size_t qnamelen;
+	uint16_t qtype, qclass;
+};
+
+struct iter_req {
+	const struct iter_env *env;
+	uint64_t deadline_ms;
+	uint32_t next_token;
+	bool done;
+	struct iter_frame *frame[ITER_MAX_DEPTH + 1];
+	size_t depth;                   /**< index of the top frame */
+	struct iter_out out[ITER_MAX_OUTSTANDING];
+	struct iter_counts counts;
+	unsigned subqueries;
+	const char *cap_why;            /**< a cap hit in any frame */
+	struct iter_result result;
+	size_t an_len;
+	uint16_t an_count;
+	size_t ns_len;
+	uint16_t ns_count;
+	bool curve_all;                 /**< every RRset so far was boxed */
+	bool any_rrset;
+	uint8_t rcode;
+	struct iter_now now;            /**< time of the current call */
+	/* Not zeroed by iter_new (ITER_REQ_ZEROED ends before them): each
+	 * is written before it is read, within its length field above, and
+	 * cls by iter_classify before any use. Clearing these ~33 KB cost
+	 * more than any other step of a cold resolution in user space. */
+	struct iter_class cls;
+	uint8_t an[ITER_RESULT_MAX];
+	uint8_t ns[ITER_AUTH_MAX];
+	uint8_t scratch[ITER_SCRATCH_BYTES];
+};
+/** The part of struct iter_req that iter_new clears. */
+#define ITER_REQ_ZEROED offsetof(struct iter_req, cls)
+
+/* iter.c */
+void iter_out_free(struct iter_req *req, struct iter_out *o);
+void iter_frame_retire(struct iter_req *req, size_t fi);
+struct iter_out *iter_out_alloc(struct iter_req *req);
+bool iter_out_room(const struct iter_req *req);
+bool iter_frame_busy(const struct iter_req *req, size_t fi);
+bool iter_frame_lingering(const struct iter_req *req, size_t fi);
+void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
+
+/* iter.c: a frame from env->frame_slab or malloc (uninitialised) */
+struct iter_frame *iter_frame_alloc(struct iter_req *req);
+
+/* iter_frame.c */
+struct iter_frame *iter_frame_top(struct iter_req *req);
+void iter_frame_init(struct iter_frame *f, const uint8_t *name,
+                     size_t len, uint16_t qtype, uint16_t qclass,
+                     bool qmin);
+int iter_frame_push(struct iter_req *req, size_t ns, uint16_t qtype);
+void iter_frame_pop(struct iter_req *req);
+void iter_frame_newstep(struct iter_req *req, size_t fi);
+void iter_fail(struct iter_frame *f, const char *why);
+void iter_state_lookup(struct iter_req *req, size_t fi);
+void iter_state_cut(struct iter_req *req, size_t fi);
+bool iter_cut_fallback(struct iter_req *req, size_t fi);
+bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len);
+
+/* iter_query.c */
+uint32_t iter_random(const struct iter_req *req);
+int iter_state_query(struct iter_req *req, size_t fi,
+                     struct iter_target *t);
+bool iter_addr_ok(const struct iter_req *req, const struct iter_ns *ns,
+                  const struct iter_addr *a);
+void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns,
+                      uint16_t type, const uint8_t *rdata, size_t rdlen);
+void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
+                      const uint8_t *name, size_t len);
+void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns);
+void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z);
+bool iter_zone_usable(const struct iter_req *req,
+                      const struct iter_zone *z);
+void iter_addr_sockaddr(const struct iter_addr *a,
+                        struct sockaddr_storage *sa, socklen_t *len);
+
+/* iter_classify.c */
+void iter_classify(const struct wire_msg *m, const struct iter_ask *ask,
+                   struct iter_class *c);
+
+/* iter_reply.c */
+void iter_reply_apply(struct iter_req *req, struct iter_out *o,
+                      const struct iter_reply *reply);
+/* The cache rank of a reply's data: AUTH with AA, else NONAUTH. */
+int iter_data_rank(const struct iter_class *c);
+/* Add one to a counter of env->tally (NULL: none). */
+void iter_tally(uint64_t *counter);
+const uint8_t *iter_reply_key(const struct iter_out *o,
+                              const struct iter_reply *reply);
+void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
+                      enum wire_section sec, const uint8_t *owner,
+                      size_t ownerlen, uint16_t type, int rank,
+                      const uint8_t *key, bool append);
+/* The NS records of a referral (authority section) also cached under
+ * ITER_TYPE_PARENT_NS, rank REFERRAL. */
+void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
+                          const uint8_t *zone, size_t zonelen,
+                          const uint8_t *key);
+
+/* iter_referral.c */
+void iter_referral_apply(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m, const struct iter_out *o,
+                         const struct iter_reply *reply, bool answer);
+uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
+                         const struct wire_msg *m, size_t from, size_t to);
+/* An NS RRset answer: the addresses of its additional section for NS
+ * names the answering zone may speak for, cached as GLUE. */
+void iter_answer_ns_glue(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m, const uint8_t *key);
+
+/* iter_curve.c */
+bool iter_curve_required(const struct iter_req *req, const uint8_t *name,
+                         size_t len);
+bool iter_curve_referral_ok(struct iter_req *req, size_t fi,
+                            struct iter_zone *z, uint32_t ttl);
+bool iter_curve_plain_refused(struct iter_req *req, size_t fi,
+                              const struct iter_out *o,
+                              const struct iter_reply *reply);
+bool iter_curve_ns_agree(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m);
+
+/* iter_cname.c */
+bool iter_chain_apply(struct iter_req *req, size_t fi,
+                      const struct wire_msg *m, const uint8_t *key,
+                      const struct iter_class *c);
+bool iter_cname_step(struct iter_req *req, size_t fi, const uint8_t *target,
+                     size_t len, unsigned links);
+
+/* iter_qmin.c: priming failed: query the hints as they are (and do not
+ * prime again for ITER_PRIME_RETRY_MS) */
+void iter_prime_done(struct iter_req *req, size_t fi);
+/* iter_qmin.c */
+void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
+                    size_t *len, uint16_t *qtype, bool *minimised);
+void iter_qmin_reset(struct iter_frame *f);
+void iter_qmin_skip(struct iter_req *req, size_t fi);
+bool iter_qmin_reply(struct iter_req *req, size_t fi,
+                     const struct iter_out *o, const struct wire_msg *m,
+                     const struct iter_reply *reply);
+
+/* iter_util.c */
+size_t iter_name_labels(const uint8_t *name, size_t len);
+size_t iter_name_suffix(const uint8_t *name, size_t len, size_t labels);
+bool iter_name_under(const uint8_t *name, size_t len, const uint8_t *zone,
+                     size_t zonelen);
+uint64_t iter_name_hash(const uint8_t *name, size_t len);
+bool iter_rr_owner(const struct wire_msg *m, const struct wire_rr *rr,
+                   uint8_t *out, size_t *outlen);
+bool iter_rr_name(const struct wire_msg *m, const struct wire_rr *rr,
+                  size_t skip, uint8_t *out, size_t *outlen);
+bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
+                       uint8_t *out, size_t cap, size_t *outlen);
+/* Whether an NS name of the root is one of the root hints' (its
+ * addresses are exempt from do-not-query-localhost, as the hints'). */
+bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
+                     size_t len);
+/* Whether the RDATA parses by its type's layout (A/AAAA sizes, names in
+ * NS, CNAME, PTR, DNAME, MX, SRV, SOA ending where the RDATA ends). */
+bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr);
+uint32_t iter_ttl(const struct iter_req *req, uint32_t ttl);
+bool iter_rr_append(uint8_t *buf, size_t cap, size_t *len,
+                    const uint8_t *owner, size_t ownerlen, uint16_t type,
+                    uint16_t rclass, uint32_t ttl, const uint8_t *rdata,
+                    size_t rdlen);
+bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
+                        size_t ownerlen, uint16_t type, uint32_t ttl,
+                        const uint8_t *rdata, size_t rdlen);
+void iter_answer_curve(struct iter_req *req, bool curve);
+
+#endif /* CURVECACHE_RESOLVER_ITER_INT_H */

@@ -1,0 +1,561 @@
+/*
+ * resolver/iter/iter_query.c - the QUERY state: server sets (NS names, their
+ * addresses and DNSCurve keys), address filters, the choice of the next
+ * server (sel.h), sub-resolutions for glueless NS names, and the target
+ * handed to the caller.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "cache.h"
+#include "conf/cfg.h"
+#include "curve.h"
+#include "infra/hints.h"
+#include "iter_int.h"
+#include "base/log.h"
+#include "infra/sel.h"
+
+/** Bytes read from the cache for the addresses of one NS name. */
+#define ITER_ADDR_IMAGE_BYTES 2048
+/** Candidates considered for one send. */
+#define ITER_CAND_MAX (ITER_NS_MAX * ITER_NS_ADDRS)
+
+void iter_addr_sockaddr(const struct iter_addr *a,
+                        struct sockaddr_storage *sa, socklen_t *len)
+{
+	memset(sa, 0, sizeof(*sa));
+	if (a->family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)sa;
+
+		in->sin_family = AF_INET;
+		in->sin_port = htons(ITER_PORT);
+		memcpy(&in->sin_addr, a->ip, ITER_IPV4_BYTES);
+		*len = sizeof(*in);
+	} else {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
+
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(ITER_PORT);
+		memcpy(&in6->sin6_addr, a->ip, ITER_IPV6_BYTES);
+		*len = sizeof(*in6);
+	}
+}
+
+/* 127/8, 0/8, ::1, :: and v4-mapped forms of the first two. */
+static bool iter_addr_local(const struct iter_addr *a)
+{
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	                                    0xff, 0xff };
+	static const uint8_t zero[ITER_IPV6_BYTES];
+	const uint8_t *v4 = NULL;
+
+	if (a->family == AF_INET)
+		v4 = a->ip;
+	else if (memcmp(a->ip, mapped, sizeof(mapped)) == 0)
+		v4 = a->ip + sizeof(mapped);
+	if (v4 != NULL)
+		return v4[0] == 127 || v4[0] == 0;
+	if (memcmp(a->ip, zero, ITER_IPV6_BYTES - 1) != 0)
+		return false;
+	return a->ip[ITER_IPV6_BYTES - 1] <= 1;
+}
+
+bool iter_addr_ok(const struct iter_req *req, const struct iter_ns *ns,
+                  const struct iter_addr *a)
+{
+	const struct cfg *cfg = req->env->cfg;
+
+	if (cfg == NULL)
+		return true;
+	if (a->family == AF_INET && !cfg->do_ip4)
+		return false;
+	if (a->family == AF_INET6 && !cfg->do_ip6)
+		return false;
+	if (cfg->do_not_query_localhost && !ns->hints && iter_addr_local(a))
+		return false;
+	return true;
+}
+
+void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns,
+                      uint16_t type, const uint8_t *rdata, size_t rdlen)
+{
+	struct iter_addr a;
+	size_t i;
+
+	memset(&a, 0, sizeof(a));
+	if (type == WIRE_TYPE_A && rdlen == ITER_IPV4_BYTES)
+		a.family = AF_INET;
+	else if (type == WIRE_TYPE_AAAA && rdlen == ITER_IPV6_BYTES)
+		a.family = AF_INET6;
+	else
+		return;
+	memcpy(a.ip, rdata, rdlen);
+	if (!iter_addr_ok(req, ns, &a) || ns->naddr == ITER_NS_ADDRS)
+		return;
+	for (i = 0; i < ns->naddr; i++)
+		if (ns->addr[i].family == a.family &&
+		    memcmp(ns->addr[i].ip, a.ip, ITER_IPV6_BYTES) == 0)
+			return;
+	ns->addr[ns->naddr++] = a;
+}
+
+void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
+                      const uint8_t *name, size_t len)
+{
+	const struct cfg *cfg = req->env->cfg;
+	uint8_t key[CURVE_KEY_BYTES];
+
+	memset(ns, 0, sizeof(*ns));
+	memcpy(ns->name, name, len);
+	ns->namelen = len;
+	wire_name_lower(ns->name, len);
+	if (cfg == NULL || !cfg->curve)
+		return;
+	if (curve_keylabel_find_wire(ns->name, len, key) == CURVE_OK) {
+		ns->curve = true;
+		memcpy(ns->key, key, KEY_BYTES);
+	}
+}
+
+/* Addresses of one type for an NS name from the cache (any rank). */
+static void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
+                               uint16_t type)
+{
+	uint8_t img[ITER_ADDR_IMAGE_BYTES];
+	struct cache_query q = { ns->name, ns->namelen, type, WIRE_CLASS_IN,
+	                         0 };
+	struct cache_answer ans;
+	size_t pos = 0, n;
+
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, img,
+	              sizeof(img)) != CACHE_OK ||
+	    ans.kind != CACHE_KIND_RRSET)
+		return;
+	for (n = 0; pos < ans.len && n < ans.count; n++) {
+		struct wire_rr rr;
+
+		if (wire_read_rr(img, ans.len, &pos, &rr) != WIRE_OK)
+			return;
+		iter_ns_add_addr(req, ns, rr.type, img + rr.rdata, rr.rdlen);
+	}
+}
+
+void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)
+{
+	const struct cfg *cfg = req->env->cfg;
+
+	if (cfg == NULL || cfg->do_ip4)
+		iter_ns_cache_type(req, ns, WIRE_TYPE_A);
+	if (cfg == NULL || cfg->do_ip6)
+		iter_ns_cache_type(req, ns, WIRE_TYPE_AAAA);
+}
+
+void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z)
+{
+	const struct hints *h = req->env->hints;
+	size_t i, j, n = hints_ns_count(h);
+
+	memset(z, 0, sizeof(*z));
+	z->name[0] = 0;
+	z->len = 1;
+	for (i = 0; i < n && z->nns < ITER_NS_MAX; i++) {
+		struct iter_ns *ns = &z->ns[z->nns];
+		size_t len;
+		const uint8_t *name = hints_ns_name(h, i, &len);
+
+		iter_ns_set_name(req, ns, name, len);
+		ns->hints = true;
+		for (j = 0; j < hints_addr_count(h, i); j++) {
+			struct sockaddr_storage ss;
+			socklen_t sl;
+
+			if (hints_addr(h, i, j, &ss, &sl) != HINTS_OK)
+				continue;
+			if (ss.ss_family == AF_INET)
+				iter_ns_add_addr(req, ns, WIRE_TYPE_A,
+				    (const uint8_t *)&((struct sockaddr_in *)
+				    &ss)->sin_addr, ITER_IPV4_BYTES);
+			else
+				iter_ns_add_addr(req, ns, WIRE_TYPE_AAAA,
+				    ((struct sockaddr_in6 *)&ss)->
+				    sin6_addr.s6_addr, ITER_IPV6_BYTES);
+		}
+		z->nns++;
+	}
+}
+
+bool iter_zone_usable(const struct iter_req *req, const struct iter_zone *z)
+{
+	size_t i, j;
+
+	for (i = 0; i < z->nns; i++) {
+		const struct iter_ns *ns = &z->ns[i];
+
+		if (!iter_name_under(ns->name, ns->namelen, z->name, z->len))
+			return true;
+		for (j = 0; j < ns->naddr; j++)
+			if (iter_addr_ok(req, ns, &ns->addr[j]))
+				return true;
+	}
+	return false;
+}
+
+/* Whether a query of the current step to (ns, addr) is still waiting
+ * (not yet timed out). */
+static bool iter_addr_open(const struct iter_req *req, size_t fi,
+                           size_t ns, size_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		const struct iter_out *o = &req->out[i];
+
+		if (o->used && !o->timed_out && o->frame == fi &&
+		    o->gen == req->frame[fi]->gen && o->ns == ns &&
+		    o->addr == addr)
+			return true;
+	}
+	return false;
+}
+
+/** Candidate servers for one send. */
+struct iter_cands {
+	struct sockaddr_storage ss[ITER_CAND_MAX];
+	const struct sockaddr *sa[ITER_CAND_MAX];
+	size_t ns[ITER_CAND_MAX], addr[ITER_CAND_MAX];
+	size_t n;
+};
+
+/* Collect the addresses tried `tries` times so far and still usable. */
+static void iter_cands_collect(const struct iter_req *req, size_t fi,
+                               unsigned tries, struct iter_cands *c)
+{
+	const struct iter_zone *z = &req->frame[fi]->zone;
+	size_t i, j;
+
+	c->n = 0;
+	for (i = 0; i < z->nns; i++) {
+		for (j = 0; j < z->ns[i].naddr; j++) {
+			const struct iter_addr *a = &z->ns[i].addr[j];
+			socklen_t sl;
+
+			if (a->dead || a->tries != tries ||
+			    !iter_addr_ok(req, &z->ns[i], a) ||
+			    iter_addr_open(req, fi, i, j))
+				continue;
+			iter_addr_sockaddr(a, &c->ss[c->n], &sl);
+			c->sa[c->n] = (const struct sockaddr *)&c->ss[c->n];
+			c->ns[c->n] = i;
+			c->addr[c->n] = j;
+			c->n++;
+		}
+	}
+}
+
+uint32_t iter_random(const struct iter_req *req)
+{
+	uint32_t r;
+
+	if (req->env->random != NULL)
+		return req->env->random();
+	curve_random(&r, sizeof(r));
+	return r;
+}
+
+/** Why a server was chosen (the sel_choose debug line). */
+enum iter_why {
+	ITER_WHY_RTT = 0,    /**< the lowest score (smoothed RTT) */
+	ITER_WHY_UNKNOWN,    /**< at random among unknown servers */
+	ITER_WHY_RETRY       /**< a second try, or the FORMERR retry */
+};
+
+/* Choose the next server: the FORMERR retry first, then the best of the
+ * least tried addresses among those tried fewer than `upto` times. */
+static bool iter_pick(struct iter_req *req, size_t fi, unsigned upto,
+                      size_t *ns, size_t *addr, enum iter_why *why)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct iter_cands c;
+	unsigned tries;
+
+	*why = ITER_WHY_RETRY;
+	if (f->retry_set) {
+		f->retry_set = false;
+		if (f->retry_ns < f->zone.nns &&
+		    f->retry_addr < f->zone.ns[f->retry_ns].naddr) {
+			*ns = f->retry_ns;
+			*addr = f->retry_addr;
+			return true;
+		}
+	}
+	for (tries = 0; tries < upto; tries++) {
+		size_t k;
+		bool unknown;
+
+		iter_cands_collect(req, fi, tries, &c);
+		k = sel_choose(req->env->sel, c.sa, c.n, f->zone.name,
+		               f->zone.len, req->now.mono_ms,
+		               c.n > 1 ? iter_random(req) : 0, &unknown);
+		if (k != SEL_NONE) {
+			*ns = c.ns[k];
+			*addr = c.addr[k];
+			if (tries == 0)
+				*why = unknown ? ITER_WHY_UNKNOWN :
+				       ITER_WHY_RTT;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether a query of frame fi passed its hedge deadline unanswered (the
+ * send being made now is the hedge). */
+static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
+{
+	size_t i;
+
+	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
+		const struct iter_out *o = &req->out[i];
+
+		if (o->used && o->hedged && !o->timed_out && o->frame == fi &&
+		    o->gen == req->frame[fi]->gen)
+			return true;
+	}
+	return false;
+}
+
+/* The retry of an address whose last query timed out goes over TCP when
+ * the server answered lately: a drop (rate limiting, RRL), which TCP
+ * gets around; a dead server is not worth a connection. */
+static bool iter_retry_tcp(const struct iter_req *req,
+                           const struct iter_addr *a,
+                           const struct sockaddr *sa)
+{
+	struct sel_info info;
+
+	if (!a->dropped || a->tries == 0)
+		return false;
+	sel_info_get(req->env->sel, sa, req->now.mono_ms, &info);
+	return info.answered && info.answer_age_ms < SEL_ALIVE_MS;
+}
+
+/* One key=value debug line per server choice. */
+static void iter_log_choice(const struct iter_req *req, size_t fi,
+                            const struct iter_target *t, const char *why)
+{
+	const struct iter_frame *f = req->frame[fi];
+	char zone[WIRE_NAME_TEXT_MAX], addr[INET6_ADDRSTRLEN];
+	const void *ip;
+
+	if (log_level() < CFG_LOG_DEBUG)
+		return;
+	if (wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
+	                      NULL) != WIRE_OK)
+		snprintf(zone, sizeof zone, "?");
+	ip = t->addr.ss_family == AF_INET ?
+	     (const void *)&((const struct sockaddr_in *)&t->addr)->sin_addr :
+	     (const void *)&((const struct sockaddr_in6 *)&t->addr)->sin6_addr;
+	if (inet_ntop(t->addr.ss_family, ip, addr, sizeof addr) == NULL)
+		snprintf(addr, sizeof addr, "?");
+	log_debug("sel_choose", "zone=%s server=%s why=%s timeout_ms=%u "
+	          "hedge_ms=%u tcp=%s token=%u", zone, addr, why,
+	          (unsigned)t->timeout_ms, (unsigned)t->hedge_ms,
+	          t->tcp ? "yes" : "no", (unsigned)t->token);
+}
+
+/* The target of a recorded query (timing fields apart). */
+static void iter_target_fill(const struct iter_frame *f,
+                             const struct iter_out *o,
+                             struct iter_target *t)
+{
+	t->token = o->token;
+	memcpy(t->qname, o->qname, o->qnamelen);
+	t->qnamelen = o->qnamelen;
+	t->qtype = o->qtype;
+	t->qclass = f->qclass;
+	memcpy(t->zone, f->zone.name, f->zone.len);
+	t->zonelen = f->zone.len;
+	memcpy(&t->addr, &o->sa, sizeof(o->sa));
+	t->addrlen = o->salen;
+	t->curve = o->curve;
+	memcpy(t->key, o->key, KEY_BYTES);
+	t->edns = o->edns;
+}
+
+/* Fill the target for (ns, addr) and record the outstanding query. */
+static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
+                      size_t ai, enum iter_why why, struct iter_target *t)
+{
+	static const char *const why_text[] = { "rtt", "unknown-random",
+	                                        "retry" };
+	bool hedging = iter_frame_hedging(req, fi);
+	struct iter_frame *f = req->frame[fi];
+	struct iter_ns *ns = &f->zone.ns[nsi];
+	struct iter_out *o;
+	const struct sockaddr *sa;
+	const uint8_t *qname;
+	uint64_t left = req->deadline_ms - req->now.mono_ms;
+	uint32_t timeout;
+
+	memset(t, 0, sizeof(*t));
+	o = iter_out_alloc(req);
+	if (o == NULL)
+		return false;
+	memset(o, 0, sizeof(*o));
+	o->used = true;
+	o->token = req->next_token++;
+	o->frame = fi;
+	o->gen = f->gen;
+	o->ns = nsi;
+	o->addr = ai;
+	iter_addr_sockaddr(&ns->addr[ai], &o->sa, &o->salen);
+	sa = (const struct sockaddr *)&o->sa;
+	iter_qmin_name(f, &qname, &o->qnamelen, &o->qtype, &o->minimised);
+	memcpy(o->qname, qname, o->qnamelen);
+	o->curve = ns->curve;
+	memcpy(o->key, ns->key, KEY_BYTES);
+	o->edns = sel_edns(req->env->sel, sa, req->now.mono_ms) &&
+	          req->env->cfg != NULL ? req->env->cfg->edns_size : 0;
+	o->sent_ms = req->now.mono_ms;
+	sel_zone_note(req->env->sel, sa, f->zone.name, f->zone.len,
+	              req->now.mono_ms);
+	timeout = sel_timeout_ms(req->env->sel, sa, req->now.mono_ms);
+	if (timeout > left)
+		timeout = left > 0 ? (uint32_t)left : 1;
+	t->hedge_ms = sel_hedge_ms(req->env->sel, sa, req->now.mono_ms);
+	if (t->hedge_ms >= timeout)
+		t->hedge_ms = 0;
+	t->tcp = iter_retry_tcp(req, &ns->addr[ai], sa);
+	ns->addr[ai].tries++;
+	req->counts.sends++;
+	if (o->curve) {
+		req->counts.sends_curve++;
+		sel_key_set(req->env->sel, sa, o->key, req->now.mono_ms);
+	}
+	iter_target_fill(f, o, t);
+	t->timeout_ms = timeout;
+	iter_log_choice(req, fi, t, why == ITER_WHY_RETRY ? "retry" :
+	                hedging ? "hedge" : why_text[why]);
+	return true;
+}
+
+/* Whether some frame of the stack already resolves (name, type). */
+static bool iter_stack_has(const struct iter_req *req, const uint8_t *name,
+                           size_t len, uint16_t qtype)
+{
+	size_t i;
+
+	for (i = 0; i <= req->depth; i++)
+		if (req->frame[i]->qtype == qtype &&
+		    wire_name_equal(req->frame[i]->sname,
+		                    req->frame[i]->snamelen, name, len))
+			return true;
+	return false;
+}
+
+/* The address type to resolve next for an NS name, or 0. */
+static uint16_t iter_sub_type(const struct iter_req *req,
+                              const struct iter_zone *z,
+                              const struct iter_ns *ns)
+{
+	const struct cfg *cfg = req->env->cfg;
+	bool ip4 = cfg == NULL || cfg->do_ip4;
+	bool ip6 = cfg == NULL || cfg->do_ip6;
+
+	/* Known addresses (usable or spent): nothing new to learn. */
+	if (ns->naddr > 0)
+		return 0;
+	if (iter_name_under(ns->name, ns->namelen, z->name, z->len))
+		return 0;
+	if (ip4 && !(ns->sub & ITER_SUB_A))
+		return WIRE_TYPE_A;
+	if (ip6 && !(ns->sub & ITER_SUB_AAAA))
+		return WIRE_TYPE_AAAA;
+	return 0;
+}
+
+/* Start a sub-resolution for a glueless NS name; false: none possible
+ * (*why tells a cap that stopped it). */
+static bool iter_sub_start(struct iter_req *req, size_t fi,
+                           const char **why)
+{
+	struct iter_zone *z = &req->frame[fi]->zone;
+	size_t i;
+
+	for (i = 0; i < z->nns; i++) {
+		struct iter_ns *ns = &z->ns[i];
+		uint16_t type = iter_sub_type(req, z, ns);
+
+		if (type == 0)
+			continue;
+		if (req->depth >= ITER_MAX_DEPTH) {
+			*why = "sub-resolution depth cap";
+			return false;
+		}
+		if (req->subqueries >= ITER_MAX_SUBQUERIES) {
+			*why = "sub-resolution cap";
+			return false;
+		}
+		ns->sub |= type == WIRE_TYPE_A ? ITER_SUB_A : ITER_SUB_AAAA;
+		if (iter_stack_has(req, ns->name, ns->namelen, type))
+			continue;
+		return iter_frame_push(req, i, type) == 0;
+	}
+	return false;
+}
+
+/* Send to (ns, addr) unless the send cap is reached. */
+static int iter_query_send(struct iter_req *req, size_t fi, size_t ns,
+                           size_t addr, enum iter_why why,
+                           struct iter_target *t)
+{
+	if (req->counts.sends >= ITER_MAX_SENDS) {
+		iter_finish(req, WIRE_RCODE_SERVFAIL, "upstream query cap");
+		return ITER_DONE;
+	}
+	if (!iter_send(req, fi, ns, addr, why, t)) {
+		iter_finish(req, WIRE_RCODE_SERVFAIL, "no query slot");
+		return ITER_DONE;
+	}
+	return ITER_SEND;
+}
+
+int iter_state_query(struct iter_req *req, size_t fi,
+                     struct iter_target *t)
+{
+	struct iter_frame *f = req->frame[fi];
+	const char *why = NULL;
+	enum iter_why pick;
+	size_t ns, addr;
+
+	/* a query waits, or every slot holds a hedged query still waiting
+	 * for its answer (its real timeout frees one) */
+	if (iter_frame_busy(req, fi) || !iter_out_room(req))
+		return ITER_WAIT;
+	iter_qmin_skip(req, fi);
+	/* Untried addresses, then untried glueless NS names, then retries. */
+	if (iter_pick(req, fi, 1, &ns, &addr, &pick) ||
+	    (!iter_sub_start(req, fi, &why) &&
+	     iter_pick(req, fi, ITER_TRIES_MAX, &ns, &addr, &pick)))
+		return iter_query_send(req, fi, ns, addr, pick, t);
+	if (req->depth > fi)
+		return ITER_CONTINUE;
+	/* Priming got no answer: the hints as they are. */
+	if (f->prime) {
+		iter_prime_done(req, fi);
+		return ITER_CONTINUE;
+	}
+	/* Every server tried: ask the parent again once (the late answers
+	 * of this step stay welcome), then wait for a late answer until
+	 * the deadline (a server that takes 2 s is slow, not dead). */
+	if (why == NULL && iter_cut_fallback(req, fi))
+		return ITER_CONTINUE;
+	if (why == NULL && iter_frame_lingering(req, fi))
+		return ITER_WAIT;
+	if (why != NULL)
+		req->cap_why = why;
+	iter_fail(f, why != NULL ? why : "no server could answer");
+	return ITER_CONTINUE;
+}

@@ -1,0 +1,592 @@
+/*
+ * resolver/iter/iter_reply.c - applying a classified reply to its frame:
+ * answers, negative answers (RFC 2308), bad replies (lame, errors), and
+ * caching RRsets with their rank and provenance.
+ *
+ * Nothing from a reply to a DNSCurve target is looked at unless the
+ * reply came inside the box (reply->curve); the shell guarantees it, and
+ * this file checks it again.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+
+#include "cache.h"
+#include "conf/cfg.h"
+#include "iter_int.h"
+#include "base/log.h"
+#include "wire/rrtext.h"
+#include "infra/sel.h"
+
+/** Offset of the MINIMUM field from the end of SOA RDATA. */
+#define ITER_SOA_MINIMUM_FROM_END 4
+
+void iter_tally(uint64_t *counter)
+{
+	if (counter != NULL)
+		(*counter)++;
+}
+
+int iter_data_rank(const struct iter_class *c)
+{
+	return c->aa ? CACHE_RANK_AUTH : CACHE_RANK_NONAUTH;
+}
+
+const uint8_t *iter_reply_key(const struct iter_out *o,
+                              const struct iter_reply *reply)
+{
+	return o->curve && reply->curve ? o->key : NULL;
+}
+
+/* First and last+1 record index of a section. */
+static void iter_section(const struct wire_msg *m, enum wire_section sec,
+                         size_t *from, size_t *to)
+{
+	*from = sec == WIRE_SECTION_ANSWER ? 0 :
+	        sec == WIRE_SECTION_AUTHORITY ? m->an : m->an + m->ns;
+	*to = sec == WIRE_SECTION_ANSWER ? m->an :
+	      sec == WIRE_SECTION_AUTHORITY ? m->an + m->ns :
+	      m->an + m->ns + m->ar;
+}
+
+/** The RDATA of one RRset gathered from a reply. */
+struct iter_set {
+	struct cache_rdata rd[ITER_RRSET_MAX];
+	size_t n;
+	uint32_t ttl;
+	uint8_t *buf;
+	size_t used;
+};
+
+static bool iter_set_has(const struct iter_set *s, const uint8_t *p,
+                         size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->rd[i].len == len && memcmp(s->rd[i].data, p, len) == 0)
+			return true;
+	return false;
+}
+
+/* Gather the records (owner, type) of a section into s. */
+static void iter_set_gather(struct iter_req *req, const struct wire_msg *m,
+                            enum wire_section sec, const uint8_t *owner,
+                            size_t ownerlen, uint16_t type,
+                            struct iter_set *s)
+{
+	uint16_t qclass = req->frame[0]->qclass;
+	size_t from, to, i;
+
+	iter_section(m, sec, &from, &to);
+	for (i = from; i < to && s->n < ITER_RRSET_MAX; i++) {
+		const struct wire_rr *rr = &m->rr[i];
+		uint8_t name[WIRE_NAME_MAX], *p = s->buf + s->used;
+		size_t nlen, len;
+
+		if (rr->type != type || rr->rclass != qclass ||
+		    !iter_rr_owner(m, rr, name, &nlen) ||
+		    !wire_name_equal(name, nlen, owner, ownerlen) ||
+		    !iter_rdata_expand(m, rr, p, ITER_RDATA_BYTES - s->used,
+		                       &len) || iter_set_has(s, p, len))
+			continue;
+		s->rd[s->n].data = p;
+		s->rd[s->n].len = len;
+		s->used += len;
+		if (s->n == 0 || iter_ttl(req, rr->ttl) < s->ttl)
+			s->ttl = iter_ttl(req, rr->ttl);
+		s->n++;
+	}
+}
+
+/* DNS rebinding protection (privaddr.h): the answer-section A/AAAA
+ * records whose address is private and whose owner is in no
+ * private-domain leave the set before it is cached or answered; each
+ * is counted. Glue and referral addresses (never served to a client)
+ * and the addresses a sub-frame hands to its NS are left alone. */
+static void iter_set_strip_private(struct iter_req *req,
+                                   enum wire_section sec,
+                                   const uint8_t *owner, size_t ownerlen,
+                                   uint16_t type, struct iter_set *s)
+{
+	const struct cfg *cfg = req->env->cfg;
+	size_t i, kept = 0;
+
+	if (cfg == NULL || sec != WIRE_SECTION_ANSWER)
+		return;
+	for (i = 0; i < s->n; i++) {
+		if (privaddr_strip(&cfg->priv, owner, ownerlen, type,
+		                   s->rd[i].data, s->rd[i].len)) {
+			iter_tally(req->env->tally.private_stripped);
+			continue;
+		}
+		s->rd[kept++] = s->rd[i];
+	}
+	if (kept < s->n && log_level() >= CFG_LOG_DEBUG) {
+		char name[WIRE_NAME_TEXT_MAX], tname[RRTEXT_NAME_MAX];
+
+		if (wire_name_to_text(owner, ownerlen, name, sizeof name,
+		                      NULL) != WIRE_OK)
+			name[0] = '\0';
+		log_debug("private_stripped", "name=%s type=%s records=%zu "
+		          "kept=%zu", name, rrtext_type_name(type, tname),
+		          s->n - kept, kept);
+	}
+	s->n = kept;
+}
+
+/* Gather the (owner, type) records of a section; cache them as type
+ * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
+ * append, add them to the client's answer. */
+static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
+                          enum wire_section sec, const uint8_t *owner,
+                          size_t ownerlen, uint16_t type, uint16_t store,
+                          int rank, const uint8_t *key, bool append)
+{
+	struct iter_set *s = calloc(1, sizeof(*s));
+	size_t i;
+
+	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL)
+		goto done;
+	iter_set_gather(req, m, sec, owner, ownerlen, type, s);
+	iter_set_strip_private(req, sec, owner, ownerlen, type, s);
+	if (s->n == 0)
+		goto done;
+	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
+		struct cache_rrset set = { owner, ownerlen, store,
+		                           req->frame[0]->qclass, s->ttl,
+		                           s->rd, s->n, (enum cache_rank)rank,
+		                           key };
+
+		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	}
+	for (i = 0; append && i < s->n; i++)
+		if (!iter_answer_append(req, owner, ownerlen, type, s->ttl,
+		                        s->rd[i].data, s->rd[i].len))
+			iter_fail(req->frame[0], "answer too large");
+	if (append)
+		iter_answer_curve(req, key != NULL);
+done:
+	if (s != NULL)
+		free(s->buf);
+	free(s);
+}
+
+void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
+                      enum wire_section sec, const uint8_t *owner,
+                      size_t ownerlen, uint16_t type, int rank,
+                      const uint8_t *key, bool append)
+{
+	iter_cache_as(req, m, sec, owner, ownerlen, type, type, rank, key,
+	              append);
+}
+
+void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
+                          const uint8_t *zone, size_t zonelen,
+                          const uint8_t *key)
+{
+	iter_cache_as(req, m, WIRE_SECTION_AUTHORITY, zone, zonelen,
+	              WIRE_TYPE_NS, ITER_TYPE_PARENT_NS, CACHE_RANK_REFERRAL,
+	              key, false);
+}
+
+/* The final RRset of an ANY answer: every type at the name, uncached. */
+static void iter_final_any(struct iter_req *req, const struct wire_msg *m,
+                           const uint8_t *key)
+{
+	const struct iter_class *c = &req->cls;
+	uint16_t done[ITER_RRSET_MAX];
+	size_t ndone = 0, i, j;
+
+	for (i = 0; i < m->an && ndone < ITER_RRSET_MAX; i++) {
+		uint8_t name[WIRE_NAME_MAX];
+		size_t nlen;
+		bool seen = false;
+
+		if (!iter_rr_owner(m, &m->rr[i], name, &nlen) ||
+		    !wire_name_equal(name, nlen, c->final, c->finallen) ||
+		    m->rr[i].type == WIRE_TYPE_OPT)
+			continue;
+		for (j = 0; j < ndone; j++)
+			seen = seen || done[j] == m->rr[i].type;
+		if (seen)
+			continue;
+		done[ndone++] = m->rr[i].type;
+		iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, c->final,
+		                 c->finallen, m->rr[i].type, CACHE_RANK_NONE,
+		                 key, true);
+	}
+}
+
+/* Addresses of the answer go to the NS the sub-frame resolves. */
+static void iter_final_deliver(struct iter_req *req, size_t fi,
+                               const struct wire_msg *m)
+{
+	const struct iter_class *c = &req->cls;
+	struct iter_frame *f = req->frame[fi];
+	struct iter_ns *ns = &req->frame[fi - 1]->zone.ns[f->parent_ns];
+	size_t i;
+
+	for (i = 0; i < m->an; i++) {
+		uint8_t name[WIRE_NAME_MAX];
+		size_t nlen;
+
+		if (m->rr[i].type != f->qtype ||
+		    m->rr[i].rclass != f->qclass ||
+		    !iter_rr_owner(m, &m->rr[i], name, &nlen) ||
+		    !wire_name_equal(name, nlen, c->final, c->finallen))
+			continue;
+		iter_ns_add_addr(req, ns, m->rr[i].type,
+		                 m->buf + m->rr[i].rdata, m->rr[i].rdlen);
+	}
+}
+
+/* ANSWER: the chain, then the final RRset. */
+static void iter_answer(struct iter_req *req, size_t fi,
+                        const struct wire_msg *m, const uint8_t *key)
+{
+	struct iter_frame *f = req->frame[fi];
+	const struct iter_class *c = &req->cls;
+	int rank;
+
+	if (!iter_chain_apply(req, fi, m, key, c))
+		return;
+	f->state = ITER_F_DONE;
+	if (f->qtype == WIRE_TYPE_ANY) {
+		if (fi == 0)
+			iter_final_any(req, m, key);
+		return;
+	}
+	/* An apex NS RRset with other keys than the delegation's goes to
+	 * the client uncached: keys come from the parent (iter_curve.c). */
+	rank = f->qtype == WIRE_TYPE_NS && !iter_curve_ns_agree(req, fi, m) ?
+	       CACHE_RANK_NONE : iter_data_rank(c);
+	iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, c->final, c->finallen,
+	                 f->qtype, rank, key, fi == 0);
+	if (f->qtype == WIRE_TYPE_NS && rank != CACHE_RANK_NONE)
+		iter_answer_ns_glue(req, fi, m, key);
+	if (fi > 0)
+		iter_final_deliver(req, fi, m);
+	if (fi == 0)
+		req->rcode = WIRE_RCODE_NOERROR;
+}
+
+/* The SOA of a negative answer goes to the authority image. */
+static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
+                              size_t ownerlen, uint32_t ttl,
+                              const uint8_t *rd, size_t rdlen, bool curve)
+{
+	const struct cfg *cfg = req->env->cfg;
+	const uint8_t *mp = rd + rdlen - ITER_SOA_MINIMUM_FROM_END;
+	uint32_t min = (uint32_t)mp[0] << 24 | (uint32_t)mp[1] << 16 |
+	               (uint32_t)mp[2] << 8 | mp[3];
+
+	if (min < ttl)
+		ttl = min;
+	if (cfg != NULL && cfg->neg_max_ttl > 0 && ttl > cfg->neg_max_ttl)
+		ttl = cfg->neg_max_ttl;
+	req->ns_len = 0;
+	req->ns_count = 0;
+	if (iter_rr_append(req->ns, sizeof(req->ns), &req->ns_len, owner,
+	                   ownerlen, WIRE_TYPE_SOA, req->frame[0]->qclass, ttl,
+	                   rd, rdlen)) {
+		req->ns_count = 1;
+		iter_answer_curve(req, curve);
+	}
+}
+
+/* NXDOMAIN / NODATA for the frame's name: cache it (RFC 2308). */
+static void iter_negative(struct iter_req *req, size_t fi,
+                          const struct wire_msg *m, const uint8_t *key,
+                          bool nx)
+{
+	struct iter_frame *f = req->frame[fi];
+	const struct iter_class *c = &req->cls;
+	uint8_t owner[WIRE_NAME_MAX], rd[2 * WIRE_NAME_MAX + 20];
+	size_t olen, rdlen;
+
+	f->state = ITER_F_DONE;
+	if (fi == 0)
+		req->rcode = nx ? WIRE_RCODE_NXDOMAIN : WIRE_RCODE_NOERROR;
+	if (c->soa == WIRE_NONE ||
+	    !iter_rr_owner(m, &m->rr[c->soa], owner, &olen) ||
+	    !iter_rdata_expand(m, &m->rr[c->soa], rd, sizeof(rd), &rdlen) ||
+	    rdlen < ITER_SOA_MINIMUM_FROM_END)
+		return;
+	{
+		struct cache_neg neg = {
+			nx ? CACHE_KIND_NXDOMAIN : CACHE_KIND_NODATA,
+			f->sname, f->snamelen, f->qtype, f->qclass, owner, olen,
+			iter_ttl(req, m->rr[c->soa].ttl), rd, rdlen,
+			(enum cache_rank)iter_data_rank(c), key };
+
+		(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
+	}
+	if (fi == 0)
+		iter_negative_soa(req, owner, olen,
+		                  iter_ttl(req, m->rr[c->soa].ttl), rd, rdlen,
+		                  key != NULL);
+}
+
+/* LAME or ERROR: mark the server and move on (or fall back). */
+static void iter_bad(struct iter_req *req, struct iter_out *o,
+                     const struct wire_msg *m)
+{
+	struct iter_frame *f = req->frame[o->frame];
+	const struct iter_class *c = &req->cls;
+	const struct sockaddr *sa = (const struct sockaddr *)&o->sa;
+	bool lame = c->kind == ITER_K_LAME;
+	struct iter_addr *a = NULL;
+
+	if (o->kept) {
+		/* A late reply from a zone the frame has left. */
+		iter_out_free(req, o);
+		return;
+	}
+	if (o->ns < f->zone.nns && o->addr < f->zone.ns[o->ns].naddr)
+		a = &f->zone.ns[o->ns].addr[o->addr];
+	if (!lame && wire_msg_rcode(m) == WIRE_RCODE_FORMERR && o->edns) {
+		sel_noedns_set(req->env->sel, sa, req->now.mono_ms);
+		if (a != NULL && a->tries > 0)
+			a->tries--;
+		if (a != NULL && !f->retry_set) {
+			f->retry_set = true;
+			f->retry_ns = o->ns;
+			f->retry_addr = o->addr;
+		}
+		iter_out_free(req, o);
+		return;
+	}
+	if (o->minimised && f->prime) {
+		/* A priming query that failed: the hints as they are. */
+		size_t fi = o->frame;
+
+		iter_out_free(req, o);
+		iter_prime_done(req, fi);
+		return;
+	}
+	if (o->minimised &&
+	    (!lame || wire_msg_rcode(m) != WIRE_RCODE_NOERROR)) {
+		/* RFC 9156 section 3: retry without minimising (an error
+		 * RCODE, REFUSED included, may be the server's answer to a
+		 * name or type it was not scripted or built for; the full
+		 * question then tells whether it is lame). */
+		f->qmin = false;
+		iter_frame_newstep(req, o->frame);
+		f->state = ITER_F_QUERY;
+		return;
+	}
+	sel_mark_set(req->env->sel, sa, f->zone.name, f->zone.len,
+	             lame ? SEL_MARK_LAME : SEL_MARK_BROKEN, req->now.mono_ms);
+	if (lame) {
+		req->counts.lame++;
+		iter_tally(req->env->tally.lame);
+	}
+	if (c->malformed)
+		iter_tally(req->env->tally.malformed);
+	/* A recursive-lame server stays askable: last, in the retry round
+	 * (its sel mark puts it behind every other server). */
+	if (a != NULL && !c->reclame)
+		a->dead = true;
+	iter_out_free(req, o);
+}
+
+/* Whether a server of o's zone other than o's address may still be
+ * asked in this step. */
+static bool iter_other_server(const struct iter_req *req,
+                              const struct iter_out *o)
+{
+	const struct iter_zone *z = &req->frame[o->frame]->zone;
+	size_t i, j;
+
+	for (i = 0; i < z->nns; i++)
+		for (j = 0; j < z->ns[i].naddr; j++) {
+			const struct iter_addr *a = &z->ns[i].addr[j];
+
+			if ((i == o->ns && j == o->addr) || a->dead ||
+			    !iter_addr_ok(req, &z->ns[i], a))
+				continue;
+			if (a->tries < ITER_TRIES_MAX)
+				return true;
+		}
+	return false;
+}
+
+/* An answer (or a negative answer) with RA and without AA comes from a
+ * recursive server, not from one of the zone's (recursive lame): used
+ * only when no other server is left or on its second try; else it
+ * counts as lame. */
+static void iter_reclame_check(const struct iter_req *req,
+                               const struct iter_out *o,
+                               struct iter_class *c)
+{
+	const struct iter_zone *z = &req->frame[o->frame]->zone;
+
+	if (c->kind == ITER_K_REFERRAL || c->kind == ITER_K_LAME ||
+	    c->kind == ITER_K_ERROR || c->aa || !c->ra || o->kept ||
+	    o->ns >= z->nns || o->addr >= z->ns[o->ns].naddr ||
+	    z->ns[o->ns].addr[o->addr].tries >= ITER_TRIES_MAX ||
+	    !iter_other_server(req, o))
+		return;
+	c->kind = ITER_K_LAME;
+	c->why = ITER_WHY_RECLAME;
+	c->reclame = true;
+}
+
+/* The zone o was asked about: the frame's, or the one it left. */
+static const uint8_t *iter_out_zone(const struct iter_req *req,
+                                    const struct iter_out *o, size_t *len)
+{
+	const struct iter_frame *f = req->frame[o->frame];
+
+	if (o->kept) {
+		*len = f->abovelen;
+		return f->above;
+	}
+	*len = f->zone.len;
+	return f->zone.name;
+}
+
+/* A kept query's reply is used only when it ends the frame's question
+ * (an answer, a chain or a negative answer to the name now asked). */
+static bool iter_kept_useful(const struct iter_req *req,
+                             const struct iter_out *o)
+{
+	const struct iter_frame *f = req->frame[o->frame];
+	enum iter_kind k = req->cls.kind;
+
+	return k != ITER_K_REFERRAL && k != ITER_K_LAME &&
+	       k != ITER_K_ERROR && o->qtype == f->qtype &&
+	       wire_name_equal(o->qname, o->qnamelen, f->sname, f->snamelen);
+}
+
+/* One debug line per classified reply: what it was and why. */
+static void iter_reply_log(const struct iter_req *req,
+                           const struct iter_out *o)
+{
+	static const char *const kinds[] = { "answer", "cname", "referral",
+	                                     "nxdomain", "nodata", "lame",
+	                                     "bad" };
+	const struct iter_class *c = &req->cls;
+	char addr[INET6_ADDRSTRLEN], qname[WIRE_NAME_TEXT_MAX],
+	     zone[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
+	size_t zlen;
+	const uint8_t *z = iter_out_zone(req, o, &zlen);
+	const void *ip = o->sa.ss_family == AF_INET ?
+	    (const void *)&((const struct sockaddr_in *)&o->sa)->sin_addr :
+	    (const void *)&((const struct sockaddr_in6 *)&o->sa)->sin6_addr;
+
+	if (log_level() < CFG_LOG_DEBUG)
+		return;
+	if (inet_ntop(o->sa.ss_family, ip, addr, sizeof addr) == NULL)
+		snprintf(addr, sizeof addr, "?");
+	if (wire_name_to_text(o->qname, o->qnamelen, qname, sizeof qname,
+	                      NULL) != WIRE_OK)
+		qname[0] = '\0';
+	if (wire_name_to_text(z, zlen, zone, sizeof zone, NULL) != WIRE_OK)
+		zone[0] = '\0';
+	log_debug("upstream_reply", "server=%s zone=%s qname=%s type=%s "
+	          "kind=%s aa=%d ra=%d why=%s token=%u", addr, zone,
+	          qname, rrtext_type_name(o->qtype, tbuf), kinds[c->kind],
+	          c->aa ? 1 : 0, c->ra ? 1 : 0,
+	          c->why != NULL ? c->why : "", (unsigned)o->token);
+}
+
+/* Whether the reply answers the question the slot asked. */
+static bool iter_reply_matches(const struct iter_req *req,
+                               const struct iter_out *o,
+                               const struct iter_reply *reply)
+{
+	const struct wire_msg *m = reply->msg;
+	const struct cfg *cfg = req->env->cfg;
+	/* A plain reply from a DNSCurve server counts only where the config
+	 * allows the downgrade; it is then cached as plain. */
+	bool plain_ok = cfg != NULL && cfg->curve_plain_fallback;
+
+	if (m == NULL || (o->curve && !reply->curve && !plain_ok) ||
+	    !m->has_question)
+		return false;
+	return m->q.qtype == o->qtype &&
+	       m->q.qclass == req->frame[o->frame]->qclass &&
+	       wire_name_equal(m->q.name, m->q.namelen, o->qname,
+	                       o->qnamelen);
+}
+
+/* A useful reply (not lame, not an error) for frame fi. */
+static void iter_reply_use(struct iter_req *req, size_t fi,
+                           const struct iter_out *o,
+                           const struct iter_reply *reply)
+{
+	const struct wire_msg *m = reply->msg;
+	const uint8_t *key = iter_reply_key(o, reply);
+	struct iter_frame *f = req->frame[fi];
+
+	if (iter_curve_plain_refused(req, fi, o, reply))
+		return;
+	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))
+		return;
+	switch (req->cls.kind) {
+	case ITER_K_ANSWER:
+		iter_answer(req, fi, m, key);
+		break;
+	case ITER_K_CNAME:
+		if (iter_chain_apply(req, fi, m, key, &req->cls)) {
+			f->state = ITER_F_LOOKUP;
+			iter_frame_newstep(req, fi);
+		}
+		break;
+	case ITER_K_REFERRAL:
+		iter_referral_apply(req, fi, m, o, reply, false);
+		break;
+	case ITER_K_NXDOMAIN:
+	case ITER_K_NODATA:
+		iter_negative(req, fi, m, key,
+		              req->cls.kind == ITER_K_NXDOMAIN);
+		break;
+	default:
+		break;
+	}
+}
+
+void iter_reply_apply(struct iter_req *req, struct iter_out *o,
+                      const struct iter_reply *reply)
+{
+	struct iter_frame *f = req->frame[o->frame];
+	struct iter_ask ask;
+	struct iter_out copy;
+
+	if (!iter_reply_matches(req, o, reply)) {
+		/* Unboxed from a DNSCurve server, or not our question: never
+		 * used; the query counts as timed out so the walk goes on
+		 * (the token stays open for a genuine answer). */
+		o->timed_out = true;
+		return;
+	}
+	sel_rtt_report(req->env->sel, (const struct sockaddr *)&o->sa,
+	               reply->rtt_ms, req->now.mono_ms);
+	ask.zone = iter_out_zone(req, o, &ask.zonelen);
+	ask.qname = o->qname;
+	ask.qnamelen = o->qnamelen;
+	ask.qtype = o->qtype;
+	ask.qclass = f->qclass;
+	iter_classify(reply->msg, &ask, &req->cls);
+	iter_reclame_check(req, o, &req->cls);
+	iter_reply_log(req, o);
+	if (o->kept && !iter_kept_useful(req, o)) {
+		iter_out_free(req, o);
+		return;
+	}
+	if (req->cls.kind == ITER_K_LAME || req->cls.kind == ITER_K_ERROR) {
+		iter_bad(req, o, reply->msg);
+		return;
+	}
+	if ((req->cls.kind == ITER_K_ANSWER ||
+	     req->cls.kind == ITER_K_CNAME) && !req->cls.aa)
+		iter_tally(req->env->tally.noaa);
+	copy = *o;
+	iter_out_free(req, o);
+	while (req->depth > copy.frame)
+		iter_frame_pop(req);
+	iter_reply_use(req, copy.frame, &copy, reply);
+}

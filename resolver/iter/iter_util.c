@@ -1,0 +1,254 @@
+/*
+ * resolver/iter/iter_util.c - iterator helpers: wire names, RDATA expansion
+ * and the answer image of a resolution.
+ *
+ * Names here are uncompressed wire names that resolver/wire/wire.c produced
+ * (checked); RDATA is read from parsed messages with the bounded reader
+ * only.
+ */
+#include <string.h>
+
+#include "conf/cfg.h"
+#include "infra/hints.h"
+#include "iter_int.h"
+
+/** Bytes before the name in MX RDATA (preference). */
+#define ITER_MX_SKIP 2
+/** Bytes before the name in SRV RDATA (priority, weight, port). */
+#define ITER_SRV_SKIP 6
+/** Bytes of the five SOA counters. */
+#define ITER_SOA_COUNTERS 20
+/** Largest TTL taken as is (RFC 2181 section 8). */
+#define ITER_TTL_MAX 0x7fffffffu
+
+size_t iter_name_labels(const uint8_t *name, size_t len)
+{
+	size_t pos = 0, n = 0;
+
+	while (pos < len && name[pos] != 0) {
+		pos += (size_t)name[pos] + 1;
+		n++;
+	}
+	return n;
+}
+
+size_t iter_name_suffix(const uint8_t *name, size_t len, size_t labels)
+{
+	size_t total = iter_name_labels(name, len), pos = 0;
+
+	while (total > labels && pos < len && name[pos] != 0) {
+		pos += (size_t)name[pos] + 1;
+		total--;
+	}
+	return pos < len ? pos : len - 1;
+}
+
+bool iter_name_under(const uint8_t *name, size_t len, const uint8_t *zone,
+                     size_t zonelen)
+{
+	size_t nl = iter_name_labels(name, len);
+	size_t zl = iter_name_labels(zone, zonelen);
+	size_t off;
+
+	if (nl < zl)
+		return false;
+	off = iter_name_suffix(name, len, zl);
+	return wire_name_equal(name + off, len - off, zone, zonelen) == 1;
+}
+
+uint64_t iter_name_hash(const uint8_t *name, size_t len)
+{
+	return base_fnv1a(name, len, 1);
+}
+
+bool iter_rr_owner(const struct wire_msg *m, const struct wire_rr *rr,
+                   uint8_t *out, size_t *outlen)
+{
+	size_t pos = rr->owner;
+
+	return wire_read_name(m->buf, m->len, &pos, out, outlen,
+	                      WIRE_NAME_LOWER) == WIRE_OK;
+}
+
+bool iter_rr_name(const struct wire_msg *m, const struct wire_rr *rr,
+                  size_t skip, uint8_t *out, size_t *outlen)
+{
+	size_t pos = rr->rdata + skip;
+
+	if (skip >= rr->rdlen)
+		return false;
+	return wire_read_rdata_name(m->buf, m->len, rr, &pos, out, outlen,
+	                            WIRE_NAME_LOWER) == WIRE_OK;
+}
+
+/* Copy n raw RDATA bytes from *pos to out + *o. */
+static bool iter_copy_raw(const struct wire_msg *m, size_t *pos, size_t n,
+                          uint8_t *out, size_t cap, size_t *o)
+{
+	if (n > cap - *o)
+		return false;
+	if (wire_read_bytes(m->buf, m->len, pos, out + *o, n) != WIRE_OK)
+		return false;
+	*o += n;
+	return true;
+}
+
+/* Expand one RDATA name at *pos into out + *o (case kept). */
+static bool iter_copy_name(const struct wire_msg *m,
+                           const struct wire_rr *rr, size_t *pos,
+                           uint8_t *out, size_t cap, size_t *o)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len;
+
+	if (wire_read_rdata_name(m->buf, m->len, rr, pos, name, &len, 0) !=
+	    WIRE_OK || len > cap - *o)
+		return false;
+	memcpy(out + *o, name, len);
+	*o += len;
+	return true;
+}
+
+/* Layout of RDATA: bytes before the first name, names, bytes after. */
+static bool iter_rdata_layout(uint16_t type, size_t *pre, size_t *names,
+                              size_t *post)
+{
+	*pre = 0;
+	*post = 0;
+	*names = 1;
+	switch (type) {
+	case WIRE_TYPE_NS:
+	case WIRE_TYPE_CNAME:
+	case WIRE_TYPE_PTR:
+	case WIRE_TYPE_DNAME:
+		return true;
+	case WIRE_TYPE_MX:
+		*pre = ITER_MX_SKIP;
+		return true;
+	case WIRE_TYPE_SRV:
+		*pre = ITER_SRV_SKIP;
+		return true;
+	case WIRE_TYPE_SOA:
+		*names = 2;
+		*post = ITER_SOA_COUNTERS;
+		return true;
+	default:
+		*names = 0;
+		return false;
+	}
+}
+
+bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
+                     size_t len)
+{
+	const struct hints *h = req->env->hints;
+	size_t i, n = h != NULL ? hints_ns_count(h) : 0;
+
+	for (i = 0; i < n; i++) {
+		size_t hl;
+		const uint8_t *hn = hints_ns_name(h, i, &hl);
+
+		if (hn != NULL && wire_name_equal(hn, hl, name, len))
+			return true;
+	}
+	return false;
+}
+
+bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t pos, pre, names, post, len, i;
+
+	if ((rr->type == WIRE_TYPE_A && rr->rdlen != ITER_IPV4_BYTES) ||
+	    (rr->type == WIRE_TYPE_AAAA && rr->rdlen != ITER_IPV6_BYTES))
+		return false;
+	if (!iter_rdata_layout(rr->type, &pre, &names, &post))
+		return true;
+	if (pre > rr->rdlen)
+		return false;
+	pos = rr->rdata + pre;
+	for (i = 0; i < names; i++)
+		if (wire_read_rdata_name(m->buf, m->len, rr, &pos, name, &len,
+		                         0) != WIRE_OK)
+			return false;
+	return pos + post == rr->rdata + rr->rdlen;
+}
+
+bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
+                       uint8_t *out, size_t cap, size_t *outlen)
+{
+	size_t pos = rr->rdata, o = 0, pre, names, post, i;
+
+	if ((rr->type == WIRE_TYPE_A && rr->rdlen != ITER_IPV4_BYTES) ||
+	    (rr->type == WIRE_TYPE_AAAA && rr->rdlen != ITER_IPV6_BYTES))
+		return false;
+	if (!iter_rdata_layout(rr->type, &pre, &names, &post)) {
+		if (!iter_copy_raw(m, &pos, rr->rdlen, out, cap, &o))
+			return false;
+		*outlen = o;
+		return true;
+	}
+	if (!iter_copy_raw(m, &pos, pre, out, cap, &o))
+		return false;
+	for (i = 0; i < names; i++)
+		if (!iter_copy_name(m, rr, &pos, out, cap, &o))
+			return false;
+	if (pos + post != rr->rdata + rr->rdlen ||
+	    !iter_copy_raw(m, &pos, post, out, cap, &o))
+		return false;
+	*outlen = o;
+	return true;
+}
+
+uint32_t iter_ttl(const struct iter_req *req, uint32_t ttl)
+{
+	const struct cfg *cfg = req->env->cfg;
+
+	if (ttl > ITER_TTL_MAX)
+		ttl = 0;
+	if (cfg != NULL && cfg->max_ttl > 0 && ttl > cfg->max_ttl)
+		ttl = cfg->max_ttl;
+	return ttl;
+}
+
+bool iter_rr_append(uint8_t *buf, size_t cap, size_t *len,
+                    const uint8_t *owner, size_t ownerlen, uint16_t type,
+                    uint16_t rclass, uint32_t ttl, const uint8_t *rdata,
+                    size_t rdlen)
+{
+	struct wire_writer w;
+
+	if (*len > cap || rdlen > UINT16_MAX)
+		return false;
+	wire_writer_init(&w, buf + *len, cap - *len);
+	if (wire_write_bytes(&w, owner, ownerlen) != WIRE_OK ||
+	    wire_write_u16(&w, type) != WIRE_OK ||
+	    wire_write_u16(&w, rclass) != WIRE_OK ||
+	    wire_write_u32(&w, ttl) != WIRE_OK ||
+	    wire_write_u16(&w, (uint16_t)rdlen) != WIRE_OK ||
+	    wire_write_bytes(&w, rdata, rdlen) != WIRE_OK)
+		return false;
+	*len += w.len;
+	return true;
+}
+
+bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
+                        size_t ownerlen, uint16_t type, uint32_t ttl,
+                        const uint8_t *rdata, size_t rdlen)
+{
+	if (req->an_count == UINT16_MAX)
+		return false;
+	if (!iter_rr_append(req->an, sizeof(req->an), &req->an_len, owner,
+	                    ownerlen, type, req->frame[0]->qclass, ttl, rdata,
+	                    rdlen))
+		return false;
+	req->an_count++;
+	return true;
+}
+
+void iter_answer_curve(struct iter_req *req, bool curve)
+{
+	req->any_rrset = true;
+	if (!curve)
+		req->curve_all = false;
+}

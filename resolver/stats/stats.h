@@ -1,0 +1,304 @@
+/*
+ * resolver/stats/stats.h - counters of one worker of the curvecache daemon.
+ *
+ * Each worker (one event loop) owns a struct stats and bumps its fields
+ * without locks; a reader (the control socket, resolver/ctl/control.h) sums
+ * the workers' copies with stats_add, takes a reset baseline away with
+ * stats_sub, and prints them with stats_format as "name=value" lines or
+ * walks them with stats_walk (Prometheus and JSON output).
+ *
+ * Names: Unbound's where the meaning is the same (total.num.queries,
+ * total.num.cachehits, num.query.type.A, num.answer.rcode.NXDOMAIN,
+ * histogram.000000.000000.to.000000.000001, ...), so that dashboards and
+ * exporters made for unbound-control read them (through Unbound's
+ * framing on the control socket, control.h); curvecache's own
+ * otherwise, dotted by area ("curve.responses.bad", "upstream.timeouts").
+ * A value curvecache names its own way is also reported under Unbound's
+ * name as an alias (total.num.prefetch = num.prefetch), which the
+ * Prometheus output leaves out.
+ *
+ * Design notes:
+ * - Only uint64_t fields and arrays of them, no allocation: a struct
+ *   stats is zeroed with memset, copied with =, summed word by word.
+ * - The names live in one table in stats.c next to the field offsets, so
+ *   adding a counter is one field here and one line there.
+ * - The recursion-time histogram has Unbound's 40 buckets: [0, 1 us),
+ *   then powers of two of microseconds up to 1 s, then powers of two of
+ *   seconds up to 2^19 s; a longer time counts in the last bucket.
+ */
+#ifndef CURVECACHE_RESOLVER_STATS_H
+#define CURVECACHE_RESOLVER_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** RCODEs counted one by one (4-bit header RCODE). */
+#define STATS_RCODES 16
+/** Query types counted one by one: 0-255 and 256-259 (URI, CAA, AVC,
+ *  DOA); higher ones count as other. */
+#define STATS_QTYPES 260
+/** Opcodes counted one by one (4-bit header OPCODE). */
+#define STATS_OPCODES 16
+/** Query classes counted one by one (0-255); higher ones count as other. */
+#define STATS_QCLASSES 256
+/** Buckets of the recursion-time histogram. */
+#define STATS_HIST_BUCKETS 40
+/** Bytes enough for any counter name ("num.query.type.NSEC3PARAM"). */
+#define STATS_NAME_MAX 64
+
+/** What a value is, for exporters. */
+enum stats_kind {
+	STATS_COUNTER = 0, /**< only goes up (until a reset) */
+	STATS_GAUGE        /**< a level: goes up and down */
+};
+
+/** One value as stats_walk reports it; valid during the callback. */
+struct stats_item {
+	const char *name;    /**< full name: "num.query.type.A" */
+	const char *family;  /**< name less the label: "num.query.type" */
+	const char *label;   /**< label name ("type", "rcode") or NULL */
+	const char *lvalue;  /**< label value ("A", "NXDOMAIN") or NULL */
+	const char *help;    /**< one line of description */
+	enum stats_kind kind;
+	uint64_t value;
+	bool alias;          /**< Unbound's name for a value reported under
+	                          another name too (Prometheus skips it) */
+};
+
+/** The callback of stats_walk. */
+typedef void (*stats_walk_fn)(const struct stats_item *item, void *arg);
+
+/** The counters of one worker. */
+struct stats {
+	/* client side */
+	uint64_t queries;            /**< client queries received */
+	uint64_t queries_udp;
+	uint64_t queries_tcp;
+	uint64_t acl_refused;        /**< answered REFUSED by access control */
+	uint64_t acl_dropped;        /**< dropped by access control */
+	uint64_t ratelimited;        /**< dropped by the per-client limit */
+	uint64_t proxy_bad;          /**< proxy-protocol-from peer, no valid
+	                                  PROXY v2 header: dropped */
+	uint64_t dropped;            /**< unanswerable: QR set, too short */
+	uint64_t cache_hits;         /**< answered from the cache */
+	uint64_t cache_misses;       /**< went to a resolution */
+	uint64_t local_answers;      /**< answered from a local zone */
+	uint64_t localdata_answers;  /**< answered from local-data-file */
+	uint64_t blocked;            /**< NXDOMAIN from block-file */
+	uint64_t expired;            /**< answered stale (RFC 8767) */
+	uint64_t prefetch;           /**< background refreshes started */
+	uint64_t forward_queries;    /**< sent to forward-zone servers */
+	uint64_t forward_failures;   /**< ...that no forwarder answered */
+	uint64_t nonrecursive;       /**< RD=0 queries */
+	uint64_t truncated;          /**< UDP answers sent with TC */
+	uint64_t send_errors;        /**< answers the kernel did not take */
+	uint64_t rcode[STATS_RCODES];/**< answers sent, by RCODE */
+	uint64_t tcp_accepted;       /**< TCP client connections */
+	uint64_t tcp_rejected;       /**< refused at the connection cap */
+	uint64_t tcp_idle_closed;    /**< closed by the idle timeout */
+	/* resolutions */
+	uint64_t inflight_started;   /**< iterator runs started */
+	uint64_t inflight_joined;    /**< clients joined to a running one */
+	uint64_t inflight_evicted;   /**< oldest dropped, table full */
+	uint64_t inflight_refused;   /**< clients refused: too many waiting */
+	uint64_t resolutions_done;
+	uint64_t resolutions_servfail;
+	/* upstream */
+	uint64_t upstream_sends;     /**< packets sent, all transports */
+	uint64_t upstream_udp;
+	uint64_t upstream_tcp;
+	uint64_t upstream_replies;   /**< valid replies fed to the iterator */
+	uint64_t upstream_timeouts;
+	uint64_t upstream_hedges;    /**< early deadlines (the next server
+	                                  asked too; not timeouts) */
+	uint64_t upstream_unreachable;
+	uint64_t upstream_shared;    /**< queries joined to an equal one in
+	                                  flight (upshare.h) */
+	uint64_t upstream_ignored;   /**< packets that did not match a query */
+	uint64_t unwanted_replies;   /**< upstream packets dropped, all
+	                                  reasons: ignored + curve bad */
+	uint64_t upstream_formerr_edns;
+	uint64_t upstream_truncated; /**< TC=1 answers retried over TCP */
+	uint64_t upstream_errors;    /**< local send/socket failures */
+	uint64_t upstream_lame;      /**< replies that marked a server lame */
+	uint64_t upstream_malformed; /**< replies with unparsable records */
+	uint64_t upstream_noaa;      /**< answers used without the AA bit */
+	uint64_t upstream_fallback;  /**< failed cuts re-asked at the parent */
+	uint64_t upstream_case_lost; /**< plain replies without our 0x20 case */
+	uint64_t upstream_private_stripped; /**< answer A/AAAA records
+	                                  removed by private-address */
+	/* DNSCurve */
+	uint64_t curve_queries;      /**< boxed queries sent */
+	uint64_t curve_streamlined;  /**< ...in the streamlined format */
+	uint64_t curve_txt;          /**< ...in the TXT format */
+	uint64_t curve_responses_ok; /**< boxes opened and matched */
+	uint64_t curve_responses_bad;/**< dropped: did not open or match */
+	uint64_t curve_plain_fallback; /**< plain queries to curve servers */
+	uint64_t curve_fallback_txt; /**< TXT tried after streamlined */
+	uint64_t curve_downgrade_refused; /**< key-less referrals or plain
+	                                  answers refused (curve-require,
+	                                  curve-pin) */
+	uint64_t answers_curve;      /**< answers (cache or resolution) whose
+	                                  data all came over DNSCurve */
+	uint64_t answers_plain;      /**< ...with data learned plain */
+	/* recursive replies: clients answered by a resolution */
+	uint64_t recursive_replies;
+	uint64_t recursion_usec;     /**< their waits added up */
+	uint64_t hist[STATS_HIST_BUCKETS]; /**< their waits, bucketed */
+	/* queries by type (parsed client queries) */
+	uint64_t qtype[STATS_QTYPES];
+	uint64_t qtype_other;        /**< types STATS_QTYPES and up */
+	/* Unbound's extended statistics (parsed client queries and the
+	 * answers sent) */
+	uint64_t nodata;             /**< NOERROR answers without answer
+	                                  records (num.answer.rcode.nodata) */
+	uint64_t qopcode[STATS_OPCODES]; /**< queries by OPCODE */
+	uint64_t qclass[STATS_QCLASSES]; /**< queries by class */
+	uint64_t qclass_other;       /**< classes 256 and up */
+	uint64_t edns_present;       /**< queries with an OPT record */
+	uint64_t edns_do;            /**< ...with the DO bit */
+	uint64_t qipv6;              /**< queries from IPv6 clients */
+	uint64_t requestlist_sum;    /**< resolutions running, added up at
+	                                  each start (for the average) */
+	uint64_t requestlist_max;    /**< most running at once: a level,
+	                                  the largest of the workers' in a
+	                                  sum, kept as is by stats_sub */
+	uint64_t tcp_opened;         /**< client TCP slots taken */
+	uint64_t tcp_freed;          /**< ...and given back (the difference
+	                                  is total.tcpusage) */
+};
+
+/** Most worker threads shown one by one ("threads" bound). */
+#define STATS_THREADS_MAX 64
+
+/** The few counters shown per thread as Unbound's threadN.* names. */
+struct stats_thread {
+	uint64_t queries;            /**< threadN.num.queries */
+	uint64_t cache_hits;         /**< threadN.num.cachehits */
+	uint64_t cache_misses;       /**< threadN.num.cachemiss */
+	uint64_t prefetch;           /**< threadN.num.prefetch */
+	uint64_t expired;            /**< threadN.num.expired */
+	uint64_t recursive_replies;  /**< threadN.num.recursivereplies */
+};
+
+/**
+ * Pick one worker's per-thread counters.
+ * @param st: the worker's counters.
+ * @param t: receives them.
+ */
+void stats_thread_of(const struct stats *st, struct stats_thread *t);
+
+/**
+ * Add every counter of src to dst (to sum the workers).
+ * @param dst: the sum.
+ * @param src: one worker's counters.
+ */
+void stats_add(struct stats *dst, const struct stats *src);
+
+/**
+ * Take every counter of base away from dst (counters since a reset).
+ * A counter of base above dst's (cannot happen for a baseline taken
+ * from the same counters earlier) gives 0.
+ * @param dst: the counters, changed in place.
+ * @param base: the baseline.
+ */
+void stats_sub(struct stats *dst, const struct stats *base);
+
+/**
+ * Count a parsed client query by its type.
+ * @param st: the counters.
+ * @param qtype: the question type.
+ */
+void stats_qtype(struct stats *st, uint16_t qtype);
+
+struct respond_query;
+
+/**
+ * Count a parsed client query: type, class, OPCODE, EDNS, DO and the
+ * client's address family.
+ * @param st: the counters.
+ * @param q: the query (respond_query_parse's).
+ * @param ipv6: the client's address is IPv6.
+ */
+void stats_query(struct stats *st, const struct respond_query *q,
+                 bool ipv6);
+
+/**
+ * Count an answer sent to a client: its RCODE, and NODATA (NOERROR
+ * without answer records).
+ * @param st: the counters.
+ * @param rcode: the 4-bit header RCODE.
+ * @param ancount: the records of its answer section.
+ */
+void stats_answer(struct stats *st, unsigned rcode, uint16_t ancount);
+
+/**
+ * Count a resolution started while `running` were running (itself
+ * included): total.requestlist.avg and .max.
+ * @param st: the counters.
+ * @param running: resolutions running now.
+ */
+void stats_requestlist(struct stats *st, uint64_t running);
+
+/**
+ * The recursion time below which a fraction of the recursive replies
+ * fall, from the histogram (linear within a bucket, as Unbound does).
+ * @param st: the counters.
+ * @param q: the fraction, 0.5 for the median.
+ * @return seconds; 0 when nothing was counted.
+ */
+double stats_recursion_quantile(const struct stats *st, double q);
+
+/**
+ * Count a client answered by a resolution, and how long it waited.
+ * @param st: the counters.
+ * @param usec: microseconds from its query to its answer.
+ */
+void stats_recursion(struct stats *st, uint64_t usec);
+
+/**
+ * The upper bound of a histogram bucket (its lower bound is the upper
+ * bound of the bucket before, 0 for the first).
+ * @param i: the bucket, 0 .. STATS_HIST_BUCKETS - 1.
+ * @return microseconds; 0 for i out of range.
+ */
+uint64_t stats_hist_upper_us(size_t i);
+
+/**
+ * Report every counter in stats_format's order, the histogram buckets
+ * excepted (read them from st->hist with stats_hist_upper_us). Query
+ * types are reported when non-zero and for a few common types always.
+ * @param st: the counters.
+ * @param fn, arg: called once per value.
+ */
+void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg);
+
+/**
+ * Count an answer sent to a client.
+ * @param st: the counters.
+ * @param rcode: the 4-bit header RCODE of the answer.
+ */
+void stats_rcode(struct stats *st, unsigned rcode);
+
+/**
+ * Write every counter as "name=value\n" lines: stats_walk's, then the
+ * histogram buckets ("histogram.000000.000000.to.000000.000001=0").
+ * @param st: the counters.
+ * @param out, cap: destination; NUL-terminated when cap > 0.
+ * @return the length the full text needs, without the NUL (as
+ *   snprintf): a value >= cap means the text was cut.
+ */
+size_t stats_format(const struct stats *st, char *out, size_t cap);
+
+/**
+ * Read one counter by name ("curve.responses.bad", "num.query.type.A";
+ * not the histogram).
+ * @param st: the counters.
+ * @param name: the counter name.
+ * @param value: receives the value.
+ * @return 0, or -1 when there is no such counter.
+ */
+int stats_get(const struct stats *st, const char *name, uint64_t *value);
+
+#endif /* CURVECACHE_RESOLVER_STATS_H */

@@ -1,0 +1,213 @@
+/*
+ * resolver/stats/topk.c - heavy-hitter counters of query names and clients
+ * (see topk.h).
+ *
+ * The hash is FNV-1a, unkeyed: names aimed at one set only compete with
+ * the other names of that set, which loses nothing of what the counters
+ * are for (seeing who dominates).
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/base.h"
+#include "topk.h"
+
+/** FNV-1a 64-bit parameters. */
+/** Bytes of a client key: family byte + IPv6-sized address. */
+#define TOPK_CLIENT_BYTES 17
+#define TOPK_IP4_BYTES 4
+#define TOPK_IP6_BYTES 16
+
+struct topk_slot {
+	uint64_t count;            /**< 0: free */
+	uint64_t hash;
+	size_t keylen;
+	uint8_t key[TOPK_KEY_MAX];
+};
+
+struct topk_tab {
+	pthread_mutex_t mu;
+	uint64_t total;            /**< notes counted this interval */
+	atomic_uint_fast64_t skipped;
+	struct topk_slot slot[TOPK_SETS][TOPK_WAYS];
+};
+
+struct topk {
+	struct topk_tab tab[TOPK_NTABLES];
+};
+
+static struct topk topk_static = {
+	.tab = { { .mu = PTHREAD_MUTEX_INITIALIZER },
+	         { .mu = PTHREAD_MUTEX_INITIALIZER } }
+};
+
+struct topk *topk_shared(void)
+{
+	return &topk_static;
+}
+
+struct topk *topk_new(void)
+{
+	struct topk *t = calloc(1, sizeof(*t));
+	size_t i;
+
+	if (t == NULL)
+		return NULL;
+	for (i = 0; i < TOPK_NTABLES; i++) {
+		if (pthread_mutex_init(&t->tab[i].mu, NULL) != 0) {
+			while (i-- > 0)
+				pthread_mutex_destroy(&t->tab[i].mu);
+			free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+void topk_free(struct topk *t)
+{
+	size_t i;
+
+	if (t == NULL || t == &topk_static)
+		return;
+	for (i = 0; i < TOPK_NTABLES; i++)
+		pthread_mutex_destroy(&t->tab[i].mu);
+	free(t);
+}
+
+static uint64_t topk_hash(const uint8_t *key, size_t len)
+{
+	return base_fnv1a(key, len, 0);
+}
+
+/* The key's slot in its set: the one holding it, else the one with the
+ * smallest count (a free slot counts 0). */
+static struct topk_slot *topk_slot_for(struct topk_slot *set, uint64_t h,
+                                       const uint8_t *key, size_t len,
+                                       bool *found)
+{
+	struct topk_slot *min = &set[0];
+	size_t i;
+
+	for (i = 0; i < TOPK_WAYS; i++) {
+		if (set[i].count != 0 && set[i].hash == h &&
+		    set[i].keylen == len && memcmp(set[i].key, key, len) == 0) {
+			*found = true;
+			return &set[i];
+		}
+		if (set[i].count < min->count)
+			min = &set[i];
+	}
+	*found = false;
+	return min;
+}
+
+static void topk_note(struct topk_tab *tb, const uint8_t *key, size_t len)
+{
+	uint64_t h = topk_hash(key, len);
+	struct topk_slot *s;
+	bool found;
+
+	if (pthread_mutex_trylock(&tb->mu) != 0) {
+		atomic_fetch_add_explicit(&tb->skipped, 1, memory_order_relaxed);
+		return;
+	}
+	tb->total++;
+	s = topk_slot_for(tb->slot[h % TOPK_SETS], h, key, len, &found);
+	/* a newcomer inherits the count of the entry it replaces */
+	s->count++;
+	if (!found) {
+		REQUIRE(len <= sizeof s->key);
+		s->hash = h;
+		s->keylen = len;
+		memcpy(s->key, key, len);
+	}
+	pthread_mutex_unlock(&tb->mu);
+}
+
+void topk_note_name(struct topk *t, const uint8_t *name, size_t len)
+{
+	if (len == 0 || len > TOPK_KEY_MAX)
+		return;
+	topk_note(&t->tab[TOPK_NAMES], name, len);
+}
+
+void topk_note_client(struct topk *t, const struct sockaddr *sa)
+{
+	uint8_t key[TOPK_CLIENT_BYTES];
+	size_t len;
+
+	if (sa->sa_family == AF_INET) {
+		key[0] = AF_INET;
+		memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)
+		       ->sin_addr, TOPK_IP4_BYTES);
+		len = 1 + TOPK_IP4_BYTES;
+	} else if (sa->sa_family == AF_INET6) {
+		key[0] = AF_INET6;
+		memcpy(key + 1, &((const struct sockaddr_in6 *)(const void *)sa)
+		       ->sin6_addr, TOPK_IP6_BYTES);
+		len = 1 + TOPK_IP6_BYTES;
+	} else {
+		return;
+	}
+	topk_note(&t->tab[TOPK_CLIENTS], key, len);
+}
+
+/* Insert a slot into out[0..*n) (most first, at most cap). */
+static void topk_insert(struct topk_entry *out, size_t *n, size_t cap,
+                        const struct topk_slot *s)
+{
+	size_t i = *n < cap ? (*n)++ : cap;
+
+	if (i == cap && (cap == 0 || out[cap - 1].count >= s->count))
+		return;
+	if (i == cap)
+		i = cap - 1;
+	while (i > 0 && out[i - 1].count < s->count) {
+		out[i] = out[i - 1];
+		i--;
+	}
+	out[i].count = s->count;
+	out[i].keylen = s->keylen;
+	memcpy(out[i].key, s->key, s->keylen);
+}
+
+size_t topk_take(struct topk *t, enum topk_table which,
+                 struct topk_entry *out, size_t cap, uint64_t *total,
+                 uint64_t *skipped)
+{
+	struct topk_tab *tb = &t->tab[which];
+	size_t n = 0, i, j;
+
+	if (cap > TOPK_TAKE_MAX)
+		cap = TOPK_TAKE_MAX;
+	pthread_mutex_lock(&tb->mu);
+	for (i = 0; i < TOPK_SETS; i++)
+		for (j = 0; j < TOPK_WAYS; j++)
+			if (tb->slot[i][j].count != 0)
+				topk_insert(out, &n, cap, &tb->slot[i][j]);
+	*total = tb->total;
+	*skipped = atomic_exchange(&tb->skipped, 0);
+	tb->total = 0;
+	memset(tb->slot, 0, sizeof(tb->slot));
+	pthread_mutex_unlock(&tb->mu);
+	return n;
+}
+
+const char *topk_client_text(const struct topk_entry *e, char *buf,
+                             size_t cap)
+{
+	int af = e->keylen == 1 + TOPK_IP4_BYTES && e->key[0] == AF_INET ?
+	         AF_INET : e->keylen == 1 + TOPK_IP6_BYTES &&
+	         e->key[0] == AF_INET6 ? AF_INET6 : 0;
+
+	if (af == 0 || inet_ntop(af, e->key + 1, buf, (socklen_t)cap) == NULL)
+		snprintf(buf, cap, "?");
+	return buf;
+}
