@@ -1,5 +1,5 @@
 /*
- * resolver/base/fileio.c - the bounded whole-file reader (see fileio.h).
+ * resolver/base/fileio.c - files read and written whole (see fileio.h).
  */
 #include "fileio.h"
 
@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,4 +129,41 @@ int fileio_read_path(const char *path, size_t max, bool regular_only,
 	rc = fileio_read_fd(fd, max, regular_only, buf, len, why, whylen);
 	close(fd);
 	return rc;
+}
+
+int fileio_dir_of(const char *path, char *dir, size_t cap)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (slash == NULL)
+		return -1;
+	n = slash == path ? 1 : (size_t)(slash - path);
+	if (n >= cap)
+		return -1;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return 0;
+}
+
+void fileio_sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	int fd;
+
+	if (fileio_dir_of(path, dir, sizeof dir) != 0)
+		return;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+int fileio_replace(const char *tmp, const char *path)
+{
+	if (rename(tmp, path) != 0)
+		return -1;
+	fileio_sync_dir(path);
+	return 0;
 }

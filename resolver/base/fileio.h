@@ -1,5 +1,6 @@
 /*
- * resolver/base/fileio.h - the one bounded whole-file reader of resolver/.
+ * resolver/base/fileio.h - files read and written whole: the one bounded
+ * whole-file reader of resolver/, and the one atomic replace.
  *
  * Configuration, root hints and local data are read whole into memory
  * before they are parsed. This is the only place that does it, so each
@@ -8,10 +9,18 @@
  * where asked, a refusal of anything but a regular file (a FIFO or a
  * device named by mistake would hang or never end).
  *
- * curve/ keeps its own small reader: it is a leaf library.
+ * Files written whole (the cache file, its key) are written to a
+ * temporary in the same directory, synced, then put in place with one
+ * rename (fileio_replace) or link, after which the directory is synced
+ * (fileio_sync_dir): a crash leaves the old file or the new one, never a
+ * part.
+ *
+ * curve/ keeps its own small reader and replace: it is a leaf library.
  */
 #ifndef CURVECACHE_RESOLVER_FILEIO_H
 #define CURVECACHE_RESOLVER_FILEIO_H
+
+#include "base.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,5 +55,25 @@ int fileio_read_fd(int fd, size_t max, bool regular_only, char **buf,
  */
 int fileio_read_path(const char *path, size_t max, bool regular_only,
                      char **buf, size_t *len, char *why, size_t whylen);
+
+/**
+ * The directory of an absolute path ("/" for "/cache").
+ * @return 0, or -1 (no slash, or longer than cap).
+ */
+MUST_CHECK int fileio_dir_of(const char *path, char *dir, size_t cap);
+
+/**
+ * fsync the directory holding path, so that a rename or link into it
+ * survives a crash. Best effort: a directory that cannot be opened is
+ * left as it is.
+ */
+void fileio_sync_dir(const char *path);
+
+/**
+ * Put tmp in place of path atomically: rename(tmp, path), then sync the
+ * directory. The caller has written and synced tmp, in path's directory.
+ * @return 0, or -1 with errno set (tmp is left where it was).
+ */
+MUST_CHECK int fileio_replace(const char *tmp, const char *path);
 
 #endif /* CURVECACHE_RESOLVER_FILEIO_H */

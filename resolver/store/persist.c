@@ -61,21 +61,6 @@ int persist_err(char *err, size_t errlen, int status, const char *fmt, ...)
 	return status;
 }
 
-int persist_dir_of(const char *path, char *dir, size_t cap)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (slash == NULL)
-		return -1;
-	n = slash == path ? 1 : (size_t)(slash - path);
-	if (n >= cap)
-		return -1;
-	memcpy(dir, path, n);
-	dir[n] = '\0';
-	return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Save                                                                */
 
@@ -124,21 +109,6 @@ static int ps_finish(struct ps_out *o, const struct cachefile_dump_stats *st)
 	    fsync(fileno(o->f)) != 0)
 		return -1;
 	return 0;
-}
-
-/* fsync the directory of path (the rename is durable). */
-static void ps_sync_dir(const char *path)
-{
-	char dir[PATH_MAX];
-	int fd;
-
-	if (persist_dir_of(path, dir, sizeof dir) != 0)
-		return;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
 }
 
 /* Tidy, get the key (made if missing), open the locked temporary. */
@@ -192,14 +162,13 @@ int persist_cache_save(struct cache *c, const char *path, time_t now,
 	if (fclose(o.f) != 0 && rc == PERSIST_OK)
 		rc = persist_err(err, errlen, PERSIST_EIO, "%s: %s", tmp,
 		                 strerror(errno));
-	if (rc == PERSIST_OK && rename(tmp, path) != 0)
+	if (rc == PERSIST_OK && fileio_replace(tmp, path) != 0)
 		rc = persist_err(err, errlen, PERSIST_EIO, "%s: %s", path,
 		                 strerror(errno));
 	if (rc != PERSIST_OK) {
 		unlink(tmp);
 		return rc;
 	}
-	ps_sync_dir(path);
 	if (out != NULL) {
 		memset(out, 0, sizeof *out);
 		out->entries = st.entries;

@@ -13,6 +13,7 @@
 #define CURVECACHE_RESOLVER_PERSIST_INT_H
 
 #include "base/base.h"
+#include "base/fileio.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,12 +42,6 @@
  */
 int persist_err(char *err, size_t errlen, int status, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/**
- * The directory of an absolute path ("/" for "/cache").
- * @return 0, or -1 (no slash, or longer than cap).
- */
-int persist_dir_of(const char *path, char *dir, size_t cap);
 
 /**
  * Create a temporary PATH.XXXXXX (mode 0600) and hold an exclusive

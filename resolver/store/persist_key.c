@@ -119,9 +119,9 @@ static int key_write_tmp(const char *path, char *tmp, size_t cap,
 static int key_create(const char *path, const char *kp, char *err,
                       size_t errlen)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX];
+	char tmp[PATH_MAX];
 	int fd = key_write_tmp(path, tmp, sizeof tmp, err, errlen);
-	int rc = PERSIST_OK, dfd;
+	int rc = PERSIST_OK;
 
 	if (fd < 0)
 		return PERSIST_EIO;
@@ -130,11 +130,8 @@ static int key_create(const char *path, const char *kp, char *err,
 		                 strerror(errno));
 	unlink(tmp);
 	close(fd);
-	if (rc == PERSIST_OK && persist_dir_of(path, dir, sizeof dir) == 0 &&
-	    (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
+	if (rc == PERSIST_OK)
+		fileio_sync_dir(path);
 	return rc;
 }
 

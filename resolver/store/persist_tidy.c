@@ -154,7 +154,7 @@ size_t persist_tidy(const char *path, time_t now)
 	size_t blen, removed = 0;
 	DIR *d;
 
-	if (persist_dir_of(path, dir, sizeof dir) != 0)
+	if (fileio_dir_of(path, dir, sizeof dir) != 0)
 		return 0;
 	blen = strlen(slash + 1);
 	d = opendir(dir);

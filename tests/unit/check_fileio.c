@@ -2,7 +2,8 @@
  * tests/unit/check_fileio.c - Suite "fileio": the one bounded whole-file
  * reader of resolver/ (resolver/base/fileio.c): sizes at and past the limit,
  * the NUL after the data, non-regular files refused or read, a file
- * that is not there.
+ * that is not there; and the one atomic replace (fileio_replace,
+ * fileio_dir_of).
  */
 #include <check.h>
 #include <fcntl.h>
@@ -143,6 +144,47 @@ START_TEST(test_missing)
 }
 END_TEST
 
+START_TEST(test_dir_of)
+{
+	char d[16];
+
+	ck_assert_int_eq(fileio_dir_of("/var/cache/x", d, sizeof d), 0);
+	ck_assert_str_eq(d, "/var/cache");
+	ck_assert_int_eq(fileio_dir_of("/cache", d, sizeof d), 0);
+	ck_assert_str_eq(d, "/");
+	ck_assert_int_eq(fileio_dir_of("relative", d, sizeof d), -1);
+	/* a directory name that does not fit: refused, not cut */
+	ck_assert_int_eq(fileio_dir_of("/0123456789abcde/x", d, sizeof d),
+	                 -1);
+	ck_assert_int_eq(fileio_dir_of("/0123456789abcd/x", d, sizeof d), 0);
+	ck_assert_str_eq(d, "/0123456789abcd");
+}
+END_TEST
+
+START_TEST(test_replace)
+{
+	char tmp[300], *buf;
+	size_t len;
+	FILE *f;
+
+	write_file(3);
+	snprintf(tmp, sizeof tmp, "%s/f.tmp", dir);
+	f = fopen(tmp, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("new", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(fileio_replace(tmp, path), 0);
+	ck_assert_int_eq(access(tmp, F_OK), -1);
+	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, why,
+	                                  sizeof why), FILEIO_OK);
+	ck_assert_str_eq(buf, "new");
+	free(buf);
+	/* no temporary: -1 with errno, the file untouched */
+	ck_assert_int_eq(fileio_replace(tmp, path), -1);
+	ck_assert_int_eq(access(path, F_OK), 0);
+}
+END_TEST
+
 static Suite *fileio_suite(void)
 {
 	Suite *s = suite_create("fileio");
@@ -153,6 +195,8 @@ static Suite *fileio_suite(void)
 	tcase_add_test(tc, test_not_regular);
 	tcase_add_test(tc, test_pipe);
 	tcase_add_test(tc, test_missing);
+	tcase_add_test(tc, test_dir_of);
+	tcase_add_test(tc, test_replace);
 	suite_add_tcase(s, tc);
 	return s;
 }
