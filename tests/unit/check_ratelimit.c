@@ -11,30 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrtest.h"
 #include "policy/ratelimit.h"
 
 static struct ratelimit *rl;
-
-static struct sockaddr_storage sa(const char *text)
-{
-	struct sockaddr_storage ss;
-
-	memset(&ss, 0, sizeof ss);
-	if (strchr(text, ':') != NULL) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-
-		in6->sin6_family = AF_INET6;
-		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr), 1);
-	} else {
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-
-		in->sin_family = AF_INET;
-		ck_assert_int_eq(inet_pton(AF_INET, text, &in->sin_addr), 1);
-	}
-	return ss;
-}
-
-#define SA(x) ((const struct sockaddr *)&(x))
 
 static void setup(void)
 {
@@ -61,7 +41,7 @@ static unsigned passes(const struct sockaddr *a, uint32_t qps, bool exempt,
 
 START_TEST(test_burst_then_refill)
 {
-	struct sockaddr_storage a = sa("192.0.2.1");
+	struct sockaddr_storage a = test_addr("192.0.2.1");
 
 	/* a full bucket: qps queries at once, then nothing */
 	ck_assert_uint_eq(passes(SA(a), 10, true, 25, 1000), 10);
@@ -79,7 +59,7 @@ END_TEST
 
 START_TEST(test_steady_rate)
 {
-	struct sockaddr_storage a = sa("192.0.2.2");
+	struct sockaddr_storage a = test_addr("192.0.2.2");
 	uint64_t t;
 	unsigned ok = 0;
 
@@ -93,11 +73,11 @@ END_TEST
 
 START_TEST(test_clients_apart)
 {
-	struct sockaddr_storage a = sa("192.0.2.3"), b = sa("192.0.2.4");
-	struct sockaddr_storage c = sa("2001:db8:1:2::1");
-	struct sockaddr_storage c2 = sa("2001:db8:1:2::99");
-	struct sockaddr_storage d = sa("2001:db8:1:3::1");
-	struct sockaddr_storage m = sa("::ffff:192.0.2.3");
+	struct sockaddr_storage a = test_addr("192.0.2.3"), b = test_addr("192.0.2.4");
+	struct sockaddr_storage c = test_addr("2001:db8:1:2::1");
+	struct sockaddr_storage c2 = test_addr("2001:db8:1:2::99");
+	struct sockaddr_storage d = test_addr("2001:db8:1:3::1");
+	struct sockaddr_storage m = test_addr("::ffff:192.0.2.3");
 
 	ck_assert_uint_eq(passes(SA(a), 5, true, 10, 0), 5);
 	ck_assert_uint_eq(passes(SA(b), 5, true, 10, 0), 5);
@@ -112,8 +92,8 @@ END_TEST
 
 START_TEST(test_off_and_loopback)
 {
-	struct sockaddr_storage a = sa("192.0.2.5"), lo = sa("127.0.0.2");
-	struct sockaddr_storage lo6 = sa("::1"), lom = sa("::ffff:127.1.2.3");
+	struct sockaddr_storage a = test_addr("192.0.2.5"), lo = test_addr("127.0.0.2");
+	struct sockaddr_storage lo6 = test_addr("::1"), lom = test_addr("::ffff:127.1.2.3");
 	struct sockaddr_storage un;
 
 	/* qps 0: no limit */
@@ -136,7 +116,7 @@ END_TEST
 
 START_TEST(test_limit_lowered)
 {
-	struct sockaddr_storage a = sa("192.0.2.6");
+	struct sockaddr_storage a = test_addr("192.0.2.6");
 
 	ck_assert_uint_eq(passes(SA(a), 1000, true, 1, 0), 1);
 	/* a reload lowers the limit: the bucket is clipped, not refilled */
@@ -155,7 +135,7 @@ START_TEST(test_table_full)
 	for (i = 0; i < 4 * RATELIMIT_SLOTS; i++) {
 		snprintf(text, sizeof text, "10.%u.%u.%u", (i >> 16) & 255,
 		         (i >> 8) & 255, i & 255);
-		a = sa(text);
+		a = test_addr(text);
 		if (passes(SA(a), 2, true, 2, i) != 2)
 			limited++;
 	}
@@ -185,12 +165,12 @@ struct hammer {
 static void *hammer_run(void *arg)
 {
 	struct hammer *h = arg;
-	struct sockaddr_storage shared = sa("198.51.100.1"), own;
+	struct sockaddr_storage shared = test_addr("198.51.100.1"), own;
 	char text[32];
 	unsigned i;
 
 	snprintf(text, sizeof text, "198.51.100.%u", 10 + h->index);
-	own = sa(text);
+	own = test_addr(text);
 	for (i = 0; i < THREAD_QUERIES; i++) {
 		if (ratelimit_check(rl, SA(shared), THREAD_QPS, true, 5000) ==
 		    RATELIMIT_PASS)

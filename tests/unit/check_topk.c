@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrtest.h"
 #include "ctl/control.h"
 #include "stats/topk.h"
 
@@ -38,27 +39,6 @@ static size_t name_of(uint8_t *out, const char *label, unsigned n)
 	memcpy(out + 1 + k, "\003lab", 5);
 	return (size_t)k + 1 + 5;
 }
-
-static struct sockaddr_storage client(const char *text)
-{
-	struct sockaddr_storage ss;
-
-	memset(&ss, 0, sizeof ss);
-	if (strchr(text, ':') != NULL) {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
-
-		in6->sin6_family = AF_INET6;
-		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr), 1);
-	} else {
-		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
-
-		in->sin_family = AF_INET;
-		ck_assert_int_eq(inet_pton(AF_INET, text, &in->sin_addr), 1);
-	}
-	return ss;
-}
-
-#define SA(x) ((const struct sockaddr *)&(x))
 
 /* A flood of one name among thousands of one-off names: the flood is
  * first, with at least its real count; the total is exact. */
@@ -119,8 +99,8 @@ END_TEST
 
 START_TEST(test_clients)
 {
-	struct sockaddr_storage a = client("192.0.2.7");
-	struct sockaddr_storage b = client("2001:db8::53");
+	struct sockaddr_storage a = test_addr("192.0.2.7");
+	struct sockaddr_storage b = test_addr("2001:db8::53");
 	struct sockaddr_storage u;
 	char text[64];
 	uint64_t total, skipped;
@@ -173,7 +153,7 @@ END_TEST
 
 static void *noter(void *arg)
 {
-	struct sockaddr_storage a = client("192.0.2.1");
+	struct sockaddr_storage a = test_addr("192.0.2.1");
 
 	(void)arg;
 	for (int i = 0; i < NOTES_PER_THREAD; i++)
@@ -202,7 +182,7 @@ END_TEST
 /* The control command's text, from the process's shared counters. */
 START_TEST(test_control_lines)
 {
-	struct sockaddr_storage a = client("192.0.2.9");
+	struct sockaddr_storage a = test_addr("192.0.2.9");
 	struct control_out out;
 	char *argv[] = { "top_queries", "1" }, *bad[] = { "top_queries", "0" };
 	static const char want[] = "names queries=3 skipped=0\n"
