@@ -139,8 +139,9 @@ shared_find(const struct curve_shared_table *t, size_t b,
 	size_t steps;
 
 	for (steps = 0; i != CURVE_SHARED_NONE && steps < t->slots; steps++) {
-		if (memcmp(t->ent[i].server_pk, server_pk,
-		           CURVE_KEY_BYTES) == 0)
+		const uint8_t *pk = t->ent[i].server_pk;
+
+		if (memcmp(pk, server_pk, CURVE_KEY_BYTES) == 0)
 			return i;
 		i = t->ent[i].chain;
 	}

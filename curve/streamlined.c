@@ -16,10 +16,10 @@
 #include "internal.h"
 
 static const uint8_t query_magic[CURVE_MAGIC_BYTES] = {
-	'Q', '6', 'f', 'n', 'v', 'W', 'j', '8'
+	'Q', '6', 'f', 'n', 'v', 'W', 'j', '8',
 };
 static const uint8_t response_magic[CURVE_MAGIC_BYTES] = {
-	'R', '6', 'f', 'n', 'v', 'W', 'J', '8'
+	'R', '6', 'f', 'n', 'v', 'W', 'J', '8',
 };
 
 int
@@ -142,6 +142,8 @@ curve_streamlined_open(struct curve_client *c,
                        const uint8_t *pkt, size_t len,
                        uint8_t *out, size_t outcap, size_t *outlen)
 {
+	const uint8_t *echo;
+
 	if (c == NULL || server_pk == NULL || nonce == NULL ||
 	    outlen == NULL || (len > 0 && pkt == NULL) ||
 	    (outcap > 0 && out == NULL))
@@ -150,8 +152,8 @@ curve_streamlined_open(struct curve_client *c,
 		return CURVE_ESHORT;
 	if (memcmp(pkt, response_magic, CURVE_MAGIC_BYTES) != 0)
 		return CURVE_EMAGIC;
-	if (sodium_memcmp(pkt + CURVE_MAGIC_BYTES, nonce,
-	                  CURVE_NONCE_BYTES) != 0)
+	echo = pkt + CURVE_MAGIC_BYTES;
+	if (sodium_memcmp(echo, nonce, CURVE_NONCE_BYTES) != 0)
 		return CURVE_ENONCE;
 	return curve_box_open_response(c, server_pk, nonce,
 	                               pkt + CURVE_MAGIC_BYTES +

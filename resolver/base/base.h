@@ -24,13 +24,14 @@
 
 /**
  * FNV-1a, 64 bits, of n bytes (with fold: A-Z hashed as a-z, for names
- * compared without case). For bounded in-memory tables whose keys come
- * from the network only where a flood can at worst crowd one set (topk,
- * curvepin) or where the table is private to one resolution (iter).
+ * compared without case), continuing from h. For bounded in-memory
+ * tables whose keys come from the network only where a flood can at
+ * worst crowd one set (topk, curvepin, sel) or where the table is
+ * private to one resolution (iter).
  */
-static inline uint64_t base_fnv1a(const uint8_t *p, size_t n, int fold)
+static inline uint64_t base_fnv1a_add(uint64_t h, const uint8_t *p, size_t n,
+                                      int fold)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -42,6 +43,14 @@ static inline uint64_t base_fnv1a(const uint8_t *p, size_t n, int fold)
 		h *= 0x100000001b3ull;
 	}
 	return h;
+}
+
+/** FNV-1a of p from the start value: base_fnv1a_add continues a hash
+ *  over more bytes (a key in parts). */
+#define BASE_FNV_OFFSET 0xcbf29ce484222325ull
+static inline uint64_t base_fnv1a(const uint8_t *p, size_t n, int fold)
+{
+	return base_fnv1a_add(BASE_FNV_OFFSET, p, n, fold);
 }
 
 /**

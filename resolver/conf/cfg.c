@@ -517,8 +517,9 @@ OPT_PATH(opt_block_file, block_file)
 
 static int opt_stale_window(struct cfg_ctx *x, char *v)
 {
-	if (parse_u32(x, v, CFG_STALE_WINDOW_MAX,
-	              &x->c->serve_stale_window) != 0)
+	uint32_t *w = &x->c->serve_stale_window;
+
+	if (parse_u32(x, v, CFG_STALE_WINDOW_MAX, w) != 0)
 		return fail(x, "serve-stale-window must be 0 to %u seconds, "
 		            "not \"%s\"", CFG_STALE_WINDOW_MAX, v);
 	return 0;

@@ -6,6 +6,8 @@
  */
 #include "cfg.h"
 
+#include "base/netaddr.h"
+
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -13,37 +15,28 @@
 static bool prefix_match(const uint8_t *addr, const struct cfg_acl *a)
 {
 	unsigned full = a->prefix / 8, rest = a->prefix % 8;
+	uint8_t mask;
 
 	if (memcmp(addr, a->addr, full) != 0)
 		return false;
 	if (rest == 0)
 		return true;
-	return ((addr[full] ^ a->addr[full]) & (uint8_t)(0xff << (8 - rest)))
-	       == 0;
+	mask = (uint8_t)(0xff << (8 - rest));
+	return ((addr[full] ^ a->addr[full]) & mask) == 0;
 }
 
 /* Index of the longest rule matching sa, -1 for none. */
 static int acl_find(const struct cfg_acl *r, size_t n,
                     const struct sockaddr *sa)
 {
-	const uint8_t *addr;
-	int family = sa->sa_family;
+	size_t len;
+	const uint8_t *addr = netaddr_unmapped(sa, &len);
+	int family = len == 4 ? AF_INET : AF_INET6;
 	int best = -1;
 	size_t i;
 
-	if (family == AF_INET) {
-		addr = (const uint8_t *)
-			&((const struct sockaddr_in *)sa)->sin_addr;
-	} else if (family == AF_INET6) {
-		addr = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-		if (IN6_IS_ADDR_V4MAPPED(
-			    &((const struct sockaddr_in6 *)sa)->sin6_addr)) {
-			family = AF_INET;
-			addr += 12;
-		}
-	} else {
+	if (addr == NULL)
 		return -1;
-	}
 	for (i = 0; i < n; i++) {
 		if (r[i].family != family || !prefix_match(addr, &r[i]))
 			continue;

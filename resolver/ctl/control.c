@@ -290,9 +290,10 @@ static void on_connection(uv_stream_t *server, int status)
 		peer_send(p, &out, CONTROL_CLOSE);
 		return;
 	}
+	uv_stream_t *st = (uv_stream_t *)&p->h;
+
 	if (control_session_new(ctl->cmd, &p->sess) != CONTROL_OK ||
-	    uv_read_start((uv_stream_t *)&p->h, peer_alloc_cb,
-	                  peer_read_cb) != 0)
+	    uv_read_start(st, peer_alloc_cb, peer_read_cb) != 0)
 		peer_close(p);
 }
 

@@ -31,11 +31,11 @@
 /** The line that ends a cache file sent in Unbound's framing. */
 #define CONTROL_UBCT_EOF "EOF"
 
-/** Verb flags. */
-#define CONTROL_VERB_ACTION 1u  /**< changes things: Unbound's framing
-                                     answers "ok" (and the message) */
-#define CONTROL_VERB_REST 2u    /**< the argument is the rest of the
-                                     line, spaces kept */
+/** Verb flag: the verb changes things (Unbound's framing answers "ok"
+ *  and the message). */
+#define CONTROL_VERB_ACTION 1u
+/** Verb flag: the argument is the rest of the line, spaces kept. */
+#define CONTROL_VERB_REST 2u
 
 /** One command: its word, how many arguments, what runs it. */
 struct control_verb {

@@ -21,6 +21,7 @@
 #include "infra/hints.h"
 #include "policy/localdata.h"
 #include "base/log.h"
+#include "base/netaddr.h"
 #include "notify.h"
 #include "store/persist.h"
 
@@ -190,14 +191,9 @@ static bool listen_changed(const struct cfg *old, const struct cfg *nc)
 		struct cfg_addr a = old->listen[i], b = nc->listen[i];
 
 		if (!a.port_given && !b.port_given &&
-		    a.sa.ss_family == b.sa.ss_family) {
-			if (a.sa.ss_family == AF_INET)
-				((struct sockaddr_in *)&b.sa)->sin_port =
-					((struct sockaddr_in *)&a.sa)->sin_port;
-			else
-				((struct sockaddr_in6 *)&b.sa)->sin6_port =
-					((struct sockaddr_in6 *)&a.sa)->sin6_port;
-		}
+		    a.sa.ss_family == b.sa.ss_family)
+			netaddr_set_port((struct sockaddr *)&b.sa,
+			                 netaddr_port((struct sockaddr *)&a.sa));
 		if (memcmp(&a, &b, sizeof a) != 0)
 			return true;
 	}

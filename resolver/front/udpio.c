@@ -9,6 +9,8 @@
 #endif
 #include "udpio.h"
 
+#include "base/netaddr.h"
+
 #include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -23,13 +25,11 @@
 
 bool udpio_is_wildcard(const struct sockaddr *sa)
 {
-	if (sa->sa_family == AF_INET)
-		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr ==
-		       htonl(INADDR_ANY);
-	if (sa->sa_family == AF_INET6)
-		return IN6_IS_ADDR_UNSPECIFIED(
-			&((const struct sockaddr_in6 *)sa)->sin6_addr);
-	return false;
+	static const uint8_t zero[16];
+	size_t len;
+	const uint8_t *b = netaddr_bytes(sa, &len);
+
+	return b != NULL && memcmp(b, zero, len) == 0;
 }
 
 /* One control message's data into *out, if it is packet info. */

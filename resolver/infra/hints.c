@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "base/fileio.h"
+#include "base/netaddr.h"
 #include "hints.h"
 #include "wire/wire.h"
 
@@ -283,9 +284,8 @@ static int hints_match(struct hints_ctx *x)
 			                  "address of a name that is no root "
 			                  "server");
 		for (j = 0; j < ns->naddr; j++)
-			if (memcmp(&ns->addr[j], &p->addr,
-			           sizeof(p->addr)) == 0)
-				dup = true;
+			dup |= memcmp(&ns->addr[j], &p->addr,
+			              sizeof(p->addr)) == 0;
 		if (dup)
 			continue;
 		if (ns->naddr == HINTS_MAX_ADDRS)
@@ -453,21 +453,7 @@ int hints_addr(const struct hints *h, size_t i, size_t j,
 	    salen == NULL)
 		return HINTS_EINVAL;
 	a = &h->ns[i].addr[j];
-	memset(sa, 0, sizeof(*sa));
-	if (a->family == AF_INET) {
-		struct sockaddr_in *in = (struct sockaddr_in *)sa;
-
-		in->sin_family = AF_INET;
-		in->sin_port = htons(HINTS_PORT);
-		memcpy(&in->sin_addr, a->ip, sizeof(in->sin_addr));
-		*salen = sizeof(*in);
-	} else {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
-
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(HINTS_PORT);
-		memcpy(&in6->sin6_addr, a->ip, sizeof(in6->sin6_addr));
-		*salen = sizeof(*in6);
-	}
+	*salen = netaddr_make(sa, a->ip, a->family == AF_INET ? 4 : 16,
+	                      HINTS_PORT);
 	return HINTS_OK;
 }

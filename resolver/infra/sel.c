@@ -11,6 +11,8 @@
 
 #include "sel.h"
 
+#include "base/netaddr.h"
+
 /** Bytes of an address key: family byte + IPv6-sized address. */
 #define SEL_ADDR_BYTES 16
 /** Largest shift applied to the timeout per consecutive timeout. */
@@ -22,9 +24,6 @@
  *  rounded away, and moves 1/SEL_RTT_GAIN of the way to each sample. */
 #define SEL_RTT_SCALE 64u
 #define SEL_RTT_GAIN 8u
-/** FNV-1a 64-bit parameters. */
-#define SEL_FNV_OFFSET 0xcbf29ce484222325ull
-#define SEL_FNV_PRIME 0x100000001b3ull
 
 /** A zone mark: lame or broken for one zone until a time. */
 struct sel_zmark {
@@ -119,68 +118,28 @@ void sel_free(struct sel *s)
 /* Reduce a socket address to a key; v4-mapped IPv6 counts as IPv4. */
 static bool sel_key_of(const struct sockaddr *sa, struct sel_key *k)
 {
-	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	                                    0xff, 0xff };
+	size_t len;
+	const uint8_t *b;
 
 	memset(k, 0, sizeof(*k));
-	if (sa == NULL)
+	if (sa == NULL || (b = netaddr_unmapped(sa, &len)) == NULL)
 		return false;
-	if (sa->sa_family == AF_INET) {
-		const struct sockaddr_in *in = (const void *)sa;
-
-		k->family = AF_INET;
-		memcpy(k->ip, &in->sin_addr, sizeof(in->sin_addr));
-		return true;
-	}
-	if (sa->sa_family == AF_INET6) {
-		const struct sockaddr_in6 *in6 = (const void *)sa;
-		const uint8_t *b = in6->sin6_addr.s6_addr;
-
-		if (memcmp(b, mapped, sizeof(mapped)) == 0) {
-			k->family = AF_INET;
-			memcpy(k->ip, b + sizeof(mapped), 4);
-			return true;
-		}
-		k->family = AF_INET6;
-		memcpy(k->ip, b, SEL_ADDR_BYTES);
-		return true;
-	}
-	return false;
-}
-
-static uint64_t sel_fnv(uint64_t h, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= SEL_FNV_PRIME;
-	}
-	return h;
+	k->family = len == 4 ? AF_INET : AF_INET6;
+	memcpy(k->ip, b, len);
+	return true;
 }
 
 /* Hash of a zone name, case-folded (names reach us canonical anyway). */
 static uint64_t sel_zone_hash(const uint8_t *zone, size_t zonelen)
 {
-	uint64_t h = SEL_FNV_OFFSET;
-	size_t i;
-
-	for (i = 0; zone != NULL && i < zonelen; i++) {
-		uint8_t c = zone[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (uint8_t)(c + ('a' - 'A'));
-		h ^= c;
-		h *= SEL_FNV_PRIME;
-	}
-	return h;
+	return zone == NULL ? BASE_FNV_OFFSET : base_fnv1a(zone, zonelen, 1);
 }
 
 static size_t sel_home(const struct sel *s, const struct sel_key *k)
 {
-	uint64_t h = sel_fnv(SEL_FNV_OFFSET, &k->family, 1);
+	uint64_t h = base_fnv1a(&k->family, 1, 0);
 
-	h = sel_fnv(h, k->ip, SEL_ADDR_BYTES);
+	h = base_fnv1a_add(h, k->ip, SEL_ADDR_BYTES, 0);
 	return (size_t)(h ^ (h >> 29)) & (s->nslots - 1);
 }
 
@@ -639,18 +598,7 @@ void sel_zone_note(struct sel *s, const struct sockaddr *sa,
 static void sel_entry_addr(const struct sel_entry *e,
                            struct sockaddr_storage *ss)
 {
-	memset(ss, 0, sizeof(*ss));
-	if (e->family == AF_INET) {
-		struct sockaddr_in *in = (struct sockaddr_in *)ss;
-
-		in->sin_family = AF_INET;
-		memcpy(&in->sin_addr, e->ip, sizeof(in->sin_addr));
-	} else {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
-
-		in6->sin6_family = AF_INET6;
-		memcpy(&in6->sin6_addr, e->ip, SEL_ADDR_BYTES);
-	}
+	(void)netaddr_make(ss, e->ip, e->family == AF_INET ? 4 : 16, 0);
 }
 
 int sel_walk(const struct sel *s, uint64_t now_ms, sel_walk_fn fn,

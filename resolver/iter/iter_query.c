@@ -15,6 +15,7 @@
 #include "infra/hints.h"
 #include "iter_int.h"
 #include "base/log.h"
+#include "base/netaddr.h"
 #include "infra/sel.h"
 
 /** Bytes read from the cache for the addresses of one NS name. */
@@ -25,22 +26,8 @@
 void iter_addr_sockaddr(const struct iter_addr *a,
                         struct sockaddr_storage *sa, socklen_t *len)
 {
-	memset(sa, 0, sizeof(*sa));
-	if (a->family == AF_INET) {
-		struct sockaddr_in *in = (struct sockaddr_in *)sa;
-
-		in->sin_family = AF_INET;
-		in->sin_port = htons(ITER_PORT);
-		memcpy(&in->sin_addr, a->ip, ITER_IPV4_BYTES);
-		*len = sizeof(*in);
-	} else {
-		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)sa;
-
-		in6->sin6_family = AF_INET6;
-		in6->sin6_port = htons(ITER_PORT);
-		memcpy(&in6->sin6_addr, a->ip, ITER_IPV6_BYTES);
-		*len = sizeof(*in6);
-	}
+	*len = netaddr_make(sa, a->ip, a->family == AF_INET ?
+	                    ITER_IPV4_BYTES : ITER_IPV6_BYTES, ITER_PORT);
 }
 
 /* 127/8, 0/8, ::1, :: and v4-mapped forms of the first two. */
@@ -170,17 +157,16 @@ void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z)
 		for (j = 0; j < hints_addr_count(h, i); j++) {
 			struct sockaddr_storage ss;
 			socklen_t sl;
+			const uint8_t *ip;
+			size_t iplen;
 
 			if (hints_addr(h, i, j, &ss, &sl) != HINTS_OK)
 				continue;
-			if (ss.ss_family == AF_INET)
-				iter_ns_add_addr(req, ns, WIRE_TYPE_A,
-				    (const uint8_t *)&((struct sockaddr_in *)
-				    &ss)->sin_addr, ITER_IPV4_BYTES);
-			else
-				iter_ns_add_addr(req, ns, WIRE_TYPE_AAAA,
-				    ((struct sockaddr_in6 *)&ss)->
-				    sin6_addr.s6_addr, ITER_IPV6_BYTES);
+			ip = netaddr_bytes((const struct sockaddr *)&ss, &iplen);
+			if (ip != NULL)
+				iter_ns_add_addr(req, ns, iplen == 4 ?
+				                 WIRE_TYPE_A : WIRE_TYPE_AAAA,
+				                 ip, iplen);
 		}
 		z->nns++;
 	}
@@ -347,18 +333,13 @@ static void iter_log_choice(const struct iter_req *req, size_t fi,
 {
 	const struct iter_frame *f = req->frame[fi];
 	char zone[WIRE_NAME_TEXT_MAX], addr[INET6_ADDRSTRLEN];
-	const void *ip;
 
 	if (log_level() < CFG_LOG_DEBUG)
 		return;
 	if (wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
 	                      NULL) != WIRE_OK)
 		snprintf(zone, sizeof zone, "?");
-	ip = t->addr.ss_family == AF_INET ?
-	     (const void *)&((const struct sockaddr_in *)&t->addr)->sin_addr :
-	     (const void *)&((const struct sockaddr_in6 *)&t->addr)->sin6_addr;
-	if (inet_ntop(t->addr.ss_family, ip, addr, sizeof addr) == NULL)
-		snprintf(addr, sizeof addr, "?");
+	netaddr_text((const struct sockaddr *)&t->addr, addr, sizeof addr);
 	log_debug("sel_choose", "zone=%s server=%s why=%s timeout_ms=%u "
 	          "hedge_ms=%u tcp=%s token=%u", zone, addr, why,
 	          (unsigned)t->timeout_ms, (unsigned)t->hedge_ms,

@@ -16,6 +16,7 @@
 #include "conf/cfg.h"
 #include "iter_int.h"
 #include "base/log.h"
+#include "base/netaddr.h"
 #include "wire/rrtext.h"
 #include "infra/sel.h"
 
@@ -473,14 +474,10 @@ static void iter_reply_log(const struct iter_req *req,
 	     zone[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
 	size_t zlen;
 	const uint8_t *z = iter_out_zone(req, o, &zlen);
-	const void *ip = o->sa.ss_family == AF_INET ?
-	    (const void *)&((const struct sockaddr_in *)&o->sa)->sin_addr :
-	    (const void *)&((const struct sockaddr_in6 *)&o->sa)->sin6_addr;
 
 	if (log_level() < CFG_LOG_DEBUG)
 		return;
-	if (inet_ntop(o->sa.ss_family, ip, addr, sizeof addr) == NULL)
-		snprintf(addr, sizeof addr, "?");
+	netaddr_text((const struct sockaddr *)&o->sa, addr, sizeof addr);
 	if (wire_name_to_text(o->qname, o->qnamelen, qname, sizeof qname,
 	                      NULL) != WIRE_OK)
 		qname[0] = '\0';

@@ -3,6 +3,8 @@
  */
 #include "ratelimit.h"
 
+#include "base/netaddr.h"
+
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,8 +20,6 @@
 #define RATELIMIT_V6_PREFIX_BYTES 8
 /** Bytes of an IPv4 address. */
 #define RATELIMIT_V4_BYTES 4
-/** Offset of the IPv4 address in a v4-mapped IPv6 address. */
-#define RATELIMIT_MAPPED_OFFSET 12
 
 _Static_assert((RATELIMIT_SLOTS & (RATELIMIT_SLOTS - 1)) == 0 &&
                (RATELIMIT_PROBE_MAX & (RATELIMIT_PROBE_MAX - 1)) == 0 &&
@@ -83,62 +83,34 @@ void ratelimit_free(struct ratelimit *rl)
 	free(rl);
 }
 
-static const uint8_t *v4_mapped(const struct sockaddr_in6 *v6)
-{
-	static const uint8_t prefix[RATELIMIT_MAPPED_OFFSET] = {
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
-	};
-	const uint8_t *a = v6->sin6_addr.s6_addr;
-
-	if (memcmp(a, prefix, sizeof prefix) != 0)
-		return NULL;
-	return a + RATELIMIT_MAPPED_OFFSET;
-}
-
 bool ratelimit_is_loopback(const struct sockaddr *sa)
 {
-	const struct sockaddr_in6 *v6;
-	const uint8_t *v4;
+	static const uint8_t loop6[16] = { [15] = 1 };
+	size_t len;
+	const uint8_t *a = netaddr_unmapped(sa, &len);
 
-	if (sa->sa_family == AF_INET) {
-		v4 = (const uint8_t *)
-			&((const struct sockaddr_in *)sa)->sin_addr;
-		return v4[0] == 127;
-	}
-	if (sa->sa_family != AF_INET6)
-		return false;
-	v6 = (const struct sockaddr_in6 *)sa;
-	if (IN6_IS_ADDR_LOOPBACK(&v6->sin6_addr))
-		return true;
-	v4 = v4_mapped(v6);
-	return v4 != NULL && v4[0] == 127;
+	if (len == 4)
+		return a[0] == 127;
+	return len == 16 && memcmp(a, loop6, sizeof loop6) == 0;
 }
 
 /* The key bytes of a client; 0 for an unsupported family. */
 static size_t client_key(const struct sockaddr *sa,
                          uint8_t k[RATELIMIT_KEY_BYTES])
 {
-	const struct sockaddr_in6 *v6;
-	const uint8_t *v4 = NULL;
+	size_t len;
+	const uint8_t *a = netaddr_unmapped(sa, &len);
 
 	memset(k, 0, RATELIMIT_KEY_BYTES);
-	if (sa->sa_family == AF_INET) {
-		v4 = (const uint8_t *)
-			&((const struct sockaddr_in *)sa)->sin_addr;
-	} else if (sa->sa_family == AF_INET6) {
-		v6 = (const struct sockaddr_in6 *)sa;
-		v4 = v4_mapped(v6);
-		if (v4 == NULL) {
-			k[0] = 6;
-			memcpy(k + 1, v6->sin6_addr.s6_addr,
-			       RATELIMIT_V6_PREFIX_BYTES);
-			return RATELIMIT_KEY_BYTES;
-		}
-	} else {
+	if (a == NULL)
 		return 0;
+	if (len == 4) {
+		k[0] = 4;
+		memcpy(k + 1, a, RATELIMIT_V4_BYTES);
+	} else {
+		k[0] = 6;
+		memcpy(k + 1, a, RATELIMIT_V6_PREFIX_BYTES);
 	}
-	k[0] = 4;
-	memcpy(k + 1, v4, RATELIMIT_V4_BYTES);
 	return RATELIMIT_KEY_BYTES;
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/base.h"
+#include "base/netaddr.h"
 #include "topk.h"
 
 /** FNV-1a 64-bit parameters. */
@@ -44,7 +45,7 @@ struct topk {
 
 static struct topk topk_static = {
 	.tab = { { .mu = PTHREAD_MUTEX_INITIALIZER },
-	         { .mu = PTHREAD_MUTEX_INITIALIZER } }
+	         { .mu = PTHREAD_MUTEX_INITIALIZER } },
 };
 
 struct topk *topk_shared(void)
@@ -142,20 +143,13 @@ void topk_note_client(struct topk *t, const struct sockaddr *sa)
 {
 	uint8_t key[TOPK_CLIENT_BYTES];
 	size_t len;
+	const uint8_t *a = netaddr_bytes(sa, &len);
 
-	if (sa->sa_family == AF_INET) {
-		key[0] = AF_INET;
-		memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)
-		       ->sin_addr, TOPK_IP4_BYTES);
-		len = 1 + TOPK_IP4_BYTES;
-	} else if (sa->sa_family == AF_INET6) {
-		key[0] = AF_INET6;
-		memcpy(key + 1, &((const struct sockaddr_in6 *)(const void *)sa)
-		       ->sin6_addr, TOPK_IP6_BYTES);
-		len = 1 + TOPK_IP6_BYTES;
-	} else {
+	if (a == NULL)
 		return;
-	}
+	key[0] = (uint8_t)sa->sa_family;
+	memcpy(key + 1, a, len);
+	len++;
 	topk_note(&t->tab[TOPK_CLIENTS], key, len);
 }
 

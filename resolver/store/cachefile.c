@@ -24,7 +24,7 @@
 #define CF_TTL_MAX 0x7fffffffu
 
 static const char *const cf_rank_names[] = {
-	"none", "glue", "referral", "nonauth", "auth"
+	"none", "glue", "referral", "nonauth", "auth",
 };
 #define CF_RANKS (sizeof cf_rank_names / sizeof cf_rank_names[0])
 

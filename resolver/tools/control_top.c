@@ -69,7 +69,7 @@ static const char *const top_names[TOP_NKEYS] = {
 	"num.answer.rcode.SERVFAIL", "total.requestlist.current.all",
 	"upstream.sends", "curve.queries", "upstream.timeouts",
 	"curve.responses.bad", "rrset.cache.count", "mem.cache.rrset",
-	"time.up", "total.num.recursivereplies"
+	"time.up", "total.num.recursivereplies",
 };
 
 /** One entry of a top list: a count and a name or address. */

@@ -42,6 +42,7 @@
 
 void query_usage(FILE *f)
 {
+	/* clang-format off */
 	fprintf(f,
 "usage: curvecache-query [OPTIONS] [@SERVER] NAME [TYPE] [CLASS] [+short]\n"
 "         [+tcp] [+rec]     (words after the options in any order)\n"
@@ -78,6 +79,7 @@ void query_usage(FILE *f)
 "error, 2 no answer accepted (timeout, or a socket error). In boxed mode\n"
 "only answers that open under the key are accepted; everything else is\n"
 "dropped, counted and reported on timeout.\n");
+	/* clang-format on */
 }
 
 int query_usage_error(const char *what, const char *arg)

@@ -11,6 +11,7 @@
 
 #include "conf/cfg.h"
 #include "base/log.h"
+#include "base/netaddr.h"
 
 _Static_assert(KEY_BYTES == CURVE_KEY_BYTES, "server key sizes");
 
@@ -148,16 +149,15 @@ static struct upstream_fmt *fmt_slot(struct upstream *u,
 {
 	uint8_t h[crypto_shorthash_BYTES];
 	uint8_t in[1 + sizeof id->addr + sizeof id->key];
+	const uint8_t *a;
+	size_t alen;
 	uint64_t v;
 
 	memset(id, 0, sizeof(*id));
 	id->family = (uint8_t)t->addr.ss_family;
-	if (t->addr.ss_family == AF_INET)
-		memcpy(id->addr, &((const struct sockaddr_in *)&t->addr)
-		       ->sin_addr, 4);
-	else if (t->addr.ss_family == AF_INET6)
-		memcpy(id->addr, &((const struct sockaddr_in6 *)&t->addr)
-		       ->sin6_addr, 16);
+	a = netaddr_bytes((const struct sockaddr *)&t->addr, &alen);
+	if (a != NULL)
+		memcpy(id->addr, a, alen);
 	memcpy(id->key, t->key, sizeof id->key);
 	in[0] = id->family;
 	memcpy(in + 1, id->addr, sizeof id->addr);

@@ -193,7 +193,7 @@ int main(void)
 {
 	static struct bench_keys b;
 	static const bench_fn fns[NFN] = {
-		api_box, api_open, raw_box, raw_open, fresh_box, fresh_open
+		api_box, api_open, raw_box, raw_open, fresh_box, fresh_open,
 	};
 	double m[NFN], ab, ao, rb, ro, fb, fo;
 

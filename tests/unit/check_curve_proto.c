@@ -187,7 +187,7 @@ START_TEST(test_vectors_blocks)
 		"inner_response", "streamlined_response", "txt_qname_wire",
 		"txt_query", "txt_response", "txt_response_split",
 		"curvedns_streamlined_response", "curvedns_streamlined_inner",
-		"curvedns_txt_response", "curvedns_txt_inner"
+		"curvedns_txt_response", "curvedns_txt_inner",
 	};
 	uint8_t buf[1024], m[256], q[64], cpk[32], mycpk[32];
 	size_t i, n;

@@ -690,6 +690,7 @@ END_TEST
 
 START_TEST(test_writer_compression)
 {
+	/* clang-format off */
 	static const uint8_t want[] = {
 		/* question www.curve.test at 12 */
 		3, 'w', 'w', 'w', 5, 'c', 'u', 'r', 'v', 'e', 4, 't', 'e', 's',
@@ -701,6 +702,7 @@ START_TEST(test_writer_compression)
 		/* additional: owner ns1.curve.test -> pointer to the RDATA */
 		0xc0, 44, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 127, 0, 0, 1,
 	};
+	/* clang-format on */
 	static const uint8_t a[4] = { 127, 0, 0, 1 };
 	struct wire_header h = { 9, 0x8000, 0, 0, 0, 0 };
 	uint8_t out[BUF], n1[WIRE_NAME_MAX], n2[WIRE_NAME_MAX];
@@ -899,7 +901,7 @@ START_TEST(test_rrtext_types)
 		0x20, 0x5c, 0x20, 0x62, 0x61, 0x63, 0x6b, 0x73, 0x6c, 0x61,
 		0x73, 0x68, 0x0a, 0x73, 0x65, 0x6d, 0x69, 0x3b, 0x63, 0x6f,
 		0x6c, 0x6f, 0x6e, 0x08, 0x00, 0xff, 0x0a, 0x74, 0x61, 0x62,
-		0x09, 0x78, 0x00
+		0x09, 0x78, 0x00,
 	};
 	static const uint8_t unk[4] = { 10, 0, 0, 1 };
 	uint8_t msg[BUF];
@@ -1042,12 +1044,14 @@ END_TEST
 
 START_TEST(test_rrtext_opt)
 {
+	/* clang-format off */
 	static const uint8_t opts[] = {
 		0, 10, 0, 8, 1, 2, 3, 4, 5, 6, 7, 0xab,           /* COOKIE */
 		0, 15, 0, 6, 0, 14, 'n', 'o', 'p', 'e',           /* EDE */
 		0, 3, 0, 3, 'n', 's', 0,                          /* NSID */
 		0xfd, 0xe9, 0, 1, 'x',                            /* 65001 */
 	};
+	/* clang-format on */
 	struct wire_rr rr = { 0, 0, WIRE_EDNS_DO, WIRE_TYPE_OPT, 1232, 0, 3 };
 	uint8_t msg[64];
 	char out[512];
