@@ -38,7 +38,7 @@ static void put_a(const char *name, uint32_t ttl, time_t now)
 }
 
 static int ask(const char *name, uint16_t type, time_t now,
-               struct respond_answer *a, bool *st)
+               struct answer *a, bool *st)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, name);
@@ -60,7 +60,7 @@ static uint32_t ttl_of(const uint8_t *img, size_t len, size_t i)
 
 START_TEST(test_fresh_is_not_stale)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st = true;
 
 	put_a("www.example", 300, T0);
@@ -74,7 +74,7 @@ END_TEST
 
 START_TEST(test_expired_gets_ttl_30)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st = false;
 
 	put_a("www.example", 300, T0);
@@ -89,7 +89,7 @@ END_TEST
 
 START_TEST(test_window)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st;
 
 	put_a("www.example", 300, T0);
@@ -107,7 +107,7 @@ START_TEST(test_cname_chain)
 {
 	uint8_t target[WIRE_NAME_MAX];
 	size_t tlen = wname(target, "www.example");
-	struct respond_answer a;
+	struct answer a;
 	bool st = false;
 
 	put("alias.example", WIRE_TYPE_CNAME, 100000, target, tlen,
@@ -126,7 +126,7 @@ END_TEST
 START_TEST(test_glue_not_served)
 {
 	static const uint8_t a4[4] = { 192, 0, 2, 9 };
-	struct respond_answer a;
+	struct answer a;
 	bool st;
 
 	put("ns.example", WIRE_TYPE_A, 300, a4, sizeof a4, CACHE_RANK_GLUE,
@@ -140,7 +140,7 @@ START_TEST(test_negative_stale)
 {
 	uint8_t n[WIRE_NAME_MAX], z[WIRE_NAME_MAX], rd[600];
 	size_t rl;
-	struct respond_answer a;
+	struct answer a;
 	bool st = false;
 	struct cache_neg neg;
 
@@ -173,7 +173,7 @@ END_TEST
 
 START_TEST(test_reject)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st;
 	static const uint8_t root[1] = { 0 };
 
@@ -194,7 +194,7 @@ static bool due(const char *name, uint16_t type, time_t now)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, name);
-	struct respond_answer a;
+	struct answer a;
 
 	if (respond_cache_answer(c, n, len, type, WIRE_CLASS_IN, now, &a,
 	                         buf, sizeof buf) != RESPOND_OK)
