@@ -17,17 +17,24 @@ bool answer_rr_next(const uint8_t *img, size_t len, size_t *pos,
                     struct answer_rr *rr)
 {
 	size_t p = *pos;
+	const uint8_t *f;
 
 	if (img == NULL || p >= len)
 		return false;
 	rr->owner = p;
 	if (wire_read_name(img, len, &p, NULL, &rr->ownerlen, 0) != WIRE_OK ||
 	    p - rr->owner != rr->ownerlen ||
-	    wire_read_u16(img, len, &p, &rr->type) != WIRE_OK ||
-	    wire_read_u16(img, len, &p, &rr->rclass) != WIRE_OK ||
-	    wire_read_u32(img, len, &p, &rr->ttl) != WIRE_OK ||
-	    wire_read_u16(img, len, &p, &rr->rdlen) != WIRE_OK ||
-	    len - p < rr->rdlen)
+	    len - p < ANSWER_RR_FIXED_BYTES)
+		return false;
+	/* The fixed part, read in place (this runs on every cache hit). */
+	f = img + p;
+	rr->type = (uint16_t)(f[0] << 8 | f[1]);
+	rr->rclass = (uint16_t)(f[2] << 8 | f[3]);
+	rr->ttl = (uint32_t)f[4] << 24 | (uint32_t)f[5] << 16 |
+	          (uint32_t)f[6] << 8 | f[7];
+	rr->rdlen = (uint16_t)(f[8] << 8 | f[9]);
+	p += ANSWER_RR_FIXED_BYTES;
+	if (len - p < rr->rdlen)
 		return false;
 	rr->rdata = p;
 	*pos = p + rr->rdlen;

@@ -252,7 +252,9 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
                const struct iter_now *now);
 
 /**
- * The answer, once iter_next returned ITER_DONE. Valid until iter_free.
+ * The answer, once iter_next returned ITER_DONE: RCODE NOERROR,
+ * NXDOMAIN or SERVFAIL (then `why` says why, for the log, and there are
+ * no records). Valid until iter_free.
  * NULL before ITER_DONE. After ITER_DONE every token is retired (feeds
  * are ignored), so the caller may cancel its queries.
  */
