@@ -61,7 +61,7 @@ struct server_res {
 /** What the answer callback of inflight_finish needs. */
 struct server_answer_ctx {
 	struct server *s;
-	const struct answer *a;  /**< NULL: answer SERVFAIL */
+	const struct answer *a;          /**< NULL: answer SERVFAIL */
 	bool stale;                      /**< a serve-stale answer */
 };
 
