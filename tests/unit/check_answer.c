@@ -323,6 +323,23 @@ START_TEST(test_chase_dname)
 	                 ANSWER_OK);
 	ck_assert_uint_eq(a.an_count, 2);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).type, WIRE_TYPE_CNAME);
+	/* Stale reads take an expired DNAME along (TTL 30), as fresh ones
+	 * take a fresh one. */
+	put_name("sdn.example", WIRE_TYPE_DNAME, "other.test", 100, T0);
+	put_name("www.sdn.example", WIRE_TYPE_CNAME, "www.other.test", 1000,
+	         T0);
+	ch = fresh(T0 + 200);
+	ck_assert_int_eq(chase(&ch, "www.sdn.example", WIRE_TYPE_A, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.an_count, 2);
+	ch.flags = ANSWER_CHASE_STALE;
+	ch.window = 600;
+	ck_assert_int_eq(chase(&ch, "www.sdn.example", WIRE_TYPE_A, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.an_count, 3);
+	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).type, WIRE_TYPE_DNAME);
+	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).ttl, ANSWER_STALE_TTL);
+	ck_assert(ch.stale_used);
 }
 END_TEST
 
