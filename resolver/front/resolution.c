@@ -61,7 +61,7 @@ struct server_res {
 /** What the answer callback of inflight_finish needs. */
 struct server_answer_ctx {
 	struct server *s;
-	const struct respond_answer *a;  /**< NULL: answer SERVFAIL */
+	const struct answer *a;          /**< NULL: answer SERVFAIL */
 	bool stale;                      /**< a serve-stale answer */
 };
 
@@ -152,7 +152,7 @@ static void log_servfail(const struct server_res *r, const char *why)
 }
 
 /* RFC 8767: a failed resolution answers from expired data if it can. */
-static bool res_stale(struct server_res *r, struct respond_answer *a)
+static bool res_stale(struct server_res *r, struct answer *a)
 {
 	struct server *s = r->s;
 	const uint8_t *n;
@@ -172,7 +172,7 @@ static bool res_stale(struct server_res *r, struct respond_answer *a)
  * A failed walk may still have cached a complete answer (one too large
  * for the iterator's result buffer, say): answer from the cache then.
  */
-static bool res_cached(struct server_res *r, struct respond_answer *a)
+static bool res_cached(struct server_res *r, struct answer *a)
 {
 	struct server *s = r->s;
 	const uint8_t *n;
@@ -191,7 +191,7 @@ static bool res_cached(struct server_res *r, struct respond_answer *a)
 static void res_fail(struct server_res *r, const char *why)
 {
 	struct server_answer_ctx ctx = { r->s, NULL, false };
-	struct respond_answer a;
+	struct answer a;
 
 	if (r->done)
 		return;
@@ -210,23 +210,15 @@ static void res_fail(struct server_res *r, const char *why)
 /* ITER_DONE: answer every waiter from the result, then free. */
 static void res_finish(struct server_res *r)
 {
-	const struct iter_result *ir = iter_result(r->req);
+	const struct answer *ir = iter_result(r->req);
 	struct server_answer_ctx ctx;
-	struct respond_answer a;
+	struct answer a;
 
 	if (ir == NULL) {
 		res_fail(r, "no result");
 		return;
 	}
-	memset(&a, 0, sizeof a);
-	a.rcode = ir->rcode;
-	a.an = ir->an;
-	a.an_len = ir->an_len;
-	a.an_count = ir->an_count;
-	a.ns = ir->ns;
-	a.ns_len = ir->ns_len;
-	a.ns_count = ir->ns_count;
-	a.curve = ir->curve;
+	a = *ir; /* res_cached and res_stale may replace it */
 	r->done = true;
 	r->s->st.resolutions_done++;
 	ctx.stale = false;
@@ -327,7 +319,7 @@ static void res_stale_early(struct server_res *r)
 {
 	struct server *s = r->s;
 	struct server_answer_ctx ctx = { s, NULL, true };
-	struct respond_answer a;
+	struct answer a;
 	uint8_t name[WIRE_NAME_MAX];
 	const uint8_t *n;
 	size_t len;
@@ -383,7 +375,7 @@ static void res_fwd_cb(void *arg, int status, const uint8_t *msg,
 	struct server_res *r = arg;
 	struct server *s = r->s;
 	struct server_answer_ctx ctx = { s, NULL, false };
-	struct respond_answer a;
+	struct answer a;
 	const uint8_t *n;
 	size_t nlen;
 	uint16_t qtype, qclass;
@@ -547,7 +539,7 @@ void resolution_fail_all(struct server *s, const char *why)
  * client waits; joined by any resolution of the question in flight;
  * never when the table is half full: clients come first). */
 void resolution_prefetch(struct server *s, const struct respond_query *q,
-                         const struct respond_answer *a, time_t now)
+                         const struct answer *a, time_t now)
 {
 	struct server_res *r;
 

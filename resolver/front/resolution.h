@@ -28,7 +28,7 @@ enum server_qresult resolution_wait(struct server *s,
  * unless the question is in flight or the table is half full.
  */
 void resolution_prefetch(struct server *s, const struct respond_query *q,
-                         const struct respond_answer *a, time_t now);
+                         const struct answer *a, time_t now);
 
 /** End every resolution in the in-flight table (SERVFAIL, or a stale
  * answer, to their waiters) with the reason why. */

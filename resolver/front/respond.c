@@ -10,23 +10,10 @@
 
 /** A compression pointer (RFC 1035 4.1.4). */
 #define RESPOND_PTR_BYTES 2
-/** Type, class, TTL and RDLENGTH of a record. */
-#define RESPOND_RR_FIXED_BYTES 10
 /** Type and class of a question. */
 #define RESPOND_QFIXED_BYTES 4
 /** Where the header's counts start (QDCOUNT; section n at 4 + 2n). */
 #define RESPOND_COUNT_OFFSET 4
-
-/** One record of an image (see respond.h), as offsets into it. */
-struct respond_image_rr {
-	size_t owner;
-	size_t ownerlen;
-	uint16_t type;
-	uint16_t rclass;
-	uint32_t ttl;
-	size_t rdata;
-	uint16_t rdlen;
-};
 
 const char *respond_strerror(int status)
 {
@@ -253,36 +240,15 @@ int respond_error(const struct respond_query *q, unsigned rcode,
 	return RESPOND_OK;
 }
 
-/* Read the record of an image at *pos (bounded; images are trusted but
- * checked all the same: the owner must be uncompressed). */
-static int image_next(const uint8_t *img, size_t len, size_t *pos,
-                      struct respond_image_rr *r)
-{
-	size_t p = *pos;
-
-	r->owner = p;
-	if (wire_read_name(img, len, &p, NULL, &r->ownerlen, 0) != WIRE_OK ||
-	    p - r->owner != r->ownerlen ||
-	    wire_read_u16(img, len, &p, &r->type) != WIRE_OK ||
-	    wire_read_u16(img, len, &p, &r->rclass) != WIRE_OK ||
-	    wire_read_u32(img, len, &p, &r->ttl) != WIRE_OK ||
-	    wire_read_u16(img, len, &p, &r->rdlen) != WIRE_OK ||
-	    len - p < r->rdlen)
-		return RESPOND_EINVAL;
-	r->rdata = p;
-	*pos = p + r->rdlen;
-	return RESPOND_OK;
-}
-
 /*
  * A record owned by the question name (the usual answer), written by
  * hand: its owner is a pointer to the question at offset 12, the bytes
  * wire_write_rr would write after a search of every name written before.
  */
 static int rr_at_question(struct wire_writer *w, enum wire_section sec,
-                          const uint8_t *img, const struct respond_image_rr *r)
+                          const uint8_t *img, const struct answer_rr *r)
 {
-	size_t need = RESPOND_PTR_BYTES + RESPOND_RR_FIXED_BYTES + r->rdlen;
+	size_t need = RESPOND_PTR_BYTES + ANSWER_RR_FIXED_BYTES + r->rdlen;
 	size_t cnt = RESPOND_COUNT_OFFSET + 2 * (size_t)sec;
 	unsigned n = (unsigned)w->buf[cnt] << 8 | w->buf[cnt + 1];
 	uint8_t *p = w->buf + w->len;
@@ -310,13 +276,13 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
                         const struct respond_query *q, const uint8_t *img,
                         size_t len, uint16_t count)
 {
-	struct respond_image_rr r;
+	struct answer_rr r;
 	size_t pos = 0;
 	uint16_t i;
 	int rc;
 
 	for (i = 0; i < count; i++) {
-		if (image_next(img, len, &pos, &r) != RESPOND_OK)
+		if (!answer_rr_next(img, len, &pos, &r))
 			return RESPOND_EINVAL;
 		if (q != NULL && r.ownerlen == q->qnamelen &&
 		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
@@ -338,7 +304,7 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 /* Write the answer and authority sections, cutting at the writer's cap;
  * *tc is set when the client must retry over TCP. */
 static int resp_records(struct wire_writer *w, const struct respond_query *q,
-                        const struct respond_answer *a, bool *tc)
+                        const struct answer *a, bool *tc)
 {
 	struct wire_mark m;
 	int rc;
@@ -368,7 +334,7 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 }
 
 int respond_build(const struct respond_query *q,
-                  const struct respond_answer *a, size_t limit,
+                  const struct answer *a, size_t limit,
                   uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated)
 {
@@ -405,123 +371,6 @@ int respond_build(const struct respond_query *q,
 /* ------------------------------------------------------------------ */
 /* Answers from the cache                                              */
 
-/* One cache read of (name, type); only ranks fit to answer count. */
-static int cache_read(struct cache *c, const uint8_t *name, size_t len,
-                      uint16_t type, uint16_t klass, time_t now,
-                      struct cache_answer *ans, uint8_t *buf, size_t cap)
-{
-	struct cache_query cq;
-
-	cq.name = name;
-	cq.name_len = len;
-	cq.type = type;
-	cq.klass = klass;
-	cq.flags = 0;
-	if (cache_get(c, &cq, now, ans, buf, cap) != CACHE_OK ||
-	    ans->rank < CACHE_RANK_NONAUTH)
-		return RESPOND_EMISS;
-	return RESPOND_OK;
-}
-
-/* The target of the first CNAME record of an image, lowercased. */
-static int cname_target(const uint8_t *img, size_t len,
-                        uint8_t out[WIRE_NAME_MAX], size_t *outlen)
-{
-	struct respond_image_rr r;
-	size_t pos = 0, p;
-
-	if (image_next(img, len, &pos, &r) != RESPOND_OK ||
-	    r.type != WIRE_TYPE_CNAME)
-		return RESPOND_EMISS;
-	p = r.rdata;
-	if (wire_read_name(img, r.rdata + r.rdlen, &p, out, outlen,
-	                   WIRE_NAME_LOWER) != WIRE_OK)
-		return RESPOND_EMISS;
-	return RESPOND_OK;
-}
-
-/* Reverse buf[from..to) in place. */
-static void reverse(uint8_t *buf, size_t from, size_t to)
-{
-	uint8_t t;
-
-	while (from + 1 < to) {
-		to--;
-		t = buf[from];
-		buf[from] = buf[to];
-		buf[to] = t;
-		from++;
-	}
-}
-
-/* Swap the adjacent regions buf[0..a) and buf[a..a+b) in place. */
-static void rotate(uint8_t *buf, size_t a, size_t b)
-{
-	reverse(buf, 0, a + b);
-	reverse(buf, 0, b);
-	reverse(buf, b, a + b);
-}
-
-/*
- * Whether the DNAME image (first record) at ancestor `owner` of `name`
- * maps name to `target` (RFC 6672 substitution of the owner suffix).
- */
-static bool dname_maps(const uint8_t *img, size_t len, const uint8_t *name,
-                       size_t nlen, size_t olen, const uint8_t *target,
-                       size_t tlen)
-{
-	struct respond_image_rr r;
-	uint8_t dt[WIRE_NAME_MAX];
-	size_t pos = 0, p, dtlen, keep = nlen - olen;
-
-	if (image_next(img, len, &pos, &r) != RESPOND_OK ||
-	    r.type != WIRE_TYPE_DNAME)
-		return false;
-	p = r.rdata;
-	if (wire_read_name(img, r.rdata + r.rdlen, &p, dt, &dtlen,
-	                   WIRE_NAME_LOWER) != WIRE_OK)
-		return false;
-	return keep + dtlen == tlen && memcmp(name, target, keep) == 0 &&
-	       memcmp(dt, target + keep, dtlen) == 0;
-}
-
-/*
- * A CNAME image for name sits at buf[0..clen), target what it points to:
- * when a proper ancestor of name holds a DNAME that synthesizes it, put
- * the DNAME RRset before it (RFC 6672 3.1). Returns the DNAME's length
- * and record count through dlen and dcount (0 when there is none);
- * *curve stays true only when the DNAME too came over DNSCurve.
- */
-static void cache_dname(struct cache *c, const uint8_t *name, size_t nlen,
-                        const uint8_t *target, size_t tlen, uint16_t klass,
-                        time_t now, uint8_t *buf, size_t clen, size_t cap,
-                        size_t *dlen, uint16_t *dcount, bool *curve)
-{
-	struct cache_answer ans;
-	size_t off = 0;
-
-	*dlen = 0;
-	*dcount = 0;
-	while (off < nlen && name[off] != 0) {
-		off += (size_t)name[off] + 1;
-		if (off >= nlen - 1)
-			break; /* the root: no DNAME looked for there */
-		if (cache_read(c, name + off, nlen - off, WIRE_TYPE_DNAME,
-		               klass, now, &ans, buf + clen,
-		               cap - clen) != RESPOND_OK ||
-		    ans.kind != CACHE_KIND_RRSET)
-			continue;
-		if (!dname_maps(buf + clen, ans.len, name, nlen, nlen - off,
-		                target, tlen))
-			return;
-		rotate(buf, clen, ans.len);
-		*dlen = ans.len;
-		*dcount = (uint16_t)ans.count;
-		*curve = *curve && ans.curve != 0;
-		return;
-	}
-}
-
 /* Meta and transfer types that are never resolved (RFC 1035, 2845,
  * 2930, 1995, 5936). */
 #define RESPOND_TYPE_TKEY 249
@@ -552,70 +401,23 @@ unsigned respond_policy(const struct respond_query *q)
 	}
 }
 
-void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
-                         size_t used, uint16_t an, bool curve,
-                         struct respond_answer *a)
-{
-	memset(a, 0, sizeof(*a));
-	a->an = buf;
-	a->an_len = used;
-	a->an_count = an;
-	a->rcode = WIRE_RCODE_NOERROR;
-	a->curve = curve && ans->curve != 0;
-	if (ans->kind == CACHE_KIND_RRSET) {
-		a->an_len += ans->len;
-		a->an_count = (uint16_t)(an + ans->count);
-		return;
-	}
-	if (ans->kind == CACHE_KIND_NXDOMAIN)
-		a->rcode = WIRE_RCODE_NXDOMAIN;
-	a->ns = buf + used;
-	a->ns_len = ans->len;
-	a->ns_count = (uint16_t)ans->count;
-}
-
 int respond_cache_answer(struct cache *c, const uint8_t *lname,
                          size_t lnamelen, uint16_t qtype, uint16_t qclass,
-                         time_t now, struct respond_answer *a,
-                         uint8_t *buf, size_t cap)
+                         time_t now, struct answer *a, uint8_t *buf,
+                         size_t cap)
 {
-	struct cache_answer ans;
-	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
-	size_t nlen = lnamelen, tlen, used = 0, dlen;
-	uint16_t an = 0, dcount;
-	unsigned link;
-	bool curve = true;
+	struct answer_chase ch = { c, qclass, now, 0, 0, false };
 
-	if (c == NULL || lname == NULL || lnamelen > WIRE_NAME_MAX)
-		return RESPOND_EINVAL;
-	memcpy(name, lname, lnamelen);
-	for (link = 0; link <= RESPOND_CNAME_MAX; link++) {
-		if (cache_read(c, name, nlen, qtype, qclass, now, &ans,
-		               buf + used, cap - used) == RESPOND_OK) {
-			respond_cache_final(&ans, buf, used, an, curve, a);
-			return RESPOND_OK;
-		}
-		if (qtype == WIRE_TYPE_CNAME ||
-		    cache_read(c, name, nlen, WIRE_TYPE_CNAME, qclass, now,
-		               &ans, buf + used, cap - used) != RESPOND_OK ||
-		    ans.kind != CACHE_KIND_RRSET ||
-		    cname_target(buf + used, ans.len, target, &tlen) !=
-		    RESPOND_OK)
-			return RESPOND_EMISS;
-		cache_dname(c, name, nlen, target, tlen, qclass, now,
-		            buf + used, ans.len, cap - used, &dlen, &dcount, &curve);
-		used += ans.len + dlen;
-		an = (uint16_t)(an + ans.count + dcount);
-		curve = curve && ans.curve != 0;
-		memcpy(name, target, tlen);
-		nlen = tlen;
+	switch (answer_chase(&ch, lname, lnamelen, qtype, a, buf, cap)) {
+	case ANSWER_OK: return RESPOND_OK;
+	case ANSWER_EINVAL: return RESPOND_EINVAL;
+	default: return RESPOND_EMISS;
 	}
-	return RESPOND_EMISS;
 }
 
 int respond_cache_referral(struct cache *c, const uint8_t *lname,
                            size_t lnamelen, uint16_t qclass, time_t now,
-                           struct respond_answer *a, uint8_t *buf,
+                           struct answer *a, uint8_t *buf,
                            size_t cap)
 {
 	struct cache_answer ans;

@@ -5,7 +5,7 @@
  * errors with respond_error, looks the question up with
  * respond_cache_answer (the hot path), and writes answers with
  * respond_build, whether they come from the cache, a local zone or a
- * finished resolution (struct iter_result, same record format).
+ * finished resolution (struct answer of answer.h).
  *
  * Design notes:
  * - Nothing here allocates or touches a socket: the caller passes its
@@ -16,9 +16,8 @@
  * - Flags of a response: QR, RA, RD and CD copied from the query, AA and
  *   AD never set (AD is never copied from upstream: nothing here is
  *   validated).
- * - Records arrive as "images": wire RRs with uncompressed owners and
- *   TTLs already counted down (what cache_get and iter_result give).
- *   Owners are compressed on the way out; RDATA is copied as it is.
+ * - Records arrive as "images" (answer.h): wire RRs with uncompressed
+ *   owners and TTLs already counted down. Owners are compressed on the way out; RDATA is copied as it is.
  * - UDP answers are cut to the client's limit (512, or its EDNS size up
  *   to our own): when the answer section does not fit, the response
  *   carries TC and no records, so the client asks again over TCP; an
@@ -35,15 +34,13 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "wire/answer.h"
 #include "wire/wire.h"
 
 struct cache;
-struct cache_answer;
 
 /** Records parsed from a client query (question + OPT + a few more). */
 #define RESPOND_QUERY_RR_MAX 8
-/** CNAME links followed inside the cache on the hot path. */
-#define RESPOND_CNAME_MAX 12
 /** Bytes of the OPT record we add (root, type, class, TTL, RDLENGTH). */
 #define RESPOND_OPT_BYTES 11
 /** Largest UDP payload we ever send to a client. */
@@ -77,20 +74,6 @@ struct respond_query {
 	uint16_t edns_size;            /**< its UDP payload (>= 512) */
 	bool edns_do;                  /**< its DO bit */
 	uint8_t edns_version;
-};
-
-/** An answer to send: RCODE and record images (see design notes). */
-struct respond_answer {
-	uint8_t rcode;
-	const uint8_t *an;     /**< answer section images */
-	size_t an_len;
-	uint16_t an_count;
-	const uint8_t *ns;     /**< authority section images */
-	size_t ns_len;
-	uint16_t ns_count;
-	bool curve;            /**< every RRset in it came over DNSCurve
-	                            (set by respond_cache_answer; counted in
-	                            the statistics, never sent) */
 };
 
 /**
@@ -148,7 +131,7 @@ int respond_error(const struct respond_query *q, unsigned rcode,
  *   fit) or RESPOND_EINVAL (malformed image).
  */
 int respond_build(const struct respond_query *q,
-                  const struct respond_answer *a, size_t limit,
+                  const struct answer *a, size_t limit,
                   uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated) MUST_CHECK;
 
@@ -161,21 +144,9 @@ int respond_build(const struct respond_query *q,
 unsigned respond_policy(const struct respond_query *q);
 
 /**
- * Fill *a with the last link of a cache walk: the RRset the cache gave
- * (appended after the chain's used bytes of buf), or for a negative
- * entry its SOA as the authority section and NXDOMAIN/NOERROR.
- * @param an: records of the chain so far (CNAMEs) in buf[0..used).
- * @param curve: every link so far came over DNSCurve.
- * (Shared by respond_cache_answer and stale.c's expired-data walk.)
- */
-void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
-                         size_t used, uint16_t an, bool curve,
-                         struct respond_answer *a);
-
-/**
- * Answer a question from the cache alone, following CNAMEs inside the
- * cache (at most RESPOND_CNAME_MAX). Only data of rank NONAUTH or better
- * answers; glue and referral data are misses. Never allocates.
+ * Answer a question from the cache alone, following CNAMEs (and the
+ * DNAMEs that synthesize them) inside the cache: answer_chase with fresh
+ * data only (see answer.h). Never allocates.
  * @param c: the cache.
  * @param lname, lnamelen: the question name, lowercase.
  * @param qtype, qclass: the question.
@@ -183,11 +154,11 @@ void respond_cache_final(const struct cache_answer *ans, uint8_t *buf,
  * @param a: receives the answer, pointing into buf.
  * @param buf, cap: space for the record images.
  * @return RESPOND_OK, RESPOND_EMISS (anything missing along the chain,
- *   or the buffer too small for it).
+ *   or the buffer too small for it), RESPOND_EINVAL (bad argument).
  */
 int respond_cache_answer(struct cache *c, const uint8_t *lname,
                          size_t lnamelen, uint16_t qtype, uint16_t qclass,
-                         time_t now, struct respond_answer *a,
+                         time_t now, struct answer *a,
                          uint8_t *buf, size_t cap) MUST_CHECK;
 
 /**
@@ -198,7 +169,7 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
  */
 int respond_cache_referral(struct cache *c, const uint8_t *lname,
                            size_t lnamelen, uint16_t qclass, time_t now,
-                           struct respond_answer *a, uint8_t *buf,
+                           struct answer *a, uint8_t *buf,
                            size_t cap) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_RESPOND_H */

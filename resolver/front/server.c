@@ -90,7 +90,7 @@ void server_error(struct server *s, const struct respond_query *q,
 
 void server_answer(struct server *s, const struct respond_query *q,
                    const struct inflight_dest *d,
-                   const struct respond_answer *a, bool waited,
+                   const struct answer *a, bool waited,
                    enum qlog_src src, bool aa)
 {
 	size_t limit = WIRE_MSG_MAX, len;
@@ -144,7 +144,7 @@ static bool server_routed(const struct server *s,
 static bool server_local(struct server *s, const struct respond_query *q,
                          const struct inflight_dest *d)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool blocked;
 
 	if (localdata_answer(s->ld, q->lname, q->qnamelen, q->qtype,
@@ -174,7 +174,7 @@ static enum server_qresult server_lookup(struct server *s,
                                          const struct respond_query *q,
                                          const struct inflight_dest *d)
 {
-	struct respond_answer a;
+	struct answer a;
 	time_t now = clock_wall_s();
 
 	if (server_local(s, q, d))

@@ -134,7 +134,7 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
  */
 void server_answer(struct server *s, const struct respond_query *q,
                    const struct inflight_dest *d,
-                   const struct respond_answer *a, bool waited,
+                   const struct answer *a, bool waited,
                    enum qlog_src src, bool aa);
 
 /** Answer q with an error rcode (counted, logged); nothing if it cannot

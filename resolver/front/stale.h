@@ -5,8 +5,9 @@
  * - stale_answer: when a resolution fails (every server timed out,
  *   refused or failed: SERVFAIL), or is still running after
  *   STALE_CLIENT_TIMEOUT_MS, the server answers from cache data that
- *   expired at most `window` seconds ago, following CNAMEs as
- *   respond_cache_answer does; the expired records carry the TTL
+ *   expired at most `window` seconds ago, following CNAMEs and DNAMEs
+ *   as respond_cache_answer does (answer_chase with
+ *   ANSWER_CHASE_STALE); the expired records carry the TTL
  *   STALE_TTL (30 s, RFC 8767 section 4).
  * - stale_prefetch_due: after a cache hit, whether the answer is in the
  *   last tenth of its life (Unbound's rule: remaining TTL at most 10 %
@@ -35,12 +36,12 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "respond.h"
+#include "wire/answer.h"
 
 struct cache;
 
 /** TTL of a stale record in an answer (RFC 8767 section 4). */
-#define STALE_TTL 30u
+#define STALE_TTL ANSWER_STALE_TTL
 /** Client response timer (RFC 8767 section 5): clients still waiting
  *  for a resolution after this long get stale data, if there is any,
  *  while the resolution goes on. */
@@ -63,7 +64,7 @@ const char *stale_strerror(int status);
 
 /**
  * Answer a question from the cache, expired data included: each RRset
- * or negative entry of the CNAME chain (at most RESPOND_CNAME_MAX links)
+ * or negative entry of the CNAME chain (at most ANSWER_CNAME_MAX links)
  * may be fresh, or expired at most `window` seconds before now; the
  * records of expired entries get TTL STALE_TTL.
  * @param c: the cache.
@@ -78,7 +79,7 @@ const char *stale_strerror(int status);
  */
 int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
                  uint16_t qtype, uint16_t qclass, time_t now,
-                 uint32_t window, struct respond_answer *a, uint8_t *buf,
+                 uint32_t window, struct answer *a, uint8_t *buf,
                  size_t cap, bool *used_stale) MUST_CHECK;
 
 /**
@@ -92,7 +93,7 @@ int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
  * @param max_ttl: the cache's max-ttl (no stored TTL is above it).
  * @return true when a refresh is due.
  */
-bool stale_prefetch_due(struct cache *c, const struct respond_answer *a,
+bool stale_prefetch_due(struct cache *c, const struct answer *a,
                         const uint8_t *lname, size_t lnamelen,
                         uint16_t qtype, uint16_t qclass, time_t now,
                         uint32_t max_ttl);

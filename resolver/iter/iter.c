@@ -97,7 +97,7 @@ struct iter_frame *iter_frame_alloc(struct iter_req *req)
 	return s != NULL ? slab_alloc(s) : malloc(sizeof(struct iter_frame));
 }
 
-const struct iter_result *iter_result(const struct iter_req *req)
+const struct answer *iter_result(const struct iter_req *req)
 {
 	return req != NULL && req->done ? &req->result : NULL;
 }
@@ -187,7 +187,7 @@ bool iter_frame_lingering(const struct iter_req *req, size_t fi)
 
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 {
-	struct iter_result *r = &req->result;
+	struct answer *r = &req->result;
 	size_t i;
 
 	if (req->done)

@@ -54,6 +54,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "wire/answer.h"
 #include "wire/wire.h"
 
 struct slab;
@@ -195,23 +196,6 @@ enum iter_step {
 	ITER_DONE      /**< finished: see iter_result */
 };
 
-/** The answer of a finished resolution, ready for the clients. */
-struct iter_result {
-	uint8_t rcode;               /**< NOERROR, NXDOMAIN or SERVFAIL */
-	/** Wire RRs with uncompressed owners and TTLs as of `now` (the
-	 *  format cache reads return): the answer section (CNAME chain and
-	 *  final RRset) then the authority section (SOA on negative
-	 *  answers). */
-	const uint8_t *an;
-	size_t an_len;
-	uint16_t an_count;
-	const uint8_t *ns;
-	size_t ns_len;
-	uint16_t ns_count;
-	bool curve;                  /**< every RRset came over DNSCurve */
-	const char *why;             /**< SERVFAIL reason for the log */
-};
-
 /** Counters a resolution adds to; the caller sums them into stats. */
 struct iter_counts {
 	uint32_t sends;
@@ -268,11 +252,13 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
                const struct iter_now *now);
 
 /**
- * The answer, once iter_next returned ITER_DONE. Valid until iter_free.
+ * The answer, once iter_next returned ITER_DONE: RCODE NOERROR,
+ * NXDOMAIN or SERVFAIL (then `why` says why, for the log, and there are
+ * no records). Valid until iter_free.
  * NULL before ITER_DONE. After ITER_DONE every token is retired (feeds
  * are ignored), so the caller may cancel its queries.
  */
-const struct iter_result *iter_result(const struct iter_req *req);
+const struct answer *iter_result(const struct iter_req *req);
 
 /** This request's counters. */
 const struct iter_counts *iter_counts(const struct iter_req *req);

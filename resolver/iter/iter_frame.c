@@ -109,15 +109,23 @@ static void iter_deliver_image(struct iter_req *req, size_t fi,
 {
 	struct iter_frame *parent = req->frame[fi - 1];
 	struct iter_ns *ns = &parent->zone.ns[req->frame[fi]->parent_ns];
+	struct answer_rr rr;
 	size_t pos = 0, n;
 
-	for (n = 0; pos < len && n < ITER_RRSET_MAX; n++) {
-		struct wire_rr rr;
-
-		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
-			return;
+	for (n = 0; n < ITER_RRSET_MAX && answer_rr_next(img, len, &pos, &rr);
+	     n++)
 		iter_ns_add_addr(req, ns, rr.type, img + rr.rdata, rr.rdlen);
-	}
+}
+
+/* A fresh chase over the cache for a frame's lookups, one link at a
+ * time (the loop checks are iter_cname_step's). */
+static struct answer_chase iter_chase(const struct iter_req *req,
+                                      const struct iter_frame *f)
+{
+	struct answer_chase ch = { req->env->cache, f->qclass, req->now.wall,
+	                           0, 0, false };
+
+	return ch;
 }
 
 /* A negative cache entry: SOA image into the authority buffer. */
@@ -141,15 +149,13 @@ static void iter_lookup_negative(struct iter_req *req, size_t fi,
 static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
-	struct cache_query q = { f->sname, f->snamelen, f->qtype, f->qclass,
-	                         0 };
+	struct answer_chase ch = iter_chase(req, f);
 	struct cache_answer ans;
 	uint8_t *buf = fi == 0 ? req->an + req->an_len : req->scratch;
 	size_t cap = fi == 0 ? sizeof(req->an) - req->an_len :
 	                       sizeof(req->scratch);
 
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, buf, cap) !=
-	    CACHE_OK || ans.rank < CACHE_RANK_NONAUTH)
+	if (!answer_read(&ch, f->sname, f->snamelen, f->qtype, &ans, buf, cap))
 		return false;
 	f->state = ITER_F_DONE;
 	if (ans.kind != CACHE_KIND_RRSET) {
@@ -174,24 +180,15 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
-	struct cache_query q = { f->sname, f->snamelen, WIRE_TYPE_CNAME,
-	                         f->qclass, 0 };
+	struct answer_chase ch = iter_chase(req, f);
 	struct cache_answer ans;
-	struct wire_rr rr;
 	uint8_t target[WIRE_NAME_MAX];
-	size_t pos = 0, tlen;
+	size_t tlen;
 
+	ch.flags = ANSWER_CHASE_ONE_CNAME;
 	if (f->qtype == WIRE_TYPE_CNAME ||
-	    cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
-	              sizeof(req->scratch)) != CACHE_OK ||
-	    ans.kind != CACHE_KIND_RRSET || ans.rank < CACHE_RANK_NONAUTH ||
-	    ans.count != 1)
-		return false;
-	if (wire_read_rr(req->scratch, ans.len, &pos, &rr) != WIRE_OK)
-		return false;
-	pos = rr.rdata;
-	if (wire_read_rdata_name(req->scratch, ans.len, &rr, &pos, target,
-	                         &tlen, WIRE_NAME_LOWER) != WIRE_OK)
+	    !answer_cname(&ch, f->sname, f->snamelen, &ans, req->scratch,
+	                  sizeof(req->scratch), target, &tlen))
 		return false;
 	if (fi == 0) {
 		if (ans.len > sizeof(req->an) - req->an_len ||
@@ -276,15 +273,15 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 	     n++) {
 		uint8_t name[WIRE_NAME_MAX];
 		size_t nlen, p;
-		struct wire_rr rr;
+		struct answer_rr rr;
 
-		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
+		if (!answer_rr_next(img, len, &pos, &rr))
 			return;
 		p = rr.rdata;
 		if ((rr.type != WIRE_TYPE_NS &&
 		     rr.type != ITER_TYPE_PARENT_NS) ||
-		    wire_read_rdata_name(img, len, &rr, &p, name, &nlen,
-		                         WIRE_NAME_LOWER) != WIRE_OK)
+		    wire_read_name(img, rr.rdata + rr.rdlen, &p, name, &nlen,
+		                   WIRE_NAME_LOWER) != WIRE_OK)
 			continue;
 		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
 		z->ns[z->nns].hints = zonelen == 1 &&

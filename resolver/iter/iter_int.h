@@ -248,7 +248,7 @@ struct iter_req {
 	struct iter_counts counts;
 	unsigned subqueries;
 	const char *cap_why;            /**< a cap hit in any frame */
-	struct iter_result result;
+	struct answer result;
 	size_t an_len;
 	uint16_t an_count;
 	size_t ns_len;
@@ -396,10 +396,6 @@ bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
  * NS, CNAME, PTR, DNAME, MX, SRV, SOA ending where the RDATA ends). */
 bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr);
 uint32_t iter_ttl(const struct iter_req *req, uint32_t ttl);
-bool iter_rr_append(uint8_t *buf, size_t cap, size_t *len,
-                    const uint8_t *owner, size_t ownerlen, uint16_t type,
-                    uint16_t rclass, uint32_t ttl, const uint8_t *rdata,
-                    size_t rdlen);
 bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
                         size_t ownerlen, uint16_t type, uint32_t ttl,
                         const uint8_t *rdata, size_t rdlen);

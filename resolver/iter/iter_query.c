@@ -114,19 +114,16 @@ static void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
 	struct cache_query q = { ns->name, ns->namelen, type, WIRE_CLASS_IN,
 	                         0 };
 	struct cache_answer ans;
+	struct answer_rr rr;
 	size_t pos = 0, n;
 
 	if (cache_get(req->env->cache, &q, req->now.wall, &ans, img,
 	              sizeof(img)) != CACHE_OK ||
 	    ans.kind != CACHE_KIND_RRSET)
 		return;
-	for (n = 0; pos < ans.len && n < ans.count; n++) {
-		struct wire_rr rr;
-
-		if (wire_read_rr(img, ans.len, &pos, &rr) != WIRE_OK)
-			return;
+	for (n = 0; n < ans.count && answer_rr_next(img, ans.len, &pos, &rr);
+	     n++)
 		iter_ns_add_addr(req, ns, rr.type, img + rr.rdata, rr.rdlen);
-	}
 }
 
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)

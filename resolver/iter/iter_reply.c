@@ -289,9 +289,9 @@ static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
 		ttl = cfg->neg_max_ttl;
 	req->ns_len = 0;
 	req->ns_count = 0;
-	if (iter_rr_append(req->ns, sizeof(req->ns), &req->ns_len, owner,
-	                   ownerlen, WIRE_TYPE_SOA, req->frame[0]->qclass, ttl,
-	                   rd, rdlen)) {
+	if (answer_rr_append(req->ns, sizeof(req->ns), &req->ns_len, owner,
+	                     ownerlen, WIRE_TYPE_SOA, req->frame[0]->qclass,
+	                     ttl, rd, rdlen)) {
 		req->ns_count = 1;
 		iter_answer_curve(req, curve);
 	}

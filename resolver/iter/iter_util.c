@@ -211,36 +211,15 @@ uint32_t iter_ttl(const struct iter_req *req, uint32_t ttl)
 	return ttl;
 }
 
-bool iter_rr_append(uint8_t *buf, size_t cap, size_t *len,
-                    const uint8_t *owner, size_t ownerlen, uint16_t type,
-                    uint16_t rclass, uint32_t ttl, const uint8_t *rdata,
-                    size_t rdlen)
-{
-	struct wire_writer w;
-
-	if (*len > cap || rdlen > UINT16_MAX)
-		return false;
-	wire_writer_init(&w, buf + *len, cap - *len);
-	if (wire_write_bytes(&w, owner, ownerlen) != WIRE_OK ||
-	    wire_write_u16(&w, type) != WIRE_OK ||
-	    wire_write_u16(&w, rclass) != WIRE_OK ||
-	    wire_write_u32(&w, ttl) != WIRE_OK ||
-	    wire_write_u16(&w, (uint16_t)rdlen) != WIRE_OK ||
-	    wire_write_bytes(&w, rdata, rdlen) != WIRE_OK)
-		return false;
-	*len += w.len;
-	return true;
-}
-
 bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
                         size_t ownerlen, uint16_t type, uint32_t ttl,
                         const uint8_t *rdata, size_t rdlen)
 {
 	if (req->an_count == UINT16_MAX)
 		return false;
-	if (!iter_rr_append(req->an, sizeof(req->an), &req->an_len, owner,
-	                    ownerlen, type, req->frame[0]->qclass, ttl, rdata,
-	                    rdlen))
+	if (!answer_rr_append(req->an, sizeof(req->an), &req->an_len, owner,
+	                      ownerlen, type, req->frame[0]->qclass, ttl,
+	                      rdata, rdlen))
 		return false;
 	req->an_count++;
 	return true;

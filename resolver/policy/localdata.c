@@ -288,36 +288,10 @@ static bool is_blocked(const struct localdata *ld, const uint8_t *name,
 /* ------------------------------------------------------------------ */
 /* Answers                                                             */
 
-/* Append one record image (owner, type, IN, TTL, RDATA). */
-static bool image_add(uint8_t *buf, size_t cap, size_t *used,
-                      const struct ld_rec *r)
-{
-	uint8_t *p = buf + *used;
-	size_t need = r->namelen + 10 + r->rdlen;
-
-	if (need > cap - *used)
-		return false;
-	memcpy(p, r->name, r->namelen);
-	p += r->namelen;
-	*p++ = (uint8_t)(r->type >> 8);
-	*p++ = (uint8_t)r->type;
-	*p++ = 0;
-	*p++ = WIRE_CLASS_IN;
-	*p++ = (uint8_t)(LOCALDATA_TTL >> 24);
-	*p++ = (uint8_t)(LOCALDATA_TTL >> 16);
-	*p++ = (uint8_t)(LOCALDATA_TTL >> 8);
-	*p++ = (uint8_t)LOCALDATA_TTL;
-	*p++ = 0;
-	*p++ = (uint8_t)r->rdlen;
-	memcpy(p, r->rdata, r->rdlen);
-	*used += need;
-	return true;
-}
-
 /* The records of a local name: those of qtype (ANY: all), one PTR. */
-static int answer_records(const struct localdata *ld, size_t i,
+static int ld_records(const struct localdata *ld, size_t i,
                           const uint8_t *lname, size_t len,
-                          uint16_t qtype, struct respond_answer *a,
+                          uint16_t qtype, struct answer *a,
                           uint8_t *buf, size_t cap)
 {
 	size_t used = 0;
@@ -332,7 +306,10 @@ static int answer_records(const struct localdata *ld, size_t i,
 		if (r.type == WIRE_TYPE_PTR && count > 0 &&
 		    last_type == WIRE_TYPE_PTR)
 			continue; /* the first line giving the address */
-		if (count == UINT16_MAX || !image_add(buf, cap, &used, &r))
+		if (count == UINT16_MAX ||
+		    !answer_rr_append(buf, cap, &used, r.name, r.namelen,
+		                      r.type, WIRE_CLASS_IN, LOCALDATA_TTL,
+		                      r.rdata, r.rdlen))
 			return LOCALDATA_ESPACE;
 		count++;
 		last_type = r.type;
@@ -345,7 +322,7 @@ static int answer_records(const struct localdata *ld, size_t i,
 
 int localdata_answer(const struct localdata *ld, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
-                     struct respond_answer *a, uint8_t *buf, size_t cap,
+                     struct answer *a, uint8_t *buf, size_t cap,
                      bool *blocked)
 {
 	const struct localdata *rt = localdata_rt_table();
@@ -372,7 +349,7 @@ int localdata_answer(const struct localdata *ld, const uint8_t *lname,
 	a->rcode = WIRE_RCODE_NOERROR;
 	i = ld->rec.n > 0 ? lower_bound(&ld->rec, lname, len) : 0;
 	if (entry_is(&ld->rec, i, lname, len))
-		return answer_records(ld, i, lname, len, qtype, a, buf, cap);
+		return ld_records(ld, i, lname, len, qtype, a, buf, cap);
 	if (!is_blocked(ld, lname, len))
 		return LOCALDATA_ENOTLOCAL;
 	a->rcode = WIRE_RCODE_NXDOMAIN;

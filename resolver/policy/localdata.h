@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "front/respond.h"
+#include "wire/answer.h"
 
 /** TTL of local records. */
 #define LOCALDATA_TTL 3600u
@@ -143,7 +143,7 @@ void localdata_counts(const struct localdata *ld, size_t *records,
  */
 int localdata_answer(const struct localdata *ld, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
-                     struct respond_answer *a, uint8_t *buf, size_t cap,
+                     struct answer *a, uint8_t *buf, size_t cap,
                      bool *blocked) MUST_CHECK;
 
 /* ---- entries added at run time (localdata_rt.c) ---- */

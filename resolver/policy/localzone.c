@@ -365,41 +365,16 @@ struct lz_out {
 	int err;        /**< set once anything did not fit */
 };
 
-static void out_bytes(struct lz_out *o, const void *p, size_t n)
-{
-	if (o->err || o->cap - o->len < n) {
-		o->err = 1;
-		return;
-	}
-	memcpy(o->buf + o->len, p, n);
-	o->len += n;
-}
-
-static void out_u16(struct lz_out *o, uint16_t v)
-{
-	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
-
-	out_bytes(o, b, sizeof b);
-}
-
-static void out_u32(struct lz_out *o, uint32_t v)
-{
-	out_u16(o, (uint16_t)(v >> 16));
-	out_u16(o, (uint16_t)v);
-}
-
 /* One record image with TTL LOCALZONE_TTL; *count goes up. */
 static void out_rr(struct lz_out *o, const uint8_t *owner, size_t olen,
                    uint16_t type, const uint8_t *rdata, size_t rdlen,
                    uint16_t *count)
 {
-	out_bytes(o, owner, olen);
-	out_u16(o, type);
-	out_u16(o, WIRE_CLASS_IN);
-	out_u32(o, LOCALZONE_TTL);
-	out_u16(o, (uint16_t)rdlen);
-	out_bytes(o, rdata, rdlen);
-	if (!o->err)
+	if (o->err || !answer_rr_append(o->buf, o->cap, &o->len, owner, olen,
+	                                type, WIRE_CLASS_IN, LOCALZONE_TTL,
+	                                rdata, rdlen))
+		o->err = 1;
+	else
 		(*count)++;
 }
 
@@ -407,14 +382,19 @@ static void out_soa(struct lz_out *o, const struct localzone *lz,
                     const struct lz_zone *z, uint16_t *count)
 {
 	uint8_t rd[2 * WIRE_NAME_MAX + 20];
-	struct lz_out r = { rd, sizeof rd, 0, 0 };
+	struct wire_writer r;
+	bool ok;
 	size_t i;
 
-	out_bytes(&r, z->name, z->len);
-	out_bytes(&r, lz->nobody.name, lz->nobody.len);
+	wire_writer_init(&r, rd, sizeof rd);
+	ok = wire_write_bytes(&r, z->name, z->len) == WIRE_OK &&
+	     wire_write_bytes(&r, lz->nobody.name, lz->nobody.len) == WIRE_OK;
 	for (i = 0; i < 4; i++)
-		out_u32(&r, lz_soa_timers[i]);
-	out_u32(&r, LOCALZONE_TTL);
+		ok = ok && wire_write_u32(&r, lz_soa_timers[i]) == WIRE_OK;
+	if (!ok || wire_write_u32(&r, LOCALZONE_TTL) != WIRE_OK) {
+		o->err = 1;
+		return;
+	}
 	out_rr(o, z->name, z->len, WIRE_TYPE_SOA, rd, r.len, count);
 }
 
@@ -443,7 +423,7 @@ static void lz_positive(const struct localzone *lz, const struct lz_zone *z,
 
 int localzone_answer(const struct localzone *lz, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
-                     struct respond_answer *a, uint8_t *buf, size_t cap)
+                     struct answer *a, uint8_t *buf, size_t cap)
 {
 	const struct lz_zone *z;
 	struct lz_out o = { buf, cap, 0, 0 };

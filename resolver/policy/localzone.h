@@ -42,7 +42,7 @@
  *   the last label of some local zone are turned away after one compare;
  *   nothing allocates after creation.
  * - Answers are written as record images (uncompressed owner, type,
- *   class, TTL, RDLENGTH, RDATA) into a respond_answer, exactly like
+ *   class, TTL, RDLENGTH, RDATA) into a struct answer, exactly like
  *   cache answers, so respond_build writes them.
  */
 #ifndef CURVECACHE_RESOLVER_LOCALZONE_H
@@ -55,7 +55,7 @@
 #include <stdint.h>
 
 #include "conf/cfg.h"
-#include "front/respond.h"
+#include "wire/answer.h"
 
 /** TTL of every local record, and the SOA MINIMUM (negative TTL). */
 #define LOCALZONE_TTL 10800
@@ -130,7 +130,7 @@ bool localzone_match(const struct localzone *lz, const uint8_t *lname,
  */
 int localzone_answer(const struct localzone *lz, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
-                     struct respond_answer *a, uint8_t *buf, size_t cap)
+                     struct answer *a, uint8_t *buf, size_t cap)
 	MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_LOCALZONE_H */

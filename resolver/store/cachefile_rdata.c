@@ -140,37 +140,29 @@ bool cf_number(const struct cf_tok *t, uint32_t max, uint32_t *v)
 /* ------------------------------------------------------------------ */
 /* Writing RDATA                                                       */
 
-/** Where parsed RDATA goes. */
+/** Where parsed RDATA goes: the codec's bounded writer, and whether
+ *  anything did not fit (checked once, at the end). */
 struct cf_out {
-	uint8_t *p;
-	size_t cap;
-	size_t len;
+	struct wire_writer w;
 	bool over;
 };
 
 static void cf_put(struct cf_out *o, const void *b, size_t n)
 {
-	if (o->over || n > o->cap - o->len) {
+	if (o->over || wire_write_bytes(&o->w, b, n) != WIRE_OK)
 		o->over = true;
-		return;
-	}
-	memcpy(o->p + o->len, b, n);
-	o->len += n;
 }
 
 static void cf_put_u16(struct cf_out *o, uint32_t v)
 {
-	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
-
-	cf_put(o, b, sizeof b);
+	if (o->over || wire_write_u16(&o->w, (uint16_t)v) != WIRE_OK)
+		o->over = true;
 }
 
 static void cf_put_u32(struct cf_out *o, uint32_t v)
 {
-	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16),
-	                 (uint8_t)(v >> 8), (uint8_t)v };
-
-	cf_put(o, b, sizeof b);
+	if (o->over || wire_write_u32(&o->w, v) != WIRE_OK)
+		o->over = true;
 }
 
 /* The next token, which must be there. */
@@ -266,7 +258,7 @@ static int cf_generic(struct cf_cur *c, struct cf_out *o)
 {
 	struct cf_tok t;
 	uint32_t want;
-	size_t start = o->len, i;
+	size_t start = o->w.len, i;
 	int hi = -1, v;
 
 	if (!cf_want(c, &t) || !cf_number(&t, CF_RDLEN_MAX, &want))
@@ -281,11 +273,11 @@ static int cf_generic(struct cf_cur *c, struct cf_out *o)
 			}
 			cf_put(o, (uint8_t[]){ (uint8_t)(hi << 4 | v) }, 1);
 			hi = -1;
-			if (o->over || o->len - start > want)
+			if (o->over || o->w.len - start > want)
 				return CACHEFILE_ERDATA;
 		}
 	}
-	return hi < 0 && o->len - start == want ? CACHEFILE_OK :
+	return hi < 0 && o->w.len - start == want ? CACHEFILE_OK :
 	       CACHEFILE_ERDATA;
 }
 
@@ -329,12 +321,14 @@ int cachefile_rdata_parse(uint16_t type, const char *text, size_t len,
                           uint8_t *out, size_t cap, size_t *outlen)
 {
 	struct cf_cur c = { text, len, 0 }, peek;
-	struct cf_out o = { out, cap, 0, false };
+	struct cf_out o;
 	struct cf_tok t;
 	int rc;
 
 	if (text == NULL || out == NULL || outlen == NULL)
 		return CACHEFILE_EINVAL;
+	wire_writer_init(&o.w, out, cap);
+	o.over = false;
 	peek = c;
 	if (cf_next(&peek, &t) == CF_TOKEN && !t.quoted && t.len == 2 &&
 	    memcmp(t.p, "\\#", 2) == 0) {
@@ -346,9 +340,9 @@ int cachefile_rdata_parse(uint16_t type, const char *text, size_t len,
 	if (rc == CACHEFILE_OK && (o.over || cf_next(&c, &t) != CF_END))
 		rc = CACHEFILE_ERDATA;
 	if (rc == CACHEFILE_OK)
-		rc = cachefile_rdata_check(type, out, o.len);
+		rc = cachefile_rdata_check(type, out, o.w.len);
 	if (rc == CACHEFILE_OK)
-		*outlen = o.len;
+		*outlen = o.w.len;
 	return rc;
 }
 

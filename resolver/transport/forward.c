@@ -390,8 +390,6 @@ void forward_cancel(struct forward_query *q)
 
 /** TTLs above this read as 0 (RFC 2181 section 8). */
 #define FWD_TTL_MAX 0x7fffffffu
-/** Bytes of an image's fixed part after the owner. */
-#define FWD_RR_FIXED 10
 
 /** Scratch of one forward_answer (heap: about 150 KB). */
 struct fwd_scratch {
@@ -431,26 +429,9 @@ static void img_add(struct fwd_build *b, const uint8_t *owner, size_t olen,
                     uint16_t type, uint32_t ttl, const uint8_t *rd,
                     size_t rdlen)
 {
-	uint8_t *p = b->buf + b->used;
-
-	if (olen + FWD_RR_FIXED + rdlen > b->cap - b->used) {
+	if (!answer_rr_append(b->buf, b->cap, &b->used, owner, olen, type,
+	                      b->qclass, ttl, rd, rdlen))
 		b->full = true;
-		return;
-	}
-	memcpy(p, owner, olen);
-	p += olen;
-	*p++ = (uint8_t)(type >> 8);
-	*p++ = (uint8_t)type;
-	*p++ = (uint8_t)(b->qclass >> 8);
-	*p++ = (uint8_t)b->qclass;
-	*p++ = (uint8_t)(ttl >> 24);
-	*p++ = (uint8_t)(ttl >> 16);
-	*p++ = (uint8_t)(ttl >> 8);
-	*p++ = (uint8_t)ttl;
-	*p++ = (uint8_t)(rdlen >> 8);
-	*p++ = (uint8_t)rdlen;
-	memcpy(p, rd, rdlen);
-	b->used += olen + FWD_RR_FIXED + rdlen;
 }
 
 /*
@@ -505,7 +486,7 @@ static size_t take_chain(struct fwd_build *b, uint8_t *name, size_t *len,
 {
 	unsigned link;
 
-	for (link = 0; link <= RESPOND_CNAME_MAX; link++) {
+	for (link = 0; link <= ANSWER_CNAME_MAX; link++) {
 		size_t pos = 0, tlen;
 
 		if (take_set(b, name, *len, qtype, count) > 0)
@@ -574,7 +555,7 @@ static int fwd_check(struct fwd_build *b, const uint8_t *msg, size_t len,
 
 int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
                    const uint8_t *lname, size_t lnamelen, uint16_t qtype,
-                   uint16_t qclass, time_t now, struct respond_answer *a,
+                   uint16_t qclass, time_t now, struct answer *a,
                    uint8_t *buf, size_t cap, const struct privaddr *priv,
                    uint64_t *stripped)
 {

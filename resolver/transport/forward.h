@@ -43,7 +43,7 @@
 
 #include "conf/cfg.h"
 #include "conf/privaddr.h"
-#include "front/respond.h"
+#include "wire/answer.h"
 
 struct cache;
 
@@ -162,7 +162,7 @@ void forward_cancel(struct forward_query *q);
  */
 int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
                    const uint8_t *lname, size_t lnamelen, uint16_t qtype,
-                   uint16_t qclass, time_t now, struct respond_answer *a,
+                   uint16_t qclass, time_t now, struct answer *a,
                    uint8_t *buf, size_t cap, const struct privaddr *priv,
                    uint64_t *stripped) MUST_CHECK;
 

@@ -222,11 +222,10 @@ static void linger(struct run *r)
 }
 
 /* The answer must build into a response to the question that parses. */
-static void check_result(const struct iter_result *res, const uint8_t *qname,
+static void check_result(const struct answer *res, const uint8_t *qname,
                          size_t qnamelen, uint16_t qtype)
 {
 	struct respond_query q;
-	struct respond_answer a;
 	struct wire_msg m;
 	size_t len = 0;
 
@@ -242,15 +241,7 @@ static void check_result(const struct iter_result *res, const uint8_t *qname,
 	q.qnamelen = qnamelen;
 	q.qtype = qtype;
 	q.qclass = WIRE_CLASS_IN;
-	memset(&a, 0, sizeof a);
-	a.rcode = res->rcode;
-	a.an = res->an;
-	a.an_len = res->an_len;
-	a.an_count = res->an_count;
-	a.ns = res->ns;
-	a.ns_len = res->ns_len;
-	a.ns_count = res->ns_count;
-	if (respond_build(&q, &a, WIRE_MSG_MAX, out, sizeof out, &len,
+	if (respond_build(&q, res, WIRE_MSG_MAX, out, sizeof out, &len,
 	                  NULL) != RESPOND_OK ||
 	    wire_msg_parse(&m, out, len, rrs, WIRE_RR_MAX) != WIRE_OK)
 		abort();

@@ -75,7 +75,7 @@ static void error(const struct respond_query *q, unsigned rcode)
 
 /* Build for UDP and for TCP, as server_answer does. */
 static void answer(const struct respond_query *q,
-                   const struct respond_answer *a)
+                   const struct answer *a)
 {
 	size_t limit = respond_udp_limit(q, FUZZ_EDNS_SIZE), len = 0;
 	bool tc = false;
@@ -92,7 +92,7 @@ static void answer(const struct respond_query *q,
 
 static void lookup(const struct respond_query *q)
 {
-	struct respond_answer a;
+	struct answer a;
 
 	if (localzone_answer(lz, q->lname, q->qnamelen, q->qtype, q->qclass,
 	                     &a, ans, sizeof ans) == LOCALZONE_OK) {

@@ -1,8 +1,9 @@
 /*
- * tests/unit/cachetest.h - shared by the Check suites "stale" and
- * "forward": a small cache made and destroyed around each test (the
- * fixture cachetest_setup/cachetest_teardown) and text names in wire
- * form. Included by one .c file per test program (static definitions).
+ * tests/unit/cachetest.h - shared by the Check suites "stale",
+ * "forward" and "answer": a small cache made and destroyed around each
+ * test (the fixture cachetest_setup/cachetest_teardown), text names in
+ * wire form, and a put of one-record RRsets. Included by one .c file
+ * per test program (static definitions).
  */
 #ifndef CURVECACHE_TESTS_UNIT_CACHETEST_H
 #define CURVECACHE_TESTS_UNIT_CACHETEST_H
@@ -29,6 +30,20 @@ static size_t wname(uint8_t *out, const char *text)
 	ck_assert_int_eq(wire_name_from_text(text, strlen(text), out, &len),
 	                 WIRE_OK);
 	return len;
+}
+
+/* An RRset of one record into the test cache. */
+static inline void cachetest_put(const char *name, uint16_t type,
+                                 uint32_t ttl, const uint8_t *rd,
+                                 size_t rdlen, enum cache_rank rank,
+                                 time_t now)
+{
+	uint8_t n[WIRE_NAME_MAX];
+	struct cache_rdata r = { rd, rdlen };
+	struct cache_rrset set = { n, wname(n, name), type, WIRE_CLASS_IN,
+	                           ttl, &r, 1, rank, NULL };
+
+	ck_assert_int_eq(cache_rrset_put(c, &set, now), CACHE_OK);
 }
 
 static void cachetest_setup(void)

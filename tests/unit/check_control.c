@@ -884,7 +884,7 @@ END_TEST
 static int local_lookup(const char *name, uint16_t type, uint16_t *an)
 {
 	uint8_t wn[WIRE_NAME_MAX], buf[512];
-	struct respond_answer a;
+	struct answer a;
 	size_t len = ct_name(name, wn);
 	int rc;
 

@@ -72,7 +72,7 @@ static void soa(const char *zone)
 }
 
 static int answer(const char *qname, uint16_t qtype,
-                  struct respond_answer *a)
+                  struct answer *a)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, qname);
@@ -94,7 +94,7 @@ static const uint8_t addr[4] = { 192, 0, 2, 1 };
 
 START_TEST(test_answer_cached_nonauth)
 {
-	struct respond_answer a;
+	struct answer a;
 	struct cache_answer ans;
 
 	begin("WWW.corp.example", WIRE_TYPE_A, 0);
@@ -120,7 +120,7 @@ END_TEST
 
 START_TEST(test_cname_chain_and_strays)
 {
-	struct respond_answer a;
+	struct answer a;
 	struct cache_answer ans;
 
 	begin("alias.corp.example", WIRE_TYPE_A, 0);
@@ -142,7 +142,7 @@ END_TEST
 
 START_TEST(test_negative)
 {
-	struct respond_answer a;
+	struct answer a;
 	struct cache_answer ans;
 
 	begin("nosuch.corp.example", WIRE_TYPE_A, WIRE_RCODE_NXDOMAIN);
@@ -169,7 +169,7 @@ END_TEST
 
 START_TEST(test_reject)
 {
-	struct respond_answer a;
+	struct answer a;
 
 	begin("www.corp.example", WIRE_TYPE_A, WIRE_RCODE_SERVFAIL);
 	ck_assert_int_eq(answer("www.corp.example", WIRE_TYPE_A, &a),

@@ -33,7 +33,7 @@ static void teardown(void)
 	net_teardown();
 }
 
-static void answer_is(const struct iter_result *r, size_t i,
+static void answer_is(const struct answer *r, size_t i,
                       const char *want)
 {
 	char text[2048];
@@ -52,7 +52,7 @@ static void zone_answer(const char *name, const char *addr)
 
 START_TEST(test_referral_chain)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 	char rd[256];
 
@@ -94,7 +94,7 @@ END_TEST
 
 START_TEST(test_cached_cut)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	zone_answer("www.zone.example.", "192.0.2.80");
@@ -115,7 +115,7 @@ END_TEST
 
 START_TEST(test_glueless)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	net_add(&(struct fake){ .server = "192.0.2.1",
@@ -170,7 +170,7 @@ static void oob_referral(void)
  * NS of the referral is ignored. */
 START_TEST(test_out_of_bailiwick_glue)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 	char rd[256];
 
@@ -215,7 +215,7 @@ END_TEST
 
 START_TEST(test_cname_in_zone_chain)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	net_add(&(struct fake){ .server = "192.0.2.2",
@@ -233,7 +233,7 @@ END_TEST
 
 START_TEST(test_dname)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	net_add(&(struct fake){ .server = "192.0.2.2",
@@ -264,7 +264,7 @@ END_TEST
 
 START_TEST(test_curve_keys)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 	uint8_t key[KEY_BYTES];
 	size_t klen;
@@ -298,7 +298,7 @@ END_TEST
 
 START_TEST(test_curve_off)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	N.cfg.curve = false;
@@ -324,7 +324,7 @@ END_TEST
 
 START_TEST(test_curve_unboxed_dropped)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	net_std();
@@ -353,7 +353,7 @@ END_TEST
 /* curve-plain-fallback: yes: the unboxed reply is used, cached as plain. */
 START_TEST(test_curve_plain_fallback)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	net_std();
@@ -379,7 +379,7 @@ END_TEST
 
 START_TEST(test_qmin)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	static const char *want[][2] = {
 		{ "example.", "198.51.100.1" },
 		{ "zone.example.", "192.0.2.1" },
@@ -409,7 +409,7 @@ END_TEST
 
 START_TEST(test_qmin_auth_ns)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	/* a server authoritative for parent and child answers the NS probe
 	 * with the child's NS RRset (AA): a cut, no referral needed */
@@ -433,7 +433,7 @@ END_TEST
 
 START_TEST(test_qmin_nxdomain_fallback)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	N.cfg.qname_minimisation = true;
 	net_std();
@@ -484,7 +484,7 @@ static void local_glue(void)
 
 START_TEST(test_localhost)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	local_glue();
 	r = net_resolve("www.local.example.", WIRE_TYPE_A);
@@ -495,7 +495,7 @@ END_TEST
 
 START_TEST(test_localhost_allowed)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	N.cfg.do_not_query_localhost = false;
 	local_glue();
@@ -507,7 +507,7 @@ END_TEST
 
 START_TEST(test_localhost_hints_exempt)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	static const char text[] = ". 1 NS a.root.lab.\n"
 	                           "a.root.lab. 1 A 127.53.0.1\n";
 	char err[HINTS_ERR_BYTES];
@@ -539,7 +539,7 @@ END_TEST
 
 START_TEST(test_ip_filters)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	/* IPv4 off and no IPv6 root address: nothing to ask */
 	N.cfg.do_ip4 = false;
@@ -552,7 +552,7 @@ END_TEST
 
 START_TEST(test_ipv6_only)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	static const char text[] = ". 1 NS a.root.test.\n"
 	                           "a.root.test. 1 A 198.51.100.1\n"
 	                           "a.root.test. 1 AAAA 2001:db8::1\n";
@@ -596,7 +596,7 @@ END_TEST
 
 START_TEST(test_cache_first)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	size_t nlen = net_wire("alias.example.", name);
 	size_t tlen = net_wire("real.example.", target);
@@ -622,7 +622,7 @@ END_TEST
 
 START_TEST(test_glue_rank_not_an_answer)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	/* glue for ns.zone.example. is cached by the walk, but a client
 	 * asking for it gets an authoritative answer */

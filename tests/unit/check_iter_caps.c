@@ -53,7 +53,7 @@ static void two_servers(void)
 		.an = { "www.zone.example. 60 A 192.0.2.44" } });
 }
 
-static void good_answer(const struct iter_result *r)
+static void good_answer(const struct answer *r)
 {
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(r->an_count, 1);
@@ -62,7 +62,7 @@ static void good_answer(const struct iter_result *r)
 
 static void first_server_bad(const struct fake *f, bool lame)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct sockaddr_storage a = sa4("192.0.2.3");
 	uint8_t zone[WIRE_NAME_MAX];
 	size_t zlen = net_wire("zone.example.", zone);
@@ -132,7 +132,7 @@ END_TEST
  * Knot do), ranked NONAUTH: an AA answer replaces it, not the reverse. */
 START_TEST(test_no_aa)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 	char rd[64];
 
@@ -166,7 +166,7 @@ END_TEST
 /* ...but when it is the only server that answers, its answer is used. */
 START_TEST(test_recursive_lame_last)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	char text[256];
 
 	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
@@ -188,7 +188,7 @@ END_TEST
  * its referral, are used (issue 12 item 3). */
 START_TEST(test_parent_fallback)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	net_add(&(struct fake){ .server = "192.0.2.1",
@@ -229,7 +229,7 @@ END_TEST
  * question. */
 START_TEST(test_priming_refused)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	uint64_t prime_after = 0;
 
 	N.env.prime_after = &prime_after;
@@ -268,7 +268,7 @@ END_TEST
 
 START_TEST(test_unreachable)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
 		.act = FAKE_UNREACH });
@@ -285,7 +285,7 @@ END_TEST
  * answer came first. */
 START_TEST(test_unknown_random_hedge)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
 		.act = FAKE_SILENT });
@@ -322,7 +322,7 @@ END_TEST
  * query (RRL) is asked again over TCP. */
 START_TEST(test_drop_retry_tcp)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_add(&(struct fake){ .server = "192.0.2.4",
 		.qname = "drop.zone.example.", .act = FAKE_SILENT });
@@ -350,7 +350,7 @@ END_TEST
  * forgotten) but its slow time does not raise the smoothed RTT. */
 START_TEST(test_tcp_answer_rtt)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct sockaddr_storage ss;
 	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 	struct sel_info info;
@@ -379,7 +379,7 @@ END_TEST
 
 START_TEST(test_all_timeout)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
 		.act = FAKE_SILENT });
@@ -412,7 +412,7 @@ END_TEST
  * 2 s, long after every retry timed out; its answer is still taken. */
 START_TEST(test_slow_only_server)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
 		.flags = WIRE_FLAG_AA, .delay_ms = 2000,
@@ -430,7 +430,7 @@ END_TEST
 
 START_TEST(test_deadline)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	N.cfg.query_timeout_ms = 1000;
 	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
@@ -450,7 +450,7 @@ END_TEST
 
 START_TEST(test_late_answer)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
 		.flags = WIRE_FLAG_AA, .delay_ms = 600,
@@ -474,7 +474,7 @@ END_TEST
 
 START_TEST(test_late_answer_during_sub)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	/* slow.example.: one server with glue (slow), one glueless; the
 	 * walk for the glueless name is under way when the slow answer
@@ -502,7 +502,7 @@ END_TEST
 
 static void edns_case(const struct fake *f)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct sockaddr_storage a = sa4("192.0.2.4");
 
 	net_add(f);
@@ -539,7 +539,7 @@ END_TEST
 
 START_TEST(test_cname_loop)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	/* inside one reply */
@@ -585,7 +585,7 @@ static void cname_chain(char p, unsigned links)
 
 START_TEST(test_cname_cap)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	cname_chain('a', ITER_MAX_CNAME);
@@ -611,7 +611,7 @@ static const char *deep_zone(unsigned k)
 
 START_TEST(test_referral_cap)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	unsigned k;
 
 	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.deep.",
@@ -644,7 +644,7 @@ END_TEST
 
 START_TEST(test_subquery_cap)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct fake f = { .server = "192.0.2.1", .qname = "*.many.example." };
 	unsigned k;
 
@@ -665,7 +665,7 @@ END_TEST
 
 START_TEST(test_depth_cap)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.org.",
@@ -688,7 +688,7 @@ END_TEST
 
 START_TEST(test_glueless_loop)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	net_std();
 	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.org.",
@@ -707,7 +707,7 @@ END_TEST
 
 START_TEST(test_send_cap)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct fake f = { .server = "192.0.2.1", .qname = "*.big.example." };
 	unsigned i, j;
 
@@ -731,7 +731,7 @@ END_TEST
 
 START_TEST(test_outstanding_cap)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct fake f = { .server = "192.0.2.1", .qname = "*.slow.example." };
 	size_t i, first = NET_SENDS_MAX, second = NET_SENDS_MAX;
 

@@ -94,7 +94,7 @@ static void flush(void)
 
 START_TEST(test_require_keyed)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	require("curve.example.");
 	world(true);
@@ -109,7 +109,7 @@ END_TEST
 
 START_TEST(test_require_stripped)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	require("curve.example.");
@@ -139,7 +139,7 @@ END_TEST
  * the same stripped referral is followed (plain). */
 START_TEST(test_require_below_and_off)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	world(false);
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
@@ -158,7 +158,7 @@ END_TEST
  * asked. */
 START_TEST(test_require_mixed)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	require("curve.example.");
 	net_std();
@@ -181,7 +181,7 @@ END_TEST
 /* The parent's server answers for the child itself, in plain DNS. */
 START_TEST(test_require_plain_answer)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	require("curve.example.");
@@ -211,7 +211,7 @@ END_TEST
  * is not believed either. */
 START_TEST(test_require_cached_plain_cut)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	uint8_t sub[WIRE_NAME_MAX];
 	size_t n, len = net_wire("sub.curve.example.", sub);
 
@@ -243,7 +243,7 @@ END_TEST
 /* curve-plain-fallback: yes does not open a required zone to plain. */
 START_TEST(test_require_no_plain_fallback)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	require("curve.example.");
 	N.cfg.curve_plain_fallback = true;
@@ -265,7 +265,7 @@ END_TEST
 
 START_TEST(test_pin)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	N.cfg.curve_pin = true;
 	world(true);
@@ -292,7 +292,7 @@ END_TEST
 
 START_TEST(test_pin_off)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	world(true);
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
@@ -313,7 +313,7 @@ END_TEST
  * query goes boxed to the parent's key. */
 static void swap_case(const char *child_ns)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 	char rd[512];
 
@@ -353,7 +353,7 @@ END_TEST
 static void apex_ns_case(bool keyed, const char *an, const char *a2,
                          int rank, size_t count)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	world(keyed);

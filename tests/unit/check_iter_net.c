@@ -495,7 +495,7 @@ static uint64_t net_deadline(void)
 	                     N.cfg.query_timeout_ms : NET_DEADLINE_DEFAULT_MS);
 }
 
-const struct iter_result *net_resolve(const char *name, uint16_t type)
+const struct answer *net_resolve(const char *name, uint16_t type)
 {
 	uint8_t wn[WIRE_NAME_MAX];
 	size_t len = net_wire(name, wn), loops;
@@ -563,7 +563,7 @@ static void net_rr_at(const uint8_t *img, size_t len, size_t i,
 		ck_assert_int_eq(wire_read_rr(img, len, &pos, rr), WIRE_OK);
 }
 
-size_t net_count(const struct iter_result *r, uint16_t type)
+size_t net_count(const struct answer *r, uint16_t type)
 {
 	size_t pos = 0, n = 0, k;
 
@@ -601,7 +601,7 @@ static void net_rdata_text(const uint8_t *img, size_t len,
 	snprintf(out, cap, "?");
 }
 
-void net_rr_text(const struct iter_result *r, size_t i, char *out,
+void net_rr_text(const struct answer *r, size_t i, char *out,
                  size_t cap)
 {
 	struct wire_rr rr;

@@ -63,7 +63,7 @@ static size_t sends_of(const char *qname)
 
 START_TEST(test_probe_once)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	wild_answer("a.wild.zone.example.");
@@ -101,7 +101,7 @@ END_TEST
 
 START_TEST(test_skip_to_next_label)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	/* a deeper name: the known label is skipped, the next one probed */
 	wild_answer("a.wild.zone.example.");
@@ -121,7 +121,7 @@ END_TEST
 
 START_TEST(test_nxdomain_below_nodata)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 	struct cache_answer ans;
 
 	r = net_resolve("nx.sub.zone.example.", WIRE_TYPE_A);
@@ -146,7 +146,7 @@ END_TEST
 
 START_TEST(test_cached_nxdomain_no_probe)
 {
-	const struct iter_result *r;
+	const struct answer *r;
 
 	/* nx.sub's NXDOMAIN is cached: a name below it is asked in full
 	 * at once (as the probe's NXDOMAIN would have made it) */

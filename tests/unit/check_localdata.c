@@ -46,7 +46,7 @@ static void teardown(void)
 	ld = NULL;
 }
 
-static int ask(const char *name, uint16_t type, struct respond_answer *a,
+static int ask(const char *name, uint16_t type, struct answer *a,
                bool *blocked)
 {
 	uint8_t n[WIRE_NAME_MAX];
@@ -60,7 +60,7 @@ static int ask(const char *name, uint16_t type, struct respond_answer *a,
 }
 
 /* The RDATA of the i-th record image of the answer section. */
-static const uint8_t *rdata(const struct respond_answer *a, size_t i,
+static const uint8_t *rdata(const struct answer *a, size_t i,
                             struct wire_rr *rr)
 {
 	size_t pos = 0, k;
@@ -74,7 +74,7 @@ static const uint8_t *rdata(const struct respond_answer *a, size_t i,
 START_TEST(test_addresses)
 {
 	static const uint8_t ip4[4] = { 192, 168, 1, 10 };
-	struct respond_answer a;
+	struct answer a;
 	struct wire_rr rr;
 	bool blocked = true;
 
@@ -113,7 +113,7 @@ END_TEST
 START_TEST(test_ptr)
 {
 	static const uint8_t first[] = "\007printer\004home\004arpa";
-	struct respond_answer a;
+	struct answer a;
 	struct wire_rr rr;
 
 	build(hosts, "");
@@ -134,7 +134,7 @@ END_TEST
 
 START_TEST(test_block)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool blocked = false;
 
 	build(hosts, block);
@@ -159,7 +159,7 @@ END_TEST
 /* A local name wins over a blocked ancestor; "." blocks everything. */
 START_TEST(test_block_root_and_local_wins)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool blocked;
 
 	build("10.0.0.1 ok.blocked.example\n", "blocked.example\n.\n");
@@ -175,7 +175,7 @@ END_TEST
 
 START_TEST(test_empty_and_null)
 {
-	struct respond_answer a;
+	struct answer a;
 	static const uint8_t root[1] = { 0 };
 
 	build("", "");

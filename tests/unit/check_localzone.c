@@ -25,7 +25,7 @@ static void teardown(void)
 	lz = NULL;
 }
 
-static int ask(const char *text, uint16_t qtype, struct respond_answer *a)
+static int ask(const char *text, uint16_t qtype, struct answer *a)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len;
@@ -67,7 +67,7 @@ static uint16_t rr_type(const uint8_t *img, size_t len, unsigned i,
 START_TEST(test_localhost)
 {
 	static const uint8_t v4[4] = { 127, 0, 0, 1 };
-	struct respond_answer a;
+	struct answer a;
 	const uint8_t *rd;
 	uint16_t rdlen;
 
@@ -103,7 +103,7 @@ END_TEST
 
 START_TEST(test_special_names)
 {
-	struct respond_answer a;
+	struct answer a;
 	const uint8_t *rd;
 	uint16_t rdlen;
 
@@ -134,7 +134,7 @@ END_TEST
 
 START_TEST(test_reverse)
 {
-	struct respond_answer a;
+	struct answer a;
 	const uint8_t *rd;
 	uint16_t rdlen;
 
@@ -182,7 +182,7 @@ END_TEST
 
 START_TEST(test_not_local)
 {
-	struct respond_answer a;
+	struct answer a;
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len;
 
@@ -208,7 +208,7 @@ END_TEST
 
 START_TEST(test_space)
 {
-	struct respond_answer a;
+	struct answer a;
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len;
 
@@ -257,7 +257,7 @@ static void setup_lines(void)
 /* rcode of an answer for NAME A, or -1 when it is not local. */
 static int rcode(const char *name)
 {
-	struct respond_answer a;
+	struct answer a;
 	int rc = ask(name, WIRE_TYPE_A, &a);
 
 	if (rc == LOCALZONE_ENOTLOCAL)
@@ -306,7 +306,7 @@ END_TEST
 
 START_TEST(test_refuse)
 {
-	struct respond_answer a;
+	struct answer a;
 
 	line("onion.", CFG_LZ_REFUSE);
 	line("Corp.Example.", CFG_LZ_REFUSE);
@@ -329,7 +329,7 @@ END_TEST
 
 START_TEST(test_static)
 {
-	struct respond_answer a;
+	struct answer a;
 	const uint8_t *rd;
 	uint16_t rdlen;
 

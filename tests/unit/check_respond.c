@@ -186,7 +186,7 @@ END_TEST
 START_TEST(test_build_positive)
 {
 	static const uint8_t a1[4] = { 192, 0, 2, 1 }, a2[4] = { 192, 0, 2, 2 };
-	struct respond_answer a;
+	struct answer a;
 	struct respond_query q;
 	struct wire_msg m;
 	size_t len, olen, il;
@@ -224,7 +224,7 @@ START_TEST(test_build_negative)
 {
 	static const uint8_t soa[22] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
 	                                 0, 3, 0, 0, 0, 4, 0, 0, 0, 5 };
-	struct respond_answer a;
+	struct answer a;
 	struct respond_query q;
 	struct wire_msg m;
 	size_t len, olen, il;
@@ -256,7 +256,7 @@ END_TEST
 START_TEST(test_build_truncate)
 {
 	uint8_t rd[16];
-	struct respond_answer a;
+	struct answer a;
 	struct respond_query q;
 	struct wire_msg m;
 	size_t len, olen, il = 0;
@@ -354,7 +354,7 @@ START_TEST(test_cache_chain)
 {
 	static const uint8_t addr[4] = { 192, 0, 2, 7 };
 	uint8_t n[WIRE_NAME_MAX], t1[WIRE_NAME_MAX], t2[WIRE_NAME_MAX];
-	struct respond_answer a;
+	struct answer a;
 	struct cache *c = mkcache();
 	size_t nl, l1, l2;
 
@@ -421,7 +421,7 @@ START_TEST(test_cache_dname)
 {
 	static const uint8_t addr[4] = { 192, 0, 2, 9 };
 	uint8_t n[WIRE_NAME_MAX], dt[WIRE_NAME_MAX], ct[WIRE_NAME_MAX];
-	struct respond_answer a;
+	struct answer a;
 	struct cache *c = mkcache();
 	size_t nl, dl, cl;
 
@@ -457,7 +457,7 @@ START_TEST(test_cache_negative)
 {
 	uint8_t soa[64], n[WIRE_NAME_MAX], z[WIRE_NAME_MAX];
 	struct cache *c = mkcache();
-	struct respond_answer a;
+	struct answer a;
 	struct respond_query q;
 	struct cache_neg neg;
 	size_t nl, zl, sl, len, olen;
@@ -506,7 +506,7 @@ START_TEST(test_cache_referral)
 {
 	uint8_t ns[WIRE_NAME_MAX], n[WIRE_NAME_MAX];
 	struct cache *c = mkcache();
-	struct respond_answer a;
+	struct answer a;
 	size_t nsl, nl;
 
 	wname("deep.www.example.", n, &nl);

@@ -18,27 +18,16 @@
 
 static uint8_t buf[8192];
 
-static void put(const char *name, uint16_t type, uint32_t ttl,
-                const uint8_t *rd, size_t rdlen, enum cache_rank rank,
-                time_t now)
-{
-	uint8_t n[WIRE_NAME_MAX];
-	struct cache_rdata r = { rd, rdlen };
-	struct cache_rrset set = { n, wname(n, name), type, WIRE_CLASS_IN,
-	                           ttl, &r, 1, rank, NULL };
-
-	ck_assert_int_eq(cache_rrset_put(c, &set, now), CACHE_OK);
-}
-
 static void put_a(const char *name, uint32_t ttl, time_t now)
 {
 	static const uint8_t a[4] = { 192, 0, 2, 1 };
 
-	put(name, WIRE_TYPE_A, ttl, a, sizeof a, CACHE_RANK_AUTH, now);
+	cachetest_put(name, WIRE_TYPE_A, ttl, a, sizeof a, CACHE_RANK_AUTH,
+	              now);
 }
 
 static int ask(const char *name, uint16_t type, time_t now,
-               struct respond_answer *a, bool *st)
+               struct answer *a, bool *st)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, name);
@@ -60,7 +49,7 @@ static uint32_t ttl_of(const uint8_t *img, size_t len, size_t i)
 
 START_TEST(test_fresh_is_not_stale)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st = true;
 
 	put_a("www.example", 300, T0);
@@ -74,7 +63,7 @@ END_TEST
 
 START_TEST(test_expired_gets_ttl_30)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st = false;
 
 	put_a("www.example", 300, T0);
@@ -89,7 +78,7 @@ END_TEST
 
 START_TEST(test_window)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st;
 
 	put_a("www.example", 300, T0);
@@ -107,11 +96,11 @@ START_TEST(test_cname_chain)
 {
 	uint8_t target[WIRE_NAME_MAX];
 	size_t tlen = wname(target, "www.example");
-	struct respond_answer a;
+	struct answer a;
 	bool st = false;
 
-	put("alias.example", WIRE_TYPE_CNAME, 100000, target, tlen,
-	    CACHE_RANK_AUTH, T0);
+	cachetest_put("alias.example", WIRE_TYPE_CNAME, 100000, target, tlen,
+	              CACHE_RANK_AUTH, T0);
 	put_a("www.example", 300, T0);
 	ck_assert_int_eq(ask("alias.example", WIRE_TYPE_A, T0 + 1000, &a,
 	                     &st), STALE_OK);
@@ -126,11 +115,11 @@ END_TEST
 START_TEST(test_glue_not_served)
 {
 	static const uint8_t a4[4] = { 192, 0, 2, 9 };
-	struct respond_answer a;
+	struct answer a;
 	bool st;
 
-	put("ns.example", WIRE_TYPE_A, 300, a4, sizeof a4, CACHE_RANK_GLUE,
-	    T0);
+	cachetest_put("ns.example", WIRE_TYPE_A, 300, a4, sizeof a4,
+	              CACHE_RANK_GLUE, T0);
 	ck_assert_int_eq(ask("ns.example", WIRE_TYPE_A, T0 + 1000, &a, &st),
 	                 STALE_EMISS);
 }
@@ -140,7 +129,7 @@ START_TEST(test_negative_stale)
 {
 	uint8_t n[WIRE_NAME_MAX], z[WIRE_NAME_MAX], rd[600];
 	size_t rl;
-	struct respond_answer a;
+	struct answer a;
 	bool st = false;
 	struct cache_neg neg;
 
@@ -173,7 +162,7 @@ END_TEST
 
 START_TEST(test_reject)
 {
-	struct respond_answer a;
+	struct answer a;
 	bool st;
 	static const uint8_t root[1] = { 0 };
 
@@ -194,7 +183,7 @@ static bool due(const char *name, uint16_t type, time_t now)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, name);
-	struct respond_answer a;
+	struct answer a;
 
 	if (respond_cache_answer(c, n, len, type, WIRE_CLASS_IN, now, &a,
 	                         buf, sizeof buf) != RESPOND_OK)
@@ -216,8 +205,8 @@ START_TEST(test_prefetch_due)
 	ck_assert(!due("www.example", WIRE_TYPE_A, T0 + 1000)); /* a miss */
 	/* Through a CNAME: the link with the least life left decides. */
 	put_a("www.example", 1000, T0);
-	put("alias.example", WIRE_TYPE_CNAME, 100, target, tlen,
-	    CACHE_RANK_AUTH, T0);
+	cachetest_put("alias.example", WIRE_TYPE_CNAME, 100, target, tlen,
+	              CACHE_RANK_AUTH, T0);
 	ck_assert(!due("alias.example", WIRE_TYPE_A, T0 + 50));
 	ck_assert(due("alias.example", WIRE_TYPE_A, T0 + 95));
 	/* A 2 s TTL: 1 s left is half its life, not due. */

@@ -81,7 +81,7 @@ struct net {
 	struct hints *hints;
 	struct iter_env env;
 	struct iter_req *req;
-	const struct iter_result *res;
+	const struct answer *res;
 	uint32_t rnd;             /**< what env.random returns (0: the
 	                               first of tied unknown servers) */
 	char **pool;              /**< strings made by net_str */
@@ -103,7 +103,7 @@ void net_add(const struct fake *f);
 const char *net_str(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 /** Resolve a text name; runs the driver loop to ITER_DONE. */
-const struct iter_result *net_resolve(const char *name, uint16_t type);
+const struct answer *net_resolve(const char *name, uint16_t type);
 /** Build the canned reply f to (qname, qtype) into buf (NET_MSG_MAX
  *  bytes); returns its length. */
 size_t net_msg(const struct fake *f, const char *qname, uint16_t qtype,
@@ -115,9 +115,9 @@ size_t net_sends_to(const char *server);
 /** Wire name of a text name (static buffer per call site: copy it). */
 size_t net_wire(const char *text, uint8_t out[WIRE_NAME_MAX]);
 /** Number of RRs of a type in the result's answer section. */
-size_t net_count(const struct iter_result *r, uint16_t type);
+size_t net_count(const struct answer *r, uint16_t type);
 /** Text of the i-th answer RR: "owner TYPE rdata-ish" for checks. */
-void net_rr_text(const struct iter_result *r, size_t i, char *out,
+void net_rr_text(const struct answer *r, size_t i, char *out,
                  size_t cap);
 /** TTL of the i-th RR of an image. */
 uint32_t net_ttl(const uint8_t *img, size_t len, size_t i);

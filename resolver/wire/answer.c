@@ -1,0 +1,291 @@
+/*
+ * resolver/wire/answer.c - record images: append, walk, TTLs, and the one
+ * chase over the cache (see answer.h). No allocation anywhere here.
+ */
+#include "answer.h"
+
+#include <string.h>
+
+#include "cache.h"
+
+/** Records of one image looked at (a cache entry holds fewer). */
+#define ANSWER_IMAGE_RR_MAX 65535
+/** Bytes from the start of RDATA back to the TTL of a record. */
+#define ANSWER_TTL_BACK 6
+
+bool answer_rr_next(const uint8_t *img, size_t len, size_t *pos,
+                    struct answer_rr *rr)
+{
+	size_t p = *pos;
+	const uint8_t *f;
+
+	if (img == NULL || p >= len)
+		return false;
+	rr->owner = p;
+	if (wire_read_name(img, len, &p, NULL, &rr->ownerlen, 0) != WIRE_OK ||
+	    p - rr->owner != rr->ownerlen ||
+	    len - p < ANSWER_RR_FIXED_BYTES)
+		return false;
+	/* The fixed part, read in place (this runs on every cache hit). */
+	f = img + p;
+	rr->type = (uint16_t)(f[0] << 8 | f[1]);
+	rr->rclass = (uint16_t)(f[2] << 8 | f[3]);
+	rr->ttl = (uint32_t)f[4] << 24 | (uint32_t)f[5] << 16 |
+	          (uint32_t)f[6] << 8 | f[7];
+	rr->rdlen = (uint16_t)(f[8] << 8 | f[9]);
+	p += ANSWER_RR_FIXED_BYTES;
+	if (len - p < rr->rdlen)
+		return false;
+	rr->rdata = p;
+	*pos = p + rr->rdlen;
+	return true;
+}
+
+bool answer_rr_append(uint8_t *buf, size_t cap, size_t *len,
+                      const uint8_t *owner, size_t ownerlen, uint16_t type,
+                      uint16_t rclass, uint32_t ttl, const uint8_t *rdata,
+                      size_t rdlen)
+{
+	struct wire_writer w;
+
+	if (buf == NULL || *len > cap || rdlen > UINT16_MAX)
+		return false;
+	wire_writer_init(&w, buf + *len, cap - *len);
+	if (wire_write_bytes(&w, owner, ownerlen) != WIRE_OK ||
+	    wire_write_u16(&w, type) != WIRE_OK ||
+	    wire_write_u16(&w, rclass) != WIRE_OK ||
+	    wire_write_u32(&w, ttl) != WIRE_OK ||
+	    wire_write_u16(&w, (uint16_t)rdlen) != WIRE_OK ||
+	    wire_write_bytes(&w, rdata, rdlen) != WIRE_OK)
+		return false;
+	*len += w.len;
+	return true;
+}
+
+void answer_ttl_set(uint8_t *img, size_t len, uint32_t ttl)
+{
+	struct answer_rr rr;
+	size_t pos = 0, n;
+
+	for (n = 0; n < ANSWER_IMAGE_RR_MAX &&
+	     answer_rr_next(img, len, &pos, &rr); n++) {
+		uint8_t *p = img + rr.rdata - ANSWER_TTL_BACK;
+
+		p[0] = (uint8_t)(ttl >> 24);
+		p[1] = (uint8_t)(ttl >> 16);
+		p[2] = (uint8_t)(ttl >> 8);
+		p[3] = (uint8_t)ttl;
+	}
+}
+
+bool answer_ttl_min(const uint8_t *img, size_t len, struct answer_rr *least)
+{
+	struct answer_rr rr;
+	size_t pos = 0, n;
+	bool any = false;
+
+	for (n = 0; pos < len && n < ANSWER_IMAGE_RR_MAX; n++) {
+		if (!answer_rr_next(img, len, &pos, &rr))
+			return false;
+		if (!any || rr.ttl < least->ttl)
+			*least = rr;
+		any = true;
+	}
+	return any;
+}
+
+/* ------------------------------------------------------------------ */
+/* The chase                                                           */
+
+bool answer_read(struct answer_chase *ch, const uint8_t *name, size_t len,
+                 uint16_t type, struct cache_answer *ans, uint8_t *buf,
+                 size_t cap)
+{
+	struct cache_query q;
+
+	q.name = name;
+	q.name_len = len;
+	q.type = type;
+	q.klass = ch->qclass;
+	q.flags = (ch->flags & ANSWER_CHASE_STALE) ? CACHE_GET_STALE : 0;
+	if (cache_get(ch->cache, &q, ch->now, ans, buf, cap) != CACHE_OK ||
+	    ans->rank < CACHE_RANK_NONAUTH)
+		return false;
+	if (!ans->stale)
+		return true;
+	if (ans->expire > ch->now ||
+	    (uint64_t)(ch->now - ans->expire) > ch->window)
+		return false;
+	answer_ttl_set(buf, ans->len, ANSWER_STALE_TTL);
+	ch->stale_used = true;
+	return true;
+}
+
+/* The name in the RDATA of a record (its first field), lowercased. */
+static bool rdata_name(const uint8_t *img, const struct answer_rr *rr,
+                       uint8_t out[WIRE_NAME_MAX], size_t *outlen)
+{
+	size_t p = rr->rdata;
+
+	return wire_read_name(img, rr->rdata + rr->rdlen, &p, out, outlen,
+	                      WIRE_NAME_LOWER) == WIRE_OK;
+}
+
+bool answer_cname(struct answer_chase *ch, const uint8_t *name, size_t len,
+                  struct cache_answer *ans, uint8_t *buf, size_t cap,
+                  uint8_t target[WIRE_NAME_MAX], size_t *tlen)
+{
+	struct answer_rr rr;
+	size_t pos = 0;
+
+	if (!answer_read(ch, name, len, WIRE_TYPE_CNAME, ans, buf, cap) ||
+	    ans->kind != CACHE_KIND_RRSET ||
+	    ((ch->flags & ANSWER_CHASE_ONE_CNAME) && ans->count != 1))
+		return false;
+	return answer_rr_next(buf, ans->len, &pos, &rr) &&
+	       rr.type == WIRE_TYPE_CNAME && rdata_name(buf, &rr, target, tlen);
+}
+
+/* Reverse buf[from..to) in place. */
+static void reverse(uint8_t *buf, size_t from, size_t to)
+{
+	uint8_t t;
+
+	while (from + 1 < to) {
+		to--;
+		t = buf[from];
+		buf[from] = buf[to];
+		buf[to] = t;
+		from++;
+	}
+}
+
+/* Swap the adjacent regions buf[0..a) and buf[a..a+b) in place. */
+static void rotate(uint8_t *buf, size_t a, size_t b)
+{
+	reverse(buf, 0, a + b);
+	reverse(buf, 0, b);
+	reverse(buf, b, a + b);
+}
+
+/*
+ * Whether the DNAME image (first record) at ancestor `owner` of `name`
+ * maps name to `target` (RFC 6672 substitution of the owner suffix).
+ */
+static bool dname_maps(const uint8_t *img, size_t len, const uint8_t *name,
+                       size_t nlen, size_t olen, const uint8_t *target,
+                       size_t tlen)
+{
+	struct answer_rr rr;
+	uint8_t dt[WIRE_NAME_MAX];
+	size_t pos = 0, dtlen, keep = nlen - olen;
+
+	if (!answer_rr_next(img, len, &pos, &rr) ||
+	    rr.type != WIRE_TYPE_DNAME || !rdata_name(img, &rr, dt, &dtlen))
+		return false;
+	return keep + dtlen == tlen && memcmp(name, target, keep) == 0 &&
+	       memcmp(dt, target + keep, dtlen) == 0;
+}
+
+/** One link of the chain being walked. */
+struct answer_link {
+	const uint8_t *name;   /**< the name the CNAME is owned by */
+	size_t nlen;
+	const uint8_t *target; /**< what it points to */
+	size_t tlen;
+};
+
+/*
+ * A CNAME image for l->name sits at buf[0..clen): when a proper
+ * ancestor of the name holds a DNAME that synthesizes it, put the DNAME
+ * RRset before it (RFC 6672 3.1). Returns the DNAME's length and record
+ * count through dlen and dcount (0 when there is none); *curve stays
+ * true only when the DNAME too came over DNSCurve.
+ */
+static void chase_dname(struct answer_chase *ch, const struct answer_link *l,
+                        uint8_t *buf, size_t clen, size_t cap, size_t *dlen,
+                        uint16_t *dcount, bool *curve)
+{
+	struct cache_answer ans;
+	const uint8_t *name = l->name;
+	size_t off = 0, nlen = l->nlen;
+
+	*dlen = 0;
+	*dcount = 0;
+	while (off < nlen && name[off] != 0) {
+		off += (size_t)name[off] + 1;
+		if (off >= nlen - 1)
+			break; /* the root: no DNAME looked for there */
+		if (!answer_read(ch, name + off, nlen - off, WIRE_TYPE_DNAME,
+		                 &ans, buf + clen, cap - clen) ||
+		    ans.kind != CACHE_KIND_RRSET)
+			continue;
+		if (!dname_maps(buf + clen, ans.len, name, nlen, nlen - off,
+		                l->target, l->tlen))
+			return;
+		rotate(buf, clen, ans.len);
+		*dlen = ans.len;
+		*dcount = (uint16_t)ans.count;
+		*curve = *curve && ans.curve != 0;
+		return;
+	}
+}
+
+void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
+                       size_t used, uint16_t an, bool curve,
+                       struct answer *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->an = buf;
+	a->an_len = used;
+	a->an_count = an;
+	a->rcode = WIRE_RCODE_NOERROR;
+	a->curve = curve && ans->curve != 0;
+	if (ans->kind == CACHE_KIND_RRSET) {
+		a->an_len += ans->len;
+		a->an_count = (uint16_t)(an + ans->count);
+		return;
+	}
+	if (ans->kind == CACHE_KIND_NXDOMAIN)
+		a->rcode = WIRE_RCODE_NXDOMAIN;
+	a->ns = buf + used;
+	a->ns_len = ans->len;
+	a->ns_count = (uint16_t)ans->count;
+}
+
+int answer_chase(struct answer_chase *ch, const uint8_t *lname,
+                 size_t lnamelen, uint16_t qtype, struct answer *a,
+                 uint8_t *buf, size_t cap)
+{
+	struct cache_answer ans;
+	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
+	struct answer_link l = { name, lnamelen, target, 0 };
+	size_t used = 0, dlen;
+	uint16_t an = 0, dcount;
+	unsigned link;
+	bool curve = true;
+
+	if (ch == NULL || ch->cache == NULL || lname == NULL || a == NULL ||
+	    buf == NULL || lnamelen > WIRE_NAME_MAX)
+		return ANSWER_EINVAL;
+	memcpy(name, lname, lnamelen);
+	for (link = 0; link <= ANSWER_CNAME_MAX; link++) {
+		if (answer_read(ch, name, l.nlen, qtype, &ans, buf + used,
+		                cap - used)) {
+			answer_from_cache(&ans, buf, used, an, curve, a);
+			return ANSWER_OK;
+		}
+		if (qtype == WIRE_TYPE_CNAME ||
+		    !answer_cname(ch, name, l.nlen, &ans, buf + used,
+		                  cap - used, target, &l.tlen))
+			return ANSWER_EMISS;
+		chase_dname(ch, &l, buf + used, ans.len, cap - used, &dlen,
+		            &dcount, &curve);
+		used += ans.len + dlen;
+		an = (uint16_t)(an + ans.count + dcount);
+		curve = curve && ans.curve != 0;
+		memcpy(name, target, l.tlen);
+		l.nlen = l.tlen;
+	}
+	return ANSWER_EMISS;
+}
