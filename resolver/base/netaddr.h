@@ -35,15 +35,16 @@ static inline const uint8_t *netaddr_bytes(const struct sockaddr *sa,
                                            size_t *len)
 {
 	const void *p = sa;
+	const struct sockaddr_in *in = p;
+	const struct sockaddr_in6 *in6 = p;
 
 	if (sa->sa_family == AF_INET) {
 		*len = 4;
-		return (const uint8_t *)&((const struct sockaddr_in *)p)
-			->sin_addr;
+		return (const uint8_t *)&in->sin_addr;
 	}
 	if (sa->sa_family == AF_INET6) {
 		*len = 16;
-		return ((const struct sockaddr_in6 *)p)->sin6_addr.s6_addr;
+		return in6->sin6_addr.s6_addr;
 	}
 	*len = 0;
 	return NULL;

@@ -14,7 +14,7 @@
 #define QLOG_ADDR_BYTES 64
 
 static const char *const qlog_src_names[] = {
-	"none", "local", "cache", "referral", "resolved"
+	"none", "local", "cache", "referral", "resolved",
 };
 
 void qlog_write(const struct respond_query *q, const struct sockaddr *client,

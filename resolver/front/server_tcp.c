@@ -117,6 +117,7 @@ static void conn_queue(struct server_conn *c, const uint8_t pfx[2],
 	size_t rest = 2 + len - off;
 	struct server_wreq *wr;
 	uv_buf_t b;
+	uv_stream_t *st;
 
 	if (c->queued + rest > SERVER_TCP_QUEUE_MAX ||
 	    (wr = malloc(sizeof(*wr) + rest)) == NULL) {
@@ -132,8 +133,8 @@ static void conn_queue(struct server_conn *c, const uint8_t pfx[2],
 		memcpy(wr->data, msg + off - 2, rest);
 	}
 	b = uv_buf_init((char *)wr->data, (unsigned)rest);
-	if (uv_write(&wr->req, (uv_stream_t *)&c->h, &b, 1,
-	             conn_written_cb) != 0) {
+	st = (uv_stream_t *)&c->h;
+	if (uv_write(&wr->req, st, &b, 1, conn_written_cb) != 0) {
 		free(wr);
 		conn_close(c);
 		return;

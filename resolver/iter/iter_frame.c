@@ -10,6 +10,7 @@
 #include "conf/cfg.h"
 #include "iter_int.h"
 #include "base/log.h"
+#include "base/netaddr.h"
 #include "base/slab.h"
 
 struct iter_frame *iter_frame_top(struct iter_req *req)
@@ -429,7 +430,8 @@ static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
 {
 	const struct sockaddr *sa = (const struct sockaddr *)&cz->addr[i].sa;
 	uint8_t name[WIRE_NAME_MAX];
-	size_t klen = strlen(cz->key[i]), len = 0;
+	size_t klen = strlen(cz->key[i]), len = 0, iplen;
+	const uint8_t *ip;
 
 	if (klen > 0 && 1 + klen + cz->namelen <= WIRE_NAME_MAX) {
 		name[len++] = (uint8_t)klen;
@@ -439,14 +441,10 @@ static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
 	memcpy(name + len, cz->name, cz->namelen);
 	iter_ns_set_name(req, ns, name, len + cz->namelen);
 	ns->hints = true; /* configured: no localhost filter */
-	if (sa->sa_family == AF_INET)
-		iter_ns_add_addr(req, ns, WIRE_TYPE_A, (const uint8_t *)
-		                 &((const struct sockaddr_in *)sa)->sin_addr,
-		                 ITER_IPV4_BYTES);
-	else
-		iter_ns_add_addr(req, ns, WIRE_TYPE_AAAA,
-		                 ((const struct sockaddr_in6 *)sa)->
-		                 sin6_addr.s6_addr, ITER_IPV6_BYTES);
+	ip = netaddr_bytes(sa, &iplen);
+	if (ip != NULL)
+		iter_ns_add_addr(req, ns, iplen == 4 ? WIRE_TYPE_A :
+		                 WIRE_TYPE_AAAA, ip, iplen);
 }
 
 /*

@@ -85,7 +85,7 @@ static const uint32_t lz_soa_timers[4] = { 1, 3600, 1200, 604800 };
 
 static const uint8_t lz_a_loopback[4] = { 127, 0, 0, 1 };
 static const uint8_t lz_aaaa_loopback[16] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
 };
 
 const char *localzone_strerror(int status)

@@ -162,7 +162,7 @@ _Static_assert(sizeof(struct stats) % sizeof(uint64_t) == 0,
 static const char *const stats_rcode_names[STATS_RCODES] = {
 	"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMPL", "REFUSED",
 	"YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE", "RCODE11",
-	"RCODE12", "RCODE13", "RCODE14", "RCODE15"
+	"RCODE12", "RCODE13", "RCODE14", "RCODE15",
 };
 
 /** Query types reported even when zero (dashboards expect them). */

@@ -548,13 +548,26 @@ static bool cf_src(const struct cf_tok *v, struct cf_meta *m)
 	return m->curve;
 }
 
+/* name=NAME and type=TYPE of the comment. */
+static bool cf_name_ok(const struct cf_tok *v, struct cf_meta *m)
+{
+	return cf_name_tok(v, m->name, &m->namelen) == CACHEFILE_OK;
+}
+
+static bool cf_type_ok(const struct cf_tok *v, struct cf_meta *m)
+{
+	char w[CF_WORD_MAX];
+
+	return cf_word(v, w, sizeof w) &&
+	       rrtext_type_parse(w, &m->ntype) == WIRE_OK;
+}
+
 /* One key=value of the comment. */
 static bool cf_meta_kv(struct cf_meta *m, const struct cf_tok *t,
                        unsigned *seen)
 {
 	const char *eq = memchr(t->p, '=', t->len);
 	struct cf_tok v;
-	char w[CF_WORD_MAX];
 	size_t klen;
 	unsigned bit;
 
@@ -569,12 +582,9 @@ static bool cf_meta_kv(struct cf_meta *m, const struct cf_tok *t,
 	else if (klen == 3 && memcmp(t->p, "src", 3) == 0)
 		bit = cf_src(&v, m) ? CF_SEEN_SRC : 0;
 	else if (klen == 4 && memcmp(t->p, "name", 4) == 0)
-		bit = cf_name_tok(&v, m->name, &m->namelen) == CACHEFILE_OK ?
-		      CF_SEEN_NAME : 0;
+		bit = cf_name_ok(&v, m) ? CF_SEEN_NAME : 0;
 	else if (klen == 4 && memcmp(t->p, "type", 4) == 0)
-		bit = cf_word(&v, w, sizeof w) &&
-		      rrtext_type_parse(w, &m->ntype) == WIRE_OK ?
-		      CF_SEEN_TYPE : 0;
+		bit = cf_type_ok(&v, m) ? CF_SEEN_TYPE : 0;
 	else
 		bit = 0;
 	if (bit == 0 || (*seen & bit) != 0)

@@ -95,10 +95,10 @@ void wire_writer_mark(const struct wire_writer *w, struct wire_mark *m)
 
 	m->len = w->len;
 	m->nnames = w->nnames;
-	for (i = 0; i < 4; i++)
-		m->counts[i] = (w->len >= WIRE_HEADER_BYTES) ?
-			(uint16_t)(w->buf[COUNT_OFFSET(i)] << 8 |
-			           w->buf[COUNT_OFFSET(i) + 1]) : 0;
+	memset(m->counts, 0, sizeof m->counts);
+	for (i = 0; i < 4 && w->len >= WIRE_HEADER_BYTES; i++)
+		m->counts[i] = (uint16_t)(w->buf[COUNT_OFFSET(i)] << 8 |
+		                          w->buf[COUNT_OFFSET(i) + 1]);
 }
 
 void wire_writer_rollback(struct wire_writer *w, const struct wire_mark *m)
