@@ -95,10 +95,12 @@ static unsigned shard_count(const struct cache_config *cfg, size_t fixed)
 	while (n * 2 <= want)
 		n *= 2;
 	while (n > 1) {
-		size_t arr = cache_mem_estimate(n * sizeof(struct cache_shard) +
-		                                CACHE_LINE_BYTES);
+		size_t arr =
+			cache_mem_estimate(n * sizeof(struct cache_shard) +
+		                           CACHE_LINE_BYTES);
 		if (cfg->max_bytes > fixed + arr &&
-		    (cfg->max_bytes - fixed - arr) / n >= CACHE_SHARD_MIN_BYTES)
+		    (cfg->max_bytes - fixed - arr) / n >=
+		            CACHE_SHARD_MIN_BYTES)
 			break;
 		n /= 2;
 	}
@@ -205,8 +207,7 @@ static uint32_t clamp_ttl(const struct cache *c, uint32_t ttl)
 	return ttl;
 }
 
-int cache_rrset_put(struct cache *c, const struct cache_rrset *set,
-                    time_t now)
+int cache_rrset_put(struct cache *c, const struct cache_rrset *set, time_t now)
 {
 	struct cache_build b;
 	struct cache_shard *s;

@@ -102,18 +102,18 @@ enum cache_status {
  * replaces fresh data learned over DNSCurve.
  */
 enum cache_rank {
-	CACHE_RANK_NONE = 0,     /**< invalid; rejected */
-	CACHE_RANK_GLUE,         /**< additional-section address (glue) */
-	CACHE_RANK_REFERRAL,     /**< authority-section NS of a referral */
-	CACHE_RANK_NONAUTH,      /**< answer section, AA bit clear */
-	CACHE_RANK_AUTH          /**< answer section, AA bit set */
+	CACHE_RANK_NONE = 0, /**< invalid; rejected */
+	CACHE_RANK_GLUE,     /**< additional-section address (glue) */
+	CACHE_RANK_REFERRAL, /**< authority-section NS of a referral */
+	CACHE_RANK_NONAUTH,  /**< answer section, AA bit clear */
+	CACHE_RANK_AUTH      /**< answer section, AA bit set */
 };
 
 /** What an entry says. */
 enum cache_kind {
-	CACHE_KIND_RRSET = 0,    /**< positive: an RRset */
-	CACHE_KIND_NODATA,       /**< the name exists, the type does not */
-	CACHE_KIND_NXDOMAIN      /**< the name does not exist */
+	CACHE_KIND_RRSET = 0, /**< positive: an RRset */
+	CACHE_KIND_NODATA,    /**< the name exists, the type does not */
+	CACHE_KIND_NXDOMAIN   /**< the name does not exist */
 };
 
 /** Flags for struct cache_query. */
@@ -121,11 +121,12 @@ enum cache_kind {
 
 /** Configuration; fill with cache_config_init, then change fields. */
 struct cache_config {
-	size_t max_bytes;   /**< the memory bound, overhead included */
-	uint32_t min_ttl;   /**< TTLs of RRsets are raised to this */
-	uint32_t max_ttl;   /**< ...and lowered to this (< 2^31) */
-	uint32_t neg_max_ttl; /**< negative TTLs are lowered to this (< 2^31) */
-	unsigned shards;    /**< 0 = default; rounded down to a power of 2 */
+	size_t max_bytes; /**< the memory bound, overhead included */
+	uint32_t min_ttl; /**< TTLs of RRsets are raised to this */
+	uint32_t max_ttl; /**< ...and lowered to this (< 2^31) */
+	uint32_t
+		neg_max_ttl; /**< negative TTLs are lowered to this (< 2^31) */
+	unsigned shards;     /**< 0 = default; rounded down to a power of 2 */
 	/** Key of the bucket hash; the daemon fills it with random bytes so
 	 *  that nobody can aim names at one chain. */
 	uint8_t hash_key[CACHE_HASH_KEY_BYTES];
@@ -142,13 +143,13 @@ struct cache_rdata {
 
 /** An RRset to store. All pointers are read during the call only. */
 struct cache_rrset {
-	const uint8_t *name;  /**< owner, canonical wire form */
+	const uint8_t *name; /**< owner, canonical wire form */
 	size_t name_len;
 	uint16_t type;
 	uint16_t klass;
-	uint32_t ttl;         /**< TTL from the wire, clamped at insert */
+	uint32_t ttl; /**< TTL from the wire, clamped at insert */
 	const struct cache_rdata *rdata; /**< count entries */
-	size_t count;         /**< >= 1 */
+	size_t count;                    /**< >= 1 */
 	enum cache_rank rank;
 	/** NULL: learned plain; else the CACHE_SERVER_KEY_BYTES key of the
 	 *  server whose DNSCurve box it came in. */
@@ -160,11 +161,11 @@ struct cache_neg {
 	enum cache_kind kind; /**< CACHE_KIND_NXDOMAIN or CACHE_KIND_NODATA */
 	const uint8_t *name;  /**< the name asked for, canonical */
 	size_t name_len;
-	uint16_t type;        /**< NODATA: the type asked for; else ignored */
+	uint16_t type; /**< NODATA: the type asked for; else ignored */
 	uint16_t klass;
 	const uint8_t *soa_name; /**< SOA owner (the zone), canonical */
 	size_t soa_name_len;
-	uint32_t soa_ttl;     /**< TTL of the SOA RR */
+	uint32_t soa_ttl;         /**< TTL of the SOA RR */
 	const uint8_t *soa_rdata; /**< SOA RDATA, uncompressed names */
 	size_t soa_rdlen;
 	enum cache_rank rank;
@@ -173,11 +174,11 @@ struct cache_neg {
 
 /** A lookup key. */
 struct cache_query {
-	const uint8_t *name;  /**< canonical wire form */
+	const uint8_t *name; /**< canonical wire form */
 	size_t name_len;
 	uint16_t type;
 	uint16_t klass;
-	unsigned flags;       /**< CACHE_GET_* */
+	unsigned flags; /**< CACHE_GET_* */
 };
 
 /**
@@ -189,21 +190,21 @@ struct cache_query {
 struct cache_answer {
 	enum cache_kind kind;
 	enum cache_rank rank;
-	uint16_t type;        /**< RRset type; the asked type if negative */
+	uint16_t type; /**< RRset type; the asked type if negative */
 	uint16_t klass;
-	uint32_t ttl;         /**< seconds left; 0 when stale */
-	uint32_t orig_ttl;    /**< the TTL the entry was stored with (after
-	                           clamping): ttl / orig_ttl tells how much
-	                           of its life is left, for prefetch */
-	int stale;            /**< 1 if expired (CACHE_GET_STALE only) */
-	time_t expire;        /**< absolute expiry: now - expire tells how
-	                           stale, for a serve-stale limit */
-	int curve;            /**< 1 if learned over DNSCurve */
+	uint32_t ttl;      /**< seconds left; 0 when stale */
+	uint32_t orig_ttl; /**< the TTL the entry was stored with (after
+	                        clamping): ttl / orig_ttl tells how much
+	                        of its life is left, for prefetch */
+	int stale;         /**< 1 if expired (CACHE_GET_STALE only) */
+	time_t expire;     /**< absolute expiry: now - expire tells how
+	                        stale, for a serve-stale limit */
+	int curve;         /**< 1 if learned over DNSCurve */
 	uint8_t server_key[CACHE_SERVER_KEY_BYTES]; /**< valid if curve */
-	size_t count;         /**< RRs written */
-	size_t len;           /**< bytes written, or needed on CACHE_ESPACE */
-	size_t owner_off;     /**< owner = query name + owner_off (non-zero
-	                           only from cache_closest_ns) */
+	size_t count;                               /**< RRs written */
+	size_t len;       /**< bytes written, or needed on CACHE_ESPACE */
+	size_t owner_off; /**< owner = query name + owner_off (non-zero
+	                       only from cache_closest_ns) */
 };
 
 /**
@@ -216,31 +217,31 @@ struct cache_view {
 	size_t name_len;
 	enum cache_kind kind;
 	enum cache_rank rank;
-	uint16_t type;        /**< 0 for NXDOMAIN */
+	uint16_t type; /**< 0 for NXDOMAIN */
 	uint16_t klass;
-	time_t expire;        /**< absolute expiry */
-	uint32_t ttl;         /**< seconds left at `now`; 0 when stale */
+	time_t expire; /**< absolute expiry */
+	uint32_t ttl;  /**< seconds left at `now`; 0 when stale */
 	int stale;
 	const uint8_t *server_key; /**< NULL if learned plain */
-	size_t count;         /**< RRs */
-	size_t wire_len;      /**< bytes cache_view_render writes */
-	const void *entry;    /**< for cache_view_render; opaque */
+	size_t count;              /**< RRs */
+	size_t wire_len;           /**< bytes cache_view_render writes */
+	const void *entry;         /**< for cache_view_render; opaque */
 };
 
 /** Counters, read with cache_stats_get. */
 struct cache_stats {
-	size_t entries;       /**< entries held now */
-	size_t bytes;         /**< bytes charged now, overhead included */
-	size_t max_bytes;     /**< the bound */
+	size_t entries;   /**< entries held now */
+	size_t bytes;     /**< bytes charged now, overhead included */
+	size_t max_bytes; /**< the bound */
 	unsigned shards;
-	uint64_t hits;        /**< cache_get answered from a fresh entry */
-	uint64_t misses;      /**< cache_get found nothing usable */
-	uint64_t stale_hits;  /**< cache_get answered from an expired entry */
-	uint64_t inserts;     /**< entries stored */
-	uint64_t rank_kept;   /**< puts refused by the rank rule */
-	uint64_t evictions;   /**< fresh entries pushed out for space */
-	uint64_t expired;     /**< expired entries reclaimed */
-	uint64_t too_big;     /**< puts refused as larger than their share */
+	uint64_t hits;       /**< cache_get answered from a fresh entry */
+	uint64_t misses;     /**< cache_get found nothing usable */
+	uint64_t stale_hits; /**< cache_get answered from an expired entry */
+	uint64_t inserts;    /**< entries stored */
+	uint64_t rank_kept;  /**< puts refused by the rank rule */
+	uint64_t evictions;  /**< fresh entries pushed out for space */
+	uint64_t expired;    /**< expired entries reclaimed */
+	uint64_t too_big;    /**< puts refused as larger than their share */
 };
 
 /** The callback of cache_iterate; return non-zero to stop. */
@@ -341,9 +342,9 @@ int cache_get(struct cache *c, const struct cache_query *q, time_t now,
  * @return as cache_get; on CACHE_OK, ans->owner_off gives the zone name
  *   (q->name + ans->owner_off).
  */
-int cache_closest_ns(struct cache *c, const struct cache_query *q,
-                     time_t now, struct cache_answer *ans, uint8_t *buf,
-                     size_t cap) CACHE_MUST_CHECK;
+int cache_closest_ns(struct cache *c, const struct cache_query *q, time_t now,
+                     struct cache_answer *ans, uint8_t *buf, size_t cap)
+	CACHE_MUST_CHECK;
 
 /**
  * Remove every entry of one name (all types and classes, negative ones
@@ -404,8 +405,8 @@ int cache_iterate(struct cache *c, time_t now, cache_iter_fn fn, void *arg);
  * @param len: receives the bytes written (or needed on CACHE_ESPACE).
  * @return CACHE_OK or CACHE_ESPACE.
  */
-int cache_view_render(const struct cache_view *view, uint8_t *buf,
-                      size_t cap, size_t *len) CACHE_MUST_CHECK;
+int cache_view_render(const struct cache_view *view, uint8_t *buf, size_t cap,
+                      size_t *len) CACHE_MUST_CHECK;
 
 /**
  * Read the counters (summed over shards, each read under its lock).

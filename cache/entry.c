@@ -210,8 +210,8 @@ time_t cache_entry_expire(const struct cache_entry *e, time_t now)
 {
 	if (cache_entry_fresh(e, now))
 		return cache_time_add(now, cache_entry_left(e, now));
-	return cache_time_add(now, -(int64_t)(uint32_t)((uint32_t)now -
-	                                                e->expire));
+	return cache_time_add(now,
+	                      -(int64_t)(uint32_t)((uint32_t)now - e->expire));
 }
 
 void cache_entry_view(const struct cache_entry *e, time_t now,
@@ -232,8 +232,8 @@ void cache_entry_view(const struct cache_entry *e, time_t now,
 	v->entry = e;
 }
 
-int cache_view_render(const struct cache_view *view, uint8_t *buf,
-                      size_t cap, size_t *len)
+int cache_view_render(const struct cache_view *view, uint8_t *buf, size_t cap,
+                      size_t *len)
 {
 	const struct cache_entry *e = view->entry;
 

@@ -28,18 +28,18 @@
  * Always-on check of an invariant that protects memory: on failure,
  * print where and abort (djbdns cache_impossible()).
  */
-#define CACHE_REQUIRE(cond)                                                \
-	do {                                                               \
-		if (!(cond))                                               \
-			cache_impossible(__FILE__, __LINE__, #cond);       \
+#define CACHE_REQUIRE(cond) \
+	do { \
+		if (!(cond)) \
+			cache_impossible(__FILE__, __LINE__, #cond); \
 	} while (0)
 
 /** The flags byte of an entry: kind, rank and two bits. */
-#define CACHE_F_KIND_MASK 0x03u  /**< enum cache_kind */
+#define CACHE_F_KIND_MASK 0x03u /**< enum cache_kind */
 #define CACHE_F_RANK_SHIFT 2
-#define CACHE_F_RANK_MASK 0x1cu  /**< enum cache_rank << 2 */
-#define CACHE_F_CURVE 0x20u /**< learned over DNSCurve; key stored */
-#define CACHE_F_REF 0x40u   /**< read since the CLOCK hand last passed */
+#define CACHE_F_RANK_MASK 0x1cu /**< enum cache_rank << 2 */
+#define CACHE_F_CURVE 0x20u     /**< learned over DNSCurve; key stored */
+#define CACHE_F_REF 0x40u       /**< read since the CLOCK hand last passed */
 
 /** Average bytes of budget per hash bucket (about one entry). */
 #define CACHE_BYTES_PER_BUCKET 128
@@ -54,16 +54,16 @@ struct cache_entry {
 	struct cache_entry *chain; /**< next in the bucket chain */
 	struct cache_entry *prev;  /**< CLOCK ring */
 	struct cache_entry *next;
-	uint32_t expire;           /**< (uint32_t)(now + ttl) */
-	uint32_t ttl;              /**< the TTL stored (clamped): prefetch */
-	uint32_t hash;             /**< low 32 bits of the name hash */
-	uint16_t type;             /**< 0 for NXDOMAIN */
+	uint32_t expire; /**< (uint32_t)(now + ttl) */
+	uint32_t ttl;    /**< the TTL stored (clamped): prefetch */
+	uint32_t hash;   /**< low 32 bits of the name hash */
+	uint16_t type;   /**< 0 for NXDOMAIN */
 	uint16_t klass;
-	uint16_t image_len;        /**< bytes of RDATA image */
-	uint16_t count;            /**< RRs in the image */
-	uint8_t name_len;          /**< 1..255: CACHE_NAME_MAX fits */
-	uint8_t flags;             /**< CACHE_F_*: kind, rank, curve, ref */
-	uint8_t data[];            /**< name, [server key], image */
+	uint16_t image_len; /**< bytes of RDATA image */
+	uint16_t count;     /**< RRs in the image */
+	uint8_t name_len;   /**< 1..255: CACHE_NAME_MAX fits */
+	uint8_t flags;      /**< CACHE_F_*: kind, rank, curve, ref */
+	uint8_t data[];     /**< name, [server key], image */
 };
 
 /** Bytes of an entry header: where its data starts. */
@@ -78,18 +78,18 @@ struct cache_shard {
 	uint64_t hits, misses, stale_hits;
 	struct cache_entry **buckets;
 	size_t nbuckets;
-	size_t budget;             /**< bytes this shard may charge */
-	struct cache_entry *hand;  /**< CLOCK hand; NULL when empty */
-	size_t used;               /**< bytes charged: buckets + entries */
+	size_t budget;            /**< bytes this shard may charge */
+	struct cache_entry *hand; /**< CLOCK hand; NULL when empty */
+	size_t used;              /**< bytes charged: buckets + entries */
 	size_t entries;
 	uint64_t inserts, rank_kept, evictions, expired, too_big;
 };
 
 struct cache {
 	struct cache_config cfg;
-	uint64_t key[2];           /**< SipHash key */
-	unsigned nshards;          /**< power of two */
-	size_t fixed;              /**< bytes charged outside the shards */
+	uint64_t key[2];  /**< SipHash key */
+	unsigned nshards; /**< power of two */
+	size_t fixed;     /**< bytes charged outside the shards */
 	struct cache_shard *shards;
 };
 
@@ -98,7 +98,7 @@ struct cache_build {
 	const uint8_t *name;
 	size_t name_len;
 	uint64_t hash;
-	uint16_t type;             /**< 0 for NXDOMAIN */
+	uint16_t type; /**< 0 for NXDOMAIN */
 	uint16_t klass;
 	enum cache_kind kind;
 	enum cache_rank rank;
@@ -132,8 +132,7 @@ static inline int cache_entry_fresh(const struct cache_entry *e, time_t now)
 }
 
 /** Seconds left at now; 0 once expired. */
-static inline uint32_t cache_entry_ttl(const struct cache_entry *e,
-                                       time_t now)
+static inline uint32_t cache_entry_ttl(const struct cache_entry *e, time_t now)
 {
 	return cache_entry_fresh(e, now) ? cache_entry_left(e, now) : 0;
 }
@@ -173,10 +172,8 @@ time_t cache_time_add(time_t now, int64_t delta);
 struct cache_shard *cache_shard_of(struct cache *c, uint64_t hash);
 
 /* name.c */
-uint64_t cache_siphash13(const uint64_t key[2], const uint8_t *m,
-                         size_t n);
-uint64_t cache_siphash24(const uint64_t key[2], const uint8_t *m,
-                         size_t n);
+uint64_t cache_siphash13(const uint64_t key[2], const uint8_t *m, size_t n);
+uint64_t cache_siphash24(const uint64_t key[2], const uint8_t *m, size_t n);
 int cache_name_span(const uint8_t *p, size_t avail, size_t *len);
 int cache_name_below(const uint8_t *name, size_t len, const uint8_t *zone,
                      size_t zone_len);

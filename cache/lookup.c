@@ -60,7 +60,9 @@ static struct cache_entry *pick(struct cache_shard *s, uint32_t hash,
 	fresh_nx = nx != NULL && cache_entry_fresh(nx, now);
 	if (fresh_exact && fresh_nx)
 		return cache_entry_outranks(nx, cache_entry_rank(exact),
-		                            entry_curve(exact)) ? nx : exact;
+		                            entry_curve(exact)) ?
+		               nx :
+		               exact;
 	if (fresh_exact)
 		return exact;
 	if (fresh_nx)
@@ -166,9 +168,8 @@ int cache_get(struct cache *c, const struct cache_query *q, time_t now,
 	return lookup(c, q, now, 0, ans, buf, cap);
 }
 
-int cache_closest_ns(struct cache *c, const struct cache_query *q,
-                     time_t now, struct cache_answer *ans, uint8_t *buf,
-                     size_t cap)
+int cache_closest_ns(struct cache *c, const struct cache_query *q, time_t now,
+                     struct cache_answer *ans, uint8_t *buf, size_t cap)
 {
 	struct cache_query up;
 	size_t off = 0;

@@ -34,7 +34,8 @@ static int soa_minimum(const uint8_t *rdata, size_t rdlen, uint32_t *min)
 	if (rdlen - pos != CACHE_SOA_COUNTERS_BYTES)
 		return CACHE_ERDATA;
 	pos = rdlen - 4;
-	*min = ((uint32_t)rdata[pos] << 24) | ((uint32_t)rdata[pos + 1] << 16) |
+	*min = ((uint32_t)rdata[pos] << 24) |
+	       ((uint32_t)rdata[pos + 1] << 16) |
 	       ((uint32_t)rdata[pos + 2] << 8) | rdata[pos + 3];
 	return CACHE_OK;
 }
@@ -52,8 +53,8 @@ static int neg_check(const struct cache_neg *neg)
 		rc = cache_name_check(neg->soa_name, neg->soa_name_len);
 	if (rc == CACHE_OK && neg->kind == CACHE_KIND_NODATA)
 		rc = cache_type_check(neg->type);
-	if (rc == CACHE_OK && neg->soa_name_len + 2 + neg->soa_rdlen >
-	                              CACHE_IMAGE_MAX)
+	if (rc == CACHE_OK &&
+	    neg->soa_name_len + 2 + neg->soa_rdlen > CACHE_IMAGE_MAX)
 		rc = CACHE_ERDATA;
 	return rc;
 }

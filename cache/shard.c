@@ -144,8 +144,9 @@ static int clear_way(struct cache_shard *s, const struct cache_build *b,
 		contradicts = e->type == b->type ||
 		              b->kind == CACHE_KIND_NXDOMAIN ||
 		              cache_entry_kind(e) == CACHE_KIND_NXDOMAIN;
-		if (contradicts && (!cache_entry_fresh(e, now) ||
-		                    !cache_entry_outranks(e, b->rank, curve))) {
+		if (contradicts &&
+		    (!cache_entry_fresh(e, now) ||
+		     !cache_entry_outranks(e, b->rank, curve))) {
 			if (e->type == b->type)
 				*ref = e->flags & CACHE_F_REF;
 			cache_shard_remove(s, e);

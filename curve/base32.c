@@ -16,8 +16,7 @@
 static const char b32_alphabet[] = "0123456789bcdfghjklmnpqrstuvwxyz";
 
 /** Value of one character, or -1 if it is not in the alphabet. */
-static int
-b32_value(unsigned char ch)
+static int b32_value(unsigned char ch)
 {
 	if (ch >= 'A' && ch <= 'Z')
 		ch = (unsigned char)(ch - 'A' + 'a');
@@ -29,9 +28,8 @@ b32_value(unsigned char ch)
 	return 10 + (ch - 'b') - (ch > 'e') - (ch > 'i') - (ch > 'o');
 }
 
-int
-curve_base32_encode(char *out, size_t outcap, size_t *outlen,
-                    const uint8_t *in, size_t inlen)
+int curve_base32_encode(char *out, size_t outcap, size_t *outlen,
+                        const uint8_t *in, size_t inlen)
 {
 	size_t i, n = 0;
 	uint32_t acc = 0;
@@ -61,9 +59,8 @@ curve_base32_encode(char *out, size_t outcap, size_t *outlen,
 	return CURVE_OK;
 }
 
-int
-curve_base32_decode(uint8_t *out, size_t outcap, size_t *outlen,
-                    const char *in, size_t inlen)
+int curve_base32_decode(uint8_t *out, size_t outcap, size_t *outlen,
+                        const char *in, size_t inlen)
 {
 	size_t i, n = 0;
 	uint32_t acc = 0;

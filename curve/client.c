@@ -33,8 +33,7 @@
 /** Mode bits a key file may have. */
 #define KEYFILE_MODE 0600
 
-const char *
-curve_strerror(int status)
+const char *curve_strerror(int status)
 {
 	switch (status) {
 	case CURVE_OK: return "success";
@@ -51,8 +50,9 @@ curve_strerror(int status)
 	case CURVE_ENAME: return "malformed domain name";
 	case CURVE_ENOMEM: return "out of memory";
 	case CURVE_EIO: return "key file I/O error";
-	case CURVE_EKEYFILE: return "key or nonce file malformed, or mode not "
-	                            "0600";
+	case CURVE_EKEYFILE:
+		return "key or nonce file malformed, or mode not "
+		       "0600";
 	case CURVE_EINVAL: return "invalid argument";
 	case CURVE_ECRYPTO: return "cryptographic failure";
 	default: return "unknown curve status";
@@ -60,8 +60,7 @@ curve_strerror(int status)
 }
 
 /** Allocate a client with an empty table and no keypair yet. */
-static int
-client_alloc(struct curve_client **out, size_t slots)
+static int client_alloc(struct curve_client **out, size_t slots)
 {
 	struct curve_client *c;
 	int st;
@@ -95,8 +94,7 @@ client_alloc(struct curve_client **out, size_t slots)
 	return CURVE_OK;
 }
 
-int
-curve_client_new(struct curve_client **out, size_t slots)
+int curve_client_new(struct curve_client **out, size_t slots)
 {
 	int st = client_alloc(out, slots);
 
@@ -110,9 +108,8 @@ curve_client_new(struct curve_client **out, size_t slots)
 	return CURVE_OK;
 }
 
-int
-curve_client_from_secret(struct curve_client **out, size_t slots,
-                         const uint8_t sk[CURVE_SECRET_BYTES])
+int curve_client_from_secret(struct curve_client **out, size_t slots,
+                             const uint8_t sk[CURVE_SECRET_BYTES])
 {
 	int st;
 
@@ -131,8 +128,7 @@ curve_client_from_secret(struct curve_client **out, size_t slots,
 }
 
 /** Read up to cap bytes from fd; *n gets the count. */
-static int
-read_all(int fd, char *buf, size_t cap, size_t *n)
+static int read_all(int fd, char *buf, size_t cap, size_t *n)
 {
 	ssize_t r;
 
@@ -150,9 +146,8 @@ read_all(int fd, char *buf, size_t cap, size_t *n)
 	return CURVE_OK;
 }
 
-int
-curve_why(char *why, size_t whylen, int status, const char *file,
-          const char *fmt, ...)
+int curve_why(char *why, size_t whylen, int status, const char *file,
+              const char *fmt, ...)
 {
 	int saved = errno, n;
 	va_list ap;
@@ -170,8 +165,7 @@ curve_why(char *why, size_t whylen, int status, const char *file,
 }
 
 /** Check the open key file's type and mode. */
-static int
-keyfile_check(int fd, const char *path, char *why, size_t whylen)
+static int keyfile_check(int fd, const char *path, char *why, size_t whylen)
 {
 	struct stat sb;
 
@@ -182,16 +176,18 @@ keyfile_check(int fd, const char *path, char *why, size_t whylen)
 		return curve_why(why, whylen, CURVE_EKEYFILE, path,
 		                 "not a regular file");
 	if (sb.st_mode & 07777 & ~KEYFILE_MODE)
-		return curve_why(why, whylen, CURVE_EKEYFILE, path, "mode "
-		                 "%04o; a secret key file must be mode 0600 or "
-		                 "stricter", (unsigned)(sb.st_mode & 07777));
+		return curve_why(why, whylen, CURVE_EKEYFILE, path,
+		                 "mode "
+		                 "%04o; a secret key file must be mode 0600 "
+		                 "or "
+		                 "stricter",
+		                 (unsigned)(sb.st_mode & 07777));
 	return CURVE_OK;
 }
 
 /** Read and check a key file into sk. */
-static int
-keyfile_read(const char *path, uint8_t sk[CURVE_SECRET_BYTES], char *why,
-             size_t whylen)
+static int keyfile_read(const char *path, uint8_t sk[CURVE_SECRET_BYTES],
+                        char *why, size_t whylen)
 {
 	char buf[KEYFILE_MAX + 1];
 	size_t n = 0, binlen = 0;
@@ -208,13 +204,17 @@ keyfile_read(const char *path, uint8_t sk[CURVE_SECRET_BYTES], char *why,
 		               strerror(errno));
 	if (st != CURVE_OK)
 		goto done;
-	st = curve_why(why, whylen, CURVE_EKEYFILE, path, "%zu%s bytes; "
+	st = curve_why(why, whylen, CURVE_EKEYFILE, path,
+	               "%zu%s bytes; "
 	               "expected %d hex digits and a newline",
 	               n, n > KEYFILE_MAX ? " or more" : "", KEYFILE_HEX);
-	if (n != KEYFILE_HEX && !(n == KEYFILE_MAX && buf[KEYFILE_HEX] == '\n'))
+	if (n != KEYFILE_HEX &&
+	    !(n == KEYFILE_MAX && buf[KEYFILE_HEX] == '\n'))
 		goto done;
-	st = curve_why(why, whylen, CURVE_EKEYFILE, path, "not %d hex "
-	               "digits", KEYFILE_HEX);
+	st = curve_why(why, whylen, CURVE_EKEYFILE, path,
+	               "not %d hex "
+	               "digits",
+	               KEYFILE_HEX);
 	if (sodium_hex2bin(sk, CURVE_SECRET_BYTES, buf, KEYFILE_HEX, NULL,
 	                   &binlen, &end) == 0 &&
 	    binlen == CURVE_SECRET_BYTES && end == buf + KEYFILE_HEX)
@@ -227,15 +227,14 @@ done:
 	return st;
 }
 
-int
-curve_client_load(struct curve_client **out, size_t slots, const char *path)
+int curve_client_load(struct curve_client **out, size_t slots,
+                      const char *path)
 {
 	return curve_client_load_why(out, slots, path, NULL, 0);
 }
 
-int
-curve_client_load_why(struct curve_client **out, size_t slots,
-                      const char *path, char *why, size_t whylen)
+int curve_client_load_why(struct curve_client **out, size_t slots,
+                          const char *path, char *why, size_t whylen)
 {
 	uint8_t sk[CURVE_SECRET_BYTES];
 	int st;
@@ -265,8 +264,7 @@ curve_client_load_why(struct curve_client **out, size_t slots,
 }
 
 /** fsync the directory that holds path. */
-static int
-fsync_parent(const char *path)
+static int fsync_parent(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	char *dir;
@@ -290,8 +288,7 @@ fsync_parent(const char *path)
 }
 
 /** Write all of data to fd. */
-static int
-write_all(int fd, const char *data, size_t len)
+static int write_all(int fd, const char *data, size_t len)
 {
 	ssize_t w;
 
@@ -307,8 +304,7 @@ write_all(int fd, const char *data, size_t len)
 	return CURVE_OK;
 }
 
-int
-curve_file_replace(const char *path, const char *data, size_t len)
+int curve_file_replace(const char *path, const char *data, size_t len)
 {
 	size_t plen = strlen(path);
 	char *tmp = malloc(plen + sizeof ".XXXXXX");
@@ -345,8 +341,7 @@ curve_file_replace(const char *path, const char *data, size_t len)
 	return st;
 }
 
-int
-curve_keyfile_generate(const char *path)
+int curve_keyfile_generate(const char *path)
 {
 	uint8_t sk[CURVE_SECRET_BYTES];
 	char hex[KEYFILE_HEX + 1];
@@ -365,8 +360,7 @@ curve_keyfile_generate(const char *path)
 	return st;
 }
 
-int
-curve_client_rotate(struct curve_client *c)
+int curve_client_rotate(struct curve_client *c)
 {
 	uint8_t pk[CURVE_KEY_BYTES], sk[CURVE_SECRET_BYTES];
 	char *old;
@@ -387,15 +381,14 @@ curve_client_rotate(struct curve_client *c)
 
 	pthread_mutex_lock(&c->nonce_lock);
 	old = c->nonce_path;
-	c->nonce_path = NULL;          /* the new key is not in the file */
+	c->nonce_path = NULL; /* the new key is not in the file */
 	c->reserved = UINT64_MAX;
 	pthread_mutex_unlock(&c->nonce_lock);
 	free(old);
 	return CURVE_OK;
 }
 
-void
-curve_client_free(struct curve_client *c)
+void curve_client_free(struct curve_client *c)
 {
 	if (c == NULL)
 		return;
@@ -408,8 +401,7 @@ curve_client_free(struct curve_client *c)
 	free(c);
 }
 
-void
-curve_client_pk(const struct curve_client *c, uint8_t pk[CURVE_KEY_BYTES])
+void curve_client_pk(const struct curve_client *c, uint8_t pk[CURVE_KEY_BYTES])
 {
 	/* The lock is logically mutable: reading the key changes nothing. */
 	struct curve_client *m = (struct curve_client *)(uintptr_t)c;
@@ -419,8 +411,7 @@ curve_client_pk(const struct curve_client *c, uint8_t pk[CURVE_KEY_BYTES])
 	pthread_mutex_unlock(&m->shared.lock);
 }
 
-void
-curve_client_stats(struct curve_client *c, struct curve_stats *st)
+void curve_client_stats(struct curve_client *c, struct curve_stats *st)
 {
 	pthread_mutex_lock(&c->shared.lock);
 	st->shared_hits = c->shared.hits;
@@ -431,8 +422,7 @@ curve_client_stats(struct curve_client *c, struct curve_stats *st)
 	pthread_mutex_unlock(&c->shared.lock);
 }
 
-void
-curve_client_set_counter(struct curve_client *c, uint64_t next)
+void curve_client_set_counter(struct curve_client *c, uint64_t next)
 {
 	pthread_mutex_lock(&c->nonce_lock);
 	c->counter = next;

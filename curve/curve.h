@@ -49,7 +49,7 @@
 /** Largest EDNS payload to offer inside a box (see dnscurve.md, Size). */
 #define CURVE_MAX_INNER_EDNS 4048
 /** Characters of base32 needed for n bytes. */
-#define CURVE_BASE32_LEN(n) (((n) * 8 + 4) / 5)
+#define CURVE_BASE32_LEN(n) (((n)*8 + 4) / 5)
 /** Largest inner query curve_txt_query_build boxes (nonce | box fits
  *  in CURVE_MAX_PACKET bytes). */
 #define CURVE_TXT_MAX_QUERY \
@@ -60,23 +60,23 @@
 /** Status codes: 0 is success, every rejection has its own code. */
 enum curve_status {
 	CURVE_OK = 0,
-	CURVE_ESHORT,   /**< packet shorter than the format allows */
-	CURVE_EMAGIC,   /**< streamlined magic missing or wrong */
-	CURVE_ENONCE,   /**< our client nonce was not echoed */
-	CURVE_EAUTH,    /**< box did not open (forged, tampered, wrong key) */
-	CURVE_EBASE32,  /**< invalid DNSCurve base32 */
-	CURVE_ESPACE,   /**< caller's output buffer too small */
-	CURVE_EFORMAT,  /**< malformed outer packet (TXT format: header,
-	                     counts, question, TTL, RDATA layout) */
-	CURVE_EID,      /**< TXT response: outer ID does not match */
-	CURVE_EQUESTION,/**< TXT response: question is not the one sent */
-	CURVE_ENOKEY,   /**< no uz5 key label in the name */
-	CURVE_ENAME,    /**< malformed domain name (label/length rules) */
-	CURVE_ENOMEM,   /**< allocation failed */
-	CURVE_EIO,      /**< key file could not be read or written */
-	CURVE_EKEYFILE, /**< key file malformed or its mode is not 0600 */
-	CURVE_EINVAL,   /**< bad argument */
-	CURVE_ECRYPTO   /**< libsodium failed (initialisation or keying) */
+	CURVE_ESHORT,    /**< packet shorter than the format allows */
+	CURVE_EMAGIC,    /**< streamlined magic missing or wrong */
+	CURVE_ENONCE,    /**< our client nonce was not echoed */
+	CURVE_EAUTH,     /**< box did not open (forged, tampered, wrong key) */
+	CURVE_EBASE32,   /**< invalid DNSCurve base32 */
+	CURVE_ESPACE,    /**< caller's output buffer too small */
+	CURVE_EFORMAT,   /**< malformed outer packet (TXT format: header,
+	                      counts, question, TTL, RDATA layout) */
+	CURVE_EID,       /**< TXT response: outer ID does not match */
+	CURVE_EQUESTION, /**< TXT response: question is not the one sent */
+	CURVE_ENOKEY,    /**< no uz5 key label in the name */
+	CURVE_ENAME,     /**< malformed domain name (label/length rules) */
+	CURVE_ENOMEM,    /**< allocation failed */
+	CURVE_EIO,       /**< key file could not be read or written */
+	CURVE_EKEYFILE,  /**< key file malformed or its mode is not 0600 */
+	CURVE_EINVAL,    /**< bad argument */
+	CURVE_ECRYPTO    /**< libsodium failed (initialisation or keying) */
 };
 
 /**
@@ -181,11 +181,11 @@ struct curve_client;
 
 /** Counters kept by a client, read with curve_client_stats. */
 struct curve_stats {
-	uint64_t shared_hits;     /**< shared key found in the table */
-	uint64_t shared_misses;   /**< shared key computed (beforenm) */
-	uint64_t shared_evictions;/**< table slot reused */
-	uint64_t shared_entries;  /**< keys in the table now */
-	uint64_t rotations;       /**< client key rotations */
+	uint64_t shared_hits;      /**< shared key found in the table */
+	uint64_t shared_misses;    /**< shared key computed (beforenm) */
+	uint64_t shared_evictions; /**< table slot reused */
+	uint64_t shared_entries;   /**< keys in the table now */
+	uint64_t rotations;        /**< client key rotations */
 };
 
 /**
@@ -194,8 +194,7 @@ struct curve_stats {
  * @param slots: capacity of the shared-key table (0 = default).
  * @return CURVE_OK, CURVE_ENOMEM or CURVE_ECRYPTO.
  */
-int curve_client_new(struct curve_client **out, size_t slots)
-	CURVE_MUST_CHECK;
+int curve_client_new(struct curve_client **out, size_t slots) CURVE_MUST_CHECK;
 
 /**
  * Create a client from a given secret key (tests, and loaded keys).
@@ -273,8 +272,8 @@ void curve_client_set_counter(struct curve_client *c, uint64_t next);
  *   in the nonce file of a loaded key (no nonce is produced then), or
  *   CURVE_EINVAL if the counter is exhausted (it reached UINT64_MAX).
  */
-int curve_nonce_next(struct curve_client *c,
-                     uint8_t nonce[CURVE_NONCE_BYTES]) CURVE_MUST_CHECK;
+int curve_nonce_next(struct curve_client *c, uint8_t nonce[CURVE_NONCE_BYTES])
+	CURVE_MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* Streamlined format                                                  */
@@ -297,9 +296,8 @@ int curve_nonce_next(struct curve_client *c,
 int curve_streamlined_box(struct curve_client *c,
                           const uint8_t server_pk[CURVE_KEY_BYTES],
                           const uint8_t nonce[CURVE_NONCE_BYTES],
-                          const uint8_t *query, size_t qlen,
-                          uint8_t *out, size_t outcap, size_t *outlen)
-	CURVE_MUST_CHECK;
+                          const uint8_t *query, size_t qlen, uint8_t *out,
+                          size_t outcap, size_t *outlen) CURVE_MUST_CHECK;
 
 /**
  * Open a streamlined response: checks length (>= 48), magic "R6fnvWJ8",
@@ -319,9 +317,8 @@ int curve_streamlined_box(struct curve_client *c,
 int curve_streamlined_open(struct curve_client *c,
                            const uint8_t server_pk[CURVE_KEY_BYTES],
                            const uint8_t nonce[CURVE_NONCE_BYTES],
-                           const uint8_t *pkt, size_t len,
-                           uint8_t *out, size_t outcap, size_t *outlen)
-	CURVE_MUST_CHECK;
+                           const uint8_t *pkt, size_t len, uint8_t *out,
+                           size_t outcap, size_t *outlen) CURVE_MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* TXT format                                                          */
@@ -340,9 +337,8 @@ int curve_streamlined_open(struct curve_client *c,
  */
 int curve_txt_query_build(struct curve_client *c,
                           const uint8_t server_pk[CURVE_KEY_BYTES],
-                          const uint8_t nonce[CURVE_NONCE_BYTES],
-                          uint16_t id, const char *zone,
-                          const uint8_t *query, size_t qlen,
+                          const uint8_t nonce[CURVE_NONCE_BYTES], uint16_t id,
+                          const char *zone, const uint8_t *query, size_t qlen,
                           uint8_t *out, size_t outcap, size_t *outlen)
 	CURVE_MUST_CHECK;
 
@@ -367,8 +363,7 @@ int curve_txt_response_open(struct curve_client *c,
                             const uint8_t server_pk[CURVE_KEY_BYTES],
                             const uint8_t nonce[CURVE_NONCE_BYTES],
                             const uint8_t *query, size_t qlen,
-                            const uint8_t *pkt, size_t len,
-                            uint8_t *out, size_t outcap, size_t *outlen)
-	CURVE_MUST_CHECK;
+                            const uint8_t *pkt, size_t len, uint8_t *out,
+                            size_t outcap, size_t *outlen) CURVE_MUST_CHECK;
 
 #endif /* CURVECACHE_CURVE_CURVE_H */

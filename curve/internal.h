@@ -52,7 +52,7 @@
 
 /** One slot of the shared-key table. */
 struct curve_shared_entry {
-	uint8_t server_pk[CURVE_KEY_BYTES]; /**< the table key */
+	uint8_t server_pk[CURVE_KEY_BYTES];    /**< the table key */
 	uint8_t key[crypto_box_BEFORENMBYTES]; /**< beforenm output */
 	uint32_t chain;    /**< next entry in the same bucket */
 	uint32_t lru_prev; /**< towards the most recently used */
@@ -61,25 +61,25 @@ struct curve_shared_entry {
 
 /** The bounded table of precomputed shared keys. */
 struct curve_shared_table {
-	pthread_mutex_t lock;             /**< guards all of this and the
-	                                       client keypair */
-	struct curve_shared_entry *ent;   /**< slots entries (sodium) */
-	uint32_t *bucket;                 /**< nbuckets chain heads */
-	size_t slots;                     /**< capacity */
-	size_t used;                      /**< entries in use */
-	size_t nbuckets;                  /**< a power of two >= slots */
-	uint32_t lru_head, lru_tail;      /**< most / least recently used */
+	pthread_mutex_t lock;           /**< guards all of this and the
+	                                     client keypair */
+	struct curve_shared_entry *ent; /**< slots entries (sodium) */
+	uint32_t *bucket;               /**< nbuckets chain heads */
+	size_t slots;                   /**< capacity */
+	size_t used;                    /**< entries in use */
+	size_t nbuckets;                /**< a power of two >= slots */
+	uint32_t lru_head, lru_tail;    /**< most / least recently used */
 	uint8_t hashkey[crypto_shorthash_KEYBYTES]; /**< SipHash key */
-	uint64_t hits, misses, evictions; /**< counters */
+	uint64_t hits, misses, evictions;           /**< counters */
 };
 
 /** The client (ordinary heap, so leak checkers see what it points to);
  *  the secret key sits in its own sodium_malloc block. */
 struct curve_client {
-	uint8_t pk[CURVE_KEY_BYTES];      /**< under shared.lock */
-	uint8_t *sk;                      /**< CURVE_SECRET_BYTES, sodium_malloc;
-	                                       under shared.lock */
-	uint64_t rotations;               /**< under shared.lock */
+	uint8_t pk[CURVE_KEY_BYTES]; /**< under shared.lock */
+	uint8_t *sk;                 /**< CURVE_SECRET_BYTES, sodium_malloc;
+	                                  under shared.lock */
+	uint64_t rotations;          /**< under shared.lock */
 	struct curve_shared_table shared; /**< shared keys */
 	pthread_mutex_t nonce_lock;       /**< guards the fields below */
 	uint64_t counter;                 /**< next counter value */
@@ -155,8 +155,8 @@ int curve_file_replace(const char *path, const char *data, size_t len)
  */
 int curve_box_query(struct curve_client *c,
                     const uint8_t server_pk[CURVE_KEY_BYTES],
-                    const uint8_t nonce[CURVE_NONCE_BYTES],
-                    const uint8_t *m, size_t mlen, uint8_t *box,
+                    const uint8_t nonce[CURVE_NONCE_BYTES], const uint8_t *m,
+                    size_t mlen, uint8_t *box,
                     uint8_t client_pk[CURVE_KEY_BYTES]) CURVE_MUST_CHECK;
 
 /**
@@ -170,9 +170,8 @@ int curve_box_query(struct curve_client *c,
 int curve_box_open_response(struct curve_client *c,
                             const uint8_t server_pk[CURVE_KEY_BYTES],
                             const uint8_t nonce[CURVE_NONCE_BYTES],
-                            const uint8_t *data, size_t dlen,
-                            uint8_t *out, size_t outcap, size_t *outlen)
-	CURVE_MUST_CHECK;
+                            const uint8_t *data, size_t dlen, uint8_t *out,
+                            size_t outcap, size_t *outlen) CURVE_MUST_CHECK;
 
 /* keylabel.c: shared with txt.c */
 

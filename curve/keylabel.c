@@ -21,15 +21,13 @@
 #define KEY_B32_FULL CURVE_BASE32_LEN(CURVE_KEY_BYTES)
 
 /** Is ch the (case-insensitive) ASCII letter lower? */
-static int
-ci_eq(uint8_t ch, char lower)
+static int ci_eq(uint8_t ch, char lower)
 {
 	return ch == (uint8_t)lower || ch == (uint8_t)(lower - 'a' + 'A');
 }
 
-int
-curve_keylabel_parse(const uint8_t *label, size_t len,
-                     uint8_t pk[CURVE_KEY_BYTES])
+int curve_keylabel_parse(const uint8_t *label, size_t len,
+                         uint8_t pk[CURVE_KEY_BYTES])
 {
 	char b32[KEY_B32_FULL];
 	uint8_t key[CURVE_KEY_BYTES];
@@ -42,16 +40,15 @@ curve_keylabel_parse(const uint8_t *label, size_t len,
 	memcpy(b32, label + 3, CURVE_KEYLABEL_B32);
 	b32[CURVE_KEYLABEL_B32] = '0';
 	if (curve_base32_decode(key, sizeof key, &n, b32, sizeof b32) !=
-	        CURVE_OK || n != CURVE_KEY_BYTES ||
-	    (key[CURVE_KEY_BYTES - 1] & 0x80u) != 0)
+	            CURVE_OK ||
+	    n != CURVE_KEY_BYTES || (key[CURVE_KEY_BYTES - 1] & 0x80u) != 0)
 		return CURVE_ENOKEY;
 	memcpy(pk, key, CURVE_KEY_BYTES);
 	return CURVE_OK;
 }
 
-int
-curve_keylabel_find_wire(const uint8_t *name, size_t len,
-                         uint8_t pk[CURVE_KEY_BYTES])
+int curve_keylabel_find_wire(const uint8_t *name, size_t len,
+                             uint8_t pk[CURVE_KEY_BYTES])
 {
 	uint8_t key[CURVE_KEY_BYTES];
 	int found = 0;
@@ -80,21 +77,20 @@ curve_keylabel_find_wire(const uint8_t *name, size_t len,
 	return CURVE_OK;
 }
 
-int
-curve_name_from_text(uint8_t *out, size_t outcap, size_t *outlen,
-                     const char *name, size_t len)
+int curve_name_from_text(uint8_t *out, size_t outcap, size_t *outlen,
+                         const char *name, size_t len)
 {
 	size_t i, start = 0, n = 0, lablen;
 
 	if (out == NULL || outlen == NULL || (len > 0 && name == NULL))
 		return CURVE_EINVAL;
 	if (len == 1 && name[0] == '.')
-		len = 0;                        /* the root */
+		len = 0; /* the root */
 	else if (len > 0 && name[len - 1] == '.')
-		len--;                          /* "a.b." = "a.b" */
+		len--; /* "a.b." = "a.b" */
 	for (i = 0; i <= len; i++) {
 		if (i < len && name[i] == '\\')
-			return CURVE_ENAME;     /* no escapes */
+			return CURVE_ENAME; /* no escapes */
 		if (i < len && name[i] != '.')
 			continue;
 		lablen = i - start;
@@ -118,9 +114,8 @@ curve_name_from_text(uint8_t *out, size_t outcap, size_t *outlen,
 	return CURVE_OK;
 }
 
-int
-curve_keylabel_find_text(const char *name, size_t len,
-                         uint8_t pk[CURVE_KEY_BYTES])
+int curve_keylabel_find_text(const char *name, size_t len,
+                             uint8_t pk[CURVE_KEY_BYTES])
 {
 	uint8_t wire[CURVE_NAME_MAX];
 	size_t wlen = 0;
@@ -134,8 +129,8 @@ curve_keylabel_find_text(const char *name, size_t len,
 	return curve_keylabel_find_wire(wire, wlen, pk);
 }
 
-int
-curve_key_b32(char out[CURVE_KEYLABEL_B32], const uint8_t pk[CURVE_KEY_BYTES])
+int curve_key_b32(char out[CURVE_KEYLABEL_B32],
+                  const uint8_t pk[CURVE_KEY_BYTES])
 {
 	char b32[KEY_B32_FULL];
 	size_t n = 0;
@@ -143,15 +138,15 @@ curve_key_b32(char out[CURVE_KEYLABEL_B32], const uint8_t pk[CURVE_KEY_BYTES])
 	if ((pk[CURVE_KEY_BYTES - 1] & 0x80u) != 0)
 		return CURVE_EINVAL;
 	if (curve_base32_encode(b32, sizeof b32, &n, pk, CURVE_KEY_BYTES) !=
-	        CURVE_OK || n != KEY_B32_FULL || b32[n - 1] != '0')
+	            CURVE_OK ||
+	    n != KEY_B32_FULL || b32[n - 1] != '0')
 		return CURVE_EINVAL;
 	memcpy(out, b32, CURVE_KEYLABEL_B32);
 	return CURVE_OK;
 }
 
-int
-curve_keylabel_make(char out[CURVE_KEYLABEL_LEN + 1],
-                    const uint8_t pk[CURVE_KEY_BYTES])
+int curve_keylabel_make(char out[CURVE_KEYLABEL_LEN + 1],
+                        const uint8_t pk[CURVE_KEY_BYTES])
 {
 	int st;
 

@@ -28,8 +28,7 @@
 #define NONCE_FILE_MAX 21
 
 /** Write the mark `mark` to c->nonce_path. Caller holds nonce_lock. */
-static int
-nonce_mark_write(const struct curve_client *c, uint64_t mark)
+static int nonce_mark_write(const struct curve_client *c, uint64_t mark)
 {
 	char line[NONCE_FILE_MAX + 1];
 	char digits[NONCE_FILE_MAX];
@@ -50,9 +49,8 @@ nonce_mark_write(const struct curve_client *c, uint64_t mark)
 	"expected the nonce counter's mark (decimal digits and a newline)"
 
 /** Parse a mark file's contents (digits, optional newline). */
-static int
-nonce_mark_parse(const char *path, const char *buf, size_t n,
-                 uint64_t *mark, char *why, size_t whylen)
+static int nonce_mark_parse(const char *path, const char *buf, size_t n,
+                            uint64_t *mark, char *why, size_t whylen)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -77,8 +75,8 @@ nonce_mark_parse(const char *path, const char *buf, size_t n,
 }
 
 /** Read the mark from path; 1 when the file does not exist. */
-static int
-nonce_mark_read(const char *path, uint64_t *mark, char *why, size_t whylen)
+static int nonce_mark_read(const char *path, uint64_t *mark, char *why,
+                           size_t whylen)
 {
 	char buf[NONCE_FILE_MAX + 1];
 	size_t n = 0;
@@ -110,14 +108,15 @@ nonce_mark_read(const char *path, uint64_t *mark, char *why, size_t whylen)
 	}
 	close(fd);
 	if (n > NONCE_FILE_MAX)
-		return curve_why(why, whylen, CURVE_EKEYFILE, path, "over %d "
-		                 "bytes; %s", NONCE_FILE_MAX, NONCE_EXPECTED);
+		return curve_why(why, whylen, CURVE_EKEYFILE, path,
+		                 "over %d "
+		                 "bytes; %s",
+		                 NONCE_FILE_MAX, NONCE_EXPECTED);
 	return nonce_mark_parse(path, buf, n, mark, why, whylen);
 }
 
 /** Reserve the block starting at c->counter. Caller holds nonce_lock. */
-static int
-nonce_reserve(struct curve_client *c)
+static int nonce_reserve(struct curve_client *c)
 {
 	uint64_t mark;
 	int st;
@@ -132,9 +131,8 @@ nonce_reserve(struct curve_client *c)
 	return st;
 }
 
-int
-curve_nonce_file_attach(struct curve_client *c, const char *keypath,
-                        char *why, size_t whylen)
+int curve_nonce_file_attach(struct curve_client *c, const char *keypath,
+                            char *why, size_t whylen)
 {
 	size_t klen = strlen(keypath);
 	uint64_t mark = 1;
@@ -156,13 +154,14 @@ curve_nonce_file_attach(struct curve_client *c, const char *keypath,
 	st = nonce_reserve(c);
 	pthread_mutex_unlock(&c->nonce_lock);
 	if (st != CURVE_OK)
-		curve_why(why, whylen, st, c->nonce_path, "cannot write the "
-		          "mark: %s", strerror(errno));
+		curve_why(why, whylen, st, c->nonce_path,
+		          "cannot write the "
+		          "mark: %s",
+		          strerror(errno));
 	return st;
 }
 
-int
-curve_nonce_next(struct curve_client *c, uint8_t nonce[CURVE_NONCE_BYTES])
+int curve_nonce_next(struct curve_client *c, uint8_t nonce[CURVE_NONCE_BYTES])
 {
 	uint64_t v;
 	size_t i;
@@ -176,7 +175,7 @@ curve_nonce_next(struct curve_client *c, uint8_t nonce[CURVE_NONCE_BYTES])
 	else if (c->nonce_path != NULL && c->counter >= c->reserved)
 		st = nonce_reserve(c);
 	if (st == CURVE_OK && c->counter >= c->reserved)
-		st = CURVE_EIO;   /* mark saturated below the counter */
+		st = CURVE_EIO; /* mark saturated below the counter */
 	v = c->counter;
 	if (st == CURVE_OK)
 		c->counter++;

@@ -20,9 +20,8 @@
 #include "internal.h"
 
 /** Bucket of a server key. */
-static size_t
-shared_bucket(const struct curve_shared_table *t,
-              const uint8_t server_pk[CURVE_KEY_BYTES])
+static size_t shared_bucket(const struct curve_shared_table *t,
+                            const uint8_t server_pk[CURVE_KEY_BYTES])
 {
 	uint8_t h[crypto_shorthash_BYTES];
 	uint64_t v = 0;
@@ -34,8 +33,7 @@ shared_bucket(const struct curve_shared_table *t,
 	return (size_t)(v & (t->nbuckets - 1));
 }
 
-int
-curve_shared_init(struct curve_shared_table *t, size_t slots)
+int curve_shared_init(struct curve_shared_table *t, size_t slots)
 {
 	size_t nb = 1, i;
 
@@ -72,8 +70,7 @@ curve_shared_init(struct curve_shared_table *t, size_t slots)
 	return CURVE_OK;
 }
 
-void
-curve_shared_destroy(struct curve_shared_table *t)
+void curve_shared_destroy(struct curve_shared_table *t)
 {
 	if (t->ent == NULL)
 		return;
@@ -86,8 +83,7 @@ curve_shared_destroy(struct curve_shared_table *t)
 	pthread_mutex_destroy(&t->lock);
 }
 
-void
-curve_shared_clear_locked(struct curve_shared_table *t)
+void curve_shared_clear_locked(struct curve_shared_table *t)
 {
 	size_t i;
 
@@ -99,8 +95,7 @@ curve_shared_clear_locked(struct curve_shared_table *t)
 }
 
 /** Unlink entry i from the LRU list. */
-static void
-lru_unlink(struct curve_shared_table *t, uint32_t i)
+static void lru_unlink(struct curve_shared_table *t, uint32_t i)
 {
 	struct curve_shared_entry *e = &t->ent[i];
 
@@ -116,8 +111,7 @@ lru_unlink(struct curve_shared_table *t, uint32_t i)
 }
 
 /** Put entry i at the head (most recently used) of the LRU list. */
-static void
-lru_push(struct curve_shared_table *t, uint32_t i)
+static void lru_push(struct curve_shared_table *t, uint32_t i)
 {
 	struct curve_shared_entry *e = &t->ent[i];
 
@@ -131,9 +125,8 @@ lru_push(struct curve_shared_table *t, uint32_t i)
 }
 
 /** Find server_pk; returns its index or CURVE_SHARED_NONE. */
-static uint32_t
-shared_find(const struct curve_shared_table *t, size_t b,
-            const uint8_t server_pk[CURVE_KEY_BYTES])
+static uint32_t shared_find(const struct curve_shared_table *t, size_t b,
+                            const uint8_t server_pk[CURVE_KEY_BYTES])
 {
 	uint32_t i = t->bucket[b];
 	size_t steps;
@@ -149,8 +142,7 @@ shared_find(const struct curve_shared_table *t, size_t b,
 }
 
 /** Take the least recently used entry out of its chain and the LRU. */
-static uint32_t
-shared_evict(struct curve_shared_table *t)
+static uint32_t shared_evict(struct curve_shared_table *t)
 {
 	uint32_t i = t->lru_tail, *link;
 	size_t b = shared_bucket(t, t->ent[i].server_pk), steps;
@@ -171,9 +163,9 @@ shared_evict(struct curve_shared_table *t)
 }
 
 /** Compute and insert the key for server_pk; returns its index. */
-static int
-shared_insert(struct curve_client *c, size_t b,
-              const uint8_t server_pk[CURVE_KEY_BYTES], uint32_t *out)
+static int shared_insert(struct curve_client *c, size_t b,
+                         const uint8_t server_pk[CURVE_KEY_BYTES],
+                         uint32_t *out)
 {
 	struct curve_shared_table *t = &c->shared;
 	uint8_t key[crypto_box_BEFORENMBYTES];
@@ -197,11 +189,10 @@ shared_insert(struct curve_client *c, size_t b,
 	return CURVE_OK;
 }
 
-int
-curve_shared_get(struct curve_client *c,
-                 const uint8_t server_pk[CURVE_KEY_BYTES],
-                 uint8_t key[crypto_box_BEFORENMBYTES],
-                 uint8_t client_pk[CURVE_KEY_BYTES])
+int curve_shared_get(struct curve_client *c,
+                     const uint8_t server_pk[CURVE_KEY_BYTES],
+                     uint8_t key[crypto_box_BEFORENMBYTES],
+                     uint8_t client_pk[CURVE_KEY_BYTES])
 {
 	struct curve_shared_table *t = &c->shared;
 	uint32_t i;

@@ -22,12 +22,11 @@ static const uint8_t response_magic[CURVE_MAGIC_BYTES] = {
 	'R', '6', 'f', 'n', 'v', 'W', 'J', '8',
 };
 
-int
-curve_box_query(struct curve_client *c,
-                const uint8_t server_pk[CURVE_KEY_BYTES],
-                const uint8_t nonce[CURVE_NONCE_BYTES],
-                const uint8_t *m, size_t mlen, uint8_t *box,
-                uint8_t client_pk[CURVE_KEY_BYTES])
+int curve_box_query(struct curve_client *c,
+                    const uint8_t server_pk[CURVE_KEY_BYTES],
+                    const uint8_t nonce[CURVE_NONCE_BYTES], const uint8_t *m,
+                    size_t mlen, uint8_t *box,
+                    uint8_t client_pk[CURVE_KEY_BYTES])
 {
 	uint8_t key[crypto_box_BEFORENMBYTES];
 	uint8_t pk[CURVE_KEY_BYTES];
@@ -36,7 +35,7 @@ curve_box_query(struct curve_client *c,
 	int st;
 
 	if (m == NULL)
-		m = empty;      /* mlen is 0: never hand libsodium NULL */
+		m = empty; /* mlen is 0: never hand libsodium NULL */
 	st = curve_shared_get(c, server_pk, key, pk);
 	if (st != CURVE_OK)
 		return st;
@@ -51,10 +50,11 @@ curve_box_query(struct curve_client *c,
 }
 
 /** Open box (blen bytes) under nonce n24 into out (untouched on error). */
-static int
-box_open(struct curve_client *c, const uint8_t server_pk[CURVE_KEY_BYTES],
-         const uint8_t n24[CURVE_BOX_NONCE_BYTES], const uint8_t *box,
-         size_t blen, uint8_t *out, size_t outcap, size_t *outlen)
+static int box_open(struct curve_client *c,
+                    const uint8_t server_pk[CURVE_KEY_BYTES],
+                    const uint8_t n24[CURVE_BOX_NONCE_BYTES],
+                    const uint8_t *box, size_t blen, uint8_t *out,
+                    size_t outcap, size_t *outlen)
 {
 	uint8_t stackbuf[CURVE_MAX_PACKET];
 	uint8_t key[crypto_box_BEFORENMBYTES];
@@ -86,12 +86,11 @@ box_open(struct curve_client *c, const uint8_t server_pk[CURVE_KEY_BYTES],
 	return st;
 }
 
-int
-curve_box_open_response(struct curve_client *c,
-                        const uint8_t server_pk[CURVE_KEY_BYTES],
-                        const uint8_t nonce[CURVE_NONCE_BYTES],
-                        const uint8_t *data, size_t dlen,
-                        uint8_t *out, size_t outcap, size_t *outlen)
+int curve_box_open_response(struct curve_client *c,
+                            const uint8_t server_pk[CURVE_KEY_BYTES],
+                            const uint8_t nonce[CURVE_NONCE_BYTES],
+                            const uint8_t *data, size_t dlen, uint8_t *out,
+                            size_t outcap, size_t *outlen)
 {
 	static const uint8_t zero[CURVE_NONCE_BYTES];
 	uint8_t n24[CURVE_BOX_NONCE_BYTES];
@@ -108,12 +107,11 @@ curve_box_open_response(struct curve_client *c,
 	                dlen - CURVE_NONCE_BYTES, out, outcap, outlen);
 }
 
-int
-curve_streamlined_box(struct curve_client *c,
-                      const uint8_t server_pk[CURVE_KEY_BYTES],
-                      const uint8_t nonce[CURVE_NONCE_BYTES],
-                      const uint8_t *query, size_t qlen,
-                      uint8_t *out, size_t outcap, size_t *outlen)
+int curve_streamlined_box(struct curve_client *c,
+                          const uint8_t server_pk[CURVE_KEY_BYTES],
+                          const uint8_t nonce[CURVE_NONCE_BYTES],
+                          const uint8_t *query, size_t qlen, uint8_t *out,
+                          size_t outcap, size_t *outlen)
 {
 	size_t hdr = CURVE_MAGIC_BYTES + CURVE_KEY_BYTES + CURVE_NONCE_BYTES;
 	int st;
@@ -135,12 +133,11 @@ curve_streamlined_box(struct curve_client *c,
 	return CURVE_OK;
 }
 
-int
-curve_streamlined_open(struct curve_client *c,
-                       const uint8_t server_pk[CURVE_KEY_BYTES],
-                       const uint8_t nonce[CURVE_NONCE_BYTES],
-                       const uint8_t *pkt, size_t len,
-                       uint8_t *out, size_t outcap, size_t *outlen)
+int curve_streamlined_open(struct curve_client *c,
+                           const uint8_t server_pk[CURVE_KEY_BYTES],
+                           const uint8_t nonce[CURVE_NONCE_BYTES],
+                           const uint8_t *pkt, size_t len, uint8_t *out,
+                           size_t outcap, size_t *outlen)
 {
 	const uint8_t *echo;
 
@@ -157,8 +154,8 @@ curve_streamlined_open(struct curve_client *c,
 		return CURVE_ENONCE;
 	return curve_box_open_response(c, server_pk, nonce,
 	                               pkt + CURVE_MAGIC_BYTES +
-	                               CURVE_NONCE_BYTES,
+	                                       CURVE_NONCE_BYTES,
 	                               len - CURVE_MAGIC_BYTES -
-	                               CURVE_NONCE_BYTES,
+	                                       CURVE_NONCE_BYTES,
 	                               out, outcap, outlen);
 }

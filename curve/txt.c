@@ -39,8 +39,7 @@
 #define DNS_PTR 0xc0u
 
 /** Bytes of the TXT QNAME for dlen data bytes and a zlen-byte zone. */
-static size_t
-txt_qname_len(size_t dlen, size_t zlen)
+static size_t txt_qname_len(size_t dlen, size_t zlen)
 {
 	size_t chars = CURVE_BASE32_LEN(dlen);
 	size_t labels = (chars + TXT_LABEL_CHARS - 1) / TXT_LABEL_CHARS;
@@ -49,18 +48,17 @@ txt_qname_len(size_t dlen, size_t zlen)
 }
 
 /** Write the x1a label's 54 characters. */
-static int
-txt_x1a(char out[CURVE_KEYLABEL_LEN], const uint8_t pk[CURVE_KEY_BYTES])
+static int txt_x1a(char out[CURVE_KEYLABEL_LEN],
+                   const uint8_t pk[CURVE_KEY_BYTES])
 {
 	memcpy(out, "x1a", 3);
 	return curve_key_b32(out + 3, pk);
 }
 
-int
-curve_txt_qname_write(uint8_t *out, size_t outcap, size_t *outlen,
-                      const uint8_t *data, size_t dlen,
-                      const uint8_t client_pk[CURVE_KEY_BYTES],
-                      const uint8_t *zone_wire, size_t zlen)
+int curve_txt_qname_write(uint8_t *out, size_t outcap, size_t *outlen,
+                          const uint8_t *data, size_t dlen,
+                          const uint8_t client_pk[CURVE_KEY_BYTES],
+                          const uint8_t *zone_wire, size_t zlen)
 {
 	char b32[CURVE_BASE32_LEN(TXT_DATA_MAX)];
 	size_t chars = 0, i, n, pos = 0;
@@ -92,8 +90,7 @@ curve_txt_qname_write(uint8_t *out, size_t outcap, size_t *outlen,
 }
 
 /** The zone as dotted text without the final dot ("" for the root). */
-static size_t
-zone_text_len(const char *zone)
+static size_t zone_text_len(const char *zone)
 {
 	size_t n = strlen(zone);
 
@@ -107,10 +104,10 @@ zone_text_len(const char *zone)
  * @return CURVE_OK, CURVE_ENOMEM, or CURVE_ENAME when c-ares refused the
  *   name (the caller then writes it itself).
  */
-static int
-txt_build_cares(const uint8_t *data, size_t dlen,
-                const uint8_t client_pk[CURVE_KEY_BYTES], const char *zone,
-                uint16_t id, uint8_t *out, size_t pktlen)
+static int txt_build_cares(const uint8_t *data, size_t dlen,
+                           const uint8_t client_pk[CURVE_KEY_BYTES],
+                           const char *zone, uint16_t id, uint8_t *out,
+                           size_t pktlen)
 {
 	char text[CURVE_NAME_MAX + 1], b32[CURVE_BASE32_LEN(TXT_DATA_MAX)];
 	size_t chars = 0, i, n, pos = 0, zn = zone_text_len(zone);
@@ -153,11 +150,10 @@ txt_build_cares(const uint8_t *data, size_t dlen,
 }
 
 /** Write the header, QNAME and question tail ourselves. */
-static int
-txt_build_own(const uint8_t *data, size_t dlen,
-              const uint8_t client_pk[CURVE_KEY_BYTES],
-              const uint8_t *zone_wire, size_t zlen, uint16_t id,
-              uint8_t *out, size_t pktlen)
+static int txt_build_own(const uint8_t *data, size_t dlen,
+                         const uint8_t client_pk[CURVE_KEY_BYTES],
+                         const uint8_t *zone_wire, size_t zlen, uint16_t id,
+                         uint8_t *out, size_t pktlen)
 {
 	size_t qn = 0, pos = CURVE_DNS_HEADER;
 	int st;
@@ -165,7 +161,7 @@ txt_build_own(const uint8_t *data, size_t dlen,
 	memset(out, 0, CURVE_DNS_HEADER);
 	out[0] = (uint8_t)(id >> 8);
 	out[1] = (uint8_t)id;
-	out[5] = 1;                                     /* QDCOUNT */
+	out[5] = 1; /* QDCOUNT */
 	st = curve_txt_qname_write(out + pos, pktlen - pos - CURVE_DNS_QFIXED,
 	                           &qn, data, dlen, client_pk, zone_wire,
 	                           zlen);
@@ -179,13 +175,11 @@ txt_build_own(const uint8_t *data, size_t dlen,
 	return pos == pktlen ? CURVE_OK : CURVE_EINVAL;
 }
 
-int
-curve_txt_query_build(struct curve_client *c,
-                      const uint8_t server_pk[CURVE_KEY_BYTES],
-                      const uint8_t nonce[CURVE_NONCE_BYTES],
-                      uint16_t id, const char *zone,
-                      const uint8_t *query, size_t qlen,
-                      uint8_t *out, size_t outcap, size_t *outlen)
+int curve_txt_query_build(struct curve_client *c,
+                          const uint8_t server_pk[CURVE_KEY_BYTES],
+                          const uint8_t nonce[CURVE_NONCE_BYTES], uint16_t id,
+                          const char *zone, const uint8_t *query, size_t qlen,
+                          uint8_t *out, size_t outcap, size_t *outlen)
 {
 	uint8_t data[TXT_DATA_MAX], zone_wire[CURVE_NAME_MAX];
 	uint8_t client_pk[CURVE_KEY_BYTES];
@@ -225,8 +219,7 @@ curve_txt_query_build(struct curve_client *c,
 }
 
 /** Bytes of the question (name + type + class) of the query we sent. */
-static int
-txt_question_len(const uint8_t *query, size_t qlen, size_t *qsz)
+static int txt_question_len(const uint8_t *query, size_t qlen, size_t *qsz)
 {
 	char *name = NULL;
 	long enclen = 0;
@@ -242,16 +235,16 @@ txt_question_len(const uint8_t *query, size_t qlen, size_t *qsz)
 	if (rc != ARES_SUCCESS)
 		return CURVE_EINVAL;
 	ares_free_string(name);
-	if (enclen <= 0 || (size_t)enclen > qlen - CURVE_DNS_HEADER -
-	    CURVE_DNS_QFIXED)
+	if (enclen <= 0 ||
+	    (size_t)enclen > qlen - CURVE_DNS_HEADER - CURVE_DNS_QFIXED)
 		return CURVE_EINVAL;
 	*qsz = (size_t)enclen + CURVE_DNS_QFIXED;
 	return CURVE_OK;
 }
 
 /** Check ID, flags and counts of the response. */
-static int
-txt_check_header(const uint8_t *query, const uint8_t *pkt, size_t len)
+static int txt_check_header(const uint8_t *query, const uint8_t *pkt,
+                            size_t len)
 {
 	static const uint8_t counts[] = { 0, 1, 0, 1, 0, 0, 0, 0 };
 
@@ -269,8 +262,7 @@ txt_check_header(const uint8_t *query, const uint8_t *pkt, size_t len)
 }
 
 /** Read a 16-bit big-endian field. */
-static uint16_t
-get16(const uint8_t *p)
+static uint16_t get16(const uint8_t *p)
 {
 	return (uint16_t)((p[0] << 8) | p[1]);
 }
@@ -280,9 +272,9 @@ get16(const uint8_t *p)
  * the literal name), TXT, IN, TTL 0, and RDATA ending exactly at len.
  * On success *pos is the start of RDATA and *rdlen its length.
  */
-static int
-txt_check_answer(const uint8_t *qname, size_t qnlen, const uint8_t *pkt,
-                 size_t len, size_t *pos, size_t *rdlen)
+static int txt_check_answer(const uint8_t *qname, size_t qnlen,
+                            const uint8_t *pkt, size_t len, size_t *pos,
+                            size_t *rdlen)
 {
 	size_t p = *pos;
 
@@ -291,7 +283,7 @@ txt_check_answer(const uint8_t *qname, size_t qnlen, const uint8_t *pkt,
 	if (pkt[p] == DNS_PTR && pkt[p + 1] == CURVE_DNS_HEADER) {
 		p += 2;
 	} else if ((pkt[p] & DNS_PTR) != 0) {
-		return CURVE_EFORMAT;   /* any other pointer */
+		return CURVE_EFORMAT; /* any other pointer */
 	} else {
 		if (len - p < qnlen)
 			return CURVE_ESHORT;
@@ -310,7 +302,7 @@ txt_check_answer(const uint8_t *qname, size_t qnlen, const uint8_t *pkt,
 	if (len - p < *rdlen)
 		return CURVE_ESHORT;
 	if (len - p > *rdlen || *rdlen == 0)
-		return CURVE_EFORMAT;   /* trailing bytes, or no data */
+		return CURVE_EFORMAT; /* trailing bytes, or no data */
 	*pos = p;
 	return CURVE_OK;
 }
@@ -319,9 +311,8 @@ txt_check_answer(const uint8_t *qname, size_t qnlen, const uint8_t *pkt,
  * Concatenate the character-strings of the one TXT answer into data
  * (capacity rdlen) with ares_parse_txt_reply_ext.
  */
-static int
-txt_collect(const uint8_t *pkt, size_t len, size_t rdlen, uint8_t *data,
-            size_t *dlen)
+static int txt_collect(const uint8_t *pkt, size_t len, size_t rdlen,
+                       uint8_t *data, size_t *dlen)
 {
 	struct ares_txt_ext *txt = NULL, *t;
 	size_t n = 0, strings = 0;
@@ -336,7 +327,8 @@ txt_collect(const uint8_t *pkt, size_t len, size_t rdlen, uint8_t *data,
 		return CURVE_EFORMAT;
 	/* Capped walk: each string takes at least its length byte of RDATA. */
 	for (t = txt; t != NULL && st == CURVE_OK; t = t->next) {
-		if (++strings > rdlen || (t == txt) != (t->record_start != 0) ||
+		if (++strings > rdlen ||
+		    (t == txt) != (t->record_start != 0) ||
 		    t->length > rdlen - n) {
 			st = CURVE_EFORMAT;
 			break;
@@ -347,19 +339,18 @@ txt_collect(const uint8_t *pkt, size_t len, size_t rdlen, uint8_t *data,
 	}
 	ares_free_data(txt);
 	if (st == CURVE_OK && n + strings != rdlen)
-		st = CURVE_EFORMAT;   /* strings must tile RDATA exactly */
+		st = CURVE_EFORMAT; /* strings must tile RDATA exactly */
 	if (st == CURVE_OK)
 		*dlen = n;
 	return st;
 }
 
-int
-curve_txt_response_open(struct curve_client *c,
-                        const uint8_t server_pk[CURVE_KEY_BYTES],
-                        const uint8_t nonce[CURVE_NONCE_BYTES],
-                        const uint8_t *query, size_t qlen,
-                        const uint8_t *pkt, size_t len,
-                        uint8_t *out, size_t outcap, size_t *outlen)
+int curve_txt_response_open(struct curve_client *c,
+                            const uint8_t server_pk[CURVE_KEY_BYTES],
+                            const uint8_t nonce[CURVE_NONCE_BYTES],
+                            const uint8_t *query, size_t qlen,
+                            const uint8_t *pkt, size_t len, uint8_t *out,
+                            size_t outcap, size_t *outlen)
 {
 	uint8_t stackbuf[CURVE_MAX_PACKET], *data = stackbuf;
 	size_t qsz = 0, pos = CURVE_DNS_HEADER, rdlen = 0, dlen = 0;
@@ -380,8 +371,8 @@ curve_txt_response_open(struct curve_client *c,
 	if (memcmp(pkt + pos, query + pos, qsz) != 0)
 		return CURVE_EQUESTION;
 	pos += qsz;
-	st = txt_check_answer(query + CURVE_DNS_HEADER,
-	                      qsz - CURVE_DNS_QFIXED, pkt, len, &pos, &rdlen);
+	st = txt_check_answer(query + CURVE_DNS_HEADER, qsz - CURVE_DNS_QFIXED,
+	                      pkt, len, &pos, &rdlen);
 	if (st != CURVE_OK)
 		return st;
 	if (rdlen > sizeof stackbuf) {

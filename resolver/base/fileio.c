@@ -103,7 +103,8 @@ int fileio_read_fd(int fd, size_t max, bool regular_only, char **buf,
 		int code = n < 0 ? FILEIO_EREAD : FILEIO_ETOOBIG;
 
 		if (n < 0)
-			fail(code, why, whylen, "read error: %s", strerror(errno));
+			fail(code, why, whylen, "read error: %s",
+			     strerror(errno));
 		else
 			fail(code, why, whylen, "larger than %zu bytes", max);
 		free(*buf);

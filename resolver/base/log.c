@@ -142,7 +142,7 @@ size_t log_escape(const char *v, size_t n, char *out, size_t cap)
 	out[o++] = '"';
 	for (i = 0; i < n; i++) {
 		k = log_quote_byte(u[i], esc);
-		if (o + k + 2 > cap)  /* room for the closing quote and NUL */
+		if (o + k + 2 > cap) /* room for the closing quote and NUL */
 			break;
 		memcpy(out + o, esc, k);
 		o += k;
@@ -171,8 +171,15 @@ static void log_put(struct log_buf *b, const char *s, size_t n)
 }
 
 /** What the length modifier of a conversion says the argument is. */
-enum log_len { LOG_LEN_INT, LOG_LEN_LONG, LOG_LEN_LLONG, LOG_LEN_SIZE,
-               LOG_LEN_MAX, LOG_LEN_PTRDIFF, LOG_LEN_LDOUBLE };
+enum log_len {
+	LOG_LEN_INT,
+	LOG_LEN_LONG,
+	LOG_LEN_LLONG,
+	LOG_LEN_SIZE,
+	LOG_LEN_MAX,
+	LOG_LEN_PTRDIFF,
+	LOG_LEN_LDOUBLE
+};
 
 /* Copy the flags, width and precision of the conversion at *f into spec
  * (a '*' taken from ap and written as a number); advance *f. */
@@ -195,7 +202,8 @@ static size_t log_spec_head(const char **f, va_list *ap, char *spec)
 		if (*p == '*') {
 			int pr = va_arg(*ap, int);
 
-			s += (size_t)snprintf(spec + s, 12, "%d", pr < 0 ? 0 : pr);
+			s += (size_t)snprintf(spec + s, 12, "%d",
+			                      pr < 0 ? 0 : pr);
 			p++;
 		}
 		while (*p >= '0' && *p <= '9' && s < 36)
@@ -208,10 +216,13 @@ static size_t log_spec_head(const char **f, va_list *ap, char *spec)
 /* Copy the length modifier at *f into spec; advance *f. */
 static enum log_len log_spec_len(const char **f, char *spec, size_t *s)
 {
-	static const struct { const char *m; enum log_len len; } mods[] = {
-		{ "hh", LOG_LEN_INT }, { "h", LOG_LEN_INT },
-		{ "ll", LOG_LEN_LLONG }, { "l", LOG_LEN_LONG },
-		{ "z", LOG_LEN_SIZE }, { "j", LOG_LEN_MAX },
+	static const struct {
+		const char *m;
+		enum log_len len;
+	} mods[] = {
+		{ "hh", LOG_LEN_INT },    { "h", LOG_LEN_INT },
+		{ "ll", LOG_LEN_LLONG },  { "l", LOG_LEN_LONG },
+		{ "z", LOG_LEN_SIZE },    { "j", LOG_LEN_MAX },
 		{ "t", LOG_LEN_PTRDIFF }, { "L", LOG_LEN_LDOUBLE },
 	};
 	size_t i, n;
@@ -238,22 +249,24 @@ static int log_conv_int(char *out, size_t cap, const char *spec,
 	switch (len) {
 	case LOG_LEN_LONG:
 		return sign ? snprintf(out, cap, spec, va_arg(*ap, long)) :
-		       snprintf(out, cap, spec, va_arg(*ap, unsigned long));
+		              snprintf(out, cap, spec,
+		                       va_arg(*ap, unsigned long));
 	case LOG_LEN_LLONG:
-		return sign ? snprintf(out, cap, spec, va_arg(*ap, long long)) :
-		       snprintf(out, cap, spec,
-		                va_arg(*ap, unsigned long long));
+		return sign ? snprintf(out, cap, spec,
+		                       va_arg(*ap, long long)) :
+		              snprintf(out, cap, spec,
+		                       va_arg(*ap, unsigned long long));
 	case LOG_LEN_SIZE:
 		return sign ? snprintf(out, cap, spec, va_arg(*ap, ssize_t)) :
-		       snprintf(out, cap, spec, va_arg(*ap, size_t));
+		              snprintf(out, cap, spec, va_arg(*ap, size_t));
 	case LOG_LEN_MAX:
 		return sign ? snprintf(out, cap, spec, va_arg(*ap, intmax_t)) :
-		       snprintf(out, cap, spec, va_arg(*ap, uintmax_t));
+		              snprintf(out, cap, spec, va_arg(*ap, uintmax_t));
 	case LOG_LEN_PTRDIFF:
 		return snprintf(out, cap, spec, va_arg(*ap, ptrdiff_t));
 	default:
 		return sign ? snprintf(out, cap, spec, va_arg(*ap, int)) :
-		       snprintf(out, cap, spec, va_arg(*ap, unsigned));
+		              snprintf(out, cap, spec, va_arg(*ap, unsigned));
 	}
 }
 
@@ -265,25 +278,30 @@ static int log_conv_arg(char *out, size_t cap, const char *spec, char c,
 	const char *s;
 
 	switch (c) {
-	case 'd': case 'i':
-		return log_conv_int(out, cap, spec, len, true, ap);
-	case 'u': case 'o': case 'x': case 'X':
-		return log_conv_int(out, cap, spec, len, false, ap);
-	case 'c':
-		return snprintf(out, cap, spec, va_arg(*ap, int));
+	case 'd':
+	case 'i': return log_conv_int(out, cap, spec, len, true, ap);
+	case 'u':
+	case 'o':
+	case 'x':
+	case 'X': return log_conv_int(out, cap, spec, len, false, ap);
+	case 'c': return snprintf(out, cap, spec, va_arg(*ap, int));
 	case 's':
 		s = va_arg(*ap, const char *);
 		return snprintf(out, cap, spec, s != NULL ? s : "(null)");
-	case 'p':
-		return snprintf(out, cap, spec, va_arg(*ap, void *));
-	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
-	case 'a': case 'A':
+	case 'p': return snprintf(out, cap, spec, va_arg(*ap, void *));
+	case 'e':
+	case 'E':
+	case 'f':
+	case 'F':
+	case 'g':
+	case 'G':
+	case 'a':
+	case 'A':
 		if (len == LOG_LEN_LDOUBLE)
 			return snprintf(out, cap, spec,
 			                va_arg(*ap, long double));
 		return snprintf(out, cap, spec, va_arg(*ap, double));
-	default:
-		return -1;
+	default: return -1;
 	}
 }
 
@@ -322,8 +340,8 @@ static bool log_conv(const char **f, va_list *ap, struct log_buf *b)
 
 /* Append " key=" and the escaped value v to line, or nothing if even a
  * short value would not fit (then the line is full). */
-static void log_put_field(struct log_buf *line, const char *key,
-                          size_t keylen, const char *v, size_t vlen)
+static void log_put_field(struct log_buf *line, const char *key, size_t keylen,
+                          const char *v, size_t vlen)
 {
 	if (line->full || line->len + 1 + keylen + 1 + 3 >= line->cap) {
 		line->full = true;
@@ -442,8 +460,7 @@ static void log_vline(enum cfg_log_level level, const char *event,
 	log_emit(level, buf);
 }
 
-void log_pairs(enum cfg_log_level level, const char *event,
-               const char *text)
+void log_pairs(enum cfg_log_level level, const char *event, const char *text)
 {
 	char buf[LOG_LINE_BYTES];
 	struct log_buf line = { buf, sizeof buf, 0, false };
@@ -487,8 +504,8 @@ static void log_line(enum cfg_log_level level, const char *event,
 
 static void log_write_due(bool all);
 
-void log_event(enum cfg_log_level level, const char *event,
-               const char *fmt, ...)
+void log_event(enum cfg_log_level level, const char *event, const char *fmt,
+               ...)
 {
 	va_list ap;
 
@@ -632,8 +649,8 @@ static void log_write_due(bool all)
 {
 	struct log_limit_note notes[LOG_NOTES_MAX];
 
-	log_write_notes(notes, log_take_due(all, notes, NULL,
-	                                    CFG_LOG_INFO, NULL));
+	log_write_notes(notes,
+	                log_take_due(all, notes, NULL, CFG_LOG_INFO, NULL));
 }
 
 void log_flush_suppressed(void)
@@ -657,9 +674,11 @@ void log_event_limited(enum cfg_log_level level, const char *event,
 	if (level > log_level() || level < CFG_LOG_ERROR)
 		return;
 	/* at debug level every event is shown: nothing is limited */
-	log_write_notes(notes, log_take_due(false, notes,
-	                                    log_level() < CFG_LOG_DEBUG ?
-	                                    event : NULL, level, &ok));
+	log_write_notes(notes,
+	                log_take_due(false, notes,
+	                             log_level() < CFG_LOG_DEBUG ? event :
+	                                                           NULL,
+	                             level, &ok));
 	if (!ok)
 		return;
 	va_start(ap, fmt);

@@ -85,8 +85,8 @@ void log_level_set(enum cfg_log_level level);
  *   LOG_LINE_BYTES, between fields or inside a quoted value, never into
  *   invalid logfmt.
  */
-void log_event(enum cfg_log_level level, const char *event,
-               const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void log_event(enum cfg_log_level level, const char *event, const char *fmt,
+               ...) __attribute__((format(printf, 3, 4)));
 
 /**
  * Log one event that may come once per packet or query: as log_event,
@@ -102,8 +102,7 @@ void log_event_limited(enum cfg_log_level level, const char *event,
  * value escaped; a token without a key is written as "msg=token".
  * @param text: NUL-terminated; not modified.
  */
-void log_pairs(enum cfg_log_level level, const char *event,
-               const char *text);
+void log_pairs(enum cfg_log_level level, const char *event, const char *text);
 
 /**
  * Log one client query (the query log); written whatever the level.
@@ -141,11 +140,11 @@ size_t log_escape(const char *v, size_t n, char *out, size_t cap);
 
 /** One event kind of the rate limiter. */
 struct log_limit_kind {
-	const char *event;          /**< the kind (not owned) */
-	enum cfg_log_level level;   /**< level of its summary line */
-	uint64_t window_ms;         /**< start of its current window */
-	unsigned sent;              /**< lines written in the window */
-	uint64_t suppressed;        /**< lines dropped, not yet reported */
+	const char *event;        /**< the kind (not owned) */
+	enum cfg_log_level level; /**< level of its summary line */
+	uint64_t window_ms;       /**< start of its current window */
+	unsigned sent;            /**< lines written in the window */
+	uint64_t suppressed;      /**< lines dropped, not yet reported */
 };
 
 /** The rate limiter's state; all zero is empty. Not locked itself. */

@@ -6,8 +6,8 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 
-socklen_t netaddr_make(struct sockaddr_storage *ss, const void *ip,
-                       size_t len, uint16_t port)
+socklen_t netaddr_make(struct sockaddr_storage *ss, const void *ip, size_t len,
+                       uint16_t port)
 {
 	void *p = ss;
 

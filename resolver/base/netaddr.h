@@ -75,8 +75,8 @@ static inline const uint8_t *netaddr_unmapped(const struct sockaddr *sa,
  * @param ip, len: 4 bytes (AF_INET) or 16 (AF_INET6).
  * @return the address's length, or 0 (ss zeroed) for another len.
  */
-socklen_t netaddr_make(struct sockaddr_storage *ss, const void *ip,
-                       size_t len, uint16_t port);
+socklen_t netaddr_make(struct sockaddr_storage *ss, const void *ip, size_t len,
+                       uint16_t port);
 
 /** The port of sa in host order; 0 for another family. */
 uint16_t netaddr_port(const struct sockaddr *sa);

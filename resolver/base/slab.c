@@ -48,8 +48,7 @@ int slab_init(struct slab *s, size_t size, size_t nslots)
 	s->size = size < sizeof(void *) ? sizeof(void *) : size;
 	s->slot = (s->size + SLAB_REDZONE + SLAB_ALIGN - 1) / SLAB_ALIGN *
 	          SLAB_ALIGN;
-	if (nslots == 0 ||
-	    nslots > (SIZE_MAX - SLAB_HUGE) / s->slot)
+	if (nslots == 0 || nslots > (SIZE_MAX - SLAB_HUGE) / s->slot)
 		return -1;
 	len = (s->slot * nslots + SLAB_HUGE - 1) / SLAB_HUGE * SLAB_HUGE;
 	/* over-reserve by one huge page to start on a 2 MiB boundary: the

@@ -35,17 +35,17 @@
 
 /** One region of equal slots; fields private. */
 struct slab {
-	uint8_t *base;          /**< NULL: not mapped, malloc only */
-	size_t len;             /**< bytes mapped at base */
-	size_t size;            /**< bytes of an object */
-	size_t slot;            /**< bytes per slot (size, a redzone in
-	                             sanitizer builds, rounded to 64) */
+	uint8_t *base; /**< NULL: not mapped, malloc only */
+	size_t len;    /**< bytes mapped at base */
+	size_t size;   /**< bytes of an object */
+	size_t slot;   /**< bytes per slot (size, a redzone in
+	                    sanitizer builds, rounded to 64) */
 	size_t nslots;
-	size_t bumped;          /**< slots handed out at least once */
-	void *free_list;        /**< freed slots, linked through their
-	                             first bytes */
-	size_t in_use;          /**< slots (not malloc fallbacks) held */
-	uint64_t fallbacks;     /**< allocations that went to malloc */
+	size_t bumped;      /**< slots handed out at least once */
+	void *free_list;    /**< freed slots, linked through their
+	                         first bytes */
+	size_t in_use;      /**< slots (not malloc fallbacks) held */
+	uint64_t fallbacks; /**< allocations that went to malloc */
 };
 
 /**

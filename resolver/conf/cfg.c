@@ -109,7 +109,8 @@ static int parse_size(struct cfg_ctx *x, const char *value, uint64_t *out)
 	if (mult != 1)
 		num[n - 1] = '\0';
 	if (parse_u64(x, num, UINT64_MAX / mult, &v) != 0)
-		return fail(x, "bad size \"%s\" (bytes, or with k/m/g)", value);
+		return fail(x, "bad size \"%s\" (bytes, or with k/m/g)",
+		            value);
 	*out = v * mult;
 	return 0;
 }
@@ -202,7 +203,8 @@ static int opt_outgoing(struct cfg_ctx *x, char *value)
 		x->c->n_outgoing = 0;
 	}
 	if (strchr(value, '@') != NULL)
-		return fail(x, "outgoing-interface takes no port: \"%s\"", value);
+		return fail(x, "outgoing-interface takes no port: \"%s\"",
+		            value);
 	return add_addr(x, value, 0, x->c->outgoing, &x->c->n_outgoing,
 	                CFG_MAX_OUTGOING);
 }
@@ -218,7 +220,8 @@ static int opt_port(struct cfg_ctx *x, char *value)
 	/* Listen addresses given without @PORT follow the port option;
 	 * an explicit ADDR@PORT keeps its own. */
 	for (i = 0; i < x->c->n_listen; i++) {
-		struct sockaddr_in *v4 = (struct sockaddr_in *)&x->c->listen[i].sa;
+		struct sockaddr_in *v4 =
+			(struct sockaddr_in *)&x->c->listen[i].sa;
 		struct sockaddr_in6 *v6 =
 			(struct sockaddr_in6 *)&x->c->listen[i].sa;
 
@@ -348,21 +351,26 @@ static int opt_curve_formats(struct cfg_ctx *x, char *value)
 		else if (strcmp(tok, "txt") == 0)
 			f = CFG_CURVE_TXT;
 		else
-			return fail(x, "unknown DNSCurve format \"%s\" "
-			            "(streamlined, txt)", tok);
+			return fail(x,
+			            "unknown DNSCurve format \"%s\" "
+			            "(streamlined, txt)",
+			            tok);
 		if (n >= 2 || (n == 1 && x->c->curve_order[0] == f))
-			return fail(x, "each format at most once: \"%s\"", tok);
+			return fail(x, "each format at most once: \"%s\"",
+			            tok);
 		x->c->curve_order[n++] = f;
 	}
 	if (n == 0)
-		return fail(x, "%s", "curve-formats needs streamlined and/or txt");
+		return fail(x, "%s",
+		            "curve-formats needs streamlined and/or txt");
 	x->c->n_curve_order = n;
 	return 0;
 }
 
 static int opt_log_level(struct cfg_ctx *x, char *value)
 {
-	static const char *const names[] = { "error", "warn", "info", "debug" };
+	static const char *const names[] = { "error", "warn", "info",
+		                             "debug" };
 	size_t i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -390,8 +398,10 @@ static int opt_edns_size(struct cfg_ctx *x, char *value)
 	uint32_t v;
 
 	if (parse_u32(x, value, 65535, &v) != 0 || v < 512)
-		return fail(x, "edns-buffer-size must be 512 to 65535, not "
-		            "\"%s\"", value);
+		return fail(x,
+		            "edns-buffer-size must be 512 to 65535, not "
+		            "\"%s\"",
+		            value);
 	x->c->edns_size = (uint16_t)v;
 	return 0;
 }
@@ -407,13 +417,19 @@ static int opt_cache_size(struct cfg_ctx *x, char *value)
 
 #define OPT_BOOL(fn, field) \
 	static int fn(struct cfg_ctx *x, char *v) \
-	{ return parse_bool(x, v, &x->c->field); }
+	{ \
+		return parse_bool(x, v, &x->c->field); \
+	}
 #define OPT_TTL(fn, field) \
 	static int fn(struct cfg_ctx *x, char *v) \
-	{ return parse_u32(x, v, 604800 * 4, &x->c->field); }
+	{ \
+		return parse_u32(x, v, 604800 * 4, &x->c->field); \
+	}
 #define OPT_PATH(fn, field) \
 	static int fn(struct cfg_ctx *x, char *v) \
-	{ return copy_str(x, x->c->field, sizeof x->c->field, v); }
+	{ \
+		return copy_str(x, x->c->field, sizeof x->c->field, v); \
+	}
 
 OPT_BOOL(opt_do_ip4, do_ip4)
 OPT_BOOL(opt_do_ip6, do_ip6)
@@ -435,8 +451,8 @@ OPT_PATH(opt_user, user)
 OPT_PATH(opt_control_socket, control_socket)
 
 /* Absolute (the daemon works from "/"), or empty for none. */
-static int abs_path(struct cfg_ctx *x, const char *opt, char *dst,
-                    size_t cap, const char *v)
+static int abs_path(struct cfg_ctx *x, const char *opt, char *dst, size_t cap,
+                    const char *v)
 {
 	if (v[0] != '\0' && v[0] != '/')
 		return fail(x, "%s must be an absolute path, not \"%.60s\"",
@@ -456,7 +472,6 @@ static int opt_pidfile(struct cfg_ctx *x, char *v)
 	return abs_path(x, "pidfile", x->c->pidfile, sizeof x->c->pidfile, v);
 }
 
-
 /* curve-require: ZONE (repeatable; a zone at most once). */
 static int opt_curve_require(struct cfg_ctx *x, char *v)
 {
@@ -469,7 +484,9 @@ static int opt_curve_require(struct cfg_ctx *x, char *v)
 	for (i = 0; i < c->n_curve_require; i++)
 		if (c->curve_require_len[i] == len &&
 		    memcmp(c->curve_require[i], name, len) == 0)
-			return fail(x, "curve-require zone given twice: \"%.60s\"",
+			return fail(x,
+			            "curve-require zone given twice: "
+			            "\"%.60s\"",
 			            v);
 	if (c->n_curve_require >= CFG_MAX_CURVE_REQUIRE)
 		return fail(x, "too many curve-require zones (at most %d)",
@@ -494,8 +511,10 @@ static int opt_curve_key_rotate(struct cfg_ctx *x, char *v)
 		num[n - 1] = '\0';
 	}
 	if (parse_u32(x, num, CFG_MAX_ROTATE_S / k, &val) != 0)
-		return fail(x, "curve-key-rotate wants hours (or a number with "
-		            "h, m or s) up to a year, not \"%s\"", v);
+		return fail(x,
+		            "curve-key-rotate wants hours (or a number with "
+		            "h, m or s) up to a year, not \"%s\"",
+		            v);
 	x->c->curve_key_rotate_s = val * k;
 	return 0;
 }
@@ -520,8 +539,10 @@ static int opt_stale_window(struct cfg_ctx *x, char *v)
 	uint32_t *w = &x->c->serve_stale_window;
 
 	if (parse_u32(x, v, CFG_STALE_WINDOW_MAX, w) != 0)
-		return fail(x, "serve-stale-window must be 0 to %u seconds, "
-		            "not \"%s\"", CFG_STALE_WINDOW_MAX, v);
+		return fail(x,
+		            "serve-stale-window must be 0 to %u seconds, "
+		            "not \"%s\"",
+		            CFG_STALE_WINDOW_MAX, v);
 	return 0;
 }
 
@@ -674,8 +695,8 @@ static char *trim(char *s)
 	while (*s == ' ' || *s == '\t' || *s == '\r')
 		s++;
 	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' ||
-	                   end[-1] == '\r'))
+	while (end > s &&
+	       (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		*--end = '\0';
 	return s;
 }
@@ -690,7 +711,8 @@ int cfg_line_parse(struct cfg_ctx *x, char *line)
 		return 0;
 	colon = strchr(line, ':');
 	if (colon == NULL)
-		return fail(x, "expected \"option: value\", got \"%.60s\"", line);
+		return fail(x, "expected \"option: value\", got \"%.60s\"",
+		            line);
 	*colon = '\0';
 	key = trim(line);
 	value = trim(colon + 1);

@@ -6,8 +6,8 @@
  * outgoing-interface) build lists; the first occurrence in a file replaces
  * the built-in default list; forward-zone and stub-zone lines (cfg_zone.c)
  * add a zone each, none by default; local-zone lines (cfg_zone.c) change
- * or add local zones (resolver/policy/localzone.h). Every option and its default is
- * documented in etc/curvecache.conf.
+ * or add local zones (resolver/policy/localzone.h). Every option and its
+ * default is documented in etc/curvecache.conf.
  *
  * "include: PATH" reads another file in place of the line: PATH may be a
  * glob(3) pattern (its files are read in sorted order; a pattern that
@@ -83,9 +83,9 @@ enum cfg_acl_action {
 
 /** One access-control rule: a prefix and what to do. */
 struct cfg_acl {
-	int family;              /**< AF_INET or AF_INET6 */
-	uint8_t addr[16];        /**< network address (4 or 16 bytes used) */
-	unsigned prefix;         /**< prefix length in bits */
+	int family;       /**< AF_INET or AF_INET6 */
+	uint8_t addr[16]; /**< network address (4 or 16 bytes used) */
+	unsigned prefix;  /**< prefix length in bits */
 	enum cfg_acl_action action;
 };
 
@@ -93,12 +93,12 @@ struct cfg_acl {
 struct cfg_addr {
 	struct sockaddr_storage sa;
 	socklen_t len;
-	bool port_given;                  /**< written as ADDR@PORT */
+	bool port_given; /**< written as ADDR@PORT */
 };
 
 /** A forward zone or a stub zone and its servers. */
 struct cfg_zone {
-	uint8_t name[CFG_NAME_MAX];       /**< lowercase wire name */
+	uint8_t name[CFG_NAME_MAX]; /**< lowercase wire name */
 	size_t namelen;
 	struct cfg_addr addr[CFG_ZONE_ADDRS]; /**< port 53 unless given */
 	size_t naddr;
@@ -109,61 +109,58 @@ struct cfg_zone {
 /** What a local zone does with the names at or below it (the types of
  *  Unbound's local-zone of the same names). */
 enum cfg_lz_type {
-	CFG_LZ_STATIC = 0,   /**< local data, else NXDOMAIN or NODATA with
-	                          the zone's SOA (the built-in zones) */
-	CFG_LZ_TRANSPARENT,  /**< local data, else resolved normally */
-	CFG_LZ_REFUSE,       /**< local data, else REFUSED */
-	CFG_LZ_NODEFAULT     /**< the built-in zone of that name is gone */
+	CFG_LZ_STATIC = 0,  /**< local data, else NXDOMAIN or NODATA with
+	                         the zone's SOA (the built-in zones) */
+	CFG_LZ_TRANSPARENT, /**< local data, else resolved normally */
+	CFG_LZ_REFUSE,      /**< local data, else REFUSED */
+	CFG_LZ_NODEFAULT    /**< the built-in zone of that name is gone */
 };
 
 /** A local-zone line. */
 struct cfg_local_zone {
-	uint8_t name[CFG_NAME_MAX];       /**< lowercase wire name */
+	uint8_t name[CFG_NAME_MAX]; /**< lowercase wire name */
 	size_t namelen;
 	enum cfg_lz_type type;
 };
 
 /** DNSCurve formats, in the order they are tried. */
-enum cfg_curve_format {
-	CFG_CURVE_STREAMLINED = 0,
-	CFG_CURVE_TXT
-};
+enum cfg_curve_format { CFG_CURVE_STREAMLINED = 0, CFG_CURVE_TXT };
 
 /** The whole configuration. Plain data: copy freely. */
 struct cfg {
-	char file[CFG_MAX_PATH];          /**< where it was read from */
-	uint16_t port;                    /**< default listen port */
+	char file[CFG_MAX_PATH]; /**< where it was read from */
+	uint16_t port;           /**< default listen port */
 	struct cfg_addr listen[CFG_MAX_LISTEN];
 	size_t n_listen;
-	bool ip_freebind;                 /**< listen on addresses not (yet)
-	                                       on the host (IP_FREEBIND) */
+	bool ip_freebind; /**< listen on addresses not (yet)
+	                       on the host (IP_FREEBIND) */
 	struct cfg_acl acl[CFG_MAX_ACL];
 	size_t n_acl;
-	enum cfg_acl_action acl_default;  /**< for clients no rule matches */
+	enum cfg_acl_action acl_default; /**< for clients no rule matches */
 	/** Load balancers whose packets carry a PROXY v2 header (their
 	    action field is unused). */
 	struct cfg_acl proxy_from[CFG_MAX_PROXY_FROM];
 	size_t n_proxy_from;
-	uint32_t ratelimit;               /**< queries/s per client, 0 = off */
-	bool ratelimit_exempt_loopback;   /**< loopback never limited */
-	char root_hints[CFG_MAX_PATH];    /**< empty: Debian's file if it
-	                                       loads, else built-in (hints.h) */
+	uint32_t ratelimit;             /**< queries/s per client, 0 = off */
+	bool ratelimit_exempt_loopback; /**< loopback never limited */
+	char root_hints[CFG_MAX_PATH];  /**< empty: Debian's file if it
+	                                     loads, else built-in (hints.h) */
 	bool do_ip4, do_ip6;
 	struct cfg_addr outgoing[CFG_MAX_OUTGOING];
 	size_t n_outgoing;
 	bool qname_minimisation;
 	bool do_not_query_localhost;
-	bool harden_glue;                 /**< glue only for NS names in the
-	                                       bailiwick of the referring
-	                                       zone (default); off: any */
+	bool harden_glue; /**< glue only for NS names in the
+	                       bailiwick of the referring
+	                       zone (default); off: any */
 	/** private-address and private-domain lines (privaddr.h): address
 	 *  records of upstream answers that are stripped; none by default */
 	struct privaddr priv;
-	uint64_t cache_size;              /**< bytes */
+	uint64_t cache_size; /**< bytes */
 	uint32_t min_ttl, max_ttl, neg_max_ttl;
-	uint16_t edns_size;               /**< EDNS payload offered upstream */
-	uint32_t query_timeout_ms;        /**< per client query */
-	bool curve;                       /**< DNSCurve upstream at all */
+	uint16_t edns_size;        /**< EDNS payload offered upstream */
+	uint32_t query_timeout_ms; /**< per client query */
+	bool curve;                /**< DNSCurve upstream at all */
 	enum cfg_curve_format curve_order[2];
 	size_t n_curve_order;
 	bool curve_plain_fallback;
@@ -172,30 +169,30 @@ struct cfg {
 	uint8_t curve_require[CFG_MAX_CURVE_REQUIRE][CFG_NAME_MAX];
 	size_t curve_require_len[CFG_MAX_CURVE_REQUIRE];
 	size_t n_curve_require;
-	bool curve_pin;                   /**< refuse key-less referrals for
-	                                       zones seen with keys */
-	char curve_key_file[CFG_MAX_PATH];/**< empty: fresh key per start */
-	uint32_t curve_key_rotate_s;      /**< client key rotation period in
-	                                       seconds; 0 = never */
-	char cache_file[CFG_MAX_PATH];    /**< saved at exit, loaded at start;
-	                                       empty: none */
-	bool log_queries;                 /**< one log line per client query */
-	bool serve_stale;                 /**< RFC 8767, on failures */
-	uint32_t serve_stale_window;      /**< seconds past expiry */
-	bool prefetch;                    /**< refresh in the last 10 % */
+	bool curve_pin;                    /**< refuse key-less referrals for
+	                                        zones seen with keys */
+	char curve_key_file[CFG_MAX_PATH]; /**< empty: fresh key per start */
+	uint32_t curve_key_rotate_s;       /**< client key rotation period in
+	                                        seconds; 0 = never */
+	char cache_file[CFG_MAX_PATH];     /**< saved at exit, loaded at start;
+	                                        empty: none */
+	bool log_queries;            /**< one log line per client query */
+	bool serve_stale;            /**< RFC 8767, on failures */
+	uint32_t serve_stale_window; /**< seconds past expiry */
+	bool prefetch;               /**< refresh in the last 10 % */
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
-	struct cfg_zone stub[CFG_MAX_ZONES];    /**< stub-zone lines */
+	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */
 	size_t n_stub;
-	char local_data_file[CFG_MAX_PATH];/**< hosts-like; empty: none */
-	char block_file[CFG_MAX_PATH];    /**< names to block; empty: none */
+	char local_data_file[CFG_MAX_PATH]; /**< hosts-like; empty: none */
+	char block_file[CFG_MAX_PATH];      /**< names to block; empty: none */
 	struct cfg_local_zone local_zone[CFG_MAX_LOCAL_ZONES];
-	size_t n_local_zone;              /**< local-zone lines */
-	char user[CFG_MAX_USER];          /**< empty: keep the start user */
-	char control_socket[CFG_MAX_PATH];/**< empty: no control socket */
-	char pidfile[CFG_MAX_PATH];       /**< absolute; written after the
-	                                       privilege drop, removed at
-	                                       exit; empty: none */
+	size_t n_local_zone;               /**< local-zone lines */
+	char user[CFG_MAX_USER];           /**< empty: keep the start user */
+	char control_socket[CFG_MAX_PATH]; /**< empty: no control socket */
+	char pidfile[CFG_MAX_PATH];        /**< absolute; written after the
+	                                        privilege drop, removed at
+	                                        exit; empty: none */
 	enum cfg_log_level log_level;
 	unsigned threads;
 };
@@ -228,9 +225,8 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
  * @param err, errlen: as for cfg_load.
  * @return 0 on success, -1 on error.
  */
-int cfg_parse(const char *name, const char *text, size_t len,
-              struct cfg *out, char *err, size_t errlen)
-	MUST_CHECK;
+int cfg_parse(const char *name, const char *text, size_t len, struct cfg *out,
+              char *err, size_t errlen) MUST_CHECK;
 
 /**
  * Find what access control does with a client address.
@@ -307,8 +303,7 @@ int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
  * @return 0 or -1 (empty label, label too long, name too long, space or
  *   control character).
  */
-int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen)
-	MUST_CHECK;
+int cfg_name_parse(const char *text, uint8_t *out, size_t *outlen) MUST_CHECK;
 
 /**
  * The longest forward or stub zone (of n) at or above a name.

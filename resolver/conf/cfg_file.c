@@ -71,9 +71,11 @@ static int parse_file(struct cfg_ctx *x, const char *path, bool include)
 	else if (in_chain(x, &st))
 		why_set(x, "include loop: the file is already being read");
 	else if (x->depth > CFG_MAX_INCLUDE_DEPTH)
-		why_set(x, "includes nested deeper than %d", CFG_MAX_INCLUDE_DEPTH);
+		why_set(x, "includes nested deeper than %d",
+		        CFG_MAX_INCLUDE_DEPTH);
 	else if (++x->nfiles > CFG_MAX_INCLUDE_FILES)
-		why_set(x, "more than %d files included", CFG_MAX_INCLUDE_FILES);
+		why_set(x, "more than %d files included",
+		        CFG_MAX_INCLUDE_FILES);
 	else if (fileio_read_fd(fd, CFG_MAX_FILE_BYTES, include, &buf, &len,
 	                        x->why, sizeof x->why) == FILEIO_OK) {
 		x->chain[x->depth].dev = st.st_dev;
@@ -128,9 +130,11 @@ int cfg_include(struct cfg_ctx *x, char *v)
 	if (rc == GLOB_NOMATCH)
 		return 0;
 	if (rc != 0)
-		return why_set(x, "include %.100s: cannot list the files (%s)", v,
-		            rc == GLOB_NOSPACE ? "out of memory" :
-		            "a directory is unreadable");
+		return why_set(x, "include %.100s: cannot list the files (%s)",
+		               v,
+		               rc == GLOB_NOSPACE ?
+		                       "out of memory" :
+		                       "a directory is unreadable");
 	for (i = 0, rc = 0; i < g.gl_pathc && rc == 0; i++)
 		rc = include_one(x, g.gl_pathv[i]);
 	globfree(&g);
@@ -139,8 +143,9 @@ int cfg_include(struct cfg_ctx *x, char *v)
 
 int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
 {
-	struct cfg_ctx x = { .c = out, .file = path, .err = err,
-	                     .errlen = errlen };
+	struct cfg_ctx x = {
+		.c = out, .file = path, .err = err, .errlen = errlen
+	};
 
 	cfg_defaults(out);
 	if (snprintf(out->file, sizeof out->file, "%s", path) >=
@@ -168,7 +173,7 @@ static int line_failed(struct cfg_ctx *x, const char *name, size_t lineno,
 }
 
 int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
-                      size_t len)
+                   size_t len)
 {
 	char line[CFG_LINE_MAX];
 	size_t pos = 0, lineno = 0;
@@ -206,11 +211,12 @@ int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
 	return rc;
 }
 
-int cfg_parse(const char *name, const char *text, size_t len,
-              struct cfg *out, char *err, size_t errlen)
+int cfg_parse(const char *name, const char *text, size_t len, struct cfg *out,
+              char *err, size_t errlen)
 {
-	struct cfg_ctx x = { .c = out, .file = name, .err = err,
-	                     .errlen = errlen };
+	struct cfg_ctx x = {
+		.c = out, .file = name, .err = err, .errlen = errlen
+	};
 
 	if (cfg_text_parse(&x, name, text, len) != 0)
 		return -1;

@@ -25,14 +25,14 @@ struct cfg_ctx {
 	struct cfg *c;
 	bool listen_set, acl_set, outgoing_set;
 	char why[CFG_WHY_BYTES];
-	const char *file;       /* the file being read: messages, includes */
-	char *err;              /* the caller's message buffer */
+	const char *file; /* the file being read: messages, includes */
+	char *err;        /* the caller's message buffer */
 	size_t errlen;
-	bool err_set;           /* err holds the message (an included file's
-	                           FILE:LINE): nothing more to prefix */
+	bool err_set; /* err holds the message (an included file's
+	                 FILE:LINE): nothing more to prefix */
 	struct cfg_open_file chain[CFG_MAX_INCLUDE_DEPTH + 1]; /* top first */
-	size_t depth;           /* files in chain */
-	size_t nfiles;          /* files read in all, the top one counted */
+	size_t depth;  /* files in chain */
+	size_t nfiles; /* files read in all, the top one counted */
 };
 
 /**

@@ -24,8 +24,7 @@
 /** Characters of a uz5 key label: "uz5" and 51 base32 digits. */
 #define CFG_KEYLABEL_LEN (CFG_KEYLABEL_BYTES - 1)
 
-static int zfail(char *why, size_t whylen, const char *what,
-                 const char *value)
+static int zfail(char *why, size_t whylen, const char *what, const char *value)
 {
 	snprintf(why, whylen, "%s \"%.60s\"", what, value);
 	return -1;
@@ -65,8 +64,8 @@ static bool keylabel_ok(const char *k)
 }
 
 /* One server: "ADDR[@PORT]" or, with keys, "ADDR[@PORT]/uz5KEY". */
-static int server_parse(char *tok, bool keys, struct cfg_zone *z,
-                        char *why, size_t whylen)
+static int server_parse(char *tok, bool keys, struct cfg_zone *z, char *why,
+                        size_t whylen)
 {
 	char *slash = strchr(tok, '/');
 
@@ -79,25 +78,33 @@ static int server_parse(char *tok, bool keys, struct cfg_zone *z,
 	/* Unbound's ADDR@PORT#NAME asks for DNS over TLS: never answer
 	 * that with plain DNS to the TLS port. */
 	if (strchr(tok, '#') != NULL)
-		return zfail(why, whylen, "TLS forwarding (ADDR@PORT#NAME) is "
+		return zfail(why, whylen,
+		             "TLS forwarding (ADDR@PORT#NAME) is "
 		             "not supported yet; refusing to send plain DNS "
-		             "to", tok);
+		             "to",
+		             tok);
 	if (slash != NULL) {
 		*slash = '\0';
 		if (!keys)
-			return zfail(why, whylen, "forward-zone servers take no "
-			             "key:", slash + 1);
+			return zfail(why, whylen,
+			             "forward-zone servers take no "
+			             "key:",
+			             slash + 1);
 		if (!keylabel_ok(slash + 1))
 			return zfail(why, whylen, "bad uz5 key label",
 			             slash + 1);
 		memcpy(z->key[z->naddr], slash + 1, CFG_KEYLABEL_BYTES);
 	}
 	if (keys && strchr(tok, '@') != NULL)
-		return zfail(why, whylen, "stub-zone servers are asked on "
-		             "port 53, not", tok);
+		return zfail(why, whylen,
+		             "stub-zone servers are asked on "
+		             "port 53, not",
+		             tok);
 	if (cfg_addr_parse(tok, 53, &z->addr[z->naddr]) != 0)
-		return zfail(why, whylen, "bad server address (want "
-		             "ADDR or ADDR@PORT)", tok);
+		return zfail(why, whylen,
+		             "bad server address (want "
+		             "ADDR or ADDR@PORT)",
+		             tok);
 	z->naddr++;
 	return 0;
 }
@@ -116,7 +123,8 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
 		if (server_parse(tok, keys, out, why, whylen) != 0)
 			return -1;
 	if (out->naddr == 0) {
-		snprintf(why, whylen, "zone needs at least one server "
+		snprintf(why, whylen,
+		         "zone needs at least one server "
 		         "address");
 		return -1;
 	}
@@ -132,8 +140,8 @@ static const char *const cfg_lz_types[] = {
 };
 
 /* "NAME TYPE" into *out. */
-static int local_zone_parse(char *value, struct cfg_local_zone *out,
-                            char *why, size_t whylen)
+static int local_zone_parse(char *value, struct cfg_local_zone *out, char *why,
+                            size_t whylen)
 {
 	char *save = NULL, *name, *type;
 	size_t i;
@@ -156,12 +164,13 @@ static int local_zone_parse(char *value, struct cfg_local_zone *out,
 			return 0;
 		}
 	}
-	return zfail(why, whylen, "bad local-zone type (transparent, static, "
-	             "refuse or nodefault):", type);
+	return zfail(why, whylen,
+	             "bad local-zone type (transparent, static, "
+	             "refuse or nodefault):",
+	             type);
 }
 
-int cfg_local_zone_add(struct cfg *c, char *value, char *why,
-                       size_t whylen)
+int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
 {
 	struct cfg_local_zone z;
 	size_t i;
@@ -214,7 +223,8 @@ int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
 		st = privaddr_add_prefix(&c->priv, value, strlen(value));
 	if (st == PRIVADDR_EFULL)
 		snprintf(why, whylen, "too many %s lines (at most %d)", opt,
-		         domain ? PRIVADDR_DOMAINS_MAX : PRIVADDR_PREFIXES_MAX);
+		         domain ? PRIVADDR_DOMAINS_MAX :
+		                  PRIVADDR_PREFIXES_MAX);
 	else if (st != PRIVADDR_OK)
 		snprintf(why, whylen, "bad %s \"%.60s\": %s", opt, value,
 		         privaddr_strerror(st));

@@ -24,8 +24,9 @@ const char *privaddr_strerror(int status)
 	switch (status) {
 	case PRIVADDR_OK: return "ok";
 	case PRIVADDR_ESYNTAX: return "not an address or ADDR/BITS";
-	case PRIVADDR_EBITS: return "prefix length above 32 (IPv4) or 128 "
-	                            "(IPv6)";
+	case PRIVADDR_EBITS:
+		return "prefix length above 32 (IPv4) or 128 "
+		       "(IPv6)";
 	case PRIVADDR_ENAME: return "bad domain name";
 	case PRIVADDR_EFULL: return "too many entries";
 	default: return "unknown status";
@@ -33,8 +34,8 @@ const char *privaddr_strerror(int status)
 }
 
 /* "/BITS": 1 to 3 digits, at most max. */
-static enum privaddr_status parse_bits(const char *p, size_t len,
-                                       unsigned max, uint8_t *out)
+static enum privaddr_status parse_bits(const char *p, size_t len, unsigned max,
+                                       uint8_t *out)
 {
 	unsigned v = 0;
 	size_t i;
@@ -59,8 +60,8 @@ static void mask_host_bits(struct privaddr_prefix *p)
 	unsigned rest = p->bits % PRIVADDR_BYTE_BITS;
 
 	if (rest != 0)
-		p->addr[full++] &= (uint8_t)(0xffu << (PRIVADDR_BYTE_BITS -
-		                                       rest));
+		p->addr[full++] &= (uint8_t)(0xffu
+		                             << (PRIVADDR_BYTE_BITS - rest));
 	for (i = full; i < PRIVADDR_IPV6_BYTES; i++)
 		p->addr[i] = 0;
 }
@@ -113,8 +114,8 @@ bool privaddr_prefix_match(const struct privaddr_prefix *p, uint8_t family,
 	        (uint8_t)(0xffu << (PRIVADDR_BYTE_BITS - rest))) == 0;
 }
 
-enum privaddr_status privaddr_add_prefix(struct privaddr *pa,
-                                         const char *text, size_t len)
+enum privaddr_status privaddr_add_prefix(struct privaddr *pa, const char *text,
+                                         size_t len)
 {
 	struct privaddr_prefix p;
 	enum privaddr_status st = privaddr_prefix_parse(text, len, &p);
@@ -179,7 +180,8 @@ bool privaddr_is_private(const struct privaddr *pa, const uint8_t *addr,
                          size_t len)
 {
 	static const uint8_t mapped[PRIVADDR_MAPPED_BYTES] = {
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+	};
 
 	if (len == PRIVADDR_IPV4_BYTES)
 		return in_prefixes(pa, 4, addr);

@@ -45,17 +45,17 @@
 /** Status codes. */
 enum privaddr_status {
 	PRIVADDR_OK = 0,
-	PRIVADDR_ESYNTAX,    /**< not ADDR or ADDR/BITS */
-	PRIVADDR_EBITS,      /**< BITS above 32 (IPv4) or 128 (IPv6) */
-	PRIVADDR_ENAME,      /**< not a lowercase wire name */
-	PRIVADDR_EFULL       /**< PRIVADDR_*_MAX entries already */
+	PRIVADDR_ESYNTAX, /**< not ADDR or ADDR/BITS */
+	PRIVADDR_EBITS,   /**< BITS above 32 (IPv4) or 128 (IPv6) */
+	PRIVADDR_ENAME,   /**< not a lowercase wire name */
+	PRIVADDR_EFULL    /**< PRIVADDR_*_MAX entries already */
 };
 
 /** One address prefix. */
 struct privaddr_prefix {
-	uint8_t family;                     /**< 4 or 6 */
-	uint8_t bits;                       /**< prefix length */
-	uint8_t addr[PRIVADDR_IPV6_BYTES];  /**< host bits zero */
+	uint8_t family;                    /**< 4 or 6 */
+	uint8_t bits;                      /**< prefix length */
+	uint8_t addr[PRIVADDR_IPV6_BYTES]; /**< host bits zero */
 };
 
 /** The private-address prefixes and private-domain names. Zeroed: none
@@ -101,9 +101,8 @@ bool privaddr_prefix_match(const struct privaddr_prefix *p, uint8_t family,
  * @return PRIVADDR_OK, PRIVADDR_ESYNTAX, PRIVADDR_EBITS or
  *   PRIVADDR_EFULL (pa unchanged on failure).
  */
-enum privaddr_status privaddr_add_prefix(struct privaddr *pa,
-                                         const char *text, size_t len)
-	MUST_CHECK;
+enum privaddr_status privaddr_add_prefix(struct privaddr *pa, const char *text,
+                                         size_t len) MUST_CHECK;
 
 /**
  * Add a private-domain (a repeated one is kept once).

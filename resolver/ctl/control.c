@@ -37,10 +37,10 @@ struct control_peer {
 	struct control *ctl;
 	bool used;
 	bool closing;
-	bool close_after;          /**< close once the writes are done */
-	bool stop_after;           /**< ...and then stop the daemon */
-	unsigned handles;          /**< pipe + timer still open */
-	unsigned writes;           /**< uv_write requests in flight */
+	bool close_after; /**< close once the writes are done */
+	bool stop_after;  /**< ...and then stop the daemon */
+	unsigned handles; /**< pipe + timer still open */
+	unsigned writes;  /**< uv_write requests in flight */
 	struct control_session *sess;
 	uv_pipe_t h;
 	uv_timer_t idle;
@@ -162,7 +162,7 @@ static void peer_read_cb(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 		return;
 	if (n < 0) {
 		st = n == UV_EOF ? control_session_eof(p->sess, &out) :
-		     CONTROL_CLOSE;
+		                   CONTROL_CLOSE;
 	} else {
 		uv_timer_again(&p->idle);
 		st = control_session_feed(p->sess, b->base, (size_t)n, &out);
@@ -301,8 +301,8 @@ static void on_connection(uv_stream_t *server, int status)
 /* Creating the socket                                                 */
 
 /* The uid and gid the socket belongs to: cfg->user's, or our own. */
-static int owner_of(const struct cfg *cfg, uid_t *uid, gid_t *gid,
-                    char *err, size_t errlen)
+static int owner_of(const struct cfg *cfg, uid_t *uid, gid_t *gid, char *err,
+                    size_t errlen)
 {
 	struct passwd *pw;
 
@@ -439,7 +439,7 @@ int control_new(uv_loop_t *loop, const struct control_env *env,
 		rc = clear_stale(ctl, err, errlen);
 	if (rc == CONTROL_OK)
 		rc = bind_listen(ctl, err, errlen);
-	*out = ctl;   /* even on failure: control_stop, loop, control_free */
+	*out = ctl; /* even on failure: control_stop, loop, control_free */
 	return rc;
 }
 

@@ -89,36 +89,36 @@ struct server;
 /** Status codes. */
 enum control_status {
 	CONTROL_OK = 0,
-	CONTROL_ESOCKET,  /**< the socket could not be set up */
-	CONTROL_EINUSE,   /**< another process answers on the path */
-	CONTROL_EUSER,    /**< the configured user does not exist */
-	CONTROL_ENOMEM,   /**< allocation failed */
-	CONTROL_EINVAL    /**< bad argument */
+	CONTROL_ESOCKET, /**< the socket could not be set up */
+	CONTROL_EINUSE,  /**< another process answers on the path */
+	CONTROL_EUSER,   /**< the configured user does not exist */
+	CONTROL_ENOMEM,  /**< allocation failed */
+	CONTROL_EINVAL   /**< bad argument */
 };
 
 /** Output formats of the stats commands. */
 enum control_format {
-	CONTROL_FMT_TEXT = 0,  /**< name=value lines */
-	CONTROL_FMT_PROM,      /**< Prometheus text exposition format */
-	CONTROL_FMT_JSON       /**< one JSON object */
+	CONTROL_FMT_TEXT = 0, /**< name=value lines */
+	CONTROL_FMT_PROM,     /**< Prometheus text exposition format */
+	CONTROL_FMT_JSON      /**< one JSON object */
 };
 
 /** What control_session_feed asks of the transport. */
 enum control_state {
-	CONTROL_OPEN = 0,      /**< send the output, keep reading */
-	CONTROL_CLOSE,         /**< send the output, then close */
-	CONTROL_STOP           /**< send the output, close, then stop the
-	                            daemon (SIGTERM to itself: the clean
-	                            stop) */
+	CONTROL_OPEN = 0, /**< send the output, keep reading */
+	CONTROL_CLOSE,    /**< send the output, then close */
+	CONTROL_STOP      /**< send the output, close, then stop the
+	                       daemon (SIGTERM to itself: the clean
+	                       stop) */
 };
 
 /** A growing output buffer (an answer being built). */
 struct control_out {
-	char *p;       /**< the text (not NUL-terminated); NULL when empty */
+	char *p; /**< the text (not NUL-terminated); NULL when empty */
 	size_t len;
 	size_t cap;
-	bool full;     /**< CONTROL_OUT_MAX reached or no memory: text was
-	                    dropped */
+	bool full; /**< CONTROL_OUT_MAX reached or no memory: text was
+	                dropped */
 };
 
 /**
@@ -128,30 +128,28 @@ typedef int (*control_reload_fn)(void *arg, char *err, size_t errlen);
 
 /** Runs on one worker's thread: its server and its copy of the cfg
  *  (dump_requestlist, flush_requestlist, forward_add, forward_remove). */
-typedef void control_worker_fn(struct server *srv, struct cfg *cfg,
-                               void *arg);
+typedef void control_worker_fn(struct server *srv, struct cfg *cfg, void *arg);
 
 /**
  * Run fn on every worker, worker 0 (env.srv, env.cfg) first then the
  * extra threads in order, and return when all have run it (main.c).
  */
-typedef void (*control_each_fn)(void *arg, control_worker_fn *fn,
-                                void *fnarg);
+typedef void (*control_each_fn)(void *arg, control_worker_fn *fn, void *fnarg);
 
 /** What the commands work on; owned by the caller, same thread. */
 struct control_env {
 	struct cache *cache;
-	struct curve_client *curve;  /**< NULL: no DNSCurve */
-	struct server *srv;          /**< the worker */
-	const struct cfg *cfg;       /**< the running config (reloads change
-	                                  it in place) */
+	struct curve_client *curve; /**< NULL: no DNSCurve */
+	struct server *srv;         /**< the worker */
+	const struct cfg *cfg;      /**< the running config (reloads change
+	                                 it in place) */
 	const char *cfg_path;
-	time_t start_wall;           /**< when the daemon started */
-	uint64_t start_ms;           /**< the same, monotonic */
-	control_reload_fn reload;    /**< NULL: reload refused */
+	time_t start_wall;        /**< when the daemon started */
+	uint64_t start_ms;        /**< the same, monotonic */
+	control_reload_fn reload; /**< NULL: reload refused */
 	void *reload_arg;
-	control_each_fn each;        /**< NULL: worker 0 only, and
-	                                  forward_add/remove refused */
+	control_each_fn each; /**< NULL: worker 0 only, and
+	                           forward_add/remove refused */
 	void *each_arg;
 };
 
@@ -250,8 +248,7 @@ void control_stats_write(struct control_cmd *c, enum control_format fmt,
  *   CONTROL_ENOMEM or CONTROL_EINVAL.
  */
 int control_new(uv_loop_t *loop, const struct control_env *env,
-                struct control **out, char *err, size_t errlen)
-	MUST_CHECK;
+                struct control **out, char *err, size_t errlen) MUST_CHECK;
 
 /** Close the socket and every peer; remove the socket file if we can. */
 void control_stop(struct control *ctl);

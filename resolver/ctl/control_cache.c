@@ -15,9 +15,8 @@
 #include "wire/rrtext.h"
 #include "wire/wire.h"
 
-static const char *flush_name(struct control_cmd *c, char **argv,
-                              size_t argc, struct control_out *out,
-                              char *err)
+static const char *flush_name(struct control_cmd *c, char **argv, size_t argc,
+                              struct control_out *out, char *err)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len, n = 0;
@@ -28,7 +27,7 @@ static const char *flush_name(struct control_cmd *c, char **argv,
 	if (!control_name_arg(argv[1], name, &len))
 		return "not a domain name";
 	if ((zone ? cache_flush_zone(c->env.cache, name, len, &n) :
-	     cache_flush_name(c->env.cache, name, len, &n)) != CACHE_OK)
+	            cache_flush_name(c->env.cache, name, len, &n)) != CACHE_OK)
 		return "not a domain name";
 	control_out_printf(out, "removed %zu entries\n", n);
 	return NULL;
@@ -51,8 +50,7 @@ const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
 		         argv[2]);
 		return err;
 	}
-	if (cache_flush_type(c->env.cache, name, len, type, &n) !=
-	    CACHE_OK) {
+	if (cache_flush_type(c->env.cache, name, len, type, &n) != CACHE_OK) {
 		snprintf(err, CONTROL_ERR_BYTES, "type %.32s is never cached",
 		         argv[2]);
 		return err;
@@ -61,9 +59,8 @@ const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
 	return NULL;
 }
 
-static const char *flush_all(struct control_cmd *c, char **argv,
-                             size_t argc, struct control_out *out,
-                             char *err)
+static const char *flush_all(struct control_cmd *c, char **argv, size_t argc,
+                             struct control_out *out, char *err)
 {
 	size_t n = 0;
 
@@ -77,11 +74,11 @@ static const char *flush_all(struct control_cmd *c, char **argv,
 	return NULL;
 }
 
-const char *control_cmd_flush(struct control_cmd *c, char **argv,
-                              size_t argc, struct control_out *out,
-                              char *err)
+const char *control_cmd_flush(struct control_cmd *c, char **argv, size_t argc,
+                              struct control_out *out, char *err)
 {
-	if (strcmp(argv[0], "flush") == 0 || strcmp(argv[0], "flush_zone") == 0)
+	if (strcmp(argv[0], "flush") == 0 ||
+	    strcmp(argv[0], "flush_zone") == 0)
 		return flush_name(c, argv, argc, out, err);
 	return flush_all(c, argv, argc, out, err);
 }
@@ -95,9 +92,8 @@ static int dump_put(void *arg, const char *text, size_t len)
 	return out->full ? 1 : 0;
 }
 
-const char *control_cmd_dump(struct control_cmd *c, char **argv,
-                             size_t argc, struct control_out *out,
-                             char *err)
+const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
+                             struct control_out *out, char *err)
 {
 	struct cachefile_dump_stats st;
 	int rc;

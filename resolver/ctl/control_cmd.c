@@ -41,8 +41,8 @@
 struct control_verb {
 	const char *name;
 	size_t min_args, max_args;
-	const char *(*run)(struct control_session *s, char **argv,
-	                   size_t argc, struct control_out *out, char *err);
+	const char *(*run)(struct control_session *s, char **argv, size_t argc,
+	                   struct control_out *out, char *err);
 	const char *usage;
 	unsigned flags;
 };
@@ -52,15 +52,15 @@ struct control_session {
 	char line[CONTROL_LINE_MAX + 1];
 	size_t len;
 	bool closed;
-	bool started;                /**< the first line has been seen */
-	bool stop;                   /**< stop was asked: stop after the
-	                                  answer */
-	bool ubct;                   /**< Unbound's framing (one command) */
+	bool started; /**< the first line has been seen */
+	bool stop;    /**< stop was asked: stop after the
+	                   answer */
+	bool ubct;    /**< Unbound's framing (one command) */
 	/* load_cache: the rest of the stream */
 	struct cachefile_load *ld;
-	char *lbuf;                  /**< CACHEFILE_LINE_MAX + 1 bytes */
+	char *lbuf; /**< CACHEFILE_LINE_MAX + 1 bytes */
 	size_t llen;
-	bool skipping;               /**< an over-long line: to its end */
+	bool skipping; /**< an over-long line: to its end */
 };
 
 const char *control_strerror(int status)
@@ -94,7 +94,7 @@ void control_out_put(struct control_out *o, const char *s, size_t n)
 		want = o->cap < CONTROL_OUT_MIN ? CONTROL_OUT_MIN : o->cap;
 		while (want - o->len < n)
 			want = want > CONTROL_OUT_MAX / 2 ? CONTROL_OUT_MAX :
-			       want * 2;
+			                                    want * 2;
 		p = realloc(o->p, want);
 		if (p == NULL) {
 			o->full = true;
@@ -118,8 +118,8 @@ void control_out_printf(struct control_out *o, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	control_out_put(o, buf, (size_t)n < sizeof buf ? (size_t)n :
-	                sizeof buf - 1);
+	control_out_put(o, buf,
+	                (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
 void control_out_free(struct control_out *o)
@@ -164,8 +164,7 @@ bool control_name_arg(const char *text, uint8_t *name, size_t *len)
 /* Commands that change things                                         */
 
 static const char *cmd_reload(struct control_session *s, char **argv,
-                              size_t argc, struct control_out *out,
-                              char *err)
+                              size_t argc, struct control_out *out, char *err)
 {
 	const struct control_env *env = &s->c->env;
 
@@ -175,8 +174,8 @@ static const char *cmd_reload(struct control_session *s, char **argv,
 		return "reload is not available";
 	if (env->reload(env->reload_arg, err, CONTROL_ERR_BYTES) != 0)
 		return err;
-	control_out_printf(out, "reloaded %s\n", env->cfg_path != NULL ?
-	                   env->cfg_path : "");
+	control_out_printf(out, "reloaded %s\n",
+	                   env->cfg_path != NULL ? env->cfg_path : "");
 	return NULL;
 }
 
@@ -184,8 +183,7 @@ static const char *cmd_reload(struct control_session *s, char **argv,
  * the cache's entries (control_cache.c). A dump in Unbound's framing
  * ends with the line its load_cache reads up to. */
 static const char *cmd_cache(struct control_session *s, char **argv,
-                             size_t argc, struct control_out *out,
-                             char *err)
+                             size_t argc, struct control_out *out, char *err)
 {
 	const char *msg;
 
@@ -200,17 +198,15 @@ static const char *cmd_cache(struct control_session *s, char **argv,
 }
 
 static const char *cmd_load(struct control_session *s, char **argv,
-                            size_t argc, struct control_out *out,
-                            char *err)
+                            size_t argc, struct control_out *out, char *err)
 {
 	(void)argv;
 	(void)argc;
 	(void)out;
 	(void)err;
 	s->lbuf = malloc(CACHEFILE_LINE_MAX + 1);
-	if (s->lbuf == NULL ||
-	    cachefile_load_new(s->c->env.cache, time(NULL), &s->ld) !=
-	    CACHEFILE_OK) {
+	if (s->lbuf == NULL || cachefile_load_new(s->c->env.cache, time(NULL),
+	                                          &s->ld) != CACHEFILE_OK) {
 		free(s->lbuf);
 		s->lbuf = NULL;
 		return "out of memory";
@@ -235,8 +231,9 @@ static const char *cmd_verbosity(struct control_session *s, char **argv,
 		         "in verbosity number syntax: %.32s", argv[1]);
 		return err;
 	}
-	log_level_set(v == 0 ? CFG_LOG_WARN : v < 3 ? CFG_LOG_INFO :
-	              CFG_LOG_DEBUG);
+	log_level_set(v == 0 ? CFG_LOG_WARN :
+	              v < 3  ? CFG_LOG_INFO :
+	                       CFG_LOG_DEBUG);
 	return NULL;
 }
 
@@ -256,11 +253,11 @@ static const char *cmd_stop_reopen(struct control_session *s, char **argv,
 }
 
 static const char *cmd_list(struct control_session *s, char **argv,
-                            size_t argc, struct control_out *out,
-                            char *err)
+                            size_t argc, struct control_out *out, char *err)
 {
 	if (strcmp(argv[0], "list_local_zones") == 0)
-		return control_cmd_list_local_zones(s->c, argv, argc, out, err);
+		return control_cmd_list_local_zones(s->c, argv, argc, out,
+		                                    err);
 	if (strncmp(argv[0], "local_data", 10) == 0 ||
 	    strcmp(argv[0], "list_local_data") == 0)
 		return control_cmd_local_data(s->c, argv, argc, out, err);
@@ -270,8 +267,7 @@ static const char *cmd_list(struct control_session *s, char **argv,
 }
 
 static const char *cmd_stats(struct control_session *s, char **argv,
-                             size_t argc, struct control_out *out,
-                             char *err)
+                             size_t argc, struct control_out *out, char *err)
 {
 	enum control_format fmt = CONTROL_FMT_TEXT;
 
@@ -293,8 +289,7 @@ static const char *cmd_stats(struct control_session *s, char **argv,
 }
 
 static const char *cmd_status(struct control_session *s, char **argv,
-                              size_t argc, struct control_out *out,
-                              char *err)
+                              size_t argc, struct control_out *out, char *err)
 {
 	if (s->ubct)
 		return control_cmd_status_ub(s->c, argv, argc, out, err);
@@ -302,15 +297,13 @@ static const char *cmd_status(struct control_session *s, char **argv,
 }
 
 static const char *cmd_lookup(struct control_session *s, char **argv,
-                              size_t argc, struct control_out *out,
-                              char *err)
+                              size_t argc, struct control_out *out, char *err)
 {
 	return control_cmd_lookup(s->c, argv, argc, out, err);
 }
 
 static const char *cmd_servers(struct control_session *s, char **argv,
-                               size_t argc, struct control_out *out,
-                               char *err)
+                               size_t argc, struct control_out *out, char *err)
 {
 	return control_cmd_servers(s->c, argv, argc, out, err);
 }
@@ -333,8 +326,8 @@ static const char *cmd_top_queries(struct control_session *s, char **argv,
 
 /* dump_requestlist, flush_requestlist, forward_add, forward_remove:
  * every worker's running state (control_rt.c). */
-static const char *cmd_rt(struct control_session *s, char **argv,
-                          size_t argc, struct control_out *out, char *err)
+static const char *cmd_rt(struct control_session *s, char **argv, size_t argc,
+                          struct control_out *out, char *err)
 {
 	if (strncmp(argv[0], "forward_", 8) == 0)
 		return control_cmd_forward(s->c, argv, argc, out, err);
@@ -342,15 +335,14 @@ static const char *cmd_rt(struct control_session *s, char **argv,
 }
 
 static const char *cmd_help(struct control_session *s, char **argv,
-                            size_t argc, struct control_out *out,
-                            char *err);
+                            size_t argc, struct control_out *out, char *err);
 
 static const struct control_verb control_verbs[] = {
 	{ "status", 0, 0, cmd_status, "version, uptime, pid, threads", 0 },
 	{ "stats", 0, 1, cmd_stats,
 	  "[text|prometheus|json]  counters, then reset them", 0 },
-	{ "stats_noreset", 0, 1, cmd_stats,
-	  "[text|prometheus|json]  counters", 0 },
+	{ "stats_noreset", 0, 1, cmd_stats, "[text|prometheus|json]  counters",
+	  0 },
 	{ "reload", 0, 0, cmd_reload, "read the config and root hints",
 	  CONTROL_VERB_ACTION },
 	{ "flush", 1, 1, cmd_cache, "NAME  remove a name's entries",
@@ -376,15 +368,13 @@ static const struct control_verb control_verbs[] = {
 	{ "list_stubs", 0, 0, cmd_list, "the stub zones", 0 },
 	{ "list_local_zones", 0, 0, cmd_list,
 	  "the local-zone lines of the config", 0 },
-	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value",
-	  0 },
+	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value", 0 },
 	{ "local_data", 1, 1, cmd_list,
 	  "NAME [TTL] [IN] A|AAAA ADDRESS  answer NAME locally",
 	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
 	{ "local_data_remove", 1, 1, cmd_list,
 	  "NAME  drop NAME's local_data entries", CONTROL_VERB_ACTION },
-	{ "list_local_data", 0, 0, cmd_list,
-	  "the local_data entries", 0 },
+	{ "list_local_data", 0, 0, cmd_list, "the local_data entries", 0 },
 	{ "verbosity", 1, 1, cmd_verbosity,
 	  "N  log level until a reload (0 warn, 1-2 info, 3+ debug)",
 	  CONTROL_VERB_ACTION },
@@ -410,8 +400,7 @@ static const struct control_verb control_verbs[] = {
 #define CONTROL_NVERBS (sizeof control_verbs / sizeof control_verbs[0])
 
 static const char *cmd_help(struct control_session *s, char **argv,
-                            size_t argc, struct control_out *out,
-                            char *err)
+                            size_t argc, struct control_out *out, char *err)
 {
 	size_t i;
 
@@ -572,8 +561,8 @@ static const char *exec_line(struct control_session *s, char *line,
 
 /* A command in curvecache's own protocol: its output, then "ok" or
  * "error: REASON" (a load_cache under way answers at the end). */
-static enum control_state run_native(struct control_session *s,
-                                     char *line, struct control_out *out)
+static enum control_state run_native(struct control_session *s, char *line,
+                                     struct control_out *out)
 {
 	const struct control_verb *v;
 	char err[CONTROL_ERR_BYTES];
@@ -583,7 +572,7 @@ static enum control_state run_native(struct control_session *s,
 	err[0] = '\0';
 	msg = exec_line(s, line, out, &v, &fatal, err);
 	if (msg == NULL && v == NULL)
-		return CONTROL_OPEN;  /* a blank line */
+		return CONTROL_OPEN; /* a blank line */
 	if (s->ld == NULL || msg != NULL)
 		answer(out, msg);
 	return fatal || s->stop ? CONTROL_CLOSE : CONTROL_OPEN;
@@ -645,7 +634,8 @@ static enum control_state run_line(struct control_session *s,
 		return run_ubct(s, s->line + sizeof prefix - 1, out);
 	}
 	if (!line_clean(s->line, s->len)) {
-		answer(out, "malformed command: bytes outside printable ASCII");
+		answer(out,
+		       "malformed command: bytes outside printable ASCII");
 		return CONTROL_CLOSE;
 	}
 	return run_native(s, s->line, out);
@@ -696,8 +686,8 @@ static void load_finish(struct control_session *s, struct control_out *out)
 
 /* Bytes of a load_cache stream; every one is used (in Unbound's
  * framing, up to the line "EOF", where the load ends). */
-static void load_feed(struct control_session *s, const char *buf,
-                      size_t len, struct control_out *out)
+static void load_feed(struct control_session *s, const char *buf, size_t len,
+                      struct control_out *out)
 {
 	const char *nl;
 	size_t n;

@@ -50,9 +50,8 @@ static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
 		*at = '\0';
 }
 
-const char *control_cmd_status(struct control_cmd *c, char **argv,
-                               size_t argc, struct control_out *out,
-                               char *err)
+const char *control_cmd_status(struct control_cmd *c, char **argv, size_t argc,
+                               struct control_out *out, char *err)
 {
 	const struct control_env *env = &c->env;
 	struct cache_stats cs;
@@ -66,15 +65,16 @@ const char *control_cmd_status(struct control_cmd *c, char **argv,
 	control_out_printf(out, "pid: %ld\n", (long)getpid());
 	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
 	                   (int64_t)(now > env->start_wall ?
-	                             now - env->start_wall : 0));
+	                                     now - env->start_wall :
+	                                     0));
 	/* workers (threads: N; a restart is needed to change it) */
 	control_out_printf(out, "threads: %u\n", env->cfg->threads);
-	control_out_printf(out, "config: %s\n", env->cfg_path != NULL ?
-	                   env->cfg_path : "-");
+	control_out_printf(out, "config: %s\n",
+	                   env->cfg_path != NULL ? env->cfg_path : "-");
 	control_out_printf(out, "control-socket: %s\n",
 	                   env->cfg->control_socket);
-	control_out_printf(out, "dnscurve: %s\n", env->cfg->curve ? "on" :
-	                   "off");
+	control_out_printf(out, "dnscurve: %s\n",
+	                   env->cfg->curve ? "on" : "off");
 	control_out_printf(out, "cache: %zu entries, %zu of %zu bytes\n",
 	                   cs.entries, cs.bytes, cs.max_bytes);
 	control_out_printf(out, "resolutions: %zu\n",
@@ -101,7 +101,8 @@ const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
 	control_out_printf(out, "modules: 1 [ iterator ]\n");
 	control_out_printf(out, "uptime: %" PRId64 " seconds\n",
 	                   (int64_t)(now > env->start_wall ?
-	                             now - env->start_wall : 0));
+	                                     now - env->start_wall :
+	                                     0));
 	control_out_printf(out, "options: control(namedpipe)\n");
 	control_out_printf(out, "curvecache (pid %ld) is running...\n",
 	                   (long)getpid());
@@ -156,7 +157,8 @@ static void lookup_ns(struct control_cmd *c, const struct iter_peek *peek,
 	key_text(ns->curve, ns->key, key, sizeof key);
 	control_out_printf(out, "ns: %s %s%s\n", name, key,
 	                   ns->naddr == 0 ? " (no address cached: the "
-	                   "iterator resolves it first)" : "");
+	                                    "iterator resolves it first)" :
+	                                    "");
 	for (j = 0; j < ns->naddr; j++) {
 		const struct sockaddr *sa =
 			(const struct sockaddr *)&ns->addr[j];
@@ -165,18 +167,18 @@ static void lookup_ns(struct control_cmd *c, const struct iter_peek *peek,
 		sel_info_get(server_sel(c->env.srv), sa, now_ms, &info);
 		lookup_marks(server_sel(c->env.srv), sa, peek, &info, now_ms,
 		             marks, sizeof marks);
-		control_out_printf(out, "  addr: %s score=%" PRIu32
-		                   " srtt=%" PRIu32 "ms%s timeouts=%" PRIu32
-		                   "%s\n", addr, ns->score[j], info.srtt_ms,
+		control_out_printf(out,
+		                   "  addr: %s score=%" PRIu32 " srtt=%" PRIu32
+		                   "ms%s timeouts=%" PRIu32 "%s\n",
+		                   addr, ns->score[j], info.srtt_ms,
 		                   info.known ? "" : "(unknown)",
 		                   info.timeouts, marks);
 	}
 }
 
 /* The zone cut and servers a resolution of the name would start with. */
-static const char *lookup_servers(struct control_cmd *c,
-                                  const uint8_t *name, size_t len,
-                                  struct control_out *out)
+static const char *lookup_servers(struct control_cmd *c, const uint8_t *name,
+                                  size_t len, struct control_out *out)
 {
 	struct iter_peek *peek = malloc(sizeof(*peek));
 	struct iter_env env;
@@ -196,18 +198,19 @@ static const char *lookup_servers(struct control_cmd *c,
 	if (wire_name_to_text(peek->zone, peek->zonelen, zone, sizeof zone,
 	                      NULL) != WIRE_OK)
 		snprintf(zone, sizeof zone, "?");
-	control_out_printf(out, "zone: %s (%s; lowest score is asked "
-	                   "first)\n", zone, peek->from_hints ?
-	                   "root hints" : "cached NS");
+	control_out_printf(out,
+	                   "zone: %s (%s; lowest score is asked "
+	                   "first)\n",
+	                   zone,
+	                   peek->from_hints ? "root hints" : "cached NS");
 	for (i = 0; i < peek->nns; i++)
 		lookup_ns(c, peek, &peek->ns[i], now.mono_ms, out);
 	free(peek);
 	return NULL;
 }
 
-const char *control_cmd_lookup(struct control_cmd *c, char **argv,
-                               size_t argc, struct control_out *out,
-                               char *err)
+const char *control_cmd_lookup(struct control_cmd *c, char **argv, size_t argc,
+                               struct control_out *out, char *err)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	uint16_t type = 0;
@@ -248,21 +251,21 @@ static int servers_cb(const struct sockaddr *sa, const struct sel_info *i,
 	char key[CURVE_KEYLABEL_LEN + 1] = "none", age[32] = "";
 
 	addr_text(sa, addr, sizeof addr);
-	if (i->zonelen == 0 ||
-	    wire_name_to_text(i->zone, i->zonelen, zone, sizeof zone,
-	                      NULL) != WIRE_OK)
+	if (i->zonelen == 0 || wire_name_to_text(i->zone, i->zonelen, zone,
+	                                         sizeof zone, NULL) != WIRE_OK)
 		snprintf(zone, sizeof zone, "-");
 	if (i->curve && curve_keylabel_make(key, i->key) != CURVE_OK)
 		snprintf(key, sizeof key, "invalid");
 	if (i->last_error != SEL_ERR_NONE)
 		snprintf(age, sizeof age, " error_age=%" PRIu64 "s",
 		         i->error_age_ms / 1000);
-	control_out_printf(w->out, "%s zone=%s srtt=%" PRIu32 "ms "
+	control_out_printf(w->out,
+	                   "%s zone=%s srtt=%" PRIu32 "ms "
 	                   "timeouts=%" PRIu32 " backoff=%s edns=%s "
-	                   "key=%s last_error=%s%s\n", addr, zone,
-	                   i->srtt_ms, i->timeouts, i->backoff ? "yes" : "no",
-	                   i->noedns ? "no" : "yes", key,
-	                   sel_error_name(i->last_error), age);
+	                   "key=%s last_error=%s%s\n",
+	                   addr, zone, i->srtt_ms, i->timeouts,
+	                   i->backoff ? "yes" : "no", i->noedns ? "no" : "yes",
+	                   key, sel_error_name(i->last_error), age);
 	w->n++;
 	if (i->curve)
 		w->curve++;
@@ -278,8 +281,7 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 	(void)argv;
 	(void)argc;
 	(void)err;
-	(void)sel_walk(server_sel(c->env.srv), clock_ms(), servers_cb,
-	               &w);
+	(void)sel_walk(server_sel(c->env.srv), clock_ms(), servers_cb, &w);
 	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
 	                   w.n, w.curve);
 	return NULL;
@@ -287,7 +289,7 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 
 /* What flush_infra asks of each worker, and what they removed. */
 struct infra_forget {
-	const struct sockaddr *sa;   /**< NULL: every address */
+	const struct sockaddr *sa; /**< NULL: every address */
 	size_t removed;
 };
 
@@ -377,9 +379,8 @@ const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
 	return NULL;
 }
 
-const char *control_cmd_list_local_zones(struct control_cmd *c,
-                                         char **argv, size_t argc,
-                                         struct control_out *out,
+const char *control_cmd_list_local_zones(struct control_cmd *c, char **argv,
+                                         size_t argc, struct control_out *out,
                                          char *err)
 {
 	static const char *const types[] = {

@@ -14,21 +14,21 @@
 
 /** Everything the stats commands report, read at one moment. */
 struct control_snap {
-	struct stats st;             /**< the workers' counters, summed */
+	struct stats st; /**< the workers' counters, summed */
 	struct cache_stats cache;
 	struct curve_stats curve;
-	uint64_t requestlist;        /**< resolutions running */
-	uint64_t tcpusage;           /**< client TCP slots in use */
-	uint64_t servers;            /**< addresses in the selection table */
-	uint64_t servers_curve;      /**< ...with a DNSCurve key */
-	uint64_t mono_ms;            /**< when it was taken */
+	uint64_t requestlist;   /**< resolutions running */
+	uint64_t tcpusage;      /**< client TCP slots in use */
+	uint64_t servers;       /**< addresses in the selection table */
+	uint64_t servers_curve; /**< ...with a DNSCurve key */
+	uint64_t mono_ms;       /**< when it was taken */
 	struct stats_thread thr[STATS_THREADS_MAX]; /**< per thread */
-	size_t nthr;                 /**< entries of thr */
+	size_t nthr;                                /**< entries of thr */
 };
 
 struct control_cmd {
 	struct control_env env;
-	struct control_snap base;    /**< counters at the last reset */
+	struct control_snap base; /**< counters at the last reset */
 };
 
 /** Bytes of an error message of a command. */
@@ -38,24 +38,21 @@ struct control_cmd {
  * The commands of control_info.c: each appends its output to out and
  * returns NULL, or returns an error message (static, or written in err).
  */
-const char *control_cmd_status(struct control_cmd *c, char **argv,
-                               size_t argc, struct control_out *out,
-                               char *err);
+const char *control_cmd_status(struct control_cmd *c, char **argv, size_t argc,
+                               struct control_out *out, char *err);
 /* status as Unbound words it (for its framing, control.h) */
 const char *control_cmd_status_ub(struct control_cmd *c, char **argv,
                                   size_t argc, struct control_out *out,
                                   char *err);
-const char *control_cmd_lookup(struct control_cmd *c, char **argv,
-                               size_t argc, struct control_out *out,
-                               char *err);
+const char *control_cmd_lookup(struct control_cmd *c, char **argv, size_t argc,
+                               struct control_out *out, char *err);
 /* list_forwards and list_stubs: "NAME IN forward ADDR..." a zone */
 const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
                                    size_t argc, struct control_out *out,
                                    char *err);
 /* list_local_zones: "NAME TYPE" per local-zone line of the config */
-const char *control_cmd_list_local_zones(struct control_cmd *c,
-                                         char **argv, size_t argc,
-                                         struct control_out *out,
+const char *control_cmd_list_local_zones(struct control_cmd *c, char **argv,
+                                         size_t argc, struct control_out *out,
                                          char *err);
 /* local_data RR, local_data_remove NAME, list_local_data: runtime
  * local data (localdata.h) */
@@ -76,9 +73,8 @@ const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
 
 /* flush and flush_zone NAME, flush_all, flush_negative (by argv[0]):
  * "removed N entries" (control_cache.c) */
-const char *control_cmd_flush(struct control_cmd *c, char **argv,
-                              size_t argc, struct control_out *out,
-                              char *err);
+const char *control_cmd_flush(struct control_cmd *c, char **argv, size_t argc,
+                              struct control_out *out, char *err);
 /* flush_type NAME TYPE: that RRset (or NODATA) and the name's NXDOMAIN
  * (control_cache.c) */
 const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
@@ -87,9 +83,8 @@ const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
 /* dump_cache: the cache as text, then "; end entries=N records=N"; an
  * answer too large for out is cut at a line and is an error
  * (control_cache.c) */
-const char *control_cmd_dump(struct control_cmd *c, char **argv,
-                             size_t argc, struct control_out *out,
-                             char *err);
+const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
+                             struct control_out *out, char *err);
 
 /* Run fn(srv, cfg, arg) on every worker's own thread, worker 0 first,
  * one after the other, and return when all have run it (fn may write
@@ -107,8 +102,7 @@ const char *control_cmd_forward(struct control_cmd *c, char **argv,
                                 char *err);
 
 /** Read every counter now. */
-void control_snap_take(const struct control_env *env,
-                       struct control_snap *s);
+void control_snap_take(const struct control_env *env, struct control_snap *s);
 
 /**
  * A command word as a canonical (lowercase) wire name.

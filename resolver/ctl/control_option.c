@@ -22,19 +22,22 @@ enum control_opt_kind {
 	CONTROL_OPT_U64,
 	CONTROL_OPT_UINT,
 	CONTROL_OPT_STR,
-	CONTROL_OPT_MS,     /**< uint32_t milliseconds, shown in seconds */
-	CONTROL_OPT_LOG     /**< the log level now (verbosity changes it) */
+	CONTROL_OPT_MS, /**< uint32_t milliseconds, shown in seconds */
+	CONTROL_OPT_LOG /**< the log level now (verbosity changes it) */
 };
 
 /** One option: its names, its kind and where it is in struct cfg. */
 struct control_opt {
-	const char *name;      /**< curvecache's */
-	const char *unbound;   /**< Unbound's of the same meaning, or NULL */
+	const char *name;    /**< curvecache's */
+	const char *unbound; /**< Unbound's of the same meaning, or NULL */
 	enum control_opt_kind kind;
 	size_t off;
 };
 
-#define OPT(n, u, k, f) { n, u, CONTROL_OPT_##k, offsetof(struct cfg, f) }
+#define OPT(n, u, k, f) \
+	{ \
+		n, u, CONTROL_OPT_##k, offsetof(struct cfg, f) \
+	}
 
 static const struct control_opt control_opts[] = {
 	OPT("port", NULL, U16, port),
@@ -101,21 +104,11 @@ static uint64_t opt_number(const struct control_opt *o, const uint8_t *p)
 	unsigned u;
 
 	switch (o->kind) {
-	case CONTROL_OPT_U16:
-		memcpy(&u16, p, sizeof u16);
-		return u16;
-	case CONTROL_OPT_U32:
-		memcpy(&u32, p, sizeof u32);
-		return u32;
-	case CONTROL_OPT_MS:
-		memcpy(&u32, p, sizeof u32);
-		return u32 / 1000u;
-	case CONTROL_OPT_UINT:
-		memcpy(&u, p, sizeof u);
-		return u;
-	default:
-		memcpy(&u64, p, sizeof u64);
-		return u64;
+	case CONTROL_OPT_U16: memcpy(&u16, p, sizeof u16); return u16;
+	case CONTROL_OPT_U32: memcpy(&u32, p, sizeof u32); return u32;
+	case CONTROL_OPT_MS: memcpy(&u32, p, sizeof u32); return u32 / 1000u;
+	case CONTROL_OPT_UINT: memcpy(&u, p, sizeof u); return u;
+	default: memcpy(&u64, p, sizeof u64); return u64;
 	}
 }
 
@@ -124,7 +117,7 @@ const char *control_cmd_get_option(struct control_cmd *c, char **argv,
                                    char *err)
 {
 	static const char *const levels[] = { "error", "warn", "info",
-	                                      "debug" };
+		                              "debug" };
 	const struct control_opt *o = opt_find(argv[1]);
 	const uint8_t *p;
 	bool b;

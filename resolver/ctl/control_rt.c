@@ -28,7 +28,7 @@ struct rt_ctx {
 	const struct cfg_zone *add;  /**< forward_add: the zone */
 	uint8_t name[WIRE_NAME_MAX]; /**< forward_remove: the zone */
 	size_t namelen;
-	size_t failed;               /**< workers whose forwarders failed */
+	size_t failed; /**< workers whose forwarders failed */
 	char err[CONTROL_ERR_BYTES];
 };
 
@@ -73,14 +73,15 @@ const char *control_cmd_requestlist(struct control_cmd *c, char **argv,
 	(void)err;
 	memset(&x, 0, sizeof x);
 	x.out = out;
-	control_each(c, strcmp(argv[0], "flush_requestlist") == 0 ? flush_one :
-	        dump_one, &x);
+	control_each(c,
+	             strcmp(argv[0], "flush_requestlist") == 0 ? flush_one :
+	                                                         dump_one,
+	             &x);
 	return NULL;
 }
 
 /* The index of a forward zone in a cfg, or -1. */
-static int zone_index(const struct cfg *cfg, const uint8_t *name,
-                      size_t len)
+static int zone_index(const struct cfg *cfg, const uint8_t *name, size_t len)
 {
 	size_t i;
 
@@ -110,7 +111,7 @@ static void fwd_one(struct server *srv, struct cfg *cfg, void *arg)
 	} else if (i >= 0) {
 		memmove(&cfg->forward[i], &cfg->forward[i + 1],
 		        (cfg->n_forward - (size_t)i - 1) *
-		        sizeof cfg->forward[0]);
+		                sizeof cfg->forward[0]);
 		cfg->n_forward--;
 	}
 	if (server_forward_set(srv, cfg, x->err, sizeof x->err) != SERVER_OK)
@@ -134,9 +135,9 @@ static char *fwd_flags(char *text)
 
 /* forward_add: argv[1] is the rest of the line, "[+i] NAME ADDR...";
  * forward_remove: the words "[+i] NAME". */
-static const char *fwd_parse(struct control_cmd *c, char **argv,
-                             size_t argc, bool add, struct cfg_zone *z,
-                             struct rt_ctx *x, char *err)
+static const char *fwd_parse(struct control_cmd *c, char **argv, size_t argc,
+                             bool add, struct cfg_zone *z, struct rt_ctx *x,
+                             char *err)
 {
 	char *rest = fwd_flags(argv[1]);
 

@@ -63,8 +63,7 @@ static int snap_server_cb(const struct sockaddr *sa,
 	return 0;
 }
 
-void control_snap_take(const struct control_env *env,
-                       struct control_snap *s)
+void control_snap_take(const struct control_env *env, struct control_snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->st = *server_stats_threads(env->srv, s->thr, STATS_THREADS_MAX,
@@ -74,8 +73,7 @@ void control_snap_take(const struct control_env *env,
 		curve_client_stats(env->curve, &s->curve);
 	s->requestlist = server_resolutions(env->srv);
 	s->tcpusage = minus(s->st.tcp_opened, s->st.tcp_freed);
-	(void)sel_walk(server_sel(env->srv), clock_ms(),
-	               snap_server_cb, s);
+	(void)sel_walk(server_sel(env->srv), clock_ms(), snap_server_cb, s);
 	s->mono_ms = clock_ms();
 }
 
@@ -156,7 +154,8 @@ X_GET(x_sk_entries, s->curve.shared_entries)
 X_GET(x_rotations, s->curve.rotations)
 X_GET(x_now, time(NULL))
 X_GET(x_up, (uint64_t)time(NULL) > (uint64_t)c->env.start_wall ?
-      (uint64_t)time(NULL) - (uint64_t)c->env.start_wall : 0)
+                    (uint64_t)time(NULL) - (uint64_t)c->env.start_wall :
+                    0)
 X_GET(x_elapsed, minus(s->mono_ms, c->base.mono_ms) / CONTROL_MSEC)
 
 static const struct control_extra control_extras[] = {
@@ -167,8 +166,10 @@ static const struct control_extra control_extras[] = {
 	{ "total.tcpusage", STATS_GAUGE, "client TCP connections open",
 	  x_tcpusage },
 	{ "mem.cache.rrset", STATS_GAUGE, "bytes the cache holds", x_mem },
-	{ "mem.cache.message", STATS_GAUGE, "no message cache: answers are "
-	  "built from the RRset cache", x_none },
+	{ "mem.cache.message", STATS_GAUGE,
+	  "no message cache: answers are "
+	  "built from the RRset cache",
+	  x_none },
 	{ "mem.cache.limit", STATS_GAUGE, "the cache's memory bound",
 	  x_mem_limit },
 	{ "rrset.cache.count", STATS_GAUGE, "entries in the cache",
@@ -192,8 +193,8 @@ static const struct control_extra control_extras[] = {
 	  "DNSCurve shared keys computed", x_sk_misses },
 	{ "curve.sharedkey.evictions", STATS_COUNTER,
 	  "DNSCurve shared keys pushed out", x_sk_evictions },
-	{ "curve.sharedkey.entries", STATS_GAUGE,
-	  "DNSCurve shared keys held", x_sk_entries },
+	{ "curve.sharedkey.entries", STATS_GAUGE, "DNSCurve shared keys held",
+	  x_sk_entries },
 	{ "curve.key.rotations", STATS_COUNTER,
 	  "DNSCurve client key rotations", x_rotations },
 	{ "time.now", STATS_GAUGE, "the clock, Unix seconds", x_now },
@@ -221,8 +222,10 @@ static const struct {
 	  offsetof(struct stats_thread, prefetch) },
 	{ "thread.num.expired", "answered stale, by thread",
 	  offsetof(struct stats_thread, expired) },
-	{ "thread.num.recursivereplies", "clients answered by a resolution, "
-	  "by thread", offsetof(struct stats_thread, recursive_replies) },
+	{ "thread.num.recursivereplies",
+	  "clients answered by a resolution, "
+	  "by thread",
+	  offsetof(struct stats_thread, recursive_replies) },
 };
 
 #define CONTROL_NTHREADVALS \
@@ -230,8 +233,8 @@ static const struct {
 
 /* The per-thread values: "thread0.num.queries", family
  * "thread.num.queries" with the label thread="0" for Prometheus. */
-static void snap_walk_threads(const struct control_snap *s,
-                              stats_walk_fn fn, void *arg)
+static void snap_walk_threads(const struct control_snap *s, stats_walk_fn fn,
+                              void *arg)
 {
 	static const char pre[] = "thread.";
 	char name[STATS_NAME_MAX], num[24];
@@ -241,8 +244,8 @@ static void snap_walk_threads(const struct control_snap *s,
 	for (i = 0; i < CONTROL_NTHREADVALS; i++) {
 		for (t = 0; t < s->nthr; t++) {
 			snprintf(name, sizeof name, "thread%zu.%s", t,
-			         control_thread_vals[i].family +
-			         sizeof pre - 1);
+			         control_thread_vals[i].family + sizeof pre -
+			                 1);
 			snprintf(num, sizeof num, "%zu", t);
 			memset(&it, 0, sizeof it);
 			it.name = name;
@@ -251,8 +254,10 @@ static void snap_walk_threads(const struct control_snap *s,
 			it.lvalue = num;
 			it.help = control_thread_vals[i].help;
 			it.kind = STATS_COUNTER;
-			memcpy(&it.value, (const char *)&s->thr[t] +
-			       control_thread_vals[i].off, sizeof it.value);
+			memcpy(&it.value,
+			       (const char *)&s->thr[t] +
+			               control_thread_vals[i].off,
+			       sizeof it.value);
 			fn(&it, arg);
 		}
 	}
@@ -260,8 +265,7 @@ static void snap_walk_threads(const struct control_snap *s,
 
 /* Every value: the worker's counters, then the extras. */
 static void snap_walk(const struct control_snap *s,
-                      const struct control_cmd *c, stats_walk_fn fn,
-                      void *arg)
+                      const struct control_cmd *c, stats_walk_fn fn, void *arg)
 {
 	struct stats_item it;
 	size_t i;
@@ -285,8 +289,8 @@ static void snap_walk(const struct control_snap *s,
 /** State of one write. */
 struct control_wr {
 	struct control_out *out;
-	const char *family;   /**< Prometheus: the family last described */
-	bool first;           /**< JSON: no comma yet */
+	const char *family; /**< Prometheus: the family last described */
+	bool first;         /**< JSON: no comma yet */
 };
 
 /* Histogram bucket names as Unbound spells them. */
@@ -295,31 +299,36 @@ static void hist_name(size_t i, char *out, size_t cap)
 	uint64_t lo = i > 0 ? stats_hist_upper_us(i - 1) : 0;
 	uint64_t hi = stats_hist_upper_us(i);
 
-	snprintf(out, cap, "histogram.%06" PRIu64 ".%06" PRIu64 ".to.%06"
-	         PRIu64 ".%06" PRIu64, lo / CONTROL_USEC, lo % CONTROL_USEC,
-	         hi / CONTROL_USEC, hi % CONTROL_USEC);
+	snprintf(out, cap,
+	         "histogram.%06" PRIu64 ".%06" PRIu64 ".to.%06" PRIu64
+	         ".%06" PRIu64,
+	         lo / CONTROL_USEC, lo % CONTROL_USEC, hi / CONTROL_USEC,
+	         hi % CONTROL_USEC);
 }
 
 /* The average wait of recursive replies, seconds. */
 static double recursion_avg(const struct stats *st)
 {
-	return st->recursive_replies == 0 ? 0.0 :
-	       (double)st->recursion_usec / CONTROL_USEC /
-	       (double)st->recursive_replies;
+	return st->recursive_replies == 0 ?
+	               0.0 :
+	               (double)st->recursion_usec / CONTROL_USEC /
+	                       (double)st->recursive_replies;
 }
 
 /* The average number of resolutions running when one starts. */
 static double requestlist_avg(const struct stats *st)
 {
-	return st->inflight_started == 0 ? 0.0 :
-	       (double)st->requestlist_sum / (double)st->inflight_started;
+	return st->inflight_started == 0 ?
+	               0.0 :
+	               (double)st->requestlist_sum /
+	                       (double)st->inflight_started;
 }
 
 /** Values that are not whole numbers (text and JSON only; Prometheus
  *  gets the histogram). */
 struct control_real {
 	const char *name;
-	bool fixed;        /**< "%.6f" (Unbound's seconds.micro); else "%g" */
+	bool fixed; /**< "%.6f" (Unbound's seconds.micro); else "%g" */
 	double value;
 };
 
@@ -357,8 +366,10 @@ static void write_reals_hist(const struct stats *st, bool json,
 	}
 	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
 		hist_name(i, name, sizeof name);
-		control_out_printf(out, json ? ",\n  \"%s\": %" PRIu64 :
-		                   "%s=%" PRIu64 "\n", name, st->hist[i]);
+		control_out_printf(out,
+		                   json ? ",\n  \"%s\": %" PRIu64 :
+		                          "%s=%" PRIu64 "\n",
+		                   name, st->hist[i]);
 	}
 }
 
@@ -402,8 +413,9 @@ static void prom_name(const char *family, enum stats_kind kind, char *out,
 	static const char total[] = "total.";
 	size_t i, n;
 
-	for (i = 0; i < sizeof control_prom_names /
-	     sizeof control_prom_names[0]; i++) {
+	for (i = 0;
+	     i < sizeof control_prom_names / sizeof control_prom_names[0];
+	     i++) {
 		if (strcmp(family, control_prom_names[i].family) == 0) {
 			snprintf(out, cap, "%s", control_prom_names[i].prom);
 			return;
@@ -424,18 +436,18 @@ static void prom_cb(const struct stats_item *it, void *arg)
 	char name[CONTROL_PROM_NAME];
 
 	if (it->alias)
-		return;   /* the same value is there under its own name */
+		return; /* the same value is there under its own name */
 	prom_name(it->family, it->kind, name, sizeof name);
 	if (w->family == NULL || strcmp(w->family, it->family) != 0) {
 		control_out_printf(w->out, "# HELP %s %s\n# TYPE %s %s\n",
 		                   name, it->help, name,
 		                   it->kind == STATS_COUNTER ? "counter" :
-		                   "gauge");
+		                                               "gauge");
 		w->family = it->family;
 	}
 	if (it->label != NULL)
-		control_out_printf(w->out, "%s{%s=\"%s\"} %" PRIu64 "\n",
-		                   name, it->label, it->lvalue, it->value);
+		control_out_printf(w->out, "%s{%s=\"%s\"} %" PRIu64 "\n", name,
+		                   it->label, it->lvalue, it->value);
 	else
 		control_out_printf(w->out, "%s %" PRIu64 "\n", name,
 		                   it->value);
@@ -449,18 +461,24 @@ static void write_prom(const struct control_snap *s,
 	size_t i;
 
 	snap_walk(s, c, prom_cb, w);
-	control_out_printf(w->out, "# HELP %s time from a client's query to "
+	control_out_printf(w->out,
+	                   "# HELP %s time from a client's query to "
 	                   "its answer by a resolution\n# TYPE %s "
-	                   "histogram\n", h, h);
+	                   "histogram\n",
+	                   h, h);
 	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
 		cum += s->st.hist[i];
 		up = stats_hist_upper_us(i);
-		control_out_printf(w->out, "%s_bucket{le=\"%" PRIu64 ".%06"
-		                   PRIu64 "\"} %" PRIu64 "\n", h,
-		                   up / CONTROL_USEC, up % CONTROL_USEC, cum);
+		control_out_printf(w->out,
+		                   "%s_bucket{le=\"%" PRIu64 ".%06" PRIu64
+		                   "\"} %" PRIu64 "\n",
+		                   h, up / CONTROL_USEC, up % CONTROL_USEC,
+		                   cum);
 	}
-	control_out_printf(w->out, "%s_bucket{le=\"+Inf\"} %" PRIu64 "\n"
-	                   "%s_sum %.6f\n%s_count %" PRIu64 "\n", h, cum, h,
+	control_out_printf(w->out,
+	                   "%s_bucket{le=\"+Inf\"} %" PRIu64 "\n"
+	                   "%s_sum %.6f\n%s_count %" PRIu64 "\n",
+	                   h, cum, h,
 	                   (double)s->st.recursion_usec / CONTROL_USEC, h,
 	                   cum);
 }

@@ -18,8 +18,9 @@ static void topk_write_table(struct control_out *out, enum topk_table which,
 	uint64_t total = 0, skipped = 0;
 	size_t i, got;
 
-	got = e != NULL ? topk_take(topk_shared(), which, e, n, &total,
-	                            &skipped) : 0;
+	got = e != NULL ?
+	              topk_take(topk_shared(), which, e, n, &total, &skipped) :
+	              0;
 	control_out_printf(out, "%s queries=%llu skipped=%llu\n",
 	                   which == TOPK_NAMES ? "names" : "clients",
 	                   (unsigned long long)total,

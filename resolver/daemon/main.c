@@ -167,13 +167,13 @@ int main_drop_privileges(const char *user)
 	errno = 0;
 	pw = getpwnam(user);
 	if (pw == NULL) {
-		fail("user %s: %s", user, errno ? strerror(errno) :
-		     "no such user");
+		fail("user %s: %s", user,
+		     errno ? strerror(errno) : "no such user");
 		return -1;
 	}
 	if (getuid() == pw->pw_uid && geteuid() == pw->pw_uid &&
 	    getgid() == pw->pw_gid && getegid() == pw->pw_gid)
-		return 0;  /* started as that user (systemd User=) */
+		return 0; /* started as that user (systemd User=) */
 	if (setgroups(1, &pw->pw_gid) != 0 || setgid(pw->pw_gid) != 0 ||
 	    setuid(pw->pw_uid) != 0) {
 		fail("cannot switch to user %s: %s", user, strerror(errno));
@@ -296,9 +296,8 @@ static int start_workers(struct main_ctx *m, const struct server_params *p)
 		fail("threads: %s", err);
 		return -1;
 	}
-	if (m->workers != NULL &&
-	    server_stats_more(m->srv, workers_stats_cb, m->workers) !=
-	    SERVER_OK) {
+	if (m->workers != NULL && server_stats_more(m->srv, workers_stats_cb,
+	                                            m->workers) != SERVER_OK) {
 		fail("threads: out of memory");
 		return -1;
 	}
@@ -412,8 +411,8 @@ int main_load_hints(const struct cfg *c, struct hints **h,
                     struct main_hints *w, char *err, size_t errlen)
 {
 	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, h, w->used,
-	                 sizeof w->used, w->note, sizeof w->note) !=
-	    HINTS_OK) {
+	                 sizeof w->used, w->note,
+	                 sizeof w->note) != HINTS_OK) {
 		snprintf(err, errlen, "%s", w->note);
 		return -1;
 	}
@@ -432,10 +431,11 @@ static void log_start(const struct main_ctx *m)
 		n += (size_t)snprintf(addrs + n, sizeof addrs - n, "%s%s",
 		                      i ? "," : "", a);
 	}
-	log_info("start", "version=%s listen=%s curve=%s root_hints=%s "
-	         "pid=%ld", PACKAGE_VERSION, addrs,
-	         m->cfg.curve ? "on" : "off", m->hints.used,
-	         (long)getpid());
+	log_info("start",
+	         "version=%s listen=%s curve=%s root_hints=%s "
+	         "pid=%ld",
+	         PACKAGE_VERSION, addrs, m->cfg.curve ? "on" : "off",
+	         m->hints.used, (long)getpid());
 	main_log_hints_note(m);
 }
 
@@ -448,7 +448,7 @@ static int after_drop(struct main_ctx *m)
 	const char *u = m->cfg.user;
 
 	if (u[0] != '\0' && ops_reload_files_check(&m->cfg, m->cfg_path, u,
-	                                            err, sizeof err) != 0) {
+	                                           err, sizeof err) != 0) {
 		fail("%s", err);
 		return -1;
 	}

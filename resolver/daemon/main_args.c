@@ -23,11 +23,13 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: curvecache [-c FILE] [-f | -t] | -V | -h\n"
+	fprintf(f,
+	        "usage: curvecache [-c FILE] [-f | -t] | -V | -h\n"
 	        "  -c FILE  configuration file (default %s)\n"
 	        "  -f       stay in the foreground, log to stderr\n"
 	        "  -t       check the configuration and the files it names,\n"
-	        "           print FILE:LINE problems; exit 0 if good, 1 if not\n"
+	        "           print FILE:LINE problems; exit 0 if good, 1 if "
+	        "not\n"
 	        "  -V       print the version and the library versions\n"
 	        "  -h       print this help\n",
 	        CFG_DEFAULT_FILE);
@@ -52,24 +54,12 @@ int main_args_parse(struct main_ctx *m, int argc, char **argv)
 	m->cfg_path = CFG_DEFAULT_FILE;
 	while ((opt = getopt(argc, argv, "c:fhtV")) != -1) {
 		switch (opt) {
-		case 'c':
-			m->cfg_path = optarg;
-			break;
-		case 'f':
-			m->foreground = true;
-			break;
-		case 't':
-			m->check = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V':
-			print_versions();
-			exit(0);
-		default:
-			usage(stderr);
-			return -1;
+		case 'c': m->cfg_path = optarg; break;
+		case 'f': m->foreground = true; break;
+		case 't': m->check = true; break;
+		case 'h': usage(stdout); exit(0);
+		case 'V': print_versions(); exit(0);
+		default: usage(stderr); return -1;
 		}
 	}
 	if (optind != argc) {

@@ -19,36 +19,36 @@
 
 /** Which root hints were chosen (hints_select), for the log. */
 struct main_hints {
-	char used[CFG_MAX_PATH];     /**< the file, or "built-in" */
-	char note[HINTS_ERR_BYTES];  /**< why Debian's file was not used
-	                                  ("" when absent or used) */
+	char used[CFG_MAX_PATH];    /**< the file, or "built-in" */
+	char note[HINTS_ERR_BYTES]; /**< why Debian's file was not used
+	                                 ("" when absent or used) */
 };
 
 /** Everything the daemon owns. */
 struct main_ctx {
 	const char *cfg_path;
-	char cfg_abs[PATH_MAX];      /**< cfg_path made absolute (reloads
-	                                  happen after chdir("/")) */
+	char cfg_abs[PATH_MAX]; /**< cfg_path made absolute (reloads
+	                             happen after chdir("/")) */
 	bool foreground;
-	bool check;                  /**< -t: check the config, run nothing */
-	bool pid_written;            /**< cfg.pidfile is ours to remove */
-	int ready_fd;                /**< pipe to the waiting parent, or -1 */
-	struct cfg cfg;              /**< the running configuration */
-	struct main_hints hints;     /**< which root hints run */
+	bool check;              /**< -t: check the config, run nothing */
+	bool pid_written;        /**< cfg.pidfile is ours to remove */
+	int ready_fd;            /**< pipe to the waiting parent, or -1 */
+	struct cfg cfg;          /**< the running configuration */
+	struct main_hints hints; /**< which root hints run */
 	uv_loop_t loop;
 	bool loop_open;
 	uv_signal_t sig[MAIN_SIGNALS]; /**< TERM, INT, HUP, USR1 */
 	size_t nsig;
 	struct cache *cache;
 	struct curve_client *curve;
-	struct ratelimit *rl;        /**< shared by the workers */
-	struct curvepin *pin;        /**< shared by the workers */
+	struct ratelimit *rl; /**< shared by the workers */
+	struct curvepin *pin; /**< shared by the workers */
 	struct server *srv;
-	struct workers *workers;     /**< threads 1 .. N-1 (workers.h) */
-	struct control *ctl;         /**< NULL: no control socket */
-	uv_timer_t rotate;           /**< curve-key-rotate */
+	struct workers *workers; /**< threads 1 .. N-1 (workers.h) */
+	struct control *ctl;     /**< NULL: no control socket */
+	uv_timer_t rotate;       /**< curve-key-rotate */
 	bool rotate_open;
-	uv_timer_t log_tick;         /**< log_suppressed lines, each second */
+	uv_timer_t log_tick; /**< log_suppressed lines, each second */
 	bool log_tick_open;
 };
 

@@ -34,7 +34,7 @@ static void on_signal(uv_signal_t *sig, int signum);
 int main_start_signals(struct main_ctx *m)
 {
 	static const int sigs[MAIN_SIGNALS] = { SIGTERM, SIGINT, SIGHUP,
-	                                        SIGUSR1 };
+		                                SIGUSR1 };
 	size_t i;
 
 	signal(SIGPIPE, SIG_IGN);
@@ -59,7 +59,7 @@ static void log_stats(const struct main_ctx *m)
 	end = text + strlen(text);
 	while (p < end) {
 		char *cut = p + MAIN_STATS_LINE < end ? p + MAIN_STATS_LINE :
-		            end;
+		                                        end;
 
 		if (cut < end) {
 			while (cut > p && *cut != '\n')
@@ -130,7 +130,8 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	}
 	ops_keep_restart_only(&m->cfg, nc);
 	if (server_forward_set(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_partial", "error=%s%s kept=old_forward_zones",
+		log_error("reload_partial",
+		          "error=%s%s kept=old_forward_zones",
 		          "forward zones: ", err);
 		nc->n_forward = m->cfg.n_forward;
 		memcpy(nc->forward, m->cfg.forward, sizeof nc->forward);

@@ -29,7 +29,7 @@ int notify_send(const char *state)
 	sun.sun_family = AF_UNIX;
 	memcpy(sun.sun_path, path, len);
 	if (path[0] == '@')
-		sun.sun_path[0] = '\0';  /* abstract namespace */
+		sun.sun_path[0] = '\0'; /* abstract namespace */
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return NOTIFY_ESEND;

@@ -14,11 +14,11 @@
 
 /** Status codes of notify_send. */
 enum notify_status {
-	NOTIFY_OK = 0,     /**< sent */
-	NOTIFY_NOSOCKET,   /**< NOTIFY_SOCKET is not set: nothing to do */
-	NOTIFY_EADDR,      /**< NOTIFY_SOCKET is not an absolute path or
-	                        "@name", or is too long */
-	NOTIFY_ESEND       /**< socket or sendto failed (errno set) */
+	NOTIFY_OK = 0,   /**< sent */
+	NOTIFY_NOSOCKET, /**< NOTIFY_SOCKET is not set: nothing to do */
+	NOTIFY_EADDR,    /**< NOTIFY_SOCKET is not an absolute path or
+	                      "@name", or is too long */
+	NOTIFY_ESEND     /**< socket or sendto failed (errno set) */
 };
 
 /**

@@ -39,8 +39,10 @@ static int key_file_ok(const char *kf, const struct stat *sb, char *err,
 		return -1;
 	}
 	if (sb->st_mode & 07777 & ~(mode_t)0600) {
-		snprintf(err, errlen, "curve-key-file %s: mode %04o; a secret "
-		         "key file must be mode 0600 or stricter (chmod 600 %s)",
+		snprintf(err, errlen,
+		         "curve-key-file %s: mode %04o; a secret "
+		         "key file must be mode 0600 or stricter (chmod 600 "
+		         "%s)",
 		         kf, (unsigned)(sb->st_mode & 07777), kf);
 		return -1;
 	}
@@ -61,9 +63,10 @@ static int check_key_file(const char *kf, char *err, size_t errlen)
 		}
 		rc = curve_keyfile_generate(kf);
 		if (rc != CURVE_OK) {
-			snprintf(err, errlen, "curve-key-file %s: cannot create "
-			         "it: %s (%s)", kf, curve_strerror(rc),
-			         strerror(errno));
+			snprintf(err, errlen,
+			         "curve-key-file %s: cannot create "
+			         "it: %s (%s)",
+			         kf, curve_strerror(rc), strerror(errno));
 			return -1;
 		}
 		log_info("curve_key_created", "file=%s", kf);
@@ -81,8 +84,8 @@ static void key_id(const struct curve_client *cl, char *out, size_t cap)
 	sodium_bin2hex(out, cap, pk, OPS_KEY_ID_BYTES);
 }
 
-int ops_curve_open(const struct cfg *c, struct curve_client **out,
-                   char *err, size_t errlen)
+int ops_curve_open(const struct cfg *c, struct curve_client **out, char *err,
+                   size_t errlen)
 {
 	const char *kf = c->curve_key_file;
 	char id[2 * OPS_KEY_ID_BYTES + 1], why[OPS_WHY_BYTES] = "";
@@ -122,8 +125,9 @@ void ops_curve_rotate(struct curve_client *cl, uint32_t period_s)
 	}
 	curve_client_stats(cl, &st);
 	key_id(cl, id, sizeof id);
-	log_info("curve_key_rotated", "key_id=%s rotations=%" PRIu64
-	         " next_in=%" PRIu32 "s", id, st.rotations, period_s);
+	log_info("curve_key_rotated",
+	         "key_id=%s rotations=%" PRIu64 " next_in=%" PRIu32 "s", id,
+	         st.rotations, period_s);
 }
 
 void ops_cache_load(struct cache *cache, const struct cfg *c)
@@ -143,9 +147,10 @@ void ops_cache_load(struct cache *cache, const struct cfg *c)
 	else if (rc != PERSIST_OK)
 		log_warn("cache_file_skipped", "file=%s error=%s", f, err);
 	else
-		log_info("cache_loaded", "file=%s entries=%zu records=%zu "
-		         "expired=%zu kept=%zu bytes=%" PRIu64, f, n.entries,
-		         n.records, n.expired, n.kept, n.bytes);
+		log_info("cache_loaded",
+		         "file=%s entries=%zu records=%zu "
+		         "expired=%zu kept=%zu bytes=%" PRIu64,
+		         f, n.entries, n.records, n.expired, n.kept, n.bytes);
 }
 
 void ops_cache_save(struct cache *cache, const struct cfg *c)
@@ -161,9 +166,10 @@ void ops_cache_save(struct cache *cache, const struct cfg *c)
 	    PERSIST_OK)
 		log_error("cache_save_failed", "file=%s error=%s", f, err);
 	else
-		log_info("cache_saved", "file=%s entries=%zu records=%zu "
-		         "bytes=%" PRIu64 " ms=%" PRIu64, f, n.entries,
-		         n.records, n.bytes, clock_ms() - t0);
+		log_info("cache_saved",
+		         "file=%s entries=%zu records=%zu "
+		         "bytes=%" PRIu64 " ms=%" PRIu64,
+		         f, n.entries, n.records, n.bytes, clock_ms() - t0);
 }
 
 void ops_notify(const char *state)
@@ -172,8 +178,9 @@ void ops_notify(const char *state)
 
 	if (rc == NOTIFY_EADDR || rc == NOTIFY_ESEND)
 		log_warn("notify_failed", "socket=%s error=%s",
-		         getenv("NOTIFY_SOCKET"), rc == NOTIFY_EADDR ?
-		         "bad NOTIFY_SOCKET" : strerror(errno));
+		         getenv("NOTIFY_SOCKET"),
+		         rc == NOTIFY_EADDR ? "bad NOTIFY_SOCKET" :
+		                              strerror(errno));
 }
 
 /* ------------------------------------------------------------------ */
@@ -193,7 +200,8 @@ static bool listen_changed(const struct cfg *old, const struct cfg *nc)
 		if (!a.port_given && !b.port_given &&
 		    a.sa.ss_family == b.sa.ss_family)
 			netaddr_set_port((struct sockaddr *)&b.sa,
-			                 netaddr_port((struct sockaddr *)&a.sa));
+			                 netaddr_port((struct sockaddr *)&a
+			                                      .sa));
 		if (memcmp(&a, &b, sizeof a) != 0)
 			return true;
 	}
@@ -271,9 +279,9 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
                            const char *user, char *err, size_t errlen)
 {
 	const char *const opt[] = { "root-hints", "local-data-file",
-	                            "block-file" };
+		                    "block-file" };
 	const char *const file[] = { c->root_hints, c->local_data_file,
-	                             c->block_file };
+		                     c->block_file };
 	char why[CFG_ERR_BYTES];
 	struct cfg *scratch = malloc(sizeof(*scratch));
 	size_t i;
@@ -286,8 +294,10 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
 	rc = cfg_load(path, scratch, why, sizeof why);
 	free(scratch);
 	if (rc != 0) {
-		snprintf(err, errlen, "%s (read as user %s: a reload reads "
-		         "it)", why, user);
+		snprintf(err, errlen,
+		         "%s (read as user %s: a reload reads "
+		         "it)",
+		         why, user);
 		return -1;
 	}
 	for (i = 0; i < sizeof opt / sizeof opt[0]; i++) {
@@ -298,9 +308,10 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
 			close(fd);
 			continue;
 		}
-		snprintf(err, errlen, "%s %s: cannot be read by user %s: %s "
-		         "(a reload reads it)", opt[i], file[i], user,
-		         strerror(errno));
+		snprintf(err, errlen,
+		         "%s %s: cannot be read by user %s: %s "
+		         "(a reload reads it)",
+		         opt[i], file[i], user, strerror(errno));
 		return -1;
 	}
 	return 0;

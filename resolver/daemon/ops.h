@@ -1,15 +1,17 @@
 /*
- * resolver/daemon/ops.h - the daemon's operations glue: the DNSCurve client key
- * (curve-key-file, curve-key-rotate), the cache file (cache-file), the
+ * resolver/daemon/ops.h - the daemon's operations glue: the DNSCurve client
+ * key (curve-key-file, curve-key-rotate), the cache file (cache-file), the
  * service manager (sd_notify), the pidfile, the files a reload reads and
- * the check of "curvecache -t", each with its log events. resolver/daemon/main.c
- * calls these at start-up, on its timer and at shutdown.
+ * the check of "curvecache -t", each with its log events.
+ * resolver/daemon/main.c calls these at start-up, on its timer and at
+ * shutdown.
  *
  * Log events: curve_key_created, curve_key (source=file|fresh key_id=...),
  * curve_key_rotated, curve_key_rotate_failed, cache_file_absent,
  * cache_loaded, cache_file_skipped, cache_saved, cache_save_failed,
- * notify_failed, pidfile_remove_failed, reload_partial. A key is named only by its key_id: the first
- * OPS_KEY_ID_BYTES bytes of the public key, in hex; never the secret.
+ * notify_failed, pidfile_remove_failed, reload_partial. A key is named only by
+ * its key_id: the first OPS_KEY_ID_BYTES bytes of the public key, in hex;
+ * never the secret.
  */
 #ifndef CURVECACHE_RESOLVER_OPS_H
 #define CURVECACHE_RESOLVER_OPS_H
@@ -39,9 +41,8 @@ struct curve_client;
  *   0644; ... chmod 600 F").
  * @return 0, or -1 on failure.
  */
-int ops_curve_open(const struct cfg *c, struct curve_client **out,
-                   char *err, size_t errlen)
-	MUST_CHECK;
+int ops_curve_open(const struct cfg *c, struct curve_client **out, char *err,
+                   size_t errlen) MUST_CHECK;
 
 /**
  * Rotate the client key (curve_client_rotate) and log it.
@@ -104,8 +105,7 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
  *   files that have lines).
  * @return 0, or -1.
  */
-int ops_config_check(const struct cfg *c, char *err, size_t errlen)
-	MUST_CHECK;
+int ops_config_check(const struct cfg *c, char *err, size_t errlen) MUST_CHECK;
 
 /**
  * Write the pidfile: the process id and a newline, mode 0644 (under the
@@ -114,8 +114,7 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
  * @param err, errlen: the reason on failure.
  * @return 0, or -1 (nothing left behind).
  */
-int ops_pidfile_write(const char *path, char *err, size_t errlen)
-	MUST_CHECK;
+int ops_pidfile_write(const char *path, char *err, size_t errlen) MUST_CHECK;
 
 /** Remove the pidfile at exit; a failure other than "absent" is logged. */
 void ops_pidfile_remove(const char *path);

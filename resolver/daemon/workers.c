@@ -28,21 +28,21 @@ _Static_assert(WORKERS_MAX <= STATS_THREADS_MAX,
 struct worker {
 	uv_loop_t loop;
 	uv_async_t stop;
-	uv_async_t call;             /**< requests from the main thread */
+	uv_async_t call; /**< requests from the main thread */
 	struct server *srv;
-	struct cfg cfg;              /**< its own copy: read by it only */
+	struct cfg cfg; /**< its own copy: read by it only */
 	pthread_t thread;
 	/* Requests, under mu: the main thread asks, the worker answers. */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	const struct cfg *req_cfg;   /**< a reload to apply, or NULL */
-	bool req_snap;               /**< copy srv's counters to snap */
-	workers_fn *req_fn;          /**< run on the worker (workers_each) */
+	const struct cfg *req_cfg; /**< a reload to apply, or NULL */
+	bool req_snap;             /**< copy srv's counters to snap */
+	workers_fn *req_fn;        /**< run on the worker (workers_each) */
 	void *req_arg;
-	uint64_t asked;              /**< requests made */
-	uint64_t done;               /**< requests answered */
-	struct stats snap;           /**< counters at the last request */
-	int reload_rc;               /**< WORKERS_OK or why it failed */
+	uint64_t asked;    /**< requests made */
+	uint64_t done;     /**< requests answered */
+	struct stats snap; /**< counters at the last request */
+	int reload_rc;     /**< WORKERS_OK or why it failed */
 	char reload_err[CFG_ERR_BYTES];
 	bool loop_open;
 	bool async_open;
@@ -340,7 +340,7 @@ void workers_stop(struct workers *w)
 		uv_async_send(&k->stop);
 		pthread_join(k->thread, NULL);
 		k->running = false;
-		k->async_open = false;  /* closed by worker_stop_cb */
+		k->async_open = false; /* closed by worker_stop_cb */
 		k->call_open = false;
 	}
 	for (i = 0; i < w->n; i++)

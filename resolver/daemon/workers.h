@@ -1,11 +1,10 @@
 /*
- * resolver/daemon/workers.h - the extra worker threads of "threads: N": worker 0
- * is the daemon's own (main loop, control socket); workers 1 .. N-1 each
- * run a loop of their own in a thread of their own, with their own
- * SO_REUSEPORT sockets on every listen address (the kernel spreads the
- * clients over the sockets), in-flight table, upstream transport and
- * server-selection table; the cache, the DNSCurve client (thread-safe),
- * the local zones are shared.
+ * resolver/daemon/workers.h - the extra worker threads of "threads: N": worker
+ * 0 is the daemon's own (main loop, control socket); workers 1 .. N-1 each run
+ * a loop of their own in a thread of their own, with their own SO_REUSEPORT
+ * sockets on every listen address (the kernel spreads the clients over the
+ * sockets), in-flight table, upstream transport and server-selection table;
+ * the cache, the DNSCurve client (thread-safe), the local zones are shared.
  *
  * Design notes:
  * - Everything is set up (loops, servers, bound sockets) by the calling
@@ -54,10 +53,10 @@ struct cfg;
 /** Status codes. */
 enum workers_status {
 	WORKERS_OK = 0,
-	WORKERS_ENOMEM,  /**< allocation failed */
-	WORKERS_EBIND,   /**< a listener could not be set up */
-	WORKERS_EHINTS,  /**< the root hints could not be loaded */
-	WORKERS_ETHREAD  /**< a thread could not be started */
+	WORKERS_ENOMEM, /**< allocation failed */
+	WORKERS_EBIND,  /**< a listener could not be set up */
+	WORKERS_EHINTS, /**< the root hints could not be loaded */
+	WORKERS_ETHREAD /**< a thread could not be started */
 };
 
 /** Opaque set of extra workers. */
@@ -111,7 +110,6 @@ typedef void workers_fn(struct server *srv, struct cfg *cfg, void *arg);
  * as long as a worker is busy. NULL w: nothing.
  */
 void workers_each(struct workers *w, workers_fn *fn, void *arg);
-
 
 /**
  * Stop every extra worker (its resolutions end with SERVFAIL) and wait

@@ -19,16 +19,16 @@ struct inflight_entry {
 	uint16_t qclass;
 	bool used;
 	void *res;
-	uint32_t chain;          /**< next entry in the hash bucket */
-	uint32_t older, newer;   /**< age list */
-	uint32_t whead, wtail;   /**< waiters, arrival order */
+	uint32_t chain;        /**< next entry in the hash bucket */
+	uint32_t older, newer; /**< age list */
+	uint32_t whead, wtail; /**< waiters, arrival order */
 	size_t nwaiters;
 };
 
 /** A waiter slot of the pool. */
 struct inflight_slot {
 	struct inflight_waiter w;
-	uint32_t next;           /**< next waiter of the entry, or free list */
+	uint32_t next; /**< next waiter of the entry, or free list */
 };
 
 struct inflight {
@@ -37,9 +37,9 @@ struct inflight {
 	struct inflight_slot *slots;
 	size_t nslots;
 	uint32_t *buckets;
-	size_t nbuckets;         /**< power of two */
-	uint32_t free_entry;     /**< free list, through chain */
-	uint32_t free_slot;      /**< free list, through next */
+	size_t nbuckets;     /**< power of two */
+	uint32_t free_entry; /**< free list, through chain */
+	uint32_t free_slot;  /**< free list, through next */
 	uint32_t oldest, newest;
 	size_t count;
 	uint8_t key[crypto_shorthash_KEYBYTES];
@@ -63,11 +63,11 @@ static void inflight_links(struct inflight *t)
 	size_t i;
 
 	for (i = 0; i < t->nentries; i++)
-		t->entries[i].chain = i + 1 < t->nentries ?
-			(uint32_t)(i + 1) : INFLIGHT_NIL;
+		t->entries[i].chain = i + 1 < t->nentries ? (uint32_t)(i + 1) :
+		                                            INFLIGHT_NIL;
 	for (i = 0; i < t->nslots; i++)
-		t->slots[i].next = i + 1 < t->nslots ?
-			(uint32_t)(i + 1) : INFLIGHT_NIL;
+		t->slots[i].next = i + 1 < t->nslots ? (uint32_t)(i + 1) :
+		                                       INFLIGHT_NIL;
 	for (i = 0; i < t->nbuckets; i++)
 		t->buckets[i] = INFLIGHT_NIL;
 	t->free_entry = 0;
@@ -75,8 +75,7 @@ static void inflight_links(struct inflight *t)
 	t->oldest = t->newest = INFLIGHT_NIL;
 }
 
-int inflight_new(struct inflight **out, size_t max_entries,
-                 size_t max_waiters)
+int inflight_new(struct inflight **out, size_t max_entries, size_t max_waiters)
 {
 	struct inflight *t;
 
@@ -136,9 +135,9 @@ static bool key_ok(const uint8_t *name, size_t len)
 	return name != NULL && len >= 1 && len <= WIRE_NAME_MAX;
 }
 
-struct inflight_entry *inflight_find(struct inflight *t,
-                                     const uint8_t *lname, size_t len,
-                                     uint16_t qtype, uint16_t qclass)
+struct inflight_entry *inflight_find(struct inflight *t, const uint8_t *lname,
+                                     size_t len, uint16_t qtype,
+                                     uint16_t qclass)
 {
 	uint32_t i;
 	size_t steps;
@@ -149,8 +148,8 @@ struct inflight_entry *inflight_find(struct inflight *t,
 	for (steps = 0; i != INFLIGHT_NIL && steps < t->nentries; steps++) {
 		struct inflight_entry *e = &t->entries[i];
 
-		if (e->len == len && e->qtype == qtype && e->qclass == qclass &&
-		    memcmp(e->name, lname, len) == 0)
+		if (e->len == len && e->qtype == qtype &&
+		    e->qclass == qclass && memcmp(e->name, lname, len) == 0)
 			return e;
 		i = e->chain;
 	}
@@ -244,9 +243,8 @@ size_t inflight_entry_waiters(const struct inflight_entry *e)
 	return e->nwaiters;
 }
 
-void inflight_entry_key(const struct inflight_entry *e,
-                        const uint8_t **lname, size_t *len,
-                        uint16_t *qtype, uint16_t *qclass)
+void inflight_entry_key(const struct inflight_entry *e, const uint8_t **lname,
+                        size_t *len, uint16_t *qtype, uint16_t *qclass)
 {
 	*lname = e->name;
 	*len = e->len;

@@ -47,38 +47,38 @@
 /** Status codes. */
 enum inflight_status {
 	INFLIGHT_OK = 0,
-	INFLIGHT_EFULL,     /**< no free entry (or waiter) in the pool */
-	INFLIGHT_EWAITERS,  /**< this entry has its maximum of waiters */
-	INFLIGHT_EEXIST,    /**< an entry with this key already exists */
-	INFLIGHT_EINVAL,    /**< bad argument */
-	INFLIGHT_ENOMEM     /**< allocation failed (inflight_new) */
+	INFLIGHT_EFULL,    /**< no free entry (or waiter) in the pool */
+	INFLIGHT_EWAITERS, /**< this entry has its maximum of waiters */
+	INFLIGHT_EEXIST,   /**< an entry with this key already exists */
+	INFLIGHT_EINVAL,   /**< bad argument */
+	INFLIGHT_ENOMEM    /**< allocation failed (inflight_new) */
 };
 
 /** Where an answer goes; meaning given by the server. */
 struct inflight_dest {
-	int transport;                  /**< the server's code: UDP or TCP */
-	void *handle;                   /**< UDP: the listener */
-	uint32_t slot;                  /**< TCP: connection slot */
-	uint64_t serial;                /**< TCP: connection serial */
-	struct sockaddr_storage addr;   /**< the client (access control,
-	                                     rate limit, query log); behind
-	                                     PROXY v2: the header's */
+	int transport;                /**< the server's code: UDP or TCP */
+	void *handle;                 /**< UDP: the listener */
+	uint32_t slot;                /**< TCP: connection slot */
+	uint64_t serial;              /**< TCP: connection serial */
+	struct sockaddr_storage addr; /**< the client (access control,
+	                                   rate limit, query log); behind
+	                                   PROXY v2: the header's */
 	socklen_t addrlen;
-	struct sockaddr_storage peer;   /**< UDP: where the answer goes (the
-	                                     datagram's source) */
+	struct sockaddr_storage peer; /**< UDP: where the answer goes (the
+	                                   datagram's source) */
 	socklen_t peerlen;
-	struct sockaddr_storage local;  /**< UDP on a wildcard listener: the
-	                                     address the query was sent to,
-	                                     where the answer leaves from;
-	                                     family 0: the listener's own */
+	struct sockaddr_storage local; /**< UDP on a wildcard listener: the
+	                                    address the query was sent to,
+	                                    where the answer leaves from;
+	                                    family 0: the listener's own */
 };
 
 /** A client waiting for a resolution. */
 struct inflight_waiter {
-	struct respond_query q;         /**< its query, as parsed */
+	struct respond_query q; /**< its query, as parsed */
 	struct inflight_dest dest;
-	uint64_t arrived_ns;            /**< monotonic time of its query
-	                                     (latency statistics) */
+	uint64_t arrived_ns; /**< monotonic time of its query
+	                          (latency statistics) */
 };
 
 /** Opaque table; see inflight_new. One per worker, not thread-safe. */
@@ -91,8 +91,7 @@ struct inflight_entry;
  * @param arg: the caller's argument.
  * @param w: the waiter; valid during the call only.
  */
-typedef void (*inflight_waiter_fn)(void *arg,
-                                   const struct inflight_waiter *w);
+typedef void (*inflight_waiter_fn)(void *arg, const struct inflight_waiter *w);
 
 /**
  * Describe a status code.
@@ -108,8 +107,8 @@ const char *inflight_strerror(int status);
  *   (1 .. INFLIGHT_POOL_MAX).
  * @return INFLIGHT_OK, INFLIGHT_EINVAL or INFLIGHT_ENOMEM.
  */
-int inflight_new(struct inflight **out, size_t max_entries,
-                 size_t max_waiters) MUST_CHECK;
+int inflight_new(struct inflight **out, size_t max_entries, size_t max_waiters)
+	MUST_CHECK;
 
 /**
  * Free the table and every entry and waiter in it (the caller's `res`
@@ -124,9 +123,9 @@ void inflight_free(struct inflight *t);
  * @param qtype, qclass: the rest of the key.
  * @return the entry, or NULL.
  */
-struct inflight_entry *inflight_find(struct inflight *t,
-                                     const uint8_t *lname, size_t len,
-                                     uint16_t qtype, uint16_t qclass);
+struct inflight_entry *inflight_find(struct inflight *t, const uint8_t *lname,
+                                     size_t len, uint16_t qtype,
+                                     uint16_t qclass);
 
 /**
  * Add a resolution (with no waiters yet).
@@ -167,9 +166,8 @@ size_t inflight_entry_waiters(const struct inflight_entry *e);
  * @param lname, len, qtype, qclass: receive the key; the name points into
  *   the entry and is valid until it is finished.
  */
-void inflight_entry_key(const struct inflight_entry *e,
-                        const uint8_t **lname, size_t *len,
-                        uint16_t *qtype, uint16_t *qclass);
+void inflight_entry_key(const struct inflight_entry *e, const uint8_t **lname,
+                        size_t *len, uint16_t *qtype, uint16_t *qclass);
 
 /**
  * End a resolution: call fn for each waiter in arrival order, then remove

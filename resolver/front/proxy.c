@@ -1,5 +1,6 @@
 /*
- * resolver/front/proxy.c - PROXY protocol version 2 header parser (see proxy.h).
+ * resolver/front/proxy.c - PROXY protocol version 2 header parser (see
+ * proxy.h).
  */
 #include "config.h"
 #include "proxy.h"
@@ -42,7 +43,7 @@ int proxy_has_signature(const uint8_t *buf, size_t len)
 
 /* Fill *client from an address block of the given family. */
 static int proxy_addr(unsigned fam, const uint8_t *p, size_t n,
-		      struct sockaddr_storage *client)
+                      struct sockaddr_storage *client)
 {
 	memset(client, 0, sizeof(*client));
 	if (fam == PROXY_FAM_INET) {
@@ -69,7 +70,7 @@ static int proxy_addr(unsigned fam, const uint8_t *p, size_t n,
 }
 
 int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
-		struct sockaddr_storage *client)
+                struct sockaddr_storage *client)
 {
 	struct sockaddr_storage ss;
 	unsigned ver, cmd, fam;
@@ -77,8 +78,8 @@ int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
 	int rc;
 
 	if (len < PROXY_FIXED_LEN)
-		return proxy_has_signature(buf, len) ? PROXY_ESHORT
-						     : PROXY_ESIG;
+		return proxy_has_signature(buf, len) ? PROXY_ESHORT :
+		                                       PROXY_ESIG;
 	if (memcmp(buf, proxy_sig, PROXY_SIG_LEN) != 0)
 		return PROXY_ESIG;
 	ver = buf[12] >> 4;

@@ -38,13 +38,13 @@
 /** Status codes. */
 enum proxy_status {
 	PROXY_OK = 0,
-	PROXY_ESHORT,     /**< fewer than PROXY_FIXED_LEN bytes */
-	PROXY_ESIG,       /**< not the PROXY v2 signature */
-	PROXY_EVERSION,   /**< version is not 2 */
-	PROXY_ECOMMAND,   /**< command is neither LOCAL nor PROXY */
-	PROXY_EFAMILY,    /**< PROXY command with a family not INET/INET6 */
-	PROXY_ELENGTH,    /**< announced length runs past the packet */
-	PROXY_EADDR       /**< address block shorter than the family needs */
+	PROXY_ESHORT,   /**< fewer than PROXY_FIXED_LEN bytes */
+	PROXY_ESIG,     /**< not the PROXY v2 signature */
+	PROXY_EVERSION, /**< version is not 2 */
+	PROXY_ECOMMAND, /**< command is neither LOCAL nor PROXY */
+	PROXY_EFAMILY,  /**< PROXY command with a family not INET/INET6 */
+	PROXY_ELENGTH,  /**< announced length runs past the packet */
+	PROXY_EADDR     /**< address block shorter than the family needs */
 };
 
 /** Describe a status code (a static string, never NULL). */
@@ -64,6 +64,6 @@ int proxy_has_signature(const uint8_t *buf, size_t len);
  * @return PROXY_OK or a PROXY_E* code (outputs untouched on error).
  */
 int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
-		struct sockaddr_storage *client) MUST_CHECK;
+                struct sockaddr_storage *client) MUST_CHECK;
 
 #endif

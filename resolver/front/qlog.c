@@ -25,16 +25,19 @@ void qlog_write(const struct respond_query *q, const struct sockaddr *client,
 	const char *type = "-";
 
 	server_addr_text(client, addr, sizeof addr);
-	if (!q->has_question || wire_name_to_text(q->lname, q->qnamelen, name,
-	                                          sizeof name, NULL) != WIRE_OK)
+	if (!q->has_question ||
+	    wire_name_to_text(q->lname, q->qnamelen, name, sizeof name,
+	                      NULL) != WIRE_OK)
 		snprintf(name, sizeof name, "-");
 	else
 		type = rrtext_type_name(q->qtype, tbuf);
 	if ((unsigned)src >= sizeof qlog_src_names / sizeof qlog_src_names[0])
 		src = QLOG_SRC_NONE;
 	log_query("client=%s proto=%s name=%s type=%s rcode=%s cached=%s "
-	          "src=%s curve=%s", addr[0] ? addr : "-", tcp ? "tcp" : "udp",
-	          name, type, rrtext_rcode_name(rcode, rbuf),
+	          "src=%s curve=%s",
+	          addr[0] ? addr : "-", tcp ? "tcp" : "udp", name, type,
+	          rrtext_rcode_name(rcode, rbuf),
 	          src == QLOG_SRC_CACHE || src == QLOG_SRC_REFERRAL ? "yes" :
-	          "no", qlog_src_names[src], curve ? "yes" : "no");
+	                                                              "no",
+	          qlog_src_names[src], curve ? "yes" : "no");
 }

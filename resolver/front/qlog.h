@@ -29,11 +29,11 @@
 
 /** Where an answer came from. */
 enum qlog_src {
-	QLOG_SRC_NONE = 0,  /**< error answer, no lookup */
-	QLOG_SRC_LOCAL,     /**< a locally served zone */
-	QLOG_SRC_CACHE,     /**< a fresh cached answer */
-	QLOG_SRC_REFERRAL,  /**< RD=0: a cached delegation */
-	QLOG_SRC_RESOLVED   /**< a resolution (answer or SERVFAIL) */
+	QLOG_SRC_NONE = 0, /**< error answer, no lookup */
+	QLOG_SRC_LOCAL,    /**< a locally served zone */
+	QLOG_SRC_CACHE,    /**< a fresh cached answer */
+	QLOG_SRC_REFERRAL, /**< RD=0: a cached delegation */
+	QLOG_SRC_RESOLVED  /**< a resolution (answer or SERVFAIL) */
 };
 
 /**

@@ -46,23 +46,23 @@ struct server_res {
 	struct server_hints *hints;
 	uv_timer_t deadline;
 	bool done;
-	bool prefetch;                   /**< no client: a cache refresh */
-	bool early;                      /**< the deadline timer runs the
-	                                      serve-stale client timer */
-	uint64_t late_ms;                /**< ...then this long to the end */
-	struct forward_query *fq;        /**< a forward-zone question */
+	bool prefetch;            /**< no client: a cache refresh */
+	bool early;               /**< the deadline timer runs the
+	                               serve-stale client timer */
+	uint64_t late_ms;         /**< ...then this long to the end */
+	struct forward_query *fq; /**< a forward-zone question */
 	size_t nout;
 	struct server_out out[ITER_MAX_SENDS];
-	uint64_t start_ns;               /**< when it started (uv_hrtime) */
-	struct server_res *prev, *next;  /**< s->res_head: every one alive
-	                                      (dump_requestlist) */
+	uint64_t start_ns;              /**< when it started (uv_hrtime) */
+	struct server_res *prev, *next; /**< s->res_head: every one alive
+	                                     (dump_requestlist) */
 };
 
 /** What the answer callback of inflight_finish needs. */
 struct server_answer_ctx {
 	struct server *s;
-	const struct answer *a;          /**< NULL: answer SERVFAIL */
-	bool stale;                      /**< a serve-stale answer */
+	const struct answer *a; /**< NULL: answer SERVFAIL */
+	bool stale;             /**< a serve-stale answer */
 };
 
 static void res_drive(struct server_res *r);
@@ -81,8 +81,10 @@ static void answer_waiter_cb(void *arg, const struct inflight_waiter *w)
 	struct server_answer_ctx *ctx = arg;
 	uint64_t now = uv_hrtime();
 
-	stats_recursion(&ctx->s->st, now > w->arrived_ns ?
-	                (now - w->arrived_ns) / RES_NS_PER_US : 0);
+	stats_recursion(&ctx->s->st,
+	                now > w->arrived_ns ?
+	                        (now - w->arrived_ns) / RES_NS_PER_US :
+	                        0);
 	if (ctx->stale)
 		ctx->s->st.expired++;
 	if (ctx->a != NULL && ctx->a->rcode != WIRE_RCODE_SERVFAIL) {
@@ -297,14 +299,9 @@ static void res_drive(struct server_res *r)
 	for (step = 0; step < SERVER_DRIVE_MAX && !r->done; step++) {
 		now = res_now();
 		switch (iter_next(r->req, &now, &t)) {
-		case ITER_SEND:
-			res_send(r, &t, &now);
-			break;
-		case ITER_WAIT:
-			return;
-		case ITER_DONE:
-			res_finish(r);
-			return;
+		case ITER_SEND: res_send(r, &t, &now); break;
+		case ITER_WAIT: return;
+		case ITER_DONE: res_finish(r); return;
 		}
 	}
 	res_fail(r, "iterator step cap");
@@ -369,8 +366,7 @@ static bool res_evict_oldest(struct server *s, struct inflight_entry *keep)
 }
 
 /* A forwarder's response (or failure): answer every waiter, free. */
-static void res_fwd_cb(void *arg, int status, const uint8_t *msg,
-                       size_t len)
+static void res_fwd_cb(void *arg, int status, const uint8_t *msg, size_t len)
 {
 	struct server_res *r = arg;
 	struct server *s = r->s;
@@ -384,7 +380,8 @@ static void res_fwd_cb(void *arg, int status, const uint8_t *msg,
 	inflight_entry_key(r->entry, &n, &nlen, &qtype, &qclass);
 	if (status != FORWARD_OK ||
 	    forward_answer(s->cache, msg, len, n, nlen, qtype, qclass,
-	                   clock_wall_s(), &a, s->ans, sizeof s->ans, &s->cfg->priv,
+	                   clock_wall_s(), &a, s->ans, sizeof s->ans,
+	                   &s->cfg->priv,
 	                   &s->st.upstream_private_stripped) != FORWARD_OK) {
 		s->st.forward_failures++;
 		res_fail(r, "forwarders failed");
@@ -407,8 +404,8 @@ static int res_forward(struct server_res *r, const struct respond_query *q)
 	if (z < 0)
 		return 0;
 	s->st.forward_queries++;
-	if (forward_send(s->fwd, z, q->lname, q->qnamelen, q->qtype,
-	                 q->qclass, res_fwd_cb, r, &r->fq) == FORWARD_OK)
+	if (forward_send(s->fwd, z, q->lname, q->qnamelen, q->qtype, q->qclass,
+	                 res_fwd_cb, r, &r->fq) == FORWARD_OK)
 		return 1;
 	s->st.forward_failures++;
 	return -1;
@@ -479,8 +476,8 @@ static struct server_res *res_start(struct server *s,
 	rc = inflight_add(s->inflight, q->lname, q->qnamelen, q->qtype,
 	                  q->qclass, r, &r->entry);
 	if (rc == INFLIGHT_EFULL && res_evict_oldest(s, NULL))
-		rc = inflight_add(s->inflight, q->lname, q->qnamelen,
-		                  q->qtype, q->qclass, r, &r->entry);
+		rc = inflight_add(s->inflight, q->lname, q->qnamelen, q->qtype,
+		                  q->qclass, r, &r->entry);
 	if (rc != INFLIGHT_OK) {
 		res_release(r);
 		return NULL;
@@ -530,8 +527,9 @@ void resolution_fail_all(struct server *s, const char *why)
 	struct inflight_entry *e;
 	size_t i;
 
-	for (i = 0; i < SERVER_RES_MAX &&
-	     (e = inflight_oldest(s->inflight)) != NULL; i++)
+	for (i = 0;
+	     i < SERVER_RES_MAX && (e = inflight_oldest(s->inflight)) != NULL;
+	     i++)
 		res_fail(inflight_entry_res(e), why);
 }
 
@@ -575,7 +573,8 @@ static void reqlist_line(const struct server_res *r, unsigned num,
 	size_t len;
 	uint16_t qtype, qclass;
 	uint64_t us = now_ns > r->start_ns ?
-	              (now_ns - r->start_ns) / RES_NS_PER_US : 0;
+	                      (now_ns - r->start_ns) / RES_NS_PER_US :
+	                      0;
 	int k;
 
 	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
@@ -587,23 +586,24 @@ static void reqlist_line(const struct server_res *r, unsigned num,
 		snprintf(cbuf, sizeof cbuf, "CLASS%u", (unsigned)qclass);
 	k = snprintf(line, sizeof line,
 	             "%3u %4s %2s %s %" PRIu64 ".%06" PRIu64 " %s %s %zu "
-	             "%s\n", num, rrtext_type_name(qtype, tbuf), cbuf, name,
+	             "%s\n",
+	             num, rrtext_type_name(qtype, tbuf), cbuf, name,
 	             us / 1000000u, us % 1000000u,
 	             r->req != NULL ? "iterator" : "forward",
 	             r->prefetch ? "prefetch" : "wait",
 	             inflight_entry_waiters(r->entry),
 	             inflight_entry_waiters(r->entry) == 1 ? "client" :
-	             "clients");
+	                                                     "clients");
 	if (k > 0)
-		fn(arg, line, (size_t)k < sizeof line ? (size_t)k :
-		   sizeof line - 1);
+		fn(arg, line,
+		   (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
 }
 
 void server_requestlist(const struct server *s, unsigned thread,
                         server_text_fn *fn, void *arg)
 {
 	static const char head[] = "#   type cl name    seconds    module "
-	                           "status\n";
+				   "status\n";
 	const struct server_res *r;
 	uint64_t now = uv_hrtime();
 	char line[64];
@@ -628,7 +628,7 @@ size_t server_requestlist_flush(struct server *s)
 	 * its late upstream replies find it detached (upshare_detach,
 	 * forward_cancel). The list only shrinks here: it ends. */
 	while ((r = s->res_head) != NULL) {
-		if (r->done) {  /* cannot stay listed; be safe anyway */
+		if (r->done) { /* cannot stay listed; be safe anyway */
 			s->res_head = r->next;
 			if (r->next != NULL)
 				r->next->prev = NULL;

@@ -1,7 +1,7 @@
 /*
- * resolver/front/resolution.h - the resolution driver of a worker (resolution.c):
- * what server.c calls on a cache miss, for prefetch and at stop. Internal
- * to the worker: only server.c includes it.
+ * resolver/front/resolution.h - the resolution driver of a worker
+ * (resolution.c): what server.c calls on a cache miss, for prefetch and at
+ * stop. Internal to the worker: only server.c includes it.
  */
 #ifndef CURVECACHE_RESOLVER_RESOLUTION_H
 #define CURVECACHE_RESOLVER_RESOLUTION_H

@@ -34,8 +34,7 @@ const char *respond_strerror(int status)
 /* Parsing the client query                                            */
 
 /* The question into q: as sent, and lowercased for lookups. */
-static void query_take(const struct wire_question *wq,
-                       struct respond_query *q)
+static void query_take(const struct wire_question *wq, struct respond_query *q)
 {
 	memcpy(q->qname, wq->name, wq->namelen);
 	memcpy(q->lname, wq->name, wq->namelen);
@@ -48,8 +47,7 @@ static void query_take(const struct wire_question *wq,
 
 /* Read the question alone (for error answers to broken queries). */
 static void query_salvage(const uint8_t *pkt, size_t len,
-                          const struct wire_header *h,
-                          struct respond_query *q)
+                          const struct wire_header *h, struct respond_query *q)
 {
 	struct wire_question wq;
 	size_t pos = WIRE_HEADER_BYTES;
@@ -64,8 +62,8 @@ static void query_salvage(const uint8_t *pkt, size_t len,
 static int query_opt(const struct wire_rr *opt, struct respond_query *q)
 {
 	q->edns = true;
-	q->edns_size = opt->rclass < WIRE_UDP_PLAIN_MAX ?
-		WIRE_UDP_PLAIN_MAX : opt->rclass;
+	q->edns_size = opt->rclass < WIRE_UDP_PLAIN_MAX ? WIRE_UDP_PLAIN_MAX :
+	                                                  opt->rclass;
 	q->edns_do = (opt->ttl & WIRE_EDNS_DO) != 0;
 	q->edns_version = (uint8_t)(opt->ttl >> 16);
 	return q->edns_version != 0 ? RESPOND_EBADVERS : RESPOND_OK;
@@ -176,7 +174,8 @@ static int resp_question(struct wire_writer *w, const struct respond_query *q)
 	if (w->len != WIRE_HEADER_BYTES || w->nnames != 0)
 		return wire_write_question(w, q->qname, q->qnamelen, q->qtype,
 		                           q->qclass) == WIRE_OK ?
-		       RESPOND_OK : RESPOND_ESPACE;
+		               RESPOND_OK :
+		               RESPOND_ESPACE;
 	if (wire_name_check(q->qname, q->qnamelen) != WIRE_OK ||
 	    w->cap < w->len || w->cap - w->len < need)
 		return RESPOND_ESPACE;
@@ -200,8 +199,8 @@ static int resp_begin(const struct respond_query *q, unsigned rcode,
 	memset(&h, 0, sizeof h);
 	h.id = q->id;
 	h.flags = (uint16_t)(WIRE_FLAG_QR | WIRE_FLAG_RA |
-	                     (q->flags & (0x7800u | WIRE_FLAG_RD |
-	                                  WIRE_FLAG_CD)) |
+	                     (q->flags &
+	                      (0x7800u | WIRE_FLAG_RD | WIRE_FLAG_CD)) |
 	                     (rcode & 0x0fu));
 	wire_writer_init(w, out, cap);
 	if (wire_write_header(w, &h) != WIRE_OK)
@@ -223,8 +222,8 @@ static int resp_opt(const struct respond_query *q, unsigned rcode,
 	return RESPOND_OK;
 }
 
-int respond_error(const struct respond_query *q, unsigned rcode,
-                  uint8_t *out, size_t cap, size_t *outlen)
+int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
+                  size_t cap, size_t *outlen)
 {
 	struct wire_writer w;
 	int rc;
@@ -333,9 +332,8 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	return rc;
 }
 
-int respond_build(const struct respond_query *q,
-                  const struct answer *a, size_t limit,
-                  uint8_t *out, size_t cap, size_t *outlen,
+int respond_build(const struct respond_query *q, const struct answer *a,
+                  size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated)
 {
 	struct wire_writer w;
@@ -386,18 +384,14 @@ unsigned respond_policy(const struct respond_query *q)
 		return WIRE_RCODE_REFUSED;
 	switch (q->qtype) {
 	case 0:
-	case WIRE_TYPE_OPT:
-		return WIRE_RCODE_FORMERR;
+	case WIRE_TYPE_OPT: return WIRE_RCODE_FORMERR;
 	case RESPOND_TYPE_IXFR:
-	case RESPOND_TYPE_AXFR:
-		return WIRE_RCODE_REFUSED;
+	case RESPOND_TYPE_AXFR: return WIRE_RCODE_REFUSED;
 	case RESPOND_TYPE_TKEY:
 	case RESPOND_TYPE_TSIG:
 	case RESPOND_TYPE_MAILB:
-	case RESPOND_TYPE_MAILA:
-		return WIRE_RCODE_NOTIMP;
-	default:
-		return 0;
+	case RESPOND_TYPE_MAILA: return WIRE_RCODE_NOTIMP;
+	default: return 0;
 	}
 }
 
@@ -417,8 +411,7 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
 
 int respond_cache_referral(struct cache *c, const uint8_t *lname,
                            size_t lnamelen, uint16_t qclass, time_t now,
-                           struct answer *a, uint8_t *buf,
-                           size_t cap)
+                           struct answer *a, uint8_t *buf, size_t cap)
 {
 	struct cache_answer ans;
 	struct cache_query cq;

@@ -17,7 +17,8 @@
  *   AD never set (AD is never copied from upstream: nothing here is
  *   validated).
  * - Records arrive as "images" (answer.h): wire RRs with uncompressed
- *   owners and TTLs already counted down. Owners are compressed on the way out; RDATA is copied as it is.
+ *   owners and TTLs already counted down. Owners are compressed on the way
+ * out; RDATA is copied as it is.
  * - UDP answers are cut to the client's limit (512, or its EDNS size up
  *   to our own): when the answer section does not fit, the response
  *   carries TC and no records, so the client asks again over TCP; an
@@ -51,28 +52,28 @@ struct cache;
 /** Status codes: 0 is success, every rejection has its own code. */
 enum respond_status {
 	RESPOND_OK = 0,
-	RESPOND_EDROP,     /**< not to be answered: no full header, or QR */
-	RESPOND_EFORMERR,  /**< malformed: answer FORMERR */
-	RESPOND_ENOTIMP,   /**< opcode other than QUERY: answer NOTIMP */
-	RESPOND_EBADVERS,  /**< EDNS version other than 0: answer BADVERS */
-	RESPOND_EMISS,     /**< the cache cannot answer */
-	RESPOND_ESPACE,    /**< caller's buffer too small */
-	RESPOND_EINVAL     /**< bad argument, malformed record image */
+	RESPOND_EDROP,    /**< not to be answered: no full header, or QR */
+	RESPOND_EFORMERR, /**< malformed: answer FORMERR */
+	RESPOND_ENOTIMP,  /**< opcode other than QUERY: answer NOTIMP */
+	RESPOND_EBADVERS, /**< EDNS version other than 0: answer BADVERS */
+	RESPOND_EMISS,    /**< the cache cannot answer */
+	RESPOND_ESPACE,   /**< caller's buffer too small */
+	RESPOND_EINVAL    /**< bad argument, malformed record image */
 };
 
 /** A client query as parsed; what a response must echo. */
 struct respond_query {
 	uint16_t id;
-	uint16_t flags;                /**< the query's flags word */
+	uint16_t flags; /**< the query's flags word */
 	bool has_question;
-	uint8_t qname[WIRE_NAME_MAX];  /**< as sent, case kept */
-	uint8_t lname[WIRE_NAME_MAX];  /**< lowercased, for lookups */
+	uint8_t qname[WIRE_NAME_MAX]; /**< as sent, case kept */
+	uint8_t lname[WIRE_NAME_MAX]; /**< lowercased, for lookups */
 	size_t qnamelen;
 	uint16_t qtype;
 	uint16_t qclass;
-	bool edns;                     /**< the query had an OPT record */
-	uint16_t edns_size;            /**< its UDP payload (>= 512) */
-	bool edns_do;                  /**< its DO bit */
+	bool edns;          /**< the query had an OPT record */
+	uint16_t edns_size; /**< its UDP payload (>= 512) */
+	bool edns_do;       /**< its DO bit */
 	uint8_t edns_version;
 };
 
@@ -114,9 +115,8 @@ size_t respond_udp_limit(const struct respond_query *q, size_t our_max);
  * @param outlen: receives the length.
  * @return RESPOND_OK or RESPOND_ESPACE.
  */
-int respond_error(const struct respond_query *q, unsigned rcode,
-                  uint8_t *out, size_t cap, size_t *outlen)
-	MUST_CHECK;
+int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
+                  size_t cap, size_t *outlen) MUST_CHECK;
 
 /**
  * Write a response with records.
@@ -130,9 +130,8 @@ int respond_error(const struct respond_query *q, unsigned rcode,
  * @return RESPOND_OK, RESPOND_ESPACE (not even the header and question
  *   fit) or RESPOND_EINVAL (malformed image).
  */
-int respond_build(const struct respond_query *q,
-                  const struct answer *a, size_t limit,
-                  uint8_t *out, size_t cap, size_t *outlen,
+int respond_build(const struct respond_query *q, const struct answer *a,
+                  size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated) MUST_CHECK;
 
 /**
@@ -158,8 +157,8 @@ unsigned respond_policy(const struct respond_query *q);
  */
 int respond_cache_answer(struct cache *c, const uint8_t *lname,
                          size_t lnamelen, uint16_t qtype, uint16_t qclass,
-                         time_t now, struct answer *a,
-                         uint8_t *buf, size_t cap) MUST_CHECK;
+                         time_t now, struct answer *a, uint8_t *buf,
+                         size_t cap) MUST_CHECK;
 
 /**
  * A referral from the cache for a non-recursive (RD=0) query that the
@@ -169,7 +168,7 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
  */
 int respond_cache_referral(struct cache *c, const uint8_t *lname,
                            size_t lnamelen, uint16_t qclass, time_t now,
-                           struct answer *a, uint8_t *buf,
-                           size_t cap) MUST_CHECK;
+                           struct answer *a, uint8_t *buf, size_t cap)
+	MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_RESPOND_H */

@@ -1,6 +1,6 @@
 /*
- * resolver/front/server.c - one worker and its client front: UDP listeners, the
- * path of a client query (access control, parse, local zones, cache) and
+ * resolver/front/server.c - one worker and its client front: UDP listeners,
+ * the path of a client query (access control, parse, local zones, cache) and
  * the sending of answers. A cache miss goes to resolution.c (the
  * resolutions: iterator runs driven through the upstream transport),
  * which answers its waiters through server_answer and server_error.
@@ -67,18 +67,18 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 	}
 	if (l != NULL)
 		udpio_send(&l->io, msg, len, (const struct sockaddr *)&d->peer,
-		           d->peerlen, d->local.ss_family != 0 ?
-		           (const struct sockaddr *)&d->local : NULL);
+		           d->peerlen,
+		           d->local.ss_family != 0 ?
+		                   (const struct sockaddr *)&d->local :
+		                   NULL);
 }
 
 void server_error(struct server *s, const struct respond_query *q,
-                         const struct inflight_dest *d, unsigned rcode,
-                         bool waited)
+                  const struct inflight_dest *d, unsigned rcode, bool waited)
 {
 	size_t len;
 
-	if (respond_error(q, rcode, s->out, sizeof s->out, &len) !=
-	    RESPOND_OK)
+	if (respond_error(q, rcode, s->out, sizeof s->out, &len) != RESPOND_OK)
 		return;
 	stats_rcode(&s->st, rcode & 0x0fu);
 	if (s->cfg->log_queries)
@@ -89,9 +89,8 @@ void server_error(struct server *s, const struct respond_query *q,
 }
 
 void server_answer(struct server *s, const struct respond_query *q,
-                   const struct inflight_dest *d,
-                   const struct answer *a, bool waited,
-                   enum qlog_src src, bool aa)
+                   const struct inflight_dest *d, const struct answer *a,
+                   bool waited, enum qlog_src src, bool aa)
 {
 	size_t limit = WIRE_MSG_MAX, len;
 	bool tc = false;
@@ -110,7 +109,8 @@ void server_answer(struct server *s, const struct respond_query *q,
 	stats_answer(&s->st, a->rcode, a->an_count);
 	if (s->cfg->log_queries)
 		qlog_write(q, (const struct sockaddr *)&d->addr,
-		           d->transport == SERVER_TCP, a->rcode, src, a->curve);
+		           d->transport == SERVER_TCP, a->rcode, src,
+		           a->curve);
 	server_send(s, d, s->out, len, waited);
 }
 
@@ -131,8 +131,7 @@ static bool server_routed(const struct server *s,
                           const struct respond_query *q)
 {
 	const struct cfg *c = s->cfg;
-	int f = cfg_zone_find(c->forward, c->n_forward, q->lname,
-	                      q->qnamelen);
+	int f = cfg_zone_find(c->forward, c->n_forward, q->lname, q->qnamelen);
 	int t = cfg_zone_find(c->stub, c->n_stub, q->lname, q->qnamelen);
 
 	return (f >= 0 && c->forward[f].namelen > 1) ||
@@ -147,9 +146,9 @@ static bool server_local(struct server *s, const struct respond_query *q,
 	struct answer a;
 	bool blocked;
 
-	if (localdata_answer(s->ld, q->lname, q->qnamelen, q->qtype,
-	                     q->qclass, &a, s->ans, sizeof s->ans, &blocked) ==
-	    LOCALDATA_OK) {
+	if (localdata_answer(s->ld, q->lname, q->qnamelen, q->qtype, q->qclass,
+	                     &a, s->ans, sizeof s->ans,
+	                     &blocked) == LOCALDATA_OK) {
 		if (blocked)
 			s->st.blocked++;
 		else
@@ -160,9 +159,8 @@ static bool server_local(struct server *s, const struct respond_query *q,
 	if ((s->cfg->n_forward > 0 || s->cfg->n_stub > 0) &&
 	    server_routed(s, q))
 		return false;
-	if (localzone_answer(s->lz, q->lname, q->qnamelen, q->qtype,
-	                     q->qclass, &a, s->ans, sizeof s->ans) !=
-	    LOCALZONE_OK)
+	if (localzone_answer(s->lz, q->lname, q->qnamelen, q->qtype, q->qclass,
+	                     &a, s->ans, sizeof s->ans) != LOCALZONE_OK)
 		return false;
 	s->st.local_answers++;
 	server_answer(s, q, d, &a, false, QLOG_SRC_LOCAL, false);
@@ -180,8 +178,8 @@ static enum server_qresult server_lookup(struct server *s,
 	if (server_local(s, q, d))
 		return SERVER_Q_DONE;
 	if (respond_cache_answer(s->cache, q->lname, q->qnamelen, q->qtype,
-	                         q->qclass, now, &a, s->ans, sizeof s->ans) ==
-	    RESPOND_OK) {
+	                         q->qclass, now, &a, s->ans,
+	                         sizeof s->ans) == RESPOND_OK) {
 		s->st.cache_hits++;
 		if (a.curve)
 			s->st.answers_curve++;
@@ -196,8 +194,8 @@ static enum server_qresult server_lookup(struct server *s,
 		return resolution_wait(s, q, d);
 	s->st.nonrecursive++;
 	if (respond_cache_referral(s->cache, q->lname, q->qnamelen, q->qclass,
-	                           now, &a, s->ans, sizeof s->ans) ==
-	    RESPOND_OK)
+	                           now, &a, s->ans,
+	                           sizeof s->ans) == RESPOND_OK)
 		server_answer(s, q, d, &a, false, QLOG_SRC_REFERRAL, false);
 	else
 		server_error(s, q, d, WIRE_RCODE_REFUSED, false);
@@ -299,9 +297,10 @@ static void udp_recv(struct udpio *u, const uint8_t *pkt, size_t len,
 	d.peerlen = fromlen;
 	d.local.ss_family = 0;
 	if (local != NULL)
-		memcpy(&d.local, local, local->sa_family == AF_INET6 ?
-		       sizeof(struct sockaddr_in6) :
-		       sizeof(struct sockaddr_in));
+		memcpy(&d.local, local,
+		       local->sa_family == AF_INET6 ?
+		               sizeof(struct sockaddr_in6) :
+		               sizeof(struct sockaddr_in));
 	if (!server_proxy_client(l->s, pkt, len, &d, &skip))
 		return;
 	l->s->st.queries_udp++;
@@ -364,9 +363,12 @@ int server_listen(struct server *s, char *err, size_t errlen)
 		if (rc != 0) {
 			server_addr_text(sa, addr, sizeof addr);
 			snprintf(err, errlen, "listen %s: %s%s", addr,
-			         uv_strerror(rc), rc == UV_EADDRNOTAVAIL &&
-			         !c->ip_freebind ? " (not an address of this "
-			         "host; ip-freebind: yes binds it anyway)" : "");
+			         uv_strerror(rc),
+			         rc == UV_EADDRNOTAVAIL && !c->ip_freebind ?
+			                 " (not an address of this "
+			                 "host; ip-freebind: yes binds it "
+			                 "anyway)" :
+			                 "");
 		}
 	}
 	return rc == 0 ? SERVER_OK : SERVER_EBIND;
@@ -376,9 +378,8 @@ int server_listen(struct server *s, char *err, size_t errlen)
 /* The worker                                                          */
 
 /* The transport behind the worker's upshare table. */
-static int share_send(void *ctx, const struct iter_target *t,
-                      uint64_t mono_ms, upstream_cb cb, void *arg,
-                      struct upstream_query **out)
+static int share_send(void *ctx, const struct iter_target *t, uint64_t mono_ms,
+                      upstream_cb cb, void *arg, struct upstream_query **out)
 {
 	return upstream_send(ctx, t, mono_ms, cb, arg, out);
 }
@@ -426,9 +427,9 @@ int server_new(struct server **out, const struct server_params *p)
 	    (s->own_pin && curvepin_new(&s->pin) != CURVEPIN_OK) ||
 	    (s->own_rl && ratelimit_new(&s->rl) != RATELIMIT_OK) ||
 	    inflight_new(&s->inflight, SERVER_RES_MAX, SERVER_WAITERS_MAX) !=
-	    INFLIGHT_OK ||
+	            INFLIGHT_OK ||
 	    upstream_new(&s->up, s->loop, s->cfg, s->curve, &s->st, 0) !=
-	    UPSTREAM_OK ||
+	            UPSTREAM_OK ||
 	    (s->share = upshare_new(share_send, share_cancel, s->up,
 	                            &s->st.upstream_shared)) == NULL) {
 		server_free(s);
@@ -512,7 +513,7 @@ int server_forward_set(struct server *s, const struct cfg *c, char *err,
 		return SERVER_EINVAL;
 	}
 	s->fwd = nf;
-	forward_stop(old);  /* its pending questions fail now */
+	forward_stop(old); /* its pending questions fail now */
 	forward_free(old);
 	log_info("forward_zones", "zones=%zu", c->n_forward);
 	return SERVER_OK;
@@ -558,16 +559,15 @@ const struct stats *server_stats(const struct server *s)
 }
 
 const struct stats *server_stats_threads(const struct server *s,
-                                         struct stats_thread *per,
-                                         size_t cap, size_t *n)
+                                         struct stats_thread *per, size_t cap,
+                                         size_t *n)
 {
 	stats_thread_of(&s->st, &per[0]);
 	*n = 1;
 	if (s->stats_more == NULL || s->stats_sum == NULL)
 		return &s->st;
 	*s->stats_sum = s->st;
-	*n += s->stats_more(s->stats_more_arg, s->stats_sum, per + 1,
-	                    cap - 1);
+	*n += s->stats_more(s->stats_more_arg, s->stats_sum, per + 1, cap - 1);
 	return s->stats_sum;
 }
 

@@ -75,23 +75,23 @@ struct sel;
 /** Status codes. */
 enum server_status {
 	SERVER_OK = 0,
-	SERVER_EBIND,    /**< a listener could not be set up */
-	SERVER_ENOMEM,   /**< allocation failed */
-	SERVER_EINVAL    /**< bad argument */
+	SERVER_EBIND,  /**< a listener could not be set up */
+	SERVER_ENOMEM, /**< allocation failed */
+	SERVER_EINVAL  /**< bad argument */
 };
 
 /** What a worker is given (shared, owned by the caller). */
 struct server_params {
-	uv_loop_t *loop;                 /**< the worker's loop */
-	const struct cfg *cfg;           /**< read live: reload in place */
+	uv_loop_t *loop;       /**< the worker's loop */
+	const struct cfg *cfg; /**< read live: reload in place */
 	struct cache *cache;
-	struct curve_client *curve;      /**< NULL: no DNSCurve */
+	struct curve_client *curve; /**< NULL: no DNSCurve */
 	/** local zones until server_localdata_load builds the worker's
 	    own from the config; NULL: none until then */
 	const struct localzone *lz;
-	struct hints *hints;             /**< ownership passes to the server */
-	struct ratelimit *rl;            /**< shared buckets; NULL: own */
-	struct curvepin *pin;            /**< shared pins; NULL: own */
+	struct hints *hints;  /**< ownership passes to the server */
+	struct ratelimit *rl; /**< shared buckets; NULL: own */
+	struct curvepin *pin; /**< shared pins; NULL: own */
 };
 
 /** Opaque worker. */
@@ -110,8 +110,7 @@ const char *server_strerror(int status);
  *   on failure).
  * @return SERVER_OK, SERVER_EINVAL or SERVER_ENOMEM.
  */
-int server_new(struct server **out, const struct server_params *p)
-	MUST_CHECK;
+int server_new(struct server **out, const struct server_params *p) MUST_CHECK;
 
 /**
  * Bind and start the UDP and TCP listeners of cfg->listen.
@@ -120,8 +119,7 @@ int server_new(struct server **out, const struct server_params *p)
  * @return SERVER_OK or SERVER_EBIND (listeners opened so far are closed
  *   by server_stop).
  */
-int server_listen(struct server *s, char *err, size_t errlen)
-	MUST_CHECK;
+int server_listen(struct server *s, char *err, size_t errlen) MUST_CHECK;
 
 /**
  * Use new root hints from now on (SIGHUP). Resolutions already running
@@ -196,8 +194,8 @@ const struct stats *server_stats(const struct server *s);
  * @param n: receives how many entries of per were written.
  */
 const struct stats *server_stats_threads(const struct server *s,
-                                         struct stats_thread *per,
-                                         size_t cap, size_t *n);
+                                         struct stats_thread *per, size_t cap,
+                                         size_t *n);
 
 /**
  * Make server_stats add the counters of other workers (threads: N).

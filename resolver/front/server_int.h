@@ -1,6 +1,6 @@
 /*
- * resolver/front/server_int.h - what server.c (the worker, UDP, the query path,
- * sending answers), resolution.c (the resolutions) and server_tcp.c (TCP
+ * resolver/front/server_int.h - what server.c (the worker, UDP, the query
+ * path, sending answers), resolution.c (the resolutions) and server_tcp.c (TCP
  * client connections) share; nobody else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_SERVER_INT_H
@@ -24,8 +24,8 @@
 
 /** What server_query did with a query. */
 enum server_qresult {
-	SERVER_Q_DONE = 0,  /**< answered or dropped */
-	SERVER_Q_WAITING    /**< waits on a resolution: answered later */
+	SERVER_Q_DONE = 0, /**< answered or dropped */
+	SERVER_Q_WAITING   /**< waits on a resolution: answered later */
 };
 
 /** One UDP listener (batched receive and send: udpio.h). */
@@ -45,22 +45,22 @@ struct server_tcpl {
 struct server_conn {
 	struct server *s;
 	uint32_t slot;
-	uint64_t serial;           /**< changes at every reuse of the slot */
-	bool used;                 /**< slot taken (open or closing) */
+	uint64_t serial; /**< changes at every reuse of the slot */
+	bool used;       /**< slot taken (open or closing) */
 	bool closing;
-	bool eof;                  /**< the client closed its side */
-	bool paused;               /**< reading stopped: too many pending */
-	bool kick;                 /**< the idle timer is set to process
-	                                buffered frames at once */
-	unsigned handles;          /**< handles open (tcp + timer) */
-	unsigned pending;          /**< queries waiting on resolutions */
-	unsigned writes;           /**< queued uv_write requests */
-	size_t queued;             /**< bytes in those */
-	uint64_t last_ms;          /**< last activity, monotonic */
+	bool eof;         /**< the client closed its side */
+	bool paused;      /**< reading stopped: too many pending */
+	bool kick;        /**< the idle timer is set to process
+	                       buffered frames at once */
+	unsigned handles; /**< handles open (tcp + timer) */
+	unsigned pending; /**< queries waiting on resolutions */
+	unsigned writes;  /**< queued uv_write requests */
+	size_t queued;    /**< bytes in those */
+	uint64_t last_ms; /**< last activity, monotonic */
 	uv_tcp_t h;
 	uv_timer_t idle;
 	struct sockaddr_storage peer;
-	bool proxy_done;           /**< PROXY v2 header read (or none due) */
+	bool proxy_done; /**< PROXY v2 header read (or none due) */
 	size_t rlen;
 	uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
 };
@@ -79,40 +79,40 @@ struct server {
 	const struct cfg *cfg;
 	struct cache *cache;
 	struct curve_client *curve;
-	const struct localzone *lz;        /**< own_lz, or the params' */
-	struct localzone *own_lz;          /**< built from cfg local-zone
-	                                        lines (server_localdata_load) */
+	const struct localzone *lz; /**< own_lz, or the params' */
+	struct localzone *own_lz;   /**< built from cfg local-zone
+	                                 lines (server_localdata_load) */
 	struct server_hints *hints;
 	struct sel *sel;
 	struct inflight *inflight;
 	struct upstream *up;
-	struct upshare *share;             /**< equal queries sent once */
-	struct ratelimit *rl;              /**< per-client token buckets
-	                                        (shared by the workers) */
-	bool own_rl, own_pin;              /**< made here, freed here */
-	struct forward *fwd;               /**< forward zones (c-ares) */
-	struct localdata *ld;              /**< local-data / block-file */
-	struct curvepin *pin;              /**< zones seen with keys
-	                                        (curve-pin; shared) */
+	struct upshare *share; /**< equal queries sent once */
+	struct ratelimit *rl;  /**< per-client token buckets
+	                            (shared by the workers) */
+	bool own_rl, own_pin;  /**< made here, freed here */
+	struct forward *fwd;   /**< forward zones (c-ares) */
+	struct localdata *ld;  /**< local-data / block-file */
+	struct curvepin *pin;  /**< zones seen with keys
+	                            (curve-pin; shared) */
 	struct stats st;
-	server_stats_more_fn *stats_more;  /**< other workers' counters */
+	server_stats_more_fn *stats_more; /**< other workers' counters */
 	void *stats_more_arg;
-	struct stats *stats_sum;           /**< their sum with st */
+	struct stats *stats_sum; /**< their sum with st */
 	bool stopping;
-	size_t nres;                       /**< resolutions alive */
-	struct server_res *res_head;       /**< ...all of them, newest
-	                                        first (dump_requestlist) */
-	struct slab req_slab;              /**< iterator requests and */
-	struct slab frame_slab;            /**< frames (slab.h: why) */
+	size_t nres;                 /**< resolutions alive */
+	struct server_res *res_head; /**< ...all of them, newest
+	                                  first (dump_requestlist) */
+	struct slab req_slab;        /**< iterator requests and */
+	struct slab frame_slab;      /**< frames (slab.h: why) */
 	struct server_udp udp[CFG_MAX_LISTEN];
 	size_t nudp;
 	struct server_tcpl tcpl[CFG_MAX_LISTEN];
 	size_t ntcpl;
-	struct server_conn *conns;         /**< SERVER_TCP_CONNS_MAX slots */
+	struct server_conn *conns; /**< SERVER_TCP_CONNS_MAX slots */
 	uint64_t conn_serial;
-	uint64_t prime_after_ms;           /**< iter_env.prime_after */
-	uint8_t ans[SERVER_ANSWER_BYTES];  /**< record images */
-	uint8_t out[RESPOND_BUF_BYTES];    /**< response being built */
+	uint64_t prime_after_ms;          /**< iter_env.prime_after */
+	uint8_t ans[SERVER_ANSWER_BYTES]; /**< record images */
+	uint8_t out[RESPOND_BUF_BYTES];   /**< response being built */
 };
 
 /**
@@ -133,15 +133,13 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
  * @param aa: set the AA flag (local data: we are the authority).
  */
 void server_answer(struct server *s, const struct respond_query *q,
-                   const struct inflight_dest *d,
-                   const struct answer *a, bool waited,
-                   enum qlog_src src, bool aa);
+                   const struct inflight_dest *d, const struct answer *a,
+                   bool waited, enum qlog_src src, bool aa);
 
 /** Answer q with an error rcode (counted, logged); nothing if it cannot
  * be built. @param waited: as server_answer. */
 void server_error(struct server *s, const struct respond_query *q,
-                  const struct inflight_dest *d, unsigned rcode,
-                  bool waited);
+                  const struct inflight_dest *d, unsigned rcode, bool waited);
 
 /** Drop one user of root hints; the last frees them. NULL: nothing. */
 void server_hints_release(struct server_hints *h);

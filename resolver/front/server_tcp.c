@@ -252,8 +252,8 @@ static void conn_process(struct server_conn *c)
 			conn_maybe_close(c);
 		return;
 	}
-	for (k = 0; k < SERVER_TCP_BATCH_MAX && !c->closing &&
-	     c->rlen >= 2; k++) {
+	for (k = 0; k < SERVER_TCP_BATCH_MAX && !c->closing && c->rlen >= 2;
+	     k++) {
 		if (c->pending >= SERVER_TCP_PENDING_MAX) {
 			c->paused = true;
 			break;
@@ -404,7 +404,7 @@ static void tcp_accept_cb(uv_stream_t *ls, int status)
 		return;
 	if (uv_accept(ls, (uv_stream_t *)&c->h) != 0 ||
 	    uv_tcp_getpeername(&c->h, (struct sockaddr *)&c->peer, &alen) !=
-	    0) {
+	            0) {
 		conn_close(c);
 		return;
 	}
@@ -412,7 +412,7 @@ static void tcp_accept_cb(uv_stream_t *ls, int status)
 	c->proxy_done = !cfg_proxy_from(s->cfg, (struct sockaddr *)&c->peer);
 	if (c->proxy_done &&
 	    cfg_acl_check(s->cfg, (struct sockaddr *)&c->peer) ==
-	    CFG_ACL_DENY) {
+	            CFG_ACL_DENY) {
 		conn_close(c);
 		return;
 	}

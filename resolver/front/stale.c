@@ -22,12 +22,11 @@ const char *stale_strerror(int status)
 }
 
 int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
-                 uint16_t qtype, uint16_t qclass, time_t now,
-                 uint32_t window, struct answer *a, uint8_t *buf,
-                 size_t cap, bool *used_stale)
+                 uint16_t qtype, uint16_t qclass, time_t now, uint32_t window,
+                 struct answer *a, uint8_t *buf, size_t cap, bool *used_stale)
 {
-	struct answer_chase ch = { c, qclass, now, ANSWER_CHASE_STALE, window,
-	                           false };
+	struct answer_chase ch = { c,      qclass, now, ANSWER_CHASE_STALE,
+		                   window, false };
 	int rc;
 
 	if (c == NULL || lname == NULL || a == NULL || buf == NULL ||
@@ -39,9 +38,8 @@ int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
 }
 
 bool stale_prefetch_due(struct cache *c, const struct answer *a,
-                        const uint8_t *lname, size_t lnamelen,
-                        uint16_t qtype, uint16_t qclass, time_t now,
-                        uint32_t max_ttl)
+                        const uint8_t *lname, size_t lnamelen, uint16_t qtype,
+                        uint16_t qclass, time_t now, uint32_t max_ttl)
 {
 	struct cache_query q = { lname, lnamelen, qtype, qclass, 0 };
 	struct cache_answer ans;

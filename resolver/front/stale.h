@@ -52,8 +52,8 @@ struct cache;
 /** Status codes. */
 enum stale_status {
 	STALE_OK = 0,
-	STALE_EMISS,   /**< nothing usable, fresh or within the window */
-	STALE_EINVAL   /**< bad argument */
+	STALE_EMISS, /**< nothing usable, fresh or within the window */
+	STALE_EINVAL /**< bad argument */
 };
 
 /**
@@ -78,9 +78,9 @@ const char *stale_strerror(int status);
  * @return STALE_OK, STALE_EMISS or STALE_EINVAL.
  */
 int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
-                 uint16_t qtype, uint16_t qclass, time_t now,
-                 uint32_t window, struct answer *a, uint8_t *buf,
-                 size_t cap, bool *used_stale) MUST_CHECK;
+                 uint16_t qtype, uint16_t qclass, time_t now, uint32_t window,
+                 struct answer *a, uint8_t *buf, size_t cap, bool *used_stale)
+	MUST_CHECK;
 
 /**
  * Whether a cache answer should be refreshed now: its record with the
@@ -94,8 +94,7 @@ int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
  * @return true when a refresh is due.
  */
 bool stale_prefetch_due(struct cache *c, const struct answer *a,
-                        const uint8_t *lname, size_t lnamelen,
-                        uint16_t qtype, uint16_t qclass, time_t now,
-                        uint32_t max_ttl);
+                        const uint8_t *lname, size_t lnamelen, uint16_t qtype,
+                        uint16_t qclass, time_t now, uint32_t max_ttl);
 
 #endif /* CURVECACHE_RESOLVER_STALE_H */

@@ -77,8 +77,8 @@ bool udpio_pktinfo_read(const uint8_t *ctl, size_t ctllen, uint16_t port,
 		memcpy(&h, ctl + pos, sizeof h);
 		if (h.cmsg_len < hlen || h.cmsg_len > ctllen - pos)
 			return false;
-		if (pktinfo_take(&h, ctl + pos + hlen, h.cmsg_len - hlen,
-		                 port, out))
+		if (pktinfo_take(&h, ctl + pos + hlen, h.cmsg_len - hlen, port,
+		                 out))
 			return true;
 		pos += CMSG_ALIGN(h.cmsg_len);
 	}
@@ -140,8 +140,7 @@ size_t udpio_pktinfo_write(uint8_t *ctl, size_t cap,
 static void udpio_msg_fill(struct msghdr *m, struct iovec *iov,
                            struct sockaddr_storage *name,
                            const struct sockaddr *to, socklen_t tolen,
-                           union udpio_ctl *ctl,
-                           const struct sockaddr *local)
+                           union udpio_ctl *ctl, const struct sockaddr *local)
 {
 	size_t cl = 0;
 
@@ -321,9 +320,10 @@ static int udpio_sockopts(int fd, int family, int type, unsigned flags)
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0)
 		return -errno;
 	if ((flags & UDPIO_F_FREEBIND) &&
-	    (family == AF_INET6 ?
-	     setsockopt(fd, IPPROTO_IPV6, IPV6_FREEBIND, &on, sizeof on) :
-	     setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &on, sizeof on)) != 0)
+	    (family == AF_INET6 ? setsockopt(fd, IPPROTO_IPV6, IPV6_FREEBIND,
+	                                     &on, sizeof on) :
+	                          setsockopt(fd, IPPROTO_IP, IP_FREEBIND, &on,
+	                                     sizeof on)) != 0)
 		return -errno;
 	return 0;
 }
@@ -331,7 +331,8 @@ static int udpio_sockopts(int fd, int family, int type, unsigned flags)
 int udpio_socket(const struct sockaddr *sa, int type, unsigned flags)
 {
 	socklen_t salen = sa->sa_family == AF_INET6 ?
-		sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	                          sizeof(struct sockaddr_in6) :
+	                          sizeof(struct sockaddr_in);
 	int fd, rc;
 
 	fd = socket(sa->sa_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -353,8 +354,9 @@ static int udpio_pktinfo_on(int fd, int family)
 	int on = 1;
 
 	if (family == AF_INET6 ?
-	    setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &on, sizeof on) :
-	    setsockopt(fd, IPPROTO_IP, IP_PKTINFO, &on, sizeof on))
+	            setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &on,
+	                       sizeof on) :
+	            setsockopt(fd, IPPROTO_IP, IP_PKTINFO, &on, sizeof on))
 		return -errno;
 	return 0;
 }
@@ -367,7 +369,8 @@ static void udpio_rcvbuf(int fd)
 
 	/* SO_RCVBUFFORCE passes the system's limit, but needs privilege. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size))
-		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size,
+		                 sizeof size);
 }
 
 /* The bound port (network order; asked when bound to port 0). */

@@ -57,8 +57,8 @@
 #define UDPIO_CTL_BYTES 64u
 
 /** udpio_open / udpio_socket flags. */
-#define UDPIO_F_REUSEPORT 0x1u  /**< SO_REUSEPORT (several workers) */
-#define UDPIO_F_FREEBIND  0x2u  /**< IP_FREEBIND / IPV6_FREEBIND */
+#define UDPIO_F_REUSEPORT 0x1u /**< SO_REUSEPORT (several workers) */
+#define UDPIO_F_FREEBIND 0x2u  /**< IP_FREEBIND / IPV6_FREEBIND */
 
 struct udpio;
 
@@ -85,17 +85,17 @@ union udpio_ctl {
 struct udpio {
 	uv_poll_t h;
 	int fd;
-	void *data;                 /**< the caller's */
-	uint64_t *errors;           /**< answers the kernel refused */
+	void *data;       /**< the caller's */
+	uint64_t *errors; /**< answers the kernel refused */
 	uint64_t own_errors;
 	udpio_recv_fn *recv;
 	bool open;
-	bool wildcard;              /**< packet info asked for (0.0.0.0, ::) */
-	uint16_t port;              /**< the bound port, network order */
+	bool wildcard; /**< packet info asked for (0.0.0.0, ::) */
+	uint16_t port; /**< the bound port, network order */
 	bool in_batch;
 	unsigned nout;
-	uint8_t *rbuf;              /**< UDPIO_BATCH * UDPIO_CHUNK bytes */
-	uint8_t *obuf;              /**< UDPIO_BATCH * UDPIO_SEND_MAX bytes */
+	uint8_t *rbuf; /**< UDPIO_BATCH * UDPIO_CHUNK bytes */
+	uint8_t *obuf; /**< UDPIO_BATCH * UDPIO_SEND_MAX bytes */
 	struct mmsghdr rmsgs[UDPIO_BATCH];
 	struct iovec riov[UDPIO_BATCH];
 	struct sockaddr_storage from[UDPIO_BATCH];

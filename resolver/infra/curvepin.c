@@ -9,13 +9,13 @@
 #include <string.h>
 
 struct curvepin_slot {
-	time_t until;                   /**< 0: empty */
-	uint8_t len;                    /**< name length, 1..255 */
+	time_t until; /**< 0: empty */
+	uint8_t len;  /**< name length, 1..255 */
 	uint8_t name[CURVEPIN_NAME_MAX];
 };
 
 struct curvepin {
-	pthread_mutex_t mu;             /**< guards slot[] */
+	pthread_mutex_t mu; /**< guards slot[] */
 	struct curvepin_slot slot[CURVEPIN_SLOTS];
 };
 
@@ -58,8 +58,8 @@ enum curvepin_status curvepin_note(struct curvepin *p, const uint8_t *zone,
 {
 	size_t h, i, idx, freed = CURVEPIN_SLOTS, oldest = CURVEPIN_SLOTS;
 
-	if (p == NULL || zone == NULL || len == 0 ||
-	    len > CURVEPIN_NAME_MAX || until <= now)
+	if (p == NULL || zone == NULL || len == 0 || len > CURVEPIN_NAME_MAX ||
+	    until <= now)
 		return CURVEPIN_EINVAL;
 	h = curvepin_hash(zone, len);
 	pthread_mutex_lock(&p->mu);

@@ -32,8 +32,8 @@
 /** Results of curvepin_new. */
 enum curvepin_status {
 	CURVEPIN_OK = 0,
-	CURVEPIN_ENOMEM,     /**< out of memory */
-	CURVEPIN_EINVAL      /**< bad argument */
+	CURVEPIN_ENOMEM, /**< out of memory */
+	CURVEPIN_EINVAL  /**< bad argument */
 };
 
 /** Opaque pin table. */
@@ -44,8 +44,7 @@ struct curvepin;
  * @param out: receives the table (free with curvepin_free).
  * @return CURVEPIN_OK or CURVEPIN_ENOMEM.
  */
-enum curvepin_status curvepin_new(struct curvepin **out)
-	MUST_CHECK;
+enum curvepin_status curvepin_new(struct curvepin **out) MUST_CHECK;
 
 /** Free a table; NULL is allowed. */
 void curvepin_free(struct curvepin *p);

@@ -78,26 +78,17 @@ struct hints_tokens {
 const char *hints_strerror(int status)
 {
 	switch (status) {
-	case HINTS_OK:
-		return "ok";
-	case HINTS_ESYNTAX:
-		return "syntax error";
-	case HINTS_ETOOMANY:
-		return "too many servers or addresses";
-	case HINTS_EEMPTY:
-		return "no root servers";
-	case HINTS_ENOADDR:
-		return "root server without an address";
+	case HINTS_OK: return "ok";
+	case HINTS_ESYNTAX: return "syntax error";
+	case HINTS_ETOOMANY: return "too many servers or addresses";
+	case HINTS_EEMPTY: return "no root servers";
+	case HINTS_ENOADDR: return "root server without an address";
 	case HINTS_EORPHAN:
 		return "address of a name that is not a root server";
-	case HINTS_EIO:
-		return "cannot read the file";
-	case HINTS_EINVAL:
-		return "invalid argument";
-	case HINTS_ENOMEM:
-		return "out of memory";
-	default:
-		return "unknown hints status";
+	case HINTS_EIO: return "cannot read the file";
+	case HINTS_EINVAL: return "invalid argument";
+	case HINTS_ENOMEM: return "out of memory";
+	default: return "unknown hints status";
 	}
 }
 
@@ -170,8 +161,8 @@ static int hints_name(struct hints_ctx *x, const char *s, uint8_t *out,
                       size_t *outlen, const char *what)
 {
 	if (wire_name_from_text(s, strlen(s), out, outlen) != WIRE_OK)
-		return hints_fail(x, x->line, HINTS_ESYNTAX, "bad %s name '%s'",
-		                  what, s);
+		return hints_fail(x, x->line, HINTS_ESYNTAX,
+		                  "bad %s name '%s'", what, s);
 	wire_name_lower(out, *outlen);
 	return HINTS_OK;
 }
@@ -291,7 +282,8 @@ static int hints_match(struct hints_ctx *x)
 		if (ns->naddr == HINTS_MAX_ADDRS)
 			return hints_fail(x, p->line, HINTS_ETOOMANY,
 			                  "more than %d addresses for one "
-			                  "server", HINTS_MAX_ADDRS);
+			                  "server",
+			                  HINTS_MAX_ADDRS);
 		ns->addr[ns->naddr++] = p->addr;
 	}
 	return HINTS_OK;
@@ -304,8 +296,10 @@ static int hints_check(struct hints_ctx *x)
 	if (x->h->n == 0) {
 		/* the whole file is at fault: "FILE: reason", no line */
 		if (x->err != NULL && x->errlen > 0)
-			snprintf(x->err, x->errlen, "%s: no root server (no NS "
-			         "record owned by '.')", x->file);
+			snprintf(x->err, x->errlen,
+			         "%s: no root server (no NS "
+			         "record owned by '.')",
+			         x->file);
 		return HINTS_EEMPTY;
 	}
 	for (i = 0; i < x->h->n; i++)
@@ -342,7 +336,8 @@ static int hints_lines(struct hints_ctx *x, const char *text, size_t len)
 
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl != NULL ? (size_t)(nl - (text + pos)) : len - pos;
+		size_t n = nl != NULL ? (size_t)(nl - (text + pos)) :
+		                        len - pos;
 
 		x->line++;
 		rc = hints_line(x, text + pos, n);
@@ -389,8 +384,8 @@ done:
 }
 
 /* Read a whole file (a regular one, at most HINTS_MAX_FILE_BYTES). */
-static int hints_read(const char *path, char **text, size_t *len,
-                      char *err, size_t errlen)
+static int hints_read(const char *path, char **text, size_t *len, char *err,
+                      size_t errlen)
 {
 	char why[128];
 	int rc = fileio_read_path(path, HINTS_MAX_FILE_BYTES, true, text, len,
@@ -403,8 +398,7 @@ static int hints_read(const char *path, char **text, size_t *len,
 	return rc == FILEIO_ENOMEM ? HINTS_ENOMEM : HINTS_EIO;
 }
 
-int hints_load(const char *path, struct hints **out, char *err,
-               size_t errlen)
+int hints_load(const char *path, struct hints **out, char *err, size_t errlen)
 {
 	char *text = NULL;
 	size_t len = 0;

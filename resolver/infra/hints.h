@@ -1,6 +1,6 @@
 /*
- * resolver/infra/hints.h - root hints: the servers every resolution starts from
- * when the cache knows no closer zone cut.
+ * resolver/infra/hints.h - root hints: the servers every resolution starts
+ * from when the cache knows no closer zone cut.
  *
  * The file is a small zone file: one record a line,
  *   OWNER TTL [IN] NS|A|AAAA DATA
@@ -58,14 +58,14 @@
 /** Status codes. */
 enum hints_status {
 	HINTS_OK = 0,
-	HINTS_ESYNTAX,   /**< malformed line (message says which) */
-	HINTS_ETOOMANY,  /**< more than HINTS_MAX_NS / HINTS_MAX_ADDRS */
-	HINTS_EEMPTY,    /**< no NS record */
-	HINTS_ENOADDR,   /**< an NS name without an address */
-	HINTS_EORPHAN,   /**< an address for a name that is no NS */
-	HINTS_EIO,       /**< file unreadable or too large */
-	HINTS_EINVAL,    /**< bad argument */
-	HINTS_ENOMEM     /**< allocation failed */
+	HINTS_ESYNTAX,  /**< malformed line (message says which) */
+	HINTS_ETOOMANY, /**< more than HINTS_MAX_NS / HINTS_MAX_ADDRS */
+	HINTS_EEMPTY,   /**< no NS record */
+	HINTS_ENOADDR,  /**< an NS name without an address */
+	HINTS_EORPHAN,  /**< an address for a name that is no NS */
+	HINTS_EIO,      /**< file unreadable or too large */
+	HINTS_EINVAL,   /**< bad argument */
+	HINTS_ENOMEM    /**< allocation failed */
 };
 
 /** Parsed root hints (opaque, immutable). */
@@ -84,15 +84,14 @@ const char *hints_strerror(int status);
  * @return HINTS_OK or an error (nothing allocated, *out untouched).
  */
 int hints_parse(const char *file, const char *text, size_t len,
-                struct hints **out, char *err, size_t errlen)
-	MUST_CHECK;
+                struct hints **out, char *err, size_t errlen) MUST_CHECK;
 
 /**
  * Read and parse a hints file (at most HINTS_MAX_FILE_BYTES).
  * @return as hints_parse, or HINTS_EIO ("FILE: reason" in err).
  */
-int hints_load(const char *path, struct hints **out, char *err,
-               size_t errlen) MUST_CHECK;
+int hints_load(const char *path, struct hints **out, char *err, size_t errlen)
+	MUST_CHECK;
 
 /**
  * The IANA root servers compiled in: HINTS_BUILTIN_NS names, each with
@@ -145,7 +144,6 @@ size_t hints_addr_count(const struct hints *h, size_t i);
  * @return HINTS_OK or HINTS_EINVAL (out of range).
  */
 int hints_addr(const struct hints *h, size_t i, size_t j,
-               struct sockaddr_storage *sa, socklen_t *salen)
-	MUST_CHECK;
+               struct sockaddr_storage *sa, socklen_t *salen) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_HINTS_H */

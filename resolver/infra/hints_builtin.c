@@ -42,16 +42,16 @@ static const struct hints_root hints_roots[HINTS_BUILTIN_NS] = {
 
 /* Write the records of root server r; returns the new length, or cap
  * when it did not fit. */
-static size_t hints_root_text(const struct hints_root *r, char *text,
-                              size_t n, size_t cap)
+static size_t hints_root_text(const struct hints_root *r, char *text, size_t n,
+                              size_t cap)
 {
 	int w = snprintf(text + n, cap - n,
 	                 ". %u IN NS %c.root-servers.net.\n"
 	                 "%c.root-servers.net. %u IN A %s\n"
 	                 "%c.root-servers.net. %u IN AAAA %s\n",
-	                 HINTS_BUILTIN_TTL, r->letter,
-	                 r->letter, HINTS_BUILTIN_TTL, r->ip4,
-	                 r->letter, HINTS_BUILTIN_TTL, r->ip6);
+	                 HINTS_BUILTIN_TTL, r->letter, r->letter,
+	                 HINTS_BUILTIN_TTL, r->ip4, r->letter,
+	                 HINTS_BUILTIN_TTL, r->ip6);
 
 	if (w < 0 || (size_t)w >= cap - n)
 		return cap;
@@ -78,9 +78,8 @@ static void hints_used(char *used, size_t usedlen, const char *what)
 
 /* The fallback file if it loads; else the built-in set, with the reason
  * in err when the file exists but fails. */
-static int hints_fallback(const char *fallback, struct hints **out,
-                          char *used, size_t usedlen, char *err,
-                          size_t errlen)
+static int hints_fallback(const char *fallback, struct hints **out, char *used,
+                          size_t usedlen, char *err, size_t errlen)
 {
 	struct stat st;
 

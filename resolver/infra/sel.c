@@ -28,34 +28,34 @@
 /** A zone mark: lame or broken for one zone until a time. */
 struct sel_zmark {
 	uint64_t zone_hash;
-	uint64_t until_ms;     /**< 0: slot free */
-	uint8_t kind;          /**< enum sel_mark */
+	uint64_t until_ms; /**< 0: slot free */
+	uint8_t kind;      /**< enum sel_mark */
 };
 
 /** What the table knows about one address. */
 struct sel_entry {
 	bool used;
-	uint8_t family;        /**< AF_INET or AF_INET6 */
+	uint8_t family; /**< AF_INET or AF_INET6 */
 	uint8_t ip[SEL_ADDR_BYTES];
 	bool have_rtt;
-	uint32_t srtt8;        /**< smoothed RTT in 1/SEL_RTT_SCALE ms */
-	uint64_t rtt_at_ms;    /**< when srtt8 was last updated */
-	uint64_t answer_ms;    /**< last answer (0: never) */
-	uint32_t timeouts;     /**< consecutive */
+	uint32_t srtt8;     /**< smoothed RTT in 1/SEL_RTT_SCALE ms */
+	uint64_t rtt_at_ms; /**< when srtt8 was last updated */
+	uint64_t answer_ms; /**< last answer (0: never) */
+	uint32_t timeouts;  /**< consecutive */
 	uint64_t backoff_until_ms;
 	uint64_t noedns_until_ms;
-	uint64_t touched_ms;   /**< last write: LRU for eviction */
+	uint64_t touched_ms; /**< last write: LRU for eviction */
 	struct sel_zmark marks[SEL_MARKS_MAX];
 	bool curve;
 	uint8_t key[KEY_BYTES];
-	uint8_t zonelen;       /**< 0: no zone noted */
+	uint8_t zonelen; /**< 0: no zone noted */
 	uint8_t zone[SEL_ZONE_MAX];
-	uint8_t last_error;    /**< enum sel_error */
+	uint8_t last_error; /**< enum sel_error */
 	uint64_t error_ms;
 };
 
 struct sel {
-	size_t nslots;         /**< a power of two */
+	size_t nslots; /**< a power of two */
 	size_t entries;
 	uint64_t evictions;
 	struct sel_entry *slot;
@@ -70,14 +70,10 @@ struct sel_key {
 const char *sel_strerror(int status)
 {
 	switch (status) {
-	case SEL_OK:
-		return "ok";
-	case SEL_EINVAL:
-		return "invalid argument";
-	case SEL_ENOMEM:
-		return "out of memory";
-	default:
-		return "unknown sel status";
+	case SEL_OK: return "ok";
+	case SEL_EINVAL: return "invalid argument";
+	case SEL_ENOMEM: return "out of memory";
+	default: return "unknown sel status";
 	}
 }
 
@@ -189,8 +185,9 @@ static struct sel_entry *sel_get(struct sel *s, const struct sockaddr *sa,
 		if (!e->used) {
 			if (victim == NULL || victim->used)
 				victim = e;
-		} else if (victim == NULL || (victim->used &&
-		           e->touched_ms < victim->touched_ms)) {
+		} else if (victim == NULL ||
+		           (victim->used &&
+		            e->touched_ms < victim->touched_ms)) {
 			victim = e;
 		}
 	}
@@ -281,8 +278,7 @@ uint32_t sel_hedge_ms(const struct sel *s, const struct sockaddr *sa,
 	return h < timeout ? (uint32_t)h : 0;
 }
 
-bool sel_edns(const struct sel *s, const struct sockaddr *sa,
-              uint64_t now_ms)
+bool sel_edns(const struct sel *s, const struct sockaddr *sa, uint64_t now_ms)
 {
 	const struct sel_entry *e = sel_find(s, sa);
 
@@ -309,8 +305,10 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 
 	if (e == NULL)
 		return score;
-	score += (e->timeouts < SEL_SCORE_TIMEOUTS_MAX ? e->timeouts :
-	          SEL_SCORE_TIMEOUTS_MAX) * SEL_SCORE_TIMEOUT;
+	score += (e->timeouts < SEL_SCORE_TIMEOUTS_MAX ?
+	                  e->timeouts :
+	                  SEL_SCORE_TIMEOUTS_MAX) *
+	         SEL_SCORE_TIMEOUT;
 	if (e->backoff_until_ms > now_ms)
 		score += SEL_SCORE_BACKOFF;
 	if (zone != NULL &&
@@ -376,8 +374,8 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
 	return best;
 }
 
-void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
-                    uint32_t rtt_ms, uint64_t now_ms)
+void sel_rtt_report(struct sel *s, const struct sockaddr *sa, uint32_t rtt_ms,
+                    uint64_t now_ms)
 {
 	struct sel_entry *e = sel_get(s, sa, now_ms);
 
@@ -440,8 +438,8 @@ void sel_mark_set(struct sel *s, const struct sockaddr *sa,
 {
 	struct sel_entry *e = sel_get(s, sa, now_ms);
 	uint64_t zh = sel_zone_hash(zone, zonelen);
-	uint64_t until = now_ms + (mark == SEL_MARK_LAME ? SEL_LAME_MS :
-	                                                   SEL_BROKEN_MS);
+	uint64_t until = now_ms +
+	                 (mark == SEL_MARK_LAME ? SEL_LAME_MS : SEL_BROKEN_MS);
 	struct sel_zmark *slot = NULL;
 	size_t i;
 
@@ -494,8 +492,7 @@ bool sel_marked(const struct sel *s, const struct sockaddr *sa,
 	                        now_ms);
 }
 
-void sel_noedns_set(struct sel *s, const struct sockaddr *sa,
-                    uint64_t now_ms)
+void sel_noedns_set(struct sel *s, const struct sockaddr *sa, uint64_t now_ms)
 {
 	struct sel_entry *e = sel_get(s, sa, now_ms);
 
@@ -506,8 +503,8 @@ void sel_noedns_set(struct sel *s, const struct sockaddr *sa,
 	e->error_ms = now_ms;
 }
 
-void sel_key_set(struct sel *s, const struct sockaddr *sa,
-                 const uint8_t *key, uint64_t now_ms)
+void sel_key_set(struct sel *s, const struct sockaddr *sa, const uint8_t *key,
+                 uint64_t now_ms)
 {
 	struct sel_entry *e = sel_get(s, sa, now_ms);
 
@@ -567,7 +564,8 @@ static void sel_entry_info(const struct sel_entry *e, uint64_t now_ms,
 	info->timeouts = e->timeouts;
 	info->answered = e->answer_ms != 0;
 	info->answer_age_ms = info->answered && now_ms > e->answer_ms ?
-	                      now_ms - e->answer_ms : 0;
+	                              now_ms - e->answer_ms :
+	                              0;
 	info->backoff = e->backoff_until_ms > now_ms;
 	info->noedns = e->noedns_until_ms > now_ms;
 	info->curve = e->curve;
@@ -601,8 +599,7 @@ static void sel_entry_addr(const struct sel_entry *e,
 	(void)netaddr_make(ss, e->ip, e->family == AF_INET ? 4 : 16, 0);
 }
 
-int sel_walk(const struct sel *s, uint64_t now_ms, sel_walk_fn fn,
-             void *arg)
+int sel_walk(const struct sel *s, uint64_t now_ms, sel_walk_fn fn, void *arg)
 {
 	struct sockaddr_storage ss;
 	struct sel_info info;

@@ -86,13 +86,13 @@
 #define SEL_BACKOFF_BASE_MS 1000u
 #define SEL_BACKOFF_MAX_MS 120000u
 /** How long marks last. */
-#define SEL_LAME_MS 900000u      /**< lame for a zone: 15 minutes */
-#define SEL_BROKEN_MS 60000u     /**< SERVFAIL/FORMERR/NOTIMP: 1 minute */
-#define SEL_NOEDNS_MS 3600000u   /**< no EDNS after FORMERR: 1 hour */
+#define SEL_LAME_MS 900000u    /**< lame for a zone: 15 minutes */
+#define SEL_BROKEN_MS 60000u   /**< SERVFAIL/FORMERR/NOTIMP: 1 minute */
+#define SEL_NOEDNS_MS 3600000u /**< no EDNS after FORMERR: 1 hour */
 /** Bytes of the zone name kept per address (a wire name's maximum). */
 #define SEL_ZONE_MAX 255
 /** Score penalties (lower scores are better). */
-#define SEL_SCORE_TIMEOUT 100u   /**< per consecutive timeout... */
+#define SEL_SCORE_TIMEOUT 100u    /**< per consecutive timeout... */
 #define SEL_SCORE_TIMEOUTS_MAX 8u /**< ...counted up to this many */
 #define SEL_SCORE_BACKOFF 100000u
 #define SEL_SCORE_MARKED 1000000u
@@ -102,8 +102,8 @@
 /** Status codes. */
 enum sel_status {
 	SEL_OK = 0,
-	SEL_EINVAL,  /**< bad argument (address family, slot count) */
-	SEL_ENOMEM   /**< allocation failed */
+	SEL_EINVAL, /**< bad argument (address family, slot count) */
+	SEL_ENOMEM  /**< allocation failed */
 };
 
 /** Marks that exclude a server from one zone for a while. */
@@ -115,27 +115,27 @@ enum sel_mark {
 /** The last thing that went wrong with an address (sel_info). */
 enum sel_error {
 	SEL_ERR_NONE = 0,
-	SEL_ERR_TIMEOUT,     /**< sel_timeout_report */
-	SEL_ERR_LAME,        /**< sel_mark_set SEL_MARK_LAME */
-	SEL_ERR_BROKEN,      /**< sel_mark_set SEL_MARK_BROKEN */
-	SEL_ERR_NOEDNS       /**< sel_noedns_set */
+	SEL_ERR_TIMEOUT, /**< sel_timeout_report */
+	SEL_ERR_LAME,    /**< sel_mark_set SEL_MARK_LAME */
+	SEL_ERR_BROKEN,  /**< sel_mark_set SEL_MARK_BROKEN */
+	SEL_ERR_NOEDNS   /**< sel_noedns_set */
 };
 
 /** What the table says about one address (see sel_info). */
 struct sel_info {
-	bool known;          /**< the address has an entry */
-	uint32_t srtt_ms;    /**< smoothed RTT with decay applied */
-	uint32_t timeouts;   /**< consecutive timeouts */
-	bool backoff;        /**< in back-off after timeouts */
-	bool noedns;         /**< send no EDNS */
-	bool curve;          /**< a DNSCurve key was recorded */
+	bool known;        /**< the address has an entry */
+	uint32_t srtt_ms;  /**< smoothed RTT with decay applied */
+	uint32_t timeouts; /**< consecutive timeouts */
+	bool backoff;      /**< in back-off after timeouts */
+	bool noedns;       /**< send no EDNS */
+	bool curve;        /**< a DNSCurve key was recorded */
 	uint8_t key[KEY_BYTES];
 	uint8_t zone[SEL_ZONE_MAX]; /**< zone it was last asked about
 	                                 (sel_zone_note), canonical */
-	size_t zonelen;      /**< 0: none noted */
+	size_t zonelen;             /**< 0: none noted */
 	enum sel_error last_error;
-	uint64_t error_age_ms; /**< how long ago (if last_error) */
-	bool answered;       /**< an answer was ever recorded */
+	uint64_t error_age_ms;  /**< how long ago (if last_error) */
+	bool answered;          /**< an answer was ever recorded */
 	uint64_t answer_age_ms; /**< how long ago (if answered) */
 };
 
@@ -150,9 +150,9 @@ typedef int (*sel_walk_fn)(const struct sockaddr *sa,
 
 /** Counters. */
 struct sel_stats {
-	size_t entries;      /**< addresses held */
-	size_t slots;        /**< capacity */
-	uint64_t evictions;  /**< entries replaced for space */
+	size_t entries;     /**< addresses held */
+	size_t slots;       /**< capacity */
+	uint64_t evictions; /**< entries replaced for space */
 };
 
 /** The table (opaque). */
@@ -201,8 +201,7 @@ uint32_t sel_hedge_ms(const struct sel *s, const struct sockaddr *sa,
  * Whether to offer EDNS to an address (false after sel_noedns_set, until
  * SEL_NOEDNS_MS has passed).
  */
-bool sel_edns(const struct sel *s, const struct sockaddr *sa,
-              uint64_t now_ms);
+bool sel_edns(const struct sel *s, const struct sockaddr *sa, uint64_t now_ms);
 
 /**
  * Score an address for a zone: lower is better. Usable servers score
@@ -235,8 +234,8 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
  * sample, and the first after SEL_DECAY_MS without one, is taken as is)
  * and ends any back-off.
  */
-void sel_rtt_report(struct sel *s, const struct sockaddr *sa,
-                    uint32_t rtt_ms, uint64_t now_ms);
+void sel_rtt_report(struct sel *s, const struct sockaddr *sa, uint32_t rtt_ms,
+                    uint64_t now_ms);
 
 /**
  * Record a timeout (the full sel_timeout_ms, never a hedge): one more
@@ -274,15 +273,14 @@ bool sel_mark_get(const struct sel *s, const struct sockaddr *sa,
                   enum sel_mark *mark, uint64_t *left_ms);
 
 /** Stop offering EDNS to an address for SEL_NOEDNS_MS. */
-void sel_noedns_set(struct sel *s, const struct sockaddr *sa,
-                    uint64_t now_ms);
+void sel_noedns_set(struct sel *s, const struct sockaddr *sa, uint64_t now_ms);
 
 /**
  * Record the DNSCurve key learned for an address (from its NS name), or
  * clear it (key NULL).
  */
-void sel_key_set(struct sel *s, const struct sockaddr *sa,
-                 const uint8_t *key, uint64_t now_ms);
+void sel_key_set(struct sel *s, const struct sockaddr *sa, const uint8_t *key,
+                 uint64_t now_ms);
 
 /**
  * Everything known about one address.
@@ -318,8 +316,7 @@ void sel_zone_note(struct sel *s, const struct sockaddr *sa,
  * Call fn for every address in the table, in slot order.
  * @return the non-zero value fn stopped with, else 0.
  */
-int sel_walk(const struct sel *s, uint64_t now_ms, sel_walk_fn fn,
-             void *arg);
+int sel_walk(const struct sel *s, uint64_t now_ms, sel_walk_fn fn, void *arg);
 
 /** Name of an enum sel_error ("timeout", "lame", ...; "-" for none). */
 const char *sel_error_name(enum sel_error e);

@@ -38,7 +38,7 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 	if (env == NULL || now == NULL)
 		return NULL;
 	req = env->req_slab != NULL ? slab_alloc(env->req_slab) :
-	      malloc(sizeof(*req));
+	                              malloc(sizeof(*req));
 	if (req == NULL)
 		return NULL;
 	memset(req, 0, ITER_REQ_ZEROED);
@@ -53,8 +53,8 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 	req->next_token = 1;
 	req->curve_all = true;
 	ms = env->cfg != NULL ? env->cfg->query_timeout_ms : 0;
-	req->deadline_ms = now->mono_ms + (ms != 0 ? ms :
-	                                   ITER_DEADLINE_DEFAULT_MS);
+	req->deadline_ms = now->mono_ms +
+	                   (ms != 0 ? ms : ITER_DEADLINE_DEFAULT_MS);
 	qmin = env->cfg != NULL && env->cfg->qname_minimisation;
 	name_ok = qname != NULL && qnamelen <= WIRE_NAME_MAX &&
 	          wire_name_check(qname, qnamelen) == WIRE_OK;
@@ -161,8 +161,8 @@ bool iter_frame_busy(const struct iter_req *req, size_t fi)
 	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
 		const struct iter_out *o = &req->out[i];
 
-		if (o->used && !o->timed_out && !o->hedged &&
-		    o->frame == fi && o->gen == f->gen)
+		if (o->used && !o->timed_out && !o->hedged && o->frame == fi &&
+		    o->gen == f->gen)
 			return true;
 	}
 	return false;
@@ -178,8 +178,8 @@ bool iter_frame_lingering(const struct iter_req *req, size_t fi)
 	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
 		const struct iter_out *o = &req->out[i];
 
-		if (o->used && (o->timed_out || o->hedged) &&
-		    o->frame == fi && o->gen == f->gen)
+		if (o->used && (o->timed_out || o->hedged) && o->frame == fi &&
+		    o->gen == f->gen)
 			return true;
 	}
 	return false;
@@ -223,7 +223,8 @@ static void iter_frame_end(struct iter_req *req)
 	else
 		iter_finish(req, WIRE_RCODE_SERVFAIL,
 		            req->cap_why != NULL ? req->cap_why :
-		            f->why != NULL ? f->why : "resolution failed");
+		            f->why != NULL       ? f->why :
+		                                   "resolution failed");
 }
 
 /* Run one state of the top frame. */
@@ -233,14 +234,9 @@ static int iter_run(struct iter_req *req, struct iter_target *t)
 	struct iter_frame *f = req->frame[fi];
 
 	switch (f->state) {
-	case ITER_F_LOOKUP:
-		iter_state_lookup(req, fi);
-		return ITER_CONTINUE;
-	case ITER_F_CUT:
-		iter_state_cut(req, fi);
-		return ITER_CONTINUE;
-	case ITER_F_QUERY:
-		return iter_state_query(req, fi, t);
+	case ITER_F_LOOKUP: iter_state_lookup(req, fi); return ITER_CONTINUE;
+	case ITER_F_CUT: iter_state_cut(req, fi); return ITER_CONTINUE;
+	case ITER_F_QUERY: return iter_state_query(req, fi, t);
 	case ITER_F_DONE:
 	case ITER_F_FAIL:
 	default:
@@ -316,8 +312,7 @@ static void iter_feed_timeout(struct iter_req *req, struct iter_out *o,
 		a->dropped = true;
 	/* A probe no server answers (some drop questions they were not
 	 * built for): the retries ask the full name (RFC 9156 section 3). */
-	if (o->minimised && !o->kept &&
-	    o->gen == req->frame[o->frame]->gen &&
+	if (o->minimised && !o->kept && o->gen == req->frame[o->frame]->gen &&
 	    !req->frame[o->frame]->prime)
 		req->frame[o->frame]->qmin = false;
 	sel_timeout_report(req->env->sel, (const struct sockaddr *)&o->sa,

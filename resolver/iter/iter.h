@@ -2,8 +2,8 @@
  * resolver/iter/iter.h - the iterator: one recursive resolution as a state
  * machine that does no I/O (Knot Resolver's produce/consume split).
  *
- * The daemon's event loop (resolver/transport/upstream.c, resolver/front/server.c) drives
- * it:
+ * The daemon's event loop (resolver/transport/upstream.c,
+ * resolver/front/server.c) drives it:
  *
  *   req = iter_new(env, name, type, class, now)
  *   loop:
@@ -83,87 +83,87 @@ struct curvepin;
 
 /** Time, given by the caller: wall clock for TTLs, monotonic for RTT. */
 struct iter_now {
-	time_t wall;       /**< seconds, time(NULL): cache expiry */
-	uint64_t mono_ms;  /**< milliseconds, CLOCK_MONOTONIC: RTT, deadline */
+	time_t wall;      /**< seconds, time(NULL): cache expiry */
+	uint64_t mono_ms; /**< milliseconds, CLOCK_MONOTONIC: RTT, deadline */
 };
 
 /** What the iterator shares between resolutions (one per worker). */
 /** Counters the iterator adds to (each NULL: not counted). */
 struct iter_tally {
-	uint64_t *lame;                 /**< replies that marked a server
-	                                     lame for its zone */
-	uint64_t *malformed;            /**< replies dropped: a record whose
-	                                     RDATA does not parse */
-	uint64_t *noaa;                 /**< answers used without AA */
-	uint64_t *fallback;             /**< failed cuts re-asked at the
-	                                     parent */
-	uint64_t *private_stripped;     /**< answer A/AAAA records removed
-	                                     by private-address */
+	uint64_t *lame;             /**< replies that marked a server
+	                                 lame for its zone */
+	uint64_t *malformed;        /**< replies dropped: a record whose
+	                                 RDATA does not parse */
+	uint64_t *noaa;             /**< answers used without AA */
+	uint64_t *fallback;         /**< failed cuts re-asked at the
+	                                 parent */
+	uint64_t *private_stripped; /**< answer A/AAAA records removed
+	                                 by private-address */
 };
 
 struct iter_env {
-	struct cache *cache;            /**< the shared answer cache */
-	struct sel *sel;                /**< server-selection table */
-	const struct hints *hints;      /**< root hints */
-	const struct cfg *cfg;          /**< limits and switches */
-	bool refresh;                   /**< prefetch: the client's question
-	                                     (and its CNAME targets) is
-	                                     asked upstream even when cached,
-	                                     to refresh the cache */
-	struct curvepin *pin;           /**< zones seen with DNSCurve keys
-	                                     (curvepin.h); NULL: none kept */
-	uint64_t *downgrades;           /**< NULL, or a counter bumped for
-	                                     every downgrade refused
-	                                     (curve-require, curve-pin) */
-	struct slab *req_slab;          /**< NULL, or where iter_new takes
-	                                     the request (slots of at least
-	                                     iter_req_size(); same thread) */
-	struct slab *frame_slab;        /**< likewise for its frames
-	                                     (iter_frame_size()) */
+	struct cache *cache;       /**< the shared answer cache */
+	struct sel *sel;           /**< server-selection table */
+	const struct hints *hints; /**< root hints */
+	const struct cfg *cfg;     /**< limits and switches */
+	bool refresh;              /**< prefetch: the client's question
+	                                (and its CNAME targets) is
+	                                asked upstream even when cached,
+	                                to refresh the cache */
+	struct curvepin *pin;      /**< zones seen with DNSCurve keys
+	                                (curvepin.h); NULL: none kept */
+	uint64_t *downgrades;      /**< NULL, or a counter bumped for
+	                                every downgrade refused
+	                                (curve-require, curve-pin) */
+	struct slab *req_slab;     /**< NULL, or where iter_new takes
+	                                the request (slots of at least
+	                                iter_req_size(); same thread) */
+	struct slab *frame_slab;   /**< likewise for its frames
+	                                (iter_frame_size()) */
 	struct iter_tally tally;
-	uint64_t *prime_after;          /**< NULL, or monotonic ms before
-	                                     which the root hints are not
-	                                     primed again (set when priming
-	                                     failed; one per worker) */
-	uint32_t (*random)(void);       /**< NULL: curve_random's pool; a
-	                                     fixed sequence in tests (the
-	                                     order of unknown servers) */
+	uint64_t *prime_after;    /**< NULL, or monotonic ms before
+	                               which the root hints are not
+	                               primed again (set when priming
+	                               failed; one per worker) */
+	uint32_t (*random)(void); /**< NULL: curve_random's pool; a
+	                               fixed sequence in tests (the
+	                               order of unknown servers) */
 };
 
 /** One upstream query the caller must send. */
 struct iter_target {
-	uint32_t token;                 /**< echo it in iter_feed; non-zero,
-	                                     never reused in one request */
-	uint8_t qname[WIRE_NAME_MAX];   /**< lowercase wire name to ask */
+	uint32_t token;               /**< echo it in iter_feed; non-zero,
+	                                   never reused in one request */
+	uint8_t qname[WIRE_NAME_MAX]; /**< lowercase wire name to ask */
 	size_t qnamelen;
 	uint16_t qtype;
 	uint16_t qclass;
-	uint8_t zone[WIRE_NAME_MAX];    /**< the zone cut this server serves
-	                                     (TXT format zone; bailiwick) */
+	uint8_t zone[WIRE_NAME_MAX]; /**< the zone cut this server serves
+	                                  (TXT format zone; bailiwick) */
 	size_t zonelen;
-	struct sockaddr_storage addr;   /**< server address, port 53 */
+	struct sockaddr_storage addr; /**< server address, port 53 */
 	socklen_t addrlen;
-	bool curve;                     /**< box it: the NS name had a key */
-	uint8_t key[KEY_BYTES];    /**< server public key if curve */
-	uint16_t edns;                  /**< EDNS payload to offer, 0 = none */
-	uint32_t timeout_ms;            /**< report ITER_REPLY_TIMEOUT after */
-	uint32_t hedge_ms;              /**< 0, or (below timeout_ms) also
-	                                     report an early ITER_REPLY_TIMEOUT
-	                                     with hedge set after this long:
-	                                     the next server is asked too, and
-	                                     the query keeps waiting for its
-	                                     answer and its real timeout */
-	bool tcp;                       /**< ask over TCP from the start (a
-	                                     retry after a UDP drop) */
+	bool curve;             /**< box it: the NS name had a key */
+	uint8_t key[KEY_BYTES]; /**< server public key if curve */
+	uint16_t edns;          /**< EDNS payload to offer, 0 = none */
+	uint32_t timeout_ms;    /**< report ITER_REPLY_TIMEOUT after */
+	uint32_t hedge_ms;      /**< 0, or (below timeout_ms) also
+	                             report an early ITER_REPLY_TIMEOUT
+	                             with hedge set after this long:
+	                             the next server is asked too, and
+	                             the query keeps waiting for its
+	                             answer and its real timeout */
+	bool tcp;               /**< ask over TCP from the start (a
+	                             retry after a UDP drop) */
 };
 
 /** How an outstanding query ended, as the caller saw it. */
 enum iter_reply_kind {
-	ITER_REPLY_MSG = 0,   /**< a validated DNS reply (msg is set) */
-	ITER_REPLY_TIMEOUT,   /**< nothing acceptable within timeout_ms; the
-	                           caller may still feed a late MSG for the
-	                           same token afterwards */
-	ITER_REPLY_UNREACHABLE,/**< ICMP unreachable, connection refused */
+	ITER_REPLY_MSG = 0,     /**< a validated DNS reply (msg is set) */
+	ITER_REPLY_TIMEOUT,     /**< nothing acceptable within timeout_ms; the
+	                             caller may still feed a late MSG for the
+	                             same token afterwards */
+	ITER_REPLY_UNREACHABLE, /**< ICMP unreachable, connection refused */
 	ITER_REPLY_FORMERR_EDNS /**< FORMERR to a query with EDNS: the
 	                           server gets no EDNS from now on */
 };
@@ -172,17 +172,17 @@ enum iter_reply_kind {
 struct iter_reply {
 	uint32_t token;
 	enum iter_reply_kind kind;
-	const struct wire_msg *msg;     /**< kind MSG: parsed, ID/question
-	                                     matched, opened if curve */
-	bool curve;                     /**< came inside a DNSCurve box */
-	uint32_t rtt_ms;                /**< send to receive */
-	bool hedge;                     /**< kind TIMEOUT: the early one at
-	                                     target.hedge_ms, not a timeout */
-	bool tcp;                       /**< kind MSG: came over TCP (its
-	                                     time never raises the server's
-	                                     smoothed RTT: handshake and the
-	                                     server's TCP queue are not the
-	                                     UDP path) */
+	const struct wire_msg *msg; /**< kind MSG: parsed, ID/question
+	                                 matched, opened if curve */
+	bool curve;                 /**< came inside a DNSCurve box */
+	uint32_t rtt_ms;            /**< send to receive */
+	bool hedge;                 /**< kind TIMEOUT: the early one at
+	                                 target.hedge_ms, not a timeout */
+	bool tcp;                   /**< kind MSG: came over TCP (its
+	                                 time never raises the server's
+	                                 smoothed RTT: handshake and the
+	                                 server's TCP queue are not the
+	                                 UDP path) */
 };
 
 /** What iter_next asks of the caller. */
@@ -204,11 +204,11 @@ struct iter_counts {
 	uint32_t subqueries;
 	uint32_t lame;
 	uint32_t timeouts;
-	uint32_t hedges;                /**< early deadlines passed (the next
-	                                     server asked too) */
-	uint32_t downgrades;            /**< key-less referrals or plain
-	                                     answers refused (curve-require,
-	                                     curve-pin) */
+	uint32_t hedges;     /**< early deadlines passed (the next
+	                          server asked too) */
+	uint32_t downgrades; /**< key-less referrals or plain
+	                          answers refused (curve-require,
+	                          curve-pin) */
 };
 
 /** Opaque resolution state. */
@@ -276,22 +276,22 @@ void iter_free(struct iter_req *req);
 
 /** One NS name of a peeked zone cut. */
 struct iter_peek_ns {
-	uint8_t name[WIRE_NAME_MAX];    /**< lowercase wire name */
+	uint8_t name[WIRE_NAME_MAX]; /**< lowercase wire name */
 	size_t namelen;
-	bool curve;                     /**< its name carries a key */
+	bool curve; /**< its name carries a key */
 	uint8_t key[KEY_BYTES];
-	size_t naddr;                   /**< 0: glueless, none cached */
+	size_t naddr; /**< 0: glueless, none cached */
 	struct sockaddr_storage addr[ITER_PEEK_ADDRS]; /**< port 53 */
-	uint32_t score[ITER_PEEK_ADDRS];/**< sel_score: lower is asked
-	                                     first */
+	uint32_t score[ITER_PEEK_ADDRS]; /**< sel_score: lower is asked
+	                                      first */
 };
 
 /** The zone cut a resolution of a name would start from. */
 struct iter_peek {
 	uint8_t zone[WIRE_NAME_MAX];
 	size_t zonelen;
-	bool from_hints;                /**< no usable cut cached: the root
-	                                     hints */
+	bool from_hints; /**< no usable cut cached: the root
+	                      hints */
 	size_t nns;
 	struct iter_peek_ns ns[ITER_PEEK_NS];
 };
@@ -307,9 +307,8 @@ struct iter_peek {
  * @param out: filled.
  * @return 0, or -1 (malformed name, out of memory).
  */
-int iter_peek_cut(const struct iter_env *env, const uint8_t *name,
-                  size_t len, const struct iter_now *now,
-                  struct iter_peek *out);
+int iter_peek_cut(const struct iter_env *env, const uint8_t *name, size_t len,
+                  const struct iter_now *now, struct iter_peek *out);
 
 /**
  * Copy the RDATA of a parsed record with the names in it (NS, CNAME,

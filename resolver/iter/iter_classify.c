@@ -49,9 +49,8 @@ static bool iter_type_match(uint16_t have, uint16_t want)
 }
 
 /* Whether the answer section holds data of the asked type at name. */
-static bool iter_find_final(const struct wire_msg *m,
-                            const struct iter_ask *a, const uint8_t *name,
-                            size_t len)
+static bool iter_find_final(const struct wire_msg *m, const struct iter_ask *a,
+                            const uint8_t *name, size_t len)
 {
 	uint8_t owner[WIRE_NAME_MAX];
 	size_t olen, i;
@@ -65,9 +64,9 @@ static bool iter_find_final(const struct wire_msg *m,
 }
 
 /* A CNAME at name: fill the link. */
-static bool iter_find_cname(const struct wire_msg *m,
-                            const struct iter_ask *a, const uint8_t *name,
-                            size_t len, struct iter_link *l)
+static bool iter_find_cname(const struct wire_msg *m, const struct iter_ask *a,
+                            const uint8_t *name, size_t len,
+                            struct iter_link *l)
 {
 	uint8_t owner[WIRE_NAME_MAX];
 	size_t olen, i;
@@ -89,9 +88,9 @@ static bool iter_find_cname(const struct wire_msg *m,
 }
 
 /* Replace the suffix `owner` of name by `target` (DNAME substitution). */
-static bool iter_dname_subst(const uint8_t *name, size_t len,
-                             size_t ownerlen, const uint8_t *target,
-                             size_t targetlen, uint8_t *out, size_t *outlen)
+static bool iter_dname_subst(const uint8_t *name, size_t len, size_t ownerlen,
+                             const uint8_t *target, size_t targetlen,
+                             uint8_t *out, size_t *outlen)
 {
 	size_t keep = len - ownerlen;
 
@@ -105,9 +104,9 @@ static bool iter_dname_subst(const uint8_t *name, size_t len,
 
 /* A DNAME at a proper ancestor of name: fill the link. Returns -1 when
  * the substituted name would be too long (YXDOMAIN). */
-static int iter_find_dname(const struct wire_msg *m,
-                           const struct iter_ask *a, const uint8_t *name,
-                           size_t len, struct iter_link *l)
+static int iter_find_dname(const struct wire_msg *m, const struct iter_ask *a,
+                           const uint8_t *name, size_t len,
+                           struct iter_link *l)
 {
 	uint8_t owner[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	size_t olen, tlen, i;
@@ -119,8 +118,8 @@ static int iter_find_dname(const struct wire_msg *m,
 			continue;
 		if (!iter_rr_name(m, &m->rr[i], 0, target, &tlen))
 			return 0;
-		if (!iter_dname_subst(name, len, olen, target, tlen,
-		                      l->target, &l->targetlen))
+		if (!iter_dname_subst(name, len, olen, target, tlen, l->target,
+		                      &l->targetlen))
 			return -1;
 		l->rr = i;
 		l->dname = true;
@@ -146,8 +145,8 @@ static bool iter_chain_has(const struct iter_class *c,
 }
 
 /* Follow the chain from qname; returns true if the final RRset is there. */
-static bool iter_walk_chain(const struct wire_msg *m,
-                            const struct iter_ask *a, struct iter_class *c)
+static bool iter_walk_chain(const struct wire_msg *m, const struct iter_ask *a,
+                            struct iter_class *c)
 {
 	memcpy(c->final, a->qname, a->qnamelen);
 	c->finallen = a->qnamelen;
@@ -179,8 +178,7 @@ static bool iter_walk_chain(const struct wire_msg *m,
 }
 
 /* The SOA of the authority section that covers qname, in bailiwick. */
-static size_t iter_find_soa(const struct wire_msg *m,
-                            const struct iter_ask *a)
+static size_t iter_find_soa(const struct wire_msg *m, const struct iter_ask *a)
 {
 	uint8_t owner[WIRE_NAME_MAX];
 	size_t olen, i;
@@ -195,11 +193,11 @@ static size_t iter_find_soa(const struct wire_msg *m,
 
 /* Where the NS records of the authority section point, from Z. */
 enum iter_refdir {
-	ITER_REF_NONE = 0,  /**< no NS record of the class */
-	ITER_REF_DOWN,      /**< a zone below Z holding qname: a referral */
-	ITER_REF_SAME,      /**< Z itself (an apex NS set beside data) */
-	ITER_REF_UP,        /**< Z's parent or another ancestor */
-	ITER_REF_SIDE       /**< a zone that does not hold qname */
+	ITER_REF_NONE = 0, /**< no NS record of the class */
+	ITER_REF_DOWN,     /**< a zone below Z holding qname: a referral */
+	ITER_REF_SAME,     /**< Z itself (an apex NS set beside data) */
+	ITER_REF_UP,       /**< Z's parent or another ancestor */
+	ITER_REF_SIDE      /**< a zone that does not hold qname */
 };
 
 /* The first NS record of the authority section: its owner goes to
@@ -222,8 +220,9 @@ static enum iter_refdir iter_refdir(const struct wire_msg *m,
 		return ITER_REF_SAME;
 	if (!iter_name_under(c->cut, c->cutlen, a->zone, a->zonelen))
 		return iter_name_under(a->zone, a->zonelen, c->cut,
-		                       c->cutlen) ? ITER_REF_UP :
-		                                    ITER_REF_SIDE;
+		                       c->cutlen) ?
+		               ITER_REF_UP :
+		               ITER_REF_SIDE;
 	if (!iter_name_under(a->qname, a->qnamelen, c->cut, c->cutlen))
 		return ITER_REF_SIDE;
 	return ITER_REF_DOWN;
@@ -258,8 +257,9 @@ static bool iter_header_ok(const struct wire_msg *m, struct iter_class *c)
 	if (rcode != WIRE_RCODE_NOERROR && rcode != WIRE_RCODE_NXDOMAIN) {
 		c->kind = ITER_K_ERROR;
 		c->why = rcode == WIRE_RCODE_SERVFAIL ? "SERVFAIL" :
-		         rcode == WIRE_RCODE_FORMERR ? "FORMERR" :
-		         rcode == WIRE_RCODE_NOTIMP ? "NOTIMP" : "bad RCODE";
+		         rcode == WIRE_RCODE_FORMERR  ? "FORMERR" :
+		         rcode == WIRE_RCODE_NOTIMP   ? "NOTIMP" :
+		                                        "bad RCODE";
 		return false;
 	}
 	return true;
@@ -369,7 +369,7 @@ static void iter_no_answer(const struct wire_msg *m, const struct iter_ask *a,
 		iter_lame(c, "referral to the zone asked");
 	else
 		iter_lame(c, dir == ITER_REF_UP ? "upward referral" :
-		                                   "referral sideways");
+		                                  "referral sideways");
 }
 
 void iter_classify(const struct wire_msg *m, const struct iter_ask *a,

@@ -51,9 +51,15 @@ static void iter_dname_link(struct iter_req *req, size_t fi,
 	size_t olen;
 	uint32_t ttl = iter_ttl(req, rr->ttl);
 	struct cache_rdata rd = { l->target, l->targetlen };
-	struct cache_rrset set = { l->owner, l->ownerlen, WIRE_TYPE_CNAME,
-	                           req->frame[fi]->qclass, ttl, &rd, 1,
-	                           (enum cache_rank)iter_data_rank(c), key };
+	struct cache_rrset set = { l->owner,
+		                   l->ownerlen,
+		                   WIRE_TYPE_CNAME,
+		                   req->frame[fi]->qclass,
+		                   ttl,
+		                   &rd,
+		                   1,
+		                   (enum cache_rank)iter_data_rank(c),
+		                   key };
 
 	if (!iter_dname_done(c, i) && iter_rr_owner(m, rr, owner, &olen))
 		iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, owner, olen,

@@ -43,16 +43,14 @@ bool iter_curve_required(const struct iter_req *req, const uint8_t *name,
 
 /* Refuse: count, log, fail the frame. */
 static void iter_curve_refuse(struct iter_req *req, size_t fi,
-                              const uint8_t *name, size_t len,
-                              const char *why)
+                              const uint8_t *name, size_t len, const char *why)
 {
 	char text[WIRE_NAME_TEXT_MAX];
 
 	req->counts.downgrades++;
 	if (req->env->downgrades != NULL)
 		(*req->env->downgrades)++;
-	if (wire_name_to_text(name, len, text, sizeof(text), NULL) !=
-	    WIRE_OK)
+	if (wire_name_to_text(name, len, text, sizeof(text), NULL) != WIRE_OK)
 		strcpy(text, "?");
 	log_warn_limited("curve_downgrade", "name=%s reason=%s", text, why);
 	iter_fail(req->frame[fi], why);
@@ -186,7 +184,8 @@ bool iter_curve_ns_agree(struct iter_req *req, size_t fi,
 	        iter_curve_keys_in(cut, &own) &&
 	        !(iter_curve_has(cut, true) && iter_curve_has(&own, false));
 	if (!agree)
-		log_debug("curve_ns_keys_differ", "note=%s", "apex NS answer "
+		log_debug("curve_ns_keys_differ", "note=%s",
+		          "apex NS answer "
 		          "not cached: its keys differ from the "
 		          "delegation's");
 	return agree;

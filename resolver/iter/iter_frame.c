@@ -18,9 +18,8 @@ struct iter_frame *iter_frame_top(struct iter_req *req)
 	return req->frame[req->depth];
 }
 
-void iter_frame_init(struct iter_frame *f, const uint8_t *name,
-                     size_t len, uint16_t qtype, uint16_t qclass,
-                     bool qmin)
+void iter_frame_init(struct iter_frame *f, const uint8_t *name, size_t len,
+                     uint16_t qtype, uint16_t qclass, bool qmin)
 {
 	memset(f, 0, sizeof(*f));
 	f->state = ITER_F_LOOKUP;
@@ -45,12 +44,11 @@ int iter_frame_push(struct iter_req *req, size_t ns, uint16_t qtype)
 {
 	struct iter_frame *parent = iter_frame_top(req);
 	struct iter_frame *f;
-	bool qmin = req->env->cfg != NULL &&
-	            req->env->cfg->qname_minimisation;
+	bool qmin = req->env->cfg != NULL && req->env->cfg->qname_minimisation;
 
 	if (req->depth >= ITER_MAX_DEPTH)
 		return -1;
-	f = iter_frame_alloc(req);   /* iter_frame_init clears it */
+	f = iter_frame_alloc(req); /* iter_frame_init clears it */
 	if (f == NULL)
 		return -1;
 	iter_frame_init(f, parent->zone.ns[ns].name,
@@ -123,8 +121,9 @@ static void iter_deliver_image(struct iter_req *req, size_t fi,
 static struct answer_chase iter_chase(const struct iter_req *req,
                                       const struct iter_frame *f)
 {
-	struct answer_chase ch = { req->env->cache, f->qclass, req->now.wall,
-	                           0, 0, false };
+	struct answer_chase ch = {
+		req->env->cache, f->qclass, req->now.wall, 0, 0, false
+	};
 
 	return ch;
 }
@@ -321,8 +320,10 @@ static bool iter_zone_same_ns(const struct iter_zone *a,
 		bool found = false;
 
 		for (j = 0; j < b->nns && !found; j++)
-			found = wire_name_equal(a->ns[i].name, a->ns[i].namelen,
-			                        b->ns[j].name, b->ns[j].namelen);
+			found = wire_name_equal(a->ns[i].name,
+			                        a->ns[i].namelen,
+			                        b->ns[j].name,
+			                        b->ns[j].namelen);
 		if (!found)
 			return false;
 	}
@@ -343,11 +344,11 @@ static void iter_fallback_log(const struct iter_frame *f, const char *to)
 /* The parent's NS set of f->zone, kept from its referral
  * (ITER_TYPE_PARENT_NS), into *z; false: none, or the same servers, or
  * none usable. */
-static bool iter_parent_side_load(struct iter_req *req,
-                                  struct iter_frame *f, struct iter_zone *z)
+static bool iter_parent_side_load(struct iter_req *req, struct iter_frame *f,
+                                  struct iter_zone *z)
 {
 	struct cache_query q = { f->zone.name, f->zone.len,
-	                         ITER_TYPE_PARENT_NS, f->qclass, 0 };
+		                 ITER_TYPE_PARENT_NS, f->qclass, 0 };
 	struct cache_answer ans;
 
 	f->parent_side = true;
@@ -399,13 +400,14 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 	f->above_pending = false;
 	for (walk = 0; walk < ITER_CUT_WALK_MAX; walk++) {
 		struct cache_query q = { name, len, WIRE_TYPE_NS, f->qclass,
-		                         0 };
+			                 0 };
 		struct cache_answer ans;
 		size_t off, zlen;
 
 		if (cache_closest_ns(req->env->cache, &q, req->now.wall, &ans,
-		                     req->scratch, sizeof(req->scratch)) !=
-		    CACHE_OK || ans.owner_off >= len)
+		                     req->scratch,
+		                     sizeof(req->scratch)) != CACHE_OK ||
+		    ans.owner_off >= len)
 			return false;
 		off = ans.owner_off;
 		zlen = len - off;
@@ -443,8 +445,9 @@ static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
 	ns->hints = true; /* configured: no localhost filter */
 	ip = netaddr_bytes(sa, &iplen);
 	if (ip != NULL)
-		iter_ns_add_addr(req, ns, iplen == 4 ? WIRE_TYPE_A :
-		                 WIRE_TYPE_AAAA, ip, iplen);
+		iter_ns_add_addr(req, ns,
+		                 iplen == 4 ? WIRE_TYPE_A : WIRE_TYPE_AAAA, ip,
+		                 iplen);
 }
 
 /*
@@ -485,7 +488,8 @@ static bool iter_zone_asked(const struct iter_zone *z)
 
 	for (i = 0; i < z->nns; i++)
 		for (j = 0; j < z->ns[i].naddr; j++)
-			if (z->ns[i].addr[j].tries > 0 || z->ns[i].addr[j].dead)
+			if (z->ns[i].addr[j].tries > 0 ||
+			    z->ns[i].addr[j].dead)
 				return true;
 	return false;
 }

@@ -87,24 +87,24 @@
 
 /** One server address of an NS name. */
 struct iter_addr {
-	uint8_t family;                 /**< AF_INET or AF_INET6 */
+	uint8_t family; /**< AF_INET or AF_INET6 */
 	uint8_t ip[ITER_IPV6_BYTES];
-	uint8_t tries;                  /**< queries sent for this step */
-	bool dead;                      /**< lame/broken: no more tries */
-	bool dropped;                   /**< a query of this step timed out:
-	                                     the retry goes over TCP when the
-	                                     server is alive (sel.h) */
+	uint8_t tries; /**< queries sent for this step */
+	bool dead;     /**< lame/broken: no more tries */
+	bool dropped;  /**< a query of this step timed out:
+	                    the retry goes over TCP when the
+	                    server is alive (sel.h) */
 };
 
 /** One NS name of a zone cut. */
 struct iter_ns {
-	uint8_t name[WIRE_NAME_MAX];    /**< lowercase */
+	uint8_t name[WIRE_NAME_MAX]; /**< lowercase */
 	size_t namelen;
-	bool curve;                     /**< key found (and cfg->curve) */
+	bool curve; /**< key found (and cfg->curve) */
 	uint8_t key[KEY_BYTES];
-	bool hints;                     /**< from root hints: no localhost
-	                                     filter */
-	unsigned sub;                   /**< ITER_SUB_* done */
+	bool hints;   /**< from root hints: no localhost
+	                   filter */
+	unsigned sub; /**< ITER_SUB_* done */
 	struct iter_addr addr[ITER_NS_ADDRS];
 	size_t naddr;
 };
@@ -128,54 +128,54 @@ enum iter_fstate {
 /** One question being resolved (frame 0: the client's). */
 struct iter_frame {
 	enum iter_fstate state;
-	uint32_t gen;                   /**< bumped at each new step */
-	uint8_t sname[WIRE_NAME_MAX];   /**< current name (after CNAMEs) */
+	uint32_t gen;                 /**< bumped at each new step */
+	uint8_t sname[WIRE_NAME_MAX]; /**< current name (after CNAMEs) */
 	size_t snamelen;
 	uint16_t qtype, qclass;
 	struct iter_zone zone;
-	bool qmin;                      /**< minimise this question */
-	bool prime;                     /**< the cut is the root hints: ask
-	                                     ". NS" of them first (RFC 8109) */
-	size_t qmin_labels;             /**< labels of the next name asked */
+	bool qmin;          /**< minimise this question */
+	bool prime;         /**< the cut is the root hints: ask
+	                         ". NS" of them first (RFC 8109) */
+	size_t qmin_labels; /**< labels of the next name asked */
 	unsigned qmin_steps;
 	unsigned referrals;
 	unsigned cnames;
 	uint64_t seen[ITER_MAX_CNAME + 1]; /**< hashes of names visited */
 	size_t nseen;
-	size_t parent_ns;               /**< sub-frames: NS index below */
-	bool retry_set;                 /**< resend to retry_ns/addr first */
-	unsigned fallbacks;             /**< ITER_FALLBACK_MAX */
-	bool parent_side;               /**< the cached parent-side NS set
-	                                     was tried (or is not there) */
-	uint8_t above[WIRE_NAME_MAX];   /**< the zone a fallback left; CUT
-	                                     starts above it once */
+	size_t parent_ns;             /**< sub-frames: NS index below */
+	bool retry_set;               /**< resend to retry_ns/addr first */
+	unsigned fallbacks;           /**< ITER_FALLBACK_MAX */
+	bool parent_side;             /**< the cached parent-side NS set
+	                                   was tried (or is not there) */
+	uint8_t above[WIRE_NAME_MAX]; /**< the zone a fallback left; CUT
+	                                   starts above it once */
 	size_t abovelen;
-	bool above_pending;             /**< CUT has not used `above` yet */
+	bool above_pending; /**< CUT has not used `above` yet */
 	size_t retry_ns, retry_addr;
-	const char *why;                /**< FAIL reason */
+	const char *why; /**< FAIL reason */
 };
 
 /** One query handed out and not yet settled. */
 struct iter_out {
 	bool used;
-	bool timed_out;                 /**< reported; a late MSG is used */
-	bool hedged;                    /**< its early deadline passed: the
-	                                     next server is asked too; a
-	                                     late MSG is used, and the real
-	                                     timeout still counts */
+	bool timed_out; /**< reported; a late MSG is used */
+	bool hedged;    /**< its early deadline passed: the
+	                     next server is asked too; a
+	                     late MSG is used, and the real
+	                     timeout still counts */
 	uint32_t token;
-	size_t frame;                   /**< frame index */
-	uint32_t gen;                   /**< frame generation when sent */
-	size_t ns, addr;                /**< indexes in the frame's zone */
+	size_t frame;    /**< frame index */
+	uint32_t gen;    /**< frame generation when sent */
+	size_t ns, addr; /**< indexes in the frame's zone */
 	struct sockaddr_storage sa;
 	socklen_t salen;
-	uint8_t qname[WIRE_NAME_MAX];   /**< as asked (lowercase) */
+	uint8_t qname[WIRE_NAME_MAX]; /**< as asked (lowercase) */
 	size_t qnamelen;
 	uint16_t qtype;
-	bool minimised;                 /**< a QNAME minimisation probe */
-	bool kept;                      /**< sent to the zone a fallback left
-	                                     (frame->above): its late final
-	                                     answer is still used */
+	bool minimised; /**< a QNAME minimisation probe */
+	bool kept;      /**< sent to the zone a fallback left
+	                     (frame->above): its late final
+	                     answer is still used */
 	bool curve;
 	uint8_t key[KEY_BYTES];
 	uint16_t edns;
@@ -188,23 +188,23 @@ struct iter_out {
 
 /** Reply kinds (the classifier's verdict). */
 enum iter_kind {
-	ITER_K_ANSWER = 0,  /**< the RRset asked for (maybe after a chain) */
-	ITER_K_CNAME,       /**< a CNAME/DNAME chain leading elsewhere */
-	ITER_K_REFERRAL,    /**< delegation to a zone below the one asked */
+	ITER_K_ANSWER = 0, /**< the RRset asked for (maybe after a chain) */
+	ITER_K_CNAME,      /**< a CNAME/DNAME chain leading elsewhere */
+	ITER_K_REFERRAL,   /**< delegation to a zone below the one asked */
 	ITER_K_NXDOMAIN,
 	ITER_K_NODATA,
-	ITER_K_LAME,        /**< REFUSED, upward/sideways referral, no AA
-	                         and nothing usable */
-	ITER_K_ERROR        /**< SERVFAIL, FORMERR, NOTIMP, TC, other */
+	ITER_K_LAME, /**< REFUSED, upward/sideways referral, no AA
+	                  and nothing usable */
+	ITER_K_ERROR /**< SERVFAIL, FORMERR, NOTIMP, TC, other */
 };
 
 /** One link of a CNAME/DNAME chain inside a reply. */
 struct iter_link {
-	size_t rr;                      /**< the CNAME or DNAME record */
+	size_t rr; /**< the CNAME or DNAME record */
 	bool dname;
-	uint8_t owner[WIRE_NAME_MAX];   /**< name at this step (lowercase) */
+	uint8_t owner[WIRE_NAME_MAX]; /**< name at this step (lowercase) */
 	size_t ownerlen;
-	uint8_t target[WIRE_NAME_MAX];  /**< where it leads (lowercase) */
+	uint8_t target[WIRE_NAME_MAX]; /**< where it leads (lowercase) */
 	size_t targetlen;
 };
 
@@ -212,27 +212,27 @@ struct iter_link {
 struct iter_class {
 	enum iter_kind kind;
 	const char *why;
-	bool aa;                        /**< AA set: authoritative data */
-	bool ra;                        /**< RA set (with no AA: a recursive
-	                                     server, not the zone's) */
-	bool malformed;                 /**< ERROR: a record did not parse */
-	bool reclame;                   /**< LAME: recursive lame, the server
-	                                     stays askable last */
-	bool loop;                      /**< chain comes back on itself */
+	bool aa;        /**< AA set: authoritative data */
+	bool ra;        /**< RA set (with no AA: a recursive
+	                     server, not the zone's) */
+	bool malformed; /**< ERROR: a record did not parse */
+	bool reclame;   /**< LAME: recursive lame, the server
+	                     stays askable last */
+	bool loop;      /**< chain comes back on itself */
 	struct iter_link link[ITER_MAX_CNAME];
 	size_t nlink;
-	uint8_t final[WIRE_NAME_MAX];   /**< name at the end of the chain */
+	uint8_t final[WIRE_NAME_MAX]; /**< name at the end of the chain */
 	size_t finallen;
-	uint8_t cut[WIRE_NAME_MAX];     /**< referral: the delegated zone */
+	uint8_t cut[WIRE_NAME_MAX]; /**< referral: the delegated zone */
 	size_t cutlen;
-	size_t soa;                     /**< SOA record index or WIRE_NONE */
+	size_t soa; /**< SOA record index or WIRE_NONE */
 };
 
 /** What a reply was about (for the classifier). */
 struct iter_ask {
-	const uint8_t *zone;            /**< bailiwick: the zone asked */
+	const uint8_t *zone; /**< bailiwick: the zone asked */
 	size_t zonelen;
-	const uint8_t *qname;           /**< the name asked (lowercase) */
+	const uint8_t *qname; /**< the name asked (lowercase) */
 	size_t qnamelen;
 	uint16_t qtype, qclass;
 };
@@ -243,20 +243,20 @@ struct iter_req {
 	uint32_t next_token;
 	bool done;
 	struct iter_frame *frame[ITER_MAX_DEPTH + 1];
-	size_t depth;                   /**< index of the top frame */
+	size_t depth; /**< index of the top frame */
 	struct iter_out out[ITER_MAX_OUTSTANDING];
 	struct iter_counts counts;
 	unsigned subqueries;
-	const char *cap_why;            /**< a cap hit in any frame */
+	const char *cap_why; /**< a cap hit in any frame */
 	struct answer result;
 	size_t an_len;
 	uint16_t an_count;
 	size_t ns_len;
 	uint16_t ns_count;
-	bool curve_all;                 /**< every RRset so far was boxed */
+	bool curve_all; /**< every RRset so far was boxed */
 	bool any_rrset;
 	uint8_t rcode;
-	struct iter_now now;            /**< time of the current call */
+	struct iter_now now; /**< time of the current call */
 	/* Not zeroed by iter_new (ITER_REQ_ZEROED ends before them): each
 	 * is written before it is read, within its length field above, and
 	 * cls by iter_classify before any use. Clearing these ~33 KB cost
@@ -283,9 +283,8 @@ struct iter_frame *iter_frame_alloc(struct iter_req *req);
 
 /* iter_frame.c */
 struct iter_frame *iter_frame_top(struct iter_req *req);
-void iter_frame_init(struct iter_frame *f, const uint8_t *name,
-                     size_t len, uint16_t qtype, uint16_t qclass,
-                     bool qmin);
+void iter_frame_init(struct iter_frame *f, const uint8_t *name, size_t len,
+                     uint16_t qtype, uint16_t qclass, bool qmin);
 int iter_frame_push(struct iter_req *req, size_t ns, uint16_t qtype);
 void iter_frame_pop(struct iter_req *req);
 void iter_frame_newstep(struct iter_req *req, size_t fi);
@@ -297,20 +296,18 @@ bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len);
 
 /* iter_query.c */
 uint32_t iter_random(const struct iter_req *req);
-int iter_state_query(struct iter_req *req, size_t fi,
-                     struct iter_target *t);
+int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t);
 bool iter_addr_ok(const struct iter_req *req, const struct iter_ns *ns,
                   const struct iter_addr *a);
-void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns,
-                      uint16_t type, const uint8_t *rdata, size_t rdlen);
+void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns, uint16_t type,
+                      const uint8_t *rdata, size_t rdlen);
 void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
                       const uint8_t *name, size_t len);
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns);
 void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z);
-bool iter_zone_usable(const struct iter_req *req,
-                      const struct iter_zone *z);
-void iter_addr_sockaddr(const struct iter_addr *a,
-                        struct sockaddr_storage *sa, socklen_t *len);
+bool iter_zone_usable(const struct iter_req *req, const struct iter_zone *z);
+void iter_addr_sockaddr(const struct iter_addr *a, struct sockaddr_storage *sa,
+                        socklen_t *len);
 
 /* iter_classify.c */
 void iter_classify(const struct wire_msg *m, const struct iter_ask *ask,
@@ -372,9 +369,8 @@ void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
                     size_t *len, uint16_t *qtype, bool *minimised);
 void iter_qmin_reset(struct iter_frame *f);
 void iter_qmin_skip(struct iter_req *req, size_t fi);
-bool iter_qmin_reply(struct iter_req *req, size_t fi,
-                     const struct iter_out *o, const struct wire_msg *m,
-                     const struct iter_reply *reply);
+bool iter_qmin_reply(struct iter_req *req, size_t fi, const struct iter_out *o,
+                     const struct wire_msg *m, const struct iter_reply *reply);
 
 /* iter_util.c */
 size_t iter_name_labels(const uint8_t *name, size_t len);

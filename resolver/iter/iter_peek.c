@@ -31,16 +31,16 @@ static void iter_peek_copy_ns(const struct iter_req *req,
 		if (!iter_addr_ok(req, ns, &ns->addr[j]))
 			continue;
 		iter_addr_sockaddr(&ns->addr[j], &p->addr[p->naddr], &sl);
-		p->score[p->naddr] = sel_score(req->env->sel,
-		    (const struct sockaddr *)&p->addr[p->naddr], z->name,
-		    z->len, req->now.mono_ms);
+		p->score[p->naddr] =
+			sel_score(req->env->sel,
+		                  (const struct sockaddr *)&p->addr[p->naddr],
+		                  z->name, z->len, req->now.mono_ms);
 		p->naddr++;
 	}
 }
 
-int iter_peek_cut(const struct iter_env *env, const uint8_t *name,
-                  size_t len, const struct iter_now *now,
-                  struct iter_peek *out)
+int iter_peek_cut(const struct iter_env *env, const uint8_t *name, size_t len,
+                  const struct iter_now *now, struct iter_peek *out)
 {
 	struct iter_req *req;
 	const struct iter_zone *z;

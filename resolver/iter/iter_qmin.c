@@ -173,9 +173,8 @@ static void iter_qmin_remember(struct iter_req *req, size_t fi,
 	(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 }
 
-bool iter_qmin_reply(struct iter_req *req, size_t fi,
-                     const struct iter_out *o, const struct wire_msg *m,
-                     const struct iter_reply *reply)
+bool iter_qmin_reply(struct iter_req *req, size_t fi, const struct iter_out *o,
+                     const struct wire_msg *m, const struct iter_reply *reply)
 {
 	const struct iter_class *c = &req->cls;
 
@@ -187,8 +186,7 @@ bool iter_qmin_reply(struct iter_req *req, size_t fi,
 		return true;
 	}
 	switch (c->kind) {
-	case ITER_K_REFERRAL:
-		return false;
+	case ITER_K_REFERRAL: return false;
 	case ITER_K_ANSWER:
 		if (c->nlink == 0) {
 			/* An authoritative NS RRset: a zone cut here. */
@@ -203,8 +201,6 @@ bool iter_qmin_reply(struct iter_req *req, size_t fi,
 		return true;
 	case ITER_K_NXDOMAIN:
 	case ITER_K_CNAME:
-	default:
-		iter_qmin_again(req, fi, true);
-		return true;
+	default: iter_qmin_again(req, fi, true); return true;
 	}
 }

@@ -23,18 +23,20 @@
 /** Candidates considered for one send. */
 #define ITER_CAND_MAX (ITER_NS_MAX * ITER_NS_ADDRS)
 
-void iter_addr_sockaddr(const struct iter_addr *a,
-                        struct sockaddr_storage *sa, socklen_t *len)
+void iter_addr_sockaddr(const struct iter_addr *a, struct sockaddr_storage *sa,
+                        socklen_t *len)
 {
-	*len = netaddr_make(sa, a->ip, a->family == AF_INET ?
-	                    ITER_IPV4_BYTES : ITER_IPV6_BYTES, ITER_PORT);
+	*len = netaddr_make(sa, a->ip,
+	                    a->family == AF_INET ? ITER_IPV4_BYTES :
+	                                           ITER_IPV6_BYTES,
+	                    ITER_PORT);
 }
 
 /* 127/8, 0/8, ::1, :: and v4-mapped forms of the first two. */
 static bool iter_addr_local(const struct iter_addr *a)
 {
-	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	                                    0xff, 0xff };
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0,    0,
+		                            0, 0, 0, 0, 0xff, 0xff };
 	static const uint8_t zero[ITER_IPV6_BYTES];
 	const uint8_t *v4 = NULL;
 
@@ -65,8 +67,8 @@ bool iter_addr_ok(const struct iter_req *req, const struct iter_ns *ns,
 	return true;
 }
 
-void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns,
-                      uint16_t type, const uint8_t *rdata, size_t rdlen)
+void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns, uint16_t type,
+                      const uint8_t *rdata, size_t rdlen)
 {
 	struct iter_addr a;
 	size_t i;
@@ -112,7 +114,7 @@ static void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
 {
 	uint8_t img[ITER_ADDR_IMAGE_BYTES];
 	struct cache_query q = { ns->name, ns->namelen, type, WIRE_CLASS_IN,
-	                         0 };
+		                 0 };
 	struct cache_answer ans;
 	struct answer_rr rr;
 	size_t pos = 0, n;
@@ -159,10 +161,12 @@ void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z)
 
 			if (hints_addr(h, i, j, &ss, &sl) != HINTS_OK)
 				continue;
-			ip = netaddr_bytes((const struct sockaddr *)&ss, &iplen);
+			ip = netaddr_bytes((const struct sockaddr *)&ss,
+			                   &iplen);
 			if (ip != NULL)
-				iter_ns_add_addr(req, ns, iplen == 4 ?
-				                 WIRE_TYPE_A : WIRE_TYPE_AAAA,
+				iter_ns_add_addr(req, ns,
+				                 iplen == 4 ? WIRE_TYPE_A :
+				                              WIRE_TYPE_AAAA,
 				                 ip, iplen);
 		}
 		z->nns++;
@@ -187,8 +191,8 @@ bool iter_zone_usable(const struct iter_req *req, const struct iter_zone *z)
 
 /* Whether a query of the current step to (ns, addr) is still waiting
  * (not yet timed out). */
-static bool iter_addr_open(const struct iter_req *req, size_t fi,
-                           size_t ns, size_t addr)
+static bool iter_addr_open(const struct iter_req *req, size_t fi, size_t ns,
+                           size_t addr)
 {
 	size_t i;
 
@@ -249,9 +253,9 @@ uint32_t iter_random(const struct iter_req *req)
 
 /** Why a server was chosen (the sel_choose debug line). */
 enum iter_why {
-	ITER_WHY_RTT = 0,    /**< the lowest score (smoothed RTT) */
-	ITER_WHY_UNKNOWN,    /**< at random among unknown servers */
-	ITER_WHY_RETRY       /**< a second try, or the FORMERR retry */
+	ITER_WHY_RTT = 0, /**< the lowest score (smoothed RTT) */
+	ITER_WHY_UNKNOWN, /**< at random among unknown servers */
+	ITER_WHY_RETRY    /**< a second try, or the FORMERR retry */
 };
 
 /* Choose the next server: the FORMERR retry first, then the best of the
@@ -286,7 +290,7 @@ static bool iter_pick(struct iter_req *req, size_t fi, unsigned upto,
 			*addr = c.addr[k];
 			if (tries == 0)
 				*why = unknown ? ITER_WHY_UNKNOWN :
-				       ITER_WHY_RTT;
+				                 ITER_WHY_RTT;
 			return true;
 		}
 	}
@@ -337,16 +341,17 @@ static void iter_log_choice(const struct iter_req *req, size_t fi,
 	                      NULL) != WIRE_OK)
 		snprintf(zone, sizeof zone, "?");
 	netaddr_text((const struct sockaddr *)&t->addr, addr, sizeof addr);
-	log_debug("sel_choose", "zone=%s server=%s why=%s timeout_ms=%u "
-	          "hedge_ms=%u tcp=%s token=%u", zone, addr, why,
-	          (unsigned)t->timeout_ms, (unsigned)t->hedge_ms,
-	          t->tcp ? "yes" : "no", (unsigned)t->token);
+	log_debug("sel_choose",
+	          "zone=%s server=%s why=%s timeout_ms=%u "
+	          "hedge_ms=%u tcp=%s token=%u",
+	          zone, addr, why, (unsigned)t->timeout_ms,
+	          (unsigned)t->hedge_ms, t->tcp ? "yes" : "no",
+	          (unsigned)t->token);
 }
 
 /* The target of a recorded query (timing fields apart). */
 static void iter_target_fill(const struct iter_frame *f,
-                             const struct iter_out *o,
-                             struct iter_target *t)
+                             const struct iter_out *o, struct iter_target *t)
 {
 	t->token = o->token;
 	memcpy(t->qname, o->qname, o->qnamelen);
@@ -363,11 +368,11 @@ static void iter_target_fill(const struct iter_frame *f,
 }
 
 /* Fill the target for (ns, addr) and record the outstanding query. */
-static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
-                      size_t ai, enum iter_why why, struct iter_target *t)
+static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
+                      enum iter_why why, struct iter_target *t)
 {
 	static const char *const why_text[] = { "rtt", "unknown-random",
-	                                        "retry" };
+		                                "retry" };
 	bool hedging = iter_frame_hedging(req, fi);
 	struct iter_frame *f = req->frame[fi];
 	struct iter_ns *ns = &f->zone.ns[nsi];
@@ -395,7 +400,9 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
 	o->curve = ns->curve;
 	memcpy(o->key, ns->key, KEY_BYTES);
 	o->edns = sel_edns(req->env->sel, sa, req->now.mono_ms) &&
-	          req->env->cfg != NULL ? req->env->cfg->edns_size : 0;
+	                          req->env->cfg != NULL ?
+	                  req->env->cfg->edns_size :
+	                  0;
 	o->sent_ms = req->now.mono_ms;
 	sel_zone_note(req->env->sel, sa, f->zone.name, f->zone.len,
 	              req->now.mono_ms);
@@ -414,8 +421,10 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi,
 	}
 	iter_target_fill(f, o, t);
 	t->timeout_ms = timeout;
-	iter_log_choice(req, fi, t, why == ITER_WHY_RETRY ? "retry" :
-	                hedging ? "hedge" : why_text[why]);
+	iter_log_choice(req, fi, t,
+	                why == ITER_WHY_RETRY ? "retry" :
+	                hedging               ? "hedge" :
+	                                        why_text[why]);
 	return true;
 }
 
@@ -456,8 +465,7 @@ static uint16_t iter_sub_type(const struct iter_req *req,
 
 /* Start a sub-resolution for a glueless NS name; false: none possible
  * (*why tells a cap that stopped it). */
-static bool iter_sub_start(struct iter_req *req, size_t fi,
-                           const char **why)
+static bool iter_sub_start(struct iter_req *req, size_t fi, const char **why)
 {
 	struct iter_zone *z = &req->frame[fi]->zone;
 	size_t i;
@@ -500,8 +508,7 @@ static int iter_query_send(struct iter_req *req, size_t fi, size_t ns,
 	return ITER_SEND;
 }
 
-int iter_state_query(struct iter_req *req, size_t fi,
-                     struct iter_target *t)
+int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 {
 	struct iter_frame *f = req->frame[fi];
 	const char *why = NULL;

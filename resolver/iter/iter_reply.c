@@ -44,11 +44,12 @@ const uint8_t *iter_reply_key(const struct iter_out *o,
 static void iter_section(const struct wire_msg *m, enum wire_section sec,
                          size_t *from, size_t *to)
 {
-	*from = sec == WIRE_SECTION_ANSWER ? 0 :
-	        sec == WIRE_SECTION_AUTHORITY ? m->an : m->an + m->ns;
-	*to = sec == WIRE_SECTION_ANSWER ? m->an :
+	*from = sec == WIRE_SECTION_ANSWER    ? 0 :
+	        sec == WIRE_SECTION_AUTHORITY ? m->an :
+	                                        m->an + m->ns;
+	*to = sec == WIRE_SECTION_ANSWER    ? m->an :
 	      sec == WIRE_SECTION_AUTHORITY ? m->an + m->ns :
-	      m->an + m->ns + m->ar;
+	                                      m->an + m->ns + m->ar;
 }
 
 /** The RDATA of one RRset gathered from a reply. */
@@ -74,8 +75,7 @@ static bool iter_set_has(const struct iter_set *s, const uint8_t *p,
 /* Gather the records (owner, type) of a section into s. */
 static void iter_set_gather(struct iter_req *req, const struct wire_msg *m,
                             enum wire_section sec, const uint8_t *owner,
-                            size_t ownerlen, uint16_t type,
-                            struct iter_set *s)
+                            size_t ownerlen, uint16_t type, struct iter_set *s)
 {
 	uint16_t qclass = req->frame[0]->qclass;
 	size_t from, to, i;
@@ -90,7 +90,8 @@ static void iter_set_gather(struct iter_req *req, const struct wire_msg *m,
 		    !iter_rr_owner(m, rr, name, &nlen) ||
 		    !wire_name_equal(name, nlen, owner, ownerlen) ||
 		    !iter_rdata_expand(m, rr, p, ITER_RDATA_BYTES - s->used,
-		                       &len) || iter_set_has(s, p, len))
+		                       &len) ||
+		    iter_set_has(s, p, len))
 			continue;
 		s->rd[s->n].data = p;
 		s->rd[s->n].len = len;
@@ -106,8 +107,7 @@ static void iter_set_gather(struct iter_req *req, const struct wire_msg *m,
  * private-domain leave the set before it is cached or answered; each
  * is counted. Glue and referral addresses (never served to a client)
  * and the addresses a sub-frame hands to its NS are left alone. */
-static void iter_set_strip_private(struct iter_req *req,
-                                   enum wire_section sec,
+static void iter_set_strip_private(struct iter_req *req, enum wire_section sec,
                                    const uint8_t *owner, size_t ownerlen,
                                    uint16_t type, struct iter_set *s)
 {
@@ -130,9 +130,11 @@ static void iter_set_strip_private(struct iter_req *req,
 		if (wire_name_to_text(owner, ownerlen, name, sizeof name,
 		                      NULL) != WIRE_OK)
 			name[0] = '\0';
-		log_debug("private_stripped", "name=%s type=%s records=%zu "
-		          "kept=%zu", name, rrtext_type_name(type, tname),
-		          s->n - kept, kept);
+		log_debug("private_stripped",
+		          "name=%s type=%s records=%zu "
+		          "kept=%zu",
+		          name, rrtext_type_name(type, tname), s->n - kept,
+		          kept);
 	}
 	s->n = kept;
 }
@@ -155,10 +157,11 @@ static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	if (s->n == 0)
 		goto done;
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
-		struct cache_rrset set = { owner, ownerlen, store,
-		                           req->frame[0]->qclass, s->ttl,
-		                           s->rd, s->n, (enum cache_rank)rank,
-		                           key };
+		struct cache_rrset set = { owner,  ownerlen,
+			                   store,  req->frame[0]->qclass,
+			                   s->ttl, s->rd,
+			                   s->n,   (enum cache_rank)rank,
+			                   key };
 
 		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	}
@@ -262,7 +265,8 @@ static void iter_answer(struct iter_req *req, size_t fi,
 	/* An apex NS RRset with other keys than the delegation's goes to
 	 * the client uncached: keys come from the parent (iter_curve.c). */
 	rank = f->qtype == WIRE_TYPE_NS && !iter_curve_ns_agree(req, fi, m) ?
-	       CACHE_RANK_NONE : iter_data_rank(c);
+	               CACHE_RANK_NONE :
+	               iter_data_rank(c);
 	iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, c->final, c->finallen,
 	                 f->qtype, rank, key, fi == 0);
 	if (f->qtype == WIRE_TYPE_NS && rank != CACHE_RANK_NONE)
@@ -275,8 +279,8 @@ static void iter_answer(struct iter_req *req, size_t fi,
 
 /* The SOA of a negative answer goes to the authority image. */
 static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
-                              size_t ownerlen, uint32_t ttl,
-                              const uint8_t *rd, size_t rdlen, bool curve)
+                              size_t ownerlen, uint32_t ttl, const uint8_t *rd,
+                              size_t rdlen, bool curve)
 {
 	const struct cfg *cfg = req->env->cfg;
 	const uint8_t *mp = rd + rdlen - ITER_SOA_MINIMUM_FROM_END;
@@ -316,11 +320,19 @@ static void iter_negative(struct iter_req *req, size_t fi,
 	    rdlen < ITER_SOA_MINIMUM_FROM_END)
 		return;
 	{
-		struct cache_neg neg = {
-			nx ? CACHE_KIND_NXDOMAIN : CACHE_KIND_NODATA,
-			f->sname, f->snamelen, f->qtype, f->qclass, owner, olen,
-			iter_ttl(req, m->rr[c->soa].ttl), rd, rdlen,
-			(enum cache_rank)iter_data_rank(c), key };
+		struct cache_neg neg = { nx ? CACHE_KIND_NXDOMAIN :
+			                      CACHE_KIND_NODATA,
+			                 f->sname,
+			                 f->snamelen,
+			                 f->qtype,
+			                 f->qclass,
+			                 owner,
+			                 olen,
+			                 iter_ttl(req, m->rr[c->soa].ttl),
+			                 rd,
+			                 rdlen,
+			                 (enum cache_rank)iter_data_rank(c),
+			                 key };
 
 		(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 	}
@@ -419,8 +431,7 @@ static bool iter_other_server(const struct iter_req *req,
  * only when no other server is left or on its second try; else it
  * counts as lame. */
 static void iter_reclame_check(const struct iter_req *req,
-                               const struct iter_out *o,
-                               struct iter_class *c)
+                               const struct iter_out *o, struct iter_class *c)
 {
 	const struct iter_zone *z = &req->frame[o->frame]->zone;
 
@@ -457,8 +468,8 @@ static bool iter_kept_useful(const struct iter_req *req,
 	const struct iter_frame *f = req->frame[o->frame];
 	enum iter_kind k = req->cls.kind;
 
-	return k != ITER_K_REFERRAL && k != ITER_K_LAME &&
-	       k != ITER_K_ERROR && o->qtype == f->qtype &&
+	return k != ITER_K_REFERRAL && k != ITER_K_LAME && k != ITER_K_ERROR &&
+	       o->qtype == f->qtype &&
 	       wire_name_equal(o->qname, o->qnamelen, f->sname, f->snamelen);
 }
 
@@ -466,12 +477,12 @@ static bool iter_kept_useful(const struct iter_req *req,
 static void iter_reply_log(const struct iter_req *req,
                            const struct iter_out *o)
 {
-	static const char *const kinds[] = { "answer", "cname", "referral",
-	                                     "nxdomain", "nodata", "lame",
-	                                     "bad" };
+	static const char *const kinds[] = { "answer",   "cname",  "referral",
+		                             "nxdomain", "nodata", "lame",
+		                             "bad" };
 	const struct iter_class *c = &req->cls;
 	char addr[INET6_ADDRSTRLEN], qname[WIRE_NAME_TEXT_MAX],
-	     zone[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
+		zone[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
 	size_t zlen;
 	const uint8_t *z = iter_out_zone(req, o, &zlen);
 
@@ -483,10 +494,11 @@ static void iter_reply_log(const struct iter_req *req,
 		qname[0] = '\0';
 	if (wire_name_to_text(z, zlen, zone, sizeof zone, NULL) != WIRE_OK)
 		zone[0] = '\0';
-	log_debug("upstream_reply", "server=%s zone=%s qname=%s type=%s "
-	          "kind=%s aa=%d ra=%d why=%s token=%u", addr, zone,
-	          qname, rrtext_type_name(o->qtype, tbuf), kinds[c->kind],
-	          c->aa ? 1 : 0, c->ra ? 1 : 0,
+	log_debug("upstream_reply",
+	          "server=%s zone=%s qname=%s type=%s "
+	          "kind=%s aa=%d ra=%d why=%s token=%u",
+	          addr, zone, qname, rrtext_type_name(o->qtype, tbuf),
+	          kinds[c->kind], c->aa ? 1 : 0, c->ra ? 1 : 0,
 	          c->why != NULL ? c->why : "", (unsigned)o->token);
 }
 
@@ -506,8 +518,7 @@ static bool iter_reply_matches(const struct iter_req *req,
 		return false;
 	return m->q.qtype == o->qtype &&
 	       m->q.qclass == req->frame[o->frame]->qclass &&
-	       wire_name_equal(m->q.name, m->q.namelen, o->qname,
-	                       o->qnamelen);
+	       wire_name_equal(m->q.name, m->q.namelen, o->qname, o->qnamelen);
 }
 
 /* A useful reply (not lame, not an error) for frame fi. */
@@ -524,9 +535,7 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))
 		return;
 	switch (req->cls.kind) {
-	case ITER_K_ANSWER:
-		iter_answer(req, fi, m, key);
-		break;
+	case ITER_K_ANSWER: iter_answer(req, fi, m, key); break;
 	case ITER_K_CNAME:
 		if (iter_chain_apply(req, fi, m, key, &req->cls)) {
 			f->state = ITER_F_LOOKUP;
@@ -541,8 +550,7 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 		iter_negative(req, fi, m, key,
 		              req->cls.kind == ITER_K_NXDOMAIN);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -579,7 +587,8 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 		return;
 	}
 	if ((req->cls.kind == ITER_K_ANSWER ||
-	     req->cls.kind == ITER_K_CNAME) && !req->cls.aa)
+	     req->cls.kind == ITER_K_CNAME) &&
+	    !req->cls.aa)
 		iter_tally(req->env->tally.noaa);
 	copy = *o;
 	iter_out_free(req, o);

@@ -94,15 +94,15 @@ static bool iter_copy_raw(const struct wire_msg *m, size_t *pos, size_t n,
 }
 
 /* Expand one RDATA name at *pos into out + *o (case kept). */
-static bool iter_copy_name(const struct wire_msg *m,
-                           const struct wire_rr *rr, size_t *pos,
-                           uint8_t *out, size_t cap, size_t *o)
+static bool iter_copy_name(const struct wire_msg *m, const struct wire_rr *rr,
+                           size_t *pos, uint8_t *out, size_t cap, size_t *o)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len;
 
 	if (wire_read_rdata_name(m->buf, m->len, rr, pos, name, &len, 0) !=
-	    WIRE_OK || len > cap - *o)
+	            WIRE_OK ||
+	    len > cap - *o)
 		return false;
 	memcpy(out + *o, name, len);
 	*o += len;
@@ -120,21 +120,14 @@ static bool iter_rdata_layout(uint16_t type, size_t *pre, size_t *names,
 	case WIRE_TYPE_NS:
 	case WIRE_TYPE_CNAME:
 	case WIRE_TYPE_PTR:
-	case WIRE_TYPE_DNAME:
-		return true;
-	case WIRE_TYPE_MX:
-		*pre = ITER_MX_SKIP;
-		return true;
-	case WIRE_TYPE_SRV:
-		*pre = ITER_SRV_SKIP;
-		return true;
+	case WIRE_TYPE_DNAME: return true;
+	case WIRE_TYPE_MX: *pre = ITER_MX_SKIP; return true;
+	case WIRE_TYPE_SRV: *pre = ITER_SRV_SKIP; return true;
 	case WIRE_TYPE_SOA:
 		*names = 2;
 		*post = ITER_SOA_COUNTERS;
 		return true;
-	default:
-		*names = 0;
-		return false;
+	default: *names = 0; return false;
 	}
 }
 

@@ -169,8 +169,7 @@ static int blk_add(struct localdata *ld, const uint8_t *name, size_t nlen)
 	return LOCALDATA_OK;
 }
 
-static void rec_read(const struct ld_arena *a, uint32_t off,
-                     struct ld_rec *r)
+static void rec_read(const struct ld_arena *a, uint32_t off, struct ld_rec *r)
 {
 	const uint8_t *p = a->buf + off;
 
@@ -254,8 +253,8 @@ static size_t lower_bound(const struct ld_arena *a, const uint8_t *name,
 	return lo;
 }
 
-static bool entry_is(const struct ld_arena *a, size_t i,
-                     const uint8_t *name, size_t len)
+static bool entry_is(const struct ld_arena *a, size_t i, const uint8_t *name,
+                     size_t len)
 {
 	const uint8_t *p;
 
@@ -274,8 +273,8 @@ static bool is_blocked(const struct localdata *ld, const uint8_t *name,
 	if (ld->blk.n == 0)
 		return false;
 	while (off < len) {
-		if (entry_is(&ld->blk, lower_bound(&ld->blk, name + off,
-		                                   len - off),
+		if (entry_is(&ld->blk,
+		             lower_bound(&ld->blk, name + off, len - off),
 		             name + off, len - off))
 			return true;
 		if (name[off] == 0)
@@ -290,9 +289,8 @@ static bool is_blocked(const struct localdata *ld, const uint8_t *name,
 
 /* The records of a local name: those of qtype (ANY: all), one PTR. */
 static int ld_records(const struct localdata *ld, size_t i,
-                          const uint8_t *lname, size_t len,
-                          uint16_t qtype, struct answer *a,
-                          uint8_t *buf, size_t cap)
+                      const uint8_t *lname, size_t len, uint16_t qtype,
+                      struct answer *a, uint8_t *buf, size_t cap)
 {
 	size_t used = 0;
 	uint16_t count = 0, last_type = 0;
@@ -322,8 +320,7 @@ static int ld_records(const struct localdata *ld, size_t i,
 
 int localdata_answer(const struct localdata *ld, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
-                     struct answer *a, uint8_t *buf, size_t cap,
-                     bool *blocked)
+                     struct answer *a, uint8_t *buf, size_t cap, bool *blocked)
 {
 	const struct localdata *rt = localdata_rt_table();
 	size_t i;
@@ -440,9 +437,11 @@ static int hosts_line(struct localdata *ld, const struct ld_line *l,
 	while ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
 		if (!parse_name(tok, name, &nlen))
 			return line_fail(l, "bad name", tok);
-		rc = rec_add(ld, name, nlen, family == AF_INET ? WIRE_TYPE_A :
-		             WIRE_TYPE_AAAA, ip, family == AF_INET ?
-		             LD_IPV4_BYTES : LD_IPV6_BYTES);
+		rc = rec_add(ld, name, nlen,
+		             family == AF_INET ? WIRE_TYPE_A : WIRE_TYPE_AAAA,
+		             ip,
+		             family == AF_INET ? LD_IPV4_BYTES :
+		                                 LD_IPV6_BYTES);
 		if (rc == LOCALDATA_OK && names++ == 0)
 			rc = rec_add(ld, rev, rlen, WIRE_TYPE_PTR, name, nlen);
 		if (rc != LOCALDATA_OK)
@@ -511,8 +510,10 @@ int localdata_add_text(struct localdata *ld, enum localdata_kind kind,
 		l.lineno++;
 		for (; pos < len && text[pos] != '\n'; pos++) {
 			if (n + 1 >= sizeof line || text[pos] == '\0')
-				return line_fail(&l, "line too long or NUL "
-				                 "byte in", "");
+				return line_fail(&l,
+				                 "line too long or NUL "
+				                 "byte in",
+				                 "");
 			line[n++] = text[pos];
 		}
 		pos++;
@@ -549,7 +550,8 @@ static int load_one(struct localdata *ld, enum localdata_kind kind,
 		return LOCALDATA_OK;
 	rc = read_file(path, &text, &len, err, errlen);
 	if (rc == LOCALDATA_OK)
-		rc = localdata_add_text(ld, kind, path, text, len, err, errlen);
+		rc = localdata_add_text(ld, kind, path, text, len, err,
+		                        errlen);
 	free(text);
 	return rc;
 }

@@ -57,20 +57,20 @@
 
 /** Status codes. */
 enum localdata_status {
-	LOCALDATA_OK = 0,      /**< the name is local or blocked: see *a */
-	LOCALDATA_ENOTLOCAL,   /**< neither: resolve it */
-	LOCALDATA_ESPACE,      /**< caller's buffer too small */
-	LOCALDATA_EINVAL,      /**< bad argument */
-	LOCALDATA_EPARSE,      /**< a bad line (err says FILE:LINE) */
-	LOCALDATA_EFILE,       /**< cannot read a file, or too large */
-	LOCALDATA_ENOMEM,      /**< allocation failed */
-	LOCALDATA_ETOOMANY     /**< more than LOCALDATA_ENTRIES_MAX */
+	LOCALDATA_OK = 0,    /**< the name is local or blocked: see *a */
+	LOCALDATA_ENOTLOCAL, /**< neither: resolve it */
+	LOCALDATA_ESPACE,    /**< caller's buffer too small */
+	LOCALDATA_EINVAL,    /**< bad argument */
+	LOCALDATA_EPARSE,    /**< a bad line (err says FILE:LINE) */
+	LOCALDATA_EFILE,     /**< cannot read a file, or too large */
+	LOCALDATA_ENOMEM,    /**< allocation failed */
+	LOCALDATA_ETOOMANY   /**< more than LOCALDATA_ENTRIES_MAX */
 };
 
 /** What a file holds. */
 enum localdata_kind {
-	LOCALDATA_HOSTS = 0,   /**< "ADDRESS NAME..." lines */
-	LOCALDATA_BLOCK        /**< one blocked name a line */
+	LOCALDATA_HOSTS = 0, /**< "ADDRESS NAME..." lines */
+	LOCALDATA_BLOCK      /**< one blocked name a line */
 };
 
 /** Opaque table; read-only once finished. */
@@ -143,8 +143,8 @@ void localdata_counts(const struct localdata *ld, size_t *records,
  */
 int localdata_answer(const struct localdata *ld, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
-                     struct answer *a, uint8_t *buf, size_t cap,
-                     bool *blocked) MUST_CHECK;
+                     struct answer *a, uint8_t *buf, size_t cap, bool *blocked)
+	MUST_CHECK;
 
 /* ---- entries added at run time (localdata_rt.c) ---- */
 
@@ -170,8 +170,7 @@ const struct localdata *localdata_rt_table(void);
  *   within LOCALDATA_RT_GRACE_S) or LOCALDATA_ENOMEM; on failure nothing
  *   changes.
  */
-int localdata_rt_add(const char *rr, char *err, size_t errlen)
-	MUST_CHECK;
+int localdata_rt_add(const char *rr, char *err, size_t errlen) MUST_CHECK;
 
 /**
  * Remove every runtime entry of a name (control local_data_remove).

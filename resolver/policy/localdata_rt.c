@@ -45,7 +45,7 @@ struct localdata_rt_old {
 
 static struct localdata_rt_entry rt_entry[LOCALDATA_RT_MAX];
 static size_t rt_n;
-static struct localdata *rt_table;   /**< read with __atomic_load_n */
+static struct localdata *rt_table; /**< read with __atomic_load_n */
 static struct localdata_rt_old rt_old[LOCALDATA_RT_RETIRED];
 static size_t rt_nold;
 
@@ -79,8 +79,10 @@ static int rt_publish(char *err, size_t errlen)
 
 	rt_reap(time(NULL), false);
 	if (rt_nold == LOCALDATA_RT_RETIRED) {
-		snprintf(err, errlen, "too many changes at once: try again in "
-		         "%d seconds", LOCALDATA_RT_GRACE_S);
+		snprintf(err, errlen,
+		         "too many changes at once: try again in "
+		         "%d seconds",
+		         LOCALDATA_RT_GRACE_S);
 		return LOCALDATA_ETOOMANY;
 	}
 	rc = localdata_new(&ld);
@@ -88,8 +90,8 @@ static int rt_publish(char *err, size_t errlen)
 		n = strnlen(rt_entry[i].line, LOCALDATA_RT_LINE - 1);
 		memcpy(text, rt_entry[i].line, n);
 		text[n] = '\n';
-		rc = localdata_add_text(ld, LOCALDATA_HOSTS, "local_data", text,
-		                        n + 1, err, errlen);
+		rc = localdata_add_text(ld, LOCALDATA_HOSTS, "local_data",
+		                        text, n + 1, err, errlen);
 	}
 	if (rc == LOCALDATA_OK)
 		rc = localdata_finish(ld);
@@ -107,18 +109,18 @@ static int rt_publish(char *err, size_t errlen)
 }
 
 /* "NAME [TTL] [IN] A|AAAA ADDRESS": the name and the address text. */
-static int rt_parse(const char *rr, char *name, size_t namecap,
-                    char *addr, size_t addrcap)
+static int rt_parse(const char *rr, char *name, size_t namecap, char *addr,
+                    size_t addrcap)
 {
 	char w[5][LOCALDATA_RT_LINE];
 	int n, i = 1;
 
-	n = sscanf(rr, "%255s %255s %255s %255s %255s", w[0], w[1], w[2],
-	           w[3], w[4]);
+	n = sscanf(rr, "%255s %255s %255s %255s %255s", w[0], w[1], w[2], w[3],
+	           w[4]);
 	if (n < 3)
 		return -1;
 	if (w[i][0] >= '0' && w[i][0] <= '9' && n > i + 2)
-		i++;   /* a TTL: local data has its own (LOCALDATA_TTL) */
+		i++; /* a TTL: local data has its own (LOCALDATA_TTL) */
 	if (strcasecmp(w[i], "IN") == 0 && n > i + 2)
 		i++;
 	if (strcasecmp(w[i], "A") != 0 && strcasecmp(w[i], "AAAA") != 0)
@@ -140,7 +142,8 @@ int localdata_rt_add(const char *rr, char *err, size_t errlen)
 
 	family = rt_parse(rr, name, sizeof name, addr, sizeof addr);
 	if (family < 0 || inet_pton(family, addr, bin) != 1) {
-		snprintf(err, errlen, "not an A or AAAA record: NAME [TTL] "
+		snprintf(err, errlen,
+		         "not an A or AAAA record: NAME [TTL] "
 		         "[IN] A|AAAA ADDRESS");
 		return LOCALDATA_EPARSE;
 	}

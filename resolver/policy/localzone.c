@@ -27,17 +27,17 @@ _Static_assert(LZ_BUILTIN_TLDS + CFG_MAX_LOCAL_ZONES <= LOCALZONE_TLDS_MAX,
 
 /** How names below a zone's apex are answered. */
 enum lz_kind {
-	LZ_STATIC = 0,   /**< NXDOMAIN below the apex */
-	LZ_LOCALHOST     /**< every name has the loopback addresses */
+	LZ_STATIC = 0, /**< NXDOMAIN below the apex */
+	LZ_LOCALHOST   /**< every name has the loopback addresses */
 };
 
 /** One local zone. */
 struct lz_zone {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len;
-	unsigned labels;   /**< labels, root excluded */
+	unsigned labels; /**< labels, root excluded */
 	enum lz_kind kind;
-	enum cfg_lz_type type;  /**< static, transparent or refuse */
+	enum cfg_lz_type type; /**< static, transparent or refuse */
 };
 
 /** A wire name (the PTR localhost names). */
@@ -49,26 +49,38 @@ struct lz_name {
 struct localzone {
 	struct lz_zone zones[LOCALZONE_ZONES_MAX];
 	size_t nzones;
-	struct lz_name ptrs[2];            /**< 1.0.0.127 and ::1 reverse */
+	struct lz_name ptrs[2]; /**< 1.0.0.127 and ::1 reverse */
 	size_t nptrs;
 	struct lz_name tlds[LOCALZONE_TLDS_MAX]; /**< last labels, as names */
 	size_t ntlds;
 	struct lz_name localhost;
-	struct lz_name nobody;             /**< SOA RNAME nobody.invalid. */
+	struct lz_name nobody; /**< SOA RNAME nobody.invalid. */
 };
 
 /** Zones whose names below the apex do not exist (RFC 6761, 6303;
  *  home.arpa., RFC 8375: a home network that runs it sets local-zone:
  *  home.arpa. nodefault or a stub zone). */
 static const char *const lz_static_zones[] = {
-	"invalid", "test", "onion", "home.arpa",
-	"0.in-addr.arpa", "10.in-addr.arpa", "127.in-addr.arpa",
-	"254.169.in-addr.arpa", "168.192.in-addr.arpa",
-	"2.0.192.in-addr.arpa", "100.51.198.in-addr.arpa",
-	"113.0.203.in-addr.arpa", "255.255.255.255.in-addr.arpa",
-	"c.f.ip6.arpa", "d.f.ip6.arpa",
-	"8.e.f.ip6.arpa", "9.e.f.ip6.arpa", "a.e.f.ip6.arpa",
-	"b.e.f.ip6.arpa", "8.b.d.0.1.0.0.2.ip6.arpa",
+	"invalid",
+	"test",
+	"onion",
+	"home.arpa",
+	"0.in-addr.arpa",
+	"10.in-addr.arpa",
+	"127.in-addr.arpa",
+	"254.169.in-addr.arpa",
+	"168.192.in-addr.arpa",
+	"2.0.192.in-addr.arpa",
+	"100.51.198.in-addr.arpa",
+	"113.0.203.in-addr.arpa",
+	"255.255.255.255.in-addr.arpa",
+	"c.f.ip6.arpa",
+	"d.f.ip6.arpa",
+	"8.e.f.ip6.arpa",
+	"9.e.f.ip6.arpa",
+	"a.e.f.ip6.arpa",
+	"b.e.f.ip6.arpa",
+	"8.b.d.0.1.0.0.2.ip6.arpa",
 };
 
 /** Numbered reverse zones: FIRST..LAST.SUFFIX (RFC 1918, RFC 6598). */
@@ -124,8 +136,10 @@ static int lz_labels(const uint8_t *name, size_t len,
 
 static int lz_text(const char *text, struct lz_name *out)
 {
-	return wire_name_from_text(text, strlen(text), out->name,
-	                           &out->len) == WIRE_OK ? 0 : -1;
+	return wire_name_from_text(text, strlen(text), out->name, &out->len) ==
+	                       WIRE_OK ?
+	               0 :
+	               -1;
 }
 
 /* Remember the last label of a zone in the TLD filter; -1 when full. */
@@ -147,8 +161,8 @@ static int lz_add_tld(struct localzone *lz, const struct lz_zone *z,
 }
 
 /* Add a zone (wire name, lowercase); -1 when the table is full. */
-static int lz_add_wire(struct localzone *lz, const uint8_t *name,
-                       size_t len, enum lz_kind kind, enum cfg_lz_type type)
+static int lz_add_wire(struct localzone *lz, const uint8_t *name, size_t len,
+                       enum lz_kind kind, enum cfg_lz_type type)
 {
 	size_t off[LOCALZONE_LABELS_MAX];
 	struct lz_zone *z;
@@ -244,7 +258,7 @@ static int lz_apply(struct localzone *lz, const struct cfg_local_zone *c)
 	struct lz_zone *z = lz_exact(lz, c->name, c->namelen);
 
 	if (z != NULL && c->type == CFG_LZ_NODEFAULT) {
-		*z = lz->zones[--lz->nzones];  /* sorted in localzone_new */
+		*z = lz->zones[--lz->nzones]; /* sorted in localzone_new */
 		return 0;
 	}
 	if (z != NULL) {
@@ -252,7 +266,7 @@ static int lz_apply(struct localzone *lz, const struct cfg_local_zone *c)
 		return 0;
 	}
 	if (c->type == CFG_LZ_NODEFAULT)
-		return 0;  /* no built-in zone of that name: nothing to do */
+		return 0; /* no built-in zone of that name: nothing to do */
 	return lz_add_wire(lz, c->name, c->namelen, LZ_STATIC, c->type);
 }
 
@@ -362,7 +376,7 @@ struct lz_out {
 	uint8_t *buf;
 	size_t cap;
 	size_t len;
-	int err;        /**< set once anything did not fit */
+	int err; /**< set once anything did not fit */
 };
 
 /* One record image with TTL LOCALZONE_TTL; *count goes up. */
@@ -370,9 +384,9 @@ static void out_rr(struct lz_out *o, const uint8_t *owner, size_t olen,
                    uint16_t type, const uint8_t *rdata, size_t rdlen,
                    uint16_t *count)
 {
-	if (o->err || !answer_rr_append(o->buf, o->cap, &o->len, owner, olen,
-	                                type, WIRE_CLASS_IN, LOCALZONE_TTL,
-	                                rdata, rdlen))
+	if (o->err ||
+	    !answer_rr_append(o->buf, o->cap, &o->len, owner, olen, type,
+	                      WIRE_CLASS_IN, LOCALZONE_TTL, rdata, rdlen))
 		o->err = 1;
 	else
 		(*count)++;

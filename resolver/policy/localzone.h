@@ -130,7 +130,6 @@ bool localzone_match(const struct localzone *lz, const uint8_t *lname,
  */
 int localzone_answer(const struct localzone *lz, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
-                     struct answer *a, uint8_t *buf, size_t cap)
-	MUST_CHECK;
+                     struct answer *a, uint8_t *buf, size_t cap) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_LOCALZONE_H */

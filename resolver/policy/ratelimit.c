@@ -22,15 +22,16 @@
 #define RATELIMIT_V4_BYTES 4
 
 _Static_assert((RATELIMIT_SLOTS & (RATELIMIT_SLOTS - 1)) == 0 &&
-               (RATELIMIT_PROBE_MAX & (RATELIMIT_PROBE_MAX - 1)) == 0 &&
-               RATELIMIT_PROBE_MAX <= RATELIMIT_SLOTS,
+                       (RATELIMIT_PROBE_MAX & (RATELIMIT_PROBE_MAX - 1)) ==
+                               0 &&
+                       RATELIMIT_PROBE_MAX <= RATELIMIT_SLOTS,
                "slots and windows must be powers of two");
 
 /** One client's bucket. */
 struct ratelimit_bucket {
-	uint64_t key;         /**< keyed hash of the address */
-	uint64_t last_ms;     /**< last refill (and last use, for LRU) */
-	uint64_t tokens;      /**< thousandths of a token */
+	uint64_t key;     /**< keyed hash of the address */
+	uint64_t last_ms; /**< last refill (and last use, for LRU) */
+	uint64_t tokens;  /**< thousandths of a token */
 	bool used;
 };
 
@@ -116,9 +117,9 @@ static size_t client_key(const struct sockaddr *sa,
 
 /* The bucket of a key in its window (from slot `home`, the caller
  * holding the window's lock): its own, a free one, or the LRU one. */
-static struct ratelimit_bucket *bucket_get(struct ratelimit *rl,
-                                           size_t home, uint64_t key,
-                                           uint64_t cap, uint64_t now_ms)
+static struct ratelimit_bucket *bucket_get(struct ratelimit *rl, size_t home,
+                                           uint64_t key, uint64_t cap,
+                                           uint64_t now_ms)
 {
 	struct ratelimit_bucket *b, *victim = NULL;
 	size_t i;
@@ -139,9 +140,8 @@ static struct ratelimit_bucket *bucket_get(struct ratelimit *rl,
 }
 
 enum ratelimit_verdict ratelimit_check(struct ratelimit *rl,
-                                       const struct sockaddr *sa,
-                                       uint32_t qps, bool exempt_loopback,
-                                       uint64_t now_ms)
+                                       const struct sockaddr *sa, uint32_t qps,
+                                       bool exempt_loopback, uint64_t now_ms)
 {
 	uint8_t k[RATELIMIT_KEY_BYTES];
 	uint8_t h[crypto_shorthash_BYTES];
@@ -162,7 +162,7 @@ enum ratelimit_verdict ratelimit_check(struct ratelimit *rl,
 	lock = &rl->lock[(home / RATELIMIT_PROBE_MAX) % RATELIMIT_LOCKS];
 	pthread_mutex_lock(lock);
 	b = bucket_get(rl, home, key, cap, now_ms);
-	if (b->tokens > cap)  /* the limit was lowered by a reload */
+	if (b->tokens > cap) /* the limit was lowered by a reload */
 		b->tokens = cap;
 	/* another worker may have refilled at a later ms: never go back */
 	if (now_ms > b->last_ms) {

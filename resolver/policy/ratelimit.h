@@ -1,5 +1,6 @@
 /*
- * resolver/policy/ratelimit.h - per-client query rate limiting (token buckets).
+ * resolver/policy/ratelimit.h - per-client query rate limiting (token
+ * buckets).
  *
  * A client address may send `qps` queries per second on average, with
  * bursts of up to `qps` queries (a bucket of qps tokens, refilled at qps
@@ -50,13 +51,13 @@
 /** Status codes. */
 enum ratelimit_status {
 	RATELIMIT_OK = 0,
-	RATELIMIT_ENOMEM   /**< allocation failed (ratelimit_new) */
+	RATELIMIT_ENOMEM /**< allocation failed (ratelimit_new) */
 };
 
 /** What ratelimit_check decided. */
 enum ratelimit_verdict {
-	RATELIMIT_PASS = 0,  /**< within the limit (or not limited) */
-	RATELIMIT_EXCESS     /**< over the limit: drop the query */
+	RATELIMIT_PASS = 0, /**< within the limit (or not limited) */
+	RATELIMIT_EXCESS    /**< over the limit: drop the query */
 };
 
 /** The table (opaque). */
@@ -87,9 +88,9 @@ const char *ratelimit_strerror(int status);
  * @return RATELIMIT_PASS or RATELIMIT_EXCESS.
  */
 enum ratelimit_verdict ratelimit_check(struct ratelimit *rl,
-                                       const struct sockaddr *sa,
-                                       uint32_t qps, bool exempt_loopback,
-                                       uint64_t now_ms) MUST_CHECK;
+                                       const struct sockaddr *sa, uint32_t qps,
+                                       bool exempt_loopback, uint64_t now_ms)
+	MUST_CHECK;
 
 /**
  * Whether an address is loopback (127.0.0.0/8, ::1, or v4-mapped

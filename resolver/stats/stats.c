@@ -17,11 +17,17 @@ struct stats_field {
 	const char *name;
 	size_t off;
 	const char *help;
-	bool alias;   /**< Unbound's name of a value listed above it */
+	bool alias; /**< Unbound's name of a value listed above it */
 };
 
-#define STATS_F(n, f, h) { n, offsetof(struct stats, f), h, false }
-#define STATS_A(n, f, h) { n, offsetof(struct stats, f), h, true }
+#define STATS_F(n, f, h) \
+	{ \
+		n, offsetof(struct stats, f), h, false \
+	}
+#define STATS_A(n, f, h) \
+	{ \
+		n, offsetof(struct stats, f), h, true \
+	}
 
 static const struct stats_field stats_fields[] = {
 	STATS_F("total.num.queries", queries, "client queries received"),
@@ -160,14 +166,14 @@ _Static_assert(sizeof(struct stats) % sizeof(uint64_t) == 0,
 
 /** Names of the counted RCODEs, index = RCODE (Unbound's spelling). */
 static const char *const stats_rcode_names[STATS_RCODES] = {
-	"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMPL", "REFUSED",
-	"YXDOMAIN", "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE", "RCODE11",
-	"RCODE12", "RCODE13", "RCODE14", "RCODE15",
+	"NOERROR",  "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMPL", "REFUSED",
+	"YXDOMAIN", "YXRRSET", "NXRRSET",  "NOTAUTH",  "NOTZONE", "RCODE11",
+	"RCODE12",  "RCODE13", "RCODE14",  "RCODE15",
 };
 
 /** Query types reported even when zero (dashboards expect them). */
-static const uint16_t stats_common_types[] = { 1, 2, 5, 6, 12, 15, 16, 28,
-                                               33, 255 };
+static const uint16_t stats_common_types[] = { 1,  2,  5,  6,  12,
+	                                       15, 16, 28, 33, 255 };
 
 /** Microseconds in a second; the sub-second buckets. */
 #define STATS_USEC 1000000u
@@ -193,8 +199,10 @@ void stats_thread_of(const struct stats *st, struct stats_thread *t)
 
 void stats_add(struct stats *dst, const struct stats *src)
 {
-	uint64_t a, b, max = dst->requestlist_max > src->requestlist_max ?
-	                     dst->requestlist_max : src->requestlist_max;
+	uint64_t a, b,
+		max = dst->requestlist_max > src->requestlist_max ?
+	                      dst->requestlist_max :
+	                      src->requestlist_max;
 	size_t i;
 
 	for (i = 0; i < STATS_WORDS; i++) {
@@ -203,7 +211,7 @@ void stats_add(struct stats *dst, const struct stats *src)
 		a += b;
 		memcpy((uint8_t *)dst + i * sizeof a, &a, sizeof a);
 	}
-	dst->requestlist_max = max;   /* a level, not a count */
+	dst->requestlist_max = max; /* a level, not a count */
 }
 
 void stats_sub(struct stats *dst, const struct stats *base)
@@ -217,7 +225,7 @@ void stats_sub(struct stats *dst, const struct stats *base)
 		a = a >= b ? a - b : 0;
 		memcpy((uint8_t *)dst + i * sizeof a, &a, sizeof a);
 	}
-	dst->requestlist_max = max;   /* a level, not a count */
+	dst->requestlist_max = max; /* a level, not a count */
 }
 
 void stats_rcode(struct stats *st, unsigned rcode)
@@ -233,8 +241,7 @@ void stats_qtype(struct stats *st, uint16_t qtype)
 		st->qtype_other++;
 }
 
-void stats_query(struct stats *st, const struct respond_query *q,
-                 bool ipv6)
+void stats_query(struct stats *st, const struct respond_query *q, bool ipv6)
 {
 	st->qopcode[WIRE_OPCODE(q->flags) & (STATS_OPCODES - 1)]++;
 	if (q->has_question) {
@@ -301,9 +308,11 @@ double stats_recursion_quantile(const struct stats *st, double q)
 	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
 		if (st->hist[i] > 0 && (double)(cum + st->hist[i]) >= target) {
 			lo = i > 0 ? stats_hist_upper_us(i - 1) : 0;
-			return ((double)lo + (double)(stats_hist_upper_us(i) -
-			        lo) * ((target - (double)cum) /
-			        (double)st->hist[i])) / STATS_USEC;
+			return ((double)lo +
+			        (double)(stats_hist_upper_us(i) - lo) *
+			                ((target - (double)cum) /
+			                 (double)st->hist[i])) /
+			       STATS_USEC;
 		}
 		cum += st->hist[i];
 	}
@@ -315,8 +324,8 @@ static bool stats_type_common(unsigned t)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof stats_common_types /
-	     sizeof stats_common_types[0]; i++)
+	for (i = 0;
+	     i < sizeof stats_common_types / sizeof stats_common_types[0]; i++)
 		if (stats_common_types[i] == t)
 			return true;
 	return false;
@@ -324,8 +333,8 @@ static bool stats_type_common(unsigned t)
 
 /* Report one labelled value: family.lvalue. */
 static void stats_labelled(const char *family, const char *label,
-                           const char *lvalue, const char *help,
-                           uint64_t v, stats_walk_fn fn, void *arg)
+                           const char *lvalue, const char *help, uint64_t v,
+                           stats_walk_fn fn, void *arg)
 {
 	char name[STATS_NAME_MAX];
 	struct stats_item it;
@@ -352,8 +361,8 @@ static void stats_walk_types(const struct stats *st, stats_walk_fn fn,
 	for (t = 0; t < STATS_QTYPES; t++)
 		if (st->qtype[t] != 0 || stats_type_common(t))
 			stats_labelled("num.query.type", "type",
-			               rrtext_type_name((uint16_t)t, buf), help,
-			               st->qtype[t], fn, arg);
+			               rrtext_type_name((uint16_t)t, buf),
+			               help, st->qtype[t], fn, arg);
 	stats_labelled("num.query.type", "type", "other", help,
 	               st->qtype_other, fn, arg);
 }
@@ -369,8 +378,8 @@ static void stats_walk_classes(const struct stats *st, stats_walk_fn fn,
 	for (c = 0; c < STATS_QCLASSES; c++)
 		if (st->qclass[c] != 0 || c == WIRE_CLASS_IN)
 			stats_labelled("num.query.class", "class",
-			               rrtext_class_name((uint16_t)c, buf), help,
-			               st->qclass[c], fn, arg);
+			               rrtext_class_name((uint16_t)c, buf),
+			               help, st->qclass[c], fn, arg);
 	if (st->qclass_other != 0)
 		stats_labelled("num.query.class", "class", "other", help,
 		               st->qclass_other, fn, arg);
@@ -430,7 +439,7 @@ void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 struct stats_out {
 	char *out;
 	size_t cap;
-	size_t n;     /**< what the whole text needs */
+	size_t n; /**< what the whole text needs */
 };
 
 static void stats_put(struct stats_out *o, const char *name, uint64_t v)
@@ -438,8 +447,8 @@ static void stats_put(struct stats_out *o, const char *name, uint64_t v)
 	int k;
 
 	k = snprintf(o->n < o->cap ? o->out + o->n : NULL,
-	             o->n < o->cap ? o->cap - o->n : 0,
-	             "%s=%" PRIu64 "\n", name, v);
+	             o->n < o->cap ? o->cap - o->n : 0, "%s=%" PRIu64 "\n",
+	             name, v);
 	if (k > 0)
 		o->n += (size_t)k;
 }
@@ -463,8 +472,9 @@ size_t stats_format(const struct stats *st, char *out, size_t cap)
 		hi = stats_hist_upper_us(i);
 		snprintf(name, sizeof name,
 		         "histogram.%06" PRIu64 ".%06" PRIu64 ".to.%06" PRIu64
-		         ".%06" PRIu64, lo / STATS_USEC, lo % STATS_USEC,
-		         hi / STATS_USEC, hi % STATS_USEC);
+		         ".%06" PRIu64,
+		         lo / STATS_USEC, lo % STATS_USEC, hi / STATS_USEC,
+		         hi % STATS_USEC);
 		stats_put(&o, name, st->hist[i]);
 		lo = hi;
 	}

@@ -55,15 +55,15 @@ enum stats_kind {
 
 /** One value as stats_walk reports it; valid during the callback. */
 struct stats_item {
-	const char *name;    /**< full name: "num.query.type.A" */
-	const char *family;  /**< name less the label: "num.query.type" */
-	const char *label;   /**< label name ("type", "rcode") or NULL */
-	const char *lvalue;  /**< label value ("A", "NXDOMAIN") or NULL */
-	const char *help;    /**< one line of description */
+	const char *name;   /**< full name: "num.query.type.A" */
+	const char *family; /**< name less the label: "num.query.type" */
+	const char *label;  /**< label name ("type", "rcode") or NULL */
+	const char *lvalue; /**< label value ("A", "NXDOMAIN") or NULL */
+	const char *help;   /**< one line of description */
 	enum stats_kind kind;
 	uint64_t value;
-	bool alias;          /**< Unbound's name for a value reported under
-	                          another name too (Prometheus skips it) */
+	bool alias; /**< Unbound's name for a value reported under
+	                 another name too (Prometheus skips it) */
 };
 
 /** The callback of stats_walk. */
@@ -72,52 +72,52 @@ typedef void (*stats_walk_fn)(const struct stats_item *item, void *arg);
 /** The counters of one worker. */
 struct stats {
 	/* client side */
-	uint64_t queries;            /**< client queries received */
+	uint64_t queries; /**< client queries received */
 	uint64_t queries_udp;
 	uint64_t queries_tcp;
-	uint64_t acl_refused;        /**< answered REFUSED by access control */
-	uint64_t acl_dropped;        /**< dropped by access control */
-	uint64_t ratelimited;        /**< dropped by the per-client limit */
-	uint64_t proxy_bad;          /**< proxy-protocol-from peer, no valid
-	                                  PROXY v2 header: dropped */
-	uint64_t dropped;            /**< unanswerable: QR set, too short */
-	uint64_t cache_hits;         /**< answered from the cache */
-	uint64_t cache_misses;       /**< went to a resolution */
-	uint64_t local_answers;      /**< answered from a local zone */
-	uint64_t localdata_answers;  /**< answered from local-data-file */
-	uint64_t blocked;            /**< NXDOMAIN from block-file */
-	uint64_t expired;            /**< answered stale (RFC 8767) */
-	uint64_t prefetch;           /**< background refreshes started */
-	uint64_t forward_queries;    /**< sent to forward-zone servers */
-	uint64_t forward_failures;   /**< ...that no forwarder answered */
-	uint64_t nonrecursive;       /**< RD=0 queries */
-	uint64_t truncated;          /**< UDP answers sent with TC */
-	uint64_t send_errors;        /**< answers the kernel did not take */
-	uint64_t rcode[STATS_RCODES];/**< answers sent, by RCODE */
-	uint64_t tcp_accepted;       /**< TCP client connections */
-	uint64_t tcp_rejected;       /**< refused at the connection cap */
-	uint64_t tcp_idle_closed;    /**< closed by the idle timeout */
+	uint64_t acl_refused;       /**< answered REFUSED by access control */
+	uint64_t acl_dropped;       /**< dropped by access control */
+	uint64_t ratelimited;       /**< dropped by the per-client limit */
+	uint64_t proxy_bad;         /**< proxy-protocol-from peer, no valid
+	                                 PROXY v2 header: dropped */
+	uint64_t dropped;           /**< unanswerable: QR set, too short */
+	uint64_t cache_hits;        /**< answered from the cache */
+	uint64_t cache_misses;      /**< went to a resolution */
+	uint64_t local_answers;     /**< answered from a local zone */
+	uint64_t localdata_answers; /**< answered from local-data-file */
+	uint64_t blocked;           /**< NXDOMAIN from block-file */
+	uint64_t expired;           /**< answered stale (RFC 8767) */
+	uint64_t prefetch;          /**< background refreshes started */
+	uint64_t forward_queries;   /**< sent to forward-zone servers */
+	uint64_t forward_failures;  /**< ...that no forwarder answered */
+	uint64_t nonrecursive;      /**< RD=0 queries */
+	uint64_t truncated;         /**< UDP answers sent with TC */
+	uint64_t send_errors;       /**< answers the kernel did not take */
+	uint64_t rcode[STATS_RCODES]; /**< answers sent, by RCODE */
+	uint64_t tcp_accepted;        /**< TCP client connections */
+	uint64_t tcp_rejected;        /**< refused at the connection cap */
+	uint64_t tcp_idle_closed;     /**< closed by the idle timeout */
 	/* resolutions */
-	uint64_t inflight_started;   /**< iterator runs started */
-	uint64_t inflight_joined;    /**< clients joined to a running one */
-	uint64_t inflight_evicted;   /**< oldest dropped, table full */
-	uint64_t inflight_refused;   /**< clients refused: too many waiting */
+	uint64_t inflight_started; /**< iterator runs started */
+	uint64_t inflight_joined;  /**< clients joined to a running one */
+	uint64_t inflight_evicted; /**< oldest dropped, table full */
+	uint64_t inflight_refused; /**< clients refused: too many waiting */
 	uint64_t resolutions_done;
 	uint64_t resolutions_servfail;
 	/* upstream */
-	uint64_t upstream_sends;     /**< packets sent, all transports */
+	uint64_t upstream_sends; /**< packets sent, all transports */
 	uint64_t upstream_udp;
 	uint64_t upstream_tcp;
-	uint64_t upstream_replies;   /**< valid replies fed to the iterator */
+	uint64_t upstream_replies; /**< valid replies fed to the iterator */
 	uint64_t upstream_timeouts;
-	uint64_t upstream_hedges;    /**< early deadlines (the next server
-	                                  asked too; not timeouts) */
+	uint64_t upstream_hedges; /**< early deadlines (the next server
+	                               asked too; not timeouts) */
 	uint64_t upstream_unreachable;
-	uint64_t upstream_shared;    /**< queries joined to an equal one in
-	                                  flight (upshare.h) */
-	uint64_t upstream_ignored;   /**< packets that did not match a query */
-	uint64_t unwanted_replies;   /**< upstream packets dropped, all
-	                                  reasons: ignored + curve bad */
+	uint64_t upstream_shared;  /**< queries joined to an equal one in
+	                                flight (upshare.h) */
+	uint64_t upstream_ignored; /**< packets that did not match a query */
+	uint64_t unwanted_replies; /**< upstream packets dropped, all
+	                                reasons: ignored + curve bad */
 	uint64_t upstream_formerr_edns;
 	uint64_t upstream_truncated; /**< TC=1 answers retried over TCP */
 	uint64_t upstream_errors;    /**< local send/socket failures */
@@ -125,48 +125,49 @@ struct stats {
 	uint64_t upstream_malformed; /**< replies with unparsable records */
 	uint64_t upstream_noaa;      /**< answers used without the AA bit */
 	uint64_t upstream_fallback;  /**< failed cuts re-asked at the parent */
-	uint64_t upstream_case_lost; /**< plain replies without our 0x20 case */
+	uint64_t
+		upstream_case_lost; /**< plain replies without our 0x20 case */
 	uint64_t upstream_private_stripped; /**< answer A/AAAA records
 	                                  removed by private-address */
 	/* DNSCurve */
-	uint64_t curve_queries;      /**< boxed queries sent */
-	uint64_t curve_streamlined;  /**< ...in the streamlined format */
-	uint64_t curve_txt;          /**< ...in the TXT format */
-	uint64_t curve_responses_ok; /**< boxes opened and matched */
-	uint64_t curve_responses_bad;/**< dropped: did not open or match */
+	uint64_t curve_queries;        /**< boxed queries sent */
+	uint64_t curve_streamlined;    /**< ...in the streamlined format */
+	uint64_t curve_txt;            /**< ...in the TXT format */
+	uint64_t curve_responses_ok;   /**< boxes opened and matched */
+	uint64_t curve_responses_bad;  /**< dropped: did not open or match */
 	uint64_t curve_plain_fallback; /**< plain queries to curve servers */
-	uint64_t curve_fallback_txt; /**< TXT tried after streamlined */
+	uint64_t curve_fallback_txt;   /**< TXT tried after streamlined */
 	uint64_t curve_downgrade_refused; /**< key-less referrals or plain
 	                                  answers refused (curve-require,
 	                                  curve-pin) */
-	uint64_t answers_curve;      /**< answers (cache or resolution) whose
-	                                  data all came over DNSCurve */
-	uint64_t answers_plain;      /**< ...with data learned plain */
+	uint64_t answers_curve; /**< answers (cache or resolution) whose
+	                             data all came over DNSCurve */
+	uint64_t answers_plain; /**< ...with data learned plain */
 	/* recursive replies: clients answered by a resolution */
 	uint64_t recursive_replies;
-	uint64_t recursion_usec;     /**< their waits added up */
+	uint64_t recursion_usec;           /**< their waits added up */
 	uint64_t hist[STATS_HIST_BUCKETS]; /**< their waits, bucketed */
 	/* queries by type (parsed client queries) */
 	uint64_t qtype[STATS_QTYPES];
-	uint64_t qtype_other;        /**< types STATS_QTYPES and up */
+	uint64_t qtype_other; /**< types STATS_QTYPES and up */
 	/* Unbound's extended statistics (parsed client queries and the
 	 * answers sent) */
-	uint64_t nodata;             /**< NOERROR answers without answer
-	                                  records (num.answer.rcode.nodata) */
+	uint64_t nodata;                 /**< NOERROR answers without answer
+	                                      records (num.answer.rcode.nodata) */
 	uint64_t qopcode[STATS_OPCODES]; /**< queries by OPCODE */
 	uint64_t qclass[STATS_QCLASSES]; /**< queries by class */
-	uint64_t qclass_other;       /**< classes 256 and up */
-	uint64_t edns_present;       /**< queries with an OPT record */
-	uint64_t edns_do;            /**< ...with the DO bit */
-	uint64_t qipv6;              /**< queries from IPv6 clients */
-	uint64_t requestlist_sum;    /**< resolutions running, added up at
-	                                  each start (for the average) */
-	uint64_t requestlist_max;    /**< most running at once: a level,
-	                                  the largest of the workers' in a
-	                                  sum, kept as is by stats_sub */
-	uint64_t tcp_opened;         /**< client TCP slots taken */
-	uint64_t tcp_freed;          /**< ...and given back (the difference
-	                                  is total.tcpusage) */
+	uint64_t qclass_other;           /**< classes 256 and up */
+	uint64_t edns_present;           /**< queries with an OPT record */
+	uint64_t edns_do;                /**< ...with the DO bit */
+	uint64_t qipv6;                  /**< queries from IPv6 clients */
+	uint64_t requestlist_sum;        /**< resolutions running, added up at
+	                                      each start (for the average) */
+	uint64_t requestlist_max;        /**< most running at once: a level,
+	                                      the largest of the workers' in a
+	                                      sum, kept as is by stats_sub */
+	uint64_t tcp_opened;             /**< client TCP slots taken */
+	uint64_t tcp_freed;              /**< ...and given back (the difference
+	                                      is total.tcpusage) */
 };
 
 /** Most worker threads shown one by one ("threads" bound). */
@@ -174,12 +175,12 @@ struct stats {
 
 /** The few counters shown per thread as Unbound's threadN.* names. */
 struct stats_thread {
-	uint64_t queries;            /**< threadN.num.queries */
-	uint64_t cache_hits;         /**< threadN.num.cachehits */
-	uint64_t cache_misses;       /**< threadN.num.cachemiss */
-	uint64_t prefetch;           /**< threadN.num.prefetch */
-	uint64_t expired;            /**< threadN.num.expired */
-	uint64_t recursive_replies;  /**< threadN.num.recursivereplies */
+	uint64_t queries;           /**< threadN.num.queries */
+	uint64_t cache_hits;        /**< threadN.num.cachehits */
+	uint64_t cache_misses;      /**< threadN.num.cachemiss */
+	uint64_t prefetch;          /**< threadN.num.prefetch */
+	uint64_t expired;           /**< threadN.num.expired */
+	uint64_t recursive_replies; /**< threadN.num.recursivereplies */
 };
 
 /**
@@ -221,8 +222,7 @@ struct respond_query;
  * @param q: the query (respond_query_parse's).
  * @param ipv6: the client's address is IPv6.
  */
-void stats_query(struct stats *st, const struct respond_query *q,
-                 bool ipv6);
+void stats_query(struct stats *st, const struct respond_query *q, bool ipv6);
 
 /**
  * Count an answer sent to a client: its RCODE, and NODATA (NOERROR

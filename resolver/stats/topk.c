@@ -26,7 +26,7 @@
 #define TOPK_IP6_BYTES 16
 
 struct topk_slot {
-	uint64_t count;            /**< 0: free */
+	uint64_t count; /**< 0: free */
 	uint64_t hash;
 	size_t keylen;
 	uint8_t key[TOPK_KEY_MAX];
@@ -34,7 +34,7 @@ struct topk_slot {
 
 struct topk_tab {
 	pthread_mutex_t mu;
-	uint64_t total;            /**< notes counted this interval */
+	uint64_t total; /**< notes counted this interval */
 	atomic_uint_fast64_t skipped;
 	struct topk_slot slot[TOPK_SETS][TOPK_WAYS];
 };
@@ -98,7 +98,8 @@ static struct topk_slot *topk_slot_for(struct topk_slot *set, uint64_t h,
 
 	for (i = 0; i < TOPK_WAYS; i++) {
 		if (set[i].count != 0 && set[i].hash == h &&
-		    set[i].keylen == len && memcmp(set[i].key, key, len) == 0) {
+		    set[i].keylen == len &&
+		    memcmp(set[i].key, key, len) == 0) {
 			*found = true;
 			return &set[i];
 		}
@@ -116,7 +117,8 @@ static void topk_note(struct topk_tab *tb, const uint8_t *key, size_t len)
 	bool found;
 
 	if (pthread_mutex_trylock(&tb->mu) != 0) {
-		atomic_fetch_add_explicit(&tb->skipped, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&tb->skipped, 1,
+		                          memory_order_relaxed);
 		return;
 	}
 	tb->total++;
@@ -172,9 +174,8 @@ static void topk_insert(struct topk_entry *out, size_t *n, size_t cap,
 	memcpy(out[i].key, s->key, s->keylen);
 }
 
-size_t topk_take(struct topk *t, enum topk_table which,
-                 struct topk_entry *out, size_t cap, uint64_t *total,
-                 uint64_t *skipped)
+size_t topk_take(struct topk *t, enum topk_table which, struct topk_entry *out,
+                 size_t cap, uint64_t *total, uint64_t *skipped)
 {
 	struct topk_tab *tb = &t->tab[which];
 	size_t n = 0, i, j;
@@ -194,12 +195,13 @@ size_t topk_take(struct topk *t, enum topk_table which,
 	return n;
 }
 
-const char *topk_client_text(const struct topk_entry *e, char *buf,
-                             size_t cap)
+const char *topk_client_text(const struct topk_entry *e, char *buf, size_t cap)
 {
 	int af = e->keylen == 1 + TOPK_IP4_BYTES && e->key[0] == AF_INET ?
-	         AF_INET : e->keylen == 1 + TOPK_IP6_BYTES &&
-	         e->key[0] == AF_INET6 ? AF_INET6 : 0;
+	                 AF_INET :
+	         e->keylen == 1 + TOPK_IP6_BYTES && e->key[0] == AF_INET6 ?
+	                 AF_INET6 :
+	                 0;
 
 	if (af == 0 || inet_ntop(af, e->key + 1, buf, (socklen_t)cap) == NULL)
 		snprintf(buf, cap, "?");

@@ -41,7 +41,7 @@ enum topk_table { TOPK_NAMES = 0, TOPK_CLIENTS, TOPK_NTABLES };
 
 /** One entry as topk_take returns it. */
 struct topk_entry {
-	uint64_t count;          /**< queries (an upper bound) */
+	uint64_t count;            /**< queries (an upper bound) */
 	uint8_t key[TOPK_KEY_MAX]; /**< wire name, or family byte + address */
 	size_t keylen;
 };
@@ -85,9 +85,8 @@ void topk_note_client(struct topk *t, const struct sockaddr *sa);
  * @param skipped: receives the notes skipped (the table was busy).
  * @return the number of entries written.
  */
-size_t topk_take(struct topk *t, enum topk_table which,
-                 struct topk_entry *out, size_t cap, uint64_t *total,
-                 uint64_t *skipped);
+size_t topk_take(struct topk *t, enum topk_table which, struct topk_entry *out,
+                 size_t cap, uint64_t *total, uint64_t *skipped);
 
 /**
  * A client key of topk_take as text.

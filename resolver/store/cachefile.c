@@ -56,13 +56,13 @@ struct cf_dump {
 	cachefile_put_fn put;
 	void *arg;
 	time_t now;
-	const uint8_t *name;    /**< only this name (NULL: all) */
+	const uint8_t *name; /**< only this name (NULL: all) */
 	size_t name_len;
-	uint16_t type;          /**< only this type (0: all) */
-	bool stale;             /**< stale entries too */
+	uint16_t type; /**< only this type (0: all) */
+	bool stale;    /**< stale entries too */
 	uint8_t *img;
 	size_t imgcap;
-	char *line;             /**< CACHEFILE_LINE_MAX bytes */
+	char *line; /**< CACHEFILE_LINE_MAX bytes */
 	struct cachefile_dump_stats st;
 	int rc;
 };
@@ -73,23 +73,25 @@ static bool cf_meta_text(const struct cache_view *v, char *out, size_t cap)
 	char name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
 	char src[CURVE_KEYLABEL_LEN + 1] = "plain";
 	const char *rank = (size_t)v->rank < CF_RANKS ?
-	                   cf_rank_names[v->rank] : "none";
+	                           cf_rank_names[v->rank] :
+	                           "none";
 	int n = 0;
 
 	if (v->server_key != NULL &&
 	    curve_keylabel_make(src, v->server_key) != CURVE_OK)
 		return false;
 	if (v->kind != CACHE_KIND_RRSET &&
-	    wire_name_to_text(v->name, v->name_len, name, sizeof name,
-	                      NULL) != WIRE_OK)
+	    wire_name_to_text(v->name, v->name_len, name, sizeof name, NULL) !=
+	            WIRE_OK)
 		return false;
 	if (v->kind == CACHE_KIND_NXDOMAIN)
 		n = snprintf(out, cap, "; nxdomain name=%s rank=%s src=%s",
 		             name, rank, src);
 	else if (v->kind == CACHE_KIND_NODATA)
-		n = snprintf(out, cap, "; nodata name=%s type=%s rank=%s "
-		             "src=%s", name, rrtext_type_name(v->type, tbuf),
-		             rank, src);
+		n = snprintf(out, cap,
+		             "; nodata name=%s type=%s rank=%s "
+		             "src=%s",
+		             name, rrtext_type_name(v->type, tbuf), rank, src);
 	else
 		n = snprintf(out, cap, "; rank=%s src=%s", rank, src);
 	return n > 0 && (size_t)n < cap;
@@ -127,9 +129,9 @@ static int cf_dump_view(const struct cache_view *v, void *arg)
 	int rc;
 
 	if (d->name != NULL && (v->name_len != d->name_len ||
-	    memcmp(v->name, d->name, d->name_len) != 0 ||
-	    (d->type != 0 && v->type != d->type &&
-	     v->kind != CACHE_KIND_NXDOMAIN)))
+	                        memcmp(v->name, d->name, d->name_len) != 0 ||
+	                        (d->type != 0 && v->type != d->type &&
+	                         v->kind != CACHE_KIND_NXDOMAIN)))
 		return 0;
 	if ((!d->stale && (v->stale || v->ttl == 0)) ||
 	    !cf_meta_text(v, meta, sizeof meta)) {
@@ -194,8 +196,8 @@ int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
 }
 
 int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
-                        size_t name_len, uint16_t type,
-                        cachefile_put_fn put, void *arg, size_t *found)
+                        size_t name_len, uint16_t type, cachefile_put_fn put,
+                        void *arg, size_t *found)
 {
 	struct cf_dump d;
 
@@ -229,9 +231,9 @@ struct cf_meta {
 	enum cache_rank rank;
 	bool curve;
 	uint8_t key[CURVE_KEY_BYTES];
-	uint8_t name[WIRE_NAME_MAX];  /**< negative: the name asked */
+	uint8_t name[WIRE_NAME_MAX]; /**< negative: the name asked */
 	size_t namelen;
-	uint16_t ntype;               /**< nodata: the type asked */
+	uint16_t ntype; /**< nodata: the type asked */
 };
 
 /** One parsed RR line. */
@@ -241,7 +243,7 @@ struct cf_line {
 	uint32_t ttl;
 	uint16_t klass;
 	uint16_t type;
-	size_t rdlen;                 /**< RDATA in ld->scratch */
+	size_t rdlen; /**< RDATA in ld->scratch */
 	struct cf_meta meta;
 };
 
@@ -250,14 +252,14 @@ struct cachefile_load {
 	time_t now;
 	time_t dumped;
 	bool header;
-	bool dead;                    /**< no header: the rest is ignored */
+	bool dead; /**< no header: the rest is ignored */
 	struct cachefile_load_counts n;
 	char errs[CACHEFILE_ERRORS_SHOWN][CACHEFILE_ERR_BYTES];
 	size_t nerrs;
 	/* the RRset being gathered */
 	bool open;
 	bool bad;
-	size_t first;                 /**< its first line */
+	size_t first; /**< its first line */
 	struct cf_line set;
 	size_t count;
 	struct cache_rdata rd[CACHEFILE_RRSET_MAX];
@@ -325,10 +327,12 @@ size_t cachefile_load_report(const struct cachefile_load *ld, char *out,
 		n += k > 0 ? (size_t)k : 0;
 	}
 	if (n < cap) {
-		k = snprintf(out + n, cap - n, "loaded %zu entries (%zu "
+		k = snprintf(out + n, cap - n,
+		             "loaded %zu entries (%zu "
 		             "records); %zu expired, %zu kept (better data "
-		             "cached), %zu bad\n", ld->n.entries, ld->n.rrs,
-		             ld->n.expired, ld->n.kept, ld->n.bad);
+		             "cached), %zu bad\n",
+		             ld->n.entries, ld->n.rrs, ld->n.expired,
+		             ld->n.kept, ld->n.bad);
 		n += k > 0 ? (size_t)k : 0;
 	}
 	return n < cap ? n : cap - 1;
@@ -341,7 +345,8 @@ size_t cachefile_load_report(const struct cachefile_load *ld, char *out,
 static uint32_t cf_ttl_left(const struct cachefile_load *ld, uint32_t ttl)
 {
 	int64_t gone = ld->now > ld->dumped ?
-	               (int64_t)ld->now - (int64_t)ld->dumped : 0;
+	                       (int64_t)ld->now - (int64_t)ld->dumped :
+	                       0;
 
 	return (int64_t)ttl > gone ? (uint32_t)((int64_t)ttl - gone) : 0;
 }
@@ -510,8 +515,8 @@ static int cf_class(const struct cf_tok *t, uint16_t *klass)
 /* A name token into canonical (lowercase) wire form. */
 static int cf_name_tok(const struct cf_tok *t, uint8_t *out, size_t *len)
 {
-	if (t->quoted || wire_name_from_text(t->p, t->len, out, len) !=
-	    WIRE_OK)
+	if (t->quoted ||
+	    wire_name_from_text(t->p, t->len, out, len) != WIRE_OK)
 		return CACHEFILE_ENAME;
 	wire_name_lower(out, *len);
 	return CACHEFILE_OK;
@@ -674,8 +679,8 @@ static int cf_parse(struct cachefile_load *ld, const char *text, size_t len,
 }
 
 /* "; curvecache-dump version=1 time=N" */
-static int cf_header(struct cachefile_load *ld, const char *text,
-                     size_t len, size_t line)
+static int cf_header(struct cachefile_load *ld, const char *text, size_t len,
+                     size_t line)
 {
 	struct cf_cur c = { text, len, 0 };
 	struct cf_tok t[3];
@@ -693,7 +698,8 @@ static int cf_header(struct cachefile_load *ld, const char *text,
 		    cf_tok_is(&t[1], "version=1") && t[2].len > 5 &&
 		    t[2].len <= 5 + 18 && memcmp(t[2].p, "time=", 5) == 0) {
 			for (i = 5; i < t[2].len && t[2].p[i] >= '0' &&
-			     t[2].p[i] <= '9'; i++)
+			            t[2].p[i] <= '9';
+			     i++)
 				when = when * 10 + (uint64_t)(t[2].p[i] - '0');
 			if (i == t[2].len) {
 				ld->header = true;
@@ -745,8 +751,10 @@ int cachefile_load_line(struct cachefile_load *ld, const char *line,
 		return cf_header(ld, line, len, no);
 	if (len > CACHEFILE_LINE_MAX || !cf_clean(line, len)) {
 		cf_flush(ld);
-		return cf_bad(ld, no, len > CACHEFILE_LINE_MAX ?
-		              CACHEFILE_ETOOLONG : CACHEFILE_ESYNTAX, NULL);
+		return cf_bad(ld, no,
+		              len > CACHEFILE_LINE_MAX ? CACHEFILE_ETOOLONG :
+		                                         CACHEFILE_ESYNTAX,
+		              NULL);
 	}
 	if (cf_skip(line, len))
 		return CACHEFILE_OK;

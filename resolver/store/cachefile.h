@@ -95,9 +95,9 @@ typedef int (*cachefile_put_fn)(void *arg, const char *text, size_t len);
 
 /** What a dump wrote. */
 struct cachefile_dump_stats {
-	size_t entries;     /**< cache entries written */
-	size_t rrs;         /**< lines of RRs written */
-	size_t skipped;     /**< entries left out: expired or unrenderable */
+	size_t entries; /**< cache entries written */
+	size_t rrs;     /**< lines of RRs written */
+	size_t skipped; /**< entries left out: expired or unrenderable */
 };
 
 /** Opaque state of one load. */
@@ -105,12 +105,12 @@ struct cachefile_load;
 
 /** What a load did (see cachefile_load_counts). */
 struct cachefile_load_counts {
-	size_t lines;       /**< lines read */
-	size_t entries;     /**< entries stored */
-	size_t rrs;         /**< RRs in them */
-	size_t expired;     /**< entries dropped: TTL ran out since the dump */
-	size_t kept;        /**< not stored: better data already cached */
-	size_t bad;         /**< bad lines */
+	size_t lines;   /**< lines read */
+	size_t entries; /**< entries stored */
+	size_t rrs;     /**< RRs in them */
+	size_t expired; /**< entries dropped: TTL ran out since the dump */
+	size_t kept;    /**< not stored: better data already cached */
+	size_t bad;     /**< bad lines */
 };
 
 /**
@@ -130,8 +130,7 @@ const char *cachefile_strerror(int status);
  *   stopped the dump.
  */
 int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
-                   void *arg, struct cachefile_dump_stats *st)
-	MUST_CHECK;
+                   void *arg, struct cachefile_dump_stats *st) MUST_CHECK;
 
 /**
  * Write the entries of one name as cachefile_dump does, without the
@@ -144,9 +143,8 @@ int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
  * @return as cachefile_dump.
  */
 int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
-                        size_t name_len, uint16_t type,
-                        cachefile_put_fn put, void *arg, size_t *found)
-	MUST_CHECK;
+                        size_t name_len, uint16_t type, cachefile_put_fn put,
+                        void *arg, size_t *found) MUST_CHECK;
 
 /**
  * Start a load into a cache.
@@ -203,8 +201,7 @@ void cachefile_load_free(struct cachefile_load *ld);
  *   CACHEFILE_ETYPE (a type with no text form other than the generic).
  */
 int cachefile_rdata_parse(uint16_t type, const char *text, size_t len,
-                          uint8_t *out, size_t cap, size_t *outlen)
-	MUST_CHECK;
+                          uint8_t *out, size_t cap, size_t *outlen) MUST_CHECK;
 
 /**
  * Check wire RDATA against its type: A is 4 bytes, AAAA 16, NS, CNAME,

@@ -26,9 +26,9 @@ struct cf_tok {
 
 /** What cf_next found. */
 enum cf_next_result {
-	CF_TOKEN = 0,  /**< *t is the next token */
-	CF_END,        /**< end of line, or a comment (';') begins here */
-	CF_BAD         /**< unterminated quote or junk after one */
+	CF_TOKEN = 0, /**< *t is the next token */
+	CF_END,       /**< end of line, or a comment (';') begins here */
+	CF_BAD        /**< unterminated quote or junk after one */
 };
 
 /**

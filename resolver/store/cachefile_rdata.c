@@ -1,6 +1,6 @@
 /*
- * resolver/store/cachefile_rdata.c - RDATA from presentation text and checks of
- * wire RDATA against its type (see cachefile.h), and the tokenizer the
+ * resolver/store/cachefile_rdata.c - RDATA from presentation text and checks
+ * of wire RDATA against its type (see cachefile.h), and the tokenizer the
  * cache file reader uses (cachefile_int.h).
  */
 #include <arpa/inet.h>
@@ -45,8 +45,7 @@ static enum cf_next_result cf_quoted(struct cf_cur *c, struct cf_tok *t)
 	t->len = c->pos - start;
 	t->quoted = true;
 	c->pos++;
-	if (c->pos < c->len && !cf_blank(c->p[c->pos]) &&
-	    c->p[c->pos] != ';')
+	if (c->pos < c->len && !cf_blank(c->p[c->pos]) && c->p[c->pos] != ';')
 		return CF_BAD;
 	return CF_TOKEN;
 }
@@ -278,7 +277,7 @@ static int cf_generic(struct cf_cur *c, struct cf_out *o)
 		}
 	}
 	return hi < 0 && o->w.len - start == want ? CACHEFILE_OK :
-	       CACHEFILE_ERDATA;
+	                                            CACHEFILE_ERDATA;
 }
 
 /* The usual text form of one of the types rrtext renders. */
@@ -287,15 +286,12 @@ static int cf_typed(uint16_t type, struct cf_cur *c, struct cf_out *o)
 	int rc = CACHEFILE_OK, i;
 
 	switch (type) {
-	case WIRE_TYPE_A:
-		return cf_addr(c, o, AF_INET);
-	case WIRE_TYPE_AAAA:
-		return cf_addr(c, o, AF_INET6);
+	case WIRE_TYPE_A: return cf_addr(c, o, AF_INET);
+	case WIRE_TYPE_AAAA: return cf_addr(c, o, AF_INET6);
 	case WIRE_TYPE_NS:
 	case WIRE_TYPE_CNAME:
 	case WIRE_TYPE_DNAME:
-	case WIRE_TYPE_PTR:
-		return cf_name(c, o);
+	case WIRE_TYPE_PTR: return cf_name(c, o);
 	case WIRE_TYPE_MX:
 		rc = cf_u16(c, o);
 		return rc != CACHEFILE_OK ? rc : cf_name(c, o);
@@ -310,10 +306,8 @@ static int cf_typed(uint16_t type, struct cf_cur *c, struct cf_out *o)
 		for (i = 0; i < 5 && rc == CACHEFILE_OK; i++)
 			rc = cf_u32(c, o);
 		return rc;
-	case WIRE_TYPE_TXT:
-		return cf_txt(c, o);
-	default:
-		return CACHEFILE_ETYPE;
+	case WIRE_TYPE_TXT: return cf_txt(c, o);
+	default: return CACHEFILE_ETYPE;
 	}
 }
 
@@ -389,30 +383,27 @@ int cachefile_rdata_check(uint16_t type, const uint8_t *p, size_t len)
 	if (p == NULL && len > 0)
 		return CACHEFILE_ERDATA;
 	switch (type) {
-	case WIRE_TYPE_A:
-		return len == 4 ? CACHEFILE_OK : CACHEFILE_ERDATA;
+	case WIRE_TYPE_A: return len == 4 ? CACHEFILE_OK : CACHEFILE_ERDATA;
 	case WIRE_TYPE_AAAA:
 		return len == 16 ? CACHEFILE_OK : CACHEFILE_ERDATA;
 	case WIRE_TYPE_NS:
 	case WIRE_TYPE_CNAME:
 	case WIRE_TYPE_DNAME:
-	case WIRE_TYPE_PTR:
-		ok = cf_wire_name(p, len, &pos);
-		break;
+	case WIRE_TYPE_PTR: ok = cf_wire_name(p, len, &pos); break;
 	case WIRE_TYPE_MX:
 	case WIRE_TYPE_SRV:
 		pos = type == WIRE_TYPE_MX ? CF_MX_FIXED : CF_SRV_FIXED;
 		ok = pos < len && cf_wire_name(p, len, &pos);
 		break;
 	case WIRE_TYPE_SOA:
-		ok = cf_wire_name(p, len, &pos) && cf_wire_name(p, len, &pos) &&
+		ok = cf_wire_name(p, len, &pos) &&
+		     cf_wire_name(p, len, &pos) &&
 		     len - pos == CF_SOA_COUNTERS;
 		pos = len;
 		break;
 	case WIRE_TYPE_TXT:
 		return cf_txt_ok(p, len) ? CACHEFILE_OK : CACHEFILE_ERDATA;
-	default:
-		return len <= CF_RDLEN_MAX ? CACHEFILE_OK : CACHEFILE_ERDATA;
+	default: return len <= CF_RDLEN_MAX ? CACHEFILE_OK : CACHEFILE_ERDATA;
 	}
 	return ok && pos == len ? CACHEFILE_OK : CACHEFILE_ERDATA;
 }

@@ -67,7 +67,7 @@ int persist_err(char *err, size_t errlen, int status, const char *fmt, ...)
 /** State of one save. */
 struct ps_out {
 	FILE *f;
-	crypto_generichash_state h;   /**< keyed: the MAC so far */
+	crypto_generichash_state h; /**< keyed: the MAC so far */
 	uint64_t bytes;
 	bool failed;
 };
@@ -94,9 +94,11 @@ static int ps_finish(struct ps_out *o, const struct cachefile_dump_stats *st)
 	char pre[PERSIST_TAIL_MAX], hex[2 * PERSIST_MAC_BYTES + 1];
 	int n;
 
-	n = snprintf(pre, sizeof pre, "%s version=%d entries=%zu records=%zu "
-	             "bytes=%" PRIu64 " mac=", PERSIST_TAIL,
-	             PERSIST_TAIL_VERSION, st->entries, st->rrs, o->bytes);
+	n = snprintf(pre, sizeof pre,
+	             "%s version=%d entries=%zu records=%zu "
+	             "bytes=%" PRIu64 " mac=",
+	             PERSIST_TAIL, PERSIST_TAIL_VERSION, st->entries, st->rrs,
+	             o->bytes);
 	if (n < 0 || (size_t)n >= sizeof pre) {
 		errno = EOVERFLOW;
 		return -1;
@@ -185,7 +187,7 @@ int persist_cache_save(struct cache *c, const char *path, time_t now,
 struct ps_tail {
 	size_t entries, records;
 	uint64_t bytes;
-	char pre[PERSIST_TAIL_MAX];   /**< its text up to "mac=" */
+	char pre[PERSIST_TAIL_MAX]; /**< its text up to "mac=" */
 	size_t prelen;
 	unsigned char mac[PERSIST_MAC_BYTES];
 };
@@ -208,8 +210,8 @@ static int ps_pread(int fd, void *buf, size_t len, off_t off)
 }
 
 /* Regular, ours or root's, writable by no one else, not too large. */
-static int ps_check_file(int fd, uint64_t max_bytes, uint64_t *size,
-                         char *err, size_t errlen)
+static int ps_check_file(int fd, uint64_t max_bytes, uint64_t *size, char *err,
+                         size_t errlen)
 {
 	struct stat sb;
 
@@ -220,16 +222,19 @@ static int ps_check_file(int fd, uint64_t max_bytes, uint64_t *size,
 		return persist_err(err, errlen, PERSIST_EFILE, "%s",
 		                   "not a regular file");
 	if (sb.st_uid != geteuid() && sb.st_uid != 0)
-		return persist_err(err, errlen, PERSIST_EFILE, "owned by uid "
+		return persist_err(err, errlen, PERSIST_EFILE,
+		                   "owned by uid "
 		                   "%lu, not by uid %lu or root",
 		                   (unsigned long)sb.st_uid,
 		                   (unsigned long)geteuid());
 	if (sb.st_mode & (S_IWGRP | S_IWOTH))
-		return persist_err(err, errlen, PERSIST_EFILE, "mode %04o: "
+		return persist_err(err, errlen, PERSIST_EFILE,
+		                   "mode %04o: "
 		                   "writable by group or others",
 		                   (unsigned)(sb.st_mode & 07777));
 	if ((uint64_t)sb.st_size > max_bytes)
-		return persist_err(err, errlen, PERSIST_EFILE, "%" PRIu64
+		return persist_err(err, errlen, PERSIST_EFILE,
+		                   "%" PRIu64
 		                   " bytes, over the limit of %" PRIu64,
 		                   (uint64_t)sb.st_size, max_bytes);
 	*size = (uint64_t)sb.st_size;
@@ -259,14 +264,16 @@ static int ps_tail_version(const char *line, char *err, size_t errlen)
 	if (sscanf(line, PERSIST_TAIL " version=%u", &v) != 1)
 		v = 1;
 	if (v == 1)
-		return persist_err(err, errlen, PERSIST_EVERSION, "%s",
-		                   "format 1 (a plain checksum anyone can "
-		                   "recompute), written by an older curvecache; "
-		                   "the next save writes format 2, with a MAC");
+		return persist_err(
+			err, errlen, PERSIST_EVERSION, "%s",
+			"format 1 (a plain checksum anyone can "
+			"recompute), written by an older curvecache; "
+			"the next save writes format 2, with a MAC");
 	if (v != PERSIST_TAIL_VERSION)
-		return persist_err(err, errlen, PERSIST_EVERSION, "format %u; "
-		                   "this curvecache reads format %d", v,
-		                   PERSIST_TAIL_VERSION);
+		return persist_err(err, errlen, PERSIST_EVERSION,
+		                   "format %u; "
+		                   "this curvecache reads format %d",
+		                   v, PERSIST_TAIL_VERSION);
 	return PERSIST_OK;
 }
 
@@ -278,13 +285,15 @@ static int ps_tail_fields(const char *line, struct ps_tail *t, char *err,
 	int pre = 0, used = 0;
 	unsigned v;
 
-	if (sscanf(line, PERSIST_TAIL " version=%u entries=%zu records=%zu "
-	           "bytes=%" SCNu64 " mac=%n%64[0-9a-f]%n", &v, &t->entries,
-	           &t->records, &t->bytes, &pre, hex, &used) != 5 ||
+	if (sscanf(line,
+	           PERSIST_TAIL " version=%u entries=%zu records=%zu "
+	                        "bytes=%" SCNu64 " mac=%n%64[0-9a-f]%n",
+	           &v, &t->entries, &t->records, &t->bytes, &pre, hex,
+	           &used) != 5 ||
 	    line[used] != '\0' || strlen(hex) != 2 * PERSIST_MAC_BYTES ||
 	    (size_t)pre >= sizeof t->pre ||
-	    sodium_hex2bin(t->mac, sizeof t->mac, hex, strlen(hex), NULL,
-	                   NULL, NULL) != 0)
+	    sodium_hex2bin(t->mac, sizeof t->mac, hex, strlen(hex), NULL, NULL,
+	                   NULL) != 0)
 		return persist_err(err, errlen, PERSIST_ECORRUPT, "%s",
 		                   "bad trailer line");
 	memcpy(t->pre, line, (size_t)pre);
@@ -293,8 +302,8 @@ static int ps_tail_fields(const char *line, struct ps_tail *t, char *err,
 }
 
 /* Parse the trailer: the last line of the file, ending in '\n'. */
-static int ps_read_tail(int fd, uint64_t size, struct ps_tail *t,
-                        char *err, size_t errlen)
+static int ps_read_tail(int fd, uint64_t size, struct ps_tail *t, char *err,
+                        size_t errlen)
 {
 	char buf[PERSIST_TAIL_MAX + 1];
 	size_t n = size < PERSIST_TAIL_MAX ? (size_t)size : PERSIST_TAIL_MAX;
@@ -314,9 +323,12 @@ static int ps_read_tail(int fd, uint64_t size, struct ps_tail *t,
 		return rc;
 	start = size - n + (uint64_t)(line - buf);
 	if (t->bytes != start)
-		return persist_err(err, errlen, PERSIST_ECORRUPT, "trailer "
-		                   "says %" PRIu64 " bytes before it, the file "
-		                   "has %" PRIu64, t->bytes, start);
+		return persist_err(err, errlen, PERSIST_ECORRUPT,
+		                   "trailer "
+		                   "says %" PRIu64
+		                   " bytes before it, the file "
+		                   "has %" PRIu64,
+		                   t->bytes, start);
 	return PERSIST_OK;
 }
 
@@ -332,7 +344,7 @@ static int ps_read_body(int fd, uint64_t bytes, char *buf, ps_chunk_fn fn,
 
 	while (off < bytes) {
 		k = bytes - off < PERSIST_CHUNK ? (size_t)(bytes - off) :
-		    PERSIST_CHUNK;
+		                                  PERSIST_CHUNK;
 		if (ps_pread(fd, buf, k, (off_t)off) != 0)
 			return persist_err(err, errlen, PERSIST_EIO,
 			                   "read: %s", strerror(errno));
@@ -367,9 +379,11 @@ static int ps_check_mac(int fd, const char *path, const struct ps_tail *t,
 	crypto_generichash_final(&h, mac, sizeof mac);
 	sodium_memzero(&h, sizeof h);
 	if (rc == PERSIST_OK && sodium_memcmp(mac, t->mac, sizeof mac) != 0)
-		rc = persist_err(err, errlen, PERSIST_ECORRUPT, "MAC does not "
+		rc = persist_err(err, errlen, PERSIST_ECORRUPT,
+		                 "MAC does not "
 		                 "match: altered, or not written with the key "
-		                 "in %s%s", path, PERSIST_KEY_SUFFIX);
+		                 "in %s%s",
+		                 path, PERSIST_KEY_SUFFIX);
 	return rc;
 }
 
@@ -379,9 +393,9 @@ static int ps_check_mac(int fd, const char *path, const struct ps_tail *t,
 /** Line splitter state of one load. */
 struct ps_in {
 	struct cachefile_load *ld;
-	char *line;                   /**< CACHEFILE_LINE_MAX + 1 bytes */
+	char *line; /**< CACHEFILE_LINE_MAX + 1 bytes */
 	size_t len;
-	bool skipping;                /**< in an over-long line */
+	bool skipping; /**< in an over-long line */
 };
 
 /* Feed one chunk of the file, line by line (as control_cmd's loader). */
@@ -455,23 +469,25 @@ static int ps_judge(struct cache *c, const struct cachefile_load *ld,
 		if (nl != NULL)
 			*nl = '\0';
 		cache_flush_all(c, NULL);
-		return persist_err(err, errlen, PERSIST_EBADLINE, "%zu bad "
-		                   "lines, first %s", n.bad, report);
+		return persist_err(err, errlen, PERSIST_EBADLINE,
+		                   "%zu bad "
+		                   "lines, first %s",
+		                   n.bad, report);
 	}
 	if (n.entries + n.expired + n.kept != t->entries) {
 		cache_flush_all(c, NULL);
-		return persist_err(err, errlen, PERSIST_ECORRUPT, "%zu entries "
-		                   "read, the trailer says %zu", n.entries +
-		                   n.expired + n.kept, t->entries);
+		return persist_err(err, errlen, PERSIST_ECORRUPT,
+		                   "%zu entries "
+		                   "read, the trailer says %zu",
+		                   n.entries + n.expired + n.kept, t->entries);
 	}
 	return PERSIST_OK;
 }
 
 /* The checks, then the records; fd is open. */
-static int ps_load_fd(struct cache *c, const char *path, int fd,
-                      time_t now, uint64_t max_bytes,
-                      struct persist_counts *out, char *buf, char *err,
-                      size_t errlen)
+static int ps_load_fd(struct cache *c, const char *path, int fd, time_t now,
+                      uint64_t max_bytes, struct persist_counts *out,
+                      char *buf, char *err, size_t errlen)
 {
 	struct ps_tail t;
 	struct ps_in in;
@@ -485,7 +501,8 @@ static int ps_load_fd(struct cache *c, const char *path, int fd,
 	memset(&in, 0, sizeof in);
 	in.line = buf + PERSIST_CHUNK;
 	if (cachefile_load_new(c, now, &in.ld) != CACHEFILE_OK)
-		return persist_err(err, errlen, PERSIST_ENOMEM, "%s", "loader");
+		return persist_err(err, errlen, PERSIST_ENOMEM, "%s",
+		                   "loader");
 	rc = ps_feed_file(fd, &t, &in, buf, err, errlen);
 	if (rc == PERSIST_OK)
 		rc = ps_judge(c, in.ld, &t, out, err, errlen);
@@ -510,14 +527,15 @@ int persist_cache_load(struct cache *c, const char *path, time_t now,
 		return persist_err(err, errlen, PERSIST_EINVAL, "%s",
 		                   "no cache");
 	(void)persist_tidy(path, now);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
-	          O_NOCTTY);
+	fd = open(path,
+	          O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0 && errno == ENOENT)
 		return persist_err(err, errlen, PERSIST_ENOENT, "%s", path);
 	if (fd < 0)
-		return persist_err(err, errlen, errno == ELOOP ?
-		                   PERSIST_EFILE : PERSIST_EIO, "%s",
-		                   strerror(errno));
+		return persist_err(err, errlen,
+		                   errno == ELOOP ? PERSIST_EFILE :
+		                                    PERSIST_EIO,
+		                   "%s", strerror(errno));
 	buf = malloc(PERSIST_CHUNK + CACHEFILE_LINE_MAX + 1);
 	if (buf == NULL)
 		rc = persist_err(err, errlen, PERSIST_ENOMEM, "%s", "buffer");

@@ -57,30 +57,30 @@ struct cache;
 /** Status codes. */
 enum persist_status {
 	PERSIST_OK = 0,
-	PERSIST_ENOENT,    /**< load: no such file (nothing to load) */
-	PERSIST_EIO,       /**< a read, write, rename or sync failed */
-	PERSIST_EFILE,     /**< not a regular file, wrong owner or mode,
-	                        or too large */
-	PERSIST_EFOREIGN,  /**< not a curvecache dump (no header) */
-	PERSIST_ECORRUPT,  /**< trailer missing or bad, length, MAC or
-	                        entry count does not match */
-	PERSIST_EBADLINE,  /**< a record line did not load */
-	PERSIST_ENOMEM,    /**< allocation failed */
-	PERSIST_EINVAL,    /**< bad argument */
-	PERSIST_EKEY,      /**< the MAC key file is missing (load), unsafe
-	                        (not a regular file, another owner, a mode
-	                        outside 0600) or malformed */
-	PERSIST_EVERSION   /**< a trailer of another format version */
+	PERSIST_ENOENT,   /**< load: no such file (nothing to load) */
+	PERSIST_EIO,      /**< a read, write, rename or sync failed */
+	PERSIST_EFILE,    /**< not a regular file, wrong owner or mode,
+	                       or too large */
+	PERSIST_EFOREIGN, /**< not a curvecache dump (no header) */
+	PERSIST_ECORRUPT, /**< trailer missing or bad, length, MAC or
+	                       entry count does not match */
+	PERSIST_EBADLINE, /**< a record line did not load */
+	PERSIST_ENOMEM,   /**< allocation failed */
+	PERSIST_EINVAL,   /**< bad argument */
+	PERSIST_EKEY,     /**< the MAC key file is missing (load), unsafe
+	                       (not a regular file, another owner, a mode
+	                       outside 0600) or malformed */
+	PERSIST_EVERSION  /**< a trailer of another format version */
 };
 
 /** What a save wrote or a load stored. */
 struct persist_counts {
-	size_t entries;    /**< entries written / stored */
-	size_t records;    /**< RRs in them */
-	size_t expired;    /**< load: dropped, TTL ran out since the save */
-	size_t kept;       /**< load: not stored, better data cached */
-	size_t bad;        /**< load: bad lines */
-	uint64_t bytes;    /**< file length */
+	size_t entries; /**< entries written / stored */
+	size_t records; /**< RRs in them */
+	size_t expired; /**< load: dropped, TTL ran out since the save */
+	size_t kept;    /**< load: not stored, better data cached */
+	size_t bad;     /**< load: bad lines */
+	uint64_t bytes; /**< file length */
 };
 
 /** Bytes of the err text of save and load. */
@@ -105,8 +105,8 @@ const char *persist_strerror(int status);
  *   PERSIST_EINVAL; on failure the old file, if any, is left as it was.
  */
 int persist_cache_save(struct cache *c, const char *path, time_t now,
-                       struct persist_counts *out, char *err,
-                       size_t errlen) MUST_CHECK;
+                       struct persist_counts *out, char *err, size_t errlen)
+	MUST_CHECK;
 
 /**
  * Remove stale temporaries, check the file as the design notes say
@@ -126,7 +126,6 @@ int persist_cache_save(struct cache *c, const char *path, time_t now,
  */
 int persist_cache_load(struct cache *c, const char *path, time_t now,
                        uint64_t max_bytes, struct persist_counts *out,
-                       char *err, size_t errlen)
-	MUST_CHECK;
+                       char *err, size_t errlen) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_PERSIST_H */

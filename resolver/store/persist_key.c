@@ -30,8 +30,9 @@
 /* The key file's name. */
 static int key_path(const char *path, char *kp, size_t cap)
 {
-	return snprintf(kp, cap, "%s%s", path, PERSIST_KEY_SUFFIX) <
-	       (int)cap ? 0 : -1;
+	return snprintf(kp, cap, "%s%s", path, PERSIST_KEY_SUFFIX) < (int)cap ?
+	               0 :
+	               -1;
 }
 
 /* Regular, ours or root's, mode 0600 or stricter, the right size. */
@@ -43,23 +44,29 @@ static int key_check(int fd, const char *kp, char *err, size_t errlen)
 		return persist_err(err, errlen, PERSIST_EIO, "%s: %s", kp,
 		                   strerror(errno));
 	if (!S_ISREG(sb.st_mode))
-		return persist_err(err, errlen, PERSIST_EKEY, "%s: not a "
-		                   "regular file", kp);
+		return persist_err(err, errlen, PERSIST_EKEY,
+		                   "%s: not a "
+		                   "regular file",
+		                   kp);
 	if (sb.st_uid != geteuid() && sb.st_uid != 0)
-		return persist_err(err, errlen, PERSIST_EKEY, "%s: owned by "
-		                   "uid %lu, not by uid %lu or root", kp,
-		                   (unsigned long)sb.st_uid,
+		return persist_err(err, errlen, PERSIST_EKEY,
+		                   "%s: owned by "
+		                   "uid %lu, not by uid %lu or root",
+		                   kp, (unsigned long)sb.st_uid,
 		                   (unsigned long)geteuid());
 	if (sb.st_mode & 07777 & ~(mode_t)0600)
-		return persist_err(err, errlen, PERSIST_EKEY, "%s: mode %04o; "
+		return persist_err(err, errlen, PERSIST_EKEY,
+		                   "%s: mode %04o; "
 		                   "a key others can read proves nothing, so "
-		                   "it is not used (chmod 600 %s, or remove it "
-		                   "for a new key)", kp,
-		                   (unsigned)(sb.st_mode & 07777), kp);
+		                   "it is not used (chmod 600 %s, or remove "
+		                   "it "
+		                   "for a new key)",
+		                   kp, (unsigned)(sb.st_mode & 07777), kp);
 	if (sb.st_size != PERSIST_KEY_FILE_BYTES)
-		return persist_err(err, errlen, PERSIST_EKEY, "%s: %lld bytes, "
-		                   "not %d hex digits and a newline", kp,
-		                   (long long)sb.st_size, PERSIST_KEY_HEX);
+		return persist_err(err, errlen, PERSIST_EKEY,
+		                   "%s: %lld bytes, "
+		                   "not %d hex digits and a newline",
+		                   kp, (long long)sb.st_size, PERSIST_KEY_HEX);
 	return PERSIST_OK;
 }
 
@@ -81,8 +88,10 @@ static int key_read_fd(int fd, const char *kp, uint8_t *key, char *err,
 	         sodium_hex2bin(key, PERSIST_KEY_BYTES, buf, PERSIST_KEY_HEX,
 	                        NULL, &binlen, &end) != 0 ||
 	         binlen != PERSIST_KEY_BYTES || end != buf + PERSIST_KEY_HEX)
-		rc = persist_err(err, errlen, PERSIST_EKEY, "%s: not %d hex "
-		                 "digits and a newline", kp, PERSIST_KEY_HEX);
+		rc = persist_err(err, errlen, PERSIST_EKEY,
+		                 "%s: not %d hex "
+		                 "digits and a newline",
+		                 kp, PERSIST_KEY_HEX);
 	sodium_memzero(buf, sizeof buf);
 	return rc;
 }
@@ -90,13 +99,13 @@ static int key_read_fd(int fd, const char *kp, uint8_t *key, char *err,
 /* Open PATH.key: the descriptor, or -1 with errno set. */
 static int key_open(const char *kp)
 {
-	return open(kp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
-	            O_NOCTTY);
+	return open(kp,
+	            O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 }
 
 /* Write a fresh key to a temporary; the descriptor or -1 (err set). */
-static int key_write_tmp(const char *path, char *tmp, size_t cap,
-                         char *err, size_t errlen)
+static int key_write_tmp(const char *path, char *tmp, size_t cap, char *err,
+                         size_t errlen)
 {
 	uint8_t key[PERSIST_KEY_BYTES];
 	char hex[PERSIST_KEY_FILE_BYTES + 1];
@@ -110,7 +119,8 @@ static int key_write_tmp(const char *path, char *tmp, size_t cap,
 	sodium_memzero(key, sizeof key);
 	hex[PERSIST_KEY_HEX] = '\n';
 	ok = write(fd, hex, PERSIST_KEY_FILE_BYTES) ==
-	     (ssize_t)PERSIST_KEY_FILE_BYTES && fsync(fd) == 0;
+	             (ssize_t)PERSIST_KEY_FILE_BYTES &&
+	     fsync(fd) == 0;
 	sodium_memzero(hex, sizeof hex);
 	return ok ? fd : persist_tmp_drop(fd, tmp, err, errlen);
 }
@@ -152,13 +162,16 @@ int persist_key_get(const char *path, bool create,
 		fd = key_open(kp);
 	}
 	if (fd < 0 && errno == ENOENT)
-		return persist_err(err, errlen, PERSIST_EKEY, "%s: missing, "
-		                   "so the file cannot be verified", kp);
+		return persist_err(err, errlen, PERSIST_EKEY,
+		                   "%s: missing, "
+		                   "so the file cannot be verified",
+		                   kp);
 	if (fd < 0)
-		return persist_err(err, errlen, errno == ELOOP ?
-		                   PERSIST_EKEY : PERSIST_EIO, "%s: %s", kp,
+		return persist_err(err, errlen,
+		                   errno == ELOOP ? PERSIST_EKEY : PERSIST_EIO,
+		                   "%s: %s", kp,
 		                   errno == ELOOP ? "a symbolic link" :
-		                   strerror(errno));
+		                                    strerror(errno));
 	rc = key_read_fd(fd, kp, key, err, errlen);
 	close(fd);
 	return rc;

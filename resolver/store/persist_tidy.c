@@ -40,7 +40,8 @@ int persist_tmp_open(const char *path, char *tmp, size_t cap, char *err,
 	int fd;
 
 	if (snprintf(tmp, cap, "%s%s", path, PERSIST_TMP_SUFFIX) >= (int)cap) {
-		persist_err(err, errlen, PERSIST_EINVAL, "%s", "path too long");
+		persist_err(err, errlen, PERSIST_EINVAL, "%s",
+		            "path too long");
 		return -1;
 	}
 	fd = mkstemp(tmp);
@@ -123,15 +124,14 @@ static bool tidy_stale(int fd, const struct stat *sb, time_t now)
 }
 
 /* Remove dir/name if it is a stale temporary of ours; 1 if removed. */
-static size_t tidy_one(int dfd, const char *dir, const char *name,
-                       time_t now)
+static size_t tidy_one(int dfd, const char *dir, const char *name, time_t now)
 {
 	struct stat sb, again;
 	size_t removed = 0;
 	int fd;
 
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	            O_NOCTTY | O_CLOEXEC);
+	fd = openat(dfd, name,
+	            O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
 	if (fstat(fd, &sb) == 0 && tidy_stale(fd, &sb, now) &&

@@ -50,24 +50,24 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: curvecache-control [-c CONFIG | -s SOCKET] COMMAND "
-	    "[ARGS]\n"
-	    "  -c CONFIG  read the socket path from this config file\n"
-	    "             (default %s)\n"
-	    "  -s SOCKET  the control socket\n"
-	    "commands:\n"
-	    "  status                   version, uptime, pid, threads\n"
-	    "  stats [--prometheus|--json]   counters, then reset them\n"
-	    "  stats_noreset [--prometheus|--json]\n"
-	    "  reload                   config and root hints, as SIGHUP\n"
-	    "  flush NAME | flush_zone NAME | flush_all | flush_negative\n"
-	    "  flush_type NAME TYPE | flush_infra all|ADDR\n"
-	    "  dump_cache               the cache as text\n"
-	    "  load_cache [FILE]        read a dump (default: stdin)\n"
-	    "  lookup NAME [TYPE]       cached data and servers for NAME\n"
-	    "  servers                  the server-selection table\n"
-	    "  top [--once] [-n COUNT] [-d SECONDS]   live view\n",
-	    CFG_DEFAULT_FILE);
+	        "usage: curvecache-control [-c CONFIG | -s SOCKET] COMMAND "
+	        "[ARGS]\n"
+	        "  -c CONFIG  read the socket path from this config file\n"
+	        "             (default %s)\n"
+	        "  -s SOCKET  the control socket\n"
+	        "commands:\n"
+	        "  status                   version, uptime, pid, threads\n"
+	        "  stats [--prometheus|--json]   counters, then reset them\n"
+	        "  stats_noreset [--prometheus|--json]\n"
+	        "  reload                   config and root hints, as SIGHUP\n"
+	        "  flush NAME | flush_zone NAME | flush_all | flush_negative\n"
+	        "  flush_type NAME TYPE | flush_infra all|ADDR\n"
+	        "  dump_cache               the cache as text\n"
+	        "  load_cache [FILE]        read a dump (default: stdin)\n"
+	        "  lookup NAME [TYPE]       cached data and servers for NAME\n"
+	        "  servers                  the server-selection table\n"
+	        "  top [--once] [-n COUNT] [-d SECONDS]   live view\n",
+	        CFG_DEFAULT_FILE);
 }
 
 /* The socket path from the options. */
@@ -96,7 +96,7 @@ static int socket_path(const char *cfgfile, const char *sock, char *out,
 	}
 	if (rc == 0 && c->control_socket[0] == '\0') {
 		fprintf(stderr, "curvecache-control: no control-socket in "
-		        "the config\n");
+		                "the config\n");
 		rc = -1;
 	}
 	if (rc == 0)
@@ -159,8 +159,10 @@ static int build_command(int argc, char **argv, char *out, size_t cap)
 		len = strlen(w);
 		if (len == 0 || strpbrk(w, " \t\r\n") != NULL ||
 		    len + 2 > cap - n) {
-			fprintf(stderr, "curvecache-control: bad argument "
-			        "\"%s\"\n", argv[i]);
+			fprintf(stderr,
+			        "curvecache-control: bad argument "
+			        "\"%s\"\n",
+			        argv[i]);
 			return -1;
 		}
 		if (i > 0)
@@ -193,8 +195,10 @@ static int open_dump(const char *file)
 		why = "is a directory";
 	else
 		return in;
-	fprintf(stderr, "curvecache-control: load_cache: %s: %s; nothing "
-	        "loaded\n", file, why);
+	fprintf(stderr,
+	        "curvecache-control: load_cache: %s: %s; nothing "
+	        "loaded\n",
+	        file, why);
 	if (in >= 0)
 		close(in);
 	return -1;
@@ -326,18 +330,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	while ((opt = getopt(argc, argv, "+c:s:h")) != -1) {
 		switch (opt) {
-		case 'c':
-			cfgfile = optarg;
-			break;
-		case 's':
-			sock = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return CTLM_EXIT_USAGE;
+		case 'c': cfgfile = optarg; break;
+		case 's': sock = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return CTLM_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc || (cfgfile != NULL && sock != NULL)) {

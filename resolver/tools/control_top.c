@@ -56,20 +56,44 @@
 
 /** The counters the view uses. */
 enum top_key {
-	K_QUERIES = 0, K_UDP, K_TCP, K_HITS, K_MISSES, K_ANS_CURVE,
-	K_ANS_PLAIN, K_SERVFAIL, K_INFLIGHT, K_UP_SENDS, K_UP_CURVE,
-	K_UP_TIMEOUTS, K_CURVE_BAD, K_ENTRIES, K_MEM, K_UPTIME, K_RECURSIVE,
+	K_QUERIES = 0,
+	K_UDP,
+	K_TCP,
+	K_HITS,
+	K_MISSES,
+	K_ANS_CURVE,
+	K_ANS_PLAIN,
+	K_SERVFAIL,
+	K_INFLIGHT,
+	K_UP_SENDS,
+	K_UP_CURVE,
+	K_UP_TIMEOUTS,
+	K_CURVE_BAD,
+	K_ENTRIES,
+	K_MEM,
+	K_UPTIME,
+	K_RECURSIVE,
 	TOP_NKEYS
 };
 
 static const char *const top_names[TOP_NKEYS] = {
-	"total.num.queries", "num.query.udp", "num.query.tcp",
-	"total.num.cachehits", "total.num.cachemiss",
-	"curve.answers.dnscurve", "curve.answers.plain",
-	"num.answer.rcode.SERVFAIL", "total.requestlist.current.all",
-	"upstream.sends", "curve.queries", "upstream.timeouts",
-	"curve.responses.bad", "rrset.cache.count", "mem.cache.rrset",
-	"time.up", "total.num.recursivereplies",
+	"total.num.queries",
+	"num.query.udp",
+	"num.query.tcp",
+	"total.num.cachehits",
+	"total.num.cachemiss",
+	"curve.answers.dnscurve",
+	"curve.answers.plain",
+	"num.answer.rcode.SERVFAIL",
+	"total.requestlist.current.all",
+	"upstream.sends",
+	"curve.queries",
+	"upstream.timeouts",
+	"curve.responses.bad",
+	"rrset.cache.count",
+	"mem.cache.rrset",
+	"time.up",
+	"total.num.recursivereplies",
 };
 
 /** One entry of a top list: a count and a name or address. */
@@ -80,7 +104,7 @@ struct top_item {
 
 /** A top list of the interval (top_queries). */
 struct top_list {
-	bool have;                /**< the daemon answered top_queries */
+	bool have; /**< the daemon answered top_queries */
 	uint64_t total, skipped;
 	size_t n;
 	struct top_item item[TOP_LIST_MAX];
@@ -89,7 +113,7 @@ struct top_list {
 /** One reading of the counters. */
 struct top_sample {
 	uint64_t v[TOP_NKEYS];
-	double at;                /**< monotonic seconds */
+	double at; /**< monotonic seconds */
 	struct top_list names, clients;
 };
 
@@ -98,8 +122,8 @@ struct top_reader {
 	char line[TOP_LINE_MAX];
 	size_t len;
 	bool overlong;
-	bool quiet;               /**< do not print an error line */
-	int done;                 /**< 0 reading, 1 ok, -1 error */
+	bool quiet; /**< do not print an error line */
+	int done;   /**< 0 reading, 1 ok, -1 error */
 };
 
 /** The screen being written: its size (0: no limit), rows used. */
@@ -202,8 +226,7 @@ static void top_bytes(struct top_reader *r, const char *b, size_t n,
 }
 
 /* Send one command and read its answer into s; 0 or -1. */
-static int top_ask(int fd, const char *cmd, bool quiet,
-                   struct top_sample *s)
+static int top_ask(int fd, const char *cmd, bool quiet, struct top_sample *s)
 {
 	struct top_reader r;
 	struct pollfd pfd = { fd, POLLIN, 0 };
@@ -249,8 +272,8 @@ static int top_read(int fd, size_t listn, struct top_sample *s)
 	return 0;
 }
 
-static double top_rate(const struct top_sample *a,
-                       const struct top_sample *b, enum top_key k)
+static double top_rate(const struct top_sample *a, const struct top_sample *b,
+                       enum top_key k)
 {
 	double dt = b->at - a->at;
 	uint64_t d = b->v[k] >= a->v[k] ? b->v[k] - a->v[k] : 0;
@@ -259,9 +282,8 @@ static double top_rate(const struct top_sample *a,
 }
 
 /* 100 * part / (part + rest) over the interval, or -1 when nothing. */
-static double top_share(const struct top_sample *a,
-                        const struct top_sample *b, enum top_key part,
-                        enum top_key rest)
+static double top_share(const struct top_sample *a, const struct top_sample *b,
+                        enum top_key part, enum top_key rest)
 {
 	double p = top_rate(a, b, part), q = top_rate(a, b, rest);
 
@@ -271,8 +293,8 @@ static double top_share(const struct top_sample *a,
 /* One line of the view, cut at the width; nothing once the height is
  * used up (the last row stays empty so that the screen does not scroll
  * the header away). */
-__attribute__((format(printf, 2, 3)))
-static void top_out(struct top_screen *sc, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void
+top_out(struct top_screen *sc, const char *fmt, ...)
 {
 	char line[TOP_OUT_MAX];
 	va_list ap;
@@ -311,16 +333,21 @@ static void top_counters(struct top_screen *sc, const struct top_sample *a,
 	        top_rate(a, b, K_TCP));
 	top_pct(sc, "cache hit ratio", top_share(a, b, K_HITS, K_MISSES),
 	        "of queries the cache answered");
-	top_pct(sc, "DNSCurve share", top_share(a, b, K_ANS_CURVE,
-	        K_ANS_PLAIN), "of answers with data from upstream");
+	top_pct(sc, "DNSCurve share",
+	        top_share(a, b, K_ANS_CURVE, K_ANS_PLAIN),
+	        "of answers with data from upstream");
 	top_out(sc, "%-18s %8.1f   %.1f%% of those answers", "SERVFAIL/s",
-	        top_rate(a, b, K_SERVFAIL), answered > 0 ?
-	        100.0 * top_rate(a, b, K_SERVFAIL) / answered : 0.0);
-	top_out(sc, "%-18s %8" PRIu64 "   resolutions (%.1f recursive "
-	        "replies/s)", "in flight", b->v[K_INFLIGHT],
-	        top_rate(a, b, K_RECURSIVE));
-	top_out(sc, "%-18s %8.1f   DNSCurve %.1f/s, timeouts %.1f/s, bad "
-	        "boxes %.1f/s", "upstream/s", top_rate(a, b, K_UP_SENDS),
+	        top_rate(a, b, K_SERVFAIL),
+	        answered > 0 ? 100.0 * top_rate(a, b, K_SERVFAIL) / answered :
+	                       0.0);
+	top_out(sc,
+	        "%-18s %8" PRIu64 "   resolutions (%.1f recursive "
+	        "replies/s)",
+	        "in flight", b->v[K_INFLIGHT], top_rate(a, b, K_RECURSIVE));
+	top_out(sc,
+	        "%-18s %8.1f   DNSCurve %.1f/s, timeouts %.1f/s, bad "
+	        "boxes %.1f/s",
+	        "upstream/s", top_rate(a, b, K_UP_SENDS),
 	        top_rate(a, b, K_UP_CURVE), top_rate(a, b, K_UP_TIMEOUTS),
 	        top_rate(a, b, K_CURVE_BAD));
 	top_out(sc, "%-18s %8" PRIu64 "   entries, %.1f MB", "cache",
@@ -350,13 +377,13 @@ static void top_list_show(struct top_screen *sc, const char *title,
 	        dt > 0 ? (double)t->total / dt : 0.0,
 	        t->skipped > 0 ? " (busy: a sample)" : "");
 	for (i = 0; i < t->n && i < room; i++)
-		top_out(sc, "%18s %8.1f   %s", "", dt > 0 ?
-		        (double)t->item[i].count / dt : 0.0, t->item[i].text);
+		top_out(sc, "%18s %8.1f   %s", "",
+		        dt > 0 ? (double)t->item[i].count / dt : 0.0,
+		        t->item[i].text);
 }
 
-static void top_render(const struct top_sample *a,
-                       const struct top_sample *b, bool tty,
-                       double interval, struct top_screen *sc)
+static void top_render(const struct top_sample *a, const struct top_sample *b,
+                       bool tty, double interval, struct top_screen *sc)
 {
 	double dt = b->at - a->at;
 	size_t room;
@@ -383,8 +410,9 @@ static void top_size(struct top_screen *sc)
 	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
 
 	sc->cols = sc->rows = 0;
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) ==
-	    0 && ws.ws_col > 0 && ws.ws_row > 0) {
+	if (isatty(STDOUT_FILENO) &&
+	    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+	    ws.ws_row > 0) {
 		sc->cols = ws.ws_col;
 		sc->rows = ws.ws_row;
 		return;
@@ -399,7 +427,8 @@ static void top_size(struct top_screen *sc)
 static size_t top_want(const struct top_screen *sc)
 {
 	size_t n = sc->rows > 0 && sc->rows < TOP_LIST_MAX ? sc->rows :
-	           sc->rows > 0 ? TOP_LIST_MAX : TOP_LIST_SHOW;
+	           sc->rows > 0                            ? TOP_LIST_MAX :
+	                                                     TOP_LIST_SHOW;
 
 	return n > 0 ? n : 1;
 }
@@ -438,9 +467,9 @@ static int top_options(int argc, char **argv, long *count, double *iv)
 				return -1;
 		} else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc) {
 			*iv = strtod(argv[++i], &end);
-			if (*end != '\0' || !(*iv * TOP_MS_PER_S >=
-			    TOP_INTERVAL_MIN_MS) || *iv * TOP_MS_PER_S >
-			    TOP_INTERVAL_MAX_MS)
+			if (*end != '\0' ||
+			    !(*iv * TOP_MS_PER_S >= TOP_INTERVAL_MIN_MS) ||
+			    *iv * TOP_MS_PER_S > TOP_INTERVAL_MAX_MS)
 				return -1;
 		} else {
 			return -1;
@@ -457,7 +486,7 @@ static bool top_raw(struct termios *saved)
 	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, saved) != 0)
 		return false;
 	t = *saved;
-	t.c_lflag &= (tcflag_t)~(ICANON | ECHO);
+	t.c_lflag &= (tcflag_t) ~(ICANON | ECHO);
 	t.c_cc[VMIN] = 1;
 	t.c_cc[VTIME] = 0;
 	return tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0;
@@ -476,7 +505,7 @@ int ctlm_top(const char *path, int argc, char **argv)
 
 	if (a == NULL || top_options(argc, argv, &count, &iv) != 0) {
 		fprintf(stderr, "usage: curvecache-control top [--once] "
-		        "[-n COUNT] [-d SECONDS]\n");
+		                "[-n COUNT] [-d SECONDS]\n");
 		free(a);
 		return CTLM_EXIT_USAGE;
 	}
@@ -510,7 +539,7 @@ int ctlm_top(const char *path, int argc, char **argv)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (rc == CTLM_EXIT_ERROR)
 		fprintf(stderr, "curvecache-control: top: the daemon stopped "
-		        "answering\n");
+		                "answering\n");
 	close(fd);
 	free(a < b ? a : b);
 	return rc;

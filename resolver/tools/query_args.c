@@ -90,8 +90,19 @@ int query_usage_error(const char *what, const char *arg)
 	return -1;
 }
 
-enum { OPT_TCP = 256, OPT_CURVE, OPT_KEY, OPT_NS, OPT_ZONE, OPT_TIMEOUT,
-       OPT_SHORT, OPT_NOEDNS, OPT_RD, OPT_HELP, OPT_VERSION };
+enum {
+	OPT_TCP = 256,
+	OPT_CURVE,
+	OPT_KEY,
+	OPT_NS,
+	OPT_ZONE,
+	OPT_TIMEOUT,
+	OPT_SHORT,
+	OPT_NOEDNS,
+	OPT_RD,
+	OPT_HELP,
+	OPT_VERSION
+};
 
 static const struct option long_opts[] = {
 	{ "tcp", no_argument, NULL, OPT_TCP },
@@ -190,8 +201,7 @@ static int parse_value(struct query_opts *o, int c, const char *arg)
 		if (!o->type_given)
 			o->qtype = WIRE_TYPE_PTR;
 		return reverse_name(arg, o->reverse, sizeof(o->reverse));
-	default:
-		return query_usage_error("bad option", NULL);
+	default: return query_usage_error("bad option", NULL);
 	}
 }
 
@@ -216,8 +226,7 @@ static int parse_curve(struct query_opts *o, int c, const char *arg)
 		    o->timeout > QUERY_TIMEOUT_MAX)
 			return query_usage_error("bad timeout", arg);
 		return 0;
-	default:
-		return parse_value(o, c, arg);
+	default: return parse_value(o, c, arg);
 	}
 }
 
@@ -240,11 +249,19 @@ static int parse_option(struct query_opts *o, int c, const char *arg)
 /* A +option (dig's query options we have). */
 static int parse_plus(struct query_opts *o, const char *w)
 {
-	const struct { const char *name; int *field; int val; } plus[] = {
-		{ "+short", &o->short_out, 1 }, { "+noshort", &o->short_out, 0 },
-		{ "+tcp", &o->tcp, 1 }, { "+notcp", &o->tcp, 0 },
-		{ "+rec", &o->rd, 1 }, { "+norec", &o->rd, 0 },
-		{ "+edns", &o->no_edns, 0 }, { "+noedns", &o->no_edns, 1 },
+	const struct {
+		const char *name;
+		int *field;
+		int val;
+	} plus[] = {
+		{ "+short", &o->short_out, 1 },
+		{ "+noshort", &o->short_out, 0 },
+		{ "+tcp", &o->tcp, 1 },
+		{ "+notcp", &o->tcp, 0 },
+		{ "+rec", &o->rd, 1 },
+		{ "+norec", &o->rd, 0 },
+		{ "+edns", &o->no_edns, 0 },
+		{ "+noedns", &o->no_edns, 1 },
 	};
 	size_t i;
 
@@ -265,7 +282,9 @@ static int parse_word(struct query_opts *o, const char *w)
 	if (w[0] == '@') {
 		if (o->server != NULL || w[1] == '\0')
 			return query_usage_error(o->server != NULL ?
-			       "a second @SERVER" : "empty @SERVER", w);
+			                                 "a second @SERVER" :
+			                                 "empty @SERVER",
+			                         w);
 		o->server = w + 1;
 		return 0;
 	}
@@ -283,7 +302,8 @@ static int parse_word(struct query_opts *o, const char *w)
 	}
 	if (o->name != NULL)
 		return query_usage_error("unexpected argument (a second "
-		                         "name?)", w);
+		                         "name?)",
+		                         w);
 	o->name = w;
 	return 0;
 }
@@ -305,12 +325,14 @@ static int resolv_first(const char *buf, size_t len, char *out, size_t cap)
 		    (buf[pos + sizeof(kw) - 1] == ' ' ||
 		     buf[pos + sizeof(kw) - 1] == '\t')) {
 			pos += sizeof(kw) - 1;
-			while (pos < len && (buf[pos] == ' ' || buf[pos] == '\t'))
+			while (pos < len &&
+			       (buf[pos] == ' ' || buf[pos] == '\t'))
 				pos++;
 			a = pos;
-			while (pos < len && buf[pos] != ' ' && buf[pos] != '\t' &&
-			       buf[pos] != '\n' && buf[pos] != '\r' &&
-			       buf[pos] != '#' && buf[pos] != ';')
+			while (pos < len && buf[pos] != ' ' &&
+			       buf[pos] != '\t' && buf[pos] != '\n' &&
+			       buf[pos] != '\r' && buf[pos] != '#' &&
+			       buf[pos] != ';')
 				pos++;
 			n = pos - a;
 			if (n > 0 && n < cap) {
@@ -350,8 +372,10 @@ static int resolv_server(struct query_opts *o)
 	                                     sizeof(o->resolv_server)) == 0)
 		rc = 0;
 	else
-		fprintf(stderr, "curvecache-query: no @SERVER, and no "
-		        "nameserver line in %s\n", file);
+		fprintf(stderr,
+		        "curvecache-query: no @SERVER, and no "
+		        "nameserver line in %s\n",
+		        file);
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -369,15 +393,16 @@ int query_args_parse(int argc, char **argv, struct query_opts *o)
 	o->qtype = WIRE_TYPE_A;
 	o->qclass = WIRE_CLASS_IN;
 	o->timeout = QUERY_TIMEOUT_DEFAULT;
-	while ((c = getopt_long(argc, argv, "46p:t:c:x:h", long_opts,
-	                        NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "46p:t:c:x:h", long_opts, NULL)) !=
+	       -1) {
 		if (c == 'h' || c == OPT_HELP)
 			return QUERY_ARGS_HELP;
 		if (c == OPT_VERSION)
 			return QUERY_ARGS_VERSION;
 		if (c == '?' || parse_option(o, c, optarg) != 0)
-			return c == '?' ? query_usage_error("bad option", NULL)
-			                : -1;
+			return c == '?' ?
+			               query_usage_error("bad option", NULL) :
+			               -1;
 	}
 	for (i = optind; i < argc; i++)
 		if (parse_word(o, argv[i]) != 0)
@@ -405,8 +430,7 @@ static int server_lookup(const char *server, int family, int flags,
 }
 
 /* Copy the first address with the port; its text into text. */
-static void server_take(const struct query_opts *o,
-                        const struct addrinfo *res,
+static void server_take(const struct query_opts *o, const struct addrinfo *res,
                         struct sockaddr_storage *addr, socklen_t *addrlen,
                         char *text, size_t cap)
 {
@@ -414,7 +438,8 @@ static void server_take(const struct query_opts *o,
 	memcpy(addr, res->ai_addr, res->ai_addrlen);
 	*addrlen = (socklen_t)res->ai_addrlen;
 	if (addr->ss_family == AF_INET)
-		((struct sockaddr_in *)addr)->sin_port = htons((uint16_t)o->port);
+		((struct sockaddr_in *)addr)->sin_port =
+			htons((uint16_t)o->port);
 	else
 		((struct sockaddr_in6 *)addr)->sin6_port =
 			htons((uint16_t)o->port);
@@ -435,10 +460,12 @@ int query_server_addr(const struct query_opts *o,
 	if (rc == 0 && o->family != 0 && res->ai_family != o->family) {
 		freeaddrinfo(res);
 		return query_usage_error("not an address of the family asked "
-		                         "for", o->server);
+		                         "for",
+		                         o->server);
 	}
 	if (rc != 0)
-		rc = server_lookup(o->server, o->family ? o->family : AF_UNSPEC,
+		rc = server_lookup(o->server,
+		                   o->family ? o->family : AF_UNSPEC,
 		                   AI_ADDRCONFIG, &res);
 	if (rc != 0 || res == NULL || res->ai_addrlen > sizeof(*addr) ||
 	    (res->ai_family != AF_INET && res->ai_family != AF_INET6)) {

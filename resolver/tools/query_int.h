@@ -28,7 +28,7 @@ enum query_format { FMT_AUTO = 0, FMT_STREAMLINED, FMT_TXT, FMT_OFF };
 #define QUERY_ARGS_VERSION 2
 
 struct query_opts {
-	int family;             /* 0, AF_INET or AF_INET6 (-4 / -6) */
+	int family; /* 0, AF_INET or AF_INET6 (-4 / -6) */
 	unsigned port;
 	uint16_t qtype, qclass;
 	int type_given, class_given;

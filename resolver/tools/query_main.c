@@ -59,7 +59,7 @@ struct query_ctx {
 	uint8_t qname[WIRE_NAME_MAX];
 	size_t qnamelen;
 	char qname_text[WIRE_NAME_TEXT_MAX];
-	enum query_format format;          /* resolved: STREAMLINED/TXT/OFF */
+	enum query_format format; /* resolved: STREAMLINED/TXT/OFF */
 	uint8_t pk[CURVE_KEY_BYTES];
 	char zone[WIRE_NAME_TEXT_MAX];
 	struct curve_client *client;
@@ -67,8 +67,8 @@ struct query_ctx {
 	struct exchange_ask ask;
 	struct exchange_sent sent;
 	uint8_t nonce[CURVE_NONCE_BYTES];
-	uint8_t inner[WIRE_MSG_MAX];       /* the query while boxing */
-	uint8_t out[WIRE_MSG_MAX];         /* the packet sent */
+	uint8_t inner[WIRE_MSG_MAX]; /* the query while boxing */
+	uint8_t out[WIRE_MSG_MAX];   /* the packet sent */
 	uint8_t pkt[QUERY_PKT_MAX];
 	/* the accepted answer: msg.buf is pkt (plain) or answer (opened) */
 	uint8_t answer[WIRE_MSG_MAX];
@@ -81,7 +81,7 @@ struct query_ctx {
 	unsigned rejected;
 	const char *reasons[QUERY_REASONS_MAX];
 	size_t nreasons;
-	const char *fatal;                 /* set on a socket error */
+	const char *fatal; /* set on a socket error */
 };
 
 /* ------------------------------------------------------------------ */
@@ -96,7 +96,8 @@ static int setup_key(struct query_ctx *x, int *have_key)
 		rc = curve_keylabel_parse((const uint8_t *)x->o.key,
 		                          strlen(x->o.key), x->pk);
 		if (rc != CURVE_OK)
-			return query_usage_error("not a uz5 key label", x->o.key);
+			return query_usage_error("not a uz5 key label",
+			                         x->o.key);
 		*have_key = 1;
 	} else if (x->o.ns != NULL) {
 		rc = curve_keylabel_find_text(x->o.ns, strlen(x->o.ns), x->pk);
@@ -119,7 +120,8 @@ static int setup_zone(struct query_ctx *x)
 		off = 0;
 	} else {
 		if (wire_name_parent(x->qname, x->qnamelen, &off) != WIRE_OK)
-			return query_usage_error("--curve=txt needs --zone for", ".");
+			return query_usage_error(
+				"--curve=txt needs --zone for", ".");
 		memcpy(z, x->qname, x->qnamelen);
 		zlen = x->qnamelen;
 	}
@@ -135,7 +137,8 @@ static void setup_ask(struct query_ctx *x)
 	struct exchange_ask *a = &x->ask;
 
 	a->mode = x->format == FMT_STREAMLINED ? EXCHANGE_STREAMLINED :
-	          x->format == FMT_TXT ? EXCHANGE_TXT : EXCHANGE_PLAIN;
+	          x->format == FMT_TXT         ? EXCHANGE_TXT :
+	                                         EXCHANGE_PLAIN;
 	a->qname = x->qname;
 	a->qnamelen = x->qnamelen;
 	a->qtype = x->o.qtype;
@@ -143,7 +146,7 @@ static void setup_ask(struct query_ctx *x)
 	a->flags = x->o.rd ? WIRE_FLAG_RD : 0;
 	if (!x->o.no_edns)
 		a->edns = x->format == FMT_OFF ? QUERY_EDNS_PLAIN :
-		          QUERY_EDNS_BOXED;
+		                                 QUERY_EDNS_BOXED;
 	a->client = x->client;
 	a->server_key = x->pk;
 	a->nonce = x->nonce;
@@ -170,13 +173,16 @@ static int setup(struct query_ctx *x)
 	if (x->format == FMT_AUTO)
 		x->format = have_key ? FMT_STREAMLINED : FMT_OFF;
 	if (x->format != FMT_OFF && !have_key)
-		return query_usage_error("--curve needs --key, or --ns with a key "
-		                   "label", NULL);
+		return query_usage_error("--curve needs --key, or --ns with a "
+		                         "key "
+		                         "label",
+		                         NULL);
 	if (x->format == FMT_TXT && setup_zone(x) != 0)
 		return -1;
 	if (x->format != FMT_OFF &&
 	    curve_client_new(&x->client, 1) != CURVE_OK) {
-		fprintf(stderr, "curvecache-query: cannot create a client key\n");
+		fprintf(stderr,
+		        "curvecache-query: cannot create a client key\n");
 		return -1;
 	}
 	setup_ask(x);
@@ -189,8 +195,10 @@ static int setup(struct query_ctx *x)
 /* Make a fresh query: new ID, new nonce, boxed as the format says. */
 static int build_query(struct query_ctx *x)
 {
-	struct exchange_bufs b = { x->out, sizeof(x->out), x->inner,
-	                           sizeof(x->inner), NULL, NULL, 0, 0 };
+	struct exchange_bufs b = { x->out,   sizeof(x->out),
+		                   x->inner, sizeof(x->inner),
+		                   NULL,     NULL,
+		                   0,        0 };
 	int rc;
 
 	if (x->format != FMT_OFF &&
@@ -221,8 +229,10 @@ static void reject(struct query_ctx *x, const char *reason)
 /* Check a received packet; 1 if it is the answer, 0 if dropped. */
 static int accept_packet(struct query_ctx *x, uint8_t *pkt, size_t len)
 {
-	struct exchange_bufs b = { NULL, 0, x->answer, sizeof(x->answer),
-	                           x->out, x->rr, WIRE_RR_MAX, 0 };
+	struct exchange_bufs b = { NULL,        0,
+		                   x->answer,   sizeof(x->answer),
+		                   x->out,      x->rr,
+		                   WIRE_RR_MAX, 0 };
 	int rc = exchange_check(&x->ask, &x->sent, &b, pkt, len, &x->msg);
 
 	/* a FORMERR that leaves out the question answers nothing shown */
@@ -283,8 +293,9 @@ static int open_socket(struct query_ctx *x, int type, uint64_t deadline)
 	if (errno == EINPROGRESS && wait_fd(fd, POLLOUT, deadline) == 1 &&
 	    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) == 0 && err == 0)
 		return fd;
-	x->fatal = err ? strerror(err) : errno == EINPROGRESS ?
-	           "connect timed out" : strerror(errno);
+	x->fatal = err                  ? strerror(err) :
+	           errno == EINPROGRESS ? "connect timed out" :
+	                                  strerror(errno);
 	close(fd);
 	return -1;
 }
@@ -344,8 +355,8 @@ static int read_full(struct query_ctx *x, int fd, uint8_t *p, size_t n,
 	return 1;
 }
 
-static int write_full(struct query_ctx *x, int fd, const uint8_t *p,
-                      size_t n, uint64_t deadline)
+static int write_full(struct query_ctx *x, int fd, const uint8_t *p, size_t n,
+                      uint64_t deadline)
 {
 	size_t done = 0;
 	ssize_t r;
@@ -369,7 +380,7 @@ static int write_full(struct query_ctx *x, int fd, const uint8_t *p,
 static int exchange_tcp(struct query_ctx *x, uint64_t deadline)
 {
 	uint8_t pfx[2] = { (uint8_t)(x->sent.pktlen >> 8),
-	                   (uint8_t)x->sent.pktlen };
+		           (uint8_t)x->sent.pktlen };
 	size_t n;
 	int fd, rc;
 
@@ -417,18 +428,21 @@ static void print_header(const struct query_ctx *x)
 	char tn[RRTEXT_NAME_MAX], cn[RRTEXT_NAME_MAX];
 
 	printf("; <<>> curvecache-query %s <<>> %s %s%s%s @%s\n",
-	       PACKAGE_VERSION, x->qname_text, rrtext_type_name(x->o.qtype, tn),
+	       PACKAGE_VERSION, x->qname_text,
+	       rrtext_type_name(x->o.qtype, tn),
 	       x->o.qclass != WIRE_CLASS_IN ? " " : "",
 	       x->o.qclass != WIRE_CLASS_IN ?
-	       rrtext_class_name(x->o.qclass, cn) : "", x->o.server);
+	               rrtext_class_name(x->o.qclass, cn) :
+	               "",
+	       x->o.server);
 	printf(";; ->>HEADER<<- opcode: %s, status: %s, id: %u\n",
 	       rrtext_opcode_name(WIRE_OPCODE(h->flags), a),
 	       rrtext_rcode_name(wire_msg_rcode(&x->msg), b), (unsigned)h->id);
 	rrtext_flags(h->flags, f);
 	printf(";; flags:%s%s; QUERY: %u, ANSWER: %u, AUTHORITY: %u, "
-	       "ADDITIONAL: %u\n\n", f[0] ? " " : "", f, (unsigned)h->qdcount,
-	       (unsigned)h->ancount, (unsigned)h->nscount,
-	       (unsigned)h->arcount);
+	       "ADDITIONAL: %u\n\n",
+	       f[0] ? " " : "", f, (unsigned)h->qdcount, (unsigned)h->ancount,
+	       (unsigned)h->nscount, (unsigned)h->arcount);
 }
 
 /* Print the records of one section (OPT excluded), dig style. */
@@ -519,11 +533,15 @@ static void print_failure(const struct query_ctx *x)
 	size_t i;
 
 	if (x->fatal != NULL)
-		fprintf(stderr, ";; no answer accepted: %s; %u packets "
-		        "rejected", x->fatal, x->rejected);
+		fprintf(stderr,
+		        ";; no answer accepted: %s; %u packets "
+		        "rejected",
+		        x->fatal, x->rejected);
 	else
-		fprintf(stderr, ";; no answer accepted: timed out after %g s; "
-		        "%u packets rejected", x->o.timeout, x->rejected);
+		fprintf(stderr,
+		        ";; no answer accepted: timed out after %g s; "
+		        "%u packets rejected",
+		        x->o.timeout, x->rejected);
 	for (i = 0; i < x->nreasons; i++)
 		fprintf(stderr, "%s%s", i ? ", " : " (", x->reasons[i]);
 	fprintf(stderr, "%s\n", x->nreasons ? ")" : "");

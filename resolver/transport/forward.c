@@ -1,6 +1,6 @@
 /*
- * resolver/transport/forward.c - forward zones (see forward.h): c-ares channels
- * run by the worker's libuv loop, and the check, caching and answer
+ * resolver/transport/forward.c - forward zones (see forward.h): c-ares
+ * channels run by the worker's libuv loop, and the check, caching and answer
  * image of a forwarder's response.
  */
 #include "forward.h"
@@ -26,8 +26,8 @@
 struct fwd_zone {
 	struct forward *f;
 	ares_channel ch;
-	bool open;                 /**< channel made */
-	uv_timer_t *timer;         /**< freed by its close callback */
+	bool open;         /**< channel made */
+	uv_timer_t *timer; /**< freed by its close callback */
 };
 
 /** One socket c-ares watches. */
@@ -49,10 +49,10 @@ struct forward {
 };
 
 struct forward_query {
-	forward_cb cb;             /**< NULL once cancelled */
+	forward_cb cb; /**< NULL once cancelled */
 	void *arg;
-	bool sending;              /**< inside ares_send */
-	bool failed_at_once;       /**< c-ares called back inside it */
+	bool sending;        /**< inside ares_send */
+	bool failed_at_once; /**< c-ares called back inside it */
 };
 
 const char *forward_strerror(int status)
@@ -223,8 +223,9 @@ static int zone_open(struct forward *f, size_t i, char *err, size_t errlen)
 	o.sock_state_cb_data = z;
 	o.timeout = (int)f->timeout_ms;
 	o.tries = FORWARD_TRIES;
-	rc = ares_init_options(&z->ch, &o, ARES_OPT_SOCK_STATE_CB |
-	                       ARES_OPT_TIMEOUTMS | ARES_OPT_TRIES);
+	rc = ares_init_options(&z->ch, &o,
+	                       ARES_OPT_SOCK_STATE_CB | ARES_OPT_TIMEOUTMS |
+	                               ARES_OPT_TRIES);
 	if (rc == ARES_SUCCESS) {
 		z->open = true;
 		servers_csv(&f->zones[i], csv, sizeof csv);
@@ -338,9 +339,9 @@ static void ares_done_cb(void *arg, int status, int timeouts,
 	free(q);
 }
 
-int forward_send(struct forward *f, int zone, const uint8_t *lname,
-                 size_t len, uint16_t qtype, uint16_t qclass, forward_cb cb,
-                 void *arg, struct forward_query **out)
+int forward_send(struct forward *f, int zone, const uint8_t *lname, size_t len,
+                 uint16_t qtype, uint16_t qclass, forward_cb cb, void *arg,
+                 struct forward_query **out)
 {
 	uint8_t pkt[FWD_QUERY_BYTES];
 	struct wire_query wq;
@@ -407,9 +408,9 @@ struct fwd_build {
 	uint16_t qclass;
 	uint8_t *buf;
 	size_t cap, used;
-	bool full;                 /**< an image did not fit */
+	bool full;                   /**< an image did not fit */
 	const struct privaddr *priv; /**< private-address (NULL: none) */
-	uint64_t stripped;         /**< records it removed */
+	uint64_t stripped;           /**< records it removed */
 };
 
 static bool rr_owner_is(const struct wire_msg *m, const struct wire_rr *rr,
@@ -418,8 +419,8 @@ static bool rr_owner_is(const struct wire_msg *m, const struct wire_rr *rr,
 	uint8_t o[WIRE_NAME_MAX];
 	size_t olen, pos = rr->owner;
 
-	if (wire_read_name(m->buf, m->len, &pos, o, &olen,
-	                   WIRE_NAME_LOWER) != WIRE_OK)
+	if (wire_read_name(m->buf, m->len, &pos, o, &olen, WIRE_NAME_LOWER) !=
+	    WIRE_OK)
 		return false;
 	return olen == len && memcmp(o, name, len) == 0;
 }
@@ -440,8 +441,8 @@ static void img_add(struct fwd_build *b, const uint8_t *owner, size_t olen,
  * Their expanded RDATA stays in s->rdbuf (the first at offset 0).
  * @return how many.
  */
-static size_t take_set(struct fwd_build *b, const uint8_t *name,
-                       size_t len, uint16_t type, uint16_t *count)
+static size_t take_set(struct fwd_build *b, const uint8_t *name, size_t len,
+                       uint16_t type, uint16_t *count)
 {
 	struct fwd_scratch *s = b->s;
 	size_t i, n = 0, off = 0, rdlen;
@@ -453,7 +454,8 @@ static size_t take_set(struct fwd_build *b, const uint8_t *name,
 
 		if ((type != WIRE_TYPE_ANY && rr->type != type) ||
 		    rr->type == WIRE_TYPE_OPT || rr->rclass != b->qclass ||
-		    n == FORWARD_RRSET_MAX || !rr_owner_is(&b->m, rr, name, len) ||
+		    n == FORWARD_RRSET_MAX ||
+		    !rr_owner_is(&b->m, rr, name, len) ||
 		    !iter_rdata_expand(&b->m, rr, s->rdbuf + off,
 		                       sizeof s->rdbuf - off, &rdlen))
 			continue;
@@ -470,9 +472,11 @@ static size_t take_set(struct fwd_build *b, const uint8_t *name,
 		        rdlen);
 	}
 	if (n > 0 && type != WIRE_TYPE_ANY) {
-		struct cache_rrset set = { name, len, type, b->qclass, ttl,
-		                           s->rd, n, CACHE_RANK_NONAUTH,
-		                           NULL };
+		struct cache_rrset set = { name, len,
+			                   type, b->qclass,
+			                   ttl,  s->rd,
+			                   n,    CACHE_RANK_NONAUTH,
+			                   NULL };
 
 		(void)cache_rrset_put(b->c, &set, b->now);
 	}
@@ -522,10 +526,19 @@ static uint16_t take_negative(struct fwd_build *b, const uint8_t *name,
 			continue;
 		{
 			uint32_t t = rr->ttl > FWD_TTL_MAX ? 0 : rr->ttl;
-			struct cache_neg neg = {
-				nx ? CACHE_KIND_NXDOMAIN : CACHE_KIND_NODATA,
-				name, len, qtype, b->qclass, owner, olen, t,
-				b->s->rdbuf, rdlen, CACHE_RANK_NONAUTH, NULL };
+			struct cache_neg neg = { nx ? CACHE_KIND_NXDOMAIN :
+				                      CACHE_KIND_NODATA,
+				                 name,
+				                 len,
+				                 qtype,
+				                 b->qclass,
+				                 owner,
+				                 olen,
+				                 t,
+				                 b->s->rdbuf,
+				                 rdlen,
+				                 CACHE_RANK_NONAUTH,
+				                 NULL };
 
 			(void)cache_neg_put(b->c, &neg, b->now);
 			img_add(b, owner, olen, WIRE_TYPE_SOA, t, b->s->rdbuf,
@@ -542,7 +555,7 @@ static int fwd_check(struct fwd_build *b, const uint8_t *msg, size_t len,
                      unsigned *rcode)
 {
 	if (wire_msg_parse(&b->m, msg, len, b->s->rr, WIRE_RR_MAX) !=
-	    WIRE_OK ||
+	            WIRE_OK ||
 	    wire_msg_match(&b->m, b->m.hdr.id, lname, lnamelen, qtype,
 	                   b->qclass, 0) != WIRE_OK ||
 	    (b->m.hdr.flags & WIRE_FLAG_TC))
@@ -555,9 +568,8 @@ static int fwd_check(struct fwd_build *b, const uint8_t *msg, size_t len,
 
 int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
                    const uint8_t *lname, size_t lnamelen, uint16_t qtype,
-                   uint16_t qclass, time_t now, struct answer *a,
-                   uint8_t *buf, size_t cap, const struct privaddr *priv,
-                   uint64_t *stripped)
+                   uint16_t qclass, time_t now, struct answer *a, uint8_t *buf,
+                   size_t cap, const struct privaddr *priv, uint64_t *stripped)
 {
 	struct fwd_build b;
 	uint8_t name[WIRE_NAME_MAX];
@@ -587,9 +599,9 @@ int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
 		if (take_chain(&b, name, &nlen, qtype, &an) == 0 || an == 0 ||
 		    rcode == WIRE_RCODE_NXDOMAIN) {
 			a->ns = buf + b.used;
-			a->ns_count = take_negative(&b, name, nlen, qtype,
-			                            rcode ==
-			                            WIRE_RCODE_NXDOMAIN);
+			a->ns_count =
+				take_negative(&b, name, nlen, qtype,
+			                      rcode == WIRE_RCODE_NXDOMAIN);
 			a->ns_len = (size_t)(buf + b.used - a->ns);
 		}
 		a->an = buf;
@@ -598,7 +610,8 @@ int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
 		if (b.full)
 			rc = FORWARD_ESPACE;
 		else if (an == 0 && a->ns_count == 0 && b.stripped == 0)
-			rc = FORWARD_EMSG; /* a referral: not a recursive server */
+			rc = FORWARD_EMSG; /* a referral: not a recursive
+			                      server */
 	}
 	if (stripped != NULL)
 		*stripped += b.stripped;

@@ -1,7 +1,7 @@
 /*
- * resolver/transport/forward.h - forward zones: questions for a configured zone go
- * to its recursive servers (forward-zone lines, cfg.h) instead of being
- * resolved from the root.
+ * resolver/transport/forward.h - forward zones: questions for a configured
+ * zone go to its recursive servers (forward-zone lines, cfg.h) instead of
+ * being resolved from the root.
  *
  * The client is c-ares: one channel per zone, its servers set with
  * ares_set_servers_ports_csv, run inside the worker's libuv loop through
@@ -59,13 +59,13 @@ struct cache;
 /** Status codes. */
 enum forward_status {
 	FORWARD_OK = 0,
-	FORWARD_EFAIL,      /**< every server failed or timed out */
-	FORWARD_EMSG,       /**< malformed, or not a response to our question */
-	FORWARD_ERCODE,     /**< an RCODE other than NOERROR or NXDOMAIN */
-	FORWARD_ESPACE,     /**< caller's buffer too small */
-	FORWARD_EINVAL,     /**< bad argument */
-	FORWARD_ENOMEM,     /**< allocation failed */
-	FORWARD_EARES       /**< c-ares could not be set up */
+	FORWARD_EFAIL,  /**< every server failed or timed out */
+	FORWARD_EMSG,   /**< malformed, or not a response to our question */
+	FORWARD_ERCODE, /**< an RCODE other than NOERROR or NXDOMAIN */
+	FORWARD_ESPACE, /**< caller's buffer too small */
+	FORWARD_EINVAL, /**< bad argument */
+	FORWARD_ENOMEM, /**< allocation failed */
+	FORWARD_EARES   /**< c-ares could not be set up */
 };
 
 /** The forward zones of one worker. */
@@ -137,9 +137,9 @@ int forward_find(const struct forward *f, const uint8_t *lname, size_t len);
  * @return FORWARD_OK, or (and then no callback) FORWARD_EFAIL (c-ares
  *   failed at once), FORWARD_EINVAL or FORWARD_ENOMEM.
  */
-int forward_send(struct forward *f, int zone, const uint8_t *lname,
-                 size_t len, uint16_t qtype, uint16_t qclass, forward_cb cb,
-                 void *arg, struct forward_query **out) MUST_CHECK;
+int forward_send(struct forward *f, int zone, const uint8_t *lname, size_t len,
+                 uint16_t qtype, uint16_t qclass, forward_cb cb, void *arg,
+                 struct forward_query **out) MUST_CHECK;
 
 /** The callback of a query will not be called. NULL is allowed. */
 void forward_cancel(struct forward_query *q);
@@ -162,8 +162,8 @@ void forward_cancel(struct forward_query *q);
  */
 int forward_answer(struct cache *c, const uint8_t *msg, size_t len,
                    const uint8_t *lname, size_t lnamelen, uint16_t qtype,
-                   uint16_t qclass, time_t now, struct answer *a,
-                   uint8_t *buf, size_t cap, const struct privaddr *priv,
-                   uint64_t *stripped) MUST_CHECK;
+                   uint16_t qclass, time_t now, struct answer *a, uint8_t *buf,
+                   size_t cap, const struct privaddr *priv, uint64_t *stripped)
+	MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_FORWARD_H */

@@ -13,18 +13,18 @@
 
 struct upshare_waiter {
 	upshare_cb *cb;
-	void *arg;              /**< NULL: detached (during a hand-out) */
+	void *arg; /**< NULL: detached (during a hand-out) */
 	uint32_t token;
 };
 
 struct upshare_q {
 	struct upshare *t;
-	struct upshare_q *next;         /**< bucket chain */
-	bool linked;                    /**< in the table: joinable */
-	unsigned handing;               /**< reply hand-outs running */
-	bool ended;                     /**< final reply handed out */
+	struct upshare_q *next; /**< bucket chain */
+	bool linked;            /**< in the table: joinable */
+	unsigned handing;       /**< reply hand-outs running */
+	bool ended;             /**< final reply handed out */
 	uint64_t hash;
-	struct iter_target tg;          /**< the key (token unused) */
+	struct iter_target tg; /**< the key (token unused) */
 	struct upstream_query *uq;
 	size_t nw;
 	struct upshare_waiter w[UPSHARE_WAITERS_MAX];
@@ -156,7 +156,7 @@ static void q_settle(struct upshare_q *q)
 
 	if (q->handing > 0)
 		return;
-	for (i = j = 0; i < q->nw; i++)       /* drop detached slots */
+	for (i = j = 0; i < q->nw; i++) /* drop detached slots */
 		if (q->w[i].arg != NULL)
 			q->w[j++] = q->w[i];
 	q->nw = j;

@@ -1,6 +1,6 @@
 /*
- * resolver/transport/upshare.h - identical upstream queries in flight at once are
- * sent once: later askers join the first one and get its reply.
+ * resolver/transport/upshare.h - identical upstream queries in flight at once
+ * are sent once: later askers join the first one and get its reply.
  *
  * When a burst of client questions for names under one zone arrives
  * before the zone's delegation is cached (a cold start, or a popular

@@ -1,7 +1,7 @@
 /*
- * resolver/transport/upstream.c - the life of an upstream query: sockets, timers,
- * the DNSCurve format order, TCP retries, and the callbacks to the owner.
- * Packets are built and checked in upstream_pkt.c.
+ * resolver/transport/upstream.c - the life of an upstream query: sockets,
+ * timers, the DNSCurve format order, TCP retries, and the callbacks to the
+ * owner. Packets are built and checked in upstream_pkt.c.
  */
 #include "upstream_int.h"
 
@@ -36,9 +36,9 @@ const char *upstream_strerror(int status)
 	}
 }
 
-int upstream_new(struct upstream **out, uv_loop_t *loop,
-                 const struct cfg *cfg, struct curve_client *curve,
-                 struct stats *st, size_t max_sockets)
+int upstream_new(struct upstream **out, uv_loop_t *loop, const struct cfg *cfg,
+                 struct curve_client *curve, struct stats *st,
+                 size_t max_sockets)
 {
 	struct upstream *u;
 
@@ -95,7 +95,8 @@ static void log_send(const struct upstream_query *q,
 	if (wire_name_to_text(q->t.qname, q->t.qnamelen, name, sizeof name,
 	                      NULL) != WIRE_OK)
 		name[0] = '\0';
-	log_debug("upstream_send", "server=%s qname=%s type=%s "
+	log_debug("upstream_send",
+	          "server=%s qname=%s type=%s "
 	          "transport=%s format=%s token=%u",
 	          addr_text(&q->t.addr, addr, sizeof addr), name,
 	          rrtext_type_name(q->t.qtype, tbuf), a->tcp ? "tcp" : "udp",
@@ -196,12 +197,15 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 	r.msg = msg;
 	r.curve = a != NULL && a->s.mode != EXCHANGE_PLAIN;
 	r.rtt_ms = a != NULL && now > a->sent_ms ?
-		(uint32_t)(now - a->sent_ms) : 0;
+	                   (uint32_t)(now - a->sent_ms) :
+	                   0;
 	if (kind == ITER_REPLY_MSG && log_level() >= CFG_LOG_DEBUG) {
 		char addr[64];
 
-		log_debug("upstream_recv", "server=%s rtt_ms=%u transport=%s "
-		          "token=%u", addr_text(&q->t.addr, addr, sizeof addr),
+		log_debug("upstream_recv",
+		          "server=%s rtt_ms=%u transport=%s "
+		          "token=%u",
+		          addr_text(&q->t.addr, addr, sizeof addr),
 		          (unsigned)r.rtt_ms, a->tcp ? "tcp" : "udp",
 		          (unsigned)q->t.token);
 	}
@@ -213,8 +217,7 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 }
 
 static void q_report(struct upstream_query *q, enum iter_reply_kind kind,
-                     const struct wire_msg *msg,
-                     const struct upstream_att *a)
+                     const struct wire_msg *msg, const struct upstream_att *a)
 {
 	q_report_as(q, kind, msg, a, false);
 }
@@ -497,7 +500,7 @@ static uint64_t upstream_tcp_ms(const struct upstream_query *q)
 	uint64_t ms = (uint64_t)q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR;
 
 	return ms < UPSTREAM_TCP_TIMEOUT_MIN_MS ? UPSTREAM_TCP_TIMEOUT_MIN_MS :
-	       ms;
+	                                          ms;
 }
 
 /* Ask again over TCP, in the same mode (a new ID, nonce, 0x20). */
@@ -509,8 +512,7 @@ static int q_tcp_retry(struct upstream_query *q, enum exchange_mode mode)
 	uint64_t ms;
 
 	q->tried_tcp = true;
-	if (upstream_pkt_build(u, &q->t, mode, !q->nocase, &s) !=
-	    UPSTREAM_OK)
+	if (upstream_pkt_build(u, &q->t, mode, !q->nocase, &s) != UPSTREAM_OK)
 		return UPSTREAM_EBUILD;
 	a = att_new(q, &s, u->sbuf, true);
 	if (a == NULL)
@@ -519,7 +521,7 @@ static int q_tcp_retry(struct upstream_query *q, enum exchange_mode mode)
 		return UPSTREAM_ESOCKET;
 	ms = upstream_tcp_ms(q);
 	q->stage = UPSTREAM_STAGE_TCP;
-	q->rest_ms = 0;        /* a truncated answer: alive, no hedge */
+	q->rest_ms = 0; /* a truncated answer: alive, no hedge */
 	uv_timer_start(&q->timer, q_timer_cb, ms, 0);
 	return UPSTREAM_OK;
 }
@@ -570,11 +572,8 @@ static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len)
 		u->st->upstream_formerr_edns++;
 		q_report(q, ITER_REPLY_FORMERR_EDNS, NULL, a);
 		return;
-	case UPSTREAM_V_CASE:
-		att_case_lost(a);
-		return;
-	case UPSTREAM_V_ANSWER:
-		break;
+	case UPSTREAM_V_CASE: att_case_lost(a); return;
+	case UPSTREAM_V_ANSWER: break;
 	}
 	if (curve) {
 		u->st->curve_responses_ok++;
@@ -655,8 +654,7 @@ static int att_send(struct upstream_query *q, enum exchange_mode mode)
 	struct exchange_sent s;
 	struct upstream_att *a;
 
-	if (upstream_pkt_build(u, &q->t, mode, !q->nocase, &s) !=
-	    UPSTREAM_OK)
+	if (upstream_pkt_build(u, &q->t, mode, !q->nocase, &s) != UPSTREAM_OK)
 		return UPSTREAM_EBUILD;
 	a = att_new(q, &s, u->sbuf, false);
 	if (a == NULL) {
@@ -730,8 +728,7 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 	if (t->tcp)
 		return q_send_tcp(q, out);
 	rc = att_send(q, q->first);
-	if (rc != UPSTREAM_OK && q->first != EXCHANGE_PLAIN &&
-	    q->has_second) {
+	if (rc != UPSTREAM_OK && q->first != EXCHANGE_PLAIN && q->has_second) {
 		q->tried_second = true;
 		rc = att_send(q, q->second);
 	}

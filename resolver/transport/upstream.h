@@ -103,9 +103,9 @@ const char *upstream_strerror(int status);
  * @param max_sockets: cap on sockets open at once (0: default).
  * @return UPSTREAM_OK, UPSTREAM_EINVAL or UPSTREAM_ENOMEM.
  */
-int upstream_new(struct upstream **out, uv_loop_t *loop,
-                 const struct cfg *cfg, struct curve_client *curve,
-                 struct stats *st, size_t max_sockets) MUST_CHECK;
+int upstream_new(struct upstream **out, uv_loop_t *loop, const struct cfg *cfg,
+                 struct curve_client *curve, struct stats *st,
+                 size_t max_sockets) MUST_CHECK;
 
 /**
  * Free the transport. Every query must have been cancelled; the loop

@@ -1,7 +1,7 @@
 /*
- * resolver/transport/upstream_int.h - what upstream.c (sockets, timers, the life of
- * a query) and upstream_pkt.c (packets on the transport's buffers, built
- * and checked by exchange.c) share; nobody else may include it.
+ * resolver/transport/upstream_int.h - what upstream.c (sockets, timers, the
+ * life of a query) and upstream_pkt.c (packets on the transport's buffers,
+ * built and checked by exchange.c) share; nobody else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_UPSTREAM_INT_H
 #define CURVECACHE_RESOLVER_UPSTREAM_INT_H
@@ -25,13 +25,13 @@ enum upstream_stage {
 
 /** What the check of a received packet found. */
 enum upstream_verdict {
-	UPSTREAM_V_ANSWER = 0,  /**< a matching answer: msg is set */
-	UPSTREAM_V_FORMERR,     /**< FORMERR to our EDNS query */
-	UPSTREAM_V_IGNORE,      /**< does not match: keep waiting */
-	UPSTREAM_V_BADCURVE,    /**< box did not open or match: drop, count */
-	UPSTREAM_V_CASE         /**< plain, ID and question right but the
-	                             0x20 letter case lost: ask again
-	                             without it */
+	UPSTREAM_V_ANSWER = 0, /**< a matching answer: msg is set */
+	UPSTREAM_V_FORMERR,    /**< FORMERR to our EDNS query */
+	UPSTREAM_V_IGNORE,     /**< does not match: keep waiting */
+	UPSTREAM_V_BADCURVE,   /**< box did not open or match: drop, count */
+	UPSTREAM_V_CASE        /**< plain, ID and question right but the
+	                            0x20 letter case lost: ask again
+	                            without it */
 };
 
 /** Which format a DNSCurve server answered last. */
@@ -40,7 +40,7 @@ struct upstream_fmt {
 	uint8_t family;
 	uint8_t addr[16];
 	uint8_t key[KEY_BYTES];
-	uint8_t mode;           /**< enum exchange_mode */
+	uint8_t mode; /**< enum exchange_mode */
 };
 
 struct upstream_query;
@@ -50,8 +50,8 @@ struct upstream_att {
 	struct upstream_query *q;
 	struct exchange_sent s;
 	bool tcp;
-	bool open;                 /**< the handle is open */
-	bool closing;              /**< uv_close was called */
+	bool open;    /**< the handle is open */
+	bool closing; /**< uv_close was called */
 	union {
 		uv_handle_t handle;
 		uv_udp_t udp;
@@ -60,10 +60,10 @@ struct upstream_att {
 	uv_connect_t conn;
 	uv_write_t wr;
 	uint64_t sent_ms;
-	uint8_t lenpfx[2];         /**< TCP length prefix */
-	uint8_t *rbuf;             /**< TCP: 2 + WIRE_MSG_MAX bytes */
+	uint8_t lenpfx[2]; /**< TCP length prefix */
+	uint8_t *rbuf;     /**< TCP: 2 + WIRE_MSG_MAX bytes */
 	size_t rlen;
-	uint8_t pkt[];             /**< the packet as sent (s.pktlen) */
+	uint8_t pkt[]; /**< the packet as sent (s.pktlen) */
 };
 
 struct upstream_query {
@@ -75,14 +75,14 @@ struct upstream_query {
 	uv_timer_t timer;
 	bool timer_open;
 	enum upstream_stage stage;
-	bool reported_timeout;     /**< ITER_REPLY_TIMEOUT delivered */
-	bool hedged;               /**< the early (hedge) timeout delivered */
-	uint64_t rest_ms;          /**< after the hedge: time left until the
-	                                real timeout */
-	bool finished;             /**< a final reply was delivered */
-	bool cancelled;            /**< upstream_cancel was called */
-	bool tried_second;         /**< the second curve format was sent */
-	bool tried_plain;          /**< plain fallback was sent */
+	bool reported_timeout; /**< ITER_REPLY_TIMEOUT delivered */
+	bool hedged;           /**< the early (hedge) timeout delivered */
+	uint64_t rest_ms;      /**< after the hedge: time left until the
+	                            real timeout */
+	bool finished;         /**< a final reply was delivered */
+	bool cancelled;        /**< upstream_cancel was called */
+	bool tried_second;     /**< the second curve format was sent */
+	bool tried_plain;      /**< plain fallback was sent */
 	bool tried_tcp;
 	bool nocase;               /**< the server lost the 0x20 case: plain
 	                                attempts go in lowercase */
@@ -100,16 +100,16 @@ struct upstream {
 	struct curve_client *curve;
 	struct stats *st;
 	size_t max_sockets;
-	size_t sockets;            /**< attempts open now */
-	size_t pending;            /**< queries not cancelled */
-	bool nonce_warned;         /**< a nonce failure was logged */
+	size_t sockets;    /**< attempts open now */
+	size_t pending;    /**< queries not cancelled */
+	bool nonce_warned; /**< a nonce failure was logged */
 	struct upstream_query *head;
 	uint8_t fmt_key[crypto_shorthash_KEYBYTES];
 	struct upstream_fmt fmt[UPSTREAM_FORMAT_SLOTS];
-	uint8_t rbuf[UPSTREAM_RECV_BYTES];   /**< UDP receive */
-	uint8_t inner[UPSTREAM_RECV_BYTES];  /**< opened boxes */
-	uint8_t sbuf[UPSTREAM_PKT_MAX];      /**< packet being built */
-	uint8_t plain[UPSTREAM_PKT_MAX];     /**< inner query being built */
+	uint8_t rbuf[UPSTREAM_RECV_BYTES];  /**< UDP receive */
+	uint8_t inner[UPSTREAM_RECV_BYTES]; /**< opened boxes */
+	uint8_t sbuf[UPSTREAM_PKT_MAX];     /**< packet being built */
+	uint8_t plain[UPSTREAM_PKT_MAX];    /**< inner query being built */
 	struct wire_rr rr[WIRE_RR_MAX];
 };
 
@@ -123,8 +123,7 @@ struct upstream {
  */
 int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
                        enum exchange_mode mode, bool mix_case,
-                       struct exchange_sent *s)
-	MUST_CHECK;
+                       struct exchange_sent *s) MUST_CHECK;
 
 /**
  * Check a received packet (a datagram, or a TCP message without its

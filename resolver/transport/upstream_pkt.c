@@ -1,6 +1,6 @@
 /*
- * resolver/transport/upstream_pkt.c - upstream packets on the transport's buffers:
- * build (plain with a random ID and 0x20, or boxed with DNSCurve) and
+ * resolver/transport/upstream_pkt.c - upstream packets on the transport's
+ * buffers: build (plain with a random ID and 0x20, or boxed with DNSCurve) and
  * check what comes back with exchange.c, the one query-exchange module
  * curvecache-query shares; and the DNSCurve format each server took.
  */
@@ -32,7 +32,8 @@ uint16_t upstream_curve_edns(uint16_t edns)
 	if (edns == 0)
 		return 0;
 	v = edns > UPSTREAM_CURVE_RESPONSE_OVERHEAD ?
-		edns - UPSTREAM_CURVE_RESPONSE_OVERHEAD : 0;
+	            edns - UPSTREAM_CURVE_RESPONSE_OVERHEAD :
+	            0;
 	if (v > CURVE_MAX_INNER_EDNS)
 		v = CURVE_MAX_INNER_EDNS;
 	if (v < WIRE_UDP_PLAIN_MAX)
@@ -48,7 +49,8 @@ uint16_t upstream_curve_edns(uint16_t edns)
 static int zone_text(const struct iter_target *t, char *out, size_t cap)
 {
 	if (wire_name_to_text(t->zone, t->zonelen, out, cap, NULL) !=
-	    WIRE_OK || strchr(out, '\\') != NULL)
+	            WIRE_OK ||
+	    strchr(out, '\\') != NULL)
 		return UPSTREAM_EBUILD;
 	return UPSTREAM_OK;
 }
@@ -86,8 +88,10 @@ int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
                        enum exchange_mode mode, bool mix_case,
                        struct exchange_sent *s)
 {
-	struct exchange_bufs b = { u->sbuf, sizeof u->sbuf, u->plain,
-	                           sizeof u->plain, NULL, NULL, 0, 0 };
+	struct exchange_bufs b = { u->sbuf,  sizeof u->sbuf,
+		                   u->plain, sizeof u->plain,
+		                   NULL,     NULL,
+		                   0,        0 };
 	uint8_t nonce[CURVE_NONCE_BYTES];
 	char zone[WIRE_NAME_TEXT_MAX];
 	struct exchange_ask a;
@@ -105,7 +109,7 @@ int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
 		a.zone = zone;
 	}
 	return exchange_build(&a, &b, s) == EXCHANGE_OK ? UPSTREAM_OK :
-	       UPSTREAM_EBUILD;
+	                                                  UPSTREAM_EBUILD;
 }
 
 enum upstream_verdict upstream_pkt_check(struct upstream *u,
@@ -114,8 +118,8 @@ enum upstream_verdict upstream_pkt_check(struct upstream *u,
                                          uint8_t *pkt, size_t len,
                                          struct wire_msg *msg)
 {
-	struct exchange_bufs b = { NULL, 0, u->inner, sizeof u->inner,
-	                           a->pkt, u->rr, WIRE_RR_MAX, 0 };
+	struct exchange_bufs b = { NULL,   0,     u->inner,    sizeof u->inner,
+		                   a->pkt, u->rr, WIRE_RR_MAX, 0 };
 	struct exchange_ask q;
 	bool boxed = a->s.mode != EXCHANGE_PLAIN;
 
@@ -138,8 +142,7 @@ enum upstream_verdict upstream_pkt_check(struct upstream *u,
 
 static enum exchange_mode cfg_mode(enum cfg_curve_format f)
 {
-	return f == CFG_CURVE_TXT ? EXCHANGE_TXT :
-	       EXCHANGE_STREAMLINED;
+	return f == CFG_CURVE_TXT ? EXCHANGE_TXT : EXCHANGE_STREAMLINED;
 }
 
 /* The slot of a server (address and key) and its identity bytes. */
@@ -185,11 +188,10 @@ enum exchange_mode upstream_fmt_first(struct upstream *u,
 	struct upstream_fmt id, *slot = fmt_slot(u, t, &id);
 
 	o0 = cfg_mode(c->n_curve_order > 0 ? c->curve_order[0] :
-	              CFG_CURVE_STREAMLINED);
+	                                     CFG_CURVE_STREAMLINED);
 	o1 = c->n_curve_order > 1 ? cfg_mode(c->curve_order[1]) : o0;
 	first = o0;
-	if (fmt_same(slot, &id) &&
-	    (slot->mode == o0 || slot->mode == o1))
+	if (fmt_same(slot, &id) && (slot->mode == o0 || slot->mode == o1))
 		first = (enum exchange_mode)slot->mode;
 	*second = c->n_curve_order > 1 && o1 != o0;
 	*second_mode = first == o0 ? o1 : o0;
@@ -214,14 +216,17 @@ size_t upstream_fmt_forget(struct upstream *u, const struct sockaddr *sa)
 
 	memset(&t, 0, sizeof t);
 	if (sa != NULL)
-		memcpy(&t.addr, sa, sa->sa_family == AF_INET6 ?
-		       sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
-	(void)fmt_slot(u, &t, &id);  /* id: the family and address bytes */
+		memcpy(&t.addr, sa,
+		       sa->sa_family == AF_INET6 ?
+		               sizeof(struct sockaddr_in6) :
+		               sizeof(struct sockaddr_in));
+	(void)fmt_slot(u, &t, &id); /* id: the family and address bytes */
 	for (i = 0; i < UPSTREAM_FORMAT_SLOTS; i++) {
 		struct upstream_fmt *f = &u->fmt[i];
 
 		if (!f->used || (sa != NULL && (f->family != id.family ||
-		    memcmp(f->addr, id.addr, sizeof f->addr) != 0)))
+		                                memcmp(f->addr, id.addr,
+		                                       sizeof f->addr) != 0)))
 			continue;
 		memset(f, 0, sizeof(*f));
 		n++;

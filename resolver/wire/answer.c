@@ -23,8 +23,7 @@ bool answer_rr_next(const uint8_t *img, size_t len, size_t *pos,
 		return false;
 	rr->owner = p;
 	if (wire_read_name(img, len, &p, NULL, &rr->ownerlen, 0) != WIRE_OK ||
-	    p - rr->owner != rr->ownerlen ||
-	    len - p < ANSWER_RR_FIXED_BYTES)
+	    p - rr->owner != rr->ownerlen || len - p < ANSWER_RR_FIXED_BYTES)
 		return false;
 	/* The fixed part, read in place (this runs on every cache hit). */
 	f = img + p;
@@ -67,8 +66,9 @@ void answer_ttl_set(uint8_t *img, size_t len, uint32_t ttl)
 	struct answer_rr rr;
 	size_t pos = 0, n;
 
-	for (n = 0; n < ANSWER_IMAGE_RR_MAX &&
-	     answer_rr_next(img, len, &pos, &rr); n++) {
+	for (n = 0;
+	     n < ANSWER_IMAGE_RR_MAX && answer_rr_next(img, len, &pos, &rr);
+	     n++) {
 		uint8_t *p = img + rr.rdata - ANSWER_TTL_BACK;
 
 		p[0] = (uint8_t)(ttl >> 24);
@@ -143,7 +143,8 @@ bool answer_cname(struct answer_chase *ch, const uint8_t *name, size_t len,
 	    ((ch->flags & ANSWER_CHASE_ONE_CNAME) && ans->count != 1))
 		return false;
 	return answer_rr_next(buf, ans->len, &pos, &rr) &&
-	       rr.type == WIRE_TYPE_CNAME && rdata_name(buf, &rr, target, tlen);
+	       rr.type == WIRE_TYPE_CNAME &&
+	       rdata_name(buf, &rr, target, tlen);
 }
 
 /* Reverse buf[from..to) in place. */
@@ -189,7 +190,7 @@ static bool dname_maps(const uint8_t *img, size_t len, const uint8_t *name,
 
 /** One link of the chain being walked. */
 struct answer_link {
-	const uint8_t *name;   /**< the name the CNAME is owned by */
+	const uint8_t *name; /**< the name the CNAME is owned by */
 	size_t nlen;
 	const uint8_t *target; /**< what it points to */
 	size_t tlen;
@@ -232,8 +233,7 @@ static void chase_dname(struct answer_chase *ch, const struct answer_link *l,
 }
 
 void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
-                       size_t used, uint16_t an, bool curve,
-                       struct answer *a)
+                       size_t used, uint16_t an, bool curve, struct answer *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->an = buf;

@@ -49,34 +49,36 @@ struct cache_answer;
 #define ANSWER_STALE_TTL 30u
 
 /** Options of a chase (struct answer_chase, flags). */
-#define ANSWER_CHASE_STALE 0x1u     /**< expired entries within `window`
-                                         answer too; their records get
-                                         ANSWER_STALE_TTL */
-#define ANSWER_CHASE_ONE_CNAME 0x2u /**< follow only CNAME sets of one
-                                         record (the iterator's rule) */
+#define ANSWER_CHASE_STALE \
+	0x1u /**< expired entries within `window` \
+	          answer too; their records get \
+	          ANSWER_STALE_TTL */
+#define ANSWER_CHASE_ONE_CNAME \
+	0x2u /**< follow only CNAME sets of one \
+	          record (the iterator's rule) */
 
 /** Status codes of answer_chase. */
 enum answer_status {
 	ANSWER_OK = 0,
-	ANSWER_EMISS,   /**< something along the chain is not cached, or
-	                     does not fit the buffer */
-	ANSWER_EINVAL   /**< bad argument */
+	ANSWER_EMISS, /**< something along the chain is not cached, or
+	                   does not fit the buffer */
+	ANSWER_EINVAL /**< bad argument */
 };
 
 /** An answer: RCODE and record images (see above). */
 struct answer {
-	uint8_t rcode;         /**< NOERROR, NXDOMAIN, SERVFAIL, ... */
-	const uint8_t *an;     /**< answer section images (CNAME chain,
-	                            then the final RRset) */
+	uint8_t rcode;     /**< NOERROR, NXDOMAIN, SERVFAIL, ... */
+	const uint8_t *an; /**< answer section images (CNAME chain,
+	                        then the final RRset) */
 	size_t an_len;
 	uint16_t an_count;
-	const uint8_t *ns;     /**< authority section images (the SOA of a
-	                            negative answer, or a referral's NS) */
+	const uint8_t *ns; /**< authority section images (the SOA of a
+	                        negative answer, or a referral's NS) */
 	size_t ns_len;
 	uint16_t ns_count;
-	bool curve;            /**< every RRset in it came over DNSCurve
-	                            (counted in the statistics, never sent) */
-	const char *why;       /**< SERVFAIL reason for the log, or NULL */
+	bool curve;      /**< every RRset in it came over DNSCurve
+	                      (counted in the statistics, never sent) */
+	const char *why; /**< SERVFAIL reason for the log, or NULL */
 };
 
 /** One record of an image, as offsets into it. */
@@ -94,10 +96,10 @@ struct answer_rr {
 struct answer_chase {
 	struct cache *cache;
 	uint16_t qclass;
-	time_t now;            /**< wall-clock seconds */
-	unsigned flags;        /**< ANSWER_CHASE_* */
-	uint32_t window;       /**< STALE: seconds past expiry still served */
-	bool stale_used;       /**< out: an expired entry answered */
+	time_t now;      /**< wall-clock seconds */
+	unsigned flags;  /**< ANSWER_CHASE_* */
+	uint32_t window; /**< STALE: seconds past expiry still served */
+	bool stale_used; /**< out: an expired entry answered */
 };
 
 /**
@@ -135,8 +137,8 @@ void answer_ttl_set(uint8_t *img, size_t len, uint32_t ttl);
  * @return true with *least filled; false when the image is empty or
  *   holds bytes that are not a record.
  */
-bool answer_ttl_min(const uint8_t *img, size_t len,
-                    struct answer_rr *least) MUST_CHECK;
+bool answer_ttl_min(const uint8_t *img, size_t len, struct answer_rr *least)
+	MUST_CHECK;
 
 /**
  * One cache read of (name, type) for a chase: a hit of rank NONAUTH or
@@ -170,8 +172,7 @@ bool answer_cname(struct answer_chase *ch, const uint8_t *name, size_t len,
  * @param curve: every link so far came over DNSCurve.
  */
 void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
-                       size_t used, uint16_t an, bool curve,
-                       struct answer *a);
+                       size_t used, uint16_t an, bool curve, struct answer *a);
 
 /**
  * Answer a question from the cache alone, following CNAMEs (at most

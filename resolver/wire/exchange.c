@@ -61,9 +61,9 @@ static int box(const struct exchange_ask *a, struct exchange_bufs *b,
                struct exchange_sent *s, size_t ilen)
 {
 	if (a->mode == EXCHANGE_STREAMLINED)
-		return curve_streamlined_box(a->client, a->server_key, s->nonce,
-		                             b->scratch, ilen, b->out,
-		                             b->out_cap, &s->pktlen);
+		return curve_streamlined_box(a->client, a->server_key,
+		                             s->nonce, b->scratch, ilen,
+		                             b->out, b->out_cap, &s->pktlen);
 	if (a->zone == NULL)
 		return CURVE_EINVAL;
 	return curve_txt_query_build(a->client, a->server_key, s->nonce,
@@ -84,7 +84,7 @@ static int build_boxed(const struct exchange_ask *a, struct exchange_bufs *b,
 	if (rc == EXCHANGE_OK) {
 		rc = box(a, b, s, ilen);
 		rc = rc == CURVE_OK ? EXCHANGE_OK :
-		     reject(b, EXCHANGE_ESEAL, rc);
+		                      reject(b, EXCHANGE_ESEAL, rc);
 	}
 	sodium_memzero(b->scratch, ilen);
 	return rc;
@@ -129,14 +129,17 @@ static int match(const struct exchange_ask *a, const struct exchange_sent *s,
 	if (rc == WIRE_ECASE)
 		return reject(b, formerr ? EXCHANGE_EQUESTION : EXCHANGE_ECASE,
 		              rc);
-	return reject(b, rc == WIRE_ENOTRESP ? EXCHANGE_ENOTRESP :
-	              rc == WIRE_EID ? EXCHANGE_EID : EXCHANGE_EQUESTION, rc);
+	return reject(b,
+	              rc == WIRE_ENOTRESP ? EXCHANGE_ENOTRESP :
+	              rc == WIRE_EID      ? EXCHANGE_EID :
+	                                    EXCHANGE_EQUESTION,
+	              rc);
 }
 
 /* The question of a matched answer is our 0x20 name, uncompressed at the
  * header's end: put the caller's name back. */
-static void undo_0x20(const struct exchange_ask *a, uint8_t *pkt,
-                      size_t len, struct wire_msg *msg)
+static void undo_0x20(const struct exchange_ask *a, uint8_t *pkt, size_t len,
+                      struct wire_msg *msg)
 {
 	if (len < WIRE_HEADER_BYTES + a->qnamelen ||
 	    !wire_name_equal(pkt + WIRE_HEADER_BYTES, a->qnamelen, a->qname,
@@ -150,8 +153,8 @@ static int check_plain(const struct exchange_ask *a,
                        const struct exchange_sent *s, struct exchange_bufs *b,
                        uint8_t *pkt, size_t len, struct wire_msg *msg)
 {
-	int v = match(a, s, b, pkt, len,
-	              a->strict_case ? WIRE_MATCH_CASE : 0u, msg);
+	int v = match(a, s, b, pkt, len, a->strict_case ? WIRE_MATCH_CASE : 0u,
+	              msg);
 
 	if (v == EXCHANGE_OK && s->mixed)
 		undo_0x20(a, pkt, len, msg);
@@ -165,8 +168,8 @@ static int open_box(const struct exchange_ask *a,
 	if (a->client == NULL || a->server_key == NULL)
 		return CURVE_EINVAL;
 	if (s->mode == EXCHANGE_STREAMLINED)
-		return curve_streamlined_open(a->client, a->server_key, s->nonce,
-		                              pkt, len, b->scratch,
+		return curve_streamlined_open(a->client, a->server_key,
+		                              s->nonce, pkt, len, b->scratch,
 		                              b->scratch_cap, ilen);
 	if (b->sent == NULL)
 		return CURVE_EINVAL;
@@ -189,9 +192,9 @@ static bool plain_reply(struct exchange_bufs *b, const uint8_t *pkt,
 	return (msg->hdr.flags & WIRE_FLAG_QR) != 0;
 }
 
-int exchange_check(const struct exchange_ask *a,
-                   const struct exchange_sent *s, struct exchange_bufs *b,
-                   uint8_t *pkt, size_t len, struct wire_msg *msg)
+int exchange_check(const struct exchange_ask *a, const struct exchange_sent *s,
+                   struct exchange_bufs *b, uint8_t *pkt, size_t len,
+                   struct wire_msg *msg)
 {
 	size_t ilen = 0;
 	int rc;
@@ -203,8 +206,11 @@ int exchange_check(const struct exchange_ask *a,
 		return check_plain(a, s, b, pkt, len, msg);
 	rc = open_box(a, s, b, pkt, len, &ilen);
 	if (rc != CURVE_OK)
-		return reject(b, plain_reply(b, pkt, len, rc, msg) ?
-		              EXCHANGE_EPLAIN : EXCHANGE_EBOX, rc);
+		return reject(b,
+		              plain_reply(b, pkt, len, rc, msg) ?
+		                      EXCHANGE_EPLAIN :
+		                      EXCHANGE_EBOX,
+		              rc);
 	return match(a, s, b, b->scratch, ilen, 0, msg);
 }
 
@@ -218,11 +224,9 @@ const char *exchange_strerror(int status, int why)
 	case EXCHANGE_ENOTRESP:
 	case EXCHANGE_EID:
 	case EXCHANGE_EQUESTION:
-	case EXCHANGE_EBUILD:
-		return wire_strerror(why);
+	case EXCHANGE_EBUILD: return wire_strerror(why);
 	case EXCHANGE_EBOX:
-	case EXCHANGE_ESEAL:
-		return curve_strerror(why);
+	case EXCHANGE_ESEAL: return curve_strerror(why);
 	case EXCHANGE_EPLAIN: return EXCHANGE_PLAIN_TEXT;
 	default: return "unknown exchange status";
 	}

@@ -21,49 +21,45 @@
 #include "wire.h"
 
 /** How a query is sent. */
-enum exchange_mode {
-	EXCHANGE_PLAIN = 0,
-	EXCHANGE_STREAMLINED,
-	EXCHANGE_TXT
-};
+enum exchange_mode { EXCHANGE_PLAIN = 0, EXCHANGE_STREAMLINED, EXCHANGE_TXT };
 
 /** What exchange_build and exchange_check return (0: built / the answer). */
 enum exchange_status {
-	EXCHANGE_OK = 0,        /**< built; or the answer: msg is set */
-	EXCHANGE_FORMERR,       /**< FORMERR to our EDNS query: msg is set
-	                             (old servers leave out the question) */
-	EXCHANGE_ECASE,         /**< plain, strict case: ID and question
-	                             right but the 0x20 case not echoed */
-	EXCHANGE_EGARBAGE,      /**< not a DNS message: too long, cut short
-	                             or malformed (why: WIRE_E*) */
-	EXCHANGE_ENOTRESP,      /**< a DNS message with QR clear */
-	EXCHANGE_EID,           /**< another ID */
-	EXCHANGE_EQUESTION,     /**< another question, or none */
-	EXCHANGE_EBOX,          /**< boxed: did not open (why: CURVE_E*) */
-	EXCHANGE_EPLAIN,        /**< boxed: a plain DNS response came instead */
-	EXCHANGE_EBUILD,        /**< the DNS query could not be written
-	                             (why: WIRE_E*) */
-	EXCHANGE_ESEAL          /**< the query could not be boxed (why:
-	                             CURVE_E*) */
+	EXCHANGE_OK = 0,    /**< built; or the answer: msg is set */
+	EXCHANGE_FORMERR,   /**< FORMERR to our EDNS query: msg is set
+	                         (old servers leave out the question) */
+	EXCHANGE_ECASE,     /**< plain, strict case: ID and question
+	                         right but the 0x20 case not echoed */
+	EXCHANGE_EGARBAGE,  /**< not a DNS message: too long, cut short
+	                         or malformed (why: WIRE_E*) */
+	EXCHANGE_ENOTRESP,  /**< a DNS message with QR clear */
+	EXCHANGE_EID,       /**< another ID */
+	EXCHANGE_EQUESTION, /**< another question, or none */
+	EXCHANGE_EBOX,      /**< boxed: did not open (why: CURVE_E*) */
+	EXCHANGE_EPLAIN,    /**< boxed: a plain DNS response came instead */
+	EXCHANGE_EBUILD,    /**< the DNS query could not be written
+	                         (why: WIRE_E*) */
+	EXCHANGE_ESEAL      /**< the query could not be boxed (why:
+	                         CURVE_E*) */
 };
 
 /** The question and how to ask it (the caller's; read, never kept). */
 struct exchange_ask {
 	enum exchange_mode mode;
-	const uint8_t *qname;       /**< as the answer must echo it */
+	const uint8_t *qname; /**< as the answer must echo it */
 	size_t qnamelen;
 	uint16_t qtype, qclass;
-	uint16_t flags;             /**< query header flags (WIRE_FLAG_RD) */
-	uint16_t edns;              /**< EDNS payload of the (inner) query;
-	                                 0: no OPT record */
-	bool mix_case;              /**< plain: randomise the letter case */
-	bool strict_case;           /**< plain: a reply whose question lost
-	                                 the case is EXCHANGE_ECASE */
-	struct curve_client *client;/**< boxed: our key and nonces */
-	const uint8_t *server_key;  /**< boxed: CURVE_KEY_BYTES */
-	const uint8_t *nonce;       /**< boxed, build: a fresh client nonce
-	                                 (CURVE_NONCE_BYTES) */
-	const char *zone;           /**< TXT, build: the zone as dotted text */
+	uint16_t flags;              /**< query header flags (WIRE_FLAG_RD) */
+	uint16_t edns;               /**< EDNS payload of the (inner) query;
+	                                  0: no OPT record */
+	bool mix_case;               /**< plain: randomise the letter case */
+	bool strict_case;            /**< plain: a reply whose question lost
+	                                  the case is EXCHANGE_ECASE */
+	struct curve_client *client; /**< boxed: our key and nonces */
+	const uint8_t *server_key;   /**< boxed: CURVE_KEY_BYTES */
+	const uint8_t *nonce;        /**< boxed, build: a fresh client nonce
+	                                  (CURVE_NONCE_BYTES) */
+	const char *zone; /**< TXT, build: the zone as dotted text */
 };
 
 /** What a sent query must be matched against (the caller's, filled by
@@ -80,16 +76,16 @@ struct exchange_sent {
 
 /** The caller's buffers. */
 struct exchange_bufs {
-	uint8_t *out;           /**< build: receives the packet to send */
+	uint8_t *out; /**< build: receives the packet to send */
 	size_t out_cap;
-	uint8_t *scratch;       /**< build: the inner query while boxing
-	                             (wiped after); check: the opened box */
+	uint8_t *scratch; /**< build: the inner query while boxing
+	                       (wiped after); check: the opened box */
 	size_t scratch_cap;
-	const uint8_t *sent;    /**< check, TXT: the packet as sent */
-	struct wire_rr *rr;     /**< check: records of the parsed reply */
+	const uint8_t *sent; /**< check, TXT: the packet as sent */
+	struct wire_rr *rr;  /**< check: records of the parsed reply */
 	size_t rr_cap;
-	int why;                /**< out: the WIRE_* or CURVE_* status
-	                             behind the last failure, or 0 */
+	int why; /**< out: the WIRE_* or CURVE_* status
+	              behind the last failure, or 0 */
 };
 
 /**
@@ -122,10 +118,9 @@ int exchange_build(const struct exchange_ask *a, struct exchange_bufs *b,
  * @return an enum exchange_status other than EXCHANGE_EBUILD and
  *   EXCHANGE_ESEAL.
  */
-int exchange_check(const struct exchange_ask *a,
-                   const struct exchange_sent *s, struct exchange_bufs *b,
-                   uint8_t *pkt, size_t len, struct wire_msg *msg)
-	MUST_CHECK;
+int exchange_check(const struct exchange_ask *a, const struct exchange_sent *s,
+                   struct exchange_bufs *b, uint8_t *pkt, size_t len,
+                   struct wire_msg *msg) MUST_CHECK;
 
 /**
  * Describe a status, with its detail where there is one.

@@ -45,7 +45,7 @@ static void tb_putn(struct tbuf *t, const char *s, size_t n)
 {
 	if (t->err != WIRE_OK)
 		return;
-	if (n >= t->cap - t->len) {  /* keep room for the NUL */
+	if (n >= t->cap - t->len) { /* keep room for the NUL */
 		t->err = WIRE_ESPACE;
 		return;
 	}
@@ -64,8 +64,8 @@ static void tb_putc(struct tbuf *t, char c)
 	tb_putn(t, &c, 1);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void tb_printf(struct tbuf *t, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static void
+tb_printf(struct tbuf *t, const char *fmt, ...)
 {
 	char tmp[64];
 	va_list ap;
@@ -129,18 +129,22 @@ struct code_name {
 };
 
 static const struct code_name type_names[] = {
-	{ 1, "A" }, { 2, "NS" }, { 3, "MD" }, { 4, "MF" }, { 5, "CNAME" },
-	{ 6, "SOA" }, { 7, "MB" }, { 8, "MG" }, { 9, "MR" }, { 10, "NULL" },
-	{ 11, "WKS" }, { 12, "PTR" }, { 13, "HINFO" }, { 14, "MINFO" },
-	{ 15, "MX" }, { 16, "TXT" }, { 17, "RP" }, { 18, "AFSDB" },
-	{ 24, "SIG" }, { 25, "KEY" }, { 28, "AAAA" }, { 29, "LOC" },
-	{ 33, "SRV" }, { 35, "NAPTR" }, { 36, "KX" }, { 37, "CERT" },
-	{ 39, "DNAME" }, { 41, "OPT" }, { 43, "DS" }, { 44, "SSHFP" },
-	{ 46, "RRSIG" }, { 47, "NSEC" }, { 48, "DNSKEY" }, { 50, "NSEC3" },
-	{ 51, "NSEC3PARAM" }, { 52, "TLSA" }, { 59, "CDS" },
-	{ 60, "CDNSKEY" }, { 61, "OPENPGPKEY" }, { 64, "SVCB" },
-	{ 65, "HTTPS" }, { 99, "SPF" }, { 249, "TKEY" }, { 250, "TSIG" },
-	{ 251, "IXFR" }, { 252, "AXFR" }, { 255, "ANY" }, { 256, "URI" },
+	{ 1, "A" },      { 2, "NS" },          { 3, "MD" },
+	{ 4, "MF" },     { 5, "CNAME" },       { 6, "SOA" },
+	{ 7, "MB" },     { 8, "MG" },          { 9, "MR" },
+	{ 10, "NULL" },  { 11, "WKS" },        { 12, "PTR" },
+	{ 13, "HINFO" }, { 14, "MINFO" },      { 15, "MX" },
+	{ 16, "TXT" },   { 17, "RP" },         { 18, "AFSDB" },
+	{ 24, "SIG" },   { 25, "KEY" },        { 28, "AAAA" },
+	{ 29, "LOC" },   { 33, "SRV" },        { 35, "NAPTR" },
+	{ 36, "KX" },    { 37, "CERT" },       { 39, "DNAME" },
+	{ 41, "OPT" },   { 43, "DS" },         { 44, "SSHFP" },
+	{ 46, "RRSIG" }, { 47, "NSEC" },       { 48, "DNSKEY" },
+	{ 50, "NSEC3" }, { 51, "NSEC3PARAM" }, { 52, "TLSA" },
+	{ 59, "CDS" },   { 60, "CDNSKEY" },    { 61, "OPENPGPKEY" },
+	{ 64, "SVCB" },  { 65, "HTTPS" },      { 99, "SPF" },
+	{ 249, "TKEY" }, { 250, "TSIG" },      { 251, "IXFR" },
+	{ 252, "AXFR" }, { 255, "ANY" },       { 256, "URI" },
 	{ 257, "CAA" },
 };
 
@@ -149,34 +153,50 @@ static const struct code_name class_names[] = {
 };
 
 static const struct code_name rcode_names[] = {
-	{ 0, "NOERROR" }, { 1, "FORMERR" }, { 2, "SERVFAIL" },
-	{ 3, "NXDOMAIN" }, { 4, "NOTIMP" }, { 5, "REFUSED" },
-	{ 6, "YXDOMAIN" }, { 7, "YXRRSET" }, { 8, "NXRRSET" },
-	{ 9, "NOTAUTH" }, { 10, "NOTZONE" }, { 16, "BADVERS" },
+	{ 0, "NOERROR" },    { 1, "FORMERR" },  { 2, "SERVFAIL" },
+	{ 3, "NXDOMAIN" },   { 4, "NOTIMP" },   { 5, "REFUSED" },
+	{ 6, "YXDOMAIN" },   { 7, "YXRRSET" },  { 8, "NXRRSET" },
+	{ 9, "NOTAUTH" },    { 10, "NOTZONE" }, { 16, "BADVERS" },
 	{ 23, "BADCOOKIE" },
 };
 
 static const struct code_name opcode_names[] = {
-	{ 0, "QUERY" }, { 1, "IQUERY" }, { 2, "STATUS" }, { 4, "NOTIFY" },
-	{ 5, "UPDATE" },
+	{ 0, "QUERY" },  { 1, "IQUERY" }, { 2, "STATUS" },
+	{ 4, "NOTIFY" }, { 5, "UPDATE" },
 };
 
 /* Extended DNS error info codes (RFC 8914), as dig names them. */
 static const char *const ede_names[] = {
-	"Other", "Unsupported DNSKEY Algorithm", "Unsupported DS Digest Type",
-	"Stale Answer", "Forged Answer", "DNSSEC Indeterminate",
-	"DNSSEC Bogus", "Signature Expired", "Signature Not Yet Valid",
-	"DNSKEY Missing", "RRSIGs Missing", "No Zone Key Bit Set",
-	"NSEC Missing", "Cached Error", "Not Ready", "Blocked", "Censored",
-	"Filtered", "Prohibited", "Stale NXDOMAIN Answer",
-	"Not Authoritative", "Not Supported", "No Reachable Authority",
-	"Network Error", "Invalid Data",
+	"Other",
+	"Unsupported DNSKEY Algorithm",
+	"Unsupported DS Digest Type",
+	"Stale Answer",
+	"Forged Answer",
+	"DNSSEC Indeterminate",
+	"DNSSEC Bogus",
+	"Signature Expired",
+	"Signature Not Yet Valid",
+	"DNSKEY Missing",
+	"RRSIGs Missing",
+	"No Zone Key Bit Set",
+	"NSEC Missing",
+	"Cached Error",
+	"Not Ready",
+	"Blocked",
+	"Censored",
+	"Filtered",
+	"Prohibited",
+	"Stale NXDOMAIN Answer",
+	"Not Authoritative",
+	"Not Supported",
+	"No Reachable Authority",
+	"Network Error",
+	"Invalid Data",
 };
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *lookup(const struct code_name *tab, size_t n,
-                          unsigned code)
+static const char *lookup(const struct code_name *tab, size_t n, unsigned code)
 {
 	size_t i;
 
@@ -302,8 +322,8 @@ static int put_rdata_name(struct tbuf *t, struct rdctx *c)
 	size_t n;
 	int rc;
 
-	rc = wire_read_rdata_name(c->msg, c->msglen, c->rr, &c->pos, name,
-	                          &n, 0);
+	rc = wire_read_rdata_name(c->msg, c->msglen, c->rr, &c->pos, name, &n,
+	                          0);
 	if (rc != WIRE_OK)
 		return rc;
 	rc = wire_name_to_text(name, n, text, sizeof(text), NULL);
@@ -351,8 +371,8 @@ static int rd_aaaa(struct tbuf *t, struct rdctx *c)
 
 	if (c->rr->rdlen != 16)
 		return WIRE_ERDATA;
-	if (inet_ntop(AF_INET6, c->msg + c->rr->rdata, text,
-	              sizeof(text)) == NULL)
+	if (inet_ntop(AF_INET6, c->msg + c->rr->rdata, text, sizeof(text)) ==
+	    NULL)
 		return WIRE_ERDATA;
 	tb_puts(t, text);
 	c->pos = c->end;
@@ -422,7 +442,7 @@ static int rd_txt(struct tbuf *t, struct rdctx *c)
 	int first = 1;
 
 	if (c->pos >= c->end)
-		return WIRE_ERDATA;  /* at least one string */
+		return WIRE_ERDATA; /* at least one string */
 	while (c->pos < c->end) {
 		if (wire_read_u8(c->msg, c->end, &c->pos, &n) != WIRE_OK ||
 		    n > c->end - c->pos)
@@ -567,7 +587,7 @@ int rrtext_question(char *out, size_t cap, size_t *outlen,
                     const struct wire_question *q)
 {
 	char nbuf[RRTEXT_NAME_MAX];
-	size_t col = 0;   /* dig does not count the ';' */
+	size_t col = 0; /* dig does not count the ';' */
 	struct tbuf t;
 	int rc;
 

@@ -1,5 +1,6 @@
 /*
- * resolver/wire/rrtext.h - DNS records in presentation (text) format, dig style.
+ * resolver/wire/rrtext.h - DNS records in presentation (text) format, dig
+ * style.
  *
  * Renders what resolver/wire/wire.c parsed: questions, resource records and
  * their RDATA, the EDNS OPT pseudo-section, and the names of types,

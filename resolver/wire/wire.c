@@ -52,8 +52,7 @@ int wire_read_u8(const uint8_t *buf, size_t len, size_t *pos, uint8_t *out)
 	return WIRE_OK;
 }
 
-int wire_read_u16(const uint8_t *buf, size_t len, size_t *pos,
-                  uint16_t *out)
+int wire_read_u16(const uint8_t *buf, size_t len, size_t *pos, uint16_t *out)
 {
 	if (buf == NULL || !avail(len, *pos, 2))
 		return WIRE_ESHORT;
@@ -62,8 +61,7 @@ int wire_read_u16(const uint8_t *buf, size_t len, size_t *pos,
 	return WIRE_OK;
 }
 
-int wire_read_u32(const uint8_t *buf, size_t len, size_t *pos,
-                  uint32_t *out)
+int wire_read_u32(const uint8_t *buf, size_t len, size_t *pos, uint32_t *out)
 {
 	const uint8_t *p;
 
@@ -76,8 +74,8 @@ int wire_read_u32(const uint8_t *buf, size_t len, size_t *pos,
 	return WIRE_OK;
 }
 
-int wire_read_bytes(const uint8_t *buf, size_t len, size_t *pos,
-                    uint8_t *out, size_t n)
+int wire_read_bytes(const uint8_t *buf, size_t len, size_t *pos, uint8_t *out,
+                    size_t n)
 {
 	if (buf == NULL || !avail(len, *pos, n))
 		return WIRE_ESHORT;
@@ -131,8 +129,8 @@ static int follow_pointer(const uint8_t *buf, size_t p, size_t *run,
 	return WIRE_OK;
 }
 
-int wire_read_name(const uint8_t *buf, size_t len, size_t *pos,
-                   uint8_t *out, size_t *outlen, unsigned flags)
+int wire_read_name(const uint8_t *buf, size_t len, size_t *pos, uint8_t *out,
+                   size_t *outlen, unsigned flags)
 {
 	size_t p = *pos, run = *pos, after = 0, n = 0, i;
 	unsigned steps = 0;
@@ -165,8 +163,10 @@ int wire_read_name(const uint8_t *buf, size_t len, size_t *pos,
 		if (out != NULL) {
 			out[n] = c;
 			for (i = 0; i < c; i++)
-				out[n + 1 + i] = (flags & WIRE_NAME_LOWER) ?
-					lower(buf[p + 1 + i]) : buf[p + 1 + i];
+				out[n + 1 + i] =
+					(flags & WIRE_NAME_LOWER) ?
+						lower(buf[p + 1 + i]) :
+						buf[p + 1 + i];
 		}
 		n += 1 + (size_t)c;
 		p += 1 + (size_t)c;
@@ -230,8 +230,8 @@ int wire_read_rr(const uint8_t *buf, size_t len, size_t *pos,
 }
 
 int wire_read_rdata_name(const uint8_t *buf, size_t len,
-                         const struct wire_rr *rr, size_t *pos,
-                         uint8_t *out, size_t *outlen, unsigned flags)
+                         const struct wire_rr *rr, size_t *pos, uint8_t *out,
+                         size_t *outlen, unsigned flags)
 {
 	size_t p = *pos, end = rr->rdata + rr->rdlen, n;
 	int rc;
@@ -253,8 +253,7 @@ int wire_read_rdata_name(const uint8_t *buf, size_t len,
 /* Messages                                                            */
 
 /* Check the counts against the data and the caps before reading. */
-static int check_counts(const struct wire_header *h, size_t len,
-                        size_t rrcap)
+static int check_counts(const struct wire_header *h, size_t len, size_t rrcap)
 {
 	size_t nrr = (size_t)h->ancount + h->nscount + h->arcount;
 	size_t need;
@@ -263,8 +262,9 @@ static int check_counts(const struct wire_header *h, size_t len,
 		return WIRE_EQDCOUNT;
 	if (nrr > rrcap || nrr > WIRE_RR_MAX)
 		return WIRE_ECOUNT;
-	need = WIRE_HEADER_BYTES + (size_t)h->qdcount * WIRE_QUESTION_MIN_BYTES
-	       + nrr * WIRE_RR_MIN_BYTES;
+	need = WIRE_HEADER_BYTES +
+	       (size_t)h->qdcount * WIRE_QUESTION_MIN_BYTES +
+	       nrr * WIRE_RR_MIN_BYTES;
 	if (need > len)
 		return WIRE_ECOUNT;
 	return WIRE_OK;
@@ -293,7 +293,7 @@ static int parse_section(struct wire_msg *m, size_t *pos, size_t count,
 	int rc;
 
 	for (k = 0; k < count; k++) {
-		if (*n >= m->rrcap)  /* check_counts ensures this never is */
+		if (*n >= m->rrcap) /* check_counts ensures this never is */
 			return WIRE_ECOUNT;
 		m->rr[*n].section = (uint8_t)section;
 		rc = wire_read_rr(m->buf, m->len, pos, &m->rr[*n]);
@@ -333,8 +333,8 @@ int wire_msg_parse(struct wire_msg *m, const uint8_t *buf, size_t len,
 			return rc;
 		m->has_question = 1;
 	}
-	if ((rc = parse_section(m, &pos, m->hdr.ancount,
-	                        WIRE_SECTION_ANSWER, &n)) != WIRE_OK ||
+	if ((rc = parse_section(m, &pos, m->hdr.ancount, WIRE_SECTION_ANSWER,
+	                        &n)) != WIRE_OK ||
 	    (rc = parse_section(m, &pos, m->hdr.nscount,
 	                        WIRE_SECTION_AUTHORITY, &n)) != WIRE_OK ||
 	    (rc = parse_section(m, &pos, m->hdr.arcount,
@@ -347,9 +347,9 @@ int wire_msg_parse(struct wire_msg *m, const uint8_t *buf, size_t len,
 	return WIRE_OK;
 }
 
-int wire_msg_match(const struct wire_msg *m, uint16_t id,
-                   const uint8_t *qname, size_t qnamelen, uint16_t qtype,
-                   uint16_t qclass, unsigned flags)
+int wire_msg_match(const struct wire_msg *m, uint16_t id, const uint8_t *qname,
+                   size_t qnamelen, uint16_t qtype, uint16_t qclass,
+                   unsigned flags)
 {
 	const struct wire_question *q = &m->q;
 

@@ -73,13 +73,13 @@
 #define WIRE_FLAG_TC 0x0200u
 #define WIRE_FLAG_RD 0x0100u
 #define WIRE_FLAG_RA 0x0080u
-#define WIRE_FLAG_Z  0x0040u
+#define WIRE_FLAG_Z 0x0040u
 #define WIRE_FLAG_AD 0x0020u
 #define WIRE_FLAG_CD 0x0010u
 /** The opcode field of a flags word. */
 #define WIRE_OPCODE(flags) (((flags) >> 11) & 0x0fu)
 /** The (4-bit) RCODE field of a flags word. */
-#define WIRE_RCODE(flags) ((flags) & 0x000fu)
+#define WIRE_RCODE(flags) ((flags)&0x000fu)
 /** The DO bit in the TTL field of an OPT record (RFC 3225). */
 #define WIRE_EDNS_DO 0x00008000u
 
@@ -141,14 +141,14 @@ enum wire_section {
 };
 
 /** Flags for wire_read_name and friends. */
-#define WIRE_NAME_LOWER 0x1u  /**< lowercase A-Z while copying */
+#define WIRE_NAME_LOWER 0x1u /**< lowercase A-Z while copying */
 /** Flags for wire_msg_match. */
-#define WIRE_MATCH_CASE 0x1u  /**< the question name must match exactly */
+#define WIRE_MATCH_CASE 0x1u /**< the question name must match exactly */
 
 /** A DNS header, host byte order. */
 struct wire_header {
 	uint16_t id;
-	uint16_t flags;    /**< QR, opcode, AA, TC, RD, RA, Z, AD, CD, RCODE */
+	uint16_t flags; /**< QR, opcode, AA, TC, RD, RA, Z, AD, CD, RCODE */
 	uint16_t qdcount;
 	uint16_t ancount;
 	uint16_t nscount;
@@ -176,7 +176,7 @@ struct wire_rr {
 	uint16_t type;
 	uint16_t rclass;
 	uint16_t rdlen;
-	uint8_t section;   /**< enum wire_section */
+	uint8_t section; /**< enum wire_section */
 };
 
 /**
@@ -187,13 +187,13 @@ struct wire_msg {
 	const uint8_t *buf;
 	size_t len;
 	struct wire_header hdr;
-	int has_question;          /**< 1 if QDCOUNT was 1 */
+	int has_question; /**< 1 if QDCOUNT was 1 */
 	struct wire_question q;
-	struct wire_rr *rr;        /**< the caller's array */
-	size_t rrcap;              /**< its capacity */
-	size_t an, ns, ar;         /**< records per section */
-	size_t opt;                /**< index of the OPT record or WIRE_NONE */
-	size_t end;                /**< offset after the last record */
+	struct wire_rr *rr; /**< the caller's array */
+	size_t rrcap;       /**< its capacity */
+	size_t an, ns, ar;  /**< records per section */
+	size_t opt;         /**< index of the OPT record or WIRE_NONE */
+	size_t end;         /**< offset after the last record */
 };
 
 /**
@@ -217,20 +217,20 @@ int wire_read_u8(const uint8_t *buf, size_t len, size_t *pos, uint8_t *out)
 	MUST_CHECK;
 
 /** As wire_read_u8 for a big-endian 16-bit field. */
-int wire_read_u16(const uint8_t *buf, size_t len, size_t *pos,
-                  uint16_t *out) MUST_CHECK;
+int wire_read_u16(const uint8_t *buf, size_t len, size_t *pos, uint16_t *out)
+	MUST_CHECK;
 
 /** As wire_read_u8 for a big-endian 32-bit field. */
-int wire_read_u32(const uint8_t *buf, size_t len, size_t *pos,
-                  uint32_t *out) MUST_CHECK;
+int wire_read_u32(const uint8_t *buf, size_t len, size_t *pos, uint32_t *out)
+	MUST_CHECK;
 
 /**
  * Read n bytes at *pos.
  * @param out: receives n bytes, or NULL to skip them.
  * @return WIRE_OK or WIRE_ESHORT (nothing copied, *pos unchanged).
  */
-int wire_read_bytes(const uint8_t *buf, size_t len, size_t *pos,
-                    uint8_t *out, size_t n) MUST_CHECK;
+int wire_read_bytes(const uint8_t *buf, size_t len, size_t *pos, uint8_t *out,
+                    size_t n) MUST_CHECK;
 
 /**
  * Read the 12-byte header at *pos.
@@ -253,9 +253,8 @@ int wire_read_header(const uint8_t *buf, size_t len, size_t *pos,
  *   WIRE_ELOOP; on failure *pos and *outlen are unchanged, out may hold
  *   a partial name.
  */
-int wire_read_name(const uint8_t *buf, size_t len, size_t *pos,
-                   uint8_t *out, size_t *outlen, unsigned flags)
-	MUST_CHECK;
+int wire_read_name(const uint8_t *buf, size_t len, size_t *pos, uint8_t *out,
+                   size_t *outlen, unsigned flags) MUST_CHECK;
 
 /**
  * Read a question (name, type, class) at *pos; the name keeps its case.
@@ -285,9 +284,8 @@ int wire_read_rr(const uint8_t *buf, size_t len, size_t *pos,
  *   RDATA or pos is outside it.
  */
 int wire_read_rdata_name(const uint8_t *buf, size_t len,
-                         const struct wire_rr *rr, size_t *pos,
-                         uint8_t *out, size_t *outlen, unsigned flags)
-	MUST_CHECK;
+                         const struct wire_rr *rr, size_t *pos, uint8_t *out,
+                         size_t *outlen, unsigned flags) MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */
@@ -320,9 +318,9 @@ int wire_msg_parse(struct wire_msg *m, const uint8_t *buf, size_t len,
  *   without it names compare case-insensitively.
  * @return WIRE_OK, WIRE_ENOTRESP, WIRE_EID, WIRE_EQUESTION or WIRE_ECASE.
  */
-int wire_msg_match(const struct wire_msg *m, uint16_t id,
-                   const uint8_t *qname, size_t qnamelen, uint16_t qtype,
-                   uint16_t qclass, unsigned flags) MUST_CHECK;
+int wire_msg_match(const struct wire_msg *m, uint16_t id, const uint8_t *qname,
+                   size_t qnamelen, uint16_t qtype, uint16_t qclass,
+                   unsigned flags) MUST_CHECK;
 
 /**
  * The RCODE of a message, extended by the OPT record if there is one.
@@ -377,8 +375,8 @@ int wire_write_header(struct wire_writer *w, const struct wire_header *h)
  * @param name, namelen: a valid uncompressed wire name.
  * @return WIRE_OK, WIRE_ESPACE, or a name error if name is malformed.
  */
-int wire_write_name(struct wire_writer *w, const uint8_t *name,
-                    size_t namelen, int compress) MUST_CHECK;
+int wire_write_name(struct wire_writer *w, const uint8_t *name, size_t namelen,
+                    int compress) MUST_CHECK;
 
 /**
  * Write a question and increment QDCOUNT.
@@ -420,8 +418,7 @@ int wire_write_rr_begin(struct wire_writer *w, enum wire_section section,
  * @return WIRE_OK, or WIRE_EINVAL if rdlen_pos is not a position
  *   wire_write_rr_begin returned for this writer.
  */
-int wire_write_rr_end(struct wire_writer *w, size_t rdlen_pos)
-	MUST_CHECK;
+int wire_write_rr_end(struct wire_writer *w, size_t rdlen_pos) MUST_CHECK;
 
 /** A saved writer state: see wire_writer_mark. */
 struct wire_mark {
@@ -451,8 +448,8 @@ void wire_writer_rollback(struct wire_writer *w, const struct wire_mark *m);
  * @param do_bit: non-zero to set the DO bit.
  * @return as wire_write_rr.
  */
-int wire_write_opt(struct wire_writer *w, uint16_t udp_size,
-                   uint8_t ext_rcode, int do_bit) MUST_CHECK;
+int wire_write_opt(struct wire_writer *w, uint16_t udp_size, uint8_t ext_rcode,
+                   int do_bit) MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* Query builder                                                       */
@@ -528,8 +525,7 @@ void wire_name_0x20(uint8_t *name, size_t len,
  * The offset of the parent of a wire name (the name less its first label).
  * @return WIRE_OK, or WIRE_EINVAL for the root name or a malformed name.
  */
-int wire_name_parent(const uint8_t *name, size_t len, size_t *off)
-	MUST_CHECK;
+int wire_name_parent(const uint8_t *name, size_t len, size_t *off) MUST_CHECK;
 
 /**
  * Convert a presentation name to wire format. "a.b", "a.b." and "." are
@@ -542,8 +538,7 @@ int wire_name_parent(const uint8_t *name, size_t len, size_t *off)
  *   WIRE_ELABEL or WIRE_ENAME.
  */
 int wire_name_from_text(const char *text, size_t textlen,
-                        uint8_t out[WIRE_NAME_MAX], size_t *outlen)
-	MUST_CHECK;
+                        uint8_t out[WIRE_NAME_MAX], size_t *outlen) MUST_CHECK;
 
 /**
  * Convert a wire name to presentation format, dig style: absolute with a

@@ -106,8 +106,7 @@ int wire_name_parent(const uint8_t *name, size_t len, size_t *off)
 /* Text -> wire                                                        */
 
 /* Decode the escape after a backslash at text[*i]; advance *i. */
-static int unescape(const char *text, size_t textlen, size_t *i,
-                    uint8_t *out)
+static int unescape(const char *text, size_t textlen, size_t *i, uint8_t *out)
 {
 	unsigned v = 0, k;
 	uint8_t c;
@@ -155,7 +154,7 @@ int wire_name_from_text(const char *text, size_t textlen,
 			if (llen == 0)
 				return WIRE_ETEXT;
 			buf[lab] = (uint8_t)llen;
-			lab = n++;     /* n <= 254 here: see below */
+			lab = n++; /* n <= 254 here: see below */
 			llen = 0;
 			continue;
 		}
@@ -166,7 +165,7 @@ int wire_name_from_text(const char *text, size_t textlen,
 		}
 		if (llen == WIRE_LABEL_MAX)
 			return WIRE_ELABEL;
-		if (n + 1 >= WIRE_NAME_MAX)  /* keep room for the root label */
+		if (n + 1 >= WIRE_NAME_MAX) /* keep room for the root label */
 			return WIRE_ENAME;
 		buf[n++] = c;
 		llen++;
@@ -194,7 +193,7 @@ static int put_byte(char *out, size_t outcap, size_t *o, uint8_t c)
 		need = 2;
 	else
 		need = 1;
-	if (outcap - *o <= need)  /* keep room for the NUL */
+	if (outcap - *o <= need) /* keep room for the NUL */
 		return 0;
 	if (need == 4) {
 		out[(*o)++] = '\\';

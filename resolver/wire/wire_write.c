@@ -106,7 +106,7 @@ void wire_writer_rollback(struct wire_writer *w, const struct wire_mark *m)
 	size_t i;
 
 	if (m->len > w->len || m->nnames > w->nnames)
-		return;  /* not a mark of this writer's past */
+		return; /* not a mark of this writer's past */
 	w->len = m->len;
 	w->nnames = m->nnames;
 	if (w->len < WIRE_HEADER_BYTES)
@@ -141,7 +141,7 @@ static int written_equal(const struct wire_writer *w, size_t off,
 	size_t p = off, n;
 
 	if (w->buf[off] != suffix[0])
-		return 0;  /* label lengths differ: cheap early exit */
+		return 0; /* label lengths differ: cheap early exit */
 	if (wire_read_name(w->buf, w->len, &p, tmp, &n, 0) != WIRE_OK)
 		return 0;
 	return wire_name_equal(tmp, n, suffix, sufflen);
@@ -173,8 +173,8 @@ static void remember(struct wire_writer *w, size_t off)
 		w->names[w->nnames++] = (uint16_t)off;
 }
 
-int wire_write_name(struct wire_writer *w, const uint8_t *name,
-                    size_t namelen, int compress)
+int wire_write_name(struct wire_writer *w, const uint8_t *name, size_t namelen,
+                    int compress)
 {
 	size_t sufoff = namelen, target = 0, s, need;
 	int found = 0, rc;
@@ -285,8 +285,8 @@ int wire_write_rr(struct wire_writer *w, enum wire_section section,
 	return WIRE_OK;
 }
 
-int wire_write_opt(struct wire_writer *w, uint16_t udp_size,
-                   uint8_t ext_rcode, int do_bit)
+int wire_write_opt(struct wire_writer *w, uint16_t udp_size, uint8_t ext_rcode,
+                   int do_bit)
 {
 	static const uint8_t root[1] = { 0 };
 	uint32_t ttl = (uint32_t)ext_rcode << 24;

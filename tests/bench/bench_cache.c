@@ -364,7 +364,7 @@ static void insert_base(struct base *b, struct rrset_buf *r,
 }
 
 struct run {
-	struct cache *c;      /* one of c and b */
+	struct cache *c; /* one of c and b */
 	struct base *b;
 	const struct names *nm;
 	const uint32_t *order;
@@ -481,8 +481,8 @@ static double inserts(struct rrset_buf *r, const struct names *nm,
 }
 
 struct mem {
-	double charged;  /* the cache's (or baseline's) own count */
-	double heap;     /* growth of the heap, by mallinfo2 */
+	double charged; /* the cache's (or baseline's) own count */
+	double heap;    /* growth of the heap, by mallinfo2 */
 	size_t entries;
 };
 
@@ -539,23 +539,22 @@ static struct mem mem_base(uint16_t type, size_t count, size_t entries)
 
 static void row(const char *what, double cache_ns, double base_ns)
 {
-	printf("%-34s %9.1f ns %11.0f/s   %9.1f ns %11.0f/s   %5.2f\n",
-	       what, cache_ns, 1e9 / cache_ns, base_ns, 1e9 / base_ns,
+	printf("%-34s %9.1f ns %11.0f/s   %9.1f ns %11.0f/s   %5.2f\n", what,
+	       cache_ns, 1e9 / cache_ns, base_ns, 1e9 / base_ns,
 	       cache_ns / base_ns);
 }
 
 static void mem_row(const char *what, struct mem mc, struct mem mb)
 {
-	printf("%-34s %7.1f B (heap %6.1f B)   %7.1f B (heap %6.1f B)\n",
-	       what, mc.charged, mc.heap, mb.charged, mb.heap);
+	printf("%-34s %7.1f B (heap %6.1f B)   %7.1f B (heap %6.1f B)\n", what,
+	       mc.charged, mc.heap, mb.charged, mb.heap);
 }
 
 /* The speed rows: lookups, inserts, two threads, inserts that evict. */
 static void row_2t(const char *what, struct rate2 c2, struct rate2 b2)
 {
-	printf("%-34s %9.1f ns %11.0f/s   %9.1f ns %11.0f/s   %5.2f\n",
-	       what, c2.cpu_ns, c2.rate, b2.cpu_ns, b2.rate,
-	       b2.rate / c2.rate);
+	printf("%-34s %9.1f ns %11.0f/s   %9.1f ns %11.0f/s   %5.2f\n", what,
+	       c2.cpu_ns, c2.rate, b2.cpu_ns, b2.rate, b2.rate / c2.rate);
 }
 
 /*
@@ -578,8 +577,8 @@ static void bench_small(const struct names *nm)
 	insert_base(b, &r, &few);
 	o[0] = make_order(LOOKUPS, few.n, few.n, 5);
 	o[1] = make_order(LOOKUPS, few.n, few.n, 6);
-	row("hit, 10k-entry cache, 1 core", lookups(c, NULL, &few, o[0],
-	                                              LOOKUPS, 1),
+	row("hit, 10k-entry cache, 1 core",
+	    lookups(c, NULL, &few, o[0], LOOKUPS, 1),
 	    lookups(NULL, b, &few, o[0], LOOKUPS, 1));
 	row_2t("hit, 10k-entry cache, 2 threads",
 	       lookups_2t(c, NULL, &few, o, LOOKUPS),
@@ -699,7 +698,8 @@ int main(int argc, char **argv)
 	       " and its inverse. 2-thread rows: CPU ns per lookup of each\n"
 	       "thread, then lookups per second of both together (wall"
 	       " clock); ratio = baseline rate\n/ cache rate. \"10k hot of"
-	       " all\": %d names spread evenly over all.\n", HOT_NAMES);
+	       " all\": %d names spread evenly over all.\n",
+	       HOT_NAMES);
 	names_free(&nm);
 	names_free(&miss);
 	return 0;

@@ -58,9 +58,9 @@ static void api_box(struct bench_keys *b, unsigned long iters)
 	size_t len;
 
 	for (unsigned long i = 0; i < iters; i++)
-		if (curve_streamlined_box(b->client, b->spk, b->cnonce, b->query,
-		                          sizeof b->query, b->out, sizeof b->out,
-		                          &len) != CURVE_OK)
+		if (curve_streamlined_box(b->client, b->spk, b->cnonce,
+		                          b->query, sizeof b->query, b->out,
+		                          sizeof b->out, &len) != CURVE_OK)
 			die("curve_streamlined_box");
 }
 
@@ -69,9 +69,9 @@ static void api_open(struct bench_keys *b, unsigned long iters)
 	size_t len;
 
 	for (unsigned long i = 0; i < iters; i++)
-		if (curve_streamlined_open(b->client, b->spk, b->cnonce, b->pkt,
-		                           sizeof b->pkt, b->out, sizeof b->out,
-		                           &len) != CURVE_OK)
+		if (curve_streamlined_open(b->client, b->spk, b->cnonce,
+		                           b->pkt, sizeof b->pkt, b->out,
+		                           sizeof b->out, &len) != CURVE_OK)
 			die("curve_streamlined_open");
 }
 
@@ -211,8 +211,8 @@ int main(void)
 	       ao / fo);
 	printf("ratio curve API / raw afternm:    %8.2fx %13.2fx\n", ab / rb,
 	       ao / ro);
-	printf("per packet, curve API: box %.2f us, open %.2f us\n",
-	       1e6 / ab, 1e6 / ao);
+	printf("per packet, curve API: box %.2f us, open %.2f us\n", 1e6 / ab,
+	       1e6 / ao);
 	curve_client_free(b.client);
 	sodium_memzero(&b, sizeof b);
 	return 0;

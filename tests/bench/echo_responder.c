@@ -22,8 +22,8 @@
 
 /** The answer: a pointer to the question, A, IN, TTL 3600, 192.0.2.1. */
 static const uint8_t echo_rr[] = {
-	0xc0, 0x0c, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x0e, 0x10,
-	0x00, 0x04, 0xc0, 0x00, 0x02, 0x01,
+	0xc0, 0x0c, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+	0x0e, 0x10, 0x00, 0x04, 0xc0, 0x00, 0x02, 0x01,
 };
 /** Header flags of the answer: QR, RD, RA. */
 #define ECHO_FLAGS_HI 0x81
@@ -47,16 +47,15 @@ static void echo_recv(struct udpio *u, const uint8_t *pkt, size_t len,
 	while (pos < len && pkt[pos] != 0 && pkt[pos] < 64)
 		pos += 1 + (size_t)pkt[pos];
 	qend = pos + 1 + ECHO_QFIXED;
-	if (pos >= len || qend > len ||
-	    qend + sizeof echo_rr > sizeof out)
+	if (pos >= len || qend > len || qend + sizeof echo_rr > sizeof out)
 		return;
 	memcpy(out, pkt, qend);
 	out[2] = ECHO_FLAGS_HI;
 	out[3] = ECHO_FLAGS_LO;
 	out[4] = 0;
-	out[5] = 1;   /* QDCOUNT */
+	out[5] = 1; /* QDCOUNT */
 	out[6] = 0;
-	out[7] = 1;   /* ANCOUNT */
+	out[7] = 1; /* ANCOUNT */
 	memset(out + 8, 0, 4);
 	memcpy(out + qend, echo_rr, sizeof echo_rr);
 	udpio_send(u, out, qend + sizeof echo_rr, from, fromlen, local);
@@ -77,11 +76,10 @@ int main(int argc, char **argv)
 	uv_loop_t *loop = uv_default_loop();
 	int rc;
 
-	if (argc != 3 ||
-	    (uv_ip4_addr(argv[1], atoi(argv[2]),
-	                 (struct sockaddr_in *)&sa) != 0 &&
-	     uv_ip6_addr(argv[1], atoi(argv[2]),
-	                 (struct sockaddr_in6 *)&sa) != 0)) {
+	if (argc != 3 || (uv_ip4_addr(argv[1], atoi(argv[2]),
+	                              (struct sockaddr_in *)&sa) != 0 &&
+	                  uv_ip6_addr(argv[1], atoi(argv[2]),
+	                              (struct sockaddr_in6 *)&sa) != 0)) {
 		fprintf(stderr, "usage: echo_responder ADDRESS PORT\n");
 		return 2;
 	}

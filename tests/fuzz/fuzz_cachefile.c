@@ -63,7 +63,8 @@ static void reload(void)
 	dump.len = 0;
 	dump.cut = false;
 	if (cachefile_dump(first, FUZZ_NOW, dump_put, &dump, NULL) !=
-	    CACHEFILE_OK && !dump.cut)
+	            CACHEFILE_OK &&
+	    !dump.cut)
 		abort();
 	if (dump.cut)
 		return;

@@ -54,8 +54,7 @@ static void check_local_zones(const struct cfg *c)
 	struct localzone *lz = NULL;
 
 	if (c->n_local_zone > CFG_MAX_LOCAL_ZONES ||
-	    localzone_new(c->local_zone, c->n_local_zone, &lz) !=
-	    LOCALZONE_OK)
+	    localzone_new(c->local_zone, c->n_local_zone, &lz) != LOCALZONE_OK)
 		abort();
 	localzone_free(lz);
 }

@@ -37,8 +37,8 @@ static inline struct curve_client *fuzz_client(void)
 {
 	static struct curve_client *c;
 
-	if (c == NULL && curve_client_from_secret(&c, 4, fuzz_client_sk)
-	    != CURVE_OK)
+	if (c == NULL &&
+	    curve_client_from_secret(&c, 4, fuzz_client_sk) != CURVE_OK)
 		abort();
 	return c;
 }

@@ -69,8 +69,8 @@ static void init(void)
 }
 
 /* Feed the input in chunks; stop when the session closes. */
-static void converse(struct control_session *s, const char *buf,
-                     size_t len, struct control_out *out)
+static void converse(struct control_session *s, const char *buf, size_t len,
+                     struct control_out *out)
 {
 	size_t chunk = len ? 1 + (uint8_t)buf[0] % FUZZ_CHUNKS : 1, n;
 

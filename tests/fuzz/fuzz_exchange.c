@@ -32,8 +32,10 @@ static struct wire_rr rr[WIRE_RR_MAX];
 
 static void make_query(size_t i, enum exchange_mode mode, bool strict)
 {
-	struct exchange_bufs b = { query[i], sizeof query[i], scratch,
-	                           sizeof scratch, NULL, NULL, 0, 0 };
+	struct exchange_bufs b = { query[i], sizeof query[i],
+		                   scratch,  sizeof scratch,
+		                   NULL,     NULL,
+		                   0,        0 };
 	struct exchange_ask *a = &ask[i];
 
 	a->mode = mode;
@@ -97,8 +99,8 @@ static size_t box_genuine(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct exchange_bufs b = { NULL, 0, scratch, sizeof scratch, NULL, rr,
-	                           WIRE_RR_MAX, 0 };
+	struct exchange_bufs b = { NULL, 0,  scratch,     sizeof scratch,
+		                   NULL, rr, WIRE_RR_MAX, 0 };
 	struct wire_msg msg;
 	size_t i, len;
 	int rc;
@@ -117,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	rc = exchange_check(&ask[i], &sent[i], &b, pkt, len, &msg);
 	if (i == 4 && (rc == EXCHANGE_EBOX || rc == EXCHANGE_EPLAIN))
-		abort();   /* a genuine box always opens */
+		abort(); /* a genuine box always opens */
 	if ((rc == EXCHANGE_OK || rc == EXCHANGE_FORMERR) &&
 	    (msg.len > len || (msg.buf != pkt && msg.buf != scratch)))
 		abort();

@@ -68,14 +68,14 @@ struct fuzz_question {
 
 /* Lab names (tests/lab/lab.sh): index = header byte & 7. */
 static const struct fuzz_question questions[] = {
-	{ "www.example.lab.", WIRE_TYPE_A },     /* plain walk */
-	{ "www.secure.curve.", WIRE_TYPE_A },    /* DNSCurve from the root */
-	{ "www.boxed.lab.", WIRE_TYPE_AAAA },    /* DNSCurve below lab. */
-	{ "alias.example.lab.", WIRE_TYPE_A },   /* CNAME in the zone */
-	{ "chain.example.lab.", WIRE_TYPE_A },   /* CNAME across zones */
-	{ "nosuch.example.lab.", WIRE_TYPE_A },  /* NXDOMAIN */
-	{ "example.lab.", WIRE_TYPE_MX },        /* MX and its glue */
-	{ "www.other.lab.", WIRE_TYPE_A },       /* glueless delegation */
+	{ "www.example.lab.", WIRE_TYPE_A },    /* plain walk */
+	{ "www.secure.curve.", WIRE_TYPE_A },   /* DNSCurve from the root */
+	{ "www.boxed.lab.", WIRE_TYPE_AAAA },   /* DNSCurve below lab. */
+	{ "alias.example.lab.", WIRE_TYPE_A },  /* CNAME in the zone */
+	{ "chain.example.lab.", WIRE_TYPE_A },  /* CNAME across zones */
+	{ "nosuch.example.lab.", WIRE_TYPE_A }, /* NXDOMAIN */
+	{ "example.lab.", WIRE_TYPE_MX },       /* MX and its glue */
+	{ "www.other.lab.", WIRE_TYPE_A },      /* glueless delegation */
 };
 #define FUZZ_NQUESTIONS (sizeof questions / sizeof questions[0])
 
@@ -162,14 +162,16 @@ static bool take_reply(struct run *r, const struct iter_target *t,
 	if (p == NULL)
 		return false;
 	n = with_question(t, p, n);
-	if (n == 0 || wire_msg_parse(m, msgbuf, n, rrs, WIRE_RR_MAX) !=
-	    WIRE_OK || wire_msg_match(m, m->hdr.id, t->qname, t->qnamelen,
-	                              t->qtype, t->qclass, 0) != WIRE_OK)
+	if (n == 0 ||
+	    wire_msg_parse(m, msgbuf, n, rrs, WIRE_RR_MAX) != WIRE_OK ||
+	    wire_msg_match(m, m->hdr.id, t->qname, t->qnamelen, t->qtype,
+	                   t->qclass, 0) != WIRE_OK)
 		return false;
 	memset(rep, 0, sizeof *rep);
 	rep->token = t->token;
-	rep->kind = WIRE_RCODE(m->hdr.flags) == WIRE_RCODE_FORMERR &&
-	            t->edns ? ITER_REPLY_FORMERR_EDNS : ITER_REPLY_MSG;
+	rep->kind = WIRE_RCODE(m->hdr.flags) == WIRE_RCODE_FORMERR && t->edns ?
+	                    ITER_REPLY_FORMERR_EDNS :
+	                    ITER_REPLY_MSG;
 	rep->msg = rep->kind == ITER_REPLY_MSG ? m : NULL;
 	rep->curve = t->curve;
 	rep->rtt_ms = FUZZ_RTT_MS;
@@ -230,8 +232,8 @@ static void check_result(const struct answer *res, const uint8_t *qname,
 	size_t len = 0;
 
 	if (res == NULL || (res->rcode != WIRE_RCODE_NOERROR &&
-	    res->rcode != WIRE_RCODE_NXDOMAIN &&
-	    res->rcode != WIRE_RCODE_SERVFAIL))
+	                    res->rcode != WIRE_RCODE_NXDOMAIN &&
+	                    res->rcode != WIRE_RCODE_SERVFAIL))
 		abort();
 	memset(&q, 0, sizeof q);
 	q.flags = WIRE_FLAG_RD;
@@ -254,8 +256,7 @@ static void drive(struct run *r)
 
 	for (steps = 0; steps < FUZZ_STEPS_MAX; steps++) {
 		switch (iter_next(r->req, &r->now, &t)) {
-		case ITER_DONE:
-			return;
+		case ITER_DONE: return;
 		case ITER_SEND:
 			if (r->npending == FUZZ_PENDING_MAX)
 				abort();
@@ -285,8 +286,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hints = fuzz_hints();
 	memset(&r, 0, sizeof r);
 	fq = &questions[data[0] % FUZZ_NQUESTIONS];
-	if (wire_name_from_text(fq->name, strlen(fq->name), qname, &qnamelen)
-	    != WIRE_OK)
+	if (wire_name_from_text(fq->name, strlen(fq->name), qname,
+	                        &qnamelen) != WIRE_OK)
 		abort();
 	cfg_defaults(&r.cfg);
 	r.cfg.qname_minimisation = (data[0] & FUZZ_QMIN_BIT) != 0;

@@ -17,8 +17,8 @@ static void check_base32(const uint8_t *data, size_t size)
 	char txt[CURVE_BASE32_LEN(sizeof bin)];
 	size_t n = 0, m = 0, i;
 
-	if (curve_base32_decode(bin, sizeof bin, &n, (const char *)data, size)
-	    != CURVE_OK)
+	if (curve_base32_decode(bin, sizeof bin, &n, (const char *)data,
+	                        size) != CURVE_OK)
 		return;
 	if (curve_base32_encode(txt, sizeof txt, &m, bin, n) != CURVE_OK ||
 	    m != size)

@@ -55,8 +55,9 @@ static void check_response(const struct respond_query *q, size_t len,
 {
 	struct wire_msg m;
 
-	if (len > limit || wire_msg_parse(&m, out, len, rrs, WIRE_RR_MAX) !=
-	    WIRE_OK || m.hdr.id != q->id || !(m.hdr.flags & WIRE_FLAG_QR))
+	if (len > limit ||
+	    wire_msg_parse(&m, out, len, rrs, WIRE_RR_MAX) != WIRE_OK ||
+	    m.hdr.id != q->id || !(m.hdr.flags & WIRE_FLAG_QR))
 		abort();
 	if (q->has_question &&
 	    wire_msg_match(&m, q->id, q->qname, q->qnamelen, q->qtype,
@@ -74,8 +75,7 @@ static void error(const struct respond_query *q, unsigned rcode)
 }
 
 /* Build for UDP and for TCP, as server_answer does. */
-static void answer(const struct respond_query *q,
-                   const struct answer *a)
+static void answer(const struct respond_query *q, const struct answer *a)
 {
 	size_t limit = respond_udp_limit(q, FUZZ_EDNS_SIZE), len = 0;
 	bool tc = false;
@@ -85,7 +85,8 @@ static void answer(const struct respond_query *q,
 		abort();
 	check_response(q, len, limit);
 	if (respond_build(q, a, WIRE_MSG_MAX, out, sizeof out, &len, &tc) !=
-	    RESPOND_OK || tc)
+	            RESPOND_OK ||
+	    tc)
 		abort();
 	check_response(q, len, WIRE_MSG_MAX);
 }
@@ -100,16 +101,16 @@ static void lookup(const struct respond_query *q)
 		return;
 	}
 	if (respond_cache_answer(cache, q->lname, q->qnamelen, q->qtype,
-	                         q->qclass, FUZZ_NOW, &a, ans, sizeof ans) ==
-	    RESPOND_OK) {
+	                         q->qclass, FUZZ_NOW, &a, ans,
+	                         sizeof ans) == RESPOND_OK) {
 		answer(q, &a);
 		return;
 	}
 	if (q->flags & WIRE_FLAG_RD)
 		return; /* a resolution */
 	if (respond_cache_referral(cache, q->lname, q->qnamelen, q->qclass,
-	                           FUZZ_NOW, &a, ans, sizeof ans) ==
-	    RESPOND_OK)
+	                           FUZZ_NOW, &a, ans,
+	                           sizeof ans) == RESPOND_OK)
 		answer(q, &a);
 	else
 		error(q, WIRE_RCODE_REFUSED);

@@ -120,7 +120,6 @@ static const char fuzz_query_dump[] =
 	"other.lab.\t\t300\tIN\tSOA\tns.example.lab. hostmaster.other.lab"
 	". 2024010101 3600 600 86400 300\t; nxdomain name=nosuch.other.la"
 	"b. rank=auth src=plain\n"
-	"; end entries=34 records=53\n"
-	;
+	"; end entries=34 records=53\n";
 
 #endif /* CURVECACHE_TESTS_FUZZ_FUZZ_QUERY_CACHE_H */

@@ -47,12 +47,14 @@ static void open_genuine(const uint8_t *data, size_t size)
 	memcpy(n + CURVE_NONCE_BYTES, pkt + pos, CURVE_NONCE_BYTES);
 	pos += CURVE_NONCE_BYTES;
 	curve_client_pk(fuzz_client(), cpk);
-	if (crypto_box_easy(pkt + pos, data, size, n, cpk, fuzz_server_sk) != 0)
+	if (crypto_box_easy(pkt + pos, data, size, n, cpk, fuzz_server_sk) !=
+	    0)
 		abort();
 	pos += size + CURVE_BOX_OVERHEAD;
 	if (curve_streamlined_open(fuzz_client(), fuzz_server_pk, fuzz_nonce,
-	                           pkt, pos, out, sizeof out, &outlen)
-	    != CURVE_OK || outlen != size || memcmp(out, data, size) != 0)
+	                           pkt, pos, out, sizeof out,
+	                           &outlen) != CURVE_OK ||
+	    outlen != size || memcmp(out, data, size) != 0)
 		abort();
 }
 

@@ -23,8 +23,9 @@ static void check_rr(const uint8_t *data, size_t size,
 	uint8_t name[WIRE_NAME_MAX];
 	size_t pos = rr->owner, n = 0, tl = 0;
 
-	if (wire_read_name(data, size, &pos, name, &n, WIRE_NAME_LOWER)
-	    != WIRE_OK || n == 0 || n > WIRE_NAME_MAX)
+	if (wire_read_name(data, size, &pos, name, &n, WIRE_NAME_LOWER) !=
+	            WIRE_OK ||
+	    n == 0 || n > WIRE_NAME_MAX)
 		abort(); /* the parser accepted this owner before */
 	if (rr->rdata + rr->rdlen > size)
 		abort();

@@ -55,8 +55,8 @@ static int replay_dir(const char *dir, unsigned *count)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name)
-		    >= (int)sizeof path)
+		if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name) >=
+		    (int)sizeof path)
 			continue;
 		rc |= replay_file(path);
 		(*count)++;

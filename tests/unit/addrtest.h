@@ -22,7 +22,8 @@ static inline struct sockaddr_storage test_addr(const char *text)
 		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&ss;
 
 		in6->sin6_family = AF_INET6;
-		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr), 1);
+		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr),
+		                 1);
 	} else {
 		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 

@@ -33,15 +33,15 @@ static size_t wname(uint8_t *out, const char *text)
 }
 
 /* An RRset of one record into the test cache. */
-static inline void cachetest_put(const char *name, uint16_t type,
-                                 uint32_t ttl, const uint8_t *rd,
-                                 size_t rdlen, enum cache_rank rank,
-                                 time_t now)
+static inline void cachetest_put(const char *name, uint16_t type, uint32_t ttl,
+                                 const uint8_t *rd, size_t rdlen,
+                                 enum cache_rank rank, time_t now)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	struct cache_rdata r = { rd, rdlen };
-	struct cache_rrset set = { n, wname(n, name), type, WIRE_CLASS_IN,
-	                           ttl, &r, 1, rank, NULL };
+	struct cache_rrset set = {
+		n, wname(n, name), type, WIRE_CLASS_IN, ttl, &r, 1, rank, NULL
+	};
 
 	ck_assert_int_eq(cache_rrset_put(c, &set, now), CACHE_OK);
 }

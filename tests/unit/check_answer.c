@@ -103,17 +103,16 @@ START_TEST(test_append_until_full)
 		ck_assert_uint_eq(img[i], SENTINEL);
 	/* One byte short of a record: refused as well. */
 	len = one;
-	ck_assert(!answer_rr_append(img, 2 * one - 1, &len, n, nl,
-	                            WIRE_TYPE_A, WIRE_CLASS_IN, 3, addr,
-	                            sizeof addr));
+	ck_assert(!answer_rr_append(img, 2 * one - 1, &len, n, nl, WIRE_TYPE_A,
+	                            WIRE_CLASS_IN, 3, addr, sizeof addr));
 	ck_assert_uint_eq(len, one);
 	/* A length already past the end, and RDATA over 65535 bytes. */
 	len = sizeof img + 1;
 	ck_assert(!answer_rr_append(img, sizeof img, &len, n, nl, WIRE_TYPE_A,
 	                            WIRE_CLASS_IN, 3, addr, sizeof addr));
 	len = 0;
-	ck_assert(!answer_rr_append(buf, sizeof buf, &len, n, nl,
-	                            WIRE_TYPE_A, WIRE_CLASS_IN, 3, buf,
+	ck_assert(!answer_rr_append(buf, sizeof buf, &len, n, nl, WIRE_TYPE_A,
+	                            WIRE_CLASS_IN, 3, buf,
 	                            (size_t)UINT16_MAX + 1));
 	ck_assert_uint_eq(len, 0);
 }
@@ -191,11 +190,13 @@ START_TEST(test_walk_hostile)
 {
 	/* A compressed owner, a label running off the end, RDLENGTH past
 	 * the end, a name without its root label. */
-	static const uint8_t ptr[] = { 0xc0, 0x00, 0, 1, 0, 1, 0, 0, 0, 1,
-	                               0, 0 };
+	static const uint8_t ptr[] = {
+		0xc0, 0x00, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0
+	};
 	static const uint8_t label[] = { 63, 'a', 'b' };
-	static const uint8_t rdlen[] = { 0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 9,
-	                                 1, 2 };
+	static const uint8_t rdlen[] = {
+		0, 0, 1, 0, 1, 0, 0, 0, 1, 0, 9, 1, 2
+	};
 	static const uint8_t noroot[] = { 3, 'w', 'w', 'w' };
 	uint8_t rnd[97];
 	unsigned seed = 14, round;
@@ -294,9 +295,11 @@ START_TEST(test_chase_cname)
 		size_t nl = wname(n, "www.example");
 
 		ck_assert_int_eq(answer_chase(&ch, n, nl, WIRE_TYPE_A, &a, buf,
-		                              40), ANSWER_EMISS);
+		                              40),
+		                 ANSWER_EMISS);
 		ck_assert_int_eq(answer_chase(NULL, n, nl, WIRE_TYPE_A, &a,
-		                              buf, sizeof buf), ANSWER_EINVAL);
+		                              buf, sizeof buf),
+		                 ANSWER_EINVAL);
 	}
 }
 END_TEST
@@ -307,8 +310,7 @@ START_TEST(test_chase_dname)
 	struct answer a;
 
 	put_name("dn.example", WIRE_TYPE_DNAME, "other.test", 300, T0);
-	put_name("www.dn.example", WIRE_TYPE_CNAME, "www.other.test", 300,
-	         T0);
+	put_name("www.dn.example", WIRE_TYPE_CNAME, "www.other.test", 300, T0);
 	put_a("www.other.test", 300, T0);
 	ck_assert_int_eq(chase(&ch, "www.dn.example", WIRE_TYPE_A, &a),
 	                 ANSWER_OK);
@@ -317,8 +319,7 @@ START_TEST(test_chase_dname)
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 1).type, WIRE_TYPE_CNAME);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 2).type, WIRE_TYPE_A);
 	/* A CNAME the DNAME does not synthesize comes alone. */
-	put_name("old.dn.example", WIRE_TYPE_CNAME, "www.other.test", 300,
-	         T0);
+	put_name("old.dn.example", WIRE_TYPE_CNAME, "www.other.test", 300, T0);
 	ck_assert_int_eq(chase(&ch, "old.dn.example", WIRE_TYPE_A, &a),
 	                 ANSWER_OK);
 	ck_assert_uint_eq(a.an_count, 2);
@@ -372,15 +373,20 @@ END_TEST
 START_TEST(test_chase_negative_and_rank)
 {
 	struct answer_chase ch = fresh(T0 + 10);
-	uint8_t n[WIRE_NAME_MAX], z[WIRE_NAME_MAX], soa[2 * WIRE_NAME_MAX + 20];
+	uint8_t n[WIRE_NAME_MAX], z[WIRE_NAME_MAX],
+		soa[2 * WIRE_NAME_MAX + 20];
 	size_t zl = wname(z, "example");
 	/* SOA RDATA: MNAME and RNAME the zone, then five counters. */
-	struct cache_neg neg = {
-		.kind = CACHE_KIND_NXDOMAIN, .name = n,
-		.name_len = wname(n, "nx.example"), .klass = WIRE_CLASS_IN,
-		.soa_name = z, .soa_name_len = zl, .soa_ttl = 60,
-		.soa_rdata = soa, .soa_rdlen = 2 * zl + 20,
-		.rank = CACHE_RANK_AUTH };
+	struct cache_neg neg = { .kind = CACHE_KIND_NXDOMAIN,
+		                 .name = n,
+		                 .name_len = wname(n, "nx.example"),
+		                 .klass = WIRE_CLASS_IN,
+		                 .soa_name = z,
+		                 .soa_name_len = zl,
+		                 .soa_ttl = 60,
+		                 .soa_rdata = soa,
+		                 .soa_rdlen = 2 * zl + 20,
+		                 .rank = CACHE_RANK_AUTH };
 	struct answer a;
 
 	memcpy(soa, z, zl);
@@ -439,9 +445,15 @@ START_TEST(test_cname_one_record)
 	struct answer_chase ch = fresh(T0 + 10);
 	uint8_t n[WIRE_NAME_MAX], t[2][WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	struct cache_rdata r[2];
-	struct cache_rrset set = { n, wname(n, "two.example"),
-	                           WIRE_TYPE_CNAME, WIRE_CLASS_IN, 300, r, 2,
-	                           CACHE_RANK_AUTH, NULL };
+	struct cache_rrset set = { n,
+		                   wname(n, "two.example"),
+		                   WIRE_TYPE_CNAME,
+		                   WIRE_CLASS_IN,
+		                   300,
+		                   r,
+		                   2,
+		                   CACHE_RANK_AUTH,
+		                   NULL };
 	struct cache_answer ans;
 	size_t i, tlen;
 

@@ -33,7 +33,7 @@ START_TEST(test_require_aborts)
 	size_t i = 4;
 
 	REQUIRE(i < 4);
-	after = 1;  /* never reached: the test expects SIGABRT */
+	after = 1; /* never reached: the test expects SIGABRT */
 }
 END_TEST
 

@@ -90,8 +90,8 @@ static int put_rrset(struct cache *c, const char *name, uint16_t type,
                      const struct cache_rdata *rd, size_t count, time_t now)
 {
 	uint8_t n[CACHE_NAME_MAX + 1];
-	struct cache_rrset set = { n, wire(n, name), type, CLASS_IN, ttl,
-		                   rd, count, rank, key };
+	struct cache_rrset set = { n,  wire(n, name), type, CLASS_IN, ttl,
+		                   rd, count,         rank, key };
 	return cache_rrset_put(c, &set, now);
 }
 
@@ -152,9 +152,18 @@ static int put_neg(struct cache *c, enum cache_kind kind, const char *name,
                    uint32_t minimum, enum cache_rank rank, time_t now)
 {
 	uint8_t n[CACHE_NAME_MAX + 1], z[CACHE_NAME_MAX + 1], rd[600];
-	struct cache_neg neg = { kind, n, wire(n, name), type, CLASS_IN, z,
-		                 wire(z, zone), soa_ttl, rd,
-		                 soa_rdata(rd, zone, minimum), rank, NULL };
+	struct cache_neg neg = { kind,
+		                 n,
+		                 wire(n, name),
+		                 type,
+		                 CLASS_IN,
+		                 z,
+		                 wire(z, zone),
+		                 soa_ttl,
+		                 rd,
+		                 soa_rdata(rd, zone, minimum),
+		                 rank,
+		                 NULL };
 	return cache_neg_put(c, &neg, now);
 }
 
@@ -168,7 +177,8 @@ START_TEST(test_put_get_a)
 	size_t nl = wire(n, "www.example.com"), wl = 0;
 
 	ck_assert_int_eq(put_a(c, "www.example.com", 300, CACHE_RANK_AUTH,
-	                       NULL, 0x5db8d822, T0), CACHE_OK);
+	                       NULL, 0x5db8d822, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
@@ -183,8 +193,10 @@ START_TEST(test_put_get_a)
 	/* The exact wire RR: owner, type, class, TTL, RDLENGTH, RDATA. */
 	memcpy(want, n, nl);
 	wl = nl;
-	memcpy(want + wl, "\x00\x01\x00\x01\x00\x00\x01\x2c\x00\x04"
-	                  "\x5d\xb8\xd8\x22", 14);
+	memcpy(want + wl,
+	       "\x00\x01\x00\x01\x00\x00\x01\x2c\x00\x04"
+	       "\x5d\xb8\xd8\x22",
+	       14);
 	wl += 14;
 	ck_assert_uint_eq(ans.len, wl);
 	ck_assert_mem_eq(buf, want, wl);
@@ -218,8 +230,8 @@ START_TEST(test_put_get_aaaa8)
 	ck_assert_int_eq(put_rrset(c, "v6.example.net", TYPE_AAAA, 600,
 	                           CACHE_RANK_NONAUTH, NULL, rd, 8, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "v6.example.net", TYPE_AAAA, 0, T0 + 10,
-	                     &ans), CACHE_OK);
+	ck_assert_int_eq(get(c, "v6.example.net", TYPE_AAAA, 0, T0 + 10, &ans),
+	                 CACHE_OK);
 	ck_assert_uint_eq(ans.count, 8);
 	ck_assert_uint_eq(ans.len, 8 * (nl + 10 + 16));
 	for (int i = 0; i < 8; i++) {
@@ -240,13 +252,14 @@ START_TEST(test_provenance_and_space)
 	struct cache *c = make_cache(1 << 20, 0);
 	struct cache_answer ans;
 	uint8_t key[CACHE_SERVER_KEY_BYTES], n[64], small[10];
-	struct cache_query q = { n, wire(n, "curve.example"), TYPE_A,
-		                 CLASS_IN, 0 };
+	struct cache_query q = { n, wire(n, "curve.example"), TYPE_A, CLASS_IN,
+		                 0 };
 
 	for (int i = 0; i < CACHE_SERVER_KEY_BYTES; i++)
 		key[i] = (uint8_t)(0xa0 + i);
-	ck_assert_int_eq(put_a(c, "curve.example", 60, CACHE_RANK_AUTH, key,
-	                       1, T0), CACHE_OK);
+	ck_assert_int_eq(put_a(c, "curve.example", 60, CACHE_RANK_AUTH, key, 1,
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "curve.example", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_int_eq(ans.curve, 1);
@@ -267,8 +280,9 @@ START_TEST(test_provenance_and_space)
 	ck_assert_int_eq(cache_get(c, &q, T0, &ans, buf, q.name_len + 14),
 	                 CACHE_OK);
 	/* Same rank, same provenance: the newer data replaces. */
-	ck_assert_int_eq(put_a(c, "curve.example", 60, CACHE_RANK_AUTH, key,
-	                       2, T0 + 1), CACHE_OK);
+	ck_assert_int_eq(put_a(c, "curve.example", 60, CACHE_RANK_AUTH, key, 2,
+	                       T0 + 1),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "curve.example", TYPE_A, 0, T0 + 1, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(answer_addr(&ans), 2);
@@ -284,13 +298,14 @@ START_TEST(test_empty_rdata_and_root)
 	uint8_t ns[64];
 	struct cache_rdata nsrd = { ns, wire(ns, "a.root-servers.net") };
 
-	ck_assert_int_eq(put_rrset(c, "empty.example", 10, 60,
-	                           CACHE_RANK_AUTH, NULL, &rd, 1, T0),
+	ck_assert_int_eq(put_rrset(c, "empty.example", 10, 60, CACHE_RANK_AUTH,
+	                           NULL, &rd, 1, T0),
 	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "empty.example", 10, 0, T0, &ans), CACHE_OK);
 	ck_assert_mem_eq(buf + ans.len - 2, "\x00\x00", 2);
 	ck_assert_int_eq(put_rrset(c, ".", CACHE_TYPE_NS, 60, CACHE_RANK_AUTH,
-	                           NULL, &nsrd, 1, T0), CACHE_OK);
+	                           NULL, &nsrd, 1, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, ".", CACHE_TYPE_NS, 0, T0, &ans), CACHE_OK);
 	ck_assert_uint_eq(ans.len, 1 + 10 + nsrd.len);
 	cache_destroy(c);
@@ -306,7 +321,8 @@ START_TEST(test_ttl_countdown_and_expiry)
 	struct cache_stats st;
 
 	ck_assert_int_eq(put_a(c, "t.example", 300, CACHE_RANK_AUTH, NULL, 9,
-	                       T0), CACHE_OK);
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "t.example", TYPE_A, 0, T0, &ans), CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 300);
 	ck_assert_uint_eq(rd32(buf + 11 + 4), 300); /* TTL in the RR too */
@@ -324,7 +340,8 @@ START_TEST(test_ttl_countdown_and_expiry)
 	                 CACHE_ENOTFOUND);
 	/* ...but stays for serve-stale, with TTL 0. */
 	ck_assert_int_eq(get(c, "t.example", TYPE_A, CACHE_GET_STALE,
-	                     T0 + 5000, &ans), CACHE_OK);
+	                     T0 + 5000, &ans),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.stale, 1);
 	ck_assert_uint_eq(ans.ttl, 0);
 	ck_assert_int_eq(ans.expire, T0 + 300);
@@ -332,7 +349,8 @@ START_TEST(test_ttl_countdown_and_expiry)
 	ck_assert_uint_eq(answer_addr(&ans), 9);
 	/* A fresh entry is not flagged stale under the flag. */
 	ck_assert_int_eq(get(c, "t.example", TYPE_A, CACHE_GET_STALE, T0 + 1,
-	                     &ans), CACHE_OK);
+	                     &ans),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.stale, 0);
 	cache_stats_get(c, &st);
 	ck_assert_uint_eq(st.hits, 4);
@@ -355,7 +373,8 @@ START_TEST(test_ttl_across_32bit_boundaries)
 	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
 		time_t t = starts[i];
 		ck_assert_int_eq(put_a(c, "w.example", 100, CACHE_RANK_AUTH,
-		                       NULL, 1, t), CACHE_OK);
+		                       NULL, 1, t),
+		                 CACHE_OK);
 		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0, t + 15, &ans),
 		                 CACHE_OK);
 		ck_assert_uint_eq(ans.ttl, 85);
@@ -363,16 +382,19 @@ START_TEST(test_ttl_across_32bit_boundaries)
 		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0, t + 100, &ans),
 		                 CACHE_ENOTFOUND);
 		ck_assert_int_eq(get(c, "w.example", TYPE_A, CACHE_GET_STALE,
-		                     t + 5000, &ans), CACHE_OK);
+		                     t + 5000, &ans),
+		                 CACHE_OK);
 		ck_assert_int_eq(ans.stale, 1);
 		ck_assert_int_eq(ans.expire, t + 100);
 		/* Long expired, still stale (not fresh again) a year on. */
 		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0,
-		                     t + 366 * 86400, &ans), CACHE_ENOTFOUND);
+		                     t + 366 * 86400, &ans),
+		                 CACHE_ENOTFOUND);
 	}
 	/* The largest TTL the config allows stays fresh to its end. */
 	ck_assert_int_eq(put_a(c, "max.example", 86400, CACHE_RANK_AUTH, NULL,
-	                       1, wrap - 1), CACHE_OK);
+	                       1, wrap - 1),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "max.example", TYPE_A, 0, wrap + 86398, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 1);
@@ -395,17 +417,20 @@ START_TEST(test_ttl_clamps)
 	cfg.max_ttl = 3600;
 	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
 	ck_assert_int_eq(put_a(c, "low.example", 5, CACHE_RANK_AUTH, NULL, 1,
-	                       T0), CACHE_OK);
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "low.example", TYPE_A, 0, T0, &ans), CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 60);
 	ck_assert_int_eq(put_a(c, "high.example", 100000, CACHE_RANK_AUTH,
-	                       NULL, 1, T0), CACHE_OK);
+	                       NULL, 1, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "high.example", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 3600);
 	/* A TTL with the top bit set reads as 0 (RFC 2181 8), then min. */
 	ck_assert_int_eq(put_a(c, "top.example", 0x80000001u, CACHE_RANK_AUTH,
-	                       NULL, 1, T0), CACHE_OK);
+	                       NULL, 1, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "top.example", TYPE_A, 0, T0, &ans), CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 60);
 	cache_destroy(c);
@@ -425,17 +450,20 @@ START_TEST(test_ttl_orig_for_prefetch)
 	cfg.max_ttl = 3600;
 	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
 	ck_assert_int_eq(put_a(c, "p.example", 1000, CACHE_RANK_AUTH, NULL, 1,
-	                       T0), CACHE_OK);
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "p.example", TYPE_A, 0, T0 + 950, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 50);
 	ck_assert_uint_eq(ans.orig_ttl, 1000);
 	ck_assert_int_eq(put_a(c, "low.example", 5, CACHE_RANK_AUTH, NULL, 1,
-	                       T0), CACHE_OK);
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "low.example", TYPE_A, 0, T0, &ans), CACHE_OK);
 	ck_assert_uint_eq(ans.orig_ttl, 60);
 	ck_assert_int_eq(put_a(c, "high.example", 100000, CACHE_RANK_AUTH,
-	                       NULL, 1, T0), CACHE_OK);
+	                       NULL, 1, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "high.example", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.orig_ttl, 3600);
@@ -449,7 +477,8 @@ START_TEST(test_ttl_orig_for_prefetch)
 	ck_assert_uint_eq(ans.orig_ttl, 300);
 	/* Stale reads keep it too. */
 	ck_assert_int_eq(get(c, "p.example", TYPE_A, CACHE_GET_STALE,
-	                     T0 + 2000, &ans), CACHE_OK);
+	                     T0 + 2000, &ans),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.stale, 1);
 	ck_assert_uint_eq(ans.orig_ttl, 1000);
 	cache_destroy(c);
@@ -463,22 +492,26 @@ START_TEST(test_ttl_default_max_and_zero)
 	const time_t end = (time_t)INT64_MAX;
 
 	ck_assert_int_eq(put_a(c, "week.example", 604800, CACHE_RANK_AUTH,
-	                       NULL, 1, T0), CACHE_OK);
+	                       NULL, 1, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "week.example", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 86400);
 	/* TTL 0: stored, but never fresh. */
 	ck_assert_int_eq(put_a(c, "zero.example", 0, CACHE_RANK_AUTH, NULL, 1,
-	                       T0), CACHE_OK);
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "zero.example", TYPE_A, 0, T0, &ans),
 	                 CACHE_ENOTFOUND);
 	ck_assert_int_eq(get(c, "zero.example", TYPE_A, CACHE_GET_STALE, T0,
-	                     &ans), CACHE_OK);
+	                     &ans),
+	                 CACHE_OK);
 	/* At the end of time_t the TTL still counts down; the absolute
 	 * expiry reported saturates instead of wrapping. */
 	ck_assert_int_eq(sizeof(time_t), 8);
 	ck_assert_int_eq(put_a(c, "end.example", 100, CACHE_RANK_AUTH, NULL, 1,
-	                       end - 10), CACHE_OK);
+	                       end - 10),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "end.example", TYPE_A, 0, end - 5, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 95);
@@ -499,36 +532,44 @@ START_TEST(test_rank_lower_never_overwrites_fresh_higher)
 	struct cache_stats st;
 
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_AUTH, NULL, 1,
-	                       T0), CACHE_OK);
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_NONAUTH, NULL,
-	                       2, T0), CACHE_ERANK);
+	                       2, T0),
+	                 CACHE_ERANK);
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_REFERRAL, NULL,
-	                       3, T0), CACHE_ERANK);
+	                       3, T0),
+	                 CACHE_ERANK);
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_GLUE, NULL, 4,
-	                       T0 + 99), CACHE_ERANK);
+	                       T0 + 99),
+	                 CACHE_ERANK);
 	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 1, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(answer_addr(&ans), 1);
 	ck_assert_uint_eq(ans.ttl, 99);
 	/* Equal rank replaces. */
 	ck_assert_int_eq(put_a(c, "r.example", 50, CACHE_RANK_AUTH, NULL, 5,
-	                       T0 + 2), CACHE_OK);
+	                       T0 + 2),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 2, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(answer_addr(&ans), 5);
 	ck_assert_uint_eq(ans.ttl, 50);
 	/* Once expired, the lower rank may replace it. */
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_GLUE, NULL, 6,
-	                       T0 + 52), CACHE_OK);
+	                       T0 + 52),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 52, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(answer_addr(&ans), 6);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
 	/* Higher rank replaces lower at once. */
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_REFERRAL, NULL,
-	                       7, T0 + 53), CACHE_OK);
+	                       7, T0 + 53),
+	                 CACHE_OK);
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_NONAUTH, NULL,
-	                       8, T0 + 53), CACHE_OK);
+	                       8, T0 + 53),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 53, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(answer_addr(&ans), 8);
@@ -547,14 +588,18 @@ START_TEST(test_rank_curve_beats_plain_at_equal_rank)
 
 	memset(key, 0x42, sizeof(key));
 	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_NONAUTH, NULL,
-	                       1, T0), CACHE_OK);
-	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_NONAUTH, key,
-	                       2, T0), CACHE_OK);
+	                       1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_NONAUTH, key, 2,
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_NONAUTH, NULL,
-	                       3, T0), CACHE_ERANK);
+	                       3, T0),
+	                 CACHE_ERANK);
 	/* A higher rank learned plain still wins. */
 	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_AUTH, NULL, 4,
-	                       T0), CACHE_OK);
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "p.example", TYPE_A, 0, T0, &ans), CACHE_OK);
 	ck_assert_uint_eq(answer_addr(&ans), 4);
 	ck_assert_int_eq(ans.curve, 0);
@@ -569,37 +614,44 @@ START_TEST(test_rank_negative_vs_positive)
 
 	/* NXDOMAIN (auth) removes the name's lower-ranked RRsets. */
 	ck_assert_int_eq(put_a(c, "gone.example", 100, CACHE_RANK_NONAUTH,
-	                       NULL, 1, T0), CACHE_OK);
+	                       NULL, 1, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "gone.example", 0,
 	                         "example", 300, 300, CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "gone.example", TYPE_A, CACHE_GET_STALE, T0,
-	                     &ans), CACHE_OK);
+	                     &ans),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	/* A glue A for it may be stored, but the NXDOMAIN outranks it. */
 	ck_assert_int_eq(put_a(c, "gone.example", 100, CACHE_RANK_GLUE, NULL,
-	                       2, T0), CACHE_OK);
+	                       2, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "gone.example", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	/* An authoritative answer for the name removes the NXDOMAIN. */
 	ck_assert_int_eq(put_a(c, "gone.example", 100, CACHE_RANK_AUTH, NULL,
-	                       3, T0 + 1), CACHE_OK);
+	                       3, T0 + 1),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "gone.example", TYPE_A, 0, T0 + 1, &ans),
 	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
 	ck_assert_uint_eq(answer_addr(&ans), 3);
 	ck_assert_int_eq(get(c, "gone.example", TYPE_MX, CACHE_GET_STALE,
-	                     T0 + 1, &ans), CACHE_ENOTFOUND);
+	                     T0 + 1, &ans),
+	                 CACHE_ENOTFOUND);
 	/* NODATA of lower rank cannot replace the fresh RRset... */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, "gone.example", TYPE_A,
 	                         "example", 300, 300, CACHE_RANK_NONAUTH,
-	                         T0 + 1), CACHE_ERANK);
+	                         T0 + 1),
+	                 CACHE_ERANK);
 	/* ...and NXDOMAIN of lower rank leaves it, while a higher-ranked
 	 * fresh RRset wins the lookup over the fresh NXDOMAIN. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "gone.example", 0,
 	                         "example", 300, 300, CACHE_RANK_NONAUTH,
-	                         T0 + 1), CACHE_OK);
+	                         T0 + 1),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "gone.example", TYPE_A, 0, T0 + 1, &ans),
 	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
@@ -617,14 +669,14 @@ START_TEST(test_neg_nxdomain)
 	struct cache *c = make_cache(1 << 20, 0);
 	struct cache_answer ans;
 	uint8_t z[64], rd[200];
-	size_t zl = wire(z, "example.org"), rl = soa_rdata(rd, "example.org",
-	                                                   120);
+	size_t zl = wire(z, "example.org"),
+	       rl = soa_rdata(rd, "example.org", 120);
 
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "no.example.org", 0,
 	                         "example.org", 900, 120, CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "no.example.org", TYPE_AAAA, 0, T0 + 20,
-	                     &ans), CACHE_OK);
+	ck_assert_int_eq(get(c, "no.example.org", TYPE_AAAA, 0, T0 + 20, &ans),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	ck_assert_uint_eq(ans.type, TYPE_AAAA);
 	ck_assert_uint_eq(ans.ttl, 100); /* min(900, 120) - 20 */
@@ -648,14 +700,16 @@ START_TEST(test_neg_nxdomain)
 	/* neg_max_ttl (3600) caps it. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "y.example.org", 0,
 	                         "example.org", 86400, 86400, CACHE_RANK_AUTH,
-	                         T0), CACHE_OK);
+	                         T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "y.example.org", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 3600);
 	/* MINIMUM with the top bit set reads as 0. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "z.example.org", 0,
 	                         "example.org", 300, 0x80000000u,
-	                         CACHE_RANK_AUTH, T0), CACHE_OK);
+	                         CACHE_RANK_AUTH, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "z.example.org", TYPE_A, 0, T0, &ans),
 	                 CACHE_ENOTFOUND);
 	cache_destroy(c);
@@ -668,10 +722,12 @@ START_TEST(test_neg_nodata)
 	struct cache_answer ans;
 
 	ck_assert_int_eq(put_a(c, "v4only.example", 300, CACHE_RANK_AUTH, NULL,
-	                       7, T0), CACHE_OK);
+	                       7, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, "v4only.example",
 	                         TYPE_AAAA, "example", 600, 60,
-	                         CACHE_RANK_AUTH, T0), CACHE_OK);
+	                         CACHE_RANK_AUTH, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "v4only.example", TYPE_AAAA, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
@@ -699,11 +755,13 @@ START_TEST(test_neg_nodata)
 	/* Expired NODATA: miss, but stale reads see it. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, "v4only.example",
 	                         TYPE_MX, "example", 600, 60, CACHE_RANK_AUTH,
-	                         T0), CACHE_OK);
+	                         T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "v4only.example", TYPE_MX, 0, T0 + 60, &ans),
 	                 CACHE_ENOTFOUND);
 	ck_assert_int_eq(get(c, "v4only.example", TYPE_MX, CACHE_GET_STALE,
-	                     T0 + 60, &ans), CACHE_OK);
+	                     T0 + 60, &ans),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
 	ck_assert_int_eq(ans.stale, 1);
 	cache_destroy(c);
@@ -715,9 +773,18 @@ START_TEST(test_neg_reject)
 	struct cache *c = make_cache(1 << 20, 0);
 	uint8_t n[64], z[64], rd[300];
 	size_t rl = soa_rdata(rd, "example", 60);
-	struct cache_neg good = { CACHE_KIND_NXDOMAIN, n, wire(n, "a.example"),
-		                  0, CLASS_IN, z, wire(z, "example"), 60, rd,
-		                  rl, CACHE_RANK_AUTH, NULL };
+	struct cache_neg good = { CACHE_KIND_NXDOMAIN,
+		                  n,
+		                  wire(n, "a.example"),
+		                  0,
+		                  CLASS_IN,
+		                  z,
+		                  wire(z, "example"),
+		                  60,
+		                  rd,
+		                  rl,
+		                  CACHE_RANK_AUTH,
+		                  NULL };
 	struct cache_neg neg;
 
 	ck_assert_int_eq(cache_neg_put(c, &good, T0), CACHE_OK);
@@ -770,19 +837,21 @@ START_TEST(test_reject_names)
 		const char *bytes;
 		size_t len;
 	} bad[] = {
-		{ "", 0 },                      /* empty */
-		{ "\x03www", 4 },               /* no root label */
-		{ "\x03www\x00\x00", 6 },       /* bytes after the root */
-		{ "\x03WWW\x00", 5 },           /* upper case */
-		{ "\x05www\x00", 5 },           /* label runs past the end */
-		{ "\x03www\x03", 5 },           /* label to the end, no root */
-		{ "\x40xxx\x00", 5 },           /* 64: not a label length */
-		{ "\xc0\x0c", 2 },              /* compression pointer */
+		{ "", 0 },                /* empty */
+		{ "\x03www", 4 },         /* no root label */
+		{ "\x03www\x00\x00", 6 }, /* bytes after the root */
+		{ "\x03WWW\x00", 5 },     /* upper case */
+		{ "\x05www\x00", 5 },     /* label runs past the end */
+		{ "\x03www\x03", 5 },     /* label to the end, no root */
+		{ "\x40xxx\x00", 5 },     /* 64: not a label length */
+		{ "\xc0\x0c", 2 },        /* compression pointer */
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_int_eq(cache_name_check((const uint8_t *)bad[i].bytes,
-		                                  bad[i].len), CACHE_ENAME);
+		ck_assert_int_eq(cache_name_check((const uint8_t *)bad[i]
+		                                          .bytes,
+		                                  bad[i].len),
+		                 CACHE_ENAME);
 	ck_assert_int_eq(cache_name_check(NULL, 1), CACHE_ENAME);
 	ck_assert_int_eq(cache_name_check((const uint8_t *)"", 1), CACHE_OK);
 	ck_assert_int_eq(cache_name_check((const uint8_t *)"\x03w-w\x00", 5),
@@ -833,13 +902,14 @@ START_TEST(test_reject_puts_and_gets)
 	struct cache_answer ans;
 	uint8_t n[64], a[4] = { 1, 2, 3, 4 };
 	struct cache_rdata rd = { a, 4 };
-	struct cache_rrset good = { n, wire(n, "ok.example"), TYPE_A,
-		                    CLASS_IN, 60, &rd, 1, CACHE_RANK_AUTH,
-		                    NULL };
+	struct cache_rrset good = {
+		n, wire(n, "ok.example"), TYPE_A, CLASS_IN, 60, &rd,
+		1, CACHE_RANK_AUTH,       NULL
+	};
 	struct cache_rrset set;
 	struct cache_query q = { n, good.name_len, TYPE_A, CLASS_IN, 0 };
-	static const uint16_t bad_types[] = { 0, 41, 249, 250, 251, 252, 253,
-		                              254, 255 };
+	static const uint16_t bad_types[] = { 0,   41,  249, 250, 251,
+		                              252, 253, 254, 255 };
 
 	ck_assert_int_eq(cache_rrset_put(c, &good, T0), CACHE_OK);
 	for (size_t i = 0; i < sizeof(bad_types) / 2; i++) {
@@ -852,7 +922,8 @@ START_TEST(test_reject_puts_and_gets)
 	}
 	q.type = TYPE_A;
 	set = good;
-	set.name = (const uint8_t *)"\x02OK\x07" "example\x00";
+	set.name = (const uint8_t *)"\x02OK\x07"
+				    "example\x00";
 	ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_ENAME);
 	q.name = set.name;
 	ck_assert_int_eq(cache_get(c, &q, T0, &ans, buf, sizeof(buf)),
@@ -890,9 +961,10 @@ START_TEST(test_reject_null_and_bad_flush)
 	struct cache_answer ans;
 	uint8_t n[64], a[4] = { 1, 2, 3, 4 };
 	struct cache_rdata rd = { a, 4 };
-	struct cache_rrset good = { n, wire(n, "ok.example"), TYPE_A,
-		                    CLASS_IN, 60, &rd, 1, CACHE_RANK_AUTH,
-		                    NULL };
+	struct cache_rrset good = {
+		n, wire(n, "ok.example"), TYPE_A, CLASS_IN, 60, &rd,
+		1, CACHE_RANK_AUTH,       NULL
+	};
 	struct cache_query q = { n, good.name_len, TYPE_A, CLASS_IN, 0 };
 
 	ck_assert_int_eq(cache_rrset_put(NULL, &good, T0), CACHE_EINVAL);
@@ -902,12 +974,12 @@ START_TEST(test_reject_null_and_bad_flush)
 	ck_assert_int_eq(cache_get(c, &q, T0, NULL, buf, 1), CACHE_EINVAL);
 	ck_assert_int_eq(cache_closest_ns(NULL, &q, T0, &ans, buf, 1),
 	                 CACHE_EINVAL);
-	ck_assert_int_eq(cache_flush_name(c, (const uint8_t *)"\x01", 1,
-	                                  NULL), CACHE_ENAME);
+	ck_assert_int_eq(cache_flush_name(c, (const uint8_t *)"\x01", 1, NULL),
+	                 CACHE_ENAME);
 	ck_assert_int_eq(cache_flush_name(NULL, n, good.name_len, NULL),
 	                 CACHE_EINVAL);
-	ck_assert_int_eq(cache_flush_zone(c, (const uint8_t *)"\x01", 1,
-	                                  NULL), CACHE_ENAME);
+	ck_assert_int_eq(cache_flush_zone(c, (const uint8_t *)"\x01", 1, NULL),
+	                 CACHE_ENAME);
 	ck_assert_int_eq(cache_flush_zone(NULL, n, good.name_len, NULL),
 	                 CACHE_EINVAL);
 	cache_destroy(c);
@@ -922,15 +994,19 @@ START_TEST(test_reject_too_many_rdata_bytes)
 
 	/* One RDATA of 65535 bytes is fine; the image overflows with 2. */
 	ck_assert_int_eq(put_rrset(c, "big.example", 16, 60, CACHE_RANK_AUTH,
-	                           NULL, rd, 1, T0), CACHE_ERDATA);
+	                           NULL, rd, 1, T0),
+	                 CACHE_ERDATA);
 	rd[0].len = 65000;
 	ck_assert_int_eq(put_rrset(c, "big.example", 16, 60, CACHE_RANK_AUTH,
-	                           NULL, rd, 1, T0), CACHE_OK);
+	                           NULL, rd, 1, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(put_rrset(c, "big.example", 16, 60, CACHE_RANK_AUTH,
-	                           NULL, rd, 2, T0), CACHE_OK);
+	                           NULL, rd, 2, T0),
+	                 CACHE_OK);
 	rd[1].len = 600;
 	ck_assert_int_eq(put_rrset(c, "big.example", 16, 60, CACHE_RANK_AUTH,
-	                           NULL, rd, 2, T0), CACHE_ERDATA);
+	                           NULL, rd, 2, T0),
+	                 CACHE_ERDATA);
 	cache_destroy(c);
 }
 END_TEST
@@ -960,7 +1036,8 @@ START_TEST(test_reject_create)
 	{
 		struct cache_answer ans;
 		ck_assert_int_eq(put_a(c, "long.example", CACHE_TTL_WIRE_MAX,
-		                       CACHE_RANK_AUTH, NULL, 1, T0), CACHE_OK);
+		                       CACHE_RANK_AUTH, NULL, 1, T0),
+		                 CACHE_OK);
 		ck_assert_int_eq(get(c, "long.example", TYPE_A, 0, T0, &ans),
 		                 CACHE_OK);
 		ck_assert_uint_eq(ans.ttl, CACHE_TTL_WIRE_MAX);
@@ -1061,9 +1138,15 @@ static int random_put(struct cache *c, uint64_t *rng, time_t now)
 	struct cache_rdata rd[64];
 	uint8_t n[CACHE_NAME_MAX + 1];
 	size_t count = 1 + rng_next(rng) % 8, max = 1 + rng_next(rng) % 64;
-	struct cache_rrset set = { n, random_name(rng, n), TYPE_A, CLASS_IN,
-		                   (uint32_t)(rng_next(rng) % 7200), rd, 0,
-		                   CACHE_RANK_NONAUTH, NULL };
+	struct cache_rrset set = { n,
+		                   random_name(rng, n),
+		                   TYPE_A,
+		                   CLASS_IN,
+		                   (uint32_t)(rng_next(rng) % 7200),
+		                   rd,
+		                   0,
+		                   CACHE_RANK_NONAUTH,
+		                   NULL };
 
 	if (rng_next(rng) % 1000 == 0) { /* hostile: 1000..60000 bytes */
 		count = 1 + rng_next(rng) % 60;
@@ -1102,8 +1185,8 @@ START_TEST(test_evict_million_bounded)
 		if (st.bytes > max ||
 		    (before != 0 && heap_in_use() - before > max))
 			ck_abort_msg("insert %zu: %zu bytes charged, %zu "
-			             "in use, bound %zu", i, st.bytes,
-			             heap_in_use() - before, max);
+			             "in use, bound %zu",
+			             i, st.bytes, heap_in_use() - before, max);
 	}
 	cache_stats_get(c, &st);
 	ck_assert_uint_le(st.bytes, max);
@@ -1133,12 +1216,14 @@ START_TEST(test_evict_keeps_hot_entries)
 	for (int i = 0; i < 50; i++) {
 		snprintf(name, sizeof(name), "hot%d.example", i);
 		ck_assert_int_eq(put_a(c, name, 3600, CACHE_RANK_AUTH, NULL,
-		                       (uint32_t)i, T0), CACHE_OK);
+		                       (uint32_t)i, T0),
+		                 CACHE_OK);
 	}
 	for (int i = 0; i < 20000; i++) {
 		snprintf(name, sizeof(name), "cold%d.example", i);
 		ck_assert_int_eq(put_a(c, name, 3600, CACHE_RANK_AUTH, NULL,
-		                       (uint32_t)i, T0), CACHE_OK);
+		                       (uint32_t)i, T0),
+		                 CACHE_OK);
 		for (int k = 0; i % 20 == 0 && k < 50; k++) {
 			snprintf(name, sizeof(name), "hot%d.example", k);
 			(void)get(c, name, TYPE_A, 0, T0, &ans);
@@ -1168,7 +1253,8 @@ START_TEST(test_evict_expired_first)
 	for (int i = 0; i < 700; i++) {
 		snprintf(name, sizeof(name), "short%d.example", i);
 		ck_assert_int_eq(put_a(c, name, 10, CACHE_RANK_AUTH, NULL, 1,
-		                       T0), CACHE_OK);
+		                       T0),
+		                 CACHE_OK);
 	}
 	/* Read them all so their bits are set: expired still go first. */
 	for (int i = 0; i < 700; i++) {
@@ -1178,7 +1264,8 @@ START_TEST(test_evict_expired_first)
 	for (int i = 0; i < 700; i++) {
 		snprintf(name, sizeof(name), "long%d.example", i);
 		ck_assert_int_eq(put_a(c, name, 1000, CACHE_RANK_AUTH, NULL, 1,
-		                       T0 + 20), CACHE_OK);
+		                       T0 + 20),
+		                 CACHE_OK);
 	}
 	cache_stats_get(c, &st);
 	ck_assert_uint_gt(st.expired, 0);
@@ -1215,7 +1302,8 @@ START_TEST(test_evict_refresh_keeps_reference)
 	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
 	ck_assert_int_eq(ref, 1);
 	ck_assert_int_eq(put_a(c, "hot-x", 60, CACHE_RANK_AUTH, NULL, 2,
-	                       T0 + 1), CACHE_OK);
+	                       T0 + 1),
+	                 CACHE_OK);
 	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
 	ck_assert_int_eq(ref, 1);
 	cache_destroy(c);
@@ -1231,10 +1319,12 @@ START_TEST(test_evict_huge_and_chains)
 	struct cache_stats st;
 
 	/* More than a quarter of the shard: refused, nothing evicted. */
-	ck_assert_int_eq(put_a(c, "keep.example", 60, CACHE_RANK_AUTH, NULL,
-	                       1, T0), CACHE_OK);
+	ck_assert_int_eq(put_a(c, "keep.example", 60, CACHE_RANK_AUTH, NULL, 1,
+	                       T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(put_rrset(c, "huge.example", 16, 60, CACHE_RANK_AUTH,
-	                           NULL, &rd, 1, T0), CACHE_ETOOBIG);
+	                           NULL, &rd, 1, T0),
+	                 CACHE_ETOOBIG);
 	rd.len = 12000;
 	for (int i = 0; i < 20; i++)
 		ck_assert_int_eq(put_rrset(c, "big.example",
@@ -1255,7 +1345,8 @@ START_TEST(test_evict_huge_and_chains)
 	cache_stats_get(c, &st);
 	ck_assert_uint_le(st.entries, CACHE_CHAIN_MAX);
 	ck_assert_int_eq(get(c, "many.example", 1000 + CACHE_CHAIN_MAX + 10, 0,
-	                     T0, &ans), CACHE_OK);
+	                     T0, &ans),
+	                 CACHE_OK);
 	cache_destroy(c);
 }
 END_TEST
@@ -1263,8 +1354,9 @@ END_TEST
 /* ---- flush and iterate --------------------------------------------- */
 
 static const char *const zone_names[] = {
-	"example.com", "www.example.com", "a.b.example.com", "example.org",
-	"xexample.com", "com", "mail.example.net",
+	"example.com",      "www.example.com", "a.b.example.com",
+	"example.org",      "xexample.com",    "com",
+	"mail.example.net",
 };
 
 static void put_zone_names(struct cache *c)
@@ -1273,10 +1365,12 @@ static void put_zone_names(struct cache *c)
 
 	for (size_t i = 0; i < count; i++) {
 		ck_assert_int_eq(put_a(c, zone_names[i], 60, CACHE_RANK_AUTH,
-		                       NULL, (uint32_t)i, T0), CACHE_OK);
+		                       NULL, (uint32_t)i, T0),
+		                 CACHE_OK);
 		ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, zone_names[i],
 		                         TYPE_MX, "com", 60, 60,
-		                         CACHE_RANK_AUTH, T0), CACHE_OK);
+		                         CACHE_RANK_AUTH, T0),
+		                 CACHE_OK);
 	}
 }
 
@@ -1296,16 +1390,19 @@ START_TEST(test_flush_name_zone_all)
 	cache_stats_get(c, &empty);
 	put_zone_names(c);
 	ck_assert_int_eq(cache_flush_name(c, z, wire(z, "www.example.com"),
-	                                  &removed), CACHE_OK);
+	                                  &removed),
+	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 2); /* the A and the NODATA */
 	ck_assert_int_eq(found(c, "www.example.com"), 0);
 	ck_assert_int_eq(found(c, "example.com"), 1);
 	ck_assert_int_eq(cache_flush_name(c, z, wire(z, "nothing.example"),
-	                                  &removed), CACHE_OK);
+	                                  &removed),
+	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 0);
 	put_zone_names(c);
 	ck_assert_int_eq(cache_flush_zone(c, z, wire(z, "example.com"),
-	                                  &removed), CACHE_OK);
+	                                  &removed),
+	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 6);
 	ck_assert_int_eq(found(c, "example.com"), 0);
 	ck_assert_int_eq(found(c, "www.example.com"), 0);
@@ -1360,23 +1457,27 @@ START_TEST(test_flush_type)
 	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 0);
 	/* an NXDOMAIN answers every type: flushing any type removes it */
-	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "gone.example.com",
-	                         0, "example.com", 60, 60, CACHE_RANK_AUTH,
-	                         T0), CACHE_OK);
+	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "gone.example.com", 0,
+	                         "example.com", 60, 60, CACHE_RANK_AUTH, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(get(c, "gone.example.com", TYPE_A, 0, T0, &ans),
 	                 CACHE_OK);
 	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "gone.example.com"),
-	                                  TYPE_MX, &removed), CACHE_OK);
+	                                  TYPE_MX, &removed),
+	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 1);
 	ck_assert_int_eq(get(c, "gone.example.com", TYPE_A, 0, T0, &ans),
 	                 CACHE_ENOTFOUND);
 	/* refusals change nothing */
 	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "example.com"), 0,
-	                                  NULL), CACHE_ETYPE);
+	                                  NULL),
+	                 CACHE_ETYPE);
 	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "example.com"), 255,
-	                                  NULL), CACHE_ETYPE);
+	                                  NULL),
+	                 CACHE_ETYPE);
 	ck_assert_int_eq(cache_flush_type(c, (const uint8_t *)"\x01", 1,
-	                                  TYPE_A, NULL), CACHE_ENAME);
+	                                  TYPE_A, NULL),
+	                 CACHE_ENAME);
 	ck_assert_int_eq(cache_flush_type(NULL, z, zl, TYPE_A, NULL),
 	                 CACHE_EINVAL);
 	ck_assert_int_eq(found(c, "example.com"), 1);
@@ -1422,7 +1523,8 @@ START_TEST(test_iterate_dump)
 
 	put_zone_names(c);
 	ck_assert_int_eq(put_a(c, "old.example", 5, CACHE_RANK_AUTH, NULL, 1,
-	                       T0 - 100), CACHE_OK);
+	                       T0 - 100),
+	                 CACHE_OK);
 	ck_assert_int_eq(cache_iterate(c, T0, dump_cb, &d), 0);
 	ck_assert_uint_eq(d.entries, 15);
 	ck_assert_uint_eq(d.rrsets, 8);
@@ -1471,7 +1573,8 @@ START_TEST(test_closest_ns)
 	                 CACHE_OK);
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, "sub.example.com",
 	                         CACHE_TYPE_NS, "example.com", 60, 60,
-	                         CACHE_RANK_AUTH, T0), CACHE_OK);
+	                         CACHE_RANK_AUTH, T0),
+	                 CACHE_OK);
 	ck_assert_int_eq(closest(c, "www.sub.example.com", 0, T0, &ans, n),
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.owner_off, 8); /* \3www\3sub -> example.com */
@@ -1485,7 +1588,8 @@ START_TEST(test_closest_ns)
 	                 CACHE_OK);
 	ck_assert_uint_eq(ans.owner_off, 4 + 8);
 	ck_assert_int_eq(closest(c, "www.example.com", CACHE_GET_STALE,
-	                         T0 + 100, &ans, n), CACHE_OK);
+	                         T0 + 100, &ans, n),
+	                 CACHE_OK);
 	ck_assert_uint_eq(ans.owner_off, 4);
 	ck_assert_int_eq(ans.stale, 1);
 	ck_assert_int_eq(closest(c, "example.org", 0, T0, &ans, n),
@@ -1525,15 +1629,18 @@ START_TEST(test_name_below)
 	uint8_t n[64], z[64];
 	size_t nl = wire(n, "a.b.example.com");
 
-	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "example.com")), 1);
+	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "example.com")),
+	                 1);
 	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "b.example.com")),
 	                 1);
 	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, ".")), 1);
 	ck_assert_int_eq(cache_name_below(n, nl, n, nl), 1);
 	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "ample.com")), 0);
 	ck_assert_int_eq(cache_name_below(n, nl, z,
-	                                  wire(z, "x.a.b.example.com")), 0);
-	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "example.org")), 0);
+	                                  wire(z, "x.a.b.example.com")),
+	                 0);
+	ck_assert_int_eq(cache_name_below(n, nl, z, wire(z, "example.org")),
+	                 0);
 }
 END_TEST
 
@@ -1563,8 +1670,13 @@ static void stress_write(struct stress *st, uint64_t *rng, time_t now)
 	uint8_t n[64], a[4];
 	uint32_t i = (uint32_t)(rng_next(rng) % STRESS_NAMES);
 	struct cache_rdata rd = { a, 4 };
-	struct cache_rrset set = { n, stress_name(n, i), TYPE_A, CLASS_IN,
-		                   (uint32_t)(rng_next(rng) % 30), &rd, 1,
+	struct cache_rrset set = { n,
+		                   stress_name(n, i),
+		                   TYPE_A,
+		                   CLASS_IN,
+		                   (uint32_t)(rng_next(rng) % 30),
+		                   &rd,
+		                   1,
 		                   (enum cache_rank)(1 + rng_next(rng) % 4),
 		                   NULL };
 
@@ -1605,21 +1717,24 @@ static void stress_other(struct stress *st, uint64_t *rng, time_t now)
 
 	switch (rng_next(rng) % 4) {
 	case 0:
-		(void)!cache_flush_name(st->c, n, stress_name(n,
-		        (uint32_t)(rng_next(rng) % STRESS_NAMES)), NULL);
+		(void)!cache_flush_name(st->c, n,
+		                        stress_name(n,
+		                                    (uint32_t)(rng_next(rng) %
+		                                               STRESS_NAMES)),
+		                        NULL);
 		break;
 	case 1:
 		cache_stats_get(st->c, &cs);
 		if (cs.bytes > cs.max_bytes)
 			st->bad++;
 		break;
-	case 2:
-		(void)cache_iterate(st->c, now, stress_count, &k);
-		break;
+	case 2: (void)cache_iterate(st->c, now, stress_count, &k); break;
 	default:
 		(void)!cache_flush_zone(st->c, n,
-		        wire(n, rng_next(rng) % 2 ? "stress3.test" : "test"),
-		        NULL);
+		                        wire(n, rng_next(rng) % 2 ?
+		                                        "stress3.test" :
+		                                        "test"),
+		                        NULL);
 	}
 }
 
@@ -1656,7 +1771,8 @@ START_TEST(test_threads_stress)
 	for (int i = 0; i < STRESS_THREADS; i++) {
 		st[i] = (struct stress){ c, ops, i, 0, 0 };
 		ck_assert_int_eq(pthread_create(&th[i], NULL, stress_thread,
-		                                &st[i]), 0);
+		                                &st[i]),
+		                 0);
 	}
 	for (int i = 0; i < STRESS_THREADS; i++) {
 		ck_assert_int_eq(pthread_join(th[i], NULL), 0);

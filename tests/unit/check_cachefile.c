@@ -11,7 +11,6 @@
 #include "store/cachefile.h"
 #include "ctl/control.h"
 
-
 /* The lab's DNSCurve test key (tests/lab/lab.sh) and its uz5 label. */
 static const uint8_t key1[32] = {
 	0x90, 0xaf, 0x53, 0xc1, 0x48, 0x74, 0x53, 0x85, 0x59, 0xf0, 0x86,
@@ -86,8 +85,8 @@ static size_t rd(uint16_t type, const char *text, uint8_t *out, size_t cap)
 {
 	size_t len = 0;
 
-	ck_assert_msg(cachefile_rdata_parse(type, text, strlen(text), out,
-	                                    cap, &len) == CACHEFILE_OK,
+	ck_assert_msg(cachefile_rdata_parse(type, text, strlen(text), out, cap,
+	                                    &len) == CACHEFILE_OK,
 	              "rdata %u \"%s\"", (unsigned)type, text);
 	return len;
 }
@@ -119,7 +118,8 @@ static void put_neg(struct cache *c, enum cache_kind kind, const char *name,
 	neg.soa_name_len = ct_name("example.lab.", z);
 	neg.soa_name = z;
 	neg.soa_ttl = 600;
-	neg.soa_rdlen = rd(WIRE_TYPE_SOA, "ns1.example.lab. "
+	neg.soa_rdlen = rd(WIRE_TYPE_SOA,
+	                   "ns1.example.lab. "
 	                   "hostmaster.example.lab. 1 3600 600 86400 300",
 	                   soa, sizeof soa);
 	neg.soa_rdata = soa;
@@ -148,8 +148,10 @@ static struct cache *full_cache(void)
 	         CACHE_RANK_AUTH, NULL);
 	put_text(c, "www.example.lab.", WIRE_TYPE_TXT,
 	         "\"hello world\" \"say \\\"hi\\\" \\\\ bye\" "
-	         "\"\\000\\255;x\" \"\"", CACHE_RANK_AUTH, NULL);
-	put_text(c, "example.lab.", WIRE_TYPE_SOA, "ns1.example.lab. "
+	         "\"\\000\\255;x\" \"\"",
+	         CACHE_RANK_AUTH, NULL);
+	put_text(c, "example.lab.", WIRE_TYPE_SOA,
+	         "ns1.example.lab. "
 	         "host\\.master.example.lab. 2024 3600 600 86400 300",
 	         CACHE_RANK_AUTH, NULL);
 	put_text(c, "_dns._udp.example.lab.", WIRE_TYPE_SRV,
@@ -160,8 +162,8 @@ static struct cache *full_cache(void)
 	         CACHE_RANK_AUTH, NULL);
 	put_text(c, "odd\\059name\\032x.example.lab.", 65280,
 	         "\\# 5 0102 03 ff00", CACHE_RANK_AUTH, NULL);
-	put_text(c, "empty.example.lab.", 65281, "\\# 0",
-	         CACHE_RANK_AUTH, NULL);
+	put_text(c, "empty.example.lab.", 65281, "\\# 0", CACHE_RANK_AUTH,
+	         NULL);
 	put_neg(c, CACHE_KIND_NXDOMAIN, "nx.example.lab.", 0);
 	put_neg(c, CACHE_KIND_NODATA, "mail.example.lab.", WIRE_TYPE_AAAA);
 	return c;
@@ -181,9 +183,11 @@ START_TEST(roundtrip_every_kind)
 	ck_assert_uint_eq(e1, FULL_ENTRIES);
 	ck_assert(ct_has(t1, strlen(t1), HEADER "\n"));
 	ck_assert(ct_has(t1, strlen(t1), "src=" KEY1_LABEL));
-	ck_assert(ct_has(t1, strlen(t1), "; nxdomain name=nx.example.lab. "
+	ck_assert(ct_has(t1, strlen(t1),
+	                 "; nxdomain name=nx.example.lab. "
 	                 "rank=auth src=plain"));
-	ck_assert(ct_has(t1, strlen(t1), "; nodata name=mail.example.lab. "
+	ck_assert(ct_has(t1, strlen(t1),
+	                 "; nodata name=mail.example.lab. "
 	                 "type=AAAA rank=auth src=plain"));
 	ck_assert(ct_has(t1, strlen(t1), "rank=glue"));
 	ld = load(c2, CT_NOW, t1);
@@ -252,7 +256,9 @@ START_TEST(ttl_counts_down_and_expired_dropped)
 	struct cache_query q;
 	uint8_t name[WIRE_NAME_MAX], buf[256];
 
-	ld = load(c, CT_NOW + 100, HEADER "\n"
+	ld = load(c, CT_NOW + 100,
+	          HEADER
+	          "\n"
 	          "a.lab.\t300\tIN\tA\t192.0.2.1\t; rank=auth src=plain\n"
 	          "b.lab.\t50\tIN\tA\t192.0.2.2\t; rank=auth src=plain\n"
 	          "c.lab. 100 IN A 192.0.2.3 ; rank=auth src=plain\n"
@@ -268,8 +274,8 @@ START_TEST(ttl_counts_down_and_expired_dropped)
 	q.type = WIRE_TYPE_A;
 	q.klass = WIRE_CLASS_IN;
 	q.flags = 0;
-	ck_assert_int_eq(cache_get(c, &q, CT_NOW + 100, &ans, buf,
-	                           sizeof buf), CACHE_OK);
+	ck_assert_int_eq(cache_get(c, &q, CT_NOW + 100, &ans, buf, sizeof buf),
+	                 CACHE_OK);
 	ck_assert_uint_eq(ans.ttl, 200);
 	cache_destroy(c);
 }
@@ -302,8 +308,9 @@ START_TEST(existing_better_data_kept)
 	struct cache_rdata r = { a, 4 };
 
 	ct_put(c, "k.lab.", WIRE_TYPE_A, 300, &r, 1, CACHE_RANK_AUTH, key1);
-	ld = load(c, CT_NOW, HEADER "\n"
-	          "k.lab. 300 IN A 192.0.2.1 ; rank=glue src=plain\n");
+	ld = load(c, CT_NOW,
+	          HEADER "\n"
+	                 "k.lab. 300 IN A 192.0.2.1 ; rank=glue src=plain\n");
 	cachefile_load_counts(ld, &n);
 	ck_assert_uint_eq(n.kept, 1);
 	ck_assert_uint_eq(n.entries, 0);
@@ -364,10 +371,8 @@ static const struct bad_case bad_cases[] = {
 	{ "a.lab. 300 IN A 192.0.2.1 ;", CACHEFILE_EMETA },
 	{ "a.lab. 300 IN A 192.0.2.1 ; rank=auth", CACHEFILE_EMETA },
 	{ "a.lab. 300 IN A 192.0.2.1 ; src=plain", CACHEFILE_EMETA },
-	{ "a.lab. 300 IN A 192.0.2.1 ; rank=best src=plain",
-	  CACHEFILE_EMETA },
-	{ "a.lab. 300 IN A 192.0.2.1 ; rank=none src=plain",
-	  CACHEFILE_EMETA },
+	{ "a.lab. 300 IN A 192.0.2.1 ; rank=best src=plain", CACHEFILE_EMETA },
+	{ "a.lab. 300 IN A 192.0.2.1 ; rank=none src=plain", CACHEFILE_EMETA },
 	{ "a.lab. 300 IN A 192.0.2.1 ; rank=auth src=uz5bad",
 	  CACHEFILE_EMETA },
 	{ "a.lab. 300 IN A 192.0.2.1 ; rank=auth rank=auth src=plain",
@@ -381,11 +386,14 @@ static const struct bad_case bad_cases[] = {
 	{ "lab. 300 IN SOA a. b. 1 2 3 4 5 ; nxdomain rank=auth src=plain",
 	  CACHEFILE_EMETA },
 	{ "lab. 300 IN SOA a. b. 1 2 3 4 5 ; nodata name=x.lab. rank=auth "
-	  "src=plain", CACHEFILE_EMETA },
+	  "src=plain",
+	  CACHEFILE_EMETA },
 	{ "lab. 300 IN SOA a. b. 1 2 3 4 5 ; nodata name=x.lab. type=BAD "
-	  "rank=auth src=plain", CACHEFILE_EMETA },
+	  "rank=auth src=plain",
+	  CACHEFILE_EMETA },
 	{ "lab. 300 IN A 192.0.2.1 ; nxdomain name=x.lab. rank=auth "
-	  "src=plain", CACHEFILE_EMETA },
+	  "src=plain",
+	  CACHEFILE_EMETA },
 	{ "a.lab. 300 IN OPT \\# 0 " OKM, CACHEFILE_ECACHE },
 	{ "a.lab. 300 IN A 192.0.2.1\001 " OKM, CACHEFILE_ESYNTAX },
 	{ "a.lab. 300 IN A 192.0.2.1 \xc3\xa9 " OKM, CACHEFILE_ESYNTAX },
@@ -425,8 +433,10 @@ END_TEST
 START_TEST(reject_headers)
 {
 	static const char *const heads[] = {
-		"", "www.lab. 300 IN A 192.0.2.1 ; rank=auth src=plain",
-		"; curvecache-dump", "; curvecache-dump version=2 time=1",
+		"",
+		"www.lab. 300 IN A 192.0.2.1 ; rank=auth src=plain",
+		"; curvecache-dump",
+		"; curvecache-dump version=2 time=1",
 		"; curvecache-dump version=1 time=x",
 		"; curvecache-dump version=1 time=",
 		"; curvecache-dump version=1 time=1 more",
@@ -441,8 +451,8 @@ START_TEST(reject_headers)
 		struct cachefile_load *ld = NULL;
 		char text[256];
 
-		snprintf(text, sizeof text, "%s\na.lab. 300 IN A 192.0.2.1 "
-		         OKM "\n", heads[i]);
+		snprintf(text, sizeof text,
+		         "%s\na.lab. 300 IN A 192.0.2.1 " OKM "\n", heads[i]);
 		ld = load(c, CT_NOW, text);
 		cachefile_load_counts(ld, &n);
 		ck_assert_msg(n.bad == 1 && n.entries == 0, "header %zu", i);
@@ -474,15 +484,16 @@ START_TEST(reject_bad_line_drops_its_rrset)
 	struct cachefile_load_counts n;
 	struct cachefile_load *ld;
 
-	ld = load(c, CT_NOW, HEADER "\n"
-	          "a.lab. 300 IN A 192.0.2.1 " OKM "\n"
-	          "a.lab. 300 IN A 192.0.2.300 " OKM "\n"
-	          "a.lab. 300 IN A 192.0.2.3 " OKM "\n"
-	          "b.lab. 300 IN A 192.0.2.4 " OKM "\n"
-	          "; a comment line\n"
-	          "\n"
-	          "   \t\n"
-	          "c.lab. 300 IN A 192.0.2.5 " OKM "\r\n");
+	ld = load(c, CT_NOW,
+	          HEADER "\n"
+	                 "a.lab. 300 IN A 192.0.2.1 " OKM "\n"
+	                 "a.lab. 300 IN A 192.0.2.300 " OKM "\n"
+	                 "a.lab. 300 IN A 192.0.2.3 " OKM "\n"
+	                 "b.lab. 300 IN A 192.0.2.4 " OKM "\n"
+	                 "; a comment line\n"
+	                 "\n"
+	                 "   \t\n"
+	                 "c.lab. 300 IN A 192.0.2.5 " OKM "\r\n");
 	cachefile_load_counts(ld, &n);
 	ck_assert_uint_eq(n.bad, 1);
 	ck_assert_uint_eq(n.entries, 2);
@@ -510,8 +521,9 @@ START_TEST(reject_too_long)
 	                 CACHEFILE_ETOOLONG);
 	/* One RRset longer than CACHEFILE_RRSET_MAX records. */
 	for (i = 0; i <= CACHEFILE_RRSET_MAX; i++) {
-		snprintf(line, sizeof line, "m.lab. 300 IN A 10.%zu.%zu.%zu "
-		         OKM, (i >> 16) & 255, (i >> 8) & 255, i & 255);
+		snprintf(line, sizeof line,
+		         "m.lab. 300 IN A 10.%zu.%zu.%zu " OKM,
+		         (i >> 16) & 255, (i >> 8) & 255, i & 255);
 		(void)cachefile_load_line(ld, line, strlen(line));
 	}
 	cachefile_load_finish(ld);
@@ -565,7 +577,8 @@ START_TEST(rdata_forms)
 	ck_assert_uint_eq(n, 9);
 	ck_assert_uint_eq(out[0], 3);
 	ck_assert_int_eq(cachefile_rdata_parse(WIRE_TYPE_A, "1.2.3.4", 7, out,
-	                                       3, &n), CACHEFILE_ERDATA);
+	                                       3, &n),
+	                 CACHEFILE_ERDATA);
 	ck_assert_int_eq(cachefile_rdata_parse(WIRE_TYPE_A, "", 0, out,
 	                                       sizeof out, &n),
 	                 CACHEFILE_ERDATA);
@@ -620,11 +633,17 @@ static uint32_t prng(uint32_t *s)
 START_TEST(hostile_lines)
 {
 	static const char *const words[] = {
-		"a.lab.", "300", "IN", "A", "AAAA", "TXT", "SOA", "NS", "MX",
-		"\\#", "4", "c0000201", "\"", "\"x\"", "\\", ";", "rank=auth",
-		"src=plain", "nxdomain", "nodata", "name=a.lab.", "type=A",
-		"192.0.2.1", "::1", "(", ")", "\\000", "99999999999", ".",
-		"src=" KEY1_LABEL, "\t", " ", "\\\"",
+		"a.lab.",      "300",       "IN",
+		"A",           "AAAA",      "TXT",
+		"SOA",         "NS",        "MX",
+		"\\#",         "4",         "c0000201",
+		"\"",          "\"x\"",     "\\",
+		";",           "rank=auth", "src=plain",
+		"nxdomain",    "nodata",    "name=a.lab.",
+		"type=A",      "192.0.2.1", "::1",
+		"(",           ")",         "\\000",
+		"99999999999", ".",         "src=" KEY1_LABEL,
+		"\t",          " ",         "\\\"",
 	};
 	struct cache *c = ct_cache();
 	struct cachefile_load *ld = NULL;
@@ -639,7 +658,7 @@ START_TEST(hostile_lines)
 		len = 0;
 		for (k = prng(&s) % 12; k > 0; k--) {
 			const char *w = words[prng(&s) % (sizeof words /
-			                                   sizeof words[0])];
+			                                  sizeof words[0])];
 
 			if (len + strlen(w) + 2 >= sizeof line)
 				break;

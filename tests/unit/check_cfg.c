@@ -67,30 +67,32 @@ END_TEST
 
 START_TEST(test_values)
 {
-	ck_assert_int_eq(parse(
-		"# a comment\n"
-		"port: 5300   # trailing comment\n"
-		"listen: 127.0.0.2\n"
-		"listen: ::1@5353\n"
-		"cache-size: 128m\n"
-		"min-ttl: 5\n"
-		"max-ttl: 600\n"
-		"query-timeout: 0.5\n"
-		"curve-formats: txt streamlined\n"
-		"user:\n"
-		"control-socket:\n"
-		"threads: 2\n"
-		"ratelimit: 50\n"
-		"ratelimit-exempt-loopback: no\n"
-		"log-level: debug\n"
-		"access-control: 10.0.0.0/8 allow\n"
-		"access-control: 10.1.0.0/16 deny\n"
-		"proxy-protocol-from: 10.9.0.0/16\n"), 0);
+	ck_assert_int_eq(parse("# a comment\n"
+	                       "port: 5300   # trailing comment\n"
+	                       "listen: 127.0.0.2\n"
+	                       "listen: ::1@5353\n"
+	                       "cache-size: 128m\n"
+	                       "min-ttl: 5\n"
+	                       "max-ttl: 600\n"
+	                       "query-timeout: 0.5\n"
+	                       "curve-formats: txt streamlined\n"
+	                       "user:\n"
+	                       "control-socket:\n"
+	                       "threads: 2\n"
+	                       "ratelimit: 50\n"
+	                       "ratelimit-exempt-loopback: no\n"
+	                       "log-level: debug\n"
+	                       "access-control: 10.0.0.0/8 allow\n"
+	                       "access-control: 10.1.0.0/16 deny\n"
+	                       "proxy-protocol-from: 10.9.0.0/16\n"),
+	                 0);
 	ck_assert_uint_eq(c.n_listen, 2);
 	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[0].sa)
-	                        ->sin_port), 5300);
+	                                ->sin_port),
+	                  5300);
 	ck_assert_uint_eq(ntohs(((struct sockaddr_in6 *)&c.listen[1].sa)
-	                        ->sin6_port), 5353);
+	                                ->sin6_port),
+	                  5353);
 	ck_assert_uint_eq(c.cache_size, 128u * 1024 * 1024);
 	ck_assert_uint_eq(c.min_ttl, 5);
 	ck_assert_uint_eq(c.query_timeout_ms, 500);
@@ -115,22 +117,38 @@ END_TEST
 START_TEST(test_reject)
 {
 	static const char *const bad[] = {
-		"bogus: 1\n", "port: 0\n", "port: 70000\n", "port: x\n",
-		"listen: 300.1.1.1\n", "listen: 127.0.0.1@99999\n",
-		"do-ip4: maybe\n", "cache-size: 12q\n", "cache-size: 1k\n",
+		"bogus: 1\n",
+		"port: 0\n",
+		"port: 70000\n",
+		"port: x\n",
+		"listen: 300.1.1.1\n",
+		"listen: 127.0.0.1@99999\n",
+		"do-ip4: maybe\n",
+		"cache-size: 12q\n",
+		"cache-size: 1k\n",
 		"access-control: 10.0.0.0/33 allow\n",
 		"access-control: 10.0.0.0/8\n",
 		"access-control: 10.0.0.0/8 permit\n",
 		"curve-formats: streamlined streamlined\n",
-		"curve-formats: dnscrypt\n", "log-level: loud\n",
-		"threads: 0\n", "ratelimit: -1\n", "ratelimit: 1000001\n",
+		"curve-formats: dnscrypt\n",
+		"log-level: loud\n",
+		"threads: 0\n",
+		"ratelimit: -1\n",
+		"ratelimit: 1000001\n",
 		"ratelimit-exempt-loopback: sometimes\n",
-		"query-timeout: -1\n", "query-timeout: 5x\n",
-		"no colon here\n", "port:\n", "edns-buffer-size: 100\n",
-		"outgoing-interface: 127.0.0.1@53\n", "min-ttl: 18446744073709551616\n",
-		"curve-key-rotate: 8785\n", "curve-key-rotate: 5d\n",
-		"curve-key-rotate: h\n", "curve-key-rotate: -1s\n",
-		"log-queries: maybe\n", "cache-file: var/cache\n",
+		"query-timeout: -1\n",
+		"query-timeout: 5x\n",
+		"no colon here\n",
+		"port:\n",
+		"edns-buffer-size: 100\n",
+		"outgoing-interface: 127.0.0.1@53\n",
+		"min-ttl: 18446744073709551616\n",
+		"curve-key-rotate: 8785\n",
+		"curve-key-rotate: 5d\n",
+		"curve-key-rotate: h\n",
+		"curve-key-rotate: -1s\n",
+		"log-queries: maybe\n",
+		"cache-file: var/cache\n",
 		"proxy-protocol-from: 127.0.0.0/33\n",
 		"proxy-protocol-from: lb.example\n",
 		"proxy-protocol-from:\n",
@@ -154,7 +172,8 @@ START_TEST(test_reject_whole)
 	ck_assert_str_eq(err, "test.conf: do-ip4 and do-ip6 are both no");
 	ck_assert_int_eq(parse("min-ttl: 100\nmax-ttl: 10\n"), -1);
 	ck_assert_int_eq(cfg_parse("t", "port: 1\0x\n", 10, &c, err,
-	                           sizeof err), -1);
+	                           sizeof err),
+	                 -1);
 	ck_assert_ptr_nonnull(strstr(err, "NUL"));
 }
 END_TEST
@@ -166,7 +185,8 @@ START_TEST(test_limits)
 	int i;
 
 	for (i = 0; i < CFG_MAX_ACL + 1; i++)
-		n += (size_t)sprintf(text + n, "access-control: 10.%d.0.0/16 allow\n",
+		n += (size_t)sprintf(text + n,
+		                     "access-control: 10.%d.0.0/16 allow\n",
 		                     i);
 	ck_assert_int_eq(parse(text), -1);
 	ck_assert_ptr_nonnull(strstr(err, "test.conf:65: too many"));
@@ -188,7 +208,8 @@ START_TEST(test_load_file)
 	ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
 	close(fd);
 	ck_assert_int_eq(cfg_load(path, &c, err, sizeof err), -1);
-	ck_assert_ptr_nonnull(strstr(err, ":2: unknown option \"bogus-option\""));
+	ck_assert_ptr_nonnull(strstr(err,
+	                             ":2: unknown option \"bogus-option\""));
 	ck_assert_int_eq(strncmp(err, path, strlen(path)), 0);
 	unlink(path);
 	ck_assert_int_eq(cfg_load(path, &c, err, sizeof err), -1);
@@ -214,7 +235,8 @@ START_TEST(test_ops_values)
 	ck_assert_int_eq(parse("curve-key-rotate: 8784\n"), 0);
 	ck_assert_uint_eq(c.curve_key_rotate_s, CFG_MAX_ROTATE_S);
 	ck_assert_int_eq(parse("cache-file: /var/lib/curvecache/cache\n"
-	                       "log-queries: yes\n"), 0);
+	                       "log-queries: yes\n"),
+	                 0);
 	ck_assert_str_eq(c.cache_file, "/var/lib/curvecache/cache");
 	ck_assert(c.log_queries);
 }
@@ -231,12 +253,14 @@ START_TEST(test_zone_values)
 	ck_assert(c.serve_stale && c.prefetch);
 	ck_assert_uint_eq(c.serve_stale_window, 86400);
 	ck_assert_uint_eq(c.n_forward + c.n_stub, 0);
-	snprintf(text, sizeof text, "serve-stale: no\n"
+	snprintf(text, sizeof text,
+	         "serve-stale: no\n"
 	         "serve-stale-window: 60\nprefetch: no\n"
 	         "forward-zone: Corp.Example. 10.0.0.53 ::1@5353\n"
 	         "forward-zone: . 127.0.0.1\n"
 	         "stub-zone: corp.example 192.0.2.1/%s 192.0.2.2\n"
-	         "local-data-file: /etc/hosts\nblock-file: /x/block\n", key);
+	         "local-data-file: /etc/hosts\nblock-file: /x/block\n",
+	         key);
 	ck_assert_msg(parse(text) == 0, "%s", err);
 	ck_assert(!c.serve_stale && !c.prefetch);
 	ck_assert_uint_eq(c.serve_stale_window, 60);
@@ -244,8 +268,11 @@ START_TEST(test_zone_values)
 	ck_assert_uint_eq(c.forward[0].namelen, sizeof corp);
 	ck_assert_mem_eq(c.forward[0].name, corp, sizeof corp);
 	ck_assert_uint_eq(c.forward[0].naddr, 2);
-	ck_assert_uint_eq(ntohs(((struct sockaddr_in6 *)
-	                         &c.forward[0].addr[1].sa)->sin6_port), 5353);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in6 *)&c.forward[0]
+	                                 .addr[1]
+	                                 .sa)
+	                                ->sin6_port),
+	                  5353);
 	ck_assert_uint_eq(c.forward[1].namelen, 1);
 	ck_assert_uint_eq(c.n_stub, 1);
 	ck_assert_str_eq(c.stub[0].key[0], key);
@@ -254,14 +281,21 @@ START_TEST(test_zone_values)
 	ck_assert_str_eq(c.block_file, "/x/block");
 	/* The longest zone wins; "." holds everything. */
 	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
-	                 (const uint8_t *)"\003www\004corp\007example", 18),
+	                               (const uint8_t
+	                                        *)"\003www\004corp\007example",
+	                               18),
 	                 0);
 	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
-	                 (const uint8_t *)"\004corp\007example", 14), 0);
+	                               (const uint8_t *)"\004corp\007example",
+	                               14),
+	                 0);
 	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
-	                 (const uint8_t *)"\005xcorp\007example", 15), 1);
+	                               (const uint8_t *)"\005xcorp\007example",
+	                               15),
+	                 1);
 	ck_assert_int_eq(cfg_zone_find(c.forward, 1,
-	                 (const uint8_t *)"\007example", 9), -1);
+	                               (const uint8_t *)"\007example", 9),
+	                 -1);
 }
 END_TEST
 
@@ -292,7 +326,7 @@ START_TEST(test_name_parse)
 	memset(label64, 'x', 64);
 	strcpy(label64 + 64, ".lab");
 	ck_assert_int_eq(cfg_name_parse(label64, w, &n), -1);
-	strcpy(label64 + 63, ".lab");  /* 63 x and lab: fine */
+	strcpy(label64 + 63, ".lab"); /* 63 x and lab: fine */
 	ck_assert_int_eq(cfg_name_parse(label64, w, &n), 0);
 }
 END_TEST
@@ -300,14 +334,16 @@ END_TEST
 START_TEST(test_tls_forwarder_refused)
 {
 	ck_assert_int_eq(parse("forward-zone: fwd.example. "
-	                       "127.0.55.9@8853#tls.example\n"), -1);
+	                       "127.0.55.9@8853#tls.example\n"),
+	                 -1);
 	ck_assert_ptr_nonnull(strstr(err, "test.conf:1:"));
 	ck_assert_ptr_nonnull(strstr(err, "TLS forwarding"));
 	ck_assert_int_eq(parse("stub-zone: s.example. 127.0.55.9#x\n"), -1);
 	ck_assert_ptr_nonnull(strstr(err, "TLS forwarding"));
 	/* a comment after white space is still a comment */
 	ck_assert_int_eq(parse("forward-zone: fwd.example. 127.0.55.9@53 "
-	                       "# plain\n"), 0);
+	                       "# plain\n"),
+	                 0);
 	ck_assert_uint_eq(c.forward[0].naddr, 1);
 	ck_assert_int_eq(parse("# a whole line\n  # indented\n"), 0);
 }
@@ -317,35 +353,45 @@ END_TEST
 START_TEST(test_port_keeps_explicit_listen)
 {
 	ck_assert_int_eq(parse("listen: 127.0.55.1@5401\nlisten: 127.0.55.2\n"
-	                       "port: 5402\n"), 0);
+	                       "port: 5402\n"),
+	                 0);
 	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[0].sa)
-	                        ->sin_port), 5401);
+	                                ->sin_port),
+	                  5401);
 	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[1].sa)
-	                        ->sin_port), 5402);
+	                                ->sin_port),
+	                  5402);
 	ck_assert_int_eq(parse("port: 5402\nlisten: 127.0.55.1@5401\n"), 0);
 	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.listen[0].sa)
-	                        ->sin_port), 5401);
+	                                ->sin_port),
+	                  5401);
 }
 END_TEST
 
 START_TEST(test_zone_reject)
 {
 	static const char *const bad[] = {
-		"serve-stale: maybe\n", "serve-stale-window: 604801\n",
-		"serve-stale-window: -1\n", "prefetch: 1\n",
-		"forward-zone: corp.example.\n", "forward-zone:\n",
+		"serve-stale: maybe\n",
+		"serve-stale-window: 604801\n",
+		"serve-stale-window: -1\n",
+		"prefetch: 1\n",
+		"forward-zone: corp.example.\n",
+		"forward-zone:\n",
 		"forward-zone: corp..example 10.0.0.1\n",
 		"forward-zone: corp.example 10.0.0.1@99999\n",
 		"forward-zone: corp.example host.example\n",
-		"forward-zone: corp.example 10.0.0.1/uz5jwc7p039nvnbsd1y6wkqzqp5m"
+		"forward-zone: corp.example "
+		"10.0.0.1/uz5jwc7p039nvnbsd1y6wkqzqp5m"
 		"rt7psuj024538xmqd280z0ynh2\n",
 		"forward-zone: a 1.1.1.1\nforward-zone: A. 2.2.2.2\n",
-		"forward-zone: a 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 1.1.1.6"
+		"forward-zone: a 1.1.1.1 1.1.1.2 1.1.1.3 1.1.1.4 1.1.1.5 "
+		"1.1.1.6"
 		" 1.1.1.7 1.1.1.8 1.1.1.9\n",
 		"stub-zone: corp.example 10.0.0.1/uz5short\n",
 		"stub-zone: corp.example 10.0.0.1/\n",
 		"stub-zone: corp.example 10.0.0.1@5353\n",
-		"stub-zone: x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"stub-zone: "
+		"x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		"aaaaaaaaaaaaaaa 10.0.0.1\n",
 	};
 	size_t i;
@@ -355,7 +401,8 @@ START_TEST(test_zone_reject)
 		ck_assert_msg(strncmp(err, "test.conf:", 10) == 0, "%s", err);
 	}
 	ck_assert_int_eq(parse("forward-zone: z 1.1.1.1\n"
-	                       "forward-zone: z 1.1.1.2\n"), -1);
+	                       "forward-zone: z 1.1.1.2\n"),
+	                 -1);
 	ck_assert_msg(strstr(err, "test.conf:2:") != NULL, "%s", err);
 }
 END_TEST
@@ -371,7 +418,8 @@ START_TEST(test_curve_require)
 	ck_assert(!c.curve_pin);
 	ck_assert_uint_eq(c.n_curve_require, 0);
 	ck_assert_int_eq(parse("curve-require: Secure.Example.\n"
-	                       "curve-require: .\ncurve-pin: yes\n"), 0);
+	                       "curve-require: .\ncurve-pin: yes\n"),
+	                 0);
 	ck_assert(c.curve_pin);
 	ck_assert_uint_eq(c.n_curve_require, 2);
 	ck_assert_uint_eq(c.curve_require_len[0], sizeof secure);
@@ -388,12 +436,15 @@ END_TEST
 START_TEST(test_curve_require_reject)
 {
 	static const char *const bad[] = {
-		"curve-require:\n", "curve-require: a..b\n",
+		"curve-require:\n",
+		"curve-require: a..b\n",
 		"curve-require: a b\n",
-		"curve-require: x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		"curve-require: "
+		"x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		"aaaaaaaaaaaaaaaaaaaaa\n",
 		"curve-require: a.example\ncurve-require: A.example.\n",
-		"curve-pin: maybe\n", "curve-pin:\n",
+		"curve-pin: maybe\n",
+		"curve-pin:\n",
 	};
 	size_t i;
 
@@ -416,7 +467,8 @@ START_TEST(test_local_zone)
 	                       "local-zone: Corp.Example refuse  # REFUSED\n"
 	                       "local-zone: lab.test.\ttransparent\n"
 	                       "local-zone: home.example. static\n"
-	                       "harden-glue: no\n"), 0);
+	                       "harden-glue: no\n"),
+	                 0);
 	ck_assert(!c.harden_glue);
 	ck_assert_uint_eq(c.n_local_zone, 4);
 	ck_assert_int_eq(c.local_zone[0].type, CFG_LZ_NODEFAULT);
@@ -439,7 +491,8 @@ START_TEST(test_local_zone_reject)
 		{ "local-zone: test. deny\n", "bad local-zone type" },
 		{ "local-zone: test. Static\n", "bad local-zone type" },
 		{ "local-zone: test.\n", "local-zone wants NAME TYPE" },
-		{ "local-zone: test. static x\n", "local-zone wants NAME TYPE" },
+		{ "local-zone: test. static x\n",
+		  "local-zone wants NAME TYPE" },
 		{ "local-zone: a..b static\n", "bad local-zone name" },
 		{ "local-zone: . static\n", "bad local-zone name" },
 		{ "local-zone:\n", "needs a value" },
@@ -455,18 +508,18 @@ START_TEST(test_local_zone_reject)
 		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
 		              bad[i].text);
 		ck_assert_msg(strncmp(err, "test.conf:", 10) == 0 &&
-		              strstr(err, bad[i].why) != NULL, "%s: %s",
-		              bad[i].text, err);
+		                      strstr(err, bad[i].why) != NULL,
+		              "%s: %s", bad[i].text, err);
 	}
 	ck_assert_int_eq(parse("# 1\nlocal-zone: test. deny\n"), -1);
 	ck_assert_str_eq(err, "test.conf:2: bad local-zone type (transparent, "
-	                 "static, refuse or nodefault): \"deny\"");
+	                      "static, refuse or nodefault): \"deny\"");
 	for (i = 0; i <= CFG_MAX_LOCAL_ZONES; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,
 		                      "local-zone: z%zu.example refuse\n", i);
 	ck_assert_int_eq(parse(text), -1);
 	ck_assert_str_eq(err, "test.conf:17: too many local-zone lines (at "
-	                 "most 16)");
+	                      "most 16)");
 }
 END_TEST
 
@@ -522,14 +575,16 @@ START_TEST(test_include_glob_order)
 	put("d.d/10-a.conf", "threads: 2\nlisten: 127.0.0.2\n");
 	put("d.d/notes.txt", "not a config line\n");
 	put("main.conf", "port: 5301\ninclude: d.d/*.conf\n"
-	    "include: none.d/*.conf\n");
+	                 "include: none.d/*.conf\n");
 	ck_assert_msg(load("main.conf") == 0, "%s", err);
 	ck_assert_uint_eq(c.threads, 3);
 	ck_assert_uint_eq(c.n_listen, 2);
 	ck_assert_uint_eq(ntohl(((struct sockaddr_in *)&c.listen[0].sa)
-	                        ->sin_addr.s_addr), 0x7f000002);
+	                                ->sin_addr.s_addr),
+	                  0x7f000002);
 	ck_assert_uint_eq(ntohl(((struct sockaddr_in *)&c.listen[1].sa)
-	                        ->sin_addr.s_addr), 0x7f000003);
+	                                ->sin_addr.s_addr),
+	                  0x7f000003);
 }
 END_TEST
 
@@ -553,8 +608,10 @@ START_TEST(test_include_error_names_file)
 	put("d.d/20-b.conf", "threads: 3\nbogus-option: yes\n");
 	put("main.conf", "port: 5301\ninclude: d.d/*.conf\n");
 	ck_assert_int_eq(load("main.conf"), -1);
-	snprintf(want, sizeof want, "%s/d.d/20-b.conf:2: unknown option "
-	         "\"bogus-option\"", incdir);
+	snprintf(want, sizeof want,
+	         "%s/d.d/20-b.conf:2: unknown option "
+	         "\"bogus-option\"",
+	         incdir);
 	ck_assert_str_eq(err, want);
 }
 END_TEST
@@ -566,8 +623,10 @@ START_TEST(test_include_missing)
 
 	put("main.conf", "port: 5301\n\ninclude: nope.conf\n");
 	ck_assert_int_eq(load("main.conf"), -1);
-	snprintf(want, sizeof want, "%s/main.conf:3: include %s/nope.conf: "
-	         "cannot open: No such file or directory", incdir, incdir);
+	snprintf(want, sizeof want,
+	         "%s/main.conf:3: include %s/nope.conf: "
+	         "cannot open: No such file or directory",
+	         incdir, incdir);
 	ck_assert_str_eq(err, want);
 }
 END_TEST
@@ -579,15 +638,18 @@ START_TEST(test_include_loop)
 
 	put("self.conf", "include: self.conf\n");
 	ck_assert_int_eq(load("self.conf"), -1);
-	snprintf(want, sizeof want, "%s/self.conf:1: include %s/self.conf: "
-	         "include loop: the file is already being read", incdir,
-	         incdir);
+	snprintf(want, sizeof want,
+	         "%s/self.conf:1: include %s/self.conf: "
+	         "include loop: the file is already being read",
+	         incdir, incdir);
 	ck_assert_str_eq(err, want);
 	put("a.conf", "port: 5301\ninclude: sub/b.conf\n");
 	put("sub/b.conf", "\n\ninclude: ../a.conf\n");
 	ck_assert_int_eq(load("a.conf"), -1);
-	snprintf(want, sizeof want, "%s/sub/b.conf:3: include %s/sub/../a.conf: "
-	         "include loop", incdir, incdir);
+	snprintf(want, sizeof want,
+	         "%s/sub/b.conf:3: include %s/sub/../a.conf: "
+	         "include loop",
+	         incdir, incdir);
 	ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "%s", err);
 }
 END_TEST
@@ -606,7 +668,8 @@ START_TEST(test_include_limits)
 	put("n9.conf", "threads: 2\n");
 	ck_assert_int_eq(load("n0.conf"), -1);
 	ck_assert_msg(strstr(err, "/n8.conf:1: include ") != NULL &&
-	              strstr(err, "nested deeper than 8") != NULL, "%s", err);
+	                      strstr(err, "nested deeper than 8") != NULL,
+	              "%s", err);
 	ck_assert_msg(load("n1.conf") == 0, "%s", err);
 	put("dir.conf", "include: /dev/null\n");
 	ck_assert_int_eq(load("dir.conf"), -1);
@@ -623,7 +686,7 @@ START_TEST(test_pidfile)
 	ck_assert_str_eq(c.pidfile, "");
 	ck_assert_int_eq(parse("\npidfile: run/curvecache.pid\n"), -1);
 	ck_assert_str_eq(err, "test.conf:2: pidfile must be an absolute "
-	                 "path, not \"run/curvecache.pid\"");
+	                      "path, not \"run/curvecache.pid\"");
 }
 END_TEST
 

@@ -28,7 +28,6 @@
 #include "front/server.h"
 #include "stats/stats.h"
 
-
 #define KEY_NS "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
 
 uv_loop_t loop;
@@ -63,7 +62,8 @@ void setup(void)
 	cache = ct_cache();
 	ck_assert_int_eq(localzone_new(NULL, 0, &lz), LOCALZONE_OK);
 	ck_assert_msg(hints_load(SRCDIR "/tests/lab/root.hints", &h, err,
-	                         sizeof err) == HINTS_OK, "%s", err);
+	                         sizeof err) == HINTS_OK,
+	              "%s", err);
 	memset(&p, 0, sizeof p);
 	p.loop = &loop;
 	p.cfg = &cfg;
@@ -97,8 +97,7 @@ void teardown(void)
 
 /* Feed input in chunks of `chunk` bytes (0: all at once), then EOF if
  * asked. */
-struct conv talk_chunked(const char *in, size_t len, size_t chunk,
-                                bool eof)
+struct conv talk_chunked(const char *in, size_t len, size_t chunk, bool eof)
 {
 	struct control_out out = { NULL, 0, 0, false };
 	struct control_session *s = NULL;
@@ -220,9 +219,9 @@ START_TEST(ubct_dump_load_to_eof_line)
 	snprintf(in, n + 1, "UBCT1  load_cache\n%s", c.text);
 	free(c.text);
 	cache_flush_all(cache, NULL);
-	c = talk_chunked(in, n, 7, false);   /* no end of stream */
-	ck_assert_msg(strncmp(c.text, "ok loaded 1 entries", 19) == 0,
-	              "%s", c.text);
+	c = talk_chunked(in, n, 7, false); /* no end of stream */
+	ck_assert_msg(strncmp(c.text, "ok loaded 1 entries", 19) == 0, "%s",
+	              c.text);
 	ck_assert_int_eq(c.st, CONTROL_CLOSE);
 	free(c.text);
 	free(in);
@@ -306,12 +305,12 @@ START_TEST(session_malformed_closes)
 	struct conv c = talk_chunked(bin, sizeof bin - 1, 0, false);
 
 	ck_assert_str_eq(c.text, "error: malformed command: bytes outside "
-	                 "printable ASCII\n");
+	                         "printable ASCII\n");
 	ck_assert_int_eq(c.st, CONTROL_CLOSE);
 	free(c.text);
 	c = talk("lookup a b c d\n");
 	ck_assert_str_eq(c.text, "error: malformed command: too many "
-	                 "words\n");
+	                         "words\n");
 	ck_assert_int_eq(c.st, CONTROL_CLOSE);
 	free(c.text);
 	c = talk_chunked("status\0\n", 8, 0, false);
@@ -351,9 +350,10 @@ static uint32_t prng(uint32_t *s)
 START_TEST(session_garbage)
 {
 	static const char *const words[] = {
-		"status", "stats", "flush", "lookup", "load_cache", "\n",
-		" ", "\r", "a.lab", "\t", "json", "\001", "\n\n", "servers",
-		"flush_zone", "..", "help", "\377", "dump_cache", "A",
+		"status", "stats", "flush", "lookup",     "load_cache",
+		"\n",     " ",     "\r",    "a.lab",      "\t",
+		"json",   "\001",  "\n\n",  "servers",    "flush_zone",
+		"..",     "help",  "\377",  "dump_cache", "A",
 	};
 	char in[4096];
 	uint32_t s = 99;
@@ -364,7 +364,7 @@ START_TEST(session_garbage)
 		len = 0;
 		for (k = prng(&s) % 40; k > 0; k--) {
 			const char *w = words[prng(&s) % (sizeof words /
-			                                   sizeof words[0])];
+			                                  sizeof words[0])];
 
 			if (len + strlen(w) >= sizeof in)
 				break;
@@ -404,7 +404,8 @@ static void put_neg(const char *name)
 	neg.soa_name = z;
 	neg.soa_ttl = 300;
 	ck_assert_int_eq(cachefile_rdata_parse(WIRE_TYPE_SOA,
-	                 "a. b. 1 2 3 4 300", 17, soa, sizeof soa, &len),
+	                                       "a. b. 1 2 3 4 300", 17, soa,
+	                                       sizeof soa, &len),
 	                 CACHEFILE_OK);
 	neg.soa_rdata = soa;
 	neg.soa_rdlen = len;
@@ -507,13 +508,11 @@ START_TEST(cmd_flush_type)
 	             CACHE_RANK_AUTH);
 	put_a_now("a.www.z.lab.", 2);
 	put_neg("nx.lab.");
-	talk_is("flush_type WWW.z.lab A\n",
-	        "removed 1 entries\nok\n");
+	talk_is("flush_type WWW.z.lab A\n", "removed 1 entries\nok\n");
 	ck_assert_uint_eq(entries(), 3);
 	talk_is("flush_type www.z.lab. A\nflush_type nx.lab. TXT\n",
 	        "removed 0 entries\nok\nremoved 1 entries\nok\n");
-	talk_is("UBCT1 flush_type www.z.lab aaaa\n",
-	        "ok removed 1 entries\n");
+	talk_is("UBCT1 flush_type www.z.lab aaaa\n", "ok removed 1 entries\n");
 	ck_assert_uint_eq(entries(), 1);
 	c = talk("flush_type www.z.lab\nflush_type a..b A\n"
 	         "flush_type x.lab NOSUCHTYPE\nflush_type x.lab ANY\n"
@@ -559,8 +558,7 @@ START_TEST(cmd_flush_infra)
 	sa4(&b, 10);
 	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
 	sel_timeout_report(sel, (struct sockaddr *)&b, now);
-	talk_is("flush_infra 127.0.0.9\n",
-	        "forgot 1 server entries\nok\n");
+	talk_is("flush_infra 127.0.0.9\n", "forgot 1 server entries\nok\n");
 	sel_info_get(sel, (struct sockaddr *)&a, now, &info);
 	ck_assert(!info.known);
 	sel_info_get(sel, (struct sockaddr *)&b, now, &info);
@@ -573,8 +571,7 @@ START_TEST(cmd_flush_infra)
 	HAS(c, "error: not an IP address: 300.1.1.1\n");
 	HAS(c, "error: not an IP address: www.lab\n");
 	free(c.text);
-	talk_is("UBCT1 flush_infra all\n",
-	        "ok forgot 1 server entries\n");
+	talk_is("UBCT1 flush_infra all\n", "ok forgot 1 server entries\n");
 	sel_info_get(sel, (struct sockaddr *)&b, now, &info);
 	ck_assert(!info.known);
 }
@@ -601,8 +598,7 @@ START_TEST(cmd_flush_infra_workers)
 	each_calls = 0;
 	sa4(&a, 7);
 	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
-	talk_is("flush_infra 127.0.0.7\n",
-	        "forgot 1 server entries\nok\n");
+	talk_is("flush_infra 127.0.0.7\n", "forgot 1 server entries\nok\n");
 	ck_assert_int_eq(each_calls, 1);
 	sel_info_get(sel, (struct sockaddr *)&a, now, &info);
 	ck_assert(!info.known);
@@ -642,12 +638,12 @@ START_TEST(cmd_dump_then_load)
 	put_a_now("www.z.lab.", 1);
 	put_neg("nx.lab.");
 	c = talk("dump_cache\n");
-	ck_assert(strncmp(c.text, "; curvecache-dump version=1 time=",
-	                  33) == 0);
+	ck_assert(strncmp(c.text, "; curvecache-dump version=1 time=", 33) ==
+	          0);
 	HAS(c, "www.z.lab.");
 	HAS(c, "; nxdomain name=nx.lab. rank=auth src=plain\n");
 	HAS(c, "; end entries=2 records=2\nok\n");
-	c.text[c.len - 3] = '\0';   /* the dump without its "ok" */
+	c.text[c.len - 3] = '\0'; /* the dump without its "ok" */
 	n = strlen("load_cache\n") + strlen(c.text);
 	in = malloc(n + 1);
 	ck_assert_ptr_nonnull(in);
@@ -656,7 +652,7 @@ START_TEST(cmd_dump_then_load)
 	/* One byte at a time, and the stream's end finishes the load. */
 	d = talk_chunked(in, n, 1, true);
 	ck_assert_str_eq(d.text, "loaded 2 entries (2 records); 0 expired, "
-	                 "0 kept (better data cached), 0 bad\nok\n");
+	                         "0 kept (better data cached), 0 bad\nok\n");
 	ck_assert_int_eq(d.st, CONTROL_CLOSE);
 	ck_assert_uint_eq(entries(), 2);
 	free(d.text);
@@ -716,7 +712,7 @@ START_TEST(cmd_lookup)
 	HAS(c, "zone: . (root hints;");
 	HAS(c, "ns: a.root.lab. plain\n");
 	HAS(c, "  addr: 127.53.0.1 score=400 srtt=400ms(unknown) "
-	    "timeouts=0\n");
+	       "timeouts=0\n");
 	free(c.text);
 	put_text_now("example.lab.", WIRE_TYPE_NS, "ns1.example.lab.",
 	             CACHE_RANK_REFERRAL);
@@ -732,7 +728,7 @@ START_TEST(cmd_lookup)
 	free(c.text);
 	c = talk("lookup www.example.lab BOGUS\nlookup a..b\n");
 	ck_assert_str_eq(c.text, "error: unknown type\n"
-	                 "error: not a domain name\n");
+	                         "error: not a domain name\n");
 	free(c.text);
 }
 END_TEST
@@ -764,9 +760,9 @@ START_TEST(cmd_servers)
 	sel_timeout_report(sel, (struct sockaddr *)&b, now);
 	c = talk("servers\n");
 	HAS(c, "127.0.0.9 zone=example.lab. srtt=30ms timeouts=0 backoff=no "
-	    "edns=yes key=none last_error=-\n");
+	       "edns=yes key=none last_error=-\n");
 	HAS(c, "127.0.0.10 zone=- srtt=400ms timeouts=1 backoff=yes "
-	    "edns=yes key=uz5");
+	       "edns=yes key=uz5");
 	HAS(c, " last_error=timeout error_age=0s\n");
 	HAS(c, "; 2 servers, 1 with a DNSCurve key\nok\n");
 	free(c.text);
@@ -807,7 +803,7 @@ START_TEST(cmd_lists)
 	cfg.n_local_zone = 1;
 	c = talk("UBCT1  list_forwards\n");
 	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.53 "
-	                 "192.0.2.54@5353\n");
+	                         "192.0.2.54@5353\n");
 	free(c.text);
 	c = talk("UBCT1  list_stubs\n");
 	ck_assert_str_eq(c.text, "lab. IN stub 192.0.2.53\n");
@@ -862,8 +858,8 @@ START_TEST(cmd_verbosity_stop)
 	ck_assert_int_eq(log_level(), CFG_LOG_WARN);
 	free(c.text);
 	c = talk("UBCT1  verbosity x\n");
-	ck_assert(strncmp(c.text, "error in verbosity number syntax", 32)
-	          == 0);
+	ck_assert(strncmp(c.text, "error in verbosity number syntax", 32) ==
+	          0);
 	free(c.text);
 	log_level_set(was);
 	c = talk("UBCT1  log_reopen\n");
@@ -909,9 +905,9 @@ START_TEST(cmd_local_data)
 	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
 	                 LOCALDATA_OK);
 	ck_assert_uint_eq(an, 1);
-	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX,
-	                              &an), LOCALDATA_OK);
-	ck_assert_uint_eq(an, 0);   /* NODATA */
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX, &an),
+	                 LOCALDATA_OK);
+	ck_assert_uint_eq(an, 0); /* NODATA */
 	c = talk("UBCT1  list_local_data\n");
 	HAS(c, "printer.home.arpa.\t3600\tIN\tA\t192.0.2.9\n");
 	HAS(c, "printer.home.arpa\t3600\tIN\tAAAA\t2001:db8::9\n");
@@ -932,9 +928,9 @@ START_TEST(cmd_help)
 {
 	struct conv c = talk("help\n");
 	static const char *const cmds[] = {
-		"status", "stats", "stats_noreset", "reload", "flush",
-		"flush_zone", "flush_all", "flush_negative", "dump_cache",
-		"load_cache", "lookup", "servers",
+		"status",     "stats",      "stats_noreset", "reload",
+		"flush",      "flush_zone", "flush_all",     "flush_negative",
+		"dump_cache", "load_cache", "lookup",        "servers",
 	};
 	size_t i;
 	char want[32];
@@ -942,7 +938,8 @@ START_TEST(cmd_help)
 	for (i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
 		snprintf(want, sizeof want, "\n%s ", cmds[i]);
 		ck_assert_msg(strstr(c.text, want) != NULL ||
-		              strncmp(c.text, want + 1, strlen(want) - 1) == 0,
+		                      strncmp(c.text, want + 1,
+		                              strlen(want) - 1) == 0,
 		              "%s", cmds[i]);
 	}
 	free(c.text);

@@ -28,7 +28,7 @@ static void fake_each(void *arg, control_worker_fn *fn, void *fnarg)
 	(void)arg;
 	each_calls++;
 	fn(srv, &cfg, fnarg);
-	fn(srv, &cfg, fnarg);  /* every command is the same twice */
+	fn(srv, &cfg, fnarg); /* every command is the same twice */
 }
 
 /* Talk through an engine whose env has each (the fixture's has none). */
@@ -62,7 +62,7 @@ START_TEST(rt_forward_add_remove)
 	ck_assert_uint_eq(cfg.n_forward, 1);
 	c = talk_rt("UBCT1 list_forwards\n");
 	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.1 "
-	                 "192.0.2.2@5353\n");
+	                         "192.0.2.2@5353\n");
 	free(c.text);
 	/* the same zone again: replaced, not added */
 	c = talk_rt("forward_add corp.example 192.0.2.3\n");
@@ -127,13 +127,13 @@ static bool run_until_readable(int fd)
 /* A query for www.fwd.example. A, id 0x1234, RD. */
 static size_t query_msg(uint8_t *q)
 {
-	static const uint8_t head[] = { 0x12, 0x34, 0x01, 0x00, 0, 1, 0, 0,
-	                                0, 0, 0, 0 };
+	static const uint8_t head[] = { 0x12, 0x34, 0x01, 0x00, 0, 1,
+		                        0,    0,    0,    0,    0, 0 };
 	static const uint8_t name[] = "\3www\3fwd\7example";
 	size_t n = sizeof head;
 
 	memcpy(q, head, sizeof head);
-	memcpy(q + n, name, sizeof name);  /* with the root's 0 */
+	memcpy(q + n, name, sizeof name); /* with the root's 0 */
 	n += sizeof name;
 	q[n++] = 0;
 	q[n++] = 1;
@@ -145,8 +145,8 @@ static size_t query_msg(uint8_t *q)
 START_TEST(rt_requestlist_dump_flush)
 {
 	static const char head[] = "thread #0\n#   type cl name    seconds"
-	                           "    module status\n  0    A IN "
-	                           "www.fwd.example. 0.";
+				   "    module status\n  0    A IN "
+				   "www.fwd.example. 0.";
 	uint8_t q[512], fq[512], buf[512];
 	char line[128], err[256];
 	uint16_t fport, sport, cport;
@@ -157,7 +157,7 @@ START_TEST(rt_requestlist_dump_flush)
 	size_t qn = query_msg(q);
 	struct conv c;
 
-	close(lfd);  /* its port: where the worker listens */
+	close(lfd); /* its port: where the worker listens */
 	snprintf(line, sizeof line, "127.0.0.1@%u", (unsigned)sport);
 	ck_assert_int_eq(cfg_addr_parse(line, 53, &cfg.listen[0]), 0);
 	cfg.n_listen = 1;
@@ -174,11 +174,11 @@ START_TEST(rt_requestlist_dump_flush)
 	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	to.sin_port = htons(sport);
 	ck_assert_int_eq(sendto(cli, q, qn, 0, (struct sockaddr *)&to,
-	                        sizeof to), (ssize_t)qn);
+	                        sizeof to),
+	                 (ssize_t)qn);
 	/* the forwarder gets the question and keeps it unanswered */
 	ck_assert(run_until_readable(fwd));
-	fqn = recvfrom(fwd, fq, sizeof fq, 0, (struct sockaddr *)&from,
-	               &flen);
+	fqn = recvfrom(fwd, fq, sizeof fq, 0, (struct sockaddr *)&from, &flen);
 	ck_assert_int_gt(fqn, 12);
 	ck_assert_uint_eq(server_resolutions(srv), 1);
 
@@ -201,7 +201,8 @@ START_TEST(rt_requestlist_dump_flush)
 	 * sanitizer build would see a use after free) */
 	fq[2] |= 0x80;
 	ck_assert_int_eq(sendto(fwd, fq, (size_t)fqn, 0,
-	                        (struct sockaddr *)&from, flen), fqn);
+	                        (struct sockaddr *)&from, flen),
+	                 fqn);
 	for (i = 0; i < 20; i++) {
 		uv_run(&loop, UV_RUN_NOWAIT);
 		usleep(5000);

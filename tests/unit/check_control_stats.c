@@ -101,11 +101,13 @@ static void prom_comment(struct prom_state *ps, const char *line)
 	}
 	ck_assert_msg(strncmp(line, "# TYPE ", 7) == 0, "%s", line);
 	ck_assert_msg(strncmp(line + 7, ps->family, n) == 0 &&
-	              ps->family[n] == '\0', "%s", line);
+	                      ps->family[n] == '\0',
+	              "%s", line);
 	snprintf(ps->type, sizeof ps->type, "%s", line + 8 + n);
 	ck_assert_msg(strcmp(ps->type, "counter") == 0 ||
-	              strcmp(ps->type, "gauge") == 0 ||
-	              strcmp(ps->type, "histogram") == 0, "%s", line);
+	                      strcmp(ps->type, "gauge") == 0 ||
+	                      strcmp(ps->type, "histogram") == 0,
+	              "%s", line);
 }
 
 /* One sample line: name{labels} value, inside the current family. */
@@ -116,10 +118,12 @@ static void prom_sample(struct prom_state *ps, const char *line)
 	char *end;
 
 	ck_assert_msg(n >= strlen(ps->family) &&
-	              strncmp(line, ps->family, strlen(ps->family)) == 0,
+	                      strncmp(line, ps->family, strlen(ps->family)) ==
+	                              0,
 	              "sample %s outside family %s", line, ps->family);
 	if (strcmp(ps->type, "counter") == 0)
-		ck_assert_msg(n >= 6 && strncmp(line + n - 6, "_total", 6) == 0,
+		ck_assert_msg(n >= 6 &&
+		                      strncmp(line + n - 6, "_total", 6) == 0,
 		              "%s", line);
 	if (line[n] == '{') {
 		const char *close = strchr(line + n, '}');
@@ -176,13 +180,14 @@ START_TEST(stats_prometheus)
 	c = talk("stats_noreset prometheus\n");
 	prom_check(c.text);
 	HAS(c, "# TYPE curvecache_num_queries_total counter\n"
-	    "curvecache_num_queries_total 7\n");
+	       "curvecache_num_queries_total 7\n");
 	HAS(c, "curvecache_num_query_type_total{type=\"AAAA\"} 1\n");
 	HAS(c, "curvecache_num_answer_rcode_total{rcode=\"SERVFAIL\"} 0\n");
 	HAS(c, "# TYPE curvecache_requestlist_current_all gauge\n");
 	HAS(c, "curvecache_mem_cache_rrset_bytes ");
 	HAS(c, "# TYPE curvecache_recursion_time_seconds histogram\n");
-	HAS(c, "curvecache_recursion_time_seconds_bucket{le=\"0.000004\"} 1\n");
+	HAS(c,
+	    "curvecache_recursion_time_seconds_bucket{le=\"0.000004\"} 1\n");
 	HAS(c, "curvecache_recursion_time_seconds_bucket{le=\"+Inf\"} 2\n");
 	HAS(c, "curvecache_recursion_time_seconds_count 2\n");
 	HAS(c, "curvecache_recursion_time_seconds_sum 2.000003\n");
@@ -232,9 +237,9 @@ START_TEST(stats_unbound_names)
 	st->expired = 7;
 	st->ratelimited = 8;
 	st->upstream_tcp = 9;
-	stats_recursion(st, 1500);   /* bucket 1.024-2.048 ms */
+	stats_recursion(st, 1500); /* bucket 1.024-2.048 ms */
 	stats_recursion(st, 1500);
-	stats_recursion(st, 3000);   /* bucket 2.048-4.096 ms */
+	stats_recursion(st, 3000); /* bucket 2.048-4.096 ms */
 	c = talk("stats_noreset\n");
 	HAS(c, "\nnum.query.type.TYPE200=1\n");
 	HAS(c, "\nnum.query.type.CAA=1\n");
@@ -289,7 +294,8 @@ START_TEST(stats_json)
 
 	worker_stats()->queries = 3;
 	c = talk("stats_noreset --json\n");
-	ck_assert(strncmp(c.text, "{\n  \"total.num.queries\": 3,\n", 28) == 0);
+	ck_assert(strncmp(c.text, "{\n  \"total.num.queries\": 3,\n", 28) ==
+	          0);
 	HAS(c, "\n  \"total.recursion.time.avg\": 0.000000,\n");
 	HAS(c, "\"histogram.262144.000000.to.524288.000000\": 0\n}\nok\n");
 	ck_assert_int_eq(count_of(c.text, "{"), 1);
@@ -382,7 +388,7 @@ START_TEST(socket_stale_replaced)
 	ck_assert_uint_lt(strlen(path), sizeof sun.sun_path);
 	memcpy(sun.sun_path, path, strlen(path));
 	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun, sizeof sun), 0);
-	close(fd);   /* a socket file nobody listens on */
+	close(fd); /* a socket file nobody listens on */
 	a = ctl_at(path, &rc);
 	ck_assert_int_eq(rc, CONTROL_OK);
 	ctl_done(a);

@@ -39,21 +39,24 @@ START_TEST(test_base32_vectors)
 		rows++;
 		bl = unhex(bytes, sizeof bytes, f[1]);
 		ck_assert_int_eq(curve_base32_encode(enc, sizeof enc, &el,
-		                                     bytes, bl), CURVE_OK);
+		                                     bytes, bl),
+		                 CURVE_OK);
 		if (strcmp(f[2], "-") == 0)
 			f[2] = (char *)"";
 		ck_assert_uint_eq(el, strlen(f[2]));
 		ck_assert_int_eq(memcmp(enc, f[2], el), 0);
 		ck_assert_uint_eq(el, CURVE_BASE32_LEN(bl));
 		ck_assert_int_eq(curve_base32_decode(dec, sizeof dec, &dl,
-		                                     f[2], el), CURVE_OK);
+		                                     f[2], el),
+		                 CURVE_OK);
 		ck_assert_uint_eq(dl, bl);
 		ck_assert_int_eq(memcmp(dec, bytes, bl), 0);
 		for (k = 0; k < el; k++)
 			upper[k] = (char)(f[2][k] >= 'a' ? f[2][k] - 32 :
-			                  f[2][k]);
+			                                   f[2][k]);
 		ck_assert_int_eq(curve_base32_decode(dec, sizeof dec, &dl,
-		                                     upper, el), CURVE_OK);
+		                                     upper, el),
+		                 CURVE_OK);
 		ck_assert_uint_eq(dl, bl);
 		ck_assert_int_eq(memcmp(dec, bytes, bl), 0);
 	}
@@ -75,7 +78,8 @@ START_TEST(test_base32_reject)
 		rows++;
 		ck_assert_msg(curve_base32_decode(dec, sizeof dec, &dl, f[1],
 		                                  strlen(f[1])) ==
-		              CURVE_EBASE32, "accepted %s", f[1]);
+		                      CURVE_EBASE32,
+		              "accepted %s", f[1]);
 	}
 	ck_assert_uint_eq(rows, 5);
 	/* For one byte the second character carries bits 5-9, of which 8
@@ -111,8 +115,9 @@ START_TEST(test_base32_alphabet)
 		in[0] = (char)ch;
 		in[1] = '0';
 		st = curve_base32_decode(dec, sizeof dec, &dl, in, 2);
-		p = ch != 0 ? strchr(alpha, ch >= 'A' && ch <= 'Z' ?
-		                     ch + 32 : ch) : NULL;
+		p = ch != 0 ? strchr(alpha,
+		                     ch >= 'A' && ch <= 'Z' ? ch + 32 : ch) :
+		              NULL;
 		if (p == NULL) {
 			ck_assert_msg(st == CURVE_EBASE32, "char %d", ch);
 			continue;
@@ -133,7 +138,8 @@ START_TEST(test_base32_roundtrip)
 	for (n = 0; n <= sizeof in; n++) {
 		randombytes_buf(in, n);
 		ck_assert_int_eq(curve_base32_encode(enc, sizeof enc, &el, in,
-		                                     n), CURVE_OK);
+		                                     n),
+		                 CURVE_OK);
 		ck_assert_uint_eq(el, CURVE_BASE32_LEN(n));
 		ck_assert_int_eq(curve_base32_decode(dec, n, &dl, enc, el),
 		                 CURVE_OK);
@@ -144,7 +150,7 @@ START_TEST(test_base32_roundtrip)
 		ck_assert_int_eq(curve_base32_decode(big, sizeof big, &dl, enc,
 		                                     el + 1),
 		                 (el + 1) * 5 % 8 < 5 ? CURVE_OK :
-		                 CURVE_EBASE32);
+		                                        CURVE_EBASE32);
 	}
 }
 END_TEST
@@ -158,7 +164,8 @@ START_TEST(test_base32_space)
 	for (n = 0; n < CURVE_BASE32_LEN(sizeof in); n++) {
 		memset(enc, '#', sizeof enc);
 		ck_assert_int_eq(curve_base32_encode(enc, n, &el, in,
-		                                     sizeof in), CURVE_ESPACE);
+		                                     sizeof in),
+		                 CURVE_ESPACE);
 		ck_assert_int_eq(enc[n], '#');
 	}
 	ck_assert_int_eq(curve_base32_encode(enc, n, &el, in, sizeof in),
@@ -176,8 +183,7 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* uz5 key labels                                                      */
 
-static void
-check_scan(const char *name, const char *want)
+static void check_scan(const char *name, const char *want)
 {
 	uint8_t pk[CURVE_KEY_BYTES], wire[300], exp[CURVE_KEY_BYTES];
 	size_t wl = wire_name(name, wire);
@@ -219,7 +225,8 @@ START_TEST(test_keylabel_scan_vectors)
 			left = (size_t)(dots - f[1]);
 			right = strlen(dots + 3);
 			ck_assert_int_eq(strncmp(f[2], f[1], left), 0);
-			ck_assert_str_eq(f[2] + strlen(f[2]) - right, dots + 3);
+			ck_assert_str_eq(f[2] + strlen(f[2]) - right,
+			                 dots + 3);
 			check_scan(f[2], f[3]);
 			rows++;
 		}
@@ -279,7 +286,7 @@ END_TEST
 START_TEST(test_keylabel_not_a_key)
 {
 	const char *good =
-	    "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2";
+		"uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2";
 	uint8_t pk[CURVE_KEY_BYTES], l[64];
 	size_t i;
 
@@ -355,7 +362,8 @@ START_TEST(test_keylabel_malformed)
 	ck_assert_int_eq(curve_keylabel_find_wire(wire, 0, pk), CURVE_ENAME);
 	/* A key label in front of a malformed rest is still ENAME. */
 	n = wire_name("uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
-	              ".ns1", wire);
+	              ".ns1",
+	              wire);
 	ck_assert_int_eq(curve_keylabel_find_wire(wire, n, pk), CURVE_OK);
 	ck_assert_int_eq(curve_keylabel_find_wire(wire, n - 1, pk),
 	                 CURVE_ENAME);
@@ -374,19 +382,16 @@ START_TEST(test_keylabel_malformed)
 	wire[248] = 6;
 	memset(wire + 249, 'b', 6);
 	wire[255] = 0;
-	ck_assert_int_eq(curve_keylabel_find_wire(wire, 256, pk),
-	                 CURVE_ENAME);
+	ck_assert_int_eq(curve_keylabel_find_wire(wire, 256, pk), CURVE_ENAME);
 	/* Text names. */
-	ck_assert_int_eq(curve_keylabel_find_text("a..b", 4, pk),
-	                 CURVE_ENAME);
+	ck_assert_int_eq(curve_keylabel_find_text("a..b", 4, pk), CURVE_ENAME);
 	ck_assert_int_eq(curve_keylabel_find_text(".a", 2, pk), CURVE_ENAME);
 	ck_assert_int_eq(curve_keylabel_find_text("a.b..", 5, pk),
 	                 CURVE_ENAME);
 	ck_assert_int_eq(curve_keylabel_find_text("..", 2, pk), CURVE_ENAME);
 	memset(text, 'a', 64);
 	ck_assert_int_eq(curve_keylabel_find_text(text, 64, pk), CURVE_ENAME);
-	ck_assert_int_eq(curve_keylabel_find_text(text, 63, pk),
-	                 CURVE_ENOKEY);
+	ck_assert_int_eq(curve_keylabel_find_text(text, 63, pk), CURVE_ENOKEY);
 	for (i = 0; i < 4; i++) {
 		memset(text + i * 62, 'a', 61);
 		text[i * 62 + 61] = '.';
@@ -394,8 +399,7 @@ START_TEST(test_keylabel_malformed)
 	memset(text + 248, 'b', 5);
 	ck_assert_int_eq(curve_keylabel_find_text(text, 253, pk),
 	                 CURVE_ENOKEY);
-	ck_assert_int_eq(curve_keylabel_find_text(text, 254, pk),
-	                 CURVE_ENAME);
+	ck_assert_int_eq(curve_keylabel_find_text(text, 254, pk), CURVE_ENAME);
 	ck_assert_int_eq(curve_keylabel_find_text("a\\.b", 4, pk),
 	                 CURVE_ENAME);
 }
@@ -417,7 +421,7 @@ static int cmp16(const void *a, const void *b)
 START_TEST(test_random_pool_distinct)
 {
 	enum { N = 20000 };
-	unsigned char (*v)[16] = malloc(sizeof(*v) * N);
+	unsigned char(*v)[16] = malloc(sizeof(*v) * N);
 	static const unsigned char zero[16];
 	size_t i;
 
@@ -470,8 +474,7 @@ START_TEST(test_random_pool_sizes)
 }
 END_TEST
 
-static Suite *
-curve_suite(void)
+static Suite *curve_suite(void)
 {
 	Suite *s = suite_create("curve");
 	TCase *tc;
@@ -502,8 +505,7 @@ curve_suite(void)
 	return s;
 }
 
-int
-main(void)
+int main(void)
 {
 	SRunner *sr = srunner_create(curve_suite());
 	int failed;

@@ -17,7 +17,6 @@
 /* ------------------------------------------------------------------ */
 /* nonce                                                               */
 
-
 START_TEST(test_nonce_counter)
 {
 	struct curve_client *c = NULL;
@@ -66,8 +65,7 @@ struct nonce_job {
 	uint64_t got[NONCE_PER_THREAD];
 };
 
-static void *
-nonce_worker(void *arg)
+static void *nonce_worker(void *arg)
 {
 	struct nonce_job *j = arg;
 	uint8_t n[12];
@@ -81,8 +79,7 @@ nonce_worker(void *arg)
 	return j;
 }
 
-static int
-cmp_u64(const void *a, const void *b)
+static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
@@ -102,7 +99,8 @@ START_TEST(test_nonce_threads)
 	for (i = 0; i < NONCE_THREADS; i++) {
 		job[i].c = c;
 		ck_assert_int_eq(pthread_create(&t[i], NULL, nonce_worker,
-		                                &job[i]), 0);
+		                                &job[i]),
+		                 0);
 	}
 	for (i = 0; i < NONCE_THREADS; i++) {
 		ck_assert_int_eq(pthread_join(t[i], &ret), 0);
@@ -116,7 +114,7 @@ START_TEST(test_nonce_threads)
 	}
 	qsort(all, NONCE_THREADS * NONCE_PER_THREAD, sizeof all[0], cmp_u64);
 	for (i = 0; i < NONCE_THREADS * NONCE_PER_THREAD; i++)
-		if (all[i] != i + 1)                /* no repeats, no gaps */
+		if (all[i] != i + 1) /* no repeats, no gaps */
 			ck_abort_msg("counter %zu is %llu", i,
 			             (unsigned long long)all[i]);
 	curve_client_free(c);
@@ -126,8 +124,8 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* sharedkey                                                           */
 
-static void
-box_to(struct curve_client *c, const uint8_t *pk, const uint8_t *sk)
+static void box_to(struct curve_client *c, const uint8_t *pk,
+                   const uint8_t *sk)
 {
 	uint8_t pkt[128], m[64], cpk[32], nonce[12];
 	size_t n = 0;
@@ -135,14 +133,14 @@ box_to(struct curve_client *c, const uint8_t *pk, const uint8_t *sk)
 	ck_assert_int_eq(curve_nonce_next(c, nonce), CURVE_OK);
 	ck_assert_int_eq(curve_streamlined_box(c, pk, nonce,
 	                                       (const uint8_t *)"query", 5,
-	                                       pkt, sizeof pkt, &n), CURVE_OK);
+	                                       pkt, sizeof pkt, &n),
+	                 CURVE_OK);
 	ck_assert_uint_eq(srv_open_streamlined(pkt, n, m, cpk, sk), 5);
 	ck_assert_int_eq(memcmp(m, "query", 5), 0);
 }
 
-static void
-expect_stats(struct curve_client *c, uint64_t hits, uint64_t misses,
-             uint64_t ev, uint64_t entries)
+static void expect_stats(struct curve_client *c, uint64_t hits,
+                         uint64_t misses, uint64_t ev, uint64_t entries)
 {
 	struct curve_stats st;
 
@@ -169,17 +167,17 @@ START_TEST(test_sharedkey_lru)
 	expect_stats(c, 1, 1, 0, 1);
 	box_to(c, pk[1], sk[1]);
 	expect_stats(c, 1, 2, 0, 2);
-	box_to(c, pk[0], sk[0]);               /* A is now most recent */
+	box_to(c, pk[0], sk[0]); /* A is now most recent */
 	expect_stats(c, 2, 2, 0, 2);
-	box_to(c, pk[2], sk[2]);               /* full: evicts B */
+	box_to(c, pk[2], sk[2]); /* full: evicts B */
 	expect_stats(c, 2, 3, 1, 2);
-	box_to(c, pk[0], sk[0]);               /* A survived */
+	box_to(c, pk[0], sk[0]); /* A survived */
 	expect_stats(c, 3, 3, 1, 2);
 	box_to(c, pk[2], sk[2]);
 	expect_stats(c, 4, 3, 1, 2);
-	box_to(c, pk[1], sk[1]);               /* B again: evicts A */
+	box_to(c, pk[1], sk[1]); /* B again: evicts A */
 	expect_stats(c, 4, 4, 2, 2);
-	box_to(c, pk[0], sk[0]);               /* evicts C */
+	box_to(c, pk[0], sk[0]); /* evicts C */
 	expect_stats(c, 4, 5, 3, 2);
 	box_to(c, pk[1], sk[1]);
 	expect_stats(c, 5, 5, 3, 2);
@@ -256,8 +254,7 @@ struct sk_job {
 
 /* Box to several servers while another thread rotates: the client key in
  * each packet must match the key that boxed it. */
-static void *
-sk_worker(void *arg)
+static void *sk_worker(void *arg)
 {
 	struct sk_job *j = arg;
 	uint8_t pkt[128], m[64], cpk[32], nonce[12], n24[24] = { 0 };
@@ -304,7 +301,8 @@ START_TEST(test_sharedkey_threads)
 		job[i].sk = sk;
 		job[i].rotate = i == 0;
 		ck_assert_int_eq(pthread_create(&t[i], NULL, sk_worker,
-		                                &job[i]), 0);
+		                                &job[i]),
+		                 0);
 	}
 	for (i = 0; i < SK_THREADS; i++) {
 		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
@@ -319,16 +317,14 @@ END_TEST
 
 static char tmpdir[64];
 
-static void
-keyfile_setup(void)
+static void keyfile_setup(void)
 {
 	ck_assert_int_ge(sodium_init(), 0);
 	strcpy(tmpdir, TMPL);
 	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 }
 
-static void
-keyfile_teardown(void)
+static void keyfile_teardown(void)
 {
 	char cmd[128];
 
@@ -336,14 +332,12 @@ keyfile_teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-static void
-path_in(char *out, size_t cap, const char *name)
+static void path_in(char *out, size_t cap, const char *name)
 {
 	ck_assert_int_lt(snprintf(out, cap, "%s/%s", tmpdir, name), (int)cap);
 }
 
-static void
-write_file(const char *path, const char *data, mode_t mode)
+static void write_file(const char *path, const char *data, mode_t mode)
 {
 	FILE *f;
 
@@ -355,8 +349,7 @@ write_file(const char *path, const char *data, mode_t mode)
 	ck_assert_int_eq(chmod(path, mode), 0);
 }
 
-static int
-load_status(const char *path)
+static int load_status(const char *path)
 {
 	struct curve_client *c = (struct curve_client *)&c;
 	int st = curve_client_load(&c, 0, path);
@@ -370,7 +363,7 @@ load_status(const char *path)
 }
 
 static const char hexkey[] =
-    "e264283b6d9ecfc0b2d2c447eaab2f3e3d5f55115c7fde483d5e05bd7f4ff06a";
+	"e264283b6d9ecfc0b2d2c447eaab2f3e3d5f55115c7fde483d5e05bd7f4ff06a";
 
 START_TEST(test_keyfile_generate_load)
 {
@@ -404,8 +397,10 @@ START_TEST(test_keyfile_generate_load)
 	curve_client_pk(c, pk2);
 	ck_assert_int_ne(memcmp(pk, pk2, 32), 0);
 	curve_client_free(c);
-	snprintf(buf, sizeof buf, "ls '%s' | grep -vx 'key' | "
-	         "grep -vx 'key.nonce' | grep -q .", tmpdir);
+	snprintf(buf, sizeof buf,
+	         "ls '%s' | grep -vx 'key' | "
+	         "grep -vx 'key.nonce' | grep -q .",
+	         tmpdir);
 	ck_assert_int_ne(system(buf), 0);
 	/* A missing directory. */
 	path_in(path, sizeof path, "no/such/key");
@@ -424,8 +419,8 @@ END_TEST
 
 START_TEST(test_keyfile_mode_type)
 {
-	static const mode_t bad[] = { 0644, 0640, 0604, 0700, 0610, 0601,
-	                              04600, 0666 };
+	static const mode_t bad[] = { 0644, 0640, 0604,  0700,
+		                      0610, 0601, 04600, 0666 };
 	char path[128], link[128], line[80];
 	size_t i;
 
@@ -465,8 +460,9 @@ END_TEST
 START_TEST(test_keyfile_malformed)
 {
 	char path[128], line[160];
-	const char *bad[] = { "", "\n", "%.63s\n", "%.63s", "%s0\n", "%s\n\n",
-	                      "%s\r\n", " %s\n", "%s \n", "%s0", "x%.63s\n" };
+	const char *bad[] = { "",      "\n",     "%.63s\n", "%.63s",
+		              "%s0\n", "%s\n\n", "%s\r\n",  " %s\n",
+		              "%s \n", "%s0",    "x%.63s\n" };
 	size_t i;
 
 	path_in(path, sizeof path, "key");
@@ -494,8 +490,7 @@ START_TEST(test_keyfile_malformed)
 }
 END_TEST
 
-static uint64_t
-read_mark(const char *keypath)
+static uint64_t read_mark(const char *keypath)
 {
 	char path[160], buf[64];
 	FILE *f;
@@ -614,8 +609,7 @@ END_TEST
 /* ------------------------------------------------------------------ */
 
 /** Add the TCases "nonce", "sharedkey" and "keyfile". */
-void
-check_curve_add_keys(Suite *s)
+void check_curve_add_keys(Suite *s)
 {
 	TCase *tc;
 

@@ -60,7 +60,8 @@ START_TEST(test_vectors_streamlined)
 	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, el, rl;
 
 	ck_assert_int_eq(curve_streamlined_box(vc, spk, cnonce, q, ql, pkt,
-	                                       sizeof pkt, &n), CURVE_OK);
+	                                       sizeof pkt, &n),
+	                 CURVE_OK);
 	el = vec_bytes("streamlined_query", exp, sizeof exp);
 	ck_assert_uint_eq(n, el);
 	ck_assert_int_eq(memcmp(pkt, exp, n), 0);
@@ -70,7 +71,8 @@ START_TEST(test_vectors_streamlined)
 	rl = vec_bytes("streamlined_response", resp, sizeof resp);
 	el = vec_bytes("inner_response", exp, sizeof exp);
 	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp, rl, out,
-	                                        sizeof out, &n), CURVE_OK);
+	                                        sizeof out, &n),
+	                 CURVE_OK);
 	ck_assert_uint_eq(n, el);
 	ck_assert_int_eq(memcmp(out, exp, n), 0);
 	ck_assert_uint_eq(rl, el + CURVE_STREAMLINED_RESPONSE_OVERHEAD);
@@ -86,7 +88,8 @@ START_TEST(test_vectors_txt)
 
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 0xabcd,
 	                                       "curve.test", q, ql, pkt,
-	                                       sizeof pkt, &n), CURVE_OK);
+	                                       sizeof pkt, &n),
+	                 CURVE_OK);
 	el = vec_bytes("txt_query", exp, sizeof exp);
 	ck_assert_uint_eq(n, el);
 	ck_assert_int_eq(memcmp(pkt, exp, n), 0);
@@ -102,7 +105,8 @@ START_TEST(test_vectors_txt)
 			                  strlen(f[2]));
 			ck_assert_uint_eq(pkt[pos], strlen(f[2]));
 			ck_assert_int_eq(memcmp(pkt + pos + 1, f[2],
-			                        strlen(f[2])), 0);
+			                        strlen(f[2])),
+			                 0);
 			pos += 1 + strlen(f[2]);
 			labels++;
 		} else if (nf == 2 && strcmp(f[0], "txt_zone") == 0) {
@@ -116,9 +120,9 @@ START_TEST(test_vectors_txt)
 
 	rl = vec_bytes("txt_response", resp, sizeof resp);
 	el = vec_bytes("inner_response", exp, sizeof exp);
-	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, pkt, n,
-	                                         resp, rl, out, sizeof out,
-	                                         &i), CURVE_OK);
+	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, pkt, n, resp,
+	                                         rl, out, sizeof out, &i),
+	                 CURVE_OK);
 	ck_assert_uint_eq(i, el);
 	ck_assert_int_eq(memcmp(out, exp, el), 0);
 }
@@ -135,13 +139,13 @@ START_TEST(test_vectors_txt_split)
 	tl = vec_bytes("txt_query", tq, sizeof tq);
 	rl = vec_bytes("txt_response_split", resp, sizeof resp);
 	ck_assert_uint_eq(rl, 575);
-	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, tq, tl,
-	                                         resp, rl, out, sizeof out,
-	                                         &n), CURVE_OK);
+	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, tq, tl, resp,
+	                                         rl, out, sizeof out, &n),
+	                 CURVE_OK);
 	ck_assert_uint_eq(n, 352);
 	ck_assert_uint_eq(out[0], 0x12);
 	ck_assert_uint_eq(out[1], 0x34);
-	ck_assert_uint_eq(out[7], 20);          /* 20 A records */
+	ck_assert_uint_eq(out[7], 20); /* 20 A records */
 	/* RDLENGTH 382 = strings of [255, 125]. */
 	ck_assert_uint_eq(resp[tl + 10] * 256 + resp[tl + 11], 382);
 	ck_assert_uint_eq(resp[tl + 12], 255);
@@ -149,7 +153,8 @@ START_TEST(test_vectors_txt_split)
 	vec_bytes("server_ext", ext, sizeof ext);
 	curve_client_pk(vc, cpk);
 	ck_assert_uint_eq(srv_txt(tq, tl, cpk, cnonce, ext, out, n, 255, 0,
-	                          again, ssk), rl);
+	                          again, ssk),
+	                  rl);
 	ck_assert_int_eq(memcmp(again, resp, rl), 0);
 	(void)ql;
 }
@@ -163,16 +168,17 @@ START_TEST(test_vectors_curvedns)
 	rl = vec_bytes("curvedns_streamlined_response", resp, sizeof resp);
 	el = vec_bytes("curvedns_streamlined_inner", exp, sizeof exp);
 	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp, rl, out,
-	                                        sizeof out, &n), CURVE_OK);
+	                                        sizeof out, &n),
+	                 CURVE_OK);
 	ck_assert_uint_eq(n, el);
 	ck_assert_int_eq(memcmp(out, exp, el), 0);
 
 	tl = vec_bytes("txt_query", tq, sizeof tq);
 	rl = vec_bytes("curvedns_txt_response", resp, sizeof resp);
 	el = vec_bytes("curvedns_txt_inner", exp, sizeof exp);
-	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, tq, tl,
-	                                         resp, rl, out, sizeof out,
-	                                         &n), CURVE_OK);
+	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, tq, tl, resp,
+	                                         rl, out, sizeof out, &n),
+	                 CURVE_OK);
 	ck_assert_uint_eq(n, el);
 	ck_assert_int_eq(memcmp(out, exp, el), 0);
 }
@@ -183,11 +189,20 @@ END_TEST
 START_TEST(test_vectors_blocks)
 {
 	static const char *blocks[] = {
-		"ns_wire", "inner_query", "query_box", "streamlined_query",
-		"inner_response", "streamlined_response", "txt_qname_wire",
-		"txt_query", "txt_response", "txt_response_split",
-		"curvedns_streamlined_response", "curvedns_streamlined_inner",
-		"curvedns_txt_response", "curvedns_txt_inner",
+		"ns_wire",
+		"inner_query",
+		"query_box",
+		"streamlined_query",
+		"inner_response",
+		"streamlined_response",
+		"txt_qname_wire",
+		"txt_query",
+		"txt_response",
+		"txt_response_split",
+		"curvedns_streamlined_response",
+		"curvedns_streamlined_inner",
+		"curvedns_txt_response",
+		"curvedns_txt_inner",
 	};
 	uint8_t buf[1024], m[256], q[64], cpk[32], mycpk[32];
 	size_t i, n;
@@ -206,7 +221,6 @@ END_TEST
 /* ------------------------------------------------------------------ */
 /* reject                                                              */
 
-
 START_TEST(test_reject_streamlined_vectors)
 {
 	char copy[4096], *f[5];
@@ -223,14 +237,18 @@ START_TEST(test_reject_streamlined_vectors)
 		memcpy(bad, resp, rl);
 		len = rl;
 		if (strcmp(f[1], "xor") == 0) {
-			off = strcmp(f[2], "last") == 0 ? rl - 1 :
-			      strtoul(f[2], NULL, 10);
+			off = strcmp(f[2], "last") == 0 ?
+			              rl - 1 :
+			              strtoul(f[2], NULL, 10);
 			bad[off] ^= (uint8_t)strtoul(f[3], NULL, 16);
 		} else if (strcmp(f[1], "magic") == 0) {
 			ck_assert_uint_eq(strlen(f[2]), 8);
 			memcpy(bad, f[2], 8);
-			ck_assert_int_eq(memcmp(bad, "\x52\x36\x66\x6e\x76\x57"
-			                        "\x6a\x38", 8), 0);
+			ck_assert_int_eq(memcmp(bad,
+			                        "\x52\x36\x66\x6e\x76\x57"
+			                        "\x6a\x38",
+			                        8),
+			                 0);
 		} else {
 			ck_assert_str_eq(f[1], "cut");
 			len = strtoul(f[2], NULL, 10);
@@ -241,7 +259,6 @@ START_TEST(test_reject_streamlined_vectors)
 	ck_assert_uint_eq(rows, 5);
 }
 END_TEST
-
 
 START_TEST(test_reject_wrong_key_nonce)
 {
@@ -274,7 +291,8 @@ START_TEST(test_reject_reflected_query)
 	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, len;
 
 	ck_assert_int_eq(curve_streamlined_box(vc, spk, cnonce, q, ql, pkt,
-	                                       sizeof pkt, &n), CURVE_OK);
+	                                       sizeof pkt, &n),
+	                 CURVE_OK);
 	memcpy(refl, "R6fnvWJ8", 8);
 	memcpy(refl + 8, cnonce, 12);
 	memset(refl + 20, 0, 12);
@@ -284,7 +302,8 @@ START_TEST(test_reject_reflected_query)
 	vec_key("shared_key", key);
 	memcpy(n24, cnonce, 12);
 	ck_assert_int_eq(crypto_box_open_easy_afternm(out, refl + 32, len - 32,
-	                                              n24, key), 0);
+	                                              n24, key),
+	                 0);
 	ck_assert_int_eq(memcmp(out, q, ql), 0);
 	/* ... so it is dropped before opening. */
 	ck_assert_int_eq(open_sl(refl, len, spk, cnonce), CURVE_ENONCE);
@@ -304,14 +323,17 @@ START_TEST(test_reject_plain_and_space)
 	/* Output one byte too small; then exactly big enough. */
 	memset(out, 0xa5, sizeof out);
 	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp, rl, out,
-	                                        rl - 49, &n), CURVE_ESPACE);
+	                                        rl - 49, &n),
+	                 CURVE_ESPACE);
 	ck_assert_uint_eq(out[0], 0xa5);
 	ck_assert_uint_eq(n, 7);
 	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp, rl, out,
-	                                        rl - 48, &n), CURVE_OK);
+	                                        rl - 48, &n),
+	                 CURVE_OK);
 	ck_assert_uint_eq(n, rl - 48);
 	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp, rl,
-	                                        NULL, 0, &n), CURVE_ESPACE);
+	                                        NULL, 0, &n),
+	                 CURVE_ESPACE);
 	ck_assert_int_eq(curve_streamlined_open(NULL, spk, cnonce, resp, rl,
 	                                        out, sizeof out, &n),
 	                 CURVE_EINVAL);
@@ -327,19 +349,15 @@ START_TEST(test_reject_plain_and_space)
 }
 END_TEST
 
-
-
-
 /* Flip one byte of the vector response and expect status st. */
-static void
-txt_flip(size_t off, uint8_t x, int st)
+static void txt_flip(size_t off, uint8_t x, int st)
 {
 	uint8_t bad[1024];
 
 	memcpy(bad, txr, txrl);
 	bad[off] ^= x;
-	ck_assert_msg(open_txt(bad, txrl) == st, "offset %zu ^ %02x: %d",
-	              off, x, open_txt(bad, txrl));
+	ck_assert_msg(open_txt(bad, txrl) == st, "offset %zu ^ %02x: %d", off,
+	              x, open_txt(bad, txrl));
 }
 
 START_TEST(test_reject_txt_header)
@@ -349,16 +367,16 @@ START_TEST(test_reject_txt_header)
 	ck_assert_int_eq(open_txt(txr, txrl), CURVE_OK);
 	txt_flip(0, 0x01, CURVE_EID);
 	txt_flip(1, 0x80, CURVE_EID);
-	txt_flip(2, 0x80, CURVE_EFORMAT);      /* QR clear */
-	txt_flip(2, 0x04, CURVE_EFORMAT);      /* AA clear */
-	txt_flip(2, 0x08, CURVE_EFORMAT);      /* opcode 1 */
-	txt_flip(2, 0x40, CURVE_EFORMAT);      /* opcode 8 */
-	txt_flip(2, 0x02, CURVE_EFORMAT);      /* TC */
-	txt_flip(3, 0x03, CURVE_EFORMAT);      /* NXDOMAIN */
-	txt_flip(3, 0x05, CURVE_EFORMAT);      /* REFUSED */
-	txt_flip(2, 0x01, CURVE_OK);           /* RD is not checked */
-	txt_flip(3, 0x80, CURVE_OK);           /* nor RA */
-	for (i = 4; i < 12; i++) {             /* counts 1/1/0/0 only */
+	txt_flip(2, 0x80, CURVE_EFORMAT); /* QR clear */
+	txt_flip(2, 0x04, CURVE_EFORMAT); /* AA clear */
+	txt_flip(2, 0x08, CURVE_EFORMAT); /* opcode 1 */
+	txt_flip(2, 0x40, CURVE_EFORMAT); /* opcode 8 */
+	txt_flip(2, 0x02, CURVE_EFORMAT); /* TC */
+	txt_flip(3, 0x03, CURVE_EFORMAT); /* NXDOMAIN */
+	txt_flip(3, 0x05, CURVE_EFORMAT); /* REFUSED */
+	txt_flip(2, 0x01, CURVE_OK);      /* RD is not checked */
+	txt_flip(3, 0x80, CURVE_OK);      /* nor RA */
+	for (i = 4; i < 12; i++) {        /* counts 1/1/0/0 only */
 		txt_flip(i, 0x01, CURVE_EFORMAT);
 		txt_flip(i, 0x10, CURVE_EFORMAT);
 	}
@@ -385,7 +403,7 @@ START_TEST(test_reject_txt_answer)
 
 	vec_bytes("server_ext", ext, sizeof ext);
 	curve_client_pk(vc, cpk);
-	txt_flip(a + 1, 0x01, CURVE_EFORMAT);  /* pointer c00d */
+	txt_flip(a + 1, 0x01, CURVE_EFORMAT); /* pointer c00d */
 	/* A pointer to a valid name, but not the question's: "curve.test". */
 	ck_assert_uint_eq(txr[a - 4 - 12], 5);
 	txt_flip(a + 1, 0x0c ^ (uint8_t)(a - 4 - 12), CURVE_EFORMAT);
@@ -430,8 +448,10 @@ START_TEST(test_reject_txt_answer)
 	bad[a + 12] = 27;
 	ck_assert_int_eq(open_txt(bad, a + 12 + 28), CURVE_ESHORT);
 	/* An empty string before the data, and 1-byte strings: fine. */
-	n = srv_txt(txq, txql, cpk, cnonce, (const uint8_t *)"\1\2\3\4\5\6\7"
-	            "\10\11\12\13\14", m, ml, 1, 0, bad, ssk);
+	n = srv_txt(txq, txql, cpk, cnonce,
+	            (const uint8_t *)"\1\2\3\4\5\6\7"
+	                             "\10\11\12\13\14",
+	            m, ml, 1, 0, bad, ssk);
 	ck_assert_int_eq(open_txt(bad, n), CURVE_OK);
 	/* Output one byte too small. */
 	memset(out, 0xa5, sizeof out);
@@ -456,7 +476,9 @@ START_TEST(test_reject_txt_plain)
 	ck_assert_int_eq(open_txt(bad, txql), CURVE_EFORMAT);
 	/* The streamlined vector response is no TXT response. */
 	ck_assert_int_eq(open_txt((const uint8_t *)"R6fnvWJ8\0\0\0\0\0\0\0\1"
-	                          "\xa1\xb2\xc3\xd4", 20), CURVE_EID);
+	                                           "\xa1\xb2\xc3\xd4",
+	                          20),
+	                 CURVE_EID);
 	/* Wrong key. */
 	{
 		uint8_t key2[32], out[128], *p = exact(txr, txrl);
@@ -489,8 +511,7 @@ END_TEST
 /* ------------------------------------------------------------------ */
 
 /** Add the TCases "vectors" and "reject". */
-void
-check_curve_add_proto(Suite *s)
+void check_curve_add_proto(Suite *s)
 {
 	TCase *tc;
 

@@ -20,8 +20,8 @@
 
 /* Build a TXT query for an inner query of ql bytes, have the test server
  * open it, answer with strings of `chunk` bytes, and open the answer. */
-static void
-txt_roundtrip(size_t ql, const char *zone, size_t chunk, int literal)
+static void txt_roundtrip(size_t ql, const char *zone, size_t chunk,
+                          int literal)
 {
 	static uint8_t q[5000], pkt[BIG], m[5000], resp[BIG], out[5000];
 	uint8_t zw[300], cn[12], cpk[32], ext[12], mycpk[32];
@@ -70,42 +70,50 @@ START_TEST(test_txt_zones)
 	char zone[300];
 
 	txt_roundtrip(32, "a", 255, 0);
-	txt_roundtrip(32, "x.onion", 255, 0);   /* c-ares refuses .onion */
+	txt_roundtrip(32, "x.onion", 255, 0); /* c-ares refuses .onion */
 	/* "zone." is "zone"; "." and "" are the root. */
-	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, "curve.test",
-	                                       q, 32, a, sizeof a, &na),
+	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1,
+	                                       "curve.test", q, 32, a,
+	                                       sizeof a, &na),
 	                 CURVE_OK);
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1,
 	                                       "curve.test.", q, 32, b,
-	                                       sizeof b, &nb), CURVE_OK);
+	                                       sizeof b, &nb),
+	                 CURVE_OK);
 	ck_assert_uint_eq(na, nb);
 	ck_assert_int_eq(memcmp(a, b, na), 0);
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, ".", q, 32,
-	                                       a, sizeof a, &na), CURVE_OK);
+	                                       a, sizeof a, &na),
+	                 CURVE_OK);
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, "", q, 32,
-	                                       b, sizeof b, &nb), CURVE_OK);
+	                                       b, sizeof b, &nb),
+	                 CURVE_OK);
 	ck_assert_uint_eq(na, nb);
 	ck_assert_int_eq(memcmp(a, b, na), 0);
 	ck_assert_uint_eq(na, 181 - 11);
-	ck_assert_uint_eq(a[na - 5], 0);        /* root after the x1a label */
+	ck_assert_uint_eq(a[na - 5], 0); /* root after the x1a label */
 	/* Bad zones. */
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, "a..b", q,
 	                                       32, a, sizeof a, &na),
 	                 CURVE_ENAME);
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, ".a", q, 32,
-	                                       a, sizeof a, &na), CURVE_ENAME);
+	                                       a, sizeof a, &na),
+	                 CURVE_ENAME);
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, "a\\.b", q,
 	                                       32, a, sizeof a, &na),
 	                 CURVE_ENAME);
 	memset(zone, 'z', 64);
 	zone[64] = '\0';
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, zone, q, 32,
-	                                       a, sizeof a, &na), CURVE_ENAME);
+	                                       a, sizeof a, &na),
+	                 CURVE_ENAME);
 	zone[63] = '\0';
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, zone, q, 32,
-	                                       a, sizeof a, &na), CURVE_OK);
+	                                       a, sizeof a, &na),
+	                 CURVE_OK);
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, NULL, q, 32,
-	                                       a, sizeof a, &na), CURVE_EINVAL);
+	                                       a, sizeof a, &na),
+	                 CURVE_EINVAL);
 }
 END_TEST
 
@@ -198,18 +206,21 @@ START_TEST(test_txt_space)
 	uint8_t q[40] = { 0 }, pkt[600];
 	size_t n = 0, need;
 
-	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, "curve.test",
-	                                       q, 32, pkt, sizeof pkt, &need),
+	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1,
+	                                       "curve.test", q, 32, pkt,
+	                                       sizeof pkt, &need),
 	                 CURVE_OK);
 	ck_assert_uint_eq(need, 181);
 	memset(pkt, 0xee, sizeof pkt);
-	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, "curve.test",
-	                                       q, 32, pkt, need - 1, &n),
+	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1,
+	                                       "curve.test", q, 32, pkt,
+	                                       need - 1, &n),
 	                 CURVE_ESPACE);
 	ck_assert_uint_eq(pkt[0], 0xee);
-	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1, "curve.test",
-	                                       q, CURVE_TXT_MAX_QUERY + 1,
-	                                       pkt, sizeof pkt, &n),
+	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 1,
+	                                       "curve.test", q,
+	                                       CURVE_TXT_MAX_QUERY + 1, pkt,
+	                                       sizeof pkt, &n),
 	                 CURVE_EINVAL);
 	/* A long name needs room too (our own writer). */
 	{
@@ -255,9 +266,9 @@ END_TEST
 START_TEST(test_limits_truncation)
 {
 	static const char *sl[] = { "streamlined_response",
-	                            "curvedns_streamlined_response" };
+		                    "curvedns_streamlined_response" };
 	static const char *tx[] = { "txt_response", "txt_response_split",
-	                            "curvedns_txt_response" };
+		                    "curvedns_txt_response" };
 	uint8_t pkt[1024];
 	size_t i, len, cut;
 	int st;
@@ -268,7 +279,7 @@ START_TEST(test_limits_truncation)
 		for (cut = 0; cut < len; cut++) {
 			st = open_sl(pkt, cut, spk, cnonce);
 			ck_assert_int_eq(st, cut < 48 ? CURVE_ESHORT :
-			                 CURVE_EAUTH);
+			                                CURVE_EAUTH);
 		}
 	}
 	for (i = 0; i < 3; i++) {
@@ -297,7 +308,7 @@ START_TEST(test_limits_truncation_names)
 	/* Text names cut anywhere: no read past len either. */
 	{
 		const char *name = "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538"
-		                   "xmqd280z0ynh2.ns1.curve.test";
+				   "xmqd280z0ynh2.ns1.curve.test";
 
 		for (cut = 0; cut <= strlen(name); cut++) {
 			t = (char *)exact((const uint8_t *)name, cut);
@@ -335,17 +346,21 @@ START_TEST(test_limits_large)
 	n = srv_streamlined(cpk, cnonce, ext, m, sizeof m, pkt, ssk);
 	ck_assert_int_eq(open_sl(pkt, n, spk, cnonce), CURVE_ESPACE);
 	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, pkt, n, out,
-	                                        sizeof out, &ol), CURVE_OK);
+	                                        sizeof out, &ol),
+	                 CURVE_OK);
 	ck_assert_uint_eq(ol, sizeof m);
 	ck_assert_int_eq(memcmp(out, m, ol), 0);
 	pkt[n - 1] ^= 1;
 	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, pkt, n, out,
-	                                        sizeof out, &ol), CURVE_EAUTH);
+	                                        sizeof out, &ol),
+	                 CURVE_EAUTH);
 	/* Streamlined box: exactly qlen + 68 bytes of room. */
 	ck_assert_int_eq(curve_streamlined_box(vc, spk, cnonce, q, 32, pkt,
-	                                       32 + 67, &n), CURVE_ESPACE);
+	                                       32 + 67, &n),
+	                 CURVE_ESPACE);
 	ck_assert_int_eq(curve_streamlined_box(vc, spk, cnonce, q, 32, pkt,
-	                                       32 + 68, &n), CURVE_OK);
+	                                       32 + 68, &n),
+	                 CURVE_OK);
 	ck_assert_uint_eq(n, 100);
 	ck_assert_int_eq(curve_streamlined_box(vc, spk, cnonce, q, SIZE_MAX,
 	                                       pkt, sizeof pkt, &n),
@@ -372,8 +387,7 @@ END_TEST
 /* ------------------------------------------------------------------ */
 
 /** Add the TCases "txt" and "limits". */
-void
-check_curve_add_txt(Suite *s)
+void check_curve_add_txt(Suite *s)
 {
 	TCase *tc;
 

@@ -21,8 +21,7 @@
 char *vec_line[VEC_MAX_LINES];
 size_t vec_count;
 
-void
-vec_load(void)
+void vec_load(void)
 {
 	FILE *f;
 	char buf[4096];
@@ -46,9 +45,8 @@ vec_load(void)
 }
 
 /* Split line into up to max space-separated fields (in a copy). */
-size_t
-vec_fields(const char *line, char **field, size_t max, char *copy,
-           size_t cap)
+size_t vec_fields(const char *line, char **field, size_t max, char *copy,
+                  size_t cap)
 {
 	size_t n = 0;
 	char *save = NULL, *tok;
@@ -61,21 +59,20 @@ vec_fields(const char *line, char **field, size_t max, char *copy,
 	return n;
 }
 
-size_t
-unhex(uint8_t *out, size_t cap, const char *hex)
+size_t unhex(uint8_t *out, size_t cap, const char *hex)
 {
 	size_t n = 0;
 
 	if (strcmp(hex, "-") == 0)
 		return 0;
 	ck_assert_int_eq(sodium_hex2bin(out, cap, hex, strlen(hex), NULL, &n,
-	                                NULL), 0);
+	                                NULL),
+	                 0);
 	return n;
 }
 
 /* The bytes of "hex NAME" or "block NAME LEN" (checking LEN). */
-size_t
-vec_bytes(const char *name, uint8_t *out, size_t cap)
+size_t vec_bytes(const char *name, uint8_t *out, size_t cap)
 {
 	char copy[4096], *f[4];
 	size_t i, n, len;
@@ -97,22 +94,21 @@ vec_bytes(const char *name, uint8_t *out, size_t cap)
 	return 0;
 }
 
-void
-vec_key(const char *name, uint8_t k[CURVE_KEY_BYTES])
+void vec_key(const char *name, uint8_t k[CURVE_KEY_BYTES])
 {
 	ck_assert_uint_eq(vec_bytes(name, k, CURVE_KEY_BYTES),
 	                  CURVE_KEY_BYTES);
 }
 
-int
-status_of(const char *name)
+int status_of(const char *name)
 {
 	static const char *names[] = {
-		"CURVE_OK", "CURVE_ESHORT", "CURVE_EMAGIC", "CURVE_ENONCE",
-		"CURVE_EAUTH", "CURVE_EBASE32", "CURVE_ESPACE", "CURVE_EFORMAT",
-		"CURVE_EID", "CURVE_EQUESTION", "CURVE_ENOKEY", "CURVE_ENAME",
-		"CURVE_ENOMEM", "CURVE_EIO", "CURVE_EKEYFILE", "CURVE_EINVAL",
-		"CURVE_ECRYPTO",
+		"CURVE_OK",        "CURVE_ESHORT",  "CURVE_EMAGIC",
+		"CURVE_ENONCE",    "CURVE_EAUTH",   "CURVE_EBASE32",
+		"CURVE_ESPACE",    "CURVE_EFORMAT", "CURVE_EID",
+		"CURVE_EQUESTION", "CURVE_ENOKEY",  "CURVE_ENAME",
+		"CURVE_ENOMEM",    "CURVE_EIO",     "CURVE_EKEYFILE",
+		"CURVE_EINVAL",    "CURVE_ECRYPTO",
 	};
 	size_t i;
 
@@ -126,38 +122,33 @@ status_of(const char *name)
 /* ------------------------------------------------------------------ */
 /* Fixtures and the test-side server                                   */
 
-struct curve_client *vc;   /* client with the vector key */
+struct curve_client *vc; /* client with the vector key */
 uint8_t spk[CURVE_KEY_BYTES], ssk[CURVE_SECRET_BYTES];
 uint8_t cnonce[CURVE_NONCE_BYTES];
 
-void
-vec_setup(void)
+void vec_setup(void)
 {
 	uint8_t csk[CURVE_SECRET_BYTES];
 
 	ck_assert_int_ge(sodium_init(), 0);
-	ck_assert_uint_eq(vec_bytes("client_sk", csk, sizeof csk),
-	                  sizeof csk);
+	ck_assert_uint_eq(vec_bytes("client_sk", csk, sizeof csk), sizeof csk);
 	ck_assert_int_eq(curve_client_from_secret(&vc, 0, csk), CURVE_OK);
 	vec_key("server_pk", spk);
-	ck_assert_uint_eq(vec_bytes("server_sk", ssk, sizeof ssk),
-	                  sizeof ssk);
+	ck_assert_uint_eq(vec_bytes("server_sk", ssk, sizeof ssk), sizeof ssk);
 	/* Built by hand: counter 1, random part a1b2c3d4. */
 	memcpy(cnonce, "\0\0\0\0\0\0\0\1\xa1\xb2\xc3\xd4", sizeof cnonce);
 }
 
-void
-vec_teardown(void)
+void vec_teardown(void)
 {
 	curve_client_free(vc);
 	vc = NULL;
 }
 
 /* Server side: box m for the client (nonce cn | ext). */
-void
-srv_box(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
-        const uint8_t *ext, const uint8_t *m, size_t mlen, uint8_t *box,
-        const uint8_t *sk)
+void srv_box(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
+             const uint8_t *ext, const uint8_t *m, size_t mlen, uint8_t *box,
+             const uint8_t *sk)
 {
 	uint8_t n24[CURVE_BOX_NONCE_BYTES];
 
@@ -167,10 +158,9 @@ srv_box(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
 }
 
 /* Server side: a streamlined response; returns its length. */
-size_t
-srv_streamlined(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
-                const uint8_t *ext, const uint8_t *m, size_t mlen,
-                uint8_t *out, const uint8_t *sk)
+size_t srv_streamlined(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
+                       const uint8_t *ext, const uint8_t *m, size_t mlen,
+                       uint8_t *out, const uint8_t *sk)
 {
 	memcpy(out, "R6fnvWJ8", CURVE_MAGIC_BYTES);
 	memcpy(out + 8, cn, CURVE_NONCE_BYTES);
@@ -180,9 +170,9 @@ srv_streamlined(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
 }
 
 /* Server side: open a streamlined query; returns the inner length. */
-size_t
-srv_open_streamlined(const uint8_t *pkt, size_t len, uint8_t *m,
-                     uint8_t cpk_out[CURVE_KEY_BYTES], const uint8_t *sk)
+size_t srv_open_streamlined(const uint8_t *pkt, size_t len, uint8_t *m,
+                            uint8_t cpk_out[CURVE_KEY_BYTES],
+                            const uint8_t *sk)
 {
 	uint8_t n24[CURVE_BOX_NONCE_BYTES] = { 0 };
 
@@ -191,16 +181,16 @@ srv_open_streamlined(const uint8_t *pkt, size_t len, uint8_t *m,
 	memcpy(cpk_out, pkt + 8, CURVE_KEY_BYTES);
 	memcpy(n24, pkt + 40, CURVE_NONCE_BYTES);
 	ck_assert_int_eq(crypto_box_open_easy(m, pkt + 52, len - 52, n24,
-	                                      cpk_out, sk), 0);
+	                                      cpk_out, sk),
+	                 0);
 	return len - CURVE_STREAMLINED_QUERY_OVERHEAD;
 }
 
 /* Server side: take a TXT query apart (independently of curve/): client
  * nonce, client key and inner query; returns the inner length. */
-size_t
-srv_open_txt(const uint8_t *q, size_t qlen, const char *zone_wire,
-             size_t zlen, uint8_t *m, uint8_t cn[CURVE_NONCE_BYTES],
-             uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *sk)
+size_t srv_open_txt(const uint8_t *q, size_t qlen, const char *zone_wire,
+                    size_t zlen, uint8_t *m, uint8_t cn[CURVE_NONCE_BYTES],
+                    uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *sk)
 {
 	char b32[8192], x1a[CURVE_KEYLABEL_LEN + 2];
 	uint8_t data[5000], key[40], n24[CURVE_BOX_NONCE_BYTES] = { 0 };
@@ -224,29 +214,31 @@ srv_open_txt(const uint8_t *q, size_t qlen, const char *zone_wire,
 	ck_assert_int_eq(memcmp(x1a, "x1a", 3), 0);
 	x1a[CURVE_KEYLABEL_LEN] = '0';
 	ck_assert_int_eq(curve_base32_decode(key, sizeof key, &klen, x1a + 3,
-	                                     52), CURVE_OK);
+	                                     52),
+	                 CURVE_OK);
 	ck_assert_uint_eq(klen, CURVE_KEY_BYTES);
 	memcpy(cpk, key, CURVE_KEY_BYTES);
 	ck_assert_uint_eq(qlen, pos + zlen + 4);
 	ck_assert_int_eq(memcmp(q + pos, zone_wire, zlen), 0);
 	ck_assert_int_eq(memcmp(q + pos + zlen, "\0\x10\0\x01", 4), 0);
 	ck_assert_int_eq(curve_base32_decode(data, sizeof data, &dlen, b32,
-	                                     nb), CURVE_OK);
+	                                     nb),
+	                 CURVE_OK);
 	ck_assert_uint_ge(dlen, 28);
 	memcpy(cn, data, CURVE_NONCE_BYTES);
 	memcpy(n24, data, CURVE_NONCE_BYTES);
 	ck_assert_int_eq(crypto_box_open_easy(m, data + 12, dlen - 12, n24,
-	                                      cpk, sk), 0);
+	                                      cpk, sk),
+	                 0);
 	return dlen - 28;
 }
 
 /* Server side: TXT response to query q (strings of at most chunk bytes,
  * owner as pointer c00c or, if literal, the name). Returns its length. */
-size_t
-srv_txt(const uint8_t *q, size_t qlen, const uint8_t cpk[CURVE_KEY_BYTES],
-        const uint8_t *cn, const uint8_t *ext, const uint8_t *m,
-        size_t mlen, size_t chunk, int literal, uint8_t *out,
-        const uint8_t *sk)
+size_t srv_txt(const uint8_t *q, size_t qlen,
+               const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
+               const uint8_t *ext, const uint8_t *m, size_t mlen, size_t chunk,
+               int literal, uint8_t *out, const uint8_t *sk)
 {
 	uint8_t data[BIG];
 	size_t dlen = 12 + 16 + mlen, pos, i, n, rdpos, qn = qlen - 16;
@@ -281,8 +273,7 @@ srv_txt(const uint8_t *q, size_t qlen, const uint8_t cpk[CURVE_KEY_BYTES],
 
 /* Is every byte of out still 0xa5? (One assertion: each Check assertion
  * costs a write to the runner.) */
-int
-untouched(const uint8_t *out, size_t len)
+int untouched(const uint8_t *out, size_t len)
 {
 	size_t i;
 
@@ -293,8 +284,7 @@ untouched(const uint8_t *out, size_t len)
 }
 
 /* A buffer of exactly len bytes, so ASan sees any read past len. */
-uint8_t *
-exact(const uint8_t *src, size_t len)
+uint8_t *exact(const uint8_t *src, size_t len)
 {
 	uint8_t *p = malloc(len > 0 ? len : 1);
 
@@ -305,8 +295,7 @@ exact(const uint8_t *src, size_t len)
 }
 
 /* Name in wire format from dotted text (test's own, independent). */
-size_t
-wire_name(const char *text, uint8_t *out)
+size_t wire_name(const char *text, uint8_t *out)
 {
 	size_t pos = 0, n;
 	const char *dot;
@@ -323,12 +312,10 @@ wire_name(const char *text, uint8_t *out)
 	return pos;
 }
 
-
 uint8_t txq[512], txr[1024];
 size_t txql, txrl;
 /* The idx-th "serverkey" row (0-based). */
-void
-vec_serverkey(size_t idx, uint8_t pk[CURVE_KEY_BYTES])
+void vec_serverkey(size_t idx, uint8_t pk[CURVE_KEY_BYTES])
 {
 	char copy[4096], *f[4];
 	size_t i, seen = 0;
@@ -339,16 +326,16 @@ vec_serverkey(size_t idx, uint8_t pk[CURVE_KEY_BYTES])
 		    strcmp(f[0], "serverkey") != 0)
 			continue;
 		if (seen++ == idx) {
-			ck_assert_uint_eq(unhex(pk, CURVE_KEY_BYTES, f[1]), 32);
+			ck_assert_uint_eq(unhex(pk, CURVE_KEY_BYTES, f[1]),
+			                  32);
 			return;
 		}
 	}
 	ck_abort_msg("no serverkey %zu", idx);
 }
 
-int
-open_sl(const uint8_t *pkt, size_t len, const uint8_t *key,
-        const uint8_t *nonce)
+int open_sl(const uint8_t *pkt, size_t len, const uint8_t *key,
+            const uint8_t *nonce)
 {
 	uint8_t out[512], *p = exact(pkt, len);
 	size_t n = 0x5a5a;
@@ -365,16 +352,14 @@ open_sl(const uint8_t *pkt, size_t len, const uint8_t *key,
 	return st;
 }
 
-void
-txt_setup(void)
+void txt_setup(void)
 {
 	vec_setup();
 	txql = vec_bytes("txt_query", txq, sizeof txq);
 	txrl = vec_bytes("txt_response", txr, sizeof txr);
 }
 
-int
-open_txt(const uint8_t *pkt, size_t len)
+int open_txt(const uint8_t *pkt, size_t len)
 {
 	uint8_t out[BIG / 8], *p = exact(pkt, len), *q = exact(txq, txql);
 	size_t n = 0x5a5a;
@@ -392,8 +377,7 @@ open_txt(const uint8_t *pkt, size_t len)
 	return st;
 }
 
-uint64_t
-counter_of(const uint8_t n[CURVE_NONCE_BYTES])
+uint64_t counter_of(const uint8_t n[CURVE_NONCE_BYTES])
 {
 	uint64_t v = 0;
 	size_t i;

@@ -110,7 +110,8 @@ START_TEST(test_pin_bound)
 	for (i = 0; i < CURVEPIN_SLOTS / 2; i++) {
 		len = zone(n + i, z);
 		ck_assert_int_eq(curvepin_note(p, z, len, T0 + 10 * n,
-		                               T0 + 5 * n), CURVEPIN_OK);
+		                               T0 + 5 * n),
+		                 CURVEPIN_OK);
 	}
 	ck_assert_uint_eq(curvepin_count(p, T0 + 5 * n), CURVEPIN_SLOTS / 2);
 }
@@ -123,7 +124,7 @@ END_TEST
 
 struct pinner {
 	unsigned index;
-	unsigned others_seen;  /* the other threads' zones found held */
+	unsigned others_seen; /* the other threads' zones found held */
 };
 
 static void *pinner_run(void *arg)
@@ -158,7 +159,8 @@ START_TEST(test_pin_threads)
 
 	for (i = 0; i < THREADS; i++) {
 		w[i].index = i;
-		ck_assert_int_eq(pthread_create(&t[i], NULL, pinner_run, &w[i]),
+		ck_assert_int_eq(pthread_create(&t[i], NULL, pinner_run,
+		                                &w[i]),
 		                 0);
 	}
 	for (i = 0; i < THREADS; i++) {

@@ -146,8 +146,8 @@ START_TEST(plain_header_flags_and_edns)
 	ask.edns = 0;
 	build(EXCHANGE_PLAIN);
 	ck_assert(!sent.edns);
-	ck_assert_uint_eq(out[2] & 0x01, 0x01);         /* RD */
-	ck_assert_uint_eq(out[10] << 8 | out[11], 0);   /* ARCOUNT: no OPT */
+	ck_assert_uint_eq(out[2] & 0x01, 0x01);       /* RD */
+	ck_assert_uint_eq(out[10] << 8 | out[11], 0); /* ARCOUNT: no OPT */
 }
 END_TEST
 

@@ -55,14 +55,16 @@ START_TEST(test_sizes)
 
 	write_file(0);
 	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, why,
-	                                  sizeof why), FILEIO_OK);
+	                                  sizeof why),
+	                 FILEIO_OK);
 	ck_assert_uint_eq(len, 0);
 	ck_assert_int_eq(buf[0], '\0');
 	free(buf);
 
 	write_file(10);
 	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, why,
-	                                  sizeof why), FILEIO_OK);
+	                                  sizeof why),
+	                 FILEIO_OK);
 	ck_assert_uint_eq(len, 10);
 	ck_assert_int_eq(buf[10], '\0');
 	ck_assert_int_eq(memcmp(buf, "aaaaaaaaaa", 10), 0);
@@ -70,13 +72,15 @@ START_TEST(test_sizes)
 
 	write_file(11);
 	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, why,
-	                                  sizeof why), FILEIO_ETOOBIG);
+	                                  sizeof why),
+	                 FILEIO_ETOOBIG);
 	ck_assert_ptr_null(buf);
 	ck_assert_str_eq(why, "larger than 10 bytes");
 
-	write_file(100000);  /* past the first chunk: the buffer grows */
-	ck_assert_int_eq(fileio_read_path(path, 1 << 20, true, &buf, &len,
-	                                  why, sizeof why), FILEIO_OK);
+	write_file(100000); /* past the first chunk: the buffer grows */
+	ck_assert_int_eq(fileio_read_path(path, 1 << 20, true, &buf, &len, why,
+	                                  sizeof why),
+	                 FILEIO_OK);
 	ck_assert_uint_eq(len, 100000);
 	ck_assert_int_eq(buf[99999], 'a');
 	ck_assert_int_eq(buf[100000], '\0');
@@ -93,16 +97,19 @@ START_TEST(test_not_regular)
 	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
 	/* a FIFO without a writer would block a plain open: never here */
 	ck_assert_int_eq(fileio_read_path(fifo, 10, true, &buf, &len, why,
-	                                  sizeof why), FILEIO_ENOTREG);
+	                                  sizeof why),
+	                 FILEIO_ENOTREG);
 	ck_assert_ptr_null(buf);
 	ck_assert_str_eq(why, "not a regular file");
 	ck_assert_int_eq(fileio_read_path(dir, 10, true, &buf, &len, why,
-	                                  sizeof why), FILEIO_ENOTREG);
+	                                  sizeof why),
+	                 FILEIO_ENOTREG);
 	ck_assert_int_eq(fileio_read_path("/dev/zero", 10, true, &buf, &len,
-	                                  why, sizeof why), FILEIO_ENOTREG);
+	                                  why, sizeof why),
+	                 FILEIO_ENOTREG);
 	/* read anyway, /dev/zero never ends: the limit stops it */
-	ck_assert_int_eq(fileio_read_path("/dev/zero", 5000, false, &buf,
-	                                  &len, why, sizeof why),
+	ck_assert_int_eq(fileio_read_path("/dev/zero", 5000, false, &buf, &len,
+	                                  why, sizeof why),
 	                 FILEIO_ETOOBIG);
 	ck_assert_ptr_null(buf);
 }
@@ -118,9 +125,11 @@ START_TEST(test_pipe)
 	ck_assert_int_eq(write(p[1], "nameserver x\n", 13), 13);
 	close(p[1]);
 	ck_assert_int_eq(fileio_read_fd(p[0], 100, true, &buf, &len, why,
-	                                sizeof why), FILEIO_ENOTREG);
+	                                sizeof why),
+	                 FILEIO_ENOTREG);
 	ck_assert_int_eq(fileio_read_fd(p[0], 100, false, &buf, &len, why,
-	                                sizeof why), FILEIO_OK);
+	                                sizeof why),
+	                 FILEIO_OK);
 	ck_assert_uint_eq(len, 13);
 	ck_assert_str_eq(buf, "nameserver x\n");
 	free(buf);
@@ -134,13 +143,14 @@ START_TEST(test_missing)
 	size_t len = 7;
 
 	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, why,
-	                                  sizeof why), FILEIO_EOPEN);
+	                                  sizeof why),
+	                 FILEIO_EOPEN);
 	ck_assert_ptr_null(buf);
 	ck_assert_uint_eq(len, 0);
 	ck_assert_str_eq(why, "No such file or directory");
 	/* no room for a reason: still no crash */
-	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, NULL,
-	                                  0), FILEIO_EOPEN);
+	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, NULL, 0),
+	                 FILEIO_EOPEN);
 }
 END_TEST
 
@@ -154,8 +164,7 @@ START_TEST(test_dir_of)
 	ck_assert_str_eq(d, "/");
 	ck_assert_int_eq(fileio_dir_of("relative", d, sizeof d), -1);
 	/* a directory name that does not fit: refused, not cut */
-	ck_assert_int_eq(fileio_dir_of("/0123456789abcde/x", d, sizeof d),
-	                 -1);
+	ck_assert_int_eq(fileio_dir_of("/0123456789abcde/x", d, sizeof d), -1);
 	ck_assert_int_eq(fileio_dir_of("/0123456789abcd/x", d, sizeof d), 0);
 	ck_assert_str_eq(d, "/0123456789abcd");
 }
@@ -176,7 +185,8 @@ START_TEST(test_replace)
 	ck_assert_int_eq(fileio_replace(tmp, path), 0);
 	ck_assert_int_eq(access(tmp, F_OK), -1);
 	ck_assert_int_eq(fileio_read_path(path, 10, true, &buf, &len, why,
-	                                  sizeof why), FILEIO_OK);
+	                                  sizeof why),
+	                 FILEIO_OK);
 	ck_assert_str_eq(buf, "new");
 	free(buf);
 	/* no temporary: -1 with errno, the file untouched */

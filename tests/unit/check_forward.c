@@ -21,16 +21,21 @@ static struct wire_writer w;
 /* A response header and question (name as given, case kept). */
 static void begin(const char *qname, uint16_t qtype, uint16_t flags)
 {
-	struct wire_header h = { 0x1234, (uint16_t)(WIRE_FLAG_QR |
-	                         WIRE_FLAG_RD | WIRE_FLAG_RA | flags),
-	                         0, 0, 0, 0 };
+	struct wire_header h = {
+		0x1234,
+		(uint16_t)(WIRE_FLAG_QR | WIRE_FLAG_RD | WIRE_FLAG_RA | flags),
+		0,
+		0,
+		0,
+		0
+	};
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, qname);
 
 	wire_writer_init(&w, msg, sizeof msg);
 	ck_assert_int_eq(wire_write_header(&w, &h), WIRE_OK);
-	ck_assert_int_eq(wire_write_question(&w, n, len, qtype,
-	                                     WIRE_CLASS_IN), WIRE_OK);
+	ck_assert_int_eq(wire_write_question(&w, n, len, qtype, WIRE_CLASS_IN),
+	                 WIRE_OK);
 }
 
 static void rr(enum wire_section sec, const char *owner, uint16_t type,
@@ -40,7 +45,8 @@ static void rr(enum wire_section sec, const char *owner, uint16_t type,
 	size_t len = wname(n, owner);
 
 	ck_assert_int_eq(wire_write_rr(&w, sec, n, len, type, WIRE_CLASS_IN,
-	                               ttl, rd, (uint16_t)rdlen), WIRE_OK);
+	                               ttl, rd, (uint16_t)rdlen),
+	                 WIRE_OK);
 }
 
 /* A CNAME whose target is written compressed (as servers do). */
@@ -51,7 +57,8 @@ static void rr_cname(const char *owner, const char *target)
 
 	ck_assert_int_eq(wire_write_rr_begin(&w, WIRE_SECTION_ANSWER, n, len,
 	                                     WIRE_TYPE_CNAME, WIRE_CLASS_IN,
-	                                     600, &pos), WIRE_OK);
+	                                     600, &pos),
+	                 WIRE_OK);
 	ck_assert_int_eq(wire_write_name(&w, t, tlen, 1), WIRE_OK);
 	ck_assert_int_eq(wire_write_rr_end(&w, pos), WIRE_OK);
 }
@@ -71,8 +78,7 @@ static void soa(const char *zone)
 	rr(WIRE_SECTION_AUTHORITY, zone, WIRE_TYPE_SOA, 3600, rd, n + 20);
 }
 
-static int answer(const char *qname, uint16_t qtype,
-                  struct answer *a)
+static int answer(const char *qname, uint16_t qtype, struct answer *a)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, qname);
@@ -202,8 +208,8 @@ START_TEST(test_reject)
 	   (const uint8_t *)"\002ns\004corp\007example", 17);
 	ck_assert_int_eq(answer("www.corp.example", WIRE_TYPE_A, &a),
 	                 FORWARD_EMSG);
-	ck_assert_int_eq(forward_answer(NULL, msg, w.len, msg, 1, 1, 1, T0,
-	                                &a, buf, sizeof buf, NULL, NULL),
+	ck_assert_int_eq(forward_answer(NULL, msg, w.len, msg, 1, 1, 1, T0, &a,
+	                                buf, sizeof buf, NULL, NULL),
 	                 FORWARD_EINVAL);
 	/* Too small a buffer. */
 	begin("www.corp.example", WIRE_TYPE_A, 0);
@@ -228,20 +234,25 @@ START_TEST(test_zones)
 	struct cfg cfg;
 	struct forward *f = NULL;
 	char err[CFG_ERR_BYTES], v1[] = "corp.example 127.0.0.1@5399",
-	     v2[] = ". 127.0.0.1";
+				 v2[] = ". 127.0.0.1";
 	uv_loop_t loop;
 
 	cfg_defaults(&cfg);
 	ck_assert_int_eq(cfg_zone_parse(v1, false, &cfg.forward[0], err,
-	                                sizeof err), 0);
+	                                sizeof err),
+	                 0);
 	ck_assert_int_eq(cfg_zone_parse(v2, false, &cfg.forward[1], err,
-	                                sizeof err), 0);
+	                                sizeof err),
+	                 0);
 	cfg.n_forward = 2;
 	ck_assert_int_eq(uv_loop_init(&loop), 0);
 	ck_assert_int_eq(forward_new(&f, &loop, &cfg, err, sizeof err),
 	                 FORWARD_OK);
-	ck_assert_int_eq(forward_find(f, (const uint8_t *)
-	                              "\001x\004corp\007example", 16), 0);
+	ck_assert_int_eq(forward_find(f,
+	                              (const uint8_t
+	                                       *)"\001x\004corp\007example",
+	                              16),
+	                 0);
 	ck_assert_int_eq(forward_find(f, (const uint8_t *)"\003org", 5), 1);
 	ck_assert_int_eq(forward_find(NULL, (const uint8_t *)"\003org", 5),
 	                 -1);
@@ -270,15 +281,13 @@ static Suite *forward_suite(void)
 	Suite *s = suite_create("forward");
 	TCase *tc = tcase_create("answer");
 
-	tcase_add_checked_fixture(tc, cachetest_setup,
-	                          cachetest_teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup, cachetest_teardown);
 	tcase_add_test(tc, test_answer_cached_nonauth);
 	tcase_add_test(tc, test_cname_chain_and_strays);
 	tcase_add_test(tc, test_negative);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
-	tcase_add_checked_fixture(tc, cachetest_setup,
-	                          cachetest_teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup, cachetest_teardown);
 	tcase_add_test(tc, test_reject);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("zones");

@@ -68,7 +68,9 @@ START_TEST(test_basic)
 	                       ".  3600000 IN NS A.Root.Lab.\n"
 	                       ".\t3600000\tns\tb.root.lab\r\n"
 	                       "b.root.lab 0 IN AAAA ::1\n"
-	                       "b.root.lab 0 a 127.0.0.2", &h), HINTS_OK);
+	                       "b.root.lab 0 a 127.0.0.2",
+	                       &h),
+	                 HINTS_OK);
 	ck_assert_uint_eq(hints_ns_count(h), 2);
 	n = hints_ns_name(h, 0, &len);
 	ck_assert_int_eq(wire_name_to_text(n, len, txt, sizeof txt, NULL), 0);
@@ -93,7 +95,8 @@ START_TEST(test_duplicates)
 
 	ck_assert_int_eq(parse(". 1 NS a.x.\n. 1 NS A.X.\n"
 	                       "a.x. 1 A 192.0.2.1\na.x. 1 A 192.0.2.1\n",
-	                       &h), HINTS_OK);
+	                       &h),
+	                 HINTS_OK);
 	ck_assert_uint_eq(hints_ns_count(h), 1);
 	ck_assert_uint_eq(hints_addr_count(h, 0), 1);
 	hints_free(h);
@@ -103,7 +106,7 @@ END_TEST
 START_TEST(test_shipped_files)
 {
 	static const char *files[] = { SRCDIR "/etc/root.hints",
-	                               SRCDIR "/tests/lab/root.hints" };
+		                       SRCDIR "/tests/lab/root.hints" };
 	static const size_t want[] = { 13, 1 };
 	size_t i;
 
@@ -111,7 +114,8 @@ START_TEST(test_shipped_files)
 		struct hints *h = NULL;
 
 		ck_assert_msg(hints_load(files[i], &h, err, sizeof err) ==
-		              HINTS_OK, "%s", err);
+		                      HINTS_OK,
+		              "%s", err);
 		ck_assert_uint_eq(hints_ns_count(h), want[i]);
 		ck_assert_uint_ge(hints_addr_count(h, 0), 1);
 		hints_free(h);
@@ -153,17 +157,18 @@ START_TEST(test_reject_nul_and_long)
 	static const char nul[] = ". 1 NS a.x.\n\0\n";
 
 	ck_assert_int_eq(hints_parse("t.hints", nul, sizeof nul - 1, &h, err,
-	                             sizeof err), HINTS_ESYNTAX);
+	                             sizeof err),
+	                 HINTS_ESYNTAX);
 	ck_assert_str_eq(err, "t.hints:2: NUL byte");
 	memset(big, ' ', sizeof big);
 	big[sizeof big - 1] = '\0';
 	reject(big, HINTS_ESYNTAX, "t.hints:1: line longer");
 	ck_assert_int_eq(hints_load("/nonexistent/x.hints", &h, err,
-	                            sizeof err), HINTS_EIO);
+	                            sizeof err),
+	                 HINTS_EIO);
 	ck_assert_ptr_null(h);
 	ck_assert(strstr(err, "/nonexistent/x.hints: ") == err);
-	ck_assert_int_eq(hints_parse("t", NULL, 1, &h, NULL, 0),
-	                 HINTS_EINVAL);
+	ck_assert_int_eq(hints_parse("t", NULL, 1, &h, NULL, 0), HINTS_EINVAL);
 }
 END_TEST
 
@@ -175,8 +180,10 @@ START_TEST(test_limits)
 
 	ck_assert_ptr_nonnull(text);
 	for (i = 0; i < HINTS_MAX_NS; i++)
-		n += (size_t)sprintf(text + n, ". 1 NS n%zu.x.\n"
-		                     "n%zu.x. 1 A 192.0.2.%zu\n", i, i, i);
+		n += (size_t)sprintf(text + n,
+		                     ". 1 NS n%zu.x.\n"
+		                     "n%zu.x. 1 A 192.0.2.%zu\n",
+		                     i, i, i);
 	ck_assert_int_eq(parse(text, &h), HINTS_OK);
 	ck_assert_uint_eq(hints_ns_count(h), HINTS_MAX_NS);
 	hints_free(h);
@@ -226,7 +233,8 @@ START_TEST(test_builtin_set)
 	for (i = 0; i < hints_ns_count(h); i++) {
 		n = hints_ns_name(h, i, &len);
 		ck_assert_int_eq(wire_name_to_text(n, len, txt, sizeof txt,
-		                                   NULL), 0);
+		                                   NULL),
+		                 0);
 		snprintf(want, sizeof want, "%c.root-servers.net.",
 		         (char)('a' + i));
 		ck_assert_str_eq(txt, want);
@@ -283,7 +291,8 @@ START_TEST(test_builtin_matches_shipped_file)
 
 	ck_assert_int_eq(hints_builtin(&b), HINTS_OK);
 	ck_assert_msg(hints_load(SRCDIR "/etc/root.hints", &f, err,
-	                         sizeof err) == HINTS_OK, "%s", err);
+	                         sizeof err) == HINTS_OK,
+	              "%s", err);
 	same_hints(b, f);
 	hints_free(b);
 	hints_free(f);
@@ -296,9 +305,10 @@ START_TEST(test_debian_file)
 	struct hints *h = NULL;
 
 	if (access(HINTS_DEBIAN_FILE, F_OK) != 0)
-		return;  /* dns-root-data not installed */
+		return; /* dns-root-data not installed */
 	ck_assert_msg(hints_load(HINTS_DEBIAN_FILE, &h, err, sizeof err) ==
-	              HINTS_OK, "%s", err);
+	                      HINTS_OK,
+	              "%s", err);
 	ck_assert_uint_eq(hints_ns_count(h), 13);
 	hints_free(h);
 }
@@ -310,11 +320,12 @@ START_TEST(test_named_file_errors)
 	struct hints *h = NULL;
 	char used[64] = "x";
 
-	ck_assert_int_eq(hints_select(empty, NULL, &h, used, sizeof used,
-	                              err, sizeof err), HINTS_EEMPTY);
+	ck_assert_int_eq(hints_select(empty, NULL, &h, used, sizeof used, err,
+	                              sizeof err),
+	                 HINTS_EEMPTY);
 	ck_assert_ptr_null(h);
 	ck_assert_str_eq(err, "check_hints.empty: no root server (no NS "
-	                 "record owned by '.')");
+	                      "record owned by '.')");
 	ck_assert_str_eq(used, "x");
 	ck_assert_int_eq(hints_select("/nonexistent/r.hints", NULL, &h, used,
 	                              sizeof used, err, sizeof err),
@@ -337,11 +348,12 @@ static void select_ok(const char *path, const char *fallback, size_t ns,
 	char used[256];
 
 	ck_assert_int_eq(hints_select(path, fallback, &h, used, sizeof used,
-	                              err, sizeof err), HINTS_OK);
+	                              err, sizeof err),
+	                 HINTS_OK);
 	ck_assert_uint_eq(hints_ns_count(h), ns);
 	ck_assert_str_eq(used, want_used);
 	ck_assert_msg(strncmp(err, note_prefix, strlen(note_prefix)) == 0 &&
-	              (note_prefix[0] != '\0' || err[0] == '\0'),
+	                      (note_prefix[0] != '\0' || err[0] == '\0'),
 	              "note '%s', want '%s'", err, note_prefix);
 	hints_free(h);
 }

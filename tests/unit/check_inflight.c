@@ -226,7 +226,8 @@ START_TEST(test_many)
 		    INFLIGHT_EFULL) {
 			inflight_finish(big, inflight_oldest(big), NULL, NULL);
 			ck_assert_int_eq(inflight_add(big, n, len, 1, 1, NULL,
-			                              &e), INFLIGHT_OK);
+			                              &e),
+			                 INFLIGHT_OK);
 		}
 	}
 	ck_assert_uint_eq(inflight_count(big), 1000);

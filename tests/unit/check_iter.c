@@ -18,8 +18,9 @@
 
 /* A uz5 key label and its key (the lab's CurveDNS test key). */
 #define KEYLABEL "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
-#define KEYHEX "90af53c14874538559f08647fb6d2df3" \
-               "e653b186409032509f9609043ef0f409"
+#define KEYHEX \
+	"90af53c14874538559f08647fb6d2df3" \
+	"e653b186409032509f9609043ef0f409"
 
 Suite *iter_caps_suite(void);
 
@@ -33,8 +34,7 @@ static void teardown(void)
 	net_teardown();
 }
 
-static void answer_is(const struct answer *r, size_t i,
-                      const char *want)
+static void answer_is(const struct answer *r, size_t i, const char *want)
 {
 	char text[2048];
 
@@ -45,8 +45,11 @@ static void answer_is(const struct answer *r, size_t i,
 
 static void zone_answer(const char *name, const char *addr)
 {
-	net_add(&(struct fake){ .server = "192.0.2.2", .qname = name,
-		.qtype = WIRE_TYPE_A, .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = name,
+		.qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
 		.an = { net_str("%s 300 A %s", name, addr) } });
 }
 
@@ -78,15 +81,18 @@ START_TEST(test_referral_chain)
 	ck_assert_uint_eq(iter_counts(N.req)->sends, 3);
 	/* what was cached, with which rank */
 	ck_assert_int_eq(net_cache("zone.example.", WIRE_TYPE_NS, &ans, rd,
-	                           sizeof rd), CACHE_OK);
+	                           sizeof rd),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_REFERRAL);
 	ck_assert_str_eq(rd, "ns.zone.example.");
 	ck_assert_int_eq(net_cache("ns.zone.example.", WIRE_TYPE_A, &ans, rd,
-	                           sizeof rd), CACHE_OK);
+	                           sizeof rd),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
 	ck_assert_str_eq(rd, "192.0.2.2");
 	ck_assert_int_eq(net_cache("www.zone.example.", WIRE_TYPE_A, &ans, rd,
-	                           sizeof rd), CACHE_OK);
+	                           sizeof rd),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_AUTH);
 	ck_assert(!ans.curve);
 }
@@ -118,15 +124,19 @@ START_TEST(test_glueless)
 	const struct answer *r;
 
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.glueless.example.",
 		.ns = { "glueless.example. 86400 NS ns.other.net." } });
 	net_add(&(struct fake){ .server = "192.0.2.10",
-		.qname = "ns.other.net.", .qtype = WIRE_TYPE_A,
-		.flags = WIRE_FLAG_AA,
-		.an = { "ns.other.net. 3600 A 192.0.2.20" } });
-	net_add(&(struct fake){ .server = "192.0.2.20",
-		.qname = "www.glueless.example.", .qtype = WIRE_TYPE_A,
+	                        .qname = "ns.other.net.",
+	                        .qtype = WIRE_TYPE_A,
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "ns.other.net. 3600 A 192.0.2.20" } });
+	net_add(&(struct fake){
+		.server = "192.0.2.20",
+		.qname = "www.glueless.example.",
+		.qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.glueless.example. 60 A 192.0.2.90" } });
 	r = net_resolve("www.glueless.example.", WIRE_TYPE_A);
@@ -147,19 +157,23 @@ END_TEST
 static void oob_referral(void)
 {
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.oob.example.",
 		.ns = { "oob.example. 86400 NS ns.evil.net.",
-		        "oob.example. 86400 NS ns.sib.example." },
+	                "oob.example. 86400 NS ns.sib.example." },
 		.ar = { "ns.evil.net. 86400 A 192.0.2.66",
-		        "ns.sib.example. 86400 A 192.0.2.67",
-		        "attack.example. 86400 A 192.0.2.68" } });
+	                "ns.sib.example. 86400 A 192.0.2.67",
+	                "attack.example. 86400 A 192.0.2.68" } });
 	net_add(&(struct fake){ .server = "192.0.2.10",
-		.qname = "ns.evil.net.", .qtype = WIRE_TYPE_A,
-		.flags = WIRE_FLAG_AA,
-		.an = { "ns.evil.net. 3600 A 192.0.2.30" } });
-	net_add(&(struct fake){ .server = "*",
-		.qname = "www.oob.example.", .qtype = WIRE_TYPE_A,
+	                        .qname = "ns.evil.net.",
+	                        .qtype = WIRE_TYPE_A,
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "ns.evil.net. 3600 A 192.0.2.30" } });
+	net_add(&(struct fake){
+		.server = "*",
+		.qname = "www.oob.example.",
+		.qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.oob.example. 60 A 192.0.2.91" } });
 }
@@ -184,13 +198,15 @@ START_TEST(test_out_of_bailiwick_glue)
 	/* the sibling's glue spared resolving ns.evil.net. */
 	ck_assert_uint_eq(iter_counts(N.req)->subqueries, 0);
 	ck_assert_int_eq(net_cache("ns.sib.example.", WIRE_TYPE_A, &ans, rd,
-	                           sizeof rd), CACHE_OK);
+	                           sizeof rd),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
 	ck_assert_str_eq(rd, "192.0.2.67");
-	ck_assert_int_eq(net_cache("ns.evil.net.", WIRE_TYPE_A, &ans, NULL,
-	                           0), CACHE_ENOTFOUND);
+	ck_assert_int_eq(net_cache("ns.evil.net.", WIRE_TYPE_A, &ans, NULL, 0),
+	                 CACHE_ENOTFOUND);
 	ck_assert_int_eq(net_cache("attack.example.", WIRE_TYPE_A, &ans, NULL,
-	                           0), CACHE_ENOTFOUND);
+	                           0),
+	                 CACHE_ENOTFOUND);
 }
 END_TEST
 
@@ -205,11 +221,13 @@ START_TEST(test_glue_unhardened)
 	oob_referral();
 	(void)net_resolve("www.oob.example.", WIRE_TYPE_A);
 	ck_assert_int_eq(net_cache("ns.evil.net.", WIRE_TYPE_A, &ans, rd,
-	                           sizeof rd), CACHE_OK);
+	                           sizeof rd),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
 	ck_assert_str_eq(rd, "192.0.2.66");
 	ck_assert_int_eq(net_cache("attack.example.", WIRE_TYPE_A, &ans, NULL,
-	                           0), CACHE_ENOTFOUND);
+	                           0),
+	                 CACHE_ENOTFOUND);
 }
 END_TEST
 
@@ -218,11 +236,13 @@ START_TEST(test_cname_in_zone_chain)
 	const struct answer *r;
 
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "a.zone.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "a.zone.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "a.zone.example. 600 CNAME b.zone.example.",
-		        "b.zone.example. 600 CNAME c.zone.example.",
-		        "c.zone.example. 600 A 192.0.2.96" } });
+	                "b.zone.example. 600 CNAME c.zone.example.",
+	                "c.zone.example. 600 A 192.0.2.96" } });
 	r = net_resolve("a.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(r->an_count, 3);
@@ -236,18 +256,24 @@ START_TEST(test_dname)
 	const struct answer *r;
 
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "x.old.zone.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "x.old.zone.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "old.zone.example. 600 DNAME new.target.net.",
-		        "x.old.zone.example. 600 CNAME x.new.target.net." } });
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "y.old.zone.example.", .flags = WIRE_FLAG_AA,
+	                "x.old.zone.example. 600 CNAME x.new.target.net." } });
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "y.old.zone.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "old.zone.example. 600 DNAME new.target.net." } });
-	net_add(&(struct fake){ .server = "192.0.2.10",
-		.qname = "*.new.target.net.", .qtype = WIRE_TYPE_A,
+	net_add(&(struct fake){
+		.server = "192.0.2.10",
+		.qname = "*.new.target.net.",
+		.qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "x.new.target.net. 120 A 192.0.2.97",
-		        "y.new.target.net. 120 A 192.0.2.98" } });
+	                "y.new.target.net. 120 A 192.0.2.98" } });
 	r = net_resolve("x.old.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(r->an_count, 3);
@@ -270,15 +296,19 @@ START_TEST(test_curve_keys)
 	size_t klen;
 
 	ck_assert_int_eq(sodium_hex2bin(key, sizeof key, KEYHEX,
-	                 strlen(KEYHEX), NULL, &klen, NULL), 0);
+	                                strlen(KEYHEX), NULL, &klen, NULL),
+	                 0);
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.curve.example.",
 		.ns = { "curve.example. 86400 NS " KEYLABEL
-		        ".ns1.curve.example." },
+	                ".ns1.curve.example." },
 		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
-	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
+		.qname = "www.curve.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.curve.example. 300 A 192.0.2.55" } });
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -290,7 +320,8 @@ START_TEST(test_curve_keys)
 	ck_assert_str_eq(N.sends[2].zone, "curve.example.");
 	ck_assert_uint_eq(iter_counts(N.req)->sends_curve, 1);
 	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
-	                           NULL, 0), CACHE_OK);
+	                           NULL, 0),
+	                 CACHE_OK);
 	ck_assert(ans.curve);
 	ck_assert_mem_eq(ans.server_key, key, KEY_BYTES);
 }
@@ -303,13 +334,16 @@ START_TEST(test_curve_off)
 
 	N.cfg.curve = false;
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.curve.example.",
 		.ns = { "curve.example. 86400 NS " KEYLABEL
-		        ".ns1.curve.example." },
+	                ".ns1.curve.example." },
 		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
-	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
+		.qname = "www.curve.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.curve.example. 300 A 192.0.2.55" } });
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -317,7 +351,8 @@ START_TEST(test_curve_off)
 	ck_assert(!N.sends[2].curve);
 	ck_assert_uint_eq(iter_counts(N.req)->sends_curve, 0);
 	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
-	                           NULL, 0), CACHE_OK);
+	                           NULL, 0),
+	                 CACHE_OK);
 	ck_assert(!ans.curve);
 }
 END_TEST
@@ -328,20 +363,24 @@ START_TEST(test_curve_unboxed_dropped)
 	struct cache_answer ans;
 
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.curve.example.",
 		.ns = { "curve.example. 86400 NS " KEYLABEL
-		        ".ns1.curve.example." },
+	                ".ns1.curve.example." },
 		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
-	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
+		.qname = "www.curve.example.",
+		.flags = WIRE_FLAG_AA,
 		.unboxed = true,
 		.an = { "www.curve.example. 300 A 192.0.2.66" } });
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_uint_eq(r->an_count, 0);
 	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
-	                           NULL, 0), CACHE_ENOTFOUND);
+	                           NULL, 0),
+	                 CACHE_ENOTFOUND);
 	/* tried twice, never believed; the unboxed reply ends the wait;
 	 * the parent is asked once more and the server twice again */
 	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 4);
@@ -358,13 +397,16 @@ START_TEST(test_curve_plain_fallback)
 
 	net_std();
 	N.cfg.curve_plain_fallback = true;
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.curve.example.",
 		.ns = { "curve.example. 86400 NS " KEYLABEL
-		        ".ns1.curve.example." },
+	                ".ns1.curve.example." },
 		.ar = { KEYLABEL ".ns1.curve.example. 86400 A 192.0.2.5" } });
-	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
+		.qname = "www.curve.example.",
+		.flags = WIRE_FLAG_AA,
 		.unboxed = true,
 		.an = { "www.curve.example. 300 A 192.0.2.66" } });
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
@@ -372,7 +414,8 @@ START_TEST(test_curve_plain_fallback)
 	ck_assert_uint_eq(r->an_count, 1);
 	ck_assert(!r->curve);
 	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
-	                           NULL, 0), CACHE_OK);
+	                           NULL, 0),
+	                 CACHE_OK);
 	ck_assert(!ans.curve);
 }
 END_TEST
@@ -380,19 +423,21 @@ END_TEST
 START_TEST(test_qmin)
 {
 	const struct answer *r;
-	static const char *want[][2] = {
-		{ "example.", "198.51.100.1" },
-		{ "zone.example.", "192.0.2.1" },
-		{ "a.zone.example.", "192.0.2.2" },
-		{ "www.a.zone.example.", "192.0.2.2" } };
+	static const char *want[][2] = { { "example.", "198.51.100.1" },
+		                         { "zone.example.", "192.0.2.1" },
+		                         { "a.zone.example.", "192.0.2.2" },
+		                         { "www.a.zone.example.",
+		                           "192.0.2.2" } };
 
 	N.cfg.qname_minimisation = true;
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "a.zone.example.", .qtype = WIRE_TYPE_NS,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "a.zone.example.",
+		.qtype = WIRE_TYPE_NS,
 		.flags = WIRE_FLAG_AA,
 		.ns = { "zone.example. 60 SOA ns.zone.example. "
-		        "host.zone.example. 1 3600 600 86400 300" } });
+	                "host.zone.example. 1 3600 600 86400 300" } });
 	zone_answer("www.a.zone.example.", "192.0.2.99");
 	r = net_resolve("www.a.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -401,8 +446,8 @@ START_TEST(test_qmin)
 	for (size_t i = 0; i < 4; i++) {
 		ck_assert_str_eq(N.sends[i].qname, want[i][0]);
 		ck_assert_str_eq(N.sends[i].server, want[i][1]);
-		ck_assert_uint_eq(N.sends[i].qtype, i < 3 ? WIRE_TYPE_NS :
-		                  WIRE_TYPE_A);
+		ck_assert_uint_eq(N.sends[i].qtype,
+		                  i < 3 ? WIRE_TYPE_NS : WIRE_TYPE_A);
 	}
 }
 END_TEST
@@ -415,13 +460,17 @@ START_TEST(test_qmin_auth_ns)
 	 * with the child's NS RRset (AA): a cut, no referral needed */
 	N.cfg.qname_minimisation = true;
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "sub.zone.example.", .qtype = WIRE_TYPE_NS,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "sub.zone.example.",
+		.qtype = WIRE_TYPE_NS,
 		.flags = WIRE_FLAG_AA,
 		.an = { "sub.zone.example. 60 NS ns.sub.zone.example." },
 		.ar = { "ns.sub.zone.example. 60 A 192.0.2.3" } });
-	net_add(&(struct fake){ .server = "192.0.2.3",
-		.qname = "www.sub.zone.example.", .qtype = WIRE_TYPE_A,
+	net_add(&(struct fake){
+		.server = "192.0.2.3",
+		.qname = "www.sub.zone.example.",
+		.qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.sub.zone.example. 60 A 192.0.2.33" } });
 	r = net_resolve("www.sub.zone.example.", WIRE_TYPE_A);
@@ -438,11 +487,13 @@ START_TEST(test_qmin_nxdomain_fallback)
 	N.cfg.qname_minimisation = true;
 	net_std();
 	/* a broken server: NXDOMAIN for an empty non-terminal */
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "ent.zone.example.", .qtype = WIRE_TYPE_NS,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "ent.zone.example.",
+		.qtype = WIRE_TYPE_NS,
 		.flags = WIRE_FLAG_AA | WIRE_RCODE_NXDOMAIN,
 		.ns = { "zone.example. 60 SOA ns.zone.example. "
-		        "host.zone.example. 1 3600 600 86400 300" } });
+	                "host.zone.example. 1 3600 600 86400 300" } });
 	zone_answer("www.ent.zone.example.", "192.0.2.77");
 	r = net_resolve("www.ent.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -468,16 +519,21 @@ END_TEST
 static void local_glue(void)
 {
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.local.example.",
 		.ns = { "local.example. 86400 NS ns1.local.example.",
-		        "local.example. 86400 NS ns2.local.example." },
+	                "local.example. 86400 NS ns2.local.example." },
 		.ar = { "ns1.local.example. 86400 A 127.0.0.1",
-		        "ns2.local.example. 86400 A 192.0.2.7" } });
-	net_add(&(struct fake){ .server = "127.0.0.1", .qname = "*",
+	                "ns2.local.example. 86400 A 192.0.2.7" } });
+	net_add(&(struct fake){
+		.server = "127.0.0.1",
+		.qname = "*",
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.local.example. 60 A 192.0.2.127" } });
-	net_add(&(struct fake){ .server = "192.0.2.7", .qname = "*",
+	net_add(&(struct fake){
+		.server = "192.0.2.7",
+		.qname = "*",
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.local.example. 60 A 192.0.2.7" } });
 }
@@ -509,24 +565,28 @@ START_TEST(test_localhost_hints_exempt)
 {
 	const struct answer *r;
 	static const char text[] = ". 1 NS a.root.lab.\n"
-	                           "a.root.lab. 1 A 127.53.0.1\n";
+				   "a.root.lab. 1 A 127.53.0.1\n";
 	char err[HINTS_ERR_BYTES];
 
 	hints_free(N.hints);
-	ck_assert_int_eq(hints_parse("lab.hints", text, strlen(text),
-	                             &N.hints, err, sizeof err), HINTS_OK);
+	ck_assert_int_eq(hints_parse("lab.hints", text, strlen(text), &N.hints,
+	                             err, sizeof err),
+	                 HINTS_OK);
 	N.env.hints = N.hints;
 	cache_flush_all(N.cache, NULL);
 	ck_assert(N.cfg.do_not_query_localhost);
 	/* priming: the root NS set names the hints' server, which stays
 	 * exempt */
-	net_add(&(struct fake){ .server = "127.53.0.1", .qname = ".",
-		.qtype = WIRE_TYPE_NS, .flags = WIRE_FLAG_AA,
-		.an = { ". 1 NS a.root.lab." },
-		.ar = { "a.root.lab. 1 A 127.53.0.1" } });
-	net_add(&(struct fake){ .server = "127.53.0.1", .qname = "*",
-		.flags = WIRE_FLAG_AA,
-		.an = { "lab. 60 A 192.0.2.1" } });
+	net_add(&(struct fake){ .server = "127.53.0.1",
+	                        .qname = ".",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { ". 1 NS a.root.lab." },
+	                        .ar = { "a.root.lab. 1 A 127.53.0.1" } });
+	net_add(&(struct fake){ .server = "127.53.0.1",
+	                        .qname = "*",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "lab. 60 A 192.0.2.1" } });
 	r = net_resolve("lab.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(net_sends_to("127.53.0.1"), 2);
@@ -554,35 +614,43 @@ START_TEST(test_ipv6_only)
 {
 	const struct answer *r;
 	static const char text[] = ". 1 NS a.root.test.\n"
-	                           "a.root.test. 1 A 198.51.100.1\n"
-	                           "a.root.test. 1 AAAA 2001:db8::1\n";
+				   "a.root.test. 1 A 198.51.100.1\n"
+				   "a.root.test. 1 AAAA 2001:db8::1\n";
 	char err[HINTS_ERR_BYTES];
 
 	/* IPv6 only: AAAA glue, and a glueless NS resolved with AAAA */
 	N.cfg.do_ip4 = false;
 	N.cfg.do_ip6 = true;
 	hints_free(N.hints);
-	ck_assert_int_eq(hints_parse("v6.hints", text, strlen(text),
-	                             &N.hints, err, sizeof err), HINTS_OK);
+	ck_assert_int_eq(hints_parse("v6.hints", text, strlen(text), &N.hints,
+	                             err, sizeof err),
+	                 HINTS_OK);
 	N.env.hints = N.hints;
 	cache_flush_all(N.cache, NULL);
-	net_add(&(struct fake){ .server = "2001:db8::1", .qname = ".",
-		.qtype = WIRE_TYPE_NS, .flags = WIRE_FLAG_AA,
-		.an = { ". 1 NS a.root.test." },
-		.ar = { "a.root.test. 1 A 198.51.100.1",
-		        "a.root.test. 1 AAAA 2001:db8::1" } });
-	net_add(&(struct fake){ .server = "2001:db8::1", .qname = "*.v6.",
-		.ns = { "v6. 60 NS ns.v6." },
-		.ar = { "ns.v6. 60 A 192.0.2.6",
-		        "ns.v6. 60 AAAA 2001:db8::6" } });
+	net_add(&(struct fake){ .server = "2001:db8::1",
+	                        .qname = ".",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { ". 1 NS a.root.test." },
+	                        .ar = { "a.root.test. 1 A 198.51.100.1",
+	                                "a.root.test. 1 AAAA 2001:db8::1" } });
+	net_add(&(struct fake){ .server = "2001:db8::1",
+	                        .qname = "*.v6.",
+	                        .ns = { "v6. 60 NS ns.v6." },
+	                        .ar = { "ns.v6. 60 A 192.0.2.6",
+	                                "ns.v6. 60 AAAA 2001:db8::6" } });
 	net_add(&(struct fake){ .server = "2001:db8::6",
-		.qname = "*.far.v6.",
-		.ns = { "far.v6. 60 NS ns.other.v6." } });
-	net_add(&(struct fake){ .server = "2001:db8::6",
-		.qname = "ns.other.v6.", .qtype = WIRE_TYPE_AAAA,
+	                        .qname = "*.far.v6.",
+	                        .ns = { "far.v6. 60 NS ns.other.v6." } });
+	net_add(&(struct fake){
+		.server = "2001:db8::6",
+		.qname = "ns.other.v6.",
+		.qtype = WIRE_TYPE_AAAA,
 		.flags = WIRE_FLAG_AA,
 		.an = { "ns.other.v6. 60 AAAA 2001:db8::7" } });
-	net_add(&(struct fake){ .server = "2001:db8::7", .qname = "*",
+	net_add(&(struct fake){
+		.server = "2001:db8::7",
+		.qname = "*",
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.far.v6. 60 AAAA 2001:db8::80" } });
 	r = net_resolve("www.far.v6.", WIRE_TYPE_AAAA);
@@ -602,10 +670,13 @@ START_TEST(test_cache_first)
 	size_t tlen = net_wire("real.example.", target);
 	uint8_t addr[4] = { 192, 0, 2, 44 };
 	struct cache_rdata rd1 = { target, tlen }, rd2 = { addr, 4 };
-	struct cache_rrset s1 = { name, nlen, WIRE_TYPE_CNAME, WIRE_CLASS_IN,
-	                          100, &rd1, 1, CACHE_RANK_AUTH, NULL };
+	struct cache_rrset s1 = {
+		name, nlen, WIRE_TYPE_CNAME, WIRE_CLASS_IN, 100,
+		&rd1, 1,    CACHE_RANK_AUTH, NULL
+	};
 	struct cache_rrset s2 = { target, tlen, WIRE_TYPE_A, WIRE_CLASS_IN,
-	                          100, &rd2, 1, CACHE_RANK_AUTH, NULL };
+		                  100,    &rd2, 1,           CACHE_RANK_AUTH,
+		                  NULL };
 
 	ck_assert_int_eq(cache_rrset_put(N.cache, &s1, N.now.wall), CACHE_OK);
 	ck_assert_int_eq(cache_rrset_put(N.cache, &s2, N.now.wall), CACHE_OK);

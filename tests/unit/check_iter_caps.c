@@ -39,17 +39,21 @@ static struct sockaddr_storage sa4(const char *text)
 /* zone.example. with two servers, 192.0.2.3 (first) and 192.0.2.4. */
 static void two_servers(void)
 {
-	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.example.",
-		.ns = { "example. 172800 NS ns1.example." },
-		.ar = { "ns1.example. 172800 A 192.0.2.1" } });
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){ .server = "198.51.100.1",
+	                        .qname = "*.example.",
+	                        .ns = { "example. 172800 NS ns1.example." },
+	                        .ar = { "ns1.example. 172800 A 192.0.2.1" } });
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.zone.example.",
 		.ns = { "zone.example. 86400 NS a.zone.example.",
-		        "zone.example. 86400 NS b.zone.example." },
+	                "zone.example. 86400 NS b.zone.example." },
 		.ar = { "a.zone.example. 86400 A 192.0.2.3",
-		        "b.zone.example. 86400 A 192.0.2.4" } });
-	net_add(&(struct fake){ .server = "192.0.2.4",
-		.qname = "www.zone.example.", .flags = WIRE_FLAG_AA,
+	                "b.zone.example. 86400 A 192.0.2.4" } });
+	net_add(&(struct fake){
+		.server = "192.0.2.4",
+		.qname = "www.zone.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.zone.example. 60 A 192.0.2.44" } });
 }
 
@@ -85,45 +89,61 @@ static void first_server_bad(const struct fake *f, bool lame)
 
 START_TEST(test_refused)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.flags = WIRE_RCODE_REFUSED }, true);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .flags = WIRE_RCODE_REFUSED },
+	                 true);
 }
 END_TEST
 
 START_TEST(test_servfail)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.flags = WIRE_RCODE_SERVFAIL }, false);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .flags = WIRE_RCODE_SERVFAIL },
+	                 false);
 }
 END_TEST
 
 START_TEST(test_notimp)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.flags = WIRE_RCODE_NOTIMP }, false);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .flags = WIRE_RCODE_NOTIMP },
+	                 false);
 }
 END_TEST
 
 START_TEST(test_upward_referral)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.ns = { ". 3600 NS a.root.test." },
-		.ar = { "a.root.test. 3600 A 198.51.100.1" } }, true);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .ns = { ". 3600 NS a.root.test." },
+	                                 .ar = { "a.root.test. 3600 A "
+	                                         "198.51.100.1" } },
+	                 true);
 }
 END_TEST
 
 START_TEST(test_same_zone_referral)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.ns = { "zone.example. 3600 NS a.zone.example." } }, true);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .ns = { "zone.example. 3600 NS "
+	                                         "a.zone.example." } },
+	                 true);
 }
 END_TEST
 
 START_TEST(test_sideways_referral)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.ns = { "other.zone.example. 3600 NS ns.other.zone.example." },
-		.ar = { "ns.other.zone.example. 3600 A 192.0.2.9" } }, true);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .ns = { "other.zone.example. 3600 NS "
+	                                         "ns.other.zone.example." },
+	                                 .ar = { "ns.other.zone.example. 3600 "
+	                                         "A 192.0.2.9" } },
+	                 true);
 	ck_assert_uint_eq(net_sends_to("192.0.2.9"), 0);
 }
 END_TEST
@@ -136,9 +156,13 @@ START_TEST(test_no_aa)
 	struct cache_answer ans;
 	char rd[64];
 
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+	net_add(&(struct fake){
+		.server = "192.0.2.3",
+		.qname = "*",
 		.an = { "www.zone.example. 60 A 192.0.2.66" } });
-	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
+	net_add(&(struct fake){
+		.server = "192.0.2.4",
+		.qname = "*",
 		.an = { "www.zone.example. 60 A 192.0.2.66" } });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
@@ -147,7 +171,8 @@ START_TEST(test_no_aa)
 	ck_assert_uint_eq(N.nsends, 3);
 	ck_assert_uint_eq(iter_counts(N.req)->lame, 0);
 	ck_assert_int_eq(net_cache("www.zone.example.", WIRE_TYPE_A, &ans, rd,
-	                           sizeof rd), CACHE_OK);
+	                           sizeof rd),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_NONAUTH);
 	ck_assert_str_eq(rd, "192.0.2.66");
 }
@@ -157,9 +182,12 @@ END_TEST
  * other server is asked, and its answer used. */
 START_TEST(test_recursive_lame)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.flags = WIRE_FLAG_RA,
-		.an = { "www.zone.example. 60 A 192.0.2.66" } }, true);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .flags = WIRE_FLAG_RA,
+	                                 .an = { "www.zone.example. 60 A "
+	                                         "192.0.2.66" } },
+	                 true);
 }
 END_TEST
 
@@ -169,11 +197,13 @@ START_TEST(test_recursive_lame_last)
 	const struct answer *r;
 	char text[256];
 
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
+	net_add(&(struct fake){
+		.server = "192.0.2.3",
+		.qname = "*",
 		.flags = WIRE_FLAG_RA,
 		.an = { "www.zone.example. 60 A 192.0.2.66" } });
-	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.4", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -191,23 +221,29 @@ START_TEST(test_parent_fallback)
 	const struct answer *r;
 
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.fb.example.",
 		.ns = { "fb.example. 86400 NS ns1.fb.example." },
 		.ar = { "ns1.fb.example. 86400 A 192.0.2.3" } });
-	net_add(&(struct fake){ .server = "192.0.2.3",
-		.qname = "fb.example.", .qtype = WIRE_TYPE_NS,
+	net_add(&(struct fake){
+		.server = "192.0.2.3",
+		.qname = "fb.example.",
+		.qtype = WIRE_TYPE_NS,
 		.flags = WIRE_FLAG_AA,
 		.an = { "fb.example. 86400 NS ns2.fb.example." } });
-	net_add(&(struct fake){ .server = "192.0.2.3",
-		.qname = "ns2.fb.example.", .qtype = WIRE_TYPE_A,
+	net_add(&(struct fake){
+		.server = "192.0.2.3",
+		.qname = "ns2.fb.example.",
+		.qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "ns2.fb.example. 86400 A 192.0.2.5" } });
 	net_add(&(struct fake){ .server = "192.0.2.3",
-		.qname = "www.fb.example.", .flags = WIRE_FLAG_AA,
-		.an = { "www.fb.example. 60 A 192.0.2.44" } });
-	net_add(&(struct fake){ .server = "192.0.2.5", .qname = "*",
-		.act = FAKE_SILENT });
+	                        .qname = "www.fb.example.",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "www.fb.example. 60 A 192.0.2.44" } });
+	net_add(&(struct fake){
+		.server = "192.0.2.5", .qname = "*", .act = FAKE_SILENT });
 	(void)net_resolve("fb.example.", WIRE_TYPE_NS);
 	(void)net_resolve("ns2.fb.example.", WIRE_TYPE_A);
 	r = net_resolve("www.fb.example.", WIRE_TYPE_A);
@@ -234,14 +270,22 @@ START_TEST(test_priming_refused)
 
 	N.env.prime_after = &prime_after;
 	cache_flush_all(N.cache, NULL);
-	net_add(&(struct fake){ .server = "198.51.100.1", .qname = ".",
-		.qtype = WIRE_TYPE_NS, .flags = WIRE_RCODE_REFUSED });
-	net_add(&(struct fake){ .server = "198.51.100.2", .qname = ".",
-		.qtype = WIRE_TYPE_NS, .act = FAKE_SILENT });
-	net_add(&(struct fake){ .server = "*", .qname = "y.",
-		.flags = WIRE_FLAG_AA, .an = { "y. 60 A 192.0.2.2" } });
-	net_add(&(struct fake){ .server = "*", .qname = "*",
-		.flags = WIRE_FLAG_AA, .an = { "x. 60 A 192.0.2.1" } });
+	net_add(&(struct fake){ .server = "198.51.100.1",
+	                        .qname = ".",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_RCODE_REFUSED });
+	net_add(&(struct fake){ .server = "198.51.100.2",
+	                        .qname = ".",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .act = FAKE_SILENT });
+	net_add(&(struct fake){ .server = "*",
+	                        .qname = "y.",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "y. 60 A 192.0.2.2" } });
+	net_add(&(struct fake){ .server = "*",
+	                        .qname = "*",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "x. 60 A 192.0.2.1" } });
 	r = net_resolve("x.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_str_eq(N.sends[0].qname, ".");
@@ -260,9 +304,12 @@ END_TEST
 /* A reply with a malformed record is bad: the next server is asked. */
 START_TEST(test_malformed_reply)
 {
-	first_server_bad(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.flags = WIRE_FLAG_AA,
-		.an = { "www.zone.example. 60 A \\# 3 c00002" } }, false);
+	first_server_bad(&(struct fake){ .server = "192.0.2.3",
+	                                 .qname = "*",
+	                                 .flags = WIRE_FLAG_AA,
+	                                 .an = { "www.zone.example. 60 A \\# "
+	                                         "3 c00002" } },
+	                 false);
 }
 END_TEST
 
@@ -270,8 +317,8 @@ START_TEST(test_unreachable)
 {
 	const struct answer *r;
 
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_UNREACH });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_UNREACH });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	good_answer(r);
@@ -287,14 +334,15 @@ START_TEST(test_unknown_random_hedge)
 {
 	const struct answer *r;
 
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	/* rnd 1: the second of the tied ones (root servers included:
 	 * b.root.test., which answers like a.root.test. here) */
-	net_add(&(struct fake){ .server = "198.51.100.2", .qname = "*.example.",
-		.ns = { "example. 172800 NS ns1.example." },
-		.ar = { "ns1.example. 172800 A 192.0.2.1" } });
+	net_add(&(struct fake){ .server = "198.51.100.2",
+	                        .qname = "*.example.",
+	                        .ns = { "example. 172800 NS ns1.example." },
+	                        .ar = { "ns1.example. 172800 A 192.0.2.1" } });
 	N.rnd = 1;
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	good_answer(r);
@@ -304,8 +352,8 @@ START_TEST(test_unknown_random_hedge)
 	N.rnd = 0;
 	net_teardown();
 	net_setup();
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	good_answer(r);
@@ -325,9 +373,10 @@ START_TEST(test_drop_retry_tcp)
 	const struct answer *r;
 
 	net_add(&(struct fake){ .server = "192.0.2.4",
-		.qname = "drop.zone.example.", .act = FAKE_SILENT });
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_SILENT });
+	                        .qname = "drop.zone.example.",
+	                        .act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	good_answer(r);
@@ -336,8 +385,8 @@ START_TEST(test_drop_retry_tcp)
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_uint_eq(N.sends[0].tcp, false);
 	/* up to the parent asked again (issue 12 item 3) */
-	for (size_t i = 1; i < N.nsends &&
-	     strcmp(N.sends[i].server, "192.0.2.1") != 0; i++)
+	for (size_t i = 1;
+	     i < N.nsends && strcmp(N.sends[i].server, "192.0.2.1") != 0; i++)
 		if (strcmp(N.sends[i].server, "192.0.2.4") == 0)
 			ck_assert(N.sends[i].tcp);
 		else
@@ -355,12 +404,15 @@ START_TEST(test_tcp_answer_rtt)
 	struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 	struct sel_info info;
 
-	net_add(&(struct fake){ .server = "192.0.2.4",
-		.qname = "rrl.zone.example.", .flags = WIRE_FLAG_AA,
-		.udp_drop = true, .delay_ms = 300,
+	net_add(&(struct fake){
+		.server = "192.0.2.4",
+		.qname = "rrl.zone.example.",
+		.flags = WIRE_FLAG_AA,
+		.udp_drop = true,
+		.delay_ms = 300,
 		.an = { "rrl.zone.example. 60 A 192.0.2.45" } });
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	good_answer(r);
@@ -381,10 +433,10 @@ START_TEST(test_all_timeout)
 {
 	const struct answer *r;
 
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_SILENT });
-	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.4", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
@@ -414,17 +466,19 @@ START_TEST(test_slow_only_server)
 {
 	const struct answer *r;
 
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.flags = WIRE_FLAG_AA, .delay_ms = 2000,
+	net_add(&(struct fake){
+		.server = "192.0.2.3",
+		.qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.delay_ms = 2000,
 		.an = { "www.zone.example. 60 A 192.0.2.33" } });
-	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
-		.act = FAKE_UNREACH });
+	net_add(&(struct fake){
+		.server = "192.0.2.4", .qname = "*", .act = FAKE_UNREACH });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(r->an_count, 1);
-	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
-	                  N.sends[2].at_ms + 2000);
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, N.sends[2].at_ms + 2000);
 }
 END_TEST
 
@@ -433,10 +487,10 @@ START_TEST(test_deadline)
 	const struct answer *r;
 
 	N.cfg.query_timeout_ms = 1000;
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_SILENT });
-	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.4", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
@@ -444,7 +498,8 @@ START_TEST(test_deadline)
 	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, 1000);
 	/* the last timeout was cut to what was left */
 	ck_assert_uint_eq(N.sends[N.nsends - 1].at_ms +
-	                  N.sends[N.nsends - 1].timeout_ms, 1000);
+	                          N.sends[N.nsends - 1].timeout_ms,
+	                  1000);
 }
 END_TEST
 
@@ -452,11 +507,14 @@ START_TEST(test_late_answer)
 {
 	const struct answer *r;
 
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.flags = WIRE_FLAG_AA, .delay_ms = 600,
+	net_add(&(struct fake){
+		.server = "192.0.2.3",
+		.qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.delay_ms = 600,
 		.an = { "www.zone.example. 60 A 192.0.2.33" } });
-	net_add(&(struct fake){ .server = "192.0.2.4", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.4", .qname = "*", .act = FAKE_SILENT });
 	two_servers();
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -465,8 +523,7 @@ START_TEST(test_late_answer)
 	 * ms); the first query's answer (600 ms) is still taken */
 	ck_assert_uint_eq(N.nsends, 6);
 	ck_assert_uint_eq(N.sends[3].at_ms - N.sends[2].at_ms, SEL_HEDGE_MS);
-	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
-	                  N.sends[2].at_ms + 600);
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, N.sends[2].at_ms + 600);
 	ck_assert_uint_eq(iter_counts(N.req)->timeouts, 2);
 	ck_assert_uint_eq(iter_counts(N.req)->hedges, 3);
 }
@@ -480,23 +537,26 @@ START_TEST(test_late_answer_during_sub)
 	 * walk for the glueless name is under way when the slow answer
 	 * comes: it is used and the sub-resolution is dropped */
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.slow.example.",
 		.ns = { "slow.example. 60 NS ns.slow.example.",
-		        "slow.example. 60 NS ns.far.net." },
+	                "slow.example. 60 NS ns.far.net." },
 		.ar = { "ns.slow.example. 60 A 192.0.2.50" } });
-	net_add(&(struct fake){ .server = "192.0.2.50", .qname = "*",
-		.flags = WIRE_FLAG_AA, .delay_ms = 450,
+	net_add(&(struct fake){
+		.server = "192.0.2.50",
+		.qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.delay_ms = 450,
 		.an = { "www.slow.example. 60 A 192.0.2.51" } });
-	net_add(&(struct fake){ .server = "192.0.2.10", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.10", .qname = "*", .act = FAKE_SILENT });
 	r = net_resolve("www.slow.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(r->an_count, 1);
 	ck_assert_uint_eq(iter_counts(N.req)->subqueries, 1);
 	ck_assert_str_eq(N.sends[N.nsends - 1].qname, "ns.far.net.");
-	ck_assert_uint_eq(N.now.mono_ms - N.start_ms,
-	                  N.sends[2].at_ms + 450);
+	ck_assert_uint_eq(N.now.mono_ms - N.start_ms, N.sends[2].at_ms + 450);
 }
 END_TEST
 
@@ -507,8 +567,8 @@ static void edns_case(const struct fake *f)
 
 	net_add(f);
 	two_servers();
-	net_add(&(struct fake){ .server = "192.0.2.3", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "192.0.2.3", .qname = "*", .act = FAKE_SILENT });
 	/* make 192.0.2.4 the first choice */
 	sel_rtt_report(N.sel, (struct sockaddr *)&a, 5, N.now.mono_ms);
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
@@ -523,16 +583,22 @@ static void edns_case(const struct fake *f)
 
 START_TEST(test_formerr_edns)
 {
-	edns_case(&(struct fake){ .server = "192.0.2.4", .qname = "*",
-		.formerr_edns = true, .flags = WIRE_FLAG_AA,
+	edns_case(&(struct fake){
+		.server = "192.0.2.4",
+		.qname = "*",
+		.formerr_edns = true,
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.zone.example. 60 A 192.0.2.44" } });
 }
 END_TEST
 
 START_TEST(test_formerr_msg)
 {
-	edns_case(&(struct fake){ .server = "192.0.2.4", .qname = "*",
-		.formerr_msg = true, .flags = WIRE_FLAG_AA,
+	edns_case(&(struct fake){
+		.server = "192.0.2.4",
+		.qname = "*",
+		.formerr_msg = true,
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.zone.example. 60 A 192.0.2.44" } });
 }
 END_TEST
@@ -543,16 +609,22 @@ START_TEST(test_cname_loop)
 
 	net_std();
 	/* inside one reply */
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "a.zone.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "a.zone.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "a.zone.example. 60 CNAME b.zone.example.",
-		        "b.zone.example. 60 CNAME a.zone.example." } });
+	                "b.zone.example. 60 CNAME a.zone.example." } });
 	/* across zones and replies */
-	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "c.zone.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "c.zone.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "c.zone.example. 60 CNAME d.loop.net." } });
-	net_add(&(struct fake){ .server = "192.0.2.10",
-		.qname = "d.loop.net.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.10",
+		.qname = "d.loop.net.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "d.loop.net. 60 CNAME c.zone.example." } });
 	r = net_resolve("a.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
@@ -570,17 +642,19 @@ END_TEST
 static void cname_chain(char p, unsigned links)
 {
 	for (unsigned k = 0; k < links; k++)
-		net_add(&(struct fake){ .server = "192.0.2.2",
+		net_add(&(struct fake){
+			.server = "192.0.2.2",
 			.qname = net_str("%c%u.zone.example.", p, k),
 			.flags = WIRE_FLAG_AA,
 			.an = { net_str("%c%u.zone.example. 60 CNAME "
-			                "%c%u.zone.example.", p, k, p,
-			                k + 1) } });
-	net_add(&(struct fake){ .server = "192.0.2.2",
+		                        "%c%u.zone.example.",
+		                        p, k, p, k + 1) } });
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
 		.qname = net_str("%c%u.zone.example.", p, links),
 		.flags = WIRE_FLAG_AA,
 		.an = { net_str("%c%u.zone.example. 60 A 192.0.2.1", p,
-		                links) } });
+	                        links) } });
 }
 
 START_TEST(test_cname_cap)
@@ -614,20 +688,24 @@ START_TEST(test_referral_cap)
 	const struct answer *r;
 	unsigned k;
 
-	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.deep.",
-		.ns = { "deep. 3600 NS ns.deep." },
-		.ar = { "ns.deep. 3600 A 10.1.0.0" } });
+	net_add(&(struct fake){ .server = "198.51.100.1",
+	                        .qname = "*.deep.",
+	                        .ns = { "deep. 3600 NS ns.deep." },
+	                        .ar = { "ns.deep. 3600 A 10.1.0.0" } });
 	for (k = 0; k <= ITER_MAX_REFERRALS; k++) {
 		const char *z = deep_zone(k), *c = deep_zone(k + 1);
 
-		net_add(&(struct fake){ .server = net_str("10.1.0.%u", k),
-			.qname = net_str("x.%s", z), .flags = WIRE_FLAG_AA,
+		net_add(&(struct fake){
+			.server = net_str("10.1.0.%u", k),
+			.qname = net_str("x.%s", z),
+			.flags = WIRE_FLAG_AA,
 			.an = { net_str("x.%s 60 A 192.0.2.1", z) } });
-		net_add(&(struct fake){ .server = net_str("10.1.0.%u", k),
+		net_add(&(struct fake){
+			.server = net_str("10.1.0.%u", k),
 			.qname = net_str("*.%s", c),
 			.ns = { net_str("%s 3600 NS ns.%s", c, c) },
 			.ar = { net_str("ns.%s 3600 A 10.1.0.%u", c,
-			                k + 1) } });
+		                        k + 1) } });
 	}
 	r = net_resolve(net_str("x.%s", deep_zone(ITER_MAX_REFERRALS - 1)),
 	                WIRE_TYPE_A);
@@ -652,9 +730,10 @@ START_TEST(test_subquery_cap)
 	for (k = 0; k <= ITER_MAX_SUBQUERIES; k++)
 		f.ns[k] = net_str("many.example. 3600 NS ns%u.dead.net.", k);
 	net_add(&f);
-	net_add(&(struct fake){ .server = "192.0.2.10",
-		.qname = "*.dead.net.", .flags = WIRE_FLAG_AA |
-		WIRE_RCODE_NXDOMAIN,
+	net_add(&(struct fake){
+		.server = "192.0.2.10",
+		.qname = "*.dead.net.",
+		.flags = WIRE_FLAG_AA | WIRE_RCODE_NXDOMAIN,
 		.ns = { "net. 60 SOA ns1.net. h.net. 1 2 3 4 60" } });
 	r = net_resolve("www.many.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
@@ -668,17 +747,19 @@ START_TEST(test_depth_cap)
 	const struct answer *r;
 
 	net_std();
-	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.org.",
-		.ns = { "org. 3600 NS ns1.org." },
-		.ar = { "ns1.org. 3600 A 192.0.2.40" } });
+	net_add(&(struct fake){ .server = "198.51.100.1",
+	                        .qname = "*.org.",
+	                        .ns = { "org. 3600 NS ns1.org." },
+	                        .ar = { "ns1.org. 3600 A 192.0.2.40" } });
 	net_add(&(struct fake){ .server = "192.0.2.1",
-		.qname = "*.d0.example.",
-		.ns = { "d0.example. 3600 NS ns.d1.org." } });
+	                        .qname = "*.d0.example.",
+	                        .ns = { "d0.example. 3600 NS ns.d1.org." } });
 	for (unsigned k = 1; k <= ITER_MAX_DEPTH + 1; k++)
-		net_add(&(struct fake){ .server = "192.0.2.40",
+		net_add(&(struct fake){
+			.server = "192.0.2.40",
 			.qname = net_str("*.d%u.org.", k),
 			.ns = { net_str("d%u.org. 3600 NS ns.d%u.org.", k,
-			                k + 1) } });
+		                        k + 1) } });
 	r = net_resolve("www.d0.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_str_eq(r->why, "sub-resolution depth cap");
@@ -691,14 +772,16 @@ START_TEST(test_glueless_loop)
 	const struct answer *r;
 
 	net_std();
-	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.org.",
-		.ns = { "org. 3600 NS ns1.org." },
-		.ar = { "ns1.org. 3600 A 192.0.2.40" } });
+	net_add(&(struct fake){ .server = "198.51.100.1",
+	                        .qname = "*.org.",
+	                        .ns = { "org. 3600 NS ns1.org." },
+	                        .ar = { "ns1.org. 3600 A 192.0.2.40" } });
 	net_add(&(struct fake){ .server = "192.0.2.1",
-		.qname = "*.a.example.",
-		.ns = { "a.example. 3600 NS ns.b.org." } });
-	net_add(&(struct fake){ .server = "192.0.2.40", .qname = "*.b.org.",
-		.ns = { "b.org. 3600 NS ns.a.example." } });
+	                        .qname = "*.a.example.",
+	                        .ns = { "a.example. 3600 NS ns.b.org." } });
+	net_add(&(struct fake){ .server = "192.0.2.40",
+	                        .qname = "*.b.org.",
+	                        .ns = { "b.org. 3600 NS ns.a.example." } });
 	r = net_resolve("www.a.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_uint_le(N.nsends, 8);
@@ -715,12 +798,13 @@ START_TEST(test_send_cap)
 	for (i = 0; i < ITER_NS_MAX; i++) {
 		f.ns[i] = net_str("big.example. 60 NS n%u.big.example.", i);
 		for (j = 0; j < ITER_NS_ADDRS; j++)
-			f.ar[i * ITER_NS_ADDRS + j] = net_str(
-				"n%u.big.example. 60 A 10.2.%u.%u", i, i, j);
+			f.ar[i * ITER_NS_ADDRS + j] =
+				net_str("n%u.big.example. 60 A 10.2.%u.%u", i,
+			                i, j);
 	}
 	net_add(&f);
-	net_add(&(struct fake){ .server = "*", .qname = "*",
-		.flags = WIRE_RCODE_REFUSED });
+	net_add(&(struct fake){
+		.server = "*", .qname = "*", .flags = WIRE_RCODE_REFUSED });
 	r = net_resolve("www.big.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_str_eq(r->why, "upstream query cap");
@@ -746,11 +830,14 @@ START_TEST(test_outstanding_cap)
 		f.ar[i] = net_str("n%zu.slow.example. 60 A 10.3.0.%zu", i, i);
 	}
 	net_add(&f);
-	net_add(&(struct fake){ .server = "10.3.0.0", .qname = "*",
-		.flags = WIRE_FLAG_AA, .delay_ms = 2500,
+	net_add(&(struct fake){
+		.server = "10.3.0.0",
+		.qname = "*",
+		.flags = WIRE_FLAG_AA,
+		.delay_ms = 2500,
 		.an = { "www.slow.example. 60 A 192.0.2.1" } });
-	net_add(&(struct fake){ .server = "*", .qname = "*",
-		.act = FAKE_SILENT });
+	net_add(&(struct fake){
+		.server = "*", .qname = "*", .act = FAKE_SILENT });
 	r = net_resolve("www.slow.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	for (i = 0; i < N.nsends; i++) {
@@ -815,11 +902,15 @@ START_TEST(test_unknown_token_ignored)
 	req = iter_new(&N.env, name, len, WIRE_TYPE_A, WIRE_CLASS_IN, &N.now);
 	ck_assert_int_eq(iter_next(req, &N.now, &t), ITER_SEND);
 	ck_assert_int_eq(iter_next(req, &N.now, &t2), ITER_WAIT);
-	iter_feed(req, &(struct iter_reply){ .token = t.token + 1,
-	          .kind = ITER_REPLY_TIMEOUT }, &N.now);
+	iter_feed(req,
+	          &(struct iter_reply){ .token = t.token + 1,
+	                                .kind = ITER_REPLY_TIMEOUT },
+	          &N.now);
 	ck_assert_int_eq(iter_next(req, &N.now, &t2), ITER_WAIT);
-	iter_feed(req, &(struct iter_reply){ .token = t.token,
-	          .kind = ITER_REPLY_TIMEOUT }, &N.now);
+	iter_feed(req,
+	          &(struct iter_reply){ .token = t.token,
+	                                .kind = ITER_REPLY_TIMEOUT },
+	          &N.now);
 	ck_assert_int_eq(iter_next(req, &N.now, &t2), ITER_SEND);
 	ck_assert_uint_ne(t2.token, t.token);
 	ck_assert_int_ne(memcmp(&t2.addr, &t.addr, sizeof t.addr), 0);
@@ -866,65 +957,91 @@ START_TEST(test_classify)
 	const char *soa = "z. 60 SOA ns.z. h.z. 1 2 3 4 5";
 
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA |
-	                 WIRE_FLAG_TC }, "z.", "a.z.", 1, &c), ITER_K_ERROR);
+	                                                   WIRE_FLAG_TC },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_ERROR);
 	ck_assert_str_eq(c.why, "truncated");
-	ck_assert_int_eq(classify(&(struct fake){ .flags = 0x2000 },
-	                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
-	ck_assert_int_eq(classify(&(struct fake){ .flags = 9 },
-	                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = 0x2000 }, "z.",
+	                          "a.z.", 1, &c),
+	                 ITER_K_ERROR);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = 9 }, "z.", "a.z.",
+	                          1, &c),
+	                 ITER_K_ERROR);
 	/* negative answers without AA: with an SOA of the zone (as Unbound
 	 * and Knot take them), else lame */
-	ck_assert_int_eq(classify(&(struct fake){ .flags =
-	                 WIRE_RCODE_NXDOMAIN, .ns = { soa } }, "z.", "a.z.", 1,
-	                 &c), ITER_K_NXDOMAIN);
+	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_RCODE_NXDOMAIN,
+	                                          .ns = { soa } },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_NXDOMAIN);
 	ck_assert(!c.aa);
-	ck_assert_int_eq(classify(&(struct fake){ .flags =
-	                 WIRE_RCODE_NXDOMAIN }, "z.", "a.z.", 1, &c),
-	                 ITER_K_LAME);
+	ck_assert_int_eq(
+		classify(&(struct fake){ .flags = WIRE_RCODE_NXDOMAIN }, "z.",
+	                 "a.z.", 1, &c),
+		ITER_K_LAME);
 	ck_assert_str_eq(c.why, "NXDOMAIN without AA or SOA");
 	ck_assert_int_eq(classify(&(struct fake){ .ns = { soa } }, "z.",
-	                 "a.z.", 1, &c), ITER_K_NODATA);
+	                          "a.z.", 1, &c),
+	                 ITER_K_NODATA);
 	ck_assert_int_eq(classify(&(struct fake){ .flags = 0 }, "z.", "a.z.",
-	                 1, &c), ITER_K_LAME);
+	                          1, &c),
+	                 ITER_K_LAME);
 	ck_assert_str_eq(c.why, "NODATA without AA or SOA");
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA |
-	                 WIRE_RCODE_NXDOMAIN, .ns = { soa } }, "z.", "a.z.", 1,
-	                 &c), ITER_K_NXDOMAIN);
+	                                                   WIRE_RCODE_NXDOMAIN,
+	                                          .ns = { soa } },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_NXDOMAIN);
 	ck_assert_uint_eq(c.soa, 0);
 	/* an SOA out of bailiwick is not the negative answer's SOA */
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .ns = { "y. 60 SOA ns.y. h.y. 1 2 3 4 5" } }, "z.",
-	                 "a.z.", 1, &c), ITER_K_NODATA);
+	                                          .ns = { "y. 60 SOA ns.y. "
+	                                                  "h.y. 1 2 3 4 5" } },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_NODATA);
 	ck_assert_uint_eq(c.soa, WIRE_NONE);
 	/* records out of bailiwick are not an answer */
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .an = { "a.z. 60 A 1.2.3.4" } }, "y.", "a.z.", 1,
-	                 &c), ITER_K_NODATA);
+	                                          .an = { "a.z. 60 A "
+	                                                  "1.2.3.4" } },
+	                          "y.", "a.z.", 1, &c),
+	                 ITER_K_NODATA);
 	/* 101 labels "x." after the DNAME, 2 x 50 + 2 before: > 255 */
-	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .an = { net_str("a.z. 60 DNAME %s", repeat("x.",
-	                 101, "")) } }, "z.", repeat("b", 50, repeat(".b", 50,
-	                 ".a.z.")), 1, &c), ITER_K_ERROR);
+	ck_assert_int_eq(
+		classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                                 .an = { net_str("a.z. 60 DNAME %s",
+	                                                 repeat("x.", 101,
+	                                                        "")) } },
+	                 "z.", repeat("b", 50, repeat(".b", 50, ".a.z.")), 1,
+	                 &c),
+		ITER_K_ERROR);
 	ck_assert_str_eq(c.why, "DNAME substitution too long");
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .an = { "a.z. 60 CNAME b.z.", "b.z. 60 CNAME a.z." } },
-	                 "z.", "a.z.", 1, &c), ITER_K_CNAME);
+	                                          .an = { "a.z. 60 CNAME b.z.",
+	                                                  "b.z. 60 CNAME "
+	                                                  "a.z." } },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_CNAME);
 	ck_assert(c.loop);
-	ck_assert_int_eq(classify(&(struct fake){
-	                 .ns = { "a.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
-	                 &c), ITER_K_REFERRAL);
-	ck_assert_int_eq(classify(&(struct fake){
-	                 .ns = { "c.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
-	                 &c), ITER_K_LAME);
+	ck_assert_int_eq(classify(&(struct fake){ .ns = { "a.z. 60 NS "
+	                                                  "ns.a.z." } },
+	                          "z.", "b.a.z.", 1, &c),
+	                 ITER_K_REFERRAL);
+	ck_assert_int_eq(classify(&(struct fake){ .ns = { "c.z. 60 NS "
+	                                                  "ns.a.z." } },
+	                          "z.", "b.a.z.", 1, &c),
+	                 ITER_K_LAME);
 	ck_assert_str_eq(c.why, "referral sideways");
 	/* AA set on a referral by mistake: still a referral; with an SOA,
 	 * or with NS of the zone itself, a NODATA */
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .ns = { "a.z. 60 NS ns.a.z." } }, "z.", "b.a.z.", 1,
-	                 &c), ITER_K_REFERRAL);
+	                                          .ns = { "a.z. 60 NS "
+	                                                  "ns.a.z." } },
+	                          "z.", "b.a.z.", 1, &c),
+	                 ITER_K_REFERRAL);
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .ns = { "z. 60 NS ns.z." } }, "z.", "b.a.z.", 1,
-	                 &c), ITER_K_NODATA);
+	                                          .ns = { "z. 60 NS ns.z." } },
+	                          "z.", "b.a.z.", 1, &c),
+	                 ITER_K_NODATA);
 	ck_assert_ptr_null(c.why);
 }
 END_TEST
@@ -936,43 +1053,59 @@ START_TEST(test_classify_lame)
 	static struct iter_class c;
 
 	/* an answer without AA is an answer, ranked below AA data */
-	ck_assert_int_eq(classify(&(struct fake){ .an = { "a.z. 60 A 1.2.3.4" } },
-	                 "z.", "a.z.", 1, &c), ITER_K_ANSWER);
+	ck_assert_int_eq(classify(&(struct fake){ .an = { "a.z. 60 A "
+	                                                  "1.2.3.4" } },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_ANSWER);
 	ck_assert(!c.aa && !c.ra);
 	ck_assert_int_eq(iter_data_rank(&c), CACHE_RANK_NONAUTH);
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_RA,
-	                 .an = { "a.z. 60 CNAME b.y." } }, "z.", "a.z.", 1,
-	                 &c), ITER_K_CNAME);
+	                                          .an = { "a.z. 60 CNAME "
+	                                                  "b.y." } },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_CNAME);
 	ck_assert(!c.aa && c.ra);
 	/* AA with NS records of a parent or of another zone, no SOA */
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .ns = { ". 60 NS a.root." } }, "z.", "a.z.", 1, &c),
+	                                          .ns = { ". 60 NS "
+	                                                  "a.root." } },
+	                          "z.", "a.z.", 1, &c),
 	                 ITER_K_LAME);
 	ck_assert_str_eq(c.why, "AA with an upward referral");
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .ns = { "y. 60 NS ns.y." } }, "z.", "a.z.", 1, &c),
+	                                          .ns = { "y. 60 NS ns.y." } },
+	                          "z.", "a.z.", 1, &c),
 	                 ITER_K_LAME);
 	ck_assert_str_eq(c.why, "AA with a sideways referral");
 	/* AA, data about another name only: not a NODATA */
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .an = { "b.z. 60 A 1.2.3.4" } }, "z.", "a.z.", 1, &c),
+	                                          .an = { "b.z. 60 A "
+	                                                  "1.2.3.4" } },
+	                          "z.", "a.z.", 1, &c),
 	                 ITER_K_LAME);
 	ck_assert_str_eq(c.why, "AA answer about another name");
 	/* ...but a record of another type at the name is a NODATA (a qmin
 	 * NS probe at the owner of a DNAME) */
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .an = { "a.z. 60 DNAME b.y.", "c.a.z. 60 CNAME c.b.y." } },
-	                 "z.", "a.z.", WIRE_TYPE_NS, &c), ITER_K_NODATA);
+	                                          .an = { "a.z. 60 DNAME b.y.",
+	                                                  "c.a.z. 60 CNAME "
+	                                                  "c.b.y." } },
+	                          "z.", "a.z.", WIRE_TYPE_NS, &c),
+	                 ITER_K_NODATA);
 	/* a negative answer from the zone above (the server holds the
 	 * parent, not the zone it was asked as a server of) */
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA |
-	                 WIRE_RCODE_NXDOMAIN,
-	                 .ns = { "y. 60 SOA ns.y. h.y. 1 2 3 4 5" } }, "z.y.",
-	                 "a.z.y.", 1, &c), ITER_K_LAME);
-	ck_assert_str_eq(c.why, "negative answer with the SOA of a zone above");
+	                                                   WIRE_RCODE_NXDOMAIN,
+	                                          .ns = { "y. 60 SOA ns.y. "
+	                                                  "h.y. 1 2 3 4 5" } },
+	                          "z.y.", "a.z.y.", 1, &c),
+	                 ITER_K_LAME);
+	ck_assert_str_eq(c.why,
+	                 "negative answer with the SOA of a zone above");
 	/* no AA, NS of the zone asked: not a referral */
 	ck_assert_int_eq(classify(&(struct fake){ .ns = { "z. 60 NS ns.z." } },
-	                 "z.", "a.z.", 1, &c), ITER_K_LAME);
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_LAME);
 }
 END_TEST
 
@@ -980,26 +1113,33 @@ END_TEST
 START_TEST(test_classify_malformed)
 {
 	static struct iter_class c;
-	static const char *const bad[] = {
-		"a.z. 60 A \\# 3 010203", "a.z. 60 A \\# 5 0102030405",
-		"a.z. 60 AAAA \\# 4 01020304", "a.z. 60 MX \\# 1 00",
-		"a.z. 60 NS \\# 3 030102" };
+	static const char *const bad[] = { "a.z. 60 A \\# 3 010203",
+		                           "a.z. 60 A \\# 5 0102030405",
+		                           "a.z. 60 AAAA \\# 4 01020304",
+		                           "a.z. 60 MX \\# 1 00",
+		                           "a.z. 60 NS \\# 3 030102" };
 	size_t i;
 
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		ck_assert_int_eq(classify(&(struct fake){
-		                 .flags = WIRE_FLAG_AA, .an = { bad[i] } },
-		                 "z.", "a.z.", 1, &c), ITER_K_ERROR);
+		ck_assert_int_eq(classify(&(struct fake){ .flags =
+		                                                  WIRE_FLAG_AA,
+		                                          .an = { bad[i] } },
+		                          "z.", "a.z.", 1, &c),
+		                 ITER_K_ERROR);
 		ck_assert_str_eq(c.why, ITER_WHY_MALFORMED);
 	}
 	/* in the additional section too */
+	ck_assert_int_eq(
+		classify(&(struct fake){ .flags = WIRE_FLAG_AA,
+	                                 .an = { "a.z. 60 A 1.2.3.4" },
+	                                 .ar = { "ns.z. 60 A \\# 3 010203" } },
+	                 "z.", "a.z.", 1, &c),
+		ITER_K_ERROR);
 	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .an = { "a.z. 60 A 1.2.3.4" },
-	                 .ar = { "ns.z. 60 A \\# 3 010203" } }, "z.", "a.z.",
-	                 1, &c), ITER_K_ERROR);
-	ck_assert_int_eq(classify(&(struct fake){ .flags = WIRE_FLAG_AA,
-	                 .an = { "a.z. 60 A \\# 4 01020304" } }, "z.", "a.z.",
-	                 1, &c), ITER_K_ANSWER);
+	                                          .an = { "a.z. 60 A \\# 4 "
+	                                                  "01020304" } },
+	                          "z.", "a.z.", 1, &c),
+	                 ITER_K_ANSWER);
 }
 END_TEST
 

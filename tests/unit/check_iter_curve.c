@@ -57,11 +57,13 @@ static void world(bool keyed)
 	net_std();
 	parent_fake = N.nfakes;
 	net_add(&(struct fake){ .server = "192.0.2.1",
+	                        .qname = "*.curve.example.",
+	                        .ns = { keyed ? KEYED_NS : PLAIN_NS },
+	                        .ar = { keyed ? KEYED_GLUE : PLAIN_GLUE } });
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
 		.qname = "*.curve.example.",
-		.ns = { keyed ? KEYED_NS : PLAIN_NS },
-		.ar = { keyed ? KEYED_GLUE : PLAIN_GLUE } });
-	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "*.curve.example.", .qtype = WIRE_TYPE_A,
+		.qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.curve.example. 300 A 192.0.2.55" } });
 }
@@ -122,14 +124,17 @@ START_TEST(test_require_stripped)
 	ck_assert_uint_eq(downgrades, 1);
 	/* nothing asked of the key-less server, nothing cached from it */
 	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 0);
-	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans,
-	                           NULL, 0), CACHE_ENOTFOUND);
+	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans, NULL,
+	                           0),
+	                 CACHE_ENOTFOUND);
 	ck_assert_int_eq(net_cache("ns1.curve.example.", WIRE_TYPE_A, &ans,
-	                           NULL, 0), CACHE_ENOTFOUND);
+	                           NULL, 0),
+	                 CACHE_ENOTFOUND);
 	/* the zone above is not affected */
 	net_add(&(struct fake){ .server = "192.0.2.1",
-		.qname = "www.example.", .flags = WIRE_FLAG_AA,
-		.an = { "www.example. 300 A 192.0.2.80" } });
+	                        .qname = "www.example.",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "www.example. 300 A 192.0.2.80" } });
 	r = net_resolve("www.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 }
@@ -162,13 +167,18 @@ START_TEST(test_require_mixed)
 
 	require("curve.example.");
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.curve.example.",
 		.ns = { "curve.example. 86400 NS ns2.curve.example.",
-		        KEYED_NS },
-		.ar = { "ns2.curve.example. 86400 A 192.0.2.6", KEYED_GLUE } });
-	net_add(&(struct fake){ .server = "*", .qname = "*.curve.example.",
-		.qtype = WIRE_TYPE_A, .flags = WIRE_FLAG_AA,
+	                KEYED_NS },
+		.ar = { "ns2.curve.example. 86400 A 192.0.2.6",
+	                KEYED_GLUE } });
+	net_add(&(struct fake){
+		.server = "*",
+		.qname = "*.curve.example.",
+		.qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.curve.example. 300 A 192.0.2.55" } });
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -186,20 +196,25 @@ START_TEST(test_require_plain_answer)
 
 	require("curve.example.");
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.1",
-		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
+		.qname = "www.curve.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.curve.example. 300 A 192.0.2.66" } });
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_str_eq(r->why, "curve-require: plain answer");
 	ck_assert_uint_eq(downgrades, 1);
 	ck_assert_int_eq(net_cache("www.curve.example.", WIRE_TYPE_A, &ans,
-	                           NULL, 0), CACHE_ENOTFOUND);
+	                           NULL, 0),
+	                 CACHE_ENOTFOUND);
 	/* and a CNAME from outside into the zone, answered plain */
-	net_add(&(struct fake){ .server = "192.0.2.1",
-		.qname = "alias.example.", .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
+		.qname = "alias.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "alias.example. 300 CNAME www.curve.example.",
-		        "www.curve.example. 300 A 192.0.2.66" } });
+	                "www.curve.example. 300 A 192.0.2.66" } });
 	r = net_resolve("alias.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
 	ck_assert_uint_eq(downgrades, 2);
@@ -217,15 +232,20 @@ START_TEST(test_require_cached_plain_cut)
 
 	net_std();
 	net_add(&(struct fake){ .server = "192.0.2.1",
-		.qname = "*.curve.example.",
-		.ns = { PLAIN_NS }, .ar = { PLAIN_GLUE } });
-	net_add(&(struct fake){ .server = "192.0.2.5",
+	                        .qname = "*.curve.example.",
+	                        .ns = { PLAIN_NS },
+	                        .ar = { PLAIN_GLUE } });
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
 		.qname = "*.sub.curve.example.",
 		.ns = { "sub.curve.example. 86400 NS " KEYLABEL
-		        ".ns1.sub.curve.example." },
-		.ar = { KEYLABEL ".ns1.sub.curve.example. 86400 A 192.0.2.7" } });
-	net_add(&(struct fake){ .server = "192.0.2.7",
-		.qname = "www.sub.curve.example.", .flags = WIRE_FLAG_AA,
+	                ".ns1.sub.curve.example." },
+		.ar = { KEYLABEL
+	                ".ns1.sub.curve.example. 86400 A 192.0.2.7" } });
+	net_add(&(struct fake){
+		.server = "192.0.2.7",
+		.qname = "www.sub.curve.example.",
+		.flags = WIRE_FLAG_AA,
 		.an = { "www.sub.curve.example. 300 A 192.0.2.77" } });
 	r = net_resolve("www.sub.curve.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
@@ -249,10 +269,13 @@ START_TEST(test_require_no_plain_fallback)
 	N.cfg.curve_plain_fallback = true;
 	net_std();
 	net_add(&(struct fake){ .server = "192.0.2.1",
-		.qname = "*.curve.example.",
-		.ns = { KEYED_NS }, .ar = { KEYED_GLUE } });
-	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "www.curve.example.", .flags = WIRE_FLAG_AA,
+	                        .qname = "*.curve.example.",
+	                        .ns = { KEYED_NS },
+	                        .ar = { KEYED_GLUE } });
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
+		.qname = "www.curve.example.",
+		.flags = WIRE_FLAG_AA,
 		.unboxed = true,
 		.an = { "www.curve.example. 300 A 192.0.2.66" } });
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
@@ -319,13 +342,16 @@ static void swap_case(const char *child_ns)
 
 	world(true);
 	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "curve.example.", .qtype = WIRE_TYPE_NS,
-		.flags = WIRE_FLAG_AA, .an = { child_ns } });
+	                        .qname = "curve.example.",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { child_ns } });
 	r = net_resolve("curve.example.", WIRE_TYPE_NS);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(net_count(r, WIRE_TYPE_NS), 1);
 	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans, rd,
-	                           sizeof rd), CACHE_OK);
+	                           sizeof rd),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_REFERRAL);
 	ck_assert_msg(strstr(rd, KEYLABEL) != NULL, "cached NS: %s", rd);
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
@@ -350,21 +376,24 @@ END_TEST
 /* The child answers NS for its apex with an (and a2, if not NULL), after
  * a keyed or plain delegation: the client gets every record; the cache
  * holds the NS RRset at `rank` with `count` records afterwards. */
-static void apex_ns_case(bool keyed, const char *an, const char *a2,
-                         int rank, size_t count)
+static void apex_ns_case(bool keyed, const char *an, const char *a2, int rank,
+                         size_t count)
 {
 	const struct answer *r;
 	struct cache_answer ans;
 
 	world(keyed);
 	net_add(&(struct fake){ .server = "192.0.2.5",
-		.qname = "curve.example.", .qtype = WIRE_TYPE_NS,
-		.flags = WIRE_FLAG_AA, .an = { an, a2 } });
+	                        .qname = "curve.example.",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { an, a2 } });
 	r = net_resolve("curve.example.", WIRE_TYPE_NS);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(net_count(r, WIRE_TYPE_NS), a2 != NULL ? 2 : 1);
-	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans,
-	                           NULL, 0), CACHE_OK);
+	ck_assert_int_eq(net_cache("curve.example.", WIRE_TYPE_NS, &ans, NULL,
+	                           0),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.rank, rank);
 	ck_assert_uint_eq(ans.count, count);
 }
@@ -372,8 +401,9 @@ static void apex_ns_case(bool keyed, const char *an, const char *a2,
 /* The same keys: the authoritative NS RRset replaces the referral's. */
 START_TEST(test_ns_same_keys_cached)
 {
-	apex_ns_case(true, "curve.example. 3600 NS " KEYLABEL
-	             ".ns2.curve.example.", NULL, CACHE_RANK_AUTH, 1);
+	apex_ns_case(true,
+	             "curve.example. 3600 NS " KEYLABEL ".ns2.curve.example.",
+	             NULL, CACHE_RANK_AUTH, 1);
 }
 END_TEST
 

@@ -42,11 +42,10 @@ struct net_event {
 static struct net_event ev[NET_EVENTS_MAX];
 static uint64_t ev_seq;
 
-static const char hints_text[] =
-	". 3600000 NS a.root.test.\n"
-	". 3600000 NS b.root.test.\n"
-	"a.root.test. 3600000 A 198.51.100.1\n"
-	"b.root.test. 3600000 A 198.51.100.2\n";
+static const char hints_text[] = ". 3600000 NS a.root.test.\n"
+				 ". 3600000 NS b.root.test.\n"
+				 "a.root.test. 3600000 A 198.51.100.1\n"
+				 "b.root.test. 3600000 A 198.51.100.2\n";
 
 /* One RRset of text RDATA ("a.root.test." or "198.51.100.1") into the
  * cache, as the iterator would have cached it. */
@@ -60,7 +59,8 @@ static void net_seed(const char *owner, uint16_t type, const char *rdata,
 
 	for (n = 0; n < 2 && text[n] != NULL; n++) {
 		if (type == WIRE_TYPE_A) {
-			ck_assert_int_eq(inet_pton(AF_INET, text[n], rd[n]), 1);
+			ck_assert_int_eq(inet_pton(AF_INET, text[n], rd[n]),
+			                 1);
 			set_rd[n].len = 4;
 		} else {
 			set_rd[n].len = net_wire(text[n], rd[n]);
@@ -68,9 +68,11 @@ static void net_seed(const char *owner, uint16_t type, const char *rdata,
 		set_rd[n].data = rd[n];
 	}
 	{
-		struct cache_rrset set = { name, net_wire(owner, name), type,
-		                           WIRE_CLASS_IN, 3600000, set_rd, n,
-		                           rank, NULL };
+		struct cache_rrset set = { name,    net_wire(owner, name),
+			                   type,    WIRE_CLASS_IN,
+			                   3600000, set_rd,
+			                   n,       rank,
+			                   NULL };
 
 		ck_assert_int_eq(cache_rrset_put(N.cache, &set, N.now.wall),
 		                 CACHE_OK);
@@ -109,7 +111,8 @@ void net_setup(void)
 	ck_assert_int_eq(sel_new(256, &N.sel), SEL_OK);
 	ck_assert_int_eq(hints_parse("test.hints", hints_text,
 	                             strlen(hints_text), &N.hints, err,
-	                             sizeof err), HINTS_OK);
+	                             sizeof err),
+	                 HINTS_OK);
 	N.env.cache = N.cache;
 	N.env.sel = N.sel;
 	N.env.hints = N.hints;
@@ -208,12 +211,14 @@ static const struct fake *net_find(const char *server, const char *qname,
 
 static uint16_t net_type(const char *t)
 {
-	static const struct { const char *n; uint16_t v; } types[] = {
-		{ "A", WIRE_TYPE_A }, { "NS", WIRE_TYPE_NS },
-		{ "CNAME", WIRE_TYPE_CNAME }, { "SOA", WIRE_TYPE_SOA },
-		{ "PTR", WIRE_TYPE_PTR }, { "MX", WIRE_TYPE_MX },
-		{ "TXT", WIRE_TYPE_TXT }, { "AAAA", WIRE_TYPE_AAAA },
-		{ "DNAME", WIRE_TYPE_DNAME } };
+	static const struct {
+		const char *n;
+		uint16_t v;
+	} types[] = { { "A", WIRE_TYPE_A },         { "NS", WIRE_TYPE_NS },
+		      { "CNAME", WIRE_TYPE_CNAME }, { "SOA", WIRE_TYPE_SOA },
+		      { "PTR", WIRE_TYPE_PTR },     { "MX", WIRE_TYPE_MX },
+		      { "TXT", WIRE_TYPE_TXT },     { "AAAA", WIRE_TYPE_AAAA },
+		      { "DNAME", WIRE_TYPE_DNAME } };
 	size_t i;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
@@ -244,7 +249,8 @@ static void net_put_generic(struct wire_writer *w, char **tok, size_t ntok)
 		char hex[3] = { tok[2][2 * i], tok[2][2 * i + 1], 0 };
 
 		ck_assert_int_eq(wire_write_u8(w, (uint8_t)strtoul(hex, NULL,
-		                 16)), WIRE_OK);
+		                                                   16)),
+		                 WIRE_OK);
 	}
 }
 
@@ -262,17 +268,25 @@ static void net_put_rdata(struct wire_writer *w, uint16_t type, char **tok,
 	case WIRE_TYPE_A:
 	case WIRE_TYPE_AAAA:
 		ck_assert_int_eq(inet_pton(type == WIRE_TYPE_A ? AF_INET :
-		                 AF_INET6, tok[0], ip), 1);
-		ck_assert_int_eq(wire_write_bytes(w, ip, type == WIRE_TYPE_A ?
-		                                  4 : 16), WIRE_OK);
+		                                                 AF_INET6,
+		                           tok[0], ip),
+		                 1);
+		ck_assert_int_eq(wire_write_bytes(w, ip,
+		                                  type == WIRE_TYPE_A ? 4 :
+		                                                        16),
+		                 WIRE_OK);
 		break;
 	case WIRE_TYPE_SOA:
 		ck_assert_uint_eq(ntok, 7);
 		net_put_name(w, tok[0]);
 		net_put_name(w, tok[1]);
 		for (size_t i = 2; i < 7; i++)
-			ck_assert_int_eq(wire_write_u32(w, (uint32_t)strtoul(
-			                 tok[i], NULL, 10)), WIRE_OK);
+			ck_assert_int_eq(wire_write_u32(w,
+			                                (uint32_t)
+			                                        strtoul(tok[i],
+			                                                NULL,
+			                                                10)),
+			                 WIRE_OK);
 		break;
 	case WIRE_TYPE_MX:
 		ck_assert_int_eq(wire_write_u16(w, (uint16_t)atoi(tok[0])),
@@ -283,11 +297,10 @@ static void net_put_rdata(struct wire_writer *w, uint16_t type, char **tok,
 		ck_assert_int_eq(wire_write_u8(w, (uint8_t)strlen(tok[0])),
 		                 WIRE_OK);
 		ck_assert_int_eq(wire_write_bytes(w, (const uint8_t *)tok[0],
-		                 strlen(tok[0])), WIRE_OK);
+		                                  strlen(tok[0])),
+		                 WIRE_OK);
 		break;
-	default:
-		net_put_name(w, tok[0]);
-		break;
+	default: net_put_name(w, tok[0]); break;
 	}
 }
 
@@ -309,8 +322,11 @@ static void net_put_rr(struct wire_writer *w, enum wire_section sec,
 	olen = net_wire(tok[0], owner);
 	type = net_type(tok[2]);
 	ck_assert_int_eq(wire_write_rr_begin(w, sec, owner, olen, type,
-	                 WIRE_CLASS_IN, (uint32_t)strtoul(tok[1], NULL, 10),
-	                 &pos), WIRE_OK);
+	                                     WIRE_CLASS_IN,
+	                                     (uint32_t)strtoul(tok[1], NULL,
+	                                                       10),
+	                                     &pos),
+	                 WIRE_OK);
 	net_put_rdata(w, type, tok + 3, ntok - 3);
 	ck_assert_int_eq(wire_write_rr_end(w, pos), WIRE_OK);
 }
@@ -319,8 +335,9 @@ static size_t net_build(const struct fake *f, const struct iter_target *t,
                         uint8_t *buf)
 {
 	struct wire_writer w;
-	struct wire_header h = { 0, (uint16_t)(WIRE_FLAG_QR | f->flags), 0,
-	                         0, 0, 0 };
+	struct wire_header h = { 0, (uint16_t)(WIRE_FLAG_QR | f->flags),
+		                 0, 0,
+		                 0, 0 };
 	size_t i;
 	bool formerr = f->formerr_msg && t->edns != 0;
 
@@ -330,7 +347,8 @@ static size_t net_build(const struct fake *f, const struct iter_target *t,
 	wire_writer_init(&w, buf, NET_MSG_MAX);
 	ck_assert_int_eq(wire_write_header(&w, &h), WIRE_OK);
 	ck_assert_int_eq(wire_write_question(&w, t->qname, t->qnamelen,
-	                 t->qtype, t->qclass), WIRE_OK);
+	                                     t->qtype, t->qclass),
+	                 WIRE_OK);
 	if (formerr)
 		return w.len;
 	for (i = 0; i < FAKE_RR_MAX && f->an[i] != NULL; i++)
@@ -382,9 +400,11 @@ static void net_log(const struct iter_target *t, const char *server)
 	s = &N.sends[N.nsends++];
 	snprintf(s->server, sizeof s->server, "%s", server);
 	ck_assert_int_eq(wire_name_to_text(t->qname, t->qnamelen, s->qname,
-	                 sizeof s->qname, NULL), WIRE_OK);
+	                                   sizeof s->qname, NULL),
+	                 WIRE_OK);
 	ck_assert_int_eq(wire_name_to_text(t->zone, t->zonelen, s->zone,
-	                 sizeof s->zone, NULL), WIRE_OK);
+	                                   sizeof s->zone, NULL),
+	                 WIRE_OK);
 	s->qtype = t->qtype;
 	s->curve = t->curve;
 	memcpy(s->key, t->key, KEY_BYTES);
@@ -421,7 +441,8 @@ static void net_send(const struct iter_target *t)
 	}
 	net_log(t, server);
 	ck_assert_int_eq(wire_name_to_text(t->qname, t->qnamelen, qname,
-	                 sizeof qname, NULL), WIRE_OK);
+	                                   sizeof qname, NULL),
+	                 WIRE_OK);
 	f = net_find(server, qname, t->qtype);
 	if (f != NULL && f->act == FAKE_UNREACH) {
 		(void)net_event_new(now, t->token, ITER_REPLY_UNREACHABLE);
@@ -434,8 +455,7 @@ static void net_send(const struct iter_target *t)
 	}
 	/* Like the shell: a timeout unless the query was settled before
 	 * (the iterator ignores it then: the token is gone). */
-	(void)net_event_new(now + t->timeout_ms, t->token,
-	                    ITER_REPLY_TIMEOUT);
+	(void)net_event_new(now + t->timeout_ms, t->token, ITER_REPLY_TIMEOUT);
 	if (t->hedge_ms != 0) {
 		ck_assert_uint_lt(t->hedge_ms, t->timeout_ms);
 		e = net_event_new(now + t->hedge_ms, t->token,
@@ -458,8 +478,9 @@ static struct net_event *net_next_event(void)
 	size_t i;
 
 	for (i = 0; i < NET_EVENTS_MAX; i++)
-		if (ev[i].used && (best == NULL || ev[i].at_ms < best->at_ms ||
-		    (ev[i].at_ms == best->at_ms && ev[i].seq < best->seq)))
+		if (ev[i].used &&
+		    (best == NULL || ev[i].at_ms < best->at_ms ||
+		     (ev[i].at_ms == best->at_ms && ev[i].seq < best->seq)))
 			best = &ev[i];
 	return best;
 }
@@ -481,7 +502,8 @@ static void net_deliver(struct net_event *e)
 	r.rtt_ms = e->rtt_ms;
 	if (e->kind == ITER_REPLY_MSG) {
 		ck_assert_int_eq(wire_msg_parse(&m, e->msg, e->len, rr,
-		                                NET_RR_MAX), WIRE_OK);
+		                                NET_RR_MAX),
+		                 WIRE_OK);
 		r.msg = &m;
 	}
 	e->used = false;
@@ -492,7 +514,8 @@ static void net_deliver(struct net_event *e)
 static uint64_t net_deadline(void)
 {
 	return N.start_ms + (N.cfg.query_timeout_ms != 0 ?
-	                     N.cfg.query_timeout_ms : NET_DEADLINE_DEFAULT_MS);
+	                             N.cfg.query_timeout_ms :
+	                             NET_DEADLINE_DEFAULT_MS);
 }
 
 const struct answer *net_resolve(const char *name, uint16_t type)
@@ -531,9 +554,11 @@ const struct answer *net_resolve(const char *name, uint16_t type)
 	ck_assert_uint_lt(loops, NET_LOOP_MAX);
 	if (getenv("NET_TRACE") != NULL)
 		for (loops = 0; loops < N.nsends; loops++)
-			fprintf(stderr, "send %zu: %s %s at %llu timeout %u "
-			        "hedge %u tcp %d\n", loops,
-			        N.sends[loops].server, N.sends[loops].qname,
+			fprintf(stderr,
+			        "send %zu: %s %s at %llu timeout %u "
+			        "hedge %u tcp %d\n",
+			        loops, N.sends[loops].server,
+			        N.sends[loops].qname,
 			        (unsigned long long)N.sends[loops].at_ms,
 			        (unsigned)N.sends[loops].timeout_ms,
 			        (unsigned)N.sends[loops].hedge_ms,
@@ -595,14 +620,13 @@ static void net_rdata_text(const uint8_t *img, size_t len,
 		return;
 	}
 	if (wire_read_rdata_name(img, len, rr, &pos, name, &nlen, 0) ==
-	    WIRE_OK &&
+	            WIRE_OK &&
 	    wire_name_to_text(name, nlen, out, cap, NULL) == WIRE_OK)
 		return;
 	snprintf(out, cap, "?");
 }
 
-void net_rr_text(const struct answer *r, size_t i, char *out,
-                 size_t cap)
+void net_rr_text(const struct answer *r, size_t i, char *out, size_t cap)
 {
 	struct wire_rr rr;
 	uint8_t owner[WIRE_NAME_MAX];
@@ -612,9 +636,11 @@ void net_rr_text(const struct answer *r, size_t i, char *out,
 	net_rr_at(r->an, r->an_len, i, &rr);
 	pos = rr.owner;
 	ck_assert_int_eq(wire_read_name(r->an, r->an_len, &pos, owner, &olen,
-	                                0), WIRE_OK);
+	                                0),
+	                 WIRE_OK);
 	ck_assert_int_eq(wire_name_to_text(owner, olen, otext, sizeof otext,
-	                                   NULL), WIRE_OK);
+	                                   NULL),
+	                 WIRE_OK);
 	net_rdata_text(r->an, r->an_len, &rr, rd, sizeof rd);
 	snprintf(out, cap, "%s %u %s", otext, rr.type, rd);
 }
@@ -652,13 +678,16 @@ int net_cache(const char *name, uint16_t type, struct cache_answer *ans,
 
 void net_std(void)
 {
-	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.example.",
-		.ns = { "example. 172800 NS ns1.example." },
-		.ar = { "ns1.example. 172800 A 192.0.2.1" } });
-	net_add(&(struct fake){ .server = "198.51.100.1", .qname = "*.net.",
-		.ns = { "net. 172800 NS ns1.net." },
-		.ar = { "ns1.net. 172800 A 192.0.2.10" } });
-	net_add(&(struct fake){ .server = "192.0.2.1",
+	net_add(&(struct fake){ .server = "198.51.100.1",
+	                        .qname = "*.example.",
+	                        .ns = { "example. 172800 NS ns1.example." },
+	                        .ar = { "ns1.example. 172800 A 192.0.2.1" } });
+	net_add(&(struct fake){ .server = "198.51.100.1",
+	                        .qname = "*.net.",
+	                        .ns = { "net. 172800 NS ns1.net." },
+	                        .ar = { "ns1.net. 172800 A 192.0.2.10" } });
+	net_add(&(struct fake){
+		.server = "192.0.2.1",
 		.qname = "*.zone.example.",
 		.ns = { "zone.example. 86400 NS ns.zone.example." },
 		.ar = { "ns.zone.example. 86400 A 192.0.2.2" } });

@@ -15,8 +15,9 @@
 
 #include "iter_net.h"
 
-#define ZONE_SOA "zone.example. 60 SOA ns.zone.example. " \
-                 "host.zone.example. 1 3600 600 86400 300"
+#define ZONE_SOA \
+	"zone.example. 60 SOA ns.zone.example. " \
+	"host.zone.example. 1 3600 600 86400 300"
 /** Seconds the probe's NODATA lives: min(SOA TTL, MINIMUM). */
 #define PROBE_NEG_TTL 60
 
@@ -27,15 +28,19 @@ static void setup(void)
 	net_std();
 	/* NODATA for the probes of the two empty non-terminals */
 	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "wild.zone.example.", .qtype = WIRE_TYPE_NS,
-		.flags = WIRE_FLAG_AA, .ns = { ZONE_SOA } });
+	                        .qname = "wild.zone.example.",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .ns = { ZONE_SOA } });
 	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "sub.zone.example.", .qtype = WIRE_TYPE_NS,
-		.flags = WIRE_FLAG_AA, .ns = { ZONE_SOA } });
+	                        .qname = "sub.zone.example.",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .ns = { ZONE_SOA } });
 	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "*.sub.zone.example.",
-		.flags = WIRE_FLAG_AA | WIRE_RCODE_NXDOMAIN,
-		.ns = { ZONE_SOA } });
+	                        .qname = "*.sub.zone.example.",
+	                        .flags = WIRE_FLAG_AA | WIRE_RCODE_NXDOMAIN,
+	                        .ns = { ZONE_SOA } });
 }
 
 static void teardown(void)
@@ -46,8 +51,11 @@ static void teardown(void)
 /* The wildcard's answer for one name. */
 static void wild_answer(const char *name)
 {
-	net_add(&(struct fake){ .server = "192.0.2.2", .qname = name,
-		.qtype = WIRE_TYPE_A, .flags = WIRE_FLAG_AA,
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = name,
+		.qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
 		.an = { net_str("%s 300 A 192.0.2.42", name) } });
 }
 
@@ -73,7 +81,8 @@ START_TEST(test_probe_once)
 	ck_assert_uint_eq(r->an_count, 1);
 	ck_assert_uint_eq(sends_of("wild.zone.example."), 1);
 	ck_assert_int_eq(net_cache("wild.zone.example.", WIRE_TYPE_NS, &ans,
-	                           NULL, 0), CACHE_OK);
+	                           NULL, 0),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
 	ck_assert_uint_eq(ans.ttl, PROBE_NEG_TTL);
 	/* the second name: the cut is cached, the probe is not sent again */
@@ -106,8 +115,10 @@ START_TEST(test_skip_to_next_label)
 	/* a deeper name: the known label is skipped, the next one probed */
 	wild_answer("a.wild.zone.example.");
 	net_add(&(struct fake){ .server = "192.0.2.2",
-		.qname = "c.wild.zone.example.", .qtype = WIRE_TYPE_NS,
-		.flags = WIRE_FLAG_AA, .ns = { ZONE_SOA } });
+	                        .qname = "c.wild.zone.example.",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .ns = { ZONE_SOA } });
 	wild_answer("x.c.wild.zone.example.");
 	(void)net_resolve("a.wild.zone.example.", WIRE_TYPE_A);
 	r = net_resolve("x.c.wild.zone.example.", WIRE_TYPE_A);
@@ -128,7 +139,8 @@ START_TEST(test_nxdomain_below_nodata)
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(r->ns_count, 1);
 	ck_assert_int_eq(net_cache("sub.zone.example.", WIRE_TYPE_NS, &ans,
-	                           NULL, 0), CACHE_OK);
+	                           NULL, 0),
+	                 CACHE_OK);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
 	/* the NODATA of the ENT does not hide NXDOMAIN below it */
 	r = net_resolve("ny.sub.zone.example.", WIRE_TYPE_A);
@@ -167,7 +179,8 @@ START_TEST(test_qmin_off_unchanged)
 	wild_answer("b.wild.zone.example.");
 	(void)net_resolve("a.wild.zone.example.", WIRE_TYPE_A);
 	ck_assert_int_eq(net_cache("wild.zone.example.", WIRE_TYPE_NS, &ans,
-	                           NULL, 0), CACHE_ENOTFOUND);
+	                           NULL, 0),
+	                 CACHE_ENOTFOUND);
 	(void)net_resolve("b.wild.zone.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(N.nsends, 1);
 	for (size_t i = 0; i < N.nsends; i++) {

@@ -32,11 +32,13 @@ static void build(const char *h, const char *b)
 {
 	ck_assert_int_eq(localdata_new(&ld), LOCALDATA_OK);
 	ck_assert_msg(localdata_add_text(ld, LOCALDATA_HOSTS, "hosts", h,
-	                                 strlen(h), err, sizeof err) ==
-	              LOCALDATA_OK, "%s", err);
+	                                 strlen(h), err,
+	                                 sizeof err) == LOCALDATA_OK,
+	              "%s", err);
 	ck_assert_msg(localdata_add_text(ld, LOCALDATA_BLOCK, "block", b,
-	                                 strlen(b), err, sizeof err) ==
-	              LOCALDATA_OK, "%s", err);
+	                                 strlen(b), err,
+	                                 sizeof err) == LOCALDATA_OK,
+	              "%s", err);
 	ck_assert_int_eq(localdata_finish(ld), LOCALDATA_OK);
 }
 
@@ -118,16 +120,19 @@ START_TEST(test_ptr)
 
 	build(hosts, "");
 	ck_assert_int_eq(ask("10.1.168.192.in-addr.arpa", WIRE_TYPE_PTR, &a,
-	                     NULL), LOCALDATA_OK);
+	                     NULL),
+	                 LOCALDATA_OK);
 	/* Two lines give the address: the first line's first name. */
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_mem_eq(rdata(&a, 0, &rr), first, sizeof first);
 	ck_assert_int_eq(ask("0.1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0"
-	                     ".0.0.0.0.0.0.d.f.ip6.arpa", WIRE_TYPE_PTR, &a,
-	                     NULL), LOCALDATA_OK);
+	                     ".0.0.0.0.0.0.d.f.ip6.arpa",
+	                     WIRE_TYPE_PTR, &a, NULL),
+	                 LOCALDATA_OK);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_int_eq(ask("11.1.168.192.in-addr.arpa", WIRE_TYPE_PTR, &a,
-	                     NULL), LOCALDATA_OK);
+	                     NULL),
+	                 LOCALDATA_OK);
 	ck_assert_uint_eq(a.an_count, 1);
 }
 END_TEST
@@ -144,7 +149,8 @@ START_TEST(test_block)
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(a.an_count + a.ns_count, 0);
 	ck_assert_int_eq(ask("x.y.Tracker.example", WIRE_TYPE_TXT, &a,
-	                     &blocked), LOCALDATA_OK);
+	                     &blocked),
+	                 LOCALDATA_OK);
 	ck_assert(blocked);
 	ck_assert_int_eq(ask("pixel.example", WIRE_TYPE_AAAA, &a, &blocked),
 	                 LOCALDATA_OK);
@@ -189,7 +195,10 @@ END_TEST
 
 START_TEST(test_reject_lines)
 {
-	static const struct { enum localdata_kind k; const char *t; } bad[] = {
+	static const struct {
+		enum localdata_kind k;
+		const char *t;
+	} bad[] = {
 		{ LOCALDATA_HOSTS, "# ok\n192.168.1.300 x.lan\n" },
 		{ LOCALDATA_HOSTS, "# ok\nprinter.lan 192.168.1.1\n" },
 		{ LOCALDATA_HOSTS, "# ok\n192.168.1.1\n" },
@@ -239,7 +248,8 @@ START_TEST(test_files)
 	ck_assert_ptr_null(ld);
 	ck_assert_msg(strstr(err, ":2: one name a line") != NULL, "%s", err);
 	ck_assert_int_eq(localdata_load("/nonexistent/hosts", "", &ld, err,
-	                                sizeof err), LOCALDATA_EFILE);
+	                                sizeof err),
+	                 LOCALDATA_EFILE);
 	ck_assert_msg(strncmp(err, "/nonexistent/hosts: ", 20) == 0, "%s",
 	              err);
 	ck_assert_int_eq(localdata_load("/tmp", "", &ld, err, sizeof err),

@@ -145,7 +145,8 @@ START_TEST(test_reverse)
 	                  WIRE_TYPE_PTR);
 	ck_assert_mem_eq(rd, "\11localhost", 11);
 	ck_assert_int_eq(ask("1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
-	                     "0.0.0.0.0.0.0.0.ip6.arpa.", WIRE_TYPE_PTR, &a),
+	                     "0.0.0.0.0.0.0.0.ip6.arpa.",
+	                     WIRE_TYPE_PTR, &a),
 	                 LOCALZONE_OK);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_int_eq(ask("2.0.0.127.in-addr.arpa.", WIRE_TYPE_PTR, &a),
@@ -271,7 +272,7 @@ START_TEST(test_nodefault)
 	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES);
 	line("test.", CFG_LZ_NODEFAULT);
 	line("10.in-addr.arpa", CFG_LZ_NODEFAULT);
-	line("sub.onion.", CFG_LZ_NODEFAULT);  /* no such zone: no effect */
+	line("sub.onion.", CFG_LZ_NODEFAULT); /* no such zone: no effect */
 	line("home.arpa.", CFG_LZ_NODEFAULT);
 	rebuild();
 	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES - 3);
@@ -291,7 +292,7 @@ END_TEST
 START_TEST(test_transparent)
 {
 	line("invalid.", CFG_LZ_TRANSPARENT);
-	line("lab.test.", CFG_LZ_TRANSPARENT);  /* a hole in test. */
+	line("lab.test.", CFG_LZ_TRANSPARENT); /* a hole in test. */
 	rebuild();
 	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES + 1);
 	ck_assert_int_eq(rcode("www.invalid."), -1);
@@ -333,8 +334,8 @@ START_TEST(test_static)
 	const uint8_t *rd;
 	uint16_t rdlen;
 
-	line("localhost.", CFG_LZ_STATIC);     /* as built in: unchanged */
-	line("home.example.", CFG_LZ_STATIC);  /* a new zone */
+	line("localhost.", CFG_LZ_STATIC);    /* as built in: unchanged */
+	line("home.example.", CFG_LZ_STATIC); /* a new zone */
 	rebuild();
 	ck_assert_int_eq(ask("localhost.", WIRE_TYPE_A, &a), LOCALZONE_OK);
 	ck_assert_uint_eq(a.an_count, 1);
@@ -347,8 +348,7 @@ START_TEST(test_static)
 	ck_assert_int_eq(ask("home.example.", WIRE_TYPE_A, &a), LOCALZONE_OK);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(a.an_count, 0);
-	ck_assert_int_eq(ask("home.example.", WIRE_TYPE_NS, &a),
-	                 LOCALZONE_OK);
+	ck_assert_int_eq(ask("home.example.", WIRE_TYPE_NS, &a), LOCALZONE_OK);
 	ck_assert_uint_eq(a.an_count, 1);
 }
 END_TEST
@@ -376,7 +376,7 @@ START_TEST(test_zone_limits)
 	ck_assert_int_eq(localzone_new(NULL, 1, &lz), LOCALZONE_EINVAL);
 	ck_assert_ptr_null(lz);
 	ck_assert_int_eq(localzone_new(NULL, 0, NULL), LOCALZONE_EINVAL);
-	lines[0].name[0] = 0;  /* the root: no zone */
+	lines[0].name[0] = 0; /* the root: no zone */
 	lines[0].namelen = 1;
 	ck_assert_int_eq(localzone_new(lines, 1, &lz), LOCALZONE_EINVAL);
 	ck_assert_ptr_null(lz);

@@ -73,10 +73,12 @@ START_TEST(test_levels_and_layout)
 	log_query("client=%s name=%s", "127.0.0.1@5", "a.example.");
 	out = captured();
 	ck_assert_ptr_null(strstr(out, "hidden"));
-	ck_assert_ptr_nonnull(strstr(out, "Z level=warn event=shown a=3 b=x\n"));
+	ck_assert_ptr_nonnull(strstr(out,
+	                             "Z level=warn event=shown a=3 b=x\n"));
 	ck_assert_ptr_nonnull(strstr(out, "Z level=error event=bare\n"));
 	/* The query log ignores the level. */
-	ck_assert_ptr_nonnull(strstr(out, "Z level=info event=query "
+	ck_assert_ptr_nonnull(strstr(out,
+	                             "Z level=info event=query "
 	                             "client=127.0.0.1@5 name=a.example.\n"));
 	/* Each line starts with a timestamp: 2026-12-04T05:59:30.123Z */
 	ck_assert_int_eq(out[4], '-');
@@ -94,16 +96,16 @@ START_TEST(test_journal_prefix)
 	capture();
 	ck_assert_int_eq(fstat(STDERR_FILENO, &sb), 0);
 	/* Another file: not the journal. */
-	snprintf(js, sizeof js, "%" PRIuMAX ":%" PRIuMAX,
-	         (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino + 1);
+	snprintf(js, sizeof js, "%" PRIuMAX ":%" PRIuMAX, (uintmax_t)sb.st_dev,
+	         (uintmax_t)sb.st_ino + 1);
 	setenv("JOURNAL_STREAM", js, 1);
 	ck_assert(!log_stderr_is_journal());
 	snprintf(js, sizeof js, "%" PRIuMAX ":%" PRIuMAX "x",
 	         (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino);
 	setenv("JOURNAL_STREAM", js, 1);
 	ck_assert(!log_stderr_is_journal());
-	snprintf(js, sizeof js, "%" PRIuMAX ":%" PRIuMAX,
-	         (uintmax_t)sb.st_dev, (uintmax_t)sb.st_ino);
+	snprintf(js, sizeof js, "%" PRIuMAX ":%" PRIuMAX, (uintmax_t)sb.st_dev,
+	         (uintmax_t)sb.st_ino);
 	setenv("JOURNAL_STREAM", js, 1);
 	ck_assert(log_stderr_is_journal());
 	log_init(CFG_LOG_DEBUG, true);
@@ -113,9 +115,9 @@ START_TEST(test_journal_prefix)
 	log_debug("d", "%s", "");
 	out = captured();
 	ck_assert_str_eq(out, "<3>level=error event=e k=1\n"
-	                 "<4>level=warn event=w\n"
-	                 "<6>level=info event=i\n"
-	                 "<7>level=debug event=d\n");
+	                      "<4>level=warn event=w\n"
+	                      "<6>level=info event=i\n"
+	                      "<7>level=debug event=d\n");
 	unsetenv("JOURNAL_STREAM");
 	log_init(CFG_LOG_INFO, true);
 	free(out);
@@ -144,7 +146,8 @@ static bool logfmt_ok(const char *s)
 				if (*s != '\\')
 					continue;
 				s++;
-				if (*s == 'x' && isxdigit((unsigned char)s[1]) &&
+				if (*s == 'x' &&
+				    isxdigit((unsigned char)s[1]) &&
 				    isxdigit((unsigned char)s[2]))
 					s += 2;
 				else if (strchr("\"\\ntr", *s) == NULL ||
@@ -189,13 +192,12 @@ START_TEST(test_escape_values)
 
 	ESC("www.example.", "www.example.");
 	ESC("", "\"\"");
-	ESC("no server could answer",
-	           "\"no server could answer\"");
+	ESC("no server could answer", "\"no server could answer\"");
 	ESC("f:10: unknown option \"bogus\"",
-	           "\"f:10: unknown option \\\"bogus\\\"\"");
+	    "\"f:10: unknown option \\\"bogus\\\"\"");
 	ESC("a=b", "\"a=b\"");
-	ESC("a\\032b.", "a\\032b.");          /* bare backslash */
-	ESC("a\\\"b", "\"a\\\\\\\"b\"");    /* a\"b */
+	ESC("a\\032b.", "a\\032b.");     /* bare backslash */
+	ESC("a\\\"b", "\"a\\\\\\\"b\""); /* a\"b */
 	ESC("l1\nl2\tx\r", "\"l1\\nl2\\tx\\r\"");
 	ESC("\x01\x1f\x7f", "\"\\x01\\x1f\\x7f\"");
 	ESC("caf\xc3\xa9", "\"caf\\xc3\\xa9\"");
@@ -223,28 +225,30 @@ START_TEST(test_fields_escaped)
 	log_info("t2", "type=%s", rrtext_type_name(65280, tbuf));
 	log_error("reload_failed", "error=%s kept=old",
 	          "f.conf:10: unknown option \"bogus\"");
-	log_warn("nums", "a=%d b=%zu c=%" PRIu64 "s d=%-*d| e=%%x f=%.1f "
-	         "g=%s%s h=%c i=%5.2s", -3, (size_t)7, (uint64_t)9, 3, 4,
-	         0.25, "x y", "z", 'q', "abc");
+	log_warn("nums",
+	         "a=%d b=%zu c=%" PRIu64 "s d=%-*d| e=%%x f=%.1f "
+	         "g=%s%s h=%c i=%5.2s",
+	         -3, (size_t)7, (uint64_t)9, 3, 4, 0.25, "x y", "z", 'q',
+	         "abc");
 	log_info("empty", "why=%s", "");
 	log_info("keyless", "%s a=1", "hello world");
 	log_query("client=%s name=%s", "127.0.0.1@5", "t\xab.example.");
 	out = captured();
 	ck_assert_ptr_nonnull(strstr(out, " level=info event=servfail "
-	                             "qname=\"a\\\\\\\"b c=d.\" type=A "
-	                             "why=\"no server could answer\"\n"));
+	                                  "qname=\"a\\\\\\\"b c=d.\" type=A "
+	                                  "why=\"no server could answer\"\n"));
 	ck_assert_ptr_nonnull(strstr(out, " event=t2 type=TYPE65280\n"));
 	ck_assert_ptr_nonnull(strstr(out, " event=reload_failed error="
-	                             "\"f.conf:10: unknown option "
-	                             "\\\"bogus\\\"\" kept=old\n"));
+	                                  "\"f.conf:10: unknown option "
+	                                  "\\\"bogus\\\"\" kept=old\n"));
 	ck_assert_ptr_nonnull(strstr(out, " event=nums a=-3 b=7 c=9s "
-	                             "d=\"4  |\" e=%x f=0.2 g=\"x yz\" "
-	                             "h=q i=\"   ab\"\n"));
+	                                  "d=\"4  |\" e=%x f=0.2 g=\"x yz\" "
+	                                  "h=q i=\"   ab\"\n"));
 	ck_assert_ptr_nonnull(strstr(out, " event=empty why=\"\"\n"));
 	ck_assert_ptr_nonnull(strstr(out, " event=keyless "
-	                             "msg=\"hello world\" a=1\n"));
+	                                  "msg=\"hello world\" a=1\n"));
 	ck_assert_ptr_nonnull(strstr(out, " event=query client=127.0.0.1@5 "
-	                             "name=\"t\\xab.example.\"\n"));
+	                                  "name=\"t\\xab.example.\"\n"));
 	free(out);
 }
 END_TEST
@@ -262,15 +266,16 @@ START_TEST(test_lines_parse)
 	log_init(CFG_LOG_INFO, true);
 	log_info("long", "a=%s b=%s c=1", big, big);
 	log_info("long2", "a=%.1500s b=%s", big + 10, "x y");
-	log_pairs(CFG_LOG_INFO, "stats", "total.num.queries=5 x=a\"b\n"
+	log_pairs(CFG_LOG_INFO, "stats",
+	          "total.num.queries=5 x=a\"b\n"
 	          "y=1  =2 bare\n");
 	out = captured();
 	ck_assert_ptr_nonnull(strstr(out, " event=stats total.num.queries=5 "
-	                             "x=\"a\\\"b\" y=1 msg=\"=2\" "
-	                             "msg=bare\n"));
+	                                  "x=\"a\\\"b\" y=1 msg=\"=2\" "
+	                                  "msg=bare\n"));
 	for (line = strtok_r(out, "\n", &save); line != NULL;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *f = strchr(line, ' ') + 1;   /* after the timestamp */
+		char *f = strchr(line, ' ') + 1; /* after the timestamp */
 
 		ck_assert_uint_le(strlen(f), LOG_LINE_BYTES - 1);
 		ck_assert_msg(logfmt_ok(f), "not logfmt: %s", f);
@@ -289,7 +294,7 @@ START_TEST(test_limit_fake_clock)
 	int i, sent = 0;
 
 	memset(&l, 0, sizeof l);
-	for (i = 0; i < 4000; i++)  /* 4000 in the first 400 ms */
+	for (i = 0; i < 4000; i++) /* 4000 in the first 400 ms */
 		sent += log_limit_admit(&l, "servfail", CFG_LOG_INFO,
 		                        t + (uint64_t)i / 10);
 	ck_assert_int_eq(sent, LOG_LIMIT_BURST);
@@ -316,11 +321,12 @@ END_TEST
 
 START_TEST(test_limit_table_full)
 {
-	static const char *const names[] = { "k00", "k01", "k02", "k03",
-		"k04", "k05", "k06", "k07", "k08", "k09", "k10", "k11", "k12",
-		"k13", "k14", "k15", "k16", "k17", "k18", "k19", "k20", "k21",
-		"k22", "k23", "k24", "k25", "k26", "k27", "k28", "k29", "k30",
-		"k31", "k32", "k33" };
+	static const char *const names[] = {
+		"k00", "k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08",
+		"k09", "k10", "k11", "k12", "k13", "k14", "k15", "k16", "k17",
+		"k18", "k19", "k20", "k21", "k22", "k23", "k24", "k25", "k26",
+		"k27", "k28", "k29", "k30", "k31", "k32", "k33"
+	};
 	struct log_limit l;
 	size_t i, j;
 	int sent = 0;
@@ -359,10 +365,10 @@ START_TEST(test_limited_lines)
 		log_info_limited("flood_a", "i=%d", i);
 	for (i = 0; i < 12; i++)
 		log_warn_limited("flood_b", "i=%d", i);
-	log_info("other", "x=1");           /* window not over: no summary */
+	log_info("other", "x=1"); /* window not over: no summary */
 	log_flush_suppressed();
-	log_flush_suppressed();             /* nothing left to report */
-	log_init(CFG_LOG_DEBUG, true);      /* debug: nothing limited */
+	log_flush_suppressed();        /* nothing left to report */
+	log_init(CFG_LOG_DEBUG, true); /* debug: nothing limited */
 	for (i = 0; i < 25; i++)
 		log_info_limited("flood_c", "i=%d", i);
 	log_flush_suppressed();
@@ -373,9 +379,9 @@ START_TEST(test_limited_lines)
 	ck_assert_int_eq(count(out, " event=flood_c "), 25);
 	ck_assert_int_eq(count(out, " event=log_suppressed "), 2);
 	ck_assert_ptr_nonnull(strstr(out, " level=info event=log_suppressed "
-	                             "kind=flood_a suppressed=15\n"));
+	                                  "kind=flood_a suppressed=15\n"));
 	ck_assert_ptr_nonnull(strstr(out, " level=warn event=log_suppressed "
-	                             "kind=flood_b suppressed=2\n"));
+	                                  "kind=flood_b suppressed=2\n"));
 	ck_assert(strstr(out, "event=other") <
 	          strstr(out, "event=log_suppressed"));
 	free(out);
@@ -393,14 +399,14 @@ START_TEST(test_flush_due_after_window)
 	log_init(CFG_LOG_INFO, true);
 	for (i = 0; i < LOG_LIMIT_BURST + 2; i++)
 		log_info_limited("flood_d", "i=%d", i);
-	log_flush_due();                    /* the window is still open */
+	log_flush_due(); /* the window is still open */
 	nanosleep(&pause, NULL);
-	log_flush_due();                    /* the daemon's each-second call */
+	log_flush_due(); /* the daemon's each-second call */
 	log_flush_due();
 	out = captured();
 	ck_assert_int_eq(count(out, " event=log_suppressed "), 1);
 	ck_assert_ptr_nonnull(strstr(out, " event=log_suppressed "
-	                             "kind=flood_d suppressed=2\n"));
+	                                  "kind=flood_d suppressed=2\n"));
 	free(out);
 }
 END_TEST

@@ -28,7 +28,9 @@ static int listener(const char *name)
 		sun.sun_path[0] = '\0';
 	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sun,
 	                      (socklen_t)(offsetof(struct sockaddr_un,
-	                                           sun_path) + len)), 0);
+	                                           sun_path) +
+	                                  len)),
+	                 0);
 	return fd;
 }
 

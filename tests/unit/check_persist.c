@@ -101,8 +101,8 @@ static void save(void)
 	struct stat sb;
 
 	fill(c);
-	ck_assert_int_eq(persist_cache_save(c, path, T0, &n, err,
-	                                    sizeof err), PERSIST_OK);
+	ck_assert_int_eq(persist_cache_save(c, path, T0, &n, err, sizeof err),
+	                 PERSIST_OK);
 	ck_assert_uint_eq(n.entries, N_NAMES);
 	ck_assert_uint_eq(n.records, N_NAMES);
 	ck_assert_int_eq(stat(path, &sb), 0);
@@ -229,16 +229,17 @@ static void write_key(const uint8_t key[crypto_generichash_KEYBYTES])
 
 /* Write text with a trailer of format 2 that matches it: length and the
  * MAC under key (NULL: a plain BLAKE2b sum, as a forger would). */
-static void spit_mac(const char *text, size_t entries_said,
-                     const uint8_t *key)
+static void spit_mac(const char *text, size_t entries_said, const uint8_t *key)
 {
 	unsigned char mac[crypto_generichash_BYTES];
 	char hex[2 * sizeof mac + 1], pre[200], *all;
 	crypto_generichash_state h;
 	size_t len = strlen(text);
 
-	snprintf(pre, sizeof pre, "; curvecache-dump-end version=2 entries=%zu "
-	         "records=%zu bytes=%zu mac=", entries_said, entries_said, len);
+	snprintf(pre, sizeof pre,
+	         "; curvecache-dump-end version=2 entries=%zu "
+	         "records=%zu bytes=%zu mac=",
+	         entries_said, entries_said, len);
 	crypto_generichash_init(&h, key, key ? crypto_generichash_KEYBYTES : 0,
 	                        sizeof mac);
 	crypto_generichash_update(&h, (const unsigned char *)text, len);
@@ -272,8 +273,10 @@ static void spit_plain_sum(const char *text, size_t len)
 	sodium_bin2hex(hex, sizeof hex, sum, sizeof sum);
 	all = malloc(len + 300);
 	memcpy(all, text, len);
-	snprintf(all + len, 300, "; curvecache-dump-end entries=%d records=%d "
-	         "bytes=%zu blake2b=%s\n", N_NAMES, N_NAMES, len, hex);
+	snprintf(all + len, 300,
+	         "; curvecache-dump-end entries=%d records=%d "
+	         "bytes=%zu blake2b=%s\n",
+	         N_NAMES, N_NAMES, len, hex);
 	spit(all, strlen(all));
 	free(all);
 }
@@ -369,7 +372,8 @@ START_TEST(test_key_file)
 	ck_assert_ptr_nonnull(strstr(err, "chmod 600"));
 	ck_assert_uint_eq(held, 0);
 	ck_assert_int_eq(persist_cache_save(c, path, T0, NULL, err,
-	                                    sizeof err), PERSIST_EKEY);
+	                                    sizeof err),
+	                 PERSIST_EKEY);
 	ck_assert_ptr_nonnull(strstr(err, "mode 0644"));
 	chmod(keypath, 0600);
 	ck_assert_msg(load_at(T0, &n, &held) == PERSIST_OK, "%s", err);
@@ -378,7 +382,8 @@ START_TEST(test_key_file)
 	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EKEY);
 	ck_assert_ptr_nonnull(strstr(err, "10 bytes"));
 	ck_assert_int_eq(persist_cache_save(c, path, T0, NULL, err,
-	                                    sizeof err), PERSIST_EKEY);
+	                                    sizeof err),
+	                 PERSIST_EKEY);
 	/* Removed: the next save makes a new key. */
 	ck_assert_int_eq(unlink(keypath), 0);
 	save();
@@ -424,7 +429,7 @@ static bool there(const char *name)
 START_TEST(test_stale_tmp)
 {
 	static const char dump[] = "; curvecache-dump version=1 time=1\n"
-	                           "a.example.\t300\tIN\tA\t192.0.2.1";
+				   "a.example.\t300\tIN\tA\t192.0.2.1";
 	static const char hexkey[] = "0123456789abcdef";
 	struct persist_counts n;
 	struct cache *c = new_cache();
@@ -432,13 +437,13 @@ START_TEST(test_stale_tmp)
 	size_t held;
 	int fd;
 
-	make_tmp("cache.AbC123", dump, T0 - 120);       /* killed save */
-	make_tmp("cache.Empty0", "", T0 - 120);         /* killed at once */
-	make_tmp("cache.Key123", hexkey, T0 - 120);     /* killed key */
-	make_tmp("cache.Fresh1", dump, T0 - 10);        /* saving now */
-	make_tmp("cache.Lock12", dump, T0 - 120);       /* saving, locked */
+	make_tmp("cache.AbC123", dump, T0 - 120);   /* killed save */
+	make_tmp("cache.Empty0", "", T0 - 120);     /* killed at once */
+	make_tmp("cache.Key123", hexkey, T0 - 120); /* killed key */
+	make_tmp("cache.Fresh1", dump, T0 - 10);    /* saving now */
+	make_tmp("cache.Lock12", dump, T0 - 120);   /* saving, locked */
 	make_tmp("cache.Notes1", "my notes\n", T0 - 120);
-	make_tmp("cache.backup1", dump, T0 - 120);      /* 7 characters */
+	make_tmp("cache.backup1", dump, T0 - 120); /* 7 characters */
 	make_tmp("cache.Ab-123", dump, T0 - 120);
 	make_tmp("other.AbC123", dump, T0 - 120);
 	make_tmp("cache.Mode12", dump, T0 - 120);
@@ -469,7 +474,8 @@ START_TEST(test_stale_tmp)
 	make_tmp("cache.ZZZ999", dump, T0 - 120);
 	fill(c);
 	ck_assert_msg(persist_cache_save(c, path, T0, NULL, err, sizeof err) ==
-	              PERSIST_OK, "%s", err);
+	                      PERSIST_OK,
+	              "%s", err);
 	ck_assert(!there("cache.Lock12"));
 	ck_assert(!there("cache.ZZZ999"));
 	ck_assert(there("cache.Fresh1"));
@@ -524,15 +530,18 @@ START_TEST(test_unsafe_files)
 	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_OK);
 	/* Too large for the limit given. */
 	ck_assert_int_eq(persist_cache_load(c, path, T0, 100, &n, err,
-	                                    sizeof err), PERSIST_EFILE);
+	                                    sizeof err),
+	                 PERSIST_EFILE);
 	ck_assert_uint_eq(entries(c), 0);
 	/* A symbolic link, a directory. */
 	snprintf(link, sizeof link, "%s/link", dir);
 	ck_assert_int_eq(symlink(path, link), 0);
 	ck_assert_int_eq(persist_cache_load(c, link, T0, 1 << 20, &n, err,
-	                                    sizeof err), PERSIST_EFILE);
+	                                    sizeof err),
+	                 PERSIST_EFILE);
 	ck_assert_int_eq(persist_cache_load(c, dir, T0, 1 << 20, &n, err,
-	                                    sizeof err), PERSIST_EFILE);
+	                                    sizeof err),
+	                 PERSIST_EFILE);
 	cache_destroy(c);
 }
 END_TEST
@@ -544,8 +553,8 @@ START_TEST(test_save_fails)
 
 	fill(c);
 	snprintf(bad, sizeof bad, "%s/no/such/dir/cache", dir);
-	ck_assert_int_eq(persist_cache_save(c, bad, T0, NULL, err,
-	                                    sizeof err), PERSIST_EIO);
+	ck_assert_int_eq(persist_cache_save(c, bad, T0, NULL, err, sizeof err),
+	                 PERSIST_EIO);
 	ck_assert_ptr_nonnull(strstr(err, "No such file"));
 	cache_destroy(c);
 }

@@ -16,13 +16,12 @@
 #define TYPE_AAAA 28
 #define TYPE_TXT 16
 
-static const uint8_t www_public[] = "\3www\7example\3com";   /* +NUL */
+static const uint8_t www_public[] = "\3www\7example\3com"; /* +NUL */
 static const uint8_t nas_home[] = "\3nas\4home\4arpa";
 static const uint8_t home[] = "\4home\4arpa";
 static const uint8_t nothome[] = "\7nothome\4arpa";
 
-static enum privaddr_status parse(const char *text,
-                                  struct privaddr_prefix *p)
+static enum privaddr_status parse(const char *text, struct privaddr_prefix *p)
 {
 	return privaddr_prefix_parse(text, strlen(text), p);
 }
@@ -37,9 +36,10 @@ static void add(struct privaddr *pa, const char *text)
 static void lan_set(struct privaddr *pa)
 {
 	static const char *const prefixes[] = {
-		"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
-		"169.254.0.0/16", "fd00::/8", "fe80::/10", "127.0.0.0/8",
-		"::1/128" };
+		"10.0.0.0/8",     "172.16.0.0/12", "192.168.0.0/16",
+		"169.254.0.0/16", "fd00::/8",      "fe80::/10",
+		"127.0.0.0/8",    "::1/128"
+	};
 	size_t i;
 
 	memset(pa, 0, sizeof *pa);
@@ -62,7 +62,7 @@ START_TEST(test_prefix_parse)
 	ck_assert_int_eq(parse("fd12:3456::/8", &p), PRIVADDR_OK);
 	ck_assert_uint_eq(p.family, 6);
 	ck_assert_uint_eq(p.bits, 8);
-	ck_assert_mem_eq(p.addr, v6, sizeof v6);  /* host bits cleared */
+	ck_assert_mem_eq(p.addr, v6, sizeof v6); /* host bits cleared */
 	ck_assert_int_eq(parse("::1", &p), PRIVADDR_OK);
 	ck_assert_uint_eq(p.bits, 128);
 	ck_assert_int_eq(parse("10.1.2.3/12", &p), PRIVADDR_OK);
@@ -98,12 +98,12 @@ START_TEST(test_is_private)
 	struct privaddr pa;
 	static const uint8_t lan[4] = { 192, 168, 1, 1 };
 	static const uint8_t pub[4] = { 192, 0, 2, 1 };
-	static const uint8_t edge[4] = { 172, 32, 0, 1 };   /* outside /12 */
+	static const uint8_t edge[4] = { 172, 32, 0, 1 }; /* outside /12 */
 	static const uint8_t ula[16] = { 0xfd, 0x54, [15] = 1 };
 	static const uint8_t ll[16] = { 0xfe, 0xbf, [15] = 1 }; /* fe80::/10 */
 	static const uint8_t doc[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
-	static const uint8_t mapped[16] = { [10] = 0xff, [11] = 0xff,
-	                                    192, 168, 1, 1 };
+	static const uint8_t mapped[16] = { [10] = 0xff, [11] = 0xff, 192,
+		                            168,         1,           1 };
 
 	lan_set(&pa);
 	ck_assert(privaddr_is_private(&pa, lan, sizeof lan));
@@ -148,17 +148,17 @@ START_TEST(test_strip)
 	lan_set(&pa);
 	ck_assert(privaddr_strip(&pa, www_public, sizeof www_public, TYPE_A,
 	                         lan, sizeof lan));
-	ck_assert(!privaddr_strip(&pa, nas_home, sizeof nas_home, TYPE_A,
-	                          lan, sizeof lan));
+	ck_assert(!privaddr_strip(&pa, nas_home, sizeof nas_home, TYPE_A, lan,
+	                          sizeof lan));
 	ck_assert(!privaddr_strip(&pa, www_public, sizeof www_public, TYPE_A,
 	                          pub, sizeof pub));
-	ck_assert(privaddr_strip(&pa, www_public, sizeof www_public,
-	                         TYPE_AAAA, ula, sizeof ula));
+	ck_assert(privaddr_strip(&pa, www_public, sizeof www_public, TYPE_AAAA,
+	                         ula, sizeof ula));
 	/* Only A with 4 bytes and AAAA with 16 are addresses. */
 	ck_assert(!privaddr_strip(&pa, www_public, sizeof www_public,
 	                          TYPE_AAAA, lan, sizeof lan));
-	ck_assert(!privaddr_strip(&pa, www_public, sizeof www_public,
-	                          TYPE_TXT, lan, sizeof lan));
+	ck_assert(!privaddr_strip(&pa, www_public, sizeof www_public, TYPE_TXT,
+	                          lan, sizeof lan));
 	ck_assert(!privaddr_strip(NULL, www_public, sizeof www_public, TYPE_A,
 	                          lan, sizeof lan));
 	/* Without private-address nothing is stripped. */
@@ -179,7 +179,7 @@ START_TEST(test_limits)
 		snprintf(text, sizeof text, "10.%u.0.0/16", i);
 		add(&pa, text);
 	}
-	add(&pa, "10.0.0.0/16");            /* a repeat is kept once */
+	add(&pa, "10.0.0.0/16"); /* a repeat is kept once */
 	ck_assert_uint_eq(pa.nprefix, PRIVADDR_PREFIXES_MAX);
 	ck_assert_int_eq(privaddr_add_prefix(&pa, "11.0.0.0/8", 10),
 	                 PRIVADDR_EFULL);
@@ -188,8 +188,7 @@ START_TEST(test_limits)
 END_TEST
 
 /* Config text through cfg_parse; 0 or -1, the error in err. */
-static int cfg_text(const char *text, struct cfg *c, char *err,
-                    size_t errlen)
+static int cfg_text(const char *text, struct cfg *c, char *err, size_t errlen)
 {
 	cfg_defaults(c);
 	return cfg_parse("test.conf", text, strlen(text), c, err, errlen);
@@ -210,13 +209,14 @@ START_TEST(test_cfg_options)
 	                          "private-address: \"10.0.0.0/8\"\n"
 	                          "private-domain: \"Home.Arpa\"\n"
 	                          "private-domain: corp.example.\n",
-	                          c, err, sizeof err), 0);
+	                          c, err, sizeof err),
+	                 0);
 	ck_assert_uint_eq(c->priv.nprefix, 3);
 	ck_assert_uint_eq(c->priv.ndomain, 2);
 	ck_assert(privaddr_strip(&c->priv, www_public, sizeof www_public,
 	                         TYPE_A, lan, sizeof lan));
-	ck_assert(!privaddr_strip(&c->priv, nas_home, sizeof nas_home,
-	                          TYPE_A, lan, sizeof lan));
+	ck_assert(!privaddr_strip(&c->priv, nas_home, sizeof nas_home, TYPE_A,
+	                          lan, sizeof lan));
 	free(c);
 }
 END_TEST
@@ -229,16 +229,22 @@ START_TEST(test_cfg_bad_prefix)
 	ck_assert_ptr_nonnull(c);
 	ck_assert_int_eq(cfg_text("log-level: info\n"
 	                          "private-address: 10.0.0.0/33\n",
-	                          c, err, sizeof err), -1);
-	ck_assert_msg(strncmp(err, "test.conf:2: bad private-address "
-	                      "\"10.0.0.0/33\"", 44) == 0, "%s", err);
+	                          c, err, sizeof err),
+	                 -1);
+	ck_assert_msg(strncmp(err,
+	                      "test.conf:2: bad private-address "
+	                      "\"10.0.0.0/33\"",
+	                      44) == 0,
+	              "%s", err);
 	ck_assert_int_eq(cfg_text("private-address: 10.0.0\n", c, err,
-	                          sizeof err), -1);
+	                          sizeof err),
+	                 -1);
 	ck_assert_msg(strstr(err, "test.conf:1:") == err, "%s", err);
 	ck_assert_int_eq(cfg_text("\nprivate-domain: a..b\n", c, err,
-	                          sizeof err), -1);
-	ck_assert_msg(strncmp(err, "test.conf:2: bad private-domain", 31) ==
-	              0, "%s", err);
+	                          sizeof err),
+	                 -1);
+	ck_assert_msg(strncmp(err, "test.conf:2: bad private-domain", 31) == 0,
+	              "%s", err);
 	ck_assert_int_eq(cfg_text("private-address:\n", c, err, sizeof err),
 	                 -1);
 	free(c);

@@ -20,7 +20,7 @@ static const uint8_t sig[12] = {
 
 /* Build a header: version/command, family/protocol, body; returns length. */
 static size_t mk(uint8_t *out, uint8_t vc, uint8_t fp, const uint8_t *body,
-		 size_t blen)
+                 size_t blen)
 {
 	memcpy(out, sig, 12);
 	out[12] = vc;
@@ -34,7 +34,7 @@ static size_t mk(uint8_t *out, uint8_t vc, uint8_t fp, const uint8_t *body,
 
 /* Parse from an exact-size heap copy. */
 static int parse_exact(const uint8_t *pkt, size_t len, size_t *hl,
-		       struct sockaddr_storage *ss)
+                       struct sockaddr_storage *ss)
 {
 	uint8_t *copy = malloc(len ? len : 1);
 	int rc;
@@ -47,7 +47,7 @@ static int parse_exact(const uint8_t *pkt, size_t len, size_t *hl,
 }
 
 static const uint8_t v4body[12] = {
-	192, 0, 2, 7,  127, 53, 9, 53,  0x30, 0x39,  0x00, 0x35,
+	192, 0, 2, 7, 127, 53, 9, 53, 0x30, 0x39, 0x00, 0x35,
 };
 
 START_TEST(test_inet)
@@ -121,10 +121,16 @@ START_TEST(test_tlvs)
 
 	memcpy(body, v4body, blen);
 	/* PP2_TYPE_AUTHORITY "lab", then a NOOP of 2 bytes. */
-	body[blen++] = 0x02; body[blen++] = 0; body[blen++] = 3;
-	memcpy(body + blen, "lab", 3); blen += 3;
-	body[blen++] = 0x04; body[blen++] = 0; body[blen++] = 2;
-	body[blen++] = 0; body[blen++] = 0;
+	body[blen++] = 0x02;
+	body[blen++] = 0;
+	body[blen++] = 3;
+	memcpy(body + blen, "lab", 3);
+	blen += 3;
+	body[blen++] = 0x04;
+	body[blen++] = 0;
+	body[blen++] = 2;
+	body[blen++] = 0;
+	body[blen++] = 0;
 	n = mk(pkt, 0x21, 0x12, body, blen);
 	ck_assert_int_eq(parse_exact(pkt, n, &hl, &ss), PROXY_OK);
 	ck_assert_uint_eq(hl, 16 + blen);
@@ -145,8 +151,7 @@ START_TEST(test_reject_short)
 	ck_assert_int_eq(parse_exact(pkt, 0, &hl, &ss), PROXY_ESIG);
 	/* Every prefix cut inside the address block: length too long. */
 	for (k = 16; k < n; k++)
-		ck_assert_int_eq(parse_exact(pkt, k, &hl, &ss),
-				 PROXY_ELENGTH);
+		ck_assert_int_eq(parse_exact(pkt, k, &hl, &ss), PROXY_ELENGTH);
 	ck_assert_uint_eq(hl, 7);
 }
 END_TEST
@@ -163,8 +168,10 @@ START_TEST(test_reject_sig)
 		pkt[i] ^= 0x20;
 	}
 	/* A plain DNS query is not a header. */
-	memcpy(pkt, "\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00"
-		    "\x00\x00\x01\x00\x01", 17);
+	memcpy(pkt,
+	       "\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00"
+	       "\x00\x00\x01\x00\x01",
+	       17);
 	ck_assert_int_eq(parse_exact(pkt, 17, &hl, &ss), PROXY_ESIG);
 	ck_assert(!proxy_has_signature(pkt, 17));
 	ck_assert(proxy_has_signature(sig, 5));

@@ -73,7 +73,8 @@ END_TEST
 
 START_TEST(test_clients_apart)
 {
-	struct sockaddr_storage a = test_addr("192.0.2.3"), b = test_addr("192.0.2.4");
+	struct sockaddr_storage a = test_addr("192.0.2.3"),
+				b = test_addr("192.0.2.4");
 	struct sockaddr_storage c = test_addr("2001:db8:1:2::1");
 	struct sockaddr_storage c2 = test_addr("2001:db8:1:2::99");
 	struct sockaddr_storage d = test_addr("2001:db8:1:3::1");
@@ -92,8 +93,10 @@ END_TEST
 
 START_TEST(test_off_and_loopback)
 {
-	struct sockaddr_storage a = test_addr("192.0.2.5"), lo = test_addr("127.0.0.2");
-	struct sockaddr_storage lo6 = test_addr("::1"), lom = test_addr("::ffff:127.1.2.3");
+	struct sockaddr_storage a = test_addr("192.0.2.5"),
+				lo = test_addr("127.0.0.2");
+	struct sockaddr_storage lo6 = test_addr("::1"),
+				lom = test_addr("::ffff:127.1.2.3");
 	struct sockaddr_storage un;
 
 	/* qps 0: no limit */
@@ -158,8 +161,8 @@ END_TEST
 
 struct hammer {
 	unsigned index;
-	unsigned shared_ok;  /* passes for the shared client */
-	unsigned own_ok;     /* passes for the thread's own client */
+	unsigned shared_ok; /* passes for the shared client */
+	unsigned own_ok;    /* passes for the thread's own client */
 };
 
 static void *hammer_run(void *arg)
@@ -191,7 +194,8 @@ START_TEST(test_threads_share)
 	memset(h, 0, sizeof h);
 	for (i = 0; i < THREADS; i++) {
 		h[i].index = i;
-		ck_assert_int_eq(pthread_create(&t[i], NULL, hammer_run, &h[i]),
+		ck_assert_int_eq(pthread_create(&t[i], NULL, hammer_run,
+		                                &h[i]),
 		                 0);
 	}
 	for (i = 0; i < THREADS; i++) {

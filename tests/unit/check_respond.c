@@ -32,7 +32,8 @@ static size_t mkquery(const char *name, uint16_t qtype, uint16_t flags,
 	q.flags = flags;
 	q.edns_payload = edns;
 	ck_assert_int_eq(wire_query_build_text(pkt, sizeof pkt, &len, name,
-	                                       &q), WIRE_OK);
+	                                       &q),
+	                 WIRE_OK);
 	return len;
 }
 
@@ -45,14 +46,15 @@ static struct respond_query parse_ok(size_t len)
 }
 
 /* Append an image RR: owner (text), type, TTL, RDATA. */
-static size_t img_rr(size_t at, const char *owner, uint16_t type,
-                     uint32_t ttl, const uint8_t *rd, uint16_t rdlen)
+static size_t img_rr(size_t at, const char *owner, uint16_t type, uint32_t ttl,
+                     const uint8_t *rd, uint16_t rdlen)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t nlen;
 
 	ck_assert_int_eq(wire_name_from_text(owner, strlen(owner), name,
-	                                     &nlen), WIRE_OK);
+	                                     &nlen),
+	                 WIRE_OK);
 	wire_name_lower(name, nlen);
 	memcpy(img + at, name, nlen);
 	at += nlen;
@@ -135,7 +137,7 @@ START_TEST(test_parse_reject)
 	ck_assert(!q.has_question);
 	/* EDNS version 1: BADVERS. */
 	len = mkquery("a.", WIRE_TYPE_A, 0, 1232);
-	pkt[len - 5] = 1;  /* EDNS version */
+	pkt[len - 5] = 1; /* EDNS version */
 	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_EBADVERS);
 	ck_assert_uint_eq(q.edns_version, 1);
 	/* Garbage. */
@@ -155,16 +157,18 @@ START_TEST(test_error)
 	              1232);
 	q = parse_ok(len);
 	ck_assert_int_eq(respond_error(&q, WIRE_RCODE_REFUSED, out, sizeof out,
-	                               &olen), RESPOND_OK);
+	                               &olen),
+	                 RESPOND_OK);
 	m = parse_resp(olen);
 	ck_assert_uint_eq(m.hdr.id, 0xbeef);
 	ck_assert_uint_eq(m.hdr.flags, WIRE_FLAG_QR | WIRE_FLAG_RD |
-	                  WIRE_FLAG_RA | WIRE_RCODE_REFUSED);
+	                                       WIRE_FLAG_RA |
+	                                       WIRE_RCODE_REFUSED);
 	ck_assert(m.has_question);
 	ck_assert_mem_eq(m.q.name, "\5Mixed\4Case", 11);
 	ck_assert_uint_ne(m.opt, WIRE_NONE);
 	/* BADVERS = 16: the upper bits go to the OPT record. */
-	pkt[len - 5] = 1;  /* EDNS version */
+	pkt[len - 5] = 1; /* EDNS version */
 	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_EBADVERS);
 	ck_assert_int_eq(respond_error(&q, 16, out, sizeof out, &olen),
 	                 RESPOND_OK);
@@ -174,7 +178,8 @@ START_TEST(test_error)
 	len = mkquery("a.", WIRE_TYPE_A, 4u << 11, 0);
 	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_ENOTIMP);
 	ck_assert_int_eq(respond_error(&q, WIRE_RCODE_NOTIMP, out, sizeof out,
-	                               &olen), RESPOND_OK);
+	                               &olen),
+	                 RESPOND_OK);
 	m = parse_resp(olen);
 	ck_assert_uint_eq(WIRE_OPCODE(m.hdr.flags), 4);
 	ck_assert_uint_eq(m.opt, WIRE_NONE);
@@ -185,7 +190,8 @@ END_TEST
 
 START_TEST(test_build_positive)
 {
-	static const uint8_t a1[4] = { 192, 0, 2, 1 }, a2[4] = { 192, 0, 2, 2 };
+	static const uint8_t a1[4] = { 192, 0, 2, 1 },
+			     a2[4] = { 192, 0, 2, 2 };
 	struct answer a;
 	struct respond_query q;
 	struct wire_msg m;
@@ -202,12 +208,13 @@ START_TEST(test_build_positive)
 	a.an_len = il;
 	a.an_count = 2;
 	ck_assert_int_eq(respond_build(&q, &a, 512, out, sizeof out, &olen,
-	                               &tc), RESPOND_OK);
+	                               &tc),
+	                 RESPOND_OK);
 	ck_assert(!tc);
 	m = parse_resp(olen);
 	/* QR RD RA CD; never AA or AD. */
 	ck_assert_uint_eq(m.hdr.flags, WIRE_FLAG_QR | WIRE_FLAG_RD |
-	                  WIRE_FLAG_RA | WIRE_FLAG_CD);
+	                                       WIRE_FLAG_RA | WIRE_FLAG_CD);
 	ck_assert_uint_eq(m.an, 2);
 	ck_assert_uint_eq(m.ns + m.ar, 0);
 	ck_assert_uint_eq(m.rr[0].ttl, 300);
@@ -222,8 +229,8 @@ END_TEST
 
 START_TEST(test_build_negative)
 {
-	static const uint8_t soa[22] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0,
-	                                 0, 3, 0, 0, 0, 4, 0, 0, 0, 5 };
+	static const uint8_t soa[22] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0,
+		                         0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 5 };
 	struct answer a;
 	struct respond_query q;
 	struct wire_msg m;
@@ -238,7 +245,8 @@ START_TEST(test_build_negative)
 	a.ns_len = il;
 	a.ns_count = 1;
 	ck_assert_int_eq(respond_build(&q, &a, 1232, out, sizeof out, &olen,
-	                               NULL), RESPOND_OK);
+	                               NULL),
+	                 RESPOND_OK);
 	m = parse_resp(olen);
 	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(m.an, 0);
@@ -249,7 +257,8 @@ START_TEST(test_build_negative)
 	/* A malformed image is refused, not sent. */
 	a.ns_count = 2;
 	ck_assert_int_eq(respond_build(&q, &a, 1232, out, sizeof out, &olen,
-	                               NULL), RESPOND_EINVAL);
+	                               NULL),
+	                 RESPOND_EINVAL);
 }
 END_TEST
 
@@ -295,18 +304,21 @@ START_TEST(test_build_truncate)
 	ck_assert_uint_ne(m.opt, WIRE_NONE);
 	/* Cut exactly where the OPT record would no longer fit. */
 	ck_assert_int_eq(respond_build(&q, &a, olen - 1, out, sizeof out,
-	                               &olen, &tc), RESPOND_OK);
+	                               &olen, &tc),
+	                 RESPOND_OK);
 	ck_assert(tc);
 	m = parse_resp(olen);
 	ck_assert_uint_eq(m.an, 0);
 	ck_assert_uint_ne(m.opt, WIRE_NONE);
 	/* TCP: everything. */
 	ck_assert_int_eq(respond_build(&q, &a, WIRE_MSG_MAX, out, sizeof out,
-	                               &olen, &tc), RESPOND_OK);
+	                               &olen, &tc),
+	                 RESPOND_OK);
 	ck_assert(!tc);
 	/* Not even the question fits. */
 	ck_assert_int_eq(respond_build(&q, &a, 20, out, sizeof out, &olen,
-	                               &tc), RESPOND_ESPACE);
+	                               &tc),
+	                 RESPOND_ESPACE);
 }
 END_TEST
 
@@ -359,7 +371,7 @@ START_TEST(test_cache_chain)
 	size_t nl, l1, l2;
 
 	wname("alias.example.", n, &nl);
-	wname("Mid.Example.", t1, &l1);   /* upper case in RDATA */
+	wname("Mid.Example.", t1, &l1); /* upper case in RDATA */
 	wname("www.example.", t2, &l2);
 	memcpy(t1, "\3Mid", 4);
 	put(c, "alias.example.", WIRE_TYPE_CNAME, t1, l1, CACHE_RANK_AUTH);
@@ -367,28 +379,33 @@ START_TEST(test_cache_chain)
 	/* The end of the chain is missing: a miss. */
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
 	                                      WIRE_CLASS_IN, 1010, &a, img,
-	                                      sizeof img), RESPOND_EMISS);
+	                                      sizeof img),
+	                 RESPOND_EMISS);
 	/* Glue does not answer clients. */
 	put(c, "www.example.", WIRE_TYPE_A, addr, 4, CACHE_RANK_GLUE);
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
 	                                      WIRE_CLASS_IN, 1010, &a, img,
-	                                      sizeof img), RESPOND_EMISS);
+	                                      sizeof img),
+	                 RESPOND_EMISS);
 	put(c, "www.example.", WIRE_TYPE_A, addr, 4, CACHE_RANK_AUTH);
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
 	                                      WIRE_CLASS_IN, 1010, &a, img,
-	                                      sizeof img), RESPOND_OK);
+	                                      sizeof img),
+	                 RESPOND_OK);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(a.an_count, 3);
 	ck_assert_uint_eq(a.ns_count, 0);
 	/* Asking for the CNAME itself: one record. */
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_CNAME,
 	                                      WIRE_CLASS_IN, 1010, &a, img,
-	                                      sizeof img), RESPOND_OK);
+	                                      sizeof img),
+	                 RESPOND_OK);
 	ck_assert_uint_eq(a.an_count, 1);
 	/* Expired: a miss. */
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
 	                                      WIRE_CLASS_IN, 2000, &a, img,
-	                                      sizeof img), RESPOND_EMISS);
+	                                      sizeof img),
+	                 RESPOND_EMISS);
 	cache_destroy(c);
 }
 END_TEST
@@ -434,7 +451,8 @@ START_TEST(test_cache_dname)
 	put(c, "www.other.test.", WIRE_TYPE_A, addr, 4, CACHE_RANK_AUTH);
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
 	                                      WIRE_CLASS_IN, 1010, &a, img,
-	                                      sizeof img), RESPOND_OK);
+	                                      sizeof img),
+	                 RESPOND_OK);
 	ck_assert_uint_eq(a.an_count, 3);
 	ck_assert_uint_eq(image_type(a.an, a.an_len, 0), WIRE_TYPE_DNAME);
 	ck_assert_uint_eq(image_type(a.an, a.an_len, 1), WIRE_TYPE_CNAME);
@@ -446,7 +464,8 @@ START_TEST(test_cache_dname)
 	wname("old.dn.example.", n, &nl);
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_A,
 	                                      WIRE_CLASS_IN, 1010, &a, img,
-	                                      sizeof img), RESPOND_OK);
+	                                      sizeof img),
+	                 RESPOND_OK);
 	ck_assert_uint_eq(a.an_count, 2);
 	ck_assert_uint_eq(image_type(a.an, a.an_len, 0), WIRE_TYPE_CNAME);
 	cache_destroy(c);
@@ -468,7 +487,7 @@ START_TEST(test_cache_negative)
 	memcpy(soa, z, zl);
 	memcpy(soa + zl, z, zl);
 	memset(soa + 2 * zl, 0, 20);
-	soa[2 * zl + 19] = 30;  /* MINIMUM 30 */
+	soa[2 * zl + 19] = 30; /* MINIMUM 30 */
 	sl = 2 * zl + 20;
 	memset(&neg, 0, sizeof neg);
 	neg.kind = CACHE_KIND_NXDOMAIN;
@@ -484,14 +503,16 @@ START_TEST(test_cache_negative)
 	ck_assert_int_eq(cache_neg_put(c, &neg, 1000), CACHE_OK);
 	ck_assert_int_eq(respond_cache_answer(c, n, nl, WIRE_TYPE_MX,
 	                                      WIRE_CLASS_IN, 1010, &a, img,
-	                                      sizeof img), RESPOND_OK);
+	                                      sizeof img),
+	                 RESPOND_OK);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(a.an_count, 0);
 	ck_assert_uint_eq(a.ns_count, 1);
 	len = mkquery("NX.example.", WIRE_TYPE_MX, WIRE_FLAG_RD, 0);
 	q = parse_ok(len);
 	ck_assert_int_eq(respond_build(&q, &a, 512, out, sizeof out, &olen,
-	                               NULL), RESPOND_OK);
+	                               NULL),
+	                 RESPOND_OK);
 	m = parse_resp(olen);
 	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(m.ns, 1);

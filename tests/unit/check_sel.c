@@ -12,7 +12,7 @@
 
 static struct sel *s;
 
-static const uint8_t zone_a[] = "\004zone\001a";    /* + root label */
+static const uint8_t zone_a[] = "\004zone\001a"; /* + root label */
 static const uint8_t zone_b[] = "\004zone\001b";
 #define ZLEN (sizeof(zone_a))
 
@@ -26,7 +26,8 @@ static struct sockaddr_storage sa(const char *text)
 
 		in6->sin6_family = AF_INET6;
 		in6->sin6_port = htons(53);
-		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr), 1);
+		ck_assert_int_eq(inet_pton(AF_INET6, text, &in6->sin6_addr),
+		                 1);
 	} else {
 		struct sockaddr_in *in = (struct sockaddr_in *)&ss;
 
@@ -261,7 +262,7 @@ START_TEST(test_drop_not_dead)
 	/* silent past SEL_ALIVE_MS: timeouts count as an outage again */
 	sel_timeout_report(s, SA(a), 1000 + SEL_ALIVE_MS);
 	sel_info_get(s, SA(a), 1000 + SEL_ALIVE_MS + 2 * SEL_BACKOFF_BASE_MS,
-	              &info);
+	             &info);
 	ck_assert(info.backoff);
 }
 END_TEST
@@ -291,7 +292,8 @@ START_TEST(test_unknown_random)
 	sel_timeout_report(s, SA(a), 0);
 	for (r = 0; r < 10; r++)
 		ck_assert_uint_ne(sel_choose(s, c, 3, zone_a, ZLEN,
-		                             SEL_BACKOFF_MAX_MS, r, NULL), 0);
+		                             SEL_BACKOFF_MAX_MS, r, NULL),
+		                  0);
 	/* one answer: chosen by RTT from then on, whatever rnd */
 	sel_rtt_report(s, SA(d), 30, SEL_BACKOFF_MAX_MS);
 	for (r = 0; r < 10; r++) {
@@ -304,11 +306,13 @@ START_TEST(test_unknown_random)
 	sel_rtt_report(s, SA(b), 30, SEL_BACKOFF_MAX_MS);
 	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN,
 	                             SEL_BACKOFF_MAX_MS + SEL_DECAY_MS, 1,
-	                             &unknown), 2);
+	                             &unknown),
+	                  2);
 	ck_assert(unknown);
 	/* a single candidate is no random pick */
 	ck_assert_uint_eq(sel_choose(s, c + 1, 1, zone_a, ZLEN, 0, 7,
-	                             &unknown), 0);
+	                             &unknown),
+	                  0);
 	ck_assert(!unknown);
 }
 END_TEST
@@ -323,9 +327,9 @@ START_TEST(test_hedge)
 
 	ck_assert_uint_eq(sel_hedge_ms(s, SA(a), 0), SEL_HEDGE_MS);
 	ck_assert_uint_lt(SEL_HEDGE_MS, sel_timeout_ms(s, SA(a), 0));
-	sel_rtt_report(s, SA(b), 10, 0);       /* timeout 50: no hedge */
+	sel_rtt_report(s, SA(b), 10, 0); /* timeout 50: no hedge */
 	ck_assert_uint_eq(sel_hedge_ms(s, SA(b), 0), 0);
-	sel_rtt_report(s, SA(d), 200, 0);      /* timeout 620, hedge 400 */
+	sel_rtt_report(s, SA(d), 200, 0); /* timeout 620, hedge 400 */
 	ck_assert_uint_eq(sel_timeout_ms(s, SA(d), 0), 620);
 	ck_assert_uint_eq(sel_hedge_ms(s, SA(d), 0), 400);
 	/* a hedge is not a timeout: only sel_timeout_report counts */
@@ -360,7 +364,8 @@ START_TEST(test_outage_recovery)
 			sel_info_get(s, c[i], t + SEL_BACKOFF_MAX_MS, &info);
 			ck_assert_msg(!info.backoff, "back-off past the max");
 		}
-		ck_assert_uint_ne(sel_choose(s, c, 3, zone_a, ZLEN, t, 0, NULL),
+		ck_assert_uint_ne(sel_choose(s, c, 3, zone_a, ZLEN, t, 0,
+		                             NULL),
 		                  SEL_NONE);
 	}
 	sel_info_get(s, SA(a), end, &info);
@@ -401,8 +406,8 @@ START_TEST(test_marks)
 	ck_assert_uint_eq(sel_choose(s, c, 3, zone_a, ZLEN, 0, 0, NULL), 2);
 	ck_assert_uint_eq(sel_choose(s, c, 3, zone_b, ZLEN, 0, 0, NULL), 1);
 	/* names compare case-insensitively */
-	ck_assert(sel_marked(s, SA(a), (const uint8_t *)"\004ZONE\001A",
-	                     ZLEN, 0));
+	ck_assert(sel_marked(s, SA(a), (const uint8_t *)"\004ZONE\001A", ZLEN,
+	                     0));
 	/* marks expire */
 	ck_assert(sel_marked(s, SA(a), zone_a, ZLEN, SEL_LAME_MS - 1));
 	ck_assert(!sel_marked(s, SA(a), zone_a, ZLEN, SEL_LAME_MS));
@@ -420,8 +425,8 @@ START_TEST(test_marks)
 		ck_assert_uint_eq(left, SEL_BROKEN_MS - 1000);
 		ck_assert(!sel_mark_get(s, SA(b), zone_b, ZLEN, 1000, &m,
 		                        &left));
-		ck_assert(!sel_mark_get(s, SA(b), zone_a, ZLEN,
-		                        SEL_BROKEN_MS, &m, &left));
+		ck_assert(!sel_mark_get(s, SA(b), zone_a, ZLEN, SEL_BROKEN_MS,
+		                        &m, &left));
 	}
 	/* all marked: the least bad still wins */
 	sel_mark_set(s, SA(a), zone_a, ZLEN, SEL_MARK_LAME, 0);

@@ -26,8 +26,8 @@ static void put_a(const char *name, uint32_t ttl, time_t now)
 	              now);
 }
 
-static int ask(const char *name, uint16_t type, time_t now,
-               struct answer *a, bool *st)
+static int ask(const char *name, uint16_t type, time_t now, struct answer *a,
+               bool *st)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	size_t len = wname(n, name);
@@ -82,10 +82,12 @@ START_TEST(test_window)
 	bool st;
 
 	put_a("www.example", 300, T0);
-	ck_assert_int_eq(ask("www.example", WIRE_TYPE_A,
-	                     T0 + 300 + WINDOW, &a, &st), STALE_OK);
-	ck_assert_int_eq(ask("www.example", WIRE_TYPE_A,
-	                     T0 + 301 + WINDOW, &a, &st), STALE_EMISS);
+	ck_assert_int_eq(ask("www.example", WIRE_TYPE_A, T0 + 300 + WINDOW, &a,
+	                     &st),
+	                 STALE_OK);
+	ck_assert_int_eq(ask("www.example", WIRE_TYPE_A, T0 + 301 + WINDOW, &a,
+	                     &st),
+	                 STALE_EMISS);
 	ck_assert_int_eq(ask("none.example", WIRE_TYPE_A, T0, &a, &st),
 	                 STALE_EMISS);
 }
@@ -102,8 +104,8 @@ START_TEST(test_cname_chain)
 	cachetest_put("alias.example", WIRE_TYPE_CNAME, 100000, target, tlen,
 	              CACHE_RANK_AUTH, T0);
 	put_a("www.example", 300, T0);
-	ck_assert_int_eq(ask("alias.example", WIRE_TYPE_A, T0 + 1000, &a,
-	                     &st), STALE_OK);
+	ck_assert_int_eq(ask("alias.example", WIRE_TYPE_A, T0 + 1000, &a, &st),
+	                 STALE_OK);
 	ck_assert(st);
 	ck_assert_uint_eq(a.an_count, 2);
 	ck_assert_uint_eq(ttl_of(a.an, a.an_len, 0), 86400 - 1000);
@@ -167,11 +169,14 @@ START_TEST(test_reject)
 	static const uint8_t root[1] = { 0 };
 
 	ck_assert_int_eq(stale_answer(NULL, root, 1, 1, 1, T0, 1, &a, buf,
-	                              sizeof buf, &st), STALE_EINVAL);
+	                              sizeof buf, &st),
+	                 STALE_EINVAL);
 	ck_assert_int_eq(stale_answer(c, root, 0, 1, 1, T0, 1, &a, buf,
-	                              sizeof buf, &st), STALE_EINVAL);
+	                              sizeof buf, &st),
+	                 STALE_EINVAL);
 	ck_assert_int_eq(stale_answer(c, root, 1, 1, 1, T0, 1, &a, buf,
-	                              sizeof buf, NULL), STALE_EINVAL);
+	                              sizeof buf, NULL),
+	                 STALE_EINVAL);
 	ck_assert_str_eq(stale_strerror(STALE_EMISS),
 	                 "no usable data, fresh or stale");
 	ck_assert_str_eq(stale_strerror(99), "unknown status");
@@ -185,8 +190,8 @@ static bool due(const char *name, uint16_t type, time_t now)
 	size_t len = wname(n, name);
 	struct answer a;
 
-	if (respond_cache_answer(c, n, len, type, WIRE_CLASS_IN, now, &a,
-	                         buf, sizeof buf) != RESPOND_OK)
+	if (respond_cache_answer(c, n, len, type, WIRE_CLASS_IN, now, &a, buf,
+	                         sizeof buf) != RESPOND_OK)
 		return false;
 	return stale_prefetch_due(c, &a, n, len, type, WIRE_CLASS_IN, now,
 	                          86400);
@@ -221,8 +226,7 @@ static Suite *stale_suite(void)
 	Suite *s = suite_create("stale");
 	TCase *tc = tcase_create("serve");
 
-	tcase_add_checked_fixture(tc, cachetest_setup,
-	                          cachetest_teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup, cachetest_teardown);
 	tcase_add_test(tc, test_fresh_is_not_stale);
 	tcase_add_test(tc, test_expired_gets_ttl_30);
 	tcase_add_test(tc, test_window);
@@ -231,13 +235,11 @@ static Suite *stale_suite(void)
 	tcase_add_test(tc, test_negative_stale);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
-	tcase_add_checked_fixture(tc, cachetest_setup,
-	                          cachetest_teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup, cachetest_teardown);
 	tcase_add_test(tc, test_reject);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("prefetch");
-	tcase_add_checked_fixture(tc, cachetest_setup,
-	                          cachetest_teardown);
+	tcase_add_checked_fixture(tc, cachetest_setup, cachetest_teardown);
 	tcase_add_test(tc, test_prefetch_due);
 	suite_add_tcase(s, tc);
 	return s;

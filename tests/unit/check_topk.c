@@ -140,8 +140,7 @@ START_TEST(test_limits)
 	ck_assert_uint_eq(total, 0);
 	for (unsigned i = 0; i < TOPK_SETS * TOPK_WAYS * 4; i++)
 		topk_note_name(t, name, name_of(name, "n", i));
-	n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX + 10, &total,
-	              &skipped);
+	n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX + 10, &total, &skipped);
 	ck_assert_uint_eq(n, TOPK_TAKE_MAX);
 	for (size_t i = 1; i < n; i++)
 		ck_assert_uint_ge(e[i - 1].count, e[i].count);
@@ -186,9 +185,9 @@ START_TEST(test_control_lines)
 	struct control_out out;
 	char *argv[] = { "top_queries", "1" }, *bad[] = { "top_queries", "0" };
 	static const char want[] = "names queries=3 skipped=0\n"
-	                           "name 2 www.lab.\n"
-	                           "clients queries=1 skipped=0\n"
-	                           "client 1 192.0.2.9\n";
+				   "name 2 www.lab.\n"
+				   "clients queries=1 skipped=0\n"
+				   "client 1 192.0.2.9\n";
 
 	memset(&out, 0, sizeof out);
 	topk_note_name(topk_shared(), (const uint8_t *)"\003www\003lab", 9);

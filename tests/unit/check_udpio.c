@@ -64,10 +64,11 @@ static void setup(void)
 	memset(&addr, 0, sizeof addr);
 	addr.sin_family = AF_INET;
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(udpio_open(&srv, &loop, (struct sockaddr *)&addr,
-	                            0, echo, NULL), 0);
-	ck_assert_int_eq(getsockname(srv.fd, (struct sockaddr *)&addr,
-	                             &alen), 0);
+	ck_assert_int_eq(udpio_open(&srv, &loop, (struct sockaddr *)&addr, 0,
+	                            echo, NULL),
+	                 0);
+	ck_assert_int_eq(getsockname(srv.fd, (struct sockaddr *)&addr, &alen),
+	                 0);
 	seen = 0;
 	queued_max = 0;
 }
@@ -112,8 +113,8 @@ START_TEST(test_burst)
 		b[0] = (uint8_t)i;
 		b[1] = 0xa5;
 		ck_assert_int_eq(sendto(fd, b, sizeof b, 0,
-		                        (struct sockaddr *)&addr,
-		                        sizeof addr), (ssize_t)sizeof b);
+		                        (struct sockaddr *)&addr, sizeof addr),
+		                 (ssize_t)sizeof b);
 	}
 	serve(BURST);
 	/* inside a batch the answers were queued, then all were sent */
@@ -142,7 +143,7 @@ START_TEST(test_send_outside_batch)
 
 	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&to, &tl), 0);
 	udpio_send(&srv, b, sizeof b, (struct sockaddr *)&to, tl, NULL);
-	ck_assert_uint_eq(srv.nout, 0);  /* not queued: sent at once */
+	ck_assert_uint_eq(srv.nout, 0); /* not queued: sent at once */
 	ck_assert_int_eq(poll(&p, 1, WAIT_MS), 1);
 	memset(b, 0, sizeof b);
 	ck_assert_int_eq(recv(fd, b, sizeof b, 0), 3);
@@ -160,17 +161,21 @@ START_TEST(test_reuseport)
 	memset(&c, 0, sizeof c);
 	addr.sin_port = 0;
 	ck_assert_int_eq(udpio_open(&a, &loop, (struct sockaddr *)&addr,
-	                            UDPIO_F_REUSEPORT, echo, NULL), 0);
+	                            UDPIO_F_REUSEPORT, echo, NULL),
+	                 0);
 	{
 		socklen_t alen = sizeof addr;
 
 		ck_assert_int_eq(getsockname(a.fd, (struct sockaddr *)&addr,
-		                             &alen), 0);
+		                             &alen),
+		                 0);
 	}
 	ck_assert_int_eq(udpio_open(&b, &loop, (struct sockaddr *)&addr,
-	                            UDPIO_F_REUSEPORT, echo, NULL), 0);
-	ck_assert_int_eq(udpio_open(&c, &loop, (struct sockaddr *)&addr,
-	                            0, echo, NULL), UV_EADDRINUSE);
+	                            UDPIO_F_REUSEPORT, echo, NULL),
+	                 0);
+	ck_assert_int_eq(udpio_open(&c, &loop, (struct sockaddr *)&addr, 0,
+	                            echo, NULL),
+	                 UV_EADDRINUSE);
 	udpio_close(&a);
 	udpio_close(&b);
 	udpio_close(&c);
@@ -202,8 +207,8 @@ START_TEST(test_pktinfo_roundtrip)
 	ck_assert(udpio_pktinfo_read(ctl.buf, n, htons(53), &out));
 	ck_assert_int_eq(out.ss_family, AF_INET);
 	ck_assert_uint_eq(((struct sockaddr_in *)&out)->sin_port, htons(53));
-	ck_assert_mem_eq(&((struct sockaddr_in *)&out)->sin_addr,
-	                 &v4.sin_addr, sizeof v4.sin_addr);
+	ck_assert_mem_eq(&((struct sockaddr_in *)&out)->sin_addr, &v4.sin_addr,
+	                 sizeof v4.sin_addr);
 
 	memset(&v6, 0, sizeof v6);
 	v6.sin6_family = AF_INET6;
@@ -235,9 +240,11 @@ START_TEST(test_pktinfo_write_reject)
 	struct sockaddr un;
 
 	v4_addr(&v4, "127.0.0.1", 0);
-	ck_assert_uint_eq(udpio_pktinfo_write(ctl.buf,
-	                  CMSG_SPACE(sizeof(struct in_pktinfo)) - 1,
-	                  (struct sockaddr *)&v4), 0);
+	ck_assert_uint_eq(
+		udpio_pktinfo_write(ctl.buf,
+	                            CMSG_SPACE(sizeof(struct in_pktinfo)) - 1,
+	                            (struct sockaddr *)&v4),
+		0);
 	memset(&un, 0, sizeof un);
 	un.sa_family = AF_UNIX;
 	ck_assert_uint_eq(udpio_pktinfo_write(ctl.buf, sizeof ctl.buf, &un),
@@ -270,11 +277,12 @@ START_TEST(test_pktinfo_read_skips_other)
 	                        (struct sockaddr *)&v4);
 	ck_assert_uint_gt(n, 0);
 	ck_assert(udpio_pktinfo_read(ctl.buf, first + n, 0, &out));
-	ck_assert_mem_eq(&((struct sockaddr_in *)&out)->sin_addr,
-	                 &v4.sin_addr, sizeof v4.sin_addr);
+	ck_assert_mem_eq(&((struct sockaddr_in *)&out)->sin_addr, &v4.sin_addr,
+	                 sizeof v4.sin_addr);
 	/* the second message cut short: not found */
-	ck_assert(!udpio_pktinfo_read(ctl.buf, first +
-	          CMSG_LEN(sizeof(struct in_pktinfo)) - 1, 0, &out));
+	ck_assert(!udpio_pktinfo_read(
+		ctl.buf, first + CMSG_LEN(sizeof(struct in_pktinfo)) - 1, 0,
+		&out));
 	ck_assert(!udpio_pktinfo_read(ctl.buf, first, 0, &out));
 }
 END_TEST
@@ -294,7 +302,8 @@ START_TEST(test_pktinfo_read_reject)
 	/* shorter than a header, shorter than its own length */
 	ck_assert(!udpio_pktinfo_read(ctl.buf, CMSG_LEN(0) - 1, 0, &out));
 	ck_assert(!udpio_pktinfo_read(ctl.buf,
-	          CMSG_LEN(sizeof(struct in_pktinfo)) - 1, 0, &out));
+	                              CMSG_LEN(sizeof(struct in_pktinfo)) - 1,
+	                              0, &out));
 	/* a length below the header's size */
 	memcpy(&h, ctl.buf, sizeof h);
 	h.cmsg_len = CMSG_LEN(0) - 1;
@@ -357,7 +366,8 @@ static struct sockaddr_in ask_from(struct udpio *u, const char *dst,
 	send_serve(fd, b, sizeof b, (struct sockaddr *)&to, sizeof to);
 	ck_assert_int_eq(poll(&p, 1, WAIT_MS), 1);
 	ck_assert_int_eq(recvfrom(fd, b, sizeof b, 0, (struct sockaddr *)&src,
-	                          &sl), (ssize_t)sizeof b);
+	                          &sl),
+	                 (ssize_t)sizeof b);
 	ck_assert_uint_eq(b[0], 42);
 	ck_assert_uint_eq(u->own_errors, 0);
 	close(fd);
@@ -376,14 +386,15 @@ START_TEST(test_wildcard_answers_from_destination)
 	memset(&w, 0, sizeof w);
 	v4_addr(&any, "0.0.0.0", 0);
 	ck_assert_int_eq(udpio_open(&w, &loop, (struct sockaddr *)&any, 0,
-	                            echo, NULL), 0);
-	ck_assert(w.wildcard);
-	ck_assert_int_eq(getsockname(w.fd, (struct sockaddr *)&any, &alen),
+	                            echo, NULL),
 	                 0);
+	ck_assert(w.wildcard);
+	ck_assert_int_eq(getsockname(w.fd, (struct sockaddr *)&any, &alen), 0);
 	for (i = 0; i < sizeof dsts / sizeof dsts[0]; i++) {
 		src = ask_from(&w, dsts[i], any.sin_port);
 		ck_assert_int_eq(last_local.ss_family, AF_INET);
-		ck_assert_uint_eq(((struct sockaddr_in *)&last_local)->sin_port,
+		ck_assert_uint_eq(((struct sockaddr_in *)&last_local)
+		                          ->sin_port,
 		                  any.sin_port);
 		ck_assert_str_eq(inet_ntoa(src.sin_addr), dsts[i]);
 		ck_assert_uint_eq(src.sin_port, any.sin_port);
@@ -405,9 +416,9 @@ START_TEST(test_wildcard_send_outside_batch)
 	memset(&w, 0, sizeof w);
 	v4_addr(&any, "0.0.0.0", 0);
 	ck_assert_int_eq(udpio_open(&w, &loop, (struct sockaddr *)&any, 0,
-	                            echo, NULL), 0);
-	ck_assert_int_eq(getsockname(w.fd, (struct sockaddr *)&any, &alen),
+	                            echo, NULL),
 	                 0);
+	ck_assert_int_eq(getsockname(w.fd, (struct sockaddr *)&any, &alen), 0);
 	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&me, &ml), 0);
 	v4_addr(&to, "127.0.55.9", 0);
 	udpio_send(&w, b, sizeof b, (struct sockaddr *)&me, ml,
@@ -415,7 +426,8 @@ START_TEST(test_wildcard_send_outside_batch)
 	ck_assert_uint_eq(w.nout, 0);
 	ck_assert_int_eq(poll(&p, 1, WAIT_MS), 1);
 	ck_assert_int_eq(recvfrom(fd, b, sizeof b, 0, (struct sockaddr *)&src,
-	                          &sl), 1);
+	                          &sl),
+	                 1);
 	ck_assert_str_eq(inet_ntoa(src.sin_addr), "127.0.55.9");
 	close(fd);
 	udpio_close(&w);
@@ -447,19 +459,18 @@ START_TEST(test_wildcard_v6)
 	memset(&w, 0, sizeof w);
 	memset(&any, 0, sizeof any);
 	any.sin6_family = AF_INET6;
-	if (udpio_open(&w, &loop, (struct sockaddr *)&any, 0, echo,
-	               NULL) != 0) {
+	if (udpio_open(&w, &loop, (struct sockaddr *)&any, 0, echo, NULL) !=
+	    0) {
 		close(fd);
-		return;  /* no IPv6 here */
+		return; /* no IPv6 here */
 	}
-	ck_assert_int_eq(getsockname(w.fd, (struct sockaddr *)&any, &alen),
-	                 0);
+	ck_assert_int_eq(getsockname(w.fd, (struct sockaddr *)&any, &alen), 0);
 	to = any;
 	to.sin6_addr = in6addr_loopback;
 	send_serve(fd, b, sizeof b, (struct sockaddr *)&to, sizeof to);
 	ck_assert_int_eq(last_local.ss_family, AF_INET6);
-	ck_assert(IN6_IS_ADDR_LOOPBACK(
-		&((struct sockaddr_in6 *)&last_local)->sin6_addr));
+	ck_assert(IN6_IS_ADDR_LOOPBACK(&((struct sockaddr_in6 *)&last_local)
+	                                        ->sin6_addr));
 	ck_assert_int_eq(poll(&p, 1, WAIT_MS), 1);
 	ck_assert_int_eq(recv(fd, b, sizeof b, 0), (ssize_t)sizeof b);
 	ck_assert_uint_eq(b[0], 2);

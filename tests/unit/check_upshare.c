@@ -23,9 +23,8 @@ static struct fake_q {
 static size_t nsent, ncancel;
 static int send_rc;
 
-static int fake_send(void *ctx, const struct iter_target *t,
-                     uint64_t mono_ms, upstream_cb cb, void *arg,
-                     struct upstream_query **out)
+static int fake_send(void *ctx, const struct iter_target *t, uint64_t mono_ms,
+                     upstream_cb cb, void *arg, struct upstream_query **out)
 {
 	(void)ctx;
 	(void)t;
@@ -57,7 +56,7 @@ static void fake_reply(size_t i, enum iter_reply_kind kind)
 
 	memset(&r, 0, sizeof r);
 	r.kind = kind;
-	r.token = 999;        /* upshare must put each waiter's own */
+	r.token = 999; /* upshare must put each waiter's own */
 	ck_assert(!fq[i].cancelled);
 	fq[i].cb(fq[i].arg, &r);
 }
@@ -68,7 +67,7 @@ struct asker {
 	uint32_t token;
 	enum iter_reply_kind kind;
 	struct upshare_q *q;
-	void (*hook)(struct asker *a);   /* run inside the callback */
+	void (*hook)(struct asker *a); /* run inside the callback */
 };
 
 static struct upshare *t;
@@ -83,7 +82,7 @@ static void asker_cb(void *arg, const struct iter_reply *r)
 	a->kind = r->kind;
 	ck_assert_uint_eq(r->token, a->token);
 	if (r->kind != ITER_REPLY_TIMEOUT)
-		a->q = NULL;    /* a final reply ends the wait (upshare.h) */
+		a->q = NULL; /* a final reply ends the wait (upshare.h) */
 	if (a->hook != NULL)
 		a->hook(a);
 }
@@ -168,17 +167,26 @@ START_TEST(test_key_fields)
 	for (i = 1; i < 10; i++) {
 		tg = base;
 		switch (i) {
-		case 1: ((struct sockaddr_in *)&tg.addr)->sin_addr.s_addr ^=
-		        htonl(1); break;
-		case 2: ((struct sockaddr_in *)&tg.addr)->sin_port = htons(54);
-		        break;
-		case 3: tg.qname[1] = 'E'; break;   /* keys are exact bytes */
+		case 1:
+			((struct sockaddr_in *)&tg.addr)->sin_addr.s_addr ^=
+				htonl(1);
+			break;
+		case 2:
+			((struct sockaddr_in *)&tg.addr)->sin_port = htons(54);
+			break;
+		case 3: tg.qname[1] = 'E'; break; /* keys are exact bytes */
 		case 4: tg.qtype = 1; break;
 		case 5: tg.qclass = 3; break;
-		case 6: memcpy(tg.zone, "\0", 1); tg.zonelen = 1; break;
+		case 6:
+			memcpy(tg.zone, "\0", 1);
+			tg.zonelen = 1;
+			break;
 		case 7: tg.edns = 0; break;
 		case 8: tg.curve = true; break;
-		case 9: tg.curve = true; tg.key[0] = 1; break;
+		case 9:
+			tg.curve = true;
+			tg.key[0] = 1;
+			break;
 		}
 		ask(&a[i], 1);
 	}
@@ -192,7 +200,7 @@ START_TEST(test_key_fields)
 	ck_assert_uint_eq(nsent, 10);
 	ck_assert_uint_eq(joined, 1);
 	bye(&a[0]);
-	a[0].token = 1;                   /* still waits under token 1 */
+	a[0].token = 1; /* still waits under token 1 */
 	for (i = 1; i < 10; i++)
 		bye(&a[i]);
 	fake_reply(0, ITER_REPLY_MSG);
@@ -235,7 +243,7 @@ START_TEST(test_detach)
 	bye(&a);
 	ck_assert_uint_eq(ncancel, 0);
 	upshare_detach(NULL, &a, 1);
-	upshare_detach(b.q, &a, 99);     /* not a waiter: no change */
+	upshare_detach(b.q, &a, 99); /* not a waiter: no change */
 	fake_reply(0, ITER_REPLY_UNREACHABLE);
 	ck_assert_int_eq(a.got, 0);
 	ck_assert_int_eq(b.got, 1);

@@ -32,8 +32,8 @@ static uv_loop_t loop;
 static struct cfg cfg;
 static struct stats st;
 static struct upstream *up;
-static uv_udp_t srv;          /* the authoritative server of the test */
-static uv_timer_t late;       /* its delayed answer */
+static uv_udp_t srv;    /* the authoritative server of the test */
+static uv_timer_t late; /* its delayed answer */
 static struct sockaddr_storage srv_addr, peer;
 static uint8_t qbuf[UPSTREAM_PKT_MAX];
 static size_t qlen;
@@ -72,9 +72,10 @@ static void late_cb(uv_timer_t *t)
 	uv_buf_t b = uv_buf_init((char *)qbuf, (unsigned)qlen);
 
 	(void)t;
-	qbuf[2] |= UT_QR;        /* the query echoed as an empty answer */
+	qbuf[2] |= UT_QR; /* the query echoed as an empty answer */
 	ck_assert_int_eq(uv_udp_send(&req, &srv, &b, 1,
-	                 (const struct sockaddr *)&peer, NULL), 0);
+	                             (const struct sockaddr *)&peer, NULL),
+	                 0);
 }
 
 static void srv_recv(uv_udp_t *h, ssize_t n, const uv_buf_t *b,
@@ -108,8 +109,8 @@ static void setup(void)
 	in->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	ck_assert_int_eq(uv_udp_init(&loop, &srv), 0);
 	ck_assert_int_eq(uv_udp_bind(&srv, (struct sockaddr *)in, 0), 0);
-	ck_assert_int_eq(uv_udp_getsockname(&srv, (struct sockaddr *)in,
-	                                    &len), 0);
+	ck_assert_int_eq(uv_udp_getsockname(&srv, (struct sockaddr *)in, &len),
+	                 0);
 	ck_assert_int_eq(uv_udp_recv_start(&srv, srv_alloc, srv_recv), 0);
 	ck_assert_int_eq(uv_timer_init(&loop, &late), 0);
 }
@@ -134,7 +135,8 @@ static void ask(uint32_t timeout_ms, uint32_t hedge_ms, size_t want)
 	memset(&t, 0, sizeof t);
 	t.token = 7;
 	ck_assert_int_eq(wire_name_from_text("www.example.", 12, t.qname,
-	                                     &t.qnamelen), WIRE_OK);
+	                                     &t.qnamelen),
+	                 WIRE_OK);
 	t.qtype = WIRE_TYPE_A;
 	t.qclass = WIRE_CLASS_IN;
 	t.zone[0] = 0;

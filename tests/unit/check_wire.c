@@ -1,6 +1,7 @@
 /*
  * tests/unit/check_wire.c - Check suite "wire": the DNS codec of
- * resolver/wire/wire.h and the presentation renderer of resolver/wire/rrtext.h.
+ * resolver/wire/wire.h and the presentation renderer of
+ * resolver/wire/rrtext.h.
  *
  * Real packets (the inner responses of shared/docs/dnscurve-vectors.md,
  * captured from NSD behind CurveDNS), hand-made hostile packets for every
@@ -91,8 +92,8 @@ static size_t mkmsg(uint8_t *buf, const char *owner, uint16_t type,
                     const char *spec, ...)
 {
 	struct wire_writer w;
-	struct wire_header h = { 0x1234, WIRE_FLAG_QR | WIRE_FLAG_AA,
-	                         0, 0, 0, 0 };
+	struct wire_header h = { 0x1234, WIRE_FLAG_QR | WIRE_FLAG_AA, 0, 0, 0,
+		                 0 };
 	uint8_t on[WIRE_NAME_MAX], n[WIRE_NAME_MAX];
 	size_t olen = wname(on, owner), pos, rl;
 	const uint8_t *raw;
@@ -101,8 +102,9 @@ static size_t mkmsg(uint8_t *buf, const char *owner, uint16_t type,
 	wire_writer_init(&w, buf, BUF);
 	ck_assert_int_eq(wire_write_header(&w, &h), WIRE_OK);
 	ck_assert_int_eq(wire_write_question(&w, on, olen, type, 1), WIRE_OK);
-	ck_assert_int_eq(wire_write_rr_begin(&w, WIRE_SECTION_ANSWER, on,
-	                 olen, type, WIRE_CLASS_IN, 3600, &pos), WIRE_OK);
+	ck_assert_int_eq(wire_write_rr_begin(&w, WIRE_SECTION_ANSWER, on, olen,
+	                                     type, WIRE_CLASS_IN, 3600, &pos),
+	                 WIRE_OK);
 	va_start(ap, spec);
 	for (; *spec != '\0'; spec++) {
 		int rc;
@@ -111,7 +113,8 @@ static size_t mkmsg(uint8_t *buf, const char *owner, uint16_t type,
 			rl = wname(n, va_arg(ap, const char *));
 			rc = wire_write_name(&w, n, rl, 1);
 		} else if (*spec == 'h') {
-			rc = wire_write_u16(&w, (uint16_t)va_arg(ap, unsigned));
+			rc = wire_write_u16(&w,
+			                    (uint16_t)va_arg(ap, unsigned));
 		} else if (*spec == 'w') {
 			rc = wire_write_u32(&w, va_arg(ap, unsigned));
 		} else {
@@ -159,7 +162,8 @@ START_TEST(test_parse_inner137)
 	ck_assert_uint_eq(m.an + m.ns + m.ar, 3);
 	ck_assert_int_eq(m.has_question, 1);
 	ck_assert_int_eq(wire_name_to_text(m.q.name, m.q.namelen, text,
-	                 sizeof(text), NULL), WIRE_OK);
+	                                   sizeof(text), NULL),
+	                 WIRE_OK);
 	ck_assert_str_eq(text, "www.curve.test.");
 	ck_assert_uint_eq(m.q.qtype, WIRE_TYPE_A);
 	ck_assert_uint_eq(m.opt, WIRE_NONE);
@@ -171,14 +175,16 @@ START_TEST(test_parse_inner137)
 	ck_assert_uint_eq(rr[1].type, WIRE_TYPE_NS);
 	ck_assert_uint_eq(rr[2].section, WIRE_SECTION_ADDITIONAL);
 	pos = rr[1].rdata;
-	ck_assert_str_eq(name_at(msg, len, pos),
-	    "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
-	    ".ns1.curve.test.");
+	ck_assert_str_eq(name_at(msg, len, pos), "uz5jwc7p039nvnbsd1y6wkqzqp5m"
+	                                         "rt7psuj024538xmqd280z0ynh2"
+	                                         ".ns1.curve.test.");
 	ck_assert_str_eq(name_at(msg, len, rr[2].owner),
-	    "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
-	    ".ns1.curve.test.");
+	                 "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0yn"
+	                 "h2"
+	                 ".ns1.curve.test.");
 	ck_assert_int_eq(wire_msg_match(&m, 0x1234, m.q.name, m.q.namelen,
-	                 WIRE_TYPE_A, WIRE_CLASS_IN, WIRE_MATCH_CASE),
+	                                WIRE_TYPE_A, WIRE_CLASS_IN,
+	                                WIRE_MATCH_CASE),
 	                 WIRE_OK);
 	ck_assert_uint_eq(wire_msg_rcode(&m), 0);
 }
@@ -201,12 +207,15 @@ START_TEST(test_rrtext_inner137)
 	ck_assert_str_eq(line, "www.curve.test.\t\t3600\tIN\tA\t192.0.2.10");
 	ck_assert_int_eq(rrtext_rr(line, sizeof(line), NULL, msg, len, &rr[1]),
 	                 WIRE_OK);
-	ck_assert_str_eq(line, "curve.test.\t\t3600\tIN\tNS\tuz5jwc7p039nvnbsd1"
-	    "y6wkqzqp5mrt7psuj024538xmqd280z0ynh2.ns1.curve.test.");
+	ck_assert_str_eq(line,
+	                 "curve.test.\t\t3600\tIN\tNS\tuz5jwc7p039nvnbsd1"
+	                 "y6wkqzqp5mrt7psuj024538xmqd280z0ynh2.ns1.curve."
+	                 "test.");
 	ck_assert_int_eq(rrtext_rr(line, sizeof(line), NULL, msg, len, &rr[2]),
 	                 WIRE_OK);
-	ck_assert_str_eq(line, "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd"
-	    "280z0ynh2.ns1.curve.test. 3600 IN A 127.0.90.2");
+	ck_assert_str_eq(line,
+	                 "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd"
+	                 "280z0ynh2.ns1.curve.test. 3600 IN A 127.0.90.2");
 }
 END_TEST
 
@@ -225,7 +234,8 @@ START_TEST(test_parse_txt270)
 	ck_assert_uint_eq(m.an, 1);
 	ck_assert_uint_eq(rr[0].ttl, 0);
 	ck_assert_uint_eq(rr[0].rdlen, 77);
-	ck_assert_int_eq(rrtext_rdata(out, sizeof(out), NULL, msg, len, &rr[0]),
+	ck_assert_int_eq(rrtext_rdata(out, sizeof(out), NULL, msg, len,
+	                              &rr[0]),
 	                 WIRE_OK);
 	/* One string: server nonce 01..0c escaped, then the box. */
 	ck_assert_int_eq(strncmp(out, "\"\\001\\002\\003", 13), 0);
@@ -248,16 +258,19 @@ START_TEST(test_write_vectors)
 	/* The query builder reproduces the section 4 query. */
 	wl = unhex(want, sizeof(want), vec_query32);
 	ck_assert_int_eq(wire_query_build_text(out, sizeof(out), &ol,
-	                 "www.curve.test.", &q), WIRE_OK);
+	                                       "www.curve.test.", &q),
+	                 WIRE_OK);
 	ck_assert_uint_eq(ol, wl);
 	ck_assert_mem_eq(out, want, wl);
-	/* The writer reproduces dnspython's response, pointer c00c included. */
+	/* The writer reproduces dnspython's response, pointer c00c included.
+	 */
 	wl = unhex(want, sizeof(want), vec_resp48);
 	wire_writer_init(&w, out, sizeof(out));
 	ck_assert_int_eq(wire_write_header(&w, &h), WIRE_OK);
 	ck_assert_int_eq(wire_write_question(&w, name, nl, 1, 1), WIRE_OK);
 	ck_assert_int_eq(wire_write_rr(&w, WIRE_SECTION_ANSWER, name, nl, 1, 1,
-	                 3600, a, 4), WIRE_OK);
+	                               3600, a, 4),
+	                 WIRE_OK);
 	ck_assert_uint_eq(w.len, wl);
 	ck_assert_mem_eq(out, want, wl);
 }
@@ -265,17 +278,19 @@ END_TEST
 
 START_TEST(test_query_edns)
 {
-	static const uint8_t opt[] = { 0, 0, 41, 0x04, 0xd0, 0, 0, 0x80, 0,
-	                               0, 0 };
-	struct wire_query q = { 7, WIRE_TYPE_TXT, WIRE_CLASS_IN, WIRE_FLAG_RD,
-	                        1232, 1 };
+	static const uint8_t opt[] = { 0, 0,    41, 0x04, 0xd0, 0,
+		                       0, 0x80, 0,  0,    0 };
+	struct wire_query q = {
+		7, WIRE_TYPE_TXT, WIRE_CLASS_IN, WIRE_FLAG_RD, 1232, 1
+	};
 	uint8_t out[BUF];
 	struct wire_rr rr[2];
 	struct wire_msg m;
 	size_t len;
 
-	ck_assert_int_eq(wire_query_build_text(out, sizeof(out), &len,
-	                 "a.b", &q), WIRE_OK);
+	ck_assert_int_eq(wire_query_build_text(out, sizeof(out), &len, "a.b",
+	                                       &q),
+	                 WIRE_OK);
 	ck_assert_uint_eq(len, 12 + 5 + 4 + 11);
 	ck_assert_mem_eq(out + len - 11, opt, 11);
 	ck_assert_int_eq(wire_msg_parse(&m, out, len, rr, 2), WIRE_OK);
@@ -285,7 +300,8 @@ START_TEST(test_query_edns)
 	ck_assert_uint_eq(rr[0].rclass, 1232);
 	ck_assert_uint_eq(rr[0].ttl & WIRE_EDNS_DO, WIRE_EDNS_DO);
 	ck_assert_int_eq(wire_msg_match(&m, 7, m.q.name, m.q.namelen, 16, 1,
-	                 0), WIRE_ENOTRESP);
+	                                0),
+	                 WIRE_ENOTRESP);
 }
 END_TEST
 
@@ -312,8 +328,9 @@ END_TEST
 /* A message: header (QD=1) then the given question name bytes. */
 static size_t qmsg(uint8_t *buf, const uint8_t *name, size_t n)
 {
-	static const uint8_t hdr[12] = { 0, 1, 0x80, 0, 0, 1, 0, 0, 0, 0,
-	                                 0, 0 };
+	static const uint8_t hdr[12] = {
+		0, 1, 0x80, 0, 0, 1, 0, 0, 0, 0, 0, 0
+	};
 
 	memcpy(buf, hdr, 12);
 	memcpy(buf + 12, name, n);
@@ -331,7 +348,7 @@ static int parse_name_at12(const uint8_t *name, size_t n)
 	int rc = wire_read_name(buf, len, &pos, out, &ol, 0);
 
 	if (rc != WIRE_OK) {
-		ck_assert_uint_eq(pos, 12);   /* untouched on failure */
+		ck_assert_uint_eq(pos, 12); /* untouched on failure */
 		ck_assert_uint_eq(ol, 99);
 	}
 	return rc;
@@ -359,8 +376,9 @@ START_TEST(test_pointers)
 		size_t pos = 0;
 
 		memcpy(b, cut_ptr, sizeof(cut_ptr));
-		ck_assert_int_eq(wire_read_name(b, sizeof(cut_ptr), &pos,
-		                 NULL, NULL, 0), WIRE_ESHORT);
+		ck_assert_int_eq(wire_read_name(b, sizeof(cut_ptr), &pos, NULL,
+		                                NULL, 0),
+		                 WIRE_ESHORT);
 	}
 }
 END_TEST
@@ -372,7 +390,7 @@ static int pointer_chain(size_t n)
 	size_t i, len = 12, pos, ol;
 
 	memset(buf, 0, 12);
-	buf[len++] = 0;                       /* root label at 12 */
+	buf[len++] = 0; /* root label at 12 */
 	for (i = 0; i < n; i++) {
 		size_t target = (i == 0) ? 12 : len - 2;
 
@@ -396,13 +414,13 @@ START_TEST(test_labels_and_length)
 	uint8_t n[600];
 	size_t i, len;
 
-	n[0] = 64;                           /* label of 64 */
+	n[0] = 64; /* label of 64 */
 	memset(n + 1, 'a', 64);
 	n[65] = 0;
 	ck_assert_int_eq(parse_name_at12(n, 66), WIRE_ELABEL);
-	n[0] = 0x40;                         /* extended label type */
+	n[0] = 0x40; /* extended label type */
 	ck_assert_int_eq(parse_name_at12(n, 2), WIRE_ELABEL);
-	n[0] = 0x80;                         /* reserved label type */
+	n[0] = 0x80; /* reserved label type */
 	ck_assert_int_eq(parse_name_at12(n, 2), WIRE_ELABEL);
 	/* 63+63+63+61: exactly 255 bytes; one more byte is too long. */
 	for (len = 0, i = 0; i < 4; i++) {
@@ -416,7 +434,7 @@ START_TEST(test_labels_and_length)
 	ck_assert_uint_eq(len, 255);
 	ck_assert_int_eq(parse_name_at12(n, len), WIRE_OK);
 	ck_assert_int_eq(wire_name_check(n, len), WIRE_OK);
-	n[192] = 62;                         /* 63+63+63+62: 256 bytes */
+	n[192] = 62; /* 63+63+63+62: 256 bytes */
 	n[193 + 61] = 'x';
 	n[193 + 62] = 0;
 	ck_assert_int_eq(parse_name_at12(n, 256), WIRE_ENAME);
@@ -437,7 +455,7 @@ START_TEST(test_long_name_via_pointers)
 		memset(buf + len + 1, 'a', 49);
 		len += 50;
 	}
-	buf[len++] = 0;                     /* 201-byte name */
+	buf[len++] = 0; /* 201-byte name */
 	start = len;
 	for (i = 0; i < 3; i++) {
 		buf[len] = 19;
@@ -449,7 +467,7 @@ START_TEST(test_long_name_via_pointers)
 	pos = start;
 	ck_assert_int_eq(wire_read_name(buf, len, &pos, NULL, NULL, 0),
 	                 WIRE_ENAME);
-	buf[start] = 0;                     /* root: fine */
+	buf[start] = 0; /* root: fine */
 	pos = start;
 	ck_assert_int_eq(wire_read_name(buf, len, &pos, NULL, NULL, 0),
 	                 WIRE_OK);
@@ -463,20 +481,20 @@ START_TEST(test_counts)
 	struct wire_rr rr[8];
 	struct wire_msg m;
 
-	msg[7] = 100;                                 /* ANCOUNT 100 */
+	msg[7] = 100; /* ANCOUNT 100 */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 8), WIRE_ECOUNT);
 	ck_assert_int_eq(wire_msg_parse(&m, msg, BUF, rr, 8), WIRE_ECOUNT);
 	msg[7] = 1;
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 2), WIRE_ECOUNT);
-	msg[6] = 0xff;                                /* ANCOUNT 65281 */
+	msg[6] = 0xff; /* ANCOUNT 65281 */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, BUF, rr, 8), WIRE_ECOUNT);
 	msg[6] = 0;
-	msg[11] = 2;                /* ARCOUNT 2: fits the minimum, not data */
+	msg[11] = 2; /* ARCOUNT 2: fits the minimum, not data */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 8), WIRE_ESHORT);
 	msg[11] = 1;
-	msg[5] = 2;                                   /* QDCOUNT 2 */
+	msg[5] = 2; /* QDCOUNT 2 */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 8), WIRE_EQDCOUNT);
-	msg[5] = 0;         /* QDCOUNT 0: the question bytes become garbage */
+	msg[5] = 0; /* QDCOUNT 0: the question bytes become garbage */
 	ck_assert_int_ne(wire_msg_parse(&m, msg, len, rr, 8), WIRE_OK);
 }
 END_TEST
@@ -488,9 +506,9 @@ START_TEST(test_rdlen_overrun)
 	struct wire_rr rr[2];
 	struct wire_msg m;
 
-	msg[len - 5] = 5;                             /* RDLENGTH 5, 4 left */
+	msg[len - 5] = 5; /* RDLENGTH 5, 4 left */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 2), WIRE_ESHORT);
-	msg[len - 5] = 3;                             /* 1 trailing byte */
+	msg[len - 5] = 3; /* 1 trailing byte */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 2), WIRE_OK);
 	ck_assert_uint_eq(m.end, len - 1);
 }
@@ -503,7 +521,7 @@ static size_t with_opt(uint8_t *msg, int count_in_answer, uint8_t owner)
 	size_t len = unhex(msg, BUF, vec_resp48);
 
 	memcpy(msg + len, opt, sizeof(opt));
-	if (owner != 0) {       /* owner "a." instead of the root */
+	if (owner != 0) { /* owner "a." instead of the root */
 		memmove(msg + len + 2, msg + len, sizeof(opt));
 		msg[len] = 1;
 		msg[len + 1] = owner;
@@ -527,15 +545,15 @@ START_TEST(test_opt_rules)
 	len = with_opt(msg, 0, 0);
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 4), WIRE_OK);
 	ck_assert_uint_eq(m.opt, 1);
-	msg[3] = 0x03;                     /* RCODE 3 + extended 1 -> 19 */
+	msg[3] = 0x03; /* RCODE 3 + extended 1 -> 19 */
 	msg[len - 6] = 1;
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 4), WIRE_OK);
 	ck_assert_uint_eq(wire_msg_rcode(&m), 19);
-	len = with_opt(msg, 1, 0);         /* OPT in the answer section */
+	len = with_opt(msg, 1, 0); /* OPT in the answer section */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 4), WIRE_EOPT);
-	len = with_opt(msg, 0, 'a');       /* OPT not owned by the root */
+	len = with_opt(msg, 0, 'a'); /* OPT not owned by the root */
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 4), WIRE_EOPT);
-	len = with_opt(msg, 0, 0);         /* two OPT records */
+	len = with_opt(msg, 0, 0); /* two OPT records */
 	memcpy(msg + len, msg + len - 11, 11);
 	msg[11] = 2;
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len + 11, rr, 4), WIRE_EOPT);
@@ -553,7 +571,8 @@ START_TEST(test_match)
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 2), WIRE_OK);
 	ck_assert_int_eq(wire_msg_match(&m, 0x1234, n, nl, 1, 1, 0), WIRE_OK);
 	ck_assert_int_eq(wire_msg_match(&m, 0x1234, n, nl, 1, 1,
-	                 WIRE_MATCH_CASE), WIRE_ECASE);
+	                                WIRE_MATCH_CASE),
+	                 WIRE_ECASE);
 	ck_assert_int_eq(wire_msg_match(&m, 0x1235, n, nl, 1, 1, 0), WIRE_EID);
 	ck_assert_int_eq(wire_msg_match(&m, 0x1234, n, nl, 28, 1, 0),
 	                 WIRE_EQUESTION);
@@ -562,7 +581,7 @@ START_TEST(test_match)
 	nl = wname(n, "ww.curve.test");
 	ck_assert_int_eq(wire_msg_match(&m, 0x1234, n, nl, 1, 1, 0),
 	                 WIRE_EQUESTION);
-	msg[5] = 0;                        /* no question: FORMERR style */
+	msg[5] = 0; /* no question: FORMERR style */
 	msg[7] = 0;
 	ck_assert_int_eq(wire_msg_parse(&m, msg, 12, rr, 2), WIRE_OK);
 	ck_assert_int_eq(wire_msg_match(&m, 0x1234, n, nl, 1, 1, 0),
@@ -587,7 +606,7 @@ START_TEST(test_reader_bounds)
 	ck_assert_int_eq(wire_read_u8(b, 4, &pos, &v8), WIRE_OK);
 	ck_assert_uint_eq(v8, 4);
 	ck_assert_int_eq(wire_read_u8(b, 4, &pos, &v8), WIRE_ESHORT);
-	pos = 99;                                   /* past the end */
+	pos = 99; /* past the end */
 	ck_assert_int_eq(wire_read_u8(b, 4, &pos, &v8), WIRE_ESHORT);
 	pos = 0;
 	ck_assert_int_eq(wire_read_u32(b, 4, &pos, &v32), WIRE_OK);
@@ -612,15 +631,18 @@ START_TEST(test_rdata_name_bounds)
 	ck_assert_int_eq(wire_msg_parse(&m, msg, len, rr, 2), WIRE_OK);
 	pos = rr[0].rdata;
 	ck_assert_int_eq(wire_read_rdata_name(msg, len, &rr[0], &pos, n, NULL,
-	                 0), WIRE_OK);
+	                                      0),
+	                 WIRE_OK);
 	ck_assert_uint_eq(pos, rr[0].rdata + rr[0].rdlen);
-	rr[0].rdlen -= 1;               /* the name now runs past the RDATA */
+	rr[0].rdlen -= 1; /* the name now runs past the RDATA */
 	pos = rr[0].rdata;
 	ck_assert_int_eq(wire_read_rdata_name(msg, len, &rr[0], &pos, n, NULL,
-	                 0), WIRE_ERDATA);
-	pos = rr[0].rdata + rr[0].rdlen + 1;        /* outside the RDATA */
+	                                      0),
+	                 WIRE_ERDATA);
+	pos = rr[0].rdata + rr[0].rdlen + 1; /* outside the RDATA */
 	ck_assert_int_eq(wire_read_rdata_name(msg, len, &rr[0], &pos, n, NULL,
-	                 0), WIRE_ERDATA);
+	                                      0),
+	                 WIRE_ERDATA);
 }
 END_TEST
 
@@ -634,15 +656,18 @@ START_TEST(test_writer_capacity)
 	size_t full, cap, len;
 
 	ck_assert_int_eq(wire_query_build_text(out, sizeof(out), &full,
-	                 "www.curve.test", &q), WIRE_OK);
+	                                       "www.curve.test", &q),
+	                 WIRE_OK);
 	for (cap = 0; cap < full; cap++) {
 		memset(out, 0xee, sizeof(out));
 		ck_assert_int_eq(wire_query_build_text(out, cap, &len,
-		                 "www.curve.test", &q), WIRE_ESPACE);
-		ck_assert_uint_eq(out[cap], 0xee);      /* nothing past cap */
+		                                       "www.curve.test", &q),
+		                 WIRE_ESPACE);
+		ck_assert_uint_eq(out[cap], 0xee); /* nothing past cap */
 	}
 	ck_assert_int_eq(wire_query_build_text(out, full, &len,
-	                 "www.curve.test", &q), WIRE_OK);
+	                                       "www.curve.test", &q),
+	                 WIRE_OK);
 	ck_assert_uint_eq(len, full);
 }
 END_TEST
@@ -661,17 +686,19 @@ START_TEST(test_writer_atomic)
 	ck_assert_int_eq(wire_write_header(&w, &h), WIRE_OK);
 	ck_assert_int_eq(wire_write_header(&w, &h), WIRE_EINVAL);
 	ck_assert_int_eq(wire_write_question(&w, n, nl, 1, 1), WIRE_OK);
-	before = w.len;                              /* 12 + 13 + 4 = 29 */
+	before = w.len; /* 12 + 13 + 4 = 29 */
 	ck_assert_int_eq(wire_write_rr(&w, WIRE_SECTION_ANSWER, n, nl, 1, 1,
-	                 60, rd, 8), WIRE_ESPACE);   /* 2 + 10 + 8 > 16 */
+	                               60, rd, 8),
+	                 WIRE_ESPACE); /* 2 + 10 + 8 > 16 */
 	ck_assert_uint_eq(w.len, before);
-	ck_assert_uint_eq(out[7], 0);                /* ANCOUNT untouched */
+	ck_assert_uint_eq(out[7], 0); /* ANCOUNT untouched */
 	ck_assert_int_eq(wire_write_rr(&w, 7, n, nl, 1, 1, 60, rd, 0),
 	                 WIRE_EINVAL);
 	/* Mark and rollback undo a record and its count. */
 	wire_writer_mark(&w, &mk);
-	ck_assert_int_eq(wire_write_rr_begin(&w, WIRE_SECTION_AUTHORITY, n,
-	                 nl, 1, 1, 60, &pos), WIRE_OK);
+	ck_assert_int_eq(wire_write_rr_begin(&w, WIRE_SECTION_AUTHORITY, n, nl,
+	                                     1, 1, 60, &pos),
+	                 WIRE_OK);
 	ck_assert_uint_eq(out[9], 1);
 	ck_assert_int_eq(wire_write_rr_end(&w, 3), WIRE_EINVAL);
 	ck_assert_int_eq(wire_write_rr_end(&w, w.len), WIRE_EINVAL);
@@ -717,11 +744,13 @@ START_TEST(test_writer_compression)
 	ck_assert_int_eq(wire_write_header(&w, &h), WIRE_OK);
 	ck_assert_int_eq(wire_write_question(&w, n1, l1, 2, 1), WIRE_OK);
 	ck_assert_int_eq(wire_write_rr_begin(&w, WIRE_SECTION_ANSWER, n2, l2,
-	                 2, 1, 60, &pos), WIRE_OK);
+	                                     2, 1, 60, &pos),
+	                 WIRE_OK);
 	ck_assert_int_eq(wire_write_name(&w, n3, l3, 1), WIRE_OK);
 	ck_assert_int_eq(wire_write_rr_end(&w, pos), WIRE_OK);
 	ck_assert_int_eq(wire_write_rr(&w, WIRE_SECTION_ADDITIONAL, n3, l3, 1,
-	                 1, 60, a, 4), WIRE_OK);
+	                               1, 60, a, 4),
+	                 WIRE_OK);
 	ck_assert_uint_eq(w.len, 12 + sizeof(want));
 	ck_assert_mem_eq(out + 12, want, sizeof(want));
 	ck_assert_int_eq(wire_msg_parse(&m, out, w.len, rr, 4), WIRE_OK);
@@ -813,9 +842,11 @@ START_TEST(test_to_text_limits)
 	ck_assert_int_eq(wire_name_to_text(n, nl, out, 6, &ol), WIRE_OK);
 	ck_assert_uint_eq(ol, 5);
 	ck_assert_int_eq(wire_name_to_text(bad, sizeof(bad), out, sizeof(out),
-	                 NULL), WIRE_ESHORT);
+	                                   NULL),
+	                 WIRE_ESHORT);
 	ck_assert_int_eq(wire_name_to_text(trail, sizeof(trail), out,
-	                 sizeof(out), NULL), WIRE_EINVAL);
+	                                   sizeof(out), NULL),
+	                 WIRE_EINVAL);
 	/* Every byte escaped as \DDD still fits WIRE_NAME_TEXT_MAX. */
 	memset(n, 0, sizeof(n));
 	n[0] = 63;
@@ -869,13 +900,14 @@ START_TEST(test_read_lower_and_parent)
 
 	msg[13] = 'W';
 	ck_assert_int_eq(wire_read_name(msg, len, &pos, out, &ol,
-	                 WIRE_NAME_LOWER), WIRE_OK);
+	                                WIRE_NAME_LOWER),
+	                 WIRE_OK);
 	ck_assert_uint_eq(out[1], 'w');
 	ck_assert_uint_eq(pos, 12 + ol);
 	pos = 12;
 	ck_assert_int_eq(wire_read_name(msg, len, &pos, out, &ol, 0), WIRE_OK);
 	ck_assert_uint_eq(out[1], 'W');
-	pos = 32;                    /* the answer owner: pointer c00c */
+	pos = 32; /* the answer owner: pointer c00c */
 	ck_assert_int_eq(wire_read_name(msg, len, &pos, out, &ol, 0), WIRE_OK);
 	ck_assert_uint_eq(pos, 34);
 	ck_assert_uint_eq(ol, 16);
@@ -893,21 +925,22 @@ START_TEST(test_rrtext_types)
 {
 	static const uint8_t v6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x10 };
 	static const uint8_t v4m[16] = { [10] = 0xff, [11] = 0xff, [12] = 1,
-	                                 [13] = 2, [14] = 3, [15] = 4 };
+		                         [13] = 2,    [14] = 3,    [15] = 4 };
 	static const uint8_t txt[] = {
-		0x0b, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x77, 0x6f, 0x72,
-		0x6c, 0x64, 0x1d, 0x77, 0x69, 0x74, 0x68, 0x20, 0x22, 0x71,
-		0x75, 0x6f, 0x74, 0x65, 0x73, 0x22, 0x20, 0x61, 0x6e, 0x64,
-		0x20, 0x5c, 0x20, 0x62, 0x61, 0x63, 0x6b, 0x73, 0x6c, 0x61,
-		0x73, 0x68, 0x0a, 0x73, 0x65, 0x6d, 0x69, 0x3b, 0x63, 0x6f,
-		0x6c, 0x6f, 0x6e, 0x08, 0x00, 0xff, 0x0a, 0x74, 0x61, 0x62,
-		0x09, 0x78, 0x00,
+		0x0b, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x77, 0x6f,
+		0x72, 0x6c, 0x64, 0x1d, 0x77, 0x69, 0x74, 0x68, 0x20,
+		0x22, 0x71, 0x75, 0x6f, 0x74, 0x65, 0x73, 0x22, 0x20,
+		0x61, 0x6e, 0x64, 0x20, 0x5c, 0x20, 0x62, 0x61, 0x63,
+		0x6b, 0x73, 0x6c, 0x61, 0x73, 0x68, 0x0a, 0x73, 0x65,
+		0x6d, 0x69, 0x3b, 0x63, 0x6f, 0x6c, 0x6f, 0x6e, 0x08,
+		0x00, 0xff, 0x0a, 0x74, 0x61, 0x62, 0x09, 0x78, 0x00,
 	};
 	static const uint8_t unk[4] = { 10, 0, 0, 1 };
 	uint8_t msg[BUF];
 	size_t len;
 
-	len = mkmsg(msg, "www.curve.test", WIRE_TYPE_AAAA, "r", v6, sizeof(v6));
+	len = mkmsg(msg, "www.curve.test", WIRE_TYPE_AAAA, "r", v6,
+	            sizeof(v6));
 	ck_assert_str_eq(render_first(msg, len),
 	                 "www.curve.test.\t\t3600\tIN\tAAAA\t2001:db8::10");
 	len = mkmsg(msg, "v6a.curve.test", WIRE_TYPE_AAAA, "r", v4m,
@@ -921,23 +954,27 @@ START_TEST(test_rrtext_types)
 	len = mkmsg(msg, "txt.curve.test", WIRE_TYPE_TXT, "r", txt,
 	            sizeof(txt));
 	ck_assert_str_eq(render_first(msg, len),
-	    "txt.curve.test.\t\t3600\tIN\tTXT\t\"hello world\" \"with "
-	    "\\\"quotes\\\" and \\\\ backslash\" \"semi;colon\" "
-	    "\"\\000\\255\\010tab\\009x\" \"\"");
+	                 "txt.curve.test.\t\t3600\tIN\tTXT\t\"hello world\" "
+	                 "\"with "
+	                 "\\\"quotes\\\" and \\\\ backslash\" \"semi;colon\" "
+	                 "\"\\000\\255\\010tab\\009x\" \"\"");
 	len = mkmsg(msg, "curve.test", WIRE_TYPE_SOA, "nnwwwww",
 	            "ns1.curve.test", "hostmaster.curve.test", 2024010101u,
 	            3600u, 900u, 604800u, 300u);
 	ck_assert_str_eq(render_first(msg, len),
-	    "curve.test.\t\t3600\tIN\tSOA\tns1.curve.test. "
-	    "hostmaster.curve.test. 2024010101 3600 900 604800 300");
+	                 "curve.test.\t\t3600\tIN\tSOA\tns1.curve.test. "
+	                 "hostmaster.curve.test. 2024010101 3600 900 604800 "
+	                 "300");
 	len = mkmsg(msg, "_sip._tcp.curve.test", WIRE_TYPE_SRV, "hhhn", 10u,
 	            60u, 5060u, "sip.curve.test");
-	ck_assert_str_eq(render_first(msg, len), "_sip._tcp.curve.test.\t3600"
+	ck_assert_str_eq(render_first(msg, len),
+	                 "_sip._tcp.curve.test.\t3600"
 	                 "\tIN\tSRV\t10 60 5060 sip.curve.test.");
 	len = mkmsg(msg, "alias.curve.test", WIRE_TYPE_CNAME, "n",
 	            "www.curve.test");
 	ck_assert_str_eq(render_first(msg, len),
-	                 "alias.curve.test.\t3600\tIN\tCNAME\twww.curve.test.");
+	                 "alias.curve.test.\t3600\tIN\tCNAME\twww.curve."
+	                 "test.");
 	len = mkmsg(msg, "d.curve.test", WIRE_TYPE_DNAME, "n", "example.org");
 	ck_assert_str_eq(render_first(msg, len),
 	                 "d.curve.test.\t\t3600\tIN\tDNAME\texample.org.");
@@ -947,14 +984,16 @@ START_TEST(test_rrtext_types)
 	                 "ptr.curve.test.\t\t3600\tIN\tPTR\twww.curve.test.");
 	len = mkmsg(msg, "esc.curve.test", WIRE_TYPE_CNAME, "n",
 	            "a\\(b\\)c\\;d\\@e\\$f\\\"g.curve.test");
-	ck_assert_str_eq(render_first(msg, len), "esc.curve.test.\t\t3600\tIN"
+	ck_assert_str_eq(render_first(msg, len),
+	                 "esc.curve.test.\t\t3600\tIN"
 	                 "\tCNAME\ta\\(b\\)c\\;d\\@e\\$f\\\"g.curve.test.");
 	len = mkmsg(msg, "unk.curve.test", 65280, "r", unk, sizeof(unk));
 	ck_assert_str_eq(render_first(msg, len),
-	    "unk.curve.test.\t\t3600\tIN\tTYPE65280 \\# 4 0A000001");
+	                 "unk.curve.test.\t\t3600\tIN\tTYPE65280 \\# 4 "
+	                 "0A000001");
 	len = mkmsg(msg, "unk0.curve.test", 65281, "");
 	ck_assert_str_eq(render_first(msg, len),
-	    "unk0.curve.test.\t3600\tIN\tTYPE65281 \\# 0");
+	                 "unk0.curve.test.\t3600\tIN\tTYPE65281 \\# 0");
 }
 END_TEST
 
@@ -973,8 +1012,10 @@ START_TEST(test_rrtext_generic_and_malformed)
 		big[i] = (uint8_t)i;
 	len = mkmsg(msg, "unkbig.curve.test", 65282, "r", big, sizeof(big));
 	ck_assert_str_eq(render_first(msg, len),
-	    "unkbig.curve.test.\t3600\tIN\tTYPE65282 \\# 40 000102030405060708"
-	    "090A0B0C0D0E0F101112131415161718191A1B 1C1D1E1F2021222324252627");
+	                 "unkbig.curve.test.\t3600\tIN\tTYPE65282 \\# 40 "
+	                 "000102030405060708"
+	                 "090A0B0C0D0E0F101112131415161718191A1B "
+	                 "1C1D1E1F2021222324252627");
 	len = mkmsg(msg, "x.test", WIRE_TYPE_A, "r", a3, sizeof(a3));
 	ck_assert_str_eq(render_first(msg, len),
 	                 "x.test.\t\t\t3600\tIN\tA\t\\# 3 010203");
@@ -1064,25 +1105,29 @@ START_TEST(test_rrtext_opt)
 	ck_assert_int_eq(rrtext_opt(out, sizeof(out), NULL, msg, 0, &rr),
 	                 WIRE_OK);
 	ck_assert_str_eq(out, "; EDNS: version: 1, flags:; MBZ: 0x4000, "
-	                 "udp: 1232");
+	                      "udp: 1232");
 	rr.ttl = 0;
 	rr.rdlen = sizeof(opts);
 	ck_assert_int_eq(rrtext_opt(out, sizeof(out), NULL, msg, sizeof(msg),
-	                 &rr), WIRE_OK);
+	                            &rr),
+	                 WIRE_OK);
 	ck_assert_str_eq(out, "; EDNS: version: 0, flags:; udp: 1232\n"
-	                 "; COOKIE: 01020304050607ab\n"
-	                 "; EDE: 14 (Not Ready): (nope)\n"
-	                 "; NSID: 6e 73 00 (\"ns.\")\n"
-	                 "; OPT=65001: 78 (\"x\")");
-	rr.rdlen = 3;                       /* option header cut */
+	                      "; COOKIE: 01020304050607ab\n"
+	                      "; EDE: 14 (Not Ready): (nope)\n"
+	                      "; NSID: 6e 73 00 (\"ns.\")\n"
+	                      "; OPT=65001: 78 (\"x\")");
+	rr.rdlen = 3; /* option header cut */
 	ck_assert_int_eq(rrtext_opt(out, sizeof(out), NULL, msg, sizeof(msg),
-	                 &rr), WIRE_ERDATA);
-	rr.rdlen = 10;                      /* option body cut */
+	                            &rr),
+	                 WIRE_ERDATA);
+	rr.rdlen = 10; /* option body cut */
 	ck_assert_int_eq(rrtext_opt(out, sizeof(out), NULL, msg, sizeof(msg),
-	                 &rr), WIRE_ERDATA);
+	                            &rr),
+	                 WIRE_ERDATA);
 	rr.type = WIRE_TYPE_A;
 	ck_assert_int_eq(rrtext_opt(out, sizeof(out), NULL, msg, sizeof(msg),
-	                 &rr), WIRE_EOPT);
+	                            &rr),
+	                 WIRE_EOPT);
 }
 END_TEST
 

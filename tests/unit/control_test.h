@@ -46,9 +46,8 @@ static inline size_t ct_name(const char *text, uint8_t out[WIRE_NAME_MAX])
 
 /** Store an RRset of one or more RDATAs of one type. */
 static inline void ct_put(struct cache *c, const char *owner, uint16_t type,
-                          uint32_t ttl, const struct cache_rdata *rd,
-                          size_t n, enum cache_rank rank,
-                          const uint8_t *key)
+                          uint32_t ttl, const struct cache_rdata *rd, size_t n,
+                          enum cache_rank rank, const uint8_t *key)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	struct cache_rrset set;
@@ -67,8 +66,8 @@ static inline void ct_put(struct cache *c, const char *owner, uint16_t type,
 }
 
 /** Store one A record. */
-static inline void ct_put_a(struct cache *c, const char *owner,
-                            uint32_t ttl, uint8_t last)
+static inline void ct_put_a(struct cache *c, const char *owner, uint32_t ttl,
+                            uint8_t last)
 {
 	uint8_t a[4] = { 192, 0, 2, 0 };
 	struct cache_rdata rd = { a, sizeof a };
@@ -106,24 +105,25 @@ void teardown(void);
 
 /** What one conversation gave. */
 struct conv {
-	char *text;     /**< NUL-terminated; free it */
+	char *text; /**< NUL-terminated; free it */
 	size_t len;
 	enum control_state st;
 };
 
 /** Feed input in chunks of `chunk` bytes (0: all at once), then the end
  *  of the stream if asked. */
-struct conv talk_chunked(const char *in, size_t len, size_t chunk,
-                         bool eof);
+struct conv talk_chunked(const char *in, size_t len, size_t chunk, bool eof);
 /** One conversation: input at once, no end of stream. */
 struct conv talk(const char *in);
 /** How often needle is in text. */
 int count_of(const char *text, const char *needle);
 
-#define HAS(c, s) ck_assert_msg(strstr((c).text, (s)) != NULL, \
-                                "no \"%s\" in:\n%s", (s), (c).text)
-#define HASNT(c, s) ck_assert_msg(strstr((c).text, (s)) == NULL, \
-                                  "\"%s\" in:\n%s", (s), (c).text)
+#define HAS(c, s) \
+	ck_assert_msg(strstr((c).text, (s)) != NULL, "no \"%s\" in:\n%s", \
+	              (s), (c).text)
+#define HASNT(c, s) \
+	ck_assert_msg(strstr((c).text, (s)) == NULL, "\"%s\" in:\n%s", (s), \
+	              (c).text)
 
 Suite *control_suite(void);
 Suite *cachefile_suite(void);

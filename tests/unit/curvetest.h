@@ -47,12 +47,11 @@ void vec_teardown(void);
 
 /* The test-side server. */
 void srv_box(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
-             const uint8_t *ext, const uint8_t *m, size_t mlen,
-             uint8_t *box, const uint8_t *sk);
-size_t srv_streamlined(const uint8_t cpk[CURVE_KEY_BYTES],
-                       const uint8_t *cn, const uint8_t *ext,
-                       const uint8_t *m, size_t mlen, uint8_t *out,
-                       const uint8_t *sk);
+             const uint8_t *ext, const uint8_t *m, size_t mlen, uint8_t *box,
+             const uint8_t *sk);
+size_t srv_streamlined(const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
+                       const uint8_t *ext, const uint8_t *m, size_t mlen,
+                       uint8_t *out, const uint8_t *sk);
 size_t srv_open_streamlined(const uint8_t *pkt, size_t len, uint8_t *m,
                             uint8_t cpk_out[CURVE_KEY_BYTES],
                             const uint8_t *sk);
@@ -61,8 +60,8 @@ size_t srv_open_txt(const uint8_t *q, size_t qlen, const char *zone_wire,
                     uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *sk);
 size_t srv_txt(const uint8_t *q, size_t qlen,
                const uint8_t cpk[CURVE_KEY_BYTES], const uint8_t *cn,
-               const uint8_t *ext, const uint8_t *m, size_t mlen,
-               size_t chunk, int literal, uint8_t *out, const uint8_t *sk);
+               const uint8_t *ext, const uint8_t *m, size_t mlen, size_t chunk,
+               int literal, uint8_t *out, const uint8_t *sk);
 
 /* Small helpers. */
 int untouched(const uint8_t *out, size_t len);
@@ -75,8 +74,8 @@ int open_sl(const uint8_t *pkt, size_t len, const uint8_t *key,
 int open_txt(const uint8_t *pkt, size_t len);
 
 /* The TCases of each file. */
-void check_curve_add_proto(Suite *s);   /* vectors, reject */
-void check_curve_add_keys(Suite *s);    /* nonce, sharedkey, keyfile */
-void check_curve_add_txt(Suite *s);     /* txt, limits */
+void check_curve_add_proto(Suite *s); /* vectors, reject */
+void check_curve_add_keys(Suite *s);  /* nonce, sharedkey, keyfile */
+void check_curve_add_txt(Suite *s);   /* txt, limits */
 
 #endif /* CURVECACHE_TESTS_UNIT_CURVETEST_H */

@@ -28,27 +28,27 @@
 #define NET_SENDS_MAX 256
 
 enum fake_act {
-	FAKE_REPLY = 0,   /**< answer after delay_ms */
-	FAKE_SILENT,      /**< never answer (the caller times out) */
-	FAKE_UNREACH      /**< ICMP unreachable at once */
+	FAKE_REPLY = 0, /**< answer after delay_ms */
+	FAKE_SILENT,    /**< never answer (the caller times out) */
+	FAKE_UNREACH    /**< ICMP unreachable at once */
 };
 
 /** One canned reply. Records: "OWNER TTL TYPE DATA..." */
 struct fake {
-	const char *server;       /**< "192.0.2.1", or "*" for any */
-	const char *qname;        /**< "a.b.", "*.b." (b. and below), "*" */
-	uint16_t qtype;           /**< 0: any type */
-	uint16_t flags;           /**< e.g. WIRE_FLAG_AA | rcode */
+	const char *server; /**< "192.0.2.1", or "*" for any */
+	const char *qname;  /**< "a.b.", "*.b." (b. and below), "*" */
+	uint16_t qtype;     /**< 0: any type */
+	uint16_t flags;     /**< e.g. WIRE_FLAG_AA | rcode */
 	const char *an[FAKE_RR_MAX];
 	const char *ns[FAKE_RR_MAX];
 	const char *ar[FAKE_RR_MAX];
 	enum fake_act act;
-	uint32_t delay_ms;        /**< 0 = 1 ms */
-	bool unboxed;             /**< plain reply even to a curve target */
-	bool formerr_edns;        /**< queries with EDNS: FORMERR_EDNS */
-	bool formerr_msg;         /**< queries with EDNS: a FORMERR reply */
-	bool udp_drop;            /**< silent over UDP, answers over TCP
-	                               (a server with RRL) */
+	uint32_t delay_ms; /**< 0 = 1 ms */
+	bool unboxed;      /**< plain reply even to a curve target */
+	bool formerr_edns; /**< queries with EDNS: FORMERR_EDNS */
+	bool formerr_msg;  /**< queries with EDNS: a FORMERR reply */
+	bool udp_drop;     /**< silent over UDP, answers over TCP
+	                        (a server with RRL) */
 };
 
 /** One query the iterator sent. */
@@ -82,9 +82,9 @@ struct net {
 	struct iter_env env;
 	struct iter_req *req;
 	const struct answer *res;
-	uint32_t rnd;             /**< what env.random returns (0: the
-	                               first of tied unknown servers) */
-	char **pool;              /**< strings made by net_str */
+	uint32_t rnd; /**< what env.random returns (0: the
+	                   first of tied unknown servers) */
+	char **pool;  /**< strings made by net_str */
 	size_t npool;
 };
 
@@ -117,8 +117,7 @@ size_t net_wire(const char *text, uint8_t out[WIRE_NAME_MAX]);
 /** Number of RRs of a type in the result's answer section. */
 size_t net_count(const struct answer *r, uint16_t type);
 /** Text of the i-th answer RR: "owner TYPE rdata-ish" for checks. */
-void net_rr_text(const struct answer *r, size_t i, char *out,
-                 size_t cap);
+void net_rr_text(const struct answer *r, size_t i, char *out, size_t cap);
 /** TTL of the i-th RR of an image. */
 uint32_t net_ttl(const uint8_t *img, size_t len, size_t i);
 /** Look a name up in the test cache: status, kind, rank. */
