@@ -195,6 +195,7 @@ expect bogus tobogus.alg13.sec A
 expect secure www.hi-iter.sec A
 expect nxinsecure nx.hi-iter.sec A
 expect insecure www.unsupported.sec A
+expect insecure www.gost.sec A
 for z in expired future badsig nodnskey stripped; do
   expect bogus "www.$z.sec" A
 done
