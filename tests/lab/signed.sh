@@ -64,7 +64,8 @@ nodnskey.sec:nodnskey:ECDSAP256SHA256
 stripped.sec:stripped:ECDSAP256SHA256
 hi-iter.sec:hi-iter:ECDSAP256SHA256
 unsupported.sec:unsupported:ECDSAP256SHA256
-gost.sec:gost:ECDSAP256SHA256"
+gost.sec:gost:ECDSAP256SHA256
+keytrap.sec:keytrap:RSASHA256"
 BELOW=unsigned.nsec3optout.sec
 # The NSEC3 salt of every NSEC3 zone but alg15.sec (no salt, 0 iterations).
 SALT=5ca1ab1e
@@ -148,6 +149,12 @@ sign_leaf() {
               -e $((now + 40 * DAY)) ;;
     badsig) signzone "$z" "$key" && tamper "$z" "www.$z" A ;;
     stripped) signzone "$z" "$key" && strip "$z" "www.$z" A ;;
+    # KeyTrap: 39 more keys with the tag of the real one (signed into the
+    # DNSKEY set), and 40 signatures with that tag over www A, none good
+    keytrap) python3 "$SRC/keytrap.py" keys "$key.key" 39 >>"$D/$z.in" &&
+      signzone "$z" "$key" &&
+      python3 "$SRC/keytrap.py" sigs "$D/$z.signed" "www.$z." A 40 \
+        >"$D/$z.tmp" && mv "$D/$z.tmp" "$D/$z.signed" ;;
     hi-iter) ldns-signzone -n -t 200 -s "$SALT" -o "$z" -f "$D/$z.signed" \
                "$D/$z.in" "$key" 2>/dev/null ;;
     *) signzone "$z" "$key" ;;
@@ -315,7 +322,7 @@ EOF
 do_start() {
   [ "$(id -u)" -eq 0 ] || die "must run as root (binds port 53 on 127.54.1.x)"
   for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen \
-      dnssec-signzone dnssec-dsfromkey ldns-signzone; do
+      dnssec-signzone dnssec-dsfromkey ldns-signzone python3; do
     command -v "$t" >/dev/null 2>&1 || die "'$t' not found in PATH"
   done
   for ip in $SIGNED_ROOT_IP $SIGNED_TLD_IP $SIGNED_LEAF_IP $SIGNED_BELOW_IP; do
