@@ -183,6 +183,9 @@ for z in alg8 alg13 alg15 alg16; do
 done
 expect nodata www.alg8.sec TXT
 expect nodata www.alg13.sec TXT
+expect nodata any.w.alg8.sec TXT
+expect nodata any.w.alg13.sec TXT
+expect secure www.dn.alg13.sec A
 expect secure www.nsec3optout.sec A
 # The NSEC3 that covers the next closer name has the opt-out flag: the
 # proof holds, but RFC 5155 section 9.2 forbids AD on such an answer
