@@ -67,6 +67,9 @@ if ! signedenv=$("$SIGNED" start 9>&-); then
 fi
 eval "$signedenv"
 echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
+# CurveDNS's forwarded answers so far (the lab's readiness probes)
+fwd_line='sending DNS response in regular format'
+fwd0=$(grep -c "$fwd_line" "$SIGNED_DIR/curvedns.log")
 e2e_t0=$(date +%s)
 
 # ---- Unbound, validating ----
@@ -207,6 +210,23 @@ expect secure mail.stripped.sec A
 # KeyTrap fixes) and give up on the DNSKEY set, so the whole zone is bogus.
 expect bogus www.keytrap.sec A
 expect bogus mail.keytrap.sec A
+# DNSSEC and DNSCurve on one chain: curve.sec. is served through CurveDNS
+# (Unbound asks in plain DNS, which CurveDNS forwards), and its signed
+# apex NS set names the server by its uz5 key.
+expect secure www.curve.sec A
+expect secure curve.sec NS
+if grep -q "NS[[:space:]]*$SIGNED_CURVE_KEY\.ns1\.curve\.sec\." "$raw"; then
+  ok "curve.sec NS: the signed apex NS set names $SIGNED_CURVE_KEY"
+else
+  bad "curve.sec NS: the signed apex NS set names the uz5 key" "not so" "$raw"
+fi
+fwd=$(($(grep -c "$fwd_line" "$SIGNED_DIR/curvedns.log") - fwd0))
+if [ "$fwd" -gt 0 ]; then
+  ok "curve.sec: $fwd answers came through CurveDNS"
+else
+  bad "curve.sec: through CurveDNS" "no forwarded answer in its log" \
+    "$SIGNED_DIR/curvedns.log"
+fi
 echo "# checks done: $(elapsed)"
 
 e2e_finish

@@ -15,12 +15,15 @@
 #   tests/lab/signed.sh stop                     # needs SIGNED_DIR
 #
 # It is separate from tests/lab/lab.sh (127.53.x.y) and may run beside it:
-# NSD on 127.54.1.1-4, port 53 (root only: `start` refuses otherwise).
+# NSD on 127.54.1.1-4 and .6, CurveDNS on 127.54.1.5 (in front of .6),
+# port 53 (root only: `start` refuses otherwise).
 # 127.54.100.0/24 is never used by the lab: it is for the resolvers under
 # test (tests/e2e/signed_lab.sh puts Unbound on 127.54.100.1). Nothing is
 # written outside $SIGNED_DIR and nothing in /etc is read or changed; each
-# NSD is stopped by the pid in $SIGNED_DIR/nsd-NAME.pid (TERM, up to 5 s,
-# then KILL), never by name. Logs: $SIGNED_DIR/nsd-NAME.log.
+# server is stopped by the pid in $SIGNED_DIR/*.pid (TERM, up to 5 s, then
+# KILL), never by name. Logs: $SIGNED_DIR/nsd-NAME.log, curvedns.log
+# (CURVEDNS_DEBUG=4: "sending DNS response in regular format" for each
+# forwarded plain answer).
 #
 # `env` prints `export NAME='value'` lines (also printed by `start`):
 #   SIGNED_DIR           state: keys/, zones (ZONE.in unsigned, ZONE.signed
@@ -33,7 +36,12 @@
 #   SIGNED_ROOT_IP SIGNED_TLD_IP SIGNED_LEAF_IP SIGNED_BELOW_IP
 #                        the NSD of ".", of "sec.", of every zone below
 #                        sec. and of unsigned.nsec3optout.sec.
-#   SIGNED_ZONES         "zone@address ..." for every zone
+#   SIGNED_CURVE_IP SIGNED_CURVE_BACKEND_IP SIGNED_CURVE_KEY
+#                        CurveDNS of curve.sec., the NSD behind it, and the
+#                        uz5 label of its key (the server of curve.sec. is
+#                        SIGNED_CURVE_KEY.ns1.curve.sec.)
+#   SIGNED_ZONES         "zone@address ..." for every zone: the NSD that
+#                        holds it
 #
 # SIGNED_DIR: taken from the environment; when unset, `start` makes a
 # fresh one with mktemp -d, and `stop` removes a directory `start` made
@@ -48,6 +56,13 @@ SIGNED_ROOT_IP=127.54.1.1
 SIGNED_TLD_IP=127.54.1.2
 SIGNED_LEAF_IP=127.54.1.3
 SIGNED_BELOW_IP=127.54.1.4
+# curve.sec.: CurveDNS (key TEST of /work/shared/docs/dnscurve-vectors.md,
+# the one tests/lab/lab.sh also uses; test data, published) in front of an
+# NSD holding the signed zone.
+SIGNED_CURVE_IP=127.54.1.5
+SIGNED_CURVE_BACKEND_IP=127.54.1.6
+CURVE_KEY=uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2
+CURVE_SECRET=54513cc5055949401fc46dfe2c666cbcf4fcf43a1dac120944c12b0e8d09fa07
 
 # The zones below sec.: name, how it is signed (see sign_leaf) and the
 # key algorithm. Each is served by $SIGNED_LEAF_IP.
@@ -124,12 +139,13 @@ strip() {
     "$D/$1.signed" >"$D/$1.tmp" && mv "$D/$1.tmp" "$D/$1.signed"
 }
 
-# sign_leaf ZONE MODE ALG IP: write $D/ZONE.in from leaf.zone (and
-# ZONE.extra), sign it as MODE says, and append the DS the parent is to
-# publish (if any) to $D/sec.ds.
+# sign_leaf ZONE MODE ALG IP [NS]: write $D/ZONE.in from leaf.zone (its
+# server named NS, default ns1, at IP; and ZONE.extra), sign it as MODE
+# says, and append the DS the parent is to publish (if any) to $D/sec.ds.
 sign_leaf() {
   z=$1 mode=$2 alg=$3
-  sed "s/@NSIP@/$4/" "$SRC/leaf.zone" >"$D/$z.in" || return 1
+  sed "s/@NSIP@/$4/; s/@NS@/${5:-ns1}/" "$SRC/leaf.zone" >"$D/$z.in" ||
+    return 1
   [ -f "$SRC/$z.extra" ] && { cat "$SRC/$z.extra" >>"$D/$z.in" || return 1; }
   if [ "$mode" = unsigned ]; then
     cp "$D/$z.in" "$D/$z.signed"
@@ -182,6 +198,8 @@ EOF
     sign_leaf "$z" "$mode" "$alg" "$SIGNED_LEAF_IP" || return 1
   done
   sign_leaf "$BELOW" unsigned - "$SIGNED_BELOW_IP" || return 1
+  sign_leaf curve.sec nsec ECDSAP256SHA256 "$SIGNED_CURVE_IP" \
+    "$CURVE_KEY.ns1" || return 1
   tkey=$(newkey sec ECDSAP256SHA256) &&
     cat "$SRC/sec.zone" "$D/sec.ds" "$tkey.key" >"$D/sec.in" &&
     signzone sec "$tkey" || { say "signing sec. failed"; return 1; }
@@ -202,6 +220,7 @@ servers() {
   echo "tld $SIGNED_TLD_IP sec.=sec.signed"
   echo "leaf $SIGNED_LEAF_IP ${leaves%,}"
   echo "below $SIGNED_BELOW_IP $BELOW.=$BELOW.signed"
+  echo "curveback $SIGNED_CURVE_BACKEND_IP curve.sec.=curve.sec.signed"
 }
 
 # nsd_conf NAME IP ZONES: the config of one NSD, in the foreground, no
@@ -237,7 +256,15 @@ start_servers() {
     nsd -d -c "$SIGNED_DIR/nsd-$name.conf" </dev/null \
       >"$SIGNED_DIR/nsd-$name.out" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
     echo $! >"$SIGNED_DIR/nsd-$name.pid"
-  done
+  done || return 1
+  # CurveDNS needs UID and GID (it drops root after binding) and chroots
+  # into ROOT; env(1) because UID is read-only in bash. Its log: stderr.
+  mkdir -p "$SIGNED_DIR/curvedns-root" || return 1
+  env CURVEDNS_PRIVATE_KEY="$CURVE_SECRET" UID="$(id -u nobody)" \
+    GID="$(id -g nobody)" ROOT="$SIGNED_DIR/curvedns-root" CURVEDNS_DEBUG=4 \
+    curvedns "$SIGNED_CURVE_IP" 53 "$SIGNED_CURVE_BACKEND_IP" 53 </dev/null \
+    >"$SIGNED_DIR/curvedns.log" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- &
+  echo $! >"$SIGNED_DIR/curvedns.pid"
 }
 
 # zones_at: "zone@ip" for every zone, one per line.
@@ -256,11 +283,13 @@ ready() {
 wait_ready() {
   n=0
   while [ $n -lt 50 ]; do
-    for pf in "$SIGNED_DIR"/nsd-*.pid; do
-      live "$(cat "$pf")" || { say "$pf: NSD exited"; return 1; }
+    for pf in "$SIGNED_DIR"/*.pid; do
+      live "$(cat "$pf")" || { say "$pf: server exited"; return 1; }
     done
     pending=
-    for za in $(zones_at); do ready "$za" || pending="$pending $za"; done
+    for za in $(zones_at) "curve.sec.@$SIGNED_CURVE_IP"; do
+      ready "$za" || pending="$pending $za"
+    done
     [ -z "$pending" ] && return 0
     sleep 0.2
     n=$((n + 1))
@@ -269,16 +298,19 @@ wait_ready() {
   return 1
 }
 
-# stop_pid FILE: TERM the NSD whose pid FILE holds (and its children), up
-# to 5 s, then KILL; a pid that is no longer an NSD is left alone.
+# stop_pid FILE: TERM the NSD or CurveDNS whose pid FILE holds (and its
+# children), up to 5 s, then KILL; a pid that is no longer one of them
+# (the server died long ago, the pid was reused) is left alone.
 stop_pid() {
   pid=$(cat "$1")
   rm -f "$1"
   case $pid in '' | *[!0-9]*) return 1 ;; esac
   live "$pid" || return 0
   exe=$(readlink "/proc/$pid/exe" 2>/dev/null) || exe=
-  [ "${exe##*/}" = nsd ] ||
-    { say "pid $pid is not an NSD: left alone"; return 0; }
+  case ${exe##*/} in
+    nsd | curvedns) ;;
+    *) say "pid $pid is ${exe:-gone}, not a lab server: left alone"; return 0 ;;
+  esac
   kids=$(cat /proc/"$pid"/task/*/children 2>/dev/null)
   # shellcheck disable=SC2086 # lists of pids
   kill -TERM "$pid" $kids 2>/dev/null
@@ -293,7 +325,7 @@ do_stop() {
   [ -n "${SIGNED_DIR:-}" ] && [ -d "$SIGNED_DIR" ] ||
     die "SIGNED_DIR is not set or not a directory"
   rc=0
-  for pf in "$SIGNED_DIR"/nsd-*.pid; do
+  for pf in "$SIGNED_DIR"/*.pid; do
     [ -f "$pf" ] || continue
     stop_pid "$pf" || rc=1
   done
@@ -315,6 +347,9 @@ export SIGNED_ROOT_IP='$SIGNED_ROOT_IP'
 export SIGNED_TLD_IP='$SIGNED_TLD_IP'
 export SIGNED_LEAF_IP='$SIGNED_LEAF_IP'
 export SIGNED_BELOW_IP='$SIGNED_BELOW_IP'
+export SIGNED_CURVE_IP='$SIGNED_CURVE_IP'
+export SIGNED_CURVE_BACKEND_IP='$SIGNED_CURVE_BACKEND_IP'
+export SIGNED_CURVE_KEY='$CURVE_KEY'
 export SIGNED_ZONES='$(zones_at | tr '\n' ' ' | sed 's/ $//')'
 EOF
 }
@@ -322,10 +357,11 @@ EOF
 do_start() {
   [ "$(id -u)" -eq 0 ] || die "must run as root (binds port 53 on 127.54.1.x)"
   for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen \
-      dnssec-signzone dnssec-dsfromkey ldns-signzone python3; do
+      dnssec-signzone dnssec-dsfromkey ldns-signzone python3 curvedns; do
     command -v "$t" >/dev/null 2>&1 || die "'$t' not found in PATH"
   done
-  for ip in $SIGNED_ROOT_IP $SIGNED_TLD_IP $SIGNED_LEAF_IP $SIGNED_BELOW_IP; do
+  for ip in $SIGNED_ROOT_IP $SIGNED_TLD_IP $SIGNED_LEAF_IP $SIGNED_BELOW_IP \
+    $SIGNED_CURVE_IP $SIGNED_CURVE_BACKEND_IP; do
     if ss -Hlnut 2>/dev/null | awk '{print $5}' | grep -qxF "$ip:53"; then
       die "port 53 of $ip is in use (another signed lab running?)"
     fi
