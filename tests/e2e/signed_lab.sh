@@ -10,7 +10,8 @@
 # What each case must give (dig +dnssec through Unbound):
 #   secure    NOERROR, AD, the answer and its RRSIGs (delv: fully validated)
 #   insecure  NOERROR, no AD, the answer (delv: unsigned answer)
-#   nxsecure  NXDOMAIN or NODATA with AD (delv: negative, fully validated)
+#   nxsecure  NXDOMAIN with AD (delv: negative, fully validated)
+#   nodata    NOERROR, no answer, AD (delv: negative, fully validated)
 #   nxinsecure NXDOMAIN without AD (delv: negative, unsigned)
 #   nxoptout  NXDOMAIN without AD, proven by an opt-out NSEC3 (RFC 5155
 #             section 9.2: no AD) (delv: negative, fully validated)
@@ -23,7 +24,8 @@
 # directory, no remote control, stopped by pid. Run by "make check" (cwd =
 # top build dir, $srcdir = top source dir); curvecache itself is not used.
 # Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root, or
-# a program missing: nsd, unbound, dig, delv, bind9-utils, ldnsutils).
+# a program missing: nsd, curvedns, unbound, dig, delv, bind9-utils,
+# ldnsutils, python3). The curve.sec. checks also read CurveDNS's log.
 # Environment: E2E_KEEP=1 keeps the work directory (and the lab's).
 
 set -u
@@ -50,7 +52,7 @@ cleanup() {
 
 [ "$(id -u)" -eq 0 ] || e2e_skip "not root (the signed lab binds port 53)"
 for t in nsd nsd-checkconf nsd-checkzone unbound dig delv dnssec-keygen \
-  dnssec-signzone dnssec-dsfromkey ldns-signzone flock ss; do
+  dnssec-signzone dnssec-dsfromkey ldns-signzone python3 curvedns flock ss; do
   command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
 done
 e2e_t0=$(date +%s)

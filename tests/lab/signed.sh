@@ -4,7 +4,8 @@
 # sec. and below it secure, insecure and bogus zones, all signed at start
 # time with fresh keys (bind9-utils: dnssec-keygen, dnssec-signzone,
 # dnssec-dsfromkey; ldnsutils' ldns-signzone for the one zone whose NSEC3
-# iterations dnssec-signzone refuses). The zones and what a validator
+# iterations dnssec-signzone refuses; python3 for the KeyTrap zone,
+# signed/keytrap.py). The zones and what a validator
 # must say about each: tests/lab/signed/README.
 #
 # Usage:  tests/lab/signed.sh start|stop|env
