@@ -10,7 +10,7 @@ libc-ares-dev check libuv1-dev"
 PKGS_TEST="nsd curvedns bind9-dnsutils knot-dnsutils clang libclang-rt-14-dev \
 faketime iproute2 python3 perl prometheus groff-base man-db systemd dnsdist \
 systemd-container debootstrap python3-dnspython dns-root-data unbound \
-clang-format"
+clang-format bind9-utils ldnsutils"
 PKGS_BENCH="dqcache dnsperf"
 
 want="$PKGS_BUILD $PKGS_TEST"

@@ -1,0 +1,234 @@
+#!/bin/sh
+# tests/e2e/signed_lab.sh: the signed lab (tests/lab/signed.sh) is what
+# tests/lab/signed/README says it is. Two validators that are not ours
+# judge every case: Unbound, validating ("validator iterator") from the
+# lab's root hints with the lab's trust anchor as a DS record, and BIND's
+# delv, which validates on its own (with the anchor as a DNSKEY record)
+# from the data Unbound fetches with CD set. The validator tests of
+# curvecache that come later trust the lab because this check passes.
+#
+# What each case must give (dig +dnssec through Unbound):
+#   secure    NOERROR, AD, the answer and its RRSIGs (delv: fully validated)
+#   insecure  NOERROR, no AD, the answer (delv: unsigned answer)
+#   nxsecure  NXDOMAIN with AD (delv: negative, fully validated)
+#   nodata    NOERROR, no answer, AD (delv: negative, fully validated)
+#   nxinsecure NXDOMAIN without AD (delv: negative, unsigned)
+#   nxoptout  NXDOMAIN without AD, proven by an opt-out NSEC3 (RFC 5155
+#             section 9.2: no AD) (delv: negative, fully validated)
+#   bogus     SERVFAIL without AD; with CD set the data is there (so the
+#             failure is validation's, not a broken server) (delv:
+#             resolution failed)
+#
+# Unbound listens on 127.54.100.1 (the range the signed lab leaves to the
+# resolvers under test), in the foreground, its own config in the work
+# directory, no remote control, stopped by pid. Run by "make check" (cwd =
+# top build dir, $srcdir = top source dir); curvecache itself is not used.
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root, or
+# a program missing: nsd, curvedns, unbound, dig, delv, bind9-utils,
+# ldnsutils, python3). The curve.sec. checks also read CurveDNS's log.
+# Environment: E2E_KEEP=1 keeps the work directory (and the lab's).
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+SIGNED=$srcdir/tests/lab/signed.sh
+UB_IP=127.54.100.1
+UB_PID=
+signedenv=
+
+cleanup() {
+  [ -n "$UB_PID" ] && e2e_kill "$UB_PID"
+  if [ "$e2e_fail" -ne 0 ] && [ -f "$WORK/unbound.log" ]; then
+    echo "---- last lines of the Unbound log ----"
+    tail -n 30 "$WORK/unbound.log"
+  fi
+  [ -z "${SIGNED_DIR:-}" ] && [ -n "$signedenv" ] && eval "$signedenv"
+  if [ -n "${SIGNED_DIR:-}" ]; then
+    SIGNED_KEEP=${E2E_KEEP:-0} "$SIGNED" stop || echo "FAIL: signed lab stop"
+  fi
+  if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
+}
+
+[ "$(id -u)" -eq 0 ] || e2e_skip "not root (the signed lab binds port 53)"
+for t in nsd nsd-checkconf nsd-checkzone unbound dig delv dnssec-keygen \
+  dnssec-signzone dnssec-dsfromkey ldns-signzone python3 curvedns flock ss; do
+  command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
+done
+e2e_t0=$(date +%s)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/signed_lab.XXXXXX") || exit 1
+trap cleanup EXIT
+trap 'exit 130' HUP INT TERM
+exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
+flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
+unset SIGNED_DIR
+if ! signedenv=$("$SIGNED" start 9>&-); then
+  signedenv=
+  echo "FAIL: signed lab start"
+  exit 1
+fi
+eval "$signedenv"
+echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
+# CurveDNS's forwarded answers so far (the lab's readiness probes)
+fwd_line='sending DNS response in regular format'
+fwd0=$(grep -c "$fwd_line" "$SIGNED_DIR/curvedns.log")
+e2e_t0=$(date +%s)
+
+# ---- Unbound, validating ----
+if ss -Hlnut | awk '{print $5}' | grep -qxF "$UB_IP:53"; then
+  echo "FAIL: $UB_IP:53 is in use"
+  exit 1
+fi
+cat >"$WORK/unbound.conf" <<EOF
+# written by tests/e2e/signed_lab.sh
+server:
+	interface: $UB_IP
+	port: 53
+	outgoing-interface: $UB_IP
+	do-ip6: no
+	num-threads: 1
+	username: ""
+	chroot: ""
+	directory: "$WORK"
+	pidfile: ""
+	use-syslog: no
+	logfile: ""
+	verbosity: 1
+	val-log-level: 2
+	root-hints: "$SIGNED_ROOT_HINTS"
+	trust-anchor-file: "$SIGNED_TA_DS"
+	module-config: "validator iterator"
+	do-not-query-localhost: no
+remote-control:
+	control-enable: no
+EOF
+unbound -d -c "$WORK/unbound.conf" </dev/null >"$WORK/unbound.log" 2>&1 9>&- &
+UB_PID=$!
+n=0
+# localhost is one of Unbound's own local zones: no upstream query.
+until dig +time=1 +tries=1 "@$UB_IP" localhost A 2>/dev/null |
+  grep -q 'status: NOERROR'; do
+  n=$((n + 1))
+  if [ $n -ge 50 ] || ! e2e_alive "$UB_PID"; then
+    bad "unbound start" "no answer on $UB_IP within 5 s" "$WORK/unbound.log"
+    exit 1
+  fi
+  sleep 0.1
+done
+
+# delv's trust anchor: the lab's root DNSKEY, in delv's own syntax.
+awk '$3 == "DNSKEY" { k = $7; for (i = 8; i <= NF; i++) k = k $i
+  printf "trust-anchors {\n\t\".\" static-key %s %s %s \"%s\";\n};\n", \
+    $4, $5, $6, k }' "$SIGNED_TA_DNSKEY" >"$WORK/delv.anchor"
+
+# ---- the cases ----
+
+# expect WANT NAME TYPE: judge Unbound's answer for NAME/TYPE (and delv's
+# verdict) as the header describes.
+expect() {
+  raw=$WORK/q.out
+  dig +dnssec +time=3 +tries=1 "@$UB_IP" "$2" "$3" >"$raw" 2>&1
+  st=$(dig_status "$raw")
+  fl=" $(dig_flags "$raw") "
+  nans=$(sed -n 's/.*ANSWER: \([0-9]*\),.*/\1/p' "$raw")
+  case $fl in *" ad "*) ad=1 ;; *) ad=0 ;; esac
+  sigs=$(grep -c "^[^;].*[[:space:]]RRSIG[[:space:]]*$3 " "$raw")
+  case $1 in
+    secure) want="NOERROR 1" ;;
+    insecure) want="NOERROR 0" ;;
+    nxsecure) want="NXDOMAIN 1" ;;
+    nodata) want="NOERROR 1" ;;
+    nxinsecure | nxoptout) want="NXDOMAIN 0" ;;
+    bogus) want="SERVFAIL 0" ;;
+  esac
+  why=
+  [ "$st $ad" = "$want" ] || why="status $st, AD $ad; want (status, AD) $want"
+  case $1 in
+    secure | insecure) [ "${nans:-0}" -gt 0 ] || why="$why; no answer" ;;
+    nodata) [ "${nans:-1}" -eq 0 ] || why="$why; an answer" ;;
+  esac
+  [ "$1" = secure ] && [ "$sigs" -eq 0 ] && why="$why; no RRSIG over $3"
+  [ "$1" = bogus ] && why="$why$(cd_data "$2" "$3")"
+  why="$why$(delv_says "$1" "$2" "$3")"
+  if [ -z "$why" ]; then ok "$1: $2 $3"
+  else bad "$1: $2 $3" "${why#; }" "$raw"; fi
+}
+
+# cd_data NAME TYPE: "" when Unbound, asked with CD set, has the data.
+cd_data() {
+  dig +cd +time=3 +tries=1 "@$UB_IP" "$1" "$2" >"$WORK/cd.out" 2>&1
+  [ "$(dig_status "$WORK/cd.out")" = NOERROR ] &&
+    grep -q "^[^;].*[[:space:]]$2[[:space:]]" "$WORK/cd.out" ||
+    echo "; with CD: no data, status $(dig_status "$WORK/cd.out")"
+}
+
+# delv_says WANT NAME TYPE: "" when delv's verdict agrees with WANT (a
+# negative answer is also reported as "resolution failed: ncache ...",
+# a bogus one only as "resolution failed").
+delv_says() {
+  delv -a "$WORK/delv.anchor" +root=. "@$UB_IP" "$2" "$3" >"$WORK/delv.out" 2>&1
+  case $1 in
+    secure) pat='^; fully validated' ;;
+    insecure) pat='^; unsigned answer' ;;
+    nxsecure | nodata | nxoptout)
+      pat='^; negative response, fully validated' ;;
+    nxinsecure) pat='^; negative response, unsigned answer' ;;
+    bogus) pat='^;; resolution failed: failure' ;;
+  esac
+  grep -q "$pat" "$WORK/delv.out" ||
+    echo "; delv says: $(grep '^;' "$WORK/delv.out" | head -n 3 | tr '\n' ' ')"
+}
+
+for z in alg8 alg13 alg15 alg16; do
+  expect secure "www.$z.sec" A
+  expect secure "alias.$z.sec" A
+  expect secure "any.w.$z.sec" A
+  expect secure "$z.sec" MX
+  expect nxsecure "nx.$z.sec" A
+done
+expect nodata www.alg8.sec TXT
+expect nodata www.alg13.sec TXT
+expect nodata any.w.alg8.sec TXT
+expect nodata any.w.alg13.sec TXT
+expect secure www.dn.alg13.sec A
+expect secure www.nsec3optout.sec A
+# The NSEC3 that covers the next closer name has the opt-out flag: the
+# proof holds, but RFC 5155 section 9.2 forbids AD on such an answer
+# (Unbound follows it; delv reports the proof as fully validated).
+expect nxoptout nx.nsec3optout.sec A
+expect insecure www.unsigned.nsec3optout.sec A
+expect insecure www.insecure.sec A
+expect insecure toinsecure.alg13.sec A
+expect bogus tobogus.alg13.sec A
+expect secure www.hi-iter.sec A
+expect nxinsecure nx.hi-iter.sec A
+expect insecure www.unsupported.sec A
+expect insecure www.gost.sec A
+for z in expired future badsig nodnskey stripped; do
+  expect bogus "www.$z.sec" A
+done
+expect secure mail.stripped.sec A
+# 40 keys share the DS's key tag: both validators bound the work (the
+# KeyTrap fixes) and give up on the DNSKEY set, so the whole zone is bogus.
+expect bogus www.keytrap.sec A
+expect bogus mail.keytrap.sec A
+# DNSSEC and DNSCurve on one chain: curve.sec. is served through CurveDNS
+# (Unbound asks in plain DNS, which CurveDNS forwards), and its signed
+# apex NS set names the server by its uz5 key.
+expect secure www.curve.sec A
+expect secure curve.sec NS
+if grep -q "NS[[:space:]]*$SIGNED_CURVE_KEY\.ns1\.curve\.sec\." "$raw"; then
+  ok "curve.sec NS: the signed apex NS set names $SIGNED_CURVE_KEY"
+else
+  bad "curve.sec NS: the signed apex NS set names the uz5 key" "not so" "$raw"
+fi
+fwd=$(($(grep -c "$fwd_line" "$SIGNED_DIR/curvedns.log") - fwd0))
+if [ "$fwd" -gt 0 ]; then
+  ok "curve.sec: $fwd answers came through CurveDNS"
+else
+  bad "curve.sec: through CurveDNS" "no forwarded answer in its log" \
+    "$SIGNED_DIR/curvedns.log"
+fi
+echo "# checks done: $(elapsed)"
+
+e2e_finish
