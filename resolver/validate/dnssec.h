@@ -84,9 +84,18 @@
 
 /** Records in one RRset given to dnssec_signed_data. */
 #define DNSSEC_RRSET_MAX 1024
-/** A scratch buffer size that holds the signed data of any RRset of one
- *  64 KiB message, with room for sorting (dnssec_signed_data). */
-#define DNSSEC_SIGNED_MAX (4 * 65536)
+/** Names expanded in one RDATA at most (SOA, MINFO, RP, PX: two). */
+#define DNSSEC_RDATA_NAMES_MAX 2
+/** A scratch size for dnssec_signed_data that holds any RRset drawn
+ *  from one message of at most WIRE_MSG_MAX bytes: the RRSIG prefix and
+ *  signer; per record the owner expanded and the fixed fields; twice the
+ *  RDATA (result and sort copy), each with its names expanded (about
+ *  1.4 MB: one per worker, not per query). */
+#define DNSSEC_SIGNED_MAX \
+	(DNSSEC_RRSIG_FIXED_BYTES + WIRE_NAME_MAX + \
+	 DNSSEC_RRSET_MAX * (WIRE_NAME_MAX + 10) + \
+	 2 * (WIRE_MSG_MAX + \
+	      DNSSEC_RRSET_MAX * DNSSEC_RDATA_NAMES_MAX * WIRE_NAME_MAX))
 
 /* NSEC3 (RFC 5155). */
 #define DNSSEC_NSEC3_HASH_SHA1 1
@@ -286,8 +295,9 @@ int dnssec_name_labels(const uint8_t *name, size_t len);
  * @param sig: a parsed RRSIG.
  * @param set: the RRset (1 .. DNSSEC_RRSET_MAX records).
  * @param out, cap: the destination. It also serves as scratch for the
- *   sort: cap must exceed the result by the sum of the canonical RDATA
- *   lengths (DNSSEC_SIGNED_MAX suffices for any RRset of one message).
+ *   sort: cap must hold the prefix, every record (duplicates included)
+ *   and the canonical RDATAs once more (DNSSEC_SIGNED_MAX suffices for
+ *   any RRset of one message).
  * @param outlen: set to the length of the signed data.
  * @return DNSSEC_OK, DNSSEC_EFORMAT (bad owner, an RDATA outside its
  *   buffer or not matching its type), DNSSEC_ELABELS (labels field above

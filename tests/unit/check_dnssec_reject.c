@@ -324,6 +324,53 @@ START_TEST(test_reject_rrset_shape)
 }
 END_TEST
 
+/* The largest RRset the scratch size promises to hold: DNSSEC_RRSET_MAX
+ * SOA records under a 255-byte owner, both names of each a compression
+ * pointer to a 255-byte name (every byte expands), all in one message. */
+START_TEST(test_canon_worst)
+{
+	static struct dnssec_rdata rd[DNSSEC_RRSET_MAX];
+	static uint8_t msg[WIRE_MSG_MAX];
+	static const struct sigtext t = { 6, 8, 4, 0, "0", "0", 0, ".",
+		"AAAA" };
+	uint8_t sig[100], owner[WIRE_NAME_MAX];
+	struct dnssec_rrset set;
+	struct dnssec_rrsig s;
+	size_t pos = 0, len = 0, i;
+
+	while (pos + 64 < WIRE_NAME_MAX) {   /* 3 labels of 63, then 61 */
+		msg[pos] = 63;
+		memset(msg + pos + 1, 'A', 63);
+		pos += 64;
+	}
+	msg[pos] = (uint8_t)(WIRE_NAME_MAX - pos - 2);
+	memset(msg + pos + 1, 'B', msg[pos]);
+	pos = WIRE_NAME_MAX;   /* the root label ends the name */
+	memcpy(owner, msg, WIRE_NAME_MAX);
+	for (i = 0; i < DNSSEC_RRSET_MAX; i++, pos += 24) {
+		ck_assert_uint_le(pos + 24, sizeof msg);
+		memcpy(msg + pos, "\xc0\0\xc0\0", 4);
+		put32(msg + pos + 4, (uint32_t)i);   /* distinct serials */
+		rd[i].msg = msg;
+		rd[i].msglen = sizeof msg;
+		rd[i].off = pos;
+		rd[i].len = 24;
+	}
+	set.owner = owner;
+	set.ownerlen = WIRE_NAME_MAX;
+	set.type = 6;
+	set.rclass = 1;
+	set.rd = rd;
+	set.count = DNSSEC_RRSET_MAX;
+	ck_assert_int_eq(dnssec_rrsig_parse(sig, rrsig(sig, &t), &s),
+	                 DNSSEC_OK);
+	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch,
+	                 sizeof scratch, &len), DNSSEC_OK);
+	ck_assert_uint_eq(len, 19 + DNSSEC_RRSET_MAX *
+	                  (WIRE_NAME_MAX + 10 + 2 * WIRE_NAME_MAX + 20));
+}
+END_TEST
+
 /* base32hex: only canonical text decodes. */
 START_TEST(test_reject_b32hex)
 {
@@ -366,6 +413,7 @@ TCase *dnssec_reject_tcase(void)
 	tcase_add_test(tc, test_reject_key_forms);
 	tcase_add_test(tc, test_reject_sig_forms);
 	tcase_add_test(tc, test_reject_rrset_shape);
+	tcase_add_test(tc, test_canon_worst);
 	tcase_add_test(tc, test_reject_b32hex);
 	return tc;
 }
