@@ -16,6 +16,10 @@
  * from a key matches it; the signed data does not depend on the order
  * of the records; base32hex decodes what it encoded, and encodes what it
  * decoded back to the same text (up to case).
+ *
+ * Seeds (corpus/dnssec/): the examples of tests/unit/dnssec_test.h in
+ * this layout, each of which verifies (RFC 5702, 6605, 8080, dnspython's
+ * SOA and wildcard), and SRV, NAPTR and MX sets with names to expand.
  */
 #include <ctype.h>
 #include <stdint.h>
