@@ -42,8 +42,11 @@ int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
 	ctx = EVP_MD_CTX_new();
 	if (ctx == NULL)
 		return DNSSEC_ECRYPTO;
+	/* The digest is looked up once; each round re-initialises the
+	 * context with it (a NULL type keeps the one set). */
+	ok = EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) == 1;
 	for (i = 0; ok && i <= iterations; i++) {
-		ok = EVP_DigestInit_ex(ctx, EVP_sha1(), NULL) == 1 &&
+		ok = (i == 0 || EVP_DigestInit_ex(ctx, NULL, NULL) == 1) &&
 		     EVP_DigestUpdate(ctx, in, inlen) == 1 &&
 		     (saltlen == 0 || EVP_DigestUpdate(ctx, salt, saltlen) == 1) &&
 		     EVP_DigestFinal_ex(ctx, out, &n) == 1 &&
