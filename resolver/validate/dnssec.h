@@ -72,8 +72,8 @@
 #define DNSSEC_RRSIG_FIXED_BYTES 18
 
 /* Key and signature sizes. */
-#define DNSSEC_RSA_MIN_BITS 512   /**< RFC 3110 section 2 */
-#define DNSSEC_RSA_MAX_BITS 4096  /**< RFC 3110 section 2 */
+#define DNSSEC_RSA_MIN_BITS 512  /**< RFC 3110 section 2 */
+#define DNSSEC_RSA_MAX_BITS 4096 /**< RFC 3110 section 2 */
 #define DNSSEC_RSA_EXP_MAX_BYTES 8
 #define DNSSEC_ECDSAP256_BYTES 64 /**< key (X|Y) and signature (r|s) */
 #define DNSSEC_ECDSAP384_BYTES 96
@@ -103,35 +103,35 @@
 /** The default iteration cap (RFC 9276; Knot, PowerDNS). */
 #define DNSSEC_NSEC3_ITERATIONS_MAX 50
 /** Characters of base32hex for n bytes, no padding (RFC 4648 s. 7). */
-#define DNSSEC_B32HEX_LEN(n) (((n) * 8 + 4) / 5)
+#define DNSSEC_B32HEX_LEN(n) (((n)*8 + 4) / 5)
 /** An NSEC3 owner label: the base32hex of one SHA-1 hash. */
 #define DNSSEC_NSEC3_LABEL_LEN DNSSEC_B32HEX_LEN(DNSSEC_NSEC3_HASH_BYTES)
 
 /** Status codes: 0 is success, every rejection has its own code. */
 enum dnssec_status {
 	DNSSEC_OK = 0,
-	DNSSEC_EUNSUPPORTED_ALG,    /**< algorithm not implemented (insecure) */
+	DNSSEC_EUNSUPPORTED_ALG, /**< algorithm not implemented (insecure) */
 	DNSSEC_EUNSUPPORTED_DIGEST, /**< DS digest type not implemented */
 	DNSSEC_EUNSUPPORTED_HASH,   /**< NSEC3 hash algorithm not SHA-1 */
 	DNSSEC_EITERATIONS,         /**< NSEC3 iterations above the cap */
 	DNSSEC_EFORMAT,             /**< RDATA or name malformed, truncated */
-	DNSSEC_EKEY,                /**< public key unusable for its algorithm */
-	DNSSEC_ESIGLEN,             /**< signature of the wrong length */
-	DNSSEC_EBADSIG,             /**< the signature does not verify */
-	DNSSEC_EMISMATCH,           /**< DS does not match the DNSKEY */
-	DNSSEC_ESIGNER,             /**< signer is not the zone above owner */
-	DNSSEC_ETYPE,               /**< type covered is not the RRset's */
-	DNSSEC_ELABELS,             /**< labels field above owner's labels */
-	DNSSEC_EEXPIRED,            /**< now is after the expiration */
-	DNSSEC_ENOTYET,             /**< now is before the inception */
-	DNSSEC_EKEYTAG,             /**< key tag differs from the DNSKEY's */
-	DNSSEC_EALGMISMATCH,        /**< algorithm differs from the DNSKEY's */
-	DNSSEC_ENOTZONEKEY,         /**< DNSKEY without the Zone Key flag */
-	DNSSEC_EPROTOCOL,           /**< DNSKEY protocol other than 3 */
-	DNSSEC_ESPACE,              /**< output buffer too small */
-	DNSSEC_ETOOMANY,            /**< RRset over DNSSEC_RRSET_MAX records */
-	DNSSEC_ECRYPTO,             /**< libcrypto failed (out of memory) */
-	DNSSEC_EINVAL               /**< bad argument */
+	DNSSEC_EKEY,         /**< public key unusable for its algorithm */
+	DNSSEC_ESIGLEN,      /**< signature of the wrong length */
+	DNSSEC_EBADSIG,      /**< the signature does not verify */
+	DNSSEC_EMISMATCH,    /**< DS does not match the DNSKEY */
+	DNSSEC_ESIGNER,      /**< signer is not the zone above owner */
+	DNSSEC_ETYPE,        /**< type covered is not the RRset's */
+	DNSSEC_ELABELS,      /**< labels field above owner's labels */
+	DNSSEC_EEXPIRED,     /**< now is after the expiration */
+	DNSSEC_ENOTYET,      /**< now is before the inception */
+	DNSSEC_EKEYTAG,      /**< key tag differs from the DNSKEY's */
+	DNSSEC_EALGMISMATCH, /**< algorithm differs from the DNSKEY's */
+	DNSSEC_ENOTZONEKEY,  /**< DNSKEY without the Zone Key flag */
+	DNSSEC_EPROTOCOL,    /**< DNSKEY protocol other than 3 */
+	DNSSEC_ESPACE,       /**< output buffer too small */
+	DNSSEC_ETOOMANY,     /**< RRset over DNSSEC_RRSET_MAX records */
+	DNSSEC_ECRYPTO,      /**< libcrypto failed (out of memory) */
+	DNSSEC_EINVAL        /**< bad argument */
 };
 
 /**
@@ -152,14 +152,14 @@ int dnssec_digest_supported(uint8_t t);
 
 /** A parsed DNSKEY RDATA; pointers into the caller's buffer. */
 struct dnssec_dnskey {
-	const uint8_t *rdata;  /**< the whole RDATA */
+	const uint8_t *rdata; /**< the whole RDATA */
 	size_t rdlen;
 	uint16_t flags;
 	uint8_t protocol;
 	uint8_t alg;
-	const uint8_t *key;    /**< the public key field */
+	const uint8_t *key; /**< the public key field */
 	size_t keylen;
-	uint16_t tag;          /**< key tag (RFC 4034 Appendix B) */
+	uint16_t tag; /**< key tag (RFC 4034 Appendix B) */
 };
 
 /** A parsed DS RDATA; the digest points into the caller's buffer. */
@@ -194,8 +194,8 @@ int dnssec_dnskey_parse(const uint8_t *rdata, size_t rdlen,
  * Parse a DS RDATA.
  * @return DNSSEC_OK, DNSSEC_EFORMAT (no digest) or DNSSEC_EINVAL.
  */
-int dnssec_ds_parse(const uint8_t *rdata, size_t rdlen,
-                    struct dnssec_ds *ds) MUST_CHECK;
+int dnssec_ds_parse(const uint8_t *rdata, size_t rdlen, struct dnssec_ds *ds)
+	MUST_CHECK;
 
 /**
  * The digest of a DS record for a DNSKEY (RFC 4034 section 5.1.4):
@@ -232,7 +232,7 @@ int dnssec_ds_match(const uint8_t *ds_rdata, size_t ds_len,
 
 /** A parsed RRSIG RDATA; the signer is copied out, lowercased. */
 struct dnssec_rrsig {
-	const uint8_t *rdata;  /**< the whole RDATA (first 18 bytes signed) */
+	const uint8_t *rdata; /**< the whole RDATA (first 18 bytes signed) */
 	size_t rdlen;
 	uint16_t type_covered;
 	uint8_t alg;
@@ -243,7 +243,7 @@ struct dnssec_rrsig {
 	uint16_t tag;
 	uint8_t signer[WIRE_NAME_MAX];
 	size_t signerlen;
-	const uint8_t *sig;    /**< the signature field */
+	const uint8_t *sig; /**< the signature field */
 	size_t siglen;
 };
 
@@ -255,13 +255,13 @@ struct dnssec_rrsig {
 struct dnssec_rdata {
 	const uint8_t *msg;
 	size_t msglen;
-	size_t off;            /**< the RDATA starts at msg + off */
-	uint16_t len;          /**< RDLENGTH */
+	size_t off;   /**< the RDATA starts at msg + off */
+	uint16_t len; /**< RDLENGTH */
 };
 
 /** An RRset: one owner, type and class, and its RDATAs. */
 struct dnssec_rrset {
-	const uint8_t *owner;  /**< uncompressed wire name, any case */
+	const uint8_t *owner; /**< uncompressed wire name, any case */
 	size_t ownerlen;
 	uint16_t type;
 	uint16_t rclass;
@@ -380,9 +380,8 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 int dnssec_rrset_verify(const struct dnssec_rrset *set,
                         const uint8_t *sig_rdata, size_t sig_len,
                         const uint8_t *zone, size_t zonelen,
-                        const uint8_t *key_rdata, size_t key_len,
-                        time_t now, uint8_t *scratch, size_t cap)
-	MUST_CHECK;
+                        const uint8_t *key_rdata, size_t key_len, time_t now,
+                        uint8_t *scratch, size_t cap) MUST_CHECK;
 
 /* ------------------------------------------------------------------ */
 /* NSEC3 hashes and base32hex                                           */

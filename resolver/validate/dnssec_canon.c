@@ -21,25 +21,30 @@
 static const char *canon_layout(uint16_t type)
 {
 	switch (type) {
-	case 2: case 3: case 4: case 5: case 7: case 8: case 9: case 12:
-	case 30: case 39:          /* NS MD MF CNAME MB MG MR PTR NXT DNAME */
-		return "n";
-	case 6: case 14: case 17:  /* SOA MINFO RP */
-		return "nn";
-	case 15: case 18: case 21: case 36:  /* MX AFSDB RT KX */
-		return "2n";
-	case 26:                   /* PX */
-		return "2nn";
-	case 33:                   /* SRV */
-		return "6n";
-	case 35:                   /* NAPTR */
-		return "4sssn";
-	case 24: case DNSSEC_TYPE_RRSIG:  /* SIG RRSIG */
-		return "99n";
-	case 38:                   /* A6 */
-		return "a";
-	default:
-		return "";
+	case 2:
+	case 3:
+	case 4:
+	case 5:
+	case 7:
+	case 8:
+	case 9:
+	case 12:
+	case 30:
+	case 39: /* NS MD MF CNAME MB MG MR PTR NXT DNAME */ return "n";
+	case 6:
+	case 14:
+	case 17: /* SOA MINFO RP */ return "nn";
+	case 15:
+	case 18:
+	case 21:
+	case 36: /* MX AFSDB RT KX */ return "2n";
+	case 26: /* PX */ return "2nn";
+	case 33: /* SRV */ return "6n";
+	case 35: /* NAPTR */ return "4sssn";
+	case 24:
+	case DNSSEC_TYPE_RRSIG: /* SIG RRSIG */ return "99n";
+	case 38: /* A6 */ return "a";
+	default: return "";
 	}
 }
 
@@ -83,7 +88,7 @@ static int canon_step(char c, const struct dnssec_rdata *rd,
 		if (*pos >= end)
 			return DNSSEC_EFORMAT;
 		n = rd->msg[*pos];
-		if (c == 'a') {   /* prefix length, then the address suffix */
+		if (c == 'a') { /* prefix length, then the address suffix */
 			if (n > 128)
 				return DNSSEC_EFORMAT;
 			n = (128 - n + 7) / 8;
@@ -160,7 +165,7 @@ int dnssec_rrsig_parse(const uint8_t *rdata, size_t rdlen,
 		return DNSSEC_EFORMAT;
 	if (wire_read_name(rdata, rdlen, &pos, s->signer, &n,
 	                   WIRE_NAME_LOWER) != WIRE_OK ||
-	    pos - DNSSEC_RRSIG_FIXED_BYTES != n)   /* a pointer: compressed */
+	    pos - DNSSEC_RRSIG_FIXED_BYTES != n) /* a pointer: compressed */
 		return DNSSEC_EFORMAT;
 	s->rdata = rdata;
 	s->rdlen = rdlen;
@@ -194,7 +199,7 @@ static int canon_owner(const struct dnssec_rrset *set, unsigned labels,
 	if (pos == 0) {
 		memcpy(out, set->owner, set->ownerlen);
 		*outlen = set->ownerlen;
-	} else {   /* "*." is 2 bytes, the label dropped was at least 2 */
+	} else { /* "*." is 2 bytes, the label dropped was at least 2 */
 		out[0] = 1;
 		out[1] = '*';
 		memcpy(out + 2, set->owner + pos, set->ownerlen - pos);
@@ -207,7 +212,7 @@ static int canon_owner(const struct dnssec_rrset *set, unsigned labels,
 /* A canonical RDATA in the sort scratch. */
 struct canon_ent {
 	const uint8_t *p;
-	size_t off;          /* from the first canonical RDATA */
+	size_t off; /* from the first canonical RDATA */
 	size_t len;
 };
 
@@ -263,7 +268,7 @@ static int canon_write(const struct dnssec_rrsig *sig,
 	fixed[7] = (uint8_t)sig->orig_ttl;
 	for (i = 0; i < set->count && rc == DNSSEC_OK; i++) {
 		if (i > 0 && canon_cmp(&ent[i - 1], &ent[i]) == 0)
-			continue;   /* a duplicate (RFC 4034 section 6.3) */
+			continue; /* a duplicate (RFC 4034 section 6.3) */
 		fixed[8] = (uint8_t)(ent[i].len >> 8);
 		fixed[9] = (uint8_t)ent[i].len;
 		rc = put(o, owner, ownerlen);

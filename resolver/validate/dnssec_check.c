@@ -72,8 +72,8 @@ int dnssec_rrsig_check(const struct dnssec_rrsig *sig,
 {
 	int rc;
 
-	if (sig == NULL || set == NULL || set->owner == NULL ||
-	    zone == NULL || key == NULL)
+	if (sig == NULL || set == NULL || set->owner == NULL || zone == NULL ||
+	    key == NULL)
 		return DNSSEC_EINVAL;
 	rc = check_rrsig(sig, set, zone, zonelen, (uint32_t)now);
 	if (rc == DNSSEC_OK)
@@ -84,8 +84,8 @@ int dnssec_rrsig_check(const struct dnssec_rrsig *sig,
 int dnssec_rrset_verify(const struct dnssec_rrset *set,
                         const uint8_t *sig_rdata, size_t sig_len,
                         const uint8_t *zone, size_t zonelen,
-                        const uint8_t *key_rdata, size_t key_len,
-                        time_t now, uint8_t *scratch, size_t cap)
+                        const uint8_t *key_rdata, size_t key_len, time_t now,
+                        uint8_t *scratch, size_t cap)
 {
 	struct dnssec_pubkey *pk = NULL;
 	struct dnssec_rrsig sig;
@@ -105,7 +105,8 @@ int dnssec_rrset_verify(const struct dnssec_rrset *set,
 	if (rc == DNSSEC_OK)
 		rc = dnssec_pubkey_new(&key, &pk);
 	if (rc == DNSSEC_OK)
-		rc = dnssec_pubkey_verify(pk, sig.sig, sig.siglen, scratch, len);
+		rc = dnssec_pubkey_verify(pk, sig.sig, sig.siglen, scratch,
+		                          len);
 	dnssec_pubkey_free(pk);
 	return rc;
 }

@@ -42,7 +42,8 @@ static int key_from_params(const char *type, const OSSL_PARAM *params,
 	if (EVP_PKEY_fromdata_init(ctx) == 1)
 		rc = EVP_PKEY_fromdata(ctx, out, EVP_PKEY_PUBLIC_KEY,
 		                       (OSSL_PARAM *)params) == 1 ?
-		     DNSSEC_OK : DNSSEC_EKEY;
+		             DNSSEC_OK :
+		             DNSSEC_EKEY;
 	EVP_PKEY_CTX_free(ctx);
 	return rc;
 }
@@ -102,20 +103,21 @@ out:
 	return rc;
 }
 
-static int ec_key(const char *group, size_t size, const uint8_t *k,
-                  size_t n, EVP_PKEY **out)
+static int ec_key(const char *group, size_t size, const uint8_t *k, size_t n,
+                  EVP_PKEY **out)
 {
 	uint8_t point[1 + DNSSEC_ECDSAP384_BYTES];
 	OSSL_PARAM params[3];
 
 	if (n != size)
 		return DNSSEC_EKEY;
-	point[0] = 0x04;   /* uncompressed: X|Y follow (SEC 1) */
+	point[0] = 0x04; /* uncompressed: X|Y follow (SEC 1) */
 	memcpy(point + 1, k, n);
-	params[0] = OSSL_PARAM_construct_utf8_string(
-		OSSL_PKEY_PARAM_GROUP_NAME, (char *)group, 0);
-	params[1] = OSSL_PARAM_construct_octet_string(
-		OSSL_PKEY_PARAM_PUB_KEY, point, n + 1);
+	params[0] =
+		OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
+	                                         (char *)group, 0);
+	params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY,
+	                                              point, n + 1);
 	params[2] = OSSL_PARAM_construct_end();
 	return key_from_params("EC", params, out);
 }
@@ -135,8 +137,7 @@ static int make_key(const struct dnssec_dnskey *k, EVP_PKEY **pkey)
 	case DNSSEC_ALG_RSASHA1:
 	case DNSSEC_ALG_RSASHA1_NSEC3:
 	case DNSSEC_ALG_RSASHA256:
-	case DNSSEC_ALG_RSASHA512:
-		return rsa_key(k->key, k->keylen, pkey);
+	case DNSSEC_ALG_RSASHA512: return rsa_key(k->key, k->keylen, pkey);
 	case DNSSEC_ALG_ECDSAP256:
 		return ec_key("P-256", DNSSEC_ECDSAP256_BYTES, k->key,
 		              k->keylen, pkey);
@@ -149,8 +150,7 @@ static int make_key(const struct dnssec_dnskey *k, EVP_PKEY **pkey)
 	case DNSSEC_ALG_ED448:
 		return ed_key(EVP_PKEY_ED448, DNSSEC_ED448_KEY_BYTES, k->key,
 		              k->keylen, pkey);
-	default:
-		return DNSSEC_EUNSUPPORTED_ALG;
+	default: return DNSSEC_EUNSUPPORTED_ALG;
 	}
 }
 
@@ -165,7 +165,7 @@ int dnssec_pubkey_new(const struct dnssec_dnskey *k,
 		return DNSSEC_EINVAL;
 	rc = make_key(k, &pkey);
 	if (rc != DNSSEC_OK) {
-		ERR_clear_error();   /* a hostile key is no error of ours */
+		ERR_clear_error(); /* a hostile key is no error of ours */
 		return rc;
 	}
 	pk = malloc(sizeof *pk);
@@ -209,11 +209,12 @@ static int ecdsa_der(const uint8_t *sig, size_t siglen, size_t size,
 		return rc;
 	}
 	n = i2d_ECDSA_SIG(es, NULL);
-	if (n > 0 && (size_t)n <= ECDSA_DER_MAX && i2d_ECDSA_SIG(es, &p) == n) {
+	if (n > 0 && (size_t)n <= ECDSA_DER_MAX &&
+	    i2d_ECDSA_SIG(es, &p) == n) {
 		*derlen = (size_t)n;
 		rc = DNSSEC_OK;
 	}
-	ECDSA_SIG_free(es);   /* frees r and s */
+	ECDSA_SIG_free(es); /* frees r and s */
 	return rc;
 }
 
@@ -222,17 +223,12 @@ static const EVP_MD *sig_md(uint8_t alg)
 {
 	switch (alg) {
 	case DNSSEC_ALG_RSASHA1:
-	case DNSSEC_ALG_RSASHA1_NSEC3:
-		return EVP_sha1();
+	case DNSSEC_ALG_RSASHA1_NSEC3: return EVP_sha1();
 	case DNSSEC_ALG_RSASHA256:
-	case DNSSEC_ALG_ECDSAP256:
-		return EVP_sha256();
-	case DNSSEC_ALG_RSASHA512:
-		return EVP_sha512();
-	case DNSSEC_ALG_ECDSAP384:
-		return EVP_sha384();
-	default:
-		return NULL;
+	case DNSSEC_ALG_ECDSAP256: return EVP_sha256();
+	case DNSSEC_ALG_RSASHA512: return EVP_sha512();
+	case DNSSEC_ALG_ECDSAP384: return EVP_sha384();
+	default: return NULL;
 	}
 }
 
@@ -247,17 +243,14 @@ static int sig_form(const struct dnssec_pubkey *pk, const uint8_t **sig,
 	case DNSSEC_ALG_ECDSAP256:
 	case DNSSEC_ALG_ECDSAP384:
 		want = pk->alg == DNSSEC_ALG_ECDSAP256 ?
-		       DNSSEC_ECDSAP256_BYTES : DNSSEC_ECDSAP384_BYTES;
+		               DNSSEC_ECDSAP256_BYTES :
+		               DNSSEC_ECDSAP384_BYTES;
 		rc = ecdsa_der(*sig, *siglen, want, der, siglen);
 		*sig = der;
 		return rc;
-	case DNSSEC_ALG_ED25519:
-		want = DNSSEC_ED25519_SIG_BYTES;
-		break;
-	case DNSSEC_ALG_ED448:
-		want = DNSSEC_ED448_SIG_BYTES;
-		break;
-	default:   /* RSA: as long as the modulus (RFC 3110 section 3) */
+	case DNSSEC_ALG_ED25519: want = DNSSEC_ED25519_SIG_BYTES; break;
+	case DNSSEC_ALG_ED448: want = DNSSEC_ED448_SIG_BYTES; break;
+	default: /* RSA: as long as the modulus (RFC 3110 section 3) */
 		want = (size_t)EVP_PKEY_get_size(pk->pkey);
 		break;
 	}
@@ -279,8 +272,8 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 	ctx = EVP_MD_CTX_new();
 	if (ctx == NULL)
 		return DNSSEC_ECRYPTO;
-	if (EVP_DigestVerifyInit(ctx, NULL, sig_md(pk->alg), NULL,
-	                         pk->pkey) != 1)
+	if (EVP_DigestVerifyInit(ctx, NULL, sig_md(pk->alg), NULL, pk->pkey) !=
+	    1)
 		rc = DNSSEC_ECRYPTO;
 	else if (EVP_DigestVerify(ctx, sig, siglen, data, len) != 1)
 		rc = DNSSEC_EBADSIG;

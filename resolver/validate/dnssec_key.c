@@ -53,10 +53,8 @@ int dnssec_alg_supported(uint8_t alg)
 	case DNSSEC_ALG_ECDSAP256:
 	case DNSSEC_ALG_ECDSAP384:
 	case DNSSEC_ALG_ED25519:
-	case DNSSEC_ALG_ED448:
-		return 1;
-	default:
-		return 0;
+	case DNSSEC_ALG_ED448: return 1;
+	default: return 0;
 	}
 }
 
@@ -64,17 +62,10 @@ int dnssec_alg_supported(uint8_t alg)
 static const EVP_MD *ds_md(uint8_t t, size_t *len)
 {
 	switch (t) {
-	case DNSSEC_DIGEST_SHA1:
-		*len = 20;
-		return EVP_sha1();
-	case DNSSEC_DIGEST_SHA256:
-		*len = 32;
-		return EVP_sha256();
-	case DNSSEC_DIGEST_SHA384:
-		*len = 48;
-		return EVP_sha384();
-	default:
-		return NULL;
+	case DNSSEC_DIGEST_SHA1: *len = 20; return EVP_sha1();
+	case DNSSEC_DIGEST_SHA256: *len = 32; return EVP_sha256();
+	case DNSSEC_DIGEST_SHA384: *len = 48; return EVP_sha384();
+	default: return NULL;
 	}
 }
 

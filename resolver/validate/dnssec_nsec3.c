@@ -35,7 +35,8 @@ int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
 		return DNSSEC_EUNSUPPORTED_HASH;
 	if (iterations > max_iterations)
 		return DNSSEC_EITERATIONS;
-	if (saltlen > NSEC3_SALT_MAX || wire_name_check(name, namelen) != WIRE_OK)
+	if (saltlen > NSEC3_SALT_MAX ||
+	    wire_name_check(name, namelen) != WIRE_OK)
 		return DNSSEC_EFORMAT;
 	memcpy(lower, name, namelen);
 	wire_name_lower(lower, namelen);
@@ -48,7 +49,8 @@ int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
 	for (i = 0; ok && i <= iterations; i++) {
 		ok = (i == 0 || EVP_DigestInit_ex(ctx, NULL, NULL) == 1) &&
 		     EVP_DigestUpdate(ctx, in, inlen) == 1 &&
-		     (saltlen == 0 || EVP_DigestUpdate(ctx, salt, saltlen) == 1) &&
+		     (saltlen == 0 ||
+		      EVP_DigestUpdate(ctx, salt, saltlen) == 1) &&
 		     EVP_DigestFinal_ex(ctx, out, &n) == 1 &&
 		     n == DNSSEC_NSEC3_HASH_BYTES;
 		in = out;
@@ -72,7 +74,7 @@ int dnssec_b32hex_encode(char *out, size_t cap, size_t *outlen,
 	if (need > cap)
 		return DNSSEC_ESPACE;
 	for (i = 0; i < n; i++) {
-		acc = (acc << 8 | in[i]) & 0xfffu;   /* at most 12 bits kept */
+		acc = (acc << 8 | in[i]) & 0xfffu; /* at most 12 bits kept */
 		bits += 8;
 		while (bits >= 5) {
 			bits -= 5;
@@ -116,14 +118,14 @@ int dnssec_b32hex_decode(uint8_t *out, size_t cap, size_t *outlen,
 		v = b32hex_value(in[i]);
 		if (v < 0)
 			return DNSSEC_EFORMAT;
-		acc = (acc << 5 | (uint32_t)v) & 0x1fffu;  /* 13 bits kept */
+		acc = (acc << 5 | (uint32_t)v) & 0x1fffu; /* 13 bits kept */
 		bits += 5;
 		if (bits >= 8) {
 			bits -= 8;
 			out[o++] = (uint8_t)(acc >> bits);
 		}
 	}
-	if ((acc & ((1u << bits) - 1)) != 0)   /* unused bits must be 0 */
+	if ((acc & ((1u << bits) - 1)) != 0) /* unused bits must be 0 */
 		return DNSSEC_EFORMAT;
 	*outlen = o;
 	return DNSSEC_OK;

@@ -95,14 +95,17 @@ static void check_b32hex(const struct piece *pc)
 	size_t n = pc->len < sizeof bin ? pc->len : sizeof bin, tl = 0, bl = 0;
 	size_t i;
 
-	if (dnssec_b32hex_encode(text, sizeof text, &tl, pc->p, n) != DNSSEC_OK ||
-	    dnssec_b32hex_decode(bin, sizeof bin, &bl, text, tl) != DNSSEC_OK ||
+	if (dnssec_b32hex_encode(text, sizeof text, &tl, pc->p, n) !=
+	            DNSSEC_OK ||
+	    dnssec_b32hex_decode(bin, sizeof bin, &bl, text, tl) !=
+	            DNSSEC_OK ||
 	    bl != n || memcmp(bin, pc->p, n) != 0)
 		abort();
 	if (dnssec_b32hex_decode(bin, sizeof bin, &bl, (const char *)pc->p,
 	                         n) != DNSSEC_OK)
 		return;
-	if (dnssec_b32hex_encode(text, sizeof text, &tl, bin, bl) != DNSSEC_OK ||
+	if (dnssec_b32hex_encode(text, sizeof text, &tl, bin, bl) !=
+	            DNSSEC_OK ||
 	    tl != n)
 		abort();
 	for (i = 0; i < n; i++)
@@ -111,8 +114,8 @@ static void check_b32hex(const struct piece *pc)
 }
 
 /* The signed data of the RRset in both orders must be the same. */
-static void check_order(const struct dnssec_rrsig *s,
-                        struct dnssec_rrset *set, uint8_t *a, uint8_t *b)
+static void check_order(const struct dnssec_rrsig *s, struct dnssec_rrset *set,
+                        uint8_t *a, uint8_t *b)
 {
 	struct dnssec_rdata rev[FUZZ_RRS_MAX];
 	const struct dnssec_rdata *fwd = set->rd;
@@ -125,8 +128,8 @@ static void check_order(const struct dnssec_rrsig *s,
 	set->rd = rev;
 	rb = dnssec_signed_data(s, set, b, FUZZ_SIGNED_MAX, &blen);
 	set->rd = fwd;
-	if (ra != rb || (ra == DNSSEC_OK &&
-	                 (alen != blen || memcmp(a, b, alen) != 0)))
+	if (ra != rb ||
+	    (ra == DNSSEC_OK && (alen != blen || memcmp(a, b, alen) != 0)))
 		abort();
 }
 

@@ -85,7 +85,8 @@ START_TEST(test_ds_digests)
 		kl = dnskey(key, v[i].flags, 3, v[i].alg, v[i].key);
 		wl = hex(v[i].digest, want);
 		ck_assert_int_eq(dnssec_ds_digest((uint8_t)v[i].type, owner,
-		                 ol, key, kl, got, &gl), DNSSEC_OK);
+		                                  ol, key, kl, got, &gl),
+		                 DNSSEC_OK);
 		ck_assert_uint_eq(gl, wl);
 		ck_assert_mem_eq(got, want, wl);
 		put16(ds, v[i].tag);
@@ -93,15 +94,18 @@ START_TEST(test_ds_digests)
 		ds[3] = (uint8_t)v[i].type;
 		memcpy(ds + 4, want, wl);
 		ck_assert_int_eq(dnssec_ds_match(ds, 4 + wl, owner, ol, key,
-		                                 kl), DNSSEC_OK);
+		                                 kl),
+		                 DNSSEC_OK);
 		/* The owner is canonical whatever its case. */
 		for (j = 0; j < ol; j++)
 			owner[j] = (uint8_t)toupper(owner[j]);
 		ck_assert_int_eq(dnssec_ds_match(ds, 4 + wl, owner, ol, key,
-		                                 kl), DNSSEC_OK);
+		                                 kl),
+		                 DNSSEC_OK);
 		ds[4 + wl - 1] ^= 1;
 		ck_assert_int_eq(dnssec_ds_match(ds, 4 + wl, owner, ol, key,
-		                                 kl), DNSSEC_EMISMATCH);
+		                                 kl),
+		                 DNSSEC_EMISMATCH);
 	}
 }
 END_TEST
@@ -109,16 +113,24 @@ END_TEST
 /* RFC 5702 section 6.1 and 6.2: the A record of www.example.net. */
 START_TEST(test_rsasha2)
 {
-	static const struct sigtext t10 = { 1, 10, 3, 3600,
-		"20300101000000", "20000101000000", 3740, "example.net.",
-		R5702_SIG10 };
+	static const struct sigtext t10 = { 1,
+		                            10,
+		                            3,
+		                            3600,
+		                            "20300101000000",
+		                            "20000101000000",
+		                            3740,
+		                            "example.net.",
+		                            R5702_SIG10 };
 	uint8_t key[600], sig[600];
 	struct ex e;
 
 	ex_5702(&e);
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_OK);
-	ck_assert_int_eq(verify_one(&e.o, "example.net.", sig, rrsig(sig, &t10),
-	                 key, dnskey(key, 256, 3, 10, R5702_KEY10), e.now),
+	ck_assert_int_eq(verify_one(&e.o, "example.net.", sig,
+	                            rrsig(sig, &t10), key,
+	                            dnskey(key, 256, 3, 10, R5702_KEY10),
+	                            e.now),
 	                 DNSSEC_OK);
 }
 END_TEST
@@ -127,12 +139,24 @@ END_TEST
  * signatures over the RFC's data. */
 START_TEST(test_ecdsa)
 {
-	static const struct sigtext t13 = { 1, 13, 3, 3600,
-		"20100909100439", "20100812100439", 55648, "example.net.",
-		R6605_SIG13 };
-	static const struct sigtext t14 = { 1, 14, 3, 3600,
-		"20100909102025", "20100812102025", 10771, "example.net.",
-		R6605_SIG14 };
+	static const struct sigtext t13 = { 1,
+		                            13,
+		                            3,
+		                            3600,
+		                            "20100909100439",
+		                            "20100812100439",
+		                            55648,
+		                            "example.net.",
+		                            R6605_SIG13 };
+	static const struct sigtext t14 = { 1,
+		                            14,
+		                            3,
+		                            3600,
+		                            "20100909102025",
+		                            "20100812102025",
+		                            10771,
+		                            "example.net.",
+		                            R6605_SIG14 };
 	uint8_t key[600], sig[600];
 	size_t kl, sl;
 	struct one o;
@@ -141,14 +165,17 @@ START_TEST(test_ecdsa)
 	kl = dnskey(key, 257, 3, 13, R6605_KEY13);
 	sl = rrsig(sig, &t13);
 	ck_assert_int_eq(verify_one(&o, "example.net.", sig, sl, key, kl,
-	                 rtime("20100812100439")), DNSSEC_OK);
+	                            rtime("20100812100439")),
+	                 DNSSEC_OK);
 	sig[sl - 1] ^= 0x40;
 	ck_assert_int_eq(verify_one(&o, "example.net.", sig, sl, key, kl,
-	                 rtime("20100812100439")), DNSSEC_EBADSIG);
+	                            rtime("20100812100439")),
+	                 DNSSEC_EBADSIG);
 	kl = dnskey(key, 257, 3, 14, R6605_KEY14);
 	sl = rrsig(sig, &t14);
 	ck_assert_int_eq(verify_one(&o, "example.net.", sig, sl, key, kl,
-	                 rtime("20100901000000")), DNSSEC_OK);
+	                            rtime("20100901000000")),
+	                 DNSSEC_OK);
 }
 END_TEST
 
@@ -164,11 +191,14 @@ START_TEST(test_eddsa)
 		{ 16, 9713, R8080_KEY16A, R8080_SIG16A },
 		{ 16, 38353, R8080_KEY16B, R8080_SIG16B },
 	};
-	static const uint8_t mx[] = { 0, 10, 4, 'm', 'a', 'i', 'l', 7, 'e',
-		'x', 'a', 'm', 'p', 'l', 'e', 3, 'c', 'o', 'm', 0 };
+	static const uint8_t mx[] = { 0,   10,  4,   'm', 'a', 'i', 'l',
+		                      7,   'e', 'x', 'a', 'm', 'p', 'l',
+		                      'e', 3,   'c', 'o', 'm', 0 };
 	uint8_t key[600], sig[600];
-	struct sigtext t = { 15, 0, 2, 3600, "1440021600", "1438207200", 0,
-		"example.com.", NULL };
+	struct sigtext t = {
+		15,  0, 2, 3600, "1440021600", "1438207200", 0, "example.com.",
+		NULL
+	};
 	struct one o;
 	size_t i, kl, sl;
 
@@ -180,10 +210,12 @@ START_TEST(test_eddsa)
 		kl = dnskey(key, 257, 3, v[i].alg, v[i].key);
 		sl = rrsig(sig, &t);
 		ck_assert_int_eq(verify_one(&o, "example.com.", sig, sl, key,
-		                 kl, 1438207200), DNSSEC_OK);
-		o.rdata[1] = 11;   /* MX 11: not what was signed */
+		                            kl, 1438207200),
+		                 DNSSEC_OK);
+		o.rdata[1] = 11; /* MX 11: not what was signed */
 		ck_assert_int_eq(verify_one(&o, "example.com.", sig, sl, key,
-		                 kl, 1438207200), DNSSEC_EBADSIG);
+		                            kl, 1438207200),
+		                 DNSSEC_EBADSIG);
 		o.rdata[1] = 10;
 	}
 }
@@ -217,14 +249,17 @@ START_TEST(test_nsec3_hashes)
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
 		nl = tname(v[i][0], name);
-		ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt, sizeof salt,
-		                 name, nl, h), DNSSEC_OK);
+		ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt,
+		                                   sizeof salt, name, nl, h),
+		                 DNSSEC_OK);
 		ck_assert_int_eq(dnssec_b32hex_encode(text, sizeof text, &tl,
-		                 h, sizeof h), DNSSEC_OK);
+		                                      h, sizeof h),
+		                 DNSSEC_OK);
 		ck_assert_uint_eq(tl, 32);
 		ck_assert_mem_eq(text, v[i][1], 32);
 		ck_assert_int_eq(dnssec_b32hex_decode(back, sizeof back, &bl,
-		                 v[i][1], 32), DNSSEC_OK);
+		                                      v[i][1], 32),
+		                 DNSSEC_OK);
 		ck_assert_uint_eq(bl, sizeof h);
 		ck_assert_mem_eq(back, h, sizeof h);
 	}
@@ -235,16 +270,24 @@ END_TEST
  * BIND: RSASHA1 over an SOA (names in the RDATA) and over a wildcard. */
 START_TEST(test_rsasha1_soa)
 {
-	static const struct sigtext t = { 6, 5, 2, 3600, "20101127004331",
-		"20101119213831", 61695, "dnspython.org.", DP_SIG };
+	static const struct sigtext t = { 6,
+		                          5,
+		                          2,
+		                          3600,
+		                          "20101127004331",
+		                          "20101119213831",
+		                          61695,
+		                          "dnspython.org.",
+		                          DP_SIG };
 	/* "dnspython.org." at 0, then the SOA RDATA with both names
 	 * compressed against it, in capitals. */
-	static const uint8_t msg[] = { 9, 'd', 'n', 's', 'p', 'y', 't', 'h',
-		'o', 'n', 3, 'o', 'r', 'g', 0,
-		4, 'H', 'O', 'W', 'L', 0xc0, 0,
-		10, 'H', 'o', 's', 't', 'M', 'a', 's', 't', 'e', 'r', 0xc0, 0,
-		0x77, 0xce, 0x78, 0xcf, 0, 0, 0x0e, 0x10, 0, 0, 0x07, 0x08,
-		0, 0x09, 0x3a, 0x80, 0, 0, 0x0e, 0x10 };
+	static const uint8_t msg[] = {
+		9,    'd',  'n',  's',  'p',  'y',  't',  'h', 'o',  'n',  3,
+		'o',  'r',  'g',  0,    4,    'H',  'O',  'W', 'L',  0xc0, 0,
+		10,   'H',  'o',  's',  't',  'M',  'a',  's', 't',  'e',  'r',
+		0xc0, 0,    0x77, 0xce, 0x78, 0xcf, 0,    0,   0x0e, 0x10, 0,
+		0,    0x07, 0x08, 0,    0x09, 0x3a, 0x80, 0,   0,    0x0e, 0x10
+	};
 	uint8_t key[600], sig[600], z[WIRE_NAME_MAX];
 	size_t kl = dnskey(key, 256, 3, 5, DP_KEY), sl = rrsig(sig, &t);
 	size_t zl = tname("dnspython.org.", z);
@@ -256,11 +299,15 @@ START_TEST(test_rsasha1_soa)
 	o.rd.off = 15;
 	o.rd.len = (uint16_t)(sizeof msg - 15);
 	ck_assert_int_eq(dnssec_rrset_verify(&o.set, sig, sl, z, zl, key, kl,
-	                 1290250287, scratch, sizeof scratch), DNSSEC_OK);
+	                                     1290250287, scratch,
+	                                     sizeof scratch),
+	                 DNSSEC_OK);
 	/* A pointer that leaves the RDATA's message is malformed. */
 	o.rd.msglen = 20;
 	ck_assert_int_eq(dnssec_rrset_verify(&o.set, sig, sl, z, zl, key, kl,
-	                 1290250287, scratch, sizeof scratch), DNSSEC_EFORMAT);
+	                                     1290250287, scratch,
+	                                     sizeof scratch),
+	                 DNSSEC_EFORMAT);
 }
 END_TEST
 
@@ -268,8 +315,15 @@ END_TEST
  * signed, and as any name it expands to (RFC 4035 section 5.3.2). */
 START_TEST(test_wildcard)
 {
-	static const struct sigtext t = { 16, 5, 2, 3600, "20200707211255",
-		"20200630180755", 42486, "example.com.", WC_SIG };
+	static const struct sigtext t = { 16,
+		                          5,
+		                          2,
+		                          3600,
+		                          "20200707211255",
+		                          "20200630180755",
+		                          42486,
+		                          "example.com.",
+		                          WC_SIG };
 	static const uint8_t txt[] = { 3, 'f', 'o', 'o' };
 	uint8_t key[600], sig[600];
 	size_t kl = dnskey(key, 256, 3, 5, WC_KEY), sl = rrsig(sig, &t);
@@ -277,17 +331,21 @@ START_TEST(test_wildcard)
 
 	one_init(&o, "*.example.com.", 16, txt, sizeof txt);
 	ck_assert_int_eq(verify_one(&o, "example.com.", sig, sl, key, kl,
-	                 1593541048), DNSSEC_OK);
+	                            1593541048),
+	                 DNSSEC_OK);
 	one_init(&o, "a.B.example.com.", 16, txt, sizeof txt);
 	ck_assert_int_eq(verify_one(&o, "example.com.", sig, sl, key, kl,
-	                 1593541048), DNSSEC_OK);
+	                            1593541048),
+	                 DNSSEC_OK);
 	/* Not the apex: it has as many labels as the RRSIG says. */
 	one_init(&o, "example.com.", 16, txt, sizeof txt);
 	ck_assert_int_eq(verify_one(&o, "example.com.", sig, sl, key, kl,
-	                 1593541048), DNSSEC_EBADSIG);
+	                            1593541048),
+	                 DNSSEC_EBADSIG);
 	one_init(&o, "a.example.org.", 16, txt, sizeof txt);
 	ck_assert_int_eq(verify_one(&o, "example.com.", sig, sl, key, kl,
-	                 1593541048), DNSSEC_ESIGNER);
+	                            1593541048),
+	                 DNSSEC_ESIGNER);
 }
 END_TEST
 
@@ -299,10 +357,18 @@ END_TEST
  * record once, sorted, owner lowercased, TTL the original TTL. */
 START_TEST(test_canon_bytes)
 {
-	static const uint8_t rdata[3][4] = {
-		{ 192, 0, 2, 3 }, { 192, 0, 2, 1 }, { 192, 0, 2, 3 } };
-	static const struct sigtext t = { 1, 8, 3, 7200, "20300101000000",
-		"20000101000000", 9033, "Example.NET.", "AAAA" };
+	static const uint8_t rdata[3][4] = { { 192, 0, 2, 3 },
+		                             { 192, 0, 2, 1 },
+		                             { 192, 0, 2, 3 } };
+	static const struct sigtext t = { 1,
+		                          8,
+		                          3,
+		                          7200,
+		                          "20300101000000",
+		                          "20000101000000",
+		                          9033,
+		                          "Example.NET.",
+		                          "AAAA" };
 	uint8_t sig[600], owner[WIRE_NAME_MAX], want[300];
 	struct dnssec_rdata rd[3];
 	struct dnssec_rrset set;
@@ -332,8 +398,9 @@ START_TEST(test_canon_bytes)
 		want[w + 13] = (uint8_t)i;
 		w += 14;
 	}
-	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch,
-	                 sizeof scratch, &len), DNSSEC_OK);
+	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch, sizeof scratch,
+	                                    &len),
+	                 DNSSEC_OK);
 	ck_assert_uint_eq(len, w);
 	ck_assert_mem_eq(scratch, want, w);
 	/* The smallest buffer: prefix, every record before duplicates go,
@@ -351,8 +418,9 @@ END_TEST
 static size_t canon_of(unsigned type, const uint8_t *rdata, size_t n,
                        const uint8_t **out)
 {
-	static const struct sigtext t = { 0, 8, 0, 0, "0", "0", 0, ".",
-		"AAAA" };
+	static const struct sigtext t = {
+		0, 8, 0, 0, "0", "0", 0, ".", "AAAA"
+	};
 	struct dnssec_rrsig s;
 	uint8_t sig[100];
 	size_t sl, len = 0;
@@ -366,7 +434,8 @@ static size_t canon_of(unsigned type, const uint8_t *rdata, size_t n,
 	rc = dnssec_signed_data(&s, &o.set, scratch, sizeof scratch, &len);
 	if (rc != DNSSEC_OK)
 		return (size_t)-rc;
-	*out = scratch + 19 + 1 + 10;   /* prefix, signer ".", owner ".", fixed */
+	*out = scratch + 19 + 1 +
+	       10; /* prefix, signer ".", owner ".", fixed */
 	ck_assert_uint_eq(len - 30, (size_t)(scratch[28] << 8 | scratch[29]));
 	return len - 30;
 }
@@ -377,8 +446,8 @@ START_TEST(test_canon_rdata)
 {
 	static const uint8_t mx[] = { 0, 10, 2, 'M', 'X', 1, 'E', 0 };
 	static const uint8_t srv[] = { 0, 1, 0, 2, 0, 3, 1, 'S', 0 };
-	static const uint8_t naptr[] = { 0, 1, 0, 2, 1, 'U', 1, 'E', 0, 1,
-		'R', 0 };
+	static const uint8_t naptr[] = { 0, 1,   0, 2, 1,   'U',
+		                         1, 'E', 0, 1, 'R', 0 };
 	static const uint8_t nsec[] = { 1, 'N', 0, 0, 1, 0x40 };
 	static const uint8_t txt[] = { 2, 'T', 'X' };
 	static const uint8_t a6[] = { 120, 0xff, 1, 'P', 0 };
@@ -409,10 +478,11 @@ START_TEST(test_canon_order)
 {
 	static const uint8_t r1[] = { 2, 'a', 'b', 1, 'c' };
 	static const uint8_t r2[] = { 2, 'a', 'b' };
-	static const struct sigtext t = { 16, 8, 0, 0, "0", "0", 0, ".",
-		"AAAA" };
+	static const struct sigtext t = {
+		16, 8, 0, 0, "0", "0", 0, ".", "AAAA"
+	};
 	struct dnssec_rdata rd[2] = { { r1, sizeof r1, 0, sizeof r1 },
-		{ r2, sizeof r2, 0, sizeof r2 } };
+		                      { r2, sizeof r2, 0, sizeof r2 } };
 	struct dnssec_rrset set = { (const uint8_t *)"", 1, 16, 1, rd, 2 };
 	uint8_t sig[100];
 	struct dnssec_rrsig s;
@@ -420,14 +490,14 @@ START_TEST(test_canon_order)
 
 	ck_assert_int_eq(dnssec_rrsig_parse(sig, rrsig(sig, &t), &s),
 	                 DNSSEC_OK);
-	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch,
-	                 sizeof scratch, &len), DNSSEC_OK);
+	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch, sizeof scratch,
+	                                    &len),
+	                 DNSSEC_OK);
 	ck_assert_uint_eq(len, 19 + 2 * 11 + 3 + 5);
 	ck_assert_mem_eq(scratch + 19 + 11, r2, sizeof r2);
 	ck_assert_mem_eq(scratch + 19 + 11 + 3 + 11, r1, sizeof r1);
 }
 END_TEST
-
 
 /* ------------------------------------------------------------------ */
 /* Signed here                                                         */
@@ -466,10 +536,13 @@ static size_t rsa_dnskey(EVP_PKEY *pkey, unsigned alg, uint8_t *out)
  * no longer verifies without one of its records. */
 START_TEST(test_signed_here)
 {
-	static const uint8_t t[4][2] = { { 1, 'b' }, { 1, 'a' }, { 1, 'c' },
-		{ 1, 'a' } };
-	struct sigtext st = { 16, 7, 3, 300, "2000000000", "1000000000", 0,
-		"example.net.", "" };
+	static const uint8_t t[4][2] = {
+		{ 1, 'b' }, { 1, 'a' }, { 1, 'c' }, { 1, 'a' }
+	};
+	struct sigtext st = {
+		16, 7, 3, 300, "2000000000", "1000000000", 0, "example.net.",
+		""
+	};
 	EVP_PKEY *pkey = EVP_RSA_gen(1024);
 	uint8_t key[300], sig[400], owner[WIRE_NAME_MAX], z[WIRE_NAME_MAX];
 	struct dnssec_rdata rd[4];
@@ -492,8 +565,9 @@ START_TEST(test_signed_here)
 	set.rd = rd;
 	set.count = 3;
 	ck_assert_int_eq(dnssec_rrsig_parse(sig, sl, &s), DNSSEC_OK);
-	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch,
-	                 sizeof scratch, &len), DNSSEC_OK);
+	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch, sizeof scratch,
+	                                    &len),
+	                 DNSSEC_OK);
 	ck_assert_int_eq(EVP_DigestSignInit(ctx, NULL, EVP_sha1(), NULL, pkey),
 	                 1);
 	siglen = sizeof sig - sl;
@@ -505,10 +579,14 @@ START_TEST(test_signed_here)
 	txt_rd(&rd[2], t[0]);
 	set.count = 4;
 	ck_assert_int_eq(dnssec_rrset_verify(&set, sig, sl, z, zl, key, kl,
-	                 1500000000, scratch, sizeof scratch), DNSSEC_OK);
+	                                     1500000000, scratch,
+	                                     sizeof scratch),
+	                 DNSSEC_OK);
 	set.count = 2;
 	ck_assert_int_eq(dnssec_rrset_verify(&set, sig, sl, z, zl, key, kl,
-	                 1500000000, scratch, sizeof scratch), DNSSEC_EBADSIG);
+	                                     1500000000, scratch,
+	                                     sizeof scratch),
+	                 DNSSEC_EBADSIG);
 	EVP_MD_CTX_free(ctx);
 	EVP_PKEY_free(pkey);
 }

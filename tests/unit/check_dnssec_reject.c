@@ -30,12 +30,14 @@ START_TEST(test_reject_tampered)
 	/* Another key of the same size (one modulus bit changed). */
 	ck_assert_int_eq(dnssec_rrsig_parse(e.sig, e.siglen, &s), DNSSEC_OK);
 	ck_assert_int_eq(dnssec_signed_data(&s, &e.o.set, scratch,
-	                 sizeof scratch, &len), DNSSEC_OK);
+	                                    sizeof scratch, &len),
+	                 DNSSEC_OK);
 	e.key[20] ^= 0x01;
 	ck_assert_int_eq(dnssec_dnskey_parse(e.key, e.keylen, &k), DNSSEC_OK);
 	ck_assert_int_eq(dnssec_pubkey_new(&k, &pk), DNSSEC_OK);
 	ck_assert_int_eq(dnssec_pubkey_verify(pk, s.sig, s.siglen, scratch,
-	                 len), DNSSEC_EBADSIG);
+	                                      len),
+	                 DNSSEC_EBADSIG);
 	dnssec_pubkey_free(pk);
 	/* Through the whole path the changed key has another tag. */
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_EKEYTAG);
@@ -74,13 +76,17 @@ START_TEST(test_reject_serial)
 	s.inception = 0xffffff00u;
 	s.expiration = 0x00000100u;
 	ck_assert_int_eq(dnssec_rrsig_check(&s, &e.o.set, z, zl, &k,
-	                 wrap + 0x10), DNSSEC_OK);
+	                                    wrap + 0x10),
+	                 DNSSEC_OK);
 	ck_assert_int_eq(dnssec_rrsig_check(&s, &e.o.set, z, zl, &k,
-	                 wrap - 0x10), DNSSEC_OK);
+	                                    wrap - 0x10),
+	                 DNSSEC_OK);
 	ck_assert_int_eq(dnssec_rrsig_check(&s, &e.o.set, z, zl, &k,
-	                 wrap + 0x101), DNSSEC_EEXPIRED);
+	                                    wrap + 0x101),
+	                 DNSSEC_EEXPIRED);
 	ck_assert_int_eq(dnssec_rrsig_check(&s, &e.o.set, z, zl, &k,
-	                 wrap - 0x101), DNSSEC_ENOTYET);
+	                                    wrap - 0x101),
+	                 DNSSEC_ENOTYET);
 }
 END_TEST
 
@@ -94,23 +100,24 @@ START_TEST(test_reject_fields)
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_ETYPE);
 	ex_5702(&e);
 	ck_assert_int_eq(verify_one(&e.o, "example.org.", e.sig, e.siglen,
-	                 e.key, e.keylen, e.now), DNSSEC_ESIGNER);
+	                            e.key, e.keylen, e.now),
+	                 DNSSEC_ESIGNER);
 	one_init(&e.o, "www.example.com.", 1, a_91, sizeof a_91);
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_ESIGNER);
 	ex_5702(&e);
-	e.sig[3] = 4;   /* labels */
+	e.sig[3] = 4; /* labels */
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_ELABELS);
 	ex_5702(&e);
-	e.sig[17] ^= 1;   /* key tag */
+	e.sig[17] ^= 1; /* key tag */
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_EKEYTAG);
 	ex_5702(&e);
-	e.key[3] = 10;   /* algorithm */
+	e.key[3] = 10; /* algorithm */
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_EALGMISMATCH);
 	ex_5702(&e);
-	e.key[0] = 0;   /* flags 0: not a zone key */
+	e.key[0] = 0; /* flags 0: not a zone key */
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_ENOTZONEKEY);
 	ex_5702(&e);
-	e.key[2] = 2;   /* protocol */
+	e.key[2] = 2; /* protocol */
 	ck_assert_int_eq(ex_verify(&e), DNSSEC_EPROTOCOL);
 }
 END_TEST
@@ -141,10 +148,12 @@ START_TEST(test_unsupported)
 		                 DNSSEC_EUNSUPPORTED_ALG);
 		ck_assert_int_eq(dnssec_alg_supported((uint8_t)alg[i]), 0);
 	}
-	ck_assert_int_eq(dnssec_ds_digest(3, name, nl, e.key, e.keylen, d, &dl),
+	ck_assert_int_eq(dnssec_ds_digest(3, name, nl, e.key, e.keylen, d,
+	                                  &dl),
 	                 DNSSEC_EUNSUPPORTED_DIGEST);
 	ck_assert_int_eq(dnssec_ds_match(ds, sizeof ds, name, nl, e.key,
-	                 e.keylen), DNSSEC_EUNSUPPORTED_DIGEST);
+	                                 e.keylen),
+	                 DNSSEC_EUNSUPPORTED_DIGEST);
 	ck_assert_int_eq(dnssec_nsec3_hash(2, 0, 50, salt, 1, name, nl, h),
 	                 DNSSEC_EUNSUPPORTED_HASH);
 	ck_assert_int_eq(dnssec_nsec3_hash(1, 51, 50, salt, 1, name, nl, h),
@@ -173,27 +182,32 @@ START_TEST(test_reject_truncated)
 		p = malloc(n + 1);
 		memcpy(p, e.sig, n);
 		ck_assert_int_ne(verify_one(&e.o, "example.net.", p, n, e.key,
-		                 e.keylen, e.now), DNSSEC_OK);
+		                            e.keylen, e.now),
+		                 DNSSEC_OK);
 		free(p);
 	}
 	for (n = 0; n < e.keylen; n++) {
 		p = malloc(n + 1);
 		memcpy(p, e.key, n);
 		ck_assert_int_ne(verify_one(&e.o, "example.net.", e.sig,
-		                 e.siglen, p, n, e.now), DNSSEC_OK);
+		                            e.siglen, p, n, e.now),
+		                 DNSSEC_OK);
 		free(p);
 	}
 	ck_assert_int_eq(dnssec_ds_digest(2, owner, ol, e.key, e.keylen, d,
-	                 &dl), DNSSEC_OK);
+	                                  &dl),
+	                 DNSSEC_OK);
 	memmove(d + 4, d, dl);
 	put16(d, 9033);
 	d[2] = 8;
 	d[3] = 2;
 	ck_assert_int_eq(dnssec_ds_match(d, dl + 4, owner, ol, e.key,
-	                 e.keylen), DNSSEC_OK);
+	                                 e.keylen),
+	                 DNSSEC_OK);
 	for (n = 0; n < dl + 4; n++)
 		ck_assert_int_ne(dnssec_ds_match(d, n, owner, ol, e.key,
-		                 e.keylen), DNSSEC_OK);
+		                                 e.keylen),
+		                 DNSSEC_OK);
 	/* A compressed signer name is malformed (RFC 4034 section 3.1.7). */
 	memcpy(d, e.sig, 18);
 	d[18] = 0xc0;
@@ -230,7 +244,7 @@ START_TEST(test_reject_key_forms)
 	ck_assert_int_eq(key_status(13, raw, n), DNSSEC_OK);
 	ck_assert_int_eq(key_status(13, raw, n - 1), DNSSEC_EKEY);
 	ck_assert_int_eq(key_status(14, raw, n), DNSSEC_EKEY);
-	raw[n - 1] ^= 1;   /* Y no longer matches X: off the curve */
+	raw[n - 1] ^= 1; /* Y no longer matches X: off the curve */
 	ck_assert_int_eq(key_status(13, raw, n), DNSSEC_EKEY);
 	n = b64(R8080_KEY15A, raw, sizeof raw);
 	ck_assert_int_eq(key_status(15, raw, n), DNSSEC_OK);
@@ -264,7 +278,8 @@ END_TEST
 START_TEST(test_reject_sig_forms)
 {
 	static const char *const keys[] = { R5702_KEY8, R6605_KEY13,
-		R6605_KEY14, R8080_KEY15A, R8080_KEY16A };
+		                            R6605_KEY14, R8080_KEY15A,
+		                            R8080_KEY16A };
 	static const unsigned alg[] = { 8, 13, 14, 15, 16 };
 	static const size_t len[] = { 64, 64, 96, 64, 114 };
 	struct dnssec_pubkey *pk = NULL;
@@ -274,13 +289,18 @@ START_TEST(test_reject_sig_forms)
 
 	memset(sig, 1, sizeof sig);
 	for (i = 0; i < 5; i++) {
-		ck_assert_int_eq(dnssec_dnskey_parse(rd, dnskey(rd, 257, 3,
-		                 alg[i], keys[i]), &k), DNSSEC_OK);
+		ck_assert_int_eq(dnssec_dnskey_parse(rd,
+		                                     dnskey(rd, 257, 3, alg[i],
+		                                            keys[i]),
+		                                     &k),
+		                 DNSSEC_OK);
 		ck_assert_int_eq(dnssec_pubkey_new(&k, &pk), DNSSEC_OK);
-		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, len[i] - 1,
-		                 rd, 10), DNSSEC_ESIGLEN);
-		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, len[i] + 1,
-		                 rd, 10), DNSSEC_ESIGLEN);
+		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, len[i] - 1, rd,
+		                                      10),
+		                 DNSSEC_ESIGLEN);
+		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, len[i] + 1, rd,
+		                                      10),
+		                 DNSSEC_ESIGLEN);
 		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, 0, rd, 10),
 		                 DNSSEC_ESIGLEN);
 		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, len[i], rd, 10),
@@ -303,24 +323,29 @@ START_TEST(test_reject_rrset_shape)
 	ck_assert_int_eq(dnssec_rrsig_parse(e.sig, e.siglen, &s), DNSSEC_OK);
 	e.o.rd.off = 1;
 	ck_assert_int_eq(dnssec_signed_data(&s, &e.o.set, scratch,
-	                 sizeof scratch, &len), DNSSEC_EFORMAT);
+	                                    sizeof scratch, &len),
+	                 DNSSEC_EFORMAT);
 	e.o.rd.off = 5;
 	ck_assert_int_eq(dnssec_signed_data(&s, &e.o.set, scratch,
-	                 sizeof scratch, &len), DNSSEC_EFORMAT);
+	                                    sizeof scratch, &len),
+	                 DNSSEC_EFORMAT);
 	e.o.rd.off = 0;
 	for (i = 0; i < DNSSEC_RRSET_MAX + 1; i++)
 		many[i] = e.o.rd;
 	e.o.set.rd = many;
 	e.o.set.count = DNSSEC_RRSET_MAX + 1;
 	ck_assert_int_eq(dnssec_signed_data(&s, &e.o.set, scratch,
-	                 sizeof scratch, &len), DNSSEC_ETOOMANY);
-	e.o.set.count = DNSSEC_RRSET_MAX;   /* all duplicates: one record */
+	                                    sizeof scratch, &len),
+	                 DNSSEC_ETOOMANY);
+	e.o.set.count = DNSSEC_RRSET_MAX; /* all duplicates: one record */
 	ck_assert_int_eq(dnssec_signed_data(&s, &e.o.set, scratch,
-	                 sizeof scratch, &len), DNSSEC_OK);
+	                                    sizeof scratch, &len),
+	                 DNSSEC_OK);
 	ck_assert_uint_eq(len, 18 + 13 + 17 + 10 + 4);
 	e.o.set.count = 0;
 	ck_assert_int_eq(dnssec_signed_data(&s, &e.o.set, scratch,
-	                 sizeof scratch, &len), DNSSEC_EINVAL);
+	                                    sizeof scratch, &len),
+	                 DNSSEC_EINVAL);
 }
 END_TEST
 
@@ -331,26 +356,27 @@ START_TEST(test_canon_worst)
 {
 	static struct dnssec_rdata rd[DNSSEC_RRSET_MAX];
 	static uint8_t msg[WIRE_MSG_MAX];
-	static const struct sigtext t = { 6, 8, 4, 0, "0", "0", 0, ".",
-		"AAAA" };
+	static const struct sigtext t = {
+		6, 8, 4, 0, "0", "0", 0, ".", "AAAA"
+	};
 	uint8_t sig[100], owner[WIRE_NAME_MAX];
 	struct dnssec_rrset set;
 	struct dnssec_rrsig s;
 	size_t pos = 0, len = 0, i;
 
-	while (pos + 64 < WIRE_NAME_MAX) {   /* 3 labels of 63, then 61 */
+	while (pos + 64 < WIRE_NAME_MAX) { /* 3 labels of 63, then 61 */
 		msg[pos] = 63;
 		memset(msg + pos + 1, 'A', 63);
 		pos += 64;
 	}
 	msg[pos] = (uint8_t)(WIRE_NAME_MAX - pos - 2);
 	memset(msg + pos + 1, 'B', msg[pos]);
-	pos = WIRE_NAME_MAX;   /* the root label ends the name */
+	pos = WIRE_NAME_MAX; /* the root label ends the name */
 	memcpy(owner, msg, WIRE_NAME_MAX);
 	for (i = 0; i < DNSSEC_RRSET_MAX; i++, pos += 24) {
 		ck_assert_uint_le(pos + 24, sizeof msg);
 		memcpy(msg + pos, "\xc0\0\xc0\0", 4);
-		put32(msg + pos + 4, (uint32_t)i);   /* distinct serials */
+		put32(msg + pos + 4, (uint32_t)i); /* distinct serials */
 		rd[i].msg = msg;
 		rd[i].msglen = sizeof msg;
 		rd[i].off = pos;
@@ -364,10 +390,12 @@ START_TEST(test_canon_worst)
 	set.count = DNSSEC_RRSET_MAX;
 	ck_assert_int_eq(dnssec_rrsig_parse(sig, rrsig(sig, &t), &s),
 	                 DNSSEC_OK);
-	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch,
-	                 sizeof scratch, &len), DNSSEC_OK);
-	ck_assert_uint_eq(len, 19 + DNSSEC_RRSET_MAX *
-	                  (WIRE_NAME_MAX + 10 + 2 * WIRE_NAME_MAX + 20));
+	ck_assert_int_eq(dnssec_signed_data(&s, &set, scratch, sizeof scratch,
+	                                    &len),
+	                 DNSSEC_OK);
+	ck_assert_uint_eq(len,
+	                  19 + DNSSEC_RRSET_MAX * (WIRE_NAME_MAX + 10 +
+	                                           2 * WIRE_NAME_MAX + 20));
 }
 END_TEST
 
@@ -398,7 +426,6 @@ START_TEST(test_reject_b32hex)
 	ck_assert_mem_eq(text, "v4", 2);
 }
 END_TEST
-
 
 TCase *dnssec_reject_tcase(void)
 {

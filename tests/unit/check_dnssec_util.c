@@ -58,7 +58,8 @@ uint32_t rtime(const char *text)
 	memset(&tm, 0, sizeof tm);
 	ck_assert_int_eq(sscanf(text, "%4d%2d%2d%2d%2d%2d", &tm.tm_year,
 	                        &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-	                        &tm.tm_min, &tm.tm_sec), 6);
+	                        &tm.tm_min, &tm.tm_sec),
+	                 6);
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	return (uint32_t)timegm(&tm);
@@ -96,9 +97,11 @@ size_t rrsig(uint8_t *out, const struct sigtext *t)
 	out[3] = (uint8_t)t->labels;
 	put32(out + 4, t->ttl);
 	put32(out + 8, t->exp[0] >= '0' && strlen(t->exp) == 14 ?
-	      rtime(t->exp) : (uint32_t)strtoul(t->exp, NULL, 10));
+	                       rtime(t->exp) :
+	                       (uint32_t)strtoul(t->exp, NULL, 10));
 	put32(out + 12, t->inc[0] >= '0' && strlen(t->inc) == 14 ?
-	      rtime(t->inc) : (uint32_t)strtoul(t->inc, NULL, 10));
+	                        rtime(t->inc) :
+	                        (uint32_t)strtoul(t->inc, NULL, 10));
 	put16(out + 16, t->tag);
 	n = tname(t->signer, out + 18);
 	return 18 + n + b64(t->sig, out + 18 + n, 1024);
@@ -139,8 +142,15 @@ const uint8_t a_1[4] = { 192, 0, 2, 1 };
 
 void ex_5702(struct ex *e)
 {
-	static const struct sigtext t = { 1, 8, 3, 3600, "20300101000000",
-		"20000101000000", 9033, "example.net.", R5702_SIG8 };
+	static const struct sigtext t = { 1,
+		                          8,
+		                          3,
+		                          3600,
+		                          "20300101000000",
+		                          "20000101000000",
+		                          9033,
+		                          "example.net.",
+		                          R5702_SIG8 };
 
 	one_init(&e->o, "www.example.net.", 1, a_91, sizeof a_91);
 	e->keylen = dnskey(e->key, 256, 3, 8, R5702_KEY8);
