@@ -99,7 +99,9 @@ enum cache_status {
 /**
  * Trust ranks, highest last (RFC 2181 5.4.1). A put never replaces a
  * fresh entry of higher rank; at equal rank, data learned plain never
- * replaces fresh data learned over DNSCurve.
+ * replaces fresh data learned over DNSCurve, and data that is not SECURE
+ * never replaces fresh SECURE data (enum cache_sec). A fresh BOGUS entry
+ * never blocks a put: any new data replaces it, whatever its rank.
  */
 enum cache_rank {
 	CACHE_RANK_NONE = 0, /**< invalid; rejected */
@@ -116,8 +118,24 @@ enum cache_kind {
 	CACHE_KIND_NXDOMAIN   /**< the name does not exist */
 };
 
+/**
+ * DNSSEC security status of an entry (RFC 4035 section 4.3). Ordered:
+ * a higher value is better evidence, except BOGUS, which is worst.
+ */
+enum cache_sec {
+	CACHE_SEC_UNCHECKED = 0, /**< not validated (validation off, or
+	                              glue and referral data) */
+	CACHE_SEC_INSECURE,      /**< proven outside any signed chain */
+	CACHE_SEC_SECURE,        /**< validated from a trust anchor */
+	CACHE_SEC_BOGUS          /**< failed validation: kept briefly,
+	                              served only to CD=1 clients */
+};
+
 /** Flags for struct cache_query. */
 #define CACHE_GET_STALE 0x1u /**< expired entries are returned too */
+#define CACHE_GET_DNSSEC \
+	0x2u /**< also copy the entry's DNSSEC image (its RRSIGs, or \
+	          a negative entry's proof) after its RRs */
 
 /** Configuration; fill with cache_config_init, then change fields. */
 struct cache_config {
@@ -154,6 +172,13 @@ struct cache_rrset {
 	/** NULL: learned plain; else the CACHE_SERVER_KEY_BYTES key of the
 	 *  server whose DNSCurve box it came in. */
 	const uint8_t *server_key;
+	enum cache_sec sec; /**< security status */
+	/** NULL/0, or the DNSSEC image kept with the set: wire RRs
+	 *  (uncompressed owner, type, class, TTL, RDLENGTH, RDATA), here
+	 *  the RRSIGs that cover it. TTLs in it are ignored: a read gives
+	 *  each the entry's remaining TTL. */
+	const uint8_t *dnssec;
+	size_t dnssec_len;
 };
 
 /** A negative answer to store, with the SOA that came with it. */
@@ -170,6 +195,11 @@ struct cache_neg {
 	size_t soa_rdlen;
 	enum cache_rank rank;
 	const uint8_t *server_key; /**< as in struct cache_rrset */
+	enum cache_sec sec;        /**< as in struct cache_rrset */
+	/** As in struct cache_rrset: the SOA's RRSIGs and the NSEC/NSEC3
+	 *  records (with their RRSIGs) that prove the denial. */
+	const uint8_t *dnssec;
+	size_t dnssec_len;
 };
 
 /** A lookup key. */
@@ -202,9 +232,14 @@ struct cache_answer {
 	int curve;         /**< 1 if learned over DNSCurve */
 	uint8_t server_key[CACHE_SERVER_KEY_BYTES]; /**< valid if curve */
 	size_t count;                               /**< RRs written */
-	size_t len;       /**< bytes written, or needed on CACHE_ESPACE */
-	size_t owner_off; /**< owner = query name + owner_off (non-zero
-	                       only from cache_closest_ns) */
+	size_t len;          /**< bytes written, or needed on CACHE_ESPACE */
+	size_t owner_off;    /**< owner = query name + owner_off (non-zero
+	                          only from cache_closest_ns) */
+	enum cache_sec sec;  /**< security status */
+	size_t dnssec_len;   /**< CACHE_GET_DNSSEC: bytes of the DNSSEC
+	                          image written at buf + len (TTLs as
+	                          the RRs'); else 0 */
+	size_t dnssec_count; /**< its records */
 };
 
 /**
@@ -223,9 +258,12 @@ struct cache_view {
 	uint32_t ttl;  /**< seconds left at `now`; 0 when stale */
 	int stale;
 	const uint8_t *server_key; /**< NULL if learned plain */
-	size_t count;              /**< RRs */
-	size_t wire_len;           /**< bytes cache_view_render writes */
-	const void *entry;         /**< for cache_view_render; opaque */
+	enum cache_sec sec;
+	const uint8_t *dnssec; /**< its DNSSEC image, TTLs as stored */
+	size_t dnssec_len;
+	size_t count;      /**< RRs */
+	size_t wire_len;   /**< bytes cache_view_render writes */
+	const void *entry; /**< for cache_view_render; opaque */
 };
 
 /** Counters, read with cache_stats_get. */

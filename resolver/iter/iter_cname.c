@@ -59,7 +59,10 @@ static void iter_dname_link(struct iter_req *req, size_t fi,
 		                   &rd,
 		                   1,
 		                   (enum cache_rank)iter_data_rank(c),
-		                   key };
+		                   key,
+		                   CACHE_SEC_UNCHECKED,
+		                   NULL,
+		                   0 };
 
 	if (!iter_dname_done(c, i) && iter_rr_owner(m, rr, owner, &olen))
 		iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, owner, olen,

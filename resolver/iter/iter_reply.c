@@ -161,7 +161,8 @@ static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 			                   store,  req->frame[0]->qclass,
 			                   s->ttl, s->rd,
 			                   s->n,   (enum cache_rank)rank,
-			                   key };
+			                   key,    CACHE_SEC_UNCHECKED,
+			                   NULL,   0 };
 
 		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	}
@@ -332,7 +333,10 @@ static void iter_negative(struct iter_req *req, size_t fi,
 			                 rd,
 			                 rdlen,
 			                 (enum cache_rank)iter_data_rank(c),
-			                 key };
+			                 key,
+			                 CACHE_SEC_UNCHECKED,
+			                 NULL,
+			                 0 };
 
 		(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 	}

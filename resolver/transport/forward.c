@@ -476,7 +476,8 @@ static size_t take_set(struct fwd_build *b, const uint8_t *name, size_t len,
 			                   type, b->qclass,
 			                   ttl,  s->rd,
 			                   n,    CACHE_RANK_NONAUTH,
-			                   NULL };
+			                   NULL, CACHE_SEC_UNCHECKED,
+			                   NULL, 0 };
 
 		(void)cache_rrset_put(b->c, &set, b->now);
 	}
@@ -538,7 +539,10 @@ static uint16_t take_negative(struct fwd_build *b, const uint8_t *name,
 				                 b->s->rdbuf,
 				                 rdlen,
 				                 CACHE_RANK_NONAUTH,
-				                 NULL };
+				                 NULL,
+				                 CACHE_SEC_UNCHECKED,
+				                 NULL,
+				                 0 };
 
 			(void)cache_neg_put(b->c, &neg, b->now);
 			img_add(b, owner, olen, WIRE_TYPE_SOA, t, b->s->rdbuf,

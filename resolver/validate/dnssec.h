@@ -131,7 +131,12 @@ enum dnssec_status {
 	DNSSEC_ESPACE,       /**< output buffer too small */
 	DNSSEC_ETOOMANY,     /**< RRset over DNSSEC_RRSET_MAX records */
 	DNSSEC_ECRYPTO,      /**< libcrypto failed (out of memory) */
-	DNSSEC_EINVAL        /**< bad argument */
+	DNSSEC_EINVAL,       /**< bad argument */
+	DNSSEC_EOPTOUT,      /**< denial proven only by an NSEC3 opt-out span:
+	                          the name may exist unsigned (insecure) */
+	DNSSEC_ENOPROOF,     /**< the records given do not prove the denial */
+	DNSSEC_EBUDGET       /**< a per-query cap on work (hashes,
+	                          verifications) was reached */
 };
 
 /**

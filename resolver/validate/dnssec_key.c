@@ -35,6 +35,9 @@ const char *dnssec_strerror(int status)
 		[DNSSEC_ETOOMANY] = "too many records in the RRset",
 		[DNSSEC_ECRYPTO] = "libcrypto failure",
 		[DNSSEC_EINVAL] = "invalid argument",
+		[DNSSEC_EOPTOUT] = "denial by an opt-out span only",
+		[DNSSEC_ENOPROOF] = "denial not proven",
+		[DNSSEC_EBUDGET] = "per-query work cap reached",
 	};
 
 	if (status < 0 || (size_t)status >= sizeof text / sizeof text[0] ||

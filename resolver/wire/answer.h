@@ -53,6 +53,11 @@ struct cache_answer;
 	0x1u /**< expired entries within `window` \
 	          answer too; their records get \
 	          ANSWER_STALE_TTL */
+#define ANSWER_CHASE_DNSSEC \
+	0x4u /**< read with CACHE_GET_DNSSEC: each \
+	          RRset's RRSIGs follow it in the \
+	          answer image, a negative entry's \
+	          proof follows its SOA */
 #define ANSWER_CHASE_ONE_CNAME \
 	0x2u /**< follow only CNAME sets of one \
 	          record (the iterator's rule) */
@@ -76,9 +81,15 @@ struct answer {
 	                        negative answer, or a referral's NS) */
 	size_t ns_len;
 	uint16_t ns_count;
-	bool curve;      /**< every RRset in it came over DNSCurve
-	                      (counted in the statistics, never sent) */
-	const char *why; /**< SERVFAIL reason for the log, or NULL */
+	bool curve;           /**< every RRset in it came over DNSCurve
+	                           (counted in the statistics, never sent) */
+	const char *why;      /**< SERVFAIL reason for the log, or NULL */
+	uint8_t sec;          /**< enum cache_sec: the least of its
+	                           RRsets' (BOGUS if any is), and
+	                           of its proof when negative */
+	bool ede;             /**< an Extended DNS Error goes with it */
+	uint16_t ede_code;    /**< RFC 8914 INFO-CODE, if ede */
+	const char *ede_text; /**< EXTRA-TEXT (static), or NULL */
 };
 
 /** One record of an image, as offsets into it. */

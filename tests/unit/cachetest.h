@@ -40,7 +40,8 @@ static inline void cachetest_put(const char *name, uint16_t type, uint32_t ttl,
 	uint8_t n[WIRE_NAME_MAX];
 	struct cache_rdata r = { rd, rdlen };
 	struct cache_rrset set = {
-		n, wname(n, name), type, WIRE_CLASS_IN, ttl, &r, 1, rank, NULL
+		n, wname(n, name), type, WIRE_CLASS_IN,       ttl,  &r,
+		1, rank,           NULL, CACHE_SEC_UNCHECKED, NULL, 0
 	};
 
 	ck_assert_int_eq(cache_rrset_put(c, &set, now), CACHE_OK);

@@ -453,7 +453,10 @@ START_TEST(test_cname_one_record)
 		                   r,
 		                   2,
 		                   CACHE_RANK_AUTH,
-		                   NULL };
+		                   NULL,
+		                   CACHE_SEC_UNCHECKED,
+		                   NULL,
+		                   0 };
 	struct cache_answer ans;
 	size_t i, tlen;
 

@@ -90,8 +90,10 @@ static int put_rrset(struct cache *c, const char *name, uint16_t type,
                      const struct cache_rdata *rd, size_t count, time_t now)
 {
 	uint8_t n[CACHE_NAME_MAX + 1];
-	struct cache_rrset set = { n,  wire(n, name), type, CLASS_IN, ttl,
-		                   rd, count,         rank, key };
+	struct cache_rrset set = {
+		n,   wire(n, name),       type, CLASS_IN, ttl, rd, count, rank,
+		key, CACHE_SEC_UNCHECKED, NULL, 0
+	};
 	return cache_rrset_put(c, &set, now);
 }
 
@@ -163,7 +165,10 @@ static int put_neg(struct cache *c, enum cache_kind kind, const char *name,
 		                 rd,
 		                 soa_rdata(rd, zone, minimum),
 		                 rank,
-		                 NULL };
+		                 NULL,
+		                 CACHE_SEC_UNCHECKED,
+		                 NULL,
+		                 0 };
 	return cache_neg_put(c, &neg, now);
 }
 
@@ -784,7 +789,10 @@ START_TEST(test_neg_reject)
 		                  rd,
 		                  rl,
 		                  CACHE_RANK_AUTH,
-		                  NULL };
+		                  NULL,
+		                  CACHE_SEC_UNCHECKED,
+		                  NULL,
+		                  0 };
 	struct cache_neg neg;
 
 	ck_assert_int_eq(cache_neg_put(c, &good, T0), CACHE_OK);
@@ -902,10 +910,12 @@ START_TEST(test_reject_puts_and_gets)
 	struct cache_answer ans;
 	uint8_t n[64], a[4] = { 1, 2, 3, 4 };
 	struct cache_rdata rd = { a, 4 };
-	struct cache_rrset good = {
-		n, wire(n, "ok.example"), TYPE_A, CLASS_IN, 60, &rd,
-		1, CACHE_RANK_AUTH,       NULL
-	};
+	struct cache_rrset good = { n,      wire(n, "ok.example"),
+		                    TYPE_A, CLASS_IN,
+		                    60,     &rd,
+		                    1,      CACHE_RANK_AUTH,
+		                    NULL,   CACHE_SEC_UNCHECKED,
+		                    NULL,   0 };
 	struct cache_rrset set;
 	struct cache_query q = { n, good.name_len, TYPE_A, CLASS_IN, 0 };
 	static const uint16_t bad_types[] = { 0,   41,  249, 250, 251,
@@ -961,10 +971,12 @@ START_TEST(test_reject_null_and_bad_flush)
 	struct cache_answer ans;
 	uint8_t n[64], a[4] = { 1, 2, 3, 4 };
 	struct cache_rdata rd = { a, 4 };
-	struct cache_rrset good = {
-		n, wire(n, "ok.example"), TYPE_A, CLASS_IN, 60, &rd,
-		1, CACHE_RANK_AUTH,       NULL
-	};
+	struct cache_rrset good = { n,      wire(n, "ok.example"),
+		                    TYPE_A, CLASS_IN,
+		                    60,     &rd,
+		                    1,      CACHE_RANK_AUTH,
+		                    NULL,   CACHE_SEC_UNCHECKED,
+		                    NULL,   0 };
 	struct cache_query q = { n, good.name_len, TYPE_A, CLASS_IN, 0 };
 
 	ck_assert_int_eq(cache_rrset_put(NULL, &good, T0), CACHE_EINVAL);
@@ -1146,7 +1158,10 @@ static int random_put(struct cache *c, uint64_t *rng, time_t now)
 		                   rd,
 		                   0,
 		                   CACHE_RANK_NONAUTH,
-		                   NULL };
+		                   NULL,
+		                   CACHE_SEC_UNCHECKED,
+		                   NULL,
+		                   0 };
 
 	if (rng_next(rng) % 1000 == 0) { /* hostile: 1000..60000 bytes */
 		count = 1 + rng_next(rng) % 60;
@@ -1678,7 +1693,10 @@ static void stress_write(struct stress *st, uint64_t *rng, time_t now)
 		                   &rd,
 		                   1,
 		                   (enum cache_rank)(1 + rng_next(rng) % 4),
-		                   NULL };
+		                   NULL,
+		                   CACHE_SEC_UNCHECKED,
+		                   NULL,
+		                   0 };
 
 	a[0] = (uint8_t)(i >> 24), a[1] = (uint8_t)(i >> 16);
 	a[2] = (uint8_t)(i >> 8), a[3] = (uint8_t)i;

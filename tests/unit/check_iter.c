@@ -670,13 +670,24 @@ START_TEST(test_cache_first)
 	size_t tlen = net_wire("real.example.", target);
 	uint8_t addr[4] = { 192, 0, 2, 44 };
 	struct cache_rdata rd1 = { target, tlen }, rd2 = { addr, 4 };
-	struct cache_rrset s1 = {
-		name, nlen, WIRE_TYPE_CNAME, WIRE_CLASS_IN, 100,
-		&rd1, 1,    CACHE_RANK_AUTH, NULL
-	};
-	struct cache_rrset s2 = { target, tlen, WIRE_TYPE_A, WIRE_CLASS_IN,
-		                  100,    &rd2, 1,           CACHE_RANK_AUTH,
-		                  NULL };
+	struct cache_rrset s1 = { name,
+		                  nlen,
+		                  WIRE_TYPE_CNAME,
+		                  WIRE_CLASS_IN,
+		                  100,
+		                  &rd1,
+		                  1,
+		                  CACHE_RANK_AUTH,
+		                  NULL,
+		                  CACHE_SEC_UNCHECKED,
+		                  NULL,
+		                  0 };
+	struct cache_rrset s2 = { target,      tlen,
+		                  WIRE_TYPE_A, WIRE_CLASS_IN,
+		                  100,         &rd2,
+		                  1,           CACHE_RANK_AUTH,
+		                  NULL,        CACHE_SEC_UNCHECKED,
+		                  NULL,        0 };
 
 	ck_assert_int_eq(cache_rrset_put(N.cache, &s1, N.now.wall), CACHE_OK);
 	ck_assert_int_eq(cache_rrset_put(N.cache, &s2, N.now.wall), CACHE_OK);

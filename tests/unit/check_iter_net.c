@@ -72,7 +72,8 @@ static void net_seed(const char *owner, uint16_t type, const char *rdata,
 			                   type,    WIRE_CLASS_IN,
 			                   3600000, set_rd,
 			                   n,       rank,
-			                   NULL };
+			                   NULL,    CACHE_SEC_UNCHECKED,
+			                   NULL,    0 };
 
 		ck_assert_int_eq(cache_rrset_put(N.cache, &set, N.now.wall),
 		                 CACHE_OK);
