@@ -44,6 +44,7 @@ struct server_res {
 	struct inflight_entry *entry;
 	struct iter_env env;
 	struct server_hints *hints;
+	struct server_anchors *anchors; /**< NULL: no validation */
 	uv_timer_t deadline;
 	bool done;
 	bool prefetch;            /**< no client: a cache refresh */
@@ -125,6 +126,8 @@ static void res_release(struct server_res *r)
 	r->req = NULL;
 	server_hints_release(r->hints);
 	r->hints = NULL;
+	server_anchors_release(r->anchors);
+	r->anchors = NULL;
 	s->nres--;
 	if (r->prev != NULL)
 		r->prev->next = r->next;
@@ -428,6 +431,11 @@ static struct server_res *res_new(struct server *s,
 	r->env.cache = s->cache;
 	r->env.sel = s->sel;
 	r->env.hints = r->hints->h;
+	r->anchors = s->anchors;
+	if (r->anchors != NULL) {
+		r->anchors->refs++;
+		r->env.anchors = r->anchors->a;
+	}
 	r->env.cfg = s->cfg;
 	r->env.pin = s->pin;
 	r->env.downgrades = &s->st.curve_downgrade_refused;

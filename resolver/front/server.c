@@ -19,6 +19,7 @@
 #include "infra/curvepin.h"
 #include "transport/forward.h"
 #include "infra/hints.h"
+#include "validate/anchor.h"
 #include "policy/localdata.h"
 #include "policy/localzone.h"
 #include "base/log.h"
@@ -43,6 +44,31 @@ const char *server_strerror(int status)
 	case SERVER_EINVAL: return "invalid argument";
 	default: return "unknown status";
 	}
+}
+
+void server_anchors_release(struct server_anchors *a)
+{
+	if (a != NULL && --a->refs == 0) {
+		anchors_free(a->a);
+		free(a);
+	}
+}
+
+int server_anchors_set(struct server *s, struct anchors *a)
+{
+	struct server_anchors *na = NULL;
+
+	if (a != NULL && (na = calloc(1, sizeof(*na))) == NULL) {
+		anchors_free(a);
+		return SERVER_ENOMEM;
+	}
+	if (na != NULL) {
+		na->a = a;
+		na->refs = 1;
+	}
+	server_anchors_release(s->anchors);
+	s->anchors = na;
+	return SERVER_OK;
 }
 
 void server_hints_release(struct server_hints *h)
@@ -493,6 +519,7 @@ void server_free(struct server *s)
 	localdata_free(s->ld);
 	localzone_free(s->own_lz);
 	server_hints_release(s->hints);
+	server_anchors_release(s->anchors);
 	free(s->conns);
 	free(s->stats_sum);
 	slab_fini(&s->req_slab);
@@ -600,4 +627,5 @@ void server_iter_env(const struct server *s, struct iter_env *env)
 	env->hints = s->hints->h;
 	env->cfg = s->cfg;
 	env->pin = s->pin;
+	env->anchors = s->anchors != NULL ? s->anchors->a : NULL;
 }

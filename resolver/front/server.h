@@ -96,6 +96,7 @@ struct server_params {
 
 /** Opaque worker. */
 struct server;
+struct anchors;
 
 /**
  * Describe a status code.
@@ -129,6 +130,15 @@ int server_listen(struct server *s, char *err, size_t errlen) MUST_CHECK;
  * @return SERVER_OK or SERVER_ENOMEM (h is freed, the old hints stay).
  */
 int server_hints_set(struct server *s, struct hints *h) MUST_CHECK;
+
+/**
+ * Use new DNSSEC trust anchors from now on (start, SIGHUP); like the
+ * hints, resolutions already running keep the old set.
+ * @param a: the anchors (validate/anchor.h), ownership passes to the
+ *   server; NULL: no validation.
+ * @return SERVER_OK or SERVER_ENOMEM (a is freed, the old set stays).
+ */
+int server_anchors_set(struct server *s, struct anchors *a) MUST_CHECK;
 
 /**
  * Use the forward zones of a config (SIGHUP): if they differ from the

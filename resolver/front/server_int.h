@@ -71,6 +71,13 @@ struct server_hints {
 	unsigned refs;
 };
 
+/** DNSSEC trust anchors with a count of users (the server and
+ *  resolutions), replaced on reload like the hints. */
+struct server_anchors {
+	struct anchors *a;
+	unsigned refs;
+};
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -83,6 +90,7 @@ struct server {
 	struct localzone *own_lz;   /**< built from cfg local-zone
 	                                 lines (server_localdata_load) */
 	struct server_hints *hints;
+	struct server_anchors *anchors; /**< NULL: no validation */
 	struct sel *sel;
 	struct inflight *inflight;
 	struct upstream *up;
@@ -143,6 +151,8 @@ void server_error(struct server *s, const struct respond_query *q,
 
 /** Drop one user of root hints; the last frees them. NULL: nothing. */
 void server_hints_release(struct server_hints *h);
+/** The same for trust anchors. */
+void server_anchors_release(struct server_anchors *a);
 
 /**
  * Send an answer over TCP to a connection slot, if it is still the same

@@ -11,6 +11,7 @@
 #include "iter_int.h"
 #include "base/slab.h"
 #include "infra/sel.h"
+#include "validate/dnssec_set.h"
 
 /** Query deadline when the config gives none. */
 #define ITER_DEADLINE_DEFAULT_MS 5000u
@@ -51,6 +52,8 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 	}
 	req->now = *now;
 	req->next_token = 1;
+	req->verify_left = DNSSEC_VERIFY_MAX;
+	req->hashes_left = ITER_NSEC3_HASHES_MAX;
 	req->curve_all = true;
 	ms = env->cfg != NULL ? env->cfg->query_timeout_ms : 0;
 	req->deadline_ms = now->mono_ms +
@@ -198,6 +201,10 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 	memset(r, 0, sizeof(*r));
 	r->rcode = rcode;
 	r->why = why;
+	r->sec = req->val_any ? req->val_sec : CACHE_SEC_UNCHECKED;
+	r->ede = req->val_ede;
+	r->ede_code = req->val_ede_code;
+	r->ede_text = req->val_ede_text;
 	if (rcode == WIRE_RCODE_SERVFAIL)
 		return;
 	r->an = req->an;

@@ -125,6 +125,8 @@ static struct answer_chase iter_chase(const struct iter_req *req,
 		req->env->cache, f->qclass, req->now.wall, 0, 0, false
 	};
 
+	if (f == req->frame[0] && iter_val_on(req))
+		ch.flags |= ANSWER_CHASE_DNSSEC;
 	return ch;
 }
 
@@ -137,12 +139,13 @@ static void iter_lookup_negative(struct iter_req *req, size_t fi,
 		return;
 	req->rcode = ans->kind == CACHE_KIND_NXDOMAIN ? WIRE_RCODE_NXDOMAIN :
 	                                                WIRE_RCODE_NOERROR;
-	if (ans->len <= sizeof(req->ns) && ans->count > 0) {
-		memmove(req->ns, img, ans->len);
-		req->ns_len = ans->len;
-		req->ns_count = (uint16_t)ans->count;
+	if (ans->len + ans->dnssec_len <= sizeof(req->ns) && ans->count > 0) {
+		memmove(req->ns, img, ans->len + ans->dnssec_len);
+		req->ns_len = ans->len + ans->dnssec_len;
+		req->ns_count = (uint16_t)(ans->count + ans->dnssec_count);
 		iter_answer_curve(req, ans->curve != 0);
 	}
+	iter_val_note(req, ans->sec, iter_cached_status(ans->sec));
 }
 
 /* The RRset (or negative entry) asked for, from the cache. */
@@ -163,16 +166,20 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 		return true;
 	}
 	if (fi > 0) {
-		iter_deliver_image(req, fi, buf, ans.len);
+		if (!f->ds_frame)
+			iter_deliver_image(req, fi, buf, ans.len);
 		return true;
 	}
-	if ((size_t)req->an_count + ans.count > UINT16_MAX) {
+	if ((size_t)req->an_count + ans.count + ans.dnssec_count >
+	    UINT16_MAX) {
 		iter_fail(f, "answer too large");
 		return true;
 	}
-	req->an_len += ans.len;
-	req->an_count = (uint16_t)(req->an_count + ans.count);
+	req->an_len += ans.len + ans.dnssec_len;
+	req->an_count =
+		(uint16_t)(req->an_count + ans.count + ans.dnssec_count);
 	iter_answer_curve(req, ans.curve != 0);
+	iter_val_note(req, ans.sec, iter_cached_status(ans.sec));
 	return true;
 }
 
@@ -191,15 +198,20 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 	                  sizeof(req->scratch), target, &tlen))
 		return false;
 	if (fi == 0) {
-		if (ans.len > sizeof(req->an) - req->an_len ||
-		    req->an_count == UINT16_MAX) {
+		size_t len = ans.len + ans.dnssec_len;
+
+		if (len > sizeof(req->an) - req->an_len ||
+		    (size_t)req->an_count + 1 + ans.dnssec_count >
+		            UINT16_MAX) {
 			iter_fail(f, "answer too large");
 			return true;
 		}
-		memcpy(req->an + req->an_len, req->scratch, ans.len);
-		req->an_len += ans.len;
-		req->an_count++;
+		memcpy(req->an + req->an_len, req->scratch, len);
+		req->an_len += len;
+		req->an_count =
+			(uint16_t)(req->an_count + 1 + ans.dnssec_count);
 		iter_answer_curve(req, ans.curve != 0);
+		iter_val_note(req, ans.sec, iter_cached_status(ans.sec));
 	}
 	if (iter_cname_step(req, fi, target, tlen, 1))
 		f->state = ITER_F_LOOKUP;
@@ -591,5 +603,7 @@ void iter_state_cut(struct iter_req *req, size_t fi)
 	}
 	iter_qmin_reset(f);
 	iter_frame_newstep(req, fi);
+	f->trust = ITER_T_UNKNOWN;
+	f->ds_asked = false;
 	f->state = ITER_F_QUERY;
 }

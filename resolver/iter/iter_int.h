@@ -55,6 +55,10 @@
  *  when the child's NS set (which replaces the parent's, RFC 2181
  *  section 5.4.1) fails, the parent's servers and glue are still known. */
 #define ITER_TYPE_PARENT_NS 65280
+/** The private-use type of a mark cached at a zone cut whose parent
+ *  proved (NSEC/NSEC3) that it has no DS: the zone and all below it
+ *  are insecure (iter_trust.c). */
+#define ITER_TYPE_NODS 65281
 /** How long a failed priming (no root NS set from any hint) is not
  *  tried again: the hints are used as they are meanwhile. */
 #define ITER_PRIME_RETRY_MS 300000u
@@ -64,10 +68,15 @@
 /** QNAME minimisation probes per question before asking the full name
  *  (RFC 9156 MAX_MINIMISE_COUNT). */
 #define ITER_QMIN_STEPS_MAX 10
+/** NSEC3 hashes computed for one client question (PowerDNS: 600 hash
+ *  iterations; with at most 50 iterations each, 64 hashes are ~3,300
+ *  SHA-1 runs). */
+#define ITER_NSEC3_HASHES_MAX 64
 /** Bytes of the scratch buffer for cache reads. */
 #define ITER_SCRATCH_BYTES 8192
-/** Bytes of the authority image (one SOA RR fits easily). */
-#define ITER_AUTH_MAX 1024
+/** Bytes of the authority image: the SOA, and for DNSSEC its RRSIGs
+ *  and the NSEC/NSEC3 proof with theirs. */
+#define ITER_AUTH_MAX 8192
 /** Records of one RRset cached at once. */
 #define ITER_RRSET_MAX 256
 /** Bytes of expanded RDATA for one cached RRset. */
@@ -117,6 +126,22 @@ struct iter_zone {
 	size_t nns;
 };
 
+/** The DNSSEC standing of a frame's zone cut (iter_trust.c). */
+enum iter_trust {
+	ITER_T_UNKNOWN = 0, /**< not looked at yet (iter_trust_eval) */
+	ITER_T_INSECURE,    /**< no validation: no anchor above, a
+	                         negative anchor, an unsigned
+	                         delegation, unsupported algorithms */
+	ITER_T_NEED_DS,     /**< the zone's DS is not known: a DS
+	                         frame asks the parent */
+	ITER_T_NEED_KEY,    /**< DS (or anchor) known: the zone's
+	                         DNSKEY set is asked and checked */
+	ITER_T_SECURE,      /**< the zone's keys are validated (cached
+	                         SECURE): its data is verified */
+	ITER_T_BOGUS        /**< the chain is broken: all its data is
+	                         BOGUS */
+};
+
 enum iter_fstate {
 	ITER_F_LOOKUP = 0,
 	ITER_F_CUT,
@@ -152,7 +177,12 @@ struct iter_frame {
 	size_t abovelen;
 	bool above_pending; /**< CUT has not used `above` yet */
 	size_t retry_ns, retry_addr;
-	const char *why; /**< FAIL reason */
+	const char *why;       /**< FAIL reason */
+	enum iter_trust trust; /**< of zone (iter_trust.c) */
+	bool ds_frame;         /**< resolves a DS for the frame
+	                            below: nothing to hand down */
+	bool ds_asked;         /**< a DS frame ran for this zone */
+	int trust_status;      /**< BOGUS: why (enum dnssec_status) */
 };
 
 /** One query handed out and not yet settled. */
@@ -180,6 +210,7 @@ struct iter_out {
 	uint8_t key[KEY_BYTES];
 	uint16_t edns;
 	uint64_t sent_ms;
+	bool keyq; /**< the zone's DNSKEY, asked for its trust */
 };
 
 /** The classifier's reasons that change what is done with a server. */
@@ -255,6 +286,15 @@ struct iter_req {
 	uint16_t ns_count;
 	bool curve_all; /**< every RRset so far was boxed */
 	bool any_rrset;
+	size_t vfi;           /**< frame of the reply being applied
+	                           (its zone and trust validate) */
+	unsigned verify_left; /**< signature verifications left */
+	unsigned hashes_left; /**< NSEC3 hashes left */
+	bool val_any;         /**< val_sec holds a status */
+	uint8_t val_sec;      /**< enum cache_sec of the answer */
+	bool val_ede;         /**< an EDE for the answer */
+	uint16_t val_ede_code;
+	const char *val_ede_text;
 	uint8_t rcode;
 	struct iter_now now; /**< time of the current call */
 	/* Not zeroed by iter_new (ITER_REQ_ZEROED ends before them): each
@@ -372,6 +412,60 @@ void iter_qmin_skip(struct iter_req *req, size_t fi);
 bool iter_qmin_reply(struct iter_req *req, size_t fi, const struct iter_out *o,
                      const struct wire_msg *m, const struct iter_reply *reply);
 
+struct cache_rdata;
+
+/* A run of wire RRs being built (RRSIGs, a denial proof). */
+struct iter_img {
+	uint8_t *buf;
+	size_t len, cap;
+	uint16_t count;
+};
+
+/* iter_trust.c */
+/* Before a frame queries its zone: settle the zone's trust (may push a
+ * DS frame: true, run the loop again). */
+bool iter_trust_step(struct iter_req *req, size_t fi);
+/* The reply to a DNSKEY query (o->keyq) of frame fi. */
+void iter_trust_key_reply(struct iter_req *req, size_t fi,
+                          const struct iter_out *o, const struct wire_msg *m,
+                          const uint8_t *key);
+/* Whether validation is on for this request (anchors configured). */
+bool iter_val_on(const struct iter_req *req);
+
+/* iter_val.c */
+/* The status of an RRset of a reply to frame req->vfi (validated when
+ * its zone is SECURE): *ttl lowered to the signature's cap (or the
+ * bogus TTL), the RRSIGs over it appended to img. */
+uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
+                       enum wire_section sec, const uint8_t *owner,
+                       size_t ownerlen, uint16_t type,
+                       const struct cache_rdata *rd, size_t n, uint32_t *ttl,
+                       struct iter_img *img, int *status);
+/* The status of a negative answer of frame fi; its proof (SOA RRSIGs,
+ * NSEC/NSEC3 and their RRSIGs) appended to img. */
+uint8_t iter_val_negative(struct iter_req *req, size_t fi,
+                          const struct wire_msg *m, bool nx,
+                          struct iter_img *img, int *status);
+/* A referral's DS RRset or proof of none, validated and cached: the
+ * trust of the delegated zone. */
+enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
+                                  const struct wire_msg *m, const uint8_t *cut,
+                                  size_t cutlen, int *status);
+/* How long BOGUS data is cached (seconds). */
+uint32_t iter_bogus_ttl(const struct iter_req *req);
+/* The reason to give for a cached part of status sec. */
+int iter_cached_status(uint8_t sec);
+/* Fold one part's status (and a reason) into the answer's. */
+void iter_val_note(struct iter_req *req, uint8_t sec, int status);
+/* Append the RRSIG records at (owner) covering type of a section. */
+void iter_img_sigs(struct iter_img *img, const struct wire_msg *m,
+                   enum wire_section sec, const uint8_t *owner,
+                   size_t ownerlen, uint16_t type);
+/* Append one record to an image (false: no room). */
+bool iter_img_add(struct iter_img *img, const uint8_t *owner, size_t ownerlen,
+                  uint16_t type, uint32_t ttl, const uint8_t *rdata,
+                  size_t rdlen);
+
 /* iter_util.c */
 size_t iter_name_labels(const uint8_t *name, size_t len);
 size_t iter_name_suffix(const uint8_t *name, size_t len, size_t labels);
@@ -396,5 +490,9 @@ bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
                         size_t ownerlen, uint16_t type, uint32_t ttl,
                         const uint8_t *rdata, size_t rdlen);
 void iter_answer_curve(struct iter_req *req, bool curve);
+/* Append an image's records (RRSIGs, a proof) to the client's answer or
+ * authority section, each with TTL ttl (0: as in the image). */
+void iter_answer_image(struct iter_req *req, const struct iter_img *img,
+                       uint32_t ttl, bool authority);
 
 #endif /* CURVECACHE_RESOLVER_ITER_INT_H */

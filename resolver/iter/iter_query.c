@@ -396,6 +396,14 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 	iter_addr_sockaddr(&ns->addr[ai], &o->sa, &o->salen);
 	sa = (const struct sockaddr *)&o->sa;
 	iter_qmin_name(f, &qname, &o->qnamelen, &o->qtype, &o->minimised);
+	if (f->trust == ITER_T_NEED_KEY && !f->prime) {
+		/* the zone's keys first (iter_trust.c) */
+		qname = f->zone.name;
+		o->qnamelen = f->zone.len;
+		o->qtype = WIRE_TYPE_DNSKEY;
+		o->minimised = false;
+		o->keyq = true;
+	}
 	memcpy(o->qname, qname, o->qnamelen);
 	o->curve = ns->curve;
 	memcpy(o->key, ns->key, KEY_BYTES);
@@ -519,6 +527,8 @@ int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 	 * for its answer (its real timeout frees one) */
 	if (iter_frame_busy(req, fi) || !iter_out_room(req))
 		return ITER_WAIT;
+	if (iter_trust_step(req, fi))
+		return ITER_CONTINUE;
 	iter_qmin_skip(req, fi);
 	/* Untried addresses, then untried glueless NS names, then retries. */
 	if (iter_pick(req, fi, 1, &ns, &addr, &pick) ||

@@ -155,6 +155,8 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	uint8_t from[WIRE_NAME_MAX];
 	size_t fromlen = z->len, i;
 	uint32_t ttl;
+	enum iter_trust trust = ITER_T_UNKNOWN;
+	int status = 0;
 
 	f->referrals++;
 	req->counts.referrals++;
@@ -163,9 +165,17 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 		iter_fail(f, "referral cap");
 		return;
 	}
+	/* The DS of the zone below, validated in the zone above (an NS
+	 * answer comes from the zone itself: its DS is asked later). */
+	if (!answer)
+		trust = iter_val_referral(req, fi, m, c->cut, c->cutlen,
+		                          &status);
 	/* The bailiwick of the sender, for its glue. */
 	memcpy(from, z->name, fromlen);
 	memset(z, 0, sizeof(*z));
+	f->trust = trust;
+	f->trust_status = status;
+	f->ds_asked = false;
 	memcpy(z->name, answer ? c->final : c->cut,
 	       answer ? c->finallen : c->cutlen);
 	z->len = answer ? c->finallen : c->cutlen;

@@ -148,21 +148,34 @@ static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
                           int rank, const uint8_t *key, bool append)
 {
 	struct iter_set *s = calloc(1, sizeof(*s));
+	struct iter_img img = { NULL, 0, 0, 0 };
+	uint8_t vsec = CACHE_SEC_UNCHECKED;
+	int status = 0;
 	size_t i;
 
 	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL)
 		goto done;
 	iter_set_gather(req, m, sec, owner, ownerlen, type, s);
+	if (s->n == 0)
+		goto done;
+	/* validated before private addresses leave the set (the
+	 * signature covers them all); glue and referrals are unsigned */
+	if ((append || rank >= CACHE_RANK_NONAUTH) && iter_val_on(req) &&
+	    (img.buf = malloc(ITER_AUTH_MAX)) != NULL) {
+		img.cap = ITER_AUTH_MAX;
+		vsec = iter_val_rrset(req, m, sec, owner, ownerlen, type,
+		                      s->rd, s->n, &s->ttl, &img, &status);
+	}
 	iter_set_strip_private(req, sec, owner, ownerlen, type, s);
 	if (s->n == 0)
 		goto done;
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
-		struct cache_rrset set = { owner,  ownerlen,
-			                   store,  req->frame[0]->qclass,
-			                   s->ttl, s->rd,
-			                   s->n,   (enum cache_rank)rank,
-			                   key,    CACHE_SEC_UNCHECKED,
-			                   NULL,   0 };
+		struct cache_rrset set = { owner,   ownerlen,
+			                   store,   req->frame[0]->qclass,
+			                   s->ttl,  s->rd,
+			                   s->n,    (enum cache_rank)rank,
+			                   key,     (enum cache_sec)vsec,
+			                   img.buf, img.len };
 
 		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	}
@@ -170,12 +183,16 @@ static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 		if (!iter_answer_append(req, owner, ownerlen, type, s->ttl,
 		                        s->rd[i].data, s->rd[i].len))
 			iter_fail(req->frame[0], "answer too large");
-	if (append)
+	if (append) {
+		iter_answer_image(req, &img, s->ttl, false);
 		iter_answer_curve(req, key != NULL);
+		iter_val_note(req, vsec, status);
+	}
 done:
 	if (s != NULL)
 		free(s->buf);
 	free(s);
+	free(img.buf);
 }
 
 void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
@@ -302,24 +319,27 @@ static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
 	}
 }
 
-/* NXDOMAIN / NODATA for the frame's name: cache it (RFC 2308). */
-static void iter_negative(struct iter_req *req, size_t fi,
-                          const struct wire_msg *m, const uint8_t *key,
-                          bool nx)
+/* Cache a negative answer with its status and proof; the SOA and the
+ * proof go to the client's authority section. */
+static void iter_negative_cache(struct iter_req *req, size_t fi,
+                                const struct wire_msg *m, const uint8_t *key,
+                                bool nx, uint8_t vsec,
+                                const struct iter_img *img)
 {
 	struct iter_frame *f = req->frame[fi];
 	const struct iter_class *c = &req->cls;
 	uint8_t owner[WIRE_NAME_MAX], rd[2 * WIRE_NAME_MAX + 20];
 	size_t olen, rdlen;
+	uint32_t ttl;
 
-	f->state = ITER_F_DONE;
-	if (fi == 0)
-		req->rcode = nx ? WIRE_RCODE_NXDOMAIN : WIRE_RCODE_NOERROR;
 	if (c->soa == WIRE_NONE ||
 	    !iter_rr_owner(m, &m->rr[c->soa], owner, &olen) ||
 	    !iter_rdata_expand(m, &m->rr[c->soa], rd, sizeof(rd), &rdlen) ||
 	    rdlen < ITER_SOA_MINIMUM_FROM_END)
 		return;
+	ttl = iter_ttl(req, m->rr[c->soa].ttl);
+	if (vsec == CACHE_SEC_BOGUS && ttl > iter_bogus_ttl(req))
+		ttl = iter_bogus_ttl(req);
 	{
 		struct cache_neg neg = { nx ? CACHE_KIND_NXDOMAIN :
 			                      CACHE_KIND_NODATA,
@@ -329,21 +349,44 @@ static void iter_negative(struct iter_req *req, size_t fi,
 			                 f->qclass,
 			                 owner,
 			                 olen,
-			                 iter_ttl(req, m->rr[c->soa].ttl),
+			                 ttl,
 			                 rd,
 			                 rdlen,
 			                 (enum cache_rank)iter_data_rank(c),
 			                 key,
-			                 CACHE_SEC_UNCHECKED,
-			                 NULL,
-			                 0 };
+			                 (enum cache_sec)vsec,
+			                 img->buf,
+			                 img->len };
 
 		(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 	}
+	if (fi != 0)
+		return;
+	iter_negative_soa(req, owner, olen, ttl, rd, rdlen, key != NULL);
+	iter_answer_image(req, img, req->ns_count > 0 ? ttl : 0, true);
+}
+
+/* NXDOMAIN / NODATA for the frame's name: validate and cache it (RFC
+ * 2308, RFC 4035 section 5.4). */
+static void iter_negative(struct iter_req *req, size_t fi,
+                          const struct wire_msg *m, const uint8_t *key,
+                          bool nx)
+{
+	struct iter_img img = { malloc(ITER_AUTH_MAX), 0, ITER_AUTH_MAX, 0 };
+	int status = 0;
+	uint8_t vsec = CACHE_SEC_UNCHECKED;
+
+	req->frame[fi]->state = ITER_F_DONE;
 	if (fi == 0)
-		iter_negative_soa(req, owner, olen,
-		                  iter_ttl(req, m->rr[c->soa].ttl), rd, rdlen,
-		                  key != NULL);
+		req->rcode = nx ? WIRE_RCODE_NXDOMAIN : WIRE_RCODE_NOERROR;
+	if (img.buf != NULL)
+		vsec = iter_val_negative(req, fi, m, nx, &img, &status);
+	else
+		img.cap = 0;
+	iter_negative_cache(req, fi, m, key, nx, vsec, &img);
+	if (fi == 0)
+		iter_val_note(req, vsec, status);
+	free(img.buf);
 }
 
 /* LAME or ERROR: mark the server and move on (or fall back). */
@@ -536,6 +579,10 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 
 	if (iter_curve_plain_refused(req, fi, o, reply))
 		return;
+	if (o->keyq) {
+		iter_trust_key_reply(req, fi, o, m, key);
+		return;
+	}
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))
 		return;
 	switch (req->cls.kind) {
@@ -598,5 +645,6 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 	iter_out_free(req, o);
 	while (req->depth > copy.frame)
 		iter_frame_pop(req);
+	req->vfi = copy.frame;
 	iter_reply_use(req, copy.frame, &copy, reply);
 }

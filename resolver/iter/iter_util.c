@@ -224,3 +224,25 @@ void iter_answer_curve(struct iter_req *req, bool curve)
 	if (!curve)
 		req->curve_all = false;
 }
+
+void iter_answer_image(struct iter_req *req, const struct iter_img *img,
+                       uint32_t ttl, bool authority)
+{
+	uint8_t *dst = authority ? req->ns : req->an;
+	size_t cap = authority ? sizeof(req->ns) : sizeof(req->an);
+	size_t *len = authority ? &req->ns_len : &req->an_len;
+	uint16_t *count = authority ? &req->ns_count : &req->an_count;
+	struct answer_rr rr;
+	size_t pos = 0;
+
+	if (img == NULL || img->buf == NULL)
+		return;
+	/* what does not fit is left out: the records before it stand */
+	while (*count < UINT16_MAX &&
+	       answer_rr_next(img->buf, img->len, &pos, &rr) &&
+	       answer_rr_append(dst, cap, len, img->buf + rr.owner,
+	                        rr.ownerlen, rr.type, rr.rclass,
+	                        ttl != 0 ? ttl : rr.ttl, img->buf + rr.rdata,
+	                        rr.rdlen))
+		(*count)++;
+}

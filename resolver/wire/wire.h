@@ -96,6 +96,10 @@
 #define WIRE_TYPE_DNAME 39
 #define WIRE_TYPE_OPT 41
 #define WIRE_TYPE_DS 43
+#define WIRE_TYPE_RRSIG 46
+#define WIRE_TYPE_NSEC 47
+#define WIRE_TYPE_DNSKEY 48
+#define WIRE_TYPE_NSEC3 50
 #define WIRE_TYPE_ANY 255
 /** Classes. */
 #define WIRE_CLASS_IN 1

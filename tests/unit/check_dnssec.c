@@ -613,6 +613,7 @@ static Suite *dnssec_suite(void)
 	tcase_add_test(tc, test_canon_order);
 	suite_add_tcase(su, tc);
 	suite_add_tcase(su, dnssec_reject_tcase());
+	suite_add_tcase(su, dnssec_set_tcase());
 	return su;
 }
 

@@ -145,5 +145,7 @@ int ex_verify(const struct ex *e);
 
 /* The rejection cases (check_dnssec_reject.c). */
 TCase *dnssec_reject_tcase(void);
+/* Whole sets and DNSKEY sets (check_dnssec_set.c). */
+TCase *dnssec_set_tcase(void);
 
 #endif /* CURVECACHE_TESTS_UNIT_DNSSEC_TEST_H */

@@ -1,0 +1,346 @@
+/*
+ * resolver/iter/iter_trust.c - the chain of trust of a frame's zone cut
+ * (RFC 4035 section 5): before a frame asks a zone anything, it knows
+ * whether the zone is SECURE (its DNSKEY set validated and cached),
+ * INSECURE or BOGUS, or what is missing: the zone's DS (a DS frame asks
+ * the parent, like Unbound's and Knot's DS sub-queries) or its DNSKEY
+ * set (asked of the zone's own servers as the step's question, checked
+ * against the DS set or the trust anchor: iter_trust_key_reply).
+ *
+ * Everything is read from the cache, so a cached chain costs lookups
+ * only: a validated DNSKEY set is reused for its TTL, and one proven
+ * unsigned delegation (ITER_TYPE_NODS, or an INSECURE DNSKEY or DS
+ * entry above) makes everything below it insecure without asking.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "iter_int.h"
+#include "validate/anchor.h"
+#include "validate/dnssec_set.h"
+
+/** Bytes read back from the cache for a DS or DNSKEY set. */
+#define ITER_TRUST_BUF ITER_RDATA_BYTES
+
+bool iter_val_on(const struct iter_req *req)
+{
+	return req->env->anchors != NULL &&
+	       anchors_count(req->env->anchors) > 0;
+}
+
+/* One cache read of (name, type): CACHE_OK or not found. */
+static bool iter_trust_get(struct iter_req *req, const uint8_t *name,
+                           size_t len, uint16_t type, struct cache_answer *ans,
+                           uint8_t *buf)
+{
+	struct cache_query q = { name, len, type, WIRE_CLASS_IN, 0 };
+
+	return cache_get(req->env->cache, &q, req->now.wall, ans, buf,
+	                 ITER_TRUST_BUF) == CACHE_OK;
+}
+
+/* RDATA views of an RRset image read from the cache. */
+static size_t iter_trust_views(const uint8_t *img, size_t len,
+                               struct dnssec_rdata *out, size_t max)
+{
+	struct answer_rr rr;
+	size_t pos = 0, n = 0;
+
+	while (n < max && answer_rr_next(img, len, &pos, &rr)) {
+		out[n] = (struct dnssec_rdata){ img, len, rr.rdata, rr.rdlen };
+		n++;
+	}
+	return n;
+}
+
+/* What the cached DS entry of zone says, or ITER_T_UNKNOWN. */
+static enum iter_trust iter_trust_ds(struct iter_req *req, const uint8_t *z,
+                                     size_t zlen, uint8_t *buf)
+{
+	struct dnssec_rdata ds[ITER_RRSET_MAX];
+	struct cache_answer ans;
+
+	if (!iter_trust_get(req, z, zlen, WIRE_TYPE_DS, &ans, buf))
+		return ITER_T_UNKNOWN;
+	if (ans.sec == CACHE_SEC_BOGUS)
+		return ITER_T_BOGUS;
+	if (ans.kind != CACHE_KIND_RRSET)
+		return ans.sec == CACHE_SEC_UNCHECKED ? ITER_T_UNKNOWN :
+		                                        ITER_T_INSECURE;
+	if (ans.sec == CACHE_SEC_INSECURE)
+		return ITER_T_INSECURE;
+	if (ans.sec != CACHE_SEC_SECURE)
+		return ITER_T_UNKNOWN;
+	/* no DS with a supported digest and algorithm: insecure (RFC
+	 * 4035 section 5.2) */
+	return dnssec_ds_usable(ds, iter_trust_views(buf, ans.len, ds,
+	                                             ITER_RRSET_MAX)) ==
+	                       DNSSEC_OK ?
+	               ITER_T_NEED_KEY :
+	               ITER_T_INSECURE;
+}
+
+/* Whether an ancestor between zone and the anchor is known insecure. */
+static bool iter_trust_above_insecure(struct iter_req *req, const uint8_t *z,
+                                      size_t zlen, size_t anchorlen,
+                                      uint8_t *buf)
+{
+	struct cache_answer ans;
+
+	while (zlen > anchorlen && zlen > 1) {
+		size_t skip = (size_t)z[0] + 1;
+
+		z += skip;
+		zlen -= skip;
+		if (iter_trust_get(req, z, zlen, ITER_TYPE_NODS, &ans, buf) &&
+		    ans.kind == CACHE_KIND_RRSET)
+			return true;
+		if (iter_trust_get(req, z, zlen, WIRE_TYPE_DNSKEY, &ans,
+		                   buf) &&
+		    ans.kind == CACHE_KIND_RRSET) {
+			if (ans.sec == CACHE_SEC_INSECURE)
+				return true;
+			if (ans.sec == CACHE_SEC_SECURE)
+				return false;
+		}
+	}
+	return false;
+}
+
+/* The trust of a zone from the anchors and the cache. */
+static enum iter_trust iter_trust_eval(struct iter_req *req, const uint8_t *z,
+                                       size_t zlen, uint8_t *buf)
+{
+	const struct anchors *an = req->env->anchors;
+	const struct anchor *a;
+	struct cache_answer ans;
+	enum iter_trust t;
+
+	if (!iter_val_on(req) || anchors_insecure(an, z, zlen) ||
+	    (a = anchors_find(an, z, zlen)) == NULL)
+		return ITER_T_INSECURE;
+	if (iter_trust_get(req, z, zlen, WIRE_TYPE_DNSKEY, &ans, buf) &&
+	    ans.kind == CACHE_KIND_RRSET) {
+		if (ans.sec == CACHE_SEC_SECURE)
+			return ITER_T_SECURE;
+		if (ans.sec == CACHE_SEC_INSECURE)
+			return ITER_T_INSECURE;
+		if (ans.sec == CACHE_SEC_BOGUS)
+			return ITER_T_BOGUS;
+	}
+	if (wire_name_equal(z, zlen, a->name, a->namelen))
+		return ITER_T_NEED_KEY;
+	if (iter_trust_get(req, z, zlen, ITER_TYPE_NODS, &ans, buf) &&
+	    ans.kind == CACHE_KIND_RRSET)
+		return ITER_T_INSECURE;
+	t = iter_trust_ds(req, z, zlen, buf);
+	if (t != ITER_T_UNKNOWN)
+		return t;
+	return iter_trust_above_insecure(req, z, zlen, a->namelen, buf) ?
+	               ITER_T_INSECURE :
+	               ITER_T_NEED_DS;
+}
+
+/* Push a frame that resolves (zone, DS) for frame fi. */
+static bool iter_trust_push_ds(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct iter_frame *d;
+	size_t i;
+
+	if (req->depth >= ITER_MAX_DEPTH || f->ds_asked)
+		return false;
+	for (i = 0; i <= req->depth; i++)
+		if (req->frame[i]->qtype == WIRE_TYPE_DS &&
+		    wire_name_equal(req->frame[i]->sname,
+		                    req->frame[i]->snamelen, f->zone.name,
+		                    f->zone.len))
+			return false;
+	d = iter_frame_alloc(req); /* iter_frame_init clears it */
+	if (d == NULL)
+		return false;
+	iter_frame_init(d, f->zone.name, f->zone.len, WIRE_TYPE_DS,
+	                WIRE_CLASS_IN, f->qmin);
+	d->ds_frame = true;
+	f->ds_asked = true;
+	req->depth++;
+	req->frame[req->depth] = d;
+	req->counts.subqueries++;
+	return true;
+}
+
+bool iter_trust_step(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	uint8_t *buf;
+
+	if (f->prime ||
+	    (f->trust != ITER_T_UNKNOWN && f->trust != ITER_T_NEED_DS))
+		return false;
+	if (f->trust == ITER_T_UNKNOWN) {
+		if ((buf = malloc(ITER_TRUST_BUF)) == NULL) {
+			f->trust = ITER_T_BOGUS;
+			f->trust_status = DNSSEC_ECRYPTO;
+			return false;
+		}
+		f->trust = iter_trust_eval(req, f->zone.name, f->zone.len,
+		                           buf);
+		free(buf);
+		if (f->trust == ITER_T_BOGUS)
+			f->trust_status = DNSSEC_EBADSIG;
+	}
+	if (f->trust != ITER_T_NEED_DS)
+		return false;
+	if (iter_trust_push_ds(req, fi)) {
+		f->trust = ITER_T_UNKNOWN; /* settled again after it */
+		return true;
+	}
+	f->trust = ITER_T_BOGUS; /* the DS could not be had */
+	f->trust_status = DNSSEC_EMISMATCH;
+	return false;
+}
+
+/* The DS and DNSKEY records that vouch for zone: the anchor's when the
+ * zone is anchored, else its cached SECURE DS set (views into buf). */
+static void iter_trust_vouch(struct iter_req *req, const uint8_t *z,
+                             size_t zlen, uint8_t *buf,
+                             struct dnssec_rdata *ds, size_t *nds,
+                             struct dnssec_rdata *ak, size_t *nak)
+{
+	const struct anchor *a = anchors_find(req->env->anchors, z, zlen);
+	struct cache_answer ans;
+	size_t i;
+
+	*nds = *nak = 0;
+	if (a != NULL && wire_name_equal(z, zlen, a->name, a->namelen)) {
+		for (i = 0; i < a->nds && *nds < ITER_RRSET_MAX; i++)
+			ds[(*nds)++] = (struct dnssec_rdata){ a->ds[i].data,
+				                              a->ds[i].len, 0,
+				                              a->ds[i].len };
+		for (i = 0; i < a->ndnskey && *nak < ITER_RRSET_MAX; i++)
+			ak[(*nak)++] =
+				(struct dnssec_rdata){ a->dnskey[i].data,
+				                       a->dnskey[i].len, 0,
+				                       a->dnskey[i].len };
+		return;
+	}
+	if (iter_trust_get(req, z, zlen, WIRE_TYPE_DS, &ans, buf) &&
+	    ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE)
+		*nds = iter_trust_views(buf, ans.len, ds, ITER_RRSET_MAX);
+}
+
+/* The DNSKEY RRset of a reply, checked against what vouches for it. */
+static uint8_t iter_trust_keys_check(struct iter_req *req, const uint8_t *z,
+                                     size_t zlen, const struct wire_msg *m,
+                                     struct cache_rdata *rd, size_t *n,
+                                     uint32_t *ttl, int *status)
+{
+	struct dnssec_rdata *v = calloc(3 * ITER_RRSET_MAX, sizeof(*v));
+	struct dnssec_rdata *ds = v + ITER_RRSET_MAX,
+			    *ak = ds + ITER_RRSET_MAX;
+	struct dnssec_rdata sigs[2 * DNSSEC_SIGS_PER_SET];
+	uint8_t *buf = malloc(ITER_TRUST_BUF);
+	struct dnssec_rrset set = { z, zlen, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN,
+		                    v, 0 };
+	struct dnssec_verdict verdict;
+	size_t i, nds, nak, nsigs = 0;
+
+	*n = 0;
+	*status = DNSSEC_ECRYPTO;
+	if (v != NULL && buf != NULL) {
+		for (i = 0; i < m->an && *n < ITER_RRSET_MAX; i++) {
+			const struct wire_rr *rr = &m->rr[i];
+			uint8_t owner[WIRE_NAME_MAX];
+			size_t olen;
+
+			if (rr->rclass != WIRE_CLASS_IN ||
+			    !iter_rr_owner(m, rr, owner, &olen) ||
+			    !wire_name_equal(owner, olen, z, zlen))
+				continue;
+			if (rr->type == WIRE_TYPE_RRSIG &&
+			    nsigs < 2 * DNSSEC_SIGS_PER_SET)
+				sigs[nsigs++] = (struct dnssec_rdata){
+					m->buf, m->len, rr->rdata, rr->rdlen
+				};
+			if (rr->type != WIRE_TYPE_DNSKEY)
+				continue;
+			rd[*n] = (struct cache_rdata){ m->buf + rr->rdata,
+				                       rr->rdlen };
+			v[(*n)++] = (struct dnssec_rdata){ m->buf, m->len,
+				                           rr->rdata,
+				                           rr->rdlen };
+			if (*n == 1 || iter_ttl(req, rr->ttl) < *ttl)
+				*ttl = iter_ttl(req, rr->ttl);
+		}
+		set.count = *n;
+		iter_trust_vouch(req, z, zlen, buf, ds, &nds, ak, &nak);
+		*status = *n == 0 ? DNSSEC_EMISMATCH :
+		                    dnssec_keys_verify(&set, sigs, nsigs, ds,
+		                                       nds, ak, nak,
+		                                       req->now.wall,
+		                                       &req->verify_left,
+		                                       &verdict);
+	}
+	free(buf);
+	free(v);
+	if (*status == DNSSEC_OK && verdict.ttl < *ttl)
+		*ttl = verdict.ttl;
+	return *status == DNSSEC_OK ? CACHE_SEC_SECURE :
+	       *status == DNSSEC_EUNSUPPORTED_ALG ||
+	                       *status == DNSSEC_EUNSUPPORTED_DIGEST ?
+	                              CACHE_SEC_INSECURE :
+	                              CACHE_SEC_BOGUS;
+}
+
+void iter_trust_key_reply(struct iter_req *req, size_t fi,
+                          const struct iter_out *o, const struct wire_msg *m,
+                          const uint8_t *key)
+{
+	struct iter_frame *f = req->frame[fi];
+	const struct iter_class *c = &req->cls;
+	struct cache_rdata *rd = calloc(ITER_RRSET_MAX, sizeof(*rd));
+	uint8_t imgbuf[ITER_AUTH_MAX];
+	struct iter_img img = { imgbuf, 0, sizeof imgbuf, 0 };
+	uint32_t ttl = 0;
+	size_t n = 0;
+	int status = DNSSEC_EMISMATCH;
+	uint8_t sec = CACHE_SEC_BOGUS;
+
+	(void)o;
+	if (rd != NULL && c->kind == ITER_K_ANSWER && c->nlink == 0)
+		sec = iter_trust_keys_check(req, f->zone.name, f->zone.len, m,
+		                            rd, &n, &ttl, &status);
+	if (n > 0) {
+		struct cache_rrset set;
+
+		if (sec == CACHE_SEC_BOGUS && ttl > iter_bogus_ttl(req))
+			ttl = iter_bogus_ttl(req);
+		iter_img_sigs(&img, m, WIRE_SECTION_ANSWER, f->zone.name,
+		              f->zone.len, WIRE_TYPE_DNSKEY);
+		set = (struct cache_rrset){
+			f->zone.name,
+			f->zone.len,
+			WIRE_TYPE_DNSKEY,
+			WIRE_CLASS_IN,
+			ttl,
+			rd,
+			n,
+			(enum cache_rank)iter_data_rank(c),
+			key,
+			(enum cache_sec)sec,
+			img.buf,
+			img.len,
+		};
+		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	}
+	free(rd);
+	f->trust = sec == CACHE_SEC_SECURE   ? ITER_T_SECURE :
+	           sec == CACHE_SEC_INSECURE ? ITER_T_INSECURE :
+	                                       ITER_T_BOGUS;
+	f->trust_status = status;
+	if (sec == CACHE_SEC_BOGUS)
+		iter_tally(req->env->tally.rrset_bogus);
+	iter_frame_newstep(req, fi);
+	f->state = ITER_F_QUERY;
+}

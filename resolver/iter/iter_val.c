@@ -1,0 +1,582 @@
+/*
+ * resolver/iter/iter_val.c - DNSSEC validation of what a reply brings
+ * (RFC 4035 section 5): each RRset about to be cached is verified with
+ * the keys of the zone that was asked, when that zone is SECURE
+ * (iter_trust.c settled it before the query went out); negative answers
+ * need their SOA signed and an NSEC/NSEC3 proof (validate/denial.h); a
+ * referral's DS RRset, or its proof that there is none, decides the
+ * trust of the zone below.
+ *
+ * Statuses go to the cache with the data (enum cache_sec) and, for the
+ * client's answer, into the request (iter_val_note): BOGUS if any part
+ * is, else the least of its parts. The reason of the first failure is
+ * kept as an Extended DNS Error (RFC 8914).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "conf/cfg.h"
+#include "iter_int.h"
+#include "validate/denial.h"
+#include "validate/dnssec_set.h"
+
+/** NSEC/NSEC3 records used for one proof. */
+#define ITER_PROOF_MAX 16
+/** How long bogus data is cached when the config says nothing. */
+#define ITER_BOGUS_TTL_DEFAULT 60u
+
+/* RFC 8914 INFO-CODEs. */
+#define EDE_OTHER 0
+#define EDE_UNSUPPORTED_ALG 1
+#define EDE_UNSUPPORTED_DIGEST 2
+#define EDE_BOGUS 6
+#define EDE_EXPIRED 7
+#define EDE_NOT_YET 8
+#define EDE_DNSKEY_MISSING 9
+#define EDE_RRSIGS_MISSING 10
+#define EDE_NSEC_MISSING 12
+#define EDE_NSEC3_ITERATIONS 27
+
+bool iter_img_add(struct iter_img *img, const uint8_t *owner, size_t ownerlen,
+                  uint16_t type, uint32_t ttl, const uint8_t *rdata,
+                  size_t rdlen)
+{
+	if (img == NULL || img->buf == NULL || img->count == UINT16_MAX ||
+	    !answer_rr_append(img->buf, img->cap, &img->len, owner, ownerlen,
+	                      type, WIRE_CLASS_IN, ttl, rdata, rdlen))
+		return false;
+	img->count++;
+	return true;
+}
+
+/* Whether rr is an RRSIG at owner covering type. */
+static bool iter_sig_for(const struct wire_msg *m, const struct wire_rr *rr,
+                         const uint8_t *owner, size_t ownerlen, uint16_t type)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t nlen;
+
+	return rr->type == WIRE_TYPE_RRSIG && rr->rclass == WIRE_CLASS_IN &&
+	       rr->rdlen >= 2 &&
+	       ((uint16_t)(m->buf[rr->rdata] << 8 | m->buf[rr->rdata + 1])) ==
+	               type &&
+	       iter_rr_owner(m, rr, name, &nlen) &&
+	       wire_name_equal(name, nlen, owner, ownerlen);
+}
+
+static void iter_section_range(const struct wire_msg *m, enum wire_section sec,
+                               size_t *from, size_t *to)
+{
+	*from = sec == WIRE_SECTION_ANSWER    ? 0 :
+	        sec == WIRE_SECTION_AUTHORITY ? m->an :
+	                                        m->an + m->ns;
+	*to = sec == WIRE_SECTION_ANSWER    ? m->an :
+	      sec == WIRE_SECTION_AUTHORITY ? m->an + m->ns :
+	                                      m->an + m->ns + m->ar;
+}
+
+/* The RRSIG RDATAs at owner covering type, as views into the message. */
+static size_t iter_sigs(const struct wire_msg *m, enum wire_section sec,
+                        const uint8_t *owner, size_t ownerlen, uint16_t type,
+                        struct dnssec_rdata *out, size_t cap)
+{
+	size_t from, to, i, n = 0;
+
+	iter_section_range(m, sec, &from, &to);
+	for (i = from; i < to && n < cap; i++) {
+		const struct wire_rr *rr = &m->rr[i];
+
+		if (!iter_sig_for(m, rr, owner, ownerlen, type))
+			continue;
+		out[n].msg = m->buf;
+		out[n].msglen = m->len;
+		out[n].off = rr->rdata;
+		out[n].len = rr->rdlen;
+		n++;
+	}
+	return n;
+}
+
+void iter_img_sigs(struct iter_img *img, const struct wire_msg *m,
+                   enum wire_section sec, const uint8_t *owner,
+                   size_t ownerlen, uint16_t type)
+{
+	size_t from, to, i, n = 0;
+
+	iter_section_range(m, sec, &from, &to);
+	for (i = from; i < to && n < DNSSEC_SIGS_PER_SET; i++) {
+		const struct wire_rr *rr = &m->rr[i];
+
+		if (!iter_sig_for(m, rr, owner, ownerlen, type))
+			continue;
+		n++;
+		(void)iter_img_add(img, owner, ownerlen, WIRE_TYPE_RRSIG,
+		                   rr->ttl, m->buf + rr->rdata, rr->rdlen);
+	}
+}
+
+/* The EDE code that tells a validation failure. */
+static uint16_t iter_ede_of(int status)
+{
+	switch (status) {
+	case DNSSEC_EUNSUPPORTED_ALG: return EDE_UNSUPPORTED_ALG;
+	case DNSSEC_EUNSUPPORTED_DIGEST: return EDE_UNSUPPORTED_DIGEST;
+	case DNSSEC_EEXPIRED: return EDE_EXPIRED;
+	case DNSSEC_ENOTYET: return EDE_NOT_YET;
+	case DNSSEC_EKEYTAG:
+	case DNSSEC_EMISMATCH: return EDE_DNSKEY_MISSING;
+	case DNSSEC_ENOPROOF: return EDE_RRSIGS_MISSING;
+	case DNSSEC_EITERATIONS:
+	case DNSSEC_EUNSUPPORTED_HASH: return EDE_NSEC3_ITERATIONS;
+	case DNSSEC_EBUDGET: return EDE_OTHER;
+	default: return EDE_BOGUS;
+	}
+}
+
+void iter_val_note(struct iter_req *req, uint8_t sec, int status)
+{
+	if (!req->val_ede && status != DNSSEC_OK &&
+	    (sec == CACHE_SEC_BOGUS || sec == CACHE_SEC_INSECURE)) {
+		req->val_ede = true;
+		req->val_ede_code = iter_ede_of(status);
+		req->val_ede_text = status == DNSSEC_EBUDGET ?
+		                            "DNSSEC validation work cap" :
+		                            dnssec_strerror(status);
+	}
+	if (!req->val_any || sec == CACHE_SEC_BOGUS)
+		req->val_sec = sec;
+	else if (req->val_sec != CACHE_SEC_BOGUS && sec < req->val_sec)
+		req->val_sec = sec;
+	req->val_any = true;
+}
+
+uint32_t iter_bogus_ttl(const struct iter_req *req)
+{
+	(void)req;
+	return ITER_BOGUS_TTL_DEFAULT;
+}
+
+/* The zone's validated keys from the cache, as views into buf. */
+static size_t iter_keys(struct iter_req *req, const uint8_t *zone,
+                        size_t zonelen, uint8_t *buf, size_t cap,
+                        struct dnssec_rdata *out, size_t max)
+{
+	struct cache_query q = { zone, zonelen, WIRE_TYPE_DNSKEY,
+		                 WIRE_CLASS_IN, 0 };
+	struct cache_answer ans;
+	struct answer_rr rr;
+	size_t pos = 0, n = 0;
+
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, buf, cap) !=
+	            CACHE_OK ||
+	    ans.kind != CACHE_KIND_RRSET || ans.sec != CACHE_SEC_SECURE)
+		return 0;
+	while (n < max && answer_rr_next(buf, ans.len, &pos, &rr)) {
+		out[n].msg = buf;
+		out[n].msglen = ans.len;
+		out[n].off = rr.rdata;
+		out[n].len = rr.rdlen;
+		n++;
+	}
+	return n;
+}
+
+/* Verify an RRset (standalone RDATAs) with the zone's cached keys. */
+static int iter_verify(struct iter_req *req, const uint8_t *zone,
+                       size_t zonelen, const struct dnssec_rrset *set,
+                       const struct dnssec_rdata *sigs, size_t nsigs,
+                       struct dnssec_verdict *v)
+{
+	struct dnssec_rdata keys[ITER_RRSET_MAX];
+	uint8_t *buf = malloc(ITER_RDATA_BYTES);
+	size_t nkeys;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	if (buf == NULL)
+		return v->status = DNSSEC_ECRYPTO;
+	nkeys = iter_keys(req, zone, zonelen, buf, ITER_RDATA_BYTES, keys,
+	                  ITER_RRSET_MAX);
+	rc = dnssec_set_verify(set, sigs, nsigs, zone, zonelen, keys, nkeys,
+	                       req->now.wall, &req->verify_left, v);
+	free(buf);
+	return rc;
+}
+
+/* Verify the RRset of rd[] at owner from a reply section. */
+static int iter_verify_rd(struct iter_req *req, const uint8_t *zone,
+                          size_t zonelen, const struct wire_msg *m,
+                          enum wire_section sec, const uint8_t *owner,
+                          size_t ownerlen, uint16_t type,
+                          const struct cache_rdata *rd, size_t n,
+                          struct dnssec_verdict *v)
+{
+	struct dnssec_rdata *views = calloc(n > 0 ? n : 1, sizeof(*views));
+	struct dnssec_rdata sigs[DNSSEC_SIGS_PER_SET];
+	struct dnssec_rrset set = { owner,         ownerlen, type,
+		                    WIRE_CLASS_IN, views,    n };
+	size_t i, nsigs;
+	int rc;
+
+	if (views == NULL)
+		return DNSSEC_ECRYPTO;
+	for (i = 0; i < n; i++) {
+		views[i].msg = rd[i].data;
+		views[i].msglen = rd[i].len;
+		views[i].off = 0;
+		views[i].len = (uint16_t)rd[i].len;
+	}
+	nsigs = iter_sigs(m, sec, owner, ownerlen, type, sigs,
+	                  DNSSEC_SIGS_PER_SET);
+	rc = iter_verify(req, zone, zonelen, &set, sigs, nsigs, v);
+	free(views);
+	return rc;
+}
+
+/* NSEC/NSEC3 records of a reply's authority section, each verified. */
+struct iter_proof {
+	struct dnssec_nsec rr[ITER_PROOF_MAX];
+	uint8_t owner[ITER_PROOF_MAX][WIRE_NAME_MAX];
+	size_t n;
+	uint32_t ttl; /**< least TTL of the records kept */
+	int status;   /**< why a record was left out, else DNSSEC_OK */
+};
+
+/* Verify one NSEC/NSEC3 record (a set of one) and keep it. */
+static void iter_proof_add(struct iter_req *req, const uint8_t *zone,
+                           size_t zonelen, const struct wire_msg *m,
+                           const struct wire_rr *rr, struct iter_proof *p,
+                           struct iter_img *img)
+{
+	uint8_t *owner = p->owner[p->n];
+	size_t olen, i;
+	struct cache_rdata rd;
+	struct dnssec_verdict v;
+	int rc;
+
+	if (!iter_rr_owner(m, rr, owner, &olen) ||
+	    !iter_name_under(owner, olen, zone, zonelen))
+		return;
+	for (i = 0; i < p->n; i++)
+		if (p->rr[i].type == rr->type &&
+		    wire_name_equal(p->rr[i].owner, p->rr[i].ownerlen, owner,
+		                    olen))
+			return;
+	rd.data = m->buf + rr->rdata;
+	rd.len = rr->rdlen;
+	rc = iter_verify_rd(req, zone, zonelen, m, WIRE_SECTION_AUTHORITY,
+	                    owner, olen, rr->type, &rd, 1, &v);
+	if (rc != DNSSEC_OK) {
+		p->status = rc;
+		return;
+	}
+	p->rr[p->n] = (struct dnssec_nsec){ owner, olen, rr->type,
+		                            m->buf + rr->rdata, rr->rdlen };
+	if (p->n == 0 || rr->ttl < p->ttl)
+		p->ttl = rr->ttl;
+	p->n++;
+	(void)iter_img_add(img, owner, olen, rr->type, rr->ttl,
+	                   m->buf + rr->rdata, rr->rdlen);
+	iter_img_sigs(img, m, WIRE_SECTION_AUTHORITY, owner, olen, rr->type);
+}
+
+static void iter_proof_collect(struct iter_req *req, const uint8_t *zone,
+                               size_t zonelen, const struct wire_msg *m,
+                               struct iter_proof *p, struct iter_img *img)
+{
+	size_t i;
+
+	p->n = 0;
+	p->status = DNSSEC_OK;
+	for (i = m->an; i < m->an + m->ns && p->n < ITER_PROOF_MAX; i++)
+		if (m->rr[i].type == WIRE_TYPE_NSEC ||
+		    m->rr[i].type == WIRE_TYPE_NSEC3)
+			iter_proof_add(req, zone, zonelen, m, &m->rr[i], p,
+			               img);
+}
+
+static unsigned iter_nsec3_cap(const struct iter_req *req)
+{
+	(void)req;
+	return DNSSEC_NSEC3_ITERATIONS_MAX;
+}
+
+/* The status a denial result gives; *status gets the reason. */
+static uint8_t iter_denial_sec(int rc, int *status)
+{
+	*status = rc;
+	switch (rc) {
+	case DNSSEC_OK: return CACHE_SEC_SECURE;
+	case DNSSEC_EOPTOUT: *status = DNSSEC_OK; return CACHE_SEC_INSECURE;
+	case DNSSEC_EITERATIONS:
+	case DNSSEC_EUNSUPPORTED_HASH: return CACHE_SEC_INSECURE;
+	default: return CACHE_SEC_BOGUS;
+	}
+}
+
+/* A proof (deny_fn over the records) for a wildcard expansion. */
+static uint8_t iter_val_wildcard(struct iter_req *req, const uint8_t *zone,
+                                 size_t zonelen, const struct wire_msg *m,
+                                 const uint8_t *owner, size_t ownerlen,
+                                 unsigned labels, int *status)
+{
+	struct iter_proof *p = malloc(sizeof(*p));
+	struct iter_img none = { NULL, 0, 0, 0 };
+	struct dnssec_denial d;
+	uint8_t sec;
+	int rc;
+
+	if (p == NULL) {
+		*status = DNSSEC_ECRYPTO;
+		return CACHE_SEC_BOGUS;
+	}
+	iter_proof_collect(req, zone, zonelen, m, p, &none);
+	d = (struct dnssec_denial){ p->rr,
+		                    p->n,
+		                    zone,
+		                    zonelen,
+		                    iter_nsec3_cap(req),
+		                    &req->hashes_left };
+	rc = dnssec_deny_expanded(&d, owner, ownerlen, labels);
+	sec = iter_denial_sec(rc, status);
+	if (rc == DNSSEC_ENOPROOF && p->status != DNSSEC_OK)
+		*status = p->status;
+	free(p);
+	return sec;
+}
+
+/* A bogus part: counted, kept briefly. */
+static uint8_t iter_bogus(struct iter_req *req, uint32_t *ttl)
+{
+	iter_tally(req->env->tally.rrset_bogus);
+	if (*ttl > iter_bogus_ttl(req))
+		*ttl = iter_bogus_ttl(req);
+	return CACHE_SEC_BOGUS;
+}
+
+/* The status a frame's trust gives its data without verifying. */
+static uint8_t iter_trust_sec(const struct iter_frame *f, int *status)
+{
+	*status = DNSSEC_OK;
+	switch (f->trust) {
+	case ITER_T_INSECURE: return CACHE_SEC_INSECURE;
+	case ITER_T_BOGUS: *status = f->trust_status; return CACHE_SEC_BOGUS;
+	case ITER_T_SECURE: return CACHE_SEC_SECURE;
+	default: return CACHE_SEC_UNCHECKED;
+	}
+}
+
+uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
+                       enum wire_section sec, const uint8_t *owner,
+                       size_t ownerlen, uint16_t type,
+                       const struct cache_rdata *rd, size_t n, uint32_t *ttl,
+                       struct iter_img *img, int *status)
+{
+	const struct iter_frame *f = req->frame[req->vfi];
+	struct dnssec_verdict v;
+	uint8_t st;
+	int labels;
+
+	*status = DNSSEC_OK;
+	if (!iter_val_on(req))
+		return CACHE_SEC_UNCHECKED;
+	iter_img_sigs(img, m, sec, owner, ownerlen, type);
+	st = iter_trust_sec(f, status);
+	if (st == CACHE_SEC_BOGUS)
+		return iter_bogus(req, ttl);
+	if (st != CACHE_SEC_SECURE)
+		return st;
+	*status = iter_verify_rd(req, f->zone.name, f->zone.len, m, sec, owner,
+	                         ownerlen, type, rd, n, &v);
+	if (*status != DNSSEC_OK)
+		return iter_bogus(req, ttl);
+	if (v.ttl < *ttl)
+		*ttl = v.ttl;
+	labels = dnssec_name_labels(owner, ownerlen);
+	if (labels >= 0 && v.labels < (unsigned)labels)
+		st = iter_val_wildcard(req, f->zone.name, f->zone.len, m,
+		                       owner, ownerlen, v.labels, status);
+	return st == CACHE_SEC_BOGUS ? iter_bogus(req, ttl) : st;
+}
+
+uint8_t iter_val_negative(struct iter_req *req, size_t fi,
+                          const struct wire_msg *m, bool nx,
+                          struct iter_img *img, int *status)
+{
+	const struct iter_frame *f = req->frame[fi];
+	const struct iter_class *c = &req->cls;
+	uint8_t owner[WIRE_NAME_MAX], rdbuf[2 * WIRE_NAME_MAX + 20], st;
+	size_t olen, rdlen;
+	struct cache_rdata rd;
+	struct dnssec_verdict v;
+	struct iter_proof *p;
+	struct dnssec_denial d;
+	uint32_t ttl = UINT32_MAX;
+
+	*status = DNSSEC_OK;
+	if (!iter_val_on(req))
+		return CACHE_SEC_UNCHECKED;
+	if (c->soa != WIRE_NONE &&
+	    iter_rr_owner(m, &m->rr[c->soa], owner, &olen))
+		iter_img_sigs(img, m, WIRE_SECTION_AUTHORITY, owner, olen,
+		              WIRE_TYPE_SOA);
+	st = iter_trust_sec(f, status);
+	if (st != CACHE_SEC_SECURE)
+		return st == CACHE_SEC_BOGUS ? iter_bogus(req, &ttl) : st;
+	/* the SOA: signed by the zone */
+	if (c->soa == WIRE_NONE ||
+	    !iter_rr_owner(m, &m->rr[c->soa], owner, &olen) ||
+	    !iter_rdata_expand(m, &m->rr[c->soa], rdbuf, sizeof rdbuf,
+	                       &rdlen)) {
+		*status = DNSSEC_ENOPROOF;
+		return iter_bogus(req, &ttl);
+	}
+	rd.data = rdbuf;
+	rd.len = rdlen;
+	*status = iter_verify_rd(req, f->zone.name, f->zone.len, m,
+	                         WIRE_SECTION_AUTHORITY, owner, olen,
+	                         WIRE_TYPE_SOA, &rd, 1, &v);
+	if (*status != DNSSEC_OK)
+		return iter_bogus(req, &ttl);
+	if ((p = malloc(sizeof(*p))) == NULL) {
+		*status = DNSSEC_ECRYPTO;
+		return iter_bogus(req, &ttl);
+	}
+	iter_proof_collect(req, f->zone.name, f->zone.len, m, p, img);
+	d = (struct dnssec_denial){ p->rr,
+		                    p->n,
+		                    f->zone.name,
+		                    f->zone.len,
+		                    iter_nsec3_cap(req),
+		                    &req->hashes_left };
+	st = iter_denial_sec(nx ? dnssec_deny_name(&d, f->sname, f->snamelen) :
+	                          dnssec_deny_type(&d, f->sname, f->snamelen,
+	                                           f->qtype),
+	                     status);
+	if (*status == DNSSEC_ENOPROOF && p->status != DNSSEC_OK)
+		*status = p->status;
+	free(p);
+	return st == CACHE_SEC_BOGUS ? iter_bogus(req, &ttl) : st;
+}
+
+/* Cache an RRset of standalone RDATAs with its status and image. */
+static void iter_val_put(struct iter_req *req, const uint8_t *owner,
+                         size_t ownerlen, uint16_t type,
+                         const struct cache_rdata *rd, size_t n, uint32_t ttl,
+                         uint8_t sec, const struct iter_img *img)
+{
+	struct cache_rrset set = { owner,
+		                   ownerlen,
+		                   type,
+		                   WIRE_CLASS_IN,
+		                   ttl,
+		                   rd,
+		                   n,
+		                   CACHE_RANK_NONAUTH,
+		                   NULL,
+		                   (enum cache_sec)sec,
+		                   img != NULL ? img->buf : NULL,
+		                   img != NULL ? img->len : 0 };
+
+	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+}
+
+/* The DS RDATAs at cut in the authority section (no names inside). */
+static size_t iter_ds_gather(const struct iter_req *req,
+                             const struct wire_msg *m, const uint8_t *cut,
+                             size_t cutlen, struct cache_rdata *rd, size_t cap,
+                             uint32_t *ttl)
+{
+	size_t i, n = 0;
+
+	for (i = m->an; i < m->an + m->ns && n < cap; i++) {
+		const struct wire_rr *rr = &m->rr[i];
+		uint8_t owner[WIRE_NAME_MAX];
+		size_t olen;
+
+		if (rr->type != WIRE_TYPE_DS || rr->rclass != WIRE_CLASS_IN ||
+		    !iter_rr_owner(m, rr, owner, &olen) ||
+		    !wire_name_equal(owner, olen, cut, cutlen))
+			continue;
+		rd[n].data = m->buf + rr->rdata;
+		rd[n].len = rr->rdlen;
+		if (n == 0 || iter_ttl(req, rr->ttl) < *ttl)
+			*ttl = iter_ttl(req, rr->ttl);
+		n++;
+	}
+	return n;
+}
+
+/* A referral without DS: its proof that there is none. */
+static enum iter_trust iter_val_nods(struct iter_req *req, size_t fi,
+                                     const struct wire_msg *m,
+                                     const uint8_t *cut, size_t cutlen)
+{
+	const struct iter_frame *f = req->frame[fi];
+	struct iter_proof *p = malloc(sizeof(*p));
+	struct iter_img none = { NULL, 0, 0, 0 };
+	struct dnssec_denial d;
+	static const uint8_t mark[1] = { 0 };
+	struct cache_rdata rd = { mark, sizeof mark };
+	int status;
+	uint8_t st;
+
+	if (p == NULL)
+		return ITER_T_NEED_DS;
+	iter_proof_collect(req, f->zone.name, f->zone.len, m, p, &none);
+	if (p->n == 0) {
+		free(p);
+		return ITER_T_NEED_DS;
+	}
+	d = (struct dnssec_denial){ p->rr,
+		                    p->n,
+		                    f->zone.name,
+		                    f->zone.len,
+		                    iter_nsec3_cap(req),
+		                    &req->hashes_left };
+	st = iter_denial_sec(dnssec_deny_type(&d, cut, cutlen, WIRE_TYPE_DS),
+	                     &status);
+	if (st != CACHE_SEC_BOGUS)
+		iter_val_put(req, cut, cutlen, ITER_TYPE_NODS, &rd, 1,
+		             iter_ttl(req, p->ttl), CACHE_SEC_SECURE, NULL);
+	free(p);
+	/* no proof: the DS is asked for explicitly (a server may leave
+	 * proofs out of referrals; a forged referral fails there too) */
+	return st == CACHE_SEC_BOGUS ? ITER_T_NEED_DS : ITER_T_INSECURE;
+}
+
+enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
+                                  const struct wire_msg *m, const uint8_t *cut,
+                                  size_t cutlen, int *status)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct cache_rdata rd[ITER_PROOF_MAX];
+	uint8_t imgbuf[ITER_AUTH_MAX];
+	struct iter_img img = { imgbuf, 0, sizeof imgbuf, 0 };
+	uint32_t ttl = 0;
+	size_t n;
+	uint8_t st;
+
+	*status = DNSSEC_OK;
+	if (!iter_val_on(req))
+		return ITER_T_INSECURE;
+	if (f->trust == ITER_T_INSECURE || f->trust == ITER_T_BOGUS)
+		return f->trust;
+	if (f->trust != ITER_T_SECURE)
+		return ITER_T_UNKNOWN;
+	n = iter_ds_gather(req, m, cut, cutlen, rd, ITER_PROOF_MAX, &ttl);
+	if (n == 0)
+		return iter_val_nods(req, fi, m, cut, cutlen);
+	req->vfi = fi;
+	st = iter_val_rrset(req, m, WIRE_SECTION_AUTHORITY, cut, cutlen,
+	                    WIRE_TYPE_DS, rd, n, &ttl, &img, status);
+	iter_val_put(req, cut, cutlen, WIRE_TYPE_DS, rd, n, ttl, st, &img);
+	/* a secure DS set: iter_trust_eval reads it (usable or not) */
+	return st == CACHE_SEC_BOGUS ? ITER_T_BOGUS : ITER_T_UNKNOWN;
+}
+
+int iter_cached_status(uint8_t sec)
+{
+	return sec == CACHE_SEC_BOGUS ? DNSSEC_EBADSIG : DNSSEC_OK;
+}
