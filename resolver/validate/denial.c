@@ -165,7 +165,8 @@ int denial_cut(const uint8_t *bm, size_t bmlen)
 	       has(bm, bmlen, WIRE_TYPE_DNAME);
 }
 
-/* The length of the uncompressed wire name that starts buf, or 0. */
+/* The length of the uncompressed wire name that starts buf, or 0 (a
+ * compression pointer jumps past the end or fails wire_name_check). */
 static size_t name_len(const uint8_t *buf, size_t len)
 {
 	size_t pos = 0;
@@ -175,8 +176,6 @@ static size_t name_len(const uint8_t *buf, size_t len)
 			return wire_name_check(buf, pos + 1) == WIRE_OK ?
 			               pos + 1 :
 			               0;
-		if (buf[pos] > 63)
-			return 0;
 		pos += 1 + (size_t)buf[pos];
 	}
 	return 0;

@@ -373,6 +373,10 @@ static const struct {
 	  DNSSEC_OK, 1, 1 },
 	{ "B.5", P_TYPE, "a.z.w.example", 28, "k8ud q04j r53b", DNSSEC_EOPTOUT,
 	  DNSSEC_OK, 3, 4 },
+	/* Not in the RFC: f.example hashes past t644, so the last record
+	 * (t644 -> 0p9m) covers it; *.example is covered by gjeq -> ji6n. */
+	{ "wrap", P_NAME, "f.example", 0, "0p9m t644 gjeq", DNSSEC_EOPTOUT,
+	  DNSSEC_OK, 3, 3 },
 };
 
 static int run5155(size_t i, unsigned flags, int whole, unsigned *hashes)

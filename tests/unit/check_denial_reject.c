@@ -67,6 +67,11 @@ START_TEST(test_nsec_bitmap_rules)
 	add_rfc4035(&s, "x.y.w.example");
 	add_rfc4035(&s, "*.w.example");
 	ck_assert_int_eq(deny_type(&s, "a.z.w.example", 15), DNSSEC_ENOPROOF);
+	/* A span whose next name is not below qname: no empty
+	 * non-terminal, and without the wildcard no NODATA. */
+	set_init(&s, "example");
+	add_rfc4035(&s, "b.example");
+	ck_assert_int_eq(deny_type(&s, "ml.example", 1), DNSSEC_ENOPROOF);
 	/* An empty non-terminal exists: no name error for it. */
 	set_init(&s, "example");
 	add_rfc4035(&s, "x.w.example");
@@ -134,6 +139,11 @@ START_TEST(test_wrong_zone)
 	s.d.zonelen = tname("w.example", s.zone);
 	ck_assert_int_eq(deny_type(&s, "ns1.w.example", 15), DNSSEC_ENOPROOF);
 	ck_assert_uint_eq(taken(&s), 0);
+	/* A qname outside the zone, whose hash a record of the zone has. */
+	set_init(&s, "w.example");
+	add_rfc5155(&s, "2t7b", 0);
+	ck_assert_int_eq(deny_type(&s, "ns1.example", 15), DNSSEC_ENOPROOF);
+	ck_assert_int_eq(deny_type(&s, "ns1.w.example", 15), DNSSEC_ENOPROOF);
 	set_init(&s, "example");
 	add_rfc5155(&s, "2t7b", 0);
 	ql = tname("ns1.example", q);
@@ -230,9 +240,15 @@ START_TEST(test_nsec3_bitmap_rules)
 	          "gjeqe526plbf1g8mklp59enfd789njgi", "DNAME RRSIG");
 	add_rfc5155(&s, "35mt", 0);
 	ck_assert_int_eq(deny_name(&s, "a.c.x.w.example"), DNSSEC_ENOPROOF);
-	/* A qname that matches has no name error. */
+	/* A qname that matches has no name error, even with the rest of a
+	 * proof: 0p9m the encloser, a record covering H(ns1.example) =
+	 * 2t7b..., gjeq -> ji6n covering H(*.example) = jhsv.... */
 	set_init(&s, "example");
 	add_rfc5155(&s, "2t7b", 0);
+	add_rfc5155(&s, "0p9m", 0);
+	add_rfc5155(&s, "gjeq", 0);
+	add_nsec3(&s, &p, "2t7a0000000000000000000000000000",
+	          "2t7c0000000000000000000000000000", "A RRSIG");
 	ck_assert_int_eq(deny_name(&s, "ns1.example"), DNSSEC_ENOPROOF);
 }
 END_TEST
@@ -286,6 +302,12 @@ START_TEST(test_nsec3_ignored)
 		                 DNSSEC_ENOPROOF);
 		ck_assert_uint_eq(taken(&s), 0);
 	}
+	/* An owner label of 31 characters (19 bytes) spanning everything. */
+	set_init(&s, "example");
+	add_nsec3(&s, &p, "0000000000000000000000000000000",
+	          "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv", "A RRSIG");
+	ck_assert_int_eq(deny_expanded(&s, "a.z.w.example", 2),
+	                 DNSSEC_ENOPROOF);
 	/* A next hash of 19 bytes. */
 	set_init(&s, "example");
 	add_nsec3(&s, &p, "2t7b4g4vsa5smi47k61mv5bv1a22bojr",
