@@ -17,15 +17,26 @@
  * of the records; base32hex decodes what it encoded, and encodes what it
  * decoded back to the same text (up to case).
  *
+ * The same pieces, taken two by two (owner, RDATA), are also a set of
+ * NSEC and NSEC3 records (each pair twice, once as each type) for the
+ * proofs of non-existence (resolver/validate/denial.h) of a fixed
+ * question in the zone "example": a.c.x.w.example does not exist, has
+ * no A nor DS, and is a wildcard expansion (labels 2 and 3). Invariants:
+ * every proof returns one of its documented statuses, never takes more
+ * hashes than its budget, and dnssec_name_cmp is antisymmetric.
+ *
  * Seeds (corpus/dnssec/): the examples of tests/unit/dnssec_test.h in
  * this layout, each of which verifies (RFC 5702, 6605, 8080, dnspython's
- * SOA and wildcard), and SRV, NAPTR and MX sets with names to expand.
+ * SOA and wildcard), and SRV, NAPTR and MX sets with names to expand;
+ * denial-*: records of RFC 5155 Appendix B.1 (NSEC3, opt-out cleared)
+ * and RFC 4035 Appendix B.2 and B.6 (NSEC) as owner/RDATA pairs.
  */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "validate/denial.h"
 #include "validate/dnssec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -34,6 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_RRS_MAX 8
 /** Pieces: DNSKEY, RRSIG, owner and the RDATAs. */
 #define FUZZ_PIECES (3 + FUZZ_RRS_MAX)
+/** NSEC3 hashes one fuzzed proof may take. */
+#define FUZZ_HASHES 8
+/** NSEC and NSEC3 records: each pair of pieces, as each type. */
+#define FUZZ_DENIAL_RRS (FUZZ_PIECES / 2 * 2)
 /** Signed data of a fuzzed RRset: at most 64 KiB of input, expanded. */
 #define FUZZ_SIGNED_MAX (FUZZ_RRS_MAX * 2 * (65536 + WIRE_NAME_MAX + 16))
 
@@ -174,6 +189,69 @@ static void run(struct piece *pc, size_t n, uint8_t *a, uint8_t *b)
 	(void)rc;
 }
 
+/* The results a proof may give (denial.h). */
+static int denial_status_ok(int rc)
+{
+	return rc == DNSSEC_OK || rc == DNSSEC_EOPTOUT ||
+	       rc == DNSSEC_ENOPROOF || rc == DNSSEC_EITERATIONS ||
+	       rc == DNSSEC_EUNSUPPORTED_HASH || rc == DNSSEC_EBUDGET;
+}
+
+/* Each proof of the fixed question within its budget. */
+static void denial_prove(struct dnssec_denial *d, unsigned *hashes)
+{
+	static const uint8_t q[] = "\1a\1c\1x\1w\7example";
+	int rc[5];
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		*hashes = FUZZ_HASHES;
+		rc[i] = i == 0 ? dnssec_deny_name(d, q, sizeof q) :
+		        i == 1 ? dnssec_deny_type(d, q, sizeof q, 1) :
+		        i == 2 ? dnssec_deny_type(d, q, sizeof q, 43) :
+		                 dnssec_deny_expanded(d, q, sizeof q,
+		                                      (unsigned)i - 1);
+		if (!denial_status_ok(rc[i]) || *hashes > FUZZ_HASHES)
+			abort();
+	}
+}
+
+/* The pieces as NSEC and NSEC3 records, and names compared. */
+static void check_denial(const struct piece *pc, size_t n)
+{
+	static const uint8_t zone[] = "\7example";
+	struct dnssec_nsec rr[FUZZ_DENIAL_RRS];
+	struct dnssec_denial d;
+	unsigned hashes = FUZZ_HASHES;
+	size_t i, k = 0;
+	int ab, ba;
+
+	for (i = 0; i + 1 < n; i += 2) {
+		rr[k].owner = pc[i].p;
+		rr[k].ownerlen = pc[i].len;
+		rr[k].rdata = pc[i + 1].p;
+		rr[k].rdlen = pc[i + 1].len;
+		rr[k].type = DNSSEC_TYPE_NSEC3;
+		rr[k + 1] = rr[k];
+		rr[k + 1].type = DNSSEC_TYPE_NSEC;
+		k += 2;
+		ab = dnssec_name_cmp(pc[i].p, pc[i].len, pc[i + 1].p,
+		                     pc[i + 1].len);
+		ba = dnssec_name_cmp(pc[i + 1].p, pc[i + 1].len, pc[i].p,
+		                     pc[i].len);
+		if ((ab < 0) != (ba > 0) || (ab == 0) != (ba == 0))
+			abort();
+		(void)dnssec_bitmap_has(pc[i + 1].p, pc[i + 1].len, 1);
+	}
+	d.rr = rr;
+	d.count = k;
+	d.zone = zone;
+	d.zonelen = sizeof zone;
+	d.max_iterations = DNSSEC_NSEC3_ITERATIONS_MAX;
+	d.hashes = &hashes;
+	denial_prove(&d, &hashes);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t a[FUZZ_SIGNED_MAX], b[FUZZ_SIGNED_MAX];
@@ -181,6 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = cut(data, size, pc), i;
 
 	run(pc, n, a, b);
+	check_denial(pc, n);
 	for (i = 0; i < n; i++)
 		free(pc[i].p);
 	return 0;
