@@ -134,7 +134,6 @@ int anchors_add_rr(struct anchors *a, const uint8_t *owner, size_t ownerlen,
                    uint16_t type, const uint8_t *rdata, size_t rdlen)
 {
 	struct anchor *z;
-	int rc;
 
 	if (a == NULL || owner == NULL || rdata == NULL || rdlen == 0 ||
 	    rdlen > ANCHOR_RDATA_MAX || ownerlen > WIRE_NAME_MAX ||
@@ -151,16 +150,10 @@ int anchors_add_rr(struct anchors *a, const uint8_t *owner, size_t ownerlen,
 		z->namelen = ownerlen;
 		a->zone[a->nzones++] = z;
 	}
+	/* a zone made just now has no record yet: this cannot fail then */
 	if (type == WIRE_TYPE_DS)
-		rc = rdata_add(z->ds, &z->nds, rdata, rdlen);
-	else
-		rc = rdata_add(z->dnskey, &z->ndnskey, rdata, rdlen);
-	if (rc != ANCHOR_OK && z->nds + z->ndnskey == 0) {
-		/* a zone made for this record only: take it back */
-		free(z);
-		a->nzones--;
-	}
-	return rc;
+		return rdata_add(z->ds, &z->nds, rdata, rdlen);
+	return rdata_add(z->dnskey, &z->ndnskey, rdata, rdlen);
 }
 
 int anchors_add_builtin(struct anchors *a)

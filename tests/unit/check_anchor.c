@@ -526,6 +526,11 @@ START_TEST(test_find_closest)
 	/* a label boundary, not a string suffix */
 	len = name("xsub.example.com.", n);
 	ck_assert_ptr_eq(anchors_find(a, n, len), z);
+	/* "a\007example.com." ends in the bytes of "example.com.", not
+	 * at a label */
+	len = name("a\\007example.com.", n);
+	ck_assert_uint_eq(len, 15);
+	ck_assert_uint_eq(anchors_find(a, n, len)->namelen, 1);
 	len = name("notexample.com.", n);
 	ck_assert_uint_eq(anchors_find(a, n, len)->namelen, 1);
 	len = name("com.", n);
@@ -557,6 +562,9 @@ START_TEST(test_insecure)
 	ck_assert(!anchors_insecure(a, n, len));
 	len = name("example.", n);
 	ck_assert(!anchors_insecure(a, n, len));
+	/* the bytes of "corp.example." at its end, not at a label */
+	len = name("a\\004corp.example.", n);
+	ck_assert(!anchors_insecure(a, n, len));
 	ck_assert_uint_eq(anchors_count(a), 0); /* not an anchor */
 	ck_assert_int_eq(anchors_add_insecure(a,
 	                                      (const uint8_t *)"\x05"
@@ -575,6 +583,116 @@ START_TEST(test_insecure)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* The daemon's choice (resolver/daemon/trust.h)                        */
+
+static struct cfg conf;
+
+/* The config of text, then trust_anchors_choose with debian as Debian's
+ * root.key; the set replaces a. */
+static int choose(const char *text, const char *debian, struct trust_used *u)
+{
+	struct anchors *n = NULL;
+	int rc;
+
+	cfg_defaults(&conf);
+	ck_assert_msg(cfg_parse("test.conf", text, strlen(text), &conf, err,
+	                        sizeof err) == 0,
+	              "%s", err);
+	err[0] = '\0';
+	rc = trust_anchors_choose(&conf, debian, &n, u, err, sizeof err);
+	if (rc == 0) {
+		anchors_free(a);
+		a = n;
+	}
+	return rc;
+}
+
+START_TEST(test_choose)
+{
+	struct trust_used u;
+	char text[256];
+	uint8_t n[WIRE_NAME_MAX];
+
+	/* no option, no Debian file: the built-in KSKs */
+	ck_assert_int_eq(choose("", "/nonexistent/root.key", &u), 0);
+	ck_assert_str_eq(u.source, "builtin");
+	ck_assert_str_eq(u.note, "");
+	ck_assert_uint_eq(u.zones, 1);
+	ck_assert_uint_eq(zone(".")->nds, 2);
+	/* Debian's file when it is there and loads */
+	ck_assert_int_eq(load(". IN DNSKEY 257 3 8 AwEAAQ==\n"), ANCHOR_OK);
+	ck_assert_int_eq(choose("domain-insecure: corp.example\n", path, &u),
+	                 0);
+	snprintf(text, sizeof text, "file:%s", path);
+	ck_assert_str_eq(u.source, text);
+	ck_assert_uint_eq(zone(".")->ndnskey, 1);
+	ck_assert_uint_eq(zone(".")->nds, 0);
+	ck_assert_uint_eq(u.insecure, 1);
+	ck_assert(anchors_insecure(a, n, name("www.corp.example.", n)));
+	/* there and broken: the built-in KSKs, and why */
+	ck_assert_int_eq(load(". IN DNSKEY 257 4 8 AwEAAQ==\n"),
+	                 ANCHOR_ESYNTAX);
+	ck_assert_int_eq(choose("", path, &u), 0);
+	ck_assert_str_eq(u.source, "builtin");
+	snprintf(text, sizeof text, "%s:1: DNSKEY protocol 4, not 3", path);
+	ck_assert_str_eq(u.note, text);
+	ck_assert_uint_eq(zone(".")->nds, 2);
+	/* options: exactly those */
+	snprintf(text, sizeof text,
+	         "trust-anchor-file: %s\n"
+	         "trust-anchor: \"example. DS 1 8 1 " SHA1_HEX "\"\n",
+	         ANCHOR_DEBIAN_ROOT_KEY);
+	if (access(ANCHOR_DEBIAN_ROOT_KEY, R_OK) == 0) {
+		ck_assert_int_eq(choose(text, path, &u), 0);
+		ck_assert_str_eq(u.source, "options");
+		ck_assert_uint_eq(u.zones, 2);
+		ck_assert_uint_eq(zone(".")->ndnskey, 2);
+	}
+	ck_assert_int_eq(choose("trust-anchor: \"example. DS 1 8 1 " SHA1_HEX
+	                        "\"\n",
+	                        "/nonexistent/root.key", &u),
+	                 0);
+	ck_assert_uint_eq(u.zones, 1);
+	ck_assert_ptr_null(anchors_find(a, root, 1));
+	/* dnssec: no: nothing at all */
+	ck_assert_int_eq(choose("dnssec: no\ndomain-insecure: a.\n"
+	                        "trust-anchor: \". DS 1 8 1 00\"\n",
+	                        "/nonexistent/root.key", &u),
+	                 0);
+	ck_assert_str_eq(u.source, "none");
+	ck_assert_uint_eq(u.zones + u.insecure, 0);
+	ck_assert_uint_eq(anchors_count(a), 0);
+}
+END_TEST
+
+/* A bad option: an error naming its FILE:LINE, no set. */
+START_TEST(test_choose_errors)
+{
+	struct trust_used u;
+	char text[256];
+	struct anchors *before = a;
+
+	ck_assert_int_eq(choose("# anchors\n\n"
+	                        "trust-anchor: \". DS 1 8 1 00\"\n",
+	                        "/nonexistent/root.key", &u),
+	                 -1);
+	ck_assert_str_eq(err, "test.conf:3: trust-anchor \". DS 1 8 1 00\": "
+	                      "DS digest type 1 wants 20 bytes, got 1");
+	ck_assert_ptr_eq(a, before);
+	ck_assert_int_eq(choose("trust-anchor-file: /nonexistent/a.key\n",
+	                        "/nonexistent/root.key", &u),
+	                 -1);
+	ck_assert_str_eq(err, "/nonexistent/a.key: No such file or directory");
+	ck_assert_int_eq(load("; root\n. DS 1 8 2 00\n"), ANCHOR_ESYNTAX);
+	snprintf(text, sizeof text, "auto-trust-anchor-file: %s\n", path);
+	ck_assert_int_eq(choose(text, "/nonexistent/root.key", &u), -1);
+	snprintf(text, sizeof text, "%s:2: DS digest type 2 wants 32", path);
+	ck_assert_msg(strncmp(err, text, strlen(text)) == 0, "%s", err);
+	ck_assert_ptr_eq(a, before);
+}
+END_TEST
+
 static Suite *anchor_suite(void)
 {
 	Suite *su = suite_create("anchor");
@@ -582,6 +700,7 @@ static Suite *anchor_suite(void)
 	TCase *tf = tcase_create("files");
 	TCase *tr = tcase_create("reject");
 	TCase *tl = tcase_create("lookups");
+	TCase *td = tcase_create("daemon");
 
 	tcase_add_checked_fixture(tb, setup, teardown);
 	tcase_add_test(tb, test_builtin_matches_ksks);
@@ -604,6 +723,10 @@ static Suite *anchor_suite(void)
 	tcase_add_test(tl, test_find_closest);
 	tcase_add_test(tl, test_insecure);
 	suite_add_tcase(su, tl);
+	tcase_add_checked_fixture(td, setup, teardown);
+	tcase_add_test(td, test_choose);
+	tcase_add_test(td, test_choose_errors);
+	suite_add_tcase(su, td);
 	return su;
 }
 
