@@ -463,9 +463,10 @@ static int b64_decode(struct anchor_text *z, const char *in, size_t n,
 		pad++;
 	for (i = 0; i < n - pad; i++)
 		if (!b64_char(in[i]))
-			return anchor_text_fail(z, ANCHOR_ESYNTAX,
-			                        "key: '%c' is not base64",
-			                        in[i]);
+			return anchor_text_fail(
+				z, ANCHOR_ESYNTAX, "key: '%c' %s", in[i],
+				in[i] == '=' ? "(padding) before the end" :
+					       "is not base64");
 	if (n == 0 || n % 4 != 0)
 		return anchor_text_fail(z, ANCHOR_ESYNTAX,
 		                        "key: %zu base64 characters (a "
