@@ -4,7 +4,8 @@
  * defaults (cfg_defaults), one "option: value" line (cfg_line_parse) and
  * the checks of the whole config (cfg_end_check). Lines, comments and
  * files are read by cfg_file.c; the acl and proxy-from lookups are in
- * cfg_acl.c. Calls only cfg_zone.c and cfg_file.c (the include option).
+ * cfg_acl.c. Calls only cfg_zone.c, cfg_file.c (the include option) and
+ * cfg_dnssec.c (trust anchors, domain-insecure).
  *
  * One handler per option, found through a table; each handler checks its
  * value and writes the reason into a small buffer on failure, which
@@ -476,24 +477,10 @@ static int opt_pidfile(struct cfg_ctx *x, char *v)
 static int opt_curve_require(struct cfg_ctx *x, char *v)
 {
 	struct cfg *c = x->c;
-	uint8_t name[CFG_NAME_MAX];
-	size_t len, i;
 
-	if (cfg_name_parse(v, name, &len) != 0)
-		return fail(x, "bad curve-require zone \"%.60s\"", v);
-	for (i = 0; i < c->n_curve_require; i++)
-		if (c->curve_require_len[i] == len &&
-		    memcmp(c->curve_require[i], name, len) == 0)
-			return fail(x,
-			            "curve-require zone given twice: "
-			            "\"%.60s\"",
-			            v);
-	if (c->n_curve_require >= CFG_MAX_CURVE_REQUIRE)
-		return fail(x, "too many curve-require zones (at most %d)",
-		            CFG_MAX_CURVE_REQUIRE);
-	memcpy(c->curve_require[c->n_curve_require], name, len);
-	c->curve_require_len[c->n_curve_require++] = len;
-	return 0;
+	return cfg_name_add("curve-require zone", v, c->curve_require,
+	                    c->curve_require_len, &c->n_curve_require,
+	                    CFG_MAX_CURVE_REQUIRE, x->why, sizeof x->why);
 }
 
 /* "24" or "24h" hours, "30m" minutes, "90s" seconds (tests); 0 = never. */
@@ -533,6 +520,23 @@ OPT_BOOL(opt_serve_stale, serve_stale)
 OPT_BOOL(opt_prefetch, prefetch)
 OPT_PATH(opt_local_data_file, local_data_file)
 OPT_PATH(opt_block_file, block_file)
+
+/* ---- DNSSEC: yes/no and numbers here, the lists in cfg_dnssec.c ---- */
+OPT_BOOL(opt_dnssec, dnssec)
+OPT_TTL(opt_val_bogus_ttl, val_bogus_ttl)
+
+static int opt_nsec3_max_iterations(struct cfg_ctx *x, char *v)
+{
+	uint32_t n;
+
+	if (parse_u32(x, v, UINT16_MAX, &n) != 0)
+		return fail(x,
+		            "nsec3-max-iterations must be 0 to 65535, not "
+		            "\"%s\"",
+		            v);
+	x->c->nsec3_max_iterations = (uint16_t)n;
+	return 0;
+}
 
 static int opt_stale_window(struct cfg_ctx *x, char *v)
 {
@@ -648,6 +652,13 @@ static const struct {
 	{ "threads", opt_threads, false },
 	{ "include", cfg_include, false },
 	{ "pidfile", opt_pidfile, true },
+	{ "dnssec", opt_dnssec, false },
+	{ "trust-anchor-file", cfg_opt_trust_anchor_file, false },
+	{ "auto-trust-anchor-file", cfg_opt_auto_trust_anchor_file, false },
+	{ "trust-anchor", cfg_opt_trust_anchor, false },
+	{ "domain-insecure", cfg_opt_domain_insecure, false },
+	{ "val-bogus-ttl", opt_val_bogus_ttl, false },
+	{ "nsec3-max-iterations", opt_nsec3_max_iterations, false },
 };
 
 void cfg_defaults(struct cfg *c)
@@ -685,6 +696,9 @@ void cfg_defaults(struct cfg *c)
 	c->serve_stale = true;
 	c->serve_stale_window = CFG_STALE_WINDOW_DEFAULT;
 	c->prefetch = true;
+	c->dnssec = true;
+	c->val_bogus_ttl = CFG_VAL_BOGUS_TTL_DEFAULT;
+	c->nsec3_max_iterations = CFG_NSEC3_ITERATIONS_DEFAULT;
 }
 
 /* Trim in place; returns the start of the trimmed text. */

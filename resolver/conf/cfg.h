@@ -73,6 +73,20 @@
 /** Serve-stale defaults (RFC 8767). */
 #define CFG_STALE_WINDOW_DEFAULT 86400u
 #define CFG_STALE_WINDOW_MAX (7u * 86400)
+/** trust-anchor-file and auto-trust-anchor-file lines, each. */
+#define CFG_MAX_TRUST_FILES 8
+/** trust-anchor lines. */
+#define CFG_MAX_TRUST_ANCHORS 16
+/** Bytes of one trust-anchor record (a config line holds no more). */
+#define CFG_TRUST_ANCHOR_BYTES 1024
+/** Bytes of "FILE:LINE" telling where a trust-anchor line was. */
+#define CFG_TRUST_AT_BYTES (CFG_MAX_PATH + 16)
+/** domain-insecure lines. */
+#define CFG_MAX_DOMAIN_INSECURE 64
+/** DNSSEC defaults: how long bogus data is cached (seconds, Unbound's
+ *  val-bogus-ttl), the NSEC3 iteration cap (RFC 9276). */
+#define CFG_VAL_BOGUS_TTL_DEFAULT 60u
+#define CFG_NSEC3_ITERATIONS_DEFAULT 50u
 
 /** What access control does with a client. */
 enum cfg_acl_action {
@@ -195,6 +209,27 @@ struct cfg {
 	                                        exit; empty: none */
 	enum cfg_log_level log_level;
 	unsigned threads;
+	/* DNSSEC (issue 15; the anchors are loaded by
+	 * resolver/daemon/trust.h, which conf/ may not see) */
+	bool dnssec; /**< validate at all (default yes) */
+	/** trust-anchor-file: zone files of DS/DNSKEY records */
+	char trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
+	size_t n_trust_anchor_file;
+	/** auto-trust-anchor-file: read as trust-anchor-file for now
+	 *  (RFC 5011 rollover comes later) */
+	char auto_trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
+	size_t n_auto_trust_anchor_file;
+	/** trust-anchor: one record each, unquoted; checked when loaded */
+	char trust_anchor[CFG_MAX_TRUST_ANCHORS][CFG_TRUST_ANCHOR_BYTES];
+	/** "FILE:LINE" of each trust-anchor line, for its messages */
+	char trust_anchor_at[CFG_MAX_TRUST_ANCHORS][CFG_TRUST_AT_BYTES];
+	size_t n_trust_anchor;
+	/** domain-insecure: negative trust anchors (lowercase wire) */
+	uint8_t domain_insecure[CFG_MAX_DOMAIN_INSECURE][CFG_NAME_MAX];
+	size_t domain_insecure_len[CFG_MAX_DOMAIN_INSECURE];
+	size_t n_domain_insecure;
+	uint32_t val_bogus_ttl;        /**< seconds bogus data is cached */
+	uint16_t nsec3_max_iterations; /**< above it: insecure */
 };
 
 /**

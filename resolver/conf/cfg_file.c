@@ -24,11 +24,8 @@
 /** Bytes of a config line, its NUL counted. */
 #define CFG_LINE_MAX 1024
 
-/* The problem of this file's own work, for the caller's FILE:LINE. */
-static int why_set(struct cfg_ctx *x, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int why_set(struct cfg_ctx *x, const char *fmt, ...)
+/* The problem of a line, for the caller's FILE:LINE (cfg_int.h). */
+int cfg_why(struct cfg_ctx *x, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -63,18 +60,18 @@ static int parse_file(struct cfg_ctx *x, const char *path, bool include)
 	/* O_NONBLOCK: an include naming a FIFO fails below, never hangs */
 	fd = open(path, O_RDONLY | O_CLOEXEC | (include ? O_NONBLOCK : 0));
 	if (fd < 0)
-		return why_set(x, "cannot open: %s", strerror(errno));
+		return cfg_why(x, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st) != 0)
-		why_set(x, "cannot stat: %s", strerror(errno));
+		cfg_why(x, "cannot stat: %s", strerror(errno));
 	else if (include && !S_ISREG(st.st_mode))
-		why_set(x, "not a regular file");
+		cfg_why(x, "not a regular file");
 	else if (in_chain(x, &st))
-		why_set(x, "include loop: the file is already being read");
+		cfg_why(x, "include loop: the file is already being read");
 	else if (x->depth > CFG_MAX_INCLUDE_DEPTH)
-		why_set(x, "includes nested deeper than %d",
+		cfg_why(x, "includes nested deeper than %d",
 		        CFG_MAX_INCLUDE_DEPTH);
 	else if (++x->nfiles > CFG_MAX_INCLUDE_FILES)
-		why_set(x, "more than %d files included",
+		cfg_why(x, "more than %d files included",
 		        CFG_MAX_INCLUDE_FILES);
 	else if (fileio_read_fd(fd, CFG_MAX_FILE_BYTES, include, &buf, &len,
 	                        x->why, sizeof x->why) == FILEIO_OK) {
@@ -98,7 +95,7 @@ static int include_one(struct cfg_ctx *x, const char *path)
 	if (x->err_set)
 		return -1;
 	snprintf(why, sizeof why, "%s", x->why);
-	return why_set(x, "include %.100s: %s", path, why);
+	return cfg_why(x, "include %.100s: %s", path, why);
 }
 
 /* glob(3): a directory that is not there matches nothing; one that cannot
@@ -109,28 +106,35 @@ static int glob_error(const char *path, int eerrno)
 	return eerrno != ENOENT && eerrno != ENOTDIR;
 }
 
+int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
+{
+	const char *slash = strrchr(file, '/');
+	int rc;
+
+	if (v[0] == '/' || slash == NULL)
+		rc = snprintf(out, cap, "%s", v);
+	else
+		rc = snprintf(out, cap, "%.*s/%s", (int)(slash - file), file,
+		              v);
+	return rc < 0 || (size_t)rc >= cap ? -1 : 0;
+}
+
 int cfg_include(struct cfg_ctx *x, char *v)
 {
 	char pat[PATH_MAX];
-	const char *slash = strrchr(x->file, '/');
 	glob_t g;
 	size_t i;
 	int rc;
 
-	if (v[0] == '/' || slash == NULL)
-		rc = snprintf(pat, sizeof pat, "%s", v);
-	else
-		rc = snprintf(pat, sizeof pat, "%.*s/%s",
-		              (int)(slash - x->file), x->file, v);
-	if (rc < 0 || (size_t)rc >= sizeof pat)
-		return why_set(x, "include path too long: \"%.60s...\"", v);
+	if (cfg_path_join(x->file, v, pat, sizeof pat) != 0)
+		return cfg_why(x, "include path too long: \"%.60s...\"", v);
 	if (strpbrk(v, "*?[") == NULL)
 		return include_one(x, pat);
 	rc = glob(pat, 0, glob_error, &g);
 	if (rc == GLOB_NOMATCH)
 		return 0;
 	if (rc != 0)
-		return why_set(x, "include %.100s: cannot list the files (%s)",
+		return cfg_why(x, "include %.100s: cannot list the files (%s)",
 		               v,
 		               rc == GLOB_NOSPACE ?
 		                       "out of memory" :
@@ -178,6 +182,7 @@ int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
 	char line[CFG_LINE_MAX];
 	size_t pos = 0, lineno = 0;
 	const char *outer = x->file;
+	size_t outer_line = x->line;
 	int rc = 0;
 
 	x->file = name;
@@ -204,10 +209,12 @@ int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
 		}
 		pos++; /* the newline */
 		line[n] = '\0';
+		x->line = lineno;
 		if (cfg_line_parse(x, line) != 0)
 			rc = line_failed(x, name, lineno, x->why);
 	}
 	x->file = outer;
+	x->line = outer_line;
 	return rc;
 }
 

@@ -16,6 +16,7 @@
  * iterator decodes it); cfg.c stays free of curve/ and wire.c.
  */
 #include "cfg.h"
+#include "cfg_int.h"
 #include "wire/wire.h"
 
 #include <stdio.h>
@@ -193,9 +194,7 @@ int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
 	return 0;
 }
 
-/* A value in double quotes (Unbound's configs quote names): the text
- * between them. */
-static char *unquote(char *v)
+char *cfg_unquote(char *v)
 {
 	size_t n = strlen(v);
 
@@ -206,6 +205,33 @@ static char *unquote(char *v)
 	return v;
 }
 
+int cfg_name_add(const char *what, const char *v, uint8_t list[][CFG_NAME_MAX],
+                 size_t *lens, size_t *n, size_t max, char *why, size_t whylen)
+{
+	uint8_t name[CFG_NAME_MAX];
+	size_t len, i;
+
+	if (cfg_name_parse(v, name, &len) != 0) {
+		snprintf(why, whylen, "bad %s \"%.60s\"", what, v);
+		return -1;
+	}
+	for (i = 0; i < *n; i++) {
+		if (lens[i] == len && memcmp(list[i], name, len) == 0) {
+			snprintf(why, whylen, "%s given twice: \"%.60s\"",
+			         what, v);
+			return -1;
+		}
+	}
+	if (*n >= max) {
+		snprintf(why, whylen, "too many lines of %s (at most %zu)",
+		         what, max);
+		return -1;
+	}
+	memcpy(list[*n], name, len);
+	lens[(*n)++] = len;
+	return 0;
+}
+
 int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
                     size_t whylen)
 {
@@ -214,7 +240,7 @@ int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
 	size_t len;
 	enum privaddr_status st;
 
-	value = unquote(value);
+	value = cfg_unquote(value);
 	if (domain && cfg_name_parse(value, name, &len) != 0)
 		st = PRIVADDR_ENAME;
 	else if (domain)

@@ -9,17 +9,18 @@
  *   curvecache [-c FILE] -t      check the configuration, exit 0 or 1
  *   curvecache -V | -h           versions (libraries as run) | usage
  *
- * Reads the configuration (default CFG_DEFAULT_FILE) and the root hints
- * (root-hints, else Debian's file when it loads, else built in: hints.h),
- * binds every listener, drops privileges to cfg->user, then serves until
- * SIGTERM or SIGINT (exit 0, everything freed). SIGHUP reloads the
- * configuration and the root hints; if either is bad, both old ones stay.
- * SIGUSR1 writes every counter to the log ("stats" events; the control
- * socket serves them too: resolver/ctl/control.h, curvecache-control).
- * Without -f the daemon detaches and logs to syslog; the starting process
- * exits 0 only once the daemon is ready (listeners bound, privileges
- * dropped, cache file loaded), 1 if it failed. With -f it stays in the
- * foreground and logs to stderr (the systemd unit runs it so).
+ * Reads the configuration (default CFG_DEFAULT_FILE), the root hints
+ * (root-hints, else Debian's file when it loads, else built in: hints.h)
+ * and the DNSSEC trust anchors (trust.h), binds every listener, drops
+ * privileges to cfg->user, then serves until SIGTERM or SIGINT (exit 0,
+ * everything freed). SIGHUP reloads the configuration, the root hints and the
+ * trust anchors; if one is bad, the old ones stay. SIGUSR1 writes every
+ * counter to the log ("stats" events; the control socket serves them too:
+ * resolver/ctl/control.h, curvecache-control). Without -f the daemon detaches
+ * and logs to syslog; the starting process exits 0 only once the daemon is
+ * ready (listeners bound, privileges dropped, cache file loaded), 1 if it
+ * failed. With -f it stays in the foreground and logs to stderr (the systemd
+ * unit runs it so).
  *
  * Operations (resolver/daemon/ops.h): with cache-file set, the cache is loaded
  * at start (after the privilege drop, so the file is the run user's) and
@@ -419,6 +420,20 @@ int main_load_hints(const struct cfg *c, struct hints **h,
 	return 0;
 }
 
+/* The trust anchors of the config (trust.h), before anything runs: a
+ * bad file or record refuses the start with its FILE:LINE. */
+static int load_anchors(struct main_ctx *m)
+{
+	char err[CFG_ERR_BYTES + ANCHOR_ERR_MAX];
+
+	if (trust_anchors_choose(&m->cfg, ANCHOR_DEBIAN_ROOT_KEY, &m->anchors,
+	                         &m->anchors_used, err, sizeof err) != 0) {
+		fail("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static void log_start(const struct main_ctx *m)
 {
 	char addrs[CFG_MAX_LISTEN * 64], a[64];
@@ -437,6 +452,7 @@ static void log_start(const struct main_ctx *m)
 	         PACKAGE_VERSION, addrs, m->cfg.curve ? "on" : "off",
 	         m->hints.used, (long)getpid());
 	main_log_hints_note(m);
+	trust_anchors_log(&m->anchors_used);
 }
 
 /* After the privilege drop: every file a reload reads must be readable
@@ -475,6 +491,10 @@ static int startup(struct main_ctx *m)
 	}
 	if (main_load_hints(&m->cfg, &h, &m->hints, err, sizeof err) != 0) {
 		fail("%s", err);
+		return -1;
+	}
+	if (load_anchors(m) != 0) {
+		hints_free(h);
 		return -1;
 	}
 	if (!m->foreground && daemon_begin(m) != 0) {
@@ -535,6 +555,7 @@ static void cleanup(struct main_ctx *m)
 	cache_destroy(m->cache);
 	ratelimit_free(m->rl);
 	curvepin_free(m->pin);
+	anchors_free(m->anchors);
 	if (m->ready_fd >= 0)
 		close(m->ready_fd);
 	if (m->pid_written)

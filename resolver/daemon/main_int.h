@@ -13,6 +13,7 @@
 
 #include "conf/cfg.h"
 #include "infra/hints.h"
+#include "trust.h"
 
 /** Signals handled: TERM, INT, HUP, USR1. */
 #define MAIN_SIGNALS 4
@@ -35,6 +36,13 @@ struct main_ctx {
 	int ready_fd;            /**< pipe to the waiting parent, or -1 */
 	struct cfg cfg;          /**< the running configuration */
 	struct main_hints hints; /**< which root hints run */
+	/** The DNSSEC trust anchors (trust.h), built at start and on each
+	 *  reload, freed at exit. Held here only: the lead hands them to
+	 *  the iterator and front/ when the validator is merged; until then
+	 *  no worker reads them, so a reload frees the old set at once
+	 *  (once workers read it, only after workers_reload returns). */
+	struct anchors *anchors;
+	struct trust_used anchors_used; /**< which anchors, for the log */
 	uv_loop_t loop;
 	bool loop_open;
 	uv_signal_t sig[MAIN_SIGNALS]; /**< TERM, INT, HUP, USR1 */
@@ -102,8 +110,8 @@ int main_load_hints(const struct cfg *c, struct hints **h,
 int main_start_signals(struct main_ctx *m);
 
 /**
- * Read the configuration and root hints again (SIGHUP, the control
- * socket's reload); on failure the running ones stay.
+ * Read the configuration, root hints and trust anchors again (SIGHUP,
+ * the control socket's reload); on failure the running ones stay.
  * @return 0, or -1 with the reason in err (also logged).
  */
 int main_reload(struct main_ctx *m, char *err, size_t errlen);

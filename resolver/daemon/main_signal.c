@@ -2,10 +2,11 @@
  * resolver/daemon/main_signal.c - the running daemon's signals (see main.c):
  * SIGTERM and SIGINT stop it (counters logged, the cache file saved,
  * STOPPING=1 to systemd, every handle closed so that the loop ends),
- * SIGHUP reloads the configuration and the root hints (also the control
- * socket's reload: both new or both old; restart-only settings keep
- * their running values, ops.h), SIGUSR1 logs every counter. Calls back
- * into main.c only for its timers, workers and root hints (main_int.h).
+ * SIGHUP reloads the configuration, the root hints and the trust
+ * anchors (also the control socket's reload: all new or all old;
+ * restart-only settings keep their running values, ops.h), SIGUSR1 logs
+ * every counter. Calls back into main.c only for its timers, workers and
+ * root hints (main_int.h).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -97,11 +98,36 @@ static void stop(struct main_ctx *m)
 	m->nsig = 0;
 }
 
+/* What a reload reads before it changes anything: the config, the root
+ * hints, the trust anchors (trust.h) and the local data; -1 with
+ * everything read so far freed. */
+static int reload_read(struct main_ctx *m, struct cfg *nc, struct hints **h,
+                       struct main_hints *w, struct anchors **na,
+                       struct trust_used *tu, char *err, size_t errlen)
+{
+	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
+	    main_load_hints(nc, h, w, err, errlen) != 0)
+		return -1;
+	if (trust_anchors_choose(nc, ANCHOR_DEBIAN_ROOT_KEY, na, tu, err,
+	                         errlen) != 0) {
+		hints_free(*h);
+		return -1;
+	}
+	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
+		hints_free(*h);
+		anchors_free(*na);
+		return -1;
+	}
+	return 0;
+}
+
 int main_reload(struct main_ctx *m, char *err, size_t errlen)
 {
 	struct cfg *nc = malloc(sizeof(*nc));
 	struct hints *h = NULL;
 	struct main_hints w;
+	struct anchors *na = NULL;
+	struct trust_used tu;
 	bool rotate_changed;
 
 	if (nc == NULL) {
@@ -109,15 +135,8 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 		log_error("reload_failed", "error=%s", "out of memory");
 		return -1;
 	}
-	if (cfg_load(m->cfg_path, nc, err, errlen) != 0 ||
-	    main_load_hints(nc, &h, &w, err, errlen) != 0) {
+	if (reload_read(m, nc, &h, &w, &na, &tu, err, errlen) != 0) {
 		log_error("reload_failed", "error=%s kept=old", err);
-		free(nc);
-		return -1;
-	}
-	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
-		log_error("reload_failed", "error=%s kept=old", err);
-		hints_free(h);
 		free(nc);
 		return -1;
 	}
@@ -125,6 +144,7 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		log_error("reload_failed", "error=%s kept=old",
 		          "out of memory");
+		anchors_free(na);
 		free(nc);
 		return -1;
 	}
@@ -139,6 +159,10 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	rotate_changed = nc->curve_key_rotate_s != m->cfg.curve_key_rotate_s;
 	m->cfg = *nc;
 	free(nc);
+	/* no worker reads the anchors yet (main_int.h) */
+	anchors_free(m->anchors);
+	m->anchors = na;
+	m->anchors_used = tu;
 	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
 		log_error("reload_partial", "error=%s kept=old", err);
 	if (rotate_changed)
@@ -148,6 +172,7 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	log_info("reload", "file=%s root_hints=%s", m->cfg_path,
 	         m->hints.used);
 	main_log_hints_note(m);
+	trust_anchors_log(&m->anchors_used);
 	return 0;
 }
 

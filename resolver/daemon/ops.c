@@ -23,6 +23,7 @@
 #include "base/log.h"
 #include "base/netaddr.h"
 #include "notify.h"
+#include "trust.h"
 #include "store/persist.h"
 
 /** Bytes of the reason curve_client_load_why gives. */
@@ -275,6 +276,44 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
 /* ------------------------------------------------------------------ */
 /* Files a reload reads, the check of -t, the pidfile                  */
 
+/* A file a reload reads, opened as the run user: 0, or -1 naming it. */
+static int readable_as(const char *opt, const char *file, const char *user,
+                       char *err, size_t errlen)
+{
+	int fd;
+
+	if (file[0] == '\0')
+		return 0;
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	snprintf(err, errlen,
+	         "%s %s: cannot be read by user %s: %s "
+	         "(a reload reads it)",
+	         opt, file, user, strerror(errno));
+	return -1;
+}
+
+/* The trust-anchor files a reload reads (trust.h). */
+static int trust_files_readable(const struct cfg *c, const char *user,
+                                char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_trust_anchor_file; i++)
+		if (readable_as("trust-anchor-file", c->trust_anchor_file[i],
+		                user, err, errlen) != 0)
+			return -1;
+	for (i = 0; i < c->n_auto_trust_anchor_file; i++)
+		if (readable_as("auto-trust-anchor-file",
+		                c->auto_trust_anchor_file[i], user, err,
+		                errlen) != 0)
+			return -1;
+	return 0;
+}
+
 int ops_reload_files_check(const struct cfg *c, const char *path,
                            const char *user, char *err, size_t errlen)
 {
@@ -285,7 +324,7 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
 	char why[CFG_ERR_BYTES];
 	struct cfg *scratch = malloc(sizeof(*scratch));
 	size_t i;
-	int fd, rc;
+	int rc;
 
 	if (scratch == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -300,21 +339,10 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
 		         why, user);
 		return -1;
 	}
-	for (i = 0; i < sizeof opt / sizeof opt[0]; i++) {
-		if (file[i][0] == '\0')
-			continue;
-		fd = open(file[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0) {
-			close(fd);
-			continue;
-		}
-		snprintf(err, errlen,
-		         "%s %s: cannot be read by user %s: %s "
-		         "(a reload reads it)",
-		         opt[i], file[i], user, strerror(errno));
-		return -1;
-	}
-	return 0;
+	for (i = 0; i < sizeof opt / sizeof opt[0]; i++)
+		if (readable_as(opt[i], file[i], user, err, errlen) != 0)
+			return -1;
+	return trust_files_readable(c, user, err, errlen);
 }
 
 /* curve-key-file as -t sees it: absent (made at start) or good. */
@@ -338,6 +366,7 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 {
 	struct hints *h = NULL;
 	struct localdata *ld = NULL;
+	struct anchors *a = NULL;
 	char used[CFG_MAX_PATH], note[HINTS_ERR_BYTES];
 
 	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, &h, used,
@@ -346,6 +375,9 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 		return -1;
 	}
 	hints_free(h);
+	if (trust_anchors_load(c, &a, err, errlen) != 0)
+		return -1;
+	anchors_free(a);
 	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
 	                   errlen) != LOCALDATA_OK)
 		return -1;

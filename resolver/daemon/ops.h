@@ -81,9 +81,10 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc);
 /**
  * Check that the files a reload (SIGHUP, control "reload") reads can be
  * read by the user the daemon runs as now: the config file and every
- * file it includes (read again), root-hints, local-data-file and
- * block-file. Called after the privilege drop, so that a file the run
- * user cannot read stops the start, not the first reload.
+ * file it includes (read again), root-hints, local-data-file,
+ * block-file, trust-anchor-file and auto-trust-anchor-file. Called after the
+ * privilege drop, so that a file the run user cannot read stops the start, not
+ * the first reload.
  * @param c: the running config.
  * @param path: the config file.
  * @param user: the run user's name, for the message.
@@ -97,9 +98,10 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
 
 /**
  * What "curvecache -t" checks beyond cfg_load: the root hints load (a
- * named file, else Debian's or the built-in set), local-data-file and
- * block-file parse, curve-key-file is absent (made at start) or a regular
- * file of mode 0600 or stricter. Binds nothing, changes nothing.
+ * named file, else Debian's or the built-in set), the trust anchors load
+ * (trust.h), local-data-file and block-file parse, curve-key-file is absent
+ * (made at start) or a regular file of mode 0600 or stricter. Binds nothing,
+ * changes nothing.
  * @param c: a config cfg_load accepted.
  * @param err, errlen: the first problem ("FILE:LINE: problem" for the
  *   files that have lines).

@@ -21,7 +21,13 @@
 #   the process that answers; TERM removes it (exit 0);
 # - a reload that changes threads logs reload_partial naming threads
 #   only; one that changes listen names listen only; one that changes
-#   neither logs no reload_partial.
+#   neither logs no reload_partial;
+# - trust anchors (issue 15): a broken trust-anchor-file refuses the
+#   start (exit 1, its FILE:LINE in the message) and -t; so does a broken
+#   trust-anchor line (the config's FILE:LINE); the start logs
+#   event=trust_anchors with its source; a reload with a broken file
+#   fails and keeps the old config, one with a good file and a
+#   domain-insecure line logs source=options insecure=1.
 #
 # Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
 # or dig missing).
@@ -171,6 +177,36 @@ rm -f "$WORK/conf.d/20-b.conf"
 conf "include: conf.d/*.conf" "block-file: $WORK/no-such-file"
 t_fails "-t, missing block-file: named, exit 1" "$WORK/no-such-file"
 
+# ---- trust anchors: a broken trust-anchor-file or trust-anchor line
+# refuses the start (exit 1) and -t, naming FILE:LINE
+printf '; root\n. IN DNSKEY 257 4 8 AwEAAQ==\n' >"$WORK/bad.key"
+chmod 644 "$WORK/bad.key"
+conf "trust-anchor-file: \"$WORK/bad.key\""
+"$CURVECACHE" -f -c "$CONF" </dev/null >"$WORK/ta.out" 2>&1 &
+CC_PID=$!
+n=0
+while e2e_alive "$CC_PID" && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+if e2e_alive "$CC_PID"; then
+  bad "broken trust-anchor-file: start refused" "it runs" "$WORK/ta.out"
+  e2e_kill "$CC_PID"
+else
+  wait "$CC_PID"
+  rc=$?
+  if [ $rc -eq 1 ] && ! listening &&
+     grep -q "$WORK/bad.key:2: DNSKEY protocol 4, not 3" "$WORK/ta.out"
+  then
+    ok "broken trust-anchor-file: start refused (exit 1) naming FILE:LINE"
+  else
+    bad "broken trust-anchor-file: refused naming FILE:LINE" "exit $rc" "$WORK/ta.out"
+  fi
+fi
+CC_PID=
+t_fails "-t, broken trust-anchor-file: FILE:LINE, exit 1" \
+  "^$WORK/bad.key:2: DNSKEY protocol 4, not 3"
+conf 'trust-anchor: ". DS 20326 8 2 E06D"'
+t_fails "-t, broken trust-anchor line: its FILE:LINE, exit 1" \
+  "^$CONF:7: trust-anchor \". DS 20326 8 2 E06D\": DS digest type 2 wants 32 bytes"
+
 # ---- a reloaded file the run user cannot read: refused at start
 conf
 chmod 600 "$HOSTS"
@@ -240,6 +276,36 @@ fi
 # ---- a reload names the restart-only options that changed, only those
 conf
 if start_fg; then
+  # the start says which trust anchors are used (none named: Debian's
+  # root.key where dns-root-data is installed, else the built-in KSKs)
+  if [ -r /usr/share/dns/root.key ]; then src=file:/usr/share/dns/root.key
+  else src=builtin; fi
+  if grep -q "event=trust_anchors source=$src zones=1 insecure=0" "$LOG"; then
+    ok "start: event=trust_anchors source=$src zones=1"
+  else
+    bad "start names its trust anchors ($src)" "no line" "$LOG"
+  fi
+  # a reload with a broken trust-anchor-file keeps the running config
+  conf "trust-anchor-file: $WORK/bad.key"
+  kill -HUP "$CC_PID"
+  n=0
+  until grep -q "event=reload_failed .*bad.key:2: DNSKEY protocol 4" "$LOG" ||
+    [ $n -ge 30 ]; do sleep 0.1; n=$((n + 1)); done
+  if grep -q "event=reload_failed .*bad.key:2: DNSKEY protocol 4.* kept=old" "$LOG" &&
+     answers; then
+    ok "reload, broken trust-anchor-file: reload_failed FILE:LINE, old kept"
+  else
+    bad "reload with a broken trust-anchor-file" "no reload_failed" "$LOG"
+  fi
+  # a good one with a negative anchor is taken
+  printf '. IN DS 20326 8 2 E06D44B80B8F1D39A95C0B0D7C65D08458E880409BBC683457104237C7F8EC8D\n' >"$WORK/bad.key"
+  conf "trust-anchor-file: $WORK/bad.key" "domain-insecure: corp.example"
+  hup
+  if grep -q "event=trust_anchors source=options zones=1 insecure=1" "$LOG"; then
+    ok "reload: the new trust anchors are used (source=options insecure=1)"
+  else
+    bad "reload takes the new trust anchors" "no line" "$LOG"
+  fi
   partial() { grep -c 'event=reload_partial ' "$LOG"; }
   p0=$(partial)
   conf "threads: 2"

@@ -6,8 +6,10 @@
  * the message must be a NUL-terminated "FILE:..." line (this file's,
  * unless an include line names another); on success every
  * count must be within its cap and every string NUL-terminated, the
- * access list must answer for a few client addresses, and the local-zone
- * lines must build a local zone table.
+ * access list must answer for a few client addresses, the local-zone
+ * lines must build a local zone table, and every trust-anchor line and
+ * domain-insecure name goes through the anchor parser
+ * (resolver/validate/anchor.h): accepted or refused with a message.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -17,6 +19,7 @@
 
 #include "conf/cfg.h"
 #include "policy/localzone.h"
+#include "validate/anchor.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,6 +62,42 @@ static void check_local_zones(const struct cfg *c)
 	localzone_free(lz);
 }
 
+/* The DNSSEC lists: within their caps, strings ended, and the records
+ * and names taken or refused by the anchor set. */
+static void check_dnssec(const struct cfg *c)
+{
+	char err[ANCHOR_ERR_MAX];
+	struct anchors *a = NULL;
+	size_t i;
+
+	if (c->n_trust_anchor_file > CFG_MAX_TRUST_FILES ||
+	    c->n_auto_trust_anchor_file > CFG_MAX_TRUST_FILES ||
+	    c->n_trust_anchor > CFG_MAX_TRUST_ANCHORS ||
+	    c->n_domain_insecure > CFG_MAX_DOMAIN_INSECURE ||
+	    anchors_new(&a) != ANCHOR_OK)
+		abort();
+	for (i = 0; i < c->n_trust_anchor_file; i++)
+		check_str(c->trust_anchor_file[i], CFG_MAX_PATH);
+	for (i = 0; i < c->n_auto_trust_anchor_file; i++)
+		check_str(c->auto_trust_anchor_file[i], CFG_MAX_PATH);
+	for (i = 0; i < c->n_trust_anchor; i++) {
+		check_str(c->trust_anchor_at[i], CFG_TRUST_AT_BYTES);
+		memset(err, 0x55, sizeof err);
+		if (anchors_add_text(a, c->trust_anchor[i], err, sizeof err) !=
+		            ANCHOR_OK &&
+		    strncmp(err, "trust-anchor \"", 14) != 0)
+			abort();
+	}
+	for (i = 0; i < c->n_domain_insecure; i++)
+		if (anchors_add_insecure(a, c->domain_insecure[i],
+		                         c->domain_insecure_len[i]) !=
+		            ANCHOR_OK ||
+		    !anchors_insecure(a, c->domain_insecure[i],
+		                      c->domain_insecure_len[i]))
+			abort();
+	anchors_free(a);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct cfg c;
@@ -85,5 +124,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_str(c.control_socket, sizeof c.control_socket);
 	check_acl(&c);
 	check_local_zones(&c);
+	check_dnssec(&c);
 	return 0;
 }

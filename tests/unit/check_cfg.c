@@ -455,6 +455,126 @@ START_TEST(test_curve_require_reject)
 }
 END_TEST
 
+/* The DNSSEC options as Unbound's server: clause writes them (quoted or
+ * not), and their defaults. */
+START_TEST(test_dnssec_options)
+{
+	static const uint8_t corp[] = "\4corp\7example";
+
+	ck_assert_int_eq(parse(""), 0);
+	ck_assert(c.dnssec);
+	ck_assert_uint_eq(c.val_bogus_ttl, 60);
+	ck_assert_uint_eq(c.nsec3_max_iterations, 50);
+	ck_assert_uint_eq(c.n_trust_anchor_file + c.n_auto_trust_anchor_file +
+	                          c.n_trust_anchor + c.n_domain_insecure,
+	                  0);
+	ck_assert_int_eq(
+		parse("dnssec: no\n"
+	              "trust-anchor-file: \"/etc/unbound/root.key\"\n"
+	              "trust-anchor-file: /x/a.key\n"
+	              "auto-trust-anchor-file: \"/var/lib/unbound/root.key\"\n"
+	              "trust-anchor: \". DS 20326 8 2 E06D44B8\"  # KSK\n"
+	              "trust-anchor: a. DNSKEY 257 3 8 AwEAAQ== ; key\n"
+	              "domain-insecure: \"Corp.Example\"\n"
+	              "domain-insecure: lab.\n"
+	              "val-bogus-ttl: 30\n"
+	              "nsec3-max-iterations: 0\n"),
+		0);
+	ck_assert(!c.dnssec);
+	ck_assert_uint_eq(c.n_trust_anchor_file, 2);
+	ck_assert_str_eq(c.trust_anchor_file[0], "/etc/unbound/root.key");
+	ck_assert_str_eq(c.trust_anchor_file[1], "/x/a.key");
+	ck_assert_uint_eq(c.n_auto_trust_anchor_file, 1);
+	ck_assert_str_eq(c.auto_trust_anchor_file[0],
+	                 "/var/lib/unbound/root.key");
+	ck_assert_uint_eq(c.n_trust_anchor, 2);
+	ck_assert_str_eq(c.trust_anchor[0], ". DS 20326 8 2 E06D44B8");
+	ck_assert_str_eq(c.trust_anchor_at[0], "test.conf:5");
+	ck_assert_str_eq(c.trust_anchor[1],
+	                 "a. DNSKEY 257 3 8 AwEAAQ== ; key");
+	ck_assert_str_eq(c.trust_anchor_at[1], "test.conf:6");
+	ck_assert_uint_eq(c.n_domain_insecure, 2);
+	ck_assert_uint_eq(c.domain_insecure_len[0], sizeof corp);
+	ck_assert(memcmp(c.domain_insecure[0], corp, sizeof corp) == 0);
+	ck_assert_uint_eq(c.val_bogus_ttl, 30);
+	ck_assert_uint_eq(c.nsec3_max_iterations, 0);
+	ck_assert_int_eq(parse("nsec3-max-iterations: 65535\n"), 0);
+	ck_assert_uint_eq(c.nsec3_max_iterations, 65535);
+}
+END_TEST
+
+/* Each bad DNSSEC line: refused with FILE:LINE and the problem. */
+START_TEST(test_dnssec_reject)
+{
+	static const struct {
+		const char *text;
+		const char *want;
+	} bad[] = {
+		{ "dnssec: maybe\n", "test.conf:1: expected yes or no" },
+		{ "trust-anchor-file:\n", "test.conf:1: option "
+		                          "trust-anchor-file needs a value" },
+		{ "trust-anchor-file: \"\"\n",
+		  "test.conf:1: trust-anchor-file needs a file" },
+		{ "auto-trust-anchor-file: /a\nauto-trust-anchor-file: /a\n",
+		  "test.conf:2: auto-trust-anchor-file given twice" },
+		{ "trust-anchor: \"\"\n",
+		  "test.conf:1: trust-anchor needs a record" },
+		{ "domain-insecure: a..b\n",
+		  "test.conf:1: bad domain-insecure name \"a..b\"" },
+		{ "domain-insecure: a\ndomain-insecure: A.\n",
+		  "test.conf:2: domain-insecure name given twice" },
+		{ "val-bogus-ttl: -1\n", "test.conf:1: expected a number" },
+		{ "val-bogus-ttl: 99999999999\n",
+		  "test.conf:1: number out of range" },
+		{ "nsec3-max-iterations: 65536\n",
+		  "test.conf:1: nsec3-max-iterations must be 0 to 65535" },
+		{ "nsec3-max-iterations: many\n",
+		  "test.conf:1: nsec3-max-iterations must be 0 to 65535" },
+	};
+	char text[128 * (CFG_MAX_DOMAIN_INSECURE + 1)];
+	size_t i, n;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
+		              bad[i].text);
+		ck_assert_msg(strncmp(err, bad[i].want, strlen(bad[i].want)) ==
+		                      0,
+		              "got \"%s\", want \"%s\"", err, bad[i].want);
+	}
+	/* the caps: one line more than each list holds */
+	for (i = 0, n = 0; i <= CFG_MAX_TRUST_FILES; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		                      "trust-anchor-file: /k%zu\n", i);
+	ck_assert_int_eq(parse(text), -1);
+	ck_assert_msg(strstr(err, "test.conf:9: too many trust-anchor-file") !=
+	                      NULL,
+	              "%s", err);
+	for (i = 0, n = 0; i <= CFG_MAX_TRUST_ANCHORS; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		                      "trust-anchor: \"k%zu. DS 1 8 2 00\"\n",
+		                      i);
+	ck_assert_int_eq(parse(text), -1);
+	ck_assert_msg(strstr(err, "test.conf:17: too many trust-anchor") !=
+	                      NULL,
+	              "%s", err);
+	for (i = 0, n = 0; i <= CFG_MAX_DOMAIN_INSECURE; i++)
+		n += (size_t)snprintf(text + n, sizeof text - n,
+		                      "domain-insecure: z%zu.example\n", i);
+	ck_assert_int_eq(parse(text), -1);
+	ck_assert_msg(strstr(err, "test.conf:65: too many lines of "
+	                          "domain-insecure") != NULL,
+	              "%s", err);
+	/* a path longer than CFG_MAX_PATH */
+	n = (size_t)snprintf(text, sizeof text, "trust-anchor-file: /");
+	memset(text + n, 'a', CFG_MAX_PATH);
+	strcpy(text + n + CFG_MAX_PATH, "\n");
+	ck_assert_int_eq(parse(text), -1);
+	ck_assert_msg(strstr(err, "test.conf:1: trust-anchor-file: path too "
+	                          "long") != NULL,
+	              "%s", err);
+}
+END_TEST
+
 /* local-zone: NAME TYPE, repeatable; harden-glue: yes|no. */
 START_TEST(test_local_zone)
 {
@@ -599,6 +719,29 @@ START_TEST(test_include_nested)
 }
 END_TEST
 
+/* Relative trust-anchor files are taken from the directory of the file
+ * holding the line; a trust-anchor line keeps its own FILE:LINE. */
+START_TEST(test_trust_anchor_paths)
+{
+	char want[600];
+
+	put("sub/b.conf", "# b\nauto-trust-anchor-file: a.key\n"
+	                  "trust-anchor: \". DS 1 8 1 00\"\n");
+	put("main.conf", "trust-anchor-file: keys/root.key\n"
+	                 "include: sub/b.conf\n"
+	                 "trust-anchor-file: /abs/root.key\n");
+	ck_assert_msg(load("main.conf") == 0, "%s", err);
+	ck_assert_uint_eq(c.n_trust_anchor_file, 2);
+	snprintf(want, sizeof want, "%s/keys/root.key", incdir);
+	ck_assert_str_eq(c.trust_anchor_file[0], want);
+	ck_assert_str_eq(c.trust_anchor_file[1], "/abs/root.key");
+	snprintf(want, sizeof want, "%s/sub/a.key", incdir);
+	ck_assert_str_eq(c.auto_trust_anchor_file[0], want);
+	snprintf(want, sizeof want, "%s/sub/b.conf:3", incdir);
+	ck_assert_str_eq(c.trust_anchor_at[0], want);
+}
+END_TEST
+
 /* A problem inside an included file names that file and its line. */
 START_TEST(test_include_error_names_file)
 {
@@ -719,6 +862,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_ops_values);
 	tcase_add_test(tc, test_zone_values);
 	tcase_add_test(tc, test_curve_require);
+	tcase_add_test(tc, test_dnssec_options);
+	tcase_add_test(tc, test_dnssec_reject);
 	tcase_add_test(tc, test_local_zone);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
@@ -736,6 +881,7 @@ static Suite *config_suite(void)
 	tcase_add_checked_fixture(tc, inc_setup, inc_teardown);
 	tcase_add_test(tc, test_include_glob_order);
 	tcase_add_test(tc, test_include_nested);
+	tcase_add_test(tc, test_trust_anchor_paths);
 	tcase_add_test(tc, test_include_error_names_file);
 	tcase_add_test(tc, test_include_missing);
 	tcase_add_test(tc, test_include_loop);

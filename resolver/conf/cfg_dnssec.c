@@ -1,0 +1,88 @@
+/*
+ * resolver/conf/cfg_dnssec.c - the repeatable DNSSEC options (cfg_int.h):
+ * trust-anchor-file, auto-trust-anchor-file, trust-anchor and
+ * domain-insecure, in the syntax Unbound's server: clause takes (values
+ * in double quotes or bare), so its lines can be pasted. dnssec,
+ * val-bogus-ttl and nsec3-max-iterations are plain values (cfg.c).
+ *
+ * Only the form is checked here: the records of the files and of the
+ * trust-anchor lines are parsed when the daemon loads the anchors
+ * (resolver/daemon/trust.h; conf/ may not include validate/), which
+ * names the FILE:LINE of a trust-anchor line kept here.
+ */
+#include "cfg.h"
+#include "cfg_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One more file in list (of *n): unquoted, joined, once only. */
+static int file_add(struct cfg_ctx *x, const char *opt, char *v,
+                    char list[][CFG_MAX_PATH], size_t *n)
+{
+	char path[CFG_MAX_PATH];
+	size_t i;
+
+	v = cfg_unquote(v);
+	if (*v == '\0')
+		return cfg_why(x, "%s needs a file", opt);
+	if (cfg_path_join(x->file, v, path, sizeof path) != 0)
+		return cfg_why(x, "%s: path too long: \"%.60s...\"", opt, v);
+	for (i = 0; i < *n; i++)
+		if (strcmp(list[i], path) == 0)
+			return cfg_why(x, "%s given twice: \"%.60s\"", opt, v);
+	if (*n >= CFG_MAX_TRUST_FILES)
+		return cfg_why(x, "too many %s lines (at most %d)", opt,
+		               CFG_MAX_TRUST_FILES);
+	memcpy(list[(*n)++], path, strlen(path) + 1);
+	return 0;
+}
+
+int cfg_opt_trust_anchor_file(struct cfg_ctx *x, char *v)
+{
+	return file_add(x, "trust-anchor-file", v, x->c->trust_anchor_file,
+	                &x->c->n_trust_anchor_file);
+}
+
+int cfg_opt_auto_trust_anchor_file(struct cfg_ctx *x, char *v)
+{
+	return file_add(x, "auto-trust-anchor-file", v,
+	                x->c->auto_trust_anchor_file,
+	                &x->c->n_auto_trust_anchor_file);
+}
+
+int cfg_opt_trust_anchor(struct cfg_ctx *x, char *v)
+{
+	struct cfg *c = x->c;
+	size_t n;
+
+	v = cfg_unquote(v);
+	n = strlen(v);
+	if (n == 0)
+		return cfg_why(x, "%s",
+		               "trust-anchor needs a record: \"NAME DS ...\" "
+		               "or "
+		               "\"NAME DNSKEY ...\"");
+	if (n >= CFG_TRUST_ANCHOR_BYTES)
+		return cfg_why(x, "trust-anchor longer than %d characters",
+		               CFG_TRUST_ANCHOR_BYTES - 1);
+	if (c->n_trust_anchor >= CFG_MAX_TRUST_ANCHORS)
+		return cfg_why(x, "too many trust-anchor lines (at most %d)",
+		               CFG_MAX_TRUST_ANCHORS);
+	memcpy(c->trust_anchor[c->n_trust_anchor], v, n + 1);
+	snprintf(c->trust_anchor_at[c->n_trust_anchor],
+	         sizeof c->trust_anchor_at[0], "%.*s:%zu", CFG_MAX_PATH - 1,
+	         x->file, x->line);
+	c->n_trust_anchor++;
+	return 0;
+}
+
+int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v)
+{
+	struct cfg *c = x->c;
+
+	return cfg_name_add("domain-insecure name", cfg_unquote(v),
+	                    c->domain_insecure, c->domain_insecure_len,
+	                    &c->n_domain_insecure, CFG_MAX_DOMAIN_INSECURE,
+	                    x->why, sizeof x->why);
+}
