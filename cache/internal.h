@@ -43,8 +43,7 @@
 /** The flags byte of an entry: kind, rank, two bits and the status. */
 #define CACHE_F_KIND_MASK 0x03u /**< enum cache_kind */
 #define CACHE_F_RANK_SHIFT 2
-#define CACHE_F_RANK_MASK 0x0cu /**< (enum cache_rank - 1) << 2: GLUE..AUTH \
-	                         */
+#define CACHE_F_RANK_MASK 0x0cu /**< (enum cache_rank - GLUE) << 2 */
 #define CACHE_F_CURVE 0x10u     /**< learned over DNSCurve; key stored */
 #define CACHE_F_REF 0x20u       /**< read since the CLOCK hand last passed */
 #define CACHE_F_SEC_SHIFT 6
