@@ -68,11 +68,24 @@ struct cf_dump {
 	int rc;
 };
 
-/* The trailing comment of an entry: what it is, rank, provenance. */
+/* The sec= of a comment: only for a status other than unchecked, so
+ * that the lines of an unchecked entry read as they always did. */
+static const char *cf_sec_text(const struct cache_view *v, char *out,
+                               size_t cap)
+{
+	if (v->sec == CACHE_SEC_UNCHECKED || (size_t)v->sec >= CF_SECS)
+		return "";
+	snprintf(out, cap, " sec=%s", cf_sec_names[v->sec]);
+	return out;
+}
+
+/* The trailing comment of an entry: what it is, rank, provenance and
+ * DNSSEC status. */
 static bool cf_meta_text(const struct cache_view *v, char *out, size_t cap)
 {
 	char name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
-	char src[CURVE_KEYLABEL_LEN + 1] = "plain";
+	char src[CURVE_KEYLABEL_LEN + 1] = "plain", secbuf[16];
+	const char *sec = cf_sec_text(v, secbuf, sizeof secbuf);
 	const char *rank = (size_t)v->rank < CF_RANKS ?
 	                           cf_rank_names[v->rank] :
 	                           "none";
@@ -86,28 +99,48 @@ static bool cf_meta_text(const struct cache_view *v, char *out, size_t cap)
 	            WIRE_OK)
 		return false;
 	if (v->kind == CACHE_KIND_NXDOMAIN)
-		n = snprintf(out, cap, "; nxdomain name=%s rank=%s src=%s",
-		             name, rank, src);
+		n = snprintf(out, cap, "; nxdomain name=%s rank=%s src=%s%s",
+		             name, rank, src, sec);
 	else if (v->kind == CACHE_KIND_NODATA)
 		n = snprintf(out, cap,
 		             "; nodata name=%s type=%s rank=%s "
-		             "src=%s",
-		             name, rrtext_type_name(v->type, tbuf), rank, src);
+		             "src=%s%s",
+		             name, rrtext_type_name(v->type, tbuf), rank, src,
+		             sec);
 	else
-		n = snprintf(out, cap, "; rank=%s src=%s", rank, src);
+		n = snprintf(out, cap, "; rank=%s src=%s%s", rank, src, sec);
 	return n > 0 && (size_t)n < cap;
 }
 
-/* Write the RRs of a rendered image, each with the comment. */
-static int cf_dump_rrs(struct cf_dump *d, size_t len, const char *meta)
+/* Is img a run of whole wire RRs (so cf_dump_rrs cannot stop half-way)? */
+static bool cf_rrs_whole(const uint8_t *img, size_t len)
+{
+	size_t pos = 0;
+	struct wire_rr rr;
+
+	while (pos < len)
+		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
+			return false;
+	return true;
+}
+
+/*
+ * Write the wire RRs of img, each with the comment; ttl NULL: each with
+ * its own TTL, else with *ttl. *count grows by the lines written.
+ */
+static int cf_dump_rrs(struct cf_dump *d, const uint8_t *img, size_t len,
+                       const uint32_t *ttl, const char *meta, size_t *count)
 {
 	size_t pos = 0, n, k, mlen = strlen(meta);
 	struct wire_rr rr;
 
 	for (k = 0; pos < len; k++) {
-		if (wire_read_rr(d->img, len, &pos, &rr) != WIRE_OK ||
-		    rrtext_rr(d->line, CACHEFILE_LINE_MAX - mlen - 2, &n,
-		              d->img, len, &rr) != WIRE_OK)
+		if (wire_read_rr(img, len, &pos, &rr) != WIRE_OK)
+			return -1;
+		if (ttl != NULL)
+			rr.ttl = *ttl;
+		if (rrtext_rr(d->line, CACHEFILE_LINE_MAX - mlen - 2, &n, img,
+		              len, &rr) != WIRE_OK)
 			return -1;
 		d->line[n++] = '\t';
 		memcpy(d->line + n, meta, mlen);
@@ -118,7 +151,7 @@ static int cf_dump_rrs(struct cf_dump *d, size_t len, const char *meta)
 			return 1;
 		}
 	}
-	d->st.rrs += k;
+	*count += k;
 	return 0;
 }
 
@@ -153,11 +186,15 @@ static int cf_dump_view(const struct cache_view *v, void *arg)
 		d->img = p;
 		d->imgcap = v->wire_len;
 	}
-	if (cache_view_render(v, d->img, d->imgcap, &len) != CACHE_OK) {
+	if (cache_view_render(v, d->img, d->imgcap, &len) != CACHE_OK ||
+	    !cf_rrs_whole(v->dnssec, v->dnssec_len)) {
 		d->st.skipped++;
 		return 0;
 	}
-	rc = cf_dump_rrs(d, len, meta);
+	rc = cf_dump_rrs(d, d->img, len, NULL, meta, &d->st.rrs);
+	if (rc == 0)
+		rc = cf_dump_rrs(d, v->dnssec, v->dnssec_len, &v->ttl,
+		                 "; " CF_DNSSEC_WORD, &d->st.dnssec);
 	if (rc > 0)
 		return 1;
 	if (rc < 0)

@@ -21,6 +21,8 @@
 struct cf_meta {
 	enum cache_kind kind;
 	enum cache_rank rank;
+	enum cache_sec sec; /**< sec=, unchecked if absent */
+	bool dnssec;        /**< "; dnssec": a line of the entry's image */
 	bool curve;
 	uint8_t key[CURVE_KEY_BYTES];
 	uint8_t name[WIRE_NAME_MAX]; /**< negative: the name asked */
@@ -48,7 +50,7 @@ struct cachefile_load {
 	struct cachefile_load_counts n;
 	char errs[CACHEFILE_ERRORS_SHOWN][CACHEFILE_ERR_BYTES];
 	size_t nerrs;
-	/* the RRset being gathered */
+	/* the entry being gathered: an RRset, or one negative entry */
 	bool open;
 	bool bad;
 	size_t first; /**< its first line */
@@ -57,6 +59,9 @@ struct cachefile_load {
 	struct cache_rdata rd[CACHEFILE_RRSET_MAX];
 	size_t used;
 	uint8_t rdata[CACHEFILE_RDATA_BYTES];
+	/* its DNSSEC image: wire RRs, TTLs 0 (the cache sets them) */
+	size_t image_len;
+	uint8_t image[CACHEFILE_DNSSEC_BYTES];
 	uint8_t scratch[CACHEFILE_RDATA_BYTES];
 };
 
@@ -143,23 +148,51 @@ static uint32_t cf_ttl_left(const struct cachefile_load *ld, uint32_t ttl)
 	return (int64_t)ttl > gone ? (uint32_t)((int64_t)ttl - gone) : 0;
 }
 
-/* Store the gathered RRset, if any and if good. */
-static void cf_flush(struct cachefile_load *ld)
+/* Count what a put of n RRs did. */
+static void cf_count_put(struct cachefile_load *ld, int rc, size_t n)
+{
+	if (rc == CACHE_OK) {
+		ld->n.entries++;
+		ld->n.rrs += n;
+		ld->n.dnssec += ld->image_len ? 1 : 0;
+	} else if (rc == CACHE_ERANK) {
+		ld->n.kept++;
+	} else {
+		(void)cf_bad(ld, ld->first, CACHEFILE_ECACHE,
+		             cache_strerror(rc));
+	}
+}
+
+/* Store the gathered negative entry (its SOA RDATA in ld->rdata). */
+static int cf_put_neg(struct cachefile_load *ld, uint32_t ttl)
+{
+	const struct cf_line *l = &ld->set;
+	struct cache_neg neg;
+
+	memset(&neg, 0, sizeof neg);
+	neg.kind = l->meta.kind;
+	neg.name = l->meta.name;
+	neg.name_len = l->meta.namelen;
+	neg.type = l->meta.ntype;
+	neg.klass = l->klass;
+	neg.soa_name = l->owner;
+	neg.soa_name_len = l->ownerlen;
+	neg.soa_ttl = ttl;
+	neg.soa_rdata = ld->rdata;
+	neg.soa_rdlen = ld->used;
+	neg.rank = l->meta.rank;
+	neg.server_key = l->meta.curve ? l->meta.key : NULL;
+	neg.sec = l->meta.sec;
+	neg.dnssec = ld->image;
+	neg.dnssec_len = ld->image_len;
+	return cache_neg_put(ld->c, &neg, ld->now);
+}
+
+/* Store the gathered RRset. */
+static int cf_put_rrset(struct cachefile_load *ld, uint32_t ttl)
 {
 	struct cache_rrset set;
-	uint32_t ttl;
-	int rc;
 
-	if (!ld->open)
-		return;
-	ld->open = false;
-	if (ld->bad)
-		return;
-	ttl = cf_ttl_left(ld, ld->set.ttl);
-	if (ttl == 0) {
-		ld->n.expired++;
-		return;
-	}
 	memset(&set, 0, sizeof set);
 	set.name = ld->set.owner;
 	set.name_len = ld->set.ownerlen;
@@ -170,54 +203,80 @@ static void cf_flush(struct cachefile_load *ld)
 	set.count = ld->count;
 	set.rank = ld->set.meta.rank;
 	set.server_key = ld->set.meta.curve ? ld->set.meta.key : NULL;
-	rc = cache_rrset_put(ld->c, &set, ld->now);
-	if (rc == CACHE_OK) {
-		ld->n.entries++;
-		ld->n.rrs += ld->count;
-	} else if (rc == CACHE_ERANK) {
-		ld->n.kept++;
-	} else {
-		(void)cf_bad(ld, ld->first, CACHEFILE_ECACHE,
-		             cache_strerror(rc));
-	}
+	set.sec = ld->set.meta.sec;
+	set.dnssec = ld->image;
+	set.dnssec_len = ld->image_len;
+	return cache_rrset_put(ld->c, &set, ld->now);
 }
 
-/* A negative entry: stored at once. */
-static int cf_store_neg(struct cachefile_load *ld, const struct cf_line *l,
-                        size_t line)
+/* Store the gathered entry, if any and if good. */
+static void cf_flush(struct cachefile_load *ld)
 {
-	struct cache_neg neg;
-	uint32_t ttl = cf_ttl_left(ld, l->ttl);
-	int rc;
+	uint32_t ttl;
 
+	if (!ld->open)
+		return;
+	ld->open = false;
+	if (!ld->bad) {
+		ttl = cf_ttl_left(ld, ld->set.ttl);
+		if (ttl == 0)
+			ld->n.expired++;
+		else if (ld->set.meta.kind == CACHE_KIND_RRSET)
+			cf_count_put(ld, cf_put_rrset(ld, ttl), ld->count);
+		else
+			cf_count_put(ld, cf_put_neg(ld, ttl), 1);
+	}
+	ld->image_len = 0;
+}
+
+/* A negative entry: one SOA line, gathered for the lines of its image. */
+static int cf_open_neg(struct cachefile_load *ld, const struct cf_line *l,
+                       size_t line)
+{
+	cf_flush(ld);
 	if (l->type != WIRE_TYPE_SOA)
 		return cf_bad(ld, line, CACHEFILE_EMETA, "not an SOA");
-	if (ttl == 0) {
-		ld->n.expired++;
+	ld->open = true;
+	ld->bad = false;
+	ld->first = line;
+	ld->set = *l;
+	ld->count = 1;
+	memcpy(ld->rdata, ld->scratch, l->rdlen);
+	ld->used = l->rdlen;
+	return CACHEFILE_OK;
+}
+
+static void cf_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* A line of the open entry's DNSSEC image: appended as a wire RR. */
+static int cf_image_add(struct cachefile_load *ld, const struct cf_line *l,
+                        size_t line)
+{
+	size_t need = l->ownerlen + CACHE_RR_FIXED_BYTES + l->rdlen;
+	uint8_t *p;
+
+	if (!ld->open)
+		return cf_bad(ld, line, CACHEFILE_EMETA,
+		              "DNSSEC record with no entry before it");
+	if (ld->bad)
 		return CACHEFILE_OK;
+	if (need > sizeof ld->image - ld->image_len) {
+		ld->bad = true;
+		return cf_bad(ld, line, CACHEFILE_ETOOLONG, NULL);
 	}
-	memset(&neg, 0, sizeof neg);
-	neg.kind = l->meta.kind;
-	neg.name = l->meta.name;
-	neg.name_len = l->meta.namelen;
-	neg.type = l->meta.ntype;
-	neg.klass = l->klass;
-	neg.soa_name = l->owner;
-	neg.soa_name_len = l->ownerlen;
-	neg.soa_ttl = ttl;
-	neg.soa_rdata = ld->scratch;
-	neg.soa_rdlen = l->rdlen;
-	neg.rank = l->meta.rank;
-	neg.server_key = l->meta.curve ? l->meta.key : NULL;
-	rc = cache_neg_put(ld->c, &neg, ld->now);
-	if (rc == CACHE_ERANK) {
-		ld->n.kept++;
-		return CACHEFILE_OK;
-	}
-	if (rc != CACHE_OK)
-		return cf_bad(ld, line, CACHEFILE_ECACHE, cache_strerror(rc));
-	ld->n.entries++;
-	ld->n.rrs++;
+	p = ld->image + ld->image_len;
+	memcpy(p, l->owner, l->ownerlen);
+	p += l->ownerlen;
+	memset(p, 0, CACHE_RR_FIXED_BYTES); /* TTL 0: the cache sets it */
+	cf_put16(p, l->type);
+	cf_put16(p + 2, l->klass);
+	cf_put16(p + 8, (uint16_t)l->rdlen);
+	memcpy(p + CACHE_RR_FIXED_BYTES, ld->scratch, l->rdlen);
+	ld->image_len += need;
 	return CACHEFILE_OK;
 }
 
@@ -227,7 +286,7 @@ static bool cf_same_set(const struct cf_line *a, const struct cf_line *b)
 	       memcmp(a->owner, b->owner, a->ownerlen) == 0 &&
 	       a->type == b->type && a->klass == b->klass &&
 	       a->ttl == b->ttl && a->meta.rank == b->meta.rank &&
-	       a->meta.curve == b->meta.curve &&
+	       a->meta.sec == b->meta.sec && a->meta.curve == b->meta.curve &&
 	       (!a->meta.curve ||
 	        memcmp(a->meta.key, b->meta.key, CURVE_KEY_BYTES) == 0);
 }
@@ -236,7 +295,8 @@ static bool cf_same_set(const struct cf_line *a, const struct cf_line *b)
 static int cf_gather(struct cachefile_load *ld, const struct cf_line *l,
                      size_t line)
 {
-	if (ld->open && !cf_same_set(&ld->set, l))
+	if (ld->open && (ld->set.meta.kind != CACHE_KIND_RRSET ||
+	                 ld->image_len > 0 || !cf_same_set(&ld->set, l)))
 		cf_flush(ld);
 	if (!ld->open) {
 		ld->open = true;
@@ -319,6 +379,7 @@ static int cf_name_tok(const struct cf_tok *t, uint8_t *out, size_t *len)
 #define CF_SEEN_SRC 0x2u
 #define CF_SEEN_NAME 0x4u
 #define CF_SEEN_TYPE 0x8u
+#define CF_SEEN_SEC 0x10u
 
 static bool cf_rank(const struct cf_tok *v, enum cache_rank *rank)
 {
@@ -327,6 +388,20 @@ static bool cf_rank(const struct cf_tok *v, enum cache_rank *rank)
 	for (i = CACHE_RANK_GLUE; i < CF_RANKS; i++) {
 		if (cf_tok_is(v, cf_rank_names[i])) {
 			*rank = (enum cache_rank)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* sec=: the DNSSEC status (absent: unchecked). */
+static bool cf_sec(const struct cf_tok *v, enum cache_sec *sec)
+{
+	size_t i;
+
+	for (i = 0; i < CF_SECS; i++) {
+		if (cf_tok_is(v, cf_sec_names[i])) {
+			*sec = (enum cache_sec)i;
 			return true;
 		}
 	}
@@ -382,6 +457,8 @@ static bool cf_meta_kv(struct cf_meta *m, const struct cf_tok *t,
 		bit = cf_name_ok(&v, m) ? CF_SEEN_NAME : 0;
 	else if (klen == 4 && memcmp(t->p, "type", 4) == 0)
 		bit = cf_type_ok(&v, m) ? CF_SEEN_TYPE : 0;
+	else if (klen == 3 && memcmp(t->p, "sec", 3) == 0)
+		bit = cf_sec(&v, &m->sec) ? CF_SEEN_SEC : 0;
 	else
 		bit = 0;
 	if (bit == 0 || (*seen & bit) != 0)
@@ -390,7 +467,7 @@ static bool cf_meta_kv(struct cf_meta *m, const struct cf_tok *t,
 	return true;
 }
 
-/* The comment after ';': [nxdomain|nodata] key=value ... */
+/* The comment after ';': [nxdomain|nodata] key=value ..., or dnssec. */
 static int cf_meta(struct cf_cur *c, struct cf_meta *m)
 {
 	unsigned seen = 0, need = CF_SEEN_RANK | CF_SEEN_SRC;
@@ -407,12 +484,17 @@ static int cf_meta(struct cf_cur *c, struct cf_meta *m)
 		} else if (first && cf_tok_is(&t, "nodata")) {
 			m->kind = CACHE_KIND_NODATA;
 			need |= CF_SEEN_NAME | CF_SEEN_TYPE;
-		} else if (!cf_meta_kv(m, &t, &seen)) {
+		} else if (first && cf_tok_is(&t, CF_DNSSEC_WORD)) {
+			m->dnssec = true;
+			need = 0;
+		} else if (m->dnssec || !cf_meta_kv(m, &t, &seen)) {
 			return CACHEFILE_EMETA;
 		}
 		first = false;
 	}
-	if (r != CF_END || c->pos < c->len || seen != need)
+	/* sec= is optional (unchecked); the dnssec word stands alone. */
+	if (r != CF_END || c->pos < c->len || (seen & ~CF_SEEN_SEC) != need ||
+	    (m->dnssec && seen != 0))
 		return CACHEFILE_EMETA;
 	return CACHEFILE_OK;
 }
@@ -552,18 +634,21 @@ int cachefile_load_line(struct cachefile_load *ld, const char *line,
 		return CACHEFILE_OK;
 	rc = cf_parse(ld, line, len, &l, &key);
 	if (rc != CACHEFILE_OK) {
-		if (key && ld->open && l.ownerlen == ld->set.ownerlen &&
-		    memcmp(l.owner, ld->set.owner, l.ownerlen) == 0 &&
-		    l.type == ld->set.type && l.klass == ld->set.klass)
+		/* A bad line of the open entry (or of its image) spoils it. */
+		if (ld->open &&
+		    (l.meta.dnssec ||
+		     (key && l.ownerlen == ld->set.ownerlen &&
+		      memcmp(l.owner, ld->set.owner, l.ownerlen) == 0 &&
+		      l.type == ld->set.type && l.klass == ld->set.klass)))
 			ld->bad = true;
 		else
 			cf_flush(ld);
 		return cf_bad(ld, no, rc, NULL);
 	}
-	if (l.meta.kind != CACHE_KIND_RRSET) {
-		cf_flush(ld);
-		return cf_store_neg(ld, &l, no);
-	}
+	if (l.meta.dnssec)
+		return cf_image_add(ld, &l, no);
+	if (l.meta.kind != CACHE_KIND_RRSET)
+		return cf_open_neg(ld, &l, no);
 	return cf_gather(ld, &l, no);
 }
 
