@@ -61,6 +61,7 @@ struct cachefile_load {
 	uint8_t rdata[CACHEFILE_RDATA_BYTES];
 	/* its DNSSEC image: wire RRs, TTLs 0 (the cache sets them) */
 	size_t image_len;
+	size_t image_count; /**< its records */
 	uint8_t image[CACHEFILE_DNSSEC_BYTES];
 	uint8_t scratch[CACHEFILE_RDATA_BYTES];
 };
@@ -154,7 +155,7 @@ static void cf_count_put(struct cachefile_load *ld, int rc, size_t n)
 	if (rc == CACHE_OK) {
 		ld->n.entries++;
 		ld->n.rrs += n;
-		ld->n.dnssec += ld->image_len ? 1 : 0;
+		ld->n.dnssec += ld->image_count;
 	} else if (rc == CACHE_ERANK) {
 		ld->n.kept++;
 	} else {
@@ -226,7 +227,7 @@ static void cf_flush(struct cachefile_load *ld)
 		else
 			cf_count_put(ld, cf_put_neg(ld, ttl), 1);
 	}
-	ld->image_len = 0;
+	ld->image_len = ld->image_count = 0;
 }
 
 /* A negative entry: one SOA line, gathered for the lines of its image. */
@@ -277,6 +278,7 @@ static int cf_image_add(struct cachefile_load *ld, const struct cf_line *l,
 	cf_put16(p + 8, (uint16_t)l->rdlen);
 	memcpy(p + CACHE_RR_FIXED_BYTES, ld->scratch, l->rdlen);
 	ld->image_len += need;
+	ld->image_count++;
 	return CACHEFILE_OK;
 }
 
@@ -493,8 +495,7 @@ static int cf_meta(struct cf_cur *c, struct cf_meta *m)
 		first = false;
 	}
 	/* sec= is optional (unchecked); the dnssec word stands alone. */
-	if (r != CF_END || c->pos < c->len || (seen & ~CF_SEEN_SEC) != need ||
-	    (m->dnssec && seen != 0))
+	if (r != CF_END || c->pos < c->len || (seen & ~CF_SEEN_SEC) != need)
 		return CACHEFILE_EMETA;
 	return CACHEFILE_OK;
 }
