@@ -81,6 +81,22 @@ static void sort_lines(char *text, char **lines, size_t cap, size_t *n)
 	qsort(lines, *n, sizeof lines[0], cmp_lines);
 }
 
+/* Two dumps hold the same lines in any order; frees both; the lines. */
+static size_t same_lines(char *t1, char *t2)
+{
+	char *l1[64], *l2[64];
+	size_t n1, n2, i;
+
+	sort_lines(t1, l1, 64, &n1);
+	sort_lines(t2, l2, 64, &n2);
+	ck_assert_uint_eq(n1, n2);
+	for (i = 0; i < n1; i++)
+		ck_assert_str_eq(l1[i], l2[i]);
+	free(t1);
+	free(t2);
+	return n1;
+}
+
 /* RDATA from text, asserting success. */
 static size_t rd(uint16_t type, const char *text, uint8_t *out, size_t cap)
 {
@@ -177,8 +193,8 @@ START_TEST(roundtrip_every_kind)
 	struct cache *c1 = full_cache(), *c2 = ct_cache();
 	struct cachefile_load_counts n;
 	struct cachefile_load *ld;
-	char *t1, *t2, *l1[64], *l2[64];
-	size_t e1, n1, n2, i;
+	char *t1, *t2;
+	size_t e1;
 
 	t1 = dump(c1, CT_NOW, &e1);
 	ck_assert_uint_eq(e1, FULL_ENTRIES);
@@ -199,13 +215,7 @@ START_TEST(roundtrip_every_kind)
 	ck_assert_uint_eq(n.expired, 0);
 	cachefile_load_free(ld);
 	t2 = dump(c2, CT_NOW, NULL);
-	sort_lines(t1, l1, 64, &n1);
-	sort_lines(t2, l2, 64, &n2);
-	ck_assert_uint_eq(n1, n2);
-	for (i = 0; i < n1; i++)
-		ck_assert_str_eq(l1[i], l2[i]);
-	free(t1);
-	free(t2);
+	(void)same_lines(t1, t2);
 	cache_destroy(c1);
 	cache_destroy(c2);
 }
@@ -733,8 +743,8 @@ START_TEST(roundtrip_dnssec)
 	struct cachefile_load *ld;
 	struct cache_answer ans;
 	uint8_t buf[1024], owner[WIRE_NAME_MAX];
-	char *t1, *t2, *l1[32], *l2[32];
-	size_t ol = ct_name("www.example.lab.", owner), n1, n2, i;
+	char *t1, *t2;
+	size_t ol = ct_name("www.example.lab.", owner);
 
 	ld = load(c1, CT_NOW, SIGNED_TEXT);
 	cachefile_load_counts(ld, &n);
@@ -779,14 +789,7 @@ START_TEST(roundtrip_dnssec)
 	ck_assert_uint_eq(n.dnssec, 3);
 	cachefile_load_free(ld);
 	t2 = dump(c2, CT_NOW, NULL);
-	sort_lines(t1, l1, 32, &n1);
-	sort_lines(t2, l2, 32, &n2);
-	ck_assert_uint_eq(n1, 1 + 4 + 3);
-	ck_assert_uint_eq(n1, n2);
-	for (i = 0; i < n1; i++)
-		ck_assert_str_eq(l1[i], l2[i]);
-	free(t1);
-	free(t2);
+	ck_assert_uint_eq(same_lines(t1, t2), 1 + 4 + 3);
 	cache_destroy(c1);
 	cache_destroy(c2);
 }
