@@ -217,6 +217,9 @@ int cache_rrset_put(struct cache *c, const struct cache_rrset *set, time_t now)
 		return CACHE_EINVAL;
 	memset(&b, 0, sizeof(b));
 	rc = rrset_check(set, &b.image_len);
+	if (rc == CACHE_OK)
+		rc = cache_dnssec_check(set->dnssec, set->dnssec_len,
+		                        set->sec);
 	if (rc != CACHE_OK)
 		return rc;
 	b.name = set->name;
@@ -231,6 +234,9 @@ int cache_rrset_put(struct cache *c, const struct cache_rrset *set, time_t now)
 	b.expire = cache_expire_at(now, b.ttl);
 	b.count = set->count;
 	b.rdata = set->rdata;
+	b.sec = set->sec;
+	b.dnssec = set->dnssec;
+	b.dnssec_len = set->dnssec_len;
 	s = cache_shard_of(c, b.hash);
 	pthread_mutex_lock(&s->lock);
 	rc = cache_shard_insert(s, &b, now);

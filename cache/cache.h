@@ -35,9 +35,22 @@
  *   returned on request (CACHE_GET_STALE, RFC 8767 serve-stale); the
  *   answer carries the absolute expiry, so the caller applies its own
  *   limit on staleness.
+ * - DNSSEC: every entry keeps its security status (enum cache_sec) and
+ *   may keep a DNSSEC image: the RRSIGs of an RRset, or the signed SOA
+ *   and NSEC/NSEC3 proof of a negative answer, as wire RRs. The cache
+ *   does not validate anything: the resolver says what it proved. A put
+ *   checks only that the image is a run of whole RRs (bounded walk, no
+ *   byte read past dnssec_len) and stores it with every TTL set to 0; a
+ *   read with CACHE_GET_DNSSEC copies it after the RRs with the RRs'
+ *   remaining TTL in every record. Without the flag a read does no more
+ *   than before. The image is charged to the budget and counts toward
+ *   the entry's share like the RRs. The status takes part in the rank
+ *   rule (enum cache_rank): SECURE data is not replaced by data of equal
+ *   rank that is not, and BOGUS data protects nothing.
  * - Caps: a name is at most CACHE_NAME_MAX bytes, an entry's RDATA image
- *   at most CACHE_IMAGE_MAX, one entry at most 1/CACHE_ENTRY_SHARE of its
- *   shard, one hash chain at most CACHE_CHAIN_MAX entries.
+ *   at most CACHE_IMAGE_MAX, its DNSSEC image at most CACHE_IMAGE_MAX too,
+ *   one entry at most 1/CACHE_ENTRY_SHARE of its shard, one hash chain at
+ *   most CACHE_CHAIN_MAX entries.
  */
 #ifndef CURVECACHE_CACHE_CACHE_H
 #define CURVECACHE_CACHE_CACHE_H
@@ -85,8 +98,8 @@
 enum cache_status {
 	CACHE_OK = 0,
 	CACHE_ENOTFOUND, /**< no usable entry (a miss) */
-	CACHE_ERANK,     /**< not stored: a fresh entry of higher rank (or
-	                      same rank learned over DNSCurve) is kept */
+	CACHE_ERANK,     /**< not stored: a fresh entry that outranks it
+	                      is kept (enum cache_rank) */
 	CACHE_ETOOBIG,   /**< entry larger than its share of the budget */
 	CACHE_ESPACE,    /**< caller's buffer too small */
 	CACHE_ENAME,     /**< name not in canonical wire form */
@@ -259,7 +272,8 @@ struct cache_view {
 	int stale;
 	const uint8_t *server_key; /**< NULL if learned plain */
 	enum cache_sec sec;
-	const uint8_t *dnssec; /**< its DNSSEC image, TTLs as stored */
+	const uint8_t *dnssec; /**< its DNSSEC image (NULL if none), every
+	                            TTL 0: that is how it is stored */
 	size_t dnssec_len;
 	size_t count;      /**< RRs */
 	size_t wire_len;   /**< bytes cache_view_render writes */
@@ -329,15 +343,20 @@ int cache_name_check(const uint8_t *name, size_t len) CACHE_MUST_CHECK;
 /**
  * Store an RRset. The TTL is clamped to [min_ttl, max_ttl] and stored as
  * now + ttl. An existing entry for the key (RRset or NODATA) is replaced
- * unless it is fresh and of higher rank (or of equal rank, learned over
- * DNSCurve, while this one is plain). A fresh NXDOMAIN of the name with
- * rank not above this one is removed. May evict other entries.
+ * unless it is fresh and outranks this one under the rank rule (enum
+ * cache_rank: higher rank; at equal rank learned over DNSCurve while
+ * this one is plain, or SECURE while this one is not; never if BOGUS).
+ * A fresh NXDOMAIN of the name that does not outrank this one is
+ * removed. set->sec and a copy of set->dnssec are kept. May evict other
+ * entries.
  * @param c: the cache.
  * @param set: the RRset; read during the call only.
  * @param now: the current time.
  * @return CACHE_OK, CACHE_ERANK (nothing changed), CACHE_ENAME,
- *   CACHE_ETYPE, CACHE_ERDATA (count 0, RDATA over 65535 bytes, or the
- *   whole image over CACHE_IMAGE_MAX), CACHE_EINVAL (bad rank, NULL),
+ *   CACHE_ETYPE, CACHE_ERDATA (count 0, RDATA over 65535 bytes, the
+ *   whole image over CACHE_IMAGE_MAX, or a DNSSEC image over
+ *   CACHE_IMAGE_MAX, NULL with a length, or not a run of whole wire RRs
+ *   with uncompressed owners), CACHE_EINVAL (bad rank or sec, NULL),
  *   CACHE_ETOOBIG or CACHE_ENOMEM (the entry it was to replace may be
  *   gone then).
  */
@@ -349,7 +368,10 @@ int cache_rrset_put(struct cache *c, const struct cache_rrset *set,
  * section 5), lowered to neg_max_ttl (min_ttl does not apply). NODATA
  * takes the key (name, type, class) and replaces an RRset there under the
  * rank rule; NXDOMAIN has a key of its own per (name, class), and removes
- * the name's entries of rank not above its own.
+ * the name's entries that do not outrank it (so a NXDOMAIN that is not
+ * SECURE leaves fresh SECURE entries of its rank in place; a read then
+ * picks between them by the same rule). neg->sec and a copy of
+ * neg->dnssec are kept.
  * @return as cache_rrset_put; CACHE_ERDATA if the SOA RDATA is too short
  *   to hold its two names and five counters or a name in it is malformed.
  */
@@ -361,12 +383,16 @@ int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now);
  * wins (the exact key on a tie). Takes one shard lock, never allocates.
  * @param c: the cache.
  * @param q: what to look up; CACHE_GET_STALE in q->flags also returns
- *   expired entries (ans->stale = 1, ttl 0) when nothing fresh is there.
+ *   expired entries (ans->stale = 1, ttl 0) when nothing fresh is there;
+ *   CACHE_GET_DNSSEC also writes the entry's DNSSEC image at buf +
+ *   ans->len (ans->dnssec_len bytes, ans->dnssec_count records, each
+ *   with TTL ans->ttl); without it both are 0. ans->sec is always set.
  * @param now: the current time.
  * @param ans: receives what was found.
  * @param buf, cap: receive the wire RRs (see struct cache_answer).
  * @return CACHE_OK; CACHE_ENOTFOUND (a miss); CACHE_ESPACE (buffer too
- *   small: ans->len holds the size needed, buf is unspecified);
+ *   small: ans->len + ans->dnssec_len is the size needed, buf is
+ *   unspecified);
  *   CACHE_ENAME, CACHE_ETYPE or CACHE_EINVAL.
  */
 int cache_get(struct cache *c, const struct cache_query *q, time_t now,

@@ -44,14 +44,22 @@ static size_t entry_bytes(size_t data)
 	return n < sizeof(struct cache_entry) ? sizeof(struct cache_entry) : n;
 }
 
+/* Bytes of the tail that holds a DNSSEC image of len bytes. */
+static size_t tail_bytes(size_t len)
+{
+	return len ? CACHE_TAIL_LEN_BYTES + len : 0;
+}
+
 size_t cache_entry_size(const struct cache_entry *e)
 {
-	return entry_bytes(e->name_len + key_bytes(e->flags) + e->image_len);
+	return entry_bytes(e->name_len + key_bytes(e->flags) + e->image_len +
+	                   tail_bytes(cache_entry_dnssec_len(e)));
 }
 
 size_t cache_build_size(const struct cache_build *b)
 {
 	return entry_bytes(b->name_len + b->image_len +
+	                   tail_bytes(b->dnssec_len) +
 	                   (b->server_key ? CACHE_SERVER_KEY_BYTES : 0));
 }
 
@@ -77,7 +85,7 @@ const uint8_t *cache_entry_image(const struct cache_entry *e)
 size_t cache_entry_wire_len(const struct cache_entry *e)
 {
 	if (cache_entry_kind(e) == CACHE_KIND_RRSET)
-		return (size_t)e->count *
+		return cache_entry_count(e) *
 		               (e->name_len + CACHE_RR_FIXED_BYTES - 2) +
 		       e->image_len;
 	return (size_t)e->image_len + CACHE_RR_FIXED_BYTES - 2;
@@ -98,7 +106,7 @@ static void render_positive(const struct cache_entry *e, uint32_t ttl,
 	const uint8_t *img = cache_entry_image(e);
 	size_t pos = 0;
 
-	for (size_t i = 0; i < e->count; i++) {
+	for (size_t i = 0; i < cache_entry_count(e); i++) {
 		size_t rr;
 		CACHE_REQUIRE(pos + 2 <= e->image_len);
 		rr = 2 + get16(img + pos);
@@ -169,10 +177,13 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 {
 	CACHE_REQUIRE(b->name_len >= 1 && b->name_len <= CACHE_NAME_MAX);
 	CACHE_REQUIRE(b->image_len <= CACHE_IMAGE_MAX);
-	CACHE_REQUIRE(b->count <= UINT16_MAX);
+	CACHE_REQUIRE(b->dnssec_len <= CACHE_IMAGE_MAX);
+	CACHE_REQUIRE(b->count <= CACHE_COUNT_MASK);
+	CACHE_REQUIRE((unsigned)b->sec <= CACHE_SEC_BOGUS);
+	CACHE_REQUIRE(b->rank >= CACHE_RANK_GLUE);
 	CACHE_REQUIRE((unsigned)b->kind <= CACHE_F_KIND_MASK);
-	CACHE_REQUIRE(((unsigned)b->rank << CACHE_F_RANK_SHIFT) <=
-	              CACHE_F_RANK_MASK);
+	CACHE_REQUIRE(((unsigned)(b->rank - CACHE_RANK_GLUE)
+	               << CACHE_F_RANK_SHIFT) <= CACHE_F_RANK_MASK);
 	e->chain = e->prev = e->next = NULL;
 	e->expire = b->expire;
 	e->ttl = b->ttl;
@@ -180,29 +191,43 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 	e->type = b->type;
 	e->klass = b->klass;
 	e->image_len = (uint16_t)b->image_len;
-	e->count = (uint16_t)b->count;
+	e->count = (uint16_t)(b->count |
+	                      (b->dnssec_len ? CACHE_COUNT_TAIL : 0));
 	e->name_len = (uint8_t)b->name_len;
 	e->flags = (uint8_t)((unsigned)b->kind |
-	                     (unsigned)b->rank << CACHE_F_RANK_SHIFT |
+	                     (unsigned)(b->rank - CACHE_RANK_GLUE)
+	                             << CACHE_F_RANK_SHIFT |
+	                     (unsigned)b->sec << CACHE_F_SEC_SHIFT |
 	                     (b->server_key ? CACHE_F_CURVE : 0));
 	memcpy(e->data, b->name, b->name_len);
 	if (b->server_key)
 		memcpy(e->data + b->name_len, b->server_key,
 		       CACHE_SERVER_KEY_BYTES);
 	fill_image(e->data + b->name_len + key_bytes(e->flags), b);
+	if (b->dnssec_len)
+		cache_dnssec_store(e->data + b->name_len +
+		                           key_bytes(e->flags) + b->image_len,
+		                   b->dnssec, b->dnssec_len);
 }
 
 /*
- * Does e (assumed fresh) outrank data of this rank and provenance? At
- * equal rank, DNSCurve-learned data outranks plain.
+ * Does e (assumed fresh) outrank data of this rank, provenance and
+ * status? A higher rank does. At equal rank, DNSCurve-learned data
+ * outranks plain, and SECURE data outranks data that is not SECURE.
+ * A BOGUS entry outranks nothing.
  */
 int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
-                         int curve)
+                         int curve, enum cache_sec sec)
 {
-	unsigned mine = 2u * cache_entry_rank(e) +
-	                ((e->flags & CACHE_F_CURVE) ? 1 : 0);
-	unsigned theirs = 2u * (unsigned)rank + (curve ? 1 : 0);
-	return mine > theirs;
+	enum cache_rank mine = cache_entry_rank(e);
+	enum cache_sec esec = cache_entry_sec(e);
+
+	if (esec == CACHE_SEC_BOGUS || mine < rank)
+		return 0;
+	if (mine > rank)
+		return 1;
+	return ((e->flags & CACHE_F_CURVE) && !curve) ||
+	       (esec == CACHE_SEC_SECURE && sec != CACHE_SEC_SECURE);
 }
 
 /* The absolute expiry, rebuilt from its low 32 bits and now. */
@@ -227,7 +252,10 @@ void cache_entry_view(const struct cache_entry *e, time_t now,
 	v->ttl = cache_entry_ttl(e, now);
 	v->stale = !cache_entry_fresh(e, now);
 	v->server_key = cache_entry_key(e);
-	v->count = e->count;
+	v->sec = cache_entry_sec(e);
+	v->dnssec_len = cache_entry_dnssec_len(e);
+	v->dnssec = v->dnssec_len ? cache_entry_dnssec(e) : NULL;
+	v->count = cache_entry_count(e);
 	v->wire_len = cache_entry_wire_len(e);
 	v->entry = e;
 }

@@ -4,9 +4,15 @@
  *
  * Layout: an entry is one allocation: the fixed header below, then the
  * owner name, then the 32-byte server key if learned over DNSCurve, then
- * the RDATA image:
+ * the RDATA image, then, only if the entry has a DNSSEC image, the tail:
  *   RRset: count x (RDLENGTH[2] RDATA)
  *   negative (NXDOMAIN, NODATA): SOA owner, RDLENGTH[2], SOA RDATA
+ *   tail: LENGTH[2], then the DNSSEC image: wire RRs (owner, type, class,
+ *   TTL, RDLENGTH, RDATA) as the put gave them, checked whole, every TTL
+ *   stored as 0 (dnssec.c)
+ * An entry without a DNSSEC image pays nothing for the feature: its
+ * status takes two bits of the flags byte and the tail's presence one
+ * bit of count.
  * Each entry sits on two lists of its shard: the singly linked chain of
  * its hash bucket, and the circular doubly linked CLOCK ring.
  *
@@ -34,12 +40,22 @@
 			cache_impossible(__FILE__, __LINE__, #cond); \
 	} while (0)
 
-/** The flags byte of an entry: kind, rank and two bits. */
+/** The flags byte of an entry: kind, rank, two bits and the status. */
 #define CACHE_F_KIND_MASK 0x03u /**< enum cache_kind */
 #define CACHE_F_RANK_SHIFT 2
-#define CACHE_F_RANK_MASK 0x1cu /**< enum cache_rank << 2 */
-#define CACHE_F_CURVE 0x20u     /**< learned over DNSCurve; key stored */
-#define CACHE_F_REF 0x40u       /**< read since the CLOCK hand last passed */
+#define CACHE_F_RANK_MASK 0x0cu /**< (enum cache_rank - GLUE) << 2 */
+#define CACHE_F_CURVE 0x10u     /**< learned over DNSCurve; key stored */
+#define CACHE_F_REF 0x20u       /**< read since the CLOCK hand last passed */
+#define CACHE_F_SEC_SHIFT 6
+#define CACHE_F_SEC_MASK 0xc0u /**< enum cache_sec << 6 */
+
+/** Bit 15 of count: the DNSSEC tail follows the image. Each RR takes at
+ *  least 2 bytes of an image of at most CACHE_IMAGE_MAX, so count needs
+ *  15 bits only. */
+#define CACHE_COUNT_TAIL 0x8000u
+#define CACHE_COUNT_MASK 0x7fffu
+/** Bytes of the tail's length field. */
+#define CACHE_TAIL_LEN_BYTES 2
 
 /** Average bytes of budget per hash bucket (about one entry). */
 #define CACHE_BYTES_PER_BUCKET 128
@@ -60,10 +76,10 @@ struct cache_entry {
 	uint16_t type;   /**< 0 for NXDOMAIN */
 	uint16_t klass;
 	uint16_t image_len; /**< bytes of RDATA image */
-	uint16_t count;     /**< RRs in the image */
+	uint16_t count;     /**< RRs in the image | CACHE_COUNT_TAIL */
 	uint8_t name_len;   /**< 1..255: CACHE_NAME_MAX fits */
-	uint8_t flags;      /**< CACHE_F_*: kind, rank, curve, ref */
-	uint8_t data[];     /**< name, [server key], image */
+	uint8_t flags;      /**< CACHE_F_*: kind, rank, curve, ref, sec */
+	uint8_t data[];     /**< name, [server key], image, [tail] */
 };
 
 /** Bytes of an entry header: where its data starts. */
@@ -107,6 +123,9 @@ struct cache_build {
 	uint32_t ttl;              /**< the clamped TTL of expire */
 	size_t image_len;
 	size_t count;
+	enum cache_sec sec;
+	const uint8_t *dnssec; /**< checked by cache_dnssec_check */
+	size_t dnssec_len;
 	/* positive */
 	const struct cache_rdata *rdata;
 	/* negative */
@@ -144,8 +163,21 @@ static inline enum cache_kind cache_entry_kind(const struct cache_entry *e)
 
 static inline enum cache_rank cache_entry_rank(const struct cache_entry *e)
 {
-	return (enum cache_rank)((e->flags & CACHE_F_RANK_MASK) >>
-	                         CACHE_F_RANK_SHIFT);
+	return (enum cache_rank)(((e->flags & CACHE_F_RANK_MASK) >>
+	                          CACHE_F_RANK_SHIFT) +
+	                         CACHE_RANK_GLUE);
+}
+
+static inline enum cache_sec cache_entry_sec(const struct cache_entry *e)
+{
+	return (enum cache_sec)((e->flags & CACHE_F_SEC_MASK) >>
+	                        CACHE_F_SEC_SHIFT);
+}
+
+/** RRs in the image. */
+static inline size_t cache_entry_count(const struct cache_entry *e)
+{
+	return e->count & CACHE_COUNT_MASK;
 }
 
 /** Bucket of a hash: the low 32 bits scaled to nbuckets (no division). */
@@ -189,10 +221,19 @@ void cache_entry_render(const struct cache_entry *e, uint32_t ttl,
 size_t cache_build_size(const struct cache_build *b);
 void cache_entry_fill(struct cache_entry *e, const struct cache_build *b);
 int cache_entry_outranks(const struct cache_entry *e, enum cache_rank rank,
-                         int curve);
+                         int curve, enum cache_sec sec);
 time_t cache_entry_expire(const struct cache_entry *e, time_t now);
 void cache_entry_view(const struct cache_entry *e, time_t now,
                       struct cache_view *v);
+
+/* dnssec.c */
+int cache_dnssec_check(const uint8_t *img, size_t len, enum cache_sec sec);
+void cache_dnssec_store(uint8_t *out, const uint8_t *img, size_t len);
+size_t cache_dnssec_count(const struct cache_entry *e);
+size_t cache_entry_dnssec_len(const struct cache_entry *e);
+size_t cache_dnssec_render(const struct cache_entry *e, uint32_t ttl,
+                           uint8_t *out);
+const uint8_t *cache_entry_dnssec(const struct cache_entry *e);
 
 /* evict.c */
 size_t cache_mem_estimate(size_t n);

@@ -60,7 +60,8 @@ static struct cache_entry *pick(struct cache_shard *s, uint32_t hash,
 	fresh_nx = nx != NULL && cache_entry_fresh(nx, now);
 	if (fresh_exact && fresh_nx)
 		return cache_entry_outranks(nx, cache_entry_rank(exact),
-		                            entry_curve(exact)) ?
+		                            entry_curve(exact),
+		                            cache_entry_sec(exact)) ?
 		               nx :
 		               exact;
 	if (fresh_exact)
@@ -70,6 +71,25 @@ static struct cache_entry *pick(struct cache_shard *s, uint32_t hash,
 	if (!(q->flags & CACHE_GET_STALE))
 		return NULL;
 	return exact != NULL ? exact : nx;
+}
+
+/*
+ * The copy-out with CACHE_GET_DNSSEC: the RRs, then the DNSSEC image
+ * right after them with the same TTL; on CACHE_ESPACE, ans->len +
+ * ans->dnssec_len is what it takes (shard lock held).
+ */
+static int render_dnssec(const struct cache_entry *e, struct cache_answer *ans,
+                         uint8_t *buf, size_t cap)
+{
+	ans->dnssec_len = cache_entry_dnssec_len(e);
+	if (buf == NULL || ans->len > cap ||
+	    ans->dnssec_len > cap - ans->len) {
+		ans->dnssec_count = cache_dnssec_count(e);
+		return CACHE_ESPACE;
+	}
+	cache_entry_render(e, ans->ttl, buf);
+	ans->dnssec_count = cache_dnssec_render(e, ans->ttl, buf + ans->len);
+	return CACHE_OK;
 }
 
 /* Fill ans from e and copy its RRs out (shard lock held). */
@@ -90,11 +110,15 @@ static int answer(struct cache_entry *e, const struct cache_query *q,
 	ans->curve = key != NULL;
 	if (key != NULL)
 		memcpy(ans->server_key, key, CACHE_SERVER_KEY_BYTES);
-	ans->count = e->count;
+	ans->count = cache_entry_count(e);
 	ans->len = cache_entry_wire_len(e);
 	ans->owner_off = 0;
+	ans->sec = cache_entry_sec(e);
+	ans->dnssec_len = ans->dnssec_count = 0;
 	if (!(e->flags & CACHE_F_REF)) /* keep hot lines clean */
 		e->flags |= CACHE_F_REF;
+	if (q->flags & CACHE_GET_DNSSEC)
+		return render_dnssec(e, ans, buf, cap);
 	if (ans->len > cap || buf == NULL)
 		return CACHE_ESPACE;
 	cache_entry_render(e, ans->ttl, buf);

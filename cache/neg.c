@@ -85,6 +85,9 @@ int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now)
 	rc = neg_check(neg);
 	if (rc == CACHE_OK)
 		rc = soa_minimum(neg->soa_rdata, neg->soa_rdlen, &minimum);
+	if (rc == CACHE_OK)
+		rc = cache_dnssec_check(neg->dnssec, neg->dnssec_len,
+		                        neg->sec);
 	if (rc != CACHE_OK)
 		return rc;
 	memset(&b, 0, sizeof(b));
@@ -104,6 +107,9 @@ int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now)
 	b.soa_name_len = neg->soa_name_len;
 	b.soa_rdata = neg->soa_rdata;
 	b.soa_rdlen = neg->soa_rdlen;
+	b.sec = neg->sec;
+	b.dnssec = neg->dnssec;
+	b.dnssec_len = neg->dnssec_len;
 	s = cache_shard_of(c, b.hash);
 	pthread_mutex_lock(&s->lock);
 	rc = cache_shard_insert(s, &b, now);

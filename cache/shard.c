@@ -113,9 +113,10 @@ size_t cache_shard_clear(struct cache_shard *s, const uint8_t *zone,
  * Apply the rank rule and clear the way for b: the entry of the same key
  * goes (unless it wins), and so do entries of the same name that b
  * contradicts: an RRset or NODATA removes the name's NXDOMAIN, an
- * NXDOMAIN removes the name's other entries, each only if b outranks it
- * or it has expired. *ref tells whether the replaced entry had been read
- * since the hand passed, so that a refreshed hot entry stays hot.
+ * NXDOMAIN removes the name's other entries, each only if it does not
+ * outrank b (rank, then DNSCurve and SECURE at equal rank; a BOGUS entry
+ * never does) or it has expired. *ref tells whether the replaced entry had
+ * been read since the hand passed, so that a refreshed hot entry stays hot.
  */
 static int clear_way(struct cache_shard *s, const struct cache_build *b,
                      time_t now, unsigned *ref)
@@ -132,7 +133,7 @@ static int clear_way(struct cache_shard *s, const struct cache_build *b,
 		    cache_entry_same_name(e, (uint32_t)b->hash, b->name,
 		                          b->name_len, b->klass) &&
 		    cache_entry_fresh(e, now) &&
-		    cache_entry_outranks(e, b->rank, curve))
+		    cache_entry_outranks(e, b->rank, curve, b->sec))
 			return CACHE_ERANK;
 	}
 	for (e = *bucket; e != NULL; e = next) {
@@ -146,7 +147,7 @@ static int clear_way(struct cache_shard *s, const struct cache_build *b,
 		              cache_entry_kind(e) == CACHE_KIND_NXDOMAIN;
 		if (contradicts &&
 		    (!cache_entry_fresh(e, now) ||
-		     !cache_entry_outranks(e, b->rank, curve))) {
+		     !cache_entry_outranks(e, b->rank, curve, b->sec))) {
 			if (e->type == b->type)
 				*ref = e->flags & CACHE_F_REF;
 			cache_shard_remove(s, e);

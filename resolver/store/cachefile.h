@@ -12,13 +12,28 @@
  *   example.lab.       60   IN  SOA    ns1... ... ; nxdomain name=nx.ex...
  *   example.lab.       60   IN  SOA    ns1... ... ; nodata name=a.ex...
  *                                                   type=AAAA ...
+ *   www.signed.lab.    300  IN  A      127.0.0.3  ; rank=auth src=plain
+ *                                                   sec=secure
+ *   www.signed.lab.    300  IN  RRSIG  \# 95 0001... ; dnssec
  *
  * - The first line is the header; its time (Unix seconds) is when the
  *   TTLs were read, so a load later counts them down from there and drops
  *   what has expired meanwhile.
  * - rank= is glue, referral, nonauth or auth (RFC 2181 5.4.1 ranks, as
  *   cache.h has them); src= is "plain", or the uz5 key label of the
- *   DNSCurve server the data came from.
+ *   DNSCurve server the data came from; sec= is the DNSSEC status
+ *   (insecure, secure or bogus; enum cache_sec), written only when it is
+ *   not unchecked and read as unchecked when absent, so the lines of an
+ *   unchecked entry are those of the first version of this format.
+ * - An entry's DNSSEC image (the RRSIGs of an RRset, the signed proof
+ *   of a negative answer) follows its lines: one line per record, with
+ *   the entry's TTL and the comment "; dnssec" alone. A "; dnssec" line
+ *   with no entry before it, or a bad one, is a bad line, and the entry
+ *   it belongs to is not stored. A reader older than sec= and dnssec
+ *   lines refuses them as bad lines; it never stores an entry without
+ *   its status. The header still says version=1 (dump_cache and
+ *   load_cache read both forms); the cache file (persist.h) carries its
+ *   own format version in its trailer, and that one changed.
  * - An RRset is the run of consecutive lines with the same owner, class,
  *   type, TTL and comment. A negative entry is one SOA line (owner = the
  *   zone) whose comment names the entry: nxdomain name=NAME, or nodata
@@ -62,6 +77,8 @@ struct cache;
 #define CACHEFILE_RRSET_MAX 4096
 /** Bytes of RDATA gathered into one RRset (the cache's image cap). */
 #define CACHEFILE_RDATA_BYTES 65535
+/** Bytes of the DNSSEC image gathered for one entry (the cache's cap). */
+#define CACHEFILE_DNSSEC_BYTES 65535
 /** Bad lines reported one by one; the rest are only counted. */
 #define CACHEFILE_ERRORS_SHOWN 50
 /** Bytes of one error message ("line N: reason"). */
@@ -97,6 +114,7 @@ typedef int (*cachefile_put_fn)(void *arg, const char *text, size_t len);
 struct cachefile_dump_stats {
 	size_t entries; /**< cache entries written */
 	size_t rrs;     /**< lines of RRs written */
+	size_t dnssec;  /**< lines of DNSSEC images written */
 	size_t skipped; /**< entries left out: expired or unrenderable */
 };
 
@@ -108,6 +126,7 @@ struct cachefile_load_counts {
 	size_t lines;   /**< lines read */
 	size_t entries; /**< entries stored */
 	size_t rrs;     /**< RRs in them */
+	size_t dnssec;  /**< records of their DNSSEC images */
 	size_t expired; /**< entries dropped: TTL ran out since the dump */
 	size_t kept;    /**< not stored: better data already cached */
 	size_t bad;     /**< bad lines */

@@ -1,6 +1,7 @@
 /*
- * resolver/store/cachefile_int.h - what cachefile.c (dump, load) and
- * cachefile_rdata.c (RDATA text) share: the bounded tokenizer of one
+ * resolver/store/cachefile_int.h - what cachefile.c (dump),
+ * cachefile_load.c (load) and cachefile_rdata.c (RDATA text) share: the
+ * names of the comment's words and the bounded tokenizer of one
  * presentation line. Nobody else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_CACHEFILE_INT_H
@@ -9,6 +10,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/** The header's first word. */
+#define CF_MAGIC "curvecache-dump"
+/** Bytes of a token copied out to be NUL-terminated (types, classes). */
+#define CF_WORD_MAX 16
+/** Largest TTL (RFC 2181 section 8). */
+#define CF_TTL_MAX 0x7fffffffu
+/** The comment of a line of an entry's DNSSEC image. */
+#define CF_DNSSEC_WORD "dnssec"
+
+/** Names of enum cache_rank (rank=) and enum cache_sec (sec=). */
+#define CF_RANKS 5
+#define CF_SECS 4
+extern const char *const cf_rank_names[CF_RANKS];
+extern const char *const cf_sec_names[CF_SECS];
 
 /** A position in a line of text (not NUL-terminated). */
 struct cf_cur {

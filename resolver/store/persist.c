@@ -22,8 +22,9 @@
 
 /** The trailer's first word. */
 #define PERSIST_TAIL "; curvecache-dump-end"
-/** The trailer's format version (1: a plain BLAKE2b checksum). */
-#define PERSIST_TAIL_VERSION 2
+/** The trailer's format version (1: a plain BLAKE2b checksum; 2: the
+ *  MAC, entries without DNSSEC status and image; 3: with them). */
+#define PERSIST_TAIL_VERSION 3
 /** Longest trailer line, newline included. */
 #define PERSIST_TAIL_MAX 200
 /** Bytes of the MAC. */
@@ -267,8 +268,17 @@ static int ps_tail_version(const char *line, char *err, size_t errlen)
 		return persist_err(
 			err, errlen, PERSIST_EVERSION, "%s",
 			"format 1 (a plain checksum anyone can "
-			"recompute), written by an older curvecache; "
-			"the next save writes format 2, with a MAC");
+			"recompute), written by an older curvecache: "
+			"the cache starts empty; the next save writes "
+			"format 3, with a MAC");
+	if (v == 2)
+		return persist_err(
+			err, errlen, PERSIST_EVERSION, "%s",
+			"format 2, written by an older curvecache: the "
+			"format changed (entries now keep their DNSSEC "
+			"status and signatures), so the file is not read "
+			"and the cache starts empty; the next save writes "
+			"format 3");
 	if (v != PERSIST_TAIL_VERSION)
 		return persist_err(err, errlen, PERSIST_EVERSION,
 		                   "format %u; "

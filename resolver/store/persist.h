@@ -6,7 +6,7 @@
  * header with the dump time, one RR per line with the TTL left, rank and
  * provenance) followed by one trailer line:
  *
- *   ; curvecache-dump-end version=2 entries=E records=R bytes=B mac=HEX
+ *   ; curvecache-dump-end version=3 entries=E records=R bytes=B mac=HEX
  *
  * where B is the length of everything before the trailer, E and R what
  * the dump wrote, and HEX the keyed BLAKE2b-256 (libsodium
@@ -14,14 +14,17 @@
  * followed by the trailer's text up to "mac=". The key is in PATH.key
  * beside the file (64 hex digits, mode 0600), made at the first save.
  * The trailer of version 1 (no version=, "blake2b=" a plain checksum)
- * is refused as another format.
+ * is refused as another format, and so is version 2 (the same trailer,
+ * written before entries kept their DNSSEC status and image: sec= and
+ * the "; dnssec" lines of cachefile.h): such a file is skipped with a
+ * message that says the format changed, and the cache starts empty.
  *
  * Design notes:
  * - Never trusted blindly. Before a byte reaches the cache the file must
  *   be a regular file (the last path component not a symbolic link),
  *   owned by the daemon's user or root, writable by nobody else, at most
  *   max_bytes long, start with the dump header and end with a trailer of
- *   version 2 whose length and MAC match (a truncated or altered file
+ *   version 3 whose length and MAC match (a truncated or altered file
  *   fails here). Then every line goes through the cachefile loader, which
  *   checks each RR against its type and drops entries whose TTL ran out
  *   since the dump. A bad line, or an entry count that differs from the

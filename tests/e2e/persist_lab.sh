@@ -10,7 +10,7 @@
 # How each check decides:
 # - save: after resolving plain and DNSCurve names, an NXDOMAIN and a
 #   CNAME, SIGTERM writes cache-file (mode 0600, a trailer line of
-#   version 2 with its MAC) and logs event=cache_saved; the DNSCurve key
+#   version 3 with its MAC) and logs event=cache_saved; the DNSCurve key
 #   file and the cache file's MAC key (cache-file.key) were created with
 #   mode 0600.
 # - a stale temporary of a killed save (cache.XXXXXX, two minutes old)
@@ -24,7 +24,9 @@
 # - a corrupt file (one byte changed), a forged one (one byte changed and
 #   the plain BLAKE2b sum recomputed: the old trailer, or that sum in
 #   place of the MAC), one saved under another MAC key, one whose MAC key
-#   file is mode 0644, a truncated one and a foreign one are each
+#   file is mode 0644, one of format 2 (from before entries kept their
+#   DNSSEC status, under a good MAC), a truncated one and a foreign one
+#   are each
 #   reported (event=cache_file_skipped with the reason) and skipped:
 #   curvecache starts with an empty cache and resolves upstream.
 # - expiry: a file saved with TTLs of 2 s is loaded 3 s later with those
@@ -93,7 +95,7 @@ cc_stop
 t="cache saved on SIGTERM"
 if grep -Eq "event=cache_saved file=$CF entries=[1-9][0-9]* " "$LOG" &&
    [ "$(stat -c %a "$CF")" = 600 ] &&
-   tail -n 1 "$CF" | grep -Eq '^; curvecache-dump-end version=2 entries=[0-9]+ records=[0-9]+ bytes=[0-9]+ mac=[0-9a-f]{64}$'
+   tail -n 1 "$CF" | grep -Eq '^; curvecache-dump-end version=3 entries=[0-9]+ records=[0-9]+ bytes=[0-9]+ mac=[0-9a-f]{64}$'
 then ok "$t"; else bad "$t" "no cache_saved, mode or trailer" "$LOG"; fi
 t="MAC key file created with mode 0600"
 if [ "$(stat -c '%a %s %F' "$CF.key" 2>&1)" = "600 65 regular file" ]
@@ -155,20 +157,29 @@ skipped() {
 sed 's/192\.0\.2\.10\t/192.0.2.11\t/' "$WORK/cache.good" >"$CF"
 chmod 600 "$CF"
 skipped "altered" "corrupt.*MAC does not match"
-# forge OLD|NEW: one address changed, a plain BLAKE2b-256 sum recomputed,
-# in the trailer of version 1 (OLD) or in place of the MAC (NEW).
+# forge OLD|NEW|V2: one address changed, a plain BLAKE2b-256 sum
+# recomputed, in the trailer of version 1 (OLD) or in place of the MAC
+# (NEW); or (V2) the file unchanged under a trailer of format 2 with a
+# good MAC (the key of cache.key.good), as curvecache wrote it before
+# entries kept their DNSSEC status.
 forge() {
-  python3 - "$WORK/cache.good" "$CF" "$1" <<'PY'
+  python3 - "$WORK/cache.good" "$CF" "$1" "$WORK/cache.key.good" <<'PY'
 import hashlib, sys
-src, dst, kind = sys.argv[1:4]
+src, dst, kind, keyfile = sys.argv[1:5]
 lines = open(src, 'rb').read().split(b'\n')[:-2]
-body = b'\n'.join(lines).replace(b'192.0.2.10\t', b'192.0.2.11\t') + b'\n'
+body = b'\n'.join(lines) + b'\n'
+if kind != 'V2':
+    body = body.replace(b'192.0.2.10\t', b'192.0.2.11\t')
 n = sum(1 for l in lines if l and not l.startswith(b';'))
-if kind == 'OLD':
+if kind == 'V2':
+    key = bytes.fromhex(open(keyfile).read().strip())
+    tail = b'; curvecache-dump-end version=2 entries=%d records=%d bytes=%d mac=' % (n, n, len(body))
+    tail += hashlib.blake2b(body + tail, digest_size=32, key=key).hexdigest().encode()
+elif kind == 'OLD':
     tail = b'; curvecache-dump-end entries=%d records=%d bytes=%d blake2b=' % (n, n, len(body))
     tail += hashlib.blake2b(body, digest_size=32).hexdigest().encode()
 else:
-    tail = b'; curvecache-dump-end version=2 entries=%d records=%d bytes=%d mac=' % (n, n, len(body))
+    tail = b'; curvecache-dump-end version=3 entries=%d records=%d bytes=%d mac=' % (n, n, len(body))
     tail += hashlib.blake2b(body + tail, digest_size=32).hexdigest().encode()
 open(dst, 'wb').write(body + tail + b'\n')
 PY
@@ -178,6 +189,8 @@ forge OLD
 skipped "forged (plain sum, old trailer)" "format of another version: format 1"
 forge NEW
 skipped "forged (plain sum for the MAC)" "corrupt.*MAC does not match"
+forge V2
+skipped "format 2 (no DNSSEC status)" "format of another version: format 2.*format changed.*cache starts empty"
 cp "$WORK/cache.good" "$CF"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$CF.key"
 echo >>"$CF.key"

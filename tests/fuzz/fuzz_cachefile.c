@@ -8,6 +8,11 @@
  * second empty cache: whatever curvecache writes it must read back, so
  * the second load must have no bad line. Both caches are emptied after
  * each input.
+ *
+ * Seeds: tests/fuzz/mkcorpus.sh makes them from the lab's dump, except
+ * corpus/cachefile/dnssec, made by hand while the lab has no signed zone:
+ * entries with a DNSSEC status (sec=) and image lines ("; dnssec": RRSIGs
+ * of ECDSA P-256 size, NSEC proofs of a NODATA and an NXDOMAIN).
  */
 #include <stdint.h>
 #include <stdlib.h>

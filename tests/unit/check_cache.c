@@ -3,10 +3,10 @@
  *
  * Time is driven by hand (the `now` argument), never by sleeping.
  * TCases: roundtrip, ttl, rank, negative, reject, evict, flush, zonecut,
- * hash, threads. The "threads" case also runs in a ThreadSanitizer build
- * (tests/cache_tsan.sh). Environment:
- *   CACHE_TEST_INSERTS  inserts of the eviction test (default 1000000)
- *   CACHE_STRESS_OPS    operations per thread of the stress test
+ * hash, dnssec, threads. The "threads" case also runs in a ThreadSanitizer
+ * build (tests/cache_tsan.sh). Environment: CACHE_TEST_INSERTS  inserts of the
+ * eviction test (default 1000000) CACHE_STRESS_OPS    operations per thread of
+ * the stress test
  */
 #include "config.h"
 
@@ -1806,6 +1806,612 @@ START_TEST(test_threads_stress)
 }
 END_TEST
 
+/* ---- dnssec ---------------------------------------------------------- */
+
+#define TYPE_RRSIG 46
+#define TYPE_NSEC 47
+/** RDATA of an RRSIG with an ECDSA P-256 signature by example.com: 18
+ *  fixed bytes, the signer (13), 64 bytes of signature. */
+#define RRSIG_P256_RDLEN (18 + 13 + 64)
+/** A TTL in the images given to puts, which reads must not return. */
+#define IMAGE_TTL 0x01020304u
+
+/* One wire RR into out: owner, type, class IN, IMAGE_TTL, rdlen bytes of
+ * RDATA (each its offset + seed); returns its length. */
+static size_t image_rr(uint8_t *out, const char *owner, uint16_t type,
+                       size_t rdlen, uint8_t seed)
+{
+	size_t n = wire(out, owner);
+
+	out[n] = (uint8_t)(type >> 8);
+	out[n + 1] = (uint8_t)type;
+	out[n + 2] = 0;
+	out[n + 3] = CLASS_IN;
+	out[n + 4] = (uint8_t)(IMAGE_TTL >> 24);
+	out[n + 5] = (uint8_t)(IMAGE_TTL >> 16);
+	out[n + 6] = (uint8_t)(IMAGE_TTL >> 8);
+	out[n + 7] = (uint8_t)IMAGE_TTL;
+	out[n + 8] = (uint8_t)(rdlen >> 8);
+	out[n + 9] = (uint8_t)rdlen;
+	n += CACHE_RR_FIXED_BYTES;
+	for (size_t i = 0; i < rdlen; i++)
+		out[n + i] = (uint8_t)(i + seed);
+	return n + rdlen;
+}
+
+/* The typical image of an A RRset: one RRSIG (ECDSA P-256). */
+static size_t image_one_sig(uint8_t *out, const char *owner)
+{
+	return image_rr(out, owner, TYPE_RRSIG, RRSIG_P256_RDLEN, 7);
+}
+
+static int put_sec_a(struct cache *c, const char *name, enum cache_rank rank,
+                     const uint8_t *key, enum cache_sec sec,
+                     const uint8_t *img, size_t img_len, uint32_t addr,
+                     time_t now)
+{
+	uint8_t n[CACHE_NAME_MAX + 1], a[4] = { 10, 0, 0, (uint8_t)addr };
+	struct cache_rdata rd = { a, sizeof(a) };
+	struct cache_rrset set = { n,   wire(n, name), TYPE_A, CLASS_IN,
+		                   300, &rd,           1,      rank,
+		                   key, sec,           img,    img_len };
+	return cache_rrset_put(c, &set, now);
+}
+
+static int put_sec_neg(struct cache *c, enum cache_kind kind, const char *name,
+                       uint16_t type, enum cache_rank rank, enum cache_sec sec,
+                       const uint8_t *img, size_t img_len, time_t now)
+{
+	uint8_t n[CACHE_NAME_MAX + 1], z[CACHE_NAME_MAX + 1], rd[600];
+	struct cache_neg neg = { kind,
+		                 n,
+		                 wire(n, name),
+		                 type,
+		                 CLASS_IN,
+		                 z,
+		                 wire(z, "example.com"),
+		                 600,
+		                 rd,
+		                 soa_rdata(rd, "example.com", 300),
+		                 rank,
+		                 NULL,
+		                 sec,
+		                 img,
+		                 img_len };
+	return cache_neg_put(c, &neg, now);
+}
+
+/* The image at got must be want with every TTL replaced by ttl. */
+static void check_image(const uint8_t *got, const uint8_t *want, size_t len,
+                        uint32_t ttl, size_t records)
+{
+	size_t pos = 0, k = 0;
+
+	while (pos < len) {
+		size_t owner = 0, rdlen;
+		ck_assert_int_eq(cache_name_span(want + pos, len - pos,
+		                                 &owner),
+		                 CACHE_OK);
+		ck_assert_mem_eq(got + pos, want + pos, owner + 4);
+		pos += owner + 4;
+		ck_assert_uint_eq(rd32(got + pos), ttl);
+		rdlen = ((size_t)want[pos + 4] << 8) | want[pos + 5];
+		ck_assert_mem_eq(got + pos + 4, want + pos + 4, 2 + rdlen);
+		pos += 6 + rdlen;
+		k++;
+	}
+	ck_assert_uint_eq(pos, len);
+	ck_assert_uint_eq(k, records);
+}
+
+START_TEST(test_dnssec_sec_roundtrip)
+{
+	static const enum cache_sec all[] = { CACHE_SEC_UNCHECKED,
+		                              CACHE_SEC_INSECURE,
+		                              CACHE_SEC_SECURE,
+		                              CACHE_SEC_BOGUS };
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	char name[64];
+
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "s%zu.example.com", i);
+		ck_assert_int_eq(put_sec_a(c, name, CACHE_RANK_AUTH, NULL,
+		                           all[i], NULL, 0, 1, T0),
+		                 CACHE_OK);
+		ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NODATA, name,
+		                             TYPE_MX, CACHE_RANK_AUTH, all[i],
+		                             NULL, 0, T0),
+		                 CACHE_OK);
+		snprintf(name, sizeof(name), "nx%zu.example.com", i);
+		ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, name, 0,
+		                             CACHE_RANK_AUTH, all[i], NULL, 0,
+		                             T0),
+		                 CACHE_OK);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "s%zu.example.com", i);
+		ck_assert_int_eq(get(c, name, TYPE_A, 0, T0, &ans), CACHE_OK);
+		ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
+		ck_assert_int_eq(ans.sec, all[i]);
+		ck_assert_int_eq(ans.rank, CACHE_RANK_AUTH);
+		ck_assert_int_eq(get(c, name, TYPE_MX, 0, T0, &ans), CACHE_OK);
+		ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
+		ck_assert_int_eq(ans.sec, all[i]);
+		snprintf(name, sizeof(name), "nx%zu.example.com", i);
+		ck_assert_int_eq(get(c, name, TYPE_A, 0, T0, &ans), CACHE_OK);
+		ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
+		ck_assert_int_eq(ans.sec, all[i]);
+	}
+	/* Every rank with every status: the bits do not mix. */
+	for (int r = CACHE_RANK_GLUE; r <= CACHE_RANK_AUTH; r++)
+		for (size_t i = 0; i < 4; i++) {
+			snprintf(name, sizeof(name), "r%d-%zu.example.com", r,
+			         i);
+			ck_assert_int_eq(put_sec_a(c, name, (enum cache_rank)r,
+			                           NULL, all[i], NULL, 0, 1,
+			                           T0),
+			                 CACHE_OK);
+			ck_assert_int_eq(get(c, name, TYPE_A, 0, T0, &ans),
+			                 CACHE_OK);
+			ck_assert_int_eq(ans.rank, r);
+			ck_assert_int_eq(ans.sec, all[i]);
+			ck_assert_int_eq(ans.curve, 0);
+		}
+	cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_dnssec_image_get)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	uint8_t img[600], wn[64];
+	size_t len = image_one_sig(img, "www.example.com");
+	size_t len2;
+
+	/* Two records, the second with another owner and type. */
+	len2 = len + image_rr(img + len, "example.com", TYPE_NSEC, 30, 1);
+	ck_assert_int_eq(put_sec_a(c, "www.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, img, len2, 1, T0),
+	                 CACHE_OK);
+	memset(buf, 0xaa, sizeof(buf));
+	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0 + 10, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.dnssec_len, 0);
+	ck_assert_uint_eq(ans.dnssec_count, 0);
+	ck_assert_uint_eq(buf[ans.len], 0xaa); /* nothing after the RRs */
+	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
+	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, CACHE_GET_DNSSEC,
+	                     T0 + 10, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.ttl, 290);
+	ck_assert_uint_eq(ans.count, 1);
+	ck_assert_uint_eq(ans.dnssec_len, len2);
+	ck_assert_uint_eq(ans.dnssec_count, 2);
+	check_image(buf + ans.len, img, len2, 290, 2);
+	ck_assert_uint_eq(buf[ans.len + len2], 0xaa);
+	/* Stale: TTL 0 in the RRs and in the image. */
+	ck_assert_int_eq(get(c, "www.example.com", TYPE_A,
+	                     CACHE_GET_DNSSEC | CACHE_GET_STALE, T0 + 400,
+	                     &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.stale, 1);
+	check_image(buf + ans.len, img, len2, 0, 2);
+	/* Negative entries: the proof after the SOA. */
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "nx.example.com",
+	                             0, CACHE_RANK_AUTH, CACHE_SEC_SECURE, img,
+	                             len2, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "nx.example.com", TYPE_A, CACHE_GET_DNSSEC,
+	                     T0 + 1, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
+	ck_assert_uint_eq(ans.dnssec_count, 2);
+	check_image(buf + ans.len, img, len2, ans.ttl, 2);
+	/* The zone cut's RRSIGs come with cache_closest_ns too. */
+	ck_assert_int_eq(put_ns(c, "example.com", "ns.example.com", 300),
+	                 CACHE_OK);
+	len = image_one_sig(img, "example.com");
+	{
+		uint8_t n[64], h[64];
+		struct cache_rdata rd = { h, wire(h, "ns.example.com") };
+		struct cache_rrset set = { n,
+			                   wire(n, "example.com"),
+			                   CACHE_TYPE_NS,
+			                   CLASS_IN,
+			                   300,
+			                   &rd,
+			                   1,
+			                   CACHE_RANK_AUTH,
+			                   NULL,
+			                   CACHE_SEC_SECURE,
+			                   img,
+			                   len };
+		ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_OK);
+	}
+	ck_assert_int_eq(closest(c, "a.b.example.com", CACHE_GET_DNSSEC,
+	                         T0 + 5, &ans, wn),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
+	ck_assert_uint_eq(ans.dnssec_count, 1);
+	check_image(buf + ans.len, img, len, 295, 1);
+	ck_assert_int_eq(closest(c, "a.b.example.com", 0, T0 + 5, &ans, wn),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.dnssec_len, 0);
+	cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_dnssec_espace)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	uint8_t img[300], n[64], *out;
+	size_t len = image_one_sig(img, "www.example.com"), rrs, total;
+	struct cache_query q = { n, wire(n, "www.example.com"), TYPE_A,
+		                 CLASS_IN, CACHE_GET_DNSSEC };
+
+	ck_assert_int_eq(put_sec_a(c, "www.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, img, len, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	rrs = ans.len;
+	total = rrs + len;
+	/* Each cap below the total: ESPACE, and the total is told. */
+	for (size_t cap = 0; cap < total; cap++) {
+		out = malloc(cap ? cap : 1);
+		ck_assert_int_eq(cache_get(c, &q, T0, &ans, out, cap),
+		                 CACHE_ESPACE);
+		ck_assert_uint_eq(ans.len + ans.dnssec_len, total);
+		ck_assert_uint_eq(ans.dnssec_count, 1);
+		free(out);
+	}
+	out = malloc(total); /* exact: ASan sees any write past it */
+	ck_assert_int_eq(cache_get(c, &q, T0, &ans, out, total), CACHE_OK);
+	check_image(out + rrs, img, len, 300, 1);
+	free(out);
+	ck_assert_int_eq(cache_get(c, &q, T0, &ans, NULL, 0), CACHE_ESPACE);
+	ck_assert_uint_eq(ans.len + ans.dnssec_len, total);
+	/* Without the flag the RRs alone fit. */
+	q.flags = 0;
+	out = malloc(rrs);
+	ck_assert_int_eq(cache_get(c, &q, T0, &ans, out, rrs), CACHE_OK);
+	ck_assert_uint_eq(ans.dnssec_len, 0);
+	free(out);
+	cache_destroy(c);
+}
+END_TEST
+
+/* Every put of img[0..len) cut to fewer bytes, in an exact-size heap
+ * copy, is refused, except the cuts listed in ok (record boundaries). */
+static void check_cuts(struct cache *c, const uint8_t *img, size_t len,
+                       size_t ok)
+{
+	for (size_t k = 1; k < len; k++) {
+		uint8_t *cut = malloc(k);
+		int want = k == ok ? CACHE_OK : CACHE_ERDATA;
+		memcpy(cut, img, k);
+		ck_assert_int_eq(put_sec_a(c, "cut.example.com",
+		                           CACHE_RANK_AUTH, NULL,
+		                           CACHE_SEC_SECURE, cut, k, 1, T0),
+		                 want);
+		ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NODATA,
+		                             "cut.example.com", TYPE_MX,
+		                             CACHE_RANK_AUTH, CACHE_SEC_SECURE,
+		                             cut, k, T0),
+		                 want);
+		free(cut);
+	}
+}
+
+START_TEST(test_dnssec_malformed_refused)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_stats st;
+	uint8_t img[600], *big;
+	size_t len = image_one_sig(img, "www.example.com"), len2;
+
+	check_cuts(c, img, len, 0);
+	len2 = len + image_rr(img + len, "example.com", TYPE_NSEC, 20, 3);
+	check_cuts(c, img, len2, len);
+	cache_stats_get(c, &st);
+	ck_assert_uint_eq(st.entries, 2); /* only the record-boundary cut */
+	/* A compressed owner, a label over 63, one byte too many. */
+	img[len] = 0xc0;
+	ck_assert_int_eq(put_sec_a(c, "x.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, img, len2, 1, T0),
+	                 CACHE_ERDATA);
+	img[len] = 64;
+	ck_assert_int_eq(put_sec_a(c, "x.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, img, len2, 1, T0),
+	                 CACHE_ERDATA);
+	len = image_one_sig(img, "www.example.com");
+	img[len] = 0;
+	ck_assert_int_eq(put_sec_a(c, "x.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, img, len + 1, 1, T0),
+	                 CACHE_ERDATA);
+	/* NULL with a length, over CACHE_IMAGE_MAX, a bad status. */
+	ck_assert_int_eq(put_sec_a(c, "x.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, NULL, 5, 1, T0),
+	                 CACHE_ERDATA);
+	/* Two whole records of CACHE_IMAGE_MAX + 1 bytes in all. */
+	big = calloc(1, CACHE_IMAGE_MAX + 1);
+	len = image_rr(big, ".", TYPE_RRSIG, 65000, 0);
+	len += image_rr(big + len, ".", TYPE_RRSIG,
+	                CACHE_IMAGE_MAX + 1 - len - 11, 0);
+	ck_assert_uint_eq(len, CACHE_IMAGE_MAX + 1);
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "x.example.com",
+	                             0, CACHE_RANK_AUTH, CACHE_SEC_SECURE, big,
+	                             CACHE_IMAGE_MAX + 1, T0),
+	                 CACHE_ERDATA);
+	free(big);
+	ck_assert_int_eq(put_sec_a(c, "x.example.com", CACHE_RANK_AUTH, NULL,
+	                           (enum cache_sec)(CACHE_SEC_BOGUS + 1), NULL,
+	                           0, 1, T0),
+	                 CACHE_EINVAL);
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "x.example.com",
+	                             0, CACHE_RANK_AUTH,
+	                             (enum cache_sec)(CACHE_SEC_BOGUS + 1),
+	                             NULL, 0, T0),
+	                 CACHE_EINVAL);
+	cache_stats_get(c, &st);
+	ck_assert_uint_eq(st.entries, 2);
+	cache_destroy(c);
+}
+END_TEST
+
+/* Put A at name with (rank, sec) over an entry of (AUTH, have). */
+static int over(struct cache *c, enum cache_sec have, enum cache_rank rank,
+                enum cache_sec sec, time_t when)
+{
+	cache_flush_all(c, NULL);
+	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_AUTH, NULL,
+	                           have, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	return put_sec_a(c, "r.example.com", rank, NULL, sec, NULL, 0, 2,
+	                 when);
+}
+
+START_TEST(test_dnssec_rank_rule)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	uint8_t key[CACHE_SERVER_KEY_BYTES] = { 1 };
+
+	/* SECURE kept against the rest at equal rank... */
+	ck_assert_int_eq(over(c, CACHE_SEC_SECURE, CACHE_RANK_AUTH,
+	                      CACHE_SEC_UNCHECKED, T0),
+	                 CACHE_ERANK);
+	ck_assert_int_eq(over(c, CACHE_SEC_SECURE, CACHE_RANK_AUTH,
+	                      CACHE_SEC_INSECURE, T0),
+	                 CACHE_ERANK);
+	ck_assert_int_eq(over(c, CACHE_SEC_SECURE, CACHE_RANK_AUTH,
+	                      CACHE_SEC_BOGUS, T0),
+	                 CACHE_ERANK);
+	ck_assert_int_eq(get(c, "r.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
+	ck_assert_uint_eq(answer_addr(&ans) & 0xff, 1);
+	/* ...replaced by SECURE, or once expired. */
+	ck_assert_int_eq(over(c, CACHE_SEC_SECURE, CACHE_RANK_AUTH,
+	                      CACHE_SEC_SECURE, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(over(c, CACHE_SEC_SECURE, CACHE_RANK_AUTH,
+	                      CACHE_SEC_UNCHECKED, T0 + 300),
+	                 CACHE_OK);
+	/* Below AUTH a higher rank wins whatever the status. */
+	cache_flush_all(c, NULL);
+	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_NONAUTH,
+	                           NULL, CACHE_SEC_SECURE, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_INSECURE, NULL, 0, 2, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "r.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_INSECURE);
+	/* A SECURE lower rank does not beat a higher rank. */
+	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_NONAUTH,
+	                           NULL, CACHE_SEC_SECURE, NULL, 0, 3, T0),
+	                 CACHE_ERANK);
+	/* BOGUS blocks nothing: any rank, any status replaces it. */
+	ck_assert_int_eq(over(c, CACHE_SEC_BOGUS, CACHE_RANK_GLUE,
+	                      CACHE_SEC_UNCHECKED, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(over(c, CACHE_SEC_BOGUS, CACHE_RANK_AUTH,
+	                      CACHE_SEC_BOGUS, T0),
+	                 CACHE_OK);
+	/* Non-secure entries keep the old rule: equal rank replaces. */
+	ck_assert_int_eq(over(c, CACHE_SEC_INSECURE, CACHE_RANK_AUTH,
+	                      CACHE_SEC_UNCHECKED, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(over(c, CACHE_SEC_UNCHECKED, CACHE_RANK_NONAUTH,
+	                      CACHE_SEC_SECURE, T0),
+	                 CACHE_ERANK);
+	/* DNSCurve does not lift a non-SECURE put over SECURE data. */
+	cache_flush_all(c, NULL);
+	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_AUTH, key,
+	                           CACHE_SEC_UNCHECKED, NULL, 0, 2, T0),
+	                 CACHE_ERANK);
+	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_AUTH, key,
+	                           CACHE_SEC_SECURE, NULL, 0, 2, T0),
+	                 CACHE_OK);
+	cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_dnssec_rank_negative)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+
+	/* NODATA: SECURE kept against an UNCHECKED NODATA or RRset. */
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NODATA, "n.example.com",
+	                             TYPE_A, CACHE_RANK_AUTH, CACHE_SEC_SECURE,
+	                             NULL, 0, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NODATA, "n.example.com",
+	                             TYPE_A, CACHE_RANK_AUTH,
+	                             CACHE_SEC_INSECURE, NULL, 0, T0),
+	                 CACHE_ERANK);
+	ck_assert_int_eq(put_sec_a(c, "n.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_UNCHECKED, NULL, 0, 1, T0),
+	                 CACHE_ERANK);
+	ck_assert_int_eq(put_sec_a(c, "n.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	/* NXDOMAIN: an UNCHECKED one of equal rank leaves a fresh SECURE
+	 * RRset of the name in place, and reads still find the RRset. */
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "n.example.com",
+	                             0, CACHE_RANK_AUTH, CACHE_SEC_UNCHECKED,
+	                             NULL, 0, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "n.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
+	ck_assert_int_eq(get(c, "n.example.com", TYPE_MX, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
+	/* A SECURE NXDOMAIN of equal rank removes it. */
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "n.example.com",
+	                             0, CACHE_RANK_AUTH, CACHE_SEC_SECURE,
+	                             NULL, 0, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "n.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
+	/* It is kept against an UNCHECKED NXDOMAIN; a BOGUS one goes. */
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "n.example.com",
+	                             0, CACHE_RANK_AUTH, CACHE_SEC_UNCHECKED,
+	                             NULL, 0, T0),
+	                 CACHE_ERANK);
+	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "b.example.com",
+	                             0, CACHE_RANK_AUTH, CACHE_SEC_BOGUS, NULL,
+	                             0, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(put_sec_a(c, "b.example.com", CACHE_RANK_GLUE, NULL,
+	                           CACHE_SEC_UNCHECKED, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "b.example.com", TYPE_MX, 0, T0, &ans),
+	                 CACHE_ENOTFOUND);
+	cache_destroy(c);
+}
+END_TEST
+
+/* Bytes charged for one A RRset of www.example.com with this image. */
+static size_t charged(const uint8_t *img, size_t len)
+{
+	struct cache *c = make_cache(1 << 20, 1);
+	struct cache_stats before, after;
+
+	cache_stats_get(c, &before);
+	ck_assert_int_eq(put_sec_a(c, "www.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, img, len, 1, T0),
+	                 CACHE_OK);
+	cache_stats_get(c, &after);
+	cache_destroy(c);
+	return after.bytes - before.bytes;
+}
+
+START_TEST(test_dnssec_memory)
+{
+	uint8_t img[300], *big;
+	size_t len = image_one_sig(img, "www.example.com");
+	size_t plain = charged(NULL, 0), signed_ = charged(img, len);
+	struct cache *c = make_cache(SMALL_CACHE, 1);
+	struct cache_stats st;
+
+	fprintf(stderr,
+	        "cache: one A RRset charged %zu bytes, %zu with one "
+	        "RRSIG (ECDSA P-256, %zu-byte image)\n",
+	        plain, signed_, len);
+	ck_assert_uint_ge(signed_, plain + len);
+	ck_assert_uint_le(signed_, plain + len + 32);
+	/* The image counts toward the entry's share of its shard. */
+	big = calloc(1, 40000);
+	ck_assert_uint_eq(image_rr(big, ".", TYPE_RRSIG, 40000 - 11, 0),
+	                  40000);
+	ck_assert_int_eq(put_sec_a(c, "big.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, big, 40000, 1, T0),
+	                 CACHE_ETOOBIG);
+	free(big);
+	/* Filling with signed entries stays in the budget. */
+	for (int i = 0; i < 2000; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "n%d.example.com", i);
+		ck_assert_int_eq(put_sec_a(c, name, CACHE_RANK_AUTH, NULL,
+		                           CACHE_SEC_SECURE, img, len, 1, T0),
+		                 CACHE_OK);
+	}
+	cache_stats_get(c, &st);
+	ck_assert_uint_le(st.bytes, st.max_bytes);
+	ck_assert_uint_gt(st.evictions, 0);
+	ck_assert_uint_le(st.entries * signed_, st.max_bytes);
+	cache_destroy(c);
+}
+END_TEST
+
+struct view_seen {
+	int found;
+	enum cache_sec sec;
+	size_t dnssec_len, wire_len;
+	uint8_t image[300];
+};
+
+static int view_cb(const struct cache_view *v, void *arg)
+{
+	struct view_seen *s = arg;
+
+	if (v->kind != CACHE_KIND_RRSET)
+		return 0;
+	s->found++;
+	s->sec = v->sec;
+	s->dnssec_len = v->dnssec_len;
+	s->wire_len = v->wire_len;
+	if (v->dnssec_len <= sizeof(s->image) && v->dnssec != NULL)
+		memcpy(s->image, v->dnssec, v->dnssec_len);
+	return 0;
+}
+
+START_TEST(test_dnssec_view)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	struct view_seen seen;
+	uint8_t img[300];
+	size_t len = image_one_sig(img, "www.example.com");
+
+	ck_assert_int_eq(put_sec_a(c, "www.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, img, len, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(cache_iterate(c, T0 + 1, view_cb, &seen), 0);
+	ck_assert_int_eq(seen.found, 1);
+	ck_assert_int_eq(seen.sec, CACHE_SEC_SECURE);
+	ck_assert_uint_eq(seen.dnssec_len, len);
+	ck_assert_uint_eq(seen.wire_len, ans.len); /* RRs only */
+	check_image(seen.image, img, len, 0, 1);   /* TTLs stored as 0 */
+	cache_flush_all(c, NULL);
+	ck_assert_int_eq(put_sec_a(c, "www.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_INSECURE, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	memset(&seen, 0, sizeof(seen));
+	ck_assert_int_eq(cache_iterate(c, T0 + 1, view_cb, &seen), 0);
+	ck_assert_int_eq(seen.sec, CACHE_SEC_INSECURE);
+	ck_assert_uint_eq(seen.dnssec_len, 0);
+	cache_destroy(c);
+}
+END_TEST
+
 static Suite *cache_suite(void)
 {
 	Suite *s = suite_create("cache");
@@ -1862,6 +2468,16 @@ static Suite *cache_suite(void)
 	tc = tcase_create("hash");
 	tcase_add_test(tc, test_siphash_vector);
 	tcase_add_test(tc, test_name_below);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dnssec");
+	tcase_add_test(tc, test_dnssec_sec_roundtrip);
+	tcase_add_test(tc, test_dnssec_image_get);
+	tcase_add_test(tc, test_dnssec_espace);
+	tcase_add_test(tc, test_dnssec_malformed_refused);
+	tcase_add_test(tc, test_dnssec_rank_rule);
+	tcase_add_test(tc, test_dnssec_rank_negative);
+	tcase_add_test(tc, test_dnssec_memory);
+	tcase_add_test(tc, test_dnssec_view);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("threads");
 	tcase_set_timeout(tc, 300);

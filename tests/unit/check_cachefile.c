@@ -1,8 +1,9 @@
 /*
  * tests/unit/check_cachefile.c - Suite "cachefile": the dump_cache /
  * load_cache text format (resolver/store/cachefile.h): round trips of every
- * kind of entry, TTLs counted down from the dump's time, every rejection
- * of the reader, RDATA text and checks, hostile input.
+ * kind of entry, TTLs counted down from the dump's time, DNSSEC status
+ * (sec=) and image ("; dnssec" lines), every rejection of the reader,
+ * RDATA text and checks, hostile input.
  */
 #include "control_test.h"
 
@@ -78,6 +79,22 @@ static void sort_lines(char *text, char **lines, size_t cap, size_t *n)
 		lines[(*n)++] = l;
 	}
 	qsort(lines, *n, sizeof lines[0], cmp_lines);
+}
+
+/* Two dumps hold the same lines in any order; frees both; the lines. */
+static size_t same_lines(char *t1, char *t2)
+{
+	char *l1[64], *l2[64];
+	size_t n1, n2, i;
+
+	sort_lines(t1, l1, 64, &n1);
+	sort_lines(t2, l2, 64, &n2);
+	ck_assert_uint_eq(n1, n2);
+	for (i = 0; i < n1; i++)
+		ck_assert_str_eq(l1[i], l2[i]);
+	free(t1);
+	free(t2);
+	return n1;
 }
 
 /* RDATA from text, asserting success. */
@@ -176,8 +193,8 @@ START_TEST(roundtrip_every_kind)
 	struct cache *c1 = full_cache(), *c2 = ct_cache();
 	struct cachefile_load_counts n;
 	struct cachefile_load *ld;
-	char *t1, *t2, *l1[64], *l2[64];
-	size_t e1, n1, n2, i;
+	char *t1, *t2;
+	size_t e1;
 
 	t1 = dump(c1, CT_NOW, &e1);
 	ck_assert_uint_eq(e1, FULL_ENTRIES);
@@ -198,13 +215,7 @@ START_TEST(roundtrip_every_kind)
 	ck_assert_uint_eq(n.expired, 0);
 	cachefile_load_free(ld);
 	t2 = dump(c2, CT_NOW, NULL);
-	sort_lines(t1, l1, 64, &n1);
-	sort_lines(t2, l2, 64, &n2);
-	ck_assert_uint_eq(n1, n2);
-	for (i = 0; i < n1; i++)
-		ck_assert_str_eq(l1[i], l2[i]);
-	free(t1);
-	free(t2);
+	(void)same_lines(t1, t2);
 	cache_destroy(c1);
 	cache_destroy(c2);
 }
@@ -393,6 +404,18 @@ static const struct bad_case bad_cases[] = {
 	  CACHEFILE_EMETA },
 	{ "lab. 300 IN A 192.0.2.1 ; nxdomain name=x.lab. rank=auth "
 	  "src=plain",
+	  CACHEFILE_EMETA },
+	{ "a.lab. 300 IN A 192.0.2.1 ; rank=auth src=plain sec=good",
+	  CACHEFILE_EMETA },
+	{ "a.lab. 300 IN A 192.0.2.1 ; rank=auth src=plain sec=secure "
+	  "sec=secure",
+	  CACHEFILE_EMETA },
+	{ "a.lab. 300 IN A 192.0.2.1 ; rank=auth src=plain dnssec",
+	  CACHEFILE_EMETA },
+	{ "a.lab. 300 IN RRSIG \\# 2 0102 ; dnssec rank=auth",
+	  CACHEFILE_EMETA },
+	{ "a.lab. 300 IN RRSIG \\# 2 0102 ; dnssec", CACHEFILE_EMETA },
+	{ "a.lab. 300 IN A 192.0.2.1 ; rank=auth src=plain sec=9",
 	  CACHEFILE_EMETA },
 	{ "a.lab. 300 IN OPT \\# 0 " OKM, CACHEFILE_ECACHE },
 	{ "a.lab. 300 IN A 192.0.2.1\001 " OKM, CACHEFILE_ESYNTAX },
@@ -681,6 +704,141 @@ START_TEST(hostile_lines)
 }
 END_TEST
 
+/* ---- DNSSEC status and image ----------------------------------------- */
+
+#define SIGNED_TEXT \
+	HEADER "\n" \
+	       "www.example.lab.\t300\tIN\tA\t192.0.2.10\t; rank=auth " \
+	       "src=plain " \
+	       "sec=secure\n" \
+	       "www.example.lab.\t300\tIN\tRRSIG\t\\# 4 01020304\t; dnssec\n" \
+	       "www.example.lab.\t9\tIN\tRRSIG\t\\# 2 0506\t; dnssec\n" \
+	       "example.lab.\t300\tIN\tSOA\tns1.example.lab. " \
+	       "hostmaster.example.lab. 1 3600 600 86400 300\t; nodata " \
+	       "name=mail.example.lab. type=AAAA rank=auth src=plain " \
+	       "sec=bogus\n" \
+	       "a.example.lab.\t300\tIN\tNSEC\t\\# 3 000100\t; dnssec\n" \
+	       "example.lab.\t300\tIN\tSOA\tns1.example.lab. " \
+	       "hostmaster.example.lab. 1 3600 600 86400 300\t; nxdomain " \
+	       "name=nx.example.lab. rank=auth src=plain sec=insecure\n" \
+	       "plain.example.lab.\t300\tIN\tA\t192.0.2.11\t; rank=auth " \
+	       "src=plain\n"
+
+/* Read name/type with CACHE_GET_DNSSEC from c at CT_NOW + 5. */
+static int get_signed(struct cache *c, const char *name, uint16_t type,
+                      struct cache_answer *ans, uint8_t *buf, size_t cap)
+{
+	uint8_t n[WIRE_NAME_MAX];
+	struct cache_query q = { n, ct_name(name, n), type, WIRE_CLASS_IN,
+		                 CACHE_GET_DNSSEC };
+
+	return cache_get(c, &q, CT_NOW + 5, ans, buf, cap);
+}
+
+START_TEST(roundtrip_dnssec)
+{
+	static const uint8_t sig2[] = { 0, 46, 0, 1, 0, 0, 1, 39, 0, 2, 5, 6 };
+	struct cache *c1 = ct_cache(), *c2 = ct_cache();
+	struct cachefile_load_counts n;
+	struct cachefile_load *ld;
+	struct cache_answer ans;
+	uint8_t buf[1024], owner[WIRE_NAME_MAX];
+	char *t1, *t2;
+	size_t ol = ct_name("www.example.lab.", owner);
+
+	ld = load(c1, CT_NOW, SIGNED_TEXT);
+	cachefile_load_counts(ld, &n);
+	ck_assert_uint_eq(n.bad, 0);
+	ck_assert_uint_eq(n.entries, 4);
+	ck_assert_uint_eq(n.rrs, 4);
+	ck_assert_uint_eq(n.dnssec, 3);
+	cachefile_load_free(ld);
+	/* The image is in the cache, each TTL the entry's. */
+	ck_assert_int_eq(get_signed(c1, "www.example.lab.", WIRE_TYPE_A, &ans,
+	                            buf, sizeof buf),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
+	ck_assert_uint_eq(ans.dnssec_count, 2);
+	ck_assert_uint_eq(ans.dnssec_len, 2 * (ol + 10) + 6);
+	ck_assert_mem_eq(buf + ans.len + ol + 10 + 4 + ol, sig2, sizeof sig2);
+	ck_assert_int_eq(get_signed(c1, "mail.example.lab.", WIRE_TYPE_AAAA,
+	                            &ans, buf, sizeof buf),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_BOGUS);
+	ck_assert_uint_eq(ans.dnssec_count, 1);
+	ck_assert_int_eq(get_signed(c1, "nx.example.lab.", WIRE_TYPE_A, &ans,
+	                            buf, sizeof buf),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_INSECURE);
+	ck_assert_uint_eq(ans.dnssec_count, 0);
+	/* Dumped back: the same lines (the image with the entry's TTL). */
+	t1 = dump(c1, CT_NOW, NULL);
+	ck_assert(ct_has(t1, strlen(t1), "src=plain sec=secure\n"));
+	ck_assert(ct_has(t1, strlen(t1), "src=plain sec=insecure\n"));
+	ck_assert(ct_has(t1, strlen(t1),
+	                 "type=AAAA rank=auth src=plain "
+	                 "sec=bogus\n"));
+	ck_assert(ct_has(t1, strlen(t1),
+	                 "192.0.2.11\t; rank=auth "
+	                 "src=plain\n"));
+	ck_assert(!ct_has(t1, strlen(t1), "sec=unchecked"));
+	ck_assert(ct_has(t1, strlen(t1), "\t; dnssec\n"));
+	ld = load(c2, CT_NOW, t1);
+	cachefile_load_counts(ld, &n);
+	ck_assert_uint_eq(n.bad, 0);
+	ck_assert_uint_eq(n.dnssec, 3);
+	cachefile_load_free(ld);
+	t2 = dump(c2, CT_NOW, NULL);
+	ck_assert_uint_eq(same_lines(t1, t2), 1 + 4 + 3);
+	cache_destroy(c1);
+	cache_destroy(c2);
+}
+END_TEST
+
+/* A bad line of an entry's image: the entry is not stored (it would be
+ * served without its signatures), the next one is. */
+START_TEST(reject_bad_dnssec_line_drops_entry)
+{
+	static const char text[] = HEADER
+		"\n"
+		"a.lab.\t300\tIN\tA\t192.0.2.1\t; rank=auth src=plain "
+		"sec=secure\n"
+		"a.lab.\t300\tIN\tRRSIG\t\\# 2 01\t; dnssec\n"
+		"b.lab.\t300\tIN\tA\t192.0.2.2\t; rank=auth src=plain "
+		"sec=secure\n"
+		"b.lab.\t300\tIN\tRRSIG\t\\# 1 01\t; dnssec\n"
+		"b.lab.\t300\tIN\tA\t192.0.2.3\t; rank=auth src=plain "
+		"sec=secure\n"
+		"c.lab.\t300\tIN\tA\t192.0.2.4\t; rank=auth src=plain\n"
+		"c.lab.\t300\tIN\tRRSIG\t\\# 1 01\t; dnssec sec=secure\n";
+	struct cache *c = ct_cache();
+	struct cachefile_load_counts n;
+	struct cachefile_load *ld = load(c, CT_NOW, text);
+	struct cache_answer ans;
+	uint8_t buf[512];
+
+	cachefile_load_counts(ld, &n);
+	ck_assert_uint_eq(n.bad, 2);
+	ck_assert_uint_eq(n.entries, 2); /* b.lab. twice */
+	ck_assert_int_eq(get_signed(c, "c.lab.", WIRE_TYPE_A, &ans, buf,
+	                            sizeof buf),
+	                 CACHE_ENOTFOUND);
+	ck_assert_int_eq(get_signed(c, "a.lab.", WIRE_TYPE_A, &ans, buf,
+	                            sizeof buf),
+	                 CACHE_ENOTFOUND);
+	/* An RR line after the image starts a new entry: b.lab. is the
+	 * second A line alone, which replaced the first (equal rank). */
+	ck_assert_int_eq(get_signed(c, "b.lab.", WIRE_TYPE_A, &ans, buf,
+	                            sizeof buf),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.count, 1);
+	ck_assert_uint_eq(buf[ans.len - 1], 3);
+	ck_assert_uint_eq(ans.dnssec_count, 0);
+	cachefile_load_free(ld);
+	cache_destroy(c);
+}
+END_TEST
+
 Suite *cachefile_suite(void)
 {
 	Suite *s = suite_create("cachefile");
@@ -692,6 +850,7 @@ Suite *cachefile_suite(void)
 	tcase_add_test(tc, ttl_counts_down_and_expired_dropped);
 	tcase_add_test(tc, dump_skips_stale);
 	tcase_add_test(tc, existing_better_data_kept);
+	tcase_add_test(tc, roundtrip_dnssec);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_loop_test(tc, reject_each, 0,
@@ -699,6 +858,7 @@ Suite *cachefile_suite(void)
 	tcase_add_test(tc, reject_headers);
 	tcase_add_test(tc, reject_empty_input);
 	tcase_add_test(tc, reject_bad_line_drops_its_rrset);
+	tcase_add_test(tc, reject_bad_dnssec_line_drops_entry);
 	tcase_add_test(tc, reject_too_long);
 	tcase_add_test(tc, report_caps_its_lines);
 	suite_add_tcase(s, tc);

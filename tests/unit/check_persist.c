@@ -6,7 +6,9 @@
  * entry count that differs, too large, writable by others, not a regular
  * file, a symbolic link; the MAC: a forgery with a recomputed plain
  * BLAKE2b sum, a changed key, the key file's mode, size and absence; the
- * stale temporaries of a killed save removed, and nothing else.
+ * stale temporaries of a killed save removed, and nothing else; DNSSEC
+ * status and image kept across a save and a load, and a file of the
+ * format before them (trailer version 2) skipped.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -227,9 +229,10 @@ static void write_key(const uint8_t key[crypto_generichash_KEYBYTES])
 	chmod(keypath, 0600);
 }
 
-/* Write text with a trailer of format 2 that matches it: length and the
- * MAC under key (NULL: a plain BLAKE2b sum, as a forger would). */
-static void spit_mac(const char *text, size_t entries_said, const uint8_t *key)
+/* Write text with a trailer of format version that matches it: length
+ * and the MAC under key (NULL: a plain BLAKE2b sum, as a forger would). */
+static void spit_mac_version(const char *text, size_t entries_said,
+                             const uint8_t *key, int version)
 {
 	unsigned char mac[crypto_generichash_BYTES];
 	char hex[2 * sizeof mac + 1], pre[200], *all;
@@ -237,9 +240,9 @@ static void spit_mac(const char *text, size_t entries_said, const uint8_t *key)
 	size_t len = strlen(text);
 
 	snprintf(pre, sizeof pre,
-	         "; curvecache-dump-end version=2 entries=%zu "
+	         "; curvecache-dump-end version=%d entries=%zu "
 	         "records=%zu bytes=%zu mac=",
-	         entries_said, entries_said, len);
+	         version, entries_said, entries_said, len);
 	crypto_generichash_init(&h, key, key ? crypto_generichash_KEYBYTES : 0,
 	                        sizeof mac);
 	crypto_generichash_update(&h, (const unsigned char *)text, len);
@@ -250,6 +253,12 @@ static void spit_mac(const char *text, size_t entries_said, const uint8_t *key)
 	snprintf(all, len + 300, "%s%s%s\n", text, pre, hex);
 	spit(all, strlen(all));
 	free(all);
+}
+
+/* The trailer of the current format, version 3. */
+static void spit_mac(const char *text, size_t entries_said, const uint8_t *key)
+{
+	spit_mac_version(text, entries_said, key, 3);
 }
 
 /* A fresh key in the key file; the text signed with it. */
@@ -560,6 +569,170 @@ START_TEST(test_save_fails)
 }
 END_TEST
 
+/* ---- DNSSEC status and image ----------------------------------------- */
+
+/** Bytes of RDATA in the RRSIG of sig_image (an ECDSA P-256 size). */
+#define SIG_RDLEN 95
+
+/* One RRSIG RR owned by the 13-byte name (TTL 7, RDATA bytes i + seed). */
+static size_t sig_image(uint8_t *out, const uint8_t *name, uint8_t seed)
+{
+	static const uint8_t fixed[] = {
+		0, 46, 0, 1, 0, 0, 0, 7, 0, SIG_RDLEN
+	};
+	size_t i;
+
+	memcpy(out, name, 13);
+	memcpy(out + 13, fixed, sizeof fixed);
+	for (i = 0; i < SIG_RDLEN; i++)
+		out[13 + sizeof fixed + i] = (uint8_t)(i + seed);
+	return 13 + sizeof fixed + SIG_RDLEN;
+}
+
+/* sNN.example. as a 13-byte wire name. */
+static void sname(uint8_t *name, int i)
+{
+	name[0] = 3;
+	snprintf((char *)name + 1, 4, "s%02d", i);
+	memcpy(name + 4, "\007example\000", 9);
+}
+
+/* s00: SECURE A with an RRSIG; s01: BOGUS NODATA (MX) with one; s02:
+ * INSECURE NXDOMAIN without; s03: SECURE A over DNSCurve, image. */
+static void fill_signed(struct cache *c)
+{
+	static const uint8_t soa[] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0,
+		                       0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 60 };
+	uint8_t name[13], zone[] = "\007example", img[200], key[32] = { 9 };
+	uint8_t addr[4] = { 192, 0, 2, 1 };
+	struct cache_rdata rd = { addr, sizeof addr };
+	struct cache_rrset set = { name, 13,
+		                   1,    1,
+		                   300,  &rd,
+		                   1,    CACHE_RANK_AUTH,
+		                   NULL, CACHE_SEC_SECURE,
+		                   img,  0 };
+	struct cache_neg neg = { CACHE_KIND_NODATA,
+		                 name,
+		                 13,
+		                 15,
+		                 1,
+		                 zone,
+		                 9,
+		                 300,
+		                 soa,
+		                 sizeof soa,
+		                 CACHE_RANK_AUTH,
+		                 NULL,
+		                 CACHE_SEC_BOGUS,
+		                 img,
+		                 0 };
+
+	sname(name, 0);
+	set.dnssec_len = sig_image(img, name, 1);
+	ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_OK);
+	sname(name, 1);
+	neg.dnssec_len = sig_image(img, name, 2);
+	ck_assert_int_eq(cache_neg_put(c, &neg, T0), CACHE_OK);
+	sname(name, 2);
+	neg.kind = CACHE_KIND_NXDOMAIN;
+	neg.sec = CACHE_SEC_INSECURE;
+	neg.dnssec_len = 0;
+	ck_assert_int_eq(cache_neg_put(c, &neg, T0), CACHE_OK);
+	sname(name, 3);
+	set.server_key = key;
+	set.dnssec_len = sig_image(img, name, 3);
+	ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_OK);
+}
+
+/* Read sNN type with the image; check status and image (TTL ttl). */
+static void check_signed(struct cache *c, int i, uint16_t type,
+                         enum cache_sec sec, uint8_t seed, uint32_t ttl)
+{
+	uint8_t name[13], want[200], buf[600];
+	struct cache_query q = { name, 13, type, 1, CACHE_GET_DNSSEC };
+	struct cache_answer ans;
+	size_t len;
+
+	sname(name, i);
+	ck_assert_int_eq(cache_get(c, &q, T0 + 10, &ans, buf, sizeof buf),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, sec);
+	ck_assert_uint_eq(ans.ttl, ttl);
+	if (seed == 0) {
+		ck_assert_uint_eq(ans.dnssec_len, 0);
+		return;
+	}
+	len = sig_image(want, name, seed);
+	want[17] = (uint8_t)(ttl >> 24); /* after owner, type, class */
+	want[18] = (uint8_t)(ttl >> 16);
+	want[19] = (uint8_t)(ttl >> 8);
+	want[20] = (uint8_t)ttl;
+	ck_assert_uint_eq(ans.dnssec_count, 1);
+	ck_assert_uint_eq(ans.dnssec_len, len);
+	ck_assert_mem_eq(buf + ans.len, want, len);
+}
+
+START_TEST(test_round_trip_dnssec)
+{
+	struct persist_counts n;
+	struct cache *c = new_cache();
+	char *text;
+	size_t len;
+
+	fill_signed(c);
+	ck_assert_msg(persist_cache_save(c, path, T0, &n, err, sizeof err) ==
+	                      PERSIST_OK,
+	              "%s", err);
+	ck_assert_uint_eq(n.entries, 4);
+	cache_destroy(c);
+	text = slurp(&len);
+	ck_assert_ptr_nonnull(strstr(text, "sec=secure"));
+	ck_assert_ptr_nonnull(strstr(text, "; dnssec\n"));
+	ck_assert_ptr_nonnull(strstr(text,
+	                             "\n; curvecache-dump-end version=3 "));
+	free(text);
+	c = new_cache();
+	ck_assert_msg(persist_cache_load(c, path, T0 + 10, 1 << 20, &n, err,
+	                                 sizeof err) == PERSIST_OK,
+	              "%s", err);
+	ck_assert_uint_eq(n.entries, 4);
+	ck_assert_uint_eq(n.bad, 0);
+	check_signed(c, 0, 1, CACHE_SEC_SECURE, 1, 290);
+	check_signed(c, 1, 15, CACHE_SEC_BOGUS, 2, 50);
+	check_signed(c, 2, 1, CACHE_SEC_INSECURE, 0, 50);
+	check_signed(c, 3, 1, CACHE_SEC_SECURE, 3, 290);
+	cache_destroy(c);
+}
+END_TEST
+
+/* A file of format 2 (entries without DNSSEC status), under a good MAC:
+ * skipped with a message saying why, nothing stored. */
+START_TEST(test_old_version_skipped)
+{
+	static const char old[] =
+		"; curvecache-dump version=1 time=1700000000\n"
+		"a.example.\t300\tIN\tA\t192.0.2.1\t; rank=auth src=plain\n";
+	uint8_t key[crypto_generichash_KEYBYTES];
+	struct persist_counts n;
+	size_t held;
+
+	randombytes_buf(key, sizeof key);
+	write_key(key);
+	spit_mac_version(old, 1, key, 2);
+	ck_assert_int_eq(load_at(T0, &n, &held), PERSIST_EVERSION);
+	ck_assert_ptr_nonnull(strstr(err, "format 2"));
+	ck_assert_ptr_nonnull(strstr(err, "format changed"));
+	ck_assert_ptr_nonnull(strstr(err, "cache starts empty"));
+	ck_assert_uint_eq(held, 0);
+	ck_assert_uint_eq(n.entries, 0);
+	/* The same body under the current trailer loads. */
+	spit_mac_version(old, 1, key, 3);
+	ck_assert_msg(load_at(T0, &n, &held) == PERSIST_OK, "%s", err);
+	ck_assert_uint_eq(held, 1);
+}
+END_TEST
+
 static Suite *persist_suite(void)
 {
 	Suite *s = suite_create("persist");
@@ -567,12 +740,14 @@ static Suite *persist_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_round_trip_dnssec);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_missing_and_foreign);
 	tcase_add_test(tc, test_corrupt);
 	tcase_add_test(tc, test_bad_line_signed);
+	tcase_add_test(tc, test_old_version_skipped);
 	tcase_add_test(tc, test_unsafe_files);
 	tcase_add_test(tc, test_save_fails);
 	suite_add_tcase(s, tc);
