@@ -167,7 +167,7 @@ static int sec_walk_cb(const struct cache_view *v, void *arg)
 	return 0;
 }
 
-const char *control_sec_summary(enum cache_sec sec, bool curve)
+const char *control_sec_summary(int sec, bool curve)
 {
 	switch (sec) {
 	case CACHE_SEC_SECURE:
@@ -206,8 +206,7 @@ static void sec_answer(struct cache *c, const uint8_t *name, size_t len,
 		                           "NXDOMAIN, " :
 		                   a.an_count == 0 ? "NODATA, " :
 		                                     "",
-		                   control_sec_summary((enum cache_sec)a.sec,
-		                                       a.curve));
+		                   control_sec_summary(a.sec, a.curve));
 	else
 		control_out_printf(out, "answer: %s not cached\n",
 		                   rrtext_type_name(type, tbuf));

@@ -92,12 +92,6 @@ const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
  * (name, type or A), CNAMEs followed (control_sec_summary). */
 void control_lookup_sec(struct control_cmd *c, const uint8_t *name, size_t len,
                         uint16_t type, struct control_out *out);
-/* The verdict on data of that status, learned over DNSCurve or not:
- * "secure and private (DNSSEC + DNSCurve)", "secure (DNSSEC), plain
- * transport", "private (DNSCurve), unsigned", "neither (unsigned,
- * plain)", "BOGUS (...)"; "not validated" in place of "unsigned" for
- * UNCHECKED data (validation off). */
-const char *control_sec_summary(enum cache_sec sec, bool curve);
 
 /* Run fn(srv, cfg, arg) on every worker's own thread, worker 0 first,
  * one after the other, and return when all have run it (fn may write
