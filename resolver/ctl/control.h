@@ -42,8 +42,10 @@
  *   flush_negative               every NXDOMAIN and NODATA entry
  *   dump_cache                   the cache as text (cachefile.h)
  *   load_cache                   read such text back (it follows)
- *   lookup NAME [TYPE]           what the cache holds for a name and the
- *                                servers a resolution would ask
+ *   lookup NAME [TYPE]           what the cache holds for a name (each
+ *                                entry's DNSSEC status and provenance,
+ *                                a one-line verdict on the answer) and
+ *                                the servers a resolution would ask
  *   servers                      the server-selection table
  *   help                         the list of commands
  *
@@ -72,6 +74,18 @@ struct cache;
 struct cfg;
 struct curve_client;
 struct server;
+
+/**
+ * The verdict of lookup on an answer: its DNSSEC status (enum cache_sec)
+ * and whether all of it came over DNSCurve, in the words a user asks
+ * in: "secure and private (DNSSEC + DNSCurve)", "secure (DNSSEC), plain
+ * transport", "private (DNSCurve), unsigned", "neither (unsigned,
+ * plain)", "BOGUS (failed DNSSEC validation; DNSCurve|plain)"; for
+ * unchecked data (validation off) "not validated" stands for
+ * "unsigned".
+ * @return a static string; never NULL.
+ */
+const char *control_sec_summary(int sec, bool curve);
 
 /** Longest command line, newline excluded. */
 #define CONTROL_LINE_MAX 1024

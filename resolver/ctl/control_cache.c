@@ -1,17 +1,22 @@
 /*
  * resolver/ctl/control_cache.c - the control commands on the cache's
  * entries (see control.h): flush, flush_zone, flush_type, flush_all,
- * flush_negative and dump_cache. load_cache is a stream of its session
- * and stays with the sessions (control_cmd.c). Calls the cache
+ * flush_negative and dump_cache, and the DNSSEC lines of lookup (the
+ * status of each entry of the name next to its provenance, and a
+ * one-line verdict on the answer a client would get). load_cache is a stream
+ * of its session and stays with the sessions (control_cmd.c). Calls the cache
  * (cache.h), the cache-file writer (cachefile.h) and the type names of
  * rrtext.h; no sockets, no workers.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "store/cachefile.h"
 #include "control_int.h"
+#include "front/respond.h"
+#include "wire/answer.h"
 #include "wire/rrtext.h"
 #include "wire/wire.h"
 
@@ -116,4 +121,125 @@ const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
 	control_out_printf(out, "; end entries=%zu records=%zu\n", st.entries,
 	                   st.rrs);
 	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* lookup: the DNSSEC status and provenance of a name's entries        */
+
+/** Most entries of one name shown (they share one hash chain). */
+#define CONTROL_SEC_ROWS CACHE_CHAIN_MAX
+
+/** One entry of the name, read under its shard lock. */
+struct sec_row {
+	enum cache_kind kind;
+	uint16_t type;
+	enum cache_sec sec;
+	bool curve;
+	bool stale;
+};
+
+/** What the walk collects. */
+struct sec_walk {
+	const uint8_t *name;
+	size_t len;
+	uint16_t type; /**< 0: every type */
+	struct sec_row row[CONTROL_SEC_ROWS];
+	size_t n;
+};
+
+static int sec_walk_cb(const struct cache_view *v, void *arg)
+{
+	struct sec_walk *w = arg;
+	struct sec_row *r;
+
+	if (v->name_len != w->len || memcmp(v->name, w->name, w->len) != 0 ||
+	    (w->type != 0 && v->type != w->type &&
+	     v->kind != CACHE_KIND_NXDOMAIN))
+		return 0;
+	if (w->n >= CONTROL_SEC_ROWS)
+		return 1;
+	r = &w->row[w->n++];
+	r->kind = v->kind;
+	r->type = v->type;
+	r->sec = v->sec;
+	r->curve = v->server_key != NULL;
+	r->stale = v->stale != 0;
+	return 0;
+}
+
+const char *control_sec_summary(int sec, bool curve)
+{
+	switch (sec) {
+	case CACHE_SEC_SECURE:
+		return curve ? "secure and private (DNSSEC + DNSCurve)" :
+		               "secure (DNSSEC), plain transport";
+	case CACHE_SEC_BOGUS:
+		return curve ? "BOGUS (failed DNSSEC validation; DNSCurve)" :
+		               "BOGUS (failed DNSSEC validation; plain)";
+	case CACHE_SEC_INSECURE:
+		return curve ? "private (DNSCurve), unsigned" :
+		               "neither (unsigned, plain)";
+	default:
+		return curve ? "private (DNSCurve), not validated" :
+		               "neither (not validated, plain)";
+	}
+}
+
+/* "answer: TYPE SUMMARY": the chase a client would get (CNAMEs
+ * followed), its least status and whether all of it came over
+ * DNSCurve. */
+static void sec_answer(struct cache *c, const uint8_t *name, size_t len,
+                       uint16_t type, struct control_out *out)
+{
+	struct answer_chase ch = { c, WIRE_CLASS_IN, time(NULL), 0, 0, false };
+	char tbuf[RRTEXT_NAME_MAX];
+	uint8_t *buf = malloc(WIRE_MSG_MAX);
+	struct answer a;
+
+	if (buf == NULL)
+		return;
+	if (answer_chase(&ch, name, len, type, &a, buf, WIRE_MSG_MAX) ==
+	    ANSWER_OK)
+		control_out_printf(out, "answer: %s %s%s\n",
+		                   rrtext_type_name(type, tbuf),
+		                   a.rcode == WIRE_RCODE_NXDOMAIN ?
+		                           "NXDOMAIN, " :
+		                   a.an_count == 0 ? "NODATA, " :
+		                                     "",
+		                   control_sec_summary(a.sec, a.curve));
+	else
+		control_out_printf(out, "answer: %s not cached\n",
+		                   rrtext_type_name(type, tbuf));
+	free(buf);
+}
+
+void control_lookup_sec(struct control_cmd *c, const uint8_t *name, size_t len,
+                        uint16_t type, struct control_out *out)
+{
+	struct sec_walk *w = calloc(1, sizeof(*w));
+	char tbuf[RRTEXT_NAME_MAX];
+	size_t i;
+
+	if (w == NULL)
+		return;
+	w->name = name;
+	w->len = len;
+	w->type = type;
+	(void)cache_iterate(c->env.cache, time(NULL), sec_walk_cb, w);
+	for (i = 0; i < w->n; i++) {
+		const struct sec_row *r = &w->row[i];
+
+		control_out_printf(out, "dnssec: %s %s (%s)%s\n",
+		                   r->kind == CACHE_KIND_NXDOMAIN ?
+		                           "NXDOMAIN" :
+		                           rrtext_type_name(r->type, tbuf),
+		                   respond_sec_name((uint8_t)r->sec),
+		                   r->curve ? "DNSCurve" : "plain",
+		                   r->kind == CACHE_KIND_NODATA ? " NODATA" :
+		                   r->stale                     ? " stale" :
+		                                                  "");
+	}
+	free(w);
+	sec_answer(c->env.cache, name, len, type != 0 ? type : WIRE_TYPE_A,
+	           out);
 }

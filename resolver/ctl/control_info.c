@@ -231,6 +231,7 @@ const char *control_cmd_lookup(struct control_cmd *c, char **argv, size_t argc,
 	}
 	if (found == 0)
 		control_out_printf(out, "; nothing cached\n");
+	control_lookup_sec(c, name, len, type, out);
 	return lookup_servers(c, name, len, out);
 }
 

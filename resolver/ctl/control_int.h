@@ -86,6 +86,13 @@ const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
 const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
                              struct control_out *out, char *err);
 
+/* lookup's DNSSEC lines (control_cache.c): "dnssec: TYPE STATUS
+ * (DNSCurve|plain)" for each entry of the name (of type, or every type
+ * when 0), then "answer: TYPE VERDICT" for the cache's answer to
+ * (name, type or A), CNAMEs followed (control_sec_summary). */
+void control_lookup_sec(struct control_cmd *c, const uint8_t *name, size_t len,
+                        uint16_t type, struct control_out *out);
+
 /* Run fn(srv, cfg, arg) on every worker's own thread, worker 0 first,
  * one after the other, and return when all have run it (fn may write
  * into arg without a lock). Without env.each: worker 0 alone, with a

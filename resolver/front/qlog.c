@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "cache.h"
 #include "base/log.h"
 #include "wire/rrtext.h"
 #include "server.h"
@@ -17,8 +18,9 @@ static const char *const qlog_src_names[] = {
 	"none", "local", "cache", "referral", "resolved",
 };
 
-void qlog_write(const struct respond_query *q, const struct sockaddr *client,
-                bool tcp, unsigned rcode, enum qlog_src src, bool curve)
+static void qlog_line(const struct respond_query *q,
+                      const struct sockaddr *client, bool tcp, unsigned rcode,
+                      enum qlog_src src, bool curve, uint8_t sec)
 {
 	char addr[QLOG_ADDR_BYTES], name[WIRE_NAME_TEXT_MAX];
 	char tbuf[RRTEXT_NAME_MAX], rbuf[RRTEXT_NAME_MAX];
@@ -34,10 +36,26 @@ void qlog_write(const struct respond_query *q, const struct sockaddr *client,
 	if ((unsigned)src >= sizeof qlog_src_names / sizeof qlog_src_names[0])
 		src = QLOG_SRC_NONE;
 	log_query("client=%s proto=%s name=%s type=%s rcode=%s cached=%s "
-	          "src=%s curve=%s",
+	          "src=%s curve=%s dnssec=%s",
 	          addr[0] ? addr : "-", tcp ? "tcp" : "udp", name, type,
 	          rrtext_rcode_name(rcode, rbuf),
 	          src == QLOG_SRC_CACHE || src == QLOG_SRC_REFERRAL ? "yes" :
 	                                                              "no",
-	          qlog_src_names[src], curve ? "yes" : "no");
+	          qlog_src_names[src], curve ? "yes" : "no",
+	          respond_sec_name(sec));
+}
+
+void qlog_write(const struct respond_query *q, const struct sockaddr *client,
+                bool tcp, unsigned rcode, enum qlog_src src, bool curve)
+{
+	qlog_line(q, client, tcp, rcode, src, curve, CACHE_SEC_UNCHECKED);
+}
+
+void qlog_answer(const struct respond_query *q, const struct sockaddr *client,
+                 bool tcp, enum qlog_src src, const struct answer *a)
+{
+	struct respond_plan p;
+
+	respond_plan(q, a, &p);
+	qlog_line(q, client, tcp, p.rcode, src, a->curve, a->sec);
 }

@@ -3,7 +3,7 @@
  *
  *   level=info event=query client=127.0.0.1@40312 proto=udp
  *     name=www.example.lab. type=A rcode=NOERROR cached=yes src=cache
- *     curve=no
+ *     curve=no dnssec=unchecked
  *
  * (one line in the log). src says where the answer came from: cache (a
  * fresh cached answer), local (a locally served zone), referral (RD=0
@@ -11,8 +11,10 @@
  * an answer or its SERVFAIL), none (an error answer without a lookup:
  * REFUSED by access control, FORMERR, NOTIMP). cached=yes exactly when
  * src is cache or referral. curve=yes when every RRset of the answer came
- * over DNSCurve. Names are lowercased, with the final dot; a query
- * without a question logs name=- type=-.
+ * over DNSCurve. dnssec= is the DNSSEC status of the answer's data
+ * (answer.sec): secure, insecure, bogus or unchecked (validation off,
+ * local data, error answers without a lookup). Names are lowercased, with the
+ * final dot; a query without a question logs name=- type=-.
  *
  * Written only when log-queries is yes (the caller checks), through
  * log_query (resolver/base/log.h), whatever log-level says. Queries that get
@@ -47,5 +49,15 @@ enum qlog_src {
  */
 void qlog_write(const struct respond_query *q, const struct sockaddr *client,
                 bool tcp, unsigned rcode, enum qlog_src src, bool curve);
+
+/**
+ * Write the query log line of an answer sent with respond_build: the
+ * RCODE as respond_plan decides it (SERVFAIL for BOGUS data to a CD=0
+ * client), curve= and dnssec= from the answer.
+ * @param q, client, tcp, src: as qlog_write.
+ * @param a: the answer.
+ */
+void qlog_answer(const struct respond_query *q, const struct sockaddr *client,
+                 bool tcp, enum qlog_src src, const struct answer *a);
 
 #endif /* CURVECACHE_RESOLVER_QLOG_H */

@@ -14,6 +14,16 @@
 #define RESPOND_QFIXED_BYTES 4
 /** Where the header's counts start (QDCOUNT; section n at 4 + 2n). */
 #define RESPOND_COUNT_OFFSET 4
+/** The second flags byte of the header (AD lives there). */
+#define RESPOND_FLAGS_LOW 3
+/** DNSSEC record types (RFC 4034, RFC 5155). */
+#define RESPOND_TYPE_RRSIG 46
+#define RESPOND_TYPE_NSEC 47
+#define RESPOND_TYPE_NSEC3 50
+/** RFC 8914: the EDNS option code, and its fixed part (OPTION-CODE,
+ *  OPTION-LENGTH, INFO-CODE). */
+#define RESPOND_EDE_OPTION 15
+#define RESPOND_EDE_FIXED_BYTES 6
 
 const char *respond_strerror(int status)
 {
@@ -27,6 +37,16 @@ const char *respond_strerror(int status)
 	case RESPOND_ESPACE: return "buffer too small";
 	case RESPOND_EINVAL: return "invalid argument or record image";
 	default: return "unknown status";
+	}
+}
+
+const char *respond_sec_name(uint8_t sec)
+{
+	switch (sec) {
+	case CACHE_SEC_SECURE: return "secure";
+	case CACHE_SEC_INSECURE: return "insecure";
+	case CACHE_SEC_BOGUS: return "bogus";
+	default: return "unchecked";
 	}
 }
 
@@ -210,14 +230,41 @@ static int resp_begin(const struct respond_query *q, unsigned rcode,
 	return RESPOND_OK;
 }
 
-/* Our OPT record: our payload size, the extended RCODE, DO copied. */
-static int resp_opt(const struct respond_query *q, unsigned rcode,
-                    struct wire_writer *w)
+/* The EXTRA-TEXT of an EDE: at most RESPOND_EDE_TEXT_MAX bytes. */
+static size_t ede_text_len(const char *text)
 {
+	return text == NULL ? 0 : strnlen(text, RESPOND_EDE_TEXT_MAX);
+}
+
+/* Our OPT record: our payload size, the extended RCODE, DO copied, and
+ * the EDE option of p when it has one (RFC 8914 section 2). */
+static int resp_opt(const struct respond_query *q, unsigned rcode,
+                    const struct respond_plan *p, struct wire_writer *w)
+{
+	static const uint8_t root[1] = { 0 };
+	uint8_t opt[RESPOND_EDE_FIXED_BYTES + RESPOND_EDE_TEXT_MAX];
+	size_t tlen;
+	uint32_t ttl = (uint32_t)(rcode >> 4) << 24;
+
 	if (!q->edns)
 		return RESPOND_OK;
-	if (wire_write_opt(w, RESPOND_UDP_MAX, (uint8_t)(rcode >> 4),
-	                   q->edns_do) != WIRE_OK)
+	if (p == NULL || !p->ede)
+		return wire_write_opt(w, RESPOND_UDP_MAX,
+		                      (uint8_t)(rcode >> 4),
+		                      q->edns_do) == WIRE_OK ?
+		               RESPOND_OK :
+		               RESPOND_ESPACE;
+	tlen = ede_text_len(p->ede_text);
+	put16(opt, RESPOND_EDE_OPTION);
+	put16(opt + 2, (unsigned)(2 + tlen));
+	put16(opt + 4, p->ede_code);
+	if (tlen > 0)
+		memcpy(opt + RESPOND_EDE_FIXED_BYTES, p->ede_text, tlen);
+	if (q->edns_do)
+		ttl |= WIRE_EDNS_DO;
+	if (wire_write_rr(w, WIRE_SECTION_ADDITIONAL, root, sizeof root,
+	                  WIRE_TYPE_OPT, RESPOND_UDP_MAX, ttl, opt,
+	                  RESPOND_EDE_FIXED_BYTES + tlen) != WIRE_OK)
 		return RESPOND_ESPACE;
 	return RESPOND_OK;
 }
@@ -232,7 +279,7 @@ int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
 		return RESPOND_EINVAL;
 	rc = resp_begin(q, rcode, &w, out, cap);
 	if (rc == RESPOND_OK)
-		rc = resp_opt(q, rcode, &w);
+		rc = resp_opt(q, rcode, NULL, &w);
 	if (rc != RESPOND_OK)
 		return rc;
 	*outlen = w.len;
@@ -268,13 +315,36 @@ static int rr_at_question(struct wire_writer *w, enum wire_section sec,
 	return RESPOND_OK;
 }
 
-/* Write the `count` records of an image into one section; q (NULL: no
- * question written) lets records owned by the question name point to
- * it at once. */
+/*
+ * Whether a DO=0 client is spared a record (RFC 4035 section 3.2.1,
+ * RFC 6840 section 5): RRSIGs in any section, NSEC and NSEC3 in the
+ * authority section, unless the question asked for that type.
+ */
+static bool rr_hidden(uint16_t type, enum wire_section sec, uint16_t qtype)
+{
+	if (type == qtype)
+		return false;
+	if (type == RESPOND_TYPE_RRSIG)
+		return true;
+	return sec == WIRE_SECTION_AUTHORITY &&
+	       (type == RESPOND_TYPE_NSEC || type == RESPOND_TYPE_NSEC3);
+}
+
+/** How resp_section writes: the question (NULL: none written, so
+ *  records owned by its name cannot point to it), and whether DNSSEC
+ *  records go out. */
+struct resp_ctx {
+	const struct respond_query *q;
+	uint16_t qtype;
+	bool dnssec;
+};
+
+/* Write the `count` records of an image into one section. */
 static int resp_section(struct wire_writer *w, enum wire_section sec,
-                        const struct respond_query *q, const uint8_t *img,
+                        const struct resp_ctx *c, const uint8_t *img,
                         size_t len, uint16_t count)
 {
+	const struct respond_query *q = c->q;
 	struct answer_rr r;
 	size_t pos = 0;
 	uint16_t i;
@@ -283,6 +353,8 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	for (i = 0; i < count; i++) {
 		if (!answer_rr_next(img, len, &pos, &r))
 			return RESPOND_EINVAL;
+		if (!c->dnssec && rr_hidden(r.type, sec, c->qtype))
+			continue;
 		if (q != NULL && r.ownerlen == q->qnamelen &&
 		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
 			rc = rr_at_question(w, sec, img, &r);
@@ -303,15 +375,14 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 /* Write the answer and authority sections, cutting at the writer's cap;
  * *tc is set when the client must retry over TCP. */
 static int resp_records(struct wire_writer *w, const struct respond_query *q,
-                        const struct answer *a, bool *tc)
+                        const struct answer *a, bool dnssec, bool *tc)
 {
+	struct resp_ctx c = { q->has_question ? q : NULL, q->qtype, dnssec };
 	struct wire_mark m;
 	int rc;
 
-	if (!q->has_question)
-		q = NULL;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_ANSWER, q, a->an, a->an_len,
+	rc = resp_section(w, WIRE_SECTION_ANSWER, &c, a->an, a->an_len,
 	                  a->an_count);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
@@ -321,7 +392,7 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	if (rc != RESPOND_OK)
 		return rc;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_AUTHORITY, q, a->ns, a->ns_len,
+	rc = resp_section(w, WIRE_SECTION_AUTHORITY, &c, a->ns, a->ns_len,
 	                  a->ns_count);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
@@ -332,34 +403,73 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	return rc;
 }
 
+void respond_plan(const struct respond_query *q, const struct answer *a,
+                  struct respond_plan *p)
+{
+	bool cd = (q->flags & WIRE_FLAG_CD) != 0;
+
+	memset(p, 0, sizeof(*p));
+	p->rcode = a->rcode;
+	p->records = true;
+	p->dnssec = q->edns && q->edns_do;
+	p->bogus = a->sec == CACHE_SEC_BOGUS;
+	p->ede_code = a->ede_code;
+	p->ede_text = a->ede_text;
+	p->ede = a->ede;
+	if (p->bogus && !cd) {
+		/* RFC 4035 section 3.2.2: no data that failed validation. */
+		p->rcode = WIRE_RCODE_SERVFAIL;
+		p->records = false;
+		if (!a->ede) {
+			p->ede_code = RESPOND_EDE_BOGUS;
+			p->ede_text = NULL;
+		}
+		p->ede = true;
+	}
+	/* RFC 6840 section 5.7: AD only to clients that show they
+	 * understand it (DO=1 or AD=1), and only for secure data. */
+	p->ad = a->sec == CACHE_SEC_SECURE &&
+	        (p->dnssec || (q->flags & WIRE_FLAG_AD) != 0);
+	p->ede = p->ede && q->edns;
+}
+
 int respond_build(const struct respond_query *q, const struct answer *a,
                   size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated)
 {
+	struct respond_plan p;
 	struct wire_writer w;
-	size_t reserve, lim;
+	size_t reserve = 0, lim;
 	bool tc = false;
 	int rc;
 
 	if (q == NULL || a == NULL || out == NULL || outlen == NULL)
 		return RESPOND_EINVAL;
+	respond_plan(q, a, &p);
 	lim = limit < cap ? limit : cap;
-	reserve = q->edns ? RESPOND_OPT_BYTES : 0;
-	rc = resp_begin(q, a->rcode, &w, out, lim);
+	if (q->edns)
+		reserve = RESPOND_OPT_BYTES +
+		          (p.ede ? RESPOND_EDE_FIXED_BYTES +
+		                           ede_text_len(p.ede_text) :
+		                   0);
+	rc = resp_begin(q, p.rcode, &w, out, lim);
 	if (rc != RESPOND_OK)
 		return rc;
 	if (w.len + reserve > lim)
 		return RESPOND_ESPACE;
 	w.cap = lim - reserve;
-	rc = resp_records(&w, q, a, &tc);
+	if (p.records)
+		rc = resp_records(&w, q, a, p.dnssec, &tc);
 	if (rc != RESPOND_OK)
 		return rc;
 	w.cap = lim;
-	rc = resp_opt(q, a->rcode, &w);
+	rc = resp_opt(q, p.rcode, &p, &w);
 	if (rc != RESPOND_OK)
 		return rc;
 	if (tc)
 		out[2] |= (uint8_t)(WIRE_FLAG_TC >> 8);
+	if (p.ad)
+		out[RESPOND_FLAGS_LOW] |= (uint8_t)WIRE_FLAG_AD;
 	if (truncated != NULL)
 		*truncated = tc;
 	*outlen = w.len;
@@ -400,7 +510,22 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
                          time_t now, struct answer *a, uint8_t *buf,
                          size_t cap)
 {
-	struct answer_chase ch = { c, qclass, now, 0, 0, false };
+	return respond_cache_answer_flags(c, lname, lnamelen, qtype, qclass,
+	                                  now, 0, a, buf, cap);
+}
+
+unsigned respond_chase_flags(const struct respond_query *q)
+{
+	return q->edns && q->edns_do ? ANSWER_CHASE_DNSSEC : 0;
+}
+
+int respond_cache_answer_flags(struct cache *c, const uint8_t *lname,
+                               size_t lnamelen, uint16_t qtype,
+                               uint16_t qclass, time_t now, unsigned flags,
+                               struct answer *a, uint8_t *buf, size_t cap)
+{
+	struct answer_chase ch = { c, qclass, now, flags & ANSWER_CHASE_DNSSEC,
+		                   0, false };
 
 	switch (answer_chase(&ch, lname, lnamelen, qtype, a, buf, cap)) {
 	case ANSWER_OK: return RESPOND_OK;

@@ -13,9 +13,21 @@
  *   is safe on the cache-hit path and in unit tests.
  * - The client's ID and question are echoed exactly as sent, letter case
  *   included; lookups use the lowercased copy.
- * - Flags of a response: QR, RA, RD and CD copied from the query, AA and
- *   AD never set (AD is never copied from upstream: nothing here is
- *   validated).
+ * - Flags of a response: QR, RA, RD and CD copied from the query, AA
+ *   never set. DNSSEC (RFC 4035 section 3.2, RFC 6840 section 5) is
+ *   decided once per response by respond_plan, from the query and the
+ *   answer's status (answer.sec, set by the iterator and the cache):
+ *   - DO=1: the OPT echoes DO and the images go out whole (RRSIGs after
+ *     each RRset, a negative answer's proof after its SOA); DO=0: RRSIG
+ *     records leave the answer and authority sections and NSEC/NSEC3
+ *     the authority section (unless the question asks for that type),
+ *     the counts following what is written;
+ *   - AD only for SECURE data, and only to a client that set DO or AD
+ *     (RFC 6840 section 5.7); never copied from upstream;
+ *   - BOGUS data: SERVFAIL without records to CD=0 clients, with EDE 6
+ *     (or the answer's own EDE); CD=1 clients get the data, no AD;
+ *   - an EDE option (RFC 8914) goes into the OPT record whenever the
+ *     answer carries one and the client sent EDNS (no OPT, no EDE).
  * - Records arrive as "images" (answer.h): wire RRs with uncompressed
  *   owners and TTLs already counted down. Owners are compressed on the way
  * out; RDATA is copied as it is.
@@ -44,6 +56,11 @@ struct cache;
 #define RESPOND_QUERY_RR_MAX 8
 /** Bytes of the OPT record we add (root, type, class, TTL, RDLENGTH). */
 #define RESPOND_OPT_BYTES 11
+/** Longest EXTRA-TEXT of an EDE option we send (longer is cut). */
+#define RESPOND_EDE_TEXT_MAX 128
+/** RFC 8914 INFO-CODEs used by the front itself. */
+#define RESPOND_EDE_STALE 3 /**< Stale Answer */
+#define RESPOND_EDE_BOGUS 6 /**< DNSSEC Bogus */
 /** Largest UDP payload we ever send to a client. */
 #define RESPOND_UDP_MAX 4096
 /** Buffer for a response (any TCP response fits). */
@@ -77,11 +94,32 @@ struct respond_query {
 	uint8_t edns_version;
 };
 
+/** What a response to a query says, decided by respond_plan. */
+struct respond_plan {
+	unsigned rcode;       /**< the RCODE sent */
+	bool records;         /**< the answer's records go out */
+	bool dnssec;          /**< DO=1: DNSSEC records go out too */
+	bool ad;              /**< the AD flag is set */
+	bool bogus;           /**< the data failed validation (answer.sec
+	                           BOGUS), sent or not */
+	bool ede;             /**< an EDE option goes out */
+	uint16_t ede_code;    /**< its INFO-CODE, if ede */
+	const char *ede_text; /**< its EXTRA-TEXT, or NULL */
+};
+
 /**
  * Describe a status code.
  * @return a static string; never NULL.
  */
 const char *respond_strerror(int status);
+
+/**
+ * Name a DNSSEC status (enum cache_sec) as the query log and the control
+ * commands print it.
+ * @return "secure", "insecure", "bogus" or "unchecked" (also for any
+ *   other value); never NULL.
+ */
+const char *respond_sec_name(uint8_t sec);
 
 /**
  * Parse a client query. Checks: a full header with QR clear (else
@@ -119,9 +157,22 @@ int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
                   size_t cap, size_t *outlen) MUST_CHECK;
 
 /**
- * Write a response with records.
+ * Decide what respond_build sends for an answer (see the design notes):
+ * the RCODE (SERVFAIL for BOGUS data to a CD=0 client), whether records
+ * and DNSSEC records go out, AD, and the EDE. The statistics and the
+ * query log read the same decision.
  * @param q: the query.
- * @param a: the answer; its authority section is written as given.
+ * @param a: the answer.
+ * @param p: receives the decision.
+ */
+void respond_plan(const struct respond_query *q, const struct answer *a,
+                  struct respond_plan *p);
+
+/**
+ * Write a response with records, as respond_plan decides.
+ * @param q: the query.
+ * @param a: the answer; its authority section is written as given (but
+ *   for the DNSSEC records a DO=0 client does not get).
  * @param limit: the largest message allowed (respond_udp_limit for UDP,
  *   WIRE_MSG_MAX for TCP); above cap it is lowered to cap.
  * @param out, cap: destination.
@@ -145,7 +196,7 @@ unsigned respond_policy(const struct respond_query *q);
 /**
  * Answer a question from the cache alone, following CNAMEs (and the
  * DNAMEs that synthesize them) inside the cache: answer_chase with fresh
- * data only (see answer.h). Never allocates.
+ * data only and no DNSSEC image (see answer.h). Never allocates.
  * @param c: the cache.
  * @param lname, lnamelen: the question name, lowercase.
  * @param qtype, qclass: the question.
@@ -159,6 +210,26 @@ int respond_cache_answer(struct cache *c, const uint8_t *lname,
                          size_t lnamelen, uint16_t qtype, uint16_t qclass,
                          time_t now, struct answer *a, uint8_t *buf,
                          size_t cap) MUST_CHECK;
+
+/**
+ * The chase flags for a query's cache read: ANSWER_CHASE_DNSSEC when
+ * the client set DO (its answer carries the DNSSEC images), else 0 (the
+ * hot path reads no image).
+ */
+unsigned respond_chase_flags(const struct respond_query *q);
+
+/**
+ * respond_cache_answer with chase flags: ANSWER_CHASE_DNSSEC (from
+ * respond_chase_flags) makes each RRset's RRSIGs follow it and a
+ * negative answer's proof follow its SOA; other flags are ignored.
+ * @return as respond_cache_answer; an answer whose images do not fit
+ *   the buffer is RESPOND_EMISS.
+ */
+int respond_cache_answer_flags(struct cache *c, const uint8_t *lname,
+                               size_t lnamelen, uint16_t qtype,
+                               uint16_t qclass, time_t now, unsigned flags,
+                               struct answer *a, uint8_t *buf, size_t cap)
+	MUST_CHECK;
 
 /**
  * A referral from the cache for a non-recursive (RD=0) query that the

@@ -25,15 +25,27 @@ int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,
                  uint16_t qtype, uint16_t qclass, time_t now, uint32_t window,
                  struct answer *a, uint8_t *buf, size_t cap, bool *used_stale)
 {
-	struct answer_chase ch = { c,      qclass, now, ANSWER_CHASE_STALE,
-		                   window, false };
+	struct answer_chase ch = {
+		c,      qclass, now, ANSWER_CHASE_STALE | ANSWER_CHASE_DNSSEC,
+		window, false
+	};
 	int rc;
 
 	if (c == NULL || lname == NULL || a == NULL || buf == NULL ||
 	    used_stale == NULL || lnamelen == 0 || lnamelen > WIRE_NAME_MAX)
 		return STALE_EINVAL;
 	rc = answer_chase(&ch, lname, lnamelen, qtype, a, buf, cap);
+	if (rc == ANSWER_EMISS) { /* the images may not fit: without */
+		ch.flags = ANSWER_CHASE_STALE;
+		ch.stale_used = false;
+		rc = answer_chase(&ch, lname, lnamelen, qtype, a, buf, cap);
+	}
 	*used_stale = ch.stale_used;
+	if (rc == ANSWER_OK && ch.stale_used) {
+		a->ede = true; /* RFC 8914 section 4.4 */
+		a->ede_code = RESPOND_EDE_STALE;
+		a->ede_text = NULL;
+	}
 	return rc == ANSWER_OK ? STALE_OK : STALE_EMISS;
 }
 

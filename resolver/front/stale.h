@@ -8,7 +8,10 @@
  *   expired at most `window` seconds ago, following CNAMEs and DNAMEs
  *   as respond_cache_answer does (answer_chase with
  *   ANSWER_CHASE_STALE); the expired records carry the TTL
- *   STALE_TTL (30 s, RFC 8767 section 4).
+ *   STALE_TTL (30 s, RFC 8767 section 4) and the answer the EDE 3,
+ *   Stale Answer (RFC 8914). It reads the DNSSEC images too (clients
+ *   share the answer; respond_build leaves them out for DO=0), or
+ *   without them when they do not fit the buffer.
  * - stale_prefetch_due: after a cache hit, whether the answer is in the
  *   last tenth of its life (Unbound's rule: remaining TTL at most 10 %
  *   of the TTL it was stored with), so the server refreshes it in the
@@ -74,7 +77,8 @@ const char *stale_strerror(int status);
  * @param window: how long past its expiry data may be served.
  * @param a: receives the answer, pointing into buf.
  * @param buf, cap: space for the record images.
- * @param used_stale: receives whether any part of it had expired.
+ * @param used_stale: receives whether any part of it had expired; then
+ *   a->ede is set with a->ede_code RESPOND_EDE_STALE (3).
  * @return STALE_OK, STALE_EMISS or STALE_EINVAL.
  */
 int stale_answer(struct cache *c, const uint8_t *lname, size_t lnamelen,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cache.h"
 #include "front/respond.h"
 #include "wire/rrtext.h"
 #include "wire/wire.h"
@@ -156,6 +157,25 @@ static const struct stats_field stats_fields[] = {
 	STATS_F("num.query.edns.DO", edns_do,
 	        "client queries with the DNSSEC OK bit"),
 	STATS_F("num.query.ipv6", qipv6, "client queries over IPv6"),
+	/* DNSSEC */
+	STATS_F("num.answer.secure", answer_secure,
+	        "answers whose data was validated secure (DNSSEC)"),
+	STATS_F("num.answer.bogus", answer_bogus,
+	        "answers of data that failed validation (SERVFAIL, or the "
+	        "data to CD=1 clients)"),
+	STATS_F("num.rrset.bogus", rrset_bogus,
+	        "RRsets that failed DNSSEC validation"),
+	STATS_F("num.query.aggressive.NOERROR", aggressive_nodata,
+	        "NODATA answers synthesized from cached NSEC/NSEC3 "
+	        "(RFC 8198)"),
+	STATS_F("num.query.aggressive.NXDOMAIN", aggressive_nxdomain,
+	        "NXDOMAIN answers synthesized from cached NSEC/NSEC3 "
+	        "(RFC 8198)"),
+};
+
+/** The EDE codes counted, index = slot of ede[] (stats_ede_index). */
+static const uint16_t stats_ede_list[STATS_EDE_CODES] = {
+	0, 1, 2, 3, 6, 7, 8, 9, 10, 12, 27,
 };
 
 #define STATS_NFIELDS (sizeof stats_fields / sizeof stats_fields[0])
@@ -264,6 +284,33 @@ void stats_answer(struct stats *st, unsigned rcode, uint16_t ancount)
 	stats_rcode(st, rcode);
 	if ((rcode & (STATS_RCODES - 1)) == WIRE_RCODE_NOERROR && ancount == 0)
 		st->nodata++;
+}
+
+int stats_ede_index(uint16_t code)
+{
+	int i;
+
+	for (i = 0; i < STATS_EDE_CODES; i++)
+		if (stats_ede_list[i] == code)
+			return i;
+	return -1;
+}
+
+void stats_response(struct stats *st, const struct respond_query *q,
+                    const struct answer *a)
+{
+	struct respond_plan p;
+	int i;
+
+	respond_plan(q, a, &p);
+	stats_answer(st, p.rcode, p.records ? a->an_count : 0);
+	if (p.bogus)
+		st->answer_bogus++;
+	else if (a->sec == CACHE_SEC_SECURE)
+		st->answer_secure++;
+	i = p.ede ? stats_ede_index(p.ede_code) : -1;
+	if (i >= 0)
+		st->ede[i]++;
 }
 
 void stats_requestlist(struct stats *st, uint64_t running)
@@ -410,6 +457,21 @@ static void stats_walk_opcodes(const struct stats *st, stats_walk_fn fn,
 			               st->qopcode[o], fn, arg);
 }
 
+/* EDE codes: every one counted, zero or not (num.answer.ede.CODE). */
+static void stats_walk_ede(const struct stats *st, stats_walk_fn fn, void *arg)
+{
+	char code[RRTEXT_NAME_MAX];
+	size_t i;
+
+	for (i = 0; i < STATS_EDE_CODES; i++) {
+		snprintf(code, sizeof code, "%u", (unsigned)stats_ede_list[i]);
+		stats_labelled("num.answer.ede", "code", code,
+		               "responses sent with an Extended DNS Error, "
+		               "by INFO-CODE",
+		               st->ede[i], fn, arg);
+	}
+}
+
 void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 {
 	struct stats_item it;
@@ -430,6 +492,7 @@ void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 		stats_labelled("num.answer.rcode", "rcode",
 		               stats_rcode_names[i], "answers sent by RCODE",
 		               st->rcode[i], fn, arg);
+	stats_walk_ede(st, fn, arg);
 	stats_walk_types(st, fn, arg);
 	stats_walk_classes(st, fn, arg);
 	stats_walk_opcodes(st, fn, arg);

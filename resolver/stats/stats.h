@@ -44,6 +44,9 @@
 #define STATS_QCLASSES 256
 /** Buckets of the recursion-time histogram. */
 #define STATS_HIST_BUCKETS 40
+/** Extended DNS Error codes (RFC 8914) counted one by one, in
+ *  num.answer.ede.CODE; stats_ede_codes lists them. */
+#define STATS_EDE_CODES 11
 /** Bytes enough for any counter name ("num.query.type.NSEC3PARAM"). */
 #define STATS_NAME_MAX 64
 
@@ -168,7 +171,29 @@ struct stats {
 	uint64_t tcp_opened;             /**< client TCP slots taken */
 	uint64_t tcp_freed;              /**< ...and given back (the difference
 	                                      is total.tcpusage) */
+	/* DNSSEC (Unbound's names where it has them) */
+	uint64_t answer_secure; /**< answers whose data was SECURE (with AD
+	                             or not: num.answer.secure) */
+	uint64_t answer_bogus;  /**< answers of BOGUS data: SERVFAIL to CD=0,
+	                             the data to CD=1 (num.answer.bogus) */
+	uint64_t rrset_bogus;   /**< RRsets the validator found bogus
+	                             (num.rrset.bogus; the iterator counts) */
+	uint64_t aggressive_nxdomain;  /**< NXDOMAIN from cached NSEC/NSEC3
+	                                    (RFC 8198) */
+	uint64_t aggressive_nodata;    /**< NOERROR/NODATA from them */
+	uint64_t ede[STATS_EDE_CODES]; /**< responses sent with an EDE, by
+	                                    code (stats_ede_index) */
 };
+
+/**
+ * The slot of an EDE code in struct stats' ede[]: one of 0, 1, 2, 3, 6,
+ * 7, 8, 9, 10, 12, 27 (RFC 8914: Other, Unsupported DNSKEY Algorithm,
+ * Unsupported DS Digest Type, Stale Answer, DNSSEC Bogus, Signature
+ * Expired, Signature Not Yet Valid, DNSKEY Missing, RRSIGs Missing, NSEC
+ * Missing; RFC 9276: Unsupported NSEC3 Iterations Value).
+ * @return 0 .. STATS_EDE_CODES - 1, or -1 for a code not counted.
+ */
+int stats_ede_index(uint16_t code);
 
 /** Most worker threads shown one by one ("threads" bound). */
 #define STATS_THREADS_MAX 64
@@ -232,6 +257,20 @@ void stats_query(struct stats *st, const struct respond_query *q, bool ipv6);
  * @param ancount: the records of its answer section.
  */
 void stats_answer(struct stats *st, unsigned rcode, uint16_t ancount);
+
+struct answer;
+
+/**
+ * Count a response sent to a client from an answer, as respond_build
+ * writes it (respond_plan): its RCODE (SERVFAIL for BOGUS data to a
+ * CD=0 client), NODATA, secure and bogus answers, and the EDE sent. Use
+ * this instead of stats_answer for answers.
+ * @param st: the counters.
+ * @param q: the client's query.
+ * @param a: the answer.
+ */
+void stats_response(struct stats *st, const struct respond_query *q,
+                    const struct answer *a);
 
 /**
  * Count a resolution started while `running` were running (itself

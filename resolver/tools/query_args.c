@@ -45,7 +45,8 @@ void query_usage(FILE *f)
 	/* clang-format off */
 	fprintf(f,
 "usage: curvecache-query [OPTIONS] [@SERVER] NAME [TYPE] [CLASS] [+short]\n"
-"         [+tcp] [+rec]     (words after the options in any order)\n"
+"         [+tcp] [+rec] [+dnssec] [+cd]  (words after the options in any\n"
+"         order)\n"
 "       curvecache-query [OPTIONS] [@SERVER] -x ADDR\n"
 "\n"
 "Send one query for NAME (type A, class IN by default) to SERVER (an\n"
@@ -73,6 +74,11 @@ void query_usage(FILE *f)
 "  --short, +short print only the answer RDATA, as dig +short\n"
 "  --no-edns, +noedns  send no EDNS0 OPT record (default: payload 1232\n"
 "                  plain, 1184 inside a box)\n"
+"  +dnssec         set DO (DNSSEC OK; plain DNS only): the answer brings\n"
+"                  its RRSIGs and NSEC/NSEC3 proofs, printed with the AD\n"
+"                  flag and any Extended DNS Error (EDE) of the response\n"
+"  +cd, +cdflag    set CD (checking disabled): the resolver does not\n"
+"                  validate, and sends data that failed validation\n"
 "  --version       print the version and exit\n"
 "\n"
 "Exit status: 0 an answer was accepted (whatever its RCODE), 1 usage\n"
@@ -262,6 +268,12 @@ static int parse_plus(struct query_opts *o, const char *w)
 		{ "+norec", &o->rd, 0 },
 		{ "+edns", &o->no_edns, 0 },
 		{ "+noedns", &o->no_edns, 1 },
+		{ "+dnssec", &o->dnssec, 1 },
+		{ "+nodnssec", &o->dnssec, 0 },
+		{ "+cd", &o->cd, 1 },
+		{ "+cdflag", &o->cd, 1 },
+		{ "+nocd", &o->cd, 0 },
+		{ "+nocdflag", &o->cd, 0 },
 	};
 	size_t i;
 

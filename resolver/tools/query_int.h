@@ -33,6 +33,8 @@ struct query_opts {
 	uint16_t qtype, qclass;
 	int type_given, class_given;
 	int tcp, rd, short_out, no_edns;
+	int dnssec; /* +dnssec: DO set (plain mode) */
+	int cd;     /* +cd: CD set */
 	enum query_format format;
 	double timeout;
 	const char *key, *ns, *zone, *server, *name;

@@ -47,6 +47,10 @@
 	(WIRE_EDNS_PAYLOAD_DEFAULT - CURVE_STREAMLINED_RESPONSE_OVERHEAD)
 /** Receive buffer: any UDP datagram or TCP message plus its prefix. */
 #define QUERY_PKT_MAX (WIRE_MSG_MAX + 2)
+/** An OPT record without options (owner, type, class, TTL, RDLENGTH),
+ *  and how far from its end the high byte of its flags word lies. */
+#define QUERY_OPT_BYTES 11
+#define QUERY_OPT_DO_BACK 4
 /** Distinct rejection reasons remembered for the timeout message. */
 #define QUERY_REASONS_MAX 8
 #define NS_PER_SEC 1000000000ull
@@ -143,7 +147,8 @@ static void setup_ask(struct query_ctx *x)
 	a->qnamelen = x->qnamelen;
 	a->qtype = x->o.qtype;
 	a->qclass = x->o.qclass;
-	a->flags = x->o.rd ? WIRE_FLAG_RD : 0;
+	a->flags = (uint16_t)((x->o.rd ? WIRE_FLAG_RD : 0) |
+	                      (x->o.cd ? WIRE_FLAG_CD : 0));
 	if (!x->o.no_edns)
 		a->edns = x->format == FMT_OFF ? QUERY_EDNS_PLAIN :
 		                                 QUERY_EDNS_BOXED;
@@ -177,6 +182,10 @@ static int setup(struct query_ctx *x)
 		                         "key "
 		                         "label",
 		                         NULL);
+	if (x->o.dnssec && (x->format != FMT_OFF || x->o.no_edns))
+		return query_usage_error("+dnssec needs plain DNS with EDNS "
+		                         "(not --curve, not +noedns)",
+		                         NULL);
 	if (x->format == FMT_TXT && setup_zone(x) != 0)
 		return -1;
 	if (x->format != FMT_OFF &&
@@ -191,6 +200,19 @@ static int setup(struct query_ctx *x)
 
 /* ------------------------------------------------------------------ */
 /* Building and accepting                                              */
+
+/* +dnssec: set DO in the OPT record that ends a plain query (RFC 3225;
+ * the exchange builds it without): its flags word's high byte is the
+ * fourth byte from the end. */
+static void set_do(uint8_t *pkt, size_t len)
+{
+	size_t opt = len - QUERY_OPT_BYTES;
+
+	if (len < WIRE_HEADER_BYTES + QUERY_OPT_BYTES || pkt[opt] != 0 ||
+	    pkt[opt + 1] != 0 || pkt[opt + 2] != WIRE_TYPE_OPT)
+		return;
+	pkt[len - QUERY_OPT_DO_BACK] |= (uint8_t)(WIRE_EDNS_DO >> 8);
+}
 
 /* Make a fresh query: new ID, new nonce, boxed as the format says. */
 static int build_query(struct query_ctx *x)
@@ -211,6 +233,8 @@ static int build_query(struct query_ctx *x)
 		x->fatal = exchange_strerror(rc, b.why);
 		return -1;
 	}
+	if (x->o.dnssec && x->format == FMT_OFF)
+		set_do(x->out, x->sent.pktlen);
 	return 0;
 }
 

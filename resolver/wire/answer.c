@@ -108,6 +108,12 @@ bool answer_read(struct answer_chase *ch, const uint8_t *name, size_t len,
 	q.type = type;
 	q.klass = ch->qclass;
 	q.flags = (ch->flags & ANSWER_CHASE_STALE) ? CACHE_GET_STALE : 0;
+	if (ch->flags & ANSWER_CHASE_DNSSEC)
+		q.flags |= CACHE_GET_DNSSEC;
+	/* Absent the image, its fields read 0 whatever the cache writes. */
+	ans->sec = CACHE_SEC_UNCHECKED;
+	ans->dnssec_len = 0;
+	ans->dnssec_count = 0;
 	if (cache_get(ch->cache, &q, ch->now, ans, buf, cap) != CACHE_OK ||
 	    ans->rank < CACHE_RANK_NONAUTH)
 		return false;
@@ -116,7 +122,7 @@ bool answer_read(struct answer_chase *ch, const uint8_t *name, size_t len,
 	if (ans->expire > ch->now ||
 	    (uint64_t)(ch->now - ans->expire) > ch->window)
 		return false;
-	answer_ttl_set(buf, ans->len, ANSWER_STALE_TTL);
+	answer_ttl_set(buf, ans->len + ans->dnssec_len, ANSWER_STALE_TTL);
 	ch->stale_used = true;
 	return true;
 }
@@ -196,16 +202,48 @@ struct answer_link {
 	size_t tlen;
 };
 
+/** What the links so far are worth: provenance and DNSSEC status. */
+struct answer_trust {
+	bool curve;  /**< every link came over DNSCurve */
+	uint8_t sec; /**< the least enum cache_sec of the links */
+};
+
+/* The least of two statuses: BOGUS if either is, else the weaker of
+ * UNCHECKED < INSECURE < SECURE. */
+static uint8_t sec_least(uint8_t a, uint8_t b)
+{
+	if (a == CACHE_SEC_BOGUS || b == CACHE_SEC_BOGUS)
+		return CACHE_SEC_BOGUS;
+	return a < b ? a : b;
+}
+
+/* Bytes and records of a read: the RRs, then its DNSSEC image. */
+static size_t img_len(const struct cache_answer *ans)
+{
+	return ans->len + ans->dnssec_len;
+}
+
+static uint16_t img_count(const struct cache_answer *ans)
+{
+	return (uint16_t)(ans->count + ans->dnssec_count);
+}
+
+static void trust_add(struct answer_trust *t, const struct cache_answer *ans)
+{
+	t->curve = t->curve && ans->curve != 0;
+	t->sec = sec_least(t->sec, (uint8_t)ans->sec);
+}
+
 /*
  * A CNAME image for l->name sits at buf[0..clen): when a proper
  * ancestor of the name holds a DNAME that synthesizes it, put the DNAME
- * RRset before it (RFC 6672 3.1). Returns the DNAME's length and record
- * count through dlen and dcount (0 when there is none); *curve stays
- * true only when the DNAME too came over DNSCurve.
+ * RRset (and its RRSIGs, when read) before it (RFC 6672 3.1). Returns
+ * the DNAME's length and record count through dlen and dcount (0 when
+ * there is none), and adds the DNAME's provenance and status to *t.
  */
 static void chase_dname(struct answer_chase *ch, const struct answer_link *l,
                         uint8_t *buf, size_t clen, size_t cap, size_t *dlen,
-                        uint16_t *dcount, bool *curve)
+                        uint16_t *dcount, struct answer_trust *t)
 {
 	struct cache_answer ans;
 	const uint8_t *name = l->name;
@@ -224,10 +262,10 @@ static void chase_dname(struct answer_chase *ch, const struct answer_link *l,
 		if (!dname_maps(buf + clen, ans.len, name, nlen, nlen - off,
 		                l->target, l->tlen))
 			return;
-		rotate(buf, clen, ans.len);
-		*dlen = ans.len;
-		*dcount = (uint16_t)ans.count;
-		*curve = *curve && ans.curve != 0;
+		rotate(buf, clen, img_len(&ans));
+		*dlen = img_len(&ans);
+		*dcount = img_count(&ans);
+		trust_add(t, &ans);
 		return;
 	}
 }
@@ -241,16 +279,17 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	a->an_count = an;
 	a->rcode = WIRE_RCODE_NOERROR;
 	a->curve = curve && ans->curve != 0;
+	a->sec = (uint8_t)ans->sec;
 	if (ans->kind == CACHE_KIND_RRSET) {
-		a->an_len += ans->len;
-		a->an_count = (uint16_t)(an + ans->count);
+		a->an_len += img_len(ans);
+		a->an_count = (uint16_t)(an + img_count(ans));
 		return;
 	}
 	if (ans->kind == CACHE_KIND_NXDOMAIN)
 		a->rcode = WIRE_RCODE_NXDOMAIN;
 	a->ns = buf + used;
-	a->ns_len = ans->len;
-	a->ns_count = (uint16_t)ans->count;
+	a->ns_len = img_len(ans);
+	a->ns_count = img_count(ans);
 }
 
 int answer_chase(struct answer_chase *ch, const uint8_t *lname,
@@ -260,10 +299,10 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	struct cache_answer ans;
 	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	struct answer_link l = { name, lnamelen, target, 0 };
+	struct answer_trust t = { true, CACHE_SEC_SECURE };
 	size_t used = 0, dlen;
 	uint16_t an = 0, dcount;
 	unsigned link;
-	bool curve = true;
 
 	if (ch == NULL || ch->cache == NULL || lname == NULL || a == NULL ||
 	    buf == NULL || lnamelen > WIRE_NAME_MAX)
@@ -272,18 +311,19 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	for (link = 0; link <= ANSWER_CNAME_MAX; link++) {
 		if (answer_read(ch, name, l.nlen, qtype, &ans, buf + used,
 		                cap - used)) {
-			answer_from_cache(&ans, buf, used, an, curve, a);
+			answer_from_cache(&ans, buf, used, an, t.curve, a);
+			a->sec = sec_least(a->sec, t.sec);
 			return ANSWER_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||
 		    !answer_cname(ch, name, l.nlen, &ans, buf + used,
 		                  cap - used, target, &l.tlen))
 			return ANSWER_EMISS;
-		chase_dname(ch, &l, buf + used, ans.len, cap - used, &dlen,
-		            &dcount, &curve);
-		used += ans.len + dlen;
-		an = (uint16_t)(an + ans.count + dcount);
-		curve = curve && ans.curve != 0;
+		chase_dname(ch, &l, buf + used, img_len(&ans), cap - used,
+		            &dlen, &dcount, &t);
+		used += img_len(&ans) + dlen;
+		an = (uint16_t)(an + img_count(&ans) + dcount);
+		trust_add(&t, &ans);
 		memcpy(name, target, l.tlen);
 		l.nlen = l.tlen;
 	}

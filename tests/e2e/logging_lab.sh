@@ -20,6 +20,8 @@
 #   over TCP          proto=tcp
 #   refused client    rcode=REFUSED src=none (access-control refuse)
 #   AXFR              rcode=REFUSED src=none
+# Every line ends in dnssec=STATUS (the answer's DNSSEC status; unchecked
+# for error answers without a lookup).
 # Also: exactly one line per query, the key=value layout and timestamp,
 # nothing else at info level (log-level warn), and after a reload with
 # log-queries: no, no more query lines.
@@ -85,30 +87,30 @@ expect() {
   ok "$t"
 }
 
-FULL='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{3}Z level=info event=query client=[0-9.]+@[0-9]+ proto=(udp|tcp) name=[^ ]+ type=[A-Z0-9]+ rcode=[A-Z0-9]+ cached=(yes|no) src=(none|local|cache|referral|resolved) curve=(yes|no)$'
+FULL='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{3}Z level=info event=query client=[0-9.]+@[0-9]+ proto=(udp|tcp) name=[^ ]+ type=[A-Z0-9]+ rcode=[A-Z0-9]+ cached=(yes|no) src=(none|local|cache|referral|resolved) curve=(yes|no) dnssec=(secure|insecure|bogus|unchecked)$'
 
 q 11 www.example.lab A
 expect 11 "cold plain answer" "$FULL" \
-  ' proto=udp name=www\.example\.lab\. type=A rcode=NOERROR cached=no src=resolved curve=no$'
+  ' proto=udp name=www\.example\.lab\. type=A rcode=NOERROR cached=no src=resolved curve=no dnssec=[a-z]+$'
 q 12 www.example.lab A
 expect 12 "cached plain answer" "$FULL" \
-  ' name=www\.example\.lab\. type=A rcode=NOERROR cached=yes src=cache curve=no$'
+  ' name=www\.example\.lab\. type=A rcode=NOERROR cached=yes src=cache curve=no dnssec=[a-z]+$'
 q 13 www.secure.curve AAAA
 expect 13 "cold DNSCurve answer" "$FULL" \
-  ' name=www\.secure\.curve\. type=AAAA rcode=NOERROR cached=no src=resolved curve=yes$'
+  ' name=www\.secure\.curve\. type=AAAA rcode=NOERROR cached=no src=resolved curve=yes dnssec=[a-z]+$'
 q 14 www.secure.curve AAAA
 expect 14 "cached DNSCurve answer" "$FULL" \
-  ' type=AAAA rcode=NOERROR cached=yes src=cache curve=yes$'
+  ' type=AAAA rcode=NOERROR cached=yes src=cache curve=yes dnssec=[a-z]+$'
 q 15 nosuch.example.lab A
 expect 15 "NXDOMAIN" "$FULL" \
   ' name=nosuch\.example\.lab\. type=A rcode=NXDOMAIN cached=no src=resolved'
 q 16 localhost A
 expect 16 "local zone" "$FULL" \
-  ' name=localhost\. type=A rcode=NOERROR cached=no src=local curve=no$'
+  ' name=localhost\. type=A rcode=NOERROR cached=no src=local curve=no dnssec=[a-z]+$'
 q 17 +tcp example.lab MX
 expect 17 "TCP" "$FULL" ' proto=tcp name=example\.lab\. type=MX rcode=NOERROR'
 q 99 www.example.lab A
-expect 99 "refused client" "$FULL" ' rcode=REFUSED cached=no src=none curve=no$'
+expect 99 "refused client" "$FULL" ' rcode=REFUSED cached=no src=none curve=no dnssec=unchecked$'
 q 18 example.lab AXFR
 expect 18 "zone transfer refused" "$FULL" \
   ' proto=tcp name=example\.lab\. type=AXFR rcode=REFUSED cached=no src=none'

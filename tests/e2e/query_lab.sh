@@ -16,6 +16,10 @@
 # - a host name server (localhost, from /etc/hosts) and -p PORT reach the
 #   echo server on 127.0.0.1 port $ECHO_PORT; -6 with an IPv4 literal is
 #   a usage error.
+# - +dnssec +cd to the echo server: the query carried DO and CD (echoed:
+#   "flags: do" in the OPT pseudosection, cd in the flags line), and the
+#   AD flag and EDE option the echo adds are shown; without them neither
+#   goes out; +dnssec with --curve or +noedns is a usage error.
 # - --version prints the version.
 # - a boxed query to a plain NSD: the dropped reply is reported as "the
 #   server answered in plain DNS, not DNSCurve" (not "packet too short").
@@ -102,7 +106,9 @@ if [ "$rc" -eq 1 ] &&
    grep -q "no nameserver line in $WORK/empty.conf" "$WORK/err"
 then ok "$t"; else bad "$t" "exit $rc" "$WORK/err"; fi
 
-# The echo server: answers every UDP query with itself, QR and RA set.
+# The echo server: answers every UDP query with itself, QR and RA set;
+# a query whose final OPT record has DO set gets AD too, and the EDE
+# option 3 "old" (RFC 8914) in that OPT record.
 cat >"$WORK/echo.py" <<'EOF'
 import socket, sys
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -110,8 +116,14 @@ s.bind(("127.0.0.1", int(sys.argv[1])))
 print("ready", flush=True)
 while True:
     d, a = s.recvfrom(4096)
-    if len(d) >= 12:
-        s.sendto(d[:2] + bytes([d[2] | 0x80, d[3] | 0x80]) + d[4:], a)
+    if len(d) < 12:
+        continue
+    ad = 0
+    if len(d) >= 23 and d[-10:-8] == b"\x00\x29" and d[-4] & 0x80:
+        ede = b"\x00\x0f\x00\x05\x00\x03old"
+        d = d[:-2] + len(ede).to_bytes(2, "big") + ede
+        ad = 0x20
+    s.sendto(d[:2] + bytes([d[2] | 0x80, d[3] | 0x80 | ad]) + d[4:], a)
 EOF
 bg_start echo python3 "$WORK/echo.py" "$ECHO_PORT"
 n=0
@@ -125,6 +137,27 @@ if [ "$rc" -eq 0 ] &&
    has ";; SERVER: 127\.0\.0\.1#$ECHO_PORT\(localhost\) \(UDP\)" &&
    has ";echo\.$PZ\.${S}IN${S}TXT"
 then ok "$t"; else bad "$t" "exit $rc" "$WORK/out"; fi
+
+t="+dnssec +cd: DO and CD sent; AD and the EDE of the answer shown"
+q @localhost -p "$ECHO_PORT" +dnssec +cd "echo.$PZ" A
+if [ "$rc" -eq 0 ] &&
+   has ";; flags: qr ra ad cd; QUERY: 1, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 1" &&
+   has "; EDNS: version: 0, flags: do; udp: 1232" &&
+   has "; EDE: 3 \(Stale Answer\): \(old\)"
+then ok "$t"; else bad "$t" "exit $rc" "$WORK/out"; fi
+
+t="without +dnssec: no DO, no CD"
+q @localhost -p "$ECHO_PORT" "echo.$PZ" A
+if [ "$rc" -eq 0 ] && has ";; flags: qr ra; QUERY: 1, .*" &&
+   has "; EDNS: version: 0, flags:; udp: 1232"
+then ok "$t"; else bad "$t" "exit $rc" "$WORK/out"; fi
+
+t="+dnssec with --curve or +noedns is a usage error"
+q +dnssec +noedns "@$PLAIN_IP" "www.$PZ"
+rc1=$rc
+q +dnssec --curve=streamlined --key "$KEY" "@$PLAIN_IP" "www.$PZ"
+if [ "$rc1" -eq 1 ] && [ "$rc" -eq 1 ] && grep -q "+dnssec needs" "$WORK/err"
+then ok "$t"; else bad "$t" "exit $rc1 $rc" "$WORK/err"; fi
 
 t="-4 with a host name, class CH"
 q -4 -p "$ECHO_PORT" version.bind CH TXT @localhost

@@ -124,7 +124,9 @@ for n in total.num.prefetch total.num.expired num.query.tcpout \
   total.recursion.time.avg total.recursion.time.median \
   total.requestlist.avg total.requestlist.max \
   total.requestlist.current.all total.tcpusage mem.cache.rrset \
-  mem.cache.message rrset.cache.count infra.cache.count; do
+  mem.cache.message rrset.cache.count infra.cache.count \
+  num.answer.secure num.answer.bogus num.rrset.bogus \
+  num.query.aggressive.NXDOMAIN num.query.aggressive.NOERROR; do
   grep -q "^$n=" "$WORK/s1" || miss="$miss $n"
 done
 if [ -z "$miss" ]; then ok "$t"; else bad "$t" "missing:$miss"; fi

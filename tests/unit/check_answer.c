@@ -484,6 +484,61 @@ START_TEST(test_cname_one_record)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* answer_from_cache: status and DNSSEC image                          */
+
+START_TEST(test_from_cache_dnssec)
+{
+	struct cache_answer ans;
+	struct answer a;
+
+	memset(&ans, 0, sizeof ans);
+	ans.kind = CACHE_KIND_RRSET;
+	ans.count = 2;
+	ans.len = 40;
+	ans.sec = CACHE_SEC_SECURE;
+	ans.dnssec_count = 1;
+	ans.dnssec_len = 100;
+	/* A chain of 1 record (30 bytes) before it: the RRSIGs follow
+	 * the final set in the answer section, counted. */
+	answer_from_cache(&ans, buf, 30, 1, false, &a);
+	ck_assert_uint_eq(a.sec, CACHE_SEC_SECURE);
+	ck_assert_uint_eq(a.an_len, 30 + 40 + 100);
+	ck_assert_uint_eq(a.an_count, 1 + 2 + 1);
+	ck_assert_uint_eq(a.ns_count, 0);
+	ck_assert(!a.ede);
+	/* Negative: the proof follows the SOA in the authority section. */
+	ans.kind = CACHE_KIND_NXDOMAIN;
+	ans.count = 1;
+	ans.dnssec_count = 4;
+	ans.sec = CACHE_SEC_BOGUS;
+	answer_from_cache(&ans, buf, 0, 0, false, &a);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
+	ck_assert_uint_eq(a.sec, CACHE_SEC_BOGUS);
+	ck_assert_ptr_eq(a.ns, buf);
+	ck_assert_uint_eq(a.ns_len, 40 + 100);
+	ck_assert_uint_eq(a.ns_count, 1 + 4);
+	ck_assert_uint_eq(a.an_count, 0);
+}
+END_TEST
+
+/* Without ANSWER_CHASE_DNSSEC nothing of an image is read, whatever the
+ * cache holds; an entry stored UNCHECKED reads UNCHECKED. */
+START_TEST(test_chase_plain_status)
+{
+	struct answer_chase ch = fresh(T0);
+	struct answer a;
+
+	put_name("www.example", WIRE_TYPE_CNAME, "a.example", 300, T0);
+	put_a("a.example", 300, T0);
+	ck_assert_int_eq(chase(&ch, "www.example", WIRE_TYPE_A, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.an_count, 2);
+	ck_assert_uint_eq(a.sec, CACHE_SEC_UNCHECKED);
+	ck_assert(!a.ede);
+}
+END_TEST
+
 static Suite *answer_suite(void)
 {
 	Suite *s = suite_create("answer");
@@ -508,6 +563,8 @@ static Suite *answer_suite(void)
 	tcase_add_test(tc, test_chase_negative_and_rank);
 	tcase_add_test(tc, test_chase_stale);
 	tcase_add_test(tc, test_cname_one_record);
+	tcase_add_test(tc, test_chase_plain_status);
+	tcase_add_test(tc, test_from_cache_dnssec);
 	suite_add_tcase(s, tc);
 	return s;
 }

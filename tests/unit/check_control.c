@@ -701,6 +701,25 @@ START_TEST(cmd_load_overlong_line)
 }
 END_TEST
 
+START_TEST(lookup_verdicts)
+{
+	ck_assert_str_eq(control_sec_summary(CACHE_SEC_SECURE, true),
+	                 "secure and private (DNSSEC + DNSCurve)");
+	ck_assert_str_eq(control_sec_summary(CACHE_SEC_SECURE, false),
+	                 "secure (DNSSEC), plain transport");
+	ck_assert_str_eq(control_sec_summary(CACHE_SEC_INSECURE, true),
+	                 "private (DNSCurve), unsigned");
+	ck_assert_str_eq(control_sec_summary(CACHE_SEC_INSECURE, false),
+	                 "neither (unsigned, plain)");
+	ck_assert_str_eq(control_sec_summary(CACHE_SEC_UNCHECKED, true),
+	                 "private (DNSCurve), not validated");
+	ck_assert_str_eq(control_sec_summary(CACHE_SEC_BOGUS, false),
+	                 "BOGUS (failed DNSSEC validation; plain)");
+	ck_assert_str_eq(control_sec_summary(CACHE_SEC_BOGUS, true),
+	                 "BOGUS (failed DNSSEC validation; DNSCurve)");
+}
+END_TEST
+
 START_TEST(cmd_lookup)
 {
 	struct conv c;
@@ -713,6 +732,9 @@ START_TEST(cmd_lookup)
 	HAS(c, "ns: a.root.lab. plain\n");
 	HAS(c, "  addr: 127.53.0.1 score=400 srtt=400ms(unknown) "
 	       "timeouts=0\n");
+	/* DNSSEC: the entry's status and provenance, then the verdict. */
+	HAS(c, "dnssec: A ");
+	HAS(c, " (plain)\nanswer: A neither (not validated, plain)\nzone: ");
 	free(c.text);
 	put_text_now("example.lab.", WIRE_TYPE_NS, "ns1.example.lab.",
 	             CACHE_RANK_REFERRAL);
@@ -721,7 +743,8 @@ START_TEST(cmd_lookup)
 	put_text_now(KEY_NS ".ns2.example.lab.", WIRE_TYPE_A, "127.53.1.9",
 	             CACHE_RANK_GLUE);
 	c = talk("lookup www.example.lab AAAA\n");
-	HAS(c, "cache:\n; nothing cached\n");
+	HAS(c, "cache:\n; nothing cached\nanswer: AAAA not cached\n");
+	HASNT(c, "dnssec: ");
 	HAS(c, "zone: example.lab. (cached NS;");
 	HAS(c, "ns: " KEY_NS ".ns2.example.lab. dnscurve key=" KEY_NS "\n");
 	HAS(c, "  addr: 127.53.1.9 score=");
@@ -979,6 +1002,7 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_load_reports_bad_lines);
 	tcase_add_test(tc, cmd_load_overlong_line);
 	tcase_add_test(tc, cmd_lookup);
+	tcase_add_test(tc, lookup_verdicts);
 	tcase_add_test(tc, cmd_servers);
 	tcase_add_test(tc, cmd_help);
 	tcase_add_test(tc, cmd_lists);

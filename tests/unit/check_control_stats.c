@@ -396,6 +396,47 @@ START_TEST(socket_stale_replaced)
 }
 END_TEST
 
+/* The DNSSEC counters: Unbound's names, one per EDE code, summed and
+ * reset like the others, one labelled family in Prometheus. */
+START_TEST(stats_dnssec)
+{
+	struct stats *st = worker_stats();
+	struct conv c;
+
+	st->answer_secure = 4;
+	st->answer_bogus = 3;
+	st->rrset_bogus = 2;
+	st->aggressive_nxdomain = 5;
+	st->aggressive_nodata = 6;
+	st->ede[stats_ede_index(6)] = 7;
+	st->ede[stats_ede_index(27)] = 8;
+	c = talk("stats_noreset\n");
+	HAS(c, "\nnum.answer.secure=4\n");
+	HAS(c, "\nnum.answer.bogus=3\n");
+	HAS(c, "\nnum.rrset.bogus=2\n");
+	HAS(c, "\nnum.query.aggressive.NXDOMAIN=5\n");
+	HAS(c, "\nnum.query.aggressive.NOERROR=6\n");
+	HAS(c, "\nnum.answer.ede.0=0\n");
+	HAS(c, "\nnum.answer.ede.6=7\n");
+	HAS(c, "\nnum.answer.ede.27=8\n");
+	ck_assert_int_eq(count_of(c.text, "num.answer.ede."), STATS_EDE_CODES);
+	free(c.text);
+	c = talk("stats_noreset prometheus\n");
+	prom_check(c.text);
+	HAS(c, "curvecache_num_answer_secure_total 4\n");
+	HAS(c, "curvecache_num_answer_ede_total{code=\"6\"} 7\n");
+	ck_assert_int_eq(count_of(c.text, "# TYPE curvecache_num_answer_ede"),
+	                 1);
+	free(c.text);
+	c = talk("stats\n");
+	free(c.text);
+	c = talk("stats_noreset\n");
+	HAS(c, "\nnum.answer.secure=0\n");
+	HAS(c, "\nnum.answer.ede.27=0\n");
+	free(c.text);
+}
+END_TEST
+
 TCase *control_stats_tcase(void)
 {
 	TCase *tc = tcase_create("stats");
@@ -405,6 +446,7 @@ TCase *control_stats_tcase(void)
 	tcase_add_test(tc, stats_prometheus);
 	tcase_add_test(tc, stats_json);
 	tcase_add_test(tc, stats_unbound_names);
+	tcase_add_test(tc, stats_dnssec);
 	return tc;
 }
 

@@ -58,6 +58,7 @@ START_TEST(test_fresh_is_not_stale)
 	ck_assert(!st);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_uint_eq(ttl_of(a.an, a.an_len, 0), 200);
+	ck_assert(!a.ede); /* fresh: no Stale Answer EDE */
 }
 END_TEST
 
@@ -73,6 +74,10 @@ START_TEST(test_expired_gets_ttl_30)
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_uint_eq(ttl_of(a.an, a.an_len, 0), STALE_TTL);
+	/* RFC 8914 section 4.4: EDE 3, Stale Answer, without text. */
+	ck_assert(a.ede);
+	ck_assert_uint_eq(a.ede_code, 3);
+	ck_assert_ptr_null(a.ede_text);
 }
 END_TEST
 
@@ -159,6 +164,7 @@ START_TEST(test_negative_stale)
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(a.ns_count, 1);
 	ck_assert_uint_eq(ttl_of(a.ns, a.ns_len, 0), STALE_TTL);
+	ck_assert(a.ede && a.ede_code == 3);
 }
 END_TEST
 

@@ -1,0 +1,496 @@
+/*
+ * tests/unit/check_respond_dnssec.c - Suite "respond_dnssec": what the
+ * front sends for DNSSEC (RFC 4035 section 3.2, RFC 6840 section 5, RFC
+ * 8914): DO echoed, DNSSEC records left out for DO=0 clients with counts
+ * to match, the AD rules, bogus data as SERVFAIL with EDE 6 (the data to
+ * CD=1 clients), the EDE option byte for byte, no OPT without client
+ * EDNS, truncation with large RRSIGs; the counters and the query log
+ * line that read the same decision (respond_plan).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "cache.h"
+#include "base/log.h"
+#include "front/qlog.h"
+#include "front/respond.h"
+#include "stats/stats.h"
+#include "wire/wire.h"
+
+#define BUF 65536
+#define T_RRSIG 46
+#define T_NSEC 47
+#define T_NSEC3 50
+/** Flag bits of a query built here: DO goes into its OPT record. */
+#define Q_DO 0x10000u
+
+static uint8_t pkt[BUF];
+static uint8_t out[BUF];
+static uint8_t img[BUF];
+static struct wire_rr rrs[WIRE_RR_MAX];
+
+/* A parsed query: name, type, header flags (| Q_DO), EDNS size (0: none). */
+static struct respond_query mkq(const char *name, uint16_t qtype,
+                                unsigned flags, uint16_t edns)
+{
+	struct respond_query q;
+	struct wire_query wq;
+	size_t len;
+
+	memset(&wq, 0, sizeof wq);
+	wq.id = 0x1234;
+	wq.qtype = qtype;
+	wq.qclass = WIRE_CLASS_IN;
+	wq.flags = (uint16_t)flags;
+	wq.edns_payload = edns;
+	wq.edns_do = (flags & Q_DO) != 0;
+	ck_assert_int_eq(wire_query_build_text(pkt, sizeof pkt, &len, name,
+	                                       &wq),
+	                 WIRE_OK);
+	ck_assert_int_eq(respond_query_parse(pkt, len, &q), RESPOND_OK);
+	return q;
+}
+
+/* Append an image RR of rdlen bytes of `fill` at img + at. */
+static size_t rr(size_t at, const char *owner, uint16_t type, size_t rdlen,
+                 uint8_t fill)
+{
+	uint8_t name[WIRE_NAME_MAX], rd[BUF];
+	size_t nlen, end = at;
+
+	ck_assert_int_eq(wire_name_from_text(owner, strlen(owner), name,
+	                                     &nlen),
+	                 WIRE_OK);
+	memset(rd, fill, rdlen);
+	ck_assert(answer_rr_append(img, sizeof img, &end, name, nlen, type,
+	                           WIRE_CLASS_IN, 300, rd, rdlen));
+	return end;
+}
+
+/* A positive answer: www.example. A, its RRSIG of sig bytes;
+ * authority: SOA, its RRSIG, NSEC, its RRSIG, NSEC3. */
+static void mkanswer(struct answer *a, size_t sig)
+{
+	size_t p;
+
+	memset(a, 0, sizeof *a);
+	p = rr(0, "www.example.", WIRE_TYPE_A, 4, 1);
+	p = rr(p, "www.example.", T_RRSIG, sig, 2);
+	a->an = img;
+	a->an_len = p;
+	a->an_count = 2;
+	p = rr(p, "example.", WIRE_TYPE_SOA, 22, 0);
+	p = rr(p, "example.", T_RRSIG, 40, 3);
+	p = rr(p, "example.", T_NSEC, 10, 4);
+	p = rr(p, "example.", T_RRSIG, 40, 5);
+	p = rr(p, "abc.example.", T_NSEC3, 12, 6);
+	a->ns = img + a->an_len;
+	a->ns_len = p - a->an_len;
+	a->ns_count = 5;
+	a->rcode = WIRE_RCODE_NOERROR;
+}
+
+static struct wire_msg build(const struct respond_query *q,
+                             const struct answer *a, size_t limit, bool *tc)
+{
+	struct wire_msg m;
+	size_t olen;
+
+	ck_assert_int_eq(respond_build(q, a, limit, out, sizeof out, &olen,
+	                               tc),
+	                 RESPOND_OK);
+	ck_assert_uint_le(olen, limit);
+	ck_assert_int_eq(wire_msg_parse(&m, out, olen, rrs, WIRE_RR_MAX),
+	                 WIRE_OK);
+	return m;
+}
+
+/* How many records of a type in [first, first + n). */
+static unsigned count_type(const struct wire_msg *m, size_t first, size_t n,
+                           uint16_t type)
+{
+	unsigned k = 0;
+	size_t i;
+
+	for (i = first; i < first + n; i++)
+		k += m->rr[i].type == type;
+	return k;
+}
+
+START_TEST(test_do_echo)
+{
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 1232);
+	struct answer a;
+	struct wire_msg m;
+
+	mkanswer(&a, 60);
+	ck_assert(q.edns_do);
+	ck_assert_uint_eq(respond_chase_flags(&q), ANSWER_CHASE_DNSSEC);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_ne(m.opt, WIRE_NONE);
+	ck_assert(m.rr[m.opt].ttl & WIRE_EDNS_DO);
+	q = mkq("www.example.", WIRE_TYPE_A, 0, 1232);
+	ck_assert_uint_eq(respond_chase_flags(&q), 0);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert(!(m.rr[m.opt].ttl & WIRE_EDNS_DO));
+}
+END_TEST
+
+START_TEST(test_filter_do1)
+{
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 1232);
+	struct answer a;
+	struct wire_msg m;
+
+	mkanswer(&a, 60);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.an, 2);
+	ck_assert_uint_eq(m.hdr.ancount, 2);
+	ck_assert_uint_eq(count_type(&m, 0, m.an, T_RRSIG), 1);
+	ck_assert_uint_eq(m.ns, 5);
+	ck_assert_uint_eq(count_type(&m, m.an, m.ns, T_RRSIG), 2);
+	ck_assert_uint_eq(count_type(&m, m.an, m.ns, T_NSEC), 1);
+	ck_assert_uint_eq(count_type(&m, m.an, m.ns, T_NSEC3), 1);
+}
+END_TEST
+
+START_TEST(test_filter_do0)
+{
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, 0, 1232);
+	struct answer a;
+	struct wire_msg m;
+
+	mkanswer(&a, 60);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.hdr.ancount, 1);
+	ck_assert_uint_eq(m.rr[0].type, WIRE_TYPE_A);
+	ck_assert_uint_eq(m.hdr.nscount, 1);
+	ck_assert_uint_eq(m.rr[1].type, WIRE_TYPE_SOA);
+	/* Without EDNS at all: the same. */
+	q = mkq("www.example.", WIRE_TYPE_A, 0, 0);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.hdr.ancount, 1);
+	ck_assert_uint_eq(m.hdr.nscount, 1);
+	ck_assert_uint_eq(m.opt, WIRE_NONE);
+	/* The question asks for RRSIG: RRSIGs stay, NSECs still go. */
+	q = mkq("www.example.", T_RRSIG, 0, 1232);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.hdr.ancount, 2);
+	ck_assert_uint_eq(m.hdr.nscount, 3);
+	ck_assert_uint_eq(count_type(&m, m.an, m.ns, T_NSEC), 0);
+	/* ...for NSEC: the NSEC stays in the authority section. */
+	q = mkq("www.example.", T_NSEC, 0, 1232);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.hdr.ancount, 1);
+	ck_assert_uint_eq(m.hdr.nscount, 2);
+	ck_assert_uint_eq(count_type(&m, m.an, m.ns, T_NSEC), 1);
+	/* ...for NSEC3 likewise. */
+	q = mkq("www.example.", T_NSEC3, 0, 1232);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.hdr.nscount, 2);
+	ck_assert_uint_eq(count_type(&m, m.an, m.ns, T_NSEC3), 1);
+}
+END_TEST
+
+/* Whether the response to (flags, edns) of an answer of status sec has
+ * AD. */
+static bool ad_of(uint8_t sec, unsigned flags, uint16_t edns)
+{
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, flags, edns);
+	struct answer a;
+	struct wire_msg m;
+
+	mkanswer(&a, 60);
+	a.sec = sec;
+	m = build(&q, &a, 4096, NULL);
+	return (m.hdr.flags & WIRE_FLAG_AD) != 0;
+}
+
+START_TEST(test_ad_rules)
+{
+	/* SECURE: AD to DO=1 and to AD=1, never to a client that set
+	 * neither (RFC 6840 section 5.7). */
+	ck_assert(ad_of(CACHE_SEC_SECURE, Q_DO, 1232));
+	ck_assert(ad_of(CACHE_SEC_SECURE, WIRE_FLAG_AD, 1232));
+	ck_assert(ad_of(CACHE_SEC_SECURE, WIRE_FLAG_AD, 0));
+	ck_assert(!ad_of(CACHE_SEC_SECURE, 0, 1232));
+	ck_assert(!ad_of(CACHE_SEC_SECURE, 0, 0));
+	/* CD=1 and secure data: still authenticated. */
+	ck_assert(ad_of(CACHE_SEC_SECURE, Q_DO | WIRE_FLAG_CD, 1232));
+	/* Anything else: never. */
+	ck_assert(!ad_of(CACHE_SEC_INSECURE, Q_DO | WIRE_FLAG_AD, 1232));
+	ck_assert(!ad_of(CACHE_SEC_UNCHECKED, Q_DO | WIRE_FLAG_AD, 1232));
+	ck_assert(!ad_of(CACHE_SEC_BOGUS, Q_DO | WIRE_FLAG_AD | WIRE_FLAG_CD,
+	                 1232));
+}
+END_TEST
+
+/* The OPT record's RDATA of the last built response, and its length. */
+static const uint8_t *opt_rdata(const struct wire_msg *m, size_t *len)
+{
+	ck_assert_uint_ne(m->opt, WIRE_NONE);
+	*len = m->rr[m->opt].rdlen;
+	return out + m->rr[m->opt].rdata;
+}
+
+START_TEST(test_bogus)
+{
+	static const uint8_t ede6[] = { 0, 15, 0, 2, 0, 6 };
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A,
+	                             Q_DO | WIRE_FLAG_AD, 1232);
+	struct answer a;
+	struct wire_msg m;
+	const uint8_t *o;
+	size_t olen;
+
+	mkanswer(&a, 60);
+	a.sec = CACHE_SEC_BOGUS;
+	/* CD=0: SERVFAIL, no records, EDE 6 without text. */
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(m.hdr.ancount + m.hdr.nscount, 0);
+	ck_assert_uint_eq(m.hdr.arcount, 1);
+	o = opt_rdata(&m, &olen);
+	ck_assert_uint_eq(olen, sizeof ede6);
+	ck_assert_mem_eq(o, ede6, sizeof ede6);
+	/* CD=1: the data as it is, every record, no AD, no EDE. */
+	q = mkq("www.example.", WIRE_TYPE_A, Q_DO | WIRE_FLAG_CD, 1232);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(m.hdr.ancount, 2);
+	ck_assert_uint_eq(m.hdr.nscount, 5);
+	ck_assert(!(m.hdr.flags & WIRE_FLAG_AD));
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 0);
+	/* CD=0 without EDNS: SERVFAIL and no OPT at all. */
+	q = mkq("www.example.", WIRE_TYPE_A, 0, 0);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(m.hdr.ancount + m.hdr.nscount + m.hdr.arcount, 0);
+}
+END_TEST
+
+START_TEST(test_ede_bytes)
+{
+	/* RFC 8914 section 2: OPTION-CODE 15, OPTION-LENGTH 2 + text,
+	 * INFO-CODE, EXTRA-TEXT without NUL. */
+	static const uint8_t want[] = { 0,   15,  0,   11,  0,   7,   's', 'i',
+		                        'g', ' ', 'e', 'x', 'p', 'i', 'r' };
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, 0, 1232);
+	struct answer a;
+	struct wire_msg m;
+	const uint8_t *o;
+	size_t olen;
+
+	mkanswer(&a, 60);
+	a.sec = CACHE_SEC_BOGUS;
+	a.ede = true;
+	a.ede_code = 7;
+	a.ede_text = "sig expir";
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_SERVFAIL);
+	o = opt_rdata(&m, &olen);
+	ck_assert_uint_eq(olen, sizeof want);
+	ck_assert_mem_eq(o, want, sizeof want);
+	/* An iterator's SERVFAIL with an EDE keeps it, and DO is echoed. */
+	memset(&a, 0, sizeof a);
+	a.rcode = WIRE_RCODE_SERVFAIL;
+	a.ede = true;
+	a.ede_code = 9;
+	q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 1232);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_SERVFAIL);
+	ck_assert(m.rr[m.opt].ttl & WIRE_EDNS_DO);
+	o = opt_rdata(&m, &olen);
+	ck_assert_uint_eq(olen, 6);
+	ck_assert_uint_eq(o[5], 9);
+	/* No client EDNS: no OPT, so no EDE. */
+	q = mkq("www.example.", WIRE_TYPE_A, 0, 0);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.opt, WIRE_NONE);
+	ck_assert_uint_eq(m.hdr.arcount, 0);
+}
+END_TEST
+
+START_TEST(test_tc_big_rrsig)
+{
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 512);
+	struct answer a;
+	struct wire_msg m;
+	bool tc = false;
+
+	/* DO=1: the A and its 600-byte RRSIG do not fit 512: TC, none. */
+	mkanswer(&a, 600);
+	m = build(&q, &a, 512, &tc);
+	ck_assert(tc);
+	ck_assert(m.hdr.flags & WIRE_FLAG_TC);
+	ck_assert_uint_eq(m.hdr.ancount, 0);
+	/* DO=0: the RRSIG is left out, the A fits. */
+	q = mkq("www.example.", WIRE_TYPE_A, 0, 512);
+	m = build(&q, &a, 512, &tc);
+	ck_assert(!tc);
+	ck_assert_uint_eq(m.hdr.ancount, 1);
+	/* An answer that would fit beside a bare OPT record but not beside
+	 * one with the EDE option: the option's bytes are kept free, so
+	 * the answer section goes (TC) and the EDE still goes out. */
+	mkanswer(&a, 408); /* the records end at byte 465: past 512 - 51 */
+	a.ede = true;
+	a.ede_code = 3;
+	a.ede_text = "a fairly long text about staleness";
+	q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 512);
+	m = build(&q, &a, 512, &tc);
+	ck_assert(tc);
+	ck_assert_uint_eq(m.hdr.ancount, 0);
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 6 + strlen(a.ede_text));
+	/* A smaller RRSIG fits with the option; the authority does not. */
+	mkanswer(&a, 380);
+	a.ede = true;
+	a.ede_code = 3;
+	a.ede_text = "a fairly long text about staleness";
+	m = build(&q, &a, 512, &tc);
+	ck_assert(!tc);
+	ck_assert_uint_eq(m.hdr.ancount, 2);
+	ck_assert_uint_eq(m.hdr.nscount, 0);
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 6 + strlen(a.ede_text));
+}
+END_TEST
+
+START_TEST(test_stats_response)
+{
+	static const struct {
+		const char *name;
+		uint64_t want;
+	} want[] = {
+		{ "num.answer.secure", 1 },
+		{ "num.answer.bogus", 2 },
+		{ "num.answer.ede.6", 1 },
+		{ "num.answer.ede.3", 1 },
+		{ "num.answer.rcode.SERVFAIL", 1 },
+		{ "num.answer.rcode.NOERROR", 4 },
+		{ "num.answer.ede.27", 0 },
+	};
+	size_t i;
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, 0, 1232);
+	struct stats st;
+	struct answer a;
+	uint64_t v;
+
+	memset(&st, 0, sizeof st);
+	mkanswer(&a, 60);
+	a.sec = CACHE_SEC_SECURE;
+	stats_response(&st, &q, &a); /* secure, no AD asked: still secure */
+	a.sec = CACHE_SEC_BOGUS;
+	stats_response(&st, &q, &a); /* SERVFAIL + EDE 6 */
+	q = mkq("www.example.", WIRE_TYPE_A, WIRE_FLAG_CD, 0);
+	stats_response(&st, &q, &a); /* the data, to CD=1, no EDNS */
+	a.sec = CACHE_SEC_INSECURE;
+	a.ede = true;
+	a.ede_code = 3;
+	stats_response(&st, &q, &a); /* no EDNS: no EDE sent */
+	q = mkq("www.example.", WIRE_TYPE_A, 0, 1232);
+	stats_response(&st, &q, &a); /* EDE 3 sent */
+
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		ck_assert_int_eq(stats_get(&st, want[i].name, &v), 0);
+		ck_assert_uint_eq(v, want[i].want);
+	}
+	ck_assert_int_eq(stats_get(&st, "num.answer.ede.4", &v), -1);
+	ck_assert_int_eq(stats_ede_index(27), STATS_EDE_CODES - 1);
+	ck_assert_int_eq(stats_ede_index(5), -1);
+}
+END_TEST
+
+/* The query log line of one answer, read back from stderr. */
+static void qlog_line_of(const struct respond_query *q, const struct answer *a,
+                         char *line, size_t cap)
+{
+	struct sockaddr_in sin;
+	FILE *f = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	memset(&sin, 0, sizeof sin);
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(5);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(dup2(fileno(f), STDERR_FILENO), 0);
+	log_init(CFG_LOG_WARN, true);
+	if (a != NULL)
+		qlog_answer(q, (const struct sockaddr *)&sin, false,
+		            QLOG_SRC_CACHE, a);
+	else
+		qlog_write(q, (const struct sockaddr *)&sin, false,
+		           WIRE_RCODE_REFUSED, QLOG_SRC_NONE, false);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(line, 1, cap - 1, f);
+	line[n] = 0;
+	fclose(f);
+}
+
+START_TEST(test_qlog_dnssec)
+{
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, 0, 1232);
+	char line[1024];
+	struct answer a;
+
+	mkanswer(&a, 60);
+	a.sec = CACHE_SEC_SECURE;
+	qlog_line_of(&q, &a, line, sizeof line);
+	ck_assert_ptr_nonnull(strstr(line, " rcode=NOERROR cached=yes "
+	                                   "src=cache curve=no "
+	                                   "dnssec=secure\n"));
+	a.sec = CACHE_SEC_BOGUS;
+	qlog_line_of(&q, &a, line, sizeof line);
+	ck_assert_ptr_nonnull(strstr(line, " rcode=SERVFAIL "));
+	ck_assert_ptr_nonnull(strstr(line, " dnssec=bogus\n"));
+	a.sec = CACHE_SEC_INSECURE;
+	qlog_line_of(&q, &a, line, sizeof line);
+	ck_assert_ptr_nonnull(strstr(line, " dnssec=insecure\n"));
+	qlog_line_of(&q, NULL, line, sizeof line);
+	ck_assert_ptr_nonnull(strstr(line, " rcode=REFUSED cached=no src=none "
+	                                   "curve=no dnssec=unchecked\n"));
+}
+END_TEST
+
+static Suite *respond_dnssec_suite(void)
+{
+	Suite *s = suite_create("respond_dnssec");
+	TCase *t;
+
+	t = tcase_create("records");
+	tcase_add_test(t, test_do_echo);
+	tcase_add_test(t, test_filter_do1);
+	tcase_add_test(t, test_filter_do0);
+	tcase_add_test(t, test_tc_big_rrsig);
+	suite_add_tcase(s, t);
+	t = tcase_create("flags");
+	tcase_add_test(t, test_ad_rules);
+	tcase_add_test(t, test_bogus);
+	tcase_add_test(t, test_ede_bytes);
+	suite_add_tcase(s, t);
+	t = tcase_create("accounting");
+	tcase_add_test(t, test_stats_response);
+	tcase_add_test(t, test_qlog_dnssec);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(respond_dnssec_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
