@@ -336,6 +336,11 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	p.pin = m->pin;
 	p.hints = h;
 	rc = server_new(&m->srv, &p);
+	if (rc == SERVER_OK) {
+		/* the set passes to the server (each worker reads its own) */
+		rc = server_anchors_set(m->srv, m->anchors);
+		m->anchors = NULL;
+	}
 	if (rc != SERVER_OK) {
 		fail("worker: %s", server_strerror(rc));
 		return -1;

@@ -159,9 +159,10 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	rotate_changed = nc->curve_key_rotate_s != m->cfg.curve_key_rotate_s;
 	m->cfg = *nc;
 	free(nc);
-	/* no worker reads the anchors yet (main_int.h) */
-	anchors_free(m->anchors);
-	m->anchors = na;
+	/* running resolutions keep the old set (server_anchors_set) */
+	if (server_anchors_set(m->srv, na) != SERVER_OK)
+		log_error("reload_partial", "error=%s kept=old",
+		          "trust anchors: out of memory");
 	m->anchors_used = tu;
 	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
 		log_error("reload_partial", "error=%s kept=old", err);

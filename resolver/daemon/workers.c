@@ -13,6 +13,7 @@
 
 #include "conf/cfg.h"
 #include "infra/hints.h"
+#include "trust.h"
 
 /** A thread name (Linux: 15 characters and the NUL). */
 #define WORKERS_NAME_BYTES 16
@@ -74,8 +75,22 @@ static void worker_stop_cb(uv_async_t *a)
 	uv_close((uv_handle_t *)&k->call, NULL);
 }
 
-/* On the worker's thread: take the new settings, local data, hints and
- * forward zones. */
+/* The worker's own trust anchors (trust.h), from its config. */
+static int worker_anchors(struct worker *k, char *err, size_t errlen)
+{
+	struct anchors *a = NULL;
+
+	if (trust_anchors_load(&k->cfg, &a, err, errlen) != 0)
+		return WORKERS_EHINTS;
+	if (server_anchors_set(k->srv, a) != SERVER_OK) {
+		snprintf(err, errlen, "out of memory");
+		return WORKERS_ENOMEM;
+	}
+	return WORKERS_OK;
+}
+
+/* On the worker's thread: take the new settings, local data, hints,
+ * forward zones and trust anchors. */
 static int worker_reload(struct worker *k, const struct cfg *nc, char *err,
                          size_t errlen)
 {
@@ -93,7 +108,7 @@ static int worker_reload(struct worker *k, const struct cfg *nc, char *err,
 	}
 	if (server_forward_set(k->srv, &k->cfg, err, errlen) != SERVER_OK)
 		return WORKERS_ENOMEM;
-	return WORKERS_OK;
+	return worker_anchors(k, err, errlen);
 }
 
 /* On the worker's thread: answer the main thread's requests. */
@@ -169,6 +184,7 @@ static int worker_init(struct worker *k, const struct server_params *p0,
 {
 	struct server_params p = *p0;
 	char herr[HINTS_ERR_BYTES];
+	int rc;
 
 	if (uv_loop_init(&k->loop) != 0) {
 		snprintf(err, errlen, "worker: cannot create a loop");
@@ -209,6 +225,8 @@ static int worker_init(struct worker *k, const struct server_params *p0,
 		snprintf(err, errlen, "worker: out of memory");
 		return WORKERS_ENOMEM;
 	}
+	if ((rc = worker_anchors(k, err, errlen)) != WORKERS_OK)
+		return rc;
 	if (server_localdata_load(k->srv, p.cfg, err, errlen) != SERVER_OK)
 		return WORKERS_EBIND;
 	if (server_listen(k->srv, err, errlen) != SERVER_OK)
