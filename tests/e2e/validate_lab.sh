@@ -1,0 +1,207 @@
+#!/bin/sh
+# tests/e2e/validate_lab.sh: curvecache validates the signed lab
+# (tests/lab/signed.sh) as tests/lab/signed/README says a validator must
+# (tests/e2e/signed_lab.sh holds Unbound and delv to the same table).
+#
+# What each case must give (dig +dnssec through curvecache):
+#   secure    NOERROR, AD, the answer and its RRSIGs
+#   insecure  NOERROR, no AD, the answer
+#   nxsecure  NXDOMAIN with AD
+#   nodata    NOERROR, no answer, AD
+#   nxinsecure, nxoptout  NXDOMAIN without AD
+#   bogus     SERVFAIL without AD, an EDE option; with CD set the data
+#             is there
+# and a second asking (from the cache) gives the same. Without DO no
+# RRSIG is sent and AD only when the query had AD set (RFC 6840 5.7).
+#
+# curvecache listens on 127.54.100.2 (the range the signed lab leaves to
+# resolvers under test), with the lab's root hints and its trust anchor
+# (trust-anchor-file). Run by "make check" (cwd = top build dir, $srcdir
+# = top source dir). Exit 0 = every check passed, 1 = a check failed,
+# 77 = SKIP (not root, or a program missing). E2E_KEEP=1 keeps the work
+# directory.
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+SIGNED=$srcdir/tests/lab/signed.sh
+CC_IP=127.54.100.2
+CC_PID=
+signedenv=
+CURVECACHE=${CURVECACHE:-./curvecache}
+
+cleanup() {
+  [ -n "$CC_PID" ] && e2e_kill "$CC_PID"
+  if [ "$e2e_fail" -ne 0 ] && [ -f "$WORK/curvecache.log" ]; then
+    echo "---- last lines of the curvecache log ----"
+    grep -v 'event=stats' "$WORK/curvecache.log" | tail -n 40
+  fi
+  [ -z "${SIGNED_DIR:-}" ] && [ -n "$signedenv" ] && eval "$signedenv"
+  if [ -n "${SIGNED_DIR:-}" ]; then
+    SIGNED_KEEP=${E2E_KEEP:-0} "$SIGNED" stop || echo "FAIL: signed lab stop"
+  fi
+  if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
+}
+
+[ "$(id -u)" -eq 0 ] || e2e_skip "not root (the signed lab binds port 53)"
+for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen dnssec-signzone \
+  dnssec-dsfromkey ldns-signzone python3 curvedns flock ss; do
+  command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
+done
+[ -x "$CURVECACHE" ] || { echo "FAIL: $CURVECACHE not built"; exit 1; }
+case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
+e2e_t0=$(date +%s)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/validate_lab.XXXXXX") || exit 1
+trap cleanup EXIT
+trap 'exit 130' HUP INT TERM
+exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
+flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
+unset SIGNED_DIR
+if ! signedenv=$("$SIGNED" start 9>&-); then
+  signedenv=
+  echo "FAIL: signed lab start"
+  exit 1
+fi
+eval "$signedenv"
+echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
+e2e_t0=$(date +%s)
+
+cat >"$WORK/curvecache.conf" <<EOF
+# written by tests/e2e/validate_lab.sh
+listen: $CC_IP@53
+outgoing-interface: $CC_IP
+root-hints: $SIGNED_ROOT_HINTS
+trust-anchor-file: $SIGNED_TA_DS
+do-not-query-localhost: no
+do-ip6: no
+user:
+control-socket:
+log-level: debug
+query-timeout: 5
+EOF
+"$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
+  >>"$WORK/curvecache.log" 2>&1 9>&- &
+CC_PID=$!
+n=0
+until dig +time=1 +tries=1 "@$CC_IP" localhost A 2>/dev/null |
+  grep -q 'status: NOERROR'; do
+  n=$((n + 1))
+  if [ $n -ge 50 ] || ! e2e_alive "$CC_PID"; then
+    bad "curvecache start" "no answer on $CC_IP within 5 s" \
+      "$WORK/curvecache.log"
+    exit 1
+  fi
+  sleep 0.1
+done
+
+# judge WANT NAME TYPE FILE: the dig output in FILE against WANT; prints
+# what is wrong ("" when nothing).
+judge() {
+  st=$(dig_status "$4")
+  fl=" $(dig_flags "$4") "
+  nans=$(sed -n 's/.*ANSWER: \([0-9]*\),.*/\1/p' "$4")
+  case $fl in *" ad "*) ad=1 ;; *) ad=0 ;; esac
+  sigs=$(grep -c "^[^;].*[[:space:]]RRSIG[[:space:]]*$3 " "$4")
+  case $1 in
+    secure) want="NOERROR 1" ;;
+    insecure) want="NOERROR 0" ;;
+    nxsecure) want="NXDOMAIN 1" ;;
+    nodata) want="NOERROR 1" ;;
+    nxinsecure | nxoptout) want="NXDOMAIN 0" ;;
+    bogus) want="SERVFAIL 0" ;;
+  esac
+  why=
+  [ "$st $ad" = "$want" ] || why="; status $st, AD $ad; want (status, AD) $want"
+  case $1 in
+    secure | insecure) [ "${nans:-0}" -gt 0 ] || why="$why; no answer" ;;
+    nodata) [ "${nans:-1}" -eq 0 ] || why="$why; an answer" ;;
+    bogus) grep -q '; EDE: ' "$4" || why="$why; no EDE" ;;
+  esac
+  [ "$1" = secure ] && [ "$sigs" -eq 0 ] && why="$why; no RRSIG over $3"
+  echo "$why"
+}
+
+# expect WANT NAME TYPE: ask twice (resolution, then the cache).
+expect() {
+  for round in fresh cached; do
+    raw=$WORK/q-$round.out
+    dig +dnssec +time=5 +tries=1 "@$CC_IP" "$2" "$3" >"$raw" 2>&1
+    why=$(judge "$1" "$2" "$3" "$raw")
+    [ "$1" = bogus ] && why="$why$(cd_data "$2" "$3")"
+    if [ -z "$why" ]; then ok "$1 ($round): $2 $3"
+    else bad "$1 ($round): $2 $3" "${why#; }" "$raw"; fi
+  done
+}
+
+# cd_data NAME TYPE: "" when curvecache, asked with CD set, has the data.
+cd_data() {
+  dig +cd +time=5 +tries=1 "@$CC_IP" "$1" "$2" >"$WORK/cd.out" 2>&1
+  [ "$(dig_status "$WORK/cd.out")" = NOERROR ] &&
+    grep -q "^[^;].*[[:space:]]$2[[:space:]]" "$WORK/cd.out" ||
+    echo "; with CD: no data, status $(dig_status "$WORK/cd.out")"
+}
+
+for z in alg8 alg13 alg15 alg16; do
+  expect secure "www.$z.sec" A
+  expect secure "alias.$z.sec" A
+  expect secure "any.w.$z.sec" A
+  expect secure "$z.sec" MX
+  expect nxsecure "nx.$z.sec" A
+done
+expect nodata www.alg8.sec TXT
+expect nodata www.alg13.sec TXT
+expect nodata any.w.alg8.sec TXT
+expect nodata any.w.alg13.sec TXT
+expect secure www.dn.alg13.sec A
+expect secure www.nsec3optout.sec A
+expect nxoptout nx.nsec3optout.sec A
+expect insecure www.unsigned.nsec3optout.sec A
+expect insecure www.insecure.sec A
+expect insecure toinsecure.alg13.sec A
+expect bogus tobogus.alg13.sec A
+expect secure www.hi-iter.sec A
+expect nxinsecure nx.hi-iter.sec A
+expect insecure www.unsupported.sec A
+expect insecure www.gost.sec A
+for z in expired future badsig nodnskey stripped; do
+  expect bogus "www.$z.sec" A
+done
+expect secure mail.stripped.sec A
+expect bogus www.keytrap.sec A
+expect bogus mail.keytrap.sec A
+expect secure www.curve.sec A
+
+# ---- the flags without DO ----
+raw=$WORK/plain.out
+dig +time=5 +tries=1 "@$CC_IP" www.alg13.sec A >"$raw" 2>&1
+fl=" $(dig_flags "$raw") "
+if [ "$(dig_status "$raw")" = NOERROR ] && ! grep -q 'RRSIG' "$raw" &&
+  case $fl in *" ad "*) false ;; *) true ;; esac; then
+  ok "DO=0: no RRSIG, no AD"
+else
+  bad "DO=0: no RRSIG, no AD" "flags$fl" "$raw"
+fi
+dig +adflag +time=5 +tries=1 "@$CC_IP" www.alg13.sec A >"$raw" 2>&1
+case " $(dig_flags "$raw") " in
+  *" ad "*) ok "DO=0 AD=1: AD on a secure answer (RFC 6840 5.7)" ;;
+  *) bad "DO=0 AD=1: AD on a secure answer" "no AD" "$raw" ;;
+esac
+dig +time=5 +tries=1 "@$CC_IP" www.expired.sec A >"$raw" 2>&1
+if grep -q 'EDE: 7' "$raw"; then ok "expired signatures: EDE 7"
+else bad "expired signatures: EDE 7" "other EDE" "$raw"; fi
+if grep -q "event=servfail\|dnssec=bogus" "$WORK/curvecache.log"; then
+  ok "bogus answers are logged"
+else
+  bad "bogus answers are logged" "no line" "$WORK/curvecache.log"
+fi
+echo "# checks done: $(elapsed)"
+e2e_kill "$CC_PID"
+rc=$?
+CC_PID=
+if [ $rc -eq 0 ]; then ok "curvecache exits 0 on SIGTERM"
+else bad "curvecache exits 0 on SIGTERM" "status $rc"; fi
+if grep -q 'Sanitizer' "$WORK/curvecache.log"; then
+  bad "no sanitizer report" "see the log" "$WORK/curvecache.log"
+fi
+e2e_finish
