@@ -132,11 +132,10 @@ void server_answer(struct server *s, const struct respond_query *q,
 		s->out[2] |= (uint8_t)(WIRE_FLAG_AA >> 8);
 	if (tc)
 		s->st.truncated++;
-	stats_answer(&s->st, a->rcode, a->an_count);
+	stats_response(&s->st, q, a);
 	if (s->cfg->log_queries)
-		qlog_write(q, (const struct sockaddr *)&d->addr,
-		           d->transport == SERVER_TCP, a->rcode, src,
-		           a->curve);
+		qlog_answer(q, (const struct sockaddr *)&d->addr,
+		            d->transport == SERVER_TCP, src, a);
 	server_send(s, d, s->out, len, waited);
 }
 
@@ -203,9 +202,10 @@ static enum server_qresult server_lookup(struct server *s,
 
 	if (server_local(s, q, d))
 		return SERVER_Q_DONE;
-	if (respond_cache_answer(s->cache, q->lname, q->qnamelen, q->qtype,
-	                         q->qclass, now, &a, s->ans,
-	                         sizeof s->ans) == RESPOND_OK) {
+	if (respond_cache_answer_flags(s->cache, q->lname, q->qnamelen,
+	                               q->qtype, q->qclass, now,
+	                               respond_chase_flags(q), &a, s->ans,
+	                               sizeof s->ans) == RESPOND_OK) {
 		s->st.cache_hits++;
 		if (a.curve)
 			s->st.answers_curve++;

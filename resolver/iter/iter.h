@@ -152,6 +152,7 @@ struct iter_target {
 	bool curve;             /**< box it: the NS name had a key */
 	uint8_t key[KEY_BYTES]; /**< server public key if curve */
 	uint16_t edns;          /**< EDNS payload to offer, 0 = none */
+	bool edns_do;           /**< with EDNS: set DO (validating) */
 	uint32_t timeout_ms;    /**< report ITER_REPLY_TIMEOUT after */
 	uint32_t hedge_ms;      /**< 0, or (below timeout_ms) also
 	                             report an early ITER_REPLY_TIMEOUT

@@ -64,10 +64,14 @@ static void iter_dname_link(struct iter_req *req, size_t fi,
 		                   NULL,
 		                   0 };
 
+	/* the CNAME synthesized from a DNAME is unsigned (RFC 6672
+	 * section 5.3.3): it is as good as the DNAME */
 	if (!iter_dname_done(c, i) && iter_rr_owner(m, rr, owner, &olen))
-		iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, owner, olen,
-		                 WIRE_TYPE_DNAME, iter_data_rank(c), key,
-		                 fi == 0);
+		req->dname_sec = iter_cache_rrset(req, m, WIRE_SECTION_ANSWER,
+		                                  owner, olen, WIRE_TYPE_DNAME,
+		                                  iter_data_rank(c), key,
+		                                  fi == 0);
+	set.sec = (enum cache_sec)req->dname_sec;
 	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	if (fi != 0)
 		return;

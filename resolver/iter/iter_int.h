@@ -59,6 +59,9 @@
  *  proved (NSEC/NSEC3) that it has no DS: the zone and all below it
  *  are insecure (iter_trust.c). */
 #define ITER_TYPE_NODS 65281
+/** The private-use type of a note kept beside a BOGUS DNSKEY set: why
+ *  (two bytes, enum dnssec_status), for the EDE of later answers. */
+#define ITER_TYPE_BOGUS_WHY 65282
 /** How long a failed priming (no root NS set from any hint) is not
  *  tried again: the hints are used as they are meanwhile. */
 #define ITER_PRIME_RETRY_MS 300000u
@@ -290,6 +293,7 @@ struct iter_req {
 	                           (its zone and trust validate) */
 	unsigned verify_left; /**< signature verifications left */
 	unsigned hashes_left; /**< NSEC3 hashes left */
+	uint8_t dname_sec;    /**< status of the last DNAME cached */
 	bool val_any;         /**< val_sec holds a status */
 	uint8_t val_sec;      /**< enum cache_sec of the answer */
 	bool val_ede;         /**< an EDE for the answer */
@@ -362,10 +366,11 @@ int iter_data_rank(const struct iter_class *c);
 void iter_tally(uint64_t *counter);
 const uint8_t *iter_reply_key(const struct iter_out *o,
                               const struct iter_reply *reply);
-void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
-                      enum wire_section sec, const uint8_t *owner,
-                      size_t ownerlen, uint16_t type, int rank,
-                      const uint8_t *key, bool append);
+/* Returns the set's DNSSEC status (enum cache_sec). */
+uint8_t iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
+                         enum wire_section sec, const uint8_t *owner,
+                         size_t ownerlen, uint16_t type, int rank,
+                         const uint8_t *key, bool append);
 /* The NS records of a referral (authority section) also cached under
  * ITER_TYPE_PARENT_NS, rank REFERRAL. */
 void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
@@ -453,6 +458,9 @@ enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
                                   size_t cutlen, int *status);
 /* How long BOGUS data is cached (seconds). */
 uint32_t iter_bogus_ttl(const struct iter_req *req);
+/* One debug line on a DNSSEC verdict (event=dnssec). */
+void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
+                  size_t nlen, uint16_t type, uint8_t sec, int status);
 /* The reason to give for a cached part of status sec. */
 int iter_cached_status(uint8_t sec);
 /* Fold one part's status (and a reason) into the answer's. */

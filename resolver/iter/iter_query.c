@@ -428,6 +428,7 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 		sel_key_set(req->env->sel, sa, o->key, req->now.mono_ms);
 	}
 	iter_target_fill(f, o, t);
+	t->edns_do = t->edns != 0 && iter_val_on(req);
 	t->timeout_ms = timeout;
 	iter_log_choice(req, fi, t,
 	                why == ITER_WHY_RETRY ? "retry" :

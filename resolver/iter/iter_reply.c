@@ -142,10 +142,10 @@ static void iter_set_strip_private(struct iter_req *req, enum wire_section sec,
 /* Gather the (owner, type) records of a section; cache them as type
  * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
  * append, add them to the client's answer. */
-static void iter_cache_as(struct iter_req *req, const struct wire_msg *m,
-                          enum wire_section sec, const uint8_t *owner,
-                          size_t ownerlen, uint16_t type, uint16_t store,
-                          int rank, const uint8_t *key, bool append)
+static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
+                             enum wire_section sec, const uint8_t *owner,
+                             size_t ownerlen, uint16_t type, uint16_t store,
+                             int rank, const uint8_t *key, bool append)
 {
 	struct iter_set *s = calloc(1, sizeof(*s));
 	struct iter_img img = { NULL, 0, 0, 0 };
@@ -193,24 +193,25 @@ done:
 		free(s->buf);
 	free(s);
 	free(img.buf);
+	return vsec;
 }
 
-void iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
-                      enum wire_section sec, const uint8_t *owner,
-                      size_t ownerlen, uint16_t type, int rank,
-                      const uint8_t *key, bool append)
+uint8_t iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
+                         enum wire_section sec, const uint8_t *owner,
+                         size_t ownerlen, uint16_t type, int rank,
+                         const uint8_t *key, bool append)
 {
-	iter_cache_as(req, m, sec, owner, ownerlen, type, type, rank, key,
-	              append);
+	return iter_cache_as(req, m, sec, owner, ownerlen, type, type, rank,
+	                     key, append);
 }
 
 void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
                           const uint8_t *zone, size_t zonelen,
                           const uint8_t *key)
 {
-	iter_cache_as(req, m, WIRE_SECTION_AUTHORITY, zone, zonelen,
-	              WIRE_TYPE_NS, ITER_TYPE_PARENT_NS, CACHE_RANK_REFERRAL,
-	              key, false);
+	(void)iter_cache_as(req, m, WIRE_SECTION_AUTHORITY, zone, zonelen,
+	                    WIRE_TYPE_NS, ITER_TYPE_PARENT_NS,
+	                    CACHE_RANK_REFERRAL, key, false);
 }
 
 /* The final RRset of an ANY answer: every type at the name, uncached. */

@@ -108,6 +108,21 @@ static bool iter_trust_above_insecure(struct iter_req *req, const uint8_t *z,
 	return false;
 }
 
+/* Why a zone's DNSKEY set was found BOGUS (ITER_TYPE_BOGUS_WHY). */
+static int iter_trust_why(struct iter_req *req, const uint8_t *z, size_t zlen,
+                          uint8_t *buf)
+{
+	struct cache_answer ans;
+	struct answer_rr rr;
+	size_t pos = 0;
+
+	if (!iter_trust_get(req, z, zlen, ITER_TYPE_BOGUS_WHY, &ans, buf) ||
+	    ans.kind != CACHE_KIND_RRSET ||
+	    !answer_rr_next(buf, ans.len, &pos, &rr) || rr.rdlen != 2)
+		return DNSSEC_EBADSIG;
+	return buf[rr.rdata] << 8 | buf[rr.rdata + 1];
+}
+
 /* The trust of a zone from the anchors and the cache. */
 static enum iter_trust iter_trust_eval(struct iter_req *req, const uint8_t *z,
                                        size_t zlen, uint8_t *buf)
@@ -186,9 +201,10 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 		}
 		f->trust = iter_trust_eval(req, f->zone.name, f->zone.len,
 		                           buf);
-		free(buf);
 		if (f->trust == ITER_T_BOGUS)
-			f->trust_status = DNSSEC_EBADSIG;
+			f->trust_status = iter_trust_why(req, f->zone.name,
+			                                 f->zone.len, buf);
+		free(buf);
 	}
 	if (f->trust != ITER_T_NEED_DS)
 		return false;
@@ -293,6 +309,28 @@ static uint8_t iter_trust_keys_check(struct iter_req *req, const uint8_t *z,
 	                              CACHE_SEC_BOGUS;
 }
 
+/* Keep why a zone's keys are bogus beside them, as long as they are. */
+static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
+                                size_t zlen, int status)
+{
+	uint8_t why[2] = { (uint8_t)(status >> 8), (uint8_t)status };
+	struct cache_rdata rd = { why, sizeof why };
+	struct cache_rrset set = { z,
+		                   zlen,
+		                   ITER_TYPE_BOGUS_WHY,
+		                   WIRE_CLASS_IN,
+		                   iter_bogus_ttl(req),
+		                   &rd,
+		                   1,
+		                   CACHE_RANK_AUTH,
+		                   NULL,
+		                   CACHE_SEC_BOGUS,
+		                   NULL,
+		                   0 };
+
+	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+}
+
 void iter_trust_key_reply(struct iter_req *req, size_t fi,
                           const struct iter_out *o, const struct wire_msg *m,
                           const uint8_t *key)
@@ -334,11 +372,15 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 		};
 		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	}
+	if (sec == CACHE_SEC_BOGUS)
+		iter_trust_note_why(req, f->zone.name, f->zone.len, status);
 	free(rd);
 	f->trust = sec == CACHE_SEC_SECURE   ? ITER_T_SECURE :
 	           sec == CACHE_SEC_INSECURE ? ITER_T_INSECURE :
 	                                       ITER_T_BOGUS;
 	f->trust_status = status;
+	iter_val_log(f->zone.name, f->zone.len, f->zone.name, f->zone.len,
+	             WIRE_TYPE_DNSKEY, sec, status);
 	if (sec == CACHE_SEC_BOGUS)
 		iter_tally(req->env->tally.rrset_bogus);
 	iter_frame_newstep(req, fi);

@@ -18,6 +18,8 @@
 #include "cache.h"
 #include "conf/cfg.h"
 #include "iter_int.h"
+#include "base/log.h"
+#include "wire/rrtext.h"
 #include "validate/denial.h"
 #include "validate/dnssec_set.h"
 
@@ -346,6 +348,24 @@ static uint8_t iter_val_wildcard(struct iter_req *req, const uint8_t *zone,
 	return sec;
 }
 
+void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
+                  size_t nlen, uint16_t type, uint8_t sec, int status)
+{
+	static const char *const secs[] = { "unchecked", "insecure", "secure",
+		                            "bogus" };
+	char z[WIRE_NAME_TEXT_MAX], n[WIRE_NAME_TEXT_MAX], t[RRTEXT_NAME_MAX];
+
+	if (log_level() < CFG_LOG_DEBUG)
+		return;
+	if (wire_name_to_text(zone, zlen, z, sizeof z, NULL) != WIRE_OK)
+		z[0] = '\0';
+	if (wire_name_to_text(name, nlen, n, sizeof n, NULL) != WIRE_OK)
+		n[0] = '\0';
+	log_debug("dnssec", "zone=%s name=%s type=%s verdict=%s why=%s", z,
+	          n, rrtext_type_name(type, t), secs[sec & 3],
+	          status == DNSSEC_OK ? "" : dnssec_strerror(status));
+}
+
 /* A bogus part: counted, kept briefly. */
 static uint8_t iter_bogus(struct iter_req *req, uint32_t *ttl)
 {
@@ -389,8 +409,11 @@ uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
 		return st;
 	*status = iter_verify_rd(req, f->zone.name, f->zone.len, m, sec, owner,
 	                         ownerlen, type, rd, n, &v);
-	if (*status != DNSSEC_OK)
+	if (*status != DNSSEC_OK) {
+		iter_val_log(f->zone.name, f->zone.len, owner, ownerlen, type,
+		             CACHE_SEC_BOGUS, *status);
 		return iter_bogus(req, ttl);
+	}
 	if (v.ttl < *ttl)
 		*ttl = v.ttl;
 	labels = dnssec_name_labels(owner, ownerlen);

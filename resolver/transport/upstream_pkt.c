@@ -99,6 +99,7 @@ int upstream_pkt_build(struct upstream *u, const struct iter_target *t,
 	ask_of(u, t, mode, &a);
 	a.mix_case = mix_case;
 	a.edns = t->edns;
+	a.edns_do = t->edns_do;
 	if (mode != EXCHANGE_PLAIN) {
 		if (u->curve == NULL || nonce_next(u, nonce) != CURVE_OK ||
 		    (mode == EXCHANGE_TXT &&

@@ -36,6 +36,7 @@ static int build_dns(const struct exchange_ask *a, struct exchange_sent *s,
 	wq.qtype = a->qtype;
 	wq.qclass = a->qclass;
 	wq.edns_payload = a->edns;
+	wq.edns_do = a->edns != 0 && a->edns_do;
 	s->edns = a->edns != 0;
 	rc = wire_query_build(out, cap, outlen, s->mixed ? s->qname : a->qname,
 	                      a->qnamelen, &wq);

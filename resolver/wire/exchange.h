@@ -52,6 +52,8 @@ struct exchange_ask {
 	uint16_t flags;              /**< query header flags (WIRE_FLAG_RD) */
 	uint16_t edns;               /**< EDNS payload of the (inner) query;
 	                                  0: no OPT record */
+	bool edns_do;                /**< set the DO bit (RFC 3225): the
+	                                  answer brings its RRSIGs */
 	bool mix_case;               /**< plain: randomise the letter case */
 	bool strict_case;            /**< plain: a reply whose question lost
 	                                  the case is EXCHANGE_ECASE */
