@@ -75,6 +75,7 @@ start_cc() { # IP [CONFIG LINE...]
     echo "listen: $cip_@53"
     echo "outgoing-interface: $cip_"
     echo "root-hints: $LAB_ROOT_HINTS"
+    echo "dnssec: no"
     echo "do-not-query-localhost: no"
     echo "do-ip6: no"
     echo "cache-size: 64m"

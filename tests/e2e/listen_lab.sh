@@ -58,6 +58,7 @@ conf() {
   {
     echo "# written by tests/e2e/listen_lab.sh"
     echo "root-hints: $(cd "$srcdir" && pwd)/tests/lab/root.hints"
+    echo "dnssec: no"
     echo "user:"
     echo "control-socket:"
     echo "log-level: debug"
