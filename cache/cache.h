@@ -42,11 +42,12 @@
  *   checks only that the image is a run of whole RRs (bounded walk, no
  *   byte read past dnssec_len) and stores it with every TTL set to 0; a
  *   read with CACHE_GET_DNSSEC copies it after the RRs with the RRs'
- *   remaining TTL in every record. Without the flag a read does no more
- *   than before. The image is charged to the budget and counts toward
- *   the entry's share like the RRs. The status takes part in the rank
- *   rule (enum cache_rank): SECURE data is not replaced by data of equal
- *   rank that is not, and BOGUS data protects nothing.
+ *   remaining TTL in every record. Without the flag a read only sets
+ *   ans->sec and zeroes the image's two fields. The image is charged to
+ *   the budget and counts toward the entry's share like the RRs. The
+ *   status takes part in the rank rule (enum cache_rank): SECURE data is
+ *   not replaced by data of equal rank that is not, and BOGUS data
+ *   protects nothing.
  * - Caps: a name is at most CACHE_NAME_MAX bytes, an entry's RDATA image
  *   at most CACHE_IMAGE_MAX, its DNSSEC image at most CACHE_IMAGE_MAX too,
  *   one entry at most 1/CACHE_ENTRY_SHARE of its shard, one hash chain at
