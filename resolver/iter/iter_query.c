@@ -367,6 +367,23 @@ static void iter_target_fill(const struct iter_frame *f,
 	t->edns = o->edns;
 }
 
+/* What the step asks: the zone's keys first when its trust needs them
+ * (iter_trust.c), else the question (or its QNAME minimisation probe). */
+static void iter_out_question(const struct iter_frame *f, struct iter_out *o)
+{
+	const uint8_t *qname;
+
+	iter_qmin_name(f, &qname, &o->qnamelen, &o->qtype, &o->minimised);
+	if (f->trust == ITER_T_NEED_KEY && !f->prime) {
+		qname = f->zone.name;
+		o->qnamelen = f->zone.len;
+		o->qtype = WIRE_TYPE_DNSKEY;
+		o->minimised = false;
+		o->keyq = true;
+	}
+	memcpy(o->qname, qname, o->qnamelen);
+}
+
 /* Fill the target for (ns, addr) and record the outstanding query. */
 static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
                       enum iter_why why, struct iter_target *t)
@@ -378,7 +395,6 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 	struct iter_ns *ns = &f->zone.ns[nsi];
 	struct iter_out *o;
 	const struct sockaddr *sa;
-	const uint8_t *qname;
 	uint64_t left = req->deadline_ms - req->now.mono_ms;
 	uint32_t timeout;
 
@@ -395,16 +411,7 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 	o->addr = ai;
 	iter_addr_sockaddr(&ns->addr[ai], &o->sa, &o->salen);
 	sa = (const struct sockaddr *)&o->sa;
-	iter_qmin_name(f, &qname, &o->qnamelen, &o->qtype, &o->minimised);
-	if (f->trust == ITER_T_NEED_KEY && !f->prime) {
-		/* the zone's keys first (iter_trust.c) */
-		qname = f->zone.name;
-		o->qnamelen = f->zone.len;
-		o->qtype = WIRE_TYPE_DNSKEY;
-		o->minimised = false;
-		o->keyq = true;
-	}
-	memcpy(o->qname, qname, o->qnamelen);
+	iter_out_question(f, o);
 	o->curve = ns->curve;
 	memcpy(o->key, ns->key, KEY_BYTES);
 	o->edns = sel_edns(req->env->sel, sa, req->now.mono_ms) &&

@@ -361,8 +361,8 @@ void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
 		z[0] = '\0';
 	if (wire_name_to_text(name, nlen, n, sizeof n, NULL) != WIRE_OK)
 		n[0] = '\0';
-	log_debug("dnssec", "zone=%s name=%s type=%s verdict=%s why=%s", z,
-	          n, rrtext_type_name(type, t), secs[sec & 3],
+	log_debug("dnssec", "zone=%s name=%s type=%s verdict=%s why=%s", z, n,
+	          rrtext_type_name(type, t), secs[sec & 3],
 	          status == DNSSEC_OK ? "" : dnssec_strerror(status));
 }
 
