@@ -330,21 +330,13 @@ static bool rr_hidden(uint16_t type, enum wire_section sec, uint16_t qtype)
 	       (type == RESPOND_TYPE_NSEC || type == RESPOND_TYPE_NSEC3);
 }
 
-/** How resp_section writes: the question (NULL: none written, so
- *  records owned by its name cannot point to it), and whether DNSSEC
- *  records go out. */
-struct resp_ctx {
-	const struct respond_query *q;
-	uint16_t qtype;
-	bool dnssec;
-};
-
-/* Write the `count` records of an image into one section. */
+/* Write the `count` records of an image into one section; q (NULL: no
+ * question written) lets records owned by the question name point to
+ * it at once; hide leaves out what a DO=0 client is spared. */
 static int resp_section(struct wire_writer *w, enum wire_section sec,
-                        const struct resp_ctx *c, const uint8_t *img,
-                        size_t len, uint16_t count)
+                        const struct respond_query *q, const uint8_t *img,
+                        size_t len, uint16_t count, bool hide)
 {
-	const struct respond_query *q = c->q;
 	struct answer_rr r;
 	size_t pos = 0;
 	uint16_t i;
@@ -353,7 +345,8 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	for (i = 0; i < count; i++) {
 		if (!answer_rr_next(img, len, &pos, &r))
 			return RESPOND_EINVAL;
-		if (!c->dnssec && rr_hidden(r.type, sec, c->qtype))
+		if (r.type >= RESPOND_TYPE_RRSIG && hide &&
+		    rr_hidden(r.type, sec, q != NULL ? q->qtype : 0))
 			continue;
 		if (q != NULL && r.ownerlen == q->qnamelen &&
 		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
@@ -377,13 +370,14 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 static int resp_records(struct wire_writer *w, const struct respond_query *q,
                         const struct answer *a, bool dnssec, bool *tc)
 {
-	struct resp_ctx c = { q->has_question ? q : NULL, q->qtype, dnssec };
 	struct wire_mark m;
 	int rc;
 
+	if (!q->has_question)
+		q = NULL;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_ANSWER, &c, a->an, a->an_len,
-	                  a->an_count);
+	rc = resp_section(w, WIRE_SECTION_ANSWER, q, a->an, a->an_len,
+	                  a->an_count, !dnssec);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
 		*tc = true;
@@ -392,8 +386,8 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	if (rc != RESPOND_OK)
 		return rc;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_AUTHORITY, &c, a->ns, a->ns_len,
-	                  a->ns_count);
+	rc = resp_section(w, WIRE_SECTION_AUTHORITY, q, a->ns, a->ns_len,
+	                  a->ns_count, !dnssec);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
 		if (a->an_count == 0)
@@ -403,34 +397,40 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	return rc;
 }
 
+/* respond_plan's body, inlined into respond_build (the hot path). */
+static inline void plan(const struct respond_query *q, const struct answer *a,
+                        struct respond_plan *p)
+{
+	p->rcode = a->rcode;
+	p->records = true;
+	p->dnssec = q->edns_do; /* set only with EDNS */
+	p->ad = false;
+	p->bogus = false;
+	p->ede = a->ede && q->edns; /* no OPT, no EDE */
+	p->ede_code = a->ede_code;
+	p->ede_text = a->ede_text;
+	if (a->sec == CACHE_SEC_SECURE) {
+		/* RFC 6840 section 5.7: AD only to clients that show they
+		 * understand it (DO=1 or AD=1). */
+		p->ad = p->dnssec || (q->flags & WIRE_FLAG_AD) != 0;
+		return;
+	}
+	if (a->sec != CACHE_SEC_BOGUS)
+		return;
+	p->bogus = true;
+	if (q->flags & WIRE_FLAG_CD)
+		return; /* RFC 4035 section 3.2.2: the data, without AD */
+	p->rcode = WIRE_RCODE_SERVFAIL;
+	p->records = false;
+	p->ede = q->edns;
+	p->ede_code = a->ede ? a->ede_code : RESPOND_EDE_BOGUS;
+	p->ede_text = a->ede ? a->ede_text : NULL;
+}
+
 void respond_plan(const struct respond_query *q, const struct answer *a,
                   struct respond_plan *p)
 {
-	bool cd = (q->flags & WIRE_FLAG_CD) != 0;
-
-	memset(p, 0, sizeof(*p));
-	p->rcode = a->rcode;
-	p->records = true;
-	p->dnssec = q->edns && q->edns_do;
-	p->bogus = a->sec == CACHE_SEC_BOGUS;
-	p->ede_code = a->ede_code;
-	p->ede_text = a->ede_text;
-	p->ede = a->ede;
-	if (p->bogus && !cd) {
-		/* RFC 4035 section 3.2.2: no data that failed validation. */
-		p->rcode = WIRE_RCODE_SERVFAIL;
-		p->records = false;
-		if (!a->ede) {
-			p->ede_code = RESPOND_EDE_BOGUS;
-			p->ede_text = NULL;
-		}
-		p->ede = true;
-	}
-	/* RFC 6840 section 5.7: AD only to clients that show they
-	 * understand it (DO=1 or AD=1), and only for secure data. */
-	p->ad = a->sec == CACHE_SEC_SECURE &&
-	        (p->dnssec || (q->flags & WIRE_FLAG_AD) != 0);
-	p->ede = p->ede && q->edns;
+	plan(q, a, p);
 }
 
 int respond_build(const struct respond_query *q, const struct answer *a,
@@ -445,7 +445,7 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 
 	if (q == NULL || a == NULL || out == NULL || outlen == NULL)
 		return RESPOND_EINVAL;
-	respond_plan(q, a, &p);
+	plan(q, a, &p);
 	lim = limit < cap ? limit : cap;
 	if (q->edns)
 		reserve = RESPOND_OPT_BYTES +
