@@ -236,30 +236,33 @@ static size_t ede_text_len(const char *text)
 	return text == NULL ? 0 : strnlen(text, RESPOND_EDE_TEXT_MAX);
 }
 
-/* Our OPT record: our payload size, the extended RCODE, DO copied, and
- * the EDE option of p when it has one (RFC 8914 section 2). */
+/* Our OPT record: our payload size, the extended RCODE, DO copied. */
 static int resp_opt(const struct respond_query *q, unsigned rcode,
-                    const struct respond_plan *p, struct wire_writer *w)
+                    struct wire_writer *w)
+{
+	if (!q->edns)
+		return RESPOND_OK;
+	if (wire_write_opt(w, RESPOND_UDP_MAX, (uint8_t)(rcode >> 4),
+	                   q->edns_do) != WIRE_OK)
+		return RESPOND_ESPACE;
+	return RESPOND_OK;
+}
+
+/* The same with an EDE option (RFC 8914 section 2: OPTION-CODE 15,
+ * OPTION-LENGTH, INFO-CODE, EXTRA-TEXT without NUL); only with EDNS. */
+static int resp_opt_ede(const struct respond_query *q, unsigned rcode,
+                        uint16_t code, const char *text, struct wire_writer *w)
 {
 	static const uint8_t root[1] = { 0 };
 	uint8_t opt[RESPOND_EDE_FIXED_BYTES + RESPOND_EDE_TEXT_MAX];
-	size_t tlen;
+	size_t tlen = ede_text_len(text);
 	uint32_t ttl = (uint32_t)(rcode >> 4) << 24;
 
-	if (!q->edns)
-		return RESPOND_OK;
-	if (p == NULL || !p->ede)
-		return wire_write_opt(w, RESPOND_UDP_MAX,
-		                      (uint8_t)(rcode >> 4),
-		                      q->edns_do) == WIRE_OK ?
-		               RESPOND_OK :
-		               RESPOND_ESPACE;
-	tlen = ede_text_len(p->ede_text);
 	put16(opt, RESPOND_EDE_OPTION);
 	put16(opt + 2, (unsigned)(2 + tlen));
-	put16(opt + 4, p->ede_code);
+	put16(opt + 4, code);
 	if (tlen > 0)
-		memcpy(opt + RESPOND_EDE_FIXED_BYTES, p->ede_text, tlen);
+		memcpy(opt + RESPOND_EDE_FIXED_BYTES, text, tlen);
 	if (q->edns_do)
 		ttl |= WIRE_EDNS_DO;
 	if (wire_write_rr(w, WIRE_SECTION_ADDITIONAL, root, sizeof root,
@@ -279,7 +282,7 @@ int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
 		return RESPOND_EINVAL;
 	rc = resp_begin(q, rcode, &w, out, cap);
 	if (rc == RESPOND_OK)
-		rc = resp_opt(q, rcode, NULL, &w);
+		rc = resp_opt(q, rcode, &w);
 	if (rc != RESPOND_OK)
 		return rc;
 	*outlen = w.len;
@@ -397,9 +400,8 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	return rc;
 }
 
-/* respond_plan's body, inlined into respond_build (the hot path). */
-static inline void plan(const struct respond_query *q, const struct answer *a,
-                        struct respond_plan *p)
+void respond_plan(const struct respond_query *q, const struct answer *a,
+                  struct respond_plan *p)
 {
 	p->rcode = a->rcode;
 	p->records = true;
@@ -427,17 +429,13 @@ static inline void plan(const struct respond_query *q, const struct answer *a,
 	p->ede_text = a->ede ? a->ede_text : NULL;
 }
 
-void respond_plan(const struct respond_query *q, const struct answer *a,
-                  struct respond_plan *p)
-{
-	plan(q, a, p);
-}
-
 int respond_build(const struct respond_query *q, const struct answer *a,
                   size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated)
 {
-	struct respond_plan p;
+	struct respond_plan p = {
+		0, true, false, false, false, false, 0, NULL
+	};
 	struct wire_writer w;
 	size_t reserve = 0, lim;
 	bool tc = false;
@@ -445,7 +443,12 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 
 	if (q == NULL || a == NULL || out == NULL || outlen == NULL)
 		return RESPOND_EINVAL;
-	plan(q, a, &p);
+	/* The usual answer goes as it is (what respond_plan decides for
+	 * it): the plan's fields stay in registers on the hot path. */
+	p.rcode = a->rcode;
+	p.dnssec = q->edns_do;
+	if (a->sec >= CACHE_SEC_SECURE || a->ede)
+		respond_plan(q, a, &p);
 	lim = limit < cap ? limit : cap;
 	if (q->edns)
 		reserve = RESPOND_OPT_BYTES +
@@ -463,7 +466,8 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 	if (rc != RESPOND_OK)
 		return rc;
 	w.cap = lim;
-	rc = resp_opt(q, p.rcode, &p, &w);
+	rc = p.ede ? resp_opt_ede(q, p.rcode, p.ede_code, p.ede_text, &w) :
+	             resp_opt(q, p.rcode, &w);
 	if (rc != RESPOND_OK)
 		return rc;
 	if (tc)
