@@ -230,10 +230,19 @@ static int resp_begin(const struct respond_query *q, unsigned rcode,
 	return RESPOND_OK;
 }
 
-/* The EXTRA-TEXT of an EDE: at most RESPOND_EDE_TEXT_MAX bytes. */
+/* The EXTRA-TEXT of an EDE: at most RESPOND_EDE_TEXT_MAX bytes, cut
+ * before a UTF-8 continuation byte so it stays UTF-8 (RFC 8914). */
 static size_t ede_text_len(const char *text)
 {
-	return text == NULL ? 0 : strnlen(text, RESPOND_EDE_TEXT_MAX);
+	size_t n;
+
+	if (text == NULL)
+		return 0;
+	n = strnlen(text, RESPOND_EDE_TEXT_MAX);
+	if (text[n] != '\0')
+		while (n > 0 && ((uint8_t)text[n] & 0xc0) == 0x80)
+			n--;
+	return n;
 }
 
 /* Our OPT record: our payload size, the extended RCODE, DO copied. */
