@@ -230,36 +230,48 @@ static int resp_begin(const struct respond_query *q, unsigned rcode,
 	return RESPOND_OK;
 }
 
-/* The EXTRA-TEXT of an EDE: at most RESPOND_EDE_TEXT_MAX bytes. */
+/* The EXTRA-TEXT of an EDE: at most RESPOND_EDE_TEXT_MAX bytes, cut
+ * before a UTF-8 continuation byte so it stays UTF-8 (RFC 8914). */
 static size_t ede_text_len(const char *text)
 {
-	return text == NULL ? 0 : strnlen(text, RESPOND_EDE_TEXT_MAX);
+	size_t n;
+
+	if (text == NULL)
+		return 0;
+	n = strnlen(text, RESPOND_EDE_TEXT_MAX);
+	if (text[n] != '\0')
+		while (n > 0 && ((uint8_t)text[n] & 0xc0) == 0x80)
+			n--;
+	return n;
 }
 
-/* Our OPT record: our payload size, the extended RCODE, DO copied, and
- * the EDE option of p when it has one (RFC 8914 section 2). */
+/* Our OPT record: our payload size, the extended RCODE, DO copied. */
 static int resp_opt(const struct respond_query *q, unsigned rcode,
-                    const struct respond_plan *p, struct wire_writer *w)
+                    struct wire_writer *w)
+{
+	if (!q->edns)
+		return RESPOND_OK;
+	if (wire_write_opt(w, RESPOND_UDP_MAX, (uint8_t)(rcode >> 4),
+	                   q->edns_do) != WIRE_OK)
+		return RESPOND_ESPACE;
+	return RESPOND_OK;
+}
+
+/* The same with an EDE option (RFC 8914 section 2: OPTION-CODE 15,
+ * OPTION-LENGTH, INFO-CODE, EXTRA-TEXT without NUL); only with EDNS. */
+static int resp_opt_ede(const struct respond_query *q, unsigned rcode,
+                        uint16_t code, const char *text, struct wire_writer *w)
 {
 	static const uint8_t root[1] = { 0 };
 	uint8_t opt[RESPOND_EDE_FIXED_BYTES + RESPOND_EDE_TEXT_MAX];
-	size_t tlen;
+	size_t tlen = ede_text_len(text);
 	uint32_t ttl = (uint32_t)(rcode >> 4) << 24;
 
-	if (!q->edns)
-		return RESPOND_OK;
-	if (p == NULL || !p->ede)
-		return wire_write_opt(w, RESPOND_UDP_MAX,
-		                      (uint8_t)(rcode >> 4),
-		                      q->edns_do) == WIRE_OK ?
-		               RESPOND_OK :
-		               RESPOND_ESPACE;
-	tlen = ede_text_len(p->ede_text);
 	put16(opt, RESPOND_EDE_OPTION);
 	put16(opt + 2, (unsigned)(2 + tlen));
-	put16(opt + 4, p->ede_code);
+	put16(opt + 4, code);
 	if (tlen > 0)
-		memcpy(opt + RESPOND_EDE_FIXED_BYTES, p->ede_text, tlen);
+		memcpy(opt + RESPOND_EDE_FIXED_BYTES, text, tlen);
 	if (q->edns_do)
 		ttl |= WIRE_EDNS_DO;
 	if (wire_write_rr(w, WIRE_SECTION_ADDITIONAL, root, sizeof root,
@@ -279,7 +291,7 @@ int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
 		return RESPOND_EINVAL;
 	rc = resp_begin(q, rcode, &w, out, cap);
 	if (rc == RESPOND_OK)
-		rc = resp_opt(q, rcode, NULL, &w);
+		rc = resp_opt(q, rcode, &w);
 	if (rc != RESPOND_OK)
 		return rc;
 	*outlen = w.len;
@@ -330,21 +342,13 @@ static bool rr_hidden(uint16_t type, enum wire_section sec, uint16_t qtype)
 	       (type == RESPOND_TYPE_NSEC || type == RESPOND_TYPE_NSEC3);
 }
 
-/** How resp_section writes: the question (NULL: none written, so
- *  records owned by its name cannot point to it), and whether DNSSEC
- *  records go out. */
-struct resp_ctx {
-	const struct respond_query *q;
-	uint16_t qtype;
-	bool dnssec;
-};
-
-/* Write the `count` records of an image into one section. */
+/* Write the `count` records of an image into one section; q (NULL: no
+ * question written) lets records owned by the question name point to
+ * it at once; hide leaves out what a DO=0 client is spared. */
 static int resp_section(struct wire_writer *w, enum wire_section sec,
-                        const struct resp_ctx *c, const uint8_t *img,
-                        size_t len, uint16_t count)
+                        const struct respond_query *q, const uint8_t *img,
+                        size_t len, uint16_t count, bool hide)
 {
-	const struct respond_query *q = c->q;
 	struct answer_rr r;
 	size_t pos = 0;
 	uint16_t i;
@@ -353,7 +357,8 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	for (i = 0; i < count; i++) {
 		if (!answer_rr_next(img, len, &pos, &r))
 			return RESPOND_EINVAL;
-		if (!c->dnssec && rr_hidden(r.type, sec, c->qtype))
+		if (r.type >= RESPOND_TYPE_RRSIG && hide &&
+		    rr_hidden(r.type, sec, q != NULL ? q->qtype : 0))
 			continue;
 		if (q != NULL && r.ownerlen == q->qnamelen &&
 		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
@@ -377,13 +382,14 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 static int resp_records(struct wire_writer *w, const struct respond_query *q,
                         const struct answer *a, bool dnssec, bool *tc)
 {
-	struct resp_ctx c = { q->has_question ? q : NULL, q->qtype, dnssec };
 	struct wire_mark m;
 	int rc;
 
+	if (!q->has_question)
+		q = NULL;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_ANSWER, &c, a->an, a->an_len,
-	                  a->an_count);
+	rc = resp_section(w, WIRE_SECTION_ANSWER, q, a->an, a->an_len,
+	                  a->an_count, !dnssec);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
 		*tc = true;
@@ -392,8 +398,8 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	if (rc != RESPOND_OK)
 		return rc;
 	wire_writer_mark(w, &m);
-	rc = resp_section(w, WIRE_SECTION_AUTHORITY, &c, a->ns, a->ns_len,
-	                  a->ns_count);
+	rc = resp_section(w, WIRE_SECTION_AUTHORITY, q, a->ns, a->ns_len,
+	                  a->ns_count, !dnssec);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
 		if (a->an_count == 0)
@@ -406,38 +412,39 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 void respond_plan(const struct respond_query *q, const struct answer *a,
                   struct respond_plan *p)
 {
-	bool cd = (q->flags & WIRE_FLAG_CD) != 0;
-
-	memset(p, 0, sizeof(*p));
 	p->rcode = a->rcode;
 	p->records = true;
-	p->dnssec = q->edns && q->edns_do;
-	p->bogus = a->sec == CACHE_SEC_BOGUS;
+	p->dnssec = q->edns_do; /* set only with EDNS */
+	p->ad = false;
+	p->bogus = false;
+	p->ede = a->ede && q->edns; /* no OPT, no EDE */
 	p->ede_code = a->ede_code;
 	p->ede_text = a->ede_text;
-	p->ede = a->ede;
-	if (p->bogus && !cd) {
-		/* RFC 4035 section 3.2.2: no data that failed validation. */
-		p->rcode = WIRE_RCODE_SERVFAIL;
-		p->records = false;
-		if (!a->ede) {
-			p->ede_code = RESPOND_EDE_BOGUS;
-			p->ede_text = NULL;
-		}
-		p->ede = true;
+	if (a->sec == CACHE_SEC_SECURE) {
+		/* RFC 6840 section 5.7: AD only to clients that show they
+		 * understand it (DO=1 or AD=1). */
+		p->ad = p->dnssec || (q->flags & WIRE_FLAG_AD) != 0;
+		return;
 	}
-	/* RFC 6840 section 5.7: AD only to clients that show they
-	 * understand it (DO=1 or AD=1), and only for secure data. */
-	p->ad = a->sec == CACHE_SEC_SECURE &&
-	        (p->dnssec || (q->flags & WIRE_FLAG_AD) != 0);
-	p->ede = p->ede && q->edns;
+	if (a->sec != CACHE_SEC_BOGUS)
+		return;
+	p->bogus = true;
+	if (q->flags & WIRE_FLAG_CD)
+		return; /* RFC 4035 section 3.2.2: the data, without AD */
+	p->rcode = WIRE_RCODE_SERVFAIL;
+	p->records = false;
+	p->ede = q->edns;
+	p->ede_code = a->ede ? a->ede_code : RESPOND_EDE_BOGUS;
+	p->ede_text = a->ede ? a->ede_text : NULL;
 }
 
 int respond_build(const struct respond_query *q, const struct answer *a,
                   size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated)
 {
-	struct respond_plan p;
+	struct respond_plan p = {
+		0, true, false, false, false, false, 0, NULL
+	};
 	struct wire_writer w;
 	size_t reserve = 0, lim;
 	bool tc = false;
@@ -445,7 +452,12 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 
 	if (q == NULL || a == NULL || out == NULL || outlen == NULL)
 		return RESPOND_EINVAL;
-	respond_plan(q, a, &p);
+	/* The usual answer goes as it is (what respond_plan decides for
+	 * it): the plan's fields stay in registers on the hot path. */
+	p.rcode = a->rcode;
+	p.dnssec = q->edns_do;
+	if (a->sec >= CACHE_SEC_SECURE || a->ede)
+		respond_plan(q, a, &p);
 	lim = limit < cap ? limit : cap;
 	if (q->edns)
 		reserve = RESPOND_OPT_BYTES +
@@ -463,7 +475,8 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 	if (rc != RESPOND_OK)
 		return rc;
 	w.cap = lim;
-	rc = resp_opt(q, p.rcode, &p, &w);
+	rc = p.ede ? resp_opt_ede(q, p.rcode, p.ede_code, p.ede_text, &w) :
+	             resp_opt(q, p.rcode, &w);
 	if (rc != RESPOND_OK)
 		return rc;
 	if (tc)

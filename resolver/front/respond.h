@@ -90,7 +90,7 @@ struct respond_query {
 	uint16_t qclass;
 	bool edns;          /**< the query had an OPT record */
 	uint16_t edns_size; /**< its UDP payload (>= 512) */
-	bool edns_do;       /**< its DO bit */
+	bool edns_do;       /**< its DO bit (false without EDNS) */
 	uint8_t edns_version;
 };
 

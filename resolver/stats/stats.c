@@ -296,8 +296,8 @@ int stats_ede_index(uint16_t code)
 	return -1;
 }
 
-void stats_response(struct stats *st, const struct respond_query *q,
-                    const struct answer *a)
+void stats_response_dnssec(struct stats *st, const struct respond_query *q,
+                           const struct answer *a)
 {
 	struct respond_plan p;
 	int i;

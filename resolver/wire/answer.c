@@ -10,6 +10,13 @@
 
 /** Records of one image looked at (a cache entry holds fewer). */
 #define ANSWER_IMAGE_RR_MAX 65535
+/** ANSWER_CHASE_STALE is CACHE_GET_STALE, and ANSWER_CHASE_DNSSEC this
+ *  many times CACHE_GET_DNSSEC. */
+#define ANSWER_DNSSEC_SHIFT (ANSWER_CHASE_DNSSEC / CACHE_GET_DNSSEC)
+_Static_assert(ANSWER_CHASE_STALE == CACHE_GET_STALE &&
+                       ANSWER_CHASE_DNSSEC ==
+                               ANSWER_DNSSEC_SHIFT * CACHE_GET_DNSSEC,
+               "chase flags map onto the cache's by one division");
 /** Bytes from the start of RDATA back to the TTL of a record. */
 #define ANSWER_TTL_BACK 6
 
@@ -107,9 +114,9 @@ bool answer_read(struct answer_chase *ch, const uint8_t *name, size_t len,
 	q.name_len = len;
 	q.type = type;
 	q.klass = ch->qclass;
-	q.flags = (ch->flags & ANSWER_CHASE_STALE) ? CACHE_GET_STALE : 0;
-	if (ch->flags & ANSWER_CHASE_DNSSEC)
-		q.flags |= CACHE_GET_DNSSEC;
+	/* The chase flags as the cache's (no branch: the hot path). */
+	q.flags = (ch->flags & ANSWER_CHASE_STALE) |
+	          (ch->flags & ANSWER_CHASE_DNSSEC) / ANSWER_DNSSEC_SHIFT;
 	/* Absent the image, its fields read 0 whatever the cache writes. */
 	ans->sec = CACHE_SEC_UNCHECKED;
 	ans->dnssec_len = 0;
@@ -312,7 +319,8 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 		if (answer_read(ch, name, l.nlen, qtype, &ans, buf + used,
 		                cap - used)) {
 			answer_from_cache(&ans, buf, used, an, t.curve, a);
-			a->sec = sec_least(a->sec, t.sec);
+			if (link > 0)
+				a->sec = sec_least(a->sec, t.sec);
 			return ANSWER_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||

@@ -428,6 +428,10 @@ START_TEST(stats_dnssec)
 	ck_assert_int_eq(count_of(c.text, "# TYPE curvecache_num_answer_ede"),
 	                 1);
 	free(c.text);
+	c = talk("stats_noreset json\n");
+	HAS(c, "\n  \"num.answer.ede.6\": 7,\n");
+	HAS(c, "\n  \"num.answer.bogus\": 3,\n");
+	free(c.text);
 	c = talk("stats\n");
 	free(c.text);
 	c = talk("stats_noreset\n");

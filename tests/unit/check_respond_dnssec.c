@@ -309,6 +309,21 @@ START_TEST(test_ede_bytes)
 	o = opt_rdata(&m, &olen);
 	ck_assert_uint_eq(olen, 6);
 	ck_assert_uint_eq(o[5], 9);
+	/* A text over RESPOND_EDE_TEXT_MAX bytes is cut, never inside a
+	 * UTF-8 sequence: 127 'x' and a 2-byte letter keep 127 bytes. */
+	{
+		static char longtext[RESPOND_EDE_TEXT_MAX + 8];
+
+		memset(longtext, 'x', RESPOND_EDE_TEXT_MAX - 1);
+		memcpy(longtext + RESPOND_EDE_TEXT_MAX - 1, "\xc3\xa9tc", 4);
+		a.ede_text = longtext;
+		m = build(&q, &a, 4096, NULL);
+		o = opt_rdata(&m, &olen);
+		ck_assert_uint_eq(olen, 6 + RESPOND_EDE_TEXT_MAX - 1);
+		ck_assert_uint_eq(o[1], 15);
+		ck_assert_uint_eq(o[3], 2 + RESPOND_EDE_TEXT_MAX - 1);
+		a.ede_text = NULL;
+	}
 	/* No client EDNS: no OPT, so no EDE. */
 	q = mkq("www.example.", WIRE_TYPE_A, 0, 0);
 	m = build(&q, &a, 4096, NULL);
