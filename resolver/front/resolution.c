@@ -187,9 +187,12 @@ static bool res_cached(struct server_res *r, struct answer *a)
 	if (s->stopping || r->prefetch)
 		return false;
 	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
-	return respond_cache_answer(s->cache, n, len, qtype, qclass,
-	                            clock_wall_s(), a, s->ans,
-	                            sizeof s->ans) == RESPOND_OK;
+	/* with the images: waiters that set DO get them, respond_build
+	 * leaves them out for the others */
+	return respond_cache_answer_flags(s->cache, n, len, qtype, qclass,
+	                                  clock_wall_s(), ANSWER_CHASE_DNSSEC,
+	                                  a, s->ans,
+	                                  sizeof s->ans) == RESPOND_OK;
 }
 
 /* SERVFAIL (or a stale answer) to every waiter, then free. */
