@@ -14,9 +14,9 @@
  * another hash algorithm DNSSEC_EUNSUPPORTED_HASH.
  *
  * Each hash is taken from the caller's budget first (*d->hashes), and
- * none is taken at 0. The closest encloser is searched from qname up, so
- * a proof costs one hash per label between qname and its closest
- * encloser, the encloser's, and the wildcard's.
+ * none is taken at 0. The closest encloser is searched from the apex
+ * down, so a proof costs one hash per label from the apex to the next
+ * closer name, the wildcard's, and qname's for a no data.
  *
  * Opt-out: when the next closer name is covered by an opt-out record it
  * may exist as an unsigned delegation, and the proof can at most make
@@ -178,37 +178,51 @@ static int n3_hash(const struct dnssec_denial *d, const struct n3_chain *c,
 	                         c->saltlen, name, len, h);
 }
 
-/* The closest encloser proof (RFC 5155 section 8.3) of qname, whose hash
- * h matched no record: the nearest ancestor that matches (neither a
- * delegation nor a DNAME), with the name one label below it covered.
- * Sets *ce (its offset in qname) and *optout (the covering record's). */
+/* The closest encloser proof (RFC 5155 section 8.3), searched from the
+ * apex down: the first ancestor of qname that a record matches (neither
+ * a delegation nor a DNAME) whose child on the way to qname, the next
+ * closer name, a record covers. A covered name has no descendants, so
+ * in a set the zone signed at most one level fits, and it is the one a
+ * search from qname up finds; but the cost follows the depth of the
+ * names the zone holds, not that of qname, which the asker chooses (a
+ * name twenty labels below an ip6.arpa apex that holds only short names
+ * costs a few hashes, not twenty-one).
+ * qh is qname's hash if already taken (it matched nothing), else NULL.
+ * Sets *ce (the encloser's offset in qname) and *optout (whether the
+ * covering record is opt-out); DNSSEC_ENOPROOF if qname matches (the
+ * walk ends there). */
 static int n3_encloser(const struct dnssec_denial *d, const struct n3_chain *c,
-                       const uint8_t *qname, size_t qlen,
-                       const uint8_t h[N3_HASH], size_t *ce, int *optout)
+                       const uint8_t *qname, size_t qlen, const uint8_t *qh,
+                       size_t *ce, int *optout)
 {
-	uint8_t nc[N3_HASH], up[N3_HASH];
+	uint8_t o[DENIAL_LABELS_MAX], h[N3_HASH]; /* o: for the counts */
+	unsigned n = denial_offsets(qname, qlen, o);
+	unsigned k = denial_offsets(d->zone, d->zonelen, o);
 	struct n3_rr v;
 	size_t off = 0;
-	int rc;
+	int rc, above = 0; /* the level above matched */
 
-	memcpy(nc, h, N3_HASH);
-	while (!wire_name_equal(qname + off, qlen - off, d->zone,
-	                        d->zonelen)) {
-		off += 1 + (size_t)qname[off];
-		rc = n3_hash(d, c, qname + off, qlen - off, up);
+	for (; k <= n && denial_suffix(qname, qlen, k, &off) == 0; k++) {
+		rc = DNSSEC_OK;
+		if (k == n && qh != NULL)
+			memcpy(h, qh, N3_HASH);
+		else
+			rc = n3_hash(d, c, qname + off, qlen - off, h);
 		if (rc != DNSSEC_OK)
 			return rc;
-		if (!n3_find(d, c, up, 0, &v)) {
-			memcpy(nc, up, N3_HASH);
-			continue;
+		if (n3_find(d, c, h, 0, &v)) {
+			if (denial_cut(v.bm, v.bmlen))
+				return DNSSEC_ENOPROOF;
+			*ce = off;
+			above = 1;
+		} else if (above && n3_find(d, c, h, 1, &v)) {
+			*optout = (v.flags & N3_FLAG_OPTOUT) != 0;
+			return DNSSEC_OK;
+		} else {
+			above = 0;
 		}
-		if (denial_cut(v.bm, v.bmlen) || !n3_find(d, c, nc, 1, &v))
-			return DNSSEC_ENOPROOF;
-		*ce = off;
-		*optout = (v.flags & N3_FLAG_OPTOUT) != 0;
-		return DNSSEC_OK;
 	}
-	return DNSSEC_ENOPROOF; /* not even the apex matched */
+	return DNSSEC_ENOPROOF;
 }
 
 /* The chain, then qname's hash (and whether a record matches it). */
@@ -245,14 +259,11 @@ int denial_nsec3_name(const struct dnssec_denial *d, const uint8_t *qname,
 	struct n3_chain c;
 	struct n3_rr v;
 	size_t ce = 0;
-	int rc, matched = 0, optout = 0;
+	int rc, optout = 0;
 
-	rc = n3_start(d, &c, qname, qlen, h, &v, &matched);
-	if (rc != DNSSEC_OK)
-		return rc;
-	if (matched)
-		return DNSSEC_ENOPROOF;
-	rc = n3_encloser(d, &c, qname, qlen, h, &ce, &optout);
+	rc = n3_chain(d, &c);
+	if (rc == DNSSEC_OK)
+		rc = n3_encloser(d, &c, qname, qlen, NULL, &ce, &optout);
 	if (rc == DNSSEC_OK)
 		rc = n3_wildcard(d, &c, qname, qlen, ce, h);
 	if (rc != DNSSEC_OK)

@@ -362,7 +362,7 @@ static const struct {
 	unsigned hashes1, hashes0;
 } b5155[] = {
 	{ "B.1", P_NAME, "a.c.x.w.example", 0, "0p9m b4um 35mt",
-	  DNSSEC_EOPTOUT, DNSSEC_OK, 4, 4 },
+	  DNSSEC_EOPTOUT, DNSSEC_OK, 5, 5 },
 	{ "B.2", P_TYPE, "ns1.example", 15, "2t7b", DNSSEC_OK, DNSSEC_OK, 1,
 	  1 },
 	{ "B.2.1", P_TYPE, "y.w.example", 1, "ji6n", DNSSEC_OK, DNSSEC_OK, 1,
@@ -372,7 +372,7 @@ static const struct {
 	{ "B.4", P_EXPANDED, "a.z.w.example", 2, "q04j", DNSSEC_EOPTOUT,
 	  DNSSEC_OK, 1, 1 },
 	{ "B.5", P_TYPE, "a.z.w.example", 28, "k8ud q04j r53b", DNSSEC_EOPTOUT,
-	  DNSSEC_OK, 3, 4 },
+	  DNSSEC_OK, 4, 5 },
 	/* Not in the RFC: f.example hashes past t644, so the last record
 	 * (t644 -> 0p9m) covers it; *.example is covered by gjeq -> ji6n. */
 	{ "wrap", P_NAME, "f.example", 0, "0p9m t644 gjeq", DNSSEC_EOPTOUT,
@@ -431,6 +431,30 @@ START_TEST(test_nsec3_rfc5155)
 }
 END_TEST
 
+/* The closest encloser is searched from the apex down: a qname a
+ * hundred labels below c.x.w.example costs what B.1 costs (example,
+ * w.example, x.w.example, c.x.w.example and *.x.w.example). */
+START_TEST(test_nsec3_deep)
+{
+	char q[WIRE_NAME_MAX * 2] = "";
+	struct set s;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		strcat(q, "a.");
+	strcat(q, "c.x.w.example");
+	set_init(&s, "example");
+	add_rfc5155(&s, "0p9m", 0);
+	add_rfc5155(&s, "b4um", 0);
+	add_rfc5155(&s, "35mt", 0);
+	ck_assert_int_eq(deny_name(&s, q), DNSSEC_OK);
+	ck_assert_uint_eq(taken(&s), 5);
+	/* A no data hashes qname first, then the same. */
+	ck_assert_int_eq(deny_type(&s, q, 1), DNSSEC_ENOPROOF);
+	ck_assert_uint_eq(taken(&s), 5 + 6);
+}
+END_TEST
+
 static Suite *denial_suite(void)
 {
 	Suite *su = suite_create("denial");
@@ -441,6 +465,7 @@ static Suite *denial_suite(void)
 	tcase_add_test(tv, test_nsec_rfc4035);
 	tcase_add_test(tv, test_nsec_wildcard_owner);
 	tcase_add_test(tv, test_nsec3_rfc5155);
+	tcase_add_test(tv, test_nsec3_deep);
 	suite_add_tcase(su, tv);
 	suite_add_tcase(su, denial_reject_tcase());
 	return su;

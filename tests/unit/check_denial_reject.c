@@ -189,6 +189,13 @@ START_TEST(test_nsec3_missing)
 		                 flags && i == 2 ? DNSSEC_EOPTOUT :
 		                                   DNSSEC_ENOPROOF);
 	}
+	/* example matches and z.w.example is covered, but w.example
+	 * between them neither: no encloser (*.example is covered). */
+	set_init(&s, "example");
+	add_rfc5155(&s, "0p9m", flags);
+	add_rfc5155(&s, "q04j", flags);
+	add_rfc5155(&s, "gjeq", flags);
+	ck_assert_int_eq(deny_name(&s, "a.z.w.example"), DNSSEC_ENOPROOF);
 	set_init(&s, "example");
 	add_rfc5155(&s, "r53b", flags);
 	ck_assert_int_eq(deny_expanded(&s, "a.z.w.example", 2),
@@ -334,14 +341,14 @@ START_TEST(test_nsec3_budget)
 	unsigned n;
 	struct set s;
 
-	for (n = 0; n <= 4; n++) {
+	for (n = 0; n <= 5; n++) {
 		set_init(&s, "example");
 		add_rfc5155(&s, "0p9m", 0);
 		add_rfc5155(&s, "b4um", 0);
 		add_rfc5155(&s, "35mt", 0);
 		s.hashes = n;
 		ck_assert_int_eq(deny_name(&s, "a.c.x.w.example"),
-		                 n < 4 ? DNSSEC_EBUDGET : DNSSEC_OK);
+		                 n < 5 ? DNSSEC_EBUDGET : DNSSEC_OK);
 		ck_assert_uint_eq(s.hashes, 0);
 		/* Spent: the next proof takes nothing. */
 		ck_assert_int_eq(deny_type(&s, "ns1.example", 15),
