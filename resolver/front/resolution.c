@@ -449,6 +449,7 @@ static struct server_res *res_new(struct server *s,
 	r->env.tally.private_stripped = &s->st.upstream_private_stripped;
 	r->env.tally.rrset_bogus = &s->st.rrset_bogus;
 	r->env.prime_after = &s->prime_after_ms;
+	r->env.keycache = s->keycache;
 	r->env.req_slab = &s->req_slab;
 	r->env.frame_slab = &s->frame_slab;
 	s->nres++;

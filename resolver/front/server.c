@@ -20,6 +20,7 @@
 #include "transport/forward.h"
 #include "infra/hints.h"
 #include "validate/anchor.h"
+#include "validate/dnssec_set.h"
 #include "policy/localdata.h"
 #include "policy/localzone.h"
 #include "base/log.h"
@@ -451,6 +452,8 @@ int server_new(struct server **out, const struct server_params *p)
 	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
 	    (s->own_pin && curvepin_new(&s->pin) != CURVEPIN_OK) ||
+	    dnssec_keycache_new(&s->keycache, SERVER_KEYCACHE_SLOTS) !=
+	            DNSSEC_OK ||
 	    (s->own_rl && ratelimit_new(&s->rl) != RATELIMIT_OK) ||
 	    inflight_new(&s->inflight, SERVER_RES_MAX, SERVER_WAITERS_MAX) !=
 	            INFLIGHT_OK ||
@@ -520,6 +523,7 @@ void server_free(struct server *s)
 	localzone_free(s->own_lz);
 	server_hints_release(s->hints);
 	server_anchors_release(s->anchors);
+	dnssec_keycache_free(s->keycache);
 	free(s->conns);
 	free(s->stats_sum);
 	slab_fini(&s->req_slab);
@@ -628,4 +632,5 @@ void server_iter_env(const struct server *s, struct iter_env *env)
 	env->cfg = s->cfg;
 	env->pin = s->pin;
 	env->anchors = s->anchors != NULL ? s->anchors->a : NULL;
+	env->keycache = s->keycache;
 }

@@ -78,6 +78,10 @@ struct server_anchors {
 	unsigned refs;
 };
 
+/** DNSSEC public keys kept per worker (a few per signed zone in use;
+ *  each is about 1-2 KB with libcrypto's objects). */
+#define SERVER_KEYCACHE_SLOTS 512
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -90,7 +94,8 @@ struct server {
 	struct localzone *own_lz;   /**< built from cfg local-zone
 	                                 lines (server_localdata_load) */
 	struct server_hints *hints;
-	struct server_anchors *anchors; /**< NULL: no validation */
+	struct server_anchors *anchors;   /**< NULL: no validation */
+	struct dnssec_keycache *keycache; /**< the worker's DNSSEC keys */
 	struct sel *sel;
 	struct inflight *inflight;
 	struct upstream *up;

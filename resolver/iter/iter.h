@@ -66,6 +66,7 @@ struct cfg;
 struct localzone;
 struct curvepin;
 struct anchors;
+struct dnssec_keycache;
 
 /** Referrals followed for one question. */
 #define ITER_MAX_REFERRALS 30
@@ -105,27 +106,30 @@ struct iter_tally {
 };
 
 struct iter_env {
-	struct cache *cache;           /**< the shared answer cache */
-	struct sel *sel;               /**< server-selection table */
-	const struct hints *hints;     /**< root hints */
-	const struct cfg *cfg;         /**< limits and switches */
-	bool refresh;                  /**< prefetch: the client's question
-	                                    (and its CNAME targets) is
-	                                    asked upstream even when cached,
-	                                    to refresh the cache */
-	const struct anchors *anchors; /**< DNSSEC trust anchors
-	                                    (validate/anchor.h); NULL:
-	                                    no validation */
-	struct curvepin *pin;          /**< zones seen with DNSCurve keys
-	                                    (curvepin.h); NULL: none kept */
-	uint64_t *downgrades;          /**< NULL, or a counter bumped for
-	                                    every downgrade refused
-	                                    (curve-require, curve-pin) */
-	struct slab *req_slab;         /**< NULL, or where iter_new takes
-	                                    the request (slots of at least
-	                                    iter_req_size(); same thread) */
-	struct slab *frame_slab;       /**< likewise for its frames
-	                                    (iter_frame_size()) */
+	struct cache *cache;              /**< the shared answer cache */
+	struct sel *sel;                  /**< server-selection table */
+	const struct hints *hints;        /**< root hints */
+	const struct cfg *cfg;            /**< limits and switches */
+	bool refresh;                     /**< prefetch: the client's question
+	                                       (and its CNAME targets) is
+	                                       asked upstream even when cached,
+	                                       to refresh the cache */
+	struct dnssec_keycache *keycache; /**< NULL, or public keys kept
+	                                       for reuse (one per worker,
+	                                       validate/dnssec_set.h) */
+	const struct anchors *anchors;    /**< DNSSEC trust anchors
+	                                       (validate/anchor.h); NULL:
+	                                       no validation */
+	struct curvepin *pin;             /**< zones seen with DNSCurve keys
+	                                       (curvepin.h); NULL: none kept */
+	uint64_t *downgrades;             /**< NULL, or a counter bumped for
+	                                       every downgrade refused
+	                                       (curve-require, curve-pin) */
+	struct slab *req_slab;            /**< NULL, or where iter_new takes
+	                                       the request (slots of at least
+	                                       iter_req_size(); same thread) */
+	struct slab *frame_slab;          /**< likewise for its frames
+	                                       (iter_frame_size()) */
 	struct iter_tally tally;
 	uint64_t *prime_after;    /**< NULL, or monotonic ms before
 	                               which the root hints are not

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "iter.h"
+#include "validate/dnssec_set.h"
 #include "wire/wire.h"
 
 /** NS names kept per zone cut (the rest of a larger set is ignored). */
@@ -289,14 +290,14 @@ struct iter_req {
 	uint16_t ns_count;
 	bool curve_all; /**< every RRset so far was boxed */
 	bool any_rrset;
-	size_t vfi;           /**< frame of the reply being applied
-	                           (its zone and trust validate) */
-	unsigned verify_left; /**< signature verifications left */
-	unsigned hashes_left; /**< NSEC3 hashes left */
-	uint8_t dname_sec;    /**< status of the last DNAME cached */
-	bool val_any;         /**< val_sec holds a status */
-	uint8_t val_sec;      /**< enum cache_sec of the answer */
-	bool val_ede;         /**< an EDE for the answer */
+	size_t vfi;                  /**< frame of the reply being applied
+	                                  (its zone and trust validate) */
+	struct dnssec_work val_work; /**< verifications left, key cache */
+	unsigned hashes_left;        /**< NSEC3 hashes left */
+	uint8_t dname_sec;           /**< status of the last DNAME cached */
+	bool val_any;                /**< val_sec holds a status */
+	uint8_t val_sec;             /**< enum cache_sec of the answer */
+	bool val_ede;                /**< an EDE for the answer */
 	uint16_t val_ede_code;
 	const char *val_ede_text;
 	uint8_t rcode;

@@ -291,12 +291,12 @@ static uint8_t iter_trust_keys_check(struct iter_req *req, const uint8_t *z,
 		}
 		set.count = *n;
 		iter_trust_vouch(req, z, zlen, buf, ds, &nds, ak, &nak);
-		*status = *n == 0 ? DNSSEC_EMISMATCH :
-		                    dnssec_keys_verify(&set, sigs, nsigs, ds,
-		                                       nds, ak, nak,
-		                                       req->now.wall,
-		                                       &req->verify_left,
-		                                       &verdict);
+		*status = *n == 0 ?
+		                  DNSSEC_EMISMATCH :
+		                  dnssec_keys_verify(&set, sigs, nsigs, ds,
+		                                     nds, ak, nak,
+		                                     req->now.wall,
+		                                     &req->val_work, &verdict);
 	}
 	free(buf);
 	free(v);

@@ -201,7 +201,7 @@ static int iter_verify(struct iter_req *req, const uint8_t *zone,
 	nkeys = iter_keys(req, zone, zonelen, buf, ITER_RDATA_BYTES, keys,
 	                  ITER_RRSET_MAX);
 	rc = dnssec_set_verify(set, sigs, nsigs, zone, zonelen, keys, nkeys,
-	                       req->now.wall, &req->verify_left, v);
+	                       req->now.wall, &req->val_work, v);
 	free(buf);
 	return rc;
 }

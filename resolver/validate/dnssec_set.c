@@ -39,15 +39,44 @@ static void fold(int *acc, int rc)
 		*acc = DNSSEC_EBADSIG;
 }
 
+/* Verify one signature with one key; the signed data is built once per
+ * signature (*slen 0: not yet). */
+static int verify_key(struct dnssec_work *w, const struct dnssec_dnskey *key,
+                      const struct dnssec_rrsig *sig,
+                      const struct dnssec_rrset *set, uint8_t *scratch,
+                      size_t cap, size_t *slen)
+{
+	const struct dnssec_pubkey *pk = NULL;
+	struct dnssec_pubkey *own = NULL;
+	int rc = DNSSEC_OK;
+
+	if (*slen == 0 && (rc = dnssec_signed_data(sig, set, scratch, cap,
+	                                           slen)) != DNSSEC_OK) {
+		*slen = 0;
+		return rc;
+	}
+	if (w->keys != NULL) {
+		rc = dnssec_keycache_get(w->keys, key, &pk);
+	} else {
+		rc = dnssec_pubkey_new(key, &own);
+		pk = own;
+	}
+	if (rc == DNSSEC_OK)
+		rc = dnssec_pubkey_verify(pk, sig->sig, sig->siglen, scratch,
+		                          *slen);
+	dnssec_pubkey_free(own);
+	return rc;
+}
+
 /* Try one RRSIG with the keys of its tag; DNSSEC_OK fills v. */
 static int try_sig(const struct dnssec_rrset *set,
                    const struct dnssec_rrsig *sig, const uint8_t *zone,
                    size_t zonelen, const struct dnssec_rdata *keys,
-                   size_t nkeys, time_t now, unsigned *budget,
+                   size_t nkeys, time_t now, struct dnssec_work *w,
                    uint8_t *scratch, size_t cap, struct dnssec_verdict *v)
 {
 	int rc = DNSSEC_EKEYTAG;
-	size_t i, tried = 0;
+	size_t i, tried = 0, slen = 0;
 
 	for (i = 0; i < nkeys && tried < DNSSEC_KEYS_PER_TAG; i++) {
 		const uint8_t *kd = rd_bytes(&keys[i]);
@@ -62,13 +91,11 @@ static int try_sig(const struct dnssec_rrset *set,
 		k = dnssec_rrsig_check(sig, set, zone, zonelen, &key, now);
 		if (k == DNSSEC_OK && !dnssec_alg_supported(sig->alg))
 			k = DNSSEC_EUNSUPPORTED_ALG;
-		if (k == DNSSEC_OK && *budget == 0)
+		if (k == DNSSEC_OK && w->verify_left == 0)
 			return DNSSEC_EBUDGET;
 		if (k == DNSSEC_OK) {
-			(*budget)--;
-			k = dnssec_rrset_verify(set, sig->rdata, sig->rdlen,
-			                        zone, zonelen, kd, keys[i].len,
-			                        now, scratch, cap);
+			w->verify_left--;
+			k = verify_key(w, &key, sig, set, scratch, cap, &slen);
 		}
 		if (k == DNSSEC_OK) {
 			uint32_t left = sig->expiration - (uint32_t)now;
@@ -87,14 +114,15 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
                       const struct dnssec_rdata *sigs, size_t nsigs,
                       const uint8_t *zone, size_t zonelen,
                       const struct dnssec_rdata *keys, size_t nkeys,
-                      time_t now, unsigned *budget, struct dnssec_verdict *v)
+                      time_t now, struct dnssec_work *w,
+                      struct dnssec_verdict *v)
 {
 	uint8_t *scratch = NULL;
 	size_t cap, i, tried = 0;
 	int acc = DNSSEC_ENOPROOF;
 
 	memset(v, 0, sizeof(*v));
-	if (set == NULL || set->count == 0 || budget == NULL ||
+	if (set == NULL || set->count == 0 || w == NULL ||
 	    (nsigs > 0 && sigs == NULL) || (nkeys > 0 && keys == NULL))
 		return v->status = DNSSEC_EINVAL;
 	cap = signed_cap(set);
@@ -111,8 +139,8 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
 		tried++;
 		if (scratch == NULL && (scratch = malloc(cap)) == NULL)
 			return v->status = DNSSEC_ECRYPTO;
-		rc = try_sig(set, &sig, zone, zonelen, keys, nkeys, now,
-		             budget, scratch, cap, v);
+		rc = try_sig(set, &sig, zone, zonelen, keys, nkeys, now, w,
+		             scratch, cap, v);
 		if (rc == DNSSEC_OK || rc == DNSSEC_EBUDGET) {
 			acc = rc;
 			break;
@@ -183,7 +211,8 @@ int dnssec_keys_verify(const struct dnssec_rrset *keyset,
                        const struct dnssec_rdata *sigs, size_t nsigs,
                        const struct dnssec_rdata *ds, size_t nds,
                        const struct dnssec_rdata *akeys, size_t nakeys,
-                       time_t now, unsigned *budget, struct dnssec_verdict *v)
+                       time_t now, struct dnssec_work *w,
+                       struct dnssec_verdict *v)
 {
 	struct dnssec_rdata trusted[DNSSEC_SIGS_PER_SET];
 	uint8_t zone[WIRE_NAME_MAX];
@@ -204,5 +233,5 @@ int dnssec_keys_verify(const struct dnssec_rrset *keyset,
 	memcpy(zone, keyset->owner, keyset->ownerlen);
 	wire_name_lower(zone, keyset->ownerlen);
 	return dnssec_set_verify(keyset, sigs, nsigs, zone, keyset->ownerlen,
-	                         trusted, n, now, budget, v);
+	                         trusted, n, now, w, v);
 }

@@ -37,6 +37,19 @@
  *  PowerDNS: 30 per query). */
 #define DNSSEC_VERIFY_MAX 32
 
+/** Public keys built once and reused while their DNSKEY RDATA is seen
+ *  again (validated DNSKEY sets are cached for their TTL, so the same
+ *  key verifies many RRsets): one per thread, no locking. */
+struct dnssec_keycache;
+
+/** What a question may spend on signatures, and where keys are kept. */
+struct dnssec_work {
+	unsigned verify_left;         /**< verifications left; each
+	                                   takes one */
+	struct dnssec_keycache *keys; /**< NULL: each key is built
+	                                    for its verification */
+};
+
 /** What a verification concluded. */
 struct dnssec_verdict {
 	int status;     /**< DNSSEC_OK or the failure that says most */
@@ -57,7 +70,8 @@ struct dnssec_verdict {
  * @param zone, zonelen: the zone, lowercase (the signer required).
  * @param keys, nkeys: the zone's DNSKEY RDATAs.
  * @param now: wall-clock seconds.
- * @param budget: verifications left; decremented per verification.
+ * @param w: the question's budget (w->verify_left, decremented per
+ *   verification) and key cache.
  * @param v: the verdict (v->status is the return value too).
  * @return DNSSEC_OK; DNSSEC_ENOPROOF (no RRSIG by the zone covers the
  *   set); DNSSEC_EKEYTAG (no key has the tag); DNSSEC_EEXPIRED,
@@ -69,8 +83,8 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
                       const struct dnssec_rdata *sigs, size_t nsigs,
                       const uint8_t *zone, size_t zonelen,
                       const struct dnssec_rdata *keys, size_t nkeys,
-                      time_t now, unsigned *budget, struct dnssec_verdict *v)
-	MUST_CHECK;
+                      time_t now, struct dnssec_work *w,
+                      struct dnssec_verdict *v) MUST_CHECK;
 
 /**
  * Verify a zone's DNSKEY RRset from the DS set its parent gave (or a
@@ -91,8 +105,8 @@ int dnssec_keys_verify(const struct dnssec_rrset *keyset,
                        const struct dnssec_rdata *sigs, size_t nsigs,
                        const struct dnssec_rdata *ds, size_t nds,
                        const struct dnssec_rdata *akeys, size_t nakeys,
-                       time_t now, unsigned *budget, struct dnssec_verdict *v)
-	MUST_CHECK;
+                       time_t now, struct dnssec_work *w,
+                       struct dnssec_verdict *v) MUST_CHECK;
 
 /**
  * Whether any DS of a set could be used (supported digest type and
@@ -102,5 +116,30 @@ int dnssec_keys_verify(const struct dnssec_rrset *keyset,
  *   DNSSEC_EUNSUPPORTED_ALG (what made the last one unusable).
  */
 int dnssec_ds_usable(const struct dnssec_rdata *ds, size_t nds);
+
+/**
+ * A key cache of `slots` entries (direct-mapped by a hash of the DNSKEY
+ * RDATA; a new key replaces the one in its slot).
+ * @return DNSSEC_OK, DNSSEC_EINVAL (0 slots) or DNSSEC_ECRYPTO (out of
+ *   memory).
+ */
+int dnssec_keycache_new(struct dnssec_keycache **out, size_t slots) MUST_CHECK;
+
+/** Free a key cache and its keys (NULL allowed). */
+void dnssec_keycache_free(struct dnssec_keycache *kc);
+
+/**
+ * The public key of a parsed DNSKEY: the one built before for the same
+ * RDATA (compared byte for byte), else built now and kept.
+ * @param out: the key; valid until the next call on this cache.
+ * @return DNSSEC_OK or as dnssec_pubkey_new.
+ */
+int dnssec_keycache_get(struct dnssec_keycache *kc,
+                        const struct dnssec_dnskey *k,
+                        const struct dnssec_pubkey **out) MUST_CHECK;
+
+/** Keys found in the cache, and keys built, since it was made. */
+void dnssec_keycache_counts(const struct dnssec_keycache *kc, uint64_t *hits,
+                            uint64_t *builds);
 
 #endif /* CURVECACHE_RESOLVER_DNSSEC_SET_H */

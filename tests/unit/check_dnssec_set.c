@@ -56,38 +56,66 @@ static void mx_init(struct mx *x)
 }
 
 static int mx_verify(const struct mx *x, size_t nsigs, size_t nkeys,
-                     time_t now, unsigned *budget, struct dnssec_verdict *v)
+                     time_t now, struct dnssec_work *w,
+                     struct dnssec_verdict *v)
 {
 	return dnssec_set_verify(&x->o.set, x->sigs, nsigs, x->zone,
-	                         x->zonelen, x->keys, nkeys, now, budget, v);
+	                         x->zonelen, x->keys, nkeys, now, w, v);
 }
 
 START_TEST(test_set_any_one)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	unsigned budget = 10;
+	struct dnssec_work w = { 10, NULL };
 
 	mx_init(&x);
-	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &budget, &v),
-	                 DNSSEC_OK);
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v), DNSSEC_OK);
 	ck_assert_uint_eq(v.tag, 3613);
 	ck_assert_uint_eq(v.labels, 2);
 	/* TTL cap: the original TTL, or the time left to the expiration */
 	ck_assert_uint_eq(v.ttl, 3600);
-	ck_assert_uint_eq(budget, 9);
-	budget = 10;
-	ck_assert_int_eq(mx_verify(&x, 2, 2, 1440021600 - 100, &budget, &v),
+	ck_assert_uint_eq(w.verify_left, 9);
+	w.verify_left = 10;
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1440021600 - 100, &w, &v),
 	                 DNSSEC_OK);
 	ck_assert_uint_eq(v.ttl, 100);
 	/* the first signature's key is gone: the second one serves */
-	budget = 10;
+	w.verify_left = 10;
 	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 2, x.zone,
 	                                   x.zonelen, x.keys + 1, 1,
-	                                   1438207200, &budget, &v),
+	                                   1438207200, &w, &v),
 	                 DNSSEC_OK);
 	ck_assert_uint_eq(v.tag, 35217);
-	ck_assert_uint_eq(budget, 9);
+	ck_assert_uint_eq(w.verify_left, 9);
+}
+END_TEST
+
+/* Keys built once: the second verification finds the key kept. */
+START_TEST(test_set_keycache)
+{
+	struct mx x;
+	struct dnssec_verdict v;
+	struct dnssec_work w = { 10, NULL };
+	uint64_t hits, builds;
+
+	mx_init(&x);
+	ck_assert_int_eq(dnssec_keycache_new(&w.keys, 0), DNSSEC_EINVAL);
+	ck_assert_int_eq(dnssec_keycache_new(&w.keys, 4), DNSSEC_OK);
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v), DNSSEC_OK);
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v), DNSSEC_OK);
+	dnssec_keycache_counts(w.keys, &hits, &builds);
+	ck_assert_uint_eq(builds, 1);
+	ck_assert_uint_eq(hits, 1);
+	/* a kept key does not vouch for other data */
+	x.o.rdata[1] = 11;
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v),
+	                 DNSSEC_EBADSIG);
+	/* nor for another key of the same tag: its RDATA differs */
+	x.o.rdata[1] = 10;
+	x.key[0][10] ^= 1;
+	ck_assert_int_ne(mx_verify(&x, 1, 1, 1438207200, &w, &v), DNSSEC_OK);
+	dnssec_keycache_free(w.keys);
 }
 END_TEST
 
@@ -95,35 +123,35 @@ START_TEST(test_set_reasons)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	unsigned budget = 10;
+	struct dnssec_work w = { 10, NULL };
 	uint8_t other[WIRE_NAME_MAX];
 	size_t olen = tname("example.net.", other);
 
 	mx_init(&x);
-	ck_assert_int_eq(mx_verify(&x, 0, 2, 1438207200, &budget, &v),
+	ck_assert_int_eq(mx_verify(&x, 0, 2, 1438207200, &w, &v),
 	                 DNSSEC_ENOPROOF);
-	ck_assert_int_eq(mx_verify(&x, 2, 0, 1438207200, &budget, &v),
+	ck_assert_int_eq(mx_verify(&x, 2, 0, 1438207200, &w, &v),
 	                 DNSSEC_EKEYTAG);
-	ck_assert_int_eq(mx_verify(&x, 2, 2, 1440021601, &budget, &v),
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1440021601, &w, &v),
 	                 DNSSEC_EEXPIRED);
-	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207199, &budget, &v),
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207199, &w, &v),
 	                 DNSSEC_ENOTYET);
-	ck_assert_uint_eq(budget, 10); /* no crypto was needed */
+	ck_assert_uint_eq(w.verify_left, 10); /* no crypto was needed */
 	/* signed by another zone than the one asked */
 	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 2, other, olen,
-	                                   x.keys, 2, 1438207200, &budget, &v),
+	                                   x.keys, 2, 1438207200, &w, &v),
 	                 DNSSEC_ENOPROOF);
 	/* both signatures fail, for different reasons: bad signature */
 	x.sig[0][x.sigs[0].len - 1] ^= 1;
 	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 2, x.zone,
 	                                   x.zonelen, x.keys, 1, 1438207200,
-	                                   &budget, &v),
+	                                   &w, &v),
 	                 DNSSEC_EBADSIG);
 	ck_assert_int_eq(v.status, DNSSEC_EBADSIG);
 	/* the data changed */
 	x.sig[0][x.sigs[0].len - 1] ^= 1;
 	x.o.rdata[1] = 11;
-	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &budget, &v),
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v),
 	                 DNSSEC_EBADSIG);
 }
 END_TEST
@@ -132,17 +160,17 @@ START_TEST(test_set_budget)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	unsigned budget = 0;
+	struct dnssec_work w = { 0, NULL };
 
 	mx_init(&x);
-	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &budget, &v),
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v),
 	                 DNSSEC_EBUDGET);
 	/* one verification left, spent on a bad first signature */
-	budget = 1;
+	w.verify_left = 1;
 	x.sig[0][x.sigs[0].len - 1] ^= 1;
-	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &budget, &v),
+	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v),
 	                 DNSSEC_EBUDGET);
-	ck_assert_uint_eq(budget, 0);
+	ck_assert_uint_eq(w.verify_left, 0);
 }
 END_TEST
 
@@ -157,7 +185,7 @@ START_TEST(test_set_keytrap)
 	static uint8_t keys[N][64], sigs[N][200];
 	struct dnssec_rdata kv[N], sv[N];
 	struct dnssec_verdict v;
-	unsigned budget = 100000;
+	struct dnssec_work w = { 100000, NULL };
 	size_t i;
 	uint16_t tag;
 
@@ -175,9 +203,9 @@ START_TEST(test_set_keytrap)
 		view(&sv[i], sigs[i], x.sigs[0].len);
 	}
 	ck_assert_int_ne(dnssec_set_verify(&x.o.set, sv, N, x.zone, x.zonelen,
-	                                   kv, N, 1438207200, &budget, &v),
+	                                   kv, N, 1438207200, &w, &v),
 	                 DNSSEC_OK);
-	ck_assert_uint_ge(budget,
+	ck_assert_uint_ge(w.verify_left,
 	                  100000 - DNSSEC_SIGS_PER_SET * DNSSEC_KEYS_PER_TAG);
 }
 END_TEST
@@ -265,10 +293,10 @@ static int zk_verify(const struct zk *z, const struct dnssec_rdata *ds,
                      size_t nds, const struct dnssec_rdata *ak, size_t nak)
 {
 	struct dnssec_verdict v;
-	unsigned budget = 10;
+	struct dnssec_work w = { 10, NULL };
 
 	return dnssec_keys_verify(&z->set, &z->sigv, 1, ds, nds, ak, nak,
-	                          1500000000, &budget, &v);
+	                          1500000000, &w, &v);
 }
 
 START_TEST(test_keys_by_ds)
@@ -331,6 +359,7 @@ TCase *dnssec_set_tcase(void)
 	TCase *tc = tcase_create("sets");
 
 	tcase_add_test(tc, test_set_any_one);
+	tcase_add_test(tc, test_set_keycache);
 	tcase_add_test(tc, test_set_reasons);
 	tcase_add_test(tc, test_set_budget);
 	tcase_add_test(tc, test_set_keytrap);
