@@ -459,6 +459,19 @@ enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
                                   size_t cutlen, int *status);
 /* How long BOGUS data is cached (seconds). */
 uint32_t iter_bogus_ttl(const struct iter_req *req);
+/* A reply signed by a zone below the frame's and above name (a server
+ * of both zones answered from the lower one): the frame moves to that
+ * zone with the same servers, to settle its trust and ask again (true:
+ * the reply is not used). */
+bool iter_val_descend(struct iter_req *req, size_t fi,
+                      const struct wire_msg *m, const uint8_t *name,
+                      size_t namelen);
+/* Whether the RRset (owner, type) of a reply to a SECURE zone lies
+ * outside the zone or is signed only by other zones (the end of a chain
+ * that left the zone): it is then asked for where it lives instead. */
+bool iter_val_foreign(const struct iter_req *req, size_t fi,
+                      const struct wire_msg *m, const uint8_t *owner,
+                      size_t ownerlen, uint16_t type);
 /* One debug line on a DNSSEC verdict (event=dnssec). */
 void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
                   size_t nlen, uint16_t type, uint8_t sec, int status);

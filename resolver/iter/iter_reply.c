@@ -586,6 +586,13 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	}
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))
 		return;
+	if (req->cls.kind != ITER_K_REFERRAL &&
+	    iter_val_descend(req, fi, m, o->qname, o->qnamelen))
+		return;
+	if (req->cls.kind == ITER_K_ANSWER && req->cls.nlink > 0 &&
+	    iter_val_foreign(req, fi, m, req->cls.final, req->cls.finallen,
+	                     f->qtype))
+		req->cls.kind = ITER_K_CNAME; /* the links only */
 	switch (req->cls.kind) {
 	case ITER_K_ANSWER: iter_answer(req, fi, m, key); break;
 	case ITER_K_CNAME:
