@@ -331,6 +331,8 @@ static const char *cmd_rt(struct control_session *s, char **argv, size_t argc,
 {
 	if (strncmp(argv[0], "forward_", 8) == 0)
 		return control_cmd_forward(s->c, argv, argc, out, err);
+	if (strstr(argv[0], "insecure") != NULL)
+		return control_cmd_insecure(s->c, argv, argc, out, err);
 	return control_cmd_requestlist(s->c, argv, argc, out, err);
 }
 
@@ -394,6 +396,12 @@ static const struct control_verb control_verbs[] = {
 	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
 	{ "forward_remove", 1, 2, cmd_rt,
 	  "[+i] NAME  drop a forward zone until reload", CONTROL_VERB_ACTION },
+	{ "insecure_add", 1, 1, cmd_rt,
+	  "NAME  do not validate NAME and below until reload",
+	  CONTROL_VERB_ACTION },
+	{ "insecure_remove", 1, 1, cmd_rt, "NAME  validate NAME again",
+	  CONTROL_VERB_ACTION },
+	{ "list_insecure", 0, 0, cmd_rt, "the domains not validated", 0 },
 	{ "help", 0, 0, cmd_help, "this list", 0 },
 };
 

@@ -104,6 +104,10 @@ const char *control_cmd_requestlist(struct control_cmd *c, char **argv,
                                     size_t argc, struct control_out *out,
                                     char *err);
 /* forward_add [+i] NAME ADDR..., forward_remove [+i] NAME (control_rt.c) */
+/* insecure_add, insecure_remove, list_insecure (control_rt.c) */
+const char *control_cmd_insecure(struct control_cmd *c, char **argv,
+                                 size_t argc, struct control_out *out,
+                                 char *err);
 const char *control_cmd_forward(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);

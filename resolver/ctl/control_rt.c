@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cache.h"
 #include "conf/cfg.h"
 #include "control_int.h"
 #include "front/server.h"
+#include "validate/anchor.h"
 #include "wire/wire.h"
 
 /** Everything that a worker's part of a command needs. */
@@ -26,9 +28,11 @@ struct rt_ctx {
 	unsigned thread;             /**< the worker being visited */
 	size_t n;                    /**< resolutions ended */
 	const struct cfg_zone *add;  /**< forward_add: the zone */
-	uint8_t name[WIRE_NAME_MAX]; /**< forward_remove: the zone */
+	uint8_t name[WIRE_NAME_MAX]; /**< forward_remove, insecure_*: the
+	                                  zone */
 	size_t namelen;
-	size_t failed; /**< workers whose forwarders failed */
+	bool nta_add;  /**< insecure_add (else insecure_remove) */
+	size_t failed; /**< workers whose forwarders (or anchors) failed */
 	char err[CONTROL_ERR_BYTES];
 };
 
@@ -118,9 +122,9 @@ static void fwd_one(struct server *srv, struct cfg *cfg, void *arg)
 		x->failed++;
 }
 
-/* Skip "+i" at the start of text (accepted and ignored: there is no
- * DNSSEC validation to make a zone insecure for); NULL for another
- * flag. */
+/* Skip "+i" at the start of text (accepted and ignored: forwarded
+ * answers are not validated, so there is nothing to make insecure);
+ * NULL for another flag. */
 static char *fwd_flags(char *text)
 {
 	size_t n;
@@ -142,8 +146,8 @@ static const char *fwd_parse(struct control_cmd *c, char **argv, size_t argc,
 	char *rest = fwd_flags(argv[1]);
 
 	if (rest == NULL)
-		return "only the flag +i is known (and it changes nothing: no "
-		       "DNSSEC validation)";
+		return "only the flag +i is known (and it changes nothing: "
+		       "forwarded answers are not validated)";
 	if (!add) {
 		if (rest[0] == '\0' && argc == 3)
 			rest = argv[2];
@@ -186,5 +190,67 @@ const char *control_cmd_forward(struct control_cmd *c, char **argv,
 		         x.err[0] != '\0' ? x.err : "too many forward zones");
 		return err;
 	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* insecure_add, insecure_remove, list_insecure: negative trust anchors */
+
+static void nta_one(struct server *srv, struct cfg *cfg, void *arg)
+{
+	struct rt_ctx *x = arg;
+
+	(void)cfg;
+	if (server_insecure_set(srv, x->name, x->namelen, x->nta_add) ==
+	    SERVER_OK)
+		x->n++;
+	else
+		x->failed++;
+}
+
+static const char *nta_list(struct control_cmd *c, struct control_out *out)
+{
+	const struct anchors *a = server_anchors(c->env.srv);
+	const uint8_t *name;
+	char text[WIRE_NAME_TEXT_MAX];
+	size_t i, len;
+
+	if (a == NULL)
+		return "DNSSEC validation is off";
+	for (i = 0; anchors_insecure_at(a, i, &name, &len); i++)
+		if (wire_name_to_text(name, len, text, sizeof text, NULL) ==
+		    WIRE_OK)
+			control_out_printf(out, "%s\n", text);
+	return NULL;
+}
+
+const char *control_cmd_insecure(struct control_cmd *c, char **argv,
+                                 size_t argc, struct control_out *out,
+                                 char *err)
+{
+	struct rt_ctx x;
+	size_t n = 0;
+
+	(void)argc;
+	(void)err;
+	if (strcmp(argv[0], "list_insecure") == 0)
+		return nta_list(c, out);
+	if (server_anchors(c->env.srv) == NULL)
+		return "DNSSEC validation is off";
+	memset(&x, 0, sizeof x);
+	if (!control_name_arg(argv[1], x.name, &x.namelen))
+		return "not a domain name";
+	x.nta_add = strcmp(argv[0], "insecure_add") == 0;
+	control_each(c, nta_one, &x);
+	/* (a name already there counts as added; removed on any worker is
+	 * removed) */
+	if (x.nta_add ? x.failed > 0 : x.n == 0)
+		return x.nta_add ? "too many insecure domains" :
+		                   "not an insecure domain";
+	/* what was judged under the old anchors goes: a bogus answer
+	 * cached a moment ago must not outlive insecure_add */
+	if (c->env.cache != NULL &&
+	    cache_flush_zone(c->env.cache, x.name, x.namelen, &n) != CACHE_OK)
+		return "cache not flushed";
 	return NULL;
 }

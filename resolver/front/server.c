@@ -72,6 +72,26 @@ int server_anchors_set(struct server *s, struct anchors *a)
 	return SERVER_OK;
 }
 
+int server_insecure_set(struct server *s, const uint8_t *name, size_t len,
+                        bool add)
+{
+	struct anchors *a = s->anchors != NULL ? s->anchors->a : NULL;
+	int rc;
+
+	if (a == NULL || anchors_count(a) == 0)
+		return SERVER_EINVAL;
+	rc = add ? anchors_add_insecure(a, name, len) :
+	           anchors_remove_insecure(a, name, len);
+	return rc == ANCHOR_OK ? SERVER_OK : SERVER_EINVAL;
+}
+
+const struct anchors *server_anchors(const struct server *s)
+{
+	return s->anchors != NULL && anchors_count(s->anchors->a) > 0 ?
+	               s->anchors->a :
+	               NULL;
+}
+
 void server_hints_release(struct server_hints *h)
 {
 	if (h != NULL && --h->refs == 0) {

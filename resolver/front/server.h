@@ -141,6 +141,20 @@ int server_hints_set(struct server *s, struct hints *h) MUST_CHECK;
 int server_anchors_set(struct server *s, struct anchors *a) MUST_CHECK;
 
 /**
+ * Add or remove a negative trust anchor in the worker's running set
+ * (curvecache-control insecure_add / insecure_remove; a reload goes back
+ * to the config's domain-insecure lines).
+ * @param name, len: lowercase wire name.
+ * @return SERVER_OK; SERVER_EINVAL when the worker does not validate,
+ *   the name is not there (remove) or the set is full (add).
+ */
+int server_insecure_set(struct server *s, const uint8_t *name, size_t len,
+                        bool add) MUST_CHECK;
+
+/** The worker's running trust anchors, NULL when it does not validate. */
+const struct anchors *server_anchors(const struct server *s);
+
+/**
  * Use the forward zones of a config (SIGHUP): if they differ from the
  * running ones, new c-ares channels take over and the old ones stop
  * (questions they still hold are answered SERVFAIL). On failure the

@@ -186,6 +186,31 @@ int anchors_add_insecure(struct anchors *a, const uint8_t *name, size_t len)
 	return ANCHOR_OK;
 }
 
+int anchors_remove_insecure(struct anchors *a, const uint8_t *name, size_t len)
+{
+	size_t i;
+
+	if (a == NULL || name == NULL || wire_name_check(name, len) != WIRE_OK)
+		return ANCHOR_EINVAL;
+	for (i = 0; i < a->nnta; i++)
+		if (wire_name_equal(a->nta[i].name, a->nta[i].len, name,
+		                    len)) {
+			a->nta[i] = a->nta[--a->nnta];
+			return ANCHOR_OK;
+		}
+	return ANCHOR_EEMPTY;
+}
+
+bool anchors_insecure_at(const struct anchors *a, size_t i,
+                         const uint8_t **name, size_t *len)
+{
+	if (a == NULL || i >= a->nnta)
+		return false;
+	*name = a->nta[i].name;
+	*len = a->nta[i].len;
+	return true;
+}
+
 size_t anchors_count(const struct anchors *a)
 {
 	return a == NULL ? 0 : a->nzones;

@@ -106,6 +106,21 @@ int anchors_add_text(struct anchors *a, const char *rr, char *err,
 int anchors_add_insecure(struct anchors *a, const uint8_t *name, size_t len)
 	MUST_CHECK;
 
+/**
+ * Remove a negative trust anchor (curvecache-control insecure_remove).
+ * @return ANCHOR_OK (removed), ANCHOR_EEMPTY (not there) or
+ *   ANCHOR_EINVAL.
+ */
+int anchors_remove_insecure(struct anchors *a, const uint8_t *name, size_t len)
+	MUST_CHECK;
+
+/**
+ * The i-th negative trust anchor, for listing.
+ * @return false when i is past the last.
+ */
+bool anchors_insecure_at(const struct anchors *a, size_t i,
+                         const uint8_t **name, size_t *len);
+
 /** Anchored zones in the set (0: validation has nothing to start from). */
 size_t anchors_count(const struct anchors *a);
 

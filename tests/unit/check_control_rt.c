@@ -18,6 +18,7 @@
 
 #include "conf/cfg.h"
 #include "front/server.h"
+#include "validate/anchor.h"
 
 /** Two "workers": the test's server, visited twice as main.c visits
  *  worker 0 and one thread (dump_requestlist shows two sections). */
@@ -216,6 +217,48 @@ START_TEST(rt_requestlist_dump_flush)
 }
 END_TEST
 
+/* Negative trust anchors at run time: refused while the worker does not
+ * validate; with anchors, insecure_add makes a zone insecure on every
+ * worker (and flushes what was cached under it), list_insecure shows it,
+ * insecure_remove takes it back. */
+START_TEST(rt_insecure)
+{
+	struct anchors *a = NULL;
+	uint8_t n[WIRE_NAME_MAX];
+	size_t nl;
+	struct conv c;
+
+	c = talk_rt("insecure_add corp.example\n");
+	HAS(c, "validation is off");
+	free(c.text);
+	ck_assert_int_eq(anchors_new(&a), ANCHOR_OK);
+	ck_assert_int_eq(anchors_add_builtin(a), ANCHOR_OK);
+	ck_assert_int_eq(server_anchors_set(srv, a), SERVER_OK);
+	ck_assert_int_eq(wire_name_from_text("www.corp.example.", 17, n, &nl),
+	                 WIRE_OK);
+	ck_assert(!anchors_insecure(server_anchors(srv), n, nl));
+	c = talk_rt("UBCT1 insecure_add Corp.Example.\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert(anchors_insecure(server_anchors(srv), n, nl));
+	c = talk_rt("UBCT1 list_insecure\n");
+	ck_assert_str_eq(c.text, "corp.example.\n");
+	free(c.text);
+	c = talk_rt("insecure_add ..bad\ninsecure_remove other.example\n");
+	ck_assert_int_eq(count_of(c.text, "error: "), 2);
+	HAS(c, "not an insecure domain");
+	free(c.text);
+	c = talk_rt("UBCT1 insecure_remove corp.example\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert(!anchors_insecure(server_anchors(srv), n, nl));
+	c = talk_rt("UBCT1 list_insecure\n");
+	ck_assert_str_eq(c.text, "");
+	free(c.text);
+	ck_assert_int_eq(server_anchors_set(srv, NULL), SERVER_OK);
+}
+END_TEST
+
 TCase *control_rt_tcase(void)
 {
 	TCase *tc = tcase_create("runtime");
@@ -223,5 +266,6 @@ TCase *control_rt_tcase(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, rt_forward_add_remove);
 	tcase_add_test(tc, rt_requestlist_dump_flush);
+	tcase_add_test(tc, rt_insecure);
 	return tc;
 }
