@@ -294,6 +294,8 @@ struct iter_req {
 	                                  (its zone and trust validate) */
 	struct dnssec_work val_work; /**< verifications left, key cache */
 	unsigned hashes_left;        /**< NSEC3 hashes left */
+	struct iter_img *proof;      /**< NULL, or where a wildcard
+	                                  answer's proof goes (iter_cache_as) */
 	uint8_t dname_sec;           /**< status of the last DNAME cached */
 	bool val_any;                /**< val_sec holds a status */
 	uint8_t val_sec;             /**< enum cache_sec of the answer */

@@ -148,7 +148,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
                              int rank, const uint8_t *key, bool append)
 {
 	struct iter_set *s = calloc(1, sizeof(*s));
-	struct iter_img img = { NULL, 0, 0, 0 };
+	struct iter_img img = { NULL, 0, 0, 0 }, proof = { NULL, 0, 0, 0 };
 	uint8_t vsec = CACHE_SEC_UNCHECKED;
 	int status = 0;
 	size_t i;
@@ -161,10 +161,14 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	/* validated before private addresses leave the set (the
 	 * signature covers them all); glue and referrals are unsigned */
 	if ((append || rank >= CACHE_RANK_NONAUTH) && iter_val_on(req) &&
-	    (img.buf = malloc(ITER_AUTH_MAX)) != NULL) {
+	    (img.buf = malloc(2 * ITER_AUTH_MAX)) != NULL) {
 		img.cap = ITER_AUTH_MAX;
+		proof = (struct iter_img){ img.buf + ITER_AUTH_MAX, 0,
+			                   ITER_AUTH_MAX, 0 };
+		req->proof = append ? &proof : NULL;
 		vsec = iter_val_rrset(req, m, sec, owner, ownerlen, type,
 		                      s->rd, s->n, &s->ttl, &img, &status);
+		req->proof = NULL;
 	}
 	iter_set_strip_private(req, sec, owner, ownerlen, type, s);
 	if (s->n == 0)
@@ -185,6 +189,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 			iter_fail(req->frame[0], "answer too large");
 	if (append) {
 		iter_answer_image(req, &img, s->ttl, false);
+		iter_answer_image(req, &proof, s->ttl, true);
 		iter_answer_curve(req, key != NULL);
 		iter_val_note(req, vsec, status);
 	}

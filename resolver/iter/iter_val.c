@@ -20,6 +20,7 @@
 #include "iter_int.h"
 #include "base/log.h"
 #include "wire/rrtext.h"
+#include "validate/anchor.h"
 #include "validate/denial.h"
 #include "validate/dnssec_set.h"
 
@@ -128,7 +129,8 @@ static uint16_t iter_ede_of(int status)
 	case DNSSEC_ENOTYET: return EDE_NOT_YET;
 	case DNSSEC_EKEYTAG:
 	case DNSSEC_EMISMATCH: return EDE_DNSKEY_MISSING;
-	case DNSSEC_ENOPROOF: return EDE_RRSIGS_MISSING;
+	case DNSSEC_ENOSIG: return EDE_RRSIGS_MISSING;
+	case DNSSEC_ENOPROOF: return EDE_NSEC_MISSING;
 	case DNSSEC_EITERATIONS:
 	case DNSSEC_EUNSUPPORTED_HASH: return EDE_NSEC3_ITERATIONS;
 	case DNSSEC_EBUDGET: return EDE_OTHER;
@@ -333,7 +335,10 @@ static uint8_t iter_val_wildcard(struct iter_req *req, const uint8_t *zone,
 		*status = DNSSEC_ECRYPTO;
 		return CACHE_SEC_BOGUS;
 	}
-	iter_proof_collect(req, zone, zonelen, m, p, &none);
+	/* the proof goes to the client's authority section when the set is
+	 * for it (req->proof, set by iter_cache_as) */
+	iter_proof_collect(req, zone, zonelen, m, p,
+	                   req->proof != NULL ? req->proof : &none);
 	d = (struct dnssec_denial){ p->rr,
 		                    p->n,
 		                    zone,
@@ -569,6 +574,17 @@ static enum iter_trust iter_val_nods(struct iter_req *req, size_t fi,
 	return st == CACHE_SEC_BOGUS ? ITER_T_NEED_DS : ITER_T_INSECURE;
 }
 
+/* A trust anchor at or above the cut but below the frame's zone (an
+ * island of trust under an insecure parent): the cut's trust starts
+ * from that anchor, not from the parent. */
+static bool iter_val_island(const struct iter_req *req, size_t fi,
+                            const uint8_t *cut, size_t cutlen)
+{
+	const struct anchor *a = anchors_find(req->env->anchors, cut, cutlen);
+
+	return a != NULL && a->namelen > req->frame[fi]->zone.len;
+}
+
 enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
                                   const struct wire_msg *m, const uint8_t *cut,
                                   size_t cutlen, int *status)
@@ -584,6 +600,9 @@ enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
 	*status = DNSSEC_OK;
 	if (!iter_val_on(req))
 		return ITER_T_INSECURE;
+	if (f->trust == ITER_T_INSECURE &&
+	    iter_val_island(req, fi, cut, cutlen))
+		return ITER_T_UNKNOWN;
 	if (f->trust == ITER_T_INSECURE || f->trust == ITER_T_BOGUS)
 		return f->trust;
 	if (f->trust != ITER_T_SECURE)

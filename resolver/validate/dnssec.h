@@ -135,8 +135,9 @@ enum dnssec_status {
 	DNSSEC_EOPTOUT,      /**< denial proven only by an NSEC3 opt-out span:
 	                          the name may exist unsigned (insecure) */
 	DNSSEC_ENOPROOF,     /**< the records given do not prove the denial */
-	DNSSEC_EBUDGET       /**< a per-query cap on work (hashes,
+	DNSSEC_EBUDGET,      /**< a per-query cap on work (hashes,
 	                          verifications) was reached */
+	DNSSEC_ENOSIG        /**< no RRSIG covers the RRset */
 };
 
 /**

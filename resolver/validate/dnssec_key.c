@@ -38,6 +38,7 @@ const char *dnssec_strerror(int status)
 		[DNSSEC_EOPTOUT] = "denial by an opt-out span only",
 		[DNSSEC_ENOPROOF] = "denial not proven",
 		[DNSSEC_EBUDGET] = "per-query work cap reached",
+		[DNSSEC_ENOSIG] = "no signature covers the RRset",
 	};
 
 	if (status < 0 || (size_t)status >= sizeof text / sizeof text[0] ||

@@ -33,7 +33,7 @@ static size_t signed_cap(const struct dnssec_rrset *set)
  * "bad signature" when reasons differ. */
 static void fold(int *acc, int rc)
 {
-	if (*acc == DNSSEC_ENOPROOF)
+	if (*acc == DNSSEC_ENOSIG)
 		*acc = rc;
 	else if (*acc != rc)
 		*acc = DNSSEC_EBADSIG;
@@ -119,7 +119,8 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
 {
 	uint8_t *scratch = NULL;
 	size_t cap, i, tried = 0;
-	int acc = DNSSEC_ENOPROOF;
+	int acc = DNSSEC_ENOSIG;
+	bool other = false; /* signed, but by another zone */
 
 	memset(v, 0, sizeof(*v));
 	if (set == NULL || set->count == 0 || w == NULL ||
@@ -133,9 +134,13 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
 
 		if (sd == NULL ||
 		    dnssec_rrsig_parse(sd, sigs[i].len, &sig) != DNSSEC_OK ||
-		    sig.type_covered != set->type ||
-		    !wire_name_equal(sig.signer, sig.signerlen, zone, zonelen))
+		    sig.type_covered != set->type)
 			continue;
+		if (!wire_name_equal(sig.signer, sig.signerlen, zone,
+		                     zonelen)) {
+			other = true;
+			continue;
+		}
 		tried++;
 		if (scratch == NULL && (scratch = malloc(cap)) == NULL)
 			return v->status = DNSSEC_ECRYPTO;
@@ -148,6 +153,8 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
 		fold(&acc, rc);
 	}
 	free(scratch);
+	if (tried == 0 && other)
+		acc = DNSSEC_ESIGNER;
 	return v->status = acc;
 }
 

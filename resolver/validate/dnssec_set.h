@@ -73,11 +73,11 @@ struct dnssec_verdict {
  * @param w: the question's budget (w->verify_left, decremented per
  *   verification) and key cache.
  * @param v: the verdict (v->status is the return value too).
- * @return DNSSEC_OK; DNSSEC_ENOPROOF (no RRSIG by the zone covers the
- *   set); DNSSEC_EKEYTAG (no key has the tag); DNSSEC_EEXPIRED,
- *   DNSSEC_ENOTYET, DNSSEC_EUNSUPPORTED_ALG or another check's status
- *   when every tried signature failed for that reason; DNSSEC_EBADSIG;
- *   DNSSEC_EBUDGET; DNSSEC_ECRYPTO (out of memory).
+ * @return DNSSEC_OK; DNSSEC_ENOSIG (no RRSIG covers the set);
+ *   DNSSEC_ESIGNER (RRSIGs cover it, none by the zone); DNSSEC_EKEYTAG (no key
+ * has the tag); DNSSEC_EEXPIRED, DNSSEC_ENOTYET, DNSSEC_EUNSUPPORTED_ALG or
+ * another check's status when every tried signature failed for that reason;
+ * DNSSEC_EBADSIG; DNSSEC_EBUDGET; DNSSEC_ECRYPTO (out of memory).
  */
 int dnssec_set_verify(const struct dnssec_rrset *set,
                       const struct dnssec_rdata *sigs, size_t nsigs,

@@ -162,10 +162,9 @@ START_TEST(test_unsupported)
 	                 DNSSEC_OK);
 	ck_assert_int_eq(dnssec_nsec3_hash(1, 0, 0, NULL, 0, name, nl, h),
 	                 DNSSEC_OK);
-	for (st = DNSSEC_OK; st <= DNSSEC_EBUDGET; st++)
+	for (st = DNSSEC_OK; st <= DNSSEC_ENOSIG; st++)
 		ck_assert_str_ne(dnssec_strerror(st), "unknown status");
-	ck_assert_str_eq(dnssec_strerror(DNSSEC_EBUDGET + 1),
-	                 "unknown status");
+	ck_assert_str_eq(dnssec_strerror(DNSSEC_ENOSIG + 1), "unknown status");
 }
 END_TEST
 

@@ -129,7 +129,7 @@ START_TEST(test_set_reasons)
 
 	mx_init(&x);
 	ck_assert_int_eq(mx_verify(&x, 0, 2, 1438207200, &w, &v),
-	                 DNSSEC_ENOPROOF);
+	                 DNSSEC_ENOSIG);
 	ck_assert_int_eq(mx_verify(&x, 2, 0, 1438207200, &w, &v),
 	                 DNSSEC_EKEYTAG);
 	ck_assert_int_eq(mx_verify(&x, 2, 2, 1440021601, &w, &v),
@@ -140,7 +140,7 @@ START_TEST(test_set_reasons)
 	/* signed by another zone than the one asked */
 	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 2, other, olen,
 	                                   x.keys, 2, 1438207200, &w, &v),
-	                 DNSSEC_ENOPROOF);
+	                 DNSSEC_ESIGNER);
 	/* both signatures fail, for different reasons: bad signature */
 	x.sig[0][x.sigs[0].len - 1] ^= 1;
 	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 2, x.zone,
