@@ -1,0 +1,131 @@
+"""tests/replay/dnskeys.py: the keys and signatures of the signed zones
+of a scenario (tests/replay/README, "Signed zones"). Keys are made at
+play time with python3-cryptography; DNSKEY, DS and RRSIG records come
+from dnspython's dns.dnssec. An algorithm dnspython cannot sign with
+(3 DSA, 12 GOST, 253 PRIVATEDNS...) gets a DNSKEY of random bytes and
+RRSIGs of random bytes: a validator that does not implement it must
+treat the zone as insecure without looking at the signature.
+"""
+
+import os
+
+import dns.dnssec
+import dns.rdata
+import dns.rdataclass
+import dns.rdataset
+import dns.rdatatype
+from dns.rdtypes.ANY.DNSKEY import DNSKEY
+from dns.rdtypes.ANY.DS import DS
+from dns.rdtypes.ANY.RRSIG import RRSIG
+
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, ed448, rsa
+
+RSA_BITS = 2048
+RSA_EXPONENT = 65537
+RSA_ALGS = (5, 7, 8, 10)
+FLAGS_ZSK = 256
+FLAGS_KSK = 257
+PROTOCOL = 3
+FAKE_KEY_BYTES = 64
+FAKE_DIGEST_BYTES = {1: 20, 2: 32, 3: 32, 4: 48}
+SIG_BEFORE_SECS = 3600
+SIG_AFTER_SECS = 30 * 86400
+FAULT_DAY_SECS = 86400
+DIGEST_NAMES = {1: "SHA1", 2: "SHA256", 4: "SHA384"}
+
+
+def new_private(alg):
+    """A private key for DNSSEC algorithm alg, or None (cannot sign)."""
+    if alg in RSA_ALGS:
+        return rsa.generate_private_key(RSA_EXPONENT, RSA_BITS)
+    if alg == 13:
+        return ec.generate_private_key(ec.SECP256R1())
+    if alg == 14:
+        return ec.generate_private_key(ec.SECP384R1())
+    if alg == 15:
+        return ed25519.Ed25519PrivateKey.generate()
+    if alg == 16:
+        return ed448.Ed448PrivateKey.generate()
+    return None
+
+
+class Key:
+    """One key of a zone: its role (ksk or zsk), its DNSKEY rdata and
+    what the scenario lets it do: be published in the DNSKEY RRset,
+    be named by a DS in the parent, sign."""
+
+    def __init__(self, name, role, alg, opts=()):
+        self.name, self.role, self.alg = name, role, alg
+        self.publish = "nopublish" not in opts
+        self.in_ds = role == "ksk" and "nods" not in opts
+        self.signs = "nosign" not in opts
+        self.private = new_private(alg)
+        flags = FLAGS_KSK if role == "ksk" else FLAGS_ZSK
+        if self.private is None:
+            self.dnskey = DNSKEY(dns.rdataclass.IN, dns.rdatatype.DNSKEY,
+                                 flags, PROTOCOL, alg,
+                                 os.urandom(FAKE_KEY_BYTES))
+        else:
+            self.dnskey = dns.dnssec.make_dnskey(self.private.public_key(),
+                                                 alg, flags=flags)
+        self.tag = dns.dnssec.key_id(self.dnskey)
+
+    def ds(self, owner, digest):
+        """This key's DS rdata (digest type digest) for zone owner;
+        random bytes for a digest dnspython does not make (3 GOST)."""
+        if digest in DIGEST_NAMES:
+            return dns.dnssec.make_ds(owner, self.dnskey,
+                                      DIGEST_NAMES[digest])
+        return DS(dns.rdataclass.IN, dns.rdatatype.DS, self.tag, self.alg,
+                  digest, os.urandom(FAKE_DIGEST_BYTES.get(digest, 32)))
+
+
+def spoil_ds(ds):
+    """The same DS with its digest changed: it names no key."""
+    digest = bytes([ds.digest[0] ^ 0xFF]) + ds.digest[1:]
+    return DS(dns.rdataclass.IN, dns.rdatatype.DS, ds.key_tag, ds.algorithm,
+              ds.digest_type, digest)
+
+
+def validity(now, faults):
+    """(inception, expiration) of a signature made at now: an hour
+    before to thirty days after, or in the past (expired) or the future
+    (notyet) when the faults say so."""
+    if "expired" in faults:
+        return now - SIG_AFTER_SECS, now - FAULT_DAY_SECS
+    if "notyet" in faults:
+        return now + FAULT_DAY_SECS, now + SIG_AFTER_SECS
+    return now - SIG_BEFORE_SECS, now + SIG_AFTER_SECS
+
+
+def sign(key, signer, sign_owner, ttl, rdatas, times):
+    """An RRSIG by key (zone signer) over rdatas at sign_owner (a
+    wildcard owner for an answer expanded from it)."""
+    inception, expiration = int(times[0]), int(times[1])
+    rdset = dns.rdataset.from_rdata_list(ttl, rdatas)
+    if key.private is not None:
+        return dns.dnssec.sign((sign_owner, rdset), key.private, signer,
+                               key.dnskey, inception=inception,
+                               expiration=expiration)
+    labels = len(sign_owner) - 1 - (1 if sign_owner.is_wild() else 0)
+    return RRSIG(dns.rdataclass.IN, dns.rdatatype.RRSIG, rdatas[0].rdtype,
+                 key.alg, labels, ttl, expiration, inception, key.tag,
+                 signer, os.urandom(FAKE_KEY_BYTES))
+
+
+def tamper(rdata):
+    """rdata with one bit of its wire form changed (the last byte); an
+    rdata that no longer parses is left as it was and None returned."""
+    wire = bytearray(rdata.to_digestable())
+    wire[-1] ^= 0x01
+    try:
+        return dns.rdata.from_wire(dns.rdataclass.IN, rdata.rdtype,
+                                   bytes(wire), 0, len(wire))
+    except Exception:  # pylint: disable=broad-except
+        return None
+
+
+def spoil_sig(sig):
+    """The RRSIG with one bit of its signature changed."""
+    data = bytes([sig.signature[0] ^ 0x01]) + sig.signature[1:]
+    return sig.replace(signature=data)
