@@ -1,24 +1,29 @@
 """tests/replay/dnskeys.py: the keys and signatures of the signed zones
 of a scenario (tests/replay/README, "Signed zones"). Keys are made at
-play time with python3-cryptography; DNSKEY, DS and RRSIG records come
-from dnspython's dns.dnssec. An algorithm dnspython cannot sign with
+play time with python3-cryptography; DNSKEY and DS records come from
+dnspython's dns.dnssec (make_dnskey, make_ds), RRSIGs from sign() here
+(dnspython 2.3's sign() does not sign wildcard expansions). An algorithm dnspython cannot sign with
 (3 DSA, 12 GOST, 253 PRIVATEDNS...) gets a DNSKEY of random bytes and
 RRSIGs of random bytes: a validator that does not implement it must
 treat the zone as insecure without looking at the signature.
 """
 
 import os
+import struct
 
 import dns.dnssec
 import dns.rdata
 import dns.rdataclass
-import dns.rdataset
 import dns.rdatatype
 from dns.rdtypes.ANY.DNSKEY import DNSKEY
 from dns.rdtypes.ANY.DS import DS
 from dns.rdtypes.ANY.RRSIG import RRSIG
 
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, ed448, rsa
+from cryptography.hazmat.primitives.asymmetric import padding
+from cryptography.hazmat.primitives.asymmetric.utils import \
+    decode_dss_signature
 
 RSA_BITS = 2048
 RSA_EXPONENT = 65537
@@ -32,6 +37,9 @@ SIG_BEFORE_SECS = 3600
 SIG_AFTER_SECS = 30 * 86400
 FAULT_DAY_SECS = 86400
 DIGEST_NAMES = {1: "SHA1", 2: "SHA256", 4: "SHA384"}
+RSA_HASHES = {5: hashes.SHA1, 7: hashes.SHA1, 8: hashes.SHA256,
+              10: hashes.SHA512}
+ECDSA_HASHES = {13: (hashes.SHA256, 32), 14: (hashes.SHA384, 48)}
 
 
 def new_private(alg):
@@ -99,18 +107,37 @@ def validity(now, faults):
 
 
 def sign(key, signer, sign_owner, ttl, rdatas, times):
-    """An RRSIG by key (zone signer) over rdatas at sign_owner (a
-    wildcard owner for an answer expanded from it)."""
+    """An RRSIG by key (zone signer) over rdatas at sign_owner; for a
+    wildcard owner (an answer expanded from it) the label count leaves
+    out the "*" (RFC 4034 section 3.1.3) and the signed owner is the
+    wildcard (section 3.1.8.1)."""
     inception, expiration = int(times[0]), int(times[1])
-    rdset = dns.rdataset.from_rdata_list(ttl, rdatas)
-    if key.private is not None:
-        return dns.dnssec.sign((sign_owner, rdset), key.private, signer,
-                               key.dnskey, inception=inception,
-                               expiration=expiration)
     labels = len(sign_owner) - 1 - (1 if sign_owner.is_wild() else 0)
-    return RRSIG(dns.rdataclass.IN, dns.rdatatype.RRSIG, rdatas[0].rdtype,
-                 key.alg, labels, ttl, expiration, inception, key.tag,
-                 signer, os.urandom(FAKE_KEY_BYTES))
+    sig = RRSIG(dns.rdataclass.IN, dns.rdatatype.RRSIG, rdatas[0].rdtype,
+                key.alg, labels, ttl, expiration, inception, key.tag,
+                signer, b"")
+    if key.private is None:
+        return sig.replace(signature=os.urandom(FAKE_KEY_BYTES))
+    data = sig.to_digestable()
+    head = sign_owner.canonicalize().to_wire() + struct.pack(
+        "!HHI", rdatas[0].rdtype, dns.rdataclass.IN, ttl)
+    for wire in sorted(r.to_digestable() for r in rdatas):
+        data += head + struct.pack("!H", len(wire)) + wire
+    return sig.replace(signature=raw_sign(key, data))
+
+
+def raw_sign(key, data):
+    """The signature of data by key in DNSSEC's form (RFC 3110, RFC
+    6605 section 4: r and s, RFC 8080)."""
+    if key.alg in RSA_HASHES:
+        return key.private.sign(data, padding.PKCS1v15(),
+                                RSA_HASHES[key.alg]())
+    if key.alg in ECDSA_HASHES:
+        algo, size = ECDSA_HASHES[key.alg]
+        r, s = decode_dss_signature(key.private.sign(data,
+                                                     ec.ECDSA(algo())))
+        return r.to_bytes(size, "big") + s.to_bytes(size, "big")
+    return key.private.sign(data)
 
 
 def tamper(rdata):
