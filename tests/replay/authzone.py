@@ -38,8 +38,9 @@ UNSIGNED_IN_REFERRAL = (T.DS, T.NSEC, T.NSEC3)
 class ZoneState:
     """One zone of the scenario at play time: data and keys."""
 
-    def __init__(self, decl):
+    def __init__(self, decl, live, clock):
         self.decl, self.apex = decl, decl.apex
+        self.live, self.clock = live, clock
         self.data = {}
         self.keys = []
         self.rogue_key = None
@@ -59,9 +60,15 @@ class ZoneState:
             node[rdtype][1].append(rd)
 
     def rrset(self, owner, rdtype):
-        """(ttl, rdatas) or None."""
+        """(ttl, rdatas) or None; a DNSKEY or DS of a key only while the
+        scenario clock is in the key's publish or ds window."""
         got = self.data.get(owner, {}).get(rdtype)
-        return None if got is None else (got[0], list(got[1]))
+        if got is None:
+            return None
+        now = self.clock()
+        rds = [r for r in got[1] if dnskeys.within(self.live.get(
+            (rdtype, r.to_digestable()), (None, None)), now)]
+        return (got[0], rds) if rds else None
 
     def rogue(self):
         """A key of the zone's algorithm that no DNSKEY RRset holds."""
@@ -72,8 +79,9 @@ class ZoneState:
     def signing_keys(self, rdtype):
         """The keys that sign rdtype: KSKs sign the DNSKEY RRset, ZSKs
         the rest (KSKs too when the zone has no ZSK)."""
-        ksk = [k for k in self.keys if k.role == "ksk" and k.signs]
-        zsk = [k for k in self.keys if k.role == "zsk" and k.signs]
+        now = self.clock()
+        ksk = [k for k in self.keys if k.role == "ksk" and k.signs_at(now)]
+        zsk = [k for k in self.keys if k.role == "zsk" and k.signs_at(now)]
         if rdtype == T.DNSKEY:
             return ksk or zsk
         if any(k.role == "zsk" for k in self.keys):
@@ -81,11 +89,17 @@ class ZoneState:
         return ksk
 
     def ds_rdatas(self):
-        """The DS RRset the parent publishes for this zone."""
-        out = [k.ds(self.apex, self.decl.digest) for k in self.keys
-               if k.in_ds]
-        if any(f.kind == "ds-mismatch" for f in self.decl.faults):
-            out = [dnskeys.spoil_ds(d) for d in out]
+        """The DS RRset the parent publishes for this zone (each DS
+        noted in live with its key's ds window)."""
+        out = []
+        spoil = any(f.kind == "ds-mismatch" for f in self.decl.faults)
+        for k in self.keys:
+            if not k.in_ds:
+                continue
+            d = k.ds(self.apex, self.decl.digest)
+            d = dnskeys.spoil_ds(d) if spoil else d
+            self.live[(T.DS, d.to_digestable())] = k.window("ds")
+            out.append(d)
         return out
 
     def cuts(self):
@@ -140,9 +154,11 @@ class ZoneState:
 class World:
     """Every zone of a scenario, with the clock its signatures follow."""
 
-    def __init__(self, scn, now):
+    def __init__(self, scn, now, clock):
         self.now = now
-        self.zones = {a: ZoneState(z) for a, z in scn.zones.items()}
+        live = {}
+        self.zones = {a: ZoneState(z, live, clock)
+                      for a, z in scn.zones.items()}
         for z in self.zones.values():
             self.defaults(z, scn)
         for z in self.zones.values():
@@ -166,6 +182,8 @@ class World:
         for k in z.keys:
             if k.publish:
                 z.add(apex, T.DNSKEY, DNSKEY_TTL, k.dnskey)
+                z.live[(T.DNSKEY, k.dnskey.to_digestable())] = \
+                    k.window("publish")
 
     def parent_ns(self, apex, scn):
         """The NS rdatas of the delegation to apex in a parent zone."""

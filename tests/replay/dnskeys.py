@@ -67,6 +67,7 @@ class Key:
         self.publish = "nopublish" not in opts
         self.in_ds = role == "ksk" and "nods" not in opts
         self.signs = "nosign" not in opts
+        self.windows = {o[0]: o[1] for o in opts if isinstance(o, tuple)}
         self.private = new_private(alg)
         flags = FLAGS_KSK if role == "ksk" else FLAGS_ZSK
         if self.private is None:
@@ -78,6 +79,15 @@ class Key:
                                                  alg, flags=flags)
         self.tag = dns.dnssec.key_id(self.dnskey)
 
+    def window(self, what):
+        """(from, to) in scenario seconds while the key is published,
+        named by the DS or signs (what); a side None is open."""
+        return self.windows.get(what, (None, None))
+
+    def signs_at(self, clock):
+        """Whether the key signs at scenario time clock."""
+        return self.signs and within(self.window("sign"), clock)
+
     def ds(self, owner, digest):
         """This key's DS rdata (digest type digest) for zone owner;
         random bytes for a digest dnspython does not make (3 GOST)."""
@@ -86,6 +96,12 @@ class Key:
                                       DIGEST_NAMES[digest])
         return DS(dns.rdataclass.IN, dns.rdatatype.DS, self.tag, self.alg,
                   digest, os.urandom(FAKE_DIGEST_BYTES.get(digest, 32)))
+
+
+def within(window, clock):
+    """Whether clock is inside window (from, to), sides None open."""
+    lo, hi = window
+    return (lo is None or clock >= lo) and (hi is None or clock <= hi)
 
 
 def spoil_ds(ds):

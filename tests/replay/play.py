@@ -409,10 +409,10 @@ def sanitizer_report(daemon):
 
 def run(scn, build, work):
     """Keys, servers, daemon, steps, stop; (status, why)."""
-    clock = {}
-    world = authzone.World(scn, lambda: time.time() + clock["net"].clock)
-    net = scripted.Net(scn.servers, world)
-    clock["net"] = net
+    net = scripted.Net(scn.servers)
+    net.world = authzone.World(scn, lambda: time.time() + net.clock,
+                               lambda: net.clock)
+    world = net.world
     try:
         net.start()
     except OSError as err:

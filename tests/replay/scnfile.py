@@ -20,6 +20,7 @@ QUERY_OPTS = ("DO", "CD", "NORD", "TCP")
 FAULTS = ("expired", "notyet", "unknown-key", "nosig", "badsig", "tamper",
           "signer", "nodenial", "ds-mismatch", "bare-referrals")
 KEY_OPTS = ("nopublish", "nods", "nosign")
+KEY_WINDOWS = ("publish", "ds", "sign")
 DEFAULT_ALG = 13
 DEFAULT_DIGEST = 2
 OPS = ("==", "!=", ">=", "<=", ">", "<")
@@ -260,7 +261,8 @@ def parse_zone(words):
 
 
 def parse_key(words, zone):
-    """key NAME ksk|zsk [alg N] [nopublish] [nods] [nosign]."""
+    """key NAME ksk|zsk [alg N] [nopublish] [nods] [nosign]
+    [publish T-U] [ds T-U] [sign T-U]."""
     if len(words) < 2 or words[1] not in ("ksk", "zsk"):
         raise ScnError("key NAME ksk|zsk [alg N] [%s]" % " ".join(KEY_OPTS))
     alg, opts, rest = zone.alg, [], words[2:]
@@ -268,6 +270,8 @@ def parse_key(words, zone):
         w = rest.pop(0)
         if w == "alg" and rest:
             alg = int(rest.pop(0))
+        elif w in KEY_WINDOWS and rest:
+            opts.append((w, parse_range(rest.pop(0))))
         elif w in KEY_OPTS:
             opts.append(w)
         else:
