@@ -279,7 +279,7 @@ class World:
         of DS, NSEC and NSEC3: a referral's NS and glue are not signed),
         and the denial proofs of e's deny lines and of each wildcard
         expansion."""
-        if not query.ednsflags & DO_BIT:
+        if not query.ednsflags & DO_BIT or not self.zones:
             return sections
         q = query.question[0]
         want = []

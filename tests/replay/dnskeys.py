@@ -1,11 +1,13 @@
 """tests/replay/dnskeys.py: the keys and signatures of the signed zones
-of a scenario (tests/replay/README, "Signed zones"). Keys are made at
-play time with python3-cryptography; DNSKEY and DS records come from
+of a scenario (tests/replay/README, "Zones and DNSSEC"). Keys are made
+at play time with python3-cryptography; DNSKEY and DS records come from
 dnspython's dns.dnssec (make_dnskey, make_ds), RRSIGs from sign() here
-(dnspython 2.3's sign() does not sign wildcard expansions). An algorithm dnspython cannot sign with
-(3 DSA, 12 GOST, 253 PRIVATEDNS...) gets a DNSKEY of random bytes and
-RRSIGs of random bytes: a validator that does not implement it must
-treat the zone as insecure without looking at the signature.
+(dnspython 2.3's sign() gives a wildcard owner's RRSIG the label count
+of the "*" name, so it cannot sign an expansion). An algorithm this
+module cannot sign with (3 DSA, 12 GOST, 253 PRIVATEDNS...) gets a
+DNSKEY of random bytes and RRSIGs of random bytes: a validator that
+does not implement it must treat the zone as insecure without looking
+at the signature.
 """
 
 import os

@@ -8,7 +8,8 @@ given); an entry marked continue sends its reply and lets the next
 matching entry send one too. A question that matches nothing is
 answered from the zones the server serves ("serve" lines,
 tests/replay/authzone.py), or else gets REFUSED. Signed zones add
-their RRSIGs and proofs to every reply to a DO=1 query. Every question is logged (Net.log) for the sent checks.
+their RRSIGs and proofs to every reply to a DO=1 query. Every question
+is logged (Net.log) for the sent checks.
 """
 
 import socket
