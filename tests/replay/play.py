@@ -207,8 +207,8 @@ def set_clock(path, offset):
 
 
 def client_message(qname, qtype, opts, edns):
-    """The client's query: RD unless NORD, DO and CD as asked, with
-    EDNS when edns or DO."""
+    """The client's query: RD unless NORD, DO, CD and AD as asked,
+    with EDNS when edns or DO."""
     q = dns.message.make_query(qname, qtype, want_dnssec="DO" in opts,
                                use_edns=0 if edns or "DO" in opts
                                else None)
@@ -216,6 +216,8 @@ def client_message(qname, qtype, opts, edns):
         q.flags &= ~dns.flags.RD
     if "CD" in opts:
         q.flags |= dns.flags.CD
+    if "AD" in opts:
+        q.flags |= dns.flags.AD
     return q
 
 

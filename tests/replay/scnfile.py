@@ -16,7 +16,7 @@ FLAG_BITS = {"QR": 0x8000, "AA": 0x0400, "TC": 0x0200, "RD": 0x0100,
 SECTIONS = ("answer", "authority", "additional")
 ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "lowercase", "tc",
            "trailing")
-QUERY_OPTS = ("DO", "CD", "NORD", "TCP")
+QUERY_OPTS = ("DO", "CD", "AD", "NORD", "TCP")
 FAULTS = ("expired", "notyet", "unknown-key", "nosig", "badsig", "tamper",
           "signer", "nodenial", "ds-mismatch", "bare-referrals")
 KEY_OPTS = ("nopublish", "nods", "nosign")
