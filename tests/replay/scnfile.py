@@ -510,3 +510,25 @@ def check_zones(scn):
     for n in names:
         if n not in scn.zones:
             raise ScnError("%s: no zone %s in the scenario" % (scn.path, n))
+    for z in scn.zones.values():
+        for f in z.faults:
+            if f.owner is not None and z.apex not in owner_zones(scn, f):
+                raise ScnError("%s: fault %s on %s%s: not zone %s's data" % (
+                    scn.path, f.kind, f.owner, "" if f.rdtype is None else
+                    " " + dns.rdatatype.to_text(f.rdtype), z.apex))
+
+
+def owner_zones(scn, fault):
+    """The zones whose data the fault's RRset can be: the deepest zone
+    of the scenario holding its owner, and for the apex of a child zone
+    (unless the type is not DS) the parent's side of the cut."""
+    def holder(name):
+        found = [a for a in scn.zones if name.is_subdomain(a)]
+        return max(found, key=len) if found else None
+    owner, out = fault.owner, []
+    if fault.rdtype != dns.rdatatype.DS:
+        out.append(holder(owner))
+    if fault.rdtype in (None, dns.rdatatype.DS) and owner in scn.zones \
+            and owner != dns.name.root:
+        out.append(holder(owner.parent()))
+    return out
