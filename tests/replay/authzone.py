@@ -329,14 +329,13 @@ class World:
         kinds = {f.kind for f in faults}
         if "nosig" in kinds:
             return rdatas, []
-        signer = z
-        for f in faults:
-            if f.kind == "signer":
-                signer = self.zones[f.arg]
+        args = {f.kind: f.arg for f in faults}
+        signer = self.zones[args["signer"]] if "signer" in args else z
         keys = signer.signing_keys(rdtype)
         if "unknown-key" in kinds:
             keys = [z.rogue()]
-        times = dnskeys.validity(self.now(), kinds)
+        ttl = args.get("origttl", ttl)
+        times = dnskeys.validity(self.now(), kinds, args.get("expires"))
         sigs = [dnskeys.sign(k, signer.apex, sign_owner, ttl, rdatas, times)
                 for k in keys]
         if "badsig" in kinds:

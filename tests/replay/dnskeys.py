@@ -114,10 +114,12 @@ def spoil_ds(ds):
               ds.digest_type, digest)
 
 
-def validity(now, faults):
+def validity(now, faults, expires=None):
     """(inception, expiration) of a signature made at now: an hour
-    before to thirty days after, or in the past (expired) or the future
-    (notyet) when the faults say so."""
+    before to thirty days after (or expires seconds after), or in the
+    past (expired) or the future (notyet) when the faults say so."""
+    if expires is not None:
+        return now - SIG_BEFORE_SECS, now + expires
     if "expired" in faults:
         return now - SIG_AFTER_SECS, now - FAULT_DAY_SECS
     if "notyet" in faults:
@@ -126,7 +128,8 @@ def validity(now, faults):
 
 
 def sign(key, signer, sign_owner, ttl, rdatas, times):
-    """An RRSIG by key (zone signer) over rdatas at sign_owner; for a
+    """An RRSIG by key (zone signer) over rdatas at sign_owner with
+    original TTL ttl; for a
     wildcard owner (an answer expanded from it) the label count leaves
     out the "*" (RFC 4034 section 3.1.3) and the signed owner is the
     wildcard (section 3.1.8.1)."""

@@ -18,7 +18,8 @@ ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "lowercase", "tc",
            "trailing")
 QUERY_OPTS = ("DO", "CD", "AD", "NORD", "TCP")
 FAULTS = ("expired", "notyet", "unknown-key", "nosig", "badsig", "tamper",
-          "signer", "nodenial", "ds-mismatch", "bare-referrals")
+          "signer", "nodenial", "ds-mismatch", "bare-referrals", "origttl",
+          "expires")
 KEY_OPTS = ("nopublish", "nods", "nosign")
 KEY_WINDOWS = ("publish", "ds", "sign")
 DEFAULT_ALG = 13
@@ -280,15 +281,17 @@ def parse_key(words, zone):
 
 
 def parse_fault(words):
-    """fault KIND [ZONE] [on OWNER [TYPE]] (ZONE for signer only)."""
+    """fault KIND [ARG] [on OWNER [TYPE]] (ARG: the ZONE of signer,
+    the seconds of origttl and expires)."""
     if not words or words[0] not in FAULTS:
         raise ScnError("fault is one of %s" % ", ".join(FAULTS))
     kind, rest = words[0], words[1:]
     arg = None
-    if kind == "signer":
+    if kind in ("signer", "origttl", "expires"):
         if not rest:
-            raise ScnError("fault signer ZONE")
-        arg = parse_name(rest.pop(0))
+            raise ScnError("fault %s needs its argument" % kind)
+        arg = rest.pop(0)
+        arg = parse_name(arg) if kind == "signer" else int(arg)
     owner = rdtype = None
     if rest:
         if rest[0] != "on" or len(rest) not in (2, 3):
