@@ -337,7 +337,7 @@ class World:
         ttl = args.get("origttl", ttl)
         times = dnskeys.validity(self.now(), kinds, args.get("expires"))
         sigs = [dnskeys.sign(k, signer.apex, sign_owner, ttl, rdatas, times)
-                for k in keys]
+                for k in keys for _ in range(args.get("sigs", 1))]
         if "badsig" in kinds:
             sigs = [dnskeys.spoil_sig(s) for s in sigs]
         if "tamper" in kinds:

@@ -19,7 +19,7 @@ ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "lowercase", "tc",
 QUERY_OPTS = ("DO", "CD", "AD", "NORD", "TCP")
 FAULTS = ("expired", "notyet", "unknown-key", "nosig", "badsig", "tamper",
           "signer", "nodenial", "ds-mismatch", "bare-referrals", "origttl",
-          "expires")
+          "expires", "sigs")
 KEY_OPTS = ("nopublish", "nods", "nosign")
 KEY_WINDOWS = ("publish", "ds", "sign")
 DEFAULT_ALG = 13
@@ -282,12 +282,12 @@ def parse_key(words, zone):
 
 def parse_fault(words):
     """fault KIND [ARG] [on OWNER [TYPE]] (ARG: the ZONE of signer,
-    the seconds of origttl and expires)."""
+    the seconds of origttl and expires, the count of sigs)."""
     if not words or words[0] not in FAULTS:
         raise ScnError("fault is one of %s" % ", ".join(FAULTS))
     kind, rest = words[0], words[1:]
     arg = None
-    if kind in ("signer", "origttl", "expires"):
+    if kind in ("signer", "origttl", "expires", "sigs"):
         if not rest:
             raise ScnError("fault %s needs its argument" % kind)
         arg = rest.pop(0)
