@@ -208,13 +208,19 @@ class World:
         return best
 
     def anchors(self):
-        """The trust anchor file's text: the DS of each anchor zone."""
+        """The trust anchor file's text: the DS of each anchor zone, or
+        its KSKs' DNSKEY records (anchor-dnskey)."""
         lines = []
         for z in self.zones.values():
-            if z.decl.anchor and z.decl.signed:
-                for d in z.ds_rdatas():
-                    lines.append("%s %d IN DS %s" % (
-                        z.apex.to_text(), DS_TTL, d.to_text()))
+            if not z.decl.anchor or not z.decl.signed:
+                continue
+            if z.decl.anchor == "ds":
+                rds = [("DS", d) for d in z.ds_rdatas()]
+            else:
+                rds = [("DNSKEY", k.dnskey) for k in z.keys
+                       if k.role == "ksk" and k.in_ds]
+            lines += ["%s %d IN %s %s" % (z.apex.to_text(), DS_TTL, t,
+                                          rd.to_text()) for t, rd in rds]
         return "".join(line + "\n" for line in lines)
 
     def answer(self, srv, query):

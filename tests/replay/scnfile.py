@@ -231,7 +231,7 @@ def parse_action(words):
 
 def parse_zone(words):
     """zone NAME [unsigned] [alg N] [nsec|nsec3] [optout] [iterations N]
-    [salt HEX] [digest N] [anchor]."""
+    [salt HEX] [digest N] [anchor|anchor-dnskey]."""
     if not words:
         raise ScnError("zone NAME [options]")
     z = Zone(parse_name(words[0]))
@@ -246,8 +246,8 @@ def parse_zone(words):
             z.denial = w
         elif w == "optout":
             z.denial, z.optout = "nsec3", True
-        elif w == "anchor":
-            z.anchor = True
+        elif w in ("anchor", "anchor-dnskey"):
+            z.anchor = "ds" if w == "anchor" else "dnskey"
         elif w == "alg":
             z.alg = int(opts.pop(0))
         elif w == "iterations":
