@@ -170,7 +170,8 @@ class World:
 
     def defaults(self, z, scn):
         """The SOA, the apex NS (the parent's delegation, or the hints
-        at the root) and the DNSKEY RRset a zone's rr lines lack."""
+        at the root), the NSEC3PARAM (NSEC3 zones) and the DNSKEY RRset
+        a zone's rr lines lack."""
         apex = z.apex
         if z.rrset(apex, T.SOA) is None:
             z.add(apex, T.SOA, SOA_TTL, rdata(T.SOA, SOA_TEXT % tuple(
@@ -179,6 +180,9 @@ class World:
         if z.rrset(apex, T.NS) is None:
             for ns in self.parent_ns(apex, scn):
                 z.add(apex, T.NS, NS_TTL, ns)
+        if z.decl.signed and z.decl.denial == "nsec3":
+            z.add(apex, T.NSEC3PARAM, 0, rdata(T.NSEC3PARAM, "1 0 %d %s" % (
+                z.decl.iterations, z.decl.salt.hex() or "-")))
         for k in z.keys:
             if k.publish:
                 z.add(apex, T.DNSKEY, DNSKEY_TTL, k.dnskey)

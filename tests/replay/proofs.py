@@ -47,8 +47,6 @@ def types_at(z, name, nsec3):
         types |= {T.NSEC, T.RRSIG}
     elif signed:
         types.add(T.RRSIG)
-    if nsec3 and name == z.apex:
-        types.add(T.NSEC3PARAM)
     return sorted(types)
 
 
