@@ -31,8 +31,7 @@ DS_TTL = 86400
 SOA_TTL = 3600
 SOA_TEXT = "%s %s 1 7200 900 86400 300"
 NS_TTL = 3600
-NSEC3_HASH_SHA1 = 1
-UNSIGNED_IN_REFERRAL = (T.DS, T.NSEC, T.NSEC3)
+SIGNED_WITHOUT_AA = (T.DS, T.NSEC, T.NSEC3)
 
 
 class ZoneState:
@@ -271,12 +270,12 @@ class World:
         wild = z.wildcard_for(qname)
         if wild is not None:
             owner = wild
-        node = z.data.get(owner, {})
         for rdtype in (qtype, T.CNAME):
-            if rdtype in node:
-                put(e, "answer", qname, rdtype, *z.rrset(owner, rdtype))
+            got = z.rrset(owner, rdtype)
+            if got:
+                put(e, "answer", qname, rdtype, *got)
                 if rdtype == T.NS:
-                    glue(z, z.rrset(owner, rdtype)[1], e)
+                    glue(z, got[1], e)
                 return
         if wild is None and not z.exists(qname):
             e.rcode = dns.rcode.NXDOMAIN
@@ -312,7 +311,7 @@ class World:
         first = rrset[0]
         owner, rdtype = first.owner.canonicalize(), first.rdtype
         if first.raw is not None or rdtype == T.RRSIG or (
-                not e.flags & AA and rdtype not in UNSIGNED_IN_REFERRAL):
+                not e.flags & AA and rdtype not in SIGNED_WITHOUT_AA):
             return rrset
         z = self.zone_of(owner, rdtype)
         if z is None or not z.decl.signed:
