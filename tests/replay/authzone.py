@@ -358,7 +358,7 @@ class World:
         when z is unsigned or a nodenial fault applies)."""
         if z is None or not z.decl.signed:
             return []
-        if any(f.kind == "nodenial" and f.applies(name, None)
+        if any(f.kind == "nodenial" and f.applies(name, rdtype)
                for f in z.decl.faults + e.faults):
             return []
         ttl = z.soa_minimum()
