@@ -19,6 +19,7 @@ import sys
 import tempfile
 import time
 
+import dns.edns
 import dns.exception
 import dns.flags
 import dns.message
@@ -26,6 +27,7 @@ import dns.query
 import dns.rcode
 import dns.rdatatype
 
+import authzone
 import scnfile
 import scripted
 
@@ -90,14 +92,31 @@ def write_hints(scn, path):
                                             else "A", addr))
 
 
-def write_config(scn, work):
+def anchor_lines(world, work, own):
+    """With anchor zones: their DS in work/anchors.key, and the config
+    lines "dnssec: yes" (unless the scenario says) and
+    trust-anchor-file."""
+    text = world.anchors()
+    if not text:
+        return []
+    path = os.path.join(work, "anchors.key")
+    with open(path, "w", encoding="ascii") as f:
+        f.write(text)
+    lines = ["trust-anchor-file: %s" % path]
+    return lines if "dnssec" in own else ["dnssec: yes"] + lines
+
+
+def write_config(scn, work, world):
     """curvecache.conf: the base lines, each replaced by the scenario's
-    line for the same option, then the scenario's other lines."""
+    line for the same option (dnssec: yes when a zone is an anchor),
+    then the scenario's other lines."""
     own = {line.split(":", 1)[0].strip() for line in scn.config}
+    extra = anchor_lines(world, work, own)
+    own |= {line.split(":", 1)[0] for line in extra}
     lines = ["%s: %s" % kv for kv in BASE_CONFIG if kv[0] not in own]
     lines += ["root-hints: %s/root.hints" % work,
               "control-socket: %s/control" % work]
-    lines += scn.config
+    lines += extra + scn.config
     path = os.path.join(work, "curvecache.conf")
     with open(path, "w", encoding="ascii") as f:
         f.write("# written by tests/replay/play.py\n")
@@ -187,20 +206,26 @@ def set_clock(path, offset):
     os.replace(tmp, path)
 
 
-def client_message(qname, qtype, opts):
-    """The client's query: RD unless NORD, DO and CD as asked."""
-    q = dns.message.make_query(qname, qtype, want_dnssec="DO" in opts)
+def client_message(qname, qtype, opts, edns):
+    """The client's query: RD unless NORD, DO, CD and AD as asked,
+    with EDNS when edns or DO."""
+    q = dns.message.make_query(qname, qtype, want_dnssec="DO" in opts,
+                               use_edns=0 if edns or "DO" in opts
+                               else None)
     if "NORD" in opts:
         q.flags &= ~dns.flags.RD
     if "CD" in opts:
         q.flags |= dns.flags.CD
+    if "AD" in opts:
+        q.flags |= dns.flags.AD
     return q
 
 
 def ask(step):
     """Send the step's query; (reply or None, milliseconds, error)."""
     qname, qtype, opts = step.args
-    q = client_message(qname, qtype, opts)
+    q = client_message(qname, qtype, opts,
+                       any(x[0] == "ede" for x in step.expect))
     send = dns.query.tcp if "TCP" in opts else dns.query.udp
     t0 = time.monotonic()
     try:
@@ -229,13 +254,21 @@ def check_section(r, sec, rules):
     exact = [rec for mode, rec in rules if mode == "exact"]
     if any(mode == "empty" for mode, _ in rules) and have:
         fails.append("%s not empty: %s" % (sec, "; ".join(map(str, have))))
-    for rec in [rec for mode, rec in rules if rec is not None]:
+    for rec in [rec for mode, rec in rules if mode in ("exact",
+                                                         "contains")]:
         got = keys.get(rec.key())
         if got is None:
             fails.append("%s lacks %s" % (sec, rec))
         elif got.ttl > rec.ttl:
             fails.append("%s: TTL %d above %d: %s" % (sec, got.ttl,
                                                       rec.ttl, rec))
+    for rdtype, owner in [rec for mode, rec in rules if mode == "has"]:
+        if not any(rec.rdtype == rdtype and (owner is None or
+                                             rec.owner == owner)
+                   for rec in have):
+            fails.append("%s has no %s%s" % (
+                sec, dns.rdatatype.to_text(rdtype),
+                "" if owner is None else " at %s" % owner))
     if exact:
         want = {rec.key() for rec in exact}
         for rec in have:
@@ -263,6 +296,13 @@ def check_header(r, exp, ms):
                                      flag_text(r.flags & val))
     if kind == "within" and ms > val:
         return "answered after %.0f ms, want within %d ms" % (ms, val)
+    if kind == "ede":
+        codes = [o.code for o in r.options
+                 if isinstance(o, dns.edns.EDEOption)]
+        if (val is None and codes) or (val is not None and
+                                       val not in codes):
+            return "EDE %s, want %s" % (codes or "none",
+                                         "none" if val is None else val)
     return None
 
 
@@ -370,8 +410,11 @@ def sanitizer_report(daemon):
 
 
 def run(scn, build, work):
-    """Servers, daemon, steps, stop; (status, why)."""
+    """Keys, servers, daemon, steps, stop; (status, why)."""
     net = scripted.Net(scn.servers)
+    net.world = authzone.World(scn, lambda: time.time() + net.clock,
+                               lambda: net.clock)
+    world = net.world
     try:
         net.start()
     except OSError as err:
@@ -379,7 +422,7 @@ def run(scn, build, work):
         return "fail", "scripted servers: %s" % err
     daemon = Daemon(build, work)
     try:
-        err = daemon.start(write_config(scn, work))
+        err = daemon.start(write_config(scn, work, world))
         fails = [err] if err else play(scn, daemon, net)
     finally:
         rc = daemon.stop()

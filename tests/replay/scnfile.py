@@ -16,7 +16,14 @@ FLAG_BITS = {"QR": 0x8000, "AA": 0x0400, "TC": 0x0200, "RD": 0x0100,
 SECTIONS = ("answer", "authority", "additional")
 ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "lowercase", "tc",
            "trailing")
-QUERY_OPTS = ("DO", "CD", "NORD", "TCP")
+QUERY_OPTS = ("DO", "CD", "AD", "NORD", "TCP")
+FAULTS = ("expired", "notyet", "unknown-key", "nosig", "badsig", "tamper",
+          "signer", "nodenial", "ds-mismatch", "bare-referrals", "origttl",
+          "expires", "sigs")
+KEY_OPTS = ("nopublish", "nods", "nosign")
+KEY_WINDOWS = ("publish", "ds", "sign")
+DEFAULT_ALG = 13
+DEFAULT_DIGEST = 2
 OPS = ("==", "!=", ">=", "<=", ">", "<")
 
 
@@ -59,6 +66,42 @@ class Entry:
         self.actions = []
         self.cont = False
         self.seen = 0
+        self.faults = []
+        self.deny = []
+
+
+class Fault:
+    """A deliberate DNSSEC fault: kind (one of FAULTS), its argument
+    (the zone of "signer"), and the RRset it is limited to (owner and
+    type, None for any)."""
+
+    def __init__(self, kind, arg=None, owner=None, rdtype=None):
+        self.kind, self.arg, self.owner, self.rdtype = kind, arg, owner, \
+            rdtype
+
+    def applies(self, owner, rdtype):
+        """Whether the fault touches the RRset owner/rdtype."""
+        return (self.owner is None or self.owner == owner) and \
+            (self.rdtype is None or self.rdtype == rdtype)
+
+
+class Zone:
+    """A zone of the scenario: its data (rr lines) and, when signed,
+    how (algorithm, denial, keys, faults)."""
+
+    def __init__(self, apex):
+        self.apex = apex
+        self.signed = True
+        self.alg = DEFAULT_ALG
+        self.denial = "nsec"
+        self.optout = False
+        self.iterations = 0
+        self.salt = b""
+        self.digest = DEFAULT_DIGEST
+        self.anchor = False
+        self.keys = []
+        self.faults = []
+        self.records = []
 
 
 class Server:
@@ -66,6 +109,7 @@ class Server:
 
     def __init__(self, name, addrs):
         self.name, self.addrs, self.entries = name, addrs, []
+        self.serves = []
 
 
 class Step:
@@ -85,6 +129,7 @@ class Scenario:
         self.sources, self.config, self.hints = [], [], []
         self.xfail = None
         self.servers = {}
+        self.zones = {}
         self.steps = []
 
     def needs_time(self):
@@ -184,6 +229,89 @@ def parse_action(words):
     return (words[0], None)
 
 
+def parse_zone(words):
+    """zone NAME [unsigned] [alg N] [nsec|nsec3] [optout] [iterations N]
+    [salt HEX] [digest N] [anchor|anchor-dnskey]."""
+    if not words:
+        raise ScnError("zone NAME [options]")
+    z = Zone(parse_name(words[0]))
+    opts = list(words[1:])
+    while opts:
+        w = opts.pop(0)
+        if w in ("alg", "iterations", "salt", "digest") and not opts:
+            raise ScnError("zone option %s needs a value" % w)
+        if w == "unsigned":
+            z.signed = False
+        elif w in ("nsec", "nsec3"):
+            z.denial = w
+        elif w == "optout":
+            z.denial, z.optout = "nsec3", True
+        elif w in ("anchor", "anchor-dnskey"):
+            z.anchor = "ds" if w == "anchor" else "dnskey"
+        elif w == "alg":
+            z.alg = int(opts.pop(0))
+        elif w == "iterations":
+            z.iterations = int(opts.pop(0))
+        elif w == "salt":
+            z.salt = bytes.fromhex(opts.pop(0))
+        elif w == "digest":
+            z.digest = int(opts.pop(0))
+        else:
+            raise ScnError("unknown zone option %r" % w)
+    return z
+
+
+def parse_key(words, zone):
+    """key NAME ksk|zsk [alg N] [nopublish] [nods] [nosign]
+    [publish T-U] [ds T-U] [sign T-U]."""
+    if len(words) < 2 or words[1] not in ("ksk", "zsk"):
+        raise ScnError("key NAME ksk|zsk [alg N] [%s]" % " ".join(KEY_OPTS))
+    alg, opts, rest = zone.alg, [], words[2:]
+    while rest:
+        w = rest.pop(0)
+        if w == "alg" and rest:
+            alg = int(rest.pop(0))
+        elif w in KEY_WINDOWS and rest:
+            opts.append((w, parse_range(rest.pop(0))))
+        elif w in KEY_OPTS:
+            opts.append(w)
+        else:
+            raise ScnError("unknown key option %r" % w)
+    return (words[0], words[1], alg, tuple(opts))
+
+
+def parse_fault(words):
+    """fault KIND [ARG] [on OWNER [TYPE]] (ARG: the ZONE of signer,
+    the seconds of origttl and expires, the count of sigs)."""
+    if not words or words[0] not in FAULTS:
+        raise ScnError("fault is one of %s" % ", ".join(FAULTS))
+    kind, rest = words[0], words[1:]
+    arg = None
+    if kind in ("signer", "origttl", "expires", "sigs"):
+        if not rest:
+            raise ScnError("fault %s needs its argument" % kind)
+        arg = rest.pop(0)
+        arg = parse_name(arg) if kind == "signer" else int(arg)
+    owner = rdtype = None
+    if rest:
+        if rest[0] != "on" or len(rest) not in (2, 3):
+            raise ScnError("fault %s ... on OWNER [TYPE]" % kind)
+        owner = parse_name(rest[1])
+        rdtype = dns.rdatatype.from_text(rest[2]) if len(rest) == 3 \
+            else None
+    return Fault(kind, arg, owner, rdtype)
+
+
+def parse_deny(words):
+    """deny [NAME TYPE]: the proof for the question (None), or for
+    another name and type."""
+    if not words:
+        return None
+    if len(words) != 2:
+        raise ScnError("deny [NAME TYPE]")
+    return (parse_name(words[0]), dns.rdatatype.from_text(words[1]))
+
+
 def entry_line(e, key, words, rest):
     """One line of a match block (rcode, flags, a record, action...)."""
     if key == "rcode":
@@ -199,6 +327,10 @@ def entry_line(e, key, words, rest):
         e.actions.append(parse_action(words))
     elif key == "continue":
         e.cont = True
+    elif key == "fault":
+        e.faults.append(parse_fault(words))
+    elif key == "deny":
+        e.deny.append(parse_deny(words))
     else:
         return False
     return True
@@ -215,11 +347,16 @@ def parse_expect(words, rest):
         return (what, parse_flags(words[1:]))
     if what == "within":
         return ("within", int(words[1]))
+    if what == "ede":
+        return ("ede", None if words[1] == "none" else int(words[1]))
     sec, _, mode = what.partition("-")
-    if sec not in SECTIONS or mode not in ("", "contains", "empty"):
+    if sec not in SECTIONS or mode not in ("", "contains", "empty", "has"):
         raise ScnError("unknown expectation %r" % what)
     if mode == "empty":
         return (sec, "empty", None)
+    if mode == "has":
+        owner = parse_name(words[2]) if len(words) > 2 else None
+        return (sec, "has", (dns.rdatatype.from_text(words[1]), owner))
     return (sec, mode or "exact", parse_rr(rest.split(None, 1)[1]))
 
 
@@ -262,6 +399,7 @@ class Reader:
         self.scn = Scenario(path)
         self.server = None
         self.entry = None
+        self.zone = None
 
     def header_line(self, key, words, rest):
         """title, source, xfail, config and hint lines."""
@@ -276,6 +414,26 @@ class Reader:
             scn.config.append(rest)
         elif key == "hint":
             scn.hints.append((parse_name(words[0]), words[1]))
+        elif key == "zone" and self.server is None:
+            self.zone = parse_zone(words)
+            if self.zone.apex in scn.zones:
+                raise ScnError("zone %s twice" % self.zone.apex)
+            scn.zones[self.zone.apex] = self.zone
+        else:
+            return False
+        return True
+
+    def zone_line(self, key, words, rest):
+        """rr, key and fault lines of a zone block."""
+        z = self.zone
+        if z is None or self.server is not None:
+            return False
+        if key == "rr":
+            z.records.append(parse_rr(rest))
+        elif key == "key":
+            z.keys.append(parse_key(words, z))
+        elif key == "fault":
+            z.faults.append(parse_fault(words))
         else:
             return False
         return True
@@ -288,6 +446,9 @@ class Reader:
             self.server = Server(words[0], words[1:])
             self.scn.servers[words[0]] = self.server
             self.entry = None
+            return True
+        if key == "serve" and self.server is not None and words:
+            self.server.serves += [parse_name(w) for w in words]
             return True
         if key == "match":
             if self.server is None:
@@ -306,6 +467,8 @@ class Reader:
         rest = rest.strip()
         words = rest.split()
         if self.header_line(key, words, rest):
+            return
+        if self.zone_line(key, words, rest):
             return
         if not self.scn.steps and self.server_line(key, words, rest):
             return
@@ -335,4 +498,40 @@ def read_scenario(path):
                 raise ScnError("%s:%d: %s" % (path, num, err)) from err
     if rd.scn.title is None or not rd.scn.hints or not rd.scn.steps:
         raise ScnError("%s: a scenario needs title, hint and steps" % path)
+    check_zones(rd.scn)
     return rd.scn
+
+
+def check_zones(scn):
+    """Every served zone, and the zone of every signer fault, is a zone
+    of the scenario."""
+    faults = [f for z in scn.zones.values() for f in z.faults]
+    faults += [f for s in scn.servers.values() for e in s.entries
+               for f in e.faults]
+    names = [n for s in scn.servers.values() for n in s.serves]
+    names += [f.arg for f in faults if f.kind == "signer"]
+    for n in names:
+        if n not in scn.zones:
+            raise ScnError("%s: no zone %s in the scenario" % (scn.path, n))
+    for z in scn.zones.values():
+        for f in z.faults:
+            if f.owner is not None and z.apex not in owner_zones(scn, f):
+                raise ScnError("%s: fault %s on %s%s: not zone %s's data" % (
+                    scn.path, f.kind, f.owner, "" if f.rdtype is None else
+                    " " + dns.rdatatype.to_text(f.rdtype), z.apex))
+
+
+def owner_zones(scn, fault):
+    """The zones whose data the fault's RRset can be: the deepest zone
+    of the scenario holding its owner, and for the apex of a child zone
+    (unless the type is not DS) the parent's side of the cut."""
+    def holder(name):
+        found = [a for a in scn.zones if name.is_subdomain(a)]
+        return max(found, key=len) if found else None
+    owner, out = fault.owner, []
+    if fault.rdtype != dns.rdatatype.DS:
+        out.append(holder(owner))
+    if fault.rdtype in (None, dns.rdatatype.DS) and owner in scn.zones \
+            and owner != dns.name.root:
+        out.append(holder(owner.parent()))
+    return out

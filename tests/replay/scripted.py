@@ -5,8 +5,11 @@ driver's own network namespace, and answers from its match entries:
 the first entry that matches the question (and its conditions) makes
 the reply, byte by byte as written (no compression, raw rdata as
 given); an entry marked continue sends its reply and lets the next
-matching entry send one too. A question that matches nothing gets
-REFUSED. Every question is logged (Net.log) for the sent checks.
+matching entry send one too. A question that matches nothing is
+answered from the zones the server serves ("serve" lines,
+tests/replay/authzone.py), or else gets REFUSED. Signed zones add
+their RRSIGs and proofs to every reply to a DO=1 query. Every question
+is logged (Net.log) for the sent checks.
 """
 
 import socket
@@ -43,7 +46,7 @@ class Query:
             self.server, self.addr, self.proto, self.qname,
             dns.rdatatype.to_text(self.qtype),
             "refused (no match)" if self.entry is None else
-            "entry %d" % self.entry)
+            "served zone" if self.entry == 0 else "entry %d" % self.entry)
 
 
 def entry_matches(e, qname, qtype, proto, clock):
@@ -93,14 +96,19 @@ def question_wire(query, wrong, lower=False):
     return name.to_wire() + struct.pack("!HH", q.rdtype, q.rdclass)
 
 
-def build_reply(e, query, proto):
-    """The bytes of entry e's reply to query over proto, or None (drop)."""
+def build_reply(e, query, proto, world=None):
+    """The bytes of entry e's reply to query over proto, or None (drop);
+    world (authzone.World) adds the signatures and proofs of signed
+    zones."""
     acts = dict(e.actions)
     if "drop" in acts:
         return None
     truncate = "tc" in acts and proto == "udp"
     flags = FLAG_BITS["QR"] | (query.flags & FLAG_BITS["RD"]) | e.flags
-    secs = [[] if truncate else [rr_wire(r) for r in e.sections[s]]
+    recs = e.sections
+    if world is not None and not truncate:
+        recs = world.decorate(e, query, recs)
+    secs = [[] if truncate else [rr_wire(r) for r in recs[s]]
             for s in SECTIONS]
     if truncate:
         flags |= FLAG_BITS["TC"]
@@ -130,8 +138,9 @@ def refused(query):
 class Net:
     """Every scripted server of a scenario, their sockets and threads."""
 
-    def __init__(self, servers):
+    def __init__(self, servers, world=None):
         self.servers = servers
+        self.world = world
         self.clock = 0
         self.log = []
         self.errors = []
@@ -168,11 +177,17 @@ class Net:
                                      rec.qtype, proto, self.clock):
                     continue
                 rec.entry = idx if rec.entry is None else rec.entry
-                pkt = build_reply(e, query, proto)
+                pkt = build_reply(e, query, proto, self.world)
                 if pkt is not None:
                     out.append((dict(e.actions).get("delay") or 0, pkt))
                 if not e.cont:
                     return out
+            if rec.entry is None and srv.serves:
+                auto = self.world.answer(srv, query)
+                if auto is not None:
+                    rec.entry = 0
+                    return [(0, build_reply(auto, query, proto,
+                                            self.world))]
         return out if rec.entry is not None else [(0, refused(query))]
 
     def count(self, server, qname=None, qtype=None):
