@@ -160,6 +160,10 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 
 	if (!answer_read(&ch, f->sname, f->snamelen, f->qtype, &ans, buf, cap))
 		return false;
+	/* a DS frame settles a chain of trust: data cached unvalidated
+	 * (while validation was off) is asked again */
+	if (f->ds_frame && ans.sec == CACHE_SEC_UNCHECKED)
+		return false;
 	f->state = ITER_F_DONE;
 	if (ans.kind != CACHE_KIND_RRSET) {
 		iter_lookup_negative(req, fi, &ans, buf);

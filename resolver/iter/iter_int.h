@@ -435,8 +435,7 @@ struct iter_img {
 bool iter_trust_step(struct iter_req *req, size_t fi);
 /* The reply to a DNSKEY query (o->keyq) of frame fi. */
 void iter_trust_key_reply(struct iter_req *req, size_t fi,
-                          const struct iter_out *o, const struct wire_msg *m,
-                          const uint8_t *key);
+                          const struct wire_msg *m, const uint8_t *key);
 /* Whether validation is on for this request (anchors configured). */
 bool iter_val_on(const struct iter_req *req);
 

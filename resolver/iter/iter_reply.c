@@ -586,7 +586,7 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	if (iter_curve_plain_refused(req, fi, o, reply))
 		return;
 	if (o->keyq) {
-		iter_trust_key_reply(req, fi, o, m, key);
+		iter_trust_key_reply(req, fi, m, key);
 		return;
 	}
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))

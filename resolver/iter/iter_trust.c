@@ -60,6 +60,7 @@ static enum iter_trust iter_trust_ds(struct iter_req *req, const uint8_t *z,
 {
 	struct dnssec_rdata ds[ITER_RRSET_MAX];
 	struct cache_answer ans;
+	size_t n;
 
 	if (!iter_trust_get(req, z, zlen, WIRE_TYPE_DS, &ans, buf))
 		return ITER_T_UNKNOWN;
@@ -74,11 +75,9 @@ static enum iter_trust iter_trust_ds(struct iter_req *req, const uint8_t *z,
 		return ITER_T_UNKNOWN;
 	/* no DS with a supported digest and algorithm: insecure (RFC
 	 * 4035 section 5.2) */
-	return dnssec_ds_usable(ds, iter_trust_views(buf, ans.len, ds,
-	                                             ITER_RRSET_MAX)) ==
-	                       DNSSEC_OK ?
-	               ITER_T_NEED_KEY :
-	               ITER_T_INSECURE;
+	n = iter_trust_views(buf, ans.len, ds, ITER_RRSET_MAX);
+	return dnssec_ds_usable(ds, n) == DNSSEC_OK ? ITER_T_NEED_KEY :
+	                                              ITER_T_INSECURE;
 }
 
 /* Whether an ancestor between zone and the anchor is known insecure. */
@@ -332,8 +331,7 @@ static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
 }
 
 void iter_trust_key_reply(struct iter_req *req, size_t fi,
-                          const struct iter_out *o, const struct wire_msg *m,
-                          const uint8_t *key)
+                          const struct wire_msg *m, const uint8_t *key)
 {
 	struct iter_frame *f = req->frame[fi];
 	const struct iter_class *c = &req->cls;
@@ -345,7 +343,6 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 	int status = DNSSEC_EMISMATCH;
 	uint8_t sec = CACHE_SEC_BOGUS;
 
-	(void)o;
 	if (rd != NULL && c->kind == ITER_K_ANSWER && c->nlink == 0)
 		sec = iter_trust_keys_check(req, f->zone.name, f->zone.len, m,
 		                            rd, &n, &ttl, &status);
