@@ -68,6 +68,21 @@ static unsigned iter_curvesec_digest(const struct iter_zone *z,
 	return (unsigned)n;
 }
 
+/* One debug line (event=curve_confirmed) about zone z. */
+static void iter_curvesec_log(const struct iter_zone *z, const char *note,
+                              size_t n, uint32_t ttl)
+{
+	char text[WIRE_NAME_TEXT_MAX];
+
+	if (log_level() < CFG_LOG_DEBUG)
+		return;
+	if (wire_name_to_text(z->name, z->len, text, sizeof text, NULL) !=
+	    WIRE_OK)
+		strcpy(text, "?");
+	log_debug("curve_confirmed", "zone=%s note=%s n=%zu ttl=%u", text,
+	          note, n, (unsigned)ttl);
+}
+
 /* Whether DNSSEC may confirm keys for this request. */
 static bool iter_curvesec_on(const struct iter_req *req)
 {
@@ -100,7 +115,8 @@ static void iter_curvesec_confirm(struct iter_req *req,
 		memcpy(c.parent, c.keys, sizeof c.parent);
 	c.until = now + (time_t)ttl;
 	(void)curvepin_confirm(req->env->pin, apex->name, apex->len, &c, now);
-	log_debug("curve_confirmed", "keys=%u ttl=%u", c.nkeys, (unsigned)ttl);
+	iter_curvesec_log(apex, "keys confirmed by the signed NS set", c.nkeys,
+	                  ttl);
 }
 
 void iter_curvesec_seen(struct iter_req *req, const struct wire_msg *m,
@@ -196,14 +212,13 @@ static bool iter_curvesec_switch(struct iter_req *req, size_t fi,
 		any = any || ns->naddr > 0;
 	}
 	if (!any) {
-		log_debug("curve_confirmed", "note=%s",
-		          "no address for the signed NS set's servers");
+		iter_curvesec_log(apex, "no address for its servers",
+		                  apex->nns, 0);
 		return false;
 	}
 	*z = *apex;
 	iter_frame_newstep(req, fi);
-	log_debug("curve_confirmed", "note=%s",
-	          "servers switched to the signed NS set's keys");
+	iter_curvesec_log(apex, "servers switched to its keys", z->nns, 0);
 	return true;
 }
 

@@ -249,9 +249,12 @@ void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
 	                   iter_data_rank(&req->cls) :
 	                   ITER_RANK_CHECKED;
 
-	(void)iter_cache_as(req, m, WIRE_SECTION_ANSWER, zone, zonelen,
-	                    WIRE_TYPE_NS, WIRE_TYPE_NS, rank, key, false);
-	if (rank != ITER_RANK_CHECKED)
+	uint8_t vsec = iter_cache_as(req, m, WIRE_SECTION_ANSWER, zone,
+	                             zonelen, WIRE_TYPE_NS, WIRE_TYPE_NS, rank,
+	                             key, false);
+
+	/* the addresses of the servers of a set that was cached */
+	if (rank != ITER_RANK_CHECKED || vsec == CACHE_SEC_SECURE)
 		iter_answer_ns_glue(req, req->vfi, m, key);
 }
 

@@ -78,6 +78,7 @@ do-ip6: no
 user:
 control-socket:
 log-level: debug
+log-queries: yes
 query-timeout: 5
 EOF
 "$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
@@ -198,6 +199,34 @@ if grep -q 'event=dnssec zone=badsig.sec. name=www.badsig.sec. type=A verdict=bo
   ok "a bogus RRset is logged with its reason"
 else
   bad "a bogus RRset is logged with its reason" "no line" \
+    "$WORK/curvecache.log"
+fi
+# ---- DNSSEC and DNSCurve together (resolver/iter/iter_curvesec.c) ----
+# curve.sec.: its key is in the referral and in its signed apex NS set,
+# which confirms it; www.curve.sec. A (asked above) came secure and boxed.
+# curveup.sec.: the referral names a plain server, the signed apex NS set
+# the uz5 one: curvecache switches to DNSCurve for the zone.
+# together NAME ZONE NOTE TITLE: NAME A was answered secure over DNSCurve
+# (query log) and the iterator logged NOTE (event=curve_confirmed) for
+# ZONE.
+together() {
+  if grep 'event=query ' "$WORK/curvecache.log" | grep " name=$1 type=A " |
+    grep -q ' curve=yes dnssec=secure' &&
+    grep 'event=curve_confirmed ' "$WORK/curvecache.log" |
+    grep " zone=$2 " | grep -q "note=\"$3\""; then
+    ok "$4"
+  else
+    bad "$4" "no such query-log or curve_confirmed line" \
+      "$WORK/curvecache.log"
+  fi
+}
+together www.curve.sec. curve.sec. "keys confirmed by the signed NS set" \
+  "curve.sec.: secure, over DNSCurve, keys confirmed by DNSSEC"
+expect secure www.curveup.sec A
+together www.curveup.sec. curveup.sec. "servers switched to its keys" \
+  "curveup.sec.: keys only its signed NS set names are used"
+if grep -q 'event=curve_downgrade' "$WORK/curvecache.log"; then
+  bad "no DNSCurve downgrade refused in the lab" "see the log" \
     "$WORK/curvecache.log"
 fi
 echo "# checks done: $(elapsed)"
