@@ -30,6 +30,7 @@ CC_IP=127.54.100.2
 CC_PID=
 signedenv=
 CURVECACHE=${CURVECACHE:-./curvecache}
+CTL=${CURVECACHE_CONTROL:-./curvecache-control}
 
 cleanup() {
   [ -n "$CC_PID" ] && e2e_kill "$CC_PID"
@@ -51,6 +52,8 @@ for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen dnssec-signzone \
 done
 [ -x "$CURVECACHE" ] || { echo "FAIL: $CURVECACHE not built"; exit 1; }
 case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
+[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
+case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
 e2e_t0=$(date +%s)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/validate_lab.XXXXXX") || exit 1
 trap cleanup EXIT
@@ -76,7 +79,7 @@ trust-anchor-file: $SIGNED_TA_DS
 do-not-query-localhost: no
 do-ip6: no
 user:
-control-socket:
+control-socket: $WORK/control
 log-level: debug
 log-queries: yes
 query-timeout: 5
@@ -228,6 +231,37 @@ together www.curveup.sec. curveup.sec. "servers switched to its keys" \
 if grep -q 'event=curve_downgrade' "$WORK/curvecache.log"; then
   bad "no DNSCurve downgrade refused in the lab" "see the log" \
     "$WORK/curvecache.log"
+fi
+# The downgrade: sec.'s server now refers curve.sec. to its NSD by a plain
+# name (the key stripped on the way); the cache is flushed, the keys its
+# signed NS set confirmed are not: SERVFAIL, EDE 0, logged, counted.
+awk -v k="$SIGNED_CURVE_KEY.ns1.curve.sec." -v ip="$SIGNED_CURVE_BACKEND_IP" '
+  $1 == "curve.sec." && $4 == "NS" { $5 = "ns1.curve.sec." }
+  $1 == k && $4 == "A" { $1 = "ns1.curve.sec."; $5 = ip }
+  { print }' "$SIGNED_DIR/sec.signed" >"$WORK/sec.stripped" &&
+  cat "$WORK/sec.stripped" >"$SIGNED_DIR/sec.signed" &&
+  kill -HUP "$(cat "$SIGNED_DIR/nsd-tld.pid")"
+n=0
+until dig +norec +time=1 +tries=1 +noall +authority "@$SIGNED_TLD_IP" \
+  www.curve.sec A 2>/dev/null | grep -q 'NS[[:space:]]*ns1\.curve\.sec\.'; do
+  n=$((n + 1))
+  [ $n -ge 50 ] && { bad "sec. reloaded" "the referral still has the key"; break; }
+  sleep 0.1
+done
+"$CTL" -s "$WORK/control" flush_all >/dev/null 2>&1 ||
+  bad "flush_all" "curvecache-control failed"
+raw=$WORK/downgrade.out
+dig +dnssec +time=5 +tries=1 "@$CC_IP" www.curve.sec A >"$raw" 2>&1
+if [ "$(dig_status "$raw")" = SERVFAIL ] &&
+  grep -q 'EDE: 0 (Other): (DNSCurve downgrade' "$raw" &&
+  grep -q 'event=curve_downgrade zone=curve.sec. ' "$WORK/curvecache.log" &&
+  [ "$(cc_stat curve.downgrade.refused)" = 1 ]; then
+  ok "keys dropped from a referral after DNSSEC confirmed them: refused"
+else
+  why="status $(dig_status "$raw")"
+  bad "keys dropped from a referral after DNSSEC confirmed them: refused" \
+    "$why, curve.downgrade.refused $(cc_stat curve.downgrade.refused)" \
+    "$raw"
 fi
 echo "# checks done: $(elapsed)"
 e2e_kill "$CC_PID"
