@@ -281,6 +281,7 @@ void iter_curvesec_ns_reply(struct iter_req *req, size_t fi,
 {
 	struct iter_frame *f = req->frame[fi];
 	const struct iter_class *c = &req->cls;
+	struct curvepin_conf conf;
 
 	(void)o;
 	f->curve_ask = false;
@@ -290,7 +291,12 @@ void iter_curvesec_ns_reply(struct iter_req *req, size_t fi,
 	    wire_name_equal(c->final, c->finallen, f->zone.name, f->zone.len))
 		iter_cache_ns_checked(req, m, f->zone.name, f->zone.len, key);
 	iter_frame_newstep(req, fi);
-	(void)iter_curvesec_apply(req, fi, NULL);
+	(void)iter_curvesec_apply(req, fi,
+	                          curvepin_confirmed(req->env->pin,
+	                                             f->zone.name, f->zone.len,
+	                                             req->now.wall, &conf) ?
+	                                  &conf :
+	                                  NULL);
 	f->state = ITER_F_QUERY;
 }
 

@@ -225,6 +225,14 @@ together() {
 }
 together www.curve.sec. curve.sec. "keys confirmed by the signed NS set" \
   "curve.sec.: secure, over DNSCurve, keys confirmed by DNSSEC"
+lookup=$WORK/lookup.out
+"$CTL" -s "$WORK/control" lookup www.curve.sec >"$lookup" 2>&1
+if grep -q '^dnscurve keys: 1 of curve\.sec\. confirmed by DNSSEC until ' \
+  "$lookup"; then
+  ok "lookup: curve.sec.'s key confirmed by DNSSEC"
+else
+  bad "lookup: curve.sec.'s key confirmed by DNSSEC" "no such line" "$lookup"
+fi
 expect secure www.curveup.sec A
 together www.curveup.sec. curveup.sec. "servers switched to its keys" \
   "curveup.sec.: keys only its signed NS set names are used"
