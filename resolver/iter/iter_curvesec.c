@@ -14,7 +14,9 @@
  * - Its keys are confirmed (curvepin_confirm) until its TTL runs out,
  *   with the keys the delegation had at the time.
  * - Keys it names that the frame's servers lack switch the frame to its
- *   servers (with their keys) when at least one of them has an address.
+ *   servers (with their keys) when at least one of them has an address;
+ *   a set without keys leaves the frame's (boxing only adds privacy to
+ *   what DNSSEC checks), and confirms nothing a referral could strip.
  * - A later referral whose keys are neither the confirmed ones nor those
  *   the delegation had when they were confirmed drops or changes them:
  *   a downgrade (SERVFAIL, event=curve_downgrade, counted with the other
@@ -239,8 +241,9 @@ static enum iter_apex iter_curvesec_apply(struct iter_req *req, size_t fi,
 		if (live == NULL)
 			iter_curvesec_confirm(req, apex, z, ttl);
 		(void)iter_curvesec_digest(z, have);
-		(void)iter_curvesec_digest(apex, want);
-		if (sodium_memcmp(have, want, sizeof have) != 0)
+		/* a signed set without keys leaves the referral's be */
+		if (iter_curvesec_digest(apex, want) > 0 &&
+		    sodium_memcmp(have, want, sizeof have) != 0)
 			(void)iter_curvesec_switch(req, fi, apex);
 	}
 	free(apex);
@@ -262,7 +265,8 @@ void iter_curvesec_step(struct iter_req *req, size_t fi)
 	live = curvepin_confirmed(req->env->pin, f->zone.name, f->zone.len,
 	                          req->now.wall, &c);
 	(void)iter_curvesec_digest(&f->zone, have);
-	if (live && sodium_memcmp(have, c.keys, sizeof have) == 0)
+	if (live &&
+	    (c.nkeys == 0 || sodium_memcmp(have, c.keys, sizeof have) == 0))
 		return;
 	/* the zone's own set already heard, unsigned or bogus: asking
 	 * again before it expires tells nothing new */
@@ -311,6 +315,10 @@ bool iter_curvesec_referral_ok(struct iter_req *req, size_t fi,
 
 	if (!curvepin_confirmed(req->env->pin, z->name, z->len, req->now.wall,
 	                        &c))
+		return true;
+	/* the zone's signed set names no key: nothing to keep from being
+	 * stripped, and keys a referral adds only box what DNSSEC checks */
+	if (c.nkeys == 0)
 		return true;
 	n = iter_curvesec_digest(z, got);
 	if (sodium_memcmp(got, c.keys, sizeof got) == 0) {

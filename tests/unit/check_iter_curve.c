@@ -457,22 +457,27 @@ static void digest(const char *label, uint8_t out[CURVEPIN_DIGEST_BYTES])
 	                 0);
 }
 
-/* curve.example.'s keys confirmed: KEYLABEL's, the delegation had
- * `parent`'s at the time (NULL: none). */
-static void confirm(const char *parent, time_t ttl)
+/* curve.example.'s keys confirmed: `keys`'s (NULL: none), the delegation
+ * had `parent`'s at the time (NULL: none). */
+static void confirm_as(const char *keys, const char *parent, time_t ttl)
 {
 	uint8_t z[WIRE_NAME_MAX];
 	struct curvepin_conf c;
 
 	memset(&c, 0, sizeof c);
-	digest(KEYLABEL, c.keys);
+	digest(keys, c.keys);
 	digest(parent, c.parent);
-	c.nkeys = 1;
+	c.nkeys = keys != NULL;
 	c.until = N.now.wall + ttl;
 	ck_assert_int_eq(curvepin_confirm(N.env.pin, z,
 	                                  net_wire("curve.example.", z), &c,
 	                                  N.now.wall),
 	                 CURVEPIN_OK);
+}
+
+static void confirm(const char *parent, time_t ttl)
+{
+	confirm_as(KEYLABEL, parent, ttl);
 }
 
 static void check_downgrade(const struct answer *r, const char *why)
@@ -551,6 +556,21 @@ START_TEST(test_sec_parent_never_had)
 	world(false);
 	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(downgrades, 0);
+}
+END_TEST
+
+/* The signed set named no key, the referral had none then: a referral
+ * with a key now is taken (and used). */
+START_TEST(test_sec_none_confirmed)
+{
+	const struct answer *r;
+
+	confirm_as(NULL, NULL, 3600);
+	world(true);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
 	ck_assert_uint_eq(downgrades, 0);
 }
 END_TEST
@@ -696,6 +716,7 @@ static Suite *iter_curve_suite(void)
 	tcase_add_test(tc, test_sec_changed);
 	tcase_add_test(tc, test_sec_same_and_expired);
 	tcase_add_test(tc, test_sec_parent_never_had);
+	tcase_add_test(tc, test_sec_none_confirmed);
 	tcase_add_test(tc, test_sec_cached_apex);
 	tcase_add_test(tc, test_sec_fetch);
 	tcase_add_test(tc, test_sec_unsigned_no_fetch);
