@@ -73,6 +73,7 @@
 struct cache;
 struct cfg;
 struct curve_client;
+struct curvepin;
 struct server;
 
 /**
@@ -165,6 +166,8 @@ struct control_env {
 	control_each_fn each; /**< NULL: worker 0 only, and
 	                           forward_add/remove refused */
 	void *each_arg;
+	struct curvepin *pin; /**< DNSCurve pins and keys confirmed
+	                           by DNSSEC (lookup); NULL: none */
 };
 
 /** The command engine: an environment and the stats reset baseline. */

@@ -3,7 +3,8 @@
  * entries (see control.h): flush, flush_zone, flush_type, flush_all,
  * flush_negative and dump_cache, and the DNSSEC lines of lookup (the
  * status of each entry of the name next to its provenance, and a
- * one-line verdict on the answer a client would get). load_cache is a stream
+ * one-line verdict on the answer a client would get, and the DNSCurve keys
+ * DNSSEC confirmed for its zone). load_cache is a stream
  * of its session and stays with the sessions (control_cmd.c). Calls the cache
  * (cache.h), the cache-file writer (cachefile.h) and the type names of
  * rrtext.h; no sockets, no workers.
@@ -15,6 +16,7 @@
 
 #include "store/cachefile.h"
 #include "control_int.h"
+#include "infra/curvepin.h"
 #include "front/respond.h"
 #include "wire/answer.h"
 #include "wire/rrtext.h"
@@ -213,6 +215,48 @@ static void sec_answer(struct cache *c, const uint8_t *name, size_t len,
 	free(buf);
 }
 
+/** Bytes of a UTC time as "2026-12-05T08:00:00Z" (and a NUL). */
+#define CONTROL_UTC_TEXT 32
+
+/* "dnscurve keys: ..." for the closest zone at or above the name whose
+ * keys its signed apex NS set confirmed (resolver/iter/iter_curvesec.c),
+ * and whether curve-pin holds that zone. */
+static void sec_curve_keys(struct curvepin *pin, const uint8_t *name,
+                           size_t len, struct control_out *out)
+{
+	struct curvepin_conf conf;
+	time_t now = time(NULL);
+	char zone[WIRE_NAME_TEXT_MAX], until[CONTROL_UTC_TEXT];
+	struct tm tm;
+	bool found = false;
+
+	/* each step drops one label: the loop ends at the root */
+	while (len > 1 && (size_t)name[0] + 1 < len &&
+	       !(found = curvepin_confirmed(pin, name, len, now, &conf))) {
+		len -= (size_t)name[0] + 1;
+		name += (size_t)name[0] + 1;
+	}
+	if (!found ||
+	    wire_name_to_text(name, len, zone, sizeof zone, NULL) != WIRE_OK ||
+	    gmtime_r(&conf.until, &tm) == NULL ||
+	    strftime(until, sizeof until, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		return;
+	if (conf.nkeys > 0)
+		control_out_printf(out,
+		                   "dnscurve keys: %u of %s confirmed by "
+		                   "DNSSEC "
+		                   "until %s%s\n",
+		                   conf.nkeys, zone, until,
+		                   curvepin_held(pin, name, len, now) ?
+		                           " (and pinned)" :
+		                           "");
+	else
+		control_out_printf(out,
+		                   "dnscurve keys: none for %s, says its "
+		                   "DNSSEC-signed NS set (until %s)\n",
+		                   zone, until);
+}
+
 void control_lookup_sec(struct control_cmd *c, const uint8_t *name, size_t len,
                         uint16_t type, struct control_out *out)
 {
@@ -242,4 +286,6 @@ void control_lookup_sec(struct control_cmd *c, const uint8_t *name, size_t len,
 	free(w);
 	sec_answer(c->env.cache, name, len, type != 0 ? type : WIRE_TYPE_A,
 	           out);
+	if (c->env.pin != NULL)
+		sec_curve_keys(c->env.pin, name, len, out);
 }

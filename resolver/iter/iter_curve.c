@@ -20,6 +20,10 @@
  * curve-pin: every keyed referral pins its zone until its NS TTL runs
  * out (curvepin.h); a key-less referral for a pinned zone is refused in
  * the same way.
+ *
+ * Signed zones: keys the zone's own SECURE apex NS RRset confirmed
+ * (iter_curvesec.c) are checked first; a referral that drops or changes
+ * them is refused there, and the SECURE set is cached whatever its keys.
  */
 #include <string.h>
 
@@ -41,23 +45,27 @@ bool iter_curve_required(const struct iter_req *req, const uint8_t *name,
 	return false;
 }
 
+void iter_curve_refused(struct iter_req *req, size_t fi, const char *why)
+{
+	req->counts.downgrades++;
+	if (req->env->downgrades != NULL)
+		(*req->env->downgrades)++;
+	iter_fail(req->frame[fi], why);
+}
+
 /* Refuse: count, log, fail the frame. */
 static void iter_curve_refuse(struct iter_req *req, size_t fi,
                               const uint8_t *name, size_t len, const char *why)
 {
 	char text[WIRE_NAME_TEXT_MAX];
 
-	req->counts.downgrades++;
-	if (req->env->downgrades != NULL)
-		(*req->env->downgrades)++;
 	if (wire_name_to_text(name, len, text, sizeof(text), NULL) != WIRE_OK)
 		strcpy(text, "?");
 	log_warn_limited("curve_downgrade", "name=%s reason=%s", text, why);
-	iter_fail(req->frame[fi], why);
+	iter_curve_refused(req, fi, why);
 }
 
-/* Keep only the servers with keys (z has at least one). */
-static void iter_curve_keyed_only(struct iter_zone *z)
+void iter_curve_keyed_only(struct iter_zone *z)
 {
 	size_t i, n = 0;
 
@@ -81,6 +89,8 @@ bool iter_curve_referral_ok(struct iter_req *req, size_t fi,
 	bool keyed = false;
 	size_t i;
 
+	if (!iter_curvesec_referral_ok(req, fi, z))
+		return false;
 	for (i = 0; i < z->nns; i++)
 		keyed = keyed || z->ns[i].curve;
 	if (keyed) {

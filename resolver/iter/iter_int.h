@@ -28,7 +28,8 @@
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
  * iter_classify.c, iter_reply.c, iter_referral.c, iter_cname.c,
  * iter_qmin.c, iter_curve.c (curve-require, curve-pin, where keys may
- * come from), iter_util.c (names, RDATA, result image).
+ * come from), iter_curvesec.c (keys confirmed by DNSSEC), iter_util.c
+ * (names, RDATA, result image).
  */
 #ifndef CURVECACHE_RESOLVER_ITER_INT_H
 #define CURVECACHE_RESOLVER_ITER_INT_H
@@ -187,6 +188,10 @@ struct iter_frame {
 	                            below: nothing to hand down */
 	bool ds_asked;         /**< a DS frame ran for this zone */
 	int trust_status;      /**< BOGUS: why (enum dnssec_status) */
+	bool curve_ask;        /**< the step asks "ZONE NS" first
+	                            (iter_curvesec.c) */
+	uint64_t curve_asked;  /**< name hash of the zone it was
+	                            asked of (once per cut) */
 };
 
 /** One query handed out and not yet settled. */
@@ -215,6 +220,7 @@ struct iter_out {
 	uint16_t edns;
 	uint64_t sent_ms;
 	bool keyq; /**< the zone's DNSKEY, asked for its trust */
+	bool nsq;  /**< the zone's NS, asked for its keys */
 };
 
 /** The classifier's reasons that change what is done with a server. */
@@ -379,6 +385,12 @@ uint8_t iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
 void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
                           const uint8_t *zone, size_t zonelen,
                           const uint8_t *key);
+/* The zone's own NS answer to frame req->vfi (an apex NS query):
+ * validated, and cached when its keys agree with the delegation's or
+ * when it is SECURE. */
+void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
+                           const uint8_t *zone, size_t zonelen,
+                           const uint8_t *key);
 
 /* iter_referral.c */
 void iter_referral_apply(struct iter_req *req, size_t fi,
@@ -401,6 +413,30 @@ bool iter_curve_plain_refused(struct iter_req *req, size_t fi,
                               const struct iter_reply *reply);
 bool iter_curve_ns_agree(struct iter_req *req, size_t fi,
                          const struct wire_msg *m);
+/* Count a refused downgrade and fail frame fi (the caller logs). */
+void iter_curve_refused(struct iter_req *req, size_t fi, const char *why);
+/* Keep only the servers with keys (z has at least one). */
+void iter_curve_keyed_only(struct iter_zone *z);
+
+/* iter_curvesec.c: DNSCurve keys confirmed by the zone's signed apex NS
+ * RRset */
+/* A referral into z: false when it drops or changes confirmed keys
+ * (frame fi failed, the answer's EDE set); with the confirmed keys,
+ * only the keyed servers are kept. */
+bool iter_curvesec_referral_ok(struct iter_req *req, size_t fi,
+                               struct iter_zone *z);
+/* A SECURE NS RRset (owner, in a section of m) is cached or answered:
+ * its keys are confirmed for ttl seconds. */
+void iter_curvesec_seen(struct iter_req *req, const struct wire_msg *m,
+                        enum wire_section sec, const uint8_t *owner,
+                        size_t ownerlen, uint32_t ttl);
+/* Before frame fi queries its zone: when it is SECURE, take its keys
+ * from its cached SECURE apex NS set, or set f->curve_ask. */
+void iter_curvesec_step(struct iter_req *req, size_t fi);
+/* The reply to a "ZONE NS" query (o->nsq). */
+void iter_curvesec_ns_reply(struct iter_req *req, size_t fi,
+                            const struct iter_out *o, const struct wire_msg *m,
+                            const uint8_t *key);
 
 /* iter_cname.c */
 bool iter_chain_apply(struct iter_req *req, size_t fi,

@@ -380,6 +380,12 @@ static void iter_out_question(const struct iter_frame *f, struct iter_out *o)
 		o->qtype = WIRE_TYPE_DNSKEY;
 		o->minimised = false;
 		o->keyq = true;
+	} else if (f->curve_ask) {
+		qname = f->zone.name;
+		o->qnamelen = f->zone.len;
+		o->qtype = WIRE_TYPE_NS;
+		o->minimised = false;
+		o->nsq = true;
 	}
 	memcpy(o->qname, qname, o->qnamelen);
 }
@@ -537,6 +543,7 @@ int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 		return ITER_WAIT;
 	if (iter_trust_step(req, fi))
 		return ITER_CONTINUE;
+	iter_curvesec_step(req, fi);
 	iter_qmin_skip(req, fi);
 	/* Untried addresses, then untried glueless NS names, then retries. */
 	if (iter_pick(req, fi, 1, &ns, &addr, &pick) ||

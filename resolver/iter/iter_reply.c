@@ -22,6 +22,9 @@
 
 /** Offset of the MINIMUM field from the end of SOA RDATA. */
 #define ITER_SOA_MINIMUM_FROM_END 4
+/** iter_cache_as's rank for "validate; cache at the data's rank only
+ *  when SECURE" (an apex NS set whose keys are not the delegation's). */
+#define ITER_RANK_CHECKED (-1)
 
 void iter_tally(uint64_t *counter)
 {
@@ -139,6 +142,24 @@ static void iter_set_strip_private(struct iter_req *req, enum wire_section sec,
 	s->n = kept;
 }
 
+/* The rank an RRset of status vsec is cached at: a SECURE NS set was
+ * signed by its zone, so its keys stand and it is cached whatever the
+ * delegation said (noted by iter_curvesec.c); ITER_RANK_CHECKED: at the
+ * data's rank only when SECURE. */
+static int iter_rank_final(struct iter_req *req, const struct wire_msg *m,
+                           enum wire_section sec, const uint8_t *owner,
+                           size_t ownerlen, uint16_t store, int rank,
+                           uint8_t vsec, uint32_t ttl)
+{
+	if (vsec == CACHE_SEC_SECURE && store == WIRE_TYPE_NS) {
+		iter_curvesec_seen(req, m, sec, owner, ownerlen, ttl);
+		return rank == CACHE_RANK_NONE || rank == ITER_RANK_CHECKED ?
+		               iter_data_rank(&req->cls) :
+		               rank;
+	}
+	return rank == ITER_RANK_CHECKED ? CACHE_RANK_NONE : rank;
+}
+
 /* Gather the (owner, type) records of a section; cache them as type
  * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
  * append, add them to the client's answer. */
@@ -152,7 +173,10 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	uint8_t vsec = CACHE_SEC_UNCHECKED;
 	int status = 0;
 	size_t i;
+	bool checked = rank == ITER_RANK_CHECKED;
 
+	if (checked)
+		rank = iter_data_rank(&req->cls);
 	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL)
 		goto done;
 	iter_set_gather(req, m, sec, owner, ownerlen, type, s);
@@ -173,6 +197,9 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	iter_set_strip_private(req, sec, owner, ownerlen, type, s);
 	if (s->n == 0)
 		goto done;
+	rank = iter_rank_final(req, m, sec, owner, ownerlen, store,
+	                       checked ? ITER_RANK_CHECKED : rank, vsec,
+	                       s->ttl);
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
 		struct cache_rrset set = { owner,   ownerlen,
 			                   store,   req->frame[0]->qclass,
@@ -217,6 +244,23 @@ void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
 	(void)iter_cache_as(req, m, WIRE_SECTION_AUTHORITY, zone, zonelen,
 	                    WIRE_TYPE_NS, ITER_TYPE_PARENT_NS,
 	                    CACHE_RANK_REFERRAL, key, false);
+}
+
+void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
+                           const uint8_t *zone, size_t zonelen,
+                           const uint8_t *key)
+{
+	int rank = iter_curve_ns_agree(req, req->vfi, m) ?
+	                   iter_data_rank(&req->cls) :
+	                   ITER_RANK_CHECKED;
+
+	uint8_t vsec = iter_cache_as(req, m, WIRE_SECTION_ANSWER, zone,
+	                             zonelen, WIRE_TYPE_NS, WIRE_TYPE_NS, rank,
+	                             key, false);
+
+	/* the addresses of the servers of a set that was cached */
+	if (rank != ITER_RANK_CHECKED || vsec == CACHE_SEC_SECURE)
+		iter_answer_ns_glue(req, req->vfi, m, key);
 }
 
 /* The final RRset of an ANY answer: every type at the name, uncached. */
@@ -587,6 +631,10 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 		return;
 	if (o->keyq) {
 		iter_trust_key_reply(req, fi, m, key);
+		return;
+	}
+	if (o->nsq) {
+		iter_curvesec_ns_reply(req, fi, o, m, key);
 		return;
 	}
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))

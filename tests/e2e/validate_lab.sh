@@ -30,6 +30,7 @@ CC_IP=127.54.100.2
 CC_PID=
 signedenv=
 CURVECACHE=${CURVECACHE:-./curvecache}
+CTL=${CURVECACHE_CONTROL:-./curvecache-control}
 
 cleanup() {
   [ -n "$CC_PID" ] && e2e_kill "$CC_PID"
@@ -51,6 +52,8 @@ for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen dnssec-signzone \
 done
 [ -x "$CURVECACHE" ] || { echo "FAIL: $CURVECACHE not built"; exit 1; }
 case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
+[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
+case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
 e2e_t0=$(date +%s)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/validate_lab.XXXXXX") || exit 1
 trap cleanup EXIT
@@ -76,8 +79,9 @@ trust-anchor-file: $SIGNED_TA_DS
 do-not-query-localhost: no
 do-ip6: no
 user:
-control-socket:
+control-socket: $WORK/control
 log-level: debug
+log-queries: yes
 query-timeout: 5
 EOF
 "$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
@@ -199,6 +203,73 @@ if grep -q 'event=dnssec zone=badsig.sec. name=www.badsig.sec. type=A verdict=bo
 else
   bad "a bogus RRset is logged with its reason" "no line" \
     "$WORK/curvecache.log"
+fi
+# ---- DNSSEC and DNSCurve together (resolver/iter/iter_curvesec.c) ----
+# curve.sec.: its key is in the referral and in its signed apex NS set,
+# which confirms it; www.curve.sec. A (asked above) came secure and boxed.
+# curveup.sec.: the referral names a plain server, the signed apex NS set
+# the uz5 one: curvecache switches to DNSCurve for the zone.
+# together NAME ZONE NOTE TITLE: NAME A was answered secure over DNSCurve
+# (query log) and the iterator logged NOTE (event=curve_confirmed) for
+# ZONE.
+together() {
+  if grep 'event=query ' "$WORK/curvecache.log" | grep " name=$1 type=A " |
+    grep -q ' curve=yes dnssec=secure' &&
+    grep 'event=curve_confirmed ' "$WORK/curvecache.log" |
+    grep " zone=$2 " | grep -q "note=\"$3\""; then
+    ok "$4"
+  else
+    bad "$4" "no such query-log or curve_confirmed line" \
+      "$WORK/curvecache.log"
+  fi
+}
+together www.curve.sec. curve.sec. "keys confirmed by the signed NS set" \
+  "curve.sec.: secure, over DNSCurve, keys confirmed by DNSSEC"
+lookup=$WORK/lookup.out
+"$CTL" -s "$WORK/control" lookup www.curve.sec >"$lookup" 2>&1
+if grep -q '^dnscurve keys: 1 of curve\.sec\. confirmed by DNSSEC until ' \
+  "$lookup"; then
+  ok "lookup: curve.sec.'s key confirmed by DNSSEC"
+else
+  bad "lookup: curve.sec.'s key confirmed by DNSSEC" "no such line" "$lookup"
+fi
+expect secure www.curveup.sec A
+together www.curveup.sec. curveup.sec. "servers switched to its keys" \
+  "curveup.sec.: keys only its signed NS set names are used"
+if grep -q 'event=curve_downgrade' "$WORK/curvecache.log"; then
+  bad "no DNSCurve downgrade refused in the lab" "see the log" \
+    "$WORK/curvecache.log"
+fi
+# The downgrade: sec.'s server now refers curve.sec. to its NSD by a plain
+# name (the key stripped on the way); the cache is flushed, the keys its
+# signed NS set confirmed are not: SERVFAIL, EDE 0, logged, counted.
+awk -v k="$SIGNED_CURVE_KEY.ns1.curve.sec." -v ip="$SIGNED_CURVE_BACKEND_IP" '
+  $1 == "curve.sec." && $4 == "NS" { $5 = "ns1.curve.sec." }
+  $1 == k && $4 == "A" { $1 = "ns1.curve.sec."; $5 = ip }
+  { print }' "$SIGNED_DIR/sec.signed" >"$WORK/sec.stripped" &&
+  cat "$WORK/sec.stripped" >"$SIGNED_DIR/sec.signed" &&
+  kill -HUP "$(cat "$SIGNED_DIR/nsd-tld.pid")"
+n=0
+until dig +norec +time=1 +tries=1 +noall +authority "@$SIGNED_TLD_IP" \
+  www.curve.sec A 2>/dev/null | grep -q 'NS[[:space:]]*ns1\.curve\.sec\.'; do
+  n=$((n + 1))
+  [ $n -ge 50 ] && { bad "sec. reloaded" "the referral still has the key"; break; }
+  sleep 0.1
+done
+"$CTL" -s "$WORK/control" flush_all >/dev/null 2>&1 ||
+  bad "flush_all" "curvecache-control failed"
+raw=$WORK/downgrade.out
+dig +dnssec +time=5 +tries=1 "@$CC_IP" www.curve.sec A >"$raw" 2>&1
+if [ "$(dig_status "$raw")" = SERVFAIL ] &&
+  grep -q 'EDE: 0 (Other): (DNSCurve downgrade' "$raw" &&
+  grep -q 'event=curve_downgrade zone=curve.sec. ' "$WORK/curvecache.log" &&
+  [ "$(cc_stat curve.downgrade.refused)" = 1 ]; then
+  ok "keys dropped from a referral after DNSSEC confirmed them: refused"
+else
+  why="status $(dig_status "$raw")"
+  bad "keys dropped from a referral after DNSSEC confirmed them: refused" \
+    "$why, curve.downgrade.refused $(cc_stat curve.downgrade.refused)" \
+    "$raw"
 fi
 echo "# checks done: $(elapsed)"
 e2e_kill "$CC_PID"

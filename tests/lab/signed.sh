@@ -40,7 +40,10 @@
 #   SIGNED_CURVE_IP SIGNED_CURVE_BACKEND_IP SIGNED_CURVE_KEY
 #                        CurveDNS of curve.sec., the NSD behind it, and the
 #                        uz5 label of its key (the server of curve.sec. is
-#                        SIGNED_CURVE_KEY.ns1.curve.sec.)
+#                        SIGNED_CURVE_KEY.ns1.curve.sec.); the NSD also
+#                        holds curveup.sec., delegated to it by a plain
+#                        name, whose signed apex NS set names
+#                        SIGNED_CURVE_KEY.ns1.curveup.sec. (CurveDNS)
 #   SIGNED_ZONES         "zone@address ..." for every zone: the NSD that
 #                        holds it
 #
@@ -201,6 +204,9 @@ EOF
   sign_leaf "$BELOW" unsigned - "$SIGNED_BELOW_IP" || return 1
   sign_leaf curve.sec nsec ECDSAP256SHA256 "$SIGNED_CURVE_IP" \
     "$CURVE_KEY.ns1" || return 1
+  # the same apex records; sec. delegates it to a plain name (sec.zone)
+  sign_leaf curveup.sec nsec ECDSAP256SHA256 "$SIGNED_CURVE_IP" \
+    "$CURVE_KEY.ns1" || return 1
   tkey=$(newkey sec ECDSAP256SHA256) &&
     cat "$SRC/sec.zone" "$D/sec.ds" "$tkey.key" >"$D/sec.in" &&
     signzone sec "$tkey" || { say "signing sec. failed"; return 1; }
@@ -221,7 +227,8 @@ servers() {
   echo "tld $SIGNED_TLD_IP sec.=sec.signed"
   echo "leaf $SIGNED_LEAF_IP ${leaves%,}"
   echo "below $SIGNED_BELOW_IP $BELOW.=$BELOW.signed"
-  echo "curveback $SIGNED_CURVE_BACKEND_IP curve.sec.=curve.sec.signed"
+  echo "curveback $SIGNED_CURVE_BACKEND_IP" \
+    "curve.sec.=curve.sec.signed,curveup.sec.=curveup.sec.signed"
 }
 
 # nsd_conf NAME IP ZONES: the config of one NSD, in the foreground, no

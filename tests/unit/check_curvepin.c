@@ -1,6 +1,8 @@
 /*
  * tests/unit/check_curvepin.c - Suite "curvepin": the DNSCurve pin table
- * (resolver/infra/curvepin.c): pins, expiry, extension, and the fixed bound.
+ * (resolver/infra/curvepin.c): pins, expiry, extension, and the fixed bound;
+ * the confirmations (keys a signed apex NS set named): replaced, expired,
+ * apart from the pins.
  */
 #include <check.h>
 #include <pthread.h>
@@ -117,6 +119,82 @@ START_TEST(test_pin_bound)
 }
 END_TEST
 
+/* A confirmation with key digest byte k, parent digest byte pk. */
+static struct curvepin_conf conf(uint8_t k, uint8_t pk, unsigned n,
+                                 time_t until)
+{
+	struct curvepin_conf c;
+
+	memset(&c, 0, sizeof c);
+	memset(c.keys, k, sizeof c.keys);
+	memset(c.parent, pk, sizeof c.parent);
+	c.nkeys = n;
+	c.until = until;
+	return c;
+}
+
+START_TEST(test_confirm)
+{
+	uint8_t z[64];
+	size_t len = zone(7, z);
+	struct curvepin_conf c = conf(1, 2, 1, T0 + 60), got;
+
+	ck_assert(!curvepin_confirmed(p, z, len, T0, &got));
+	ck_assert_int_eq(curvepin_confirm(p, z, len, &c, T0), CURVEPIN_OK);
+	ck_assert(curvepin_confirmed(p, z, len, T0 + 59, &got));
+	ck_assert_mem_eq(got.keys, c.keys, sizeof c.keys);
+	ck_assert_mem_eq(got.parent, c.parent, sizeof c.parent);
+	ck_assert_uint_eq(got.nkeys, 1);
+	ck_assert(!curvepin_confirmed(p, z, len, T0 + 60, NULL));
+	/* a confirmation is no pin, and a pin no confirmation */
+	ck_assert(!curvepin_held(p, z, len, T0));
+	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 500, T0), CURVEPIN_OK);
+	ck_assert_uint_eq(curvepin_count(p, T0), 1);
+	/* the newest replaces, even with a shorter life */
+	c = conf(3, 3, 0, T0 + 30);
+	ck_assert_int_eq(curvepin_confirm(p, z, len, &c, T0), CURVEPIN_OK);
+	ck_assert(curvepin_confirmed(p, z, len, T0, &got));
+	ck_assert_uint_eq(got.keys[0], 3);
+	ck_assert_uint_eq(got.nkeys, 0);
+	ck_assert(!curvepin_confirmed(p, z, len, T0 + 30, NULL));
+	/* exact zone only */
+	ck_assert(!curvepin_confirmed(p, z + 3, len - 3, T0, NULL));
+	c = conf(1, 1, 1, T0);
+	ck_assert_int_eq(curvepin_confirm(p, z, len, &c, T0), CURVEPIN_EINVAL);
+	ck_assert_int_eq(curvepin_confirm(NULL, z, len, &c, T0 + 1),
+	                 CURVEPIN_EINVAL);
+	ck_assert_int_eq(curvepin_confirm(p, z, 0, &c, T0 - 1),
+	                 CURVEPIN_EINVAL);
+	ck_assert(!curvepin_confirmed(NULL, z, len, T0, NULL));
+}
+END_TEST
+
+/* More zones than slots: the newest confirmations stand. */
+START_TEST(test_confirm_bound)
+{
+	uint8_t z[64];
+	unsigned i, held = 0, n = 4 * CURVEPIN_SLOTS;
+	size_t len;
+
+	for (i = 0; i < n; i++) {
+		struct curvepin_conf c = conf((uint8_t)i, 0, 1, T0 + 1000 + i);
+
+		len = zone(i, z);
+		ck_assert_int_eq(curvepin_confirm(p, z, len, &c, T0),
+		                 CURVEPIN_OK);
+	}
+	for (i = n - 16; i < n; i++) {
+		struct curvepin_conf got;
+
+		len = zone(i, z);
+		held += curvepin_confirmed(p, z, len, T0, &got) &&
+		        got.keys[0] == (uint8_t)i;
+	}
+	ck_assert_uint_eq(held, 16);
+	ck_assert_uint_eq(curvepin_count(p, T0), 0);
+}
+END_TEST
+
 /* One table for all workers: threads pin zones of their own and look up
  * each other's while they do; every pin is seen by every thread. */
 #define THREADS 4
@@ -187,10 +265,12 @@ static Suite *curvepin_suite(void)
 	tcase_add_test(tc, test_pin_expire);
 	tcase_add_test(tc, test_pin_extend);
 	tcase_add_test(tc, test_pin_reject);
+	tcase_add_test(tc, test_confirm);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_pin_bound);
+	tcase_add_test(tc, test_confirm_bound);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("threads");
 	tcase_add_checked_fixture(tc, setup, teardown);

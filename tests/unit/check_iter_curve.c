@@ -7,14 +7,23 @@
  * curve.example. delegated by 192.0.2.1 to KEY.ns1.curve.example. at
  * 192.0.2.5 (boxed), or, stripped, to ns1.curve.example. at the same
  * address (plain).
+ *
+ * Keys confirmed by DNSSEC (iter_curvesec.c): the fake servers sign
+ * nothing, so a signed zone is made by what the iterator reads: a trust
+ * anchor for curve.example., its DNSKEY set cached SECURE (the zone is
+ * SECURE), and its apex NS set cached SECURE; or a confirmation noted in
+ * the pin table directly.
  */
 #include <check.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "curve.h"
 #include "infra/curvepin.h"
 #include "iter_net.h"
+#include "validate/anchor.h"
 
 /* The lab's TEST key and a key no server holds. */
 #define KEYLABEL "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
@@ -40,6 +49,8 @@ static void setup(void)
 static void teardown(void)
 {
 	curvepin_free(N.env.pin);
+	anchors_free((struct anchors *)N.env.anchors);
+	N.env.anchors = NULL;
 	net_teardown();
 }
 
@@ -82,6 +93,17 @@ static size_t curve_sends(void)
 	for (i = 0; i < N.nsends; i++)
 		n += N.sends[i].curve;
 	return n;
+}
+
+/* www.curve.example. answered plain, with `refused` downgrades so far. */
+static void resolved_plain(uint64_t refused)
+{
+	const struct answer *r = net_resolve("www.curve.example.",
+	                                     WIRE_TYPE_A);
+
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(!r->curve);
+	ck_assert_uint_eq(downgrades, refused);
 }
 
 static void flush(void)
@@ -306,10 +328,7 @@ START_TEST(test_pin)
 	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 0);
 	/* past the NS TTL the pin is gone: the plain delegation is used */
 	N.now.wall += PAST_NS_TTL;
-	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
-	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
-	ck_assert(!r->curve);
-	ck_assert_uint_eq(downgrades, 1);
+	resolved_plain(1);
 }
 END_TEST
 
@@ -322,10 +341,7 @@ START_TEST(test_pin_off)
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	strip();
 	flush();
-	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
-	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
-	ck_assert(!r->curve);
-	ck_assert_uint_eq(downgrades, 0);
+	resolved_plain(0);
 }
 END_TEST
 
@@ -423,6 +439,250 @@ START_TEST(test_swap_plain_beside)
 }
 END_TEST
 
+/* ---- keys confirmed by DNSSEC ---- */
+
+/* The digest the iterator keeps of a key set ({KEYLABEL}, {OTHERLABEL},
+ * or none): BLAKE2b of the sorted keys. */
+static void digest(const char *label, uint8_t out[CURVEPIN_DIGEST_BYTES])
+{
+	uint8_t key[CURVE_KEY_BYTES];
+
+	if (label != NULL)
+		ck_assert_int_eq(curve_keylabel_find_text(label, strlen(label),
+		                                          key),
+		                 CURVE_OK);
+	ck_assert_int_eq(crypto_generichash(out, CURVEPIN_DIGEST_BYTES, key,
+	                                    label != NULL ? sizeof key : 0,
+	                                    NULL, 0),
+	                 0);
+}
+
+/* curve.example.'s keys confirmed: `keys`'s (NULL: none), the delegation
+ * had `parent`'s at the time (NULL: none). */
+static void confirm_as(const char *keys, const char *parent, time_t ttl)
+{
+	uint8_t z[WIRE_NAME_MAX];
+	struct curvepin_conf c;
+
+	memset(&c, 0, sizeof c);
+	digest(keys, c.keys);
+	digest(parent, c.parent);
+	c.nkeys = keys != NULL;
+	c.until = N.now.wall + ttl;
+	ck_assert_int_eq(curvepin_confirm(N.env.pin, z,
+	                                  net_wire("curve.example.", z), &c,
+	                                  N.now.wall),
+	                 CURVEPIN_OK);
+}
+
+static void confirm(const char *parent, time_t ttl)
+{
+	confirm_as(KEYLABEL, parent, ttl);
+}
+
+static void check_downgrade(const struct answer *r, const char *why)
+{
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_str_eq(r->why, why);
+	ck_assert(r->ede);
+	ck_assert_uint_eq(r->ede_code, 0);
+	ck_assert_ptr_nonnull(strstr(r->ede_text, "DNSCurve downgrade"));
+	ck_assert_uint_eq(downgrades, 1);
+	ck_assert_uint_eq(iter_counts(N.req)->downgrades, 1);
+	ck_assert_uint_eq(net_sends_to("192.0.2.5"), 0);
+}
+
+/* A referral that drops confirmed keys: refused without curve-pin. */
+START_TEST(test_sec_dropped)
+{
+	confirm(KEYLABEL, 3600);
+	world(false);
+	check_downgrade(net_resolve("www.curve.example.", WIRE_TYPE_A),
+	                "referral drops the DNSSEC-confirmed DNSCurve keys");
+}
+END_TEST
+
+/* A referral with another key: refused. */
+START_TEST(test_sec_changed)
+{
+	confirm(KEYLABEL, 3600);
+	world(true);
+	N.fakes[parent_fake].ns[0] = "curve.example. 86400 NS " OTHERLABEL
+				     ".ns1.curve.example.";
+	N.fakes[parent_fake].ar[0] = OTHERLABEL ".ns1.curve.example. 86400 A "
+						"192.0.2.5";
+	check_downgrade(net_resolve("www.curve.example.", WIRE_TYPE_A),
+	                "referral changes the DNSSEC-confirmed DNSCurve keys");
+}
+END_TEST
+
+/* The confirmed keys: boxed, and a key-less server beside them is
+ * dropped; past the confirmation's TTL a plain referral is taken. */
+START_TEST(test_sec_same_and_expired)
+{
+	const struct answer *r;
+
+	confirm(KEYLABEL, 3600);
+	world(true);
+	/* the key-less server first: it would be asked first */
+	N.fakes[parent_fake].ns[1] = N.fakes[parent_fake].ns[0];
+	N.fakes[parent_fake].ns[0] = "curve.example. 86400 NS "
+				     "ns9.curve.example.";
+	N.fakes[parent_fake].ar[1] = "ns9.curve.example. 86400 A 192.0.2.9";
+	net_add(&(struct fake){ .server = "192.0.2.9",
+	                        .qname = "*.curve.example.",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "www.curve.example. 300 A 192.0.2.9" },
+	                        .unboxed = true });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_uint_eq(curve_sends(), 1);
+	ck_assert_uint_eq(downgrades, 0);
+	strip();
+	flush();
+	N.now.wall += 3600;
+	resolved_plain(0);
+}
+END_TEST
+
+/* Keys the signed apex added to a delegation that never had them: the
+ * same key-less referral again is no downgrade. */
+START_TEST(test_sec_parent_never_had)
+{
+	const struct answer *r;
+
+	confirm(NULL, 3600);
+	world(false);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(downgrades, 0);
+}
+END_TEST
+
+/* The signed set named no key, the referral had none then: a referral
+ * with a key now is taken (and used). */
+START_TEST(test_sec_none_confirmed)
+{
+	const struct answer *r;
+
+	confirm_as(NULL, NULL, 3600);
+	world(true);
+	r = net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(r->curve);
+	ck_assert_uint_eq(downgrades, 0);
+}
+END_TEST
+
+/* One record cached SECURE. */
+static void put_secure(const char *owner, uint16_t type, const uint8_t *rd,
+                       size_t len, enum cache_rank rank)
+{
+	uint8_t z[WIRE_NAME_MAX];
+	struct cache_rdata r = { rd, len };
+	struct cache_rrset set = { z,    net_wire(owner, z),
+		                   type, WIRE_CLASS_IN,
+		                   3600, &r,
+		                   1,    rank,
+		                   NULL, CACHE_SEC_SECURE,
+		                   NULL, 0 };
+
+	ck_assert_int_eq(cache_rrset_put(N.cache, &set, N.now.wall), CACHE_OK);
+}
+
+/* curve.example. is SECURE: anchored, its DNSKEY set cached SECURE. */
+static void signed_zone(void)
+{
+	static const uint8_t dnskey[] = { 1, 1, 3, 15, 0xab, 0xcd };
+	struct anchors *a;
+	char err[ANCHOR_ERR_MAX];
+
+	ck_assert_int_eq(anchors_new(&a), ANCHOR_OK);
+	ck_assert_int_eq(anchors_add_text(a,
+	                                  "curve.example. 3600 IN DS 1 15 2 "
+	                                  "0000000000000000000000000000000000"
+	                                  "000000000000000000000000000000",
+	                                  err, sizeof err),
+	                 ANCHOR_OK);
+	N.env.anchors = a;
+	put_secure("curve.example.", WIRE_TYPE_DNSKEY, dnskey, sizeof dnskey,
+	           CACHE_RANK_AUTH);
+}
+
+/* The zone's own NS set, cached SECURE, names KEYLABEL: its keys are
+ * confirmed without asking, the next query goes boxed, and a referral
+ * that strips them later is refused. */
+START_TEST(test_sec_cached_apex)
+{
+	uint8_t ns[WIRE_NAME_MAX];
+	struct curvepin_conf c;
+	uint8_t z[WIRE_NAME_MAX];
+	size_t zl = net_wire("curve.example.", z);
+	static const uint8_t ip[] = { 192, 0, 2, 5 };
+
+	world(false);
+	signed_zone();
+	put_secure("curve.example.", WIRE_TYPE_NS, ns,
+	           net_wire(KEYLABEL ".ns1.curve.example.", ns),
+	           CACHE_RANK_AUTH);
+	put_secure(KEYLABEL ".ns1.curve.example.", WIRE_TYPE_A, ip, sizeof ip,
+	           CACHE_RANK_GLUE);
+	(void)net_resolve("www.curve.example.", WIRE_TYPE_A);
+	ck_assert(curvepin_confirmed(N.env.pin, z, zl, N.now.wall, &c));
+	ck_assert_uint_eq(c.nkeys, 1);
+	ck_assert_uint_ge(curve_sends(), 1);
+	ck_assert_uint_eq(N.sends[N.nsends - 1].curve, 1);
+	ck_assert_uint_eq(N.sends[N.nsends - 1].qtype, WIRE_TYPE_A);
+	flush();
+	check_downgrade(net_resolve("www.curve.example.", WIRE_TYPE_A),
+	                "referral drops the DNSSEC-confirmed DNSCurve keys");
+}
+END_TEST
+
+/* A SECURE zone whose own NS set is not known: "curve.example. NS" is
+ * asked of its servers first, once; an answer that does not validate
+ * (the fake signs nothing) confirms nothing and switches nothing. */
+START_TEST(test_sec_fetch)
+{
+	uint8_t z[WIRE_NAME_MAX];
+	size_t zl = net_wire("curve.example.", z), i, nsq = 0;
+
+	world(false);
+	(void)net_resolve("www.curve.example.", WIRE_TYPE_A);
+	N.nsends = 0;
+	signed_zone();
+	net_add(&(struct fake){ .server = "192.0.2.5",
+	                        .qname = "curve.example.",
+	                        .qtype = WIRE_TYPE_NS,
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { KEYED_NS },
+	                        .ar = { KEYED_GLUE } });
+	(void)net_resolve("www2.curve.example.", WIRE_TYPE_A);
+	ck_assert_uint_ge(N.nsends, 2);
+	ck_assert_uint_eq(N.sends[0].qtype, WIRE_TYPE_NS);
+	ck_assert_str_eq(N.sends[0].qname, "curve.example.");
+	for (i = 0; i < N.nsends; i++)
+		nsq += N.sends[i].qtype == WIRE_TYPE_NS;
+	ck_assert_uint_eq(nsq, 1);
+	ck_assert_uint_eq(N.sends[1].qtype, WIRE_TYPE_A);
+	ck_assert_uint_eq(curve_sends(), 0);
+	ck_assert(!curvepin_confirmed(N.env.pin, z, zl, N.now.wall, NULL));
+}
+END_TEST
+
+/* Validation off (no anchor): nothing is asked beyond the question. */
+START_TEST(test_sec_unsigned_no_fetch)
+{
+	size_t i;
+
+	world(true);
+	(void)net_resolve("www.curve.example.", WIRE_TYPE_A);
+	for (i = 0; i < N.nsends; i++)
+		ck_assert_uint_ne(N.sends[i].qtype, WIRE_TYPE_NS);
+}
+END_TEST
+
 static Suite *iter_curve_suite(void)
 {
 	Suite *s = suite_create("iter_curve");
@@ -449,6 +709,17 @@ static Suite *iter_curve_suite(void)
 	tcase_add_test(tc, test_ns_same_keys_cached);
 	tcase_add_test(tc, test_swap_key_added);
 	tcase_add_test(tc, test_swap_plain_beside);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("dnssec");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_sec_dropped);
+	tcase_add_test(tc, test_sec_changed);
+	tcase_add_test(tc, test_sec_same_and_expired);
+	tcase_add_test(tc, test_sec_parent_never_had);
+	tcase_add_test(tc, test_sec_none_confirmed);
+	tcase_add_test(tc, test_sec_cached_apex);
+	tcase_add_test(tc, test_sec_fetch);
+	tcase_add_test(tc, test_sec_unsigned_no_fetch);
 	suite_add_tcase(s, tc);
 	return s;
 }
