@@ -9,7 +9,8 @@ Usage (dnspython >= 2.3 and cryptography; Debian's /usr/bin/python3):
       fuzz_validate.c has them.
   mkvalidate.py seeds TARGET OUTDIR
       Write the seeds of SEEDS below to OUTDIR (questions of
-      fuzz_validate.c, two with a signature spoilt) and print the result
+      fuzz_validate.c; two with a signature spoilt, two whose referrals
+      lack DS and its denial, so DS is asked for) and print the result
       of each (RCODE, status, EDE, reason). TARGET is a built
       tests/fuzz/fuzz_validate (either build): it runs the seed so far
       with FUZZ_TRACE set, and the first query it sent that had no reply
@@ -79,7 +80,9 @@ SEEDS = [
     ("qmin-nxdomain-nsec3", 5 | QMIN_BIT),
     ("qmin-insecure", 7 | QMIN_BIT),
     # the last reply's first signature spoilt: bogus, with an EDE
-    ("bogus-answer", 0, True), ("bogus-nxdomain-nsec3", 5, True),
+    ("bogus-answer", 0, "spoil"), ("bogus-nxdomain-nsec3", 5, "spoil"),
+    # referrals without DS or NSEC: the iterator asks the parent for DS
+    ("ds-query-nsec3", 4, "strip-ds"), ("ds-query-insecure", 7, "strip-ds"),
 ]
 
 
@@ -460,18 +463,28 @@ def spoil(reply):
     raise ValueError("no signature to spoil")
 
 
-def make_seed(zones, target, header, spoilt=False):
+def strip_ds(reply):
+    """A referral without its DS records or their denial."""
+    m = dns.message.from_wire(reply)
+    if not m.flags & dns.flags.AA:
+        m.authority = [r for r in m.authority
+                       if r.rdtype in (dns.rdatatype.NS, dns.rdatatype.SOA)]
+    return m.to_wire()
+
+
+def make_seed(zones, target, header, mode=None):
     replies = []
     while len(replies) < MAX_REPLIES:
         queries, result = trace(target, frame(header, replies))
-        if len(queries) <= len(replies) and spoilt:
+        if len(queries) <= len(replies) and mode == "spoil":
             replies[-1] = spoil(replies[-1])
-            spoilt = False
+            mode = None
             continue
         if len(queries) <= len(replies):
             return frame(header, replies), len(replies), result
         qname, qtype, zone = queries[len(replies)]
-        replies.append(answer(zones, qname, qtype, zone))
+        reply = answer(zones, qname, qtype, zone)
+        replies.append(strip_ds(reply) if mode == "strip-ds" else reply)
     raise RuntimeError("no end after %d replies" % MAX_REPLIES)
 
 
@@ -485,8 +498,8 @@ def cmd_anchor():
 def cmd_seeds(target, outdir):
     zones = make_zones()
     os.makedirs(outdir, exist_ok=True)
-    for name, header, *spoilt in SEEDS:
-        data, n, result = make_seed(zones, target, header, bool(spoilt))
+    for name, header, *mode in SEEDS:
+        data, n, result = make_seed(zones, target, header, *mode)
         sec = result.split()
         if len(sec) > 1:
             sec[1] = SEC_NAMES.get(sec[1], sec[1])
