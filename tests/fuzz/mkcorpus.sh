@@ -14,7 +14,12 @@
 #   resolved names of every lab zone; the dump's time is set to FUZZ_NOW
 #   (tests/fuzz/fuzz_load.h) so the targets see it fresh;
 # - control: command lines (reload excepted: it reads files);
-# - cfg: etc/curvecache.conf and the config the e2e tests write.
+# - cfg: etc/curvecache.conf and the config the e2e tests write;
+# - validate: signed replies of a small tree with fixed test keys, made
+#   by tests/fuzz/mkvalidate.py with ./tests/fuzz/fuzz_validate (no lab
+#   needed: `python3 ../tests/fuzz/mkvalidate.py seeds
+#   ./tests/fuzz/fuzz_validate ../tests/fuzz/corpus/validate` alone
+#   remakes them; ECDSA signatures differ on each run).
 # Existing seeds of the same name are replaced; others are kept
 # (regression seeds of past findings stay).
 
@@ -161,8 +166,16 @@ printf 'private-address: %s\n' 10.0.0.0/8 '"fd00::/8"' ::ffff:0:0/96 \
   192.168.1.1 >"$C/cfg/private"
 printf 'private-domain: %s\n' home.arpa '"corp.example."' >>"$C/cfg/private"
 
+# ---- validate: the signed tree of mkvalidate.py, answered as the
+# target asks (needs dnspython, Debian's python3-dnspython)
+PYDNS=python3
+python3 -c 'import dns.dnssec' 2>/dev/null || PYDNS=/usr/bin/python3
+[ -x tests/fuzz/fuzz_validate ] || make -s tests/fuzz/fuzz_validate
+"$PYDNS" "$srcdir/tests/fuzz/mkvalidate.py" seeds tests/fuzz/fuzz_validate \
+  "$C/validate" || bad "validate seeds" "failed"
+
 ok "corpora written to $C"
-for t in query iter cfg control cachefile; do
+for t in query iter cfg control cachefile validate; do
   echo "# $t: $(find "$C/$t" -type f | wc -l) seeds," \
     "$(cat "$C/$t"/* | wc -c) bytes"
 done

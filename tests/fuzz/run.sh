@@ -8,7 +8,8 @@
 set -eu
 secs=${1:-20}
 [ $# -gt 0 ] && shift
-all="streamlined txt keylabel wire exchange query iter cfg control cachefile dnssec"
+all="streamlined txt keylabel wire exchange query iter cfg control cachefile dnssec
+  validate"
 targets=${*:-$all}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${FUZZ_WORK:-$top/_build-fuzz}
