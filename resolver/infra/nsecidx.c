@@ -1,22 +1,18 @@
 /*
- * resolver/infra/nsecidx.c - the index of validated NSEC records
+ * resolver/infra/nsecidx.c - the index of validated NSEC/NSEC3 records
  * (nsecidx.h): zones in a hash table and an age list, each with its SOA
- * and a canonically sorted array of records; the lookup picks candidate
- * records by binary search and lets validate/denial.c prove.
+ * and a canonically sorted array of records; feeding, the byte bound
+ * and eviction (lookups: nsecidx_deny.c).
  */
-#include "nsecidx.h"
+#include "nsecidx_int.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "validate/denial.h"
 #include "validate/dnssec.h"
 #include "wire/answer.h"
-#include "wire/wire.h"
 
-/** Hash buckets of zone names. */
-#define NSECIDX_BUCKETS 1024u
 /** Offsets in RRSIG RDATA (RFC 4034 section 3.1). */
 #define NSECIDX_SIG_ORIGTTL 4
 #define NSECIDX_SIG_EXPIRE 8
@@ -25,51 +21,6 @@
 #define NSECIDX_SOA_MINIMUM_FROM_END 4
 /** Records of a proof image looked at. */
 #define NSECIDX_IMG_RECORDS 64
-
-/* One record: owner, RDATA and the image of its RRSIGs, in data[]. */
-struct nsecidx_rec {
-	time_t expire;
-	size_t ownerlen, rdlen, siglen;
-	uint8_t data[];
-};
-
-struct nsecidx_zone {
-	struct nsecidx_zone *hnext;         /* hash chain */
-	struct nsecidx_zone *older, *newer; /* age list */
-	uint8_t name[WIRE_NAME_MAX];
-	size_t namelen;
-	unsigned bucket;
-	struct nsecidx_rec *soa;
-	struct nsecidx_rec **rec; /* sorted by owner */
-	size_t n, cap;
-};
-
-struct nsecidx {
-	pthread_mutex_t lock;
-	size_t max_bytes, bytes, nzones, nrec;
-	struct nsecidx_zone *bucket[NSECIDX_BUCKETS];
-	struct nsecidx_zone *oldest, *newest;
-};
-
-static const uint8_t *rec_owner(const struct nsecidx_rec *r)
-{
-	return r->data;
-}
-
-static const uint8_t *rec_rdata(const struct nsecidx_rec *r)
-{
-	return r->data + r->ownerlen;
-}
-
-static const uint8_t *rec_sigs(const struct nsecidx_rec *r)
-{
-	return r->data + r->ownerlen + r->rdlen;
-}
-
-static size_t rec_bytes(const struct nsecidx_rec *r)
-{
-	return sizeof(*r) + r->ownerlen + r->rdlen + r->siglen;
-}
 
 enum nsecidx_status nsecidx_new(size_t max_bytes, struct nsecidx **out)
 {
@@ -107,12 +58,12 @@ static void rec_drop(struct nsecidx *x, struct nsecidx_rec *r)
 {
 	if (r == NULL)
 		return;
-	x->bytes -= rec_bytes(r);
+	x->bytes -= nsecidx_rec_bytes(r);
 	free(r);
 }
 
 /* Unlink a zone from its chain and the age list, and free it. */
-static void zone_drop(struct nsecidx *x, struct nsecidx_zone *z)
+void nsecidx_zone_drop(struct nsecidx *x, struct nsecidx_zone *z)
 {
 	struct nsecidx_zone **pp = &x->bucket[z->bucket];
 	size_t i;
@@ -144,13 +95,13 @@ void nsecidx_free(struct nsecidx *x)
 	if (x == NULL)
 		return;
 	while (x->oldest != NULL)
-		zone_drop(x, x->oldest);
+		nsecidx_zone_drop(x, x->oldest);
 	pthread_mutex_destroy(&x->lock);
 	free(x);
 }
 
-static struct nsecidx_zone *zone_find(struct nsecidx *x, const uint8_t *name,
-                                      size_t len)
+struct nsecidx_zone *nsecidx_zone_find(struct nsecidx *x, const uint8_t *name,
+                                       size_t len)
 {
 	struct nsecidx_zone *z = x->bucket[name_bucket(name, len)];
 
@@ -181,7 +132,7 @@ static bool make_room(struct nsecidx *x, struct nsecidx_zone *z, size_t need,
 static struct nsecidx_zone *zone_get(struct nsecidx *x, const uint8_t *name,
                                      size_t len, time_t now)
 {
-	struct nsecidx_zone *z = zone_find(x, name, len);
+	struct nsecidx_zone *z = nsecidx_zone_find(x, name, len);
 
 	if (z != NULL) {
 		zone_touch(x, z);
@@ -271,6 +222,7 @@ static struct nsecidx_rec *rec_make(const uint8_t *img, size_t imglen,
 		return NULL;
 	}
 	r->expire = now + (time_t)least;
+	r->type = type;
 	r->ownerlen = ownerlen;
 	r->rdlen = rdlen;
 	r->siglen = siglen;
@@ -279,8 +231,8 @@ static struct nsecidx_rec *rec_make(const uint8_t *img, size_t imglen,
 
 /* Index of the last record whose owner is at or before name; n when
  * every owner is after name (or there is none). */
-static size_t zone_before(const struct nsecidx_zone *z, const uint8_t *name,
-                          size_t len, bool *exact)
+size_t nsecidx_zone_before(const struct nsecidx_zone *z, const uint8_t *name,
+                           size_t len, bool *exact)
 {
 	size_t lo = 0, hi = z->n;
 
@@ -288,7 +240,8 @@ static size_t zone_before(const struct nsecidx_zone *z, const uint8_t *name,
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct nsecidx_rec *r = z->rec[mid];
-		int c = dnssec_name_cmp(rec_owner(r), r->ownerlen, name, len);
+		int c = dnssec_name_cmp(nsecidx_rec_owner(r), r->ownerlen,
+		                        name, len);
 
 		if (c == 0) {
 			*exact = true;
@@ -319,7 +272,7 @@ static bool zone_grow(struct nsecidx *x, struct nsecidx_zone *z)
 	return true;
 }
 
-static void zone_remove(struct nsecidx *x, struct nsecidx_zone *z, size_t i)
+void nsecidx_zone_remove(struct nsecidx *x, struct nsecidx_zone *z, size_t i)
 {
 	rec_drop(x, z->rec[i]);
 	memmove(&z->rec[i], &z->rec[i + 1], (z->n - i - 1) * sizeof(*z->rec));
@@ -334,7 +287,7 @@ static void zone_sweep(struct nsecidx *x, struct nsecidx_zone *z, time_t now)
 
 	while (i < z->n)
 		if (z->rec[i]->expire <= now)
-			zone_remove(x, z, i);
+			nsecidx_zone_remove(x, z, i);
 		else
 			i++;
 }
@@ -350,7 +303,7 @@ static bool make_room(struct nsecidx *x, struct nsecidx_zone *z, size_t need,
 		zone_sweep(x, z, now);
 	while (x->bytes + need > x->max_bytes && x->oldest != NULL &&
 	       x->oldest != z)
-		zone_drop(x, x->oldest);
+		nsecidx_zone_drop(x, x->oldest);
 	return x->bytes + need <= x->max_bytes;
 }
 
@@ -361,12 +314,12 @@ static bool zone_insert(struct nsecidx *x, struct nsecidx_zone *z,
 	bool exact;
 	size_t i;
 
-	if (!make_room(x, z, rec_bytes(r) + sizeof(r), now) ||
+	if (!make_room(x, z, nsecidx_rec_bytes(r) + sizeof(r), now) ||
 	    !zone_grow(x, z)) {
 		free(r);
 		return false;
 	}
-	i = zone_before(z, rec_owner(r), r->ownerlen, &exact);
+	i = nsecidx_zone_before(z, nsecidx_rec_owner(r), r->ownerlen, &exact);
 	if (exact) {
 		rec_drop(x, z->rec[i]);
 		z->rec[i] = r;
@@ -378,7 +331,7 @@ static bool zone_insert(struct nsecidx *x, struct nsecidx_zone *z,
 		z->n++;
 		x->nrec++;
 	}
-	x->bytes += rec_bytes(r);
+	x->bytes += nsecidx_rec_bytes(r);
 	return true;
 }
 
@@ -396,7 +349,23 @@ static bool name_under(const uint8_t *name, size_t len, const uint8_t *zone,
 	       wire_name_equal(name + pos, zonelen, zone, zonelen);
 }
 
-/* The NSEC records of a proof image into z. */
+/* The hash parameters of an NSEC3 RDATA (RFC 5155 section 3.2) into
+ * n3; false when it is malformed. */
+static bool n3_params(const uint8_t *rd, size_t len, struct nsecidx_n3 *n3)
+{
+	size_t saltlen;
+
+	if (len < 5 || (saltlen = rd[4]) + 6 > len)
+		return false;
+	n3->set = true;
+	n3->alg = rd[0];
+	n3->iterations = (uint16_t)(rd[2] << 8 | rd[3]);
+	memcpy(n3->salt, rd + 5, saltlen);
+	n3->saltlen = saltlen;
+	return true;
+}
+
+/* The NSEC and NSEC3 records of a proof image into z. */
 static enum nsecidx_status put_nsecs(struct nsecidx *x, struct nsecidx_zone *z,
                                      const struct nsecidx_proof *p, time_t now)
 {
@@ -411,7 +380,9 @@ static enum nsecidx_status put_nsecs(struct nsecidx *x, struct nsecidx_zone *z,
 		uint32_t ttl = rr.ttl;
 		struct nsecidx_rec *r;
 
-		if (rr.type != WIRE_TYPE_NSEC ||
+		if ((rr.type != WIRE_TYPE_NSEC &&
+		     (rr.type != WIRE_TYPE_NSEC3 ||
+		      !n3_params(p->img + rr.rdata, rr.rdlen, &z->n3))) ||
 		    !name_under(owner, rr.ownerlen, z->name, z->namelen))
 			continue;
 		if (p->ttl_max > 0 && ttl > p->ttl_max)
@@ -436,7 +407,7 @@ static bool has_nsec(const struct nsecidx_proof *p)
 	for (n = 0; n < NSECIDX_IMG_RECORDS &&
 	            answer_rr_next(p->img, p->imglen, &pos, &rr);
 	     n++)
-		if (rr.type == WIRE_TYPE_NSEC)
+		if (rr.type == WIRE_TYPE_NSEC || rr.type == WIRE_TYPE_NSEC3)
 			return true;
 	return false;
 }
@@ -461,246 +432,16 @@ nsecidx_put_proof(struct nsecidx *x, const struct nsecidx_proof *p, time_t now)
 		return NSECIDX_EINVAL;
 	pthread_mutex_lock(&x->lock);
 	z = zone_get(x, p->zone, p->zonelen, now);
-	if (z != NULL && make_room(x, z, rec_bytes(soa), now)) {
+	if (z != NULL && make_room(x, z, nsecidx_rec_bytes(soa), now)) {
 		rec_drop(x, z->soa);
 		z->soa = soa;
-		x->bytes += rec_bytes(soa);
+		x->bytes += nsecidx_rec_bytes(soa);
 		soa = NULL;
 		st = put_nsecs(x, z, p, now);
 	}
 	if (z != NULL && z->n == 0)
-		zone_drop(x, z);
+		nsecidx_zone_drop(x, z);
 	pthread_mutex_unlock(&x->lock);
 	free(soa);
 	return st;
-}
-
-/* ------------------------------------------------------------------ */
-/* Lookup                                                              */
-
-/* The records a lookup offers the proof. */
-struct nsecidx_cand {
-	const struct nsecidx_rec *rec[NSECIDX_CANDIDATES];
-	struct dnssec_nsec rr[NSECIDX_CANDIDATES];
-	bool off[NSECIDX_CANDIDATES]; /* left out by the pruning */
-	size_t n;
-};
-
-/* The closest zone of name (or of its parent) with a live SOA. */
-static struct nsecidx_zone *find_zone(struct nsecidx *x, const uint8_t *name,
-                                      size_t len, bool parent, time_t now)
-{
-	size_t pos = 0;
-
-	if (parent && len > 1)
-		pos = 1 + (size_t)name[0];
-	while (pos < len) {
-		struct nsecidx_zone *z = zone_find(x, name + pos, len - pos);
-
-		if (z != NULL && z->soa->expire <= now) {
-			zone_drop(x, z);
-			z = NULL;
-		}
-		if (z != NULL)
-			return z;
-		if (name[pos] == 0)
-			break;
-		pos += 1 + (size_t)name[pos];
-	}
-	return NULL;
-}
-
-/* Add the live record at or before name (the last one when none is:
- * it wraps to the apex); expired ones met are dropped. */
-static void cand_add(struct nsecidx *x, struct nsecidx_zone *z,
-                     struct nsecidx_cand *c, const uint8_t *name, size_t len,
-                     time_t now)
-{
-	const struct nsecidx_rec *r = NULL;
-	bool exact;
-	size_t i;
-
-	while (z->n > 0 && c->n < NSECIDX_CANDIDATES) {
-		i = zone_before(z, name, len, &exact);
-		if (i == z->n)
-			i = z->n - 1;
-		if (z->rec[i]->expire > now) {
-			r = z->rec[i];
-			break;
-		}
-		zone_remove(x, z, i);
-	}
-	if (r == NULL)
-		return;
-	for (i = 0; i < c->n; i++)
-		if (c->rec[i] == r)
-			return;
-	c->rec[c->n] = r;
-	c->rr[c->n] = (struct dnssec_nsec){ rec_owner(r), r->ownerlen,
-		                            WIRE_TYPE_NSEC, rec_rdata(r),
-		                            r->rdlen };
-	c->n++;
-}
-
-/* The candidates for qname: at or before it, and at or before the
- * wildcard of each ancestor inside the zone, closest first. */
-static void cand_collect(struct nsecidx *x, struct nsecidx_zone *z,
-                         struct nsecidx_cand *c, const uint8_t *qname,
-                         size_t qlen, time_t now)
-{
-	uint8_t wc[WIRE_NAME_MAX];
-	size_t pos = 0;
-
-	c->n = 0;
-	cand_add(x, z, c, qname, qlen, now);
-	while (qlen - pos > z->namelen && qname[pos] != 0) {
-		pos += 1 + (size_t)qname[pos];
-		if (qlen - pos + 2 > WIRE_NAME_MAX)
-			continue;
-		wc[0] = 1;
-		wc[1] = '*';
-		memcpy(wc + 2, qname + pos, qlen - pos);
-		cand_add(x, z, c, wc, qlen - pos + 2, now);
-	}
-}
-
-/* Prove with the candidates not left out: NODATA first, then NXDOMAIN. */
-static enum nsecidx_verdict prove(const struct nsecidx_zone *z,
-                                  const struct nsecidx_cand *c,
-                                  const uint8_t *qname, size_t qlen,
-                                  uint16_t qtype)
-{
-	struct dnssec_nsec rr[NSECIDX_CANDIDATES];
-	struct dnssec_denial d;
-	unsigned hashes = 0;
-	size_t i, n = 0;
-
-	for (i = 0; i < c->n; i++)
-		if (!c->off[i])
-			rr[n++] = c->rr[i];
-	d = (struct dnssec_denial){ rr, n, z->name, z->namelen, 0, &hashes };
-	if (dnssec_deny_type(&d, qname, qlen, qtype) == DNSSEC_OK)
-		return NSECIDX_NODATA;
-	if (dnssec_deny_name(&d, qname, qlen) == DNSSEC_OK)
-		return NSECIDX_NXDOMAIN;
-	return NSECIDX_NONE;
-}
-
-/* Leave out every candidate the proof holds without. */
-static void prune(const struct nsecidx_zone *z, struct nsecidx_cand *c,
-                  const uint8_t *qname, size_t qlen, uint16_t qtype,
-                  enum nsecidx_verdict v)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++) {
-		c->off[i] = true;
-		if (prove(z, c, qname, qlen, qtype) != v)
-			c->off[i] = false;
-	}
-}
-
-static uint32_t left_of(const struct nsecidx_rec *r, time_t now)
-{
-	return r->expire - now > UINT32_MAX ? UINT32_MAX :
-	                                      (uint32_t)(r->expire - now);
-}
-
-/* One record and its RRSIGs into the answer, each with ttl. */
-static bool emit(struct nsecidx_answer *out, const struct nsecidx_rec *r,
-                 uint16_t type, uint32_t ttl)
-{
-	struct answer_rr rr;
-	size_t pos = 0;
-
-	if (!answer_rr_append(out->buf, out->cap, &out->len, rec_owner(r),
-	                      r->ownerlen, type, WIRE_CLASS_IN, ttl,
-	                      rec_rdata(r), r->rdlen))
-		return false;
-	out->count++;
-	while (answer_rr_next(rec_sigs(r), r->siglen, &pos, &rr)) {
-		if (!answer_rr_append(out->buf, out->cap, &out->len,
-		                      rec_owner(r), r->ownerlen,
-		                      WIRE_TYPE_RRSIG, WIRE_CLASS_IN, ttl,
-		                      rec_sigs(r) + rr.rdata, rr.rdlen))
-			return false;
-		out->count++;
-	}
-	return true;
-}
-
-/* The SOA (TTL: RFC 8198 section 5.4) and the records used. */
-static bool answer_build(const struct nsecidx_zone *z,
-                         const struct nsecidx_cand *c, uint32_t ttl_max,
-                         time_t now, struct nsecidx_answer *out)
-{
-	const struct nsecidx_rec *soa = z->soa;
-	const uint8_t *mp = rec_rdata(soa) + soa->rdlen -
-	                    NSECIDX_SOA_MINIMUM_FROM_END;
-	uint32_t ttl = left_of(soa, now), min;
-	size_t i;
-
-	min = (uint32_t)mp[0] << 24 | (uint32_t)mp[1] << 16 |
-	      (uint32_t)mp[2] << 8 | mp[3];
-	if (min < ttl)
-		ttl = min;
-	if (ttl_max > 0 && ttl > ttl_max)
-		ttl = ttl_max;
-	for (i = 0; i < c->n; i++)
-		if (!c->off[i] && left_of(c->rec[i], now) < ttl)
-			ttl = left_of(c->rec[i], now);
-	out->ttl = ttl;
-	if (!emit(out, soa, WIRE_TYPE_SOA, ttl))
-		return false;
-	for (i = 0; i < c->n; i++) {
-		uint32_t t = left_of(c->rec[i], now);
-
-		if (ttl_max > 0 && t > ttl_max)
-			t = ttl_max;
-		if (!c->off[i] && !emit(out, c->rec[i], WIRE_TYPE_NSEC, t))
-			return false;
-	}
-	return true;
-}
-
-enum nsecidx_verdict nsecidx_deny(struct nsecidx *x, const uint8_t *qname,
-                                  size_t qlen, uint16_t qtype,
-                                  uint32_t ttl_max, time_t now,
-                                  struct nsecidx_answer *out)
-{
-	enum nsecidx_verdict v = NSECIDX_NONE;
-	struct nsecidx_cand c;
-	struct nsecidx_zone *z;
-
-	if (x == NULL || out == NULL || out->buf == NULL ||
-	    wire_name_check(qname, qlen) != WIRE_OK || qtype == WIRE_TYPE_ANY)
-		return NSECIDX_NONE;
-	out->len = 0;
-	out->count = 0;
-	memset(&c, 0, sizeof c);
-	pthread_mutex_lock(&x->lock);
-	z = find_zone(x, qname, qlen, qtype == WIRE_TYPE_DS, now);
-	if (z != NULL) {
-		cand_collect(x, z, &c, qname, qlen, now);
-		v = prove(z, &c, qname, qlen, qtype);
-	}
-	if (v != NSECIDX_NONE) {
-		prune(z, &c, qname, qlen, qtype, v);
-		if (!answer_build(z, &c, ttl_max, now, out)) {
-			out->len = 0;
-			out->count = 0;
-			v = NSECIDX_NONE;
-		}
-	}
-	pthread_mutex_unlock(&x->lock);
-	return v;
-}
-
-void nsecidx_size(struct nsecidx *x, struct nsecidx_size *out)
-{
-	pthread_mutex_lock(&x->lock);
-	out->bytes = x->bytes;
-	out->zones = x->nzones;
-	out->records = x->nrec;
-	pthread_mutex_unlock(&x->lock);
 }

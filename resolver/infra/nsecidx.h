@@ -1,11 +1,11 @@
 /*
- * resolver/infra/nsecidx.h - the validated NSEC records of signed zones,
- * kept for aggressive use of the DNSSEC-validated cache (RFC 8198): a
- * name inside a known NSEC span, or a type missing from a known NSEC
- * bitmap, is answered NXDOMAIN or NODATA without asking upstream.
+ * resolver/infra/nsecidx.h - the validated NSEC and NSEC3 records of
+ * signed zones, kept for aggressive use of the DNSSEC-validated cache
+ * (RFC 8198): a name inside a known span, or a type missing from a
+ * known bitmap, is answered NXDOMAIN or NODATA without asking upstream.
  *
  * Design notes:
- * - Only SECURE data goes in: the NSEC records and the SOA of negative
+ * - Only SECURE data goes in: the NSEC/NSEC3 records and the SOA of negative
  *   answers the validator proved (iter_reply.c feeds them). Each record
  *   keeps its RRSIGs (to hand to the client) and an absolute expiry:
  *   the least of its TTL, the signatures' original TTL and their
@@ -14,8 +14,11 @@
  *   the record covering or matching a name is found by binary search.
  *   The proof itself is validate/denial.c's (dnssec_deny_type, then
  *   dnssec_deny_name): this file only picks the candidates.
- * - NSEC only; NSEC3 proofs are not indexed (their records are left
- *   out of what is fed).
+ * - NSEC3 zones too: their records sort by hash (the base32hex owner
+ *   label keeps the order), and a lookup hashes qname, its ancestors
+ *   and their wildcards with the zone's parameters (the last NSEC3 fed)
+ *   to find them (NSECIDX_HASHES at most). An opt-out span proves
+ *   nothing here (the answer would be insecure): upstream is asked.
  * - Bounded: at most max_bytes of records, zones and arrays together.
  *   A zone fed is the newest; when full, the zones fed longest ago are
  *   dropped first. Expired records are dropped when a lookup meets
@@ -38,7 +41,8 @@
  *  12000 NSEC records of ordinary size with one signature each. */
 #define NSECIDX_BYTES_DEFAULT (4u * 1024u * 1024u)
 /** Records one lookup hands to the proof: the one at or before the
- *  name and one per wildcard of its ancestors inside the zone. */
+ *  name (NSEC3: its hash), one per wildcard of its ancestors inside the
+ *  zone (NSEC3: and one per ancestor). */
 #define NSECIDX_CANDIDATES 12
 
 /** Results of nsecidx_new and nsecidx_put_proof. */
@@ -55,7 +59,7 @@ enum nsecidx_verdict {
 	NSECIDX_NODATA    /**< the name exists without the type */
 };
 
-/** A validated negative answer proven with NSEC, as it is fed. */
+/** A validated negative answer proven with NSEC or NSEC3, as fed. */
 struct nsecidx_proof {
 	const uint8_t *zone; /**< the zone (SOA owner, signer), lowercase */
 	size_t zonelen;
@@ -63,8 +67,8 @@ struct nsecidx_proof {
 	size_t soalen;
 	uint32_t soa_ttl;
 	/** The proof image (wire/answer.h record images): RRSIGs over the
-	 *  SOA, NSEC records and the RRSIGs over each; other records
-	 *  (NSEC3 and their signatures) are skipped. */
+	 *  SOA, NSEC or NSEC3 records and the RRSIGs over each; other
+	 *  records are skipped. */
 	const uint8_t *img;
 	size_t imglen;
 	uint32_t ttl_max; /**< cap on every TTL (0: none) */

@@ -6,7 +6,8 @@
  * with eviction of the oldest zone, and use from two threads.
  *
  * The zone example. has the chain example. -> a.example. -> d.example.
- * -> example. (the last wraps to the apex).
+ * -> example. (the last wraps to the apex); in NSEC3 the same names,
+ * hashed (salt 5ca1ab1e, 1 iteration), in hash order.
  */
 #include <check.h>
 #include <pthread.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "infra/nsecidx.h"
+#include "validate/dnssec.h"
 #include "wire/answer.h"
 #include "wire/wire.h"
 
@@ -115,25 +117,33 @@ static void fix_init(struct fix *f, const char *zone, uint32_t minimum)
 	add_sig(f, f->zone, f->zonelen, WIRE_TYPE_SOA, 3600, T0 + SIG_LIFE);
 }
 
+/* A type bitmap of window 0 at out (34 bytes of room); its length. */
+static size_t bitmap(uint8_t *out, const uint16_t *types, size_t ntypes)
+{
+	size_t i, top = 0;
+
+	memset(out, 0, 34);
+	for (i = 0; i < ntypes; i++) {
+		out[2 + types[i] / 8] |= (uint8_t)(0x80 >> (types[i] % 8));
+		if ((size_t)types[i] / 8 + 1 > top)
+			top = types[i] / 8 + 1;
+	}
+	out[1] = (uint8_t)top;
+	return 2 + top;
+}
+
 /* An NSEC owner -> next with types (window 0 only), signed. */
 static void add_nsec_exp(struct fix *f, const char *owner, const char *next,
                          const uint16_t *types, size_t ntypes, uint32_t ttl,
                          uint32_t expire)
 {
 	uint8_t o[WIRE_NAME_MAX], rd[WIRE_NAME_MAX + 34];
-	size_t olen = name(owner, o), nlen = name(next, rd), i, top = 0;
+	size_t olen = name(owner, o), nlen = name(next, rd);
 
-	memset(rd + nlen, 0, 34);
-	for (i = 0; i < ntypes; i++) {
-		rd[nlen + 2 + types[i] / 8] |= (uint8_t)(0x80 >>
-		                                         (types[i] % 8));
-		if ((size_t)types[i] / 8 + 1 > top)
-			top = types[i] / 8 + 1;
-	}
-	rd[nlen + 1] = (uint8_t)top;
+	nlen += bitmap(rd + nlen, types, ntypes);
 	ck_assert(answer_rr_append(f->img, sizeof f->img, &f->len, o, olen,
 	                           WIRE_TYPE_NSEC, WIRE_CLASS_IN, ttl, rd,
-	                           nlen + 2 + top));
+	                           nlen));
 	add_sig(f, o, olen, WIRE_TYPE_NSEC, ttl, expire);
 }
 
@@ -197,7 +207,7 @@ static enum nsecidx_verdict ask(const char *qname, uint16_t qtype, time_t now,
 			ck_assert_uint_eq(rr.ttl, a.ttl);
 			*soa_ttl = rr.ttl;
 		}
-		if (rr.type != WIRE_TYPE_NSEC)
+		if (rr.type != WIRE_TYPE_NSEC && rr.type != WIRE_TYPE_NSEC3)
 			continue;
 		ck_assert_int_eq(wire_name_to_text(buf + rr.owner, rr.ownerlen,
 		                                   t, sizeof t, NULL),
@@ -207,6 +217,40 @@ static enum nsecidx_verdict ask(const char *qname, uint16_t qtype, time_t now,
 	}
 	ck_assert_uint_eq(n, a.count);
 	return v;
+}
+
+/* One question and the verdict it must get. */
+struct want {
+	const char *qname;
+	uint16_t qtype;
+	enum nsecidx_verdict v;
+};
+
+/* The questions that both chains (NSEC, NSEC3) answer alike. */
+static const struct want same[] = {
+	{ "a.example.", WIRE_TYPE_TXT, NSECIDX_NODATA },
+	/* types the bitmap has, and the CNAME rule */
+	{ "a.example.", WIRE_TYPE_A, NSECIDX_NONE },
+	{ "d.example.", WIRE_TYPE_TXT, NSECIDX_NONE },
+	{ "a.example.", WIRE_TYPE_CNAME, NSECIDX_NODATA },
+	/* names of other zones, and DS at the apex (the parent's) */
+	{ "b.example.org.", WIRE_TYPE_A, NSECIDX_NONE },
+	{ "example.", WIRE_TYPE_DS, NSECIDX_NONE },
+	{ "example.", WIRE_TYPE_AAAA, NSECIDX_NODATA },
+	{ "x.y.example.", WIRE_TYPE_A, NSECIDX_NXDOMAIN },
+};
+
+static void expect_all(const struct want *w, size_t n)
+{
+	char owners[512];
+	uint32_t ttl = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ck_assert_msg(ask(w[i].qname, w[i].qtype, T0, owners, &ttl) ==
+		                      w[i].v,
+		              "%s type %u: not verdict %d", w[i].qname,
+		              (unsigned)w[i].qtype, (int)w[i].v);
 }
 
 START_TEST(test_nxdomain_covering)
@@ -254,18 +298,7 @@ START_TEST(test_nodata_matching)
 	ck_assert_int_eq(ask("a.example.", WIRE_TYPE_TXT, T0, owners, &ttl),
 	                 NSECIDX_NODATA);
 	ck_assert_str_eq(owners, "a.example.");
-	/* types the bitmap has, and the CNAME rule */
-	ck_assert_int_eq(ask("a.example.", WIRE_TYPE_A, T0, owners, &ttl),
-	                 NSECIDX_NONE);
-	ck_assert_int_eq(ask("d.example.", WIRE_TYPE_TXT, T0, owners, &ttl),
-	                 NSECIDX_NONE);
-	/* names of other zones, and DS at the apex (the parent's) */
-	ck_assert_int_eq(ask("b.example.org.", WIRE_TYPE_A, T0, owners, &ttl),
-	                 NSECIDX_NONE);
-	ck_assert_int_eq(ask("example.", WIRE_TYPE_DS, T0, owners, &ttl),
-	                 NSECIDX_NONE);
-	ck_assert_int_eq(ask("example.", WIRE_TYPE_AAAA, T0, owners, &ttl),
-	                 NSECIDX_NODATA);
+	expect_all(same, N(same));
 }
 END_TEST
 
@@ -297,6 +330,125 @@ START_TEST(test_delegation)
 	                 NSECIDX_NXDOMAIN);
 	ck_assert_int_eq(ask("zz.example.", WIRE_TYPE_A, T0, owners, &ttl),
 	                 NSECIDX_NXDOMAIN);
+}
+END_TEST
+
+/* The NSEC3 owner of name in zone example. (hash into h). */
+static size_t n3_owner(const char *text, uint8_t h[DNSSEC_NSEC3_HASH_BYTES],
+                       uint8_t out[WIRE_NAME_MAX])
+{
+	static const uint8_t salt[] = { 0x5c, 0xa1, 0xab, 0x1e };
+	uint8_t n[WIRE_NAME_MAX];
+	size_t len = name(text, n), tlen = 0;
+
+	ck_assert_int_eq(dnssec_nsec3_hash(DNSSEC_NSEC3_HASH_SHA1, 1,
+	                                   DNSSEC_NSEC3_ITERATIONS_MAX, salt,
+	                                   sizeof salt, n, len, h),
+	                 DNSSEC_OK);
+	ck_assert_int_eq(dnssec_b32hex_encode((char *)out + 1,
+	                                      DNSSEC_NSEC3_LABEL_LEN, &tlen, h,
+	                                      DNSSEC_NSEC3_HASH_BYTES),
+	                 DNSSEC_OK);
+	out[0] = (uint8_t)tlen;
+	return 1 + tlen + name("example.", out + 1 + tlen);
+}
+
+/* Space-separated words of s. */
+static size_t words(const char *s)
+{
+	size_t n = s[0] != '\0';
+
+	for (; *s != '\0'; s++)
+		n += *s == ' ';
+	return n;
+}
+
+/** Names of the NSEC3 example. (the apex, d with TXT, the rest A). */
+#define N3_NAMES 12
+
+/* The example. chain in NSEC3 (flags: 1 opt-out), signed. */
+static void feed_example_n3(uint8_t flags)
+{
+	static const char *const names[N3_NAMES] = {
+		"example.",    "d.example.",  "a.example.",  "m1.example.",
+		"m2.example.", "m3.example.", "m4.example.", "m5.example.",
+		"m6.example.", "m7.example.", "m8.example.", "m9.example."
+	};
+	uint8_t h[N3_NAMES][DNSSEC_NSEC3_HASH_BYTES];
+	uint8_t o[N3_NAMES][WIRE_NAME_MAX];
+	size_t olen[N3_NAMES], i, j;
+	struct fix f;
+
+	fix_init(&f, "example.", 300);
+	for (i = 0; i < N3_NAMES; i++)
+		olen[i] = n3_owner(names[i], h[i], o[i]);
+	for (i = 0; i < N3_NAMES; i++) {
+		const uint16_t *types = i == 0 ? apex_types :
+		                        i == 1 ? d_types :
+		                                 a_types;
+		size_t ntypes = i == 0 ? N(apex_types) :
+		                i == 1 ? N(d_types) :
+		                         N(a_types);
+		/* the next hash: the least one above h[i], else the least */
+		size_t next = i, n = 0;
+		uint8_t rd[64];
+
+		for (j = 0; j < N3_NAMES; j++)
+			if (memcmp(h[j], h[i], sizeof h[i]) > 0 &&
+			    (next == i ||
+			     memcmp(h[j], h[next], sizeof h[j]) < 0))
+				next = j;
+		for (j = 0; next == i && j < N3_NAMES; j++)
+			if (memcmp(h[j], h[next], sizeof h[j]) < 0)
+				next = j;
+		rd[n++] = DNSSEC_NSEC3_HASH_SHA1;
+		rd[n++] = flags;
+		rd[n++] = 0;
+		rd[n++] = 1;
+		rd[n++] = 4;
+		memcpy(rd + n, "\x5c\xa1\xab\x1e", 4);
+		n += 4;
+		rd[n++] = DNSSEC_NSEC3_HASH_BYTES;
+		memcpy(rd + n, h[next], DNSSEC_NSEC3_HASH_BYTES);
+		n += DNSSEC_NSEC3_HASH_BYTES;
+		n += bitmap(rd + n, types, ntypes);
+		ck_assert(answer_rr_append(f.img, sizeof f.img, &f.len, o[i],
+		                           olen[i], WIRE_TYPE_NSEC3,
+		                           WIRE_CLASS_IN, 3600, rd, n));
+		add_sig(&f, o[i], olen[i], WIRE_TYPE_NSEC3, 3600,
+		        T0 + SIG_LIFE);
+	}
+	ck_assert_int_eq(fix_put(&f, T0), NSECIDX_OK);
+}
+
+START_TEST(test_nsec3)
+{
+	char owners[512];
+	uint32_t ttl = 0;
+
+	feed_example_n3(0);
+	ck_assert_uint_eq(RECORDS(), N3_NAMES);
+	ck_assert_int_eq(ask("b.example.", WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NXDOMAIN);
+	/* the closest encloser, the next closer and the wildcard: at most
+	 * three records (two when one covers both) */
+	ck_assert_uint_ge(words(owners), 2);
+	ck_assert_uint_le(words(owners), 3);
+	expect_all(same, N(same));
+}
+END_TEST
+
+START_TEST(test_nsec3_optout)
+{
+	char owners[512];
+	uint32_t ttl = 0;
+
+	/* an opt-out span proves only an insecure answer: not from here */
+	feed_example_n3(1);
+	ck_assert_int_eq(ask("b.example.", WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NONE);
+	ck_assert_int_eq(ask("a.example.", WIRE_TYPE_TXT, T0, owners, &ttl),
+	                 NSECIDX_NODATA);
 }
 END_TEST
 
@@ -455,11 +607,13 @@ static Suite *nsecidx_suite(void)
 	tcase_add_test(tc, test_wrap);
 	tcase_add_test(tc, test_nodata_matching);
 	tcase_add_test(tc, test_delegation);
+	tcase_add_test(tc, test_nsec3);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_expiry);
 	tcase_add_test(tc, test_reject);
+	tcase_add_test(tc, test_nsec3_optout);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup, teardown);
