@@ -73,6 +73,7 @@
 #include "ctl/control.h"
 #include "curve.h"
 #include "infra/curvepin.h"
+#include "infra/nsecidx.h"
 #include "infra/hints.h"
 #include "base/log.h"
 #include "main_int.h"
@@ -322,9 +323,10 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	int rc;
 
 	if (ratelimit_new(&m->rl) != RATELIMIT_OK ||
-	    curvepin_new(&m->pin) != CURVEPIN_OK) {
+	    curvepin_new(&m->pin) != CURVEPIN_OK ||
+	    nsecidx_new(NSECIDX_BYTES_DEFAULT, &m->nx) != NSECIDX_OK) {
 		hints_free(h);
-		fail("rate limiter, pins: out of memory");
+		fail("rate limiter, pins, NSEC index: out of memory");
 		return -1;
 	}
 	memset(&p, 0, sizeof p);
@@ -334,6 +336,7 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	p.curve = m->curve;
 	p.rl = m->rl;
 	p.pin = m->pin;
+	p.nsecidx = m->nx;
 	p.hints = h;
 	rc = server_new(&m->srv, &p);
 	if (rc == SERVER_OK) {
@@ -561,6 +564,7 @@ static void cleanup(struct main_ctx *m)
 	cache_destroy(m->cache);
 	ratelimit_free(m->rl);
 	curvepin_free(m->pin);
+	nsecidx_free(m->nx);
 	anchors_free(m->anchors);
 	if (m->ready_fd >= 0)
 		close(m->ready_fd);

@@ -441,6 +441,7 @@ static struct server_res *res_new(struct server *s,
 	}
 	r->env.cfg = s->cfg;
 	r->env.pin = s->pin;
+	r->env.nsecidx = s->nx;
 	r->env.downgrades = &s->st.curve_downgrade_refused;
 	r->env.tally.lame = &s->st.upstream_lame;
 	r->env.tally.malformed = &s->st.upstream_malformed;
@@ -448,6 +449,8 @@ static struct server_res *res_new(struct server *s,
 	r->env.tally.fallback = &s->st.upstream_fallback;
 	r->env.tally.private_stripped = &s->st.upstream_private_stripped;
 	r->env.tally.rrset_bogus = &s->st.rrset_bogus;
+	r->env.tally.aggr_nx = &s->st.aggressive_nxdomain;
+	r->env.tally.aggr_nodata = &s->st.aggressive_nodata;
 	r->env.prime_after = &s->prime_after_ms;
 	r->env.keycache = s->keycache;
 	r->env.req_slab = &s->req_slab;

@@ -465,6 +465,7 @@ int server_new(struct server **out, const struct server_params *p)
 	s->own_rl = p->rl == NULL;
 	s->pin = p->pin;
 	s->own_pin = p->pin == NULL;
+	s->nx = p->nsecidx;
 	/* a failed mapping leaves malloc behind the slabs */
 	(void)slab_init(&s->req_slab, iter_req_size(), SERVER_RES_MAX);
 	(void)slab_init(&s->frame_slab, iter_frame_size(),
@@ -651,6 +652,7 @@ void server_iter_env(const struct server *s, struct iter_env *env)
 	env->hints = s->hints->h;
 	env->cfg = s->cfg;
 	env->pin = s->pin;
+	env->nsecidx = s->nx;
 	env->anchors = s->anchors != NULL ? s->anchors->a : NULL;
 	env->keycache = s->keycache;
 }

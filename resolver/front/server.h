@@ -92,6 +92,8 @@ struct server_params {
 	struct hints *hints;  /**< ownership passes to the server */
 	struct ratelimit *rl; /**< shared buckets; NULL: own */
 	struct curvepin *pin; /**< shared pins; NULL: own */
+	/** shared NSEC index (RFC 8198); NULL: no aggressive answers */
+	struct nsecidx *nsecidx;
 };
 
 /** Opaque worker. */

@@ -107,6 +107,8 @@ struct server {
 	struct localdata *ld;  /**< local-data / block-file */
 	struct curvepin *pin;  /**< zones seen with keys
 	                            (curve-pin; shared) */
+	struct nsecidx *nx;    /**< validated NSEC records
+	                            (RFC 8198; shared, not ours) */
 	struct stats st;
 	server_stats_more_fn *stats_more; /**< other workers' counters */
 	void *stats_more_arg;

@@ -67,6 +67,7 @@ struct localzone;
 struct curvepin;
 struct anchors;
 struct dnssec_keycache;
+struct nsecidx;
 
 /** Referrals followed for one question. */
 #define ITER_MAX_REFERRALS 30
@@ -103,6 +104,9 @@ struct iter_tally {
 	                                 by private-address */
 	uint64_t *rrset_bogus;      /**< RRsets that failed DNSSEC
 	                                 validation */
+	uint64_t *aggr_nx;          /**< NXDOMAIN proven from the NSEC
+	                                 index (RFC 8198) */
+	uint64_t *aggr_nodata;      /**< NODATA proven from it */
 };
 
 struct iter_env {
@@ -122,6 +126,10 @@ struct iter_env {
 	                                       no validation */
 	struct curvepin *pin;             /**< zones seen with DNSCurve keys
 	                                       (curvepin.h); NULL: none kept */
+	struct nsecidx *nsecidx;          /**< validated NSEC records for
+	                                       aggressive negative answers
+	                                       (RFC 8198, nsecidx.h;
+	                                       shared); NULL: none kept */
 	uint64_t *downgrades;             /**< NULL, or a counter bumped for
 	                                       every downgrade refused
 	                                       (curve-require, curve-pin) */

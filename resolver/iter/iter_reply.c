@@ -18,6 +18,7 @@
 #include "base/log.h"
 #include "base/netaddr.h"
 #include "wire/rrtext.h"
+#include "infra/nsecidx.h"
 #include "infra/sel.h"
 
 /** Offset of the MINIMUM field from the end of SOA RDATA. */
@@ -369,6 +370,25 @@ static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
 	}
 }
 
+/* RFC 8198: the SOA and NSEC records of a SECURE proof go to the
+ * shared index (nsecidx.h) when the SOA is the zone's that signed. */
+static void iter_negative_index(struct iter_req *req, size_t fi,
+                                const uint8_t *soa, size_t soalen,
+                                const uint8_t *rd, size_t rdlen, uint32_t ttl,
+                                const struct iter_img *img)
+{
+	const struct iter_frame *f = req->frame[fi];
+	const struct cfg *cfg = req->env->cfg;
+	struct nsecidx_proof p = { soa,      soalen,
+		                   rd,       rdlen,
+		                   ttl,      img->buf,
+		                   img->len, cfg != NULL ? cfg->max_ttl : 0 };
+
+	if (req->env->nsecidx != NULL && img->buf != NULL &&
+	    wire_name_equal(soa, soalen, f->zone.name, f->zone.len))
+		(void)nsecidx_put_proof(req->env->nsecidx, &p, req->now.wall);
+}
+
 /* Cache a negative answer with its status and proof; the SOA and the
  * proof go to the client's authority section. */
 static void iter_negative_cache(struct iter_req *req, size_t fi,
@@ -410,6 +430,8 @@ static void iter_negative_cache(struct iter_req *req, size_t fi,
 
 		(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 	}
+	if (vsec == CACHE_SEC_SECURE)
+		iter_negative_index(req, fi, owner, olen, rd, rdlen, ttl, img);
 	if (fi != 0)
 		return;
 	iter_negative_soa(req, owner, olen, ttl, rd, rdlen, key != NULL);

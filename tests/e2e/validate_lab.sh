@@ -204,6 +204,44 @@ else
   bad "a bogus RRset is logged with its reason" "no line" \
     "$WORK/curvecache.log"
 fi
+# ---- aggressive use of the validated cache (RFC 8198) ----
+# The proof of nx.alg8.sec (asked above) holds ns1 -> *.w, which covers
+# nx2 too, and the apex's record, which covers *.alg8.sec and lacks TXT;
+# that of www.alg8.sec TXT holds www -> alg8.sec (the wrap), which covers
+# zzz; that of nx.alg13.sec (NSEC3) matches the apex, which lacks TXT.
+# So these are answered from those records, with AD and the NSEC/NSEC3
+# records, without a query upstream, and counted.
+aggr_nx0=$(cc_stat num.query.aggressive.NXDOMAIN)
+aggr_nd0=$(cc_stat num.query.aggressive.NOERROR)
+for q in nxsecure:nx2.alg8.sec:A nxsecure:zzz.alg8.sec:A nodata:alg8.sec:TXT \
+  nodata:alg13.sec:TXT; do
+  want=${q%%:*}
+  qt=${q##*:}
+  qn=${q#*:}
+  qn=${qn%:*}
+  raw=$WORK/aggr.out
+  sends0=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
+  dig +dnssec +time=5 +tries=1 "@$CC_IP" "$qn" "$qt" >"$raw" 2>&1
+  why=$(judge "$want" "$qn" "$qt" "$raw")
+  sends=$(($(grep -c 'event=upstream_send ' "$WORK/curvecache.log") - sends0))
+  [ "$sends" -eq 0 ] || why="$why; $sends queries upstream"
+  grep -q "^[^;].*[[:space:]]NSEC3*[[:space:]]" "$raw" || why="$why; no NSEC"
+  grep -q "^[^;].*[[:space:]]RRSIG[[:space:]]*NSEC3* " "$raw" ||
+    why="$why; no RRSIG over NSEC"
+  if [ -z "$why" ]; then ok "aggressive $want: $qn $qt"
+  else bad "aggressive $want: $qn $qt" "${why#; }" "$raw"; fi
+done
+aggr_nx=$(cc_stat num.query.aggressive.NXDOMAIN)
+aggr_nd=$(cc_stat num.query.aggressive.NOERROR)
+if [ $((${aggr_nx:-0} - ${aggr_nx0:-0})) -eq 2 ] &&
+  [ $((${aggr_nd:-0} - ${aggr_nd0:-0})) -eq 2 ]; then
+  ok "aggressive answers counted (NXDOMAIN $aggr_nx, NOERROR $aggr_nd)"
+else
+  bad "aggressive answers counted" \
+    "NXDOMAIN ${aggr_nx0:-?} -> ${aggr_nx:-?}, NOERROR ${aggr_nd0:-?} -> ${aggr_nd:-?}" \
+    "$WORK/curvecache.log"
+fi
+# ---- end of aggressive use ----
 # ---- DNSSEC and DNSCurve together (resolver/iter/iter_curvesec.c) ----
 # curve.sec.: its key is in the referral and in its signed apex NS set,
 # which confirms it; www.curve.sec. A (asked above) came secure and boxed.

@@ -1,0 +1,148 @@
+/*
+ * resolver/infra/nsecidx.h - the validated NSEC and NSEC3 records of
+ * signed zones, kept for aggressive use of the DNSSEC-validated cache
+ * (RFC 8198): a name inside a known span, or a type missing from a
+ * known bitmap, is answered NXDOMAIN or NODATA without asking upstream.
+ *
+ * Design notes:
+ * - Only SECURE data goes in: the NSEC/NSEC3 records and the SOA of negative
+ *   answers the validator proved (iter_reply.c feeds them). Each record
+ *   keeps its RRSIGs (to hand to the client) and an absolute expiry:
+ *   the least of its TTL, the signatures' original TTL and their
+ *   expiration.
+ * - Per zone the records are ordered canonically (dnssec_name_cmp), so
+ *   the record covering or matching a name is found by binary search.
+ *   The proof itself is validate/denial.c's (dnssec_deny_type, then
+ *   dnssec_deny_name): this file only picks the candidates.
+ * - NSEC3 zones too: their records sort by hash (the base32hex owner
+ *   label keeps the order), and a lookup hashes qname, its ancestors
+ *   and their wildcards with the zone's parameters (the last NSEC3 fed)
+ *   to find them (NSECIDX_HASHES at most). An opt-out span proves
+ *   nothing here (the answer would be insecure): upstream is asked.
+ * - Bounded: at most max_bytes of records, zones and arrays together.
+ *   A zone fed is the newest; when full, the zones fed longest ago are
+ *   dropped first. Expired records are dropped when a lookup meets
+ *   them, a zone whose SOA expired when a lookup or a feed meets it.
+ * - One index for all workers, behind one mutex: it is used only after
+ *   the cache missed and when a secure negative answer is cached (the
+ *   cold path). No clock is read: `now` is an argument.
+ */
+#ifndef CURVECACHE_RESOLVER_NSECIDX_H
+#define CURVECACHE_RESOLVER_NSECIDX_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/** Bytes an index holds by default (records, zones, arrays): about
+ *  12000 NSEC records of ordinary size with one signature each. */
+#define NSECIDX_BYTES_DEFAULT (4u * 1024u * 1024u)
+/** Records one lookup hands to the proof: the one at or before the
+ *  name (NSEC3: its hash), one per wildcard of its ancestors inside the
+ *  zone (NSEC3: and one per ancestor). */
+#define NSECIDX_CANDIDATES 12
+
+/** Results of nsecidx_new and nsecidx_put_proof. */
+enum nsecidx_status {
+	NSECIDX_OK = 0,
+	NSECIDX_ENOMEM, /**< out of memory, or over the byte bound */
+	NSECIDX_EINVAL  /**< bad argument, malformed or expired data */
+};
+
+/** What a lookup proved. */
+enum nsecidx_verdict {
+	NSECIDX_NONE = 0, /**< nothing proven: ask upstream */
+	NSECIDX_NXDOMAIN, /**< the name does not exist */
+	NSECIDX_NODATA    /**< the name exists without the type */
+};
+
+/** A validated negative answer proven with NSEC or NSEC3, as fed. */
+struct nsecidx_proof {
+	const uint8_t *zone; /**< the zone (SOA owner, signer), lowercase */
+	size_t zonelen;
+	const uint8_t *soa; /**< SOA RDATA, names uncompressed */
+	size_t soalen;
+	uint32_t soa_ttl;
+	/** The proof image (wire/answer.h record images): RRSIGs over the
+	 *  SOA, NSEC or NSEC3 records and the RRSIGs over each; other
+	 *  records are skipped. */
+	const uint8_t *img;
+	size_t imglen;
+	uint32_t ttl_max; /**< cap on every TTL (0: none) */
+};
+
+/** Where a proven answer goes: the authority image (SOA, its RRSIGs,
+ *  the NSEC records used with their RRSIGs), TTLs as of `now`. */
+struct nsecidx_answer {
+	uint8_t *buf; /**< caller's buffer */
+	size_t cap;
+	size_t len;     /**< out: bytes written */
+	uint16_t count; /**< out: records written */
+	uint32_t ttl;   /**< out: the SOA's TTL: least of its TTL, its
+	                     MINIMUM and the NSEC records' (RFC 8198 s. 5.4) */
+};
+
+/** Opaque index. */
+struct nsecidx;
+
+/**
+ * Make an empty index.
+ * @param max_bytes: the bound (0: NSECIDX_BYTES_DEFAULT).
+ * @param out: receives the index (free with nsecidx_free).
+ * @return NSECIDX_OK or NSECIDX_ENOMEM.
+ */
+enum nsecidx_status nsecidx_new(size_t max_bytes, struct nsecidx **out)
+	MUST_CHECK;
+
+/** Free an index; NULL is allowed. */
+void nsecidx_free(struct nsecidx *x);
+
+/**
+ * Add the SOA and the NSEC records of a validated proof. A record
+ * already there (same owner) is replaced; records without a live
+ * signature, owners outside the zone and malformed images are skipped.
+ * @param x: the index (NULL: nothing is kept).
+ * @param p: the proof; read during the call only.
+ * @param now: wall clock.
+ * @return NSECIDX_OK (something kept), NSECIDX_EINVAL (nothing usable:
+ *   no signed SOA or no signed NSEC), NSECIDX_ENOMEM (over the bound
+ *   even after eviction, or malloc failed; what fitted is kept).
+ */
+enum nsecidx_status nsecidx_put_proof(struct nsecidx *x,
+                                      const struct nsecidx_proof *p,
+                                      time_t now);
+
+/**
+ * Try to prove NODATA or NXDOMAIN for a question from the index: the
+ * closest enclosing zone of qname (of its parent for qtype DS) with a
+ * live SOA, its records at or before qname and the wildcards of
+ * qname's ancestors, handed to dnssec_deny_type then dnssec_deny_name.
+ * @param x: the index (NULL: NSECIDX_NONE).
+ * @param qname, qlen: lowercase wire name.
+ * @param qtype: the type asked (not ANY).
+ * @param ttl_max: cap on the answer's TTLs (0: none).
+ * @param now: wall clock.
+ * @param out: receives the authority image when proven (records only
+ *   used by the proof); untouched otherwise but for len and count.
+ * @return NSECIDX_NXDOMAIN, NSECIDX_NODATA, or NSECIDX_NONE (no zone,
+ *   no proof, image too large for out->cap).
+ */
+enum nsecidx_verdict nsecidx_deny(struct nsecidx *x, const uint8_t *qname,
+                                  size_t qlen, uint16_t qtype,
+                                  uint32_t ttl_max, time_t now,
+                                  struct nsecidx_answer *out);
+
+/** What an index holds (expired records included until met). */
+struct nsecidx_size {
+	size_t bytes;   /**< counted against the bound */
+	size_t zones;   /**< zones with a SOA */
+	size_t records; /**< NSEC records */
+};
+
+/** Read the sizes (for tests and stats). */
+void nsecidx_size(struct nsecidx *x, struct nsecidx_size *out);
+
+#endif /* CURVECACHE_RESOLVER_NSECIDX_H */
