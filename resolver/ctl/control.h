@@ -74,6 +74,7 @@ struct cache;
 struct cfg;
 struct curve_client;
 struct curvepin;
+struct nsecidx;
 struct server;
 
 /**
@@ -163,6 +164,9 @@ struct control_env {
 	uint64_t start_ms;        /**< the same, monotonic */
 	control_reload_fn reload; /**< NULL: reload refused */
 	void *reload_arg;
+	struct nsecidx *nsec; /**< NULL, or the validated NSEC records of
+	                           aggressive answers (flushed with the
+	                           cache) */
 	control_each_fn each; /**< NULL: worker 0 only, and
 	                           forward_add/remove refused */
 	void *each_arg;

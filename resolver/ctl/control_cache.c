@@ -17,6 +17,7 @@
 #include "store/cachefile.h"
 #include "control_int.h"
 #include "infra/curvepin.h"
+#include "infra/nsecidx.h"
 #include "front/respond.h"
 #include "wire/answer.h"
 #include "wire/rrtext.h"
@@ -36,6 +37,8 @@ static const char *flush_name(struct control_cmd *c, char **argv, size_t argc,
 	if ((zone ? cache_flush_zone(c->env.cache, name, len, &n) :
 	            cache_flush_name(c->env.cache, name, len, &n)) != CACHE_OK)
 		return "not a domain name";
+	if (zone)
+		(void)nsecidx_flush(c->env.nsec, name, len);
 	control_out_printf(out, "removed %zu entries\n", n);
 	return NULL;
 }
@@ -77,6 +80,8 @@ static const char *flush_all(struct control_cmd *c, char **argv, size_t argc,
 		cache_flush_all(c->env.cache, &n);
 	else
 		cache_flush_negative(c->env.cache, &n);
+	/* aggressive answers are negative answers too */
+	(void)nsecidx_flush(c->env.nsec, NULL, 0);
 	control_out_printf(out, "removed %zu entries\n", n);
 	return NULL;
 }

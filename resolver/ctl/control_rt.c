@@ -19,6 +19,7 @@
 #include "conf/cfg.h"
 #include "control_int.h"
 #include "front/server.h"
+#include "infra/nsecidx.h"
 #include "validate/anchor.h"
 #include "wire/wire.h"
 
@@ -252,5 +253,6 @@ const char *control_cmd_insecure(struct control_cmd *c, char **argv,
 	if (c->env.cache != NULL &&
 	    cache_flush_zone(c->env.cache, x.name, x.namelen, &n) != CACHE_OK)
 		return "cache not flushed";
+	(void)nsecidx_flush(c->env.nsec, x.name, x.namelen);
 	return NULL;
 }

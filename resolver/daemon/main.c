@@ -398,6 +398,7 @@ static int make_control(struct main_ctx *m)
 	env.each = each_cb;
 	env.each_arg = m;
 	env.pin = m->pin;
+	env.nsec = m->nx;
 	err[0] = '\0';
 	if (control_new(&m->loop, &env, &m->ctl, err, sizeof err) !=
 	    CONTROL_OK) {

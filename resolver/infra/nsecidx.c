@@ -100,6 +100,38 @@ void nsecidx_free(struct nsecidx *x)
 	free(x);
 }
 
+/* Whether a is b or below it (label boundaries, any case). */
+static bool name_at_or_below(const uint8_t *a, size_t alen, const uint8_t *b,
+                             size_t blen)
+{
+	size_t pos = 0;
+
+	while (alen - pos > blen && pos < alen && a[pos] != 0)
+		pos += (size_t)a[pos] + 1;
+	return alen - pos == blen && wire_name_equal(a + pos, blen, b, blen);
+}
+
+size_t nsecidx_flush(struct nsecidx *x, const uint8_t *name, size_t len)
+{
+	struct nsecidx_zone *z, *next;
+	size_t n = 0;
+
+	if (x == NULL)
+		return 0;
+	pthread_mutex_lock(&x->lock);
+	for (z = x->oldest; z != NULL; z = next) {
+		next = z->newer;
+		if (name != NULL &&
+		    !name_at_or_below(z->name, z->namelen, name, len) &&
+		    !name_at_or_below(name, len, z->name, z->namelen))
+			continue;
+		nsecidx_zone_drop(x, z);
+		n++;
+	}
+	pthread_mutex_unlock(&x->lock);
+	return n;
+}
+
 struct nsecidx_zone *nsecidx_zone_find(struct nsecidx *x, const uint8_t *name,
                                        size_t len)
 {

@@ -101,6 +101,16 @@ enum nsecidx_status nsecidx_new(size_t max_bytes, struct nsecidx **out)
 void nsecidx_free(struct nsecidx *x);
 
 /**
+ * Forget zones: every zone at or below name, and the zone that holds
+ * name (its records may cover names under it); name NULL: all zones
+ * (curvecache-control flush_zone, flush_all, flush_negative,
+ * insecure_add).
+ * @param name, len: a wire name (any case), or NULL.
+ * @return the zones dropped.
+ */
+size_t nsecidx_flush(struct nsecidx *x, const uint8_t *name, size_t len);
+
+/**
  * Add the SOA and the NSEC records of a validated proof. A record
  * already there (same owner) is replaced; records without a live
  * signature, owners outside the zone and malformed images are skipped.

@@ -302,6 +302,35 @@ START_TEST(test_nodata_matching)
 }
 END_TEST
 
+/* Flushing: a name below a zone drops that zone (its records cover the
+ * name), an unrelated name drops nothing, NULL drops everything. */
+START_TEST(test_flush)
+{
+	char owners[512];
+	uint32_t ttl = 0;
+	uint8_t n[WIRE_NAME_MAX];
+	size_t nl;
+
+	feed_example(3600);
+	ck_assert_int_eq(wire_name_from_text("other.test.", 11, n, &nl),
+	                 WIRE_OK);
+	ck_assert_uint_eq(nsecidx_flush(x, n, nl), 0);
+	ck_assert_int_eq(ask("b.example.", WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NXDOMAIN);
+	ck_assert_int_eq(wire_name_from_text("Sub.Example.", 12, n, &nl),
+	                 WIRE_OK);
+	ck_assert_uint_eq(nsecidx_flush(x, n, nl), 1);
+	ck_assert_int_eq(ask("b.example.", WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NONE);
+	ck_assert_uint_eq(RECORDS(), 0);
+	feed_example(3600);
+	ck_assert_uint_eq(nsecidx_flush(x, NULL, 0), 1);
+	ck_assert_int_eq(ask("b.example.", WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NONE);
+	ck_assert_uint_eq(nsecidx_flush(NULL, NULL, 0), 0);
+}
+END_TEST
+
 START_TEST(test_delegation)
 {
 	static const uint16_t cut[] = { WIRE_TYPE_NS, WIRE_TYPE_RRSIG,
@@ -606,6 +635,7 @@ static Suite *nsecidx_suite(void)
 	tcase_add_test(tc, test_nxdomain_covering);
 	tcase_add_test(tc, test_wrap);
 	tcase_add_test(tc, test_nodata_matching);
+	tcase_add_test(tc, test_flush);
 	tcase_add_test(tc, test_delegation);
 	tcase_add_test(tc, test_nsec3);
 	suite_add_tcase(s, tc);
