@@ -12,11 +12,13 @@
 #                          # default warn; log curvecache-IP.log; root
 #                          # hints $CC_ROOT_HINTS, default the lab's;
 #                          # "dnssec: $CC_DNSSEC", default no)
+#                          # CC_RUN: a command to run it under
 #   start_ub               # Unbound on $UB_IP ($WORK/ub; root hints
 #                          # $UB_ROOT_HINTS, default the lab's;
 #                          # module-config $UB_MODULES, default
 #                          # "iterator"; trust-anchor-file $UB_ANCHOR
-#                          # when set)
+#                          # when set; UB_RUN: a command to run it
+#                          # under)
 #   stop_pid PID           # TERM, 5 s, KILL
 # and the measuring functions (below "measuring"): dnsperf runs, CPU
 # time and RSS from /proc, medians, ratios.
@@ -109,7 +111,9 @@ start_cc() { # IP [CONFIG LINE...]
     echo "log-level: ${CC_LOG_LEVEL:-warn}"
     for l in "$@"; do echo "$l"; done
   } >"$WORK/cc-$cip_.conf"
-  launch "curvecache-$cip_" "$CURVECACHE" -f -c "$WORK/cc-$cip_.conf"
+  # shellcheck disable=SC2086 # CC_RUN: a wrapper and its options
+  launch "curvecache-$cip_" ${CC_RUN:-} "$CURVECACHE" -f \
+    -c "$WORK/cc-$cip_.conf"
   wait_answer "$cip_" ||
     { cat "$WORK/curvecache-$cip_.log"; die "curvecache"; }
 }
@@ -140,7 +144,8 @@ server:
 remote-control:
 	control-enable: no
 EOF
-  launch unbound unbound -d -c "$WORK/ub/unbound.conf"
+  # shellcheck disable=SC2086 # UB_RUN: a wrapper and its options
+  launch unbound ${UB_RUN:-} unbound -d -c "$WORK/ub/unbound.conf"
   wait_answer "$UB_IP" || { cat "$WORK/ub/unbound.log"; die "unbound"; }
 }
 

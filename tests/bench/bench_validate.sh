@@ -9,6 +9,7 @@
 # Environment: BENCH_RUNS (rounds, median taken; default 3),
 # BENCH_SECONDS (length of a rate run; default 10), BENCH_NAMES (names
 # in each bench zone; default 10000; the cold runs take the first 1,000),
+# BENCH_RATE (queries/s of the fixed-rate hit runs; default 30000),
 # BENCH_OUT (also write the tables there), CURVECACHE (default
 # ./curvecache).
 #
@@ -34,7 +35,9 @@
 #   (dnsperf -D): queries/s and the resolver's CPU time (utime + stime of
 #   /proc/PID/stat) per answered query; secure names against insecure
 #   ones (the same validating process) and against curvecache with
-#   validation off (the same names).
+#   validation off (the same names); then the same at BENCH_RATE
+#   queries/s (dnsperf -Q), where CPU per query does not depend on how
+#   full the receive batches get at each resolver's own saturation.
 # - (3) memory: RSS growth per name over the cold run (start-up
 #   allocations and the chain of trust included) and over the warm-up of
 #   the BENCH_NAMES names of each zone.
@@ -46,6 +49,7 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 RUNS=${BENCH_RUNS:-3}
 SECS=${BENCH_SECONDS:-10}
 NAMES=${BENCH_NAMES:-10000}
+RATE=${BENCH_RATE:-30000}
 CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
 COLD=1000
 CC_IP=127.54.100.11
@@ -163,11 +167,21 @@ while [ "$r" -lt "$RUNS" ]; do
     hits_once "ccu$d" $CC_PID $CC_IP "$WORK/hotu" $opt
     hits_once "ubu$d" $UB_PID $UB_IP "$WORK/hotu" $opt
     hits_once "ccn$d" $CN_PID $CN_IP "$WORK/hot" $opt
+    # the same at a fixed rate: receive batches alike, so CPU per query
+    # compares the work, not how full each batch got
+    hits_once "cc$d.r" $CC_PID $CC_IP "$WORK/hot" $opt -Q "$RATE"
+    hits_once "ccu$d.r" $CC_PID $CC_IP "$WORK/hotu" $opt -Q "$RATE"
+    hits_once "ccn$d.r" $CN_PID $CN_IP "$WORK/hot" $opt -Q "$RATE"
+    hits_once "ub$d.r" $UB_PID $UB_IP "$WORK/hot" $opt -Q "$RATE"
+    hits_once "ubu$d.r" $UB_PID $UB_IP "$WORK/hotu" $opt -Q "$RATE"
   done
   r=$((r + 1))
 done
 for n in cc ub ccu ubu ccn; do
-  for d in 0 1; do medians $n$d.qps $n$d.cpu $n$d.usr $n$d.sys $n$d.dpbusy; done
+  for d in 0 1; do
+    medians $n$d.qps $n$d.cpu $n$d.usr $n$d.sys $n$d.dpbusy
+    medians $n$d.r.qps $n$d.r.cpu $n$d.r.usr
+  done
 done
 for p in $CC_PID $UB_PID $CN_PID; do stop_pid "$p"; done
 
@@ -234,6 +248,12 @@ row() {
     row "curvecache DO=$d, queries/s" cc$d.qps ccu$d.qps ccn$d.qps
     row "Unbound DO=$d, CPU per answered query, us" ub$d.cpu ubu$d.cpu -
     row "Unbound DO=$d, queries/s" ub$d.qps ubu$d.qps -
+    row "curvecache DO=$d at $RATE q/s, CPU per answered query, us" \
+      cc$d.r.cpu ccu$d.r.cpu ccn$d.r.cpu
+    row "curvecache DO=$d at $RATE q/s, of which user space, us" \
+      cc$d.r.usr ccu$d.r.usr ccn$d.r.usr
+    row "Unbound DO=$d at $RATE q/s, CPU per answered query, us" \
+      ub$d.r.cpu ubu$d.r.cpu -
   done
   echo
   echo "CPU per query is user + system time of the resolver process over" \
