@@ -1,18 +1,30 @@
 # shellcheck shell=sh disable=SC2154 # srcdir, die, UB_IP...: the caller's
 # tests/bench/bench_lib.sh: shared by the side-by-side benchmarks
-# (tests/bench/resolvers.sh, tests/bench/selection.sh); sourced, not run.
-# The caller defines die() and srcdir first.
+# (tests/bench/resolvers.sh, selection.sh, bench_validate.sh); sourced,
+# not run. The caller defines die() and srcdir first.
 #
 #   bench_lab_start NAME   # $WORK, the EXIT trap, the lab lock, the lab
+#   bench_signed_start NAME # the same with the signed lab (signed.sh;
+#                          # SIGNED_BENCH_NAMES passed on), SIGNED_* set
 #   launch NAME CMD...     # a pinned background process (PID, in PIDS)
 #   wait_answer IP         # until $PID answers on IP (10 s)
 #   start_cc IP [LINE...]  # curvecache on IP (log-level $CC_LOG_LEVEL,
-#                          # default warn; log curvecache-IP.log)
-#   start_ub               # Unbound on $UB_IP ($WORK/ub)
+#                          # default warn; log curvecache-IP.log; root
+#                          # hints $CC_ROOT_HINTS, default the lab's;
+#                          # "dnssec: $CC_DNSSEC", default no)
+#                          # CC_RUN: a command to run it under
+#   start_ub               # Unbound on $UB_IP ($WORK/ub; root hints
+#                          # $UB_ROOT_HINTS, default the lab's;
+#                          # module-config $UB_MODULES, default
+#                          # "iterator"; trust-anchor-file $UB_ANCHOR
+#                          # when set; UB_RUN: a command to run it
+#                          # under)
 #   stop_pid PID           # TERM, 5 s, KILL
+# and the measuring functions (below "measuring"): dnsperf runs, CPU
+# time and RSS from /proc, medians, ratios.
 #
 # Every process started here is recorded in PIDS and stopped by its pid
-# in the EXIT trap, with the lab (lab.sh stop). CPUS is the taskset core
+# in the EXIT trap, with the lab (lab.sh or signed.sh stop). CPUS is the taskset core
 # list of launch (default 0: the resolver's core; dnsperf runs on 1).
 CPUS=${CPUS:-0}
 
@@ -31,6 +43,8 @@ cleanup() {
   [ -z "${LAB_DIR:-}" ] && [ -n "${labenv:-}" ] && eval "$labenv"
   for p in $PIDS; do stop_pid "$p"; done
   [ -n "$LAB_DIR" ] && LAB_DIR=$LAB_DIR "$srcdir/tests/lab/lab.sh" stop
+  [ -z "${SIGNED_DIR:-}" ] && [ -n "${signedenv:-}" ] && eval "$signedenv"
+  [ -n "${SIGNED_DIR:-}" ] && "$srcdir/tests/lab/signed.sh" stop
   if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "# kept $WORK"
   else rm -rf "$WORK"; fi
 }
@@ -39,19 +53,32 @@ cleanup() {
 # BENCH_KEEP=1), the trap, the lab lock on fd 9 and the lab (its LAB_*
 # variables set, LAB_DIR exported).
 bench_lab_start() {
+  bench_work "$1"
+  labenv=$("$srcdir/tests/lab/lab.sh" start 9>&-) || die "lab start"
+  eval "$labenv"
+  export LAB_DIR
+}
+# bench_signed_start NAME: the same with the signed lab (SIGNED_* set).
+bench_signed_start() {
+  bench_work "$1"
+  unset SIGNED_DIR
+  signedenv=$("$srcdir/tests/lab/signed.sh" start 9>&-) ||
+    die "signed lab start"
+  eval "$signedenv"
+}
+# bench_work NAME: $WORK, the trap, the lab lock on fd 9.
+bench_work() {
   WORK=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 1
   PIDS=
   LAB_DIR=
   labenv=
+  signedenv=
 
   trap cleanup EXIT
   trap 'exit 130' HUP INT TERM
 
   exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
   flock -w 900 9 || die "lab lock busy"
-  labenv=$("$srcdir/tests/lab/lab.sh" start 9>&-) || die "lab start"
-  eval "$labenv"
-  export LAB_DIR
 }
 
 wait_answer() { # IP
@@ -74,8 +101,8 @@ start_cc() { # IP [CONFIG LINE...]
   {
     echo "listen: $cip_@53"
     echo "outgoing-interface: $cip_"
-    echo "root-hints: $LAB_ROOT_HINTS"
-    echo "dnssec: no"
+    echo "root-hints: ${CC_ROOT_HINTS:-$LAB_ROOT_HINTS}"
+    echo "dnssec: ${CC_DNSSEC:-no}"
     echo "do-not-query-localhost: no"
     echo "do-ip6: no"
     echo "cache-size: 64m"
@@ -84,12 +111,16 @@ start_cc() { # IP [CONFIG LINE...]
     echo "log-level: ${CC_LOG_LEVEL:-warn}"
     for l in "$@"; do echo "$l"; done
   } >"$WORK/cc-$cip_.conf"
-  launch "curvecache-$cip_" "$CURVECACHE" -f -c "$WORK/cc-$cip_.conf"
+  # shellcheck disable=SC2086 # CC_RUN: a wrapper and its options
+  launch "curvecache-$cip_" ${CC_RUN:-} "$CURVECACHE" -f \
+    -c "$WORK/cc-$cip_.conf"
   wait_answer "$cip_" ||
     { cat "$WORK/curvecache-$cip_.log"; die "curvecache"; }
 }
 start_ub() {
   mkdir -p "$WORK/ub"
+  ub_anchor=
+  [ -n "${UB_ANCHOR:-}" ] && ub_anchor="trust-anchor-file: \"$UB_ANCHOR\""
   cat >"$WORK/ub/unbound.conf" <<EOF
 server:
 	username: ""
@@ -104,14 +135,127 @@ server:
 	num-threads: 1
 	do-ip6: no
 	do-not-query-localhost: no
-	root-hints: "$LAB_ROOT_HINTS"
-	module-config: "iterator"
+	root-hints: "${UB_ROOT_HINTS:-$LAB_ROOT_HINTS}"
+	module-config: "${UB_MODULES:-iterator}"
+	$ub_anchor
 	msg-cache-size: 32m
 	rrset-cache-size: 32m
 	access-control: 127.0.0.0/8 allow
 remote-control:
 	control-enable: no
 EOF
-  launch unbound unbound -d -c "$WORK/ub/unbound.conf"
+  # shellcheck disable=SC2086 # UB_RUN: a wrapper and its options
+  launch unbound ${UB_RUN:-} unbound -d -c "$WORK/ub/unbound.conf"
   wait_answer "$UB_IP" || { cat "$WORK/ub/unbound.log"; die "unbound"; }
 }
+
+CLK=${CLK:-$(getconf CLK_TCK)}
+# ---------------------------------------------------------------- measuring
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+usr_ticks() { awk '{ print $14 }' "/proc/$1/stat"; }
+# CPU time on the run queue, nanoseconds (precise, unlike the ticks)
+cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+rss_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
+core_busy() { awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8,
+  $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
+median() { sort -g | awk '{ v[NR] = $1 } END {
+  if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2];
+  else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# medians STEM...: STEM.m from the values appended to STEM.
+medians() { for m in "$@"; do median <"$WORK/$m" >"$WORK/$m.m"; done; }
+perf() { # IP FILE OUT [dnsperf options]: dnsperf on core(s) DP_CPUS
+  pip=$1; pfile=$2; pout=$3; shift 3
+  taskset -c "${DP_CPUS:-1}" dnsperf -s "$pip" -d "$pfile" -c 4 -q 100 \
+    -t 2 -O suppress=timeouts,congestion "$@" >"$pout" 2>&1 9>&-
+}
+field() { # FILE LABEL: the first number after "LABEL:"
+  awk -v l="$2:" 'i = index($0, l) { $0 = substr($0, i + length(l));
+    print $1 + 0; exit }' "$1"
+}
+noerror() { # FILE: how many answers were NOERROR
+  awk '/Response codes:/ { for (i = 1; i < NF; i++)
+    if ($i == "NOERROR") { print $(i + 1) + 0; exit } }' "$1"
+}
+# warm IP FILE: every name resolved (50 at a time), then checked: every
+# one must be answered NOERROR.
+warm() {
+  perf "$1" "$2" "$WORK/warm.out" -n 1 -t 5 -c 1 -q 50 || true
+  perf "$1" "$2" "$WORK/warm.out" -n 1 -t 5 -c 1 -q 50 || true
+  noerror "$WORK/warm.out" >"$WORK/warm.n"
+  [ "$(cat "$WORK/warm.n")" = "$(wc -l <"$2")" ] ||
+    { cat "$WORK/warm.out"; die "warm-up of $1: not every name answered"; }
+}
+# hits_once NAME PID IP FILE [dnsperf options]: one saturation run;
+# appends to NAME.qps, NAME.cpu, NAME.usr, NAME.sys (us per answered
+# query) and NAME.dpbusy (busy % of dnsperf's core).
+hits_once() {
+  hn=$1; hpid=$2; hip=$3; hfile=$4; shift 4
+  t0=$(cpu_ticks "$hpid"); u0=$(usr_ticks "$hpid")
+  c0=$(core_busy "${DP_CPUS:-1}")
+  perf "$hip" "$hfile" "$WORK/run.out" -l "$SECS" "$@"
+  t1=$(cpu_ticks "$hpid"); u1=$(usr_ticks "$hpid")
+  c1=$(core_busy "${DP_CPUS:-1}")
+  q=$(field "$WORK/run.out" "Queries completed")
+  field "$WORK/run.out" "Queries per second" >>"$WORK/$hn.qps"
+  awk -v a="$t0" -v b="$t1" -v ua="$u0" -v ub="$u1" -v q="$q" \
+    -v hz="$CLK" -v o="$WORK/$hn" 'BEGIN { if (q > 0) {
+      printf "%.4f\n", (b - a) / hz / q * 1e6 >> (o ".cpu")
+      printf "%.4f\n", (ub - ua) / hz / q * 1e6 >> (o ".usr")
+      printf "%.4f\n", ((b - a) - (ub - ua)) / hz / q * 1e6 >> (o ".sys")
+    } }'
+  echo "$c0 $c1" | awk '{ if ($4 > $2) printf "%.1f\n",
+    100 * ($3 - $1) / ($4 - $2) }' >>"$WORK/$hn.dpbusy"
+}
+# lat_once NAME IP FILE TAG [options]: one -v run; appends p50/p99 (us)
+# to NAME.TAG.p50 / .p99.
+lat_once() {
+  lname=$1; lip=$2; lfile=$3; tag=$4; shift 4
+  perf "$lip" "$lfile" "$WORK/lat.out" -l "$SECS" -v "$@"
+  awk '$1 == ">" && $2 == "NOERROR" {
+      us = int($NF * 1e6 + 0.5); h[us]++; n++ }
+    END { c = 0; p50 = p99 = -1
+      for (u = 0; c < n; u++) { c += h[u]
+        if (p50 < 0 && c >= n * 0.50) p50 = u
+        if (p99 < 0 && c >= n * 0.99) p99 = u }
+      print p50 >> "'"$WORK/$lname.$tag.p50"'"
+      print p99 >> "'"$WORK/$lname.$tag.p99"'" }' "$WORK/lat.out"
+}
+# cold_once NAME IP FILE STARTER [args]: a fresh start; appends wall time
+# (s) to NAME.wall, upstream queries per name to NAME.up, the resolver's
+# CPU time (ms) to NAME.cpums and its RSS growth over the run (kB) to
+# NAME.rss.
+cold_once() {
+  cname=$1; cip=$2; cfile=$3; shift 3
+  "$@"
+  python3 "$srcdir/tests/bench/upcount.py" "$WORK/cap" "$cip" 120 \
+    </dev/null >/dev/null 2>&1 9>&- &
+  sniff=$!
+  PIDS="$PIDS $sniff"
+  n=0
+  until grep -q '^# ready' "$WORK/cap" 2>/dev/null; do
+    n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
+    sleep 0.05
+  done
+  t0=$(cpu_ns "$PID"); m0=$(rss_kb "$PID" VmRSS)
+  perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
+  sleep 0.5
+  t1=$(cpu_ns "$PID")
+  echo $(($(rss_kb "$PID" VmRSS) - m0)) >>"$WORK/$cname.rss"
+  stop_pid "$sniff"
+  stop_pid "$PID"
+  ok=$(noerror "$WORK/cold.out")
+  [ "$ok" = "$(wc -l <"$cfile")" ] ||
+    echo "# warning: $cname cold run: $ok NOERROR of $(wc -l <"$cfile")"
+  field "$WORK/cold.out" "Run time (s)" >>"$WORK/$cname.wall"
+  awk -v n="$(wc -l <"$cfile")" \
+    '$1 == "udp" { printf "%.3f\n", ($2 + $4) / n }' \
+    "$WORK/cap" >>"$WORK/$cname.up"
+  awk -v a="$t0" -v b="$t1" \
+    'BEGIN { printf "%.1f\n", (b - a) / 1e6 }' >>"$WORK/$cname.cpums"
+  rm -f "$WORK/cap"
+}
+progress() { echo "# $(date -u +%H:%M:%S) $*" >&2; }
+v() { cat "$WORK/$1.m" 2>/dev/null || echo nan; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {
+  if (a == "nan" || b == "nan" || b + 0 == 0) print "-";
+  else printf "%.2f\n", a / b }'; }

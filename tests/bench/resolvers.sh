@@ -64,7 +64,6 @@ CP_IP=127.53.100.15
 UB_IP=127.53.100.12
 DQ_IP=127.53.100.13
 EC_IP=127.53.100.14
-CLK=$(getconf CLK_TCK)
 
 die() { echo "resolvers.sh: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (the lab and port 53)"
@@ -119,107 +118,6 @@ start_echo() {
 }
 
 # ---------------------------------------------------------------- measuring
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-usr_ticks() { awk '{ print $14 }' "/proc/$1/stat"; }
-# CPU time on the run queue, nanoseconds (precise, unlike the ticks)
-cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
-rss_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
-core_busy() { awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8,
-  $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
-median() { sort -g | awk '{ v[NR] = $1 } END {
-  if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2];
-  else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-# medians STEM...: STEM.m from the values appended to STEM.
-medians() { for m in "$@"; do median <"$WORK/$m" >"$WORK/$m.m"; done; }
-perf() { # IP FILE OUT [dnsperf options]: dnsperf on core(s) DP_CPUS
-  pip=$1; pfile=$2; pout=$3; shift 3
-  taskset -c "${DP_CPUS:-1}" dnsperf -s "$pip" -d "$pfile" -c 4 -q 100 \
-    -t 2 -O suppress=timeouts,congestion "$@" >"$pout" 2>&1 9>&-
-}
-field() { # FILE LABEL: the first number after "LABEL:"
-  awk -v l="$2:" 'i = index($0, l) { $0 = substr($0, i + length(l));
-    print $1 + 0; exit }' "$1"
-}
-noerror() { # FILE: how many answers were NOERROR
-  awk '/Response codes:/ { for (i = 1; i < NF; i++)
-    if ($i == "NOERROR") { print $(i + 1) + 0; exit } }' "$1"
-}
-# warm IP FILE: every name resolved (50 at a time), then checked: every
-# one must be answered NOERROR.
-warm() {
-  perf "$1" "$2" "$WORK/warm.out" -n 1 -t 5 -c 1 -q 50 || true
-  perf "$1" "$2" "$WORK/warm.out" -n 1 -t 5 -c 1 -q 50 || true
-  noerror "$WORK/warm.out" >"$WORK/warm.n"
-  [ "$(cat "$WORK/warm.n")" = "$(wc -l <"$2")" ] ||
-    { cat "$WORK/warm.out"; die "warm-up of $1: not every name answered"; }
-}
-# hits_once NAME PID IP FILE: one saturation run; appends to NAME.qps,
-# NAME.cpu, NAME.usr, NAME.sys (us per answered query) and NAME.dpbusy
-# (busy % of dnsperf's core).
-hits_once() {
-  hn=$1; hpid=$2; hip=$3; hfile=$4
-  t0=$(cpu_ticks "$hpid"); u0=$(usr_ticks "$hpid")
-  c0=$(core_busy "${DP_CPUS:-1}")
-  perf "$hip" "$hfile" "$WORK/run.out" -l "$SECS"
-  t1=$(cpu_ticks "$hpid"); u1=$(usr_ticks "$hpid")
-  c1=$(core_busy "${DP_CPUS:-1}")
-  q=$(field "$WORK/run.out" "Queries completed")
-  field "$WORK/run.out" "Queries per second" >>"$WORK/$hn.qps"
-  awk -v a="$t0" -v b="$t1" -v ua="$u0" -v ub="$u1" -v q="$q" \
-    -v hz="$CLK" -v o="$WORK/$hn" 'BEGIN { if (q > 0) {
-      printf "%.4f\n", (b - a) / hz / q * 1e6 >> (o ".cpu")
-      printf "%.4f\n", (ub - ua) / hz / q * 1e6 >> (o ".usr")
-      printf "%.4f\n", ((b - a) - (ub - ua)) / hz / q * 1e6 >> (o ".sys")
-    } }'
-  echo "$c0 $c1" | awk '{ if ($4 > $2) printf "%.1f\n",
-    100 * ($3 - $1) / ($4 - $2) }' >>"$WORK/$hn.dpbusy"
-}
-# lat_once NAME IP FILE TAG [options]: one -v run; appends p50/p99 (us)
-# to NAME.TAG.p50 / .p99.
-lat_once() {
-  lname=$1; lip=$2; lfile=$3; tag=$4; shift 4
-  perf "$lip" "$lfile" "$WORK/lat.out" -l "$SECS" -v "$@"
-  awk '$1 == ">" && $2 == "NOERROR" {
-      us = int($NF * 1e6 + 0.5); h[us]++; n++ }
-    END { c = 0; p50 = p99 = -1
-      for (u = 0; c < n; u++) { c += h[u]
-        if (p50 < 0 && c >= n * 0.50) p50 = u
-        if (p99 < 0 && c >= n * 0.99) p99 = u }
-      print p50 >> "'"$WORK/$lname.$tag.p50"'"
-      print p99 >> "'"$WORK/$lname.$tag.p99"'" }' "$WORK/lat.out"
-}
-# cold_once NAME IP FILE STARTER [args]: a fresh start; appends wall time
-# (s) to NAME.wall, upstream queries per name to NAME.up, and the
-# resolver's CPU time (ms) to NAME.cpums.
-cold_once() {
-  cname=$1; cip=$2; cfile=$3; shift 3
-  "$@"
-  python3 "$srcdir/tests/bench/upcount.py" "$WORK/cap" "$cip" 120 \
-    </dev/null >/dev/null 2>&1 9>&- &
-  sniff=$!
-  PIDS="$PIDS $sniff"
-  n=0
-  until grep -q '^# ready' "$WORK/cap" 2>/dev/null; do
-    n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
-    sleep 0.05
-  done
-  t0=$(cpu_ns "$PID")
-  perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
-  sleep 0.5
-  t1=$(cpu_ns "$PID")
-  stop_pid "$sniff"
-  stop_pid "$PID"
-  ok=$(noerror "$WORK/cold.out")
-  [ "$ok" = "$(wc -l <"$cfile")" ] ||
-    echo "# warning: $cname cold run: $ok NOERROR of $(wc -l <"$cfile")"
-  field "$WORK/cold.out" "Run time (s)" >>"$WORK/$cname.wall"
-  awk -v n="$(wc -l <"$cfile")" \
-    '$1 == "udp" { printf "%.3f\n", ($2 + $4) / n }' \
-    "$WORK/cap" >>"$WORK/$cname.up"
-  awk -v a="$t0" -v b="$t1" \
-    'BEGIN { printf "%.1f\n", (b - a) / 1e6 }' >>"$WORK/$cname.cpums"
-  rm -f "$WORK/cap"
-}
 # mem_warm NAME PID IP: warm the 10,000 hot names, then 10,000 more;
 # NAME.bpn1 (RSS growth over the first 10,000
 # per name, start-up allocations included), NAME.bpn (growth per name
@@ -234,7 +132,6 @@ mem_warm() {
     'BEGIN { printf "%.0f\n", (b - a) * 1024 / n > (o ".bpn1.m")
              printf "%.0f\n", (c - b) * 1024 / n > (o ".bpn.m") }'
 }
-progress() { echo "# $(date -u +%H:%M:%S) $*" >&2; }
 
 # ---------------------------------------------------------------- the runs
 # Peers are measured in turns within each round (cold starts, then
@@ -312,10 +209,6 @@ for nt in $THREADS; do
 done
 
 # ---------------------------------------------------------------- the table
-v() { cat "$WORK/$1.m" 2>/dev/null || echo nan; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {
-  if (a == "nan" || b == "nan" || b + 0 == 0) print "-";
-  else printf "%.2f\n", a / b }'; }
 row() { # LABEL CC UB DQ LIMIT (file stems or "-")
   c=$(v "$2"); u=-; d=-; l=-
   [ "$3" != - ] && u=$(v "$3"); [ "$4" != - ] && d=$(v "$4")

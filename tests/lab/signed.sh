@@ -86,6 +86,18 @@ unsupported.sec:unsupported:ECDSAP256SHA256
 gost.sec:gost:ECDSAP256SHA256
 keytrap.sec:keytrap:RSASHA256"
 BELOW=unsigned.nsec3optout.sec
+# SIGNED_BENCH_NAMES=N (optional, for tests/bench/bench_validate.sh): two
+# more zones on $SIGNED_LEAF_IP, each with the records of leaf.zone and
+# N names www0..wwwN-1 A (TTL a day): many.sec. (13, NSEC3) and manyu.sec.
+# (unsigned, no DS: insecure). Unset, the lab is as before.
+BENCH_N=${SIGNED_BENCH_NAMES:-}
+case $BENCH_N in
+  '') ;;
+  *[!0-9]* | 0*) echo "signed: SIGNED_BENCH_NAMES: not a count" >&2; exit 1 ;;
+  *) LEAVES="$LEAVES
+many.sec:nsec3:ECDSAP256SHA256
+manyu.sec:unsigned:-" ;;
+esac
 # The NSEC3 salt of every NSEC3 zone but alg15.sec (no salt, 0 iterations).
 SALT=5ca1ab1e
 DAY=86400
@@ -151,6 +163,7 @@ sign_leaf() {
   sed "s/@NSIP@/$4/; s/@NS@/${5:-ns1}/" "$SRC/leaf.zone" >"$D/$z.in" ||
     return 1
   [ -f "$SRC/$z.extra" ] && { cat "$SRC/$z.extra" >>"$D/$z.in" || return 1; }
+  [ -f "$D/$z.extra" ] && { cat "$D/$z.extra" >>"$D/$z.in" || return 1; }
   if [ "$mode" = unsigned ]; then
     cp "$D/$z.in" "$D/$z.signed"
     return
@@ -191,10 +204,27 @@ sign_leaf() {
   esac >>"$D/sec.ds"
 }
 
+# bench_zones: with SIGNED_BENCH_NAMES, the names of many.sec. and
+# manyu.sec. ($D/ZONE.extra, which sign_leaf appends; the $TTL line also
+# covers the key appended after them) and their delegations in sec.
+# ($D/sec.extra); without, an empty $D/sec.extra.
+bench_zones() {
+  : >"$D/sec.extra" || return 1
+  [ -n "$BENCH_N" ] || return 0
+  for z in many manyu; do
+    awk -v n="$BENCH_N" 'BEGIN { print "$TTL 86400"
+      for (i = 0; i < n; i++)
+        printf "www%d\tA\t198.51.%d.%d\n", i, int(i / 250) % 250, i % 250 + 1
+    }' >"$D/$z.sec.extra" &&
+      printf '%s\tNS\tns1.%s\nns1.%s\tA\t%s\n' "$z" "$z" "$z" \
+        "$SIGNED_LEAF_IP" >>"$D/sec.extra" || return 1
+  done
+}
+
 # sign_all: every zone, bottom up; the trust anchor files.
 sign_all() {
   K=$SIGNED_DIR/keys D=$SIGNED_DIR
-  mkdir -p "$K" && : >"$D/sec.ds" || return 1
+  mkdir -p "$K" && : >"$D/sec.ds" && bench_zones || return 1
   for entry in $LEAVES; do
     IFS=: read -r z mode alg <<EOF
 $entry
@@ -208,7 +238,8 @@ EOF
   sign_leaf curveup.sec nsec ECDSAP256SHA256 "$SIGNED_CURVE_IP" \
     "$CURVE_KEY.ns1" || return 1
   tkey=$(newkey sec ECDSAP256SHA256) &&
-    cat "$SRC/sec.zone" "$D/sec.ds" "$tkey.key" >"$D/sec.in" &&
+    cat "$SRC/sec.zone" "$D/sec.extra" "$D/sec.ds" "$tkey.key" \
+      >"$D/sec.in" &&
     signzone sec "$tkey" || { say "signing sec. failed"; return 1; }
   rkey=$(newkey . RSASHA256) &&
     { cat "$SRC/root.zone" "$rkey.key"; ds "$tkey"; } >"$D/root.in" &&

@@ -1,0 +1,265 @@
+#!/bin/sh
+# tests/bench/bench_validate.sh: curvecache validating against Unbound
+# validating, side by side on the signed lab (tests/lab/signed.sh), in one
+# invocation; prints markdown tables of the figures and their ratios. Not
+# part of make check (minutes, root, packages).
+#
+# Usage (from the build directory, as root; or `make bench-validate`):
+#   sh ../tests/bench/bench_validate.sh
+# Environment: BENCH_RUNS (rounds, median taken; default 3),
+# BENCH_SECONDS (length of a rate run; default 10), BENCH_NAMES (names
+# in each bench zone; default 10000; the cold runs take the first 1,000),
+# BENCH_RATE (queries/s of the fixed-rate hit runs; default 30000),
+# BENCH_OUT (also write the tables there), CURVECACHE (default
+# ./curvecache).
+#
+# What it does (each process started here is stopped by its pid):
+# - sh etc/setup.sh --bench (unbound, dnsperf), the signed lab with
+#   SIGNED_BENCH_NAMES=BENCH_NAMES: many.sec. (ECDSAP256SHA256, NSEC3;
+#   secure) and manyu.sec. (unsigned, no DS: insecure), each with names
+#   www0..wwwN-1 A, on the NSD of 127.54.1.3.
+# - curvecache 127.54.100.11 (cache-size 64m, the lab's root hints and
+#   trust anchor: trust-anchor-file $SIGNED_TA_DS), Unbound 127.54.100.12
+#   (1 thread, msg + rrset cache 32m + 32m, module-config "validator
+#   iterator", the same hints and trust anchor), and for the cost of
+#   validation curvecache 127.54.100.13 with "dnssec: no" (validation
+#   off, same hints); each pinned to core 0, dnsperf on core 1.
+# - (1) cold: a fresh process, the 1,000 names www0..www999 of many.sec.
+#   once each (dnsperf -n 1, 100 outstanding): wall time, the resolver's
+#   CPU time (/proc/PID/schedstat), upstream queries per name (every
+#   packet from the resolver's address to a port 53: upcount.py), RSS
+#   growth over the run; the same for manyu.sec. (insecure) beside it.
+# - (2) cache hits: all BENCH_NAMES names of each zone warmed (every
+#   secure one checked for AD, every insecure one for its absence on a
+#   sample), then dnsperf at saturation for BENCH_SECONDS, DO=0 and DO=1
+#   (dnsperf -D): queries/s and the resolver's CPU time (utime + stime of
+#   /proc/PID/stat) per answered query; secure names against insecure
+#   ones (the same validating process) and against curvecache with
+#   validation off (the same names); then the same at BENCH_RATE
+#   queries/s (dnsperf -Q), where CPU per query does not depend on how
+#   full the receive batches get at each resolver's own saturation.
+# - (3) memory: RSS growth per name over the cold run (start-up
+#   allocations and the chain of trust included) and over the warm-up of
+#   the BENCH_NAMES names of each zone.
+# - The resolvers are measured in turns within each round, so a slow
+#   spell of the shared machine falls on all alike; each figure is the
+#   median over the rounds.
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+RUNS=${BENCH_RUNS:-3}
+SECS=${BENCH_SECONDS:-10}
+NAMES=${BENCH_NAMES:-10000}
+RATE=${BENCH_RATE:-30000}
+CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
+COLD=1000
+CC_IP=127.54.100.11
+UB_IP=127.54.100.12
+CN_IP=127.54.100.13
+
+die() { echo "bench_validate.sh: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "needs root (the lab and port 53)"
+sh "$srcdir/etc/setup.sh" --bench || die "etc/setup.sh --bench failed"
+for t in unbound dnsperf taskset flock python3 dig nsd dnssec-signzone \
+  ldns-signzone curvedns; do
+  command -v $t >/dev/null 2>&1 || die "$t not installed"
+done
+[ -x "$CURVECACHE" ] || die "$CURVECACHE not built"
+[ "$(nproc)" -ge 2 ] || die "needs 2 cores (resolver and dnsperf apart)"
+[ "$NAMES" -ge $COLD ] 2>/dev/null || die "BENCH_NAMES: at least $COLD"
+
+# shellcheck source=tests/bench/bench_lib.sh
+. "$srcdir/tests/bench/bench_lib.sh"
+SIGNED_BENCH_NAMES=$NAMES
+export SIGNED_BENCH_NAMES
+bench_signed_start bench_validate
+CC_ROOT_HINTS=$SIGNED_ROOT_HINTS
+UB_ROOT_HINTS=$SIGNED_ROOT_HINTS
+UB_MODULES="validator iterator"
+UB_ANCHOR=$SIGNED_TA_DS
+
+names() { # COUNT ZONE
+  awk -v n="$1" -v z="$2" \
+    'BEGIN { for (i = 0; i < n; i++) printf "www%d.%s A\n", i, z }'
+}
+names $COLD many.sec >"$WORK/cold"
+names $COLD manyu.sec >"$WORK/coldu"
+names "$NAMES" many.sec >"$WORK/hot"
+names "$NAMES" manyu.sec >"$WORK/hotu"
+
+# start_ccv: curvecache validating (PID); start_ccn: validation off.
+start_ccv() {
+  CC_DNSSEC=yes
+  start_cc $CC_IP "trust-anchor-file: $SIGNED_TA_DS"
+}
+start_ccn() {
+  CC_DNSSEC=no
+  start_cc $CN_IP
+}
+
+# check_ad IP ZONE WANT: a sample of the zone's names (the first, the
+# middle and the last) answered NOERROR, with AD (WANT 1) or without.
+check_ad() {
+  for i in 0 $((NAMES / 2)) $((NAMES - 1)); do
+    dig +dnssec +time=2 +tries=1 "@$1" "www$i.$2" A >"$WORK/ad.out" 2>&1
+    grep -q 'status: NOERROR' "$WORK/ad.out" ||
+      { cat "$WORK/ad.out"; die "$1: www$i.$2 not NOERROR"; }
+    ad=0
+    grep -q '^;; flags:[^;]* ad[ ;]' "$WORK/ad.out" && ad=1
+    [ "$ad" = "$3" ] || { cat "$WORK/ad.out"; die "$1: www$i.$2 AD $ad"; }
+  done
+}
+
+# mem_zone NAME PID IP FILE: warm the first half of FILE, then the
+# second; NAME.bpn1.m and NAME.bpn.m: RSS growth per name over each half
+# (the second: the marginal cost of a cached name).
+mem_zone() {
+  half=$((NAMES / 2))
+  head -n $half "$4" >"$WORK/half1"
+  tail -n +$((half + 1)) "$4" >"$WORK/half2"
+  r0=$(rss_kb "$2" VmRSS)
+  warm "$3" "$WORK/half1"
+  r1=$(rss_kb "$2" VmRSS)
+  warm "$3" "$WORK/half2"
+  r2=$(rss_kb "$2" VmRSS)
+  awk -v a="$r0" -v b="$r1" -v c="$r2" -v n=$half -v m=$((NAMES - half)) \
+    -v o="$WORK/$1" 'BEGIN { printf "%.0f\n", (b - a) * 1024 / n > (o ".bpn1.m")
+      printf "%.0f\n", (c - b) * 1024 / m > (o ".bpn.m") }'
+}
+
+# ---------------------------------------------------------------- the runs
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+  progress "cold, round $((r + 1)) of $RUNS: curvecache, Unbound;" \
+    "secure, then insecure"
+  cold_once cc $CC_IP "$WORK/cold" start_ccv
+  cold_once ub $UB_IP "$WORK/cold" start_ub
+  cold_once ccu $CC_IP "$WORK/coldu" start_ccv
+  cold_once ubu $UB_IP "$WORK/coldu" start_ub
+  r=$((r + 1))
+done
+for n in cc ub ccu ubu; do medians $n.wall $n.up $n.cpums $n.rss; done
+for n in cc ub ccu ubu; do
+  awk -v n=$COLD '{ printf "%.0f\n", $1 * 1024 / n }' "$WORK/$n.rss.m" \
+    >"$WORK/$n.rpn.m"
+done
+
+progress "cache hits: every resolver up and warmed"
+start_ccv; CC_PID=$PID
+start_ub; UB_PID=$PID
+start_ccn; CN_PID=$PID
+mem_zone cc $CC_PID $CC_IP "$WORK/hot"
+mem_zone ub $UB_PID $UB_IP "$WORK/hot"
+mem_zone ccu $CC_PID $CC_IP "$WORK/hotu"
+mem_zone ubu $UB_PID $UB_IP "$WORK/hotu"
+warm $CN_IP "$WORK/hot"
+check_ad $CC_IP many.sec 1
+check_ad $UB_IP many.sec 1
+check_ad $CC_IP manyu.sec 0
+check_ad $UB_IP manyu.sec 0
+check_ad $CN_IP many.sec 0
+r=0
+while [ "$r" -lt "$RUNS" ]; do
+  progress "cache hits, round $((r + 1)) of $RUNS"
+  for d in 0 1; do
+    opt=; [ $d = 1 ] && opt=-D
+    hits_once "cc$d" $CC_PID $CC_IP "$WORK/hot" $opt
+    hits_once "ub$d" $UB_PID $UB_IP "$WORK/hot" $opt
+    hits_once "ccu$d" $CC_PID $CC_IP "$WORK/hotu" $opt
+    hits_once "ubu$d" $UB_PID $UB_IP "$WORK/hotu" $opt
+    hits_once "ccn$d" $CN_PID $CN_IP "$WORK/hot" $opt
+    # the same at a fixed rate: receive batches alike, so CPU per query
+    # compares the work, not how full each batch got
+    hits_once "cc$d.r" $CC_PID $CC_IP "$WORK/hot" $opt -Q "$RATE"
+    hits_once "ccu$d.r" $CC_PID $CC_IP "$WORK/hotu" $opt -Q "$RATE"
+    hits_once "ccn$d.r" $CN_PID $CN_IP "$WORK/hot" $opt -Q "$RATE"
+    hits_once "ub$d.r" $UB_PID $UB_IP "$WORK/hot" $opt -Q "$RATE"
+    hits_once "ubu$d.r" $UB_PID $UB_IP "$WORK/hotu" $opt -Q "$RATE"
+  done
+  r=$((r + 1))
+done
+for n in cc ub ccu ubu ccn; do
+  for d in 0 1; do
+    medians $n$d.qps $n$d.cpu $n$d.usr $n$d.sys $n$d.dpbusy
+    medians $n$d.r.qps $n$d.r.cpu $n$d.r.usr
+  done
+done
+for p in $CC_PID $UB_PID $CN_PID; do stop_pid "$p"; done
+
+# ---------------------------------------------------------------- the tables
+# row LABEL A B [C]: the medians A, B (and C: "-" for none), A/B (and
+# A/C).
+row() {
+  a=$(v "$2"); b=$(v "$3")
+  line="| $1 | $a | $b | $(ratio "$a" "$b") |"
+  if [ "${4:--}" != - ]; then c=$(v "$4"); line="$line $c | $(ratio "$a" "$c") |"
+  elif [ $# -ge 4 ]; then line="$line - | - |"; fi
+  echo "$line"
+}
+{
+  echo "curvecache validating against Unbound validating," \
+    "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
+    "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+  echo "(Unbound $(unbound -V 2>/dev/null | awk '/^Version/ { print $2 }')," \
+    "dnsperf $(dpkg-query -W -f='${Version}' dnsperf 2>/dev/null);" \
+    "signed lab, $NAMES names a zone; medians of $RUNS rounds, rate runs" \
+    "of ${SECS} s; resolver on core 0, dnsperf on core 1; load average" \
+    "at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo
+  echo "| measure | curvecache | Unbound | cc/Unbound |"
+  echo "| --- | ---: | ---: | ---: |"
+  row "(1) cold 1,000 secure names, wall s" cc.wall ub.wall
+  row "(1) cold upstream queries per name" cc.up ub.up
+  row "(1) cold resolver CPU time, ms" cc.cpums ub.cpums
+  row "(1) cold 1,000 insecure names, wall s" ccu.wall ubu.wall
+  row "(1) insecure: upstream queries per name" ccu.up ubu.up
+  row "(1) insecure: resolver CPU time, ms" ccu.cpums ubu.cpums
+  for d in 0 1; do
+    row "(2) secure hits DO=$d, queries/s" cc$d.qps ub$d.qps
+    row "(2) secure hits DO=$d, CPU per answered query, us" cc$d.cpu ub$d.cpu
+    row "(2) of which user space, us" cc$d.usr ub$d.usr
+    row "(2) dnsperf's core busy, %" cc$d.dpbusy ub$d.dpbusy
+  done
+  row "(3) RSS growth over the cold run, bytes per secure name" \
+    cc.rpn ub.rpn
+  row "(3) RSS growth over the cold run, bytes per insecure name" \
+    ccu.rpn ubu.rpn
+  h=$((NAMES / 2))
+  row "(3) RSS per cached secure name (names $((h + 1))-$NAMES), bytes" \
+    cc.bpn ub.bpn
+  row "(3) RSS per cached insecure name (the same, manyu.sec.), bytes" \
+    ccu.bpn ubu.bpn
+  row "(3) RSS growth over the first $h secure names, bytes/name" \
+    cc.bpn1 ub.bpn1
+  row "(3) RSS growth over the first $h insecure names, bytes/name" \
+    ccu.bpn1 ubu.bpn1
+  echo
+  echo "What a secure hit costs beside an unsigned one (same names" \
+    "count; \"insecure\": manyu.sec. through the same validating" \
+    "process; \"off\": many.sec. through curvecache with dnssec: no):"
+  echo
+  echo "| measure | secure | insecure | secure/insecure | off |" \
+    "secure/off |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  for d in 0 1; do
+    row "curvecache DO=$d, CPU per answered query, us" cc$d.cpu ccu$d.cpu \
+      ccn$d.cpu
+    row "curvecache DO=$d, of which user space, us" cc$d.usr ccu$d.usr \
+      ccn$d.usr
+    row "curvecache DO=$d, queries/s" cc$d.qps ccu$d.qps ccn$d.qps
+    row "Unbound DO=$d, CPU per answered query, us" ub$d.cpu ubu$d.cpu -
+    row "Unbound DO=$d, queries/s" ub$d.qps ubu$d.qps -
+    row "curvecache DO=$d at $RATE q/s, CPU per answered query, us" \
+      cc$d.r.cpu ccu$d.r.cpu ccn$d.r.cpu
+    row "curvecache DO=$d at $RATE q/s, of which user space, us" \
+      cc$d.r.usr ccu$d.r.usr ccn$d.r.usr
+    row "Unbound DO=$d at $RATE q/s, CPU per answered query, us" \
+      ub$d.r.cpu ubu$d.r.cpu -
+  done
+  echo
+  echo "CPU per query is user + system time of the resolver process over" \
+    "the run, divided by the answers dnsperf received (10 ms ticks);" \
+    "cold CPU is from /proc/PID/schedstat."
+} >"$WORK/table.md"
+cat "$WORK/table.md"
+[ -n "${BENCH_OUT:-}" ] && cp "$WORK/table.md" "$BENCH_OUT"
+exit 0

@@ -1,0 +1,119 @@
+#!/bin/sh
+# tests/bench/callgrind_validate.sh: instructions per query of curvecache
+# validating, of Unbound validating and of curvecache with "dnssec: no",
+# counted by callgrind on the signed lab (exact for a given run, so they
+# compare on a busy machine where the timings of bench_validate.sh do
+# not; the kernel's share of each query is not in them).
+#
+# Usage (from the build directory, as root; or `make bench-validate-cg`):
+#   sh ../tests/bench/callgrind_validate.sh
+# Environment: CG_NAMES (names a zone; default 1000), CG_HITS (rounds of
+# all names in each hit phase; default 20), CURVECACHE, BENCH_KEEP=1
+# (keep the work directory with the profiles, for callgrind_annotate).
+#
+# Each resolver runs under valgrind --tool=callgrind with collection off
+# (start-up is not counted); for each phase collection is zeroed, turned
+# on for one dnsperf run and dumped: cold (the names of many.sec., once
+# each, 20 outstanding), coldu (manyu.sec., insecure), hits0/hitsu0
+# (every name CG_HITS times at 100 outstanding, DO=0; secure, then
+# insecure) and hits1/hitsu1 (DO=1). Prints instructions per answered
+# query for each resolver and phase, and the ratios.
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+NAMES=${CG_NAMES:-1000}
+HITS=${CG_HITS:-20}
+CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
+CC_IP=127.54.100.21
+UB_IP=127.54.100.22
+CN_IP=127.54.100.23
+PHASES="cold coldu hits0 hitsu0 hits1 hitsu1"
+
+die() { echo "callgrind_validate.sh: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || die "needs root (the lab and port 53)"
+for t in valgrind callgrind_control dnsperf unbound flock dig; do
+  command -v $t >/dev/null 2>&1 || die "$t not installed"
+done
+[ -x "$CURVECACHE" ] || die "$CURVECACHE not built"
+
+# shellcheck source=tests/bench/bench_lib.sh
+. "$srcdir/tests/bench/bench_lib.sh"
+SIGNED_BENCH_NAMES=$NAMES
+export SIGNED_BENCH_NAMES
+bench_signed_start callgrind_validate
+CC_ROOT_HINTS=$SIGNED_ROOT_HINTS
+UB_ROOT_HINTS=$SIGNED_ROOT_HINTS
+UB_MODULES="validator iterator"
+UB_ANCHOR=$SIGNED_TA_DS
+for z in many manyu; do
+  awk -v n="$NAMES" -v z=$z \
+    'BEGIN { for (i = 0; i < n; i++) printf "www%d.%s.sec A\n", i, z }' \
+    >"$WORK/$z"
+done
+CPUS=0-$(($(nproc) - 1))
+# the wrapper of start_cc and start_ub (bench_lib.sh: CC_RUN, UB_RUN)
+CG="valgrind --tool=callgrind --instr-atstart=no"
+
+# phase TAG NAME FILE [dnsperf options]: one counted dnsperf run.
+phase() {
+  ptag=$1 pname=$2 pfile=$3; shift 3
+  callgrind_control -z "$PID" >/dev/null 2>&1
+  callgrind_control -i on "$PID" >/dev/null 2>&1
+  dnsperf -s "$IP" -d "$pfile" -t 30 "$@" >"$WORK/$ptag.$pname.perf" 2>&1
+  callgrind_control -i off "$PID" >/dev/null 2>&1
+  callgrind_control -d "$pname" "$PID" >/dev/null 2>&1
+  field "$WORK/$ptag.$pname.perf" "Queries completed" >"$WORK/$ptag.$pname.q"
+  awk '/Average packet size:/ { print $NF + 0 }' "$WORK/$ptag.$pname.perf" \
+    >"$WORK/$ptag.$pname.bytes.m"
+}
+# profile TAG: the phases against $PID on $IP, then stop it.
+profile() {
+  phase "$1" cold "$WORK/many" -n 1 -q 20
+  phase "$1" coldu "$WORK/manyu" -n 1 -q 20
+  for d in 0 1; do
+    o=; [ $d = 1 ] && o=-D
+    phase "$1" hits$d "$WORK/many" -n "$HITS" -q 100 $o
+    phase "$1" hitsu$d "$WORK/manyu" -n "$HITS" -q 100 $o
+  done
+  stop_pid "$PID"
+  for f in "$WORK/cg.$1".*; do
+    p=$(awk '/^desc: Trigger: dump/ { print $4; exit }' "$f")
+    awk -v q="$(cat "$WORK/$1.$p.q")" '/^totals:/ && q > 0 {
+      printf "%.0f\n", $2 / q; exit }' "$f" >"$WORK/$1.$p.m"
+  done
+}
+
+progress "curvecache validating"
+CC_DNSSEC=yes IP=$CC_IP CC_RUN="$CG --callgrind-out-file=$WORK/cg.cc"
+start_cc $CC_IP "trust-anchor-file: $SIGNED_TA_DS"
+profile cc
+progress "Unbound validating"
+IP=$UB_IP UB_RUN="$CG --callgrind-out-file=$WORK/cg.ub"
+start_ub
+profile ub
+progress "curvecache with dnssec: no"
+CC_DNSSEC=no IP=$CN_IP CC_RUN="$CG --callgrind-out-file=$WORK/cg.ccn"
+start_cc $CN_IP
+profile ccn
+
+{
+  echo "instructions per answered query (callgrind), $(date -u \
+    '+%Y-%m-%d %H:%M UTC'); $NAMES names a zone, hits: $HITS rounds"
+  echo
+  echo "| phase | curvecache | Unbound | cc/Unbound | cc dnssec: no |" \
+    "reply bytes cc, ub, off |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+  for p in $PHASES; do
+    a=$(v "cc.$p"); b=$(v "ub.$p")
+    echo "| $p | $a | $b | $(ratio "$a" "$b") | $(v "ccn.$p") |" \
+      "$(v "cc.$p.bytes"), $(v "ub.$p.bytes"), $(v "ccn.$p.bytes") |"
+  done
+  echo
+  echo "secure/insecure: curvecache DO=0 $(ratio "$(v cc.hits0)" \
+    "$(v cc.hitsu0)"), DO=1 $(ratio "$(v cc.hits1)" "$(v cc.hitsu1)");" \
+    "Unbound DO=0 $(ratio "$(v ub.hits0)" "$(v ub.hitsu0)"), DO=1" \
+    "$(ratio "$(v ub.hits1)" "$(v ub.hitsu1)"); curvecache secure/off" \
+    "DO=0 $(ratio "$(v cc.hits0)" "$(v ccn.hits0)"), DO=1" \
+    "$(ratio "$(v cc.hits1)" "$(v ccn.hits1)")"
+} >"$WORK/table.md"
+cat "$WORK/table.md"
+exit 0
