@@ -330,6 +330,24 @@ static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
 	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 }
 
+/* The zone's DNSKEY set is cached SECURE already: the frame goes on. */
+static bool iter_trust_keys_cached(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct cache_query q = { f->zone.name, f->zone.len, WIRE_TYPE_DNSKEY,
+		                 WIRE_CLASS_IN, 0 };
+	struct cache_answer ans;
+
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
+	              sizeof(req->scratch)) != CACHE_OK ||
+	    ans.kind != CACHE_KIND_RRSET || ans.sec != CACHE_SEC_SECURE)
+		return false;
+	f->trust = ITER_T_SECURE;
+	iter_frame_newstep(req, fi);
+	f->state = ITER_F_QUERY;
+	return true;
+}
+
 void iter_trust_key_reply(struct iter_req *req, size_t fi,
                           const struct wire_msg *m, const uint8_t *key)
 {
@@ -343,6 +361,13 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 	int status = DNSSEC_EMISMATCH;
 	uint8_t sec = CACHE_SEC_BOGUS;
 
+	if (iter_trust_keys_cached(req, fi)) {
+		/* another resolution asked and checked them meanwhile (a
+		 * burst of names under a new zone shares one upstream
+		 * answer): no second verification */
+		free(rd);
+		return;
+	}
 	if (rd != NULL && c->kind == ITER_K_ANSWER && c->nlink == 0)
 		sec = iter_trust_keys_check(req, f->zone.name, f->zone.len, m,
 		                            rd, &n, &ttl, &status);
