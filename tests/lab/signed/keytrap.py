@@ -32,18 +32,23 @@ def key_tag(rdata):
 
 def fake_key(flags, alg, tag):
     """A DNSKEY RDATA of flags/alg whose key tag is tag: the last two
-    bytes of the modulus (an even then an odd position) are solved for."""
+    bytes of the modulus (an even then an odd position) are solved for.
+    The end-around carry of the tag skips one value for each random
+    prefix (small tags are the likely ones), so a prefix that cannot
+    reach the tag is drawn again."""
     head = bytes([flags >> 8, flags & 0xFF, 3, alg, 3, 1, 0, 1])
-    body = bytearray(os.urandom(128))
-    body[0] |= 0x80
-    body[126] = body[127] = 0
-    base = sum(b if i & 1 else b << 8 for i, b in enumerate(head + body))
-    for last in range(65536):
-        acc = base + last
-        if (acc + ((acc >> 16) & 0xFFFF)) & 0xFFFF == tag:
-            body[126], body[127] = last >> 8, last & 0xFF
-            assert key_tag(head + body) == tag
-            return head + bytes(body)
+    for _ in range(64):
+        body = bytearray(os.urandom(128))
+        body[0] |= 0x80
+        body[126] = body[127] = 0
+        base = sum(b if i & 1 else b << 8
+                   for i, b in enumerate(head + body))
+        for last in range(65536):
+            acc = base + last
+            if (acc + ((acc >> 16) & 0xFFFF)) & 0xFFFF == tag:
+                body[126], body[127] = last >> 8, last & 0xFF
+                assert key_tag(head + body) == tag
+                return head + bytes(body)
     raise SystemExit("keytrap.py: no modulus for tag %d" % tag)
 
 
