@@ -157,8 +157,9 @@ void iter_val_note(struct iter_req *req, uint8_t sec, int status)
 
 uint32_t iter_bogus_ttl(const struct iter_req *req)
 {
-	(void)req;
-	return ITER_BOGUS_TTL_DEFAULT;
+	const struct cfg *c = req->env->cfg;
+
+	return c != NULL ? c->val_bogus_ttl : ITER_BOGUS_TTL_DEFAULT;
 }
 
 /* The zone's validated keys from the cache, as views into buf. */
@@ -302,8 +303,10 @@ static void iter_proof_collect(struct iter_req *req, const uint8_t *zone,
 
 static unsigned iter_nsec3_cap(const struct iter_req *req)
 {
-	(void)req;
-	return DNSSEC_NSEC3_ITERATIONS_MAX;
+	const struct cfg *c = req->env->cfg;
+
+	return c != NULL ? c->nsec3_max_iterations :
+	                   DNSSEC_NSEC3_ITERATIONS_MAX;
 }
 
 /* The status a denial result gives; *status gets the reason. */
