@@ -142,7 +142,10 @@ void iter_qmin_skip(struct iter_req *req, size_t fi)
 }
 
 /* A probe's NODATA: (probe name, NS) is no zone cut; cache it with the
- * SOA's TTL (RFC 2308) for iter_qmin_skip. */
+ * SOA's TTL (RFC 2308) for iter_qmin_skip. Under a trust anchor the
+ * probe's denial is not validated (its proof is not asked for), so
+ * unless the zone is insecure it is cached at referral rank: clients
+ * asking (name, NS) get a validated answer of their own. */
 static void iter_qmin_remember(struct iter_req *req, size_t fi,
                                const struct iter_out *o,
                                const struct wire_msg *m,
@@ -170,6 +173,12 @@ static void iter_qmin_remember(struct iter_req *req, size_t fi,
 	neg.soa_rdlen = rdlen;
 	neg.rank = (enum cache_rank)iter_data_rank(c);
 	neg.server_key = iter_reply_key(o, reply);
+	/* Unvalidated where validation applies: a hint for iter_qmin_skip
+	 * only, below the rank client answers are read at. */
+	if (req->frame[fi]->trust == ITER_T_INSECURE)
+		neg.sec = CACHE_SEC_INSECURE;
+	else if (iter_val_on(req))
+		neg.rank = CACHE_RANK_REFERRAL;
 	(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
 }
 

@@ -575,39 +575,10 @@ START_TEST(test_sec_none_confirmed)
 }
 END_TEST
 
-/* One record cached SECURE. */
-static void put_secure(const char *owner, uint16_t type, const uint8_t *rd,
-                       size_t len, enum cache_rank rank)
-{
-	uint8_t z[WIRE_NAME_MAX];
-	struct cache_rdata r = { rd, len };
-	struct cache_rrset set = { z,    net_wire(owner, z),
-		                   type, WIRE_CLASS_IN,
-		                   3600, &r,
-		                   1,    rank,
-		                   NULL, CACHE_SEC_SECURE,
-		                   NULL, 0 };
-
-	ck_assert_int_eq(cache_rrset_put(N.cache, &set, N.now.wall), CACHE_OK);
-}
-
 /* curve.example. is SECURE: anchored, its DNSKEY set cached SECURE. */
 static void signed_zone(void)
 {
-	static const uint8_t dnskey[] = { 1, 1, 3, 15, 0xab, 0xcd };
-	struct anchors *a;
-	char err[ANCHOR_ERR_MAX];
-
-	ck_assert_int_eq(anchors_new(&a), ANCHOR_OK);
-	ck_assert_int_eq(anchors_add_text(a,
-	                                  "curve.example. 3600 IN DS 1 15 2 "
-	                                  "0000000000000000000000000000000000"
-	                                  "000000000000000000000000000000",
-	                                  err, sizeof err),
-	                 ANCHOR_OK);
-	N.env.anchors = a;
-	put_secure("curve.example.", WIRE_TYPE_DNSKEY, dnskey, sizeof dnskey,
-	           CACHE_RANK_AUTH);
+	net_signed_zone("curve.example.");
 }
 
 /* The zone's own NS set, cached SECURE, names KEYLABEL: its keys are
@@ -623,11 +594,11 @@ START_TEST(test_sec_cached_apex)
 
 	world(false);
 	signed_zone();
-	put_secure("curve.example.", WIRE_TYPE_NS, ns,
-	           net_wire(KEYLABEL ".ns1.curve.example.", ns),
-	           CACHE_RANK_AUTH);
-	put_secure(KEYLABEL ".ns1.curve.example.", WIRE_TYPE_A, ip, sizeof ip,
-	           CACHE_RANK_GLUE);
+	net_put_secure("curve.example.", WIRE_TYPE_NS, ns,
+	               net_wire(KEYLABEL ".ns1.curve.example.", ns),
+	               CACHE_RANK_AUTH);
+	net_put_secure(KEYLABEL ".ns1.curve.example.", WIRE_TYPE_A, ip,
+	               sizeof ip, CACHE_RANK_GLUE);
 	(void)net_resolve("www.curve.example.", WIRE_TYPE_A);
 	ck_assert(curvepin_confirmed(N.env.pin, z, zl, N.now.wall, &c));
 	ck_assert_uint_eq(c.nkeys, 1);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "iter_net.h"
+#include "validate/anchor.h"
 
 /** Events (replies and timeouts) pending at once. */
 #define NET_EVENTS_MAX 512
@@ -652,6 +653,38 @@ uint32_t net_ttl(const uint8_t *img, size_t len, size_t i)
 
 	net_rr_at(img, len, i, &rr);
 	return rr.ttl;
+}
+
+void net_put_secure(const char *owner, uint16_t type, const uint8_t *rd,
+                    size_t len, enum cache_rank rank)
+{
+	uint8_t z[WIRE_NAME_MAX];
+	struct cache_rdata r = { rd, len };
+	struct cache_rrset set = { z,    net_wire(owner, z),
+		                   type, WIRE_CLASS_IN,
+		                   3600, &r,
+		                   1,    rank,
+		                   NULL, CACHE_SEC_SECURE,
+		                   NULL, 0 };
+
+	ck_assert_int_eq(cache_rrset_put(N.cache, &set, N.now.wall), CACHE_OK);
+}
+
+void net_signed_zone(const char *zone)
+{
+	static const uint8_t dnskey[] = { 1, 1, 3, 15, 0xab, 0xcd };
+	struct anchors *a;
+	char err[ANCHOR_ERR_MAX];
+
+	ck_assert_int_eq(anchors_new(&a), ANCHOR_OK);
+	ck_assert_int_eq(anchors_add_text(a,
+	                                  net_str("%s 3600 IN DS 1 15 2 %064d",
+	                                          zone, 0),
+	                                  err, sizeof err),
+	                 ANCHOR_OK);
+	N.env.anchors = a;
+	net_put_secure(zone, WIRE_TYPE_DNSKEY, dnskey, sizeof dnskey,
+	               CACHE_RANK_AUTH);
 }
 
 int net_cache(const char *name, uint16_t type, struct cache_answer *ans,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "iter_net.h"
+#include "validate/anchor.h"
 
 #define ZONE_SOA \
 	"zone.example. 60 SOA ns.zone.example. " \
@@ -190,6 +191,28 @@ START_TEST(test_qmin_off_unchanged)
 }
 END_TEST
 
+/* Under a trust anchor the probe's NODATA is not validated: it still
+ * guides the next probe but is kept below the rank clients are answered
+ * from, so (name, NS) asked by a client is resolved and validated. */
+START_TEST(test_probe_unvalidated_not_for_clients)
+{
+	struct cache_answer ans;
+
+	net_signed_zone("zone.example.");
+	wild_answer("a.wild.zone.example.");
+	(void)net_resolve("a.wild.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(sends_of("wild.zone.example."), 1);
+	ck_assert_int_eq(net_cache("wild.zone.example.", WIRE_TYPE_NS, &ans,
+	                           NULL, 0),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_REFERRAL);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_UNCHECKED);
+	anchors_free((struct anchors *)N.env.anchors);
+	N.env.anchors = NULL;
+}
+END_TEST
+
 static Suite *iter_qmin_suite(void)
 {
 	Suite *s = suite_create("iter_qmin");
@@ -198,6 +221,7 @@ static Suite *iter_qmin_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_probe_once);
 	tcase_add_test(tc, test_probe_again_after_ttl);
+	tcase_add_test(tc, test_probe_unvalidated_not_for_clients);
 	tcase_add_test(tc, test_skip_to_next_label);
 	tcase_add_test(tc, test_nxdomain_below_nodata);
 	tcase_add_test(tc, test_cached_nxdomain_no_probe);

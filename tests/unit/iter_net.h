@@ -124,6 +124,15 @@ uint32_t net_ttl(const uint8_t *img, size_t len, size_t i);
 int net_cache(const char *name, uint16_t type, struct cache_answer *ans,
               char *rdata_text, size_t cap);
 
+/** Cache one record of owner/type as SECURE (TTL 3600) at rank. */
+void net_put_secure(const char *owner, uint16_t type, const uint8_t *rd,
+                    size_t len, enum cache_rank rank);
+
+/** Make zone SECURE for the iterator: N.env.anchors gets a DS anchor
+ *  for it (freed by the caller's teardown) and its DNSKEY set is cached
+ *  SECURE, so its trust settles without asking. */
+void net_signed_zone(const char *zone);
+
 /** Standard delegations used by many tests:
  *  root -> example. (ns1.example. 192.0.2.1)
  *       -> zone.example. (ns.zone.example. 192.0.2.2)
