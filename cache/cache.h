@@ -455,6 +455,14 @@ void cache_flush_all(struct cache *c, size_t *removed);
 void cache_flush_negative(struct cache *c, size_t *removed);
 
 /**
+ * Remove every entry whose DNSSEC status is BOGUS (RRsets and negative
+ * answers), fresh or stale: after a zone's signatures are repaired its
+ * names are validated again at once instead of after val-bogus-ttl.
+ * @param removed: receives the number removed; may be NULL.
+ */
+void cache_flush_bogus(struct cache *c, size_t *removed);
+
+/**
  * Call fn for every entry, fresh and stale, shard by shard, each under
  * its shard lock (entries put meanwhile may or may not be seen).
  * @param now: the time against which view->ttl is computed.

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "internal.h"
@@ -321,7 +322,11 @@ void cache_flush_all(struct cache *c, size_t *removed)
 		*removed = n;
 }
 
-void cache_flush_negative(struct cache *c, size_t *removed)
+/* Remove every entry (fresh or stale) for which drop says so; each
+ * shard under its lock, each original entry once, in ring order, as
+ * shard_clear. Returns the number removed. */
+static size_t flush_where(struct cache *c,
+                          bool (*drop)(const struct cache_entry *))
 {
 	size_t n = 0;
 
@@ -332,10 +337,9 @@ void cache_flush_negative(struct cache *c, size_t *removed)
 		pthread_mutex_lock(&s->lock);
 		e = s->hand;
 		left = s->entries;
-		/* Each original entry once, in ring order, as shard_clear. */
 		for (size_t k = 0; k < left && e != NULL; k++) {
 			next = e->next;
-			if (cache_entry_kind(e) != CACHE_KIND_RRSET) {
+			if (drop(e)) {
 				cache_shard_remove(s, e);
 				n++;
 			}
@@ -343,6 +347,31 @@ void cache_flush_negative(struct cache *c, size_t *removed)
 		}
 		pthread_mutex_unlock(&s->lock);
 	}
+	return n;
+}
+
+static bool is_negative(const struct cache_entry *e)
+{
+	return cache_entry_kind(e) != CACHE_KIND_RRSET;
+}
+
+static bool is_bogus(const struct cache_entry *e)
+{
+	return cache_entry_sec(e) == CACHE_SEC_BOGUS;
+}
+
+void cache_flush_negative(struct cache *c, size_t *removed)
+{
+	size_t n = flush_where(c, is_negative);
+
+	if (removed != NULL)
+		*removed = n;
+}
+
+void cache_flush_bogus(struct cache *c, size_t *removed)
+{
+	size_t n = flush_where(c, is_bogus);
+
 	if (removed != NULL)
 		*removed = n;
 }

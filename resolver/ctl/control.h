@@ -40,6 +40,7 @@
  *   flush_zone NAME              every entry at or below a name
  *   flush_all                    everything
  *   flush_negative               every NXDOMAIN and NODATA entry
+ *   flush_bogus                  every entry that failed validation
  *   dump_cache                   the cache as text (cachefile.h)
  *   load_cache                   read such text back (it follows)
  *   lookup NAME [TYPE]           what the cache holds for a name (each

@@ -76,6 +76,12 @@ static const char *flush_all(struct control_cmd *c, char **argv, size_t argc,
 
 	(void)argc;
 	(void)err;
+	if (strcmp(argv[0], "flush_bogus") == 0) {
+		/* the NSEC index holds SECURE proofs only: it stays */
+		cache_flush_bogus(c->env.cache, &n);
+		control_out_printf(out, "removed %zu entries\n", n);
+		return NULL;
+	}
 	if (strcmp(argv[0], "flush_all") == 0)
 		cache_flush_all(c->env.cache, &n);
 	else

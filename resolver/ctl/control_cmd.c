@@ -179,7 +179,8 @@ static const char *cmd_reload(struct control_session *s, char **argv,
 	return NULL;
 }
 
-/* flush, flush_zone, flush_type, flush_all, flush_negative, dump_cache:
+/* flush, flush_zone, flush_type, flush_all, flush_negative, flush_bogus,
+ * dump_cache:
  * the cache's entries (control_cache.c). A dump in Unbound's framing
  * ends with the line its load_cache reads up to. */
 static const char *cmd_cache(struct control_session *s, char **argv,
@@ -355,6 +356,9 @@ static const struct control_verb control_verbs[] = {
 	  CONTROL_VERB_ACTION },
 	{ "flush_negative", 0, 0, cmd_cache,
 	  "remove NXDOMAIN and NODATA entries", CONTROL_VERB_ACTION },
+	{ "flush_bogus", 0, 0, cmd_cache,
+	  "remove entries that failed DNSSEC validation",
+	  CONTROL_VERB_ACTION },
 	{ "flush_type", 2, 2, cmd_cache,
 	  "NAME TYPE  remove NAME's TYPE (and its NXDOMAIN)",
 	  CONTROL_VERB_ACTION },

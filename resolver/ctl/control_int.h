@@ -71,7 +71,8 @@ const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
                                     size_t argc, struct control_out *out,
                                     char *err);
 
-/* flush and flush_zone NAME, flush_all, flush_negative (by argv[0]):
+/* flush and flush_zone NAME, flush_all, flush_negative, flush_bogus (by
+ * argv[0]):
  * "removed N entries" (control_cache.c) */
 const char *control_cmd_flush(struct control_cmd *c, char **argv, size_t argc,
                               struct control_out *out, char *err);

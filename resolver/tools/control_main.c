@@ -61,7 +61,7 @@ static void usage(FILE *f)
 	        "  stats_noreset [--prometheus|--json]\n"
 	        "  reload                   config and root hints, as SIGHUP\n"
 	        "  flush NAME | flush_zone NAME | flush_all | flush_negative\n"
-	        "  flush_type NAME TYPE | flush_infra all|ADDR\n"
+	        "  flush_type NAME TYPE | flush_infra all|ADDR | flush_bogus\n"
 	        "  dump_cache               the cache as text\n"
 	        "  load_cache [FILE]        read a dump (default: stdin)\n"
 	        "  lookup NAME [TYPE]       cached data and servers for NAME\n"

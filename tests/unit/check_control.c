@@ -433,8 +433,8 @@ static void put_a_now(const char *owner, uint8_t last)
 	ck_assert_int_eq(cache_rrset_put(cache, &set, time(NULL)), CACHE_OK);
 }
 
-static void put_text_now(const char *owner, uint16_t type, const char *rd,
-                         enum cache_rank rank)
+static void put_text_sec(const char *owner, uint16_t type, const char *rd,
+                         enum cache_rank rank, enum cache_sec sec)
 {
 	uint8_t name[WIRE_NAME_MAX], buf[512];
 	struct cache_rdata r;
@@ -453,7 +453,14 @@ static void put_text_now(const char *owner, uint16_t type, const char *rd,
 	set.rdata = &r;
 	set.count = 1;
 	set.rank = rank;
+	set.sec = sec;
 	ck_assert_int_eq(cache_rrset_put(cache, &set, time(NULL)), CACHE_OK);
+}
+
+static void put_text_now(const char *owner, uint16_t type, const char *rd,
+                         enum cache_rank rank)
+{
+	put_text_sec(owner, type, rd, rank, CACHE_SEC_UNCHECKED);
 }
 
 START_TEST(cmd_flushes)
@@ -473,6 +480,17 @@ START_TEST(cmd_flushes)
 	free(c.text);
 	c = talk("flush_negative\n");
 	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
+	free(c.text);
+	/* flush_bogus: only what failed validation, secure data stays */
+	put_text_sec("bad.other.lab.", WIRE_TYPE_A, "192.0.2.9",
+	             CACHE_RANK_AUTH, CACHE_SEC_BOGUS);
+	put_text_sec("good.other.lab.", WIRE_TYPE_A, "192.0.2.8",
+	             CACHE_RANK_AUTH, CACHE_SEC_SECURE);
+	c = talk("flush_bogus\n");
+	ck_assert_str_eq(c.text, "removed 1 entries\nok\n");
+	free(c.text);
+	c = talk("flush good.other.lab.\n");
+	ck_assert_str_eq(c.text, "removed 1 entries\nok\n");
 	free(c.text);
 	c = talk("flush_zone z.lab.\n");
 	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
@@ -951,9 +969,10 @@ START_TEST(cmd_help)
 {
 	struct conv c = talk("help\n");
 	static const char *const cmds[] = {
-		"status",     "stats",      "stats_noreset", "reload",
-		"flush",      "flush_zone", "flush_all",     "flush_negative",
-		"dump_cache", "load_cache", "lookup",        "servers",
+		"status",      "stats",      "stats_noreset", "reload",
+		"flush",       "flush_zone", "flush_all",     "flush_negative",
+		"dump_cache",  "load_cache", "lookup",        "servers",
+		"flush_bogus",
 	};
 	size_t i;
 	char want[32];
