@@ -472,6 +472,11 @@ bool iter_trust_step(struct iter_req *req, size_t fi);
 /* The reply to a DNSKEY query (o->keyq) of frame fi. */
 void iter_trust_key_reply(struct iter_req *req, size_t fi,
                           const struct wire_msg *m, const uint8_t *key);
+/* The zone's own DNSKEY set in an answer, checked as its trust is (a key
+ * the DS set or the anchor names signs it): DNSSEC_OK or why not;
+ * *ttl lowered to the signature's cap. */
+int iter_trust_keys_status(struct iter_req *req, const uint8_t *z, size_t zlen,
+                           const struct wire_msg *m, uint32_t *ttl);
 /* Whether validation is on for this request (anchors configured). */
 bool iter_val_on(const struct iter_req *req);
 

@@ -201,6 +201,11 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	rank = iter_rank_final(req, m, sec, owner, ownerlen, store,
 	                       checked ? ITER_RANK_CHECKED : rank, vsec,
 	                       s->ttl);
+	/* data cached before its zone's trust was settled (the priming
+	 * NS set) serves the iterator, not clients: they ask again */
+	if (vsec == CACHE_SEC_UNCHECKED && rank >= CACHE_RANK_NONAUTH &&
+	    type != WIRE_TYPE_RRSIG && iter_val_on(req))
+		rank = CACHE_RANK_REFERRAL;
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
 		struct cache_rrset set = { owner,   ownerlen,
 			                   store,   req->frame[0]->qclass,
@@ -264,7 +269,9 @@ void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
 		iter_answer_ns_glue(req, req->vfi, m, key);
 }
 
-/* The final RRset of an ANY answer: every type at the name, uncached. */
+/* The final RRset of an ANY answer: every type at the name, uncached;
+ * when validating, the RRSIGs go with the RRsets they cover (to DO
+ * clients), not as an RRset of their own. */
 static void iter_final_any(struct iter_req *req, const struct wire_msg *m,
                            const uint8_t *key)
 {
@@ -279,7 +286,8 @@ static void iter_final_any(struct iter_req *req, const struct wire_msg *m,
 
 		if (!iter_rr_owner(m, &m->rr[i], name, &nlen) ||
 		    !wire_name_equal(name, nlen, c->final, c->finallen) ||
-		    m->rr[i].type == WIRE_TYPE_OPT)
+		    m->rr[i].type == WIRE_TYPE_OPT ||
+		    (m->rr[i].type == WIRE_TYPE_RRSIG && iter_val_on(req)))
 			continue;
 		for (j = 0; j < ndone; j++)
 			seen = seen || done[j] == m->rr[i].type;

@@ -308,6 +308,23 @@ static uint8_t iter_trust_keys_check(struct iter_req *req, const uint8_t *z,
 	                              CACHE_SEC_BOGUS;
 }
 
+int iter_trust_keys_status(struct iter_req *req, const uint8_t *z, size_t zlen,
+                           const struct wire_msg *m, uint32_t *ttl)
+{
+	struct cache_rdata *rd = calloc(ITER_RRSET_MAX, sizeof(*rd));
+	uint32_t t = *ttl;
+	size_t n = 0;
+	int status = DNSSEC_ECRYPTO;
+
+	if (rd != NULL)
+		(void)iter_trust_keys_check(req, z, zlen, m, rd, &n, &t,
+		                            &status);
+	free(rd);
+	if (status == DNSSEC_OK && t < *ttl)
+		*ttl = t;
+	return status;
+}
+
 /* Keep why a zone's keys are bogus beside them, as long as they are. */
 static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
                                 size_t zlen, int status)

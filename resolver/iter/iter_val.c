@@ -407,7 +407,9 @@ uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
 	int labels;
 
 	*status = DNSSEC_OK;
-	if (!iter_val_on(req))
+	/* RRSIGs asked for as such are not signed themselves (RFC 4035
+	 * section 2.2): passed on unvalidated, never bogus */
+	if (!iter_val_on(req) || type == WIRE_TYPE_RRSIG)
 		return CACHE_SEC_UNCHECKED;
 	iter_img_sigs(img, m, sec, owner, ownerlen, type);
 	st = iter_trust_sec(f, status);
@@ -415,6 +417,17 @@ uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
 		return iter_bogus(req, ttl);
 	if (st != CACHE_SEC_SECURE)
 		return st;
+	/* the zone's keys asked for: by the DS, as the chain took them
+	 * (not by the keys themselves, whose tags may collide) */
+	if (type == WIRE_TYPE_DNSKEY && sec == WIRE_SECTION_ANSWER &&
+	    wire_name_equal(owner, ownerlen, f->zone.name, f->zone.len)) {
+		*status = iter_trust_keys_status(req, owner, ownerlen, m, ttl);
+		if (*status == DNSSEC_OK)
+			return CACHE_SEC_SECURE;
+		iter_val_log(f->zone.name, f->zone.len, owner, ownerlen, type,
+		             CACHE_SEC_BOGUS, *status);
+		return iter_bogus(req, ttl);
+	}
 	*status = iter_verify_rd(req, f->zone.name, f->zone.len, m, sec, owner,
 	                         ownerlen, type, rd, n, &v);
 	if (*status != DNSSEC_OK) {

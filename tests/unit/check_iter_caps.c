@@ -11,6 +11,7 @@
 
 #include "iter_net.h"
 #include "iter/iter_int.h"
+#include "validate/anchor.h"
 
 Suite *iter_caps_suite(void);
 
@@ -298,6 +299,42 @@ START_TEST(test_priming_refused)
 	r = net_resolve("y.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	ck_assert_str_eq(N.sends[0].qname, "y.");
+}
+END_TEST
+
+/* Under a root trust anchor the priming NS set arrives before the root's
+ * keys are checked: it guides the iterator but is cached below the rank
+ * clients are answered from, so ". NS" asked by a client is validated. */
+START_TEST(test_priming_unvalidated_not_for_clients)
+{
+	struct anchors *a;
+	char err[ANCHOR_ERR_MAX];
+	struct cache_answer ans;
+
+	ck_assert_int_eq(anchors_new(&a), ANCHOR_OK);
+	ck_assert_int_eq(anchors_add_text(a,
+	                                  net_str(". 3600 IN DS 1 15 2 %064d",
+	                                          0),
+	                                  err, sizeof err),
+	                 ANCHOR_OK);
+	N.env.anchors = a;
+	cache_flush_all(N.cache, NULL);
+	net_add(&(struct fake){
+		.server = "*",
+		.qname = ".",
+		.qtype = WIRE_TYPE_NS,
+		.flags = WIRE_FLAG_AA,
+		.an = { ". 3600 NS a.root.test." },
+		.ar = { "a.root.test. 3600 A 198.51.100.1" } });
+	(void)net_resolve("x.", WIRE_TYPE_A);
+	ck_assert_str_eq(N.sends[0].qname, ".");
+	ck_assert_uint_eq(N.sends[0].qtype, WIRE_TYPE_NS);
+	ck_assert_int_eq(net_cache(".", WIRE_TYPE_NS, &ans, NULL, 0),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.rank, CACHE_RANK_REFERRAL);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_UNCHECKED);
+	N.env.anchors = NULL;
+	anchors_free(a);
 }
 END_TEST
 
@@ -1161,6 +1198,7 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_malformed_reply);
 	tcase_add_test(tc, test_parent_fallback);
 	tcase_add_test(tc, test_priming_refused);
+	tcase_add_test(tc, test_priming_unvalidated_not_for_clients);
 	tcase_add_test(tc, test_unreachable);
 	tcase_add_test(tc, test_all_timeout);
 	tcase_add_test(tc, test_unknown_random_hedge);

@@ -642,6 +642,29 @@ START_TEST(test_sec_fetch)
 }
 END_TEST
 
+/* RRSIGs asked for as such are not signed: passed on without AD, never
+ * bogus, though the zone is SECURE and nothing covers them. */
+START_TEST(test_sec_rrsig_question)
+{
+	const struct answer *r;
+
+	world(false);
+	signed_zone();
+	net_add(&(struct fake){
+		.server = "192.0.2.5",
+		.qname = "www.curve.example.",
+		.qtype = WIRE_TYPE_RRSIG,
+		.flags = WIRE_FLAG_AA,
+		.an = { "www.curve.example. 300 RRSIG \\# 37 "
+	                "00010f030000012c7fffffff000000010001"
+	                "056375727665076578616d706c6500deadbeef" } });
+	r = net_resolve("www.curve.example.", WIRE_TYPE_RRSIG);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_int_eq(r->sec, CACHE_SEC_UNCHECKED);
+}
+END_TEST
+
 /* Validation off (no anchor): nothing is asked beyond the question. */
 START_TEST(test_sec_unsigned_no_fetch)
 {
@@ -691,6 +714,7 @@ static Suite *iter_curve_suite(void)
 	tcase_add_test(tc, test_sec_cached_apex);
 	tcase_add_test(tc, test_sec_fetch);
 	tcase_add_test(tc, test_sec_unsigned_no_fetch);
+	tcase_add_test(tc, test_sec_rrsig_question);
 	suite_add_tcase(s, tc);
 	return s;
 }

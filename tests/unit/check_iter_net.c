@@ -216,11 +216,13 @@ static uint16_t net_type(const char *t)
 	static const struct {
 		const char *n;
 		uint16_t v;
-	} types[] = { { "A", WIRE_TYPE_A },         { "NS", WIRE_TYPE_NS },
-		      { "CNAME", WIRE_TYPE_CNAME }, { "SOA", WIRE_TYPE_SOA },
-		      { "PTR", WIRE_TYPE_PTR },     { "MX", WIRE_TYPE_MX },
-		      { "TXT", WIRE_TYPE_TXT },     { "AAAA", WIRE_TYPE_AAAA },
-		      { "DNAME", WIRE_TYPE_DNAME } };
+	} types[] = {
+		{ "A", WIRE_TYPE_A },         { "NS", WIRE_TYPE_NS },
+		{ "CNAME", WIRE_TYPE_CNAME }, { "SOA", WIRE_TYPE_SOA },
+		{ "PTR", WIRE_TYPE_PTR },     { "MX", WIRE_TYPE_MX },
+		{ "TXT", WIRE_TYPE_TXT },     { "AAAA", WIRE_TYPE_AAAA },
+		{ "DNAME", WIRE_TYPE_DNAME }, { "RRSIG", WIRE_TYPE_RRSIG }
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
