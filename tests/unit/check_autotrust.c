@@ -283,7 +283,9 @@ START_TEST(revoked_never_back)
 	zone_k1k2(&z);
 	key_revoke(&k1);
 	ck_assert_int_eq(probe(&z, set, 2, s12, 2, T0, &ev), AUTOTRUST_OK);
-	k1.rd[1] = 1; /* published again without the bit */
+	ck_assert_int_eq(probe(&z, set, 2, s12, 2, T0 + 1, &ev), AUTOTRUST_OK);
+	ck_assert_int_eq(ev.n, 0); /* still revoked since T0 */
+	k1.rd[1] = 1;              /* published again without the bit */
 	ck_assert_int_eq(probe(&z, set, 2, s12, 2, T0 + DAY, &ev),
 	                 AUTOTRUST_OK);
 	ck_assert_int_eq(state_of(&z, &k1), AUTOTRUST_REVOKED);
@@ -301,7 +303,8 @@ END_TEST
 
 START_TEST(missing_and_keep_missing)
 {
-	const struct tkey *only2[] = { &k2 }, *s2[] = { &k2 };
+	const struct tkey *only2[] = { &k2 }, *s2[] = { &k2 },
+			  *both[] = { &k1, &k2 };
 	struct autotrust_zone z;
 	struct autotrust_events ev;
 
@@ -310,10 +313,15 @@ START_TEST(missing_and_keep_missing)
 	ck_assert_int_eq(state_of(&z, &k1), AUTOTRUST_MISSING);
 	ck_assert(!ev.anchors_changed); /* a missing key still counts */
 	ck_assert_int_eq(autotrust_trusted(&z), 2);
-	ck_assert_int_eq(probe(&z, only2, 1, s2, 1, T0 + 366 * DAY - 1, &ev),
+	ck_assert_int_eq(probe(&z, both, 2, s2, 1, T0 + DAY, &ev),
+	                 AUTOTRUST_OK);
+	ck_assert_int_eq(state_of(&z, &k1), AUTOTRUST_VALID); /* back */
+	ck_assert_int_eq(probe(&z, only2, 1, s2, 1, T0 + 2 * DAY, &ev),
+	                 AUTOTRUST_OK);
+	ck_assert_int_eq(probe(&z, only2, 1, s2, 1, T0 + 367 * DAY, &ev),
 	                 AUTOTRUST_OK);
 	ck_assert_int_eq(state_of(&z, &k1), AUTOTRUST_MISSING);
-	ck_assert_int_eq(probe(&z, only2, 1, s2, 1, T0 + 366 * DAY, &ev),
+	ck_assert_int_eq(probe(&z, only2, 1, s2, 1, T0 + 368 * DAY, &ev),
 	                 AUTOTRUST_OK);
 	ck_assert_int_eq(state_of(&z, &k1), (enum autotrust_state) - 1);
 	ck_assert(ev.anchors_changed);
@@ -418,11 +426,11 @@ START_TEST(file_fresh_root_key)
 {
 	static const char fresh[] = "; a copy of root.key\n"
 				    ". IN DNSKEY 257 3 15 ( "
-	                            "l02Woi0iS8Aa25FQkUd9RMzZHJpBoRQwAQEX1SxZ"
+				    "l02Woi0iS8Aa25FQkUd9RMzZHJpBoRQwAQEX1SxZ"
 				    "JA4= ) ; keytag\n"
 				    ". 172800 IN DS 20326 8 2 "
 				    "E06D44B80B8F1D39A95C0B0D7C65D08458E880409"
-	                            "BBC683457104237C7F8EC8D\n"
+				    "BBC683457104237C7F8EC8D\n"
 				    ". IN NS a.root-servers.net.\n";
 	static struct autotrust_zone z;
 	char err[AUTOTRUST_ERR_MAX];
