@@ -166,6 +166,12 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	m->anchors_used = tu;
 	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
 		log_error("reload_partial", "error=%s kept=old", err);
+	if (m->at != NULL)
+		autotrust_run_reload(m->at);
+	else if (autotrust_run_start(&m->at, &m->loop, m->srv, m->cache,
+	                             m->workers, &m->cfg) != 0)
+		log_error("reload_partial", "error=%s",
+		          "autotrust: no memory");
 	if (rotate_changed)
 		main_arm_rotate(m);
 	log_init(m->cfg.log_level, m->foreground);

@@ -188,7 +188,11 @@ static int rec_rdata(const struct arec *r, const uint8_t *owner,
 	if (anchors_new(&a) != ANCHOR_OK)
 		return rec_fail(r, AUTOTRUST_EINVAL, "%s", "out of memory");
 	if (anchors_add_text(a, r->text, why, sizeof why) != ANCHOR_OK) {
-		rc = rec_fail(r, AUTOTRUST_ESYNTAX, "%s", why);
+		/* its message quotes the record first: what is wrong only */
+		const char *what = strstr(why, "\": ");
+
+		rc = rec_fail(r, AUTOTRUST_ESYNTAX, "%s",
+		              what != NULL ? what + 3 : why);
 	} else {
 		an = anchors_find(a, owner, ownerlen);
 		x = type == WIRE_TYPE_DS ? &an->ds[0] : &an->dnskey[0];
