@@ -87,6 +87,7 @@ static void stop(struct main_ctx *m)
 	log_stats(m);
 	ops_cache_save(m->cache, &m->cfg);
 	main_close_log_tick(m);
+	autotrust_run_close(m->at);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
 	m->rotate_open = false;
