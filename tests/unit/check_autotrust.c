@@ -12,9 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <openssl/evp.h>
 
+#include "conf/cfg.h"
+#include "daemon/trust.h"
 #include "validate/autotrust.h"
 #include "validate/dnssec.h"
 
@@ -481,6 +484,78 @@ START_TEST(file_errors)
 }
 END_TEST
 
+START_TEST(options)
+{
+	static struct cfg c;
+	char err[CFG_ERR_BYTES];
+	const char *ok_text = "add-holddown: 3\ndel-holddown: \"4\"\n"
+			      "keep-missing: 0\npermit-small-holddown: yes\n";
+
+	cfg_defaults(&c);
+	ck_assert_uint_eq(c.add_holddown, 2592000);
+	ck_assert_uint_eq(c.del_holddown, 2592000);
+	ck_assert_uint_eq(c.keep_missing, 31622400);
+	ck_assert(!c.permit_small_holddown);
+	ck_assert_int_eq(cfg_parse("t.conf", ok_text, strlen(ok_text), &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_uint_eq(c.add_holddown, 3);
+	ck_assert_uint_eq(c.del_holddown, 4);
+	ck_assert_uint_eq(c.keep_missing, 0);
+	ck_assert(c.permit_small_holddown);
+	ck_assert_int_ne(cfg_parse("t.conf", "\nadd-holddown: 3d\n", 18, &c,
+	                           err, sizeof err),
+	                 0);
+	ck_assert_msg(strncmp(err, "t.conf:2: add-holddown wants seconds",
+	                      36) == 0,
+	              "%s", err);
+	ck_assert_int_ne(cfg_parse("t.conf", "keep-missing: +5\n", 17, &c, err,
+	                           sizeof err),
+	                 0);
+}
+END_TEST
+
+/* The daemon's anchors from a kept file: VALID and MISSING keys only. */
+START_TEST(daemon_trusts_valid_only)
+{
+	static struct autotrust_zone z;
+	static struct cfg c;
+	static char text[AUTOTRUST_TEXT_MAX], conf[256];
+	char err[ANCHOR_ERR_MAX], path[] = "/tmp/check_autotrust.XXXXXX";
+	struct anchors *a = NULL;
+	size_t len;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	zone_k1k2(&z);
+	z.key[1].state = AUTOTRUST_ADDPEND;
+	ck_assert_int_eq(autotrust_file_text(&z, text, sizeof text, &len),
+	                 AUTOTRUST_OK);
+	ck_assert_int_eq(write(fd, text, len), (ssize_t)len);
+	snprintf(conf, sizeof conf, "auto-trust-anchor-file: %s\n", path);
+	cfg_defaults(&c);
+	ck_assert_int_eq(cfg_parse("t.conf", conf, strlen(conf), &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_int_eq(trust_anchors_load(&c, &a, err, sizeof err), 0);
+	ck_assert_int_eq(anchors_find(a, root, 1)->ndnskey, 1);
+	ck_assert(memcmp(anchors_find(a, root, 1)->dnskey[0].data, k1.rd,
+	                 RD_KEY) == 0);
+	anchors_free(a);
+	/* nothing trusted left: refused, naming the file */
+	z.key[0].state = AUTOTRUST_REVOKED;
+	ck_assert_int_eq(autotrust_file_text(&z, text, sizeof text, &len),
+	                 AUTOTRUST_OK);
+	ck_assert_int_eq(pwrite(fd, text, len, 0), (ssize_t)len);
+	ck_assert_int_eq(ftruncate(fd, (off_t)len), 0);
+	ck_assert_int_ne(trust_anchors_load(&c, &a, err, sizeof err), 0);
+	ck_assert_msg(strstr(err, "no trusted key left") != NULL, "%s", err);
+	ck_assert(strncmp(err, path, strlen(path)) == 0);
+	close(fd);
+	unlink(path);
+}
+END_TEST
+
 static Suite *autotrust_suite(void)
 {
 	Suite *s = suite_create("autotrust");
@@ -501,6 +576,8 @@ static Suite *autotrust_suite(void)
 	tcase_add_test(f, file_round_trip);
 	tcase_add_test(f, file_fresh_root_key);
 	tcase_add_test(f, file_errors);
+	tcase_add_test(f, options);
+	tcase_add_test(f, daemon_trusts_valid_only);
 	suite_add_tcase(s, f);
 	return s;
 }
