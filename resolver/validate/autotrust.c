@@ -330,12 +330,13 @@ static void keys_tidy(struct autotrust_zone *z,
 	z->nkeys = n;
 }
 
-/* The seconds until the first RRSIG of the set expires (0: none). */
+/* The seconds until the first RRSIG of the set expires (0: none), and
+ * the least original TTL the RRSIGs give (*ottl untouched if none). */
 static uint32_t sig_expiry(const struct autotrust_zone *z,
                            const struct dnssec_rdata *sigs, size_t nsigs,
-                           time_t now)
+                           time_t now, uint32_t *ottl)
 {
-	uint32_t best = 0, left;
+	uint32_t best = 0, left, least = 0;
 	struct dnssec_rrsig s;
 	size_t i;
 
@@ -351,7 +352,11 @@ static uint32_t sig_expiry(const struct autotrust_zone *z,
 		left = s.expiration - (uint32_t)now; /* RFC 1982 */
 		if (left > 0 && left < INT32_MAX && (best == 0 || left < best))
 			best = left;
+		if (s.orig_ttl > 0 && (least == 0 || s.orig_ttl < least))
+			least = s.orig_ttl;
 	}
+	if (least > 0)
+		*ottl = least;
 	return best;
 }
 
@@ -391,6 +396,7 @@ int autotrust_update(struct autotrust_zone *z,
                      uint32_t ttl, time_t now, struct autotrust_events *ev)
 {
 	struct dnssec_work w = { AUTOTRUST_VERIFY_MAX, NULL };
+	uint32_t expiry;
 
 	memset(ev, 0, sizeof *ev);
 	if (z == NULL || p == NULL || keys == NULL ||
@@ -400,15 +406,13 @@ int autotrust_update(struct autotrust_zone *z,
 		autotrust_failed(z, p, now);
 		return AUTOTRUST_EUNTRUSTED;
 	}
+	/* the zone's TTL, not the cache's clamped one (RFC 5011 s2.3) */
+	expiry = sig_expiry(z, sigs, nsigs, now, &ttl);
 	keys_move(z, p, keys, sigs, nsigs, ttl, now, &w, ev);
 	z->last_queried = z->last_success = now;
 	z->query_failed = 0;
-	z->query_interval = autotrust_interval(p, ttl,
-	                                       sig_expiry(z, sigs, nsigs, now),
-	                                       false);
-	z->retry_time = autotrust_interval(p, ttl,
-	                                   sig_expiry(z, sigs, nsigs, now),
-	                                   true);
+	z->query_interval = autotrust_interval(p, ttl, expiry, false);
+	z->retry_time = autotrust_interval(p, ttl, expiry, true);
 	z->next_probe = now + (time_t)z->query_interval;
 	return AUTOTRUST_OK;
 }
@@ -420,7 +424,10 @@ void autotrust_failed(struct autotrust_zone *z,
 
 	z->last_queried = now;
 	z->query_failed++;
-	z->retry_time = autotrust_interval(p, ttl, 0, true);
+	/* no TTL known yet (a fresh file): an hour, not the day of the
+	 * formula, so a start without network soon tries again */
+	z->retry_time = ttl > 0 ? autotrust_interval(p, ttl, 0, true) :
+	                          AUTOTRUST_PROBE_MIN;
 	z->next_probe = now + (time_t)z->retry_time;
 }
 

@@ -176,7 +176,8 @@ uint32_t autotrust_interval(const struct autotrust_params *p, uint32_t ttl,
  * @param z: the zone (its name is the set's owner).
  * @param keys: the DNSKEY RRset (owner = the zone).
  * @param sigs, nsigs: the RRSIGs at the apex (others are skipped).
- * @param ttl: the set's original TTL.
+ * @param ttl: the set's TTL, used when no RRSIG gives the original TTL
+ *   (the RRSIGs' original TTL field is preferred: a cache clamps TTLs).
  * @param now: wall-clock seconds.
  * @param ev: receives the state changes.
  * @return AUTOTRUST_OK; AUTOTRUST_EUNTRUSTED (no trusted key signs the
@@ -192,7 +193,8 @@ int autotrust_update(struct autotrust_zone *z,
 
 /**
  * A failed probe (no answer, not secure): count it and set next_probe
- * to the retry interval.
+ * to the retry interval (of the keys' TTL; one hour while no TTL is
+ * known, as in a fresh file).
  */
 void autotrust_failed(struct autotrust_zone *z,
                       const struct autotrust_params *p, time_t now);

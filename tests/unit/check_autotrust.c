@@ -344,6 +344,13 @@ START_TEST(untrusted_set_changes_nothing)
 	ck_assert_int_eq(z.nkeys, 1);
 	ck_assert_int_eq(z.query_failed, 1);
 	ck_assert_int_eq(z.next_probe, T0 + 3600); /* ttl/10, 1 h at least */
+	z.key[0].ttl = 864000;
+	autotrust_failed(&z, &par, T0);
+	ck_assert_int_eq(z.next_probe, T0 + 86400); /* 1 day at most */
+	ck_assert_int_eq(z.query_failed, 2);
+	z.key[0].ttl = 0; /* unknown: an hour */
+	autotrust_failed(&z, &par, T0);
+	ck_assert_int_eq(z.next_probe, T0 + 3600);
 }
 END_TEST
 
@@ -384,6 +391,35 @@ START_TEST(interval)
 	ck_assert_uint_eq(autotrust_holddown(&par, 5), 5);
 	par.permit_small = false;
 	ck_assert_uint_eq(autotrust_holddown(&par, 5), 30 * 86400);
+}
+END_TEST
+
+/* The probe interval from the RRSIGs' original TTL (the cache's TTL is
+ * clamped) and their expiry. */
+START_TEST(interval_from_probe)
+{
+	const struct tkey *set[] = { &k1 }, *s1[] = { &k1 };
+	static struct pub p;
+	struct autotrust_zone z;
+	struct autotrust_events ev;
+
+	par.permit_small = true;
+	zone_k1(&z);
+	publish(&p, set, 1, s1, 1, T0);
+	ck_assert_int_eq(autotrust_update(&z, &par, &p.set, p.sig, 1, 100, T0,
+	                                  &ev),
+	                 AUTOTRUST_OK);
+	ck_assert_uint_eq(z.query_interval, KEYTTL / 2);
+	ck_assert_uint_eq(z.retry_time, KEYTTL / 10);
+	ck_assert_int_eq(z.next_probe, T0 + KEYTTL / 2);
+	ck_assert_uint_eq(z.key[0].ttl, KEYTTL);
+	/* a signature that runs out in 20 minutes: 10 */
+	publish(&p, set, 1, s1, 1, T0 + 1200 - SIGLIFE);
+	ck_assert_int_eq(autotrust_update(&z, &par, &p.set, p.sig, 1, 100, T0,
+	                                  &ev),
+	                 AUTOTRUST_OK);
+	ck_assert_uint_eq(z.query_interval, 600);
+	ck_assert_uint_eq(z.retry_time, 120);
 }
 END_TEST
 
@@ -571,6 +607,7 @@ static Suite *autotrust_suite(void)
 	tcase_add_test(m, untrusted_set_changes_nothing);
 	tcase_add_test(m, last_key_revoked);
 	tcase_add_test(m, interval);
+	tcase_add_test(m, interval_from_probe);
 	suite_add_tcase(s, m);
 	tcase_add_checked_fixture(f, setup, NULL);
 	tcase_add_test(f, file_round_trip);
