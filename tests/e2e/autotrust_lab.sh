@@ -13,7 +13,10 @@
 #      old key REVOKED, the workers take the new anchors
 #      (event=autotrust_anchors trusted=1), and answers still validate,
 #      now with the new key alone; the file is written through a
-#      temporary and rename (no temporary is left).
+#      temporary and rename (no temporary is left); a reload in between
+#      goes on from the file, and a restart trusts the new key alone;
+#   4. run as a user who may not write the file's directory, the start
+#      says so (event=autotrust_file_unwritable).
 #
 # curvecache listens on 127.54.100.3 (the range the signed lab leaves to
 # resolvers under test), threads: 2 (both workers get the new anchors).
@@ -170,6 +173,10 @@ to=VALID why=add-holddown" "$WORK/curvecache.log"; then
   ok "logged: ADDPEND to VALID"
 else bad "logged: ADDPEND to VALID" "no autotrust_key line"; fi
 
+# a reload in the middle reads the file again and goes on from it
+kill -HUP "$CC_PID"
+wait_for "reloaded" 5 grep -q 'event=reload ' "$WORK/curvecache.log"
+
 (cd "$SIGNED_DIR/keys" && dnssec-revoke "${OLD##*/}" >/dev/null 2>&1) ||
   { bad "dnssec-revoke" "failed"; exit 1; }
 for f in "$SIGNED_DIR"/keys/K.+008+*.key; do
@@ -199,6 +206,19 @@ else bad "after a restart: validates from the file" "no AD" "$WORK/q.out"; fi
 left=$(cd "$WORK/at" && echo ./*)
 if [ "$left" = ./root.key ]; then ok "no temporary left"
 else bad "no temporary left" "$left"; fi
+# run as a user who may not write the file's directory: said at start
+e2e_kill "$CC_PID"
+CC_PID=
+chmod 755 "$WORK" "$WORK/at"
+cp "$SIGNED_ROOT_HINTS" "$WORK/root.hints"
+sed -e 's/^user:$/user: nobody/' \
+  -e "s|^root-hints: .*|root-hints: $WORK/root.hints|" \
+  "$WORK/curvecache.conf" >"$WORK/c2.conf" &&
+  mv "$WORK/c2.conf" "$WORK/curvecache.conf"
+cc_run
+wait_for "unwritable directory: a warning naming the file" 5 grep -q \
+  "event=autotrust_file_unwritable file=$WORK/at/root.key " \
+  "$WORK/curvecache.log"
 echo "# checks done: $(elapsed)"
 e2e_kill "$CC_PID"
 rc=$?
