@@ -14,7 +14,8 @@
 #      (event=autotrust_anchors trusted=1), and answers still validate,
 #      now with the new key alone; the file is written through a
 #      temporary and rename (no temporary is left); a reload in between
-#      goes on from the file, and a restart trusts the new key alone;
+#      goes on from the file, curvecache-control status shows the keys
+#      by state, and a restart trusts the new key alone;
 #   4. run as a user who may not write the file's directory, the start
 #      says so (event=autotrust_file_unwritable).
 #
@@ -188,6 +189,12 @@ wait_for "old key revoked (self-signed): REVOKED, tag $T_REV" 10 \
   in_file "$T_REV" 4
 wait_for "the workers take the new anchors (trusted=1)" 5 \
   grep -q 'event=autotrust_anchors zone=. trusted=1' "$WORK/curvecache.log"
+"$CTL" -s "$WORK/control" status >"$WORK/status" 2>&1
+if grep -q "^autotrust: $WORK/at/root.key zone \. valid 1 missing 0 \
+addpend 0 revoked 1 last_success [0-9]* next_probe [0-9]* failed 0$" \
+  "$WORK/status"; then
+  ok "curvecache-control status shows the rollover"
+else bad "curvecache-control status shows the rollover" "" "$WORK/status"; fi
 # from the root again: the sec. keys cached as secure are dropped
 "$CTL" -s "$WORK/control" flush_all >/dev/null 2>&1 ||
   bad "flush_all" "curvecache-control failed"
