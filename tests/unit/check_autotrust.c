@@ -332,6 +332,27 @@ START_TEST(missing_and_keep_missing)
 }
 END_TEST
 
+/* The last trusted key is never removed by keep-missing: k1 missing for
+ * long, k2 revoked in the same probe (published both ways). */
+START_TEST(last_anchor_kept)
+{
+	struct tkey k2rev = k2;
+	const struct tkey *set[] = { &k2, &k2rev }, *sig[] = { &k2, &k2rev };
+	struct autotrust_zone z;
+	struct autotrust_events ev;
+
+	key_revoke(&k2rev);
+	zone_k1k2(&z);
+	z.key[0].state = AUTOTRUST_MISSING;
+	z.key[0].lastchange = T0 - 400 * DAY;
+	ck_assert_int_eq(probe(&z, set, 2, sig, 2, T0, &ev), AUTOTRUST_OK);
+	ck_assert_int_eq(state_of(&z, &k2), AUTOTRUST_REVOKED);
+	ck_assert_int_eq(state_of(&z, &k1), AUTOTRUST_MISSING);
+	ck_assert_int_eq(autotrust_trusted(&z), 1);
+	ck_assert(!ev.revoked_all);
+}
+END_TEST
+
 START_TEST(untrusted_set_changes_nothing)
 {
 	const struct tkey *set[] = { &k1, &k2 }, *s2[] = { &k2 };
@@ -605,6 +626,7 @@ static Suite *autotrust_suite(void)
 	tcase_add_test(m, revoked_never_back);
 	tcase_add_test(m, missing_and_keep_missing);
 	tcase_add_test(m, untrusted_set_changes_nothing);
+	tcase_add_test(m, last_anchor_kept);
 	tcase_add_test(m, last_key_revoked);
 	tcase_add_test(m, interval);
 	tcase_add_test(m, interval_from_probe);
