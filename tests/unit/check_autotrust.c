@@ -4,8 +4,10 @@
  * Ed25519 signatures made here (keys drawn per run): add after the
  * hold-down and not before, a key gone during its hold-down, revocation
  * by self-signature only, a revoked key never back, missing keys and
- * keep-missing, an untrusted set changing nothing, the probe interval of
- * section 2.3, and the file: round trip, a fresh root.key, FILE:LINE.
+ * keep-missing, the last anchor kept, a start from a DS, an untrusted
+ * set changing nothing, the probe interval of section 2.3; the file:
+ * round trip, a fresh root.key, FILE:LINE; the options; the daemon's
+ * anchors from a kept file (resolver/daemon/trust.h).
  */
 #include <check.h>
 #include <stdbool.h>
@@ -353,6 +355,35 @@ START_TEST(last_anchor_kept)
 }
 END_TEST
 
+/* A file that starts from a DS: the key it names is VALID at once, the
+ * others wait, and the DS is dropped. */
+START_TEST(start_from_ds)
+{
+	const struct tkey *set[] = { &k1, &k2 }, *s1[] = { &k1 };
+	struct autotrust_zone z;
+	struct autotrust_events ev;
+	size_t dlen;
+	uint16_t tag = dnssec_key_tag(k1.rd, RD_KEY);
+
+	memset(&z, 0, sizeof z);
+	z.namelen = 1;
+	z.nds = 1;
+	z.ds[0].data[0] = (uint8_t)(tag >> 8);
+	z.ds[0].data[1] = (uint8_t)tag;
+	z.ds[0].data[2] = DNSSEC_ALG_ED25519;
+	z.ds[0].data[3] = DNSSEC_DIGEST_SHA256;
+	ck_assert_int_eq(dnssec_ds_digest(DNSSEC_DIGEST_SHA256, root, 1, k1.rd,
+	                                  RD_KEY, z.ds[0].data + 4, &dlen),
+	                 DNSSEC_OK);
+	z.ds[0].len = (uint16_t)(4 + dlen);
+	ck_assert_int_eq(probe(&z, set, 2, s1, 1, T0, &ev), AUTOTRUST_OK);
+	ck_assert_int_eq(state_of(&z, &k1), AUTOTRUST_VALID);
+	ck_assert_int_eq(state_of(&z, &k2), AUTOTRUST_ADDPEND);
+	ck_assert_int_eq(z.nds, 0);
+	ck_assert(ev.anchors_changed);
+}
+END_TEST
+
 START_TEST(untrusted_set_changes_nothing)
 {
 	const struct tkey *set[] = { &k1, &k2 }, *s2[] = { &k2 };
@@ -627,6 +658,7 @@ static Suite *autotrust_suite(void)
 	tcase_add_test(m, missing_and_keep_missing);
 	tcase_add_test(m, untrusted_set_changes_nothing);
 	tcase_add_test(m, last_anchor_kept);
+	tcase_add_test(m, start_from_ds);
 	tcase_add_test(m, last_key_revoked);
 	tcase_add_test(m, interval);
 	tcase_add_test(m, interval_from_probe);
