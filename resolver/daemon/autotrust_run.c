@@ -285,6 +285,8 @@ static void tick_cb(uv_timer_t *t)
 
 	if (r->probing && now - r->probe_start < AT_PROBE_GIVEUP_S)
 		return;
+	if (r->probing)
+		r->gen++; /* given up: its late end changes nothing */
 	r->probing = false;
 	for (i = 0; i < r->n; i++) {
 		struct at_file *f = &r->f[i];
