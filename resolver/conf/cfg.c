@@ -524,6 +524,7 @@ OPT_PATH(opt_block_file, block_file)
 /* ---- DNSSEC: yes/no and numbers here, the lists in cfg_dnssec.c ---- */
 OPT_BOOL(opt_dnssec, dnssec)
 OPT_TTL(opt_val_bogus_ttl, val_bogus_ttl)
+OPT_BOOL(opt_permit_small_holddown, permit_small_holddown)
 
 static int opt_nsec3_max_iterations(struct cfg_ctx *x, char *v)
 {
@@ -659,6 +660,10 @@ static const struct {
 	{ "domain-insecure", cfg_opt_domain_insecure, false },
 	{ "val-bogus-ttl", opt_val_bogus_ttl, false },
 	{ "nsec3-max-iterations", opt_nsec3_max_iterations, false },
+	{ "add-holddown", cfg_opt_add_holddown, false },
+	{ "del-holddown", cfg_opt_del_holddown, false },
+	{ "keep-missing", cfg_opt_keep_missing, false },
+	{ "permit-small-holddown", opt_permit_small_holddown, false },
 };
 
 void cfg_defaults(struct cfg *c)
@@ -699,6 +704,8 @@ void cfg_defaults(struct cfg *c)
 	c->dnssec = true;
 	c->val_bogus_ttl = CFG_VAL_BOGUS_TTL_DEFAULT;
 	c->nsec3_max_iterations = CFG_NSEC3_ITERATIONS_DEFAULT;
+	c->add_holddown = c->del_holddown = CFG_HOLDDOWN_DEFAULT;
+	c->keep_missing = CFG_KEEP_MISSING_DEFAULT;
 }
 
 /* Trim in place; returns the start of the trimmed text. */

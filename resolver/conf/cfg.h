@@ -87,6 +87,12 @@
  *  val-bogus-ttl), the NSEC3 iteration cap (RFC 9276). */
 #define CFG_VAL_BOGUS_TTL_DEFAULT 60u
 #define CFG_NSEC3_ITERATIONS_DEFAULT 50u
+/** RFC 5011 (auto-trust-anchor-file): add-holddown and del-holddown
+ *  (30 days), keep-missing (366 days), as Unbound; the largest value
+ *  taken (10 years). */
+#define CFG_HOLDDOWN_DEFAULT 2592000u
+#define CFG_KEEP_MISSING_DEFAULT 31622400u
+#define CFG_HOLDDOWN_MAX 315360000u
 
 /** What access control does with a client. */
 enum cfg_acl_action {
@@ -215,8 +221,8 @@ struct cfg {
 	/** trust-anchor-file: zone files of DS/DNSKEY records */
 	char trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
 	size_t n_trust_anchor_file;
-	/** auto-trust-anchor-file: read as trust-anchor-file for now
-	 *  (RFC 5011 rollover comes later) */
+	/** auto-trust-anchor-file: RFC 5011 kept anchors, one zone each
+	 *  (resolver/daemon/autotrust_run.h) */
 	char auto_trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
 	size_t n_auto_trust_anchor_file;
 	/** trust-anchor: one record each, unquoted; checked when loaded */
@@ -230,6 +236,10 @@ struct cfg {
 	size_t n_domain_insecure;
 	uint32_t val_bogus_ttl;        /**< seconds bogus data is cached */
 	uint16_t nsec3_max_iterations; /**< above it: insecure */
+	uint32_t add_holddown;         /**< seconds (RFC 5011 s2.4.1) */
+	uint32_t del_holddown;         /**< seconds a revoked key is kept */
+	uint32_t keep_missing;         /**< seconds; 0: for ever */
+	bool permit_small_holddown;    /**< hold-downs under 30 days (tests) */
 };
 
 /**

@@ -1,8 +1,9 @@
 /*
  * resolver/conf/cfg_dnssec.c - the repeatable DNSSEC options (cfg_int.h):
  * trust-anchor-file, auto-trust-anchor-file, trust-anchor and
- * domain-insecure, in the syntax Unbound's server: clause takes (values
- * in double quotes or bare), so its lines can be pasted. dnssec,
+ * domain-insecure, and the RFC 5011 times add-holddown, del-holddown and
+ * keep-missing (seconds, as Unbound), in the syntax Unbound's server: clause
+ * takes (values in double quotes or bare), so its lines can be pasted. dnssec,
  * val-bogus-ttl and nsec3-max-iterations are plain values (cfg.c).
  *
  * Only the form is checked here: the records of the files and of the
@@ -14,6 +15,7 @@
 #include "cfg_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One more file in list (of *n): unquoted, joined, once only. */
@@ -85,4 +87,35 @@ int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v)
 	                    c->domain_insecure, c->domain_insecure_len,
 	                    &c->n_domain_insecure, CFG_MAX_DOMAIN_INSECURE,
 	                    x->why, sizeof x->why);
+}
+
+/* SECONDS, at most CFG_HOLDDOWN_MAX. */
+static int seconds(struct cfg_ctx *x, const char *opt, char *v, uint32_t *out)
+{
+	char *end = NULL;
+	unsigned long n;
+
+	v = cfg_unquote(v);
+	n = strtoul(v, &end, 10);
+	if (*v < '0' || *v > '9' || end == NULL || *end != '\0' ||
+	    n > CFG_HOLDDOWN_MAX)
+		return cfg_why(x, "%s wants seconds (0 to %u), not \"%.40s\"",
+		               opt, CFG_HOLDDOWN_MAX, v);
+	*out = (uint32_t)n;
+	return 0;
+}
+
+int cfg_opt_add_holddown(struct cfg_ctx *x, char *v)
+{
+	return seconds(x, "add-holddown", v, &x->c->add_holddown);
+}
+
+int cfg_opt_del_holddown(struct cfg_ctx *x, char *v)
+{
+	return seconds(x, "del-holddown", v, &x->c->del_holddown);
+}
+
+int cfg_opt_keep_missing(struct cfg_ctx *x, char *v)
+{
+	return seconds(x, "keep-missing", v, &x->c->keep_missing);
 }

@@ -117,13 +117,16 @@ int cfg_name_add(const char *what, const char *v, uint8_t list[][CFG_NAME_MAX],
 /** trust-anchor-file: FILE (repeatable; relative: from the directory of
  *  the file holding the line, as include). */
 int cfg_opt_trust_anchor_file(struct cfg_ctx *x, char *v);
-/** auto-trust-anchor-file: FILE (repeatable; read as trust-anchor-file
- *  for now). */
+/** auto-trust-anchor-file: FILE (repeatable; RFC 5011, one zone each). */
 int cfg_opt_auto_trust_anchor_file(struct cfg_ctx *x, char *v);
 /** trust-anchor: "RR" (repeatable; parsed when the anchors load, with
  *  its FILE:LINE kept for the message). */
 int cfg_opt_trust_anchor(struct cfg_ctx *x, char *v);
 /** domain-insecure: NAME (repeatable). */
 int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v);
+/** add-holddown, del-holddown, keep-missing: SECONDS (RFC 5011). */
+int cfg_opt_add_holddown(struct cfg_ctx *x, char *v);
+int cfg_opt_del_holddown(struct cfg_ctx *x, char *v);
+int cfg_opt_keep_missing(struct cfg_ctx *x, char *v);
 
 #endif /* CURVECACHE_RESOLVER_CFG_INT_H */

@@ -17,6 +17,7 @@
 #include "store/cachefile.h"
 #include "conf/cfg.h"
 #include "base/clock.h"
+#include "base/fileio.h"
 #include "control_int.h"
 #include "iter/iter.h"
 #include "policy/localdata.h"
@@ -24,6 +25,7 @@
 #include "wire/rrtext.h"
 #include "infra/sel.h"
 #include "front/server.h"
+#include "validate/autotrust.h"
 
 /** Bytes of an address as text. */
 #define CONTROL_ADDR_TEXT 64
@@ -50,12 +52,48 @@ static void addr_text(const struct sockaddr *sa, char *out, size_t cap)
 		*at = '\0';
 }
 
+/* One auto-trust-anchor-file as it says now (RFC 5011): its keys by
+ * state and its probe times. */
+static void status_autotrust(const char *path, struct autotrust_zone *z,
+                             struct control_out *out)
+{
+	char why[AUTOTRUST_ERR_MAX], name[WIRE_NAME_TEXT_MAX];
+	size_t len = 0, i, n[AUTOTRUST_REMOVED + 1] = { 0 };
+	char *buf = NULL;
+
+	if (fileio_read_path(path, AUTOTRUST_TEXT_MAX, true, &buf, &len, why,
+	                     sizeof why) != FILEIO_OK ||
+	    autotrust_file_parse(buf, len, path, z, why, sizeof why) !=
+	            AUTOTRUST_OK ||
+	    wire_name_to_text(z->name, z->namelen, name, sizeof name, NULL) !=
+	            WIRE_OK) {
+		free(buf);
+		control_out_printf(out, "autotrust: %s error: %s\n", path,
+		                   why);
+		return;
+	}
+	free(buf);
+	for (i = 0; i < z->nkeys; i++)
+		n[z->key[i].state]++;
+	control_out_printf(out,
+	                   "autotrust: %s zone %s valid %zu missing %zu "
+	                   "addpend %zu revoked %zu last_success %lld "
+	                   "next_probe %lld failed %u\n",
+	                   path, name, n[AUTOTRUST_VALID],
+	                   n[AUTOTRUST_MISSING], n[AUTOTRUST_ADDPEND],
+	                   n[AUTOTRUST_REVOKED], (long long)z->last_success,
+	                   (long long)z->next_probe,
+	                   (unsigned)z->query_failed);
+}
+
 const char *control_cmd_status(struct control_cmd *c, char **argv, size_t argc,
                                struct control_out *out, char *err)
 {
 	const struct control_env *env = &c->env;
+	struct autotrust_zone *z = NULL;
 	struct cache_stats cs;
 	time_t now = time(NULL);
+	size_t i;
 
 	(void)argv;
 	(void)argc;
@@ -79,6 +117,13 @@ const char *control_cmd_status(struct control_cmd *c, char **argv, size_t argc,
 	                   cs.entries, cs.bytes, cs.max_bytes);
 	control_out_printf(out, "resolutions: %zu\n",
 	                   server_resolutions(env->srv));
+	for (i = 0; env->cfg->dnssec && i < env->cfg->n_auto_trust_anchor_file;
+	     i++) {
+		if (z == NULL && (z = malloc(sizeof *z)) == NULL)
+			break;
+		status_autotrust(env->cfg->auto_trust_anchor_file[i], z, out);
+	}
+	free(z);
 	control_out_printf(out, "is running\n");
 	return NULL;
 }

@@ -529,6 +529,11 @@ static int startup(struct main_ctx *m)
 	    main_drop_privileges(m->cfg.user) != 0 || after_drop(m) != 0 ||
 	    main_start_signals(m) != 0)
 		return -1;
+	if (autotrust_run_start(&m->at, &m->loop, m->srv, m->cache, m->workers,
+	                        &m->cfg) != 0) {
+		fail("auto-trust-anchor-file: out of memory");
+		return -1;
+	}
 	ops_cache_load(m->cache, &m->cfg);
 	main_arm_rotate(m);
 	arm_log_tick(m);
@@ -553,6 +558,7 @@ static void cleanup(struct main_ctx *m)
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
 	main_close_log_tick(m);
+	autotrust_run_close(m->at);
 	if (m->loop_open) {
 		uv_run(&m->loop, UV_RUN_DEFAULT);
 		if (uv_loop_close(&m->loop) != 0)
@@ -561,6 +567,7 @@ static void cleanup(struct main_ctx *m)
 	control_free(m->ctl);
 	main_stop_workers(m);
 	server_free(m->srv);
+	autotrust_run_free(m->at);
 	curve_client_free(m->curve);
 	cache_destroy(m->cache);
 	ratelimit_free(m->rl);

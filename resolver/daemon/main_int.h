@@ -13,6 +13,7 @@
 
 #include "conf/cfg.h"
 #include "infra/hints.h"
+#include "autotrust_run.h"
 #include "trust.h"
 
 /** Signals handled: TERM, INT, HUP, USR1. */
@@ -57,6 +58,9 @@ struct main_ctx {
 	struct control *ctl;     /**< NULL: no control socket */
 	uv_timer_t rotate;       /**< curve-key-rotate */
 	bool rotate_open;
+	/** RFC 5011 probes of auto-trust-anchor-file (autotrust_run.h);
+	 *  NULL: none */
+	struct autotrust_run *at;
 	uv_timer_t log_tick; /**< log_suppressed lines, each second */
 	bool log_tick_open;
 };

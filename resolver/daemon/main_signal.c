@@ -87,6 +87,7 @@ static void stop(struct main_ctx *m)
 	log_stats(m);
 	ops_cache_save(m->cache, &m->cfg);
 	main_close_log_tick(m);
+	autotrust_run_close(m->at);
 	if (m->rotate_open)
 		uv_close((uv_handle_t *)&m->rotate, NULL);
 	m->rotate_open = false;
@@ -166,6 +167,12 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	m->anchors_used = tu;
 	if (workers_reload(m->workers, &m->cfg, err, errlen) != WORKERS_OK)
 		log_error("reload_partial", "error=%s kept=old", err);
+	if (m->at != NULL)
+		autotrust_run_reload(m->at);
+	else if (autotrust_run_start(&m->at, &m->loop, m->srv, m->cache,
+	                             m->workers, &m->cfg) != 0)
+		log_error("reload_partial", "error=%s",
+		          "autotrust: no memory");
 	if (rotate_changed)
 		main_arm_rotate(m);
 	log_init(m->cfg.log_level, m->foreground);

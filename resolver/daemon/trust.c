@@ -5,12 +5,60 @@
  * resolver/validate/anchor.h.
  */
 #include "trust.h"
+#include "base/fileio.h"
 #include "base/log.h"
+#include "validate/autotrust.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+int trust_auto_read(const char *path, struct autotrust_zone *z, char *err,
+                    size_t errlen)
+{
+	char why[ANCHOR_ERR_MAX];
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (fileio_read_path(path, AUTOTRUST_TEXT_MAX, true, &buf, &len, why,
+	                     sizeof why) != FILEIO_OK) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return -1;
+	}
+	rc = autotrust_file_parse(buf, len, path, z, err, errlen);
+	free(buf);
+	return rc == AUTOTRUST_OK ? 0 : -1;
+}
+
+/* An auto-trust-anchor-file: its VALID and MISSING keys (or its first DS
+ * records) as anchors. */
+static int load_auto(const char *path, struct anchors *a, char *err,
+                     size_t errlen)
+{
+	struct autotrust_zone *z = malloc(sizeof *z);
+	int rc = -1;
+
+	if (z == NULL) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	if (trust_auto_read(path, z, err, errlen) == 0) {
+		rc = autotrust_anchors_add(z, a);
+		if (rc == ANCHOR_EEMPTY)
+			snprintf(err, errlen,
+			         "%s: no trusted key left (every key revoked "
+			         "or removed)",
+			         path);
+		else if (rc != ANCHOR_OK)
+			snprintf(err, errlen, "%s: too many anchors", path);
+		rc = rc == ANCHOR_OK ? 0 : -1;
+	}
+	free(z);
+	return rc;
+}
 
 /* Every trust-anchor-file, auto-trust-anchor-file and trust-anchor line
  * of the config, in that order. */
@@ -25,8 +73,8 @@ static int load_options(const struct cfg *c, struct anchors *a, char *err,
 		                     errlen) != ANCHOR_OK)
 			return -1;
 	for (i = 0; i < c->n_auto_trust_anchor_file; i++)
-		if (anchors_add_file(a, c->auto_trust_anchor_file[i], err,
-		                     errlen) != ANCHOR_OK)
+		if (load_auto(c->auto_trust_anchor_file[i], a, err, errlen) !=
+		    0)
 			return -1;
 	for (i = 0; i < c->n_trust_anchor; i++) {
 		if (anchors_add_text(a, c->trust_anchor[i], why, sizeof why) ==

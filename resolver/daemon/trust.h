@@ -4,8 +4,9 @@
  *
  * - dnssec: no: an empty set (nothing validates);
  * - else, with any trust-anchor-file, auto-trust-anchor-file or
- *   trust-anchor line: exactly those (auto-trust-anchor-file is read
- *   like trust-anchor-file until RFC 5011 rollover arrives);
+ *   trust-anchor line: exactly those (of an auto-trust-anchor-file, kept
+ *   by RFC 5011 rollover (autotrust_run.h), only its VALID and MISSING
+ *   keys, or while it has none the DS records it started from);
  * - else Debian's /usr/share/dns/root.key (package dns-root-data) when
  *   it is there and loads; when it is there and does not load, the
  *   reason is kept for a warning and
@@ -29,6 +30,8 @@
 
 #include "conf/cfg.h"
 #include "validate/anchor.h"
+
+struct autotrust_zone;
 
 /** Bytes of the source told in the log ("file:" and a path). */
 #define TRUST_SOURCE_BYTES (CFG_MAX_PATH + 8)
@@ -71,5 +74,14 @@ int trust_anchors_load(const struct cfg *cfg, struct anchors **out, char *err,
  * @param used: from trust_anchors_choose.
  */
 void trust_anchors_log(const struct trust_used *used);
+
+/**
+ * Read an auto-trust-anchor-file (validate/autotrust.h).
+ * @param z: filled.
+ * @param err, errlen: on failure "FILE:LINE: what" or "FILE: reason".
+ * @return 0, or -1.
+ */
+int trust_auto_read(const char *path, struct autotrust_zone *z, char *err,
+                    size_t errlen) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_TRUST_H */

@@ -47,7 +47,9 @@ struct server_res {
 	struct server_anchors *anchors; /**< NULL: no validation */
 	uv_timer_t deadline;
 	bool done;
-	bool prefetch;            /**< no client: a cache refresh */
+	bool prefetch;          /**< no client: a cache refresh */
+	server_probe_fn *probe; /**< called at the end (server_probe) */
+	void *probe_arg;
 	bool early;               /**< the deadline timer runs the
 	                               serve-stale client timer */
 	uint64_t late_ms;         /**< ...then this long to the end */
@@ -114,9 +116,13 @@ static void res_closed_cb(uv_handle_t *h)
 static void res_release(struct server_res *r)
 {
 	struct server *s = r->s;
+	server_probe_fn *probe = r->probe;
 	size_t i;
 
 	r->done = true;
+	r->probe = NULL;
+	if (probe != NULL)
+		probe(r->probe_arg);
 	for (i = 0; i < r->nout; i++)
 		upshare_detach(r->out[i].sq, r, r->out[i].token);
 	r->nout = 0;
@@ -571,6 +577,43 @@ void resolution_prefetch(struct server *s, const struct respond_query *q,
 	r->prefetch = true;
 	r->env.refresh = true;
 	res_drive(r);
+}
+
+int server_probe(struct server *s, const uint8_t *lname, size_t len,
+                 uint16_t qtype, server_probe_fn *fn, void *arg)
+{
+	struct respond_query q;
+	struct inflight_entry *e;
+	struct server_res *r;
+
+	if (s == NULL || fn == NULL || len == 0 || len > WIRE_NAME_MAX ||
+	    s->stopping)
+		return SERVER_EINVAL;
+	e = inflight_find(s->inflight, lname, len, qtype, WIRE_CLASS_IN);
+	r = e != NULL ? inflight_entry_res(e) : NULL;
+	if (r != NULL) {
+		if (r->probe != NULL)
+			return SERVER_EINVAL;
+		r->probe = fn;
+		r->probe_arg = arg;
+		return SERVER_OK;
+	}
+	memset(&q, 0, sizeof q);
+	q.flags = WIRE_FLAG_RD;
+	memcpy(q.qname, lname, len);
+	memcpy(q.lname, lname, len);
+	q.qnamelen = len;
+	q.qtype = qtype;
+	q.qclass = WIRE_CLASS_IN;
+	r = res_start(s, &q);
+	if (r == NULL)
+		return SERVER_ENOMEM;
+	r->prefetch = true; /* no client: no stale answer, no cache read */
+	r->env.refresh = true;
+	r->probe = fn;
+	r->probe_arg = arg;
+	res_drive(r);
+	return SERVER_OK;
 }
 
 size_t server_resolutions(const struct server *s)

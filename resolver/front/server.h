@@ -242,6 +242,24 @@ struct sel *server_sel(struct server *s);
  */
 size_t server_forget_infra(struct server *s, const struct sockaddr *sa);
 
+/** Called once when a probe (server_probe) ends, whatever its outcome:
+ *  what it learned is in the cache. */
+typedef void server_probe_fn(void *arg);
+
+/**
+ * Resolve a question in the background, with no client, fresh from the
+ * servers (the cached copy is not used) and validated as any other, and
+ * call fn when it ends: the RFC 5011 trust-anchor probes
+ * (resolver/daemon/autotrust_run.h). Same thread only. A resolution of
+ * the question already in flight is joined.
+ * @param lname, len: lowercase wire name.
+ * @return SERVER_OK (fn will be called once, at the latest when the
+ *   server stops), SERVER_ENOMEM or SERVER_EINVAL (nothing started, fn
+ *   never called: the joined resolution already has a probe).
+ */
+int server_probe(struct server *s, const uint8_t *lname, size_t len,
+                 uint16_t qtype, server_probe_fn *fn, void *arg) MUST_CHECK;
+
 /** Resolutions running now. */
 size_t server_resolutions(const struct server *s);
 
