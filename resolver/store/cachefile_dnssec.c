@@ -142,19 +142,6 @@ static bool cf_type(const struct cf_tok *t, uint16_t *type)
 	       rrtext_type_parse(w, type) == WIRE_OK;
 }
 
-/* A decimal number of 32 bits. */
-static int cf_u32_field(struct cf_cur *c, struct cf_out *o)
-{
-	struct cf_tok t;
-	uint32_t v;
-
-	if (cf_next(c, &t) != CF_TOKEN || !cf_number(&t, UINT32_MAX, &v))
-		return CACHEFILE_ERDATA;
-	cf_put_u16(o, v >> 16);
-	cf_put_u16(o, v & 0xffffu);
-	return CACHEFILE_OK;
-}
-
 /* An RRSIG time: YYYYMMDDHHmmSS or seconds. */
 static int cf_time(struct cf_cur *c, struct cf_out *o)
 {
@@ -164,8 +151,7 @@ static int cf_time(struct cf_cur *c, struct cf_out *o)
 	if (cf_next(c, &t) != CF_TOKEN || t.quoted ||
 	    rrtext_time_parse(t.p, t.len, &v) != WIRE_OK)
 		return CACHEFILE_ERDATA;
-	cf_put_u16(o, v >> 16);
-	cf_put_u16(o, v & 0xffffu);
+	cf_put_u32(o, v);
 	return CACHEFILE_OK;
 }
 
@@ -249,7 +235,7 @@ static int cf_rrsig(struct cf_cur *c, struct cf_out *o)
 	cf_put_u16(o, covered);
 	if ((rc = cf_u8(c, o)) != CACHEFILE_OK ||
 	    (rc = cf_u8(c, o)) != CACHEFILE_OK ||
-	    (rc = cf_u32_field(c, o)) != CACHEFILE_OK ||
+	    (rc = cf_u32(c, o)) != CACHEFILE_OK ||
 	    (rc = cf_time(c, o)) != CACHEFILE_OK ||
 	    (rc = cf_time(c, o)) != CACHEFILE_OK ||
 	    (rc = cf_u16(c, o)) != CACHEFILE_OK ||

@@ -84,18 +84,20 @@ struct cf_out {
 	bool over;
 };
 
-/** Append bytes, a 16-bit field; on overflow set o->over and write no
- *  more. */
+/** Append bytes, a 16-bit or a 32-bit field; on overflow set o->over
+ *  and write no more. */
 void cf_put(struct cf_out *o, const void *b, size_t n);
 void cf_put_u16(struct cf_out *o, uint32_t v);
+void cf_put_u32(struct cf_out *o, uint32_t v);
 
 /**
  * Read the next field of the RDATA text into o: a name (uncompressed,
- * case kept), a decimal number of 16 bits or of 8 bits.
+ * case kept), a decimal number of 32, 16 or 8 bits.
  * @return CACHEFILE_OK, CACHEFILE_ENAME or CACHEFILE_ERDATA (missing or
  *   malformed).
  */
 int cf_name(struct cf_cur *c, struct cf_out *o);
+int cf_u32(struct cf_cur *c, struct cf_out *o);
 int cf_u16(struct cf_cur *c, struct cf_out *o);
 int cf_u8(struct cf_cur *c, struct cf_out *o);
 

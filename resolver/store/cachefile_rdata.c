@@ -160,7 +160,7 @@ void cf_put_u16(struct cf_out *o, uint32_t v)
 		o->over = true;
 }
 
-static void cf_put_u32(struct cf_out *o, uint32_t v)
+void cf_put_u32(struct cf_out *o, uint32_t v)
 {
 	if (o->over || wire_write_u32(&o->w, v) != WIRE_OK)
 		o->over = true;
@@ -208,7 +208,7 @@ int cf_u8(struct cf_cur *c, struct cf_out *o)
 	return CACHEFILE_OK;
 }
 
-static int cf_u32(struct cf_cur *c, struct cf_out *o)
+int cf_u32(struct cf_cur *c, struct cf_out *o)
 {
 	struct cf_tok t;
 	uint32_t v;

@@ -20,7 +20,6 @@
 /** Base64 and base32hex block sizes (RFC 4648). */
 #define B64_IN 3
 #define B64_OUT 4
-#define B32_IN 5
 #define B32_BITS 5
 /** Calendar. */
 #define SECS_PER_DAY 86400u
