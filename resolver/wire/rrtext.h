@@ -22,7 +22,7 @@
  *   and a known type whose RDATA is malformed, is rendered in the RFC
  *   3597 generic form "\# LEN HEX" (which is always valid text).
  * - A DNSSEC type is rendered in its presentation form only when the
- *   cache file reader (resolver/store/cachefile_rdata.c) turns that text
+ *   cache file reader (resolver/store/cachefile_dnssec.c) turns that text
  *   back into the same bytes: no empty key, signature, digest or next
  *   hash, no compressed name, a type bitmap in its one canonical form
  *   (windows in order, no empty or zero-ended window; not empty for
@@ -58,8 +58,8 @@
 #define RRTEXT_TYPE_NSEC3PARAM 51
 #define RRTEXT_TYPE_CDS 59
 #define RRTEXT_TYPE_CDNSKEY 60
-/** Most types of an NSEC or NSEC3 bitmap printed as names (each costs up
- *  to 10 characters); a bitmap with more is shown in generic form. */
+/** Most types of an NSEC or NSEC3 bitmap printed as names (each costs at
+ *  most 11 characters); a bitmap with more is shown in generic form. */
 #define RRTEXT_BITMAP_TYPES_MAX 1024
 /** Characters of an RRSIG time, YYYYMMDDHHmmSS. */
 #define RRTEXT_TIME_CHARS 14
