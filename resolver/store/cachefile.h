@@ -14,7 +14,7 @@
  *                                                   type=AAAA ...
  *   www.signed.lab.    300  IN  A      127.0.0.3  ; rank=auth src=plain
  *                                                   sec=secure
- *   www.signed.lab.    300  IN  RRSIG  \# 95 0001... ; dnssec
+ *   www.signed.lab.    300  IN  RRSIG  A 13 3 300 2026... ; dnssec
  *
  * - The first line is the header; its time (Unix seconds) is when the
  *   TTLs were read, so a load later counts them down from there and drops
@@ -39,9 +39,15 @@
  *   zone) whose comment names the entry: nxdomain name=NAME, or nodata
  *   name=NAME type=TYPE.
  * - RDATA is what rrtext.h prints: A, AAAA, NS, CNAME, DNAME, PTR, MX,
- *   TXT, SOA and SRV in their usual form, anything else in the RFC 3597
- *   generic form "\# LEN HEX". Every RDATA read is checked against its
- *   type (a name where a name belongs, exact lengths), whatever its form.
+ *   TXT, SOA, SRV, RRSIG, DNSKEY, CDNSKEY, DS, CDS, NSEC, NSEC3 and
+ *   NSEC3PARAM in their usual (dig's) form, anything else, and a record
+ *   of those types that has no such form, in the RFC 3597 generic form
+ *   "\# LEN HEX". The reader takes both forms for every type, so dumps
+ *   written before the DNSSEC types had their own form (in "\#") load as
+ *   they did, to the same bytes; each text the writer makes reads back
+ *   as the bytes it was made from. Every RDATA read is checked against
+ *   its type (a name where a name belongs, exact lengths), whatever its
+ *   form.
  * - Other comment lines (starting with ';') and blank lines are ignored.
  *
  * Design notes:

@@ -326,16 +326,6 @@ static int cf_gather(struct cachefile_load *ld, const struct cf_line *l,
 /* ------------------------------------------------------------------ */
 /* Load: parsing                                                       */
 
-/* Copy a token out as a NUL-terminated word (false if too long). */
-static bool cf_word(const struct cf_tok *t, char *out, size_t cap)
-{
-	if (t->quoted || t->len >= cap)
-		return false;
-	memcpy(out, t->p, t->len);
-	out[t->len] = '\0';
-	return true;
-}
-
 static bool cf_tok_is(const struct cf_tok *t, const char *s)
 {
 	return !t->quoted && t->len == strlen(s) &&

@@ -118,6 +118,15 @@ long cf_unescape(const struct cf_tok *t, uint8_t *out, size_t cap)
 	return (long)n;
 }
 
+bool cf_word(const struct cf_tok *t, char *out, size_t cap)
+{
+	if (t->quoted || t->len >= cap)
+		return false;
+	memcpy(out, t->p, t->len);
+	out[t->len] = '\0';
+	return true;
+}
+
 bool cf_number(const struct cf_tok *t, uint32_t max, uint32_t *v)
 {
 	uint64_t x = 0;
@@ -139,26 +148,19 @@ bool cf_number(const struct cf_tok *t, uint32_t max, uint32_t *v)
 /* ------------------------------------------------------------------ */
 /* Writing RDATA                                                       */
 
-/** Where parsed RDATA goes: the codec's bounded writer, and whether
- *  anything did not fit (checked once, at the end). */
-struct cf_out {
-	struct wire_writer w;
-	bool over;
-};
-
-static void cf_put(struct cf_out *o, const void *b, size_t n)
+void cf_put(struct cf_out *o, const void *b, size_t n)
 {
 	if (o->over || wire_write_bytes(&o->w, b, n) != WIRE_OK)
 		o->over = true;
 }
 
-static void cf_put_u16(struct cf_out *o, uint32_t v)
+void cf_put_u16(struct cf_out *o, uint32_t v)
 {
 	if (o->over || wire_write_u16(&o->w, (uint16_t)v) != WIRE_OK)
 		o->over = true;
 }
 
-static void cf_put_u32(struct cf_out *o, uint32_t v)
+void cf_put_u32(struct cf_out *o, uint32_t v)
 {
 	if (o->over || wire_write_u32(&o->w, v) != WIRE_OK)
 		o->over = true;
@@ -170,7 +172,7 @@ static bool cf_want(struct cf_cur *c, struct cf_tok *t)
 	return cf_next(c, t) == CF_TOKEN;
 }
 
-static int cf_name(struct cf_cur *c, struct cf_out *o)
+int cf_name(struct cf_cur *c, struct cf_out *o)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	struct cf_tok t;
@@ -184,7 +186,7 @@ static int cf_name(struct cf_cur *c, struct cf_out *o)
 	return CACHEFILE_OK;
 }
 
-static int cf_u16(struct cf_cur *c, struct cf_out *o)
+int cf_u16(struct cf_cur *c, struct cf_out *o)
 {
 	struct cf_tok t;
 	uint32_t v;
@@ -195,7 +197,18 @@ static int cf_u16(struct cf_cur *c, struct cf_out *o)
 	return CACHEFILE_OK;
 }
 
-static int cf_u32(struct cf_cur *c, struct cf_out *o)
+int cf_u8(struct cf_cur *c, struct cf_out *o)
+{
+	struct cf_tok t;
+	uint32_t v;
+
+	if (!cf_want(c, &t) || !cf_number(&t, UINT8_MAX, &v))
+		return CACHEFILE_ERDATA;
+	cf_put(o, (uint8_t[]){ (uint8_t)v }, 1);
+	return CACHEFILE_OK;
+}
+
+int cf_u32(struct cf_cur *c, struct cf_out *o)
 {
 	struct cf_tok t;
 	uint32_t v;
@@ -241,7 +254,7 @@ static int cf_txt(struct cf_cur *c, struct cf_out *o)
 	return r == CF_END && n > 0 ? CACHEFILE_OK : CACHEFILE_ERDATA;
 }
 
-static int cf_hexval(char h)
+int cf_hexval(char h)
 {
 	if (h >= '0' && h <= '9')
 		return h - '0';
@@ -252,16 +265,12 @@ static int cf_hexval(char h)
 	return -1;
 }
 
-/* RFC 3597: after "\#": the length, then hex in any grouping. */
-static int cf_generic(struct cf_cur *c, struct cf_out *o)
+int cf_hex_rest(struct cf_cur *c, struct cf_out *o, size_t *n)
 {
 	struct cf_tok t;
-	uint32_t want;
 	size_t start = o->w.len, i;
 	int hi = -1, v;
 
-	if (!cf_want(c, &t) || !cf_number(&t, CF_RDLEN_MAX, &want))
-		return CACHEFILE_ERDATA;
 	while (cf_next(c, &t) == CF_TOKEN) {
 		for (i = 0; i < t.len; i++) {
 			if (t.quoted || (v = cf_hexval(t.p[i])) < 0)
@@ -272,12 +281,23 @@ static int cf_generic(struct cf_cur *c, struct cf_out *o)
 			}
 			cf_put(o, (uint8_t[]){ (uint8_t)(hi << 4 | v) }, 1);
 			hi = -1;
-			if (o->over || o->w.len - start > want)
-				return CACHEFILE_ERDATA;
 		}
 	}
-	return hi < 0 && o->w.len - start == want ? CACHEFILE_OK :
-	                                            CACHEFILE_ERDATA;
+	*n = o->w.len - start;
+	return hi < 0 ? CACHEFILE_OK : CACHEFILE_ERDATA;
+}
+
+/* RFC 3597: after "\#": the length, then hex in any grouping. */
+static int cf_generic(struct cf_cur *c, struct cf_out *o)
+{
+	struct cf_tok t;
+	uint32_t want;
+	size_t n;
+
+	if (!cf_want(c, &t) || !cf_number(&t, CF_RDLEN_MAX, &want) ||
+	    cf_hex_rest(c, o, &n) != CACHEFILE_OK)
+		return CACHEFILE_ERDATA;
+	return !o->over && n == want ? CACHEFILE_OK : CACHEFILE_ERDATA;
 }
 
 /* The usual text form of one of the types rrtext renders. */
@@ -307,7 +327,7 @@ static int cf_typed(uint16_t type, struct cf_cur *c, struct cf_out *o)
 			rc = cf_u32(c, o);
 		return rc;
 	case WIRE_TYPE_TXT: return cf_txt(c, o);
-	default: return CACHEFILE_ETYPE;
+	default: return cf_dnssec(type, c, o);
 	}
 }
 

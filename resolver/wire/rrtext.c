@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "rrtext.h"
+#include "rrtext_int.h"
 
 /* dig's columns (BIND master style used by dig) and tab width. */
 #define COL_TTL 24
@@ -22,16 +23,9 @@
 #define GENERIC_HEX_GROUP 28
 
 /* ------------------------------------------------------------------ */
-/* Bounded text buffer                                                 */
+/* Bounded text buffer (rrtext_int.h)                                  */
 
-struct tbuf {
-	char *p;
-	size_t cap;
-	size_t len;
-	int err;
-};
-
-static void tb_init(struct tbuf *t, char *p, size_t cap)
+static void tb_init(struct rrtext_tb *t, char *p, size_t cap)
 {
 	t->p = p;
 	t->cap = cap;
@@ -41,7 +35,7 @@ static void tb_init(struct tbuf *t, char *p, size_t cap)
 		p[0] = '\0';
 }
 
-static void tb_putn(struct tbuf *t, const char *s, size_t n)
+void rrtext_tb_putn(struct rrtext_tb *t, const char *s, size_t n)
 {
 	if (t->err != WIRE_OK)
 		return;
@@ -54,18 +48,17 @@ static void tb_putn(struct tbuf *t, const char *s, size_t n)
 	t->p[t->len] = '\0';
 }
 
-static void tb_puts(struct tbuf *t, const char *s)
+void rrtext_tb_puts(struct rrtext_tb *t, const char *s)
 {
-	tb_putn(t, s, strlen(s));
+	rrtext_tb_putn(t, s, strlen(s));
 }
 
-static void tb_putc(struct tbuf *t, char c)
+void rrtext_tb_putc(struct rrtext_tb *t, char c)
 {
-	tb_putn(t, &c, 1);
+	rrtext_tb_putn(t, &c, 1);
 }
 
-__attribute__((format(printf, 2, 3))) static void
-tb_printf(struct tbuf *t, const char *fmt, ...)
+void rrtext_tb_printf(struct rrtext_tb *t, const char *fmt, ...)
 {
 	char tmp[64];
 	va_list ap;
@@ -78,11 +71,11 @@ tb_printf(struct tbuf *t, const char *fmt, ...)
 		t->err = WIRE_ESPACE;
 		return;
 	}
-	tb_putn(t, tmp, (size_t)n);
+	rrtext_tb_putn(t, tmp, (size_t)n);
 }
 
 /* Cut the text back to len (drop a half-rendered field). */
-static void tb_truncate(struct tbuf *t, size_t len)
+static void tb_truncate(struct rrtext_tb *t, size_t len)
 {
 	if (len <= t->len && t->cap > 0) {
 		t->len = len;
@@ -92,7 +85,7 @@ static void tb_truncate(struct tbuf *t, size_t len)
 	}
 }
 
-static int tb_done(const struct tbuf *t, size_t *outlen)
+static int tb_done(const struct rrtext_tb *t, size_t *outlen)
 {
 	if (outlen != NULL)
 		*outlen = t->len;
@@ -103,7 +96,7 @@ static int tb_done(const struct tbuf *t, size_t *outlen)
  * Move from column *col to column to, as BIND's indent(): tabs while a
  * tab stop is reached, then spaces; always at least one blank.
  */
-static void tb_indent(struct tbuf *t, size_t *col, size_t to)
+static void tb_indent(struct rrtext_tb *t, size_t *col, size_t to)
 {
 	size_t from = *col, ntabs;
 
@@ -112,11 +105,11 @@ static void tb_indent(struct tbuf *t, size_t *col, size_t to)
 	ntabs = to / TAB_WIDTH - from / TAB_WIDTH;
 	if (ntabs > 0) {
 		while (ntabs-- > 0)
-			tb_putc(t, '\t');
+			rrtext_tb_putc(t, '\t');
 		from = (to / TAB_WIDTH) * TAB_WIDTH;
 	}
 	while (from++ < to)
-		tb_putc(t, ' ');
+		rrtext_tb_putc(t, ' ');
 	*col = to;
 }
 
@@ -128,24 +121,40 @@ struct code_name {
 	const char *name;
 };
 
+/* The mnemonics dig (BIND 9.18) knows, so that type bitmaps read alike. */
 static const struct code_name type_names[] = {
-	{ 1, "A" },      { 2, "NS" },          { 3, "MD" },
-	{ 4, "MF" },     { 5, "CNAME" },       { 6, "SOA" },
-	{ 7, "MB" },     { 8, "MG" },          { 9, "MR" },
-	{ 10, "NULL" },  { 11, "WKS" },        { 12, "PTR" },
-	{ 13, "HINFO" }, { 14, "MINFO" },      { 15, "MX" },
-	{ 16, "TXT" },   { 17, "RP" },         { 18, "AFSDB" },
-	{ 24, "SIG" },   { 25, "KEY" },        { 28, "AAAA" },
-	{ 29, "LOC" },   { 33, "SRV" },        { 35, "NAPTR" },
-	{ 36, "KX" },    { 37, "CERT" },       { 39, "DNAME" },
-	{ 41, "OPT" },   { 43, "DS" },         { 44, "SSHFP" },
-	{ 46, "RRSIG" }, { 47, "NSEC" },       { 48, "DNSKEY" },
-	{ 50, "NSEC3" }, { 51, "NSEC3PARAM" }, { 52, "TLSA" },
-	{ 59, "CDS" },   { 60, "CDNSKEY" },    { 61, "OPENPGPKEY" },
-	{ 64, "SVCB" },  { 65, "HTTPS" },      { 99, "SPF" },
-	{ 249, "TKEY" }, { 250, "TSIG" },      { 251, "IXFR" },
-	{ 252, "AXFR" }, { 255, "ANY" },       { 256, "URI" },
-	{ 257, "CAA" },
+	{ 1, "A" },         { 2, "NS" },        { 3, "MD" },
+	{ 4, "MF" },        { 5, "CNAME" },     { 6, "SOA" },
+	{ 7, "MB" },        { 8, "MG" },        { 9, "MR" },
+	{ 10, "NULL" },     { 11, "WKS" },      { 12, "PTR" },
+	{ 13, "HINFO" },    { 14, "MINFO" },    { 15, "MX" },
+	{ 16, "TXT" },      { 17, "RP" },       { 18, "AFSDB" },
+	{ 19, "X25" },      { 20, "ISDN" },     { 21, "RT" },
+	{ 22, "NSAP" },     { 23, "NSAP-PTR" }, { 24, "SIG" },
+	{ 25, "KEY" },      { 26, "PX" },       { 27, "GPOS" },
+	{ 28, "AAAA" },     { 29, "LOC" },      { 30, "NXT" },
+	{ 31, "EID" },      { 32, "NIMLOC" },   { 33, "SRV" },
+	{ 34, "ATMA" },     { 35, "NAPTR" },    { 36, "KX" },
+	{ 37, "CERT" },     { 38, "A6" },       { 39, "DNAME" },
+	{ 40, "SINK" },     { 41, "OPT" },      { 42, "APL" },
+	{ 43, "DS" },       { 44, "SSHFP" },    { 45, "IPSECKEY" },
+	{ 46, "RRSIG" },    { 47, "NSEC" },     { 48, "DNSKEY" },
+	{ 49, "DHCID" },    { 50, "NSEC3" },    { 51, "NSEC3PARAM" },
+	{ 52, "TLSA" },     { 53, "SMIMEA" },   { 55, "HIP" },
+	{ 56, "NINFO" },    { 57, "RKEY" },     { 58, "TALINK" },
+	{ 59, "CDS" },      { 60, "CDNSKEY" },  { 61, "OPENPGPKEY" },
+	{ 62, "CSYNC" },    { 63, "ZONEMD" },   { 64, "SVCB" },
+	{ 65, "HTTPS" },    { 66, "DSYNC" },    { 67, "HHIT" },
+	{ 68, "BRID" },     { 99, "SPF" },      { 100, "UINFO" },
+	{ 101, "UID" },     { 102, "GID" },     { 103, "UNSPEC" },
+	{ 104, "NID" },     { 105, "L32" },     { 106, "L64" },
+	{ 107, "LP" },      { 108, "EUI48" },   { 109, "EUI64" },
+	{ 249, "TKEY" },    { 250, "TSIG" },    { 251, "IXFR" },
+	{ 252, "AXFR" },    { 253, "MAILB" },   { 254, "MAILA" },
+	{ 255, "ANY" },     { 256, "URI" },     { 257, "CAA" },
+	{ 258, "AVC" },     { 259, "DOA" },     { 260, "AMTRELAY" },
+	{ 261, "RESINFO" }, { 262, "WALLET" },  { 32768, "TA" },
+	{ 32769, "DLV" },
 };
 
 static const struct code_name class_names[] = {
@@ -289,7 +298,7 @@ void rrtext_flags(uint16_t flags, char out[RRTEXT_FLAGS_MAX])
 		{ WIRE_FLAG_RA, "ra" }, { WIRE_FLAG_AD, "ad" },
 		{ WIRE_FLAG_CD, "cd" },
 	};
-	struct tbuf t;
+	struct rrtext_tb t;
 	size_t i;
 
 	tb_init(&t, out, RRTEXT_FLAGS_MAX);
@@ -297,8 +306,8 @@ void rrtext_flags(uint16_t flags, char out[RRTEXT_FLAGS_MAX])
 		if (!(flags & bits[i].code))
 			continue;
 		if (t.len > 0)
-			tb_putc(&t, ' ');
-		tb_puts(&t, bits[i].name);
+			rrtext_tb_putc(&t, ' ');
+		rrtext_tb_puts(&t, bits[i].name);
 	}
 }
 
@@ -315,7 +324,7 @@ struct rdctx {
 };
 
 /* Render the name at the read position; advances it. */
-static int put_rdata_name(struct tbuf *t, struct rdctx *c)
+static int put_rdata_name(struct rrtext_tb *t, struct rdctx *c)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	char text[WIRE_NAME_TEXT_MAX];
@@ -329,43 +338,43 @@ static int put_rdata_name(struct tbuf *t, struct rdctx *c)
 	rc = wire_name_to_text(name, n, text, sizeof(text), NULL);
 	if (rc != WIRE_OK)
 		return rc;
-	tb_puts(t, text);
+	rrtext_tb_puts(t, text);
 	return WIRE_OK;
 }
 
 /* Render a 16- or 32-bit field of the RDATA as decimal. */
-static int put_u16(struct tbuf *t, struct rdctx *c)
+static int put_u16(struct rrtext_tb *t, struct rdctx *c)
 {
 	uint16_t v;
 
 	if (wire_read_u16(c->msg, c->end, &c->pos, &v) != WIRE_OK)
 		return WIRE_ERDATA;
-	tb_printf(t, "%u", (unsigned)v);
+	rrtext_tb_printf(t, "%u", (unsigned)v);
 	return WIRE_OK;
 }
 
-static int put_u32(struct tbuf *t, struct rdctx *c)
+static int put_u32(struct rrtext_tb *t, struct rdctx *c)
 {
 	uint32_t v;
 
 	if (wire_read_u32(c->msg, c->end, &c->pos, &v) != WIRE_OK)
 		return WIRE_ERDATA;
-	tb_printf(t, "%lu", (unsigned long)v);
+	rrtext_tb_printf(t, "%lu", (unsigned long)v);
 	return WIRE_OK;
 }
 
-static int rd_a(struct tbuf *t, struct rdctx *c)
+static int rd_a(struct rrtext_tb *t, struct rdctx *c)
 {
 	const uint8_t *p = c->msg + c->rr->rdata;
 
 	if (c->rr->rdlen != 4)
 		return WIRE_ERDATA;
-	tb_printf(t, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
+	rrtext_tb_printf(t, "%u.%u.%u.%u", p[0], p[1], p[2], p[3]);
 	c->pos = c->end;
 	return WIRE_OK;
 }
 
-static int rd_aaaa(struct tbuf *t, struct rdctx *c)
+static int rd_aaaa(struct rrtext_tb *t, struct rdctx *c)
 {
 	char text[INET6_ADDRSTRLEN];
 
@@ -374,67 +383,67 @@ static int rd_aaaa(struct tbuf *t, struct rdctx *c)
 	if (inet_ntop(AF_INET6, c->msg + c->rr->rdata, text, sizeof(text)) ==
 	    NULL)
 		return WIRE_ERDATA;
-	tb_puts(t, text);
+	rrtext_tb_puts(t, text);
 	c->pos = c->end;
 	return WIRE_OK;
 }
 
-static int rd_name(struct tbuf *t, struct rdctx *c)
+static int rd_name(struct rrtext_tb *t, struct rdctx *c)
 {
 	return put_rdata_name(t, c);
 }
 
-static int rd_mx(struct tbuf *t, struct rdctx *c)
+static int rd_mx(struct rrtext_tb *t, struct rdctx *c)
 {
 	int rc = put_u16(t, c);
 
 	if (rc != WIRE_OK)
 		return rc;
-	tb_putc(t, ' ');
+	rrtext_tb_putc(t, ' ');
 	return put_rdata_name(t, c);
 }
 
-static int rd_soa(struct tbuf *t, struct rdctx *c)
+static int rd_soa(struct rrtext_tb *t, struct rdctx *c)
 {
 	int rc, i;
 
 	if ((rc = put_rdata_name(t, c)) != WIRE_OK)
 		return rc;
-	tb_putc(t, ' ');
+	rrtext_tb_putc(t, ' ');
 	if ((rc = put_rdata_name(t, c)) != WIRE_OK)
 		return rc;
 	for (i = 0; i < 5; i++) {
-		tb_putc(t, ' ');
+		rrtext_tb_putc(t, ' ');
 		if ((rc = put_u32(t, c)) != WIRE_OK)
 			return rc;
 	}
 	return WIRE_OK;
 }
 
-static int rd_srv(struct tbuf *t, struct rdctx *c)
+static int rd_srv(struct rrtext_tb *t, struct rdctx *c)
 {
 	int rc, i;
 
 	for (i = 0; i < 3; i++) {
 		if ((rc = put_u16(t, c)) != WIRE_OK)
 			return rc;
-		tb_putc(t, ' ');
+		rrtext_tb_putc(t, ' ');
 	}
 	return put_rdata_name(t, c);
 }
 
 /* One character-string byte as dig prints it inside quotes. */
-static void put_txt_byte(struct tbuf *t, uint8_t b)
+static void put_txt_byte(struct rrtext_tb *t, uint8_t b)
 {
 	if (b < 0x20 || b >= 0x7f)
-		tb_printf(t, "\\%03u", (unsigned)b);
+		rrtext_tb_printf(t, "\\%03u", (unsigned)b);
 	else if (b == '"' || b == '\\')
-		tb_printf(t, "\\%c", (char)b);
+		rrtext_tb_printf(t, "\\%c", (char)b);
 	else
-		tb_putc(t, (char)b);
+		rrtext_tb_putc(t, (char)b);
 }
 
-static int rd_txt(struct tbuf *t, struct rdctx *c)
+static int rd_txt(struct rrtext_tb *t, struct rdctx *c)
 {
 	uint8_t n;
 	size_t i;
@@ -448,31 +457,50 @@ static int rd_txt(struct tbuf *t, struct rdctx *c)
 		    n > c->end - c->pos)
 			return WIRE_ERDATA;
 		if (!first)
-			tb_putc(t, ' ');
+			rrtext_tb_putc(t, ' ');
 		first = 0;
-		tb_putc(t, '"');
+		rrtext_tb_putc(t, '"');
 		for (i = 0; i < n; i++)
 			put_txt_byte(t, c->msg[c->pos + i]);
-		tb_putc(t, '"');
+		rrtext_tb_putc(t, '"');
 		c->pos += n;
 	}
 	return WIRE_OK;
 }
 
-/* RFC 3597: "\# len hex", in groups of GENERIC_HEX_GROUP bytes. */
-static void rd_generic(struct tbuf *t, const uint8_t *p, size_t n)
+void rrtext_tb_hex(struct rrtext_tb *t, const uint8_t *p, size_t n,
+                   size_t group)
 {
 	size_t i;
 
-	tb_printf(t, "\\# %lu", (unsigned long)n);
 	for (i = 0; i < n; i++) {
-		if (i % GENERIC_HEX_GROUP == 0)
-			tb_putc(t, ' ');
-		tb_printf(t, "%02X", p[i]);
+		if (group > 0 && i > 0 && i % group == 0)
+			rrtext_tb_putc(t, ' ');
+		rrtext_tb_printf(t, "%02X", p[i]);
 	}
 }
 
-typedef int (*rd_fn)(struct tbuf *, struct rdctx *);
+/* RFC 3597: "\# len hex", in groups of GENERIC_HEX_GROUP bytes. */
+static void rd_generic(struct rrtext_tb *t, const uint8_t *p, size_t n)
+{
+	rrtext_tb_printf(t, "\\# %lu", (unsigned long)n);
+	if (n > 0)
+		rrtext_tb_putc(t, ' ');
+	rrtext_tb_hex(t, p, n, GENERIC_HEX_GROUP);
+}
+
+/* The DNSSEC types (rrtext_dnssec.c): RDATA with no compressed names. */
+static int rd_dnssec(struct rrtext_tb *t, struct rdctx *c)
+{
+	int rc = rrtext_dnssec_rdata(t, c->rr->type, c->msg + c->pos,
+	                             c->end - c->pos);
+
+	if (rc == WIRE_OK)
+		c->pos = c->end;
+	return rc;
+}
+
+typedef int (*rd_fn)(struct rrtext_tb *, struct rdctx *);
 
 static rd_fn rd_lookup(uint16_t type)
 {
@@ -487,12 +515,20 @@ static rd_fn rd_lookup(uint16_t type)
 	case WIRE_TYPE_TXT: return rd_txt;
 	case WIRE_TYPE_SOA: return rd_soa;
 	case WIRE_TYPE_SRV: return rd_srv;
+	case WIRE_TYPE_DS:
+	case WIRE_TYPE_RRSIG:
+	case WIRE_TYPE_NSEC:
+	case WIRE_TYPE_DNSKEY:
+	case WIRE_TYPE_NSEC3:
+	case RRTEXT_TYPE_NSEC3PARAM:
+	case RRTEXT_TYPE_CDS:
+	case RRTEXT_TYPE_CDNSKEY: return rd_dnssec;
 	default: return NULL;
 	}
 }
 
 /* Render RDATA into t, falling back to the generic form when malformed. */
-static void put_rdata(struct tbuf *t, const uint8_t *msg, size_t msglen,
+static void put_rdata(struct rrtext_tb *t, const uint8_t *msg, size_t msglen,
                       const struct wire_rr *rr)
 {
 	size_t start = t->len;
@@ -523,7 +559,7 @@ static void put_rdata(struct tbuf *t, const uint8_t *msg, size_t msglen,
 int rrtext_rdata(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
                  size_t msglen, const struct wire_rr *rr)
 {
-	struct tbuf t;
+	struct rrtext_tb t;
 
 	tb_init(&t, out, cap);
 	put_rdata(&t, msg, msglen, rr);
@@ -534,16 +570,16 @@ int rrtext_rdata(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
 /* Lines                                                               */
 
 /* Append a field and advance the column by its width. */
-static void put_field(struct tbuf *t, size_t *col, const char *s)
+static void put_field(struct rrtext_tb *t, size_t *col, const char *s)
 {
 	size_t n = strlen(s);
 
-	tb_putn(t, s, n);
+	rrtext_tb_putn(t, s, n);
 	*col += n;
 }
 
 /* Append a wire name as text and advance the column. */
-static int put_name(struct tbuf *t, size_t *col, const uint8_t *name,
+static int put_name(struct rrtext_tb *t, size_t *col, const uint8_t *name,
                     size_t len)
 {
 	char text[WIRE_NAME_TEXT_MAX];
@@ -562,7 +598,7 @@ int rrtext_rr(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
 	uint8_t owner[WIRE_NAME_MAX];
 	char nbuf[RRTEXT_NAME_MAX], ttl[16];
 	size_t pos = rr->owner, olen, col = 0;
-	struct tbuf t;
+	struct rrtext_tb t;
 	int rc;
 
 	tb_init(&t, out, cap);
@@ -588,11 +624,11 @@ int rrtext_question(char *out, size_t cap, size_t *outlen,
 {
 	char nbuf[RRTEXT_NAME_MAX];
 	size_t col = 0; /* dig does not count the ';' */
-	struct tbuf t;
+	struct rrtext_tb t;
 	int rc;
 
 	tb_init(&t, out, cap);
-	tb_putc(&t, ';');
+	rrtext_tb_putc(&t, ';');
 	rc = put_name(&t, &col, q->name, q->namelen);
 	if (rc != WIRE_OK)
 		return rc;
@@ -604,19 +640,20 @@ int rrtext_question(char *out, size_t cap, size_t *outlen,
 }
 
 /* Option bytes as dig shows NSID and unknown options: hex ("text"). */
-static void put_opt_hex_text(struct tbuf *t, const uint8_t *p, size_t n)
+static void put_opt_hex_text(struct rrtext_tb *t, const uint8_t *p, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		tb_printf(t, "%s%02x", i ? " " : "", p[i]);
-	tb_puts(t, " (\"");
+		rrtext_tb_printf(t, "%s%02x", i ? " " : "", p[i]);
+	rrtext_tb_puts(t, " (\"");
 	for (i = 0; i < n; i++)
-		tb_putc(t, (p[i] >= 0x20 && p[i] < 0x7f) ? (char)p[i] : '.');
-	tb_puts(t, "\")");
+		rrtext_tb_putc(t, (p[i] >= 0x20 && p[i] < 0x7f) ? (char)p[i] :
+		                                                  '.');
+	rrtext_tb_puts(t, "\")");
 }
 
-static void put_opt_ede(struct tbuf *t, const uint8_t *p, size_t n)
+static void put_opt_ede(struct rrtext_tb *t, const uint8_t *p, size_t n)
 {
 	unsigned code;
 	size_t i;
@@ -626,40 +663,40 @@ static void put_opt_ede(struct tbuf *t, const uint8_t *p, size_t n)
 		return;
 	}
 	code = (unsigned)p[0] << 8 | p[1];
-	tb_printf(t, "%u", code);
+	rrtext_tb_printf(t, "%u", code);
 	if (code < N_ELEMS(ede_names))
-		tb_printf(t, " (%s)", ede_names[code]);
+		rrtext_tb_printf(t, " (%s)", ede_names[code]);
 	if (n > 2) {
-		tb_puts(t, ": (");
+		rrtext_tb_puts(t, ": (");
 		for (i = 2; i < n; i++)
 			put_txt_byte(t, p[i]);
-		tb_putc(t, ')');
+		rrtext_tb_putc(t, ')');
 	}
 }
 
 /* Render one EDNS option on its own line. */
-static void put_option(struct tbuf *t, uint16_t code, const uint8_t *p,
+static void put_option(struct rrtext_tb *t, uint16_t code, const uint8_t *p,
                        size_t n)
 {
 	size_t i;
 
-	tb_putc(t, '\n');
+	rrtext_tb_putc(t, '\n');
 	switch (code) {
 	case 3:
-		tb_puts(t, "; NSID: ");
+		rrtext_tb_puts(t, "; NSID: ");
 		put_opt_hex_text(t, p, n);
 		break;
 	case 10:
-		tb_puts(t, "; COOKIE: ");
+		rrtext_tb_puts(t, "; COOKIE: ");
 		for (i = 0; i < n; i++)
-			tb_printf(t, "%02x", p[i]);
+			rrtext_tb_printf(t, "%02x", p[i]);
 		break;
 	case 15:
-		tb_puts(t, "; EDE: ");
+		rrtext_tb_puts(t, "; EDE: ");
 		put_opt_ede(t, p, n);
 		break;
 	default:
-		tb_printf(t, "; OPT=%u: ", (unsigned)code);
+		rrtext_tb_printf(t, "; OPT=%u: ", (unsigned)code);
 		put_opt_hex_text(t, p, n);
 		break;
 	}
@@ -671,22 +708,22 @@ int rrtext_opt(char *out, size_t cap, size_t *outlen, const uint8_t *msg,
 	size_t pos = rr->rdata, end = rr->rdata + rr->rdlen;
 	uint32_t mbz = rr->ttl & 0xffffu & ~WIRE_EDNS_DO;
 	uint16_t code, n;
-	struct tbuf t;
+	struct rrtext_tb t;
 
 	tb_init(&t, out, cap);
 	if (rr->type != WIRE_TYPE_OPT)
 		return WIRE_EOPT;
 	if (end > msglen)
 		return WIRE_ERDATA;
-	tb_printf(&t, "; EDNS: version: %u, flags:",
-	          (unsigned)(rr->ttl >> 16) & 0xffu);
+	rrtext_tb_printf(&t, "; EDNS: version: %u, flags:",
+	                 (unsigned)(rr->ttl >> 16) & 0xffu);
 	if (rr->ttl & WIRE_EDNS_DO)
-		tb_puts(&t, " do");
+		rrtext_tb_puts(&t, " do");
 	if (mbz != 0)
-		tb_printf(&t, "; MBZ: 0x%04lx, udp: %u", (unsigned long)mbz,
-		          (unsigned)rr->rclass);
+		rrtext_tb_printf(&t, "; MBZ: 0x%04lx, udp: %u",
+		                 (unsigned long)mbz, (unsigned)rr->rclass);
 	else
-		tb_printf(&t, "; udp: %u", (unsigned)rr->rclass);
+		rrtext_tb_printf(&t, "; udp: %u", (unsigned)rr->rclass);
 	while (pos < end) {
 		if (wire_read_u16(msg, end, &pos, &code) != WIRE_OK ||
 		    wire_read_u16(msg, end, &pos, &n) != WIRE_OK ||

@@ -12,9 +12,25 @@
  * - Input is a message parsed by wire_msg_parse and held by the caller;
  *   names inside RDATA are decompressed against the whole message with
  *   the bounded reader (wire_read_rdata_name), so hostile RDATA is safe.
- * - Known types: A, AAAA, NS, CNAME, DNAME, PTR, MX, TXT, SOA, SRV. Any
- *   other type, and a known type whose RDATA is malformed, is rendered in
- *   the RFC 3597 generic form "\# LEN HEX" (which is always valid text).
+ * - Known types: A, AAAA, NS, CNAME, DNAME, PTR, MX, TXT, SOA, SRV, and
+ *   the DNSSEC types (rrtext_dnssec.c) RRSIG, DNSKEY, DS, NSEC, NSEC3,
+ *   NSEC3PARAM, CDS and CDNSKEY as dig prints them: RRSIG times as
+ *   YYYYMMDDHHmmSS UTC, keys and signatures in base64 and DS digests in
+ *   uppercase hex, both with a blank every 56 characters, NSEC3 salts in
+ *   hex ("-" when empty) and next hashed owners in uppercase base32hex,
+ *   type bitmaps as mnemonics (TYPEnnn for the others). Any other type,
+ *   and a known type whose RDATA is malformed, is rendered in the RFC
+ *   3597 generic form "\# LEN HEX" (which is always valid text).
+ * - A DNSSEC type is rendered in its presentation form only when the
+ *   cache file reader (resolver/store/cachefile_dnssec.c) turns that text
+ *   back into the same bytes: no empty key, signature, digest or next
+ *   hash, no compressed name, a type bitmap in its one canonical form
+ *   (windows in order, no empty or zero-ended window; not empty for
+ *   NSEC) of at most RRTEXT_BITMAP_TYPES_MAX types; else the generic
+ *   form. dump_cache output thus loads back byte for byte.
+ * - RRSIG times are read as seconds since 1970 (years 1970-2106); dig
+ *   takes the date nearest to today instead, so the two differ only for
+ *   a time more than 68 years away.
  * - Columns follow BIND's dig: TTL at 24, class at 32, type at 40, RDATA
  *   at 48, tab-expanded, at least one blank between fields.
  * - Output goes to a caller-provided buffer, NUL-terminated, never past
@@ -38,6 +54,15 @@
 #define RRTEXT_LINE_MAX (RRTEXT_RDATA_MAX + WIRE_NAME_TEXT_MAX + 64)
 /** Buffer size for the header flags text ("qr aa tc rd ra ad cd"). */
 #define RRTEXT_FLAGS_MAX 32
+/** Types without a WIRE_TYPE_ name that rrtext renders (RFC 5155, 7344). */
+#define RRTEXT_TYPE_NSEC3PARAM 51
+#define RRTEXT_TYPE_CDS 59
+#define RRTEXT_TYPE_CDNSKEY 60
+/** Most types of an NSEC or NSEC3 bitmap printed as names (each costs at
+ *  most 11 characters); a bitmap with more is shown in generic form. */
+#define RRTEXT_BITMAP_TYPES_MAX 1024
+/** Characters of an RRSIG time, YYYYMMDDHHmmSS. */
+#define RRTEXT_TIME_CHARS 14
 
 /**
  * Name of a record type ("A", "AAAA", ... or "TYPE65280").
@@ -54,6 +79,18 @@ const char *rrtext_type_name(uint16_t type, char buf[RRTEXT_NAME_MAX]);
  * @return WIRE_OK or WIRE_ETEXT.
  */
 int rrtext_type_parse(const char *s, uint16_t *type) MUST_CHECK;
+
+/**
+ * Parse an RRSIG time (RFC 4034 section 3.2): YYYYMMDDHHmmSS in UTC
+ * (years 1901-2106, taken modulo 2^32 seconds as RFC 1982 serial
+ * arithmetic reads them, so that dig's dates before 1970 come back as the
+ * same field), or decimal seconds since 1970 (at most 10 digits).
+ * @param s, n: the text (need not be NUL-terminated); nothing at or past
+ *   n is read.
+ * @param out: receives the 32-bit field.
+ * @return WIRE_OK or WIRE_ETEXT (bad digits, date or range).
+ */
+int rrtext_time_parse(const char *s, size_t n, uint32_t *out) MUST_CHECK;
 
 /** Name of a class ("IN", "CH", "HS", "NONE", "ANY", "CLASSnnn"). */
 const char *rrtext_class_name(uint16_t rclass, char buf[RRTEXT_NAME_MAX]);
