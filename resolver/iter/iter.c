@@ -53,6 +53,7 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 	req->now = *now;
 	req->next_token = 1;
 	req->val_work.verify_left = DNSSEC_VERIFY_MAX;
+	req->val_work.fail_left = DNSSEC_VERIFY_FAIL_MAX;
 	req->val_work.keys = env->keycache;
 	req->hashes_left = ITER_NSEC3_HASHES_MAX;
 	req->curve_all = true;

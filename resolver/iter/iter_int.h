@@ -77,6 +77,8 @@
  *  iterations; with at most 50 iterations each, 64 hashes are ~3,300
  *  SHA-1 runs). */
 #define ITER_NSEC3_HASHES_MAX 64
+/** Authority records of a reply whose verification is remembered. */
+#define ITER_VMEMO_MAX 64
 /** Bytes of the scratch buffer for cache reads. */
 #define ITER_SCRATCH_BYTES 8192
 /** Bytes of the authority image: the SOA, and for DNSSEC its RRSIGs
@@ -300,12 +302,22 @@ struct iter_req {
 	                                  (its zone and trust validate) */
 	struct dnssec_work val_work; /**< verifications left, key cache */
 	unsigned hashes_left;        /**< NSEC3 hashes left */
-	struct iter_img *proof;      /**< NULL, or where a wildcard
-	                                  answer's proof goes (iter_cache_as) */
-	uint8_t dname_sec;           /**< status of the last DNAME cached */
-	bool val_any;                /**< val_sec holds a status */
-	uint8_t val_sec;             /**< enum cache_sec of the answer */
-	bool val_ede;                /**< an EDE for the answer */
+	/* What verifying the reply's authority records concluded, so that
+	 * the proofs of a chain's links (each wildcard expansion collects
+	 * every NSEC/NSEC3 record) verify each record once. Valid for the
+	 * reply whose buffer is vmemo_buf, under zone vmemo_zone; cleared
+	 * as each reply arrives (iter_reply_apply). */
+	const uint8_t *vmemo_buf;
+	uint8_t vmemo_zone[WIRE_NAME_MAX];
+	size_t vmemo_zonelen;
+	uint8_t vmemo_known[ITER_VMEMO_MAX];
+	int16_t vmemo_rc[ITER_VMEMO_MAX];
+	struct iter_img *proof; /**< NULL, or where a wildcard
+	                             answer's proof goes (iter_cache_as) */
+	uint8_t dname_sec;      /**< status of the last DNAME cached */
+	bool val_any;           /**< val_sec holds a status */
+	uint8_t val_sec;        /**< enum cache_sec of the answer */
+	bool val_ede;           /**< an EDE for the answer */
 	uint16_t val_ede_code;
 	const char *val_ede_text;
 	uint8_t rcode;

@@ -161,6 +161,22 @@ static int iter_rank_final(struct iter_req *req, const struct wire_msg *m,
 	return rank == ITER_RANK_CHECKED ? CACHE_RANK_NONE : rank;
 }
 
+/* The rank an RRset is cached at after its check. */
+static int iter_rank_checked(const struct iter_req *req, uint16_t type,
+                             int rank, uint8_t vsec, int status)
+{
+	/* data cached before its zone's trust was settled (the priming
+	 * NS set) serves the iterator, not clients: they ask again */
+	if (vsec == CACHE_SEC_UNCHECKED && rank >= CACHE_RANK_NONAUTH &&
+	    type != WIRE_TYPE_RRSIG && iter_val_on(req))
+		return CACHE_RANK_REFERRAL;
+	/* this question's work cap, not the data, ended the check: the
+	 * next question checks it again */
+	if (status == DNSSEC_EBUDGET)
+		return CACHE_RANK_NONE;
+	return rank;
+}
+
 /* Gather the (owner, type) records of a section; cache them as type
  * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
  * append, add them to the client's answer. */
@@ -201,11 +217,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	rank = iter_rank_final(req, m, sec, owner, ownerlen, store,
 	                       checked ? ITER_RANK_CHECKED : rank, vsec,
 	                       s->ttl);
-	/* data cached before its zone's trust was settled (the priming
-	 * NS set) serves the iterator, not clients: they ask again */
-	if (vsec == CACHE_SEC_UNCHECKED && rank >= CACHE_RANK_NONAUTH &&
-	    type != WIRE_TYPE_RRSIG && iter_val_on(req))
-		rank = CACHE_RANK_REFERRAL;
+	rank = iter_rank_checked(req, type, rank, vsec, status);
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
 		struct cache_rrset set = { owner,   ownerlen,
 			                   store,   req->frame[0]->qclass,
@@ -401,7 +413,7 @@ static void iter_negative_index(struct iter_req *req, size_t fi,
  * proof go to the client's authority section. */
 static void iter_negative_cache(struct iter_req *req, size_t fi,
                                 const struct wire_msg *m, const uint8_t *key,
-                                bool nx, uint8_t vsec,
+                                bool nx, uint8_t vsec, int status,
                                 const struct iter_img *img)
 {
 	struct iter_frame *f = req->frame[fi];
@@ -436,7 +448,10 @@ static void iter_negative_cache(struct iter_req *req, size_t fi,
 			                 img->buf,
 			                 img->len };
 
-		(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
+		/* not when the work cap ended the check (iter_cache_as) */
+		if (status != DNSSEC_EBUDGET)
+			(void)cache_neg_put(req->env->cache, &neg,
+			                    req->now.wall);
 	}
 	if (vsec == CACHE_SEC_SECURE)
 		iter_negative_index(req, fi, owner, olen, rd, rdlen, ttl, img);
@@ -463,7 +478,7 @@ static void iter_negative(struct iter_req *req, size_t fi,
 		vsec = iter_val_negative(req, fi, m, nx, &img, &status);
 	else
 		img.cap = 0;
-	iter_negative_cache(req, fi, m, key, nx, vsec, &img);
+	iter_negative_cache(req, fi, m, key, nx, vsec, status, &img);
 	if (fi == 0)
 		iter_val_note(req, vsec, status);
 	free(img.buf);
@@ -703,6 +718,7 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 	struct iter_ask ask;
 	struct iter_out copy;
 
+	req->vmemo_buf = NULL; /* a new reply: nothing verified yet */
 	if (!iter_reply_matches(req, o, reply)) {
 		/* Unboxed from a DNSCurve server, or not our question: never
 		 * used; the query counts as timed out so the walk goes on

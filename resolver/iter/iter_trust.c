@@ -388,7 +388,7 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 	if (rd != NULL && c->kind == ITER_K_ANSWER && c->nlink == 0)
 		sec = iter_trust_keys_check(req, f->zone.name, f->zone.len, m,
 		                            rd, &n, &ttl, &status);
-	if (n > 0) {
+	if (n > 0 && status != DNSSEC_EBUDGET) {
 		struct cache_rrset set;
 
 		if (sec == CACHE_SEC_BOGUS && ttl > iter_bogus_ttl(req))
@@ -411,7 +411,7 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 		};
 		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	}
-	if (sec == CACHE_SEC_BOGUS)
+	if (sec == CACHE_SEC_BOGUS && status != DNSSEC_EBUDGET)
 		iter_trust_note_why(req, f->zone.name, f->zone.len, status);
 	free(rd);
 	f->trust = sec == CACHE_SEC_SECURE   ? ITER_T_SECURE :

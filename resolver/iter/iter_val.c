@@ -25,7 +25,7 @@
 #include "validate/dnssec_set.h"
 
 /** NSEC/NSEC3 records used for one proof. */
-#define ITER_PROOF_MAX 16
+#define ITER_PROOF_MAX 32
 /** How long bogus data is cached when the config says nothing. */
 #define ITER_BOGUS_TTL_DEFAULT 60u
 
@@ -248,6 +248,38 @@ struct iter_proof {
 	int status;   /**< why a record was left out, else DNSSEC_OK */
 };
 
+/* Verify one authority record of the reply (a set of one), once per
+ * reply and zone (req->vmemo). */
+static int iter_proof_verify(struct iter_req *req, const uint8_t *zone,
+                             size_t zonelen, const struct wire_msg *m,
+                             const struct wire_rr *rr, const uint8_t *owner,
+                             size_t olen, const struct cache_rdata *rd)
+{
+	size_t k = (size_t)(rr - m->rr) - m->an;
+	struct dnssec_verdict v;
+	int rc;
+
+	if (k >= ITER_VMEMO_MAX)
+		return iter_verify_rd(req, zone, zonelen, m,
+		                      WIRE_SECTION_AUTHORITY, owner, olen,
+		                      rr->type, rd, 1, &v);
+	if (req->vmemo_buf != m->buf ||
+	    !wire_name_equal(req->vmemo_zone, req->vmemo_zonelen, zone,
+	                     zonelen)) {
+		memset(req->vmemo_known, 0, sizeof(req->vmemo_known));
+		req->vmemo_buf = m->buf;
+		memcpy(req->vmemo_zone, zone, zonelen);
+		req->vmemo_zonelen = zonelen;
+	}
+	if (req->vmemo_known[k])
+		return req->vmemo_rc[k];
+	rc = iter_verify_rd(req, zone, zonelen, m, WIRE_SECTION_AUTHORITY,
+	                    owner, olen, rr->type, rd, 1, &v);
+	req->vmemo_known[k] = 1;
+	req->vmemo_rc[k] = (int16_t)rc;
+	return rc;
+}
+
 /* Verify one NSEC/NSEC3 record (a set of one) and keep it. */
 static void iter_proof_add(struct iter_req *req, const uint8_t *zone,
                            size_t zonelen, const struct wire_msg *m,
@@ -257,7 +289,6 @@ static void iter_proof_add(struct iter_req *req, const uint8_t *zone,
 	uint8_t *owner = p->owner[p->n];
 	size_t olen, i;
 	struct cache_rdata rd;
-	struct dnssec_verdict v;
 	int rc;
 
 	if (!iter_rr_owner(m, rr, owner, &olen) ||
@@ -270,8 +301,7 @@ static void iter_proof_add(struct iter_req *req, const uint8_t *zone,
 			return;
 	rd.data = m->buf + rr->rdata;
 	rd.len = rr->rdlen;
-	rc = iter_verify_rd(req, zone, zonelen, m, WIRE_SECTION_AUTHORITY,
-	                    owner, olen, rr->type, &rd, 1, &v);
+	rc = iter_proof_verify(req, zone, zonelen, m, rr, owner, olen, &rd);
 	if (rc != DNSSEC_OK) {
 		p->status = rc;
 		return;

@@ -91,11 +91,14 @@ static int try_sig(const struct dnssec_rrset *set,
 		k = dnssec_rrsig_check(sig, set, zone, zonelen, &key, now);
 		if (k == DNSSEC_OK && !dnssec_alg_supported(sig->alg))
 			k = DNSSEC_EUNSUPPORTED_ALG;
-		if (k == DNSSEC_OK && w->verify_left == 0)
+		if (k == DNSSEC_OK &&
+		    (w->verify_left == 0 || w->fail_left == 0))
 			return DNSSEC_EBUDGET;
 		if (k == DNSSEC_OK) {
 			w->verify_left--;
 			k = verify_key(w, &key, sig, set, scratch, cap, &slen);
+			if (k != DNSSEC_OK)
+				w->fail_left--;
 		}
 		if (k == DNSSEC_OK) {
 			uint32_t left = sig->expiration - (uint32_t)now;

@@ -34,8 +34,12 @@
 /** DNSKEYs tried per key tag of one RRSIG (colliding tags). */
 #define DNSSEC_KEYS_PER_TAG 4
 /** Signature verifications per client question (Knot: 32 per packet,
- *  PowerDNS: 30 per query). */
-#define DNSSEC_VERIFY_MAX 32
+ *  PowerDNS: 30 per query). A legitimate chain spends one per RRset it
+ *  proves (a cold CNAME chain across zones, a few dozen); */
+#define DNSSEC_VERIFY_MAX 128
+/** ... of which may fail: an honest chain fails almost none, KeyTrap's
+ *  colliding keys and signatures fail all (CVE-2023-50387). */
+#define DNSSEC_VERIFY_FAIL_MAX 16
 
 /** Public keys built once and reused while their DNSKEY RDATA is seen
  *  again (validated DNSKEY sets are cached for their TTL, so the same
@@ -46,6 +50,7 @@ struct dnssec_keycache;
 struct dnssec_work {
 	unsigned verify_left;         /**< verifications left; each
 	                                   takes one */
+	unsigned fail_left;           /**< failed verifications left */
 	struct dnssec_keycache *keys; /**< NULL: each key is built
 	                                    for its verification */
 };

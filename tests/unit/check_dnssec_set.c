@@ -67,7 +67,7 @@ START_TEST(test_set_any_one)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL };
 
 	mx_init(&x);
 	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v), DNSSEC_OK);
@@ -96,7 +96,7 @@ START_TEST(test_set_keycache)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL };
 	uint64_t hits, builds;
 
 	mx_init(&x);
@@ -123,7 +123,7 @@ START_TEST(test_set_reasons)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL };
 	uint8_t other[WIRE_NAME_MAX];
 	size_t olen = tname("example.net.", other);
 
@@ -160,7 +160,7 @@ START_TEST(test_set_budget)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 0, NULL };
+	struct dnssec_work w = { 0, 10, NULL };
 
 	mx_init(&x);
 	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v),
@@ -185,7 +185,7 @@ START_TEST(test_set_keytrap)
 	static uint8_t keys[N][64], sigs[N][200];
 	struct dnssec_rdata kv[N], sv[N];
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 100000, NULL };
+	struct dnssec_work w = { 100000, 100000, NULL };
 	size_t i;
 	uint16_t tag;
 
@@ -207,6 +207,13 @@ START_TEST(test_set_keytrap)
 	                 DNSSEC_OK);
 	ck_assert_uint_ge(w.verify_left,
 	                  100000 - DNSSEC_SIGS_PER_SET * DNSSEC_KEYS_PER_TAG);
+	/* the question's failure budget ends it sooner */
+	w = (struct dnssec_work){ 100000, DNSSEC_VERIFY_FAIL_MAX, NULL };
+	ck_assert_int_eq(dnssec_set_verify(&x.o.set, sv, N, x.zone, x.zonelen,
+	                                   kv, N, 1438207200, &w, &v),
+	                 DNSSEC_EBUDGET);
+	ck_assert_uint_eq(w.fail_left, 0);
+	ck_assert_uint_eq(w.verify_left, 100000 - DNSSEC_VERIFY_FAIL_MAX);
 }
 END_TEST
 
@@ -293,7 +300,7 @@ static int zk_verify(const struct zk *z, const struct dnssec_rdata *ds,
                      size_t nds, const struct dnssec_rdata *ak, size_t nak)
 {
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL };
 
 	return dnssec_keys_verify(&z->set, &z->sigv, 1, ds, nds, ak, nak,
 	                          1500000000, &w, &v);
