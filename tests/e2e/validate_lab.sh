@@ -16,6 +16,10 @@
 #   nxbogus   the same, but with CD set the name is NXDOMAIN
 # and a second asking (from the cache) gives the same. Without DO no
 # RRSIG is sent and AD only when the query had AD set (RFC 6840 5.7).
+# Then: aggressive use of cached NSEC/NSEC3 (RFC 8198); good names stay
+# secure while a KeyTrap and NSEC3 flood is answered SERVFAIL (the work
+# caps, counted); DNSSEC and DNSCurve together; and a second curvecache
+# with nsec3-max-iterations: 0 and val-bogus-ttl: 7.
 #
 # curvecache listens on 127.54.100.2 (the range the signed lab leaves to
 # resolvers under test), with the lab's root hints and its trust anchor
@@ -74,34 +78,15 @@ eval "$signedenv"
 echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
 e2e_t0=$(date +%s)
 
-cat >"$WORK/curvecache.conf" <<EOF
-# written by tests/e2e/validate_lab.sh
-listen: $CC_IP@53
-outgoing-interface: $CC_IP
-root-hints: $SIGNED_ROOT_HINTS
-trust-anchor-file: $SIGNED_TA_DS
-do-not-query-localhost: no
-do-ip6: no
-user:
-control-socket: $WORK/control
-log-level: debug
-log-queries: yes
-query-timeout: 5
-EOF
-"$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
-  >>"$WORK/curvecache.log" 2>&1 9>&- &
-CC_PID=$!
-n=0
-until dig +time=1 +tries=1 "@$CC_IP" localhost A 2>/dev/null |
-  grep -q 'status: NOERROR'; do
-  n=$((n + 1))
-  if [ $n -ge 50 ] || ! e2e_alive "$CC_PID"; then
-    bad "curvecache start" "no answer on $CC_IP within 5 s" \
-      "$WORK/curvecache.log"
-    exit 1
-  fi
-  sleep 0.1
-done
+# cc_up [LINE...]: curvecache on $CC_IP (e2e_lib.sh's cc_start: its lab
+# configuration, here with the signed lab's hints), validating with the
+# signed lab's anchor, with LINE... added; exit 1 if it does not answer.
+LAB_ROOT_HINTS=$SIGNED_ROOT_HINTS
+cc_up() {
+  cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" \
+    "control-socket: $WORK/control" "log-queries: yes" "$@" || exit 1
+}
+cc_up
 
 # judge WANT NAME TYPE FILE: the dig output in FILE against WANT; prints
 # what is wrong ("" when nothing).
@@ -361,6 +346,52 @@ rc=$?
 CC_PID=
 if [ $rc -eq 0 ]; then ok "curvecache exits 0 on SIGTERM"
 else bad "curvecache exits 0 on SIGTERM" "status $rc"; fi
+# ---- the options nsec3-max-iterations and val-bogus-ttl ----
+# A second curvecache (empty cache) with nsec3-max-iterations: 0 and
+# val-bogus-ttl: 7. alg13.sec. uses 5 NSEC3 iterations: its denials
+# become insecure (RFC 9276), no AD, EDE 27; alg15.sec.'s (0 iterations)
+# stay secure. A bogus RRset is kept at most 7 s: the TTL a CD=1 client
+# sees, lookup's and every sec=bogus line of dump_cache.
+BOGUS_TTL=7
+cc_up "nsec3-max-iterations: 0" "val-bogus-ttl: $BOGUS_TTL"
+for q in NXDOMAIN:nx.alg13.sec:A NOERROR:www.alg13.sec:TXT; do
+  st=${q%%:*} qn=${q#*:}
+  qt=${qn#*:} qn=${qn%:*}
+  raw=$WORK/iter0.out
+  dig +dnssec +time=5 +tries=1 "@$CC_IP" "$qn" "$qt" >"$raw" 2>&1
+  case " $(dig_flags "$raw") " in *" ad "*) ad=1 ;; *) ad=0 ;; esac
+  if [ "$(dig_status "$raw")" = "$st" ] && [ $ad = 0 ] &&
+    grep -q '; EDE: 27' "$raw"; then
+    ok "nsec3-max-iterations 0: $qn $qt $st, insecure, EDE 27"
+  else
+    bad "nsec3-max-iterations 0: $qn $qt $st, insecure, EDE 27" \
+      "status $(dig_status "$raw"), AD $ad" "$raw"
+  fi
+done
+expect nxsecure nx.alg15.sec A
+raw=$WORK/bogusttl.out
+dig +dnssec +time=5 +tries=1 "@$CC_IP" www.badsig.sec A >"$raw" 2>&1
+st=$(dig_status "$raw")
+dig +cd +time=5 +tries=1 "@$CC_IP" www.badsig.sec A >>"$raw" 2>&1
+"$CTL" -s "$WORK/control" lookup www.badsig.sec >>"$raw" 2>&1
+"$CTL" -s "$WORK/control" dump_cache >"$WORK/dump.out" 2>&1
+# the TTLs: the CD answer's and lookup's A lines, every bogus line
+ttls=$(awk '$1 == "www.badsig.sec." && $4 == "A" { print $2 }' "$raw" |
+  tr '\n' ' ')
+bttls=$(awk '/sec=bogus/ { print $2 }' "$WORK/dump.out" | sort -un |
+  tr '\n' ' ')
+if [ "$st" = SERVFAIL ] && [ -n "$bttls" ] &&
+  [ "$(echo "$ttls" | wc -w)" -eq 2 ] &&
+  echo "$ttls $bttls" | tr ' ' '\n' |
+  awk -v m="$BOGUS_TTL" '$1 > m { f = 1 } END { exit f }'; then
+  ok "val-bogus-ttl $BOGUS_TTL: bogus kept at most $BOGUS_TTL s (TTLs $ttls; dump_cache $bttls)"
+else
+  bad "val-bogus-ttl $BOGUS_TTL: bogus kept at most $BOGUS_TTL s" \
+    "status $st; TTLs ${ttls:-none}; dump_cache's bogus TTLs ${bttls:-none}" \
+    "$raw"
+fi
+e2e_kill "$CC_PID"
+CC_PID=
 if grep -q 'Sanitizer' "$WORK/curvecache.log"; then
   bad "no sanitizer report" "see the log" "$WORK/curvecache.log"
 fi
