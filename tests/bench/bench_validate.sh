@@ -10,6 +10,7 @@
 # BENCH_SECONDS (length of a rate run; default 10), BENCH_NAMES (names
 # in each bench zone; default 10000; the cold runs take the first 1,000),
 # BENCH_RATE (queries/s of the fixed-rate hit runs; default 30000),
+# BENCH_FLOOD_RATE (queries/s of the flood of (4); default 200),
 # BENCH_OUT (also write the tables there), CURVECACHE (default
 # ./curvecache).
 #
@@ -41,6 +42,17 @@
 # - (3) memory: RSS growth per name over the cold run (start-up
 #   allocations and the chain of trust included) and over the warm-up of
 #   the BENCH_NAMES names of each zone.
+# - (4) under a flood: the cache-hit runs of (2) (DO=0, at saturation
+#   and at BENCH_RATE) again while a second dnsperf sends
+#   BENCH_FLOOD_RATE questions/s, none asked before, half for names of
+#   keytrap.sec. (40 keys of one tag, 40 bad signatures), half below the
+#   100-label name of hashflood.sec. (each proof costs curvecache more
+#   NSEC3 hashes than a question may pay): the hits' queries/s as a share
+#   of those without the flood, and the share of flood questions
+#   answered within dnsperf's 5 s. The flood's dnsperf shares the core of
+#   the hits' one, which is saturated in the first run (not in the
+#   second, where a share near 100 % means full speed); then the flood
+#   alone for BENCH_SECONDS: the resolver's CPU time per flood question.
 # - The resolvers are measured in turns within each round, so a slow
 #   spell of the shared machine falls on all alike; each figure is the
 #   median over the rounds.
@@ -50,6 +62,7 @@ RUNS=${BENCH_RUNS:-3}
 SECS=${BENCH_SECONDS:-10}
 NAMES=${BENCH_NAMES:-10000}
 RATE=${BENCH_RATE:-30000}
+FLOOD_RATE=${BENCH_FLOOD_RATE:-200}
 CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
 COLD=1000
 CC_IP=127.54.100.11
@@ -107,6 +120,53 @@ check_ad() {
     grep -q '^;; flags:[^;]* ad[ ;]' "$WORK/ad.out" && ad=1
     [ "$ad" = "$3" ] || { cat "$WORK/ad.out"; die "$1: www$i.$2 AD $ad"; }
   done
+}
+
+# flood_names TAG COUNT: COUNT questions never asked before (TAG makes
+# them so), alternately for a name of keytrap.sec. and one below the
+# 100-label name of hashflood.sec. (tests/lab/signed/hashflood.sec.extra).
+flood_names() {
+  awk -v t="$1" -v n="$2" 'BEGIN { d = "d100.hashflood.sec"
+    for (i = 0; i < 100; i++) d = "l." d
+    for (i = 0; i < n; i++)
+      if (i % 2) printf "%s%d.keytrap.sec A\n", t, i
+      else printf "%s%d.%s A\n", t, i, d }'
+}
+
+# flood_once NAME PID IP FILE TAG [dnsperf options]: hits_once NAME
+# (DO=0, the options added) while a flood of
+# FLOOD_RATE questions/s runs (dnsperf on the same core, started a second
+# before and ending a second after); NAME.fans: the share of the flood
+# answered, %.
+flood_once() {
+  fn=$1; fres=$2; fip=$3; ffile=$4
+  flood_names "$5" $((FLOOD_RATE * (SECS + 2))) >"$WORK/flood.names"
+  shift 5
+  taskset -c "${DP_CPUS:-1}" dnsperf -s "$fip" -d "$WORK/flood.names" -n 1 \
+    -Q "$FLOOD_RATE" -q 500 -t 5 -O suppress=timeouts,congestion \
+    </dev/null >"$WORK/flood.out" 2>&1 9>&- &
+  fpid=$!
+  PIDS="$PIDS $fpid"
+  sleep 1
+  hits_once "$fn" "$fres" "$fip" "$ffile" "$@"
+  wait "$fpid"
+  PIDS=$(echo "$PIDS" | tr ' ' '\n' | grep -vx "$fpid" | tr '\n' ' ')
+  awk -v a="$(field "$WORK/flood.out" "Queries completed")" \
+    -v s="$(field "$WORK/flood.out" "Queries sent")" \
+    'BEGIN { if (s > 0) printf "%.1f\n", 100 * a / s }' >>"$WORK/$fn.fans"
+}
+
+# flood_cpu FILE PID IP TAG: the flood alone for SECS s; FILE gets the
+# resolver's CPU time (/proc/PID/schedstat) per flood question, us.
+flood_cpu() {
+  flood_names "$4" $((FLOOD_RATE * SECS)) >"$WORK/flood.names"
+  c0=$(cpu_ns "$2")
+  perf "$3" "$WORK/flood.names" "$WORK/floodc.out" -n 1 -Q "$FLOOD_RATE" \
+    -q 500 -t 5
+  c1=$(cpu_ns "$2")
+  awk -v a="$c0" -v b="$c1" \
+    -v q="$(field "$WORK/floodc.out" "Queries completed")" \
+    'BEGIN { if (q > 0) printf "%.0f\n", (b - a) / 1e3 / q }' >>"$WORK/$1"
 }
 
 # mem_zone NAME PID IP FILE: warm the first half of FILE, then the
@@ -175,8 +235,16 @@ while [ "$r" -lt "$RUNS" ]; do
     hits_once "ub$d.r" $UB_PID $UB_IP "$WORK/hot" $opt -Q "$RATE"
     hits_once "ubu$d.r" $UB_PID $UB_IP "$WORK/hotu" $opt -Q "$RATE"
   done
+  flood_once ccf $CC_PID $CC_IP "$WORK/hot" "r${r}cc-"
+  flood_once ubf $UB_PID $UB_IP "$WORK/hot" "r${r}ub-"
+  flood_once ccf.r $CC_PID $CC_IP "$WORK/hot" "r${r}ccr-" -Q "$RATE"
+  flood_once ubf.r $UB_PID $UB_IP "$WORK/hot" "r${r}ubr-" -Q "$RATE"
+  flood_cpu ccf.fcpu $CC_PID $CC_IP "r${r}ccc-"
+  flood_cpu ubf.fcpu $UB_PID $UB_IP "r${r}ubc-"
   r=$((r + 1))
 done
+for n in ccf ubf ccf.r ubf.r; do medians $n.qps $n.fans; done
+medians ccf.fcpu ubf.fcpu
 for n in cc ub ccu ubu ccn; do
   for d in 0 1; do
     medians $n$d.qps $n$d.cpu $n$d.usr $n$d.sys $n$d.dpbusy
@@ -184,6 +252,14 @@ for n in cc ub ccu ubu ccn; do
   done
 done
 for p in $CC_PID $UB_PID $CN_PID; do stop_pid "$p"; done
+# (4): the hits under the flood as a share of those without, %
+for n in cc ub; do
+  for x in "" .r; do
+    awk -v a="$(v "${n}f$x.qps")" -v b="$(v "${n}0$x.qps")" 'BEGIN {
+      if (b > 0) printf "%.1f\n", 100 * a / b; else print "nan" }' \
+      >"$WORK/${n}f$x.share.m"
+  done
+done
 
 # ---------------------------------------------------------------- the tables
 # row LABEL A B [C]: the medians A, B (and C: "-" for none), A/B (and
@@ -232,6 +308,16 @@ row() {
     cc.bpn1 ub.bpn1
   row "(3) RSS growth over the first $h insecure names, bytes/name" \
     ccu.bpn1 ubu.bpn1
+  row "(4) secure hits DO=0 during a $FLOOD_RATE q/s flood, queries/s" \
+    ccf.qps ubf.qps
+  row "(4) the same, % of the hits without the flood" ccf.share ubf.share
+  row "(4) flood questions answered within 5 s, %" ccf.fans ubf.fans
+  row "(4) hits at $RATE q/s during the flood, queries/s" ccf.r.qps ubf.r.qps
+  row "(4) the same, % of the hits at $RATE q/s without the flood" \
+    ccf.r.share ubf.r.share
+  row "(4) flood questions answered within 5 s, %" ccf.r.fans ubf.r.fans
+  row "(4) resolver CPU per flood question (the flood alone), us" \
+    ccf.fcpu ubf.fcpu
   echo
   echo "What a secure hit costs beside an unsigned one (same names" \
     "count; \"insecure\": manyu.sec. through the same validating" \

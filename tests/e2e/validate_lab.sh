@@ -1,18 +1,26 @@
 #!/bin/sh
 # tests/e2e/validate_lab.sh: curvecache validates the signed lab
 # (tests/lab/signed.sh) as tests/lab/signed/README says a validator must
-# (tests/e2e/signed_lab.sh holds Unbound and delv to the same table).
+# (tests/e2e/signed_lab.sh holds Unbound and delv to the same table,
+# tests/lab/signed/cases; a fourth column there gives curvecache's verdict
+# where it differs).
 #
 # What each case must give (dig +dnssec through curvecache):
 #   secure    NOERROR, AD, the answer and its RRSIGs
 #   insecure  NOERROR, no AD, the answer
-#   nxsecure  NXDOMAIN with AD
+#   nxsecure, nxchain  NXDOMAIN with AD (nxchain: at the end of a CNAME
+#             chain)
 #   nodata    NOERROR, no answer, AD
 #   nxinsecure, nxoptout  NXDOMAIN without AD
 #   bogus     SERVFAIL without AD, an EDE option; with CD set the data
 #             is there
+#   nxbogus   the same, but with CD set the name is NXDOMAIN
 # and a second asking (from the cache) gives the same. Without DO no
 # RRSIG is sent and AD only when the query had AD set (RFC 6840 5.7).
+# Then: aggressive use of cached NSEC/NSEC3 (RFC 8198); good names stay
+# secure while a KeyTrap and NSEC3 flood is answered SERVFAIL (the work
+# caps, counted); DNSSEC and DNSCurve together; and a second curvecache
+# with nsec3-max-iterations: 0 and val-bogus-ttl: 7.
 #
 # curvecache listens on 127.54.100.2 (the range the signed lab leaves to
 # resolvers under test), with the lab's root hints and its trust anchor
@@ -33,6 +41,7 @@ CURVECACHE=${CURVECACHE:-./curvecache}
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
 
 cleanup() {
+  for p in $e2e_bg_pids; do e2e_kill "$p"; done
   [ -n "$CC_PID" ] && e2e_kill "$CC_PID"
   if [ "$e2e_fail" -ne 0 ] && [ -f "$WORK/curvecache.log" ]; then
     echo "---- last lines of the curvecache log ----"
@@ -70,34 +79,15 @@ eval "$signedenv"
 echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
 e2e_t0=$(date +%s)
 
-cat >"$WORK/curvecache.conf" <<EOF
-# written by tests/e2e/validate_lab.sh
-listen: $CC_IP@53
-outgoing-interface: $CC_IP
-root-hints: $SIGNED_ROOT_HINTS
-trust-anchor-file: $SIGNED_TA_DS
-do-not-query-localhost: no
-do-ip6: no
-user:
-control-socket: $WORK/control
-log-level: debug
-log-queries: yes
-query-timeout: 5
-EOF
-"$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
-  >>"$WORK/curvecache.log" 2>&1 9>&- &
-CC_PID=$!
-n=0
-until dig +time=1 +tries=1 "@$CC_IP" localhost A 2>/dev/null |
-  grep -q 'status: NOERROR'; do
-  n=$((n + 1))
-  if [ $n -ge 50 ] || ! e2e_alive "$CC_PID"; then
-    bad "curvecache start" "no answer on $CC_IP within 5 s" \
-      "$WORK/curvecache.log"
-    exit 1
-  fi
-  sleep 0.1
-done
+# cc_up [LINE...]: curvecache on $CC_IP (e2e_lib.sh's cc_start: its lab
+# configuration, here with the signed lab's hints), validating with the
+# signed lab's anchor, with LINE... added; exit 1 if it does not answer.
+LAB_ROOT_HINTS=$SIGNED_ROOT_HINTS
+cc_up() {
+  cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" \
+    "control-socket: $WORK/control" "log-queries: yes" "$@" || exit 1
+}
+cc_up
 
 # judge WANT NAME TYPE FILE: the dig output in FILE against WANT; prints
 # what is wrong ("" when nothing).
@@ -110,17 +100,17 @@ judge() {
   case $1 in
     secure) want="NOERROR 1" ;;
     insecure) want="NOERROR 0" ;;
-    nxsecure) want="NXDOMAIN 1" ;;
+    nxsecure | nxchain) want="NXDOMAIN 1" ;;
     nodata) want="NOERROR 1" ;;
     nxinsecure | nxoptout) want="NXDOMAIN 0" ;;
-    bogus) want="SERVFAIL 0" ;;
+    bogus | nxbogus) want="SERVFAIL 0" ;;
   esac
   why=
   [ "$st $ad" = "$want" ] || why="; status $st, AD $ad; want (status, AD) $want"
   case $1 in
     secure | insecure) [ "${nans:-0}" -gt 0 ] || why="$why; no answer" ;;
     nodata) [ "${nans:-1}" -eq 0 ] || why="$why; an answer" ;;
-    bogus) grep -q '; EDE: ' "$4" || why="$why; no EDE" ;;
+    bogus | nxbogus) grep -q '; EDE: ' "$4" || why="$why; no EDE" ;;
   esac
   [ "$1" = secure ] && [ "$sigs" -eq 0 ] && why="$why; no RRSIG over $3"
   echo "$why"
@@ -132,49 +122,36 @@ expect() {
     raw=$WORK/q-$round.out
     dig +dnssec +time=5 +tries=1 "@$CC_IP" "$2" "$3" >"$raw" 2>&1
     why=$(judge "$1" "$2" "$3" "$raw")
-    [ "$1" = bogus ] && why="$why$(cd_data "$2" "$3")"
+    case $1 in
+      bogus) why="$why$(cd_data "$2" "$3")" ;;
+      nxbogus) why="$why$(cd_data "$2" "$3" NXDOMAIN)" ;;
+    esac
     if [ -z "$why" ]; then ok "$1 ($round): $2 $3"
     else bad "$1 ($round): $2 $3" "${why#; }" "$raw"; fi
   done
 }
 
-# cd_data NAME TYPE: "" when curvecache, asked with CD set, has the data.
+# cd_data NAME TYPE [NXDOMAIN]: "" when curvecache, asked with CD set,
+# has the data (or, with NXDOMAIN, says the name does not exist).
 cd_data() {
   dig +cd +time=5 +tries=1 "@$CC_IP" "$1" "$2" >"$WORK/cd.out" 2>&1
+  if [ "${3:-}" = NXDOMAIN ]; then
+    [ "$(dig_status "$WORK/cd.out")" = NXDOMAIN ] ||
+      echo "; with CD: status $(dig_status "$WORK/cd.out"), not NXDOMAIN"
+    return
+  fi
   [ "$(dig_status "$WORK/cd.out")" = NOERROR ] &&
     grep -q "^[^;].*[[:space:]]$2[[:space:]]" "$WORK/cd.out" ||
     echo "; with CD: no data, status $(dig_status "$WORK/cd.out")"
 }
 
-for z in alg8 alg13 alg15 alg16; do
-  expect secure "www.$z.sec" A
-  expect secure "alias.$z.sec" A
-  expect secure "any.w.$z.sec" A
-  expect secure "$z.sec" MX
-  expect nxsecure "nx.$z.sec" A
-done
-expect nodata www.alg8.sec TXT
-expect nodata www.alg13.sec TXT
-expect nodata any.w.alg8.sec TXT
-expect nodata any.w.alg13.sec TXT
-expect secure www.dn.alg13.sec A
-expect secure www.nsec3optout.sec A
-expect nxoptout nx.nsec3optout.sec A
-expect insecure www.unsigned.nsec3optout.sec A
-expect insecure www.insecure.sec A
-expect insecure toinsecure.alg13.sec A
-expect bogus tobogus.alg13.sec A
-expect secure www.hi-iter.sec A
-expect nxinsecure nx.hi-iter.sec A
-expect insecure www.unsupported.sec A
-expect insecure www.gost.sec A
-for z in expired future badsig nodnskey stripped; do
-  expect bogus "www.$z.sec" A
-done
-expect secure mail.stripped.sec A
-expect bogus www.keytrap.sec A
-expect bogus mail.keytrap.sec A
-expect secure www.curve.sec A
+# every case of the table (tests/lab/signed/cases: WANT NAME TYPE [CC]),
+# with curvecache's verdict CC where it differs from the reference
+# validators' WANT
+"$SIGNED" cases >"$WORK/cases" || { echo "FAIL: signed.sh cases"; exit 1; }
+while read -r _ name type cc <&3; do
+  expect "$cc" "$name" "$type"
+done 3<"$WORK/cases"
 
 # ---- the flags without DO ----
 raw=$WORK/plain.out
@@ -242,6 +219,62 @@ else
     "$WORK/curvecache.log"
 fi
 # ---- end of aggressive use ----
+# ---- bounded work under a flood (issue 15: KeyTrap, CVE-2023-50387;
+# NSEC3, CVE-2023-50868) ----
+# 200 questions, 4 at a time (dig +tries=1 in the background), none
+# asked before: 100 names of keytrap.sec. (40 keys of one tag, 40 bad
+# signatures) and 100 names below the 100-label name of hashflood.sec.
+# (each proof needs more NSEC3 hashes than a question may pay). While it
+# runs, fresh good names (wildcard answers of the NSEC3 zones alg13.sec.
+# and alg15.sec., so each needs its proof) must come secure, with AD,
+# within dig's timeout. Then: every flood question answered, SERVFAIL;
+# the counters of bogus answers and of EDE 0 (the work cap) grew by the
+# flood's size.
+deep=$("$SIGNED" cases | awk '$2 ~ /^x\.l\.l.*\.d100\./ { print substr($2, 3) }')
+awk -v d="$deep" 'BEGIN { for (i = 0; i < 100; i++)
+  printf "k%d.keytrap.sec\nh%d.%s\n", i, i, d }' >"$WORK/flood.names"
+cap_text='EDE: 0 (Other): (DNSSEC validation work cap)'
+bogus0=$(cc_stat num.answer.bogus)
+ede00=$(cc_stat num.answer.ede.0)
+bg_start flood xargs -a "$WORK/flood.names" -P 4 -I Q \
+  dig +time=5 +tries=1 "@$CC_IP" Q A
+flood_pid=$bg_pid
+i=0 good=0 why=
+while e2e_alive "$flood_pid" || [ $i -lt 4 ]; do
+  for z in alg13 alg15; do
+    raw=$WORK/good.out
+    dig +dnssec +time=5 +tries=1 "@$CC_IP" "g$i.w.$z.sec" A >"$raw" 2>&1
+    w=$(judge secure "g$i.w.$z.sec" A "$raw")
+    if [ -z "$w" ]; then good=$((good + 1))
+    else why="$why; g$i.w.$z.sec:$w"; cp "$raw" "$WORK/good.bad"; fi
+  done
+  i=$((i + 1))
+done
+bg_stop "$flood_pid"
+if [ -z "$why" ]; then
+  ok "during the flood: $good good names secure, with AD, in time"
+else
+  bad "during the flood: good names secure, with AD, in time" \
+    "${why#; }" "$WORK/good.bad"
+fi
+nsf=$(grep -c 'status: SERVFAIL' "$WORK/flood.out")
+ncap=$(grep -c "$cap_text" "$WORK/flood.out")
+if [ "$nsf" -eq 200 ] && [ "$ncap" -ge 100 ]; then
+  ok "the flood: 200 answers, all SERVFAIL ($ncap with the work cap's EDE)"
+else
+  bad "the flood: 200 answers, all SERVFAIL, 100 with the work cap's EDE" \
+    "$nsf SERVFAIL, $ncap work cap, of $(grep -c 'status: ' "$WORK/flood.out")"
+fi
+bogus=$(cc_stat num.answer.bogus)
+ede0=$(cc_stat num.answer.ede.0)
+if [ $((${bogus:-0} - ${bogus0:-0})) -ge 200 ] &&
+  [ $((${ede0:-0} - ${ede00:-0})) -ge 100 ]; then
+  ok "counted: num.answer.bogus $bogus0 -> $bogus, num.answer.ede.0 $ede00 -> $ede0"
+else
+  bad "counted: num.answer.bogus +200, num.answer.ede.0 +100" \
+    "bogus ${bogus0:-?} -> ${bogus:-?}, ede.0 ${ede00:-?} -> ${ede0:-?}"
+fi
+# ---- end of bounded work ----
 # ---- DNSSEC and DNSCurve together (resolver/iter/iter_curvesec.c) ----
 # curve.sec.: its key is in the referral and in its signed apex NS set,
 # which confirms it; www.curve.sec. A (asked above) came secure and boxed.
@@ -271,7 +304,6 @@ if grep -q '^dnscurve keys: 1 of curve\.sec\. confirmed by DNSSEC until ' \
 else
   bad "lookup: curve.sec.'s key confirmed by DNSSEC" "no such line" "$lookup"
 fi
-expect secure www.curveup.sec A
 together www.curveup.sec. curveup.sec. "servers switched to its keys" \
   "curveup.sec.: keys only its signed NS set names are used"
 if grep -q 'event=curve_downgrade' "$WORK/curvecache.log"; then
@@ -315,6 +347,52 @@ rc=$?
 CC_PID=
 if [ $rc -eq 0 ]; then ok "curvecache exits 0 on SIGTERM"
 else bad "curvecache exits 0 on SIGTERM" "status $rc"; fi
+# ---- the options nsec3-max-iterations and val-bogus-ttl ----
+# A second curvecache (empty cache) with nsec3-max-iterations: 0 and
+# val-bogus-ttl: 7. alg13.sec. uses 5 NSEC3 iterations: its denials
+# become insecure (RFC 9276), no AD, EDE 27; alg15.sec.'s (0 iterations)
+# stay secure. A bogus RRset is kept at most 7 s: the TTL a CD=1 client
+# sees, lookup's and every sec=bogus line of dump_cache.
+BOGUS_TTL=7
+cc_up "nsec3-max-iterations: 0" "val-bogus-ttl: $BOGUS_TTL"
+for q in NXDOMAIN:nx.alg13.sec:A NOERROR:www.alg13.sec:TXT; do
+  st=${q%%:*} qn=${q#*:}
+  qt=${qn#*:} qn=${qn%:*}
+  raw=$WORK/iter0.out
+  dig +dnssec +time=5 +tries=1 "@$CC_IP" "$qn" "$qt" >"$raw" 2>&1
+  case " $(dig_flags "$raw") " in *" ad "*) ad=1 ;; *) ad=0 ;; esac
+  if [ "$(dig_status "$raw")" = "$st" ] && [ $ad = 0 ] &&
+    grep -q '; EDE: 27' "$raw"; then
+    ok "nsec3-max-iterations 0: $qn $qt $st, insecure, EDE 27"
+  else
+    bad "nsec3-max-iterations 0: $qn $qt $st, insecure, EDE 27" \
+      "status $(dig_status "$raw"), AD $ad" "$raw"
+  fi
+done
+expect nxsecure nx.alg15.sec A
+raw=$WORK/bogusttl.out
+dig +dnssec +time=5 +tries=1 "@$CC_IP" www.badsig.sec A >"$raw" 2>&1
+st=$(dig_status "$raw")
+dig +cd +time=5 +tries=1 "@$CC_IP" www.badsig.sec A >>"$raw" 2>&1
+"$CTL" -s "$WORK/control" lookup www.badsig.sec >>"$raw" 2>&1
+"$CTL" -s "$WORK/control" dump_cache >"$WORK/dump.out" 2>&1
+# the TTLs: the CD answer's and lookup's A lines, every bogus line
+ttls=$(awk '$1 == "www.badsig.sec." && $4 == "A" { print $2 }' "$raw" |
+  tr '\n' ' ')
+bttls=$(awk '/sec=bogus/ { print $2 }' "$WORK/dump.out" | sort -un |
+  tr '\n' ' ')
+if [ "$st" = SERVFAIL ] && [ -n "$bttls" ] &&
+  [ "$(echo "$ttls" | wc -w)" -eq 2 ] &&
+  echo "$ttls $bttls" | tr ' ' '\n' |
+  awk -v m="$BOGUS_TTL" '$1 > m { f = 1 } END { exit f }'; then
+  ok "val-bogus-ttl $BOGUS_TTL: bogus kept at most $BOGUS_TTL s (TTLs $ttls; dump_cache $bttls)"
+else
+  bad "val-bogus-ttl $BOGUS_TTL: bogus kept at most $BOGUS_TTL s" \
+    "status $st; TTLs ${ttls:-none}; dump_cache's bogus TTLs ${bttls:-none}" \
+    "$raw"
+fi
+e2e_kill "$CC_PID"
+CC_PID=
 if grep -q 'Sanitizer' "$WORK/curvecache.log"; then
   bad "no sanitizer report" "see the log" "$WORK/curvecache.log"
 fi

@@ -8,7 +8,7 @@
 # signed/keytrap.py). The zones and what a validator
 # must say about each: tests/lab/signed/README.
 #
-# Usage:  tests/lab/signed.sh start|stop|env
+# Usage:  tests/lab/signed.sh start|stop|env|cases
 #
 #   out=$(tests/lab/signed.sh start) || exit 1  # keys, signing, servers
 #   eval "$out"                                  # sets SIGNED_* below
@@ -25,6 +25,10 @@
 # KILL), never by name. Logs: $SIGNED_DIR/nsd-NAME.log, curvedns.log
 # (CURVEDNS_DEBUG=4: "sending DNS response in regular format" for each
 # forwarded plain answer).
+#
+# `cases` prints the case table (signed/cases) as the tests read it: one
+# "WANT NAME TYPE CC" line per case (CC filled in from WANT where the
+# table leaves it out; every "L^N" in NAME spelled out as N labels L).
 #
 # `env` prints `export NAME='value'` lines (also printed by `start`):
 #   SIGNED_DIR           state: keys/, zones (ZONE.in unsigned, ZONE.signed
@@ -84,7 +88,8 @@ stripped.sec:stripped:ECDSAP256SHA256
 hi-iter.sec:hi-iter:ECDSAP256SHA256
 unsupported.sec:unsupported:ECDSAP256SHA256
 gost.sec:gost:ECDSAP256SHA256
-keytrap.sec:keytrap:RSASHA256"
+keytrap.sec:keytrap:RSASHA256
+hashflood.sec:hashflood:ECDSAP256SHA256"
 BELOW=unsigned.nsec3optout.sec
 # SIGNED_BENCH_NAMES=N (optional, for tests/bench/bench_validate.sh): two
 # more zones on $SIGNED_LEAF_IP, each with the records of leaf.zone and
@@ -98,8 +103,10 @@ case $BENCH_N in
 many.sec:nsec3:ECDSAP256SHA256
 manyu.sec:unsigned:-" ;;
 esac
-# The NSEC3 salt of every NSEC3 zone but alg15.sec (no salt, 0 iterations).
+# The NSEC3 salt of every NSEC3 zone but alg15.sec (no salt, 0 iterations)
+# and hashflood.sec (the longest salt there is: 255 bytes).
 SALT=5ca1ab1e
+LONGSALT=$(awk 'BEGIN { for (i = 0; i < 255; i++) printf "%02x", i }')
 DAY=86400
 
 SRC=$(cd "$(dirname "$0")/signed" && pwd) || exit 1
@@ -188,6 +195,9 @@ sign_leaf() {
       signzone "$z" "$key" &&
       python3 "$SRC/keytrap.py" sigs "$D/$z.signed" "www.$z." A 40 \
         >"$D/$z.tmp" && mv "$D/$z.tmp" "$D/$z.signed" ;;
+    # CVE-2023-50868: 50 iterations (the most a validator accepts by
+    # default, RFC 9276), a 255-byte salt, deep names (hashflood.sec.extra)
+    hashflood) signzone "$z" "$key" -3 "$LONGSALT" -H 50 ;;
     hi-iter) ldns-signzone -n -t 200 -s "$SALT" -o "$z" -f "$D/$z.signed" \
                "$D/$z.in" "$key" 2>/dev/null ;;
     *) signzone "$z" "$key" ;;
@@ -428,9 +438,23 @@ do_start() {
   exit 1
 }
 
+# do_cases: signed/cases, comments dropped, CC filled in, L^N expanded.
+do_cases() {
+  awk '/^#/ || NF < 3 { next }
+    { n = $2
+      while (match(n, /[a-z0-9-]+\^[0-9]+/)) {
+        t = substr(n, RSTART, RLENGTH); k = index(t, "^")
+        l = substr(t, 1, k - 1); s = l
+        for (i = 1; i < substr(t, k + 1) + 0; i++) s = s "." l
+        n = substr(n, 1, RSTART - 1) s substr(n, RSTART + RLENGTH)
+      }
+      print $1, n, $3, (NF > 3 ? $4 : $1) }' "$SRC/cases"
+}
+
 case ${1:-} in
   start) do_start ;;
   stop) do_stop ;;
   env) do_env ;;
-  *) echo "usage: $0 start|stop|env" >&2; exit 1 ;;
+  cases) do_cases ;;
+  *) echo "usage: $0 start|stop|env|cases" >&2; exit 1 ;;
 esac
