@@ -395,7 +395,8 @@ int autotrust_update(struct autotrust_zone *z,
                      const struct dnssec_rdata *sigs, size_t nsigs,
                      uint32_t ttl, time_t now, struct autotrust_events *ev)
 {
-	struct dnssec_work w = { AUTOTRUST_VERIFY_MAX, NULL };
+	struct dnssec_work w = { AUTOTRUST_VERIFY_MAX, AUTOTRUST_VERIFY_MAX,
+		                 NULL };
 	uint32_t expiry;
 
 	memset(ev, 0, sizeof *ev);
