@@ -111,35 +111,64 @@ void cache_dnssec_store(uint8_t *out, const uint8_t *img, size_t len)
 /** Bytes of the DNSSEC image of e; 0 if it has none. */
 size_t cache_entry_dnssec_len(const struct cache_entry *e)
 {
-	if (!(e->count & CACHE_COUNT_TAIL))
-		return 0;
-	return get16(cache_entry_image(e) + e->image_len);
+	size_t len;
+
+	(void)cache_dnssec_tail(e, &len);
+	return len;
 }
 
-/** The DNSSEC image of e (valid if cache_entry_dnssec_len is not 0). */
+/** The DNSSEC image of e (NULL if it has none). */
 const uint8_t *cache_entry_dnssec(const struct cache_entry *e)
 {
-	return cache_entry_image(e) + e->image_len + CACHE_TAIL_LEN_BYTES;
+	size_t len;
+
+	return cache_dnssec_tail(e, &len);
 }
 
 /** Records in the stored image of e. */
 size_t cache_dnssec_count(const struct cache_entry *e)
 {
-	return walk(cache_entry_dnssec(e), cache_entry_dnssec_len(e), NULL, 0);
+	size_t len;
+	const uint8_t *img = cache_dnssec_tail(e, &len);
+
+	return walk(img, len, NULL, 0);
+}
+
+/*
+ * Write ttl into every record of w[0..len), a copy of a stored image
+ * (checked whole at the put), and count the records: the read path's
+ * walk, so it trusts the labels it steps over (the owner scan stops at
+ * the root label without checking label lengths) and checks only what
+ * keeps it inside w.
+ */
+static size_t stamp(uint8_t *w, size_t len, uint32_t ttl)
+{
+	size_t pos = 0, n = 0;
+
+	while (pos < len) {
+		while (pos < len && w[pos] != 0)
+			pos += (size_t)w[pos] + 1;
+		pos++;
+		CACHE_REQUIRE(pos <= len && len - pos >= CACHE_RR_FIXED_BYTES);
+		put32(w + pos + CACHE_RR_TTL_OFF, ttl);
+		pos += CACHE_RR_FIXED_BYTES +
+		       get16(w + pos + CACHE_RR_RDLEN_OFF);
+		CACHE_REQUIRE(pos <= len);
+		n++;
+	}
+	return n;
 }
 
 /**
- * Write the image of e to out (which holds cache_entry_dnssec_len(e)
- * bytes) with every TTL set to ttl.
+ * Copy the stored image img (len bytes, from cache_dnssec_tail) to out,
+ * which holds len bytes, with every TTL set to ttl.
  * @return the records written.
  */
-size_t cache_dnssec_render(const struct cache_entry *e, uint32_t ttl,
+size_t cache_dnssec_render(const uint8_t *img, size_t len, uint32_t ttl,
                            uint8_t *out)
 {
-	size_t len = cache_entry_dnssec_len(e);
-
 	if (len == 0)
 		return 0;
-	memcpy(out, cache_entry_dnssec(e), len);
-	return walk(out, len, out, ttl);
+	memcpy(out, img, len);
+	return stamp(out, len, ttl);
 }

@@ -180,6 +180,29 @@ static inline size_t cache_entry_count(const struct cache_entry *e)
 	return e->count & CACHE_COUNT_MASK;
 }
 
+/** Where the RDATA image of e starts: after its name and server key
+ *  (every read renders from it: inline). */
+static inline const uint8_t *cache_entry_image(const struct cache_entry *e)
+{
+	return e->data + e->name_len +
+	       ((e->flags & CACHE_F_CURVE) ? CACHE_SERVER_KEY_BYTES : 0);
+}
+
+/** The DNSSEC image of e and its *len bytes, found in one step for the
+ *  read path (dnssec.c); NULL with *len 0 when e has none. */
+static inline const uint8_t *cache_dnssec_tail(const struct cache_entry *e,
+                                               size_t *len)
+{
+	const uint8_t *t;
+
+	*len = 0;
+	if (!(e->count & CACHE_COUNT_TAIL))
+		return NULL;
+	t = cache_entry_image(e) + e->image_len;
+	*len = (size_t)t[0] << 8 | t[1];
+	return t + CACHE_TAIL_LEN_BYTES;
+}
+
 /** Bucket of a hash: the low 32 bits scaled to nbuckets (no division). */
 static inline struct cache_entry **cache_shard_bucket(struct cache_shard *s,
                                                       uint32_t hash)
@@ -214,7 +237,6 @@ int cache_type_check(uint16_t type);
 /* entry.c */
 size_t cache_entry_size(const struct cache_entry *e);
 const uint8_t *cache_entry_key(const struct cache_entry *e);
-const uint8_t *cache_entry_image(const struct cache_entry *e);
 size_t cache_entry_wire_len(const struct cache_entry *e);
 void cache_entry_render(const struct cache_entry *e, uint32_t ttl,
                         uint8_t *out);
@@ -231,7 +253,7 @@ int cache_dnssec_check(const uint8_t *img, size_t len, enum cache_sec sec);
 void cache_dnssec_store(uint8_t *out, const uint8_t *img, size_t len);
 size_t cache_dnssec_count(const struct cache_entry *e);
 size_t cache_entry_dnssec_len(const struct cache_entry *e);
-size_t cache_dnssec_render(const struct cache_entry *e, uint32_t ttl,
+size_t cache_dnssec_render(const uint8_t *img, size_t len, uint32_t ttl,
                            uint8_t *out);
 const uint8_t *cache_entry_dnssec(const struct cache_entry *e);
 

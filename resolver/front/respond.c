@@ -298,32 +298,38 @@ int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
 	return RESPOND_OK;
 }
 
+/* The header count of a section. */
+static unsigned section_count(const struct wire_writer *w,
+                              enum wire_section sec)
+{
+	const uint8_t *c = w->buf + RESPOND_COUNT_OFFSET + 2 * (size_t)sec;
+
+	return (unsigned)c[0] << 8 | c[1];
+}
+
 /*
  * A record owned by the question name (the usual answer), written by
  * hand: its owner is a pointer to the question at offset 12, the bytes
- * wire_write_rr would write after a search of every name written before.
+ * wire_write_rr would write after a search of every name written before;
+ * the rest (type, class, TTL, RDLENGTH, RDATA) is the image's as it is.
+ * *n is the section's header count, kept by the caller, written back.
  */
 static int rr_at_question(struct wire_writer *w, enum wire_section sec,
-                          const uint8_t *img, const struct answer_rr *r)
+                          unsigned *n, const uint8_t *img,
+                          const struct answer_rr *r)
 {
-	size_t need = RESPOND_PTR_BYTES + ANSWER_RR_FIXED_BYTES + r->rdlen;
-	size_t cnt = RESPOND_COUNT_OFFSET + 2 * (size_t)sec;
-	unsigned n = (unsigned)w->buf[cnt] << 8 | w->buf[cnt + 1];
+	size_t rest = ANSWER_RR_FIXED_BYTES + (size_t)r->rdlen;
 	uint8_t *p = w->buf + w->len;
 
-	if (w->len > w->cap || w->cap - w->len < need)
+	if (w->len > w->cap || w->cap - w->len < RESPOND_PTR_BYTES + rest)
 		return RESPOND_ESPACE;
-	if (n >= 0xffffu)
+	if (*n >= 0xffffu)
 		return RESPOND_EINVAL;
 	put16(p, 0xc000u | WIRE_HEADER_BYTES);
-	put16(p + 2, r->type);
-	put16(p + 4, r->rclass);
-	put16(p + 6, (unsigned)(r->ttl >> 16));
-	put16(p + 8, (unsigned)(r->ttl & 0xffffu));
-	put16(p + 10, r->rdlen);
-	memcpy(p + 12, img + r->rdata, r->rdlen);
-	w->len += need;
-	put16(w->buf + cnt, n + 1);
+	memcpy(p + RESPOND_PTR_BYTES, img + r->owner + r->ownerlen, rest);
+	w->len += RESPOND_PTR_BYTES + rest;
+	*n += 1;
+	put16(w->buf + RESPOND_COUNT_OFFSET + 2 * (size_t)sec, *n);
 	return RESPOND_OK;
 }
 
@@ -352,17 +358,22 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	struct answer_rr r;
 	size_t pos = 0;
 	uint16_t i;
+	unsigned n = count > 0 ? section_count(w, sec) : 0;
+	bool at_q;
 	int rc;
 
 	for (i = 0; i < count; i++) {
-		if (!answer_rr_next(img, len, &pos, &r))
+		/* Most records are the question name's: compared, not
+		 * scanned, and written with a pointer to the question. */
+		at_q = q != NULL && answer_rr_owned(img, len, &pos, q->lname,
+		                                    q->qnamelen, &r);
+		if (!at_q && !answer_rr_next(img, len, &pos, &r))
 			return RESPOND_EINVAL;
 		if (r.type >= RESPOND_TYPE_RRSIG && hide &&
 		    rr_hidden(r.type, sec, q != NULL ? q->qtype : 0))
 			continue;
-		if (q != NULL && r.ownerlen == q->qnamelen &&
-		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
-			rc = rr_at_question(w, sec, img, &r);
+		if (at_q) {
+			rc = rr_at_question(w, sec, &n, img, &r);
 			if (rc != RESPOND_OK)
 				return rc;
 			continue;
@@ -373,6 +384,7 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 			return RESPOND_ESPACE;
 		if (rc != WIRE_OK)
 			return RESPOND_EINVAL;
+		n = section_count(w, sec);
 	}
 	return RESPOND_OK;
 }
@@ -452,11 +464,14 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 
 	if (q == NULL || a == NULL || out == NULL || outlen == NULL)
 		return RESPOND_EINVAL;
-	/* The usual answer goes as it is (what respond_plan decides for
-	 * it): the plan's fields stay in registers on the hot path. */
+	/* The usual answer, unsigned or secure without an EDE, goes as it
+	 * is with AD as respond_plan sets it (RFC 6840 section 5.7): the
+	 * plan's fields stay in registers on the hot path. */
 	p.rcode = a->rcode;
 	p.dnssec = q->edns_do;
-	if (a->sec >= CACHE_SEC_SECURE || a->ede)
+	if (a->sec == CACHE_SEC_SECURE && !a->ede)
+		p.ad = p.dnssec || (q->flags & WIRE_FLAG_AD) != 0;
+	else if (a->sec > CACHE_SEC_SECURE || a->ede)
 		respond_plan(q, a, &p);
 	lim = limit < cap ? limit : cap;
 	if (q->edns)
