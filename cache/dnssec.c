@@ -23,10 +23,6 @@
 
 #include "internal.h"
 
-/** Offset of the TTL and of RDLENGTH inside the fixed part of an RR. */
-#define CACHE_RR_TTL_OFF 4
-#define CACHE_RR_RDLEN_OFF 8
-
 static size_t get16(const uint8_t *p)
 {
 	return ((size_t)p[0] << 8) | p[1];
@@ -132,43 +128,4 @@ size_t cache_dnssec_count(const struct cache_entry *e)
 	const uint8_t *img = cache_dnssec_tail(e, &len);
 
 	return walk(img, len, NULL, 0);
-}
-
-/*
- * Write ttl into every record of w[0..len), a copy of a stored image
- * (checked whole at the put), and count the records: the read path's
- * walk, so it trusts the labels it steps over (the owner scan stops at
- * the root label without checking label lengths) and checks only what
- * keeps it inside w.
- */
-static size_t stamp(uint8_t *w, size_t len, uint32_t ttl)
-{
-	size_t pos = 0, n = 0;
-
-	while (pos < len) {
-		while (pos < len && w[pos] != 0)
-			pos += (size_t)w[pos] + 1;
-		pos++;
-		CACHE_REQUIRE(pos <= len && len - pos >= CACHE_RR_FIXED_BYTES);
-		put32(w + pos + CACHE_RR_TTL_OFF, ttl);
-		pos += CACHE_RR_FIXED_BYTES +
-		       get16(w + pos + CACHE_RR_RDLEN_OFF);
-		CACHE_REQUIRE(pos <= len);
-		n++;
-	}
-	return n;
-}
-
-/**
- * Copy the stored image img (len bytes, from cache_dnssec_tail) to out,
- * which holds len bytes, with every TTL set to ttl.
- * @return the records written.
- */
-size_t cache_dnssec_render(const uint8_t *img, size_t len, uint32_t ttl,
-                           uint8_t *out)
-{
-	if (len == 0)
-		return 0;
-	memcpy(out, img, len);
-	return stamp(out, len, ttl);
 }

@@ -348,9 +348,35 @@ static bool rr_hidden(uint16_t type, enum wire_section sec, uint16_t qtype)
 	       (type == RESPOND_TYPE_NSEC || type == RESPOND_TYPE_NSEC3);
 }
 
+/* The record at *pos when its owner is not the question name: through
+ * the general writer, which compresses it against every name written
+ * before; *n, the section's count, is read back after it. */
+static int rr_other(struct wire_writer *w, enum wire_section sec,
+                    const struct respond_query *q, const uint8_t *img,
+                    size_t len, size_t *pos, bool hide, unsigned *n)
+{
+	struct answer_rr r;
+	int rc;
+
+	if (!answer_rr_next(img, len, pos, &r))
+		return RESPOND_EINVAL;
+	if (r.type >= RESPOND_TYPE_RRSIG && hide &&
+	    rr_hidden(r.type, sec, q != NULL ? q->qtype : 0))
+		return RESPOND_OK;
+	rc = wire_write_rr(w, sec, img + r.owner, r.ownerlen, r.type, r.rclass,
+	                   r.ttl, img + r.rdata, r.rdlen);
+	if (rc == WIRE_ESPACE)
+		return RESPOND_ESPACE;
+	if (rc != WIRE_OK)
+		return RESPOND_EINVAL;
+	*n = section_count(w, sec);
+	return RESPOND_OK;
+}
+
 /* Write the `count` records of an image into one section; q (NULL: no
  * question written) lets records owned by the question name point to
- * it at once; hide leaves out what a DO=0 client is spared. */
+ * it at once (most records are: compared, not scanned); hide leaves out
+ * what a DO=0 client is spared. */
 static int resp_section(struct wire_writer *w, enum wire_section sec,
                         const struct respond_query *q, const uint8_t *img,
                         size_t len, uint16_t count, bool hide)
@@ -359,32 +385,19 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	size_t pos = 0;
 	uint16_t i;
 	unsigned n = count > 0 ? section_count(w, sec) : 0;
-	bool at_q;
 	int rc;
 
 	for (i = 0; i < count; i++) {
-		/* Most records are the question name's: compared, not
-		 * scanned, and written with a pointer to the question. */
-		at_q = q != NULL && answer_rr_owned(img, len, &pos, q->lname,
-		                                    q->qnamelen, &r);
-		if (!at_q && !answer_rr_next(img, len, &pos, &r))
-			return RESPOND_EINVAL;
-		if (r.type >= RESPOND_TYPE_RRSIG && hide &&
-		    rr_hidden(r.type, sec, q != NULL ? q->qtype : 0))
+		if (q == NULL || !answer_rr_owned(img, len, &pos, q->lname,
+		                                  q->qnamelen, &r))
+			rc = rr_other(w, sec, q, img, len, &pos, hide, &n);
+		else if (hide && r.type >= RESPOND_TYPE_RRSIG &&
+		         rr_hidden(r.type, sec, q->qtype))
 			continue;
-		if (at_q) {
+		else
 			rc = rr_at_question(w, sec, &n, img, &r);
-			if (rc != RESPOND_OK)
-				return rc;
-			continue;
-		}
-		rc = wire_write_rr(w, sec, img + r.owner, r.ownerlen, r.type,
-		                   r.rclass, r.ttl, img + r.rdata, r.rdlen);
-		if (rc == WIRE_ESPACE)
-			return RESPOND_ESPACE;
-		if (rc != WIRE_OK)
-			return RESPOND_EINVAL;
-		n = section_count(w, sec);
+		if (rc != RESPOND_OK)
+			return rc;
 	}
 	return RESPOND_OK;
 }

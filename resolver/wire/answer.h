@@ -207,7 +207,8 @@ static inline bool answer_rr_owned(const uint8_t *img, size_t len, size_t *pos,
 {
 	size_t p = *pos;
 
-	if (img == NULL || p >= len || len - p < namelen || namelen == 0 ||
+	/* namelen 0 compares equal, and answer_rr_rest refuses it. */
+	if (img == NULL || p >= len || len - p < namelen ||
 	    !answer_same_bytes(img + p, name, namelen))
 		return false;
 	return answer_rr_rest(img, len, p, namelen, pos, rr);
