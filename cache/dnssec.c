@@ -14,7 +14,8 @@
  * Stored form: the tail of the entry (internal.h): a 2-byte length, then
  * the image as given with every TTL set to 0 (the stored TTL would be
  * wrong after the first second anyway; cache_view shows the zeros). A
- * read copies it and writes the entry's remaining TTL into each record.
+ * read copies it and writes the entry's remaining TTL into each record
+ * (cache_dnssec_render, inline in internal.h: the read path's).
  * An entry without an image has no tail.
  */
 #include "config.h"

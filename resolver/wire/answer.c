@@ -23,8 +23,9 @@ _Static_assert(ANSWER_CHASE_STALE == CACHE_GET_STALE &&
 /* The length of the uncompressed wire name at img[p..len): labels of 1
  * to 63 bytes ending in the root label, WIRE_NAME_MAX bytes at most; 0
  * when there is none (a pointer, a bad label, the end of the image).
- * The record walk runs on every cache hit, once per record, twice per
- * answer: this scan costs a fraction of the general reader. */
+ * Walks run on cache hits (records of another owner than the question
+ * name, which answer_rr_owned compares instead): this scan costs a
+ * fraction of the general reader. */
 static size_t answer_name_span(const uint8_t *img, size_t len, size_t p)
 {
 	size_t start = p,

@@ -6,8 +6,9 @@
  * returns, what local zones, local data, forwarding and stale answers
  * build, and what respond_build writes (compressing owners on the way
  * out). This module owns the format and everything done to it:
- * - struct answer: RCODE, answer and authority images, curve and a
- *   SERVFAIL reason (the one answer type of resolver/);
+ * - struct answer: RCODE, answer and authority images, curve, a
+ *   SERVFAIL reason and the least TTL of a chase's answer section (the
+ *   one answer type of resolver/);
  * - answer_rr_append: add one record, bounded by the destination;
  * - answer_rr_next: walk the records of an image, bounded by its length
  *   (hostile or truncated bytes end the walk, never overrun), and
