@@ -14,7 +14,8 @@
  * Stored form: the tail of the entry (internal.h): a 2-byte length, then
  * the image as given with every TTL set to 0 (the stored TTL would be
  * wrong after the first second anyway; cache_view shows the zeros). A
- * read copies it and writes the entry's remaining TTL into each record.
+ * read copies it and writes the entry's remaining TTL into each record
+ * (cache_dnssec_render, inline in internal.h: the read path's).
  * An entry without an image has no tail.
  */
 #include "config.h"
@@ -22,10 +23,6 @@
 #include <string.h>
 
 #include "internal.h"
-
-/** Offset of the TTL and of RDLENGTH inside the fixed part of an RR. */
-#define CACHE_RR_TTL_OFF 4
-#define CACHE_RR_RDLEN_OFF 8
 
 static size_t get16(const uint8_t *p)
 {
@@ -111,35 +108,25 @@ void cache_dnssec_store(uint8_t *out, const uint8_t *img, size_t len)
 /** Bytes of the DNSSEC image of e; 0 if it has none. */
 size_t cache_entry_dnssec_len(const struct cache_entry *e)
 {
-	if (!(e->count & CACHE_COUNT_TAIL))
-		return 0;
-	return get16(cache_entry_image(e) + e->image_len);
+	size_t len;
+
+	(void)cache_dnssec_tail(e, &len);
+	return len;
 }
 
-/** The DNSSEC image of e (valid if cache_entry_dnssec_len is not 0). */
+/** The DNSSEC image of e (NULL if it has none). */
 const uint8_t *cache_entry_dnssec(const struct cache_entry *e)
 {
-	return cache_entry_image(e) + e->image_len + CACHE_TAIL_LEN_BYTES;
+	size_t len;
+
+	return cache_dnssec_tail(e, &len);
 }
 
 /** Records in the stored image of e. */
 size_t cache_dnssec_count(const struct cache_entry *e)
 {
-	return walk(cache_entry_dnssec(e), cache_entry_dnssec_len(e), NULL, 0);
-}
+	size_t len;
+	const uint8_t *img = cache_dnssec_tail(e, &len);
 
-/**
- * Write the image of e to out (which holds cache_entry_dnssec_len(e)
- * bytes) with every TTL set to ttl.
- * @return the records written.
- */
-size_t cache_dnssec_render(const struct cache_entry *e, uint32_t ttl,
-                           uint8_t *out)
-{
-	size_t len = cache_entry_dnssec_len(e);
-
-	if (len == 0)
-		return 0;
-	memcpy(out, cache_entry_dnssec(e), len);
-	return walk(out, len, out, ttl);
+	return walk(img, len, NULL, 0);
 }

@@ -71,11 +71,6 @@ const uint8_t *cache_entry_key(const struct cache_entry *e)
 	return e->data + e->name_len;
 }
 
-const uint8_t *cache_entry_image(const struct cache_entry *e)
-{
-	return e->data + e->name_len + key_bytes(e->flags);
-}
-
 /*
  * Bytes cache_entry_render writes. Positive: each RR is owner + fixed
  * part + RDATA, and the image holds RDLENGTH + RDATA per RR. Negative:

@@ -180,6 +180,29 @@ static inline size_t cache_entry_count(const struct cache_entry *e)
 	return e->count & CACHE_COUNT_MASK;
 }
 
+/** Where the RDATA image of e starts: after its name and server key
+ *  (every read renders from it: inline). */
+static inline const uint8_t *cache_entry_image(const struct cache_entry *e)
+{
+	return e->data + e->name_len +
+	       ((e->flags & CACHE_F_CURVE) ? CACHE_SERVER_KEY_BYTES : 0);
+}
+
+/** The DNSSEC image of e and its *len bytes, found in one step for the
+ *  read path (dnssec.c); NULL with *len 0 when e has none. */
+static inline const uint8_t *cache_dnssec_tail(const struct cache_entry *e,
+                                               size_t *len)
+{
+	const uint8_t *t;
+
+	*len = 0;
+	if (!(e->count & CACHE_COUNT_TAIL))
+		return NULL;
+	t = cache_entry_image(e) + e->image_len;
+	*len = (size_t)t[0] << 8 | t[1];
+	return t + CACHE_TAIL_LEN_BYTES;
+}
+
 /** Bucket of a hash: the low 32 bits scaled to nbuckets (no division). */
 static inline struct cache_entry **cache_shard_bucket(struct cache_shard *s,
                                                       uint32_t hash)
@@ -214,7 +237,6 @@ int cache_type_check(uint16_t type);
 /* entry.c */
 size_t cache_entry_size(const struct cache_entry *e);
 const uint8_t *cache_entry_key(const struct cache_entry *e);
-const uint8_t *cache_entry_image(const struct cache_entry *e);
 size_t cache_entry_wire_len(const struct cache_entry *e);
 void cache_entry_render(const struct cache_entry *e, uint32_t ttl,
                         uint8_t *out);
@@ -231,8 +253,6 @@ int cache_dnssec_check(const uint8_t *img, size_t len, enum cache_sec sec);
 void cache_dnssec_store(uint8_t *out, const uint8_t *img, size_t len);
 size_t cache_dnssec_count(const struct cache_entry *e);
 size_t cache_entry_dnssec_len(const struct cache_entry *e);
-size_t cache_dnssec_render(const struct cache_entry *e, uint32_t ttl,
-                           uint8_t *out);
 const uint8_t *cache_entry_dnssec(const struct cache_entry *e);
 
 /* evict.c */
@@ -250,5 +270,47 @@ size_t cache_shard_clear(struct cache_shard *s, const uint8_t *zone,
                          size_t zone_len);
 int cache_shard_insert(struct cache_shard *s, const struct cache_build *b,
                        time_t now);
+
+/* The read path's copy of a DNSSEC image (after the declarations: it
+ * calls cache_impossible). */
+
+/** Offset of the TTL and of RDLENGTH inside the fixed part of an RR. */
+#define CACHE_RR_TTL_OFF 4
+#define CACHE_RR_RDLEN_OFF 8
+
+/**
+ * Copy a stored DNSSEC image img (len bytes, from cache_dnssec_tail) to
+ * out, which holds len bytes, and write ttl into every record of the
+ * copy (dnssec.c). The image was checked whole at the put, so this walk
+ * trusts the labels it steps over (the owner scan stops at the root
+ * label without checking label lengths) and checks only what keeps it
+ * inside out. Inline: a secure hit runs it under the shard lock.
+ * @return the records written.
+ */
+static inline size_t cache_dnssec_render(const uint8_t *img, size_t len,
+                                         uint32_t ttl, uint8_t *out)
+{
+	size_t pos = 0, n = 0;
+
+	if (len == 0)
+		return 0; /* img NULL: no copy */
+	memcpy(out, img, len);
+	while (pos < len) {
+		while (pos < len && out[pos] != 0)
+			pos += (size_t)out[pos] + 1;
+		pos++;
+		CACHE_REQUIRE(pos <= len && len - pos >= CACHE_RR_FIXED_BYTES);
+		out[pos + CACHE_RR_TTL_OFF] = (uint8_t)(ttl >> 24);
+		out[pos + CACHE_RR_TTL_OFF + 1] = (uint8_t)(ttl >> 16);
+		out[pos + CACHE_RR_TTL_OFF + 2] = (uint8_t)(ttl >> 8);
+		out[pos + CACHE_RR_TTL_OFF + 3] = (uint8_t)ttl;
+		pos += CACHE_RR_FIXED_BYTES +
+		       ((size_t)out[pos + CACHE_RR_RDLEN_OFF] << 8 |
+		        out[pos + CACHE_RR_RDLEN_OFF + 1]);
+		CACHE_REQUIRE(pos <= len);
+		n++;
+	}
+	return n;
+}
 
 #endif /* CURVECACHE_CACHE_INTERNAL_H */

@@ -82,14 +82,16 @@ static struct cache_entry *pick(struct cache_shard *s, uint32_t hash,
 static int render_dnssec(const struct cache_entry *e, struct cache_answer *ans,
                          uint8_t *buf, size_t cap)
 {
-	ans->dnssec_len = cache_entry_dnssec_len(e);
+	const uint8_t *img = cache_dnssec_tail(e, &ans->dnssec_len);
+
 	if (buf == NULL || ans->len > cap ||
 	    ans->dnssec_len > cap - ans->len) {
 		ans->dnssec_count = cache_dnssec_count(e);
 		return CACHE_ESPACE;
 	}
 	cache_entry_render(e, ans->ttl, buf);
-	ans->dnssec_count = cache_dnssec_render(e, ans->ttl, buf + ans->len);
+	ans->dnssec_count = cache_dnssec_render(img, ans->dnssec_len, ans->ttl,
+	                                        buf + ans->len);
 	return CACHE_OK;
 }
 

@@ -298,32 +298,38 @@ int respond_error(const struct respond_query *q, unsigned rcode, uint8_t *out,
 	return RESPOND_OK;
 }
 
+/* The header count of a section. */
+static unsigned section_count(const struct wire_writer *w,
+                              enum wire_section sec)
+{
+	const uint8_t *c = w->buf + RESPOND_COUNT_OFFSET + 2 * (size_t)sec;
+
+	return (unsigned)c[0] << 8 | c[1];
+}
+
 /*
  * A record owned by the question name (the usual answer), written by
  * hand: its owner is a pointer to the question at offset 12, the bytes
- * wire_write_rr would write after a search of every name written before.
+ * wire_write_rr would write after a search of every name written before;
+ * the rest (type, class, TTL, RDLENGTH, RDATA) is the image's as it is.
+ * *n is the section's header count, kept by the caller, written back.
  */
 static int rr_at_question(struct wire_writer *w, enum wire_section sec,
-                          const uint8_t *img, const struct answer_rr *r)
+                          unsigned *n, const uint8_t *img,
+                          const struct answer_rr *r)
 {
-	size_t need = RESPOND_PTR_BYTES + ANSWER_RR_FIXED_BYTES + r->rdlen;
-	size_t cnt = RESPOND_COUNT_OFFSET + 2 * (size_t)sec;
-	unsigned n = (unsigned)w->buf[cnt] << 8 | w->buf[cnt + 1];
+	size_t rest = ANSWER_RR_FIXED_BYTES + (size_t)r->rdlen;
 	uint8_t *p = w->buf + w->len;
 
-	if (w->len > w->cap || w->cap - w->len < need)
+	if (w->len > w->cap || w->cap - w->len < RESPOND_PTR_BYTES + rest)
 		return RESPOND_ESPACE;
-	if (n >= 0xffffu)
+	if (*n >= 0xffffu)
 		return RESPOND_EINVAL;
 	put16(p, 0xc000u | WIRE_HEADER_BYTES);
-	put16(p + 2, r->type);
-	put16(p + 4, r->rclass);
-	put16(p + 6, (unsigned)(r->ttl >> 16));
-	put16(p + 8, (unsigned)(r->ttl & 0xffffu));
-	put16(p + 10, r->rdlen);
-	memcpy(p + 12, img + r->rdata, r->rdlen);
-	w->len += need;
-	put16(w->buf + cnt, n + 1);
+	memcpy(p + RESPOND_PTR_BYTES, img + r->owner + r->ownerlen, rest);
+	w->len += RESPOND_PTR_BYTES + rest;
+	*n += 1;
+	put16(w->buf + RESPOND_COUNT_OFFSET + 2 * (size_t)sec, *n);
 	return RESPOND_OK;
 }
 
@@ -342,9 +348,35 @@ static bool rr_hidden(uint16_t type, enum wire_section sec, uint16_t qtype)
 	       (type == RESPOND_TYPE_NSEC || type == RESPOND_TYPE_NSEC3);
 }
 
+/* The record at *pos when its owner is not the question name: through
+ * the general writer, which compresses it against every name written
+ * before; *n, the section's count, is read back after it. */
+static int rr_other(struct wire_writer *w, enum wire_section sec,
+                    const struct respond_query *q, const uint8_t *img,
+                    size_t len, size_t *pos, bool hide, unsigned *n)
+{
+	struct answer_rr r;
+	int rc;
+
+	if (!answer_rr_next(img, len, pos, &r))
+		return RESPOND_EINVAL;
+	if (r.type >= RESPOND_TYPE_RRSIG && hide &&
+	    rr_hidden(r.type, sec, q != NULL ? q->qtype : 0))
+		return RESPOND_OK;
+	rc = wire_write_rr(w, sec, img + r.owner, r.ownerlen, r.type, r.rclass,
+	                   r.ttl, img + r.rdata, r.rdlen);
+	if (rc == WIRE_ESPACE)
+		return RESPOND_ESPACE;
+	if (rc != WIRE_OK)
+		return RESPOND_EINVAL;
+	*n = section_count(w, sec);
+	return RESPOND_OK;
+}
+
 /* Write the `count` records of an image into one section; q (NULL: no
  * question written) lets records owned by the question name point to
- * it at once; hide leaves out what a DO=0 client is spared. */
+ * it at once (most records are: compared, not scanned); hide leaves out
+ * what a DO=0 client is spared. */
 static int resp_section(struct wire_writer *w, enum wire_section sec,
                         const struct respond_query *q, const uint8_t *img,
                         size_t len, uint16_t count, bool hide)
@@ -352,27 +384,20 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	struct answer_rr r;
 	size_t pos = 0;
 	uint16_t i;
+	unsigned n = count > 0 ? section_count(w, sec) : 0;
 	int rc;
 
 	for (i = 0; i < count; i++) {
-		if (!answer_rr_next(img, len, &pos, &r))
-			return RESPOND_EINVAL;
-		if (r.type >= RESPOND_TYPE_RRSIG && hide &&
-		    rr_hidden(r.type, sec, q != NULL ? q->qtype : 0))
+		if (q == NULL || !answer_rr_owned(img, len, &pos, q->lname,
+		                                  q->qnamelen, &r))
+			rc = rr_other(w, sec, q, img, len, &pos, hide, &n);
+		else if (hide && r.type >= RESPOND_TYPE_RRSIG &&
+		         rr_hidden(r.type, sec, q->qtype))
 			continue;
-		if (q != NULL && r.ownerlen == q->qnamelen &&
-		    memcmp(img + r.owner, q->lname, r.ownerlen) == 0) {
-			rc = rr_at_question(w, sec, img, &r);
-			if (rc != RESPOND_OK)
-				return rc;
-			continue;
-		}
-		rc = wire_write_rr(w, sec, img + r.owner, r.ownerlen, r.type,
-		                   r.rclass, r.ttl, img + r.rdata, r.rdlen);
-		if (rc == WIRE_ESPACE)
-			return RESPOND_ESPACE;
-		if (rc != WIRE_OK)
-			return RESPOND_EINVAL;
+		else
+			rc = rr_at_question(w, sec, &n, img, &r);
+		if (rc != RESPOND_OK)
+			return rc;
 	}
 	return RESPOND_OK;
 }
@@ -452,11 +477,14 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 
 	if (q == NULL || a == NULL || out == NULL || outlen == NULL)
 		return RESPOND_EINVAL;
-	/* The usual answer goes as it is (what respond_plan decides for
-	 * it): the plan's fields stay in registers on the hot path. */
+	/* The usual answer, unsigned or secure without an EDE, goes as it
+	 * is with AD as respond_plan sets it (RFC 6840 section 5.7): the
+	 * plan's fields stay in registers on the hot path. */
 	p.rcode = a->rcode;
 	p.dnssec = q->edns_do;
-	if (a->sec >= CACHE_SEC_SECURE || a->ede)
+	if (a->sec == CACHE_SEC_SECURE && !a->ede)
+		p.ad = p.dnssec || (q->flags & WIRE_FLAG_AD) != 0;
+	else if (a->sec > CACHE_SEC_SECURE || a->ede)
 		respond_plan(q, a, &p);
 	lim = limit < cap ? limit : cap;
 	if (q->edns)

@@ -61,6 +61,9 @@ bool stale_prefetch_due(struct cache *c, const struct answer *a,
 	if (c == NULL || a == NULL)
 		return false;
 	if (a->an_count > 0) {
+		/* answer_chase's least TTL first: no walk on most hits. */
+		if ((uint64_t)a->an_ttl * STALE_PREFETCH_SHARE > max_ttl)
+			return false;
 		if (!answer_ttl_min(a->an, a->an_len, &least))
 			return false;
 		/* No stored TTL is above max_ttl: most hits stop here. */

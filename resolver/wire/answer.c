@@ -23,13 +23,15 @@ _Static_assert(ANSWER_CHASE_STALE == CACHE_GET_STALE &&
 /* The length of the uncompressed wire name at img[p..len): labels of 1
  * to 63 bytes ending in the root label, WIRE_NAME_MAX bytes at most; 0
  * when there is none (a pointer, a bad label, the end of the image).
- * The record walk runs on every cache hit, once per record, twice per
- * answer: this scan costs a fraction of the general reader. */
+ * Walks run on cache hits (records of another owner than the question
+ * name, which answer_rr_owned compares instead): this scan costs a
+ * fraction of the general reader. */
 static size_t answer_name_span(const uint8_t *img, size_t len, size_t p)
 {
-	size_t start = p;
+	size_t start = p,
+	       end = len - p > WIRE_NAME_MAX ? p + WIRE_NAME_MAX : len;
 
-	while (p < len && p - start < WIRE_NAME_MAX) {
+	while (p < end) {
 		uint8_t l = img[p];
 
 		if (l == 0)
@@ -45,28 +47,11 @@ bool answer_rr_next(const uint8_t *img, size_t len, size_t *pos,
                     struct answer_rr *rr)
 {
 	size_t p = *pos;
-	const uint8_t *f;
 
 	if (img == NULL || p >= len)
 		return false;
-	rr->owner = p;
-	rr->ownerlen = answer_name_span(img, len, p);
-	p += rr->ownerlen;
-	if (rr->ownerlen == 0 || len - p < ANSWER_RR_FIXED_BYTES)
-		return false;
-	/* The fixed part, read in place (this runs on every cache hit). */
-	f = img + p;
-	rr->type = (uint16_t)(f[0] << 8 | f[1]);
-	rr->rclass = (uint16_t)(f[2] << 8 | f[3]);
-	rr->ttl = (uint32_t)f[4] << 24 | (uint32_t)f[5] << 16 |
-	          (uint32_t)f[6] << 8 | f[7];
-	rr->rdlen = (uint16_t)(f[8] << 8 | f[9]);
-	p += ANSWER_RR_FIXED_BYTES;
-	if (len - p < rr->rdlen)
-		return false;
-	rr->rdata = p;
-	*pos = p + rr->rdlen;
-	return true;
+	return answer_rr_rest(img, len, p, answer_name_span(img, len, p), pos,
+	                      rr);
 }
 
 bool answer_rr_append(uint8_t *buf, size_t cap, size_t *len,
@@ -233,8 +218,9 @@ struct answer_link {
 
 /** What the links so far are worth: provenance and DNSSEC status. */
 struct answer_trust {
-	bool curve;  /**< every link came over DNSCurve */
-	uint8_t sec; /**< the least enum cache_sec of the links */
+	bool curve;   /**< every link came over DNSCurve */
+	uint8_t sec;  /**< the least enum cache_sec of the links */
+	uint32_t ttl; /**< the least TTL in their images (UINT32_MAX: none) */
 };
 
 /* The least of two statuses: BOGUS if either is, else the weaker of
@@ -257,8 +243,16 @@ static uint16_t img_count(const struct cache_answer *ans)
 	return (uint16_t)(ans->count + ans->dnssec_count);
 }
 
+/* The TTL answer_read left in every record of a read's images. */
+static uint32_t img_ttl(const struct cache_answer *ans)
+{
+	return ans->stale ? ANSWER_STALE_TTL : ans->ttl;
+}
+
 static void trust_add(struct answer_trust *t, const struct cache_answer *ans)
 {
+	if (img_ttl(ans) < t->ttl)
+		t->ttl = img_ttl(ans);
 	t->curve = t->curve && ans->curve != 0;
 	t->sec = sec_least(t->sec, (uint8_t)ans->sec);
 }
@@ -328,7 +322,7 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	struct cache_answer ans;
 	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	struct answer_link l = { name, lnamelen, target, 0 };
-	struct answer_trust t = { true, CACHE_SEC_SECURE };
+	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
 	size_t used = 0, dlen;
 	uint16_t an = 0, dcount;
 	unsigned link;
@@ -343,6 +337,10 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 			answer_from_cache(&ans, buf, used, an, t.curve, a);
 			if (link > 0)
 				a->sec = sec_least(a->sec, t.sec);
+			if (ans.kind == CACHE_KIND_RRSET &&
+			    img_ttl(&ans) < t.ttl)
+				t.ttl = img_ttl(&ans);
+			a->an_ttl = a->an_count > 0 ? t.ttl : 0;
 			return ANSWER_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||

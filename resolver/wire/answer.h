@@ -6,11 +6,13 @@
  * returns, what local zones, local data, forwarding and stale answers
  * build, and what respond_build writes (compressing owners on the way
  * out). This module owns the format and everything done to it:
- * - struct answer: RCODE, answer and authority images, curve and a
- *   SERVFAIL reason (the one answer type of resolver/);
+ * - struct answer: RCODE, answer and authority images, curve, a
+ *   SERVFAIL reason and the least TTL of a chase's answer section (the
+ *   one answer type of resolver/);
  * - answer_rr_append: add one record, bounded by the destination;
  * - answer_rr_next: walk the records of an image, bounded by its length
- *   (hostile or truncated bytes end the walk, never overrun);
+ *   (hostile or truncated bytes end the walk, never overrun), and
+ *   answer_rr_owned the same for a record of a known owner;
  * - answer_ttl_set, answer_ttl_min: rewrite and read TTLs in place;
  * - answer_chase: the one walk over the cache for a question, following
  *   CNAMEs and the DNAMEs that synthesize them, fresh or stale, with
@@ -34,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "wire.h"
@@ -90,6 +93,11 @@ struct answer {
 	bool ede;             /**< an Extended DNS Error goes with it */
 	uint16_t ede_code;    /**< RFC 8914 INFO-CODE, if ede */
 	const char *ede_text; /**< EXTRA-TEXT (static), or NULL */
+	uint32_t an_ttl;      /**< the least TTL in the answer section
+	                           (answer_chase sets it, so that the
+	                           prefetch check needs no walk); 0:
+	                           not known (every other producer,
+	                           which zeroes the struct) */
 };
 
 /** One record of an image, as offsets into it. */
@@ -124,6 +132,88 @@ struct answer_chase {
  */
 bool answer_rr_next(const uint8_t *img, size_t len, size_t *pos,
                     struct answer_rr *rr) MUST_CHECK;
+
+/**
+ * The rest of a record whose owner, ownerlen bytes (0: none), starts at
+ * p: the fixed part read in place, then the RDATA, which must end inside
+ * len (answer_rr_next and answer_rr_owned end here).
+ * @return as answer_rr_next.
+ */
+static inline bool answer_rr_rest(const uint8_t *img, size_t len, size_t p,
+                                  size_t ownerlen, size_t *pos,
+                                  struct answer_rr *rr)
+{
+	const uint8_t *f;
+
+	rr->owner = p;
+	rr->ownerlen = ownerlen;
+	p += ownerlen;
+	if (ownerlen == 0 || len - p < ANSWER_RR_FIXED_BYTES)
+		return false;
+	f = img + p;
+	rr->type = (uint16_t)(f[0] << 8 | f[1]);
+	rr->rclass = (uint16_t)(f[2] << 8 | f[3]);
+	rr->ttl = (uint32_t)f[4] << 24 | (uint32_t)f[5] << 16 |
+	          (uint32_t)f[6] << 8 | f[7];
+	rr->rdlen = (uint16_t)(f[8] << 8 | f[9]);
+	p += ANSWER_RR_FIXED_BYTES;
+	if (len - p < rr->rdlen)
+		return false;
+	rr->rdata = p;
+	*pos = p + rr->rdlen;
+	return true;
+}
+
+/** Whether a[0..n) and b[0..n) are the same bytes: word by word, the
+ *  last word overlapping the one before (an owner is 17 bytes or so: a
+ *  call to memcmp costs more than the compare). */
+static inline bool answer_same_bytes(const uint8_t *a, const uint8_t *b,
+                                     size_t n)
+{
+	uint64_t x, y;
+	size_t i;
+
+	if (n < sizeof x) {
+		for (i = 0; i < n; i++)
+			if (a[i] != b[i])
+				return false;
+		return true;
+	}
+	for (i = 0; i + sizeof x < n; i += sizeof x) {
+		memcpy(&x, a + i, sizeof x);
+		memcpy(&y, b + i, sizeof y);
+		if (x != y)
+			return false;
+	}
+	memcpy(&x, a + n - sizeof x, sizeof x);
+	memcpy(&y, b + n - sizeof y, sizeof y);
+	return x == y;
+}
+
+/**
+ * answer_rr_next for a record owned by a known name: the bytes at *pos
+ * are compared with the name, not scanned (the reply writer reads
+ * mostly records of the question name this way). Inline: on a cache hit
+ * it runs once per record of the answer, and the caller's unused fields
+ * cost nothing then.
+ * @param name, namelen: an uncompressed wire name (checked by the
+ *   caller: its bytes are trusted to end in its root label).
+ * @return true, as answer_rr_next, when the record at *pos is whole and
+ *   its owner is byte for byte the name; false otherwise, with *pos
+ *   unchanged (answer_rr_next then reads a record of any other owner).
+ */
+static inline bool answer_rr_owned(const uint8_t *img, size_t len, size_t *pos,
+                                   const uint8_t *name, size_t namelen,
+                                   struct answer_rr *rr)
+{
+	size_t p = *pos;
+
+	/* namelen 0 compares equal, and answer_rr_rest refuses it. */
+	if (img == NULL || p >= len || len - p < namelen ||
+	    !answer_same_bytes(img + p, name, namelen))
+		return false;
+	return answer_rr_rest(img, len, p, namelen, pos, rr);
+}
 
 /**
  * Append one record image to buf[*len..cap).
@@ -191,7 +281,10 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
  * of a proper ancestor synthesizes a CNAME of the chain, the DNAME RRset
  * comes before it (RFC 6672 3.1). Every read is answer_read's.
  * @param lname, lnamelen: the question name, lowercase.
- * @param a: receives the answer, pointing into buf.
+ * @param a: receives the answer, pointing into buf, with an_ttl: every
+ *   image of a read carries one TTL (the entry's, or ANSWER_STALE_TTL),
+ *   so the least of the reads that went to the answer section is the
+ *   least TTL of its records (0 when it has none).
  * @param buf, cap: space for the record images.
  * @return ANSWER_OK, ANSWER_EMISS or ANSWER_EINVAL.
  */

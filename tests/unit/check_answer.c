@@ -64,6 +64,20 @@ static struct answer_rr rr_at(const uint8_t *img, size_t len, size_t i)
 	return rr;
 }
 
+/* a->an_ttl is the least TTL a walk of the answer section finds (0
+ * when the section is empty): the prefetch check trusts it. */
+static void check_an_ttl(const struct answer *a)
+{
+	struct answer_rr least;
+
+	if (a->an_count == 0) {
+		ck_assert_uint_eq(a->an_ttl, 0);
+		return;
+	}
+	ck_assert(answer_ttl_min(a->an, a->an_len, &least));
+	ck_assert_uint_eq(a->an_ttl, least.ttl);
+}
+
 /* Three records appended to img; their total length. */
 static size_t three(uint8_t *img, size_t cap)
 {
@@ -221,6 +235,79 @@ START_TEST(test_walk_hostile)
 }
 END_TEST
 
+/* answer_rr_owned reads what answer_rr_next reads, for its name only. */
+static void owned_is_next(const uint8_t *img, size_t len, size_t pos,
+                          const char *owner, bool expect)
+{
+	uint8_t n[WIRE_NAME_MAX];
+	size_t nl = wname(n, owner), p1 = pos, p2 = pos;
+	struct answer_rr a, b;
+
+	ck_assert(answer_rr_owned(img, len, &p1, n, nl, &a) == expect);
+	if (!expect) {
+		ck_assert_uint_eq(p1, pos);
+		return;
+	}
+	ck_assert(answer_rr_next(img, len, &p2, &b));
+	ck_assert_uint_eq(p1, p2);
+	ck_assert_uint_eq(a.owner, b.owner);
+	ck_assert_uint_eq(a.ownerlen, b.ownerlen);
+	ck_assert_uint_eq(a.type, b.type);
+	ck_assert_uint_eq(a.rclass, b.rclass);
+	ck_assert_uint_eq(a.ttl, b.ttl);
+	ck_assert_uint_eq(a.rdata, b.rdata);
+	ck_assert_uint_eq(a.rdlen, b.rdlen);
+}
+
+START_TEST(test_walk_owned)
+{
+	uint8_t img[256], n[WIRE_NAME_MAX], *copy;
+	size_t len = three(img, sizeof img), second = 0, cut, pos, nl;
+	struct answer_rr rr;
+
+	ck_assert(answer_rr_next(img, len, &second, &rr));
+	owned_is_next(img, len, 0, "www.example", true);
+	owned_is_next(img, len, 0, "a.example", false);
+	owned_is_next(img, len, 0, "www.exampla", false); /* the last word */
+	owned_is_next(img, len, second, "a.example", true);
+	/* Names that share a prefix of the owner's bytes, or extend it. */
+	owned_is_next(img, len, second, "a.exampl", false);
+	owned_is_next(img, len, second, "a.example.org", false);
+	owned_is_next(img, len, second, "b.example", false);
+	/* A short owner (under one word) and the root. */
+	len = 0;
+	ck_assert(answer_rr_append(img, sizeof img, &len, n, wname(n, "a.b"),
+	                           WIRE_TYPE_A, WIRE_CLASS_IN, 5, addr,
+	                           sizeof addr));
+	ck_assert(answer_rr_append(img, sizeof img, &len, n, wname(n, "."),
+	                           WIRE_TYPE_A, WIRE_CLASS_IN, 6, addr,
+	                           sizeof addr));
+	owned_is_next(img, len, 0, "a.b", true);
+	owned_is_next(img, len, 0, "a.c", false);
+	owned_is_next(img, len, 0, ".", false);
+	owned_is_next(img, len, 1 + 4 + ANSWER_RR_FIXED_BYTES + sizeof addr,
+	              ".", true);
+	/* Cut short anywhere: no record, nothing read past the cut (the
+	 * copy has exactly the cut's bytes, for the sanitizers). */
+	len = three(img, sizeof img);
+	nl = wname(n, "www.example");
+	for (cut = 0; cut < second; cut++) {
+		copy = malloc(cut > 0 ? cut : 1);
+		ck_assert_ptr_nonnull(copy);
+		memcpy(copy, img, cut);
+		pos = 0;
+		ck_assert(!answer_rr_owned(copy, cut, &pos, n, nl, &rr));
+		ck_assert_uint_eq(pos, 0);
+		free(copy);
+	}
+	pos = len;
+	ck_assert(!answer_rr_owned(img, len, &pos, n, nl, &rr));
+	pos = 0;
+	ck_assert(!answer_rr_owned(NULL, len, &pos, n, nl, &rr));
+	ck_assert(!answer_rr_owned(img, len, &pos, n, 0, &rr));
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* ttl                                                                 */
 
@@ -280,8 +367,21 @@ START_TEST(test_chase_cname)
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).type, WIRE_TYPE_CNAME);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 2).type, WIRE_TYPE_A);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 2).ttl, 290);
+	ck_assert_uint_eq(a.an_ttl, 290);
 	ck_assert_uint_eq(a.ns_count, 0);
 	ck_assert(!ch.stale_used);
+	/* The least TTL of the links, whichever link holds it. */
+	put_name("short.example", WIRE_TYPE_CNAME, "b.example", 100, T0);
+	ck_assert_int_eq(chase(&ch, "short.example", WIRE_TYPE_A, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.an_ttl, 90);
+	check_an_ttl(&a);
+	put_name("long.example", WIRE_TYPE_CNAME, "c.example", 3000, T0);
+	put_a("c.example", 50, T0);
+	ck_assert_int_eq(chase(&ch, "long.example", WIRE_TYPE_A, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.an_ttl, 40);
+	check_an_ttl(&a);
 	/* Asking for the CNAME itself stops at it. */
 	ck_assert_int_eq(chase(&ch, "www.example", WIRE_TYPE_CNAME, &a),
 	                 ANSWER_OK);
@@ -341,6 +441,9 @@ START_TEST(test_chase_dname)
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).type, WIRE_TYPE_DNAME);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).ttl, ANSWER_STALE_TTL);
 	ck_assert(ch.stale_used);
+	/* The DNAME's TTL counts: the least is the stale one's. */
+	ck_assert_uint_eq(a.an_ttl, ANSWER_STALE_TTL);
+	check_an_ttl(&a);
 }
 END_TEST
 
@@ -401,6 +504,13 @@ START_TEST(test_chase_negative_and_rank)
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_uint_eq(a.ns_count, 1);
 	ck_assert_uint_eq(rr_at(a.ns, a.ns_len, 0).type, WIRE_TYPE_SOA);
+	/* The answer section is the CNAME alone: the SOA's 50 s left do
+	 * not count; without the CNAME there is no least TTL. */
+	ck_assert_uint_eq(a.an_ttl, 290);
+	check_an_ttl(&a);
+	ck_assert_int_eq(chase(&ch, "nx.example", WIRE_TYPE_A, &a), ANSWER_OK);
+	ck_assert_uint_eq(a.an_count, 0);
+	check_an_ttl(&a);
 	/* Glue answers nothing. */
 	cachetest_put("glue.example", WIRE_TYPE_A, 300, addr, sizeof addr,
 	              CACHE_RANK_GLUE, T0);
@@ -427,6 +537,8 @@ START_TEST(test_chase_stale)
 	ck_assert_uint_eq(a.an_count, 2);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).ttl, ANSWER_STALE_TTL);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 1).ttl, 600);
+	ck_assert_uint_eq(a.an_ttl, ANSWER_STALE_TTL);
+	check_an_ttl(&a);
 	/* Past the window: a miss. */
 	ch.window = 200;
 	ch.stale_used = false;
@@ -550,6 +662,7 @@ static Suite *answer_suite(void)
 	tc = tcase_create("limits");
 	tcase_add_test(tc, test_walk_truncated);
 	tcase_add_test(tc, test_walk_hostile);
+	tcase_add_test(tc, test_walk_owned);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ttl");
 	tcase_add_test(tc, test_ttl_set_and_min);

@@ -150,6 +150,7 @@ START_TEST(test_rrsigs_follow)
 	ck_assert_uint_eq(t[2], WIRE_TYPE_A);
 	ck_assert_uint_eq(t[3], T_RRSIG);
 	ck_assert_uint_eq(t[4], T_RRSIG);
+	ck_assert_uint_eq(a.an_ttl, 300); /* the RRSIGs' TTL too */
 	/* Without the flag: the RRsets alone, the same status. */
 	ck_assert_int_eq(chase("www.example", WIRE_TYPE_A, 0, T0, &a),
 	                 ANSWER_OK);
@@ -253,6 +254,7 @@ START_TEST(test_stale_rrsigs)
 	while (answer_rr_next(a.an, a.an_len, &pos, &rr))
 		ck_assert_uint_eq(rr.ttl, ANSWER_STALE_TTL);
 	ck_assert_uint_eq(pos, a.an_len);
+	ck_assert_uint_eq(a.an_ttl, ANSWER_STALE_TTL);
 }
 END_TEST
 

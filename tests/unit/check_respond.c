@@ -224,6 +224,20 @@ START_TEST(test_build_positive)
 	ck_assert_uint_eq(out[m.rr[0].owner], 0xc0);
 	ck_assert_uint_eq(out[m.rr[0].owner + 1], 12);
 	ck_assert_mem_eq(m.q.name, "\3WWW", 4);
+	/* Another owner first, then the question's: every record counts
+	 * (written by the two paths, one after the other). */
+	il = img_rr(0, "other.example.", WIRE_TYPE_A, 300, a1, 4);
+	il = img_rr(il, "www.example.", WIRE_TYPE_A, 300, a2, 4);
+	il = img_rr(il, "www.example.", WIRE_TYPE_A, 300, a1, 4);
+	a.an_len = il;
+	a.an_count = 3;
+	ck_assert_int_eq(respond_build(&q, &a, 512, out, sizeof out, &olen,
+	                               &tc),
+	                 RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert_uint_eq(m.an, 3);
+	ck_assert_uint_eq(out[m.rr[1].owner], 0xc0);
+	ck_assert_mem_eq(out + m.rr[2].rdata, a1, 4);
 }
 END_TEST
 

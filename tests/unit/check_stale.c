@@ -227,6 +227,32 @@ START_TEST(test_prefetch_due)
 }
 END_TEST
 
+/* The answer's an_ttl (answer_chase's least TTL) spares the walk: one
+ * above max_ttl / 10 says "not due" whatever the records say; 0, not
+ * known, walks them. */
+START_TEST(test_prefetch_an_ttl)
+{
+	uint8_t n[WIRE_NAME_MAX];
+	size_t len = wname(n, "www.example");
+	struct answer a;
+
+	put_a("www.example", 1000, T0);
+	ck_assert_int_eq(respond_cache_answer(c, n, len, WIRE_TYPE_A,
+	                                      WIRE_CLASS_IN, T0 + 950, &a, buf,
+	                                      sizeof buf),
+	                 RESPOND_OK);
+	ck_assert_uint_eq(a.an_ttl, 50);
+	ck_assert(stale_prefetch_due(c, &a, n, len, WIRE_TYPE_A, WIRE_CLASS_IN,
+	                             T0 + 950, 86400));
+	a.an_ttl = 8641;
+	ck_assert(!stale_prefetch_due(c, &a, n, len, WIRE_TYPE_A,
+	                              WIRE_CLASS_IN, T0 + 950, 86400));
+	a.an_ttl = 0;
+	ck_assert(stale_prefetch_due(c, &a, n, len, WIRE_TYPE_A, WIRE_CLASS_IN,
+	                             T0 + 950, 86400));
+}
+END_TEST
+
 static Suite *stale_suite(void)
 {
 	Suite *s = suite_create("stale");
@@ -247,6 +273,7 @@ static Suite *stale_suite(void)
 	tc = tcase_create("prefetch");
 	tcase_add_checked_fixture(tc, cachetest_setup, cachetest_teardown);
 	tcase_add_test(tc, test_prefetch_due);
+	tcase_add_test(tc, test_prefetch_an_ttl);
 	suite_add_tcase(s, tc);
 	return s;
 }
