@@ -273,7 +273,8 @@ void stats_response_dnssec(struct stats *st, const struct respond_query *q,
  * writes it (respond_plan): its RCODE (SERVFAIL for BOGUS data to a
  * CD=0 client), NODATA, secure and bogus answers, and the EDE sent. Use
  * this instead of stats_answer for answers. Inline: the usual answer
- * (no status to count, no EDE) costs what stats_answer costs.
+ * (not bogus, no EDE) costs what stats_answer costs (plus a count when
+ * secure).
  * @param st: the counters.
  * @param q: the client's query.
  * @param a: the answer.
@@ -282,9 +283,11 @@ static inline void stats_response(struct stats *st,
                                   const struct respond_query *q,
                                   const struct answer *a)
 {
-	if (a->sec < CACHE_SEC_SECURE && !a->ede)
+	if (a->sec <= CACHE_SEC_SECURE && !a->ede) {
 		stats_answer(st, a->rcode, a->an_count);
-	else
+		if (a->sec == CACHE_SEC_SECURE)
+			st->answer_secure++;
+	} else
 		stats_response_dnssec(st, q, a);
 }
 
