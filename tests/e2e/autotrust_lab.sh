@@ -28,51 +28,22 @@ set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
 . "$srcdir/tests/e2e/e2e_lib.sh"
-SIGNED=$srcdir/tests/lab/signed.sh
 CC_IP=127.54.100.3
-CC_PID=
-signedenv=
 CURVECACHE=${CURVECACHE:-./curvecache}
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
 
-cleanup() {
-  [ -n "$CC_PID" ] && e2e_kill "$CC_PID"
-  if [ "$e2e_fail" -ne 0 ] && [ -f "$WORK/curvecache.log" ]; then
-    echo "---- the file, then the autotrust lines of the log ----"
-    cat "$WORK/at/root.key" 2>/dev/null
-    grep -E 'autotrust|error|warn' "$WORK/curvecache.log" | tail -n 40
-  fi
-  [ -z "${SIGNED_DIR:-}" ] && [ -n "$signedenv" ] && eval "$signedenv"
-  if [ -n "${SIGNED_DIR:-}" ]; then
-    SIGNED_KEEP=${E2E_KEEP:-0} "$SIGNED" stop || echo "FAIL: signed lab stop"
-  fi
-  if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
+# what the EXIT trap shows when a check failed
+e2e_diag() {
+  [ -f "$WORK/curvecache.log" ] || return 0
+  echo "---- the file, then the autotrust lines of the log ----"
+  cat "$WORK/at/root.key" 2>/dev/null
+  grep -E 'autotrust|error|warn' "$WORK/curvecache.log" | tail -n 40
 }
 
-[ "$(id -u)" -eq 0 ] || e2e_skip "not root (the signed lab binds port 53)"
-for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen dnssec-signzone \
-  dnssec-dsfromkey dnssec-revoke ldns-signzone python3 curvedns flock ss; do
-  command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
-done
-[ -x "$CURVECACHE" ] || { echo "FAIL: $CURVECACHE not built"; exit 1; }
-case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
-[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
-case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
-e2e_t0=$(date +%s)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/autotrust_lab.XXXXXX") || exit 1
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
-exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
-flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
-unset SIGNED_DIR
-if ! signedenv=$("$SIGNED" start 9>&-); then
-  signedenv=
-  echo "FAIL: signed lab start"
-  exit 1
-fi
-eval "$signedenv"
-echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
-e2e_t0=$(date +%s)
+# shellcheck disable=SC2086 # a list of programs
+e2e_need "the signed lab binds port 53" $SIGNED_NEEDS dnssec-revoke
+e2e_built CURVECACHE CTL
+signed_lab_start autotrust_lab
 
 # The root's key (dnssec-keygen's name: K.+008+TAG) and a new one.
 for f in "$SIGNED_DIR"/keys/K.+008+*.key; do OLD=${f%.key}; break; done
@@ -122,43 +93,17 @@ secure() {
     case " $(dig_flags "$WORK/q.out") " in *" ad "*) true ;; *) false ;; esac
 }
 
-# cc_run: start curvecache, wait for its first answer.
+# cc_run [LINE...]: start curvecache (cc_start) with the file as its
+# auto-trust-anchor-file and LINE... added; exit 1 if it does not answer.
 cc_run() {
-  "$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
-    >>"$WORK/curvecache.log" 2>&1 9>&- &
-  CC_PID=$!
-  n=0
-  until dig +time=1 +tries=1 "@$CC_IP" localhost A 2>/dev/null |
-    grep -q 'status: NOERROR'; do
-    n=$((n + 1))
-    if [ $n -ge 50 ] || ! e2e_alive "$CC_PID"; then
-      bad "curvecache start" "no answer on $CC_IP within 5 s" \
-        "$WORK/curvecache.log"
-      exit 1
-    fi
-    sleep 0.1
-  done
+  cc_start "dnssec: yes" "auto-trust-anchor-file: \"$WORK/at/root.key\"" \
+    "add-holddown: 3" "del-holddown: 3" "permit-small-holddown: yes" \
+    "control-socket: $WORK/control" "threads: 2" "log-level: info" "$@" ||
+    exit 1
 }
 
 publish "$OLD" -- "$OLD"
 grep -v '^;' "$OLD.key" >"$WORK/at/root.key"
-cat >"$WORK/curvecache.conf" <<EOF
-# written by tests/e2e/autotrust_lab.sh
-listen: $CC_IP@53
-outgoing-interface: $CC_IP
-root-hints: $SIGNED_ROOT_HINTS
-auto-trust-anchor-file: "$WORK/at/root.key"
-add-holddown: 3
-del-holddown: 3
-permit-small-holddown: yes
-do-not-query-localhost: no
-do-ip6: no
-user:
-control-socket: $WORK/control
-threads: 2
-log-level: info
-query-timeout: 5
-EOF
 cc_run
 T_OLD=$(tag_of "$OLD") T_NEW=$(tag_of "$NEW")
 wait_for "the first probe rewrites the fresh file: key $T_OLD VALID" 10 \
@@ -218,21 +163,11 @@ e2e_kill "$CC_PID"
 CC_PID=
 chmod 755 "$WORK" "$WORK/at"
 cp "$SIGNED_ROOT_HINTS" "$WORK/root.hints"
-sed -e 's/^user:$/user: nobody/' \
-  -e "s|^root-hints: .*|root-hints: $WORK/root.hints|" \
-  "$WORK/curvecache.conf" >"$WORK/c2.conf" &&
-  mv "$WORK/c2.conf" "$WORK/curvecache.conf"
-cc_run
+cc_run "user: nobody" "root-hints: $WORK/root.hints"
 wait_for "unwritable directory: a warning naming the file" 5 grep -q \
   "event=autotrust_file_unwritable file=$WORK/at/root.key " \
   "$WORK/curvecache.log"
 echo "# checks done: $(elapsed)"
-e2e_kill "$CC_PID"
-rc=$?
-CC_PID=
-if [ $rc -eq 0 ]; then ok "curvecache exits 0 on SIGTERM"
-else bad "curvecache exits 0 on SIGTERM" "status $rc"; fi
-if grep -q 'Sanitizer' "$WORK/curvecache.log"; then
-  bad "no sanitizer report" "see the log" "$WORK/curvecache.log"
-fi
+cc_stop
+cc_no_sanitizer
 e2e_finish

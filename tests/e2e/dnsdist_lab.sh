@@ -72,15 +72,7 @@ inst_start() {
     "ratelimit: $RATE" "ratelimit-exempt-loopback: no"
   bg_start "cc$1" "$CURVECACHE" -f -c "$WORK/cc$1.conf"
   INST_PID=$bg_pid
-  n=0
-  while [ $n -lt 50 ]; do
-    dig +time=1 +tries=1 "@$2" localhost A 2>/dev/null |
-      grep -q 'status: NOERROR' && return 0
-    sleep 0.1
-    n=$((n + 1))
-  done
-  bad "curvecache $1 start" "no answer on $2:53" "$WORK/cc$1.out"
-  exit 1
+  wait_up "curvecache $1" "$2" "$INST_PID" "$WORK/cc$1.out" || exit 1
 }
 
 # inst_stat N PID NAME: counter NAME from a fresh SIGUSR1 dump.

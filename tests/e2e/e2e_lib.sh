@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/e2e/e2e_lib.sh: shared by the end-to-end tests that run the
 # curvecache daemon with the loopback lab (tests/lab/lab.sh) as its
 # Internet. Sourced, not run:
@@ -23,8 +24,18 @@
 # (which forwards from 127.0.0.1) and from the test's own dig runs. The
 # lab never uses 127.53.100.0/24.
 #
+# The tests of the signed lab (tests/lab/signed.sh) start it instead:
+#
+#   e2e_need "the signed lab binds port 53" PROGRAM...   # SKIP rules
+#   e2e_built CURVECACHE ...     # FAIL unless built; absolute paths
+#   signed_lab_start NAME        # work directory, trap, lock, signed lab
+#   cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" ...
+#
+# and the same EXIT trap stops it (signed_lab_stop).
+#
 # Environment: CURVECACHE overrides the daemon (default ./curvecache in
-# the build directory); E2E_KEEP=1 keeps the work directory.
+# the build directory); E2E_KEEP=1 keeps the work directory (and the
+# signed lab's).
 
 # shellcheck disable=SC2034 # these are for the tests that source this
 CC_IP=127.53.100.1
@@ -39,6 +50,8 @@ e2e_bg_pids=
 CC_PID=
 LAB_DIR=
 labenv=
+signedenv=
+e2e_signed=0
 
 e2e_skip() { echo "SKIP: $*"; exit 77; }
 
@@ -90,6 +103,15 @@ bg_stop() {
   e2e_bg_pids=$(echo "$e2e_bg_pids" | tr ' ' '\n' | grep -vx "$1" | tr '\n' ' ')
 }
 
+# e2e_diag: what the EXIT trap shows when a check failed; a test may
+# define its own after sourcing this file.
+e2e_diag() {
+  if [ -f "${WORK:-/nonexistent}/curvecache.log" ]; then
+    echo "---- last lines of the curvecache log ----"
+    grep -v 'event=stats' "$WORK/curvecache.log" | tail -n 40
+  fi
+}
+
 e2e_cleanup() {
   # A signal may come between "lab.sh start" and the eval of its output.
   [ -z "${LAB_DIR:-}" ] && [ -n "${labenv:-}" ] && eval "$labenv"
@@ -98,18 +120,48 @@ e2e_cleanup() {
     e2e_kill "$CC_PID"
     CC_PID=
   fi
-  if [ "$e2e_fail" -ne 0 ] && [ -f "${WORK:-/nonexistent}/curvecache.log" ]; then
-    echo "---- last lines of the curvecache log ----"
-    grep -v 'event=stats' "$WORK/curvecache.log" | tail -n 40
-  fi
+  [ "$e2e_fail" -ne 0 ] && e2e_diag
   if [ -n "${LAB_DIR:-}" ]; then
     LAB_DIR=$LAB_DIR "$LAB" stop || echo "FAIL: lab stop"
   fi
+  [ "$e2e_signed" = 1 ] && signed_lab_stop
   if [ "${E2E_KEEP:-0}" = 1 ]; then
     echo "# kept $WORK"
   elif [ -n "${WORK:-}" ]; then
     rm -rf "$WORK"
   fi
+}
+
+# e2e_need WHY [PROGRAM...]: SKIP unless root (WHY: what needs it) and
+# every PROGRAM is installed.
+e2e_need() {
+  [ "$(id -u)" -eq 0 ] || e2e_skip "not root ($1)"
+  shift
+  for t in "$@"; do
+    command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
+  done
+}
+
+# e2e_built VAR...: the program each variable VAR names is built (else
+# FAIL, exit 1); VAR is made absolute (the daemons work from "/").
+e2e_built() {
+  eb=
+  for v in "$@"; do
+    eval "eb=\$$v"
+    [ -x "$eb" ] || { echo "FAIL: $eb not built"; exit 1; }
+    case $eb in /*) ;; *) eval "$v=\$(pwd)/\$eb" ;; esac
+  done
+}
+
+# e2e_lock NAME: the work directory, the EXIT trap and the lab lock (one
+# lab at a time on this machine: fixed addresses); the lock fd is closed
+# for every daemon (lab.sh, signed.sh and bg_start close fd 9).
+e2e_lock() {
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX") || exit 1
+  trap e2e_cleanup EXIT
+  trap 'exit 130' HUP INT TERM
+  exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
+  flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
 }
 
 # e2e_init NAME [PROGRAM...]: the SKIP rules, the work directory, the
@@ -121,20 +173,10 @@ e2e_init() {
   srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
   LAB=$srcdir/tests/lab/lab.sh
   CURVECACHE=${CURVECACHE:-./curvecache}
-  [ "$(id -u)" -eq 0 ] ||
-    e2e_skip "not root (the lab and curvecache bind port 53 on 127.53.x.y)"
-  for t in nsd nsd-checkconf nsd-checkzone curvedns dig flock "$@"; do
-    command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
-  done
-  [ -x "$CURVECACHE" ] || { echo "FAIL: $CURVECACHE not built"; exit 1; }
-  case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
-  WORK=$(mktemp -d "${TMPDIR:-/tmp}/$e2e_name.XXXXXX") || exit 1
-  trap e2e_cleanup EXIT
-  trap 'exit 130' HUP INT TERM
-  # One lab at a time on this machine (fixed addresses); the lock fd is
-  # closed for every daemon (lab.sh and bg_start close fd 9).
-  exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
-  flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
+  e2e_need "the lab and curvecache bind port 53 on 127.53.x.y" \
+    nsd nsd-checkconf nsd-checkzone curvedns dig flock "$@"
+  e2e_built CURVECACHE
+  e2e_lock "$e2e_name"
   unset LAB_DIR
   labenv=$("$LAB" start) || { labenv=; echo "FAIL: lab start"; exit 1; }
   eval "$labenv"
@@ -143,15 +185,74 @@ e2e_init() {
   e2e_t0=$(date +%s)
 }
 
+# The programs every test of the signed lab needs (tests/lab/signed.sh:
+# its servers, its signers; flock and ss for the lock and the ports).
+SIGNED_NEEDS="nsd nsd-checkconf nsd-checkzone dig dnssec-keygen \
+dnssec-signzone dnssec-dsfromkey ldns-signzone python3 curvedns flock ss"
+
+# signed_lab_start NAME: after e2e_need (with $SIGNED_NEEDS) and
+# e2e_built: the work directory, the trap, the lab lock, and the signed
+# lab (SIGNED is tests/lab/signed.sh; its SIGNED_* variables are set, and
+# LAB_ROOT_HINTS is its root hints, for cc_start). Exit 1 if it fails.
+signed_lab_start() {
+  srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+  SIGNED=$srcdir/tests/lab/signed.sh
+  e2e_t0=$(date +%s)
+  e2e_lock "$1"
+  e2e_signed=1
+  unset LAB_DIR SIGNED_DIR
+  if ! signedenv=$("$SIGNED" start 9>&-); then
+    signedenv=
+    echo "FAIL: signed lab start"
+    exit 1
+  fi
+  eval "$signedenv"
+  LAB_ROOT_HINTS=$SIGNED_ROOT_HINTS
+  echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
+  e2e_t0=$(date +%s)
+}
+
+# signed_lab_stop: stop the signed lab (the EXIT trap does it); with
+# E2E_KEEP=1 its directory is kept.
+signed_lab_stop() {
+  # A signal may come between "signed.sh start" and the eval.
+  [ -z "${SIGNED_DIR:-}" ] && [ -n "$signedenv" ] && eval "$signedenv"
+  if [ -n "${SIGNED_DIR:-}" ]; then
+    SIGNED_KEEP=${E2E_KEEP:-0} "$SIGNED" stop || echo "FAIL: signed lab stop"
+  fi
+  SIGNED_DIR=
+  signedenv=
+}
+
 e2e_finish() {
   echo "# $e2e_pass passed, $e2e_fail failed"
   [ "$e2e_fail" -eq 0 ]
 }
 
-# cc_port_free: nothing listens on $CC_IP port 53.
-cc_port_free() {
+# port_free IP: nothing listens on IP port 53 (nor on every address).
+port_free() {
   ! ss -Hlnut 2>/dev/null | awk '{print $5}' |
-    grep -qxE "($(echo "$CC_IP" | sed 's/\./\\./g')|0\.0\.0\.0|\*|\[::\]):53"
+    grep -qxE "($(echo "$1" | sed 's/\./\\./g')|0\.0\.0\.0|\*|\[::\]):53"
+}
+
+# cc_port_free: nothing listens on $CC_IP port 53.
+cc_port_free() { port_free "$CC_IP"; }
+
+# wait_up WHAT IP PID LOG: wait (up to 5 s) until the resolver PID
+# answers on IP port 53; else a failed check "WHAT start" showing LOG,
+# and return 1 (at once if PID is gone).
+wait_up() {
+  n=0
+  while [ $n -lt 50 ]; do
+    e2e_alive "$3" || break
+    # localhost is answered locally (RFC 6761): no upstream traffic.
+    dig +time=1 +tries=1 "@$2" localhost A 2>/dev/null |
+      grep -q 'status: NOERROR' && return 0
+    sleep 0.1
+    n=$((n + 1))
+  done
+  bad "$1 start" "no answer on $2:53 within 5 s" "$4"
+  return 1
 }
 
 # cc_start [LINE...]: write $WORK/curvecache.conf (the lab root hints,
@@ -165,18 +266,7 @@ cc_start() {
   "$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
     >>"$WORK/curvecache.log" 2>&1 9>&- &
   CC_PID=$!
-  n=0
-  while [ $n -lt 50 ]; do
-    e2e_alive "$CC_PID" || break
-    # localhost is answered locally (RFC 6761): no upstream traffic.
-    dig +time=1 +tries=1 "@$CC_IP" localhost A 2>/dev/null |
-      grep -q 'status: NOERROR' && return 0
-    sleep 0.1
-    n=$((n + 1))
-  done
-  bad "curvecache start" "no answer on $CC_IP:53 within 5 s" \
-    "$WORK/curvecache.log"
-  return 1
+  wait_up curvecache "$CC_IP" "$CC_PID" "$WORK/curvecache.log"
 }
 
 # cc_conf [LINE...]: (re)write $WORK/curvecache.conf as cc_start does.
@@ -237,6 +327,14 @@ cc_stop() {
   CC_PID=
   if [ "$st" -eq 0 ]; then ok "curvecache exits 0 on SIGTERM"
   else bad "curvecache exits 0 on SIGTERM" "exit status $st"; fi
+}
+
+# cc_no_sanitizer: a failed check when the curvecache log holds a
+# sanitizer report (nothing is counted when it does not).
+cc_no_sanitizer() {
+  if grep -q 'Sanitizer' "$WORK/curvecache.log"; then
+    bad "no sanitizer report" "see the log" "$WORK/curvecache.log"
+  fi
 }
 
 # cc_stat NAME: the value of counter NAME in a fresh SIGUSR1 dump of the

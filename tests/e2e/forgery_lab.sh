@@ -88,17 +88,21 @@ cc_start "control-socket: $SOCK" || exit 1
 # no_forged FILE: FILE has no 127.66. address (prints the lines if so).
 no_forged() { ! grep '127\.66\.' "$1"; }
 
+# wait_line FILE LINE: up to 5 s for LINE at the start of a line of FILE.
+wait_line() {
+  n=0
+  while ! grep -q "^$2" "$1" 2>/dev/null && [ $n -lt 50 ]; do
+    sleep 0.1
+    n=$((n + 1))
+  done
+  grep -q "^$2" "$1"
+}
+
 # ---- 1. Near misses from the server of spoof.lab. ----
 echo "# 1. near misses at spoof.lab. ($(elapsed))"
 bg_start forger python3 "$FORGER" server "$LAB_SPOOF_IP" 60
 FORGER_PID=$bg_pid
-n=0
-while ! grep -q '^server ready' "$WORK/forger.out" 2>/dev/null &&
-      [ $n -lt 50 ]; do
-  sleep 0.1
-  n=$((n + 1))
-done
-grep -q '^server ready' "$WORK/forger.out" ||
+wait_line "$WORK/forger.out" "server ready" ||
   { bad "forger.py server" "did not start" "$WORK/forger.out"; exit 1; }
 
 ign0=$(cc_stat upstream.ignored)
@@ -188,13 +192,7 @@ sed 's/$/ A/' "$WORK/names" >"$WORK/batch"
 bg_start spray python3 "$FORGER" spray "$LAB_EXAMPLE_IP,$LAB_OTHER_IP" \
   "$CC_IP" "$port_lo" "$port_hi" "$WORK/names" "$SPRAY_COUNT" "$SPRAY_SECS"
 SPRAY_PID=$bg_pid
-n=0
-while ! grep -q '^spray started' "$WORK/spray.out" 2>/dev/null &&
-      [ $n -lt 50 ]; do
-  sleep 0.1
-  n=$((n + 1))
-done
-grep -q '^spray started' "$WORK/spray.out" ||
+wait_line "$WORK/spray.out" "spray started" ||
   { bad "forger.py spray" "did not start" "$WORK/spray.out"; exit 1; }
 sleep 0.2 # the spray is in full swing
 
@@ -265,15 +263,6 @@ fi
 
 # ---- 3. At scale: flood.lab. ----
 echo "# 3. $FLOOD_NAMES resolutions under fire ($(elapsed))"
-# wait_line FILE LINE: up to 5 s for LINE at the start of a line of FILE.
-wait_line() {
-  n=0
-  while ! grep -q "^$2" "$1" 2>/dev/null && [ $n -lt 50 ]; do
-    sleep 0.1
-    n=$((n + 1))
-  done
-  grep -q "^$2" "$1"
-}
 awk -v n="$FLOOD_NAMES" -v seed="$$" 'BEGIN {
   srand(seed)
   for (i = 0; i < n; i++)

@@ -19,53 +19,15 @@ set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
 . "$srcdir/tests/e2e/e2e_lib.sh"
-SIGNED=$srcdir/tests/lab/signed.sh
 CC_IP=127.54.100.3
-CC_PID=
-signedenv=
 CURVECACHE=${CURVECACHE:-./curvecache}
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
 QUERY=${CURVECACHE_QUERY:-./curvecache-query}
 
-cleanup() {
-  [ -n "$CC_PID" ] && e2e_kill "$CC_PID"
-  if [ "$e2e_fail" -ne 0 ] && [ -f "$WORK/curvecache.log" ]; then
-    echo "---- last lines of the curvecache log ----"
-    grep -v 'event=stats' "$WORK/curvecache.log" | tail -n 20
-  fi
-  [ -z "${SIGNED_DIR:-}" ] && [ -n "$signedenv" ] && eval "$signedenv"
-  if [ -n "${SIGNED_DIR:-}" ]; then
-    SIGNED_KEEP=${E2E_KEEP:-0} "$SIGNED" stop || echo "FAIL: signed lab stop"
-  fi
-  if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
-}
-
-[ "$(id -u)" -eq 0 ] || e2e_skip "not root (the signed lab binds port 53)"
-for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen dnssec-signzone \
-  dnssec-dsfromkey ldns-signzone python3 curvedns flock ss; do
-  command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
-done
-for b in "$CURVECACHE" "$CTL" "$QUERY"; do
-  [ -x "$b" ] || { echo "FAIL: $b not built"; exit 1; }
-done
-case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
-case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
-case $QUERY in /*) ;; *) QUERY=$(pwd)/$QUERY ;; esac
-e2e_t0=$(date +%s)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/query_dnssec_lab.XXXXXX") || exit 1
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
-exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
-flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
-unset SIGNED_DIR
-if ! signedenv=$("$SIGNED" start 9>&-); then
-  signedenv=
-  echo "FAIL: signed lab start"
-  exit 1
-fi
-eval "$signedenv"
-echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
-e2e_t0=$(date +%s)
+# shellcheck disable=SC2086 # a list of programs
+e2e_need "the signed lab binds port 53" $SIGNED_NEEDS
+e2e_built CURVECACHE CTL QUERY
+signed_lab_start query_dnssec_lab
 
 # rr_lines FILE: the record lines of a dig-style output (no comments).
 rr_lines() { grep -v '^;' "$1" | grep -v '^$'; }
@@ -105,33 +67,8 @@ same_as_dig "$SIGNED_TLD_IP" alg13.sec DS \
   "${S}DS${S}[0-9]+ 13 2 [0-9A-F]{56} [0-9A-F]{8}\$"
 
 # ---- through curvecache ----
-cat >"$WORK/curvecache.conf" <<EOF
-# written by tests/e2e/query_dnssec_lab.sh
-listen: $CC_IP@53
-outgoing-interface: $CC_IP
-root-hints: $SIGNED_ROOT_HINTS
-trust-anchor-file: $SIGNED_TA_DS
-do-not-query-localhost: no
-do-ip6: no
-user:
-control-socket: $WORK/control
-log-level: info
-query-timeout: 5
-EOF
-"$CURVECACHE" -f -c "$WORK/curvecache.conf" </dev/null \
-  >>"$WORK/curvecache.log" 2>&1 9>&- &
-CC_PID=$!
-n=0
-until dig +time=1 +tries=1 "@$CC_IP" localhost A 2>/dev/null |
-  grep -q 'status: NOERROR'; do
-  n=$((n + 1))
-  if [ $n -ge 50 ] || ! e2e_alive "$CC_PID"; then
-    bad "curvecache start" "no answer on $CC_IP within 5 s" \
-      "$WORK/curvecache.log"
-    exit 1
-  fi
-  sleep 0.1
-done
+cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" \
+  "control-socket: $WORK/control" "log-level: info" || exit 1
 
 # nottl FILE: the record lines without their TTL (the cache counts
 # down), blanks squeezed (a TTL of fewer digits may move a column).
@@ -200,12 +137,6 @@ else
 fi
 
 echo "# checks done: $(elapsed)"
-e2e_kill "$CC_PID"
-rc=$?
-CC_PID=
-if [ $rc -eq 0 ]; then ok "curvecache exits 0 on SIGTERM"
-else bad "curvecache exits 0 on SIGTERM" "status $rc"; fi
-if grep -q 'Sanitizer' "$WORK/curvecache.log"; then
-  bad "no sanitizer report" "see the log" "$WORK/curvecache.log"
-fi
+cc_stop
+cc_no_sanitizer
 e2e_finish

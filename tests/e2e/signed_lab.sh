@@ -38,53 +38,24 @@ set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
 . "$srcdir/tests/e2e/e2e_lib.sh"
-SIGNED=$srcdir/tests/lab/signed.sh
 UB_IP=127.54.100.1
-UB_PID=
-signedenv=
 
-cleanup() {
-  [ -n "$UB_PID" ] && e2e_kill "$UB_PID"
-  if [ "$e2e_fail" -ne 0 ] && [ -f "$WORK/unbound.log" ]; then
-    echo "---- last lines of the Unbound log ----"
-    tail -n 30 "$WORK/unbound.log"
-  fi
-  [ -z "${SIGNED_DIR:-}" ] && [ -n "$signedenv" ] && eval "$signedenv"
-  if [ -n "${SIGNED_DIR:-}" ]; then
-    SIGNED_KEEP=${E2E_KEEP:-0} "$SIGNED" stop || echo "FAIL: signed lab stop"
-  fi
-  if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
+# what the EXIT trap shows when a check failed
+e2e_diag() {
+  [ -f "$WORK/unbound.out" ] || return 0
+  echo "---- last lines of the Unbound log ----"
+  tail -n 30 "$WORK/unbound.out"
 }
 
-[ "$(id -u)" -eq 0 ] || e2e_skip "not root (the signed lab binds port 53)"
-for t in nsd nsd-checkconf nsd-checkzone unbound dig delv dnssec-keygen \
-  dnssec-signzone dnssec-dsfromkey ldns-signzone python3 curvedns flock ss; do
-  command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
-done
-e2e_t0=$(date +%s)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/signed_lab.XXXXXX") || exit 1
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
-exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
-flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
-unset SIGNED_DIR
-if ! signedenv=$("$SIGNED" start 9>&-); then
-  signedenv=
-  echo "FAIL: signed lab start"
-  exit 1
-fi
-eval "$signedenv"
-echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
+# shellcheck disable=SC2086 # a list of programs
+e2e_need "the signed lab binds port 53" $SIGNED_NEEDS unbound delv
+signed_lab_start signed_lab
 # CurveDNS's forwarded answers so far (the lab's readiness probes)
 fwd_line='sending DNS response in regular format'
 fwd0=$(grep -c "$fwd_line" "$SIGNED_DIR/curvedns.log")
-e2e_t0=$(date +%s)
 
 # ---- Unbound, validating ----
-if ss -Hlnut | awk '{print $5}' | grep -qxF "$UB_IP:53"; then
-  echo "FAIL: $UB_IP:53 is in use"
-  exit 1
-fi
+port_free "$UB_IP" || { echo "FAIL: $UB_IP:53 is in use"; exit 1; }
 cat >"$WORK/unbound.conf" <<EOF
 # written by tests/e2e/signed_lab.sh
 server:
@@ -108,19 +79,9 @@ server:
 remote-control:
 	control-enable: no
 EOF
-unbound -d -c "$WORK/unbound.conf" </dev/null >"$WORK/unbound.log" 2>&1 9>&- &
-UB_PID=$!
-n=0
-# localhost is one of Unbound's own local zones: no upstream query.
-until dig +time=1 +tries=1 "@$UB_IP" localhost A 2>/dev/null |
-  grep -q 'status: NOERROR'; do
-  n=$((n + 1))
-  if [ $n -ge 50 ] || ! e2e_alive "$UB_PID"; then
-    bad "unbound start" "no answer on $UB_IP within 5 s" "$WORK/unbound.log"
-    exit 1
-  fi
-  sleep 0.1
-done
+# (localhost is one of Unbound's own local zones: no upstream query)
+bg_start unbound unbound -d -c "$WORK/unbound.conf"
+wait_up unbound "$UB_IP" "$bg_pid" "$WORK/unbound.out" || exit 1
 
 # delv's trust anchor: the lab's root DNSKEY, in delv's own syntax.
 awk '$3 == "DNSKEY" { k = $7; for (i = 8; i <= NF; i++) k = k $i

@@ -33,56 +33,18 @@ set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
 . "$srcdir/tests/e2e/e2e_lib.sh"
-SIGNED=$srcdir/tests/lab/signed.sh
 CC_IP=127.54.100.2
-CC_PID=
-signedenv=
 CURVECACHE=${CURVECACHE:-./curvecache}
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
 
-cleanup() {
-  for p in $e2e_bg_pids; do e2e_kill "$p"; done
-  [ -n "$CC_PID" ] && e2e_kill "$CC_PID"
-  if [ "$e2e_fail" -ne 0 ] && [ -f "$WORK/curvecache.log" ]; then
-    echo "---- last lines of the curvecache log ----"
-    grep -v 'event=stats' "$WORK/curvecache.log" | tail -n 40
-  fi
-  [ -z "${SIGNED_DIR:-}" ] && [ -n "$signedenv" ] && eval "$signedenv"
-  if [ -n "${SIGNED_DIR:-}" ]; then
-    SIGNED_KEEP=${E2E_KEEP:-0} "$SIGNED" stop || echo "FAIL: signed lab stop"
-  fi
-  if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
-}
-
-[ "$(id -u)" -eq 0 ] || e2e_skip "not root (the signed lab binds port 53)"
-for t in nsd nsd-checkconf nsd-checkzone dig dnssec-keygen dnssec-signzone \
-  dnssec-dsfromkey ldns-signzone python3 curvedns flock ss; do
-  command -v "$t" >/dev/null 2>&1 || e2e_skip "$t not installed"
-done
-[ -x "$CURVECACHE" ] || { echo "FAIL: $CURVECACHE not built"; exit 1; }
-case $CURVECACHE in /*) ;; *) CURVECACHE=$(pwd)/$CURVECACHE ;; esac
-[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
-case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
-e2e_t0=$(date +%s)
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/validate_lab.XXXXXX") || exit 1
-trap cleanup EXIT
-trap 'exit 130' HUP INT TERM
-exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
-flock -w 300 9 || { echo "FAIL: lab lock busy for 300 s"; exit 1; }
-unset SIGNED_DIR
-if ! signedenv=$("$SIGNED" start 9>&-); then
-  signedenv=
-  echo "FAIL: signed lab start"
-  exit 1
-fi
-eval "$signedenv"
-echo "# signed lab in $SIGNED_DIR (lock, keys, signing, start: $(elapsed))"
-e2e_t0=$(date +%s)
+# shellcheck disable=SC2086 # a list of programs
+e2e_need "the signed lab binds port 53" $SIGNED_NEEDS
+e2e_built CURVECACHE CTL
+signed_lab_start validate_lab
 
 # cc_up [LINE...]: curvecache on $CC_IP (e2e_lib.sh's cc_start: its lab
 # configuration, here with the signed lab's hints), validating with the
 # signed lab's anchor, with LINE... added; exit 1 if it does not answer.
-LAB_ROOT_HINTS=$SIGNED_ROOT_HINTS
 cc_up() {
   cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" \
     "control-socket: $WORK/control" "log-queries: yes" "$@" || exit 1
