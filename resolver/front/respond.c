@@ -427,7 +427,9 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	                  a->ns_count, !dnssec);
 	if (rc == RESPOND_ESPACE) {
 		wire_writer_rollback(w, &m);
-		if (a->an_count == 0)
+		/* to a DO=1 client the authority section is the proof
+		 * (RFC 4035 section 3.1.3): TC, not an answer without it */
+		if (a->an_count == 0 || dnssec)
 			*tc = true;
 		return RESPOND_OK;
 	}

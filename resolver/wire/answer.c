@@ -293,9 +293,35 @@ static void chase_dname(struct answer_chase *ch, const struct answer_link *l,
 	}
 }
 
+void answer_dnssec_split(const struct cache_answer *ans, const uint8_t *img,
+                         struct answer_split *sp)
+{
+	struct answer_rr rr;
+	size_t end = img_len(ans), pos = ans->len, next = pos, olen;
+	uint16_t n = 0;
+
+	sp->sig_len = ans->dnssec_len;
+	sp->sig_count = (uint16_t)ans->dnssec_count;
+	/* the marker: fewer records than one RRSIG and a proof hold */
+	if (ans->kind != CACHE_KIND_RRSET ||
+	    ans->dnssec_count < ANSWER_PROOF_MIN_RRS)
+		return;
+	olen = answer_name_span(img, ans->len, 0);
+	while (n < ans->dnssec_count &&
+	       answer_rr_owned(img, end, &next, img, olen, &rr) &&
+	       rr.type == WIRE_TYPE_RRSIG) {
+		pos = next;
+		n++;
+	}
+	sp->sig_len = pos - ans->len;
+	sp->sig_count = n;
+}
+
 void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
                        size_t used, uint16_t an, bool curve, struct answer *a)
 {
+	struct answer_split sp;
+
 	memset(a, 0, sizeof(*a));
 	a->an = buf;
 	a->an_len = used;
@@ -306,6 +332,14 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	if (ans->kind == CACHE_KIND_RRSET) {
 		a->an_len += img_len(ans);
 		a->an_count = (uint16_t)(an + img_count(ans));
+		if (ans->dnssec_count < ANSWER_PROOF_MIN_RRS)
+			return; /* the usual hit: RRSIGs only */
+		answer_dnssec_split(ans, buf + used, &sp);
+		a->an_len = used + ans->len + sp.sig_len;
+		a->an_count = (uint16_t)(an + ans->count + sp.sig_count);
+		a->ns = buf + a->an_len;
+		a->ns_len = ans->dnssec_len - sp.sig_len;
+		a->ns_count = (uint16_t)(ans->dnssec_count - sp.sig_count);
 		return;
 	}
 	if (ans->kind == CACHE_KIND_NXDOMAIN)
@@ -313,6 +347,51 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	a->ns = buf + used;
 	a->ns_len = img_len(ans);
 	a->ns_count = img_count(ans);
+}
+
+/* The proofs of the chain's links, kept at the end of the buffer while
+ * the chase goes on: buf[cap - len, cap). */
+struct answer_proofs {
+	size_t len;
+	uint16_t count;
+};
+
+/* A CNAME link read at buf[used..): its proof (if any) moves to the
+ * kept proofs; *keep gets the bytes and *kcount the records that stay
+ * in the answer section (the CNAME and its RRSIGs). */
+static void link_proof_out(const struct cache_answer *ans, uint8_t *buf,
+                           size_t used, size_t cap, struct answer_proofs *pr,
+                           size_t *keep, uint16_t *kcount)
+{
+	struct answer_split sp;
+	size_t plen;
+
+	*keep = img_len(ans);
+	*kcount = img_count(ans);
+	if (ans->dnssec_count < ANSWER_PROOF_MIN_RRS)
+		return;
+	answer_dnssec_split(ans, buf + used, &sp);
+	plen = ans->dnssec_len - sp.sig_len;
+	*keep = ans->len + sp.sig_len;
+	*kcount = (uint16_t)(ans->count + sp.sig_count);
+	memmove(buf + cap - pr->len - plen, buf + used + *keep, plen);
+	pr->len += plen;
+	pr->count = (uint16_t)(pr->count + ans->dnssec_count - sp.sig_count);
+}
+
+/* The kept proofs of the links join the authority section of *a, whose
+ * images end before buf[cap - pr->len]. */
+static void link_proofs_in(struct answer *a, uint8_t *buf, size_t cap,
+                           const struct answer_proofs *pr)
+{
+	uint8_t *end = a->ns != NULL ? (uint8_t *)a->ns + a->ns_len :
+	                               buf + a->an_len;
+
+	memmove(end, buf + cap - pr->len, pr->len);
+	if (a->ns == NULL)
+		a->ns = end;
+	a->ns_len += pr->len;
+	a->ns_count = (uint16_t)(a->ns_count + pr->count);
 }
 
 int answer_chase(struct answer_chase *ch, const uint8_t *lname,
@@ -323,8 +402,9 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	struct answer_link l = { name, lnamelen, target, 0 };
 	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
-	size_t used = 0, dlen;
-	uint16_t an = 0, dcount;
+	struct answer_proofs pr = { 0, 0 };
+	size_t used = 0, dlen, keep;
+	uint16_t an = 0, dcount, kcount;
 	unsigned link;
 
 	if (ch == NULL || ch->cache == NULL || lname == NULL || a == NULL ||
@@ -333,7 +413,7 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	memcpy(name, lname, lnamelen);
 	for (link = 0; link <= ANSWER_CNAME_MAX; link++) {
 		if (answer_read(ch, name, l.nlen, qtype, &ans, buf + used,
-		                cap - used)) {
+		                cap - pr.len - used)) {
 			answer_from_cache(&ans, buf, used, an, t.curve, a);
 			if (link > 0)
 				a->sec = sec_least(a->sec, t.sec);
@@ -341,16 +421,19 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 			    img_ttl(&ans) < t.ttl)
 				t.ttl = img_ttl(&ans);
 			a->an_ttl = a->an_count > 0 ? t.ttl : 0;
+			if (pr.len > 0)
+				link_proofs_in(a, buf, cap, &pr);
 			return ANSWER_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||
 		    !answer_cname(ch, name, l.nlen, &ans, buf + used,
-		                  cap - used, target, &l.tlen))
+		                  cap - pr.len - used, target, &l.tlen))
 			return ANSWER_EMISS;
-		chase_dname(ch, &l, buf + used, img_len(&ans), cap - used,
+		link_proof_out(&ans, buf, used, cap, &pr, &keep, &kcount);
+		chase_dname(ch, &l, buf + used, keep, cap - pr.len - used,
 		            &dlen, &dcount, &t);
-		used += img_len(&ans) + dlen;
-		an = (uint16_t)(an + img_count(&ans) + dcount);
+		used += keep + dlen;
+		an = (uint16_t)(an + kcount + dcount);
 		trust_add(&t, &ans);
 		memcpy(name, target, l.tlen);
 		l.nlen = l.tlen;
