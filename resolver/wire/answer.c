@@ -317,11 +317,26 @@ void answer_dnssec_split(const struct cache_answer *ans, const uint8_t *img,
 	sp->sig_count = n;
 }
 
-void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
-                       size_t used, uint16_t an, bool curve, struct answer *a)
+/* An RRset read whose image holds a wildcard proof (rare: out of line,
+ * so that the usual hit's answer_from_cache stays a leaf): the RRSIGs
+ * of the set end the answer section, the proof is the authority. */
+__attribute__((noinline)) static void
+proof_to_authority(const struct cache_answer *ans, uint8_t *buf, size_t used,
+                   uint16_t an, struct answer *a)
 {
 	struct answer_split sp;
 
+	answer_dnssec_split(ans, buf + used, &sp);
+	a->an_len = used + ans->len + sp.sig_len;
+	a->an_count = (uint16_t)(an + ans->count + sp.sig_count);
+	a->ns = buf + a->an_len;
+	a->ns_len = ans->dnssec_len - sp.sig_len;
+	a->ns_count = (uint16_t)(ans->dnssec_count - sp.sig_count);
+}
+
+void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
+                       size_t used, uint16_t an, bool curve, struct answer *a)
+{
 	memset(a, 0, sizeof(*a));
 	a->an = buf;
 	a->an_len = used;
@@ -332,14 +347,8 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	if (ans->kind == CACHE_KIND_RRSET) {
 		a->an_len += img_len(ans);
 		a->an_count = (uint16_t)(an + img_count(ans));
-		if (ans->dnssec_count < ANSWER_PROOF_MIN_RRS)
-			return; /* the usual hit: RRSIGs only */
-		answer_dnssec_split(ans, buf + used, &sp);
-		a->an_len = used + ans->len + sp.sig_len;
-		a->an_count = (uint16_t)(an + ans->count + sp.sig_count);
-		a->ns = buf + a->an_len;
-		a->ns_len = ans->dnssec_len - sp.sig_len;
-		a->ns_count = (uint16_t)(ans->dnssec_count - sp.sig_count);
+		if (ans->dnssec_count >= ANSWER_PROOF_MIN_RRS)
+			proof_to_authority(ans, buf, used, an, a);
 		return;
 	}
 	if (ans->kind == CACHE_KIND_NXDOMAIN)
@@ -349,49 +358,39 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	a->ns_count = img_count(ans);
 }
 
-/* The proofs of the chain's links, kept at the end of the buffer while
- * the chase goes on: buf[cap - len, cap). */
-struct answer_proofs {
-	size_t len;
-	uint16_t count;
-};
-
-/* A CNAME link read at buf[used..): its proof (if any) moves to the
- * kept proofs; *keep gets the bytes and *kcount the records that stay
- * in the answer section (the CNAME and its RRSIGs). */
-static void link_proof_out(const struct cache_answer *ans, uint8_t *buf,
-                           size_t used, size_t cap, struct answer_proofs *pr,
-                           size_t *keep, uint16_t *kcount)
+/* A CNAME link read at buf[used..) whose image may hold a proof (out of
+ * line: rare): the proof moves to buf[cap - its length, cap), where the
+ * chase keeps the proofs of its links (its cap shrinks by as much);
+ * returns the split (what stays in the answer section: the CNAME and
+ * its RRSIGs). */
+__attribute__((noinline)) static struct answer_split
+link_proof_out(const struct cache_answer *ans, uint8_t *buf, size_t used,
+               size_t cap)
 {
 	struct answer_split sp;
 	size_t plen;
 
-	*keep = img_len(ans);
-	*kcount = img_count(ans);
-	if (ans->dnssec_count < ANSWER_PROOF_MIN_RRS)
-		return;
 	answer_dnssec_split(ans, buf + used, &sp);
 	plen = ans->dnssec_len - sp.sig_len;
-	*keep = ans->len + sp.sig_len;
-	*kcount = (uint16_t)(ans->count + sp.sig_count);
-	memmove(buf + cap - pr->len - plen, buf + used + *keep, plen);
-	pr->len += plen;
-	pr->count = (uint16_t)(pr->count + ans->dnssec_count - sp.sig_count);
+	memmove(buf + cap - plen, buf + used + ans->len + sp.sig_len, plen);
+	return sp;
 }
 
-/* The kept proofs of the links join the authority section of *a, whose
- * images end before buf[cap - pr->len]. */
-static void link_proofs_in(struct answer *a, uint8_t *buf, size_t cap,
-                           const struct answer_proofs *pr)
+/* The kept proofs of the links, buf[cap, cap + len) (count records),
+ * join the authority section of *a, whose images end before them. */
+__attribute__((noinline)) static void link_proofs_in(struct answer *a,
+                                                     uint8_t *buf, size_t cap,
+                                                     size_t len,
+                                                     uint16_t count)
 {
 	uint8_t *end = a->ns != NULL ? (uint8_t *)a->ns + a->ns_len :
 	                               buf + a->an_len;
 
-	memmove(end, buf + cap - pr->len, pr->len);
+	memmove(end, buf + cap, len);
 	if (a->ns == NULL)
 		a->ns = end;
-	a->ns_len += pr->len;
-	a->ns_count = (uint16_t)(a->ns_count + pr->count);
+	a->ns_len += len;
+	a->ns_count = (uint16_t)(a->ns_count + count);
 }
 
 int answer_chase(struct answer_chase *ch, const uint8_t *lname,
@@ -402,9 +401,8 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	struct answer_link l = { name, lnamelen, target, 0 };
 	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
-	struct answer_proofs pr = { 0, 0 };
-	size_t used = 0, dlen, keep;
-	uint16_t an = 0, dcount, kcount;
+	size_t used = 0, dlen, keep, plen = 0;
+	uint16_t an = 0, dcount, kcount, pcount = 0;
 	unsigned link;
 
 	if (ch == NULL || ch->cache == NULL || lname == NULL || a == NULL ||
@@ -413,7 +411,7 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	memcpy(name, lname, lnamelen);
 	for (link = 0; link <= ANSWER_CNAME_MAX; link++) {
 		if (answer_read(ch, name, l.nlen, qtype, &ans, buf + used,
-		                cap - pr.len - used)) {
+		                cap - used)) {
 			answer_from_cache(&ans, buf, used, an, t.curve, a);
 			if (link > 0)
 				a->sec = sec_least(a->sec, t.sec);
@@ -421,17 +419,28 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 			    img_ttl(&ans) < t.ttl)
 				t.ttl = img_ttl(&ans);
 			a->an_ttl = a->an_count > 0 ? t.ttl : 0;
-			if (pr.len > 0)
-				link_proofs_in(a, buf, cap, &pr);
+			if (plen > 0)
+				link_proofs_in(a, buf, cap, plen, pcount);
 			return ANSWER_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||
 		    !answer_cname(ch, name, l.nlen, &ans, buf + used,
-		                  cap - pr.len - used, target, &l.tlen))
+		                  cap - used, target, &l.tlen))
 			return ANSWER_EMISS;
-		link_proof_out(&ans, buf, used, cap, &pr, &keep, &kcount);
-		chase_dname(ch, &l, buf + used, keep, cap - pr.len - used,
-		            &dlen, &dcount, &t);
+		keep = img_len(&ans);
+		kcount = img_count(&ans);
+		if (ans.dnssec_count >= ANSWER_PROOF_MIN_RRS) {
+			struct answer_split sp = link_proof_out(&ans, buf,
+			                                        used, cap);
+
+			keep = ans.len + sp.sig_len;
+			kcount = (uint16_t)(ans.count + sp.sig_count);
+			cap -= img_len(&ans) - keep;
+			plen += img_len(&ans) - keep;
+			pcount = (uint16_t)(pcount + img_count(&ans) - kcount);
+		}
+		chase_dname(ch, &l, buf + used, keep, cap - used, &dlen,
+		            &dcount, &t);
 		used += keep + dlen;
 		an = (uint16_t)(an + kcount + dcount);
 		trust_add(&t, &ans);
