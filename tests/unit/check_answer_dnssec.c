@@ -207,25 +207,20 @@ START_TEST(test_dname_with_rrsigs)
 }
 END_TEST
 
-START_TEST(test_negative_proof)
+/* A secure NXDOMAIN for name A, SOA of example., with the image
+ * sig[0..dlen) as its proof. */
+static void put_nx(const char *name, size_t dlen)
 {
 	/* Two root names, then serial .. minimum (300). */
 	static const uint8_t soa[] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0,
 		                       0, 0, 3, 0, 0, 0, 4, 0, 0, 1, 44 };
 	uint8_t n[WIRE_NAME_MAX], z[WIRE_NAME_MAX];
 	struct cache_neg neg;
-	struct answer a;
-	uint16_t t[8];
-	size_t dlen;
 
-	/* The proof: the SOA's RRSIG, an NSEC and its RRSIG. */
-	dlen = image_add(0, "example", T_RRSIG, 1, 1);
-	dlen = image_add(dlen, "a.example", T_NSEC, 1, 2);
-	dlen = image_add(dlen, "a.example", T_RRSIG, 1, 3);
 	memset(&neg, 0, sizeof neg);
 	neg.kind = CACHE_KIND_NXDOMAIN;
 	neg.name = n;
-	neg.name_len = wname(n, "b.example");
+	neg.name_len = wname(n, name);
 	neg.type = WIRE_TYPE_A;
 	neg.klass = WIRE_CLASS_IN;
 	neg.soa_name = z;
@@ -238,6 +233,24 @@ START_TEST(test_negative_proof)
 	neg.dnssec = sig;
 	neg.dnssec_len = dlen;
 	ck_assert_int_eq(cache_neg_put(c, &neg, T0), CACHE_OK);
+}
+
+/* The proof of b.example's NXDOMAIN: the SOA's RRSIG, an NSEC and its
+ * RRSIG; the image's length. */
+static size_t nx_proof(void)
+{
+	size_t dlen = image_add(0, "example", T_RRSIG, 1, 1);
+
+	dlen = image_add(dlen, "a.example", T_NSEC, 1, 2);
+	return image_add(dlen, "a.example", T_RRSIG, 1, 3);
+}
+
+START_TEST(test_negative_proof)
+{
+	struct answer a;
+	uint16_t t[8];
+
+	put_nx("b.example", nx_proof());
 	ck_assert_int_eq(chase("b.example", WIRE_TYPE_A, ANSWER_CHASE_DNSSEC,
 	                       T0, &a),
 	                 ANSWER_OK);
@@ -312,10 +325,7 @@ END_TEST
  * and proof: RFC 4035 section 3.1.3 at the end of a chain). */
 START_TEST(test_chain_wildcard_proofs)
 {
-	static const uint8_t soa[] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0,
-		                       0, 0, 3, 0, 0, 0, 4, 0, 0, 1, 44 };
-	uint8_t t[WIRE_NAME_MAX], n[WIRE_NAME_MAX], z[WIRE_NAME_MAX];
-	struct cache_neg neg;
+	uint8_t t[WIRE_NAME_MAX];
 	struct answer a;
 
 	put_wild("any.w.example", WIRE_TYPE_CNAME, t, wname(t, "a.example"),
@@ -328,24 +338,7 @@ START_TEST(test_chain_wildcard_proofs)
 	sections_are(&a, "5 46 1 46 | 47 46");
 	/* the chain ends in a secure NXDOMAIN */
 	put_wild("nx.w.example", WIRE_TYPE_CNAME, t, wname(t, "b.example"), 1);
-	memset(&neg, 0, sizeof neg);
-	neg.kind = CACHE_KIND_NXDOMAIN;
-	neg.name = n;
-	neg.name_len = wname(n, "b.example");
-	neg.type = WIRE_TYPE_A;
-	neg.klass = WIRE_CLASS_IN;
-	neg.soa_name = z;
-	neg.soa_name_len = wname(z, "example");
-	neg.soa_ttl = 300;
-	neg.soa_rdata = soa;
-	neg.soa_rdlen = sizeof soa;
-	neg.rank = CACHE_RANK_AUTH;
-	neg.sec = CACHE_SEC_SECURE;
-	neg.dnssec = sig;
-	neg.dnssec_len = image_add(0, "example", T_RRSIG, 1, 1);
-	neg.dnssec_len = image_add(neg.dnssec_len, "a.example", T_NSEC, 1, 2);
-	neg.dnssec_len = image_add(neg.dnssec_len, "a.example", T_RRSIG, 1, 3);
-	ck_assert_int_eq(cache_neg_put(c, &neg, T0), CACHE_OK);
+	put_nx("b.example", nx_proof());
 	ck_assert_int_eq(chase("nx.w.example", WIRE_TYPE_A,
 	                       ANSWER_CHASE_DNSSEC, T0, &a),
 	                 ANSWER_OK);
