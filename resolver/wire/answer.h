@@ -59,8 +59,10 @@ struct cache_answer;
 #define ANSWER_CHASE_DNSSEC \
 	0x4u /**< read with CACHE_GET_DNSSEC: each \
 	          RRset's RRSIGs follow it in the \
-	          answer image, a negative entry's \
-	          proof follows its SOA */
+	          answer image (the proof of a \
+	          wildcard expansion goes to the \
+	          authority image), a negative \
+	          entry's proof follows its SOA */
 #define ANSWER_CHASE_ONE_CNAME \
 	0x2u /**< follow only CNAME sets of one \
 	          record (the iterator's rule) */
