@@ -376,21 +376,47 @@ link_proof_out(const struct cache_answer *ans, uint8_t *buf, size_t used,
 	return sp;
 }
 
-/* The kept proofs of the links, buf[cap, cap + len) (count records),
- * join the authority section of *a, whose images end before them. */
-__attribute__((noinline)) static void link_proofs_in(struct answer *a,
-                                                     uint8_t *buf, size_t cap,
-                                                     size_t len,
-                                                     uint16_t count)
+/* Whether sec[0..len) holds the record r of img already (the same
+ * owner, type, class and RDATA; TTLs may differ). */
+static bool image_has(const uint8_t *sec, size_t len, const uint8_t *img,
+                      const struct answer_rr *r)
 {
-	uint8_t *end = a->ns != NULL ? (uint8_t *)a->ns + a->ns_len :
-	                               buf + a->an_len;
+	struct answer_rr x;
+	size_t pos = 0;
 
-	memmove(end, buf + cap, len);
+	while (answer_rr_next(sec, len, &pos, &x))
+		if (x.type == r->type && x.rclass == r->rclass &&
+		    x.ownerlen == r->ownerlen && x.rdlen == r->rdlen &&
+		    memcmp(sec + x.owner, img + r->owner, r->ownerlen) == 0 &&
+		    memcmp(sec + x.rdata, img + r->rdata, r->rdlen) == 0)
+			return true;
+	return false;
+}
+
+/* The kept proofs of the links, buf[cap, cap + len), join the authority
+ * section of *a, whose images end before them, each record once (the
+ * links of a chain in one zone often carry the same NSEC/NSEC3 records,
+ * and so does the negative answer at its end). Each record moves down
+ * to the end of the section, never past the records still to read. */
+__attribute__((noinline)) static void
+link_proofs_in(struct answer *a, uint8_t *buf, size_t cap, size_t len)
+{
+	uint8_t *sec = a->ns != NULL ? (uint8_t *)a->ns : buf + a->an_len;
+	const uint8_t *src = buf + cap;
+	struct answer_rr rr;
+	size_t pos = 0, start = 0;
+
 	if (a->ns == NULL)
-		a->ns = end;
-	a->ns_len += len;
-	a->ns_count = (uint16_t)(a->ns_count + count);
+		a->ns = sec;
+	while (answer_rr_next(src, len, &pos, &rr)) {
+		if (a->ns_count < UINT16_MAX &&
+		    !image_has(sec, a->ns_len, src, &rr)) {
+			memmove(sec + a->ns_len, src + start, pos - start);
+			a->ns_len += pos - start;
+			a->ns_count++;
+		}
+		start = pos;
+	}
 }
 
 int answer_chase(struct answer_chase *ch, const uint8_t *lname,
@@ -402,7 +428,7 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	struct answer_link l = { name, lnamelen, target, 0 };
 	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
 	size_t used = 0, dlen, keep, plen = 0;
-	uint16_t an = 0, dcount, kcount, pcount = 0;
+	uint16_t an = 0, dcount, kcount;
 	unsigned link;
 
 	if (ch == NULL || ch->cache == NULL || lname == NULL || a == NULL ||
@@ -420,7 +446,7 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 				t.ttl = img_ttl(&ans);
 			a->an_ttl = a->an_count > 0 ? t.ttl : 0;
 			if (plen > 0)
-				link_proofs_in(a, buf, cap, plen, pcount);
+				link_proofs_in(a, buf, cap, plen);
 			return ANSWER_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||
@@ -437,7 +463,6 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 			kcount = (uint16_t)(ans.count + sp.sig_count);
 			cap -= img_len(&ans) - keep;
 			plen += img_len(&ans) - keep;
-			pcount = (uint16_t)(pcount + img_count(&ans) - kcount);
 		}
 		chase_dname(ch, &l, buf + used, keep, cap - used, &dlen,
 		            &dcount, &t);

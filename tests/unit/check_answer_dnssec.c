@@ -336,6 +336,14 @@ START_TEST(test_chain_wildcard_proofs)
 	                       ANSWER_CHASE_DNSSEC, T0, &a),
 	                 ANSWER_OK);
 	sections_are(&a, "5 46 1 46 | 47 46");
+	/* two links made from the same wildcard: its proof goes once */
+	put_wild("c.w.example", WIRE_TYPE_CNAME, t, wname(t, "d.w.example"),
+	         1);
+	put_wild("d.w.example", WIRE_TYPE_A, addr, sizeof addr, 1);
+	ck_assert_int_eq(chase("c.w.example", WIRE_TYPE_A, ANSWER_CHASE_DNSSEC,
+	                       T0, &a),
+	                 ANSWER_OK);
+	sections_are(&a, "5 46 1 46 | 47 46");
 	/* the chain ends in a secure NXDOMAIN */
 	put_wild("nx.w.example", WIRE_TYPE_CNAME, t, wname(t, "b.example"), 1);
 	put_nx("b.example", nx_proof());
