@@ -1,6 +1,9 @@
 /*
- * cache/dnssec.c - the DNSSEC image of an entry: the RRSIGs of an RRset,
- * or the signed SOA and NSEC/NSEC3 records of a negative answer, kept
+ * cache/dnssec.c - the DNSSEC image of an entry: the RRSIGs of an RRset
+ * (then, for a wildcard expansion, the NSEC/NSEC3 records proving it and
+ * their RRSIGs: the iterator appends them, resolver/wire/answer.c splits
+ * them off again), or the signed SOA and NSEC/NSEC3 records of a
+ * negative answer, kept
  * beside the entry's RRs so that a DNSSEC-aware answer can be built from
  * the cache alone (RFC 4035 section 3.1).
  *

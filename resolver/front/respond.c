@@ -402,6 +402,18 @@ static int resp_section(struct wire_writer *w, enum wire_section sec,
 	return RESPOND_OK;
 }
 
+/* The authority section did not fit: it goes; TC when it was needed
+ * (no answer, or to a DO=1 client, for whom it is the proof: RFC 4035
+ * section 3.1.3). Out of line: rare. */
+__attribute__((cold, noinline)) static void auth_cut(struct wire_writer *w,
+                                                     const struct wire_mark *m,
+                                                     bool needed, bool *tc)
+{
+	wire_writer_rollback(w, m);
+	if (needed)
+		*tc = true;
+}
+
 /* Write the answer and authority sections, cutting at the writer's cap;
  * *tc is set when the client must retry over TCP. */
 static int resp_records(struct wire_writer *w, const struct respond_query *q,
@@ -425,13 +437,9 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	wire_writer_mark(w, &m);
 	rc = resp_section(w, WIRE_SECTION_AUTHORITY, q, a->ns, a->ns_len,
 	                  a->ns_count, !dnssec);
-	if (rc == RESPOND_ESPACE) {
-		wire_writer_rollback(w, &m);
-		if (a->an_count == 0)
-			*tc = true;
-		return RESPOND_OK;
-	}
-	return rc;
+	if (rc == RESPOND_ESPACE)
+		auth_cut(w, &m, a->an_count == 0 || dnssec, tc);
+	return rc == RESPOND_ESPACE ? RESPOND_OK : rc;
 }
 
 void respond_plan(const struct respond_query *q, const struct answer *a,

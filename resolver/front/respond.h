@@ -35,7 +35,8 @@
  *   to our own): when the answer section does not fit, the response
  *   carries TC and no records, so the client asks again over TCP; an
  *   authority section that does not fit sets TC too, unless the answer
- *   section is complete (then it is just left out).
+ *   section is complete and the client did not set DO (then it is just
+ *   left out; to a DO=1 client it is the proof, RFC 4035 3.1.3).
  */
 #ifndef CURVECACHE_RESOLVER_RESPOND_H
 #define CURVECACHE_RESOLVER_RESPOND_H

@@ -3,12 +3,50 @@
  * reply (or in the cache) is counted against ITER_MAX_CNAME, checked for
  * a loop (a name seen before in this question), cached, and added to the
  * client's answer section. A DNAME (RFC 6672) adds the DNAME record and
- * the CNAME synthesized from it.
+ * the CNAME synthesized from it. The proofs of wildcard-made links go to
+ * the authority section, each record once (iter_authority_add).
  */
 #include <string.h>
 
 #include "cache.h"
 #include "iter_int.h"
+
+/* Whether the record rr of img is in the authority image already. */
+static bool iter_authority_has(const struct iter_req *req, const uint8_t *img,
+                               const struct answer_rr *rr)
+{
+	struct answer_rr x;
+	size_t pos = 0, n = (size_t)(rr->rdata + rr->rdlen - rr->owner);
+
+	while (answer_rr_next(req->ns, req->ns_len, &pos, &x))
+		if ((size_t)(x.rdata + x.rdlen - x.owner) == n &&
+		    x.type == rr->type && x.ownerlen == rr->ownerlen &&
+		    memcmp(req->ns + x.owner, img + rr->owner, rr->ownerlen) ==
+		            0 &&
+		    memcmp(req->ns + x.rdata, img + rr->rdata, rr->rdlen) == 0)
+			return true;
+	return false;
+}
+
+/* The records of a proof image not yet in the authority section go
+ * there (the links of a chain in one zone share NSEC/NSEC3 records). */
+void iter_authority_add(struct iter_req *req, const struct iter_img *img,
+                        uint32_t ttl)
+{
+	struct answer_rr rr;
+	size_t pos = 0, start;
+
+	if (img == NULL || img->buf == NULL)
+		return;
+	for (start = 0; answer_rr_next(img->buf, img->len, &pos, &rr);
+	     start = pos) {
+		struct iter_img one = { img->buf + start, pos - start,
+			                pos - start, 0 };
+
+		if (!iter_authority_has(req, img->buf, &rr))
+			iter_answer_image(req, &one, ttl, true);
+	}
+}
 
 bool iter_cname_step(struct iter_req *req, size_t fi, const uint8_t *target,
                      size_t len, unsigned links)

@@ -144,12 +144,40 @@ static void iter_lookup_negative(struct iter_req *req, size_t fi,
 	req->rcode = ans->kind == CACHE_KIND_NXDOMAIN ? WIRE_RCODE_NXDOMAIN :
 	                                                WIRE_RCODE_NOERROR;
 	if (ans->len + ans->dnssec_len <= sizeof(req->ns) && ans->count > 0) {
+		/* the proofs of the chain that led here stay after it */
+		struct iter_img chain = { malloc(ITER_AUTH_MAX), req->ns_len,
+			                  ITER_AUTH_MAX, 0 };
+
+		if (chain.buf != NULL)
+			memcpy(chain.buf, req->ns, req->ns_len);
 		memmove(req->ns, img, ans->len + ans->dnssec_len);
 		req->ns_len = ans->len + ans->dnssec_len;
 		req->ns_count = (uint16_t)(ans->count + ans->dnssec_count);
 		iter_answer_curve(req, ans->curve != 0);
+		iter_authority_add(req, &chain, 0);
+		free(chain.buf);
 	}
 	iter_val_note(req, ans->sec, iter_cached_status(ans->sec));
+}
+
+/* An RRset read for the client at img (req->an + req->an_len): the set
+ * and its RRSIGs join the answer section, the proof of its wildcard
+ * expansion, if cached with it, the authority section
+ * (answer_dnssec_split). */
+static void iter_image_take(struct iter_req *req,
+                            const struct cache_answer *ans, uint8_t *img)
+{
+	struct answer_split sp;
+	struct iter_img proof;
+
+	answer_dnssec_split(ans, img, &sp);
+	proof = (struct iter_img){ img + ans->len + sp.sig_len,
+		                   ans->dnssec_len - sp.sig_len,
+		                   ans->dnssec_len - sp.sig_len, 0 };
+	req->an_len += ans->len + sp.sig_len;
+	req->an_count = (uint16_t)(req->an_count + ans->count + sp.sig_count);
+	if (proof.len > 0)
+		iter_authority_add(req, &proof, 0);
 }
 
 /* The RRset (or negative entry) asked for, from the cache. */
@@ -183,9 +211,7 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 		iter_fail(f, "answer too large");
 		return true;
 	}
-	req->an_len += ans.len + ans.dnssec_len;
-	req->an_count =
-		(uint16_t)(req->an_count + ans.count + ans.dnssec_count);
+	iter_image_take(req, &ans, buf);
 	iter_answer_curve(req, ans.curve != 0);
 	iter_val_note(req, ans.sec, iter_cached_status(ans.sec));
 	return true;
@@ -200,7 +226,8 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 	uint8_t target[WIRE_NAME_MAX];
 	size_t tlen;
 
-	ch.flags = ANSWER_CHASE_ONE_CNAME;
+	/* the link's RRSIGs (and proof) too, for the client */
+	ch.flags |= ANSWER_CHASE_ONE_CNAME;
 	if (f->qtype == WIRE_TYPE_CNAME ||
 	    !answer_cname(&ch, f->sname, f->snamelen, &ans, req->scratch,
 	                  sizeof(req->scratch), target, &tlen))
@@ -215,9 +242,7 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 			return true;
 		}
 		memcpy(req->an + req->an_len, req->scratch, len);
-		req->an_len += len;
-		req->an_count =
-			(uint16_t)(req->an_count + 1 + ans.dnssec_count);
+		iter_image_take(req, &ans, req->an + req->an_len);
 		iter_answer_curve(req, ans.curve != 0);
 		iter_val_note(req, ans.sec, iter_cached_status(ans.sec));
 	}

@@ -568,6 +568,10 @@ bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
 void iter_answer_curve(struct iter_req *req, bool curve);
 /* Append an image's records (RRSIGs, a proof) to the client's answer or
  * authority section, each with TTL ttl (0: as in the image). */
+/* The records of a proof image not yet in the client's authority
+ * section go there (iter_answer_image, record by record; iter_cname.c). */
+void iter_authority_add(struct iter_req *req, const struct iter_img *img,
+                        uint32_t ttl);
 void iter_answer_image(struct iter_req *req, const struct iter_img *img,
                        uint32_t ttl, bool authority);
 

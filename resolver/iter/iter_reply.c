@@ -177,6 +177,19 @@ static int iter_rank_checked(const struct iter_req *req, uint16_t type,
 	return rank;
 }
 
+/* The proof of a wildcard expansion is kept after the RRSIGs of the
+ * set, so that an answer from the cache carries it too (answer.c splits
+ * them again); the bytes of the DNSSEC image to cache. */
+static size_t iter_img_join(struct iter_img *img, struct iter_img *proof)
+{
+	if (img->buf == NULL || proof->len == 0 ||
+	    img->len + proof->len > CACHE_IMAGE_MAX)
+		return img->len;
+	memmove(img->buf + img->len, proof->buf, proof->len);
+	proof->buf = img->buf + img->len;
+	return img->len + proof->len;
+}
+
 /* Gather the (owner, type) records of a section; cache them as type
  * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
  * append, add them to the client's answer. */
@@ -189,7 +202,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	struct iter_img img = { NULL, 0, 0, 0 }, proof = { NULL, 0, 0, 0 };
 	uint8_t vsec = CACHE_SEC_UNCHECKED;
 	int status = 0;
-	size_t i;
+	size_t i, dlen;
 	bool checked = rank == ITER_RANK_CHECKED;
 
 	if (checked)
@@ -218,13 +231,14 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	                       checked ? ITER_RANK_CHECKED : rank, vsec,
 	                       s->ttl);
 	rank = iter_rank_checked(req, type, rank, vsec, status);
+	dlen = iter_img_join(&img, &proof);
 	if (rank != CACHE_RANK_NONE && type != WIRE_TYPE_ANY) {
 		struct cache_rrset set = { owner,   ownerlen,
 			                   store,   req->frame[0]->qclass,
 			                   s->ttl,  s->rd,
 			                   s->n,    (enum cache_rank)rank,
 			                   key,     (enum cache_sec)vsec,
-			                   img.buf, img.len };
+			                   img.buf, dlen };
 
 		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 	}
@@ -234,7 +248,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 			iter_fail(req->frame[0], "answer too large");
 	if (append) {
 		iter_answer_image(req, &img, s->ttl, false);
-		iter_answer_image(req, &proof, s->ttl, true);
+		iter_authority_add(req, &proof, s->ttl);
 		iter_answer_curve(req, key != NULL);
 		iter_val_note(req, vsec, status);
 	}
@@ -366,7 +380,9 @@ static void iter_answer(struct iter_req *req, size_t fi,
 		req->rcode = WIRE_RCODE_NOERROR;
 }
 
-/* The SOA of a negative answer goes to the authority image. */
+/* The SOA of a negative answer goes first in the authority image; the
+ * proofs of the CNAME chain that led to the name (iter_cache_as) stay
+ * after it: a validator needs them too (RFC 4035 section 3.1.3). */
 static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
                               size_t ownerlen, uint32_t ttl, const uint8_t *rd,
                               size_t rdlen, bool curve)
@@ -375,11 +391,15 @@ static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
 	const uint8_t *mp = rd + rdlen - ITER_SOA_MINIMUM_FROM_END;
 	uint32_t min = (uint32_t)mp[0] << 24 | (uint32_t)mp[1] << 16 |
 	               (uint32_t)mp[2] << 8 | mp[3];
+	struct iter_img chain = { malloc(ITER_AUTH_MAX), req->ns_len,
+		                  ITER_AUTH_MAX, 0 };
 
 	if (min < ttl)
 		ttl = min;
 	if (cfg != NULL && cfg->neg_max_ttl > 0 && ttl > cfg->neg_max_ttl)
 		ttl = cfg->neg_max_ttl;
+	if (chain.buf != NULL)
+		memcpy(chain.buf, req->ns, req->ns_len);
 	req->ns_len = 0;
 	req->ns_count = 0;
 	if (answer_rr_append(req->ns, sizeof(req->ns), &req->ns_len, owner,
@@ -387,7 +407,9 @@ static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
 	                     ttl, rd, rdlen)) {
 		req->ns_count = 1;
 		iter_answer_curve(req, curve);
+		iter_authority_add(req, &chain, 0);
 	}
+	free(chain.buf);
 }
 
 /* RFC 8198: the SOA and NSEC records of a SECURE proof go to the
@@ -458,7 +480,7 @@ static void iter_negative_cache(struct iter_req *req, size_t fi,
 	if (fi != 0)
 		return;
 	iter_negative_soa(req, owner, olen, ttl, rd, rdlen, key != NULL);
-	iter_answer_image(req, img, req->ns_count > 0 ? ttl : 0, true);
+	iter_authority_add(req, img, req->ns_count > 0 ? ttl : 0);
 }
 
 /* NXDOMAIN / NODATA for the frame's name: validate and cache it (RFC

@@ -293,6 +293,47 @@ static void chase_dname(struct answer_chase *ch, const struct answer_link *l,
 	}
 }
 
+void answer_dnssec_split(const struct cache_answer *ans, const uint8_t *img,
+                         struct answer_split *sp)
+{
+	struct answer_rr rr;
+	size_t end = img_len(ans), pos = ans->len, next = pos, olen;
+	uint16_t n = 0;
+
+	sp->sig_len = ans->dnssec_len;
+	sp->sig_count = (uint16_t)ans->dnssec_count;
+	/* the marker: fewer records than one RRSIG and a proof hold */
+	if (ans->kind != CACHE_KIND_RRSET ||
+	    ans->dnssec_count < ANSWER_PROOF_MIN_RRS)
+		return;
+	olen = answer_name_span(img, ans->len, 0);
+	while (n < ans->dnssec_count &&
+	       answer_rr_owned(img, end, &next, img, olen, &rr) &&
+	       rr.type == WIRE_TYPE_RRSIG) {
+		pos = next;
+		n++;
+	}
+	sp->sig_len = pos - ans->len;
+	sp->sig_count = n;
+}
+
+/* An RRset read whose image holds a wildcard proof (rare: out of line,
+ * so that the usual hit's answer_from_cache stays a leaf): the RRSIGs
+ * of the set end the answer section, the proof is the authority. */
+__attribute__((noinline)) static void
+proof_to_authority(const struct cache_answer *ans, uint8_t *buf, size_t used,
+                   uint16_t an, struct answer *a)
+{
+	struct answer_split sp;
+
+	answer_dnssec_split(ans, buf + used, &sp);
+	a->an_len = used + ans->len + sp.sig_len;
+	a->an_count = (uint16_t)(an + ans->count + sp.sig_count);
+	a->ns = buf + a->an_len;
+	a->ns_len = ans->dnssec_len - sp.sig_len;
+	a->ns_count = (uint16_t)(ans->dnssec_count - sp.sig_count);
+}
+
 void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
                        size_t used, uint16_t an, bool curve, struct answer *a)
 {
@@ -306,6 +347,8 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	if (ans->kind == CACHE_KIND_RRSET) {
 		a->an_len += img_len(ans);
 		a->an_count = (uint16_t)(an + img_count(ans));
+		if (ans->dnssec_count >= ANSWER_PROOF_MIN_RRS)
+			proof_to_authority(ans, buf, used, an, a);
 		return;
 	}
 	if (ans->kind == CACHE_KIND_NXDOMAIN)
@@ -313,6 +356,67 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	a->ns = buf + used;
 	a->ns_len = img_len(ans);
 	a->ns_count = img_count(ans);
+}
+
+/* A CNAME link read at buf[used..) whose image may hold a proof (out of
+ * line: rare): the proof moves to buf[cap - its length, cap), where the
+ * chase keeps the proofs of its links (its cap shrinks by as much);
+ * returns the split (what stays in the answer section: the CNAME and
+ * its RRSIGs). */
+__attribute__((noinline)) static struct answer_split
+link_proof_out(const struct cache_answer *ans, uint8_t *buf, size_t used,
+               size_t cap)
+{
+	struct answer_split sp;
+	size_t plen;
+
+	answer_dnssec_split(ans, buf + used, &sp);
+	plen = ans->dnssec_len - sp.sig_len;
+	memmove(buf + cap - plen, buf + used + ans->len + sp.sig_len, plen);
+	return sp;
+}
+
+/* Whether sec[0..len) holds the record r of img already (the same
+ * owner, type, class and RDATA; TTLs may differ). */
+static bool image_has(const uint8_t *sec, size_t len, const uint8_t *img,
+                      const struct answer_rr *r)
+{
+	struct answer_rr x;
+	size_t pos = 0;
+
+	while (answer_rr_next(sec, len, &pos, &x))
+		if (x.type == r->type && x.rclass == r->rclass &&
+		    x.ownerlen == r->ownerlen && x.rdlen == r->rdlen &&
+		    memcmp(sec + x.owner, img + r->owner, r->ownerlen) == 0 &&
+		    memcmp(sec + x.rdata, img + r->rdata, r->rdlen) == 0)
+			return true;
+	return false;
+}
+
+/* The kept proofs of the links, buf[cap, cap + len), join the authority
+ * section of *a, whose images end before them, each record once (the
+ * links of a chain in one zone often carry the same NSEC/NSEC3 records,
+ * and so does the negative answer at its end). Each record moves down
+ * to the end of the section, never past the records still to read. */
+__attribute__((noinline)) static void
+link_proofs_in(struct answer *a, uint8_t *buf, size_t cap, size_t len)
+{
+	uint8_t *sec = a->ns != NULL ? (uint8_t *)a->ns : buf + a->an_len;
+	const uint8_t *src = buf + cap;
+	struct answer_rr rr;
+	size_t pos = 0, start = 0;
+
+	if (a->ns == NULL)
+		a->ns = sec;
+	while (answer_rr_next(src, len, &pos, &rr)) {
+		if (a->ns_count < UINT16_MAX &&
+		    !image_has(sec, a->ns_len, src, &rr)) {
+			memmove(sec + a->ns_len, src + start, pos - start);
+			a->ns_len += pos - start;
+			a->ns_count++;
+		}
+		start = pos;
+	}
 }
 
 int answer_chase(struct answer_chase *ch, const uint8_t *lname,
@@ -323,8 +427,8 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	struct answer_link l = { name, lnamelen, target, 0 };
 	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
-	size_t used = 0, dlen;
-	uint16_t an = 0, dcount;
+	size_t used = 0, dlen, keep, plen = 0;
+	uint16_t an = 0, dcount, kcount;
 	unsigned link;
 
 	if (ch == NULL || ch->cache == NULL || lname == NULL || a == NULL ||
@@ -341,16 +445,29 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 			    img_ttl(&ans) < t.ttl)
 				t.ttl = img_ttl(&ans);
 			a->an_ttl = a->an_count > 0 ? t.ttl : 0;
+			if (plen > 0)
+				link_proofs_in(a, buf, cap, plen);
 			return ANSWER_OK;
 		}
 		if (qtype == WIRE_TYPE_CNAME ||
 		    !answer_cname(ch, name, l.nlen, &ans, buf + used,
 		                  cap - used, target, &l.tlen))
 			return ANSWER_EMISS;
-		chase_dname(ch, &l, buf + used, img_len(&ans), cap - used,
-		            &dlen, &dcount, &t);
-		used += img_len(&ans) + dlen;
-		an = (uint16_t)(an + img_count(&ans) + dcount);
+		keep = img_len(&ans);
+		kcount = img_count(&ans);
+		if (ans.dnssec_count >= ANSWER_PROOF_MIN_RRS) {
+			struct answer_split sp = link_proof_out(&ans, buf,
+			                                        used, cap);
+
+			keep = ans.len + sp.sig_len;
+			kcount = (uint16_t)(ans.count + sp.sig_count);
+			cap -= img_len(&ans) - keep;
+			plen += img_len(&ans) - keep;
+		}
+		chase_dname(ch, &l, buf + used, keep, cap - used, &dlen,
+		            &dcount, &t);
+		used += keep + dlen;
+		an = (uint16_t)(an + kcount + dcount);
 		trust_add(&t, &ans);
 		memcpy(name, target, l.tlen);
 		l.nlen = l.tlen;

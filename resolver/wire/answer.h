@@ -59,8 +59,10 @@ struct cache_answer;
 #define ANSWER_CHASE_DNSSEC \
 	0x4u /**< read with CACHE_GET_DNSSEC: each \
 	          RRset's RRSIGs follow it in the \
-	          answer image, a negative entry's \
-	          proof follows its SOA */
+	          answer image (the proof of a \
+	          wildcard expansion goes to the \
+	          authority image), a negative \
+	          entry's proof follows its SOA */
 #define ANSWER_CHASE_ONE_CNAME \
 	0x2u /**< follow only CNAME sets of one \
 	          record (the iterator's rule) */
@@ -265,10 +267,35 @@ bool answer_cname(struct answer_chase *ch, const uint8_t *name, size_t len,
                   struct cache_answer *ans, uint8_t *buf, size_t cap,
                   uint8_t target[WIRE_NAME_MAX], size_t *tlen) MUST_CHECK;
 
+/** Records of a DNSSEC image below which it holds only the RRset's
+ *  RRSIGs: a wildcard proof adds an NSEC/NSEC3 record and its RRSIG to
+ *  at least one RRSIG of the RRset. */
+#define ANSWER_PROOF_MIN_RRS 3
+
+/** Where a read's DNSSEC image splits (answer_dnssec_split). */
+struct answer_split {
+	size_t sig_len;     /**< bytes of the RRSIGs covering the RRset */
+	uint16_t sig_count; /**< their records */
+};
+
+/**
+ * Split the DNSSEC image of an RRset read (img: the RRs, ans->len
+ * bytes, then the image, ans->dnssec_len bytes): the leading RRSIGs
+ * owned by the RRset's owner go with the RRset to the answer section,
+ * the rest (the NSEC/NSEC3 records proving a wildcard expansion, and
+ * their RRSIGs, RFC 4035 section 3.1.3.3) to the authority section.
+ * An image of fewer than ANSWER_PROOF_MIN_RRS records, or a negative
+ * entry's, is not walked: all of it is sig_len.
+ */
+void answer_dnssec_split(const struct cache_answer *ans, const uint8_t *img,
+                         struct answer_split *sp);
+
 /**
  * Fill *a with the last link of a chase: the RRset the cache gave
- * (written after the chain's `used` bytes of buf), or for a negative
- * entry its SOA as the authority section and NXDOMAIN/NOERROR.
+ * (written after the chain's `used` bytes of buf) with its RRSIGs, and
+ * the proof of its wildcard expansion, if cached, as the authority
+ * section (answer_dnssec_split); or for a negative entry its SOA (and
+ * proof) as the authority section and NXDOMAIN/NOERROR.
  * @param an: records of the chain so far in buf[0..used).
  * @param curve: every link so far came over DNSCurve.
  */

@@ -272,6 +272,45 @@ if grep -q 'event=curve_downgrade' "$WORK/curvecache.log"; then
   bad "no DNSCurve downgrade refused in the lab" "see the log" \
     "$WORK/curvecache.log"
 fi
+# ---- delv through curvecache (RFC 4035 section 3.1.3) ----
+# A validator downstream of curvecache must be able to validate what it
+# sends to a DO=1 client: the RRSIGs, the NSEC/NSEC3 records proving a
+# wildcard expansion (authority section), a negative answer's SOA and
+# proof, also at the end of a CNAME chain. delv, pointed at curvecache
+# with the lab's anchor, asks every case whose verdict (curvecache's)
+# is secure, nxsecure, nodata or nxchain, on an empty cache (the fresh
+# answer), then again (the answer from the cache); each time it must
+# call the answer fully validated (nxchain: the chain, and the name
+# "ncache nxdomain"), as it does Unbound's in tests/e2e/signed_lab.sh.
+delv_through_cc() {
+  awk '$3 == "DNSKEY" { k = $7; for (i = 8; i <= NF; i++) k = k $i
+    printf "trust-anchors {\n\t\".\" static-key %s %s %s \"%s\";\n};\n", \
+      $4, $5, $6, k }' "$SIGNED_TA_DNSKEY" >"$WORK/delv.anchor"
+  "$CTL" -s "$WORK/control" flush_all >/dev/null 2>&1 ||
+    bad "flush_all before delv" "curvecache-control failed"
+  while read -r _ name type cc <&3; do
+    case $cc in
+      secure | nxchain) pat='^; fully validated' ;;
+      nxsecure | nodata) pat='^; negative response, fully validated' ;;
+      *) continue ;;
+    esac
+    for round in fresh cached; do
+      out=$WORK/delv-$round.out
+      timeout 30 delv -a "$WORK/delv.anchor" +root=. "@$CC_IP" \
+        "$name" "$type" >"$out" 2>&1
+      if grep -q "$pat" "$out" && { [ "$cc" != nxchain ] ||
+        grep -q '^;; resolution failed: ncache nxdomain' "$out"; }; then
+        ok "delv via curvecache, $cc ($round): $name $type"
+      else
+        bad "delv via curvecache, $cc ($round): $name $type" \
+          "delv says: $(grep '^;' "$out" | head -n 3 | tr '\n' ' ')" "$out"
+      fi
+    done
+  done 3<"$WORK/cases"
+}
+if command -v delv >/dev/null 2>&1; then delv_through_cc
+else echo "# delv not installed: the delv pass skipped"; fi
+# ---- end of delv through curvecache ----
 # The downgrade: sec.'s server now refers curve.sec. to its NSD by a plain
 # name (the key stripped on the way); the cache is flushed, the keys its
 # signed NS set confirmed are not: SERVFAIL, EDE 0, logged, counted.

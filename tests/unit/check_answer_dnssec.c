@@ -3,8 +3,10 @@
  * over the cache with DNSSEC (resolver/wire/answer.c): the status of an
  * answer is the least of its RRsets' (BOGUS if any is), and with
  * ANSWER_CHASE_DNSSEC each RRset's RRSIGs follow it in the answer image
- * and a negative entry's proof follows its SOA, counted; without the
- * flag nothing of an image is read. Needs the cache to keep each
+ * and a negative entry's proof follows its SOA, counted; a wildcard
+ * expansion's proof, cached after the RRSIGs of the set, goes to the
+ * authority section (also from the links of a chain); without the flag
+ * nothing of an image is read. Needs the cache to keep each
  * entry's status and DNSSEC image (cache.h: enum cache_sec,
  * CACHE_GET_DNSSEC).
  */
@@ -45,13 +47,12 @@ static size_t image_add(size_t at, const char *owner, uint16_t type,
 	return len;
 }
 
-/* An RRset of one record with a status and an RRSIG image of nsig. */
-static void put_sec(const char *name, uint16_t type, const uint8_t *rd,
-                    size_t rdlen, enum cache_sec sec, unsigned nsig)
+/* An RRset of one record with a status and the image sig[0..dlen). */
+static void put_img(const char *name, uint16_t type, const uint8_t *rd,
+                    size_t rdlen, enum cache_sec sec, size_t dlen)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	struct cache_rdata r = { rd, rdlen };
-	size_t dlen = image_add(0, name, T_RRSIG, nsig, 0x5a);
 	struct cache_rrset set = { n,
 		                   wname(n, name),
 		                   type,
@@ -62,10 +63,30 @@ static void put_sec(const char *name, uint16_t type, const uint8_t *rd,
 		                   CACHE_RANK_AUTH,
 		                   NULL,
 		                   sec,
-		                   nsig > 0 ? sig : NULL,
+		                   dlen > 0 ? sig : NULL,
 		                   dlen };
 
 	ck_assert_int_eq(cache_rrset_put(c, &set, T0), CACHE_OK);
+}
+
+/* An RRset made from the wildcard *.w.example: nsig RRSIGs of its own,
+ * then the proof (an NSEC of the wildcard and its RRSIG). */
+static void put_wild(const char *name, uint16_t type, const uint8_t *rd,
+                     size_t rdlen, unsigned nsig)
+{
+	size_t dlen = image_add(0, name, T_RRSIG, nsig, 0x5a);
+
+	dlen = image_add(dlen, "*.w.example", T_NSEC, 1, 0x6b);
+	dlen = image_add(dlen, "*.w.example", T_RRSIG, 1, 0x7c);
+	put_img(name, type, rd, rdlen, CACHE_SEC_SECURE, dlen);
+}
+
+/* An RRset of one record with a status and an RRSIG image of nsig. */
+static void put_sec(const char *name, uint16_t type, const uint8_t *rd,
+                    size_t rdlen, enum cache_sec sec, unsigned nsig)
+{
+	put_img(name, type, rd, rdlen, sec,
+	        image_add(0, name, T_RRSIG, nsig, 0x5a));
 }
 
 static void put_cname(const char *owner, const char *target,
@@ -186,25 +207,20 @@ START_TEST(test_dname_with_rrsigs)
 }
 END_TEST
 
-START_TEST(test_negative_proof)
+/* A secure NXDOMAIN for name A, SOA of example., with the image
+ * sig[0..dlen) as its proof. */
+static void put_nx(const char *name, size_t dlen)
 {
 	/* Two root names, then serial .. minimum (300). */
 	static const uint8_t soa[] = { 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0,
 		                       0, 0, 3, 0, 0, 0, 4, 0, 0, 1, 44 };
 	uint8_t n[WIRE_NAME_MAX], z[WIRE_NAME_MAX];
 	struct cache_neg neg;
-	struct answer a;
-	uint16_t t[8];
-	size_t dlen;
 
-	/* The proof: the SOA's RRSIG, an NSEC and its RRSIG. */
-	dlen = image_add(0, "example", T_RRSIG, 1, 1);
-	dlen = image_add(dlen, "a.example", T_NSEC, 1, 2);
-	dlen = image_add(dlen, "a.example", T_RRSIG, 1, 3);
 	memset(&neg, 0, sizeof neg);
 	neg.kind = CACHE_KIND_NXDOMAIN;
 	neg.name = n;
-	neg.name_len = wname(n, "b.example");
+	neg.name_len = wname(n, name);
 	neg.type = WIRE_TYPE_A;
 	neg.klass = WIRE_CLASS_IN;
 	neg.soa_name = z;
@@ -217,6 +233,24 @@ START_TEST(test_negative_proof)
 	neg.dnssec = sig;
 	neg.dnssec_len = dlen;
 	ck_assert_int_eq(cache_neg_put(c, &neg, T0), CACHE_OK);
+}
+
+/* The proof of b.example's NXDOMAIN: the SOA's RRSIG, an NSEC and its
+ * RRSIG; the image's length. */
+static size_t nx_proof(void)
+{
+	size_t dlen = image_add(0, "example", T_RRSIG, 1, 1);
+
+	dlen = image_add(dlen, "a.example", T_NSEC, 1, 2);
+	return image_add(dlen, "a.example", T_RRSIG, 1, 3);
+}
+
+START_TEST(test_negative_proof)
+{
+	struct answer a;
+	uint16_t t[8];
+
+	put_nx("b.example", nx_proof());
 	ck_assert_int_eq(chase("b.example", WIRE_TYPE_A, ANSWER_CHASE_DNSSEC,
 	                       T0, &a),
 	                 ANSWER_OK);
@@ -234,6 +268,90 @@ START_TEST(test_negative_proof)
 	                 ANSWER_OK);
 	ck_assert_uint_eq(a.ns_count, 1);
 	ck_assert_uint_eq(types_of(a.ns, a.ns_len, t, 8), 1);
+}
+END_TEST
+
+/* The types of an answer's two sections as one string ("CNAME RRSIG |
+ * NSEC RRSIG"), checked against want. */
+static void sections_are(const struct answer *a, const char *want)
+{
+	uint16_t t[32];
+	char got[256] = "";
+	size_t n, i;
+
+	n = types_of(a->an, a->an_len, t, 32);
+	ck_assert_uint_eq(n, a->an_count);
+	for (i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%u ",
+		         t[i]);
+	strcat(got, "|");
+	n = a->ns != NULL ? types_of(a->ns, a->ns_len, t, 32) : 0;
+	ck_assert_uint_eq(n, a->ns_count);
+	for (i = 0; i < n; i++)
+		snprintf(got + strlen(got), sizeof got - strlen(got), " %u",
+		         t[i]);
+	ck_assert_str_eq(got, want);
+}
+
+/* RFC 4035 section 3.1.3.3: the proof of a wildcard expansion, cached
+ * with the RRset's RRSIGs, goes to the authority section; the RRSIGs
+ * covering the set stay with it. */
+START_TEST(test_wildcard_proof_split)
+{
+	struct answer a;
+
+	put_wild("any.w.example", WIRE_TYPE_A, addr, sizeof addr, 1);
+	ck_assert_int_eq(chase("any.w.example", WIRE_TYPE_A,
+	                       ANSWER_CHASE_DNSSEC, T0, &a),
+	                 ANSWER_OK);
+	sections_are(&a, "1 46 | 47 46");
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(a.sec, CACHE_SEC_SECURE);
+	/* two RRSIGs over the set (two algorithms): both in the answer */
+	put_wild("two.w.example", WIRE_TYPE_A, addr, sizeof addr, 2);
+	ck_assert_int_eq(chase("two.w.example", WIRE_TYPE_A,
+	                       ANSWER_CHASE_DNSSEC, T0, &a),
+	                 ANSWER_OK);
+	sections_are(&a, "1 46 46 | 47 46");
+	/* without DNSSEC: the RRset alone */
+	ck_assert_int_eq(chase("any.w.example", WIRE_TYPE_A, 0, T0, &a),
+	                 ANSWER_OK);
+	sections_are(&a, "1 |");
+}
+END_TEST
+
+/* A wildcard-made CNAME in the chain: its proof joins the authority
+ * section after the final set's (an RRset, or a negative answer's SOA
+ * and proof: RFC 4035 section 3.1.3 at the end of a chain). */
+START_TEST(test_chain_wildcard_proofs)
+{
+	uint8_t t[WIRE_NAME_MAX];
+	struct answer a;
+
+	put_wild("any.w.example", WIRE_TYPE_CNAME, t, wname(t, "a.example"),
+	         1);
+	put_sec("a.example", WIRE_TYPE_A, addr, sizeof addr, CACHE_SEC_SECURE,
+	        1);
+	ck_assert_int_eq(chase("any.w.example", WIRE_TYPE_A,
+	                       ANSWER_CHASE_DNSSEC, T0, &a),
+	                 ANSWER_OK);
+	sections_are(&a, "5 46 1 46 | 47 46");
+	/* two links made from the same wildcard: its proof goes once */
+	put_wild("c.w.example", WIRE_TYPE_CNAME, t, wname(t, "d.w.example"),
+	         1);
+	put_wild("d.w.example", WIRE_TYPE_A, addr, sizeof addr, 1);
+	ck_assert_int_eq(chase("c.w.example", WIRE_TYPE_A, ANSWER_CHASE_DNSSEC,
+	                       T0, &a),
+	                 ANSWER_OK);
+	sections_are(&a, "5 46 1 46 | 47 46");
+	/* the chain ends in a secure NXDOMAIN */
+	put_wild("nx.w.example", WIRE_TYPE_CNAME, t, wname(t, "b.example"), 1);
+	put_nx("b.example", nx_proof());
+	ck_assert_int_eq(chase("nx.w.example", WIRE_TYPE_A,
+	                       ANSWER_CHASE_DNSSEC, T0, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
+	sections_are(&a, "5 46 | 6 46 47 46 47 46");
 }
 END_TEST
 
@@ -269,6 +387,8 @@ static Suite *answer_dnssec_suite(void)
 	tcase_add_test(tc, test_dname_with_rrsigs);
 	tcase_add_test(tc, test_negative_proof);
 	tcase_add_test(tc, test_stale_rrsigs);
+	tcase_add_test(tc, test_wildcard_proof_split);
+	tcase_add_test(tc, test_chain_wildcard_proofs);
 	suite_add_tcase(s, tc);
 	return s;
 }

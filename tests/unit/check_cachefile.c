@@ -795,6 +795,61 @@ START_TEST(roundtrip_dnssec)
 }
 END_TEST
 
+/* A wildcard-expanded RRset keeps the proof of its expansion (an NSEC
+ * of the wildcard and its RRSIG, other owners than the set's) after its
+ * own RRSIG in its image (iter_reply.c): the longer image round-trips,
+ * each record in its place. */
+#define WILDCARD_TEXT \
+	HEADER "\n" \
+	       "any.w.example.lab.\t300\tIN\tA\t192.0.2.12\t; rank=auth " \
+	       "src=plain sec=secure\n" \
+	       "any.w.example.lab.\t300\tIN\tRRSIG\t\\# 2 0102\t; dnssec\n" \
+	       "*.w.example.lab.\t300\tIN\tNSEC\t\\# 3 000100\t; dnssec\n" \
+	       "*.w.example.lab.\t300\tIN\tRRSIG\t\\# 2 0304\t; dnssec\n"
+
+START_TEST(roundtrip_wildcard_proof)
+{
+	static const uint16_t types[] = { 46, 47, 46 };
+	struct cache *c1 = ct_cache(), *c2 = ct_cache();
+	struct cachefile_load_counts n;
+	struct cachefile_load *ld;
+	struct cache_answer ans;
+	uint8_t buf[1024], o[WIRE_NAME_MAX], w[WIRE_NAME_MAX];
+	size_t ol = ct_name("any.w.example.lab.", o), pos, i;
+	size_t wl = ct_name("*.w.example.lab.", w);
+	char *t1, *t2;
+
+	ld = load(c1, CT_NOW, WILDCARD_TEXT);
+	cachefile_load_counts(ld, &n);
+	ck_assert_uint_eq(n.bad, 0);
+	ck_assert_uint_eq(n.dnssec, 3);
+	cachefile_load_free(ld);
+	ck_assert_int_eq(get_signed(c1, "any.w.example.lab.", WIRE_TYPE_A,
+	                            &ans, buf, sizeof buf),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.dnssec_count, 3);
+	ck_assert_uint_eq(ans.dnssec_len, (ol + 12) + (wl + 13) + (wl + 12));
+	for (pos = ans.len, i = 0; i < 3; i++) {
+		size_t olen = i == 0 ? ol : wl;
+
+		ck_assert_mem_eq(buf + pos, i == 0 ? o : w, olen);
+		ck_assert_uint_eq(buf[pos + olen + 1], types[i]);
+		pos += olen + 10 + buf[pos + olen + 9];
+	}
+	ck_assert_uint_eq(pos, ans.len + ans.dnssec_len);
+	t1 = dump(c1, CT_NOW, NULL);
+	ld = load(c2, CT_NOW, t1);
+	cachefile_load_counts(ld, &n);
+	ck_assert_uint_eq(n.bad, 0);
+	ck_assert_uint_eq(n.dnssec, 3);
+	cachefile_load_free(ld);
+	t2 = dump(c2, CT_NOW, NULL);
+	ck_assert_uint_eq(same_lines(t1, t2), 1 + 1 + 3);
+	cache_destroy(c1);
+	cache_destroy(c2);
+}
+END_TEST
+
 /* A bad line of an entry's image: the entry is not stored (it would be
  * served without its signatures), the next one is. */
 START_TEST(reject_bad_dnssec_line_drops_entry)
@@ -851,6 +906,7 @@ Suite *cachefile_suite(void)
 	tcase_add_test(tc, dump_skips_stale);
 	tcase_add_test(tc, existing_better_data_kept);
 	tcase_add_test(tc, roundtrip_dnssec);
+	tcase_add_test(tc, roundtrip_wildcard_proof);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_loop_test(tc, reject_each, 0,

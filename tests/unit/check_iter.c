@@ -23,6 +23,7 @@
 	"e653b186409032509f9609043ef0f409"
 
 Suite *iter_caps_suite(void);
+Suite *iter_proof_suite(void);
 
 static void setup(void)
 {
@@ -765,6 +766,7 @@ int main(void)
 	int failed;
 
 	srunner_add_suite(sr, iter_caps_suite());
+	srunner_add_suite(sr, iter_proof_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
