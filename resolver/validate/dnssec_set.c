@@ -91,8 +91,11 @@ static int try_sig(const struct dnssec_rrset *set,
 		k = dnssec_rrsig_check(sig, set, zone, zonelen, &key, now);
 		if (k == DNSSEC_OK && !dnssec_alg_supported(sig->alg))
 			k = DNSSEC_EUNSUPPORTED_ALG;
-		if (k == DNSSEC_OK &&
-		    (w->verify_left == 0 || w->fail_left == 0))
+		/* out of failures: the signatures are the fault (bogus, and
+		 * cached so); out of verifications: the question's work */
+		if (k == DNSSEC_OK && w->fail_left == 0)
+			return DNSSEC_EBADSIG;
+		if (k == DNSSEC_OK && w->verify_left == 0)
 			return DNSSEC_EBUDGET;
 		if (k == DNSSEC_OK) {
 			w->verify_left--;

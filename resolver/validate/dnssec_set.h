@@ -11,7 +11,9 @@
  * - Bounds: at most DNSSEC_SIGS_PER_SET RRSIGs are tried per RRset and
  *   DNSSEC_KEYS_PER_TAG keys per key tag; every signature verification
  *   takes one from the caller's budget (per client question), and at 0
- *   the answer is DNSSEC_EBUDGET without any more crypto.
+ *   the answer is DNSSEC_EBUDGET without any more crypto; a failed one
+ *   also takes one from the failure budget, and at 0 the answer is
+ *   DNSSEC_EBADSIG (the signatures are at fault, not the question).
  * - The failure reported when nothing verifies is the one all tried
  *   signatures share (expired, not yet valid, no key with the tag, ...)
  *   and DNSSEC_EBADSIG when they differ, so the EDE code sent to the
@@ -38,7 +40,9 @@
  *  proves (a cold CNAME chain across zones, a few dozen); */
 #define DNSSEC_VERIFY_MAX 128
 /** ... of which may fail: an honest chain fails almost none, KeyTrap's
- *  colliding keys and signatures fail all (CVE-2023-50387). */
+ *  colliding keys and signatures fail all (CVE-2023-50387). Past it a
+ *  signature is not tried: DNSSEC_EBADSIG (the data's fault, cached as
+ *  bogus); past DNSSEC_VERIFY_MAX: DNSSEC_EBUDGET (the question's). */
 #define DNSSEC_VERIFY_FAIL_MAX 16
 
 /** Public keys built once and reused while their DNSKEY RDATA is seen
