@@ -144,6 +144,33 @@ static bool iter_chain_has(const struct iter_class *c,
 	return false;
 }
 
+/* A CNAME question: whether the CNAME at qname is the one a DNAME of the
+ * answer synthesizes (then it is as good as the DNAME, RFC 6672). */
+static void iter_find_synth(const struct wire_msg *m, const struct iter_ask *a,
+                            struct iter_class *c)
+{
+	struct iter_link *s = &c->synth_link;
+	uint8_t owner[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
+	size_t olen, tlen, i;
+
+	if (a->qtype != WIRE_TYPE_CNAME ||
+	    iter_find_dname(m, a, a->qname, a->qnamelen, s) != 1)
+		return;
+	for (i = 0; i < m->an; i++) {
+		if (m->rr[i].type != WIRE_TYPE_CNAME ||
+		    !iter_rr_ours(m, a, i, owner, &olen) ||
+		    !wire_name_equal(owner, olen, a->qname, a->qnamelen) ||
+		    !iter_rr_name(m, &m->rr[i], 0, target, &tlen))
+			continue;
+		if (!wire_name_equal(target, tlen, s->target, s->targetlen))
+			return;
+		memcpy(s->owner, a->qname, a->qnamelen);
+		s->ownerlen = a->qnamelen;
+		c->synth = true;
+		return;
+	}
+}
+
 /* Follow the chain from qname; returns true if the final RRset is there. */
 static bool iter_walk_chain(const struct wire_msg *m, const struct iter_ask *a,
                             struct iter_class *c)
@@ -384,6 +411,7 @@ void iter_classify(const struct wire_msg *m, const struct iter_ask *a,
 	c->malformed = false;
 	c->reclame = false;
 	c->loop = false;
+	c->synth = false;
 	c->nlink = 0;
 	c->finallen = 0;
 	c->cutlen = 0;
@@ -391,6 +419,7 @@ void iter_classify(const struct wire_msg *m, const struct iter_ask *a,
 	if (!iter_header_ok(m, c) || !iter_records_ok(m, c))
 		return;
 	final = iter_walk_chain(m, a, c);
+	iter_find_synth(m, a, c);
 	if (c->why != NULL)
 		return;
 	if (!final && c->nlink == 0) {

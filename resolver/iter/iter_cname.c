@@ -78,12 +78,13 @@ static bool iter_dname_done(const struct iter_class *c, size_t upto)
 	return false;
 }
 
-/* A DNAME link: the DNAME RRset, then the synthesized CNAME. */
+/* A DNAME link: the DNAME RRset (unless an earlier link cached it:
+ * done), then the synthesized CNAME. */
 static void iter_dname_link(struct iter_req *req, size_t fi,
                             const struct wire_msg *m, const uint8_t *key,
-                            const struct iter_class *c, size_t i)
+                            const struct iter_class *c,
+                            const struct iter_link *l, bool done)
 {
-	const struct iter_link *l = &c->link[i];
 	const struct wire_rr *rr = &m->rr[l->rr];
 	uint8_t owner[WIRE_NAME_MAX];
 	size_t olen;
@@ -104,7 +105,7 @@ static void iter_dname_link(struct iter_req *req, size_t fi,
 
 	/* the CNAME synthesized from a DNAME is unsigned (RFC 6672
 	 * section 5.3.3): it is as good as the DNAME */
-	if (!iter_dname_done(c, i) && iter_rr_owner(m, rr, owner, &olen))
+	if (!done && iter_rr_owner(m, rr, owner, &olen))
 		req->dname_sec = iter_cache_rrset(req, m, WIRE_SECTION_ANSWER,
 		                                  owner, olen, WIRE_TYPE_DNAME,
 		                                  iter_data_rank(c), key,
@@ -119,6 +120,13 @@ static void iter_dname_link(struct iter_req *req, size_t fi,
 	iter_answer_curve(req, key != NULL);
 }
 
+void iter_cname_synth_final(struct iter_req *req, size_t fi,
+                            const struct wire_msg *m, const uint8_t *key,
+                            const struct iter_class *c)
+{
+	iter_dname_link(req, fi, m, key, c, &c->synth_link, false);
+}
+
 bool iter_chain_apply(struct iter_req *req, size_t fi,
                       const struct wire_msg *m, const uint8_t *key,
                       const struct iter_class *c)
@@ -131,7 +139,8 @@ bool iter_chain_apply(struct iter_req *req, size_t fi,
 
 		/* Valid data even when it loops: cache it, then check. */
 		if (l->dname)
-			iter_dname_link(req, fi, m, key, c, i);
+			iter_dname_link(req, fi, m, key, c, &c->link[i],
+			                iter_dname_done(c, i));
 		else
 			iter_cache_rrset(req, m, WIRE_SECTION_ANSWER, l->owner,
 			                 l->ownerlen, WIRE_TYPE_CNAME,

@@ -217,6 +217,39 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 	return true;
 }
 
+/* A cached CNAME link (in req->scratch) goes to the client's answer,
+ * after the DNAME that synthesizes it when there is one; false: too
+ * large (the frame failed). */
+static bool iter_cname_to_client(struct iter_req *req, struct iter_frame *f,
+                                 struct answer_chase *ch,
+                                 const struct cache_answer *ans,
+                                 const uint8_t *target, size_t tlen)
+{
+	size_t len = ans->len + ans->dnssec_len, dlen;
+	uint16_t dcount = 0;
+	uint8_t dsec = CACHE_SEC_SECURE;
+	bool dcurve = true;
+
+	dlen = answer_dname_before(ch, f->sname, f->snamelen, target, tlen,
+	                           req->scratch, len, sizeof(req->scratch),
+	                           &dcount, &dsec, &dcurve);
+	if (dlen + len > sizeof(req->an) - req->an_len ||
+	    (size_t)req->an_count + dcount + 1 + ans->dnssec_count >
+	            UINT16_MAX) {
+		iter_fail(f, "answer too large");
+		return false;
+	}
+	memcpy(req->an + req->an_len, req->scratch, dlen + len);
+	req->an_len += dlen;
+	req->an_count = (uint16_t)(req->an_count + dcount);
+	iter_image_take(req, ans, req->an + req->an_len);
+	iter_answer_curve(req, ans->curve != 0 && dcurve);
+	if (dlen > 0)
+		iter_val_note(req, dsec, iter_cached_status(dsec));
+	iter_val_note(req, ans->sec, iter_cached_status(ans->sec));
+	return true;
+}
+
 /* A cached CNAME at the current name: follow it. */
 static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 {
@@ -232,20 +265,8 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 	    !answer_cname(&ch, f->sname, f->snamelen, &ans, req->scratch,
 	                  sizeof(req->scratch), target, &tlen))
 		return false;
-	if (fi == 0) {
-		size_t len = ans.len + ans.dnssec_len;
-
-		if (len > sizeof(req->an) - req->an_len ||
-		    (size_t)req->an_count + 1 + ans.dnssec_count >
-		            UINT16_MAX) {
-			iter_fail(f, "answer too large");
-			return true;
-		}
-		memcpy(req->an + req->an_len, req->scratch, len);
-		iter_image_take(req, &ans, req->an + req->an_len);
-		iter_answer_curve(req, ans.curve != 0);
-		iter_val_note(req, ans.sec, iter_cached_status(ans.sec));
-	}
+	if (fi == 0 && !iter_cname_to_client(req, f, &ch, &ans, target, tlen))
+		return true;
 	if (iter_cname_step(req, fi, target, tlen, 1))
 		f->state = ITER_F_LOOKUP;
 	return true;

@@ -262,6 +262,9 @@ struct iter_class {
 	bool reclame;   /**< LAME: recursive lame, the server
 	                     stays askable last */
 	bool loop;      /**< chain comes back on itself */
+	bool synth;     /**< a CNAME question answered by a CNAME that a
+	                     DNAME in the answer synthesizes (synth_link) */
+	struct iter_link synth_link;
 	struct iter_link link[ITER_MAX_CNAME];
 	size_t nlink;
 	uint8_t final[WIRE_NAME_MAX]; /**< name at the end of the chain */
@@ -456,6 +459,12 @@ bool iter_chain_apply(struct iter_req *req, size_t fi,
                       const struct iter_class *c);
 bool iter_cname_step(struct iter_req *req, size_t fi, const uint8_t *target,
                      size_t len, unsigned links);
+/* A CNAME question whose answer a DNAME synthesizes (c->synth): the DNAME
+ * validated and cached, the CNAME cached with its status, both to the
+ * client (RFC 6672 section 3.1). */
+void iter_cname_synth_final(struct iter_req *req, size_t fi,
+                            const struct wire_msg *m, const uint8_t *key,
+                            const struct iter_class *c);
 
 /* iter_qmin.c: priming failed: query the hints as they are (and do not
  * prime again for ITER_PRIME_RETRY_MS) */

@@ -365,6 +365,12 @@ static void iter_answer(struct iter_req *req, size_t fi,
 			iter_final_any(req, m, key);
 		return;
 	}
+	if (c->synth) {
+		iter_cname_synth_final(req, fi, m, key, c);
+		if (fi == 0)
+			req->rcode = WIRE_RCODE_NOERROR;
+		return;
+	}
 	/* An apex NS RRset with other keys than the delegation's goes to
 	 * the client uncached: keys come from the parent (iter_curve.c). */
 	rank = f->qtype == WIRE_TYPE_NS && !iter_curve_ns_agree(req, fi, m) ?

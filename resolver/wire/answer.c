@@ -293,6 +293,21 @@ static void chase_dname(struct answer_chase *ch, const struct answer_link *l,
 	}
 }
 
+size_t answer_dname_before(struct answer_chase *ch, const uint8_t *name,
+                           size_t nlen, const uint8_t *target, size_t tlen,
+                           uint8_t *buf, size_t clen, size_t cap,
+                           uint16_t *count, uint8_t *sec, bool *curve)
+{
+	struct answer_link l = { name, nlen, target, tlen };
+	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
+	size_t dlen;
+
+	chase_dname(ch, &l, buf, clen, cap, &dlen, count, &t);
+	*sec = t.sec;
+	*curve = t.curve;
+	return dlen;
+}
+
 void answer_dnssec_split(const struct cache_answer *ans, const uint8_t *img,
                          struct answer_split *sp)
 {
@@ -419,6 +434,31 @@ link_proofs_in(struct answer *a, uint8_t *buf, size_t cap, size_t len)
 	}
 }
 
+/* The question was for a CNAME that a cached DNAME synthesizes (read at
+ * buf[*used..)): the DNAME RRset goes before it, as RFC 6672 section 3.1
+ * has an answer carry it (out of line: rare). */
+__attribute__((noinline)) static void
+cname_question_dname(struct answer_chase *ch, const uint8_t *name, size_t nlen,
+                     const struct cache_answer *ans, uint8_t *buf,
+                     size_t *used, uint16_t *an, size_t cap,
+                     struct answer_trust *t)
+{
+	uint8_t target[WIRE_NAME_MAX];
+	struct answer_link l = { name, nlen, target, 0 };
+	struct answer_rr rr;
+	size_t pos = 0, dlen;
+	uint16_t dcount;
+
+	if (!answer_rr_next(buf + *used, ans->len, &pos, &rr) ||
+	    rr.type != WIRE_TYPE_CNAME ||
+	    !rdata_name(buf + *used, &rr, target, &l.tlen))
+		return;
+	chase_dname(ch, &l, buf + *used, img_len(ans), cap - *used, &dlen,
+	            &dcount, t);
+	*used += dlen;
+	*an = (uint16_t)(*an + dcount);
+}
+
 int answer_chase(struct answer_chase *ch, const uint8_t *lname,
                  size_t lnamelen, uint16_t qtype, struct answer *a,
                  uint8_t *buf, size_t cap)
@@ -438,8 +478,12 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	for (link = 0; link <= ANSWER_CNAME_MAX; link++) {
 		if (answer_read(ch, name, l.nlen, qtype, &ans, buf + used,
 		                cap - used)) {
+			if (qtype == WIRE_TYPE_CNAME &&
+			    ans.kind == CACHE_KIND_RRSET)
+				cname_question_dname(ch, name, l.nlen, &ans,
+				                     buf, &used, &an, cap, &t);
 			answer_from_cache(&ans, buf, used, an, t.curve, a);
-			if (link > 0)
+			if (an > 0)
 				a->sec = sec_least(a->sec, t.sec);
 			if (ans.kind == CACHE_KIND_RRSET &&
 			    img_ttl(&ans) < t.ttl)

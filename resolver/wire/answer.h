@@ -267,6 +267,20 @@ bool answer_cname(struct answer_chase *ch, const uint8_t *name, size_t len,
                   struct cache_answer *ans, uint8_t *buf, size_t cap,
                   uint8_t target[WIRE_NAME_MAX], size_t *tlen) MUST_CHECK;
 
+/**
+ * The DNAME that synthesizes a CNAME link (RFC 6672 section 3.1: an
+ * answer carries it before the CNAME): the CNAME image for name ->
+ * target sits at buf[0..clen); when a cached DNAME at a proper ancestor
+ * of name maps it to target, its image (with ANSWER_CHASE_DNSSEC, its
+ * RRSIGs too) is moved in front of it, within buf[0..cap).
+ * @param count, sec, curve: receive its records, status and provenance.
+ * @return the DNAME image's bytes, 0 when there is none.
+ */
+size_t answer_dname_before(struct answer_chase *ch, const uint8_t *name,
+                           size_t nlen, const uint8_t *target, size_t tlen,
+                           uint8_t *buf, size_t clen, size_t cap,
+                           uint16_t *count, uint8_t *sec, bool *curve);
+
 /** Records of a DNSSEC image below which it holds only the RRset's
  *  RRSIGs: a wildcard proof adds an NSEC/NSEC3 record and its RRSIG to
  *  at least one RRSIG of the RRset. */

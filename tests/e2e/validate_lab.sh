@@ -15,6 +15,7 @@
 #   bogus     SERVFAIL without AD, an EDE option; with CD set the data
 #             is there
 #   nxbogus   the same, but with CD set the name is NXDOMAIN
+#   synth     NOERROR, AD, a CNAME and the DNAME that synthesizes it
 # and a second asking (from the cache) gives the same. Without DO no
 # RRSIG is sent and AD only when the query had AD set (RFC 6840 5.7).
 # Then: aggressive use of cached NSEC/NSEC3 (RFC 8198); good names stay
@@ -60,7 +61,7 @@ judge() {
   case $fl in *" ad "*) ad=1 ;; *) ad=0 ;; esac
   sigs=$(grep -c "^[^;].*[[:space:]]RRSIG[[:space:]]*$3 " "$4")
   case $1 in
-    secure) want="NOERROR 1" ;;
+    secure | synth) want="NOERROR 1" ;;
     insecure) want="NOERROR 0" ;;
     nxsecure | nxchain) want="NXDOMAIN 1" ;;
     nodata) want="NOERROR 1" ;;
@@ -75,6 +76,8 @@ judge() {
     bogus | nxbogus) grep -q '; EDE: ' "$4" || why="$why; no EDE" ;;
   esac
   [ "$1" = secure ] && [ "$sigs" -eq 0 ] && why="$why; no RRSIG over $3"
+  if [ "$1" = synth ] && ! grep -q "^[^;].*[[:space:]]DNAME[[:space:]]" "$4"
+  then why="$why; no DNAME before the CNAME"; fi
   echo "$why"
 }
 

@@ -418,8 +418,19 @@ START_TEST(test_chase_dname)
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).type, WIRE_TYPE_DNAME);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 1).type, WIRE_TYPE_CNAME);
 	ck_assert_uint_eq(rr_at(a.an, a.an_len, 2).type, WIRE_TYPE_A);
+	/* The CNAME asked for itself comes with the DNAME that makes it
+	 * (RFC 6672 section 3.1). */
+	ck_assert_int_eq(chase(&ch, "www.dn.example", WIRE_TYPE_CNAME, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.an_count, 2);
+	ck_assert_uint_eq(rr_at(a.an, a.an_len, 0).type, WIRE_TYPE_DNAME);
+	ck_assert_uint_eq(rr_at(a.an, a.an_len, 1).type, WIRE_TYPE_CNAME);
+	check_an_ttl(&a);
 	/* A CNAME the DNAME does not synthesize comes alone. */
 	put_name("old.dn.example", WIRE_TYPE_CNAME, "www.other.test", 300, T0);
+	ck_assert_int_eq(chase(&ch, "old.dn.example", WIRE_TYPE_CNAME, &a),
+	                 ANSWER_OK);
+	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_int_eq(chase(&ch, "old.dn.example", WIRE_TYPE_A, &a),
 	                 ANSWER_OK);
 	ck_assert_uint_eq(a.an_count, 2);
