@@ -549,12 +549,13 @@ static void iter_bad(struct iter_req *req, struct iter_out *o,
 		iter_prime_done(req, fi);
 		return;
 	}
-	if (o->minimised &&
-	    (!lame || wire_msg_rcode(m) != WIRE_RCODE_NOERROR)) {
-		/* RFC 9156 section 3: retry without minimising (an error
-		 * RCODE, REFUSED included, may be the server's answer to a
-		 * name or type it was not scripted or built for; the full
-		 * question then tells whether it is lame). */
+	if (o->minimised) {
+		/* RFC 9156 section 3: retry without minimising. An error
+		 * RCODE (REFUSED included) or a lame answer (a referral
+		 * without AA back to the zone asked or above it) may be the
+		 * server's answer to a name or type it was not built for;
+		 * the full question goes to the zone's servers, this one
+		 * too, and its answer tells whether the server is lame. */
 		f->qmin = false;
 		iter_frame_newstep(req, o->frame);
 		f->state = ITER_F_QUERY;
