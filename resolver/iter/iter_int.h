@@ -567,6 +567,10 @@ bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
  * addresses are exempt from do-not-query-localhost, as the hints'). */
 bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
                      size_t len);
+/* The addresses of root hint i added to ns. */
+void iter_hints_addrs(struct iter_req *req, struct iter_ns *ns, size_t i);
+/* The root hints' addresses for ns's name, if it is a hint's. */
+void iter_ns_hints_addrs(struct iter_req *req, struct iter_ns *ns);
 /* Whether the RDATA parses by its type's layout (A/AAAA sizes, names in
  * NS, CNAME, PTR, DNAME, MX, SRV, SOA ending where the RDATA ends). */
 bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr);

@@ -100,6 +100,28 @@ void iter_prime_done(struct iter_req *req, size_t fi)
 	req->frame[fi]->state = ITER_F_QUERY;
 }
 
+/* An NS RRset answer to a probe (or to priming): the zone cut it names.
+ * A root NS set none of whose servers has an address (names the hints
+ * do not know, no addresses beside them) cannot be used: resolving its
+ * names needs the root itself. Priming then failed, and the hints are
+ * used as they are (RFC 8109 section 4.3). */
+static void iter_prime_apply(struct iter_req *req, size_t fi,
+                             const struct wire_msg *m,
+                             const struct iter_out *o,
+                             const struct iter_reply *reply)
+{
+	struct iter_frame *f = req->frame[fi];
+	bool prime = f->prime;
+
+	iter_referral_apply(req, fi, m, o, reply, true);
+	if (!prime || f->state != ITER_F_QUERY ||
+	    iter_zone_usable(req, &f->zone))
+		return;
+	iter_zone_from_hints(req, &f->zone);
+	iter_qmin_reset(f);
+	iter_prime_done(req, fi);
+}
+
 /* Ask the same zone again: one label more, or the full name. */
 static void iter_qmin_again(struct iter_req *req, size_t fi, bool fallback)
 {
@@ -199,7 +221,7 @@ bool iter_qmin_reply(struct iter_req *req, size_t fi, const struct iter_out *o,
 	case ITER_K_ANSWER:
 		if (c->nlink == 0) {
 			/* An authoritative NS RRset: a zone cut here. */
-			iter_referral_apply(req, fi, m, o, reply, true);
+			iter_prime_apply(req, fi, m, o, reply);
 			return true;
 		}
 		iter_qmin_again(req, fi, true);

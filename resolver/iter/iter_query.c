@@ -136,12 +136,17 @@ void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)
 		iter_ns_cache_type(req, ns, WIRE_TYPE_A);
 	if (cfg == NULL || cfg->do_ip6)
 		iter_ns_cache_type(req, ns, WIRE_TYPE_AAAA);
+	/* A root server named by the hints whose address nothing gave
+	 * (a priming answer without addresses): the hints' (RFC 8109
+	 * section 4.3). */
+	if (ns->hints && ns->naddr == 0)
+		iter_ns_hints_addrs(req, ns);
 }
 
 void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z)
 {
 	const struct hints *h = req->env->hints;
-	size_t i, j, n = hints_ns_count(h);
+	size_t i, n = hints_ns_count(h);
 
 	memset(z, 0, sizeof(*z));
 	z->name[0] = 0;
@@ -153,22 +158,7 @@ void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z)
 
 		iter_ns_set_name(req, ns, name, len);
 		ns->hints = true;
-		for (j = 0; j < hints_addr_count(h, i); j++) {
-			struct sockaddr_storage ss;
-			socklen_t sl;
-			const uint8_t *ip;
-			size_t iplen;
-
-			if (hints_addr(h, i, j, &ss, &sl) != HINTS_OK)
-				continue;
-			ip = netaddr_bytes((const struct sockaddr *)&ss,
-			                   &iplen);
-			if (ip != NULL)
-				iter_ns_add_addr(req, ns,
-				                 iplen == 4 ? WIRE_TYPE_A :
-				                              WIRE_TYPE_AAAA,
-				                 ip, iplen);
-		}
+		iter_hints_addrs(req, ns, i);
 		z->nns++;
 	}
 }

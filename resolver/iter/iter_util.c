@@ -6,9 +6,11 @@
  * (checked); RDATA is read from parsed messages with the bounded reader
  * only.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "conf/cfg.h"
+#include "base/netaddr.h"
 #include "infra/hints.h"
 #include "iter_int.h"
 
@@ -131,10 +133,10 @@ static bool iter_rdata_layout(uint16_t type, size_t *pre, size_t *names,
 	}
 }
 
-bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
-                     size_t len)
+/* The index of the root hint named (name, len), or SIZE_MAX. */
+static size_t iter_hints_find(const struct hints *h, const uint8_t *name,
+                              size_t len)
 {
-	const struct hints *h = req->env->hints;
 	size_t i, n = h != NULL ? hints_ns_count(h) : 0;
 
 	for (i = 0; i < n; i++) {
@@ -142,9 +144,46 @@ bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
 		const uint8_t *hn = hints_ns_name(h, i, &hl);
 
 		if (hn != NULL && wire_name_equal(hn, hl, name, len))
-			return true;
+			return i;
 	}
-	return false;
+	return SIZE_MAX;
+}
+
+bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
+                     size_t len)
+{
+	return iter_hints_find(req->env->hints, name, len) != SIZE_MAX;
+}
+
+void iter_hints_addrs(struct iter_req *req, struct iter_ns *ns, size_t i)
+{
+	const struct hints *h = req->env->hints;
+	size_t j;
+
+	for (j = 0; h != NULL && j < hints_addr_count(h, i); j++) {
+		struct sockaddr_storage ss;
+		socklen_t sl;
+		const uint8_t *ip;
+		size_t iplen;
+
+		if (hints_addr(h, i, j, &ss, &sl) != HINTS_OK)
+			continue;
+		ip = netaddr_bytes((const struct sockaddr *)&ss, &iplen);
+		if (ip != NULL)
+			iter_ns_add_addr(req, ns,
+			                 iplen == ITER_IPV4_BYTES ?
+			                         WIRE_TYPE_A :
+			                         WIRE_TYPE_AAAA,
+			                 ip, iplen);
+	}
+}
+
+void iter_ns_hints_addrs(struct iter_req *req, struct iter_ns *ns)
+{
+	size_t i = iter_hints_find(req->env->hints, ns->name, ns->namelen);
+
+	if (i != SIZE_MAX)
+		iter_hints_addrs(req, ns, i);
 }
 
 bool iter_rdata_valid(const struct wire_msg *m, const struct wire_rr *rr)
