@@ -694,7 +694,7 @@ static bool iter_signer_below(const struct wire_msg *m, const uint8_t *zone,
 
 		if (rr->type != WIRE_TYPE_RRSIG ||
 		    !iter_sig_signer(m, rr, signer, slen) ||
-		    *slen >= zonelen ||
+		    *slen <= zonelen ||
 		    !iter_name_under(signer, *slen, zone, zonelen) ||
 		    !iter_name_under(name, namelen, signer, *slen))
 			continue;

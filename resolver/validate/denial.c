@@ -272,6 +272,18 @@ static int nsec_covered(const struct dnssec_denial *d, const uint8_t *name,
 	return 0;
 }
 
+/* NSEC v proves its owner has no qtype. A DS question is answered by
+ * the parent, so an apex NSEC (SOA set) cannot deny it, except at the
+ * root, which has no parent: its own apex NSEC is the proof (RFC 4035
+ * section 3.1.4.1). */
+static int nsec_nodata_ok(const struct nsec_rr *v, uint16_t qtype)
+{
+	if (qtype == WIRE_TYPE_DS && v->ownerlen == 1)
+		return !has(v->bm, v->bmlen, WIRE_TYPE_DS) &&
+		       !has(v->bm, v->bmlen, WIRE_TYPE_CNAME);
+	return denial_nodata(v->bm, v->bmlen, qtype);
+}
+
 /* Some NSEC owned by name proves it has no qtype. */
 static int nsec_nodata(const struct dnssec_denial *d, const uint8_t *name,
                        size_t len, uint16_t qtype)
@@ -282,7 +294,7 @@ static int nsec_nodata(const struct dnssec_denial *d, const uint8_t *name,
 	for (i = 0; i < d->count; i++)
 		if (nsec_get(d, i, &v) &&
 		    wire_name_equal(v.owner, v.ownerlen, name, len) &&
-		    denial_nodata(v.bm, v.bmlen, qtype))
+		    nsec_nodata_ok(&v, qtype))
 			return 1;
 	return 0;
 }

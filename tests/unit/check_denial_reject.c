@@ -91,6 +91,31 @@ START_TEST(test_nsec_bitmap_rules)
 }
 END_TEST
 
+/* RFC 4035 section 3.1.4.1: a DS lives in the parent, so an apex NSEC
+ * never denies it; the root has no parent, and its own apex NSEC is the
+ * only proof that ". DS" does not exist. */
+START_TEST(test_nsec_root_ds)
+{
+	struct set s;
+
+	set_init(&s, ".");
+	add_nsec(&s, ".", "com.", "NS SOA RRSIG NSEC DNSKEY");
+	ck_assert_int_eq(deny_type(&s, ".", WIRE_TYPE_DS), DNSSEC_OK);
+	set_init(&s, ".");
+	add_nsec(&s, ".", "com.", "NS SOA DS RRSIG NSEC DNSKEY");
+	ck_assert_int_eq(deny_type(&s, ".", WIRE_TYPE_DS), DNSSEC_ENOPROOF);
+	set_init(&s, ".");
+	add_nsec(&s, ".", "com.", "CNAME RRSIG NSEC");
+	ck_assert_int_eq(deny_type(&s, ".", WIRE_TYPE_DS), DNSSEC_ENOPROOF);
+	/* the exception is the root's: a TLD's apex NSEC denies nothing of
+	 * its DS, even from the root zone's set */
+	set_init(&s, "com.");
+	add_nsec(&s, "com.", "a.com.", "NS SOA RRSIG NSEC DNSKEY");
+	ck_assert_int_eq(deny_type(&s, "com.", WIRE_TYPE_DS),
+	                 DNSSEC_ENOPROOF);
+}
+END_TEST
+
 /* RFC 6840 section 4.1: an NSEC at a delegation (NS, no SOA) or at a
  * DNAME proves nothing below it, nor any type but DS at it. */
 START_TEST(test_nsec_delegation)
@@ -539,6 +564,7 @@ TCase *denial_reject_tcase(void)
 	tcase_add_test(tc, test_nsec_missing);
 	tcase_add_test(tc, test_nsec_bitmap_rules);
 	tcase_add_test(tc, test_nsec_delegation);
+	tcase_add_test(tc, test_nsec_root_ds);
 	tcase_add_test(tc, test_wrong_zone);
 	tcase_add_loop_test(tc, test_nsec3_missing, 0, 2);
 	tcase_add_test(tc, test_nsec3_bitmap_rules);
