@@ -442,6 +442,18 @@ static int resp_records(struct wire_writer *w, const struct respond_query *q,
 	return rc == RESPOND_ESPACE ? RESPOND_OK : rc;
 }
 
+/*
+ * Whether a response of this RCODE may carry AD: only an answer
+ * (NOERROR, NXDOMAIN) has sections to vouch for (RFC 4035 section
+ * 3.2.3); SERVFAIL, REFUSED, FORMERR and every other error never do,
+ * whatever the status of the data that led there (a loop of secure
+ * CNAMEs, a secure DNAME that rewrites to itself).
+ */
+static bool rcode_may_ad(unsigned rcode)
+{
+	return rcode == WIRE_RCODE_NOERROR || rcode == WIRE_RCODE_NXDOMAIN;
+}
+
 void respond_plan(const struct respond_query *q, const struct answer *a,
                   struct respond_plan *p)
 {
@@ -456,7 +468,8 @@ void respond_plan(const struct respond_query *q, const struct answer *a,
 	if (a->sec == CACHE_SEC_SECURE) {
 		/* RFC 6840 section 5.7: AD only to clients that show they
 		 * understand it (DO=1 or AD=1). */
-		p->ad = p->dnssec || (q->flags & WIRE_FLAG_AD) != 0;
+		p->ad = (p->dnssec || (q->flags & WIRE_FLAG_AD) != 0) &&
+		        rcode_may_ad(p->rcode);
 		return;
 	}
 	if (a->sec != CACHE_SEC_BOGUS)
@@ -517,7 +530,8 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 		return rc;
 	if (tc)
 		out[2] |= (uint8_t)(WIRE_FLAG_TC >> 8);
-	if (p.ad)
+	/* the one place AD is written: never on an error */
+	if (p.ad && rcode_may_ad(p.rcode))
 		out[RESPOND_FLAGS_LOW] |= (uint8_t)WIRE_FLAG_AD;
 	if (truncated != NULL)
 		*truncated = tc;

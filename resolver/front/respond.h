@@ -23,7 +23,9 @@
  *     the authority section (unless the question asks for that type),
  *     the counts following what is written;
  *   - AD only for SECURE data, and only to a client that set DO or AD
- *     (RFC 6840 section 5.7); never copied from upstream;
+ *     (RFC 6840 section 5.7); never copied from upstream; never on an
+ *     error RCODE (SERVFAIL, REFUSED, FORMERR...: respond_build writes
+ *     AD in one place and checks the RCODE there, whatever the plan);
  *   - BOGUS data: SERVFAIL without records to CD=0 clients, with EDE 6
  *     (or the answer's own EDE); CD=1 clients get the data, no AD;
  *   - an EDE option (RFC 8914) goes into the OPT record whenever the

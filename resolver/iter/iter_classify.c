@@ -292,13 +292,18 @@ static bool iter_header_ok(const struct wire_msg *m, struct iter_class *c)
 	return true;
 }
 
-/* Every record of the reply parses by its type's layout. */
+/* Every record of the reply, in every section, parses by its type's
+ * layout: names in RDATA (iter_rdata_valid) and the DNSSEC types
+ * (wire_rdata_check), so a broken RRSIG beside a good one, or a DS
+ * whose digest is cut short, makes the whole reply bad. */
 static bool iter_records_ok(const struct wire_msg *m, struct iter_class *c)
 {
 	size_t i;
 
 	for (i = 0; i < m->an + m->ns + m->ar; i++)
-		if (!iter_rdata_valid(m, &m->rr[i])) {
+		if (!iter_rdata_valid(m, &m->rr[i]) ||
+		    wire_rdata_check(m->rr[i].type, m->buf + m->rr[i].rdata,
+		                     m->rr[i].rdlen) != WIRE_OK) {
 			c->kind = ITER_K_ERROR;
 			c->why = ITER_WHY_MALFORMED;
 			c->malformed = true;

@@ -15,8 +15,6 @@
  *  breaks keys, signatures and digests on one line. */
 #define B64_GROUP_CHARS 56
 #define HEX_GROUP_BYTES (B64_GROUP_CHARS / 2)
-/** Bytes of one type bitmap window at most (RFC 4034 4.1.2). */
-#define BITMAP_WINDOW_MAX 32
 /** Base64 and base32hex block sizes (RFC 4648). */
 #define B64_IN 3
 #define B64_OUT 4
@@ -190,44 +188,20 @@ static bool put_plain_name(struct rrtext_tb *t, const uint8_t *p, size_t n,
 	char text[WIRE_NAME_TEXT_MAX];
 	size_t i = *pos;
 
-	while (i < n && p[i] != 0) {
-		if (p[i] > WIRE_LABEL_MAX || i - *pos >= WIRE_NAME_MAX)
-			return false;
-		i += 1 + (size_t)p[i];
-	}
-	if (i >= n)
-		return false;
-	i++;
-	if (wire_name_to_text(p + *pos, i - *pos, text, sizeof text, NULL) !=
-	    WIRE_OK)
+	if (!wire_rdata_plain_name(p, n, &i) ||
+	    wire_name_to_text(p + *pos, i - *pos, text, sizeof text, NULL) !=
+	            WIRE_OK)
 		return false;
 	rrtext_tb_puts(t, text);
 	*pos = i;
 	return true;
 }
 
-/* Is the bitmap at [pos, n) canonical (RFC 4034 4.1.2: windows in
- * increasing order, 1-32 bytes, the last not zero) with at most
- * RRTEXT_BITMAP_TYPES_MAX types? */
+/* Is the bitmap at [pos, n) canonical with at most
+ * RRTEXT_BITMAP_TYPES_MAX types? (wire_rdata_bitmap_ok) */
 static bool bitmap_ok(const uint8_t *p, size_t n, size_t pos)
 {
-	size_t len, i, types = 0;
-	int last = -1;
-
-	while (pos < n) {
-		if (n - pos < 2)
-			return false;
-		len = p[pos + 1];
-		if ((int)p[pos] <= last || len == 0 ||
-		    len > BITMAP_WINDOW_MAX || len > n - pos - 2 ||
-		    p[pos + 1 + len] == 0)
-			return false;
-		last = p[pos];
-		for (i = 0; i < len; i++)
-			types += (size_t)__builtin_popcount(p[pos + 2 + i]);
-		pos += 2 + len;
-	}
-	return types <= RRTEXT_BITMAP_TYPES_MAX;
+	return wire_rdata_bitmap_ok(p, n, pos, RRTEXT_BITMAP_TYPES_MAX);
 }
 
 /* The types of a checked bitmap, each after a blank. */
@@ -287,11 +261,11 @@ static int rd_rrsig(struct rrtext_tb *t, const uint8_t *p, size_t n)
 
 /* DNSKEY, CDNSKEY (RFC 4034 2.2): "257 3 13 BASE64"; DS, CDS (5.3):
  * "12345 13 2 HEX": three numbers of 2, 1 and 1 bytes, then the key or
- * the digest, not empty. */
-static int rd_key_or_ds(struct rrtext_tb *t, const uint8_t *p, size_t n,
-                        bool ds)
+ * the digest (not empty; a digest of its type's length: wire_rdata_check). */
+static int rd_key_or_ds(struct rrtext_tb *t, uint16_t type, const uint8_t *p,
+                        size_t n, bool ds)
 {
-	if (n <= 4)
+	if (wire_rdata_check(type, p, n) != WIRE_OK)
 		return WIRE_ERDATA;
 	rrtext_tb_printf(t, "%u %u %u ", (unsigned)(p[0] << 8 | p[1]), p[2],
 	                 p[3]);
@@ -319,16 +293,16 @@ static int rd_nsec(struct rrtext_tb *t, const uint8_t *p, size_t n)
 static bool put_nsec3_params(struct rrtext_tb *t, const uint8_t *p, size_t n,
                              size_t *pos)
 {
-	size_t salt;
+	size_t end = wire_rdata_nsec3_params(p, n);
 
-	if (n < 5 || (salt = p[4]) > n - 5)
+	if (end == 0)
 		return false;
 	rrtext_tb_printf(t, "%u %u %u ", p[0], p[1],
 	                 (unsigned)(p[2] << 8 | p[3]));
-	if (salt == 0)
+	if (end == 5)
 		rrtext_tb_putc(t, '-');
-	rrtext_tb_hex(t, p + 5, salt, 0);
-	*pos = 5 + salt;
+	rrtext_tb_hex(t, p + 5, end - 5, 0);
+	*pos = end;
 	return true;
 }
 
@@ -367,9 +341,9 @@ int rrtext_dnssec_rdata(struct rrtext_tb *t, uint16_t type, const uint8_t *p,
 	switch (type) {
 	case WIRE_TYPE_RRSIG: return rd_rrsig(t, p, n);
 	case WIRE_TYPE_DNSKEY:
-	case RRTEXT_TYPE_CDNSKEY: return rd_key_or_ds(t, p, n, false);
+	case RRTEXT_TYPE_CDNSKEY: return rd_key_or_ds(t, type, p, n, false);
 	case WIRE_TYPE_DS:
-	case RRTEXT_TYPE_CDS: return rd_key_or_ds(t, p, n, true);
+	case RRTEXT_TYPE_CDS: return rd_key_or_ds(t, type, p, n, true);
 	case WIRE_TYPE_NSEC: return rd_nsec(t, p, n);
 	case WIRE_TYPE_NSEC3: return rd_nsec3(t, p, n);
 	case RRTEXT_TYPE_NSEC3PARAM: return rd_nsec3param(t, p, n);

@@ -30,6 +30,7 @@
 
 #include "base/base.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -290,6 +291,49 @@ int wire_read_rr(const uint8_t *buf, size_t len, size_t *pos,
 int wire_read_rdata_name(const uint8_t *buf, size_t len,
                          const struct wire_rr *rr, size_t *pos, uint8_t *out,
                          size_t *outlen, unsigned flags) MUST_CHECK;
+
+/* ------------------------------------------------------------------ */
+/* RDATA of the DNSSEC types (wire_rdata.c)                            */
+
+/**
+ * Check the RDATA of a record by its type's layout: RRSIG (RFC 4034
+ * s3.1: 18 fixed bytes, an uncompressed signer, a signature that is not
+ * empty), DNSKEY and CDNSKEY (4 fixed bytes and a key), DS and CDS (4
+ * fixed bytes and a digest of the length its type gives: 20 for SHA-1,
+ * 32 for SHA-256 and GOST, 48 for SHA-384, type 0 never but the CDS
+ * delete request), NSEC (an uncompressed next name, a canonical bitmap
+ * that is not empty), NSEC3 (parameters, salt, a hash that is not
+ * empty, a canonical bitmap), NSEC3PARAM (parameters and salt, nothing
+ * after). A canonical bitmap has its windows in increasing order, each
+ * of 1-32 bytes, the last byte of each not zero (RFC 4034 s4.1.2).
+ * @param type: the record type; other types pass.
+ * @param p, n: the RDATA.
+ * @return WIRE_OK, or WIRE_ERDATA when it does not parse.
+ */
+int wire_rdata_check(uint16_t type, const uint8_t *p, size_t n) MUST_CHECK;
+
+/**
+ * Walk an uncompressed name inside RDATA (labels of at most 63 bytes,
+ * at most 255 bytes, ending in the root label before n).
+ * @param p, n: the RDATA.
+ * @param pos: where the name starts; past it on success.
+ * @return true when the name is whole; *pos unchanged otherwise.
+ */
+bool wire_rdata_plain_name(const uint8_t *p, size_t n, size_t *pos);
+
+/**
+ * Whether the type bitmap at [pos, n) is canonical (see
+ * wire_rdata_check) and names at most types_max types.
+ */
+bool wire_rdata_bitmap_ok(const uint8_t *p, size_t n, size_t pos,
+                          size_t types_max);
+
+/**
+ * The length of the parameters of an NSEC3 or NSEC3PARAM RDATA (hash
+ * algorithm, flags, iterations, salt length, salt).
+ * @return that length, or 0 when they run past n.
+ */
+size_t wire_rdata_nsec3_params(const uint8_t *p, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* Messages                                                            */

@@ -231,6 +231,44 @@ START_TEST(test_ad_rules)
 }
 END_TEST
 
+/* An error never carries AD, whatever the status of the data behind it
+ * (a loop of secure CNAMEs ends in SERVFAIL; RFC 4035 section 3.2.3):
+ * neither to DO=1, nor to AD=1, nor with CD=1; the plan says the same. */
+START_TEST(test_ad_never_on_error)
+{
+	static const unsigned errs[] = { WIRE_RCODE_SERVFAIL,
+		                         WIRE_RCODE_REFUSED,
+		                         WIRE_RCODE_FORMERR, WIRE_RCODE_NOTIMP };
+	static const unsigned cl[] = { Q_DO, WIRE_FLAG_AD,
+		                       Q_DO | WIRE_FLAG_CD };
+	struct respond_query q;
+	struct respond_plan p;
+	struct answer a;
+	struct wire_msg m;
+	size_t i, j;
+
+	for (i = 0; i < sizeof errs / sizeof errs[0]; i++)
+		for (j = 0; j < sizeof cl / sizeof cl[0]; j++) {
+			q = mkq("www.example.", WIRE_TYPE_A, cl[j], 1232);
+			mkanswer(&a, 60);
+			a.sec = CACHE_SEC_SECURE;
+			a.rcode = (uint8_t)errs[i];
+			m = build(&q, &a, 4096, NULL);
+			ck_assert_uint_eq(m.hdr.flags & WIRE_FLAG_AD, 0);
+			ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), errs[i]);
+			respond_plan(&q, &a, &p);
+			ck_assert(!p.ad);
+		}
+	/* NXDOMAIN is an answer: AD stays. */
+	q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 1232);
+	mkanswer(&a, 60);
+	a.sec = CACHE_SEC_SECURE;
+	a.rcode = WIRE_RCODE_NXDOMAIN;
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_ne(m.hdr.flags & WIRE_FLAG_AD, 0);
+}
+END_TEST
+
 /* The OPT record's RDATA of the last built response, and its length. */
 static const uint8_t *opt_rdata(const struct wire_msg *m, size_t *len)
 {
@@ -491,6 +529,7 @@ static Suite *respond_dnssec_suite(void)
 	suite_add_tcase(s, t);
 	t = tcase_create("flags");
 	tcase_add_test(t, test_ad_rules);
+	tcase_add_test(t, test_ad_never_on_error);
 	tcase_add_test(t, test_bogus);
 	tcase_add_test(t, test_ede_bytes);
 	suite_add_tcase(s, t);

@@ -347,6 +347,60 @@ START_TEST(malformed_is_generic)
 }
 END_TEST
 
+/* The codec's check (wire_rdata_check, which makes an upstream reply
+ * bad) refuses every malformed vector and passes every good one. */
+START_TEST(malformed_fails_check)
+{
+	uint8_t rd[256];
+	size_t n = unhex(malformed[_i].hex, rd, sizeof rd);
+
+	ck_assert_int_eq(wire_rdata_check(malformed[_i].type, rd, n),
+	                 WIRE_ERDATA);
+}
+END_TEST
+
+START_TEST(vectors_pass_check)
+{
+	uint8_t rd[1024];
+	size_t n = unhex(vecs[_i].hex, rd, sizeof rd);
+
+	ck_assert_int_eq(wire_rdata_check(vecs[_i].type, rd, n), WIRE_OK);
+}
+END_TEST
+
+/* The hostile cases of the replay scenarios (issue 21 item 9) and the DS
+ * digest lengths dnspython holds a DS to. */
+START_TEST(rdata_check_hostile)
+{
+	static const struct vec bad[] = {
+		{ WIRE_TYPE_RRSIG, "00010d0300000e10ffffffff000000001234"
+		                   "076578616d706c6503636f", NULL },
+		{ WIRE_TYPE_DNSKEY, "010103", NULL },
+		{ WIRE_TYPE_NSEC3, "01000000ff00", NULL },
+		{ WIRE_TYPE_DS, "30390d0200", NULL },   /* SHA-256, 1 byte */
+		{ WIRE_TYPE_DS, "30390d01aabb", NULL }, /* SHA-1, 2 bytes */
+		{ WIRE_TYPE_DS, "30390d00aa", NULL },   /* type 0 */
+		{ 51, "0100000001", NULL },             /* salt cut short */
+	};
+	uint8_t rd[64];
+	size_t i, n;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		n = unhex(bad[i].hex, rd, sizeof rd);
+		ck_assert_int_eq(wire_rdata_check(bad[i].type, rd, n),
+		                 WIRE_ERDATA);
+	}
+	/* an unknown digest type: any digest that is not empty */
+	n = unhex("30390d09aa", rd, sizeof rd);
+	ck_assert_int_eq(wire_rdata_check(WIRE_TYPE_DS, rd, n), WIRE_OK);
+	/* the CDS delete request (RFC 8078 section 4) */
+	n = unhex("0000000000", rd, sizeof rd);
+	ck_assert_int_eq(wire_rdata_check(RRTEXT_TYPE_CDS, rd, n), WIRE_OK);
+	/* other types pass whatever they hold */
+	ck_assert_int_eq(wire_rdata_check(WIRE_TYPE_TXT, rd, 0), WIRE_OK);
+}
+END_TEST
+
 /* An NSEC naming windows full windows of types: names up to
  * RRTEXT_BITMAP_TYPES_MAX types, the generic form beyond. */
 static size_t full_nsec(uint8_t *rd, unsigned windows)
@@ -907,6 +961,11 @@ static Suite *rrtext_dnssec_suite(void)
 	tcase_add_loop_test(tc, malformed_is_generic, 0,
 	                    (int)(sizeof malformed / sizeof malformed[0]));
 	tcase_add_test(tc, bitmap_cap);
+	tcase_add_loop_test(tc, malformed_fails_check, 0,
+	                    (int)(sizeof malformed / sizeof malformed[0]));
+	tcase_add_loop_test(tc, vectors_pass_check, 0,
+	                    (int)(sizeof vecs / sizeof vecs[0]));
+	tcase_add_test(tc, rdata_check_hostile);
 	tcase_add_loop_test(tc, reader_refuses, 0,
 	                    (int)(sizeof bad_text / sizeof bad_text[0]));
 	tcase_add_test(tc, reader_limits);
