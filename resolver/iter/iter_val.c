@@ -39,6 +39,7 @@
 #define EDE_DNSKEY_MISSING 9
 #define EDE_RRSIGS_MISSING 10
 #define EDE_NSEC_MISSING 12
+#define EDE_EXPIRED_BEFORE_VALID 25 /* IANA, for Unbound */
 #define EDE_NSEC3_ITERATIONS 27
 
 bool iter_img_add(struct iter_img *img, const uint8_t *owner, size_t ownerlen,
@@ -127,12 +128,13 @@ static uint16_t iter_ede_of(int status)
 	case DNSSEC_EUNSUPPORTED_DIGEST: return EDE_UNSUPPORTED_DIGEST;
 	case DNSSEC_EEXPIRED: return EDE_EXPIRED;
 	case DNSSEC_ENOTYET: return EDE_NOT_YET;
+	case DNSSEC_EVALIDITY: return EDE_EXPIRED_BEFORE_VALID;
 	case DNSSEC_EKEYTAG:
 	case DNSSEC_EMISMATCH: return EDE_DNSKEY_MISSING;
 	case DNSSEC_ENOSIG: return EDE_RRSIGS_MISSING;
+	case DNSSEC_EUNSUPPORTED_HASH: /* such NSEC3 are ignored */
 	case DNSSEC_ENOPROOF: return EDE_NSEC_MISSING;
-	case DNSSEC_EITERATIONS:
-	case DNSSEC_EUNSUPPORTED_HASH: return EDE_NSEC3_ITERATIONS;
+	case DNSSEC_EITERATIONS: return EDE_NSEC3_ITERATIONS;
 	case DNSSEC_EBUDGET: return EDE_OTHER;
 	default: return EDE_BOGUS;
 	}
@@ -144,9 +146,7 @@ void iter_val_note(struct iter_req *req, uint8_t sec, int status)
 	    (sec == CACHE_SEC_BOGUS || sec == CACHE_SEC_INSECURE)) {
 		req->val_ede = true;
 		req->val_ede_code = iter_ede_of(status);
-		req->val_ede_text = status == DNSSEC_EBUDGET ?
-		                            "DNSSEC validation work cap" :
-		                            dnssec_strerror(status);
+		req->val_ede_text = dnssec_strerror(status);
 	}
 	if (!req->val_any || sec == CACHE_SEC_BOGUS)
 		req->val_sec = sec;
@@ -346,8 +346,9 @@ static uint8_t iter_denial_sec(int rc, int *status)
 	switch (rc) {
 	case DNSSEC_OK: return CACHE_SEC_SECURE;
 	case DNSSEC_EOPTOUT: *status = DNSSEC_OK; return CACHE_SEC_INSECURE;
-	case DNSSEC_EITERATIONS:
-	case DNSSEC_EUNSUPPORTED_HASH: return CACHE_SEC_INSECURE;
+	case DNSSEC_EITERATIONS: return CACHE_SEC_INSECURE;
+	/* RFC 5155 s8.1: NSEC3 of an unknown hash are ignored: nothing
+	 * proves the denial (DNSSEC_EUNSUPPORTED_HASH too) */
 	default: return CACHE_SEC_BOGUS;
 	}
 }

@@ -396,7 +396,7 @@ int autotrust_update(struct autotrust_zone *z,
                      uint32_t ttl, time_t now, struct autotrust_events *ev)
 {
 	struct dnssec_work w = { AUTOTRUST_VERIFY_MAX, AUTOTRUST_VERIFY_MAX,
-		                 NULL };
+		                 NULL, 0 };
 	uint32_t expiry;
 
 	memset(ev, 0, sizeof *ev);

@@ -137,7 +137,12 @@ enum dnssec_status {
 	DNSSEC_ENOPROOF,     /**< the records given do not prove the denial */
 	DNSSEC_EBUDGET,      /**< a per-query cap on work (hashes,
 	                          verifications) was reached */
-	DNSSEC_ENOSIG        /**< no RRSIG covers the RRset */
+	DNSSEC_ENOSIG,       /**< no RRSIG covers the RRset */
+	DNSSEC_EVALIDITY,    /**< expiration not after inception (RFC
+	                          1982 serial arithmetic) */
+	DNSSEC_EFAILCAP      /**< the question's failed verifications
+	                          reached their limit (KeyTrap): the
+	                          signatures are at fault */
 };
 
 /**
@@ -317,9 +322,10 @@ int dnssec_signed_data(const struct dnssec_rrsig *sig,
 /**
  * The checks of RFC 4035 section 5.3.1 that need no chain: the signer is
  * the zone and the zone is the owner or above it, the type covered is
- * the RRset's, the labels field is at most the owner's labels, now lies
- * within [inception, expiration] in serial-number arithmetic (RFC 4034
- * section 3.1.5, RFC 1982: right across the 2106 wrap), and the DNSKEY
+ * the RRset's, the labels field is at most the owner's labels, the
+ * expiration comes after the inception and now lies within [inception,
+ * expiration], all in serial-number arithmetic (RFC 4034 section 3.1.5,
+ * RFC 1982: right across the 2106 wrap), and the DNSKEY
  * has the RRSIG's key tag and algorithm, protocol 3 and the Zone Key flag.
  * @param sig: a parsed RRSIG.
  * @param set: the RRset it covers (owner and type are read).
@@ -327,7 +333,8 @@ int dnssec_signed_data(const struct dnssec_rrsig *sig,
  * @param key: the parsed DNSKEY.
  * @param now: wall-clock seconds (only its low 32 bits matter).
  * @return DNSSEC_OK or the first failed check: DNSSEC_ESIGNER,
- *   DNSSEC_ETYPE, DNSSEC_ELABELS, DNSSEC_ENOTYET, DNSSEC_EEXPIRED,
+ *   DNSSEC_ETYPE, DNSSEC_ELABELS, DNSSEC_EVALIDITY, DNSSEC_ENOTYET,
+ *   DNSSEC_EEXPIRED,
  *   DNSSEC_EPROTOCOL, DNSSEC_ENOTZONEKEY, DNSSEC_EALGMISMATCH,
  *   DNSSEC_EKEYTAG; DNSSEC_EFORMAT for a malformed owner or zone.
  */

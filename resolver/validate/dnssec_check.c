@@ -43,6 +43,11 @@ static int check_rrsig(const struct dnssec_rrsig *sig,
 		return DNSSEC_ETYPE;
 	if (sig->labels > labels)
 		return DNSSEC_ELABELS;
+	/* a validity period that ends at or before it starts is no period:
+	 * with both ends compared to now alone, one longer than 2^31 s
+	 * would pass (serial order is not transitive) */
+	if (serial_le(sig->expiration, sig->inception))
+		return DNSSEC_EVALIDITY;
 	if (!serial_le(sig->inception, now))
 		return DNSSEC_ENOTYET;
 	if (!serial_le(now, sig->expiration))

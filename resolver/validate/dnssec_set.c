@@ -29,13 +29,27 @@ static size_t signed_cap(const struct dnssec_rrset *set)
 	return cap;
 }
 
-/* Fold one signature's failure into the verdict: the shared reason, or
- * "bad signature" when reasons differ. */
+/* What a failure tells of the RRset when no signature verifies: a
+ * signature by a key not among those given (another key of the zone, or
+ * one not vouched for by the DS) tells least, one outside its validity
+ * period most (RFC 8914 has codes of its own for them). */
+static int weight(int rc)
+{
+	switch (rc) {
+	case DNSSEC_EKEYTAG: return 0;
+	case DNSSEC_EEXPIRED:
+	case DNSSEC_ENOTYET: return 2;
+	default: return 1;
+	}
+}
+
+/* Fold one signature's failure into the verdict: the weightiest reason;
+ * among ordinary ones that differ, "bad signature". */
 static void fold(int *acc, int rc)
 {
-	if (*acc == DNSSEC_ENOSIG)
+	if (*acc == DNSSEC_ENOSIG || weight(rc) > weight(*acc))
 		*acc = rc;
-	else if (*acc != rc)
+	else if (weight(rc) == 1 && weight(*acc) == 1 && *acc != rc)
 		*acc = DNSSEC_EBADSIG;
 }
 
@@ -68,52 +82,92 @@ static int verify_key(struct dnssec_work *w, const struct dnssec_dnskey *key,
 	return rc;
 }
 
-/* Try one RRSIG with the keys of its tag; DNSSEC_OK fills v. */
-static int try_sig(const struct dnssec_rrset *set,
-                   const struct dnssec_rrsig *sig, const uint8_t *zone,
-                   size_t zonelen, const struct dnssec_rdata *keys,
-                   size_t nkeys, time_t now, struct dnssec_work *w,
-                   uint8_t *scratch, size_t cap, struct dnssec_verdict *v)
+/* One RRSIG being tried: its RRset, zone, time and budget, and the
+ * scratch its signed data is built in once (slen 0: not yet). */
+struct sig_try {
+	const struct dnssec_rrset *set;
+	const uint8_t *zone;
+	size_t zonelen;
+	time_t now;
+	struct dnssec_work *w;
+	uint8_t *scratch;
+	size_t cap, slen;
+};
+
+/* Try the RRSIG with one key of its tag; DNSSEC_OK fills v. */
+static int try_key(struct sig_try *t, const struct dnssec_rrsig *sig,
+                   const struct dnssec_dnskey *key, struct dnssec_verdict *v)
+{
+	struct dnssec_work *w = t->w;
+	uint32_t left;
+	int k = dnssec_rrsig_check(sig, t->set, t->zone, t->zonelen, key,
+	                           t->now);
+
+	if (k == DNSSEC_OK && !dnssec_alg_supported(sig->alg))
+		k = DNSSEC_EUNSUPPORTED_ALG;
+	if (k != DNSSEC_OK)
+		return k;
+	/* out of failures: the signatures are the fault (bogus, and cached
+	 * so); out of verifications: the question's work */
+	if (w->fail_left == 0)
+		return DNSSEC_EFAILCAP;
+	if (w->verify_left == 0)
+		return DNSSEC_EBUDGET;
+	w->verify_left--;
+	k = verify_key(w, key, sig, t->set, t->scratch, t->cap, &t->slen);
+	if (k != DNSSEC_OK) {
+		w->fail_left--;
+		return k;
+	}
+	left = sig->expiration - (uint32_t)t->now;
+	v->labels = sig->labels;
+	v->tag = key->tag;
+	v->ttl = sig->orig_ttl < left ? sig->orig_ttl : left;
+	w->good = base_fnv1a(key->rdata, key->rdlen, 0);
+	return DNSSEC_OK;
+}
+
+/* Key r parsed into *key if it has the RRSIG's tag and algorithm. */
+static bool key_of(const struct dnssec_rdata *r,
+                   const struct dnssec_rrsig *sig, struct dnssec_dnskey *key)
+{
+	const uint8_t *kd = rd_bytes(r);
+
+	return kd != NULL && dnssec_dnskey_parse(kd, r->len, key) == DNSSEC_OK &&
+	       key->tag == sig->tag && key->alg == sig->alg;
+}
+
+/* Try one RRSIG with the keys of its tag, the key that verified last for
+ * the question first (keys sharing a tag then cost their failures once
+ * a question, not once an RRset); DNSSEC_OK fills v. */
+static int try_sig(struct sig_try *t, const struct dnssec_rrsig *sig,
+                   const struct dnssec_rdata *keys, size_t nkeys,
+                   struct dnssec_verdict *v)
 {
 	int rc = DNSSEC_EKEYTAG;
-	size_t i, tried = 0, slen = 0;
+	size_t i, tried = 0;
+	int pass;
 
-	for (i = 0; i < nkeys && tried < DNSSEC_KEYS_PER_TAG; i++) {
-		const uint8_t *kd = rd_bytes(&keys[i]);
-		struct dnssec_dnskey key;
-		int k;
+	for (pass = t->w->good != 0 ? 0 : 1; pass < 2; pass++) {
+		for (i = 0; i < nkeys && tried < DNSSEC_KEYS_PER_TAG; i++) {
+			struct dnssec_dnskey key;
+			bool good;
+			int k;
 
-		if (kd == NULL ||
-		    dnssec_dnskey_parse(kd, keys[i].len, &key) != DNSSEC_OK ||
-		    key.tag != sig->tag || key.alg != sig->alg)
-			continue;
-		tried++;
-		k = dnssec_rrsig_check(sig, set, zone, zonelen, &key, now);
-		if (k == DNSSEC_OK && !dnssec_alg_supported(sig->alg))
-			k = DNSSEC_EUNSUPPORTED_ALG;
-		/* out of failures: the signatures are the fault (bogus, and
-		 * cached so); out of verifications: the question's work */
-		if (k == DNSSEC_OK && w->fail_left == 0)
-			return DNSSEC_EBADSIG;
-		if (k == DNSSEC_OK && w->verify_left == 0)
-			return DNSSEC_EBUDGET;
-		if (k == DNSSEC_OK) {
-			w->verify_left--;
-			k = verify_key(w, &key, sig, set, scratch, cap, &slen);
-			if (k != DNSSEC_OK)
-				w->fail_left--;
+			if (!key_of(&keys[i], sig, &key))
+				continue;
+			good = base_fnv1a(key.rdata, key.rdlen, 0) == t->w->good;
+			if (good != (pass == 0))
+				continue;
+			tried++;
+			k = try_key(t, sig, &key, v);
+			if (k == DNSSEC_OK || k == DNSSEC_EFAILCAP ||
+			    k == DNSSEC_EBUDGET)
+				return k;
+			rc = k;
 		}
-		if (k == DNSSEC_OK) {
-			uint32_t left = sig->expiration - (uint32_t)now;
-
-			v->labels = sig->labels;
-			v->tag = key.tag;
-			v->ttl = sig->orig_ttl < left ? sig->orig_ttl : left;
-			return DNSSEC_OK;
-		}
-		rc = k;
 	}
-	return rc;
+	return tried == DNSSEC_KEYS_PER_TAG ? DNSSEC_EFAILCAP : rc;
 }
 
 int dnssec_set_verify(const struct dnssec_rrset *set,
@@ -123,8 +177,8 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
                       time_t now, struct dnssec_work *w,
                       struct dnssec_verdict *v)
 {
-	uint8_t *scratch = NULL;
-	size_t cap, i, tried = 0;
+	struct sig_try t = { set, zone, zonelen, now, w, NULL, 0, 0 };
+	size_t i, tried = 0;
 	int acc = DNSSEC_ENOSIG;
 	bool other = false; /* signed, but by another zone */
 
@@ -132,7 +186,7 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
 	if (set == NULL || set->count == 0 || w == NULL ||
 	    (nsigs > 0 && sigs == NULL) || (nkeys > 0 && keys == NULL))
 		return v->status = DNSSEC_EINVAL;
-	cap = signed_cap(set);
+	t.cap = signed_cap(set);
 	for (i = 0; i < nsigs && tried < DNSSEC_SIGS_PER_SET; i++) {
 		const uint8_t *sd = rd_bytes(&sigs[i]);
 		struct dnssec_rrsig sig;
@@ -148,17 +202,18 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
 			continue;
 		}
 		tried++;
-		if (scratch == NULL && (scratch = malloc(cap)) == NULL)
+		if (t.scratch == NULL && (t.scratch = malloc(t.cap)) == NULL)
 			return v->status = DNSSEC_ECRYPTO;
-		rc = try_sig(set, &sig, zone, zonelen, keys, nkeys, now, w,
-		             scratch, cap, v);
-		if (rc == DNSSEC_OK || rc == DNSSEC_EBUDGET) {
+		t.slen = 0;
+		rc = try_sig(&t, &sig, keys, nkeys, v);
+		if (rc == DNSSEC_OK || rc == DNSSEC_EBUDGET ||
+		    rc == DNSSEC_EFAILCAP) {
 			acc = rc;
 			break;
 		}
 		fold(&acc, rc);
 	}
-	free(scratch);
+	free(t.scratch);
 	if (tried == 0 && other)
 		acc = DNSSEC_ESIGNER;
 	return v->status = acc;

@@ -13,11 +13,18 @@
  *   takes one from the caller's budget (per client question), and at 0
  *   the answer is DNSSEC_EBUDGET without any more crypto; a failed one
  *   also takes one from the failure budget, and at 0 the answer is
- *   DNSSEC_EBADSIG (the signatures are at fault, not the question).
- * - The failure reported when nothing verifies is the one all tried
- *   signatures share (expired, not yet valid, no key with the tag, ...)
- *   and DNSSEC_EBADSIG when they differ, so the EDE code sent to the
- *   client says what is wrong with the zone.
+ *   DNSSEC_EFAILCAP (the signatures are at fault, not the question).
+ * - Keys that share the signing key's tag (RFC 4034 Appendix B: tags
+ *   collide) are tried in turn, each failure paid from the failure
+ *   budget; the key that verified is remembered in the budget
+ *   (w->good) and tried first for the question's later RRsets, so a
+ *   zone with a few colliding keys pays for them once a question.
+ * - The failure reported when nothing verifies is the weightiest the
+ *   tried signatures give: expired or not yet valid (the first of these
+ *   found) over any other; a signature by a key not given
+ *   (DNSSEC_EKEYTAG) counts only when every one is so; other reasons
+ *   that differ give DNSSEC_EBADSIG. The EDE code sent to the client
+ *   then says what is wrong with the zone.
  */
 #ifndef CURVECACHE_RESOLVER_DNSSEC_SET_H
 #define CURVECACHE_RESOLVER_DNSSEC_SET_H
@@ -33,15 +40,16 @@
 
 /** RRSIGs tried per RRset (Unbound's limit: 8). */
 #define DNSSEC_SIGS_PER_SET 8
-/** DNSKEYs tried per key tag of one RRSIG (colliding tags). */
-#define DNSSEC_KEYS_PER_TAG 4
+/** DNSKEYs tried per key tag of one RRSIG (colliding tags): as many as
+ *  the failure budget pays for, so what bounds them is that budget. */
+#define DNSSEC_KEYS_PER_TAG DNSSEC_VERIFY_FAIL_MAX
 /** Signature verifications per client question (Knot: 32 per packet,
  *  PowerDNS: 30 per query). A legitimate chain spends one per RRset it
  *  proves (a cold CNAME chain across zones, a few dozen); */
 #define DNSSEC_VERIFY_MAX 128
 /** ... of which may fail: an honest chain fails almost none, KeyTrap's
  *  colliding keys and signatures fail all (CVE-2023-50387). Past it a
- *  signature is not tried: DNSSEC_EBADSIG (the data's fault, cached as
+ *  signature is not tried: DNSSEC_EFAILCAP (the data's fault, cached as
  *  bogus); past DNSSEC_VERIFY_MAX: DNSSEC_EBUDGET (the question's). */
 #define DNSSEC_VERIFY_FAIL_MAX 16
 
@@ -57,6 +65,8 @@ struct dnssec_work {
 	unsigned fail_left;           /**< failed verifications left */
 	struct dnssec_keycache *keys; /**< NULL: each key is built
 	                                    for its verification */
+	uint64_t good; /**< hash of the DNSKEY RDATA that verified last
+	                    (0: none yet), tried first in its tag */
 };
 
 /** What a verification concluded. */
@@ -86,7 +96,8 @@ struct dnssec_verdict {
  *   DNSSEC_ESIGNER (RRSIGs cover it, none by the zone); DNSSEC_EKEYTAG (no key
  * has the tag); DNSSEC_EEXPIRED, DNSSEC_ENOTYET, DNSSEC_EUNSUPPORTED_ALG or
  * another check's status when every tried signature failed for that reason;
- * DNSSEC_EBADSIG; DNSSEC_EBUDGET; DNSSEC_ECRYPTO (out of memory).
+ * DNSSEC_EBADSIG; DNSSEC_EFAILCAP (out of failed verifications);
+ * DNSSEC_EBUDGET; DNSSEC_ECRYPTO (out of memory).
  */
 int dnssec_set_verify(const struct dnssec_rrset *set,
                       const struct dnssec_rdata *sigs, size_t nsigs,

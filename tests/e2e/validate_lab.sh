@@ -198,7 +198,7 @@ fi
 deep=$("$SIGNED" cases | awk '$2 ~ /^x\.l\.l.*\.d100\./ { print substr($2, 3) }')
 awk -v d="$deep" 'BEGIN { for (i = 0; i < 100; i++)
   printf "k%d.keytrap.sec\nh%d.%s\n", i, i, d }' >"$WORK/flood.names"
-cap_text='EDE: 0 (Other): (DNSSEC validation work cap)'
+cap_text='EDE: 0 (Other): (DNSSEC limit reached: verifications or NSEC3 hashes of one question)'
 bogus0=$(cc_stat num.answer.bogus)
 ede00=$(cc_stat num.answer.ede.0)
 bg_start flood xargs -a "$WORK/flood.names" -P 4 -I Q \

@@ -182,7 +182,12 @@ class World:
         if z.decl.signed and z.decl.denial == "nsec3":
             z.add(apex, T.NSEC3PARAM, 0, rdata(T.NSEC3PARAM, "1 0 %d %s" % (
                 z.decl.iterations, z.decl.salt.hex() or "-")))
+        mates = sum(f.arg for f in z.decl.faults if f.kind == "tagmates")
         for k in z.keys:
+            if k.publish and mates and k.role == "zsk":
+                for rd in dnskeys.tagmates(k.dnskey, mates):
+                    z.add(apex, T.DNSKEY, DNSKEY_TTL, rd)
+                mates = 0
             if k.publish:
                 z.add(apex, T.DNSKEY, DNSKEY_TTL, k.dnskey)
                 z.live[(T.DNSKEY, k.dnskey.to_digestable())] = \
@@ -345,6 +350,9 @@ class World:
             keys = [z.rogue()]
         ttl = args.get("origttl", ttl)
         times = dnskeys.validity(self.now(), kinds, args.get("expires"))
+        if "times" in args:
+            times = tuple((int(self.now()) + d) % 2**32
+                          for d in args["times"])
         sigs = [dnskeys.sign(k, signer.apex, sign_owner, ttl, rdatas, times)
                 for k in keys for _ in range(args.get("sigs", 1))]
         if "badsig" in kinds:
@@ -363,7 +371,11 @@ class World:
             return []
         ttl = z.soa_minimum()
         out = []
+        hashalg = [f.arg for f in z.decl.faults + e.faults
+                   if f.kind == "nsec3hash" and f.applies(name, rdtype)]
         for owner, rdtype2, rd in proofs.proof(z, name, rdtype):
+            if hashalg and rdtype2 == T.NSEC3:
+                rd = rd.replace(algorithm=hashalg[0])
             rdatas, sigs = self.sign(z, e, (owner, owner, rdtype2), ttl, [rd])
             out += [scnfile.Record(owner, ttl, rdtype2, rdata=r)
                     for r in rdatas]

@@ -178,3 +178,27 @@ def spoil_sig(sig):
     """The RRSIG with one bit of its signature changed."""
     data = bytes([sig.signature[0] ^ 0x01]) + sig.signature[1:]
     return sig.replace(signature=data)
+
+
+def tagmates(dnskey, count):
+    """count DNSKEY rdatas with the key tag, flags and algorithm of
+    dnskey but other public keys (RFC 4034 Appendix B sums the bytes of
+    even and of odd offsets apart: two unequal bytes two apart swapped
+    keep the tag); none verifies what dnskey signed."""
+    key, out = dnskey.key, []
+    at = len(key) // 4 - 1  # inside an RSA modulus, past its exponent
+    while len(out) < count:
+        at += 1
+        if at + 2 >= len(key):
+            raise ValueError("no more keys with tag %d" % key_tag(dnskey))
+        if key[at] == key[at + 2]:
+            continue
+        mate = bytearray(key)
+        mate[at], mate[at + 2] = key[at + 2], key[at]
+        out.append(dnskey.replace(key=bytes(mate)))
+    return out
+
+
+def key_tag(dnskey):
+    """The key tag of a DNSKEY rdata."""
+    return dns.dnssec.key_id(dnskey)

@@ -225,7 +225,8 @@ def ask(step):
     """Send the step's query; (reply or None, milliseconds, error)."""
     qname, qtype, opts = step.args
     q = client_message(qname, qtype, opts,
-                       any(x[0] == "ede" for x in step.expect))
+                       any(x[0] in ("ede", "ede-text")
+                           for x in step.expect))
     send = dns.query.tcp if "TCP" in opts else dns.query.udp
     t0 = time.monotonic()
     try:
@@ -303,6 +304,11 @@ def check_header(r, exp, ms):
                                        val not in codes):
             return "EDE %s, want %s" % (codes or "none",
                                          "none" if val is None else val)
+    if kind == "ede-text":
+        texts = [o.text or "" for o in r.options
+                 if isinstance(o, dns.edns.EDEOption)]
+        if not any(val in t for t in texts):
+            return "EDE texts %r, want one with %r" % (texts, val)
     return None
 
 

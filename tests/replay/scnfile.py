@@ -19,7 +19,7 @@ ACTIONS = ("drop", "delay", "wrong-id", "wrong-question", "lowercase", "tc",
 QUERY_OPTS = ("DO", "CD", "AD", "NORD", "TCP")
 FAULTS = ("expired", "notyet", "unknown-key", "nosig", "badsig", "tamper",
           "signer", "nodenial", "ds-mismatch", "bare-referrals", "origttl",
-          "expires", "sigs")
+          "expires", "sigs", "nsec3hash", "times", "tagmates")
 KEY_OPTS = ("nopublish", "nods", "nosign")
 KEY_WINDOWS = ("publish", "ds", "sign")
 DEFAULT_ALG = 13
@@ -287,11 +287,16 @@ def parse_fault(words):
         raise ScnError("fault is one of %s" % ", ".join(FAULTS))
     kind, rest = words[0], words[1:]
     arg = None
-    if kind in ("signer", "origttl", "expires", "sigs"):
+    if kind in ("signer", "origttl", "expires", "sigs", "nsec3hash",
+                "tagmates"):
         if not rest:
             raise ScnError("fault %s needs its argument" % kind)
         arg = rest.pop(0)
         arg = parse_name(arg) if kind == "signer" else int(arg)
+    if kind == "times":
+        if len(rest) < 2:
+            raise ScnError("fault times INCEPTION EXPIRATION")
+        arg = (int(rest.pop(0)), int(rest.pop(0)))
     owner = rdtype = None
     if rest:
         if rest[0] != "on" or len(rest) not in (2, 3):
@@ -349,6 +354,8 @@ def parse_expect(words, rest):
         return ("within", int(words[1]))
     if what == "ede":
         return ("ede", None if words[1] == "none" else int(words[1]))
+    if what == "ede-text":
+        return ("ede-text", rest.split(None, 1)[1])
     sec, _, mode = what.partition("-")
     if sec not in SECTIONS or mode not in ("", "contains", "empty", "has"):
         raise ScnError("unknown expectation %r" % what)

@@ -67,7 +67,7 @@ START_TEST(test_set_any_one)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL, 0 };
 
 	mx_init(&x);
 	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v), DNSSEC_OK);
@@ -96,7 +96,7 @@ START_TEST(test_set_keycache)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL, 0 };
 	uint64_t hits, builds;
 
 	mx_init(&x);
@@ -123,7 +123,7 @@ START_TEST(test_set_reasons)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL, 0 };
 	uint8_t other[WIRE_NAME_MAX];
 	size_t olen = tname("example.net.", other);
 
@@ -160,7 +160,7 @@ START_TEST(test_set_budget)
 {
 	struct mx x;
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 0, 10, NULL };
+	struct dnssec_work w = { 0, 10, NULL, 0 };
 
 	mx_init(&x);
 	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v),
@@ -171,6 +171,128 @@ START_TEST(test_set_budget)
 	ck_assert_int_eq(mx_verify(&x, 2, 2, 1438207200, &w, &v),
 	                 DNSSEC_EBUDGET);
 	ck_assert_uint_eq(w.verify_left, 0);
+}
+END_TEST
+
+/* RRSIG RDATA offsets of the expiration and inception (RFC 4034 s3.1) */
+enum { SIG_EXPIRATION = 8, SIG_INCEPTION = 12 };
+
+/* An expired or not yet valid signature names the reason even when the
+ * other signatures fail otherwise (a key not given, a bad signature):
+ * EDE 7 and 8 (issue 21 item 11). */
+START_TEST(test_set_reason_weights)
+{
+	struct mx x;
+	struct dnssec_verdict v;
+	struct dnssec_work w = { 10, 10, NULL, 0 };
+	const time_t now = 1438207200 + 10;
+
+	mx_init(&x);
+	/* sig 0 by a key given, out of its period; sig 1 by a key not
+	 * given (DNSSEC_EKEYTAG) */
+	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 2, x.zone,
+	                                   x.zonelen, x.keys, 1, 1440021601,
+	                                   &w, &v),
+	                 DNSSEC_EEXPIRED);
+	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 2, x.zone,
+	                                   x.zonelen, x.keys, 1, 1438207199,
+	                                   &w, &v),
+	                 DNSSEC_ENOTYET);
+	/* sig 0 does not verify, sig 1 expired just before now */
+	x.sig[0][x.sigs[0].len - 1] ^= 1;
+	put32(x.sig[1] + SIG_EXPIRATION, (uint32_t)now - 5);
+	ck_assert_int_eq(mx_verify(&x, 2, 2, now, &w, &v), DNSSEC_EEXPIRED);
+	/* ... sig 1 valid only from just after now */
+	put32(x.sig[1] + SIG_EXPIRATION, 1440021600);
+	put32(x.sig[1] + SIG_INCEPTION, (uint32_t)now + 5);
+	ck_assert_int_eq(mx_verify(&x, 2, 2, now, &w, &v), DNSSEC_ENOTYET);
+	/* all keys missing: the tag is the reason */
+	ck_assert_int_eq(mx_verify(&x, 2, 0, now, &w, &v), DNSSEC_EKEYTAG);
+}
+END_TEST
+
+/* An expiration at or before the inception is no validity period (RFC
+ * 4034 s3.1.5, RFC 1982): rejected as such, before now is looked at;
+ * one 3 x 2^30 s after the inception is before it in serial order,
+ * though now lies after the inception and before the expiration. */
+START_TEST(test_set_validity_period)
+{
+	struct mx x;
+	struct dnssec_verdict v;
+	struct dnssec_work w = { 10, 10, NULL, 0 };
+	const uint32_t inc = 1438207200, span = 3u << 30;
+
+	mx_init(&x);
+	put32(x.sig[0] + SIG_EXPIRATION, inc);
+	ck_assert_int_eq(mx_verify(&x, 1, 2, inc, &w, &v), DNSSEC_EVALIDITY);
+	put32(x.sig[0] + SIG_EXPIRATION, inc - 86400);
+	ck_assert_int_eq(mx_verify(&x, 1, 2, inc + 86400, &w, &v),
+	                 DNSSEC_EVALIDITY);
+	put32(x.sig[0] + SIG_EXPIRATION, inc + span);
+	ck_assert_int_eq(mx_verify(&x, 1, 2, inc + span / 2, &w, &v),
+	                 DNSSEC_EVALIDITY);
+	ck_assert_uint_eq(w.verify_left, 10); /* no crypto was needed */
+	ck_assert_str_eq(dnssec_strerror(DNSSEC_EVALIDITY),
+	                 "signature expiration not after its inception");
+}
+END_TEST
+
+/* Keys sharing the signing key's tag listed before it (issue 21 item
+ * 18): each failure is paid from the question's failure budget, the key
+ * that verified goes first for the next RRset; more colliding keys than
+ * that budget make the set bogus (DNSSEC_EFAILCAP), with no more
+ * crypto. */
+START_TEST(test_set_keys_sharing_tag)
+{
+	enum { N = DNSSEC_VERIFY_FAIL_MAX + 4, FEW = 5 };
+	struct mx x;
+	static uint8_t keys[N + 1][64];
+	struct dnssec_rdata kv[N + 1], few[FEW + 1];
+	struct dnssec_verdict v;
+	struct dnssec_work w = { DNSSEC_VERIFY_MAX, DNSSEC_VERIFY_FAIL_MAX,
+		                 NULL, 0 };
+	size_t i, len, at;
+
+	mx_init(&x);
+	len = x.keys[0].len;
+	for (i = 0, at = 3; i < N; i++) {
+		/* two unequal public-key bytes two apart swapped */
+		do
+			at++;
+		while (at + 2 < len && x.key[0][at] == x.key[0][at + 2]);
+		ck_assert_uint_lt(at + 2, len);
+		memcpy(keys[i], x.key[0], len);
+		keys[i][at] = x.key[0][at + 2];
+		keys[i][at + 2] = x.key[0][at];
+		ck_assert_uint_eq(dnssec_key_tag(keys[i], len),
+		                  dnssec_key_tag(x.key[0], len));
+		ck_assert_int_ne(memcmp(keys[i], x.key[0], len), 0);
+		view(&kv[i], keys[i], len);
+	}
+	memcpy(keys[N], x.key[0], len);
+	view(&kv[N], keys[N], len);
+	/* five before the signing key; then the next RRset of the zone,
+	 * where the key that verified goes first */
+	memcpy(few, kv, FEW * sizeof kv[0]);
+	few[FEW] = kv[N];
+	for (i = 1; i <= 2; i++) {
+		ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 1,
+		                                   x.zone, x.zonelen, few,
+		                                   FEW + 1, 1438207200, &w, &v),
+		                 DNSSEC_OK);
+		ck_assert_uint_eq(w.fail_left, DNSSEC_VERIFY_FAIL_MAX - FEW);
+		ck_assert_uint_eq(w.verify_left, DNSSEC_VERIFY_MAX - FEW - i);
+	}
+	/* more than the failure budget before it: bogus, bounded */
+	w = (struct dnssec_work){ DNSSEC_VERIFY_MAX, DNSSEC_VERIFY_FAIL_MAX,
+		                  NULL, 0 };
+	ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 1, x.zone,
+	                                   x.zonelen, kv, N + 1, 1438207200,
+	                                   &w, &v),
+	                 DNSSEC_EFAILCAP);
+	ck_assert_uint_eq(w.fail_left, 0);
+	ck_assert_uint_eq(w.verify_left,
+	                  DNSSEC_VERIFY_MAX - DNSSEC_VERIFY_FAIL_MAX);
 }
 END_TEST
 
@@ -185,7 +307,7 @@ START_TEST(test_set_keytrap)
 	static uint8_t keys[N][64], sigs[N][200];
 	struct dnssec_rdata kv[N], sv[N];
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 100000, 100000, NULL };
+	struct dnssec_work w = { 100000, 100000, NULL, 0 };
 	size_t i;
 	uint16_t tag;
 
@@ -209,10 +331,10 @@ START_TEST(test_set_keytrap)
 	                  100000 - DNSSEC_SIGS_PER_SET * DNSSEC_KEYS_PER_TAG);
 	/* the question's failure budget ends it sooner: bogus, not a cap
 	 * of the question's work */
-	w = (struct dnssec_work){ 100000, DNSSEC_VERIFY_FAIL_MAX, NULL };
+	w = (struct dnssec_work){ 100000, DNSSEC_VERIFY_FAIL_MAX, NULL, 0 };
 	ck_assert_int_eq(dnssec_set_verify(&x.o.set, sv, N, x.zone, x.zonelen,
 	                                   kv, N, 1438207200, &w, &v),
-	                 DNSSEC_EBADSIG);
+	                 DNSSEC_EFAILCAP);
 	ck_assert_uint_eq(w.fail_left, 0);
 	ck_assert_uint_eq(w.verify_left, 100000 - DNSSEC_VERIFY_FAIL_MAX);
 }
@@ -301,7 +423,7 @@ static int zk_verify(const struct zk *z, const struct dnssec_rdata *ds,
                      size_t nds, const struct dnssec_rdata *ak, size_t nak)
 {
 	struct dnssec_verdict v;
-	struct dnssec_work w = { 10, 10, NULL };
+	struct dnssec_work w = { 10, 10, NULL, 0 };
 
 	return dnssec_keys_verify(&z->set, &z->sigv, 1, ds, nds, ak, nak,
 	                          1500000000, &w, &v);
@@ -371,6 +493,9 @@ TCase *dnssec_set_tcase(void)
 	tcase_add_test(tc, test_set_reasons);
 	tcase_add_test(tc, test_set_budget);
 	tcase_add_test(tc, test_set_keytrap);
+	tcase_add_test(tc, test_set_reason_weights);
+	tcase_add_test(tc, test_set_validity_period);
+	tcase_add_test(tc, test_set_keys_sharing_tag);
 	tcase_add_test(tc, test_keys_by_ds);
 	tcase_add_test(tc, test_keys_by_anchor);
 	return tc;
