@@ -602,6 +602,12 @@ static int opt_query_timeout(struct cfg_ctx *x, char *v)
 	return parse_seconds_ms(x, v, &x->c->query_timeout_ms);
 }
 
+/* jostle-timeout: MSEC, a plain number as Unbound takes it. */
+static int opt_jostle_timeout(struct cfg_ctx *x, char *v)
+{
+	return parse_u32(x, v, CFG_JOSTLE_MAX_MS, &x->c->jostle_timeout_ms);
+}
+
 static const struct {
 	const char *name;
 	cfg_handler fn;
@@ -630,6 +636,7 @@ static const struct {
 	{ "negative-max-ttl", opt_neg_max_ttl, false },
 	{ "edns-buffer-size", opt_edns_size, false },
 	{ "query-timeout", opt_query_timeout, false },
+	{ "jostle-timeout", opt_jostle_timeout, false },
 	{ "curve", opt_curve, false },
 	{ "curve-formats", opt_curve_formats, false },
 	{ "curve-plain-fallback", opt_curve_fallback, false },
@@ -690,6 +697,7 @@ void cfg_defaults(struct cfg *c)
 	c->neg_max_ttl = 3600;
 	c->edns_size = 1232;
 	c->query_timeout_ms = 5000;
+	c->jostle_timeout_ms = CFG_JOSTLE_DEFAULT_MS;
 	c->curve = true;
 	c->curve_order[0] = CFG_CURVE_STREAMLINED;
 	c->curve_order[1] = CFG_CURVE_TXT;

@@ -86,6 +86,9 @@
 /** DNSSEC defaults: how long bogus data is cached (seconds, Unbound's
  *  val-bogus-ttl), the NSEC3 iteration cap (RFC 9276). */
 #define CFG_VAL_BOGUS_TTL_DEFAULT 60u
+/** jostle-timeout default (Unbound's), and its largest value, ms. */
+#define CFG_JOSTLE_DEFAULT_MS 200u
+#define CFG_JOSTLE_MAX_MS 60000u
 #define CFG_NSEC3_ITERATIONS_DEFAULT 50u
 /** RFC 5011 (auto-trust-anchor-file): add-holddown and del-holddown
  *  (30 days), keep-missing (366 days), as Unbound; the largest value
@@ -180,6 +183,10 @@ struct cfg {
 	uint32_t min_ttl, max_ttl, neg_max_ttl;
 	uint16_t edns_size;        /**< EDNS payload offered upstream */
 	uint32_t query_timeout_ms; /**< per client query */
+	/** jostle-timeout: under overload, a resolution outside the
+	 *  protected half that has run this long may make room for a new
+	 *  one (milliseconds) */
+	uint32_t jostle_timeout_ms;
 	bool curve;                /**< DNSCurve upstream at all */
 	enum cfg_curve_format curve_order[2];
 	size_t n_curve_order;

@@ -11,6 +11,10 @@
 
 /** Index meaning "none" in the pools' links. */
 #define INFLIGHT_NIL UINT32_MAX
+/** The age lists: every entry, and those outside the protected half. */
+#define INFLIGHT_ALL 0
+#define INFLIGHT_JOSTLE 1
+#define INFLIGHT_LISTS 2
 
 struct inflight_entry {
 	uint8_t name[WIRE_NAME_MAX];
@@ -18,9 +22,11 @@ struct inflight_entry {
 	uint16_t qtype;
 	uint16_t qclass;
 	bool used;
+	bool kept; /**< in the protected half: runs to its end */
 	void *res;
-	uint32_t chain;        /**< next entry in the hash bucket */
-	uint32_t older, newer; /**< age list */
+	uint32_t chain;          /**< next entry in the hash bucket */
+	/** links in the age lists: INFLIGHT_ALL, INFLIGHT_JOSTLE */
+	uint32_t older[INFLIGHT_LISTS], newer[INFLIGHT_LISTS];
 	uint32_t whead, wtail; /**< waiters, arrival order */
 	size_t nwaiters;
 };
@@ -40,8 +46,10 @@ struct inflight {
 	size_t nbuckets;     /**< power of two */
 	uint32_t free_entry; /**< free list, through chain */
 	uint32_t free_slot;  /**< free list, through next */
-	uint32_t oldest, newest;
+	/** ends of the age lists: every entry; those that may be jostled */
+	uint32_t oldest[INFLIGHT_LISTS], newest[INFLIGHT_LISTS];
 	size_t count;
+	size_t nkept; /**< entries in the protected half */
 	uint8_t key[crypto_shorthash_KEYBYTES];
 };
 
@@ -72,7 +80,8 @@ static void inflight_links(struct inflight *t)
 		t->buckets[i] = INFLIGHT_NIL;
 	t->free_entry = 0;
 	t->free_slot = 0;
-	t->oldest = t->newest = INFLIGHT_NIL;
+	for (i = 0; i < INFLIGHT_LISTS; i++)
+		t->oldest[i] = t->newest[i] = INFLIGHT_NIL;
 }
 
 int inflight_new(struct inflight **out, size_t max_entries, size_t max_waiters)
@@ -156,21 +165,51 @@ struct inflight_entry *inflight_find(struct inflight *t, const uint8_t *lname,
 	return NULL;
 }
 
-/* Put a fresh entry at the new end of the age list and in its bucket. */
+/* Append entry i to age list k. */
+static void age_append(struct inflight *t, uint32_t i, int k)
+{
+	struct inflight_entry *e = &t->entries[i];
+
+	e->older[k] = t->newest[k];
+	e->newer[k] = INFLIGHT_NIL;
+	if (t->newest[k] != INFLIGHT_NIL)
+		t->entries[t->newest[k]].newer[k] = i;
+	else
+		t->oldest[k] = i;
+	t->newest[k] = i;
+}
+
+/* Take entry i out of age list k. */
+static void age_remove(struct inflight *t, uint32_t i, int k)
+{
+	struct inflight_entry *e = &t->entries[i];
+
+	if (e->older[k] != INFLIGHT_NIL)
+		t->entries[e->older[k]].newer[k] = e->newer[k];
+	else
+		t->oldest[k] = e->newer[k];
+	if (e->newer[k] != INFLIGHT_NIL)
+		t->entries[e->newer[k]].older[k] = e->older[k];
+	else
+		t->newest[k] = e->older[k];
+}
+
+/* Put a fresh entry at the new end of the age list(s) and in its bucket:
+ * the first half of the table runs to its end, later ones may be
+ * jostled. */
 static void entry_link(struct inflight *t, uint32_t i, size_t b)
 {
 	struct inflight_entry *e = &t->entries[i];
 
 	e->chain = t->buckets[b];
 	t->buckets[b] = i;
-	e->older = t->newest;
-	e->newer = INFLIGHT_NIL;
-	if (t->newest != INFLIGHT_NIL)
-		t->entries[t->newest].newer = i;
-	else
-		t->oldest = i;
-	t->newest = i;
+	age_append(t, i, INFLIGHT_ALL);
 	t->count++;
+	e->kept = t->nkept < (t->nentries + 1) / 2;
+	if (e->kept)
+		t->nkept++;
+	else
+		age_append(t, i, INFLIGHT_JOSTLE);
 }
 
 int inflight_add(struct inflight *t, const uint8_t *lname, size_t len,
@@ -228,9 +267,22 @@ int inflight_wait(struct inflight *t, struct inflight_entry *e,
 
 struct inflight_entry *inflight_oldest(struct inflight *t)
 {
-	if (t == NULL || t->oldest == INFLIGHT_NIL)
+	if (t == NULL || t->oldest[INFLIGHT_ALL] == INFLIGHT_NIL)
 		return NULL;
-	return &t->entries[t->oldest];
+	return &t->entries[t->oldest[INFLIGHT_ALL]];
+}
+
+struct inflight_entry *inflight_jostle_oldest(struct inflight *t)
+{
+	if (t == NULL || t->oldest[INFLIGHT_JOSTLE] == INFLIGHT_NIL)
+		return NULL;
+	return &t->entries[t->oldest[INFLIGHT_JOSTLE]];
+}
+
+bool inflight_full(const struct inflight *t)
+{
+	return t != NULL &&
+	       (t->free_entry == INFLIGHT_NIL || t->free_slot == INFLIGHT_NIL);
 }
 
 void *inflight_entry_res(const struct inflight_entry *e)
@@ -268,15 +320,12 @@ static void entry_unlink(struct inflight *t, uint32_t i)
 		}
 		p = &t->entries[*p].chain;
 	}
-	if (e->older != INFLIGHT_NIL)
-		t->entries[e->older].newer = e->newer;
-	else
-		t->oldest = e->newer;
-	if (e->newer != INFLIGHT_NIL)
-		t->entries[e->newer].older = e->older;
-	else
-		t->newest = e->older;
+	age_remove(t, i, INFLIGHT_ALL);
 	t->count--;
+	if (e->kept)
+		t->nkept--;
+	else
+		age_remove(t, i, INFLIGHT_JOSTLE);
 }
 
 void inflight_finish(struct inflight *t, struct inflight_entry *e,

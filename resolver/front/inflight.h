@@ -9,10 +9,13 @@
  *
  * Design notes:
  * - Sans-I/O and bounded: the entries and the waiters come from two pools
- *   allocated once by inflight_new; nothing allocates afterwards. When the
- *   entry pool is empty, inflight_add fails with INFLIGHT_EFULL and the
- *   caller ends the oldest resolution (inflight_oldest) to make room,
- *   like dnscache's "drop the oldest" client slots.
+ *   allocated once by inflight_new; nothing allocates afterwards. When a
+ *   pool is empty, inflight_add and inflight_wait fail with
+ *   INFLIGHT_EFULL. The first half of the entries is protected: an entry
+ *   added while fewer than half are protected is, and runs to its end;
+ *   the others are on a second age list (inflight_jostle_oldest), from
+ *   which the caller may end the oldest to make room when it has run
+ *   long enough (Unbound's jostle-timeout), else it drops the newcomer.
  * - The table is keyed by the lowercase name, type and class, hashed
  *   with a random key (SipHash via libsodium's crypto_shorthash) so that
  *   nobody can aim queries at one bucket.
@@ -29,6 +32,7 @@
 
 #include "base/base.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -154,6 +158,15 @@ int inflight_wait(struct inflight *t, struct inflight_entry *e,
  * The oldest entry (added first), or NULL when the table is empty.
  */
 struct inflight_entry *inflight_oldest(struct inflight *t);
+
+/**
+ * The oldest entry outside the protected half (the one that may be
+ * jostled to make room), or NULL when there is none.
+ */
+struct inflight_entry *inflight_jostle_oldest(struct inflight *t);
+
+/** Whether a new entry or a new waiter may find no room. */
+bool inflight_full(const struct inflight *t);
 
 /** The `res` pointer given to inflight_add. */
 void *inflight_entry_res(const struct inflight_entry *e);

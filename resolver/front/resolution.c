@@ -30,6 +30,8 @@
 
 /** Nanoseconds per microsecond (uv_hrtime is in nanoseconds). */
 #define RES_NS_PER_US 1000u
+/** Nanoseconds per millisecond. */
+#define RES_NS_PER_MS 1000000u
 
 /** An upstream query of a resolution, by token. */
 struct server_out {
@@ -365,15 +367,49 @@ static void res_deadline_cb(uv_timer_t *tm)
 		res_fail(r, "deadline");
 }
 
-/* End the oldest resolution (SERVFAIL) to make room; false if none. */
-static bool res_evict_oldest(struct server *s, struct inflight_entry *keep)
+/* A client of a resolution shed under overload: UDP clients get no
+ * answer (a stub asks again, as after a lost packet); a TCP client,
+ * which cannot, gets SERVFAIL. */
+static void drop_waiter_cb(void *arg, const struct inflight_waiter *w)
 {
-	struct inflight_entry *e = inflight_oldest(s->inflight);
+	struct server *s = arg;
+
+	if (w->dest.transport == SERVER_TCP)
+		server_error(s, &w->q, &w->dest, WIRE_RCODE_SERVFAIL, true);
+}
+
+/* End a resolution under overload: its clients are dropped (above). */
+static void res_drop(struct server_res *r)
+{
+	if (r->done)
+		return;
+	r->done = true;
+	log_debug("overload", "event=jostle waiters=%zu",
+	          inflight_entry_waiters(r->entry));
+	inflight_finish(r->s->inflight, r->entry, drop_waiter_cb, r->s);
+	res_release(r);
+}
+
+/*
+ * Overload: make room for one more resolution or client by ending the
+ * oldest resolution outside the protected half (inflight.h), only when
+ * it has run longer than jostle-timeout (Unbound's rule); false if none
+ * may go: the newcomer is dropped instead. What was asked first goes on.
+ */
+static bool res_jostle(struct server *s, struct inflight_entry *keep)
+{
+	struct inflight_entry *e = inflight_jostle_oldest(s->inflight);
+	struct server_res *r;
+	uint64_t now = uv_hrtime();
 
 	if (e == NULL || e == keep)
 		return false;
+	r = inflight_entry_res(e);
+	if (now < r->start_ns ||
+	    (now - r->start_ns) / RES_NS_PER_MS < s->cfg->jostle_timeout_ms)
+		return false;
 	s->st.inflight_evicted++;
-	res_fail(inflight_entry_res(e), "evicted: too many in flight");
+	res_drop(r);
 	return true;
 }
 
@@ -497,7 +533,7 @@ static struct server_res *res_start(struct server *s,
 		return NULL;
 	rc = inflight_add(s->inflight, q->lname, q->qnamelen, q->qtype,
 	                  q->qclass, r, &r->entry);
-	if (rc == INFLIGHT_EFULL && res_evict_oldest(s, NULL))
+	if (rc == INFLIGHT_EFULL && res_jostle(s, NULL))
 		rc = inflight_add(s->inflight, q->lname, q->qnamelen, q->qtype,
 		                  q->qclass, r, &r->entry);
 	if (rc != INFLIGHT_OK) {
@@ -507,6 +543,22 @@ static struct server_res *res_start(struct server *s,
 	s->st.inflight_started++;
 	stats_requestlist(&s->st, s->nres);
 	return r;
+}
+
+/* No room for a client under overload (resolution_wait): dropped
+ * (UDP) or SERVFAIL (TCP), counted; a resolution started for it alone
+ * ends too. */
+static enum server_qresult res_shed(struct server *s,
+                                    const struct respond_query *q,
+                                    const struct inflight_dest *d,
+                                    struct server_res *r)
+{
+	s->st.inflight_refused++;
+	if (d->transport == SERVER_TCP)
+		server_error(s, q, d, WIRE_RCODE_SERVFAIL, false);
+	if (r != NULL && inflight_entry_waiters(r->entry) == 0)
+		res_drop(r);
+	return SERVER_Q_DONE;
 }
 
 /* A cache miss: join the resolution in flight, or start one. */
@@ -522,6 +574,8 @@ enum server_qresult resolution_wait(struct server *s,
 	e = inflight_find(s->inflight, q->lname, q->qnamelen, q->qtype,
 	                  q->qclass);
 	if (e == NULL) {
+		if (inflight_full(s->inflight) && !res_jostle(s, NULL))
+			return res_shed(s, q, d, NULL);
 		r = res_start(s, q);
 		if (r == NULL) {
 			server_error(s, q, d, WIRE_RCODE_SERVFAIL, false);
@@ -535,8 +589,10 @@ enum server_qresult resolution_wait(struct server *s,
 	w.dest = *d;
 	w.arrived_ns = uv_hrtime();
 	rc = inflight_wait(s->inflight, e, &w);
-	if (rc == INFLIGHT_EFULL && res_evict_oldest(s, e))
+	if (rc == INFLIGHT_EFULL && res_jostle(s, e))
 		rc = inflight_wait(s->inflight, e, &w);
+	if (rc == INFLIGHT_EFULL)
+		return res_shed(s, q, d, r);
 	if (rc != INFLIGHT_OK)
 		s->st.inflight_refused++;
 	if (r != NULL)

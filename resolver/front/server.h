@@ -27,9 +27,10 @@
  *   SERVER_TCP_CONNS_MAX connections (the oldest idle one is closed to
  *   make room), at most SERVER_TCP_PENDING_MAX queries in progress per
  *   connection (reading pauses beyond).
- * - Bounds: SERVER_RES_MAX resolutions at once (the oldest is answered
- *   SERVFAIL to make room), INFLIGHT_WAITERS_PER_ENTRY clients per
- *   resolution.
+ * - Bounds: SERVER_RES_MAX resolutions at once (beyond, the newest is
+ *   dropped or an old one jostled: resolution.c; each holds about 60 KB
+ *   of iterator state, so this bounds the memory of an overload),
+ *   INFLIGHT_WAITERS_PER_ENTRY clients per resolution.
  */
 #ifndef CURVECACHE_RESOLVER_SERVER_H
 #define CURVECACHE_RESOLVER_SERVER_H
@@ -52,7 +53,7 @@ struct localzone;
 struct sel;
 
 /** Resolutions in flight per worker. */
-#define SERVER_RES_MAX 1024
+#define SERVER_RES_MAX 256
 /** Clients waiting on resolutions per worker, all together. */
 #define SERVER_WAITERS_MAX 4096
 /** TCP client connections per worker. */

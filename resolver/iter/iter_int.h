@@ -520,6 +520,13 @@ uint8_t iter_val_negative(struct iter_req *req, size_t fi,
 enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
                                   const struct wire_msg *m, const uint8_t *cut,
                                   size_t cutlen, int *status);
+/* A key or DS that validation needs was lost (evicted from the cache,
+ * a fetch that failed or timed out, out of memory): the answer is a
+ * SERVFAIL with EDE 0 and why, never bogus, nothing cached as bogus
+ * (the work cap's path, DNSSEC_EBUDGET, which it returns). */
+#define ITER_WHY_KEYS_LOST "DNSSEC keys lost before use (overload)"
+#define ITER_WHY_DS_LOST "DS not obtained (failed or timed out)"
+int iter_val_lost(struct iter_req *req, const char *why);
 /* How long BOGUS data is cached (seconds). */
 uint32_t iter_bogus_ttl(const struct iter_req *req);
 /* A reply signed by a zone below the frame's and above name (a server

@@ -211,8 +211,10 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 		f->trust = ITER_T_UNKNOWN; /* settled again after it */
 		return true;
 	}
-	f->trust = ITER_T_BOGUS; /* the DS could not be had */
-	f->trust_status = DNSSEC_EMISMATCH;
+	/* the DS could not be had (its fetch failed, timed out, or what it
+	 * cached was evicted): a failure, not a bogus verdict */
+	f->trust = ITER_T_BOGUS;
+	f->trust_status = iter_val_lost(req, ITER_WHY_DS_LOST);
 	return false;
 }
 
@@ -290,7 +292,9 @@ static uint8_t iter_trust_keys_check(struct iter_req *req, const uint8_t *z,
 		}
 		set.count = *n;
 		iter_trust_vouch(req, z, zlen, buf, ds, &nds, ak, &nak);
-		*status = *n == 0 ?
+		/* the DS the keys were asked by left the cache meanwhile */
+		*status = nds + nak == 0 ? iter_val_lost(req, ITER_WHY_DS_LOST) :
+		          *n == 0 ?
 		                  DNSSEC_EMISMATCH :
 		                  dnssec_keys_verify(&set, sigs, nsigs, ds,
 		                                     nds, ak, nak,

@@ -155,6 +155,18 @@ void iter_val_note(struct iter_req *req, uint8_t sec, int status)
 	req->val_any = true;
 }
 
+int iter_val_lost(struct iter_req *req, const char *why)
+{
+	/* not the data's fault: the cap's path (SERVFAIL, nothing cached
+	 * as bogus), with a reason of its own */
+	if (!req->val_ede) {
+		req->val_ede = true;
+		req->val_ede_code = EDE_OTHER;
+		req->val_ede_text = why;
+	}
+	return DNSSEC_EBUDGET;
+}
+
 uint32_t iter_bogus_ttl(const struct iter_req *req)
 {
 	const struct cfg *c = req->env->cfg;
@@ -200,9 +212,15 @@ static int iter_verify(struct iter_req *req, const uint8_t *zone,
 
 	memset(v, 0, sizeof(*v));
 	if (buf == NULL)
-		return v->status = DNSSEC_ECRYPTO;
+		return v->status = iter_val_lost(req, ITER_WHY_KEYS_LOST);
 	nkeys = iter_keys(req, zone, zonelen, buf, ITER_RDATA_BYTES, keys,
 	                  ITER_RRSET_MAX);
+	if (nkeys == 0) {
+		/* the zone was SECURE, but its keys left the cache (evicted
+		 * under load) or were replaced since: a failure, not bogus */
+		free(buf);
+		return v->status = iter_val_lost(req, ITER_WHY_KEYS_LOST);
+	}
 	rc = dnssec_set_verify(set, sigs, nsigs, zone, zonelen, keys, nkeys,
 	                       req->now.wall, &req->val_work, v);
 	free(buf);

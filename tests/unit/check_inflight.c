@@ -139,6 +139,55 @@ START_TEST(test_full_oldest)
 }
 END_TEST
 
+/* The first half of the table is protected; the others are on the
+ * jostle list, oldest first, and a freed protected slot goes to the next
+ * entry added. */
+/* Add the entry "nI" (asserting it fits). */
+static struct inflight_entry *add_n(int i)
+{
+	uint8_t n[WIRE_NAME_MAX];
+	struct inflight_entry *e = NULL;
+	char label[8];
+	size_t len;
+
+	snprintf(label, sizeof label, "n%d", i);
+	len = mkname(n, label);
+	ck_assert_int_eq(inflight_add(t, n, len, 1, 1, NULL, &e), INFLIGHT_OK);
+	return e;
+}
+
+START_TEST(test_jostle_half)
+{
+	struct inflight_entry *e[6];
+	int i;
+
+	ck_assert_ptr_null(inflight_jostle_oldest(t));
+	ck_assert(!inflight_full(t));
+	for (i = 0; i < 4; i++) {
+		e[i] = add_n(i);
+		/* two of four are protected: none may be jostled yet */
+		ck_assert_ptr_eq(inflight_jostle_oldest(t), i < 2 ? NULL : e[2]);
+	}
+	ck_assert(inflight_full(t));
+	/* the protected e[0] ends: the next one added takes its place */
+	inflight_finish(t, e[0], NULL, NULL);
+	ck_assert(!inflight_full(t));
+	e[4] = add_n(4);
+	ck_assert_ptr_eq(inflight_jostle_oldest(t), e[2]);
+	/* jostled: e[2] goes, e[3] is the next candidate; a new one joins
+	 * the jostle list behind it */
+	inflight_finish(t, e[2], NULL, NULL);
+	ck_assert_ptr_eq(inflight_jostle_oldest(t), e[3]);
+	e[5] = add_n(5);
+	ck_assert_ptr_eq(inflight_jostle_oldest(t), e[3]);
+	inflight_finish(t, e[3], NULL, NULL);
+	ck_assert_ptr_eq(inflight_jostle_oldest(t), e[5]);
+	inflight_finish(t, e[5], NULL, NULL);
+	ck_assert_ptr_null(inflight_jostle_oldest(t));
+	ck_assert_ptr_eq(inflight_oldest(t), e[1]);
+}
+END_TEST
+
 START_TEST(test_waiter_pool)
 {
 	uint8_t n[WIRE_NAME_MAX];
@@ -254,6 +303,7 @@ static Suite *inflight_suite(void)
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_full_oldest);
+	tcase_add_test(tc, test_jostle_half);
 	tcase_add_test(tc, test_waiter_pool);
 	tcase_add_test(tc, test_per_entry_cap);
 	tcase_add_test(tc, test_many);
