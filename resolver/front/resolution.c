@@ -493,6 +493,7 @@ static struct server_res *res_new(struct server *s,
 	r->env.tally.rrset_bogus = &s->st.rrset_bogus;
 	r->env.tally.aggr_nx = &s->st.aggressive_nxdomain;
 	r->env.tally.aggr_nodata = &s->st.aggressive_nodata;
+	r->env.tally.aggr_wild = &s->st.aggressive_wildcard;
 	r->env.prime_after = &s->prime_after_ms;
 	r->env.keycache = s->keycache;
 	r->env.req_slab = &s->req_slab;

@@ -17,8 +17,6 @@
 #define NSECIDX_SIG_ORIGTTL 4
 #define NSECIDX_SIG_EXPIRE 8
 #define NSECIDX_SIG_FIXED 18
-/** Offset of the MINIMUM field from the end of SOA RDATA. */
-#define NSECIDX_SOA_MINIMUM_FROM_END 4
 /** Records of a proof image looked at. */
 #define NSECIDX_IMG_RECORDS 64
 
@@ -475,5 +473,28 @@ nsecidx_put_proof(struct nsecidx *x, const struct nsecidx_proof *p, time_t now)
 		nsecidx_zone_drop(x, z);
 	pthread_mutex_unlock(&x->lock);
 	free(soa);
+	return st;
+}
+
+enum nsecidx_status nsecidx_put_nsecs(struct nsecidx *x, const uint8_t *zone,
+                                      size_t zonelen, const uint8_t *img,
+                                      size_t imglen, uint32_t ttl_max,
+                                      time_t now)
+{
+	struct nsecidx_proof p = { zone, zonelen, NULL,   0,
+		                   0,    img,     imglen, ttl_max };
+	enum nsecidx_status st = NSECIDX_ENOMEM;
+	struct nsecidx_zone *z;
+
+	if (x == NULL || img == NULL || zone == NULL ||
+	    wire_name_check(zone, zonelen) != WIRE_OK || !has_nsec(&p))
+		return NSECIDX_EINVAL;
+	pthread_mutex_lock(&x->lock);
+	z = zone_get(x, zone, zonelen, now);
+	if (z != NULL)
+		st = put_nsecs(x, z, &p, now);
+	if (z != NULL && z->n == 0 && z->soa == NULL)
+		nsecidx_zone_drop(x, z);
+	pthread_mutex_unlock(&x->lock);
 	return st;
 }

@@ -2,11 +2,15 @@
  * resolver/infra/nsecidx.h - the validated NSEC and NSEC3 records of
  * signed zones, kept for aggressive use of the DNSSEC-validated cache
  * (RFC 8198): a name inside a known span, or a type missing from a
- * known bitmap, is answered NXDOMAIN or NODATA without asking upstream.
+ * known bitmap, is answered NXDOMAIN or NODATA without asking upstream;
+ * a name covered by a known NSEC is answered from the cached wildcard
+ * at its closest encloser (nsecidx_wild, RFC 8198 section 5.4).
  *
  * Design notes:
  * - Only SECURE data goes in: the NSEC/NSEC3 records and the SOA of negative
- *   answers the validator proved (iter_reply.c feeds them). Each record
+ *   answers the validator proved (iter_reply.c feeds them), and the NSEC
+ *   records proving a validated wildcard expansion (iter_wild.c; no
+ *   SOA comes with those). Each record
  *   keeps its RRSIGs (to hand to the client) and an absolute expiry:
  *   the least of its TTL, the signatures' original TTL and their
  *   expiration.
@@ -40,6 +44,8 @@
 /** Bytes an index holds by default (records, zones, arrays): about
  *  12000 NSEC records of ordinary size with one signature each. */
 #define NSECIDX_BYTES_DEFAULT (4u * 1024u * 1024u)
+/** Longest wire name (RFC 1035 section 2.3.4). */
+#define NSECIDX_NAME_MAX 255
 /** Records one lookup hands to the proof: the one at or before the
  *  name (NSEC3: its hash), one per wildcard of its ancestors inside the
  *  zone (NSEC3: and one per ancestor). */
@@ -145,10 +151,58 @@ enum nsecidx_verdict nsecidx_deny(struct nsecidx *x, const uint8_t *qname,
                                   uint32_t ttl_max, time_t now,
                                   struct nsecidx_answer *out);
 
+/**
+ * Add the NSEC (or NSEC3) records of a validated wildcard expansion's
+ * proof (RFC 4035 section 3.1.3.3: no SOA comes with it): a zone not
+ * yet known is made without a SOA, which nsecidx_deny passes over (a
+ * negative answer needs one) and nsecidx_wild does not need.
+ * @param zone, zonelen: the zone that signed the records.
+ * @param img, imglen: the records and their RRSIGs (record images).
+ * @param ttl_max: cap on every TTL (0: none).
+ * @return as nsecidx_put_proof (EINVAL: no signed record of the zone).
+ */
+enum nsecidx_status nsecidx_put_nsecs(struct nsecidx *x, const uint8_t *zone,
+                                      size_t zonelen, const uint8_t *img,
+                                      size_t imglen, uint32_t ttl_max,
+                                      time_t now);
+
+/** The wildcard that may answer a name that does not exist. */
+struct nsecidx_wild {
+	uint8_t zone[NSECIDX_NAME_MAX]; /**< the zone (signer), lowercase */
+	size_t zonelen;
+	uint8_t wc[NSECIDX_NAME_MAX]; /**< "*." + the closest encloser */
+	size_t wclen;
+	unsigned labels; /**< the encloser's labels: the RRSIG labels field
+	                      of an RRset expanded from wc */
+};
+
+/**
+ * RFC 8198 section 5.4, RFC 4035 section 5.3.4: find the NSEC record
+ * of qname's closest zone that proves qname does not exist (it covers
+ * qname; not a zone cut above it, not an empty non-terminal), and the
+ * closest encloser it shows: the wildcard below that encloser is the
+ * only name that can answer qname. The caller answers from the cached
+ * RRset of that wildcard, if SECURE and signed by w->zone with labels
+ * w->labels. NSEC zones only: a zone fed NSEC3 gives false (RFC 8198
+ * allows NSEC3 too; like Unbound, curvecache does not synthesize from
+ * NSEC3).
+ * @param qname, qlen: lowercase wire name (not itself a wildcard).
+ * @param ttl_max: cap on the TTL (0: none).
+ * @param w: receives the zone and the wildcard.
+ * @param out: receives the NSEC record and its RRSIGs (the proof that a
+ *   DO=1 client needs), each with out->ttl: the record's TTL left,
+ *   lowered to the zone SOA's MINIMUM when the SOA is known (RFC 8198
+ *   section 5.4) and to ttl_max.
+ * @return true when found (and out filled); false otherwise.
+ */
+bool nsecidx_wild(struct nsecidx *x, const uint8_t *qname, size_t qlen,
+                  uint32_t ttl_max, time_t now, struct nsecidx_wild *w,
+                  struct nsecidx_answer *out);
+
 /** What an index holds (expired records included until met). */
 struct nsecidx_size {
 	size_t bytes;   /**< counted against the bound */
-	size_t zones;   /**< zones with a SOA */
+	size_t zones;   /**< zones (with a SOA or not) */
 	size_t records; /**< NSEC records */
 };
 

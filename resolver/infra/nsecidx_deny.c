@@ -12,8 +12,6 @@
 #include "validate/dnssec.h"
 #include "wire/answer.h"
 
-/** Offset of the MINIMUM field from the end of SOA RDATA. */
-#define NSECIDX_SOA_MINIMUM_FROM_END 4
 /** NSEC3 hashes one lookup may compute to pick candidates, and each
  *  proof over them (validate/denial.h: hashes). */
 #define NSECIDX_HASHES 16
@@ -27,9 +25,13 @@ struct nsecidx_cand {
 	size_t n;
 };
 
-/* The closest zone of name (or of its parent) with a live SOA. */
-static struct nsecidx_zone *find_zone(struct nsecidx *x, const uint8_t *name,
-                                      size_t len, bool parent, time_t now)
+/* The closest zone of name (or of its parent, for DS) in the index;
+ * need_soa: the closest with a SOA (a zone known only from the proofs
+ * of wildcard answers has none). A zone whose SOA expired is dropped. */
+struct nsecidx_zone *nsecidx_zone_closest(struct nsecidx *x,
+                                          const uint8_t *name, size_t len,
+                                          bool parent, bool need_soa,
+                                          time_t now)
 {
 	size_t pos = 0;
 
@@ -39,11 +41,11 @@ static struct nsecidx_zone *find_zone(struct nsecidx *x, const uint8_t *name,
 		struct nsecidx_zone *z = nsecidx_zone_find(x, name + pos,
 		                                           len - pos);
 
-		if (z != NULL && z->soa->expire <= now) {
+		if (z != NULL && z->soa != NULL && z->soa->expire <= now) {
 			nsecidx_zone_drop(x, z);
 			z = NULL;
 		}
-		if (z != NULL)
+		if (z != NULL && (z->soa != NULL || !need_soa))
 			return z;
 		if (name[pos] == 0)
 			break;
@@ -52,27 +54,37 @@ static struct nsecidx_zone *find_zone(struct nsecidx *x, const uint8_t *name,
 	return NULL;
 }
 
-/* Add the live record at or before name (the last one when none is:
- * it wraps to the apex); expired ones met are dropped. */
+/* The live record at or before name (the last one when none is: it
+ * wraps to the apex), or NULL; expired ones met are dropped. */
+const struct nsecidx_rec *nsecidx_zone_at(struct nsecidx *x,
+                                          struct nsecidx_zone *z,
+                                          const uint8_t *name, size_t len,
+                                          time_t now)
+{
+	bool exact;
+	size_t i;
+
+	while (z->n > 0) {
+		i = nsecidx_zone_before(z, name, len, &exact);
+		if (i == z->n)
+			i = z->n - 1;
+		if (z->rec[i]->expire > now)
+			return z->rec[i];
+		nsecidx_zone_remove(x, z, i);
+	}
+	return NULL;
+}
+
+/* Add the live record at or before name (nsecidx_zone_at). */
 static void cand_add(struct nsecidx *x, struct nsecidx_zone *z,
                      struct nsecidx_cand *c, const uint8_t *name, size_t len,
                      time_t now)
 {
-	const struct nsecidx_rec *r = NULL;
-	bool exact;
+	const struct nsecidx_rec *r;
 	size_t i;
 
-	while (z->n > 0 && c->n < NSECIDX_CANDIDATES) {
-		i = nsecidx_zone_before(z, name, len, &exact);
-		if (i == z->n)
-			i = z->n - 1;
-		if (z->rec[i]->expire > now) {
-			r = z->rec[i];
-			break;
-		}
-		nsecidx_zone_remove(x, z, i);
-	}
-	if (r == NULL)
+	if (c->n >= NSECIDX_CANDIDATES ||
+	    (r = nsecidx_zone_at(x, z, name, len, now)) == NULL)
 		return;
 	for (i = 0; i < c->n; i++)
 		if (c->rec[i] == r)
@@ -185,15 +197,15 @@ static void prune(const struct nsecidx_zone *z, struct nsecidx_cand *c,
 	}
 }
 
-static uint32_t left_of(const struct nsecidx_rec *r, time_t now)
+uint32_t nsecidx_rec_left(const struct nsecidx_rec *r, time_t now)
 {
 	return r->expire - now > UINT32_MAX ? UINT32_MAX :
 	                                      (uint32_t)(r->expire - now);
 }
 
 /* One record and its RRSIGs into the answer, each with ttl. */
-static bool emit(struct nsecidx_answer *out, const struct nsecidx_rec *r,
-                 uint32_t ttl)
+bool nsecidx_rec_emit(struct nsecidx_answer *out, const struct nsecidx_rec *r,
+                      uint32_t ttl)
 {
 	struct answer_rr rr;
 	size_t pos = 0;
@@ -222,29 +234,25 @@ static bool answer_build(const struct nsecidx_zone *z,
                          time_t now, struct nsecidx_answer *out)
 {
 	const struct nsecidx_rec *soa = z->soa;
-	const uint8_t *mp = nsecidx_rec_rdata(soa) + soa->rdlen -
-	                    NSECIDX_SOA_MINIMUM_FROM_END;
-	uint32_t ttl = left_of(soa, now), min;
+	uint32_t ttl = nsecidx_rec_left(soa, now), min = nsecidx_soa_min(soa);
 	size_t i;
 
-	min = (uint32_t)mp[0] << 24 | (uint32_t)mp[1] << 16 |
-	      (uint32_t)mp[2] << 8 | mp[3];
 	if (min < ttl)
 		ttl = min;
 	if (ttl_max > 0 && ttl > ttl_max)
 		ttl = ttl_max;
 	for (i = 0; i < c->n; i++)
-		if (!c->off[i] && left_of(c->rec[i], now) < ttl)
-			ttl = left_of(c->rec[i], now);
+		if (!c->off[i] && nsecidx_rec_left(c->rec[i], now) < ttl)
+			ttl = nsecidx_rec_left(c->rec[i], now);
 	out->ttl = ttl;
-	if (!emit(out, soa, ttl))
+	if (!nsecidx_rec_emit(out, soa, ttl))
 		return false;
 	for (i = 0; i < c->n; i++) {
-		uint32_t t = left_of(c->rec[i], now);
+		uint32_t t = nsecidx_rec_left(c->rec[i], now);
 
 		if (ttl_max > 0 && t > ttl_max)
 			t = ttl_max;
-		if (!c->off[i] && !emit(out, c->rec[i], t))
+		if (!c->off[i] && !nsecidx_rec_emit(out, c->rec[i], t))
 			return false;
 	}
 	return true;
@@ -266,7 +274,8 @@ enum nsecidx_verdict nsecidx_deny(struct nsecidx *x, const uint8_t *qname,
 	out->count = 0;
 	memset(&c, 0, sizeof c);
 	pthread_mutex_lock(&x->lock);
-	z = find_zone(x, qname, qlen, qtype == WIRE_TYPE_DS, now);
+	z = nsecidx_zone_closest(x, qname, qlen, qtype == WIRE_TYPE_DS, true,
+	                         now);
 	if (z != NULL) {
 		cand_collect(x, z, &c, qname, qlen, now);
 		v = prove(z, &c, qname, qlen, qtype);

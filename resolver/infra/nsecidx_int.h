@@ -16,6 +16,8 @@
 #define NSECIDX_BUCKETS 1024u
 /** Longest NSEC3 salt (its length is one byte). */
 #define NSECIDX_SALT_MAX 255
+/** Offset of the MINIMUM field from the end of SOA RDATA. */
+#define NSECIDX_SOA_MINIMUM_FROM_END 4
 
 /* One record: owner, RDATA and the image of its RRSIGs, in data[]. */
 struct nsecidx_rec {
@@ -40,7 +42,7 @@ struct nsecidx_zone {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t namelen;
 	unsigned bucket;
-	struct nsecidx_rec *soa;
+	struct nsecidx_rec *soa;  /* NULL: known from wildcard proofs only */
 	struct nsecidx_rec **rec; /* sorted by owner (NSEC3: by hash) */
 	size_t n, cap;
 	struct nsecidx_n3 n3;
@@ -73,6 +75,17 @@ static inline size_t nsecidx_rec_bytes(const struct nsecidx_rec *r)
 	return sizeof(*r) + r->ownerlen + r->rdlen + r->siglen;
 }
 
+/* The MINIMUM field of a SOA record (its RDATA was checked long enough
+ * when fed). */
+static inline uint32_t nsecidx_soa_min(const struct nsecidx_rec *soa)
+{
+	const uint8_t *p = nsecidx_rec_rdata(soa) + soa->rdlen -
+	                   NSECIDX_SOA_MINIMUM_FROM_END;
+
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
 /* The zone named exactly name, or NULL. */
 struct nsecidx_zone *nsecidx_zone_find(struct nsecidx *x, const uint8_t *name,
                                        size_t len);
@@ -84,5 +97,26 @@ size_t nsecidx_zone_before(const struct nsecidx_zone *z, const uint8_t *name,
                            size_t len, bool *exact);
 /* Drop record i of z. */
 void nsecidx_zone_remove(struct nsecidx *x, struct nsecidx_zone *z, size_t i);
+
+/* nsecidx_deny.c */
+/* The closest zone of name (parent: of its parent) in the index;
+ * need_soa: the closest with a SOA. A zone whose SOA expired is dropped
+ * on the way. */
+struct nsecidx_zone *nsecidx_zone_closest(struct nsecidx *x,
+                                          const uint8_t *name, size_t len,
+                                          bool parent, bool need_soa,
+                                          time_t now);
+/* The live record of z at or before name (the last one when none is: it
+ * wraps to the apex), or NULL; expired ones met are dropped. */
+const struct nsecidx_rec *nsecidx_zone_at(struct nsecidx *x,
+                                          struct nsecidx_zone *z,
+                                          const uint8_t *name, size_t len,
+                                          time_t now);
+/* Seconds a record has left at now. */
+uint32_t nsecidx_rec_left(const struct nsecidx_rec *r, time_t now);
+/* Append a record and its RRSIGs to an answer image, each with ttl;
+ * false when it does not fit. */
+bool nsecidx_rec_emit(struct nsecidx_answer *out, const struct nsecidx_rec *r,
+                      uint32_t ttl);
 
 #endif /* CURVECACHE_RESOLVER_NSECIDX_INT_H */

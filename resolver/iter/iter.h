@@ -107,6 +107,9 @@ struct iter_tally {
 	uint64_t *aggr_nx;          /**< NXDOMAIN proven from the NSEC
 	                                 index (RFC 8198) */
 	uint64_t *aggr_nodata;      /**< NODATA proven from it */
+	uint64_t *aggr_wild;        /**< answers synthesized from a cached
+	                                 wildcard and an NSEC of it
+	                                 (RFC 8198 section 5.4) */
 };
 
 struct iter_env {

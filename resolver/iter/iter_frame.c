@@ -368,6 +368,8 @@ void iter_state_lookup(struct iter_req *req, size_t fi)
 			return;
 		if (iter_lookup_aggressive(req, fi))
 			return;
+		if (iter_lookup_wild(req, fi))
+			return;
 	}
 	f->state = ITER_F_CUT;
 }

@@ -558,6 +558,19 @@ bool iter_img_add(struct iter_img *img, const uint8_t *owner, size_t ownerlen,
                   uint16_t type, uint32_t ttl, const uint8_t *rdata,
                   size_t rdlen);
 
+/* iter_wild.c (RFC 8198 section 5.4) */
+struct cache_rrset;
+/* After a set was cached: when it is a SECURE wildcard expansion whose
+ * proof (NSEC records and their RRSIGs) is proof, the wildcard's own
+ * set (set->dnssec[0..siglen): its RRSIGs) is cached at the wildcard's
+ * name and the proof goes to the NSEC index. */
+void iter_wild_keep(struct iter_req *req, const struct cache_rrset *set,
+                    size_t siglen, const struct iter_img *proof);
+/* A cache miss of the client's question answered from a cached wildcard
+ * and the NSEC that proves the name absent (true: the frame is DONE,
+ * failed, or follows the wildcard's CNAME). */
+bool iter_lookup_wild(struct iter_req *req, size_t fi);
+
 /* iter_util.c */
 size_t iter_name_labels(const uint8_t *name, size_t len);
 size_t iter_name_suffix(const uint8_t *name, size_t len, size_t labels);

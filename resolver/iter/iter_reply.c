@@ -241,6 +241,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 			                   img.buf, dlen };
 
 		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+		iter_wild_keep(req, &set, img.len, &proof);
 	}
 	for (i = 0; append && i < s->n; i++)
 		if (!iter_answer_append(req, owner, ownerlen, type, s->ttl,
@@ -253,8 +254,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 		iter_val_note(req, vsec, status);
 	}
 done:
-	if (s != NULL)
-		free(s->buf);
+	free(s != NULL ? s->buf : NULL);
 	free(s);
 	free(img.buf);
 	return vsec;

@@ -171,6 +171,9 @@ static const struct stats_field stats_fields[] = {
 	STATS_F("num.query.aggressive.NXDOMAIN", aggressive_nxdomain,
 	        "NXDOMAIN answers synthesized from cached NSEC/NSEC3 "
 	        "(RFC 8198)"),
+	STATS_F("num.query.aggressive.wildcard", aggressive_wildcard,
+	        "answers synthesized from a cached wildcard and the NSEC "
+	        "that proves the name absent (RFC 8198 section 5.4)"),
 };
 
 /** The EDE codes counted, index = slot of ede[] (stats_ede_index). */

@@ -184,6 +184,8 @@ struct stats {
 	uint64_t aggressive_nxdomain;  /**< NXDOMAIN from cached NSEC/NSEC3
 	                                    (RFC 8198) */
 	uint64_t aggressive_nodata;    /**< NOERROR/NODATA from them */
+	uint64_t aggressive_wildcard;  /**< answers from a cached wildcard
+	                                    and an NSEC (RFC 8198 s. 5.4) */
 	uint64_t ede[STATS_EDE_CODES]; /**< responses sent with an EDE, by
 	                                    code (stats_ede_index) */
 };

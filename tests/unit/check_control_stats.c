@@ -408,6 +408,7 @@ START_TEST(stats_dnssec)
 	st->rrset_bogus = 2;
 	st->aggressive_nxdomain = 5;
 	st->aggressive_nodata = 6;
+	st->aggressive_wildcard = 9;
 	st->ede[stats_ede_index(6)] = 7;
 	st->ede[stats_ede_index(27)] = 8;
 	c = talk("stats_noreset\n");
@@ -416,6 +417,7 @@ START_TEST(stats_dnssec)
 	HAS(c, "\nnum.rrset.bogus=2\n");
 	HAS(c, "\nnum.query.aggressive.NXDOMAIN=5\n");
 	HAS(c, "\nnum.query.aggressive.NOERROR=6\n");
+	HAS(c, "\nnum.query.aggressive.wildcard=9\n");
 	HAS(c, "\nnum.answer.ede.0=0\n");
 	HAS(c, "\nnum.answer.ede.6=7\n");
 	HAS(c, "\nnum.answer.ede.27=8\n");
