@@ -175,7 +175,7 @@ python3 -c 'import dns.dnssec' 2>/dev/null || PYDNS=/usr/bin/python3
   "$C/validate" || bad "validate seeds" "failed"
 # hostile replies: a malformed RRSIG, DNSKEY, DS, NSEC or NSEC3 beside
 # valid signatures (tests/fuzz/mkhostile.py, from the seeds above)
-"$PYDNS" "$srcdir/tests/fuzz/mkhostile.py" "$C/validate" >/dev/null ||
+"$PYDNS" "$srcdir/tests/fuzz/mkhostile.py" "$C/validate" "$C/wire" >/dev/null ||
   bad "hostile seeds" "failed"
 
 ok "corpora written to $C"

@@ -7,9 +7,10 @@ must call such a reply bad and ask again; the good reply follows it in
 the seed, so the resolution still ends as the original one did.
 
 Usage (dnspython >= 2.3; Debian's /usr/bin/python3):
-  mkhostile.py CORPUSDIR
+  mkhostile.py CORPUSDIR [WIREDIR]
       Read the seeds of CORPUSDIR (corpus/validate) and write the
-      hostile-* seeds beside them.
+      hostile-* seeds beside them; with WIREDIR (corpus/wire), write each
+      hostile reply alone there too, as the wire target reads it.
 """
 
 import struct
@@ -72,9 +73,10 @@ def with_record(wire, section, owner, rdtype, hexdata):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     out = sys.argv[1].rstrip("/")
+    wire = sys.argv[2].rstrip("/") if len(sys.argv) == 3 else None
     for name, seed, k, section, owner, rdtype, hexdata in CASES:
         head, replies = read_seed("%s/%s" % (out, seed))
         bad = with_record(replies[k], section, owner, rdtype, hexdata)
@@ -83,6 +85,9 @@ def main():
                                         for r in seq)
         with open("%s/%s" % (out, name), "wb") as f:
             f.write(blob)
+        if wire is not None:
+            with open("%s/%s" % (wire, name), "wb") as f:
+                f.write(bad)
         print("%s: reply %d of %s + %s %s" % (name, k, seed, section, rdtype))
 
 
