@@ -84,6 +84,13 @@
 /** Bytes of the authority image: the SOA, and for DNSSEC its RRSIGs
  *  and the NSEC/NSEC3 proof with theirs. */
 #define ITER_AUTH_MAX 8192
+/** NSEC/NSEC3 records of an unproven negative answer kept for DO=1
+ *  clients (as many as a proof may use, iter_val.c's ITER_PROOF_MAX) */
+#define ITER_PROOF_RAW_MAX 32
+/** RRSIGs kept per RRset for DO=1 and CD=1 clients (more than the
+ *  DNSSEC_SIGS_PER_SET tried: a zone in a rollover signs with several
+ *  keys, and a client's own validator may pick another) */
+#define ITER_IMG_SIGS_MAX 32
 /** Records of one RRset cached at once. */
 #define ITER_RRSET_MAX 256
 /** Bytes of expanded RDATA for one cached RRset. */
@@ -553,6 +560,13 @@ void iter_val_note(struct iter_req *req, uint8_t sec, int status);
 void iter_img_sigs(struct iter_img *img, const struct wire_msg *m,
                    enum wire_section sec, const uint8_t *owner,
                    size_t ownerlen, uint16_t type);
+/* iter_proofimg.c */
+/* A negative answer of frame fi that proved nothing (INSECURE, BOGUS):
+ * its image becomes the SOA's RRSIGs and the NSEC/NSEC3 records of the
+ * authority section under the frame's zone with their RRSIGs, as they
+ * came (at most ITER_PROOF_RAW_MAX records looked at). */
+void iter_negative_proof(struct iter_req *req, size_t fi,
+                         const struct wire_msg *m, struct iter_img *img);
 /* Append one record to an image (false: no room). */
 bool iter_img_add(struct iter_img *img, const uint8_t *owner, size_t ownerlen,
                   uint16_t type, uint32_t ttl, const uint8_t *rdata,

@@ -502,9 +502,11 @@ static void iter_negative(struct iter_req *req, size_t fi,
 	req->frame[fi]->state = ITER_F_DONE;
 	if (fi == 0)
 		req->rcode = nx ? WIRE_RCODE_NXDOMAIN : WIRE_RCODE_NOERROR;
-	if (img.buf != NULL)
+	if (img.buf != NULL) {
 		vsec = iter_val_negative(req, fi, m, nx, &img, &status);
-	else
+		if (vsec == CACHE_SEC_INSECURE || vsec == CACHE_SEC_BOGUS)
+			iter_negative_proof(req, fi, m, &img);
+	} else
 		img.cap = 0;
 	iter_negative_cache(req, fi, m, key, nx, vsec, status, &img);
 	if (fi == 0)

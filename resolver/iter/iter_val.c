@@ -109,7 +109,7 @@ void iter_img_sigs(struct iter_img *img, const struct wire_msg *m,
 	size_t from, to, i, n = 0;
 
 	iter_section_range(m, sec, &from, &to);
-	for (i = from; i < to && n < DNSSEC_SIGS_PER_SET; i++) {
+	for (i = from; i < to && n < ITER_IMG_SIGS_MAX; i++) {
 		const struct wire_rr *rr = &m->rr[i];
 
 		if (!iter_sig_for(m, rr, owner, ownerlen, type))

@@ -309,8 +309,10 @@ void stats_response_dnssec(struct stats *st, const struct respond_query *q,
 	stats_answer(st, p.rcode, p.records ? a->an_count : 0);
 	if (p.bogus)
 		st->answer_bogus++;
-	else if (a->sec == CACHE_SEC_SECURE)
-		st->answer_secure++;
+	else if (a->sec == CACHE_SEC_SECURE &&
+	         (p.rcode == WIRE_RCODE_NOERROR ||
+	          p.rcode == WIRE_RCODE_NXDOMAIN))
+		st->answer_secure++; /* an error is never a secure answer */
 	i = p.ede ? stats_ede_index(p.ede_code) : -1;
 	if (i >= 0)
 		st->ede[i]++;

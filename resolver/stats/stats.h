@@ -287,8 +287,10 @@ static inline void stats_response(struct stats *st,
 {
 	if (a->sec <= CACHE_SEC_SECURE && !a->ede) {
 		stats_answer(st, a->rcode, a->an_count);
-		if (a->sec == CACHE_SEC_SECURE)
-			st->answer_secure++;
+		if (a->sec == CACHE_SEC_SECURE &&
+		    (a->rcode == WIRE_RCODE_NOERROR ||
+		     a->rcode == WIRE_RCODE_NXDOMAIN))
+			st->answer_secure++; /* an error is never secure */
 	} else
 		stats_response_dnssec(st, q, a);
 }

@@ -4,8 +4,10 @@
  * The input is a DNS message from the network. It is parsed with
  * wire_msg_parse; then every record it yields is rendered as text (which
  * reads the names inside its RDATA) and every owner name is read again
- * with decompression, lowercased. Any status is acceptable; reading past
- * the input, a hang or a crash is a finding.
+ * with decompression, lowercased, and its RDATA is checked by its type's
+ * layout (wire_rdata_check: what makes an upstream reply bad). Any
+ * status is acceptable; reading past the input, a hang or a crash is a
+ * finding.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@ static void check_rr(const uint8_t *data, size_t size,
 	static char text[70000];
 	uint8_t name[WIRE_NAME_MAX];
 	size_t pos = rr->owner, n = 0, tl = 0;
+	int rc;
 
 	if (wire_read_name(data, size, &pos, name, &n, WIRE_NAME_LOWER) !=
 	            WIRE_OK ||
@@ -32,6 +35,9 @@ static void check_rr(const uint8_t *data, size_t size,
 	if (rrtext_rr(text, sizeof text, &tl, data, size, rr) == WIRE_OK &&
 	    tl >= sizeof text)
 		abort();
+	rc = wire_rdata_check(rr->type, data + rr->rdata, rr->rdlen);
+	if (rc != WIRE_OK && rc != WIRE_ERDATA)
+		abort(); /* a verdict, nothing else */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -173,6 +173,10 @@ python3 -c 'import dns.dnssec' 2>/dev/null || PYDNS=/usr/bin/python3
 [ -x tests/fuzz/fuzz_validate ] || make -s tests/fuzz/fuzz_validate
 "$PYDNS" "$srcdir/tests/fuzz/mkvalidate.py" seeds tests/fuzz/fuzz_validate \
   "$C/validate" || bad "validate seeds" "failed"
+# hostile replies: a malformed RRSIG, DNSKEY, DS, NSEC or NSEC3 beside
+# valid signatures (tests/fuzz/mkhostile.py, from the seeds above)
+"$PYDNS" "$srcdir/tests/fuzz/mkhostile.py" "$C/validate" "$C/wire" >/dev/null ||
+  bad "hostile seeds" "failed"
 
 ok "corpora written to $C"
 for t in query iter cfg control cachefile validate; do

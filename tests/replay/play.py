@@ -270,6 +270,13 @@ def check_section(r, sec, rules):
             fails.append("%s has no %s%s" % (
                 sec, dns.rdatatype.to_text(rdtype),
                 "" if owner is None else " at %s" % owner))
+    for rdtype, n, owner in [rec for mode, rec in rules if mode == "count"]:
+        got = sum(1 for rec in have if rec.rdtype == rdtype and (
+            owner is None or rec.owner == owner))
+        if got != n:
+            fails.append("%s has %d %s%s, want %d" % (
+                sec, got, dns.rdatatype.to_text(rdtype),
+                "" if owner is None else " at %s" % owner, n))
     if exact:
         want = {rec.key() for rec in exact}
         for rec in have:

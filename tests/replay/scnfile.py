@@ -357,13 +357,18 @@ def parse_expect(words, rest):
     if what == "ede-text":
         return ("ede-text", rest.split(None, 1)[1])
     sec, _, mode = what.partition("-")
-    if sec not in SECTIONS or mode not in ("", "contains", "empty", "has"):
+    if sec not in SECTIONS or mode not in ("", "contains", "empty", "has",
+                                           "count"):
         raise ScnError("unknown expectation %r" % what)
     if mode == "empty":
         return (sec, "empty", None)
     if mode == "has":
         owner = parse_name(words[2]) if len(words) > 2 else None
         return (sec, "has", (dns.rdatatype.from_text(words[1]), owner))
+    if mode == "count":
+        owner = parse_name(words[3]) if len(words) > 3 else None
+        return (sec, "count", (dns.rdatatype.from_text(words[1]),
+                               int(words[2]), owner))
     return (sec, mode or "exact", parse_rr(rest.split(None, 1)[1]))
 
 

@@ -425,7 +425,7 @@ START_TEST(test_stats_response)
 		{ "num.answer.bogus", 2 },
 		{ "num.answer.ede.6", 1 },
 		{ "num.answer.ede.3", 1 },
-		{ "num.answer.rcode.SERVFAIL", 1 },
+		{ "num.answer.rcode.SERVFAIL", 2 },
 		{ "num.answer.rcode.NOERROR", 4 },
 		{ "num.answer.ede.27", 0 },
 	};
@@ -449,6 +449,10 @@ START_TEST(test_stats_response)
 	stats_response(&st, &q, &a); /* no EDNS: no EDE sent */
 	q = mkq("www.example.", WIRE_TYPE_A, 0, 1232);
 	stats_response(&st, &q, &a); /* EDE 3 sent */
+	a.sec = CACHE_SEC_SECURE;
+	a.ede = false;
+	a.rcode = WIRE_RCODE_SERVFAIL;
+	stats_response(&st, &q, &a); /* a loop of secure links: not secure */
 
 	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
 		ck_assert_int_eq(stats_get(&st, want[i].name, &v), 0);
