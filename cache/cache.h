@@ -250,6 +250,8 @@ struct cache_answer {
 	size_t owner_off;    /**< owner = query name + owner_off (non-zero
 	                          only from cache_closest_ns) */
 	enum cache_sec sec;  /**< security status */
+	uint8_t ede;         /**< BOGUS: the RFC 8914 INFO-CODE noted by
+	                          cache_bogus_ede (0: none noted) */
 	size_t dnssec_len;   /**< CACHE_GET_DNSSEC: bytes of the DNSSEC
 	                          image written at buf + len (TTLs as
 	                          the RRs'); else 0 */
@@ -399,6 +401,19 @@ int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now);
 int cache_get(struct cache *c, const struct cache_query *q, time_t now,
               struct cache_answer *ans, uint8_t *buf, size_t cap)
 	CACHE_MUST_CHECK;
+
+/**
+ * Note why a BOGUS entry is bogus: the RFC 8914 INFO-CODE (1..255) that
+ * a read then gives in ans->ede, so that an answer from the cache names
+ * the same failure as the first one did. The entry is the one cache_get
+ * would pick for q (the exact key, or the name's NXDOMAIN entry); it is
+ * changed only while fresh and BOGUS. A later put replaces it, and the
+ * code with it.
+ * @return CACHE_OK; CACHE_ENOTFOUND (no such fresh BOGUS entry);
+ *   CACHE_ENAME, CACHE_ETYPE or CACHE_EINVAL.
+ */
+int cache_bogus_ede(struct cache *c, const struct cache_query *q, time_t now,
+                    uint8_t code);
 
 /**
  * Find the closest cached zone cut: the NS RRset of the longest ancestor

@@ -189,6 +189,7 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 	e->count = (uint16_t)(b->count |
 	                      (b->dnssec_len ? CACHE_COUNT_TAIL : 0));
 	e->name_len = (uint8_t)b->name_len;
+	e->ede = 0;
 	e->flags = (uint8_t)((unsigned)b->kind |
 	                     (unsigned)(b->rank - CACHE_RANK_GLUE)
 	                             << CACHE_F_RANK_SHIFT |

@@ -79,6 +79,7 @@ struct cache_entry {
 	uint16_t count;     /**< RRs in the image | CACHE_COUNT_TAIL */
 	uint8_t name_len;   /**< 1..255: CACHE_NAME_MAX fits */
 	uint8_t flags;      /**< CACHE_F_*: kind, rank, curve, ref, sec */
+	uint8_t ede;        /**< BOGUS: why (cache_bogus_ede), 0: unknown */
 	uint8_t data[];     /**< name, [server key], image, [tail] */
 };
 

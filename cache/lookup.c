@@ -117,6 +117,7 @@ static int answer(struct cache_entry *e, const struct cache_query *q,
 	ans->len = cache_entry_wire_len(e);
 	ans->owner_off = 0;
 	ans->sec = cache_entry_sec(e);
+	ans->ede = e->ede;
 	ans->dnssec_len = ans->dnssec_count = 0;
 	if (!(e->flags & CACHE_F_REF)) /* keep hot lines clean */
 		e->flags |= CACHE_F_REF;
@@ -193,6 +194,33 @@ int cache_get(struct cache *c, const struct cache_query *q, time_t now,
 	if (rc != CACHE_OK)
 		return rc;
 	return lookup(c, q, now, 0, ans, buf, cap);
+}
+
+int cache_bogus_ede(struct cache *c, const struct cache_query *q, time_t now,
+                    uint8_t code)
+{
+	uint64_t h;
+	struct cache_shard *s;
+	struct cache_entry *e;
+	int rc;
+
+	if (c == NULL || q == NULL)
+		return CACHE_EINVAL;
+	rc = query_check(q);
+	if (rc != CACHE_OK)
+		return rc;
+	h = cache_siphash13(c->key, q->name, q->name_len);
+	s = cache_shard_of(c, h);
+	pthread_mutex_lock(&s->lock);
+	e = pick(s, (uint32_t)h, q, now, 0);
+	rc = CACHE_ENOTFOUND;
+	if (e != NULL && cache_entry_fresh(e, now) &&
+	    cache_entry_sec(e) == CACHE_SEC_BOGUS) {
+		e->ede = code;
+		rc = CACHE_OK;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
 }
 
 int cache_closest_ns(struct cache *c, const struct cache_query *q, time_t now,

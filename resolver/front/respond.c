@@ -480,7 +480,8 @@ void respond_plan(const struct respond_query *q, const struct answer *a,
 	p->rcode = WIRE_RCODE_SERVFAIL;
 	p->records = false;
 	p->ede = q->edns;
-	p->ede_code = a->ede ? a->ede_code : RESPOND_EDE_BOGUS;
+	p->ede_code = a->ede || a->ede_code != 0 ? a->ede_code :
+	                                           RESPOND_EDE_BOGUS;
 	p->ede_text = a->ede ? a->ede_text : NULL;
 }
 

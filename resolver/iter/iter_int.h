@@ -556,6 +556,14 @@ void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
 int iter_cached_status(uint8_t sec);
 /* Fold one part's status (and a reason) into the answer's. */
 void iter_val_note(struct iter_req *req, uint8_t sec, int status);
+/* A BOGUS entry just cached for name/type: keep the EDE code of status
+ * beside it (cache_bogus_ede), so answers from the cache give it. */
+void iter_val_cache_why(struct iter_req *req, const uint8_t *name,
+                        size_t len, uint16_t type, uint8_t sec, int status);
+/* Cache an RRset validated with status, and its reason when BOGUS. */
+struct cache_rrset;
+void iter_val_cache_set(struct iter_req *req,
+                        const struct cache_rrset *set, int status);
 /* Append the RRSIG records at (owner) covering type of a section. */
 void iter_img_sigs(struct iter_img *img, const struct wire_msg *m,
                    enum wire_section sec, const uint8_t *owner,

@@ -240,7 +240,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 			                   key,     (enum cache_sec)vsec,
 			                   img.buf, dlen };
 
-		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+		iter_val_cache_set(req, &set, status);
 		iter_wild_keep(req, &set, img.len, &proof);
 	}
 	for (i = 0; append && i < s->n; i++)
@@ -480,6 +480,8 @@ static void iter_negative_cache(struct iter_req *req, size_t fi,
 		if (status != DNSSEC_EBUDGET)
 			(void)cache_neg_put(req->env->cache, &neg,
 			                    req->now.wall);
+		iter_val_cache_why(req, f->sname, f->snamelen, f->qtype, vsec,
+		                   status);
 	}
 	if (vsec == CACHE_SEC_SECURE)
 		iter_negative_index(req, fi, owner, olen, rd, rdlen, ttl, img);

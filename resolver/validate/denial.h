@@ -16,8 +16,10 @@
  *   caller's budget (*hashes); at 0 the proof stops with
  *   DNSSEC_EBUDGET. NSEC3 records whose iterations exceed
  *   max_iterations are not hashed: a proof that would need them gives
- *   DNSSEC_EITERATIONS (RFC 9276: the answer is insecure), one with an
- *   unknown hash algorithm DNSSEC_EUNSUPPORTED_HASH.
+ *   DNSSEC_EITERATIONS (RFC 9276: the answer is insecure). Records of
+ *   an unknown hash algorithm are ignored (RFC 5155 section 8.1); a
+ *   proof left with nothing else is DNSSEC_EUNSUPPORTED_HASH, which
+ *   proves nothing (the caller makes a secure zone's answer bogus).
  */
 #ifndef CURVECACHE_RESOLVER_DENIAL_H
 #define CURVECACHE_RESOLVER_DENIAL_H

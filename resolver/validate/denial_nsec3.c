@@ -11,7 +11,8 @@
  * parameters are those of the first such record whose iterations are
  * within the cap; records with other parameters are ignored. When no
  * record is usable, one over the cap gives DNSSEC_EITERATIONS, one of
- * another hash algorithm DNSSEC_EUNSUPPORTED_HASH.
+ * another hash algorithm DNSSEC_EUNSUPPORTED_HASH: such records are
+ * ignored (RFC 5155 section 8.1), so the denial is not proven.
  *
  * Each hash is taken from the caller's budget first (*d->hashes), and
  * none is taken at 0. The closest encloser is searched from the apex

@@ -275,6 +275,23 @@ static bool key_trusted(const struct dnssec_rrset *keyset,
 	return false;
 }
 
+/* Whether an anchor key has an algorithm this resolver implements. */
+static bool anchor_usable(const struct dnssec_rdata *akeys, size_t nakeys)
+{
+	size_t i;
+
+	for (i = 0; i < nakeys; i++) {
+		const uint8_t *a = rd_bytes(&akeys[i]);
+		struct dnssec_dnskey key;
+
+		if (a != NULL &&
+		    dnssec_dnskey_parse(a, akeys[i].len, &key) == DNSSEC_OK &&
+		    dnssec_alg_supported(key.alg))
+			return true;
+	}
+	return false;
+}
+
 int dnssec_keys_verify(const struct dnssec_rrset *keyset,
                        const struct dnssec_rdata *sigs, size_t nsigs,
                        const struct dnssec_rdata *ds, size_t nds,
@@ -300,6 +317,13 @@ int dnssec_keys_verify(const struct dnssec_rrset *keyset,
 		return v->status = DNSSEC_EMISMATCH;
 	memcpy(zone, keyset->owner, keyset->ownerlen);
 	wire_name_lower(zone, keyset->ownerlen);
-	return dnssec_set_verify(keyset, sigs, nsigs, zone, keyset->ownerlen,
-	                         trusted, n, now, w, v);
+	rc = dnssec_set_verify(keyset, sigs, nsigs, zone, keyset->ownerlen,
+	                       trusted, n, now, w, v);
+	/* a usable DS (or anchor key) says the zone signs with an
+	 * implemented algorithm: signatures by others alone leave it
+	 * unproven, not insecure (RFC 4035 s5.2; a stripped RRSIG) */
+	if (rc == DNSSEC_EUNSUPPORTED_ALG &&
+	    (nakeys == 0 || anchor_usable(akeys, nakeys)))
+		rc = DNSSEC_ENOSIG;
+	return v->status = rc;
 }

@@ -119,7 +119,9 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
  * @return DNSSEC_OK (secure); DNSSEC_EUNSUPPORTED_DIGEST or
  *   DNSSEC_EUNSUPPORTED_ALG when no DS (nor anchor key) is usable: the
  *   zone is insecure; DNSSEC_EMISMATCH when no key of the set matches a
- *   usable DS; else as dnssec_set_verify.
+ *   usable DS; DNSSEC_ENOSIG when only signatures of algorithms not
+ *   implemented cover it while a usable DS (or anchor key) exists (a
+ *   stripped RRSIG: bogus, never insecure); else as dnssec_set_verify.
  */
 int dnssec_keys_verify(const struct dnssec_rrset *keyset,
                        const struct dnssec_rdata *sigs, size_t nsigs,

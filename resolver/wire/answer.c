@@ -359,6 +359,8 @@ void answer_from_cache(const struct cache_answer *ans, uint8_t *buf,
 	a->rcode = WIRE_RCODE_NOERROR;
 	a->curve = curve && ans->curve != 0;
 	a->sec = (uint8_t)ans->sec;
+	if (ans->sec == CACHE_SEC_BOGUS)
+		a->ede_code = ans->ede; /* why, as found first (0: unknown) */
 	if (ans->kind == CACHE_KIND_RRSET) {
 		a->an_len += img_len(ans);
 		a->an_count = (uint16_t)(an + img_count(ans));

@@ -93,7 +93,9 @@ struct answer {
 	                           RRsets' (BOGUS if any is), and
 	                           of its proof when negative */
 	bool ede;             /**< an Extended DNS Error goes with it */
-	uint16_t ede_code;    /**< RFC 8914 INFO-CODE, if ede */
+	uint16_t ede_code;    /**< RFC 8914 INFO-CODE, if ede; without
+	                           ede, a BOGUS answer's reason as the
+	                           cache kept it (0: none known) */
 	const char *ede_text; /**< EXTRA-TEXT (static), or NULL */
 	uint32_t an_ttl;      /**< the least TTL in the answer section
 	                           (answer_chase sets it, so that the

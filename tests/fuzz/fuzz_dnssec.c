@@ -29,7 +29,10 @@
  * this layout, each of which verifies (RFC 5702, 6605, 8080, dnspython's
  * SOA and wildcard), and SRV, NAPTR and MX sets with names to expand;
  * denial-*: records of RFC 5155 Appendix B.1 (NSEC3, opt-out cleared)
- * and RFC 4035 Appendix B.2 and B.6 (NSEC) as owner/RDATA pairs.
+ * and RFC 4035 Appendix B.2 and B.6 (NSEC) as owner/RDATA pairs;
+ * denial-nsec3-unknown-hash: the B.1 records with hash algorithm 2, and
+ * rrsig-expires-before-inception: rfc6605-p256 with the expiration one
+ * second before the inception (issue 21, items 10 and 11).
  */
 #include <ctype.h>
 #include <stdint.h>

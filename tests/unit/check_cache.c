@@ -2162,6 +2162,15 @@ START_TEST(test_dnssec_malformed_refused)
 }
 END_TEST
 
+/* Note a reason on name's A entry (cache_bogus_ede). */
+static int note_ede(struct cache *c, const char *name, uint8_t code,
+                    time_t now)
+{
+	uint8_t n[CACHE_NAME_MAX + 1];
+	struct cache_query q = { n, wire(n, name), TYPE_A, CLASS_IN, 0 };
+	return cache_bogus_ede(c, &q, now, code);
+}
+
 /* Put A at name with (rank, sec) over an entry of (AUTH, have). */
 static int over(struct cache *c, enum cache_sec have, enum cache_rank rank,
                 enum cache_sec sec, time_t when)
@@ -2173,6 +2182,46 @@ static int over(struct cache *c, enum cache_sec have, enum cache_rank rank,
 	return put_sec_a(c, "r.example.com", rank, NULL, sec, NULL, 0, 2,
 	                 when);
 }
+
+/* A BOGUS entry keeps the EDE code noted beside it until it is replaced;
+ * other entries take none (issue 21 item 11). */
+START_TEST(test_dnssec_bogus_ede)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+
+	ck_assert_int_eq(put_sec_a(c, "b.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_BOGUS, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "b.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.ede, 0);
+	ck_assert_int_eq(note_ede(c, "b.example.com", 7, T0), CACHE_OK);
+	ck_assert_int_eq(get(c, "b.example.com", TYPE_A, 0, T0 + 1, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.sec, CACHE_SEC_BOGUS);
+	ck_assert_uint_eq(ans.ede, 7);
+	/* replaced: the new entry's reason is not known */
+	ck_assert_int_eq(over(c, CACHE_SEC_BOGUS, CACHE_RANK_AUTH,
+	                      CACHE_SEC_BOGUS, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "r.example.com", TYPE_A, 0, T0, &ans),
+	                 CACHE_OK);
+	ck_assert_uint_eq(ans.ede, 0);
+	/* not BOGUS, absent or expired: nothing noted */
+	ck_assert_int_eq(put_sec_a(c, "s.example.com", CACHE_RANK_AUTH, NULL,
+	                           CACHE_SEC_SECURE, NULL, 0, 1, T0),
+	                 CACHE_OK);
+	ck_assert_int_eq(note_ede(c, "s.example.com", 7, T0),
+	                 CACHE_ENOTFOUND);
+	ck_assert_int_eq(note_ede(c, "none.example.com", 7, T0),
+	                 CACHE_ENOTFOUND);
+	ck_assert_int_eq(note_ede(c, "b.example.com", 7, T0 + 100000),
+	                 CACHE_ENOTFOUND);
+	ck_assert_int_eq(cache_bogus_ede(NULL, NULL, T0, 7), CACHE_EINVAL);
+	cache_destroy(c);
+}
+END_TEST
 
 START_TEST(test_dnssec_rank_rule)
 {
@@ -2475,6 +2524,7 @@ static Suite *cache_suite(void)
 	tcase_add_test(tc, test_dnssec_espace);
 	tcase_add_test(tc, test_dnssec_malformed_refused);
 	tcase_add_test(tc, test_dnssec_rank_rule);
+	tcase_add_test(tc, test_dnssec_bogus_ede);
 	tcase_add_test(tc, test_dnssec_rank_negative);
 	tcase_add_test(tc, test_dnssec_memory);
 	tcase_add_test(tc, test_dnssec_view);
