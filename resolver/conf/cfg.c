@@ -525,6 +525,7 @@ OPT_PATH(opt_block_file, block_file)
 OPT_BOOL(opt_dnssec, dnssec)
 OPT_TTL(opt_val_bogus_ttl, val_bogus_ttl)
 OPT_BOOL(opt_permit_small_holddown, permit_small_holddown)
+OPT_BOOL(opt_aggressive_nsec, aggressive_nsec)
 
 static int opt_nsec3_max_iterations(struct cfg_ctx *x, char *v)
 {
@@ -667,6 +668,7 @@ static const struct {
 	{ "domain-insecure", cfg_opt_domain_insecure, false },
 	{ "val-bogus-ttl", opt_val_bogus_ttl, false },
 	{ "nsec3-max-iterations", opt_nsec3_max_iterations, false },
+	{ "aggressive-nsec", opt_aggressive_nsec, false },
 	{ "add-holddown", cfg_opt_add_holddown, false },
 	{ "del-holddown", cfg_opt_del_holddown, false },
 	{ "keep-missing", cfg_opt_keep_missing, false },
@@ -712,6 +714,7 @@ void cfg_defaults(struct cfg *c)
 	c->dnssec = true;
 	c->val_bogus_ttl = CFG_VAL_BOGUS_TTL_DEFAULT;
 	c->nsec3_max_iterations = CFG_NSEC3_ITERATIONS_DEFAULT;
+	c->aggressive_nsec = true;
 	c->add_holddown = c->del_holddown = CFG_HOLDDOWN_DEFAULT;
 	c->keep_missing = CFG_KEEP_MISSING_DEFAULT;
 }

@@ -243,6 +243,9 @@ struct cfg {
 	size_t n_domain_insecure;
 	uint32_t val_bogus_ttl;        /**< seconds bogus data is cached */
 	uint16_t nsec3_max_iterations; /**< above it: insecure */
+	bool aggressive_nsec;          /**< RFC 8198: answers from validated
+	                                    NSEC/NSEC3 records and cached
+	                                    wildcards without asking */
 	uint32_t add_holddown;         /**< seconds (RFC 5011 s2.4.1) */
 	uint32_t del_holddown;         /**< seconds a revoked key is kept */
 	uint32_t keep_missing;         /**< seconds; 0: for ever */

@@ -324,7 +324,7 @@ static bool iter_lookup_aggressive(struct iter_req *req, size_t fi)
 	struct nsecidx_answer a = { req->ns, sizeof(req->ns), 0, 0, 0 };
 	enum nsecidx_verdict v;
 
-	if (fi != 0 || req->env->nsecidx == NULL || !iter_val_on(req) ||
+	if (fi != 0 || !iter_aggressive_on(req) ||
 	    f->qclass != WIRE_CLASS_IN ||
 	    anchors_insecure(req->env->anchors, f->sname, f->snamelen))
 		return false;

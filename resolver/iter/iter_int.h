@@ -588,6 +588,9 @@ struct cache_rrset;
  * name and the proof goes to the NSEC index. */
 void iter_wild_keep(struct iter_req *req, const struct cache_rrset *set,
                     size_t siglen, const struct iter_img *proof);
+/* Whether answers may come from validated NSEC records and cached
+ * wildcards (an index, validation on, aggressive-nsec: yes). */
+bool iter_aggressive_on(const struct iter_req *req);
 /* A cache miss of the client's question answered from a cached wildcard
  * and the NSEC that proves the name absent (true: the frame is DONE,
  * failed, or follows the wildcard's CNAME). */

@@ -432,7 +432,7 @@ static void iter_negative_index(struct iter_req *req, size_t fi,
 		                   ttl,      img->buf,
 		                   img->len, cfg != NULL ? cfg->max_ttl : 0 };
 
-	if (req->env->nsecidx != NULL && img->buf != NULL &&
+	if (iter_aggressive_on(req) && img->buf != NULL &&
 	    wire_name_equal(soa, soalen, f->zone.name, f->zone.len))
 		(void)nsecidx_put_proof(req->env->nsecidx, &p, req->now.wall);
 }

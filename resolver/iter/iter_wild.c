@@ -93,6 +93,14 @@ static size_t iter_wild_owner(const uint8_t *img, size_t len,
 	return olen;
 }
 
+bool iter_aggressive_on(const struct iter_req *req)
+{
+	const struct cfg *cfg = req->env->cfg;
+
+	return req->env->nsecidx != NULL && iter_val_on(req) &&
+	       (cfg == NULL || cfg->aggressive_nsec);
+}
+
 void iter_wild_keep(struct iter_req *req, const struct cache_rrset *set,
                     size_t siglen, const struct iter_img *proof)
 {
@@ -102,7 +110,7 @@ void iter_wild_keep(struct iter_req *req, const struct cache_rrset *set,
 	uint8_t wc[WIRE_NAME_MAX], *sigs;
 	size_t off;
 
-	if (set->sec != CACHE_SEC_SECURE || req->env->nsecidx == NULL ||
+	if (set->sec != CACHE_SEC_SECURE || !iter_aggressive_on(req) ||
 	    proof == NULL || proof->buf == NULL || !iter_wild_nsec(proof) ||
 	    set->dnssec == NULL || (set->name[0] == 1 && set->name[1] == '*') ||
 	    !iter_wild_sigs(set->dnssec, siglen, set->type,
@@ -134,7 +142,7 @@ static bool iter_wild_asked(const struct iter_req *req, size_t fi)
 {
 	const struct iter_frame *f = req->frame[fi];
 
-	return fi == 0 && req->env->nsecidx != NULL && iter_val_on(req) &&
+	return fi == 0 && iter_aggressive_on(req) &&
 	       f->qclass == WIRE_CLASS_IN && f->qtype != WIRE_TYPE_DS &&
 	       f->qtype != WIRE_TYPE_RRSIG && f->qtype != WIRE_TYPE_NSEC &&
 	       f->qtype != WIRE_TYPE_NSEC3 &&

@@ -151,12 +151,15 @@ fi
 # nx2 too, and the apex's record, which covers *.alg8.sec and lacks TXT;
 # that of www.alg8.sec TXT holds www -> alg8.sec (the wrap), which covers
 # zzz; that of nx.alg13.sec (NSEC3) matches the apex, which lacks TXT.
-# So these are answered from those records, with AD and the NSEC/NSEC3
-# records, without a query upstream, and counted.
+# The wildcard answer any.w.alg8.sec A left *.w.alg8.sec A cached and its
+# NSEC *.w -> www, which covers zzz.w too: a wildcard answer (RFC 8198
+# section 5.4). So these are answered from those records, with AD and
+# the NSEC/NSEC3 records, without a query upstream, and counted.
 aggr_nx0=$(cc_stat num.query.aggressive.NXDOMAIN)
 aggr_nd0=$(cc_stat num.query.aggressive.NOERROR)
+aggr_wc0=$(cc_stat num.query.aggressive.wildcard)
 for q in nxsecure:nx2.alg8.sec:A nxsecure:zzz.alg8.sec:A nodata:alg8.sec:TXT \
-  nodata:alg13.sec:TXT; do
+  nodata:alg13.sec:TXT secure:zzz.w.alg8.sec:A; do
   want=${q%%:*}
   qt=${q##*:}
   qn=${q#*:}
@@ -175,12 +178,14 @@ for q in nxsecure:nx2.alg8.sec:A nxsecure:zzz.alg8.sec:A nodata:alg8.sec:TXT \
 done
 aggr_nx=$(cc_stat num.query.aggressive.NXDOMAIN)
 aggr_nd=$(cc_stat num.query.aggressive.NOERROR)
+aggr_wc=$(cc_stat num.query.aggressive.wildcard)
 if [ $((${aggr_nx:-0} - ${aggr_nx0:-0})) -eq 2 ] &&
-  [ $((${aggr_nd:-0} - ${aggr_nd0:-0})) -eq 2 ]; then
-  ok "aggressive answers counted (NXDOMAIN $aggr_nx, NOERROR $aggr_nd)"
+  [ $((${aggr_nd:-0} - ${aggr_nd0:-0})) -eq 2 ] &&
+  [ $((${aggr_wc:-0} - ${aggr_wc0:-0})) -eq 1 ]; then
+  ok "aggressive answers counted (NXDOMAIN $aggr_nx, NOERROR $aggr_nd, wildcard $aggr_wc)"
 else
   bad "aggressive answers counted" \
-    "NXDOMAIN ${aggr_nx0:-?} -> ${aggr_nx:-?}, NOERROR ${aggr_nd0:-?} -> ${aggr_nd:-?}" \
+    "NXDOMAIN ${aggr_nx0:-?} -> ${aggr_nx:-?}, NOERROR ${aggr_nd0:-?} -> ${aggr_nd:-?}, wildcard ${aggr_wc0:-?} -> ${aggr_wc:-?}" \
     "$WORK/curvecache.log"
 fi
 # ---- end of aggressive use ----
@@ -311,7 +316,18 @@ delv_through_cc() {
     done
   done 3<"$WORK/cases"
 }
-if command -v delv >/dev/null 2>&1; then delv_through_cc
+if command -v delv >/dev/null 2>&1; then
+  aggr_wc0=$(cc_stat num.query.aggressive.wildcard)
+  delv_through_cc
+  # fresh.w.alg8.sec A came from the cached wildcard both times (RFC 8198
+  # section 5.4): delv validated the synthesized answers too
+  aggr_wc=$(cc_stat num.query.aggressive.wildcard)
+  if [ $((${aggr_wc:-0} - ${aggr_wc0:-0})) -ge 2 ]; then
+    ok "delv validated synthesized wildcard answers"
+  else
+    bad "delv validated synthesized wildcard answers" \
+      "wildcard ${aggr_wc0:-?} -> ${aggr_wc:-?}" "$WORK/curvecache.log"
+  fi
 else echo "# delv not installed: the delv pass skipped"; fi
 # ---- end of delv through curvecache ----
 # The downgrade: sec.'s server now refers curve.sec. to its NSD by a plain

@@ -465,6 +465,7 @@ START_TEST(test_dnssec_options)
 	ck_assert(c.dnssec);
 	ck_assert_uint_eq(c.val_bogus_ttl, 60);
 	ck_assert_uint_eq(c.nsec3_max_iterations, 50);
+	ck_assert(c.aggressive_nsec);
 	ck_assert_uint_eq(c.n_trust_anchor_file + c.n_auto_trust_anchor_file +
 	                          c.n_trust_anchor + c.n_domain_insecure,
 	                  0);
@@ -478,9 +479,11 @@ START_TEST(test_dnssec_options)
 	              "domain-insecure: \"Corp.Example\"\n"
 	              "domain-insecure: lab.\n"
 	              "val-bogus-ttl: 30\n"
-	              "nsec3-max-iterations: 0\n"),
+	              "nsec3-max-iterations: 0\n"
+	              "aggressive-nsec: no\n"),
 		0);
 	ck_assert(!c.dnssec);
+	ck_assert(!c.aggressive_nsec);
 	ck_assert_uint_eq(c.n_trust_anchor_file, 2);
 	ck_assert_str_eq(c.trust_anchor_file[0], "/etc/unbound/root.key");
 	ck_assert_str_eq(c.trust_anchor_file[1], "/x/a.key");
@@ -530,6 +533,7 @@ START_TEST(test_dnssec_reject)
 		  "test.conf:1: nsec3-max-iterations must be 0 to 65535" },
 		{ "nsec3-max-iterations: many\n",
 		  "test.conf:1: nsec3-max-iterations must be 0 to 65535" },
+		{ "aggressive-nsec: on\n", "test.conf:1: expected yes or no" },
 	};
 	char text[128 * (CFG_MAX_DOMAIN_INSECURE + 1)];
 	size_t i, n;

@@ -3,7 +3,8 @@
  * NSEC records for aggressive negative answers (resolver/infra/nsecidx.c,
  * RFC 8198): canonical order, covering and matching records, the wrap at
  * the zone's last NSEC, the TTLs of the answer, expiry, the byte bound
- * with eviction of the oldest zone, and use from two threads.
+ * with eviction of the oldest zone, use from two threads, and the
+ * wildcard that may answer a name an NSEC proves absent (nsecidx_wild).
  *
  * The zone example. has the chain example. -> a.example. -> d.example.
  * -> example. (the last wraps to the apex); in NSEC3 the same names,
@@ -583,6 +584,147 @@ START_TEST(test_bound)
 }
 END_TEST
 
+/* Feed a wildcard answer's proof (no SOA) of zone example. */
+static enum nsecidx_status fix_put_nsecs(const struct fix *f, time_t now)
+{
+	return nsecidx_put_nsecs(x, f->zone, f->zonelen, f->img, f->len, 0,
+	                         now);
+}
+
+/* nsecidx_wild for qname: the wildcard (text) and its labels, the TTL;
+ * the image holds the one NSEC and its RRSIG. */
+static bool wild(const char *qname, time_t now, char *wc, unsigned *labels,
+                 uint32_t *ttl)
+{
+	uint8_t q[WIRE_NAME_MAX], buf[IMG_CAP];
+	struct nsecidx_answer a = { buf, sizeof buf, 0, 0, 0 };
+	struct nsecidx_wild w;
+	size_t qlen = name(qname, q), pos = 0;
+	struct answer_rr rr;
+
+	wc[0] = '\0';
+	if (!nsecidx_wild(x, q, qlen, 0, now, &w, &a)) {
+		ck_assert_uint_eq(a.len, 0);
+		return false;
+	}
+	ck_assert_int_eq(wire_name_to_text(w.wc, w.wclen, wc,
+	                                   WIRE_NAME_TEXT_MAX, NULL),
+	                 WIRE_OK);
+	ck_assert(wire_name_equal(w.zone, w.zonelen, (const uint8_t *)
+	                          "\7example", 9));
+	*labels = w.labels;
+	*ttl = a.ttl;
+	ck_assert_uint_eq(a.count, 2);
+	ck_assert(answer_rr_next(buf, a.len, &pos, &rr));
+	ck_assert_uint_eq(rr.type, WIRE_TYPE_NSEC);
+	ck_assert_uint_eq(rr.ttl, a.ttl);
+	ck_assert(answer_rr_next(buf, a.len, &pos, &rr));
+	ck_assert_uint_eq(rr.type, WIRE_TYPE_RRSIG);
+	return true;
+}
+
+/* example.: *.w.example. -> x.example. (the proof of an expansion),
+ * m.example. -> a.n.example. (n.example. an empty non-terminal) and the
+ * delegation sub.example. -> *.w.example. */
+static void feed_wild(uint32_t ttl)
+{
+	static const uint16_t cut[] = { WIRE_TYPE_NS, WIRE_TYPE_RRSIG,
+		                        WIRE_TYPE_NSEC };
+	struct fix f;
+
+	fix_init(&f, "example.", 300);
+	f.len = 0; /* no SOA, no signature over it */
+	add_nsec(&f, "*.w.example.", "x.example.", a_types, N(a_types), ttl);
+	add_nsec(&f, "m.example.", "a.n.example.", a_types, N(a_types), ttl);
+	add_nsec(&f, "sub.example.", "*.w.example.", cut, N(cut), ttl);
+	ck_assert_int_eq(fix_put_nsecs(&f, T0), NSECIDX_OK);
+}
+
+/* The closest encloser an NSEC shows, and the names it proves nothing
+ * about: itself, names it does not cover, empty non-terminals, names
+ * below a zone cut, the wildcard itself. */
+START_TEST(test_wild_encloser)
+{
+	char wc[WIRE_NAME_TEXT_MAX], owners[512];
+	unsigned labels = 0;
+	uint32_t ttl = 0;
+
+	feed_wild(3600);
+	ck_assert_uint_eq(ZONES(), 1);
+	ck_assert(wild("b.w.example.", T0, wc, &labels, &ttl));
+	ck_assert_str_eq(wc, "*.w.example.");
+	ck_assert_uint_eq(labels, 2);
+	ck_assert_uint_eq(ttl, 3600);
+	/* two labels below the encloser: c.b.w.example. and b.w.example.
+	 * are both covered */
+	ck_assert(wild("c.b.w.example.", T0, wc, &labels, &ttl));
+	ck_assert_str_eq(wc, "*.w.example.");
+	ck_assert_uint_eq(labels, 2);
+	/* below the empty non-terminal n.example.: its wildcard */
+	ck_assert(wild("0.n.example.", T0, wc, &labels, &ttl));
+	ck_assert_str_eq(wc, "*.n.example.");
+	/* the encloser may be the apex */
+	ck_assert(wild("mm.example.", T0, wc, &labels, &ttl));
+	ck_assert_str_eq(wc, "*.example.");
+	ck_assert_uint_eq(labels, 1);
+	ck_assert(!wild("n.example.", T0, wc, &labels, &ttl));
+	ck_assert(!wild("m.example.", T0, wc, &labels, &ttl));
+	ck_assert(!wild("*.w.example.", T0, wc, &labels, &ttl));
+	ck_assert(!wild("x.sub.example.", T0, wc, &labels, &ttl));
+	ck_assert(!wild("b.example.", T0, wc, &labels, &ttl));
+	ck_assert(!wild("b.w.example.org.", T0, wc, &labels, &ttl));
+	/* without a SOA the zone gives no negative answer */
+	ck_assert_int_eq(ask("b.w.example.", WIRE_TYPE_TXT, T0, owners, &ttl),
+	                 NSECIDX_NONE);
+}
+END_TEST
+
+/* The TTL: the NSEC's left, lowered to the SOA's MINIMUM once a negative
+ * answer gave the SOA (RFC 8198 section 5.4); none once it expired. */
+START_TEST(test_wild_ttl)
+{
+	char wc[WIRE_NAME_TEXT_MAX], owners[512];
+	unsigned labels = 0;
+	uint32_t ttl = 0;
+
+	feed_wild(1000);
+	ck_assert(wild("b.w.example.", T0 + 400, wc, &labels, &ttl));
+	ck_assert_uint_eq(ttl, 600);
+	feed_example(3600);
+	ck_assert(wild("b.w.example.", T0 + 400, wc, &labels, &ttl));
+	ck_assert_uint_eq(ttl, 300);
+	/* the zone now answers negatively from all its records */
+	ck_assert_int_eq(ask("b.w.example.", WIRE_TYPE_TXT, T0, owners, &ttl),
+	                 NSECIDX_NODATA);
+	ck_assert_str_eq(owners, "*.w.example.");
+	/* *.w.example.'s NSEC expired: d.example. -> example. covers the
+	 * name now, and shows the apex as its closest encloser */
+	ck_assert(wild("b.w.example.", T0 + 1000, wc, &labels, &ttl));
+	ck_assert_str_eq(wc, "*.example.");
+	ck_assert(!wild("b.w.example.", T0 + 3600, wc, &labels, &ttl));
+}
+END_TEST
+
+/* NSEC3 zones are not used; a proof without NSEC is refused. */
+START_TEST(test_wild_reject)
+{
+	char wc[WIRE_NAME_TEXT_MAX];
+	unsigned labels = 0;
+	uint32_t ttl = 0;
+	struct fix f;
+
+	fix_init(&f, "example.", 300);
+	ck_assert_int_eq(fix_put_nsecs(&f, T0), NSECIDX_EINVAL);
+	ck_assert_uint_eq(ZONES(), 0);
+	ck_assert_int_eq(nsecidx_put_nsecs(NULL, f.zone, f.zonelen, f.img,
+	                                   f.len, 0, T0),
+	                 NSECIDX_EINVAL);
+	feed_example_n3(0);
+	ck_assert(!wild("b.example.", T0, wc, &labels, &ttl));
+	ck_assert(!wild("x.d.example.", T0, wc, &labels, &ttl));
+}
+END_TEST
+
 /* Feed and ask the same zones as the other thread (id: its offset). */
 static void *worker_run(void *arg)
 {
@@ -638,6 +780,12 @@ static Suite *nsecidx_suite(void)
 	tcase_add_test(tc, test_flush);
 	tcase_add_test(tc, test_delegation);
 	tcase_add_test(tc, test_nsec3);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("wildcard");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_wild_encloser);
+	tcase_add_test(tc, test_wild_ttl);
+	tcase_add_test(tc, test_wild_reject);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_checked_fixture(tc, setup, teardown);
