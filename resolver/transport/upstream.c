@@ -397,8 +397,7 @@ static void tcp_alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 	buf->len = 0;
 	/* as large as the message whose length prefix is in: a TCP
 	 * fallback holds what it reads, not 64 KB each (overload) */
-	if (a->rlen >= 2 &&
-	    2 + ((size_t)a->rbuf[0] << 8 | a->rbuf[1]) > want)
+	if (a->rlen >= 2 && 2 + ((size_t)a->rbuf[0] << 8 | a->rbuf[1]) > want)
 		want = 2 + ((size_t)a->rbuf[0] << 8 | a->rbuf[1]);
 	if (a->rcap < want) {
 		if ((p = realloc(a->rbuf, want)) == NULL)
