@@ -187,7 +187,7 @@ struct cfg {
 	 *  protected half that has run this long may make room for a new
 	 *  one (milliseconds) */
 	uint32_t jostle_timeout_ms;
-	bool curve;                /**< DNSCurve upstream at all */
+	bool curve; /**< DNSCurve upstream at all */
 	enum cfg_curve_format curve_order[2];
 	size_t n_curve_order;
 	bool curve_plain_fallback;

@@ -24,7 +24,7 @@ struct inflight_entry {
 	bool used;
 	bool kept; /**< in the protected half: runs to its end */
 	void *res;
-	uint32_t chain;          /**< next entry in the hash bucket */
+	uint32_t chain; /**< next entry in the hash bucket */
 	/** links in the age lists: INFLIGHT_ALL, INFLIGHT_JOSTLE */
 	uint32_t older[INFLIGHT_LISTS], newer[INFLIGHT_LISTS];
 	uint32_t whead, wtail; /**< waiters, arrival order */

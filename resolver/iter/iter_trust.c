@@ -293,7 +293,8 @@ static uint8_t iter_trust_keys_check(struct iter_req *req, const uint8_t *z,
 		set.count = *n;
 		iter_trust_vouch(req, z, zlen, buf, ds, &nds, ak, &nak);
 		/* the DS the keys were asked by left the cache meanwhile */
-		*status = nds + nak == 0 ? iter_val_lost(req, ITER_WHY_DS_LOST) :
+		*status = nds + nak == 0 ?
+		                  iter_val_lost(req, ITER_WHY_DS_LOST) :
 		          *n == 0 ?
 		                  DNSSEC_EMISMATCH :
 		                  dnssec_keys_verify(&set, sigs, nsigs, ds,

@@ -17,6 +17,8 @@
 
 /** Messages taken from one TCP read (each consumes >= 2 bytes). */
 #define UPSTREAM_TCP_MSGS_MAX 64
+/** First size of a TCP read buffer; grown to the message's length. */
+#define UPSTREAM_TCP_RBUF_FIRST 2048u
 /** Timeout used when a target carries none. */
 #define UPSTREAM_TIMEOUT_DEFAULT_MS 400u
 
@@ -387,15 +389,26 @@ static void tcp_alloc_cb(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
 	struct upstream_att *a = h->data;
 
+	size_t want = UPSTREAM_TCP_RBUF_FIRST;
+	uint8_t *p;
+
 	(void)hint;
 	buf->base = NULL;
 	buf->len = 0;
-	if (a->rbuf == NULL)
-		a->rbuf = malloc(2 + WIRE_MSG_MAX);
-	if (a->rbuf == NULL || a->rlen >= 2 + WIRE_MSG_MAX)
+	/* as large as the message whose length prefix is in: a TCP
+	 * fallback holds what it reads, not 64 KB each (overload) */
+	if (a->rlen >= 2 && 2 + ((size_t)a->rbuf[0] << 8 | a->rbuf[1]) > want)
+		want = 2 + ((size_t)a->rbuf[0] << 8 | a->rbuf[1]);
+	if (a->rcap < want) {
+		if ((p = realloc(a->rbuf, want)) == NULL)
+			return;
+		a->rbuf = p;
+		a->rcap = want;
+	}
+	if (a->rlen >= a->rcap)
 		return;
 	buf->base = (char *)a->rbuf + a->rlen;
-	buf->len = 2 + WIRE_MSG_MAX - a->rlen;
+	buf->len = a->rcap - a->rlen;
 }
 
 /* Take the complete messages out of the read buffer. */

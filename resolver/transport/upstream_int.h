@@ -61,8 +61,10 @@ struct upstream_att {
 	uv_write_t wr;
 	uint64_t sent_ms;
 	uint8_t lenpfx[2]; /**< TCP length prefix */
-	uint8_t *rbuf;     /**< TCP: 2 + WIRE_MSG_MAX bytes */
+	uint8_t *rbuf;     /**< TCP: grown to the message being read (2 +
+	                        its length, at most 2 + WIRE_MSG_MAX) */
 	size_t rlen;
+	size_t rcap;   /**< bytes of rbuf */
 	uint8_t pkt[]; /**< the packet as sent (s.pktlen) */
 };
 

@@ -3,6 +3,7 @@
 # (tests/bench/resolvers.sh, selection.sh, bench_validate.sh); sourced,
 # not run. The caller defines die() and srcdir first.
 #
+#   bench_need PROGRAM...  # root, packages, programs, the build, 2 cores
 #   bench_lab_start NAME   # $WORK, the EXIT trap, the lab lock, the lab
 #   bench_signed_start NAME # the same with the signed lab (signed.sh;
 #                          # SIGNED_BENCH_NAMES passed on), SIGNED_* set
@@ -18,7 +19,8 @@
 #                          # module-config $UB_MODULES, default
 #                          # "iterator"; trust-anchor-file $UB_ANCHOR
 #                          # when set; UB_RUN: a command to run it
-#                          # under)
+#                          # under; UB_CACHE: msg and rrset cache size
+#                          # each, default 32m; UB_LINES: more lines)
 #   stop_pid PID           # TERM, 5 s, KILL
 # and the measuring functions (below "measuring"): dnsperf runs, CPU
 # time and RSS from /proc, medians, ratios.
@@ -47,6 +49,18 @@ cleanup() {
   [ -n "${SIGNED_DIR:-}" ] && "$srcdir/tests/lab/signed.sh" stop
   if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "# kept $WORK"
   else rm -rf "$WORK"; fi
+}
+
+# bench_need PROGRAM...: as root, with the bench packages (etc/setup.sh
+# --bench), each PROGRAM, $CURVECACHE built and two cores; else die.
+bench_need() {
+  [ "$(id -u)" -eq 0 ] || die "needs root (the lab and port 53)"
+  sh "$srcdir/etc/setup.sh" --bench || die "etc/setup.sh --bench failed"
+  for t in "$@"; do
+    command -v "$t" >/dev/null 2>&1 || die "$t not installed"
+  done
+  [ -x "$CURVECACHE" ] || die "$CURVECACHE not built"
+  [ "$(nproc)" -ge 2 ] || die "needs 2 cores (resolver and dnsperf apart)"
 }
 
 # bench_lab_start NAME: the work directory $WORK (kept with
@@ -138,9 +152,10 @@ server:
 	root-hints: "${UB_ROOT_HINTS:-$LAB_ROOT_HINTS}"
 	module-config: "${UB_MODULES:-iterator}"
 	$ub_anchor
-	msg-cache-size: 32m
-	rrset-cache-size: 32m
+	msg-cache-size: ${UB_CACHE:-32m}
+	rrset-cache-size: ${UB_CACHE:-32m}
 	access-control: 127.0.0.0/8 allow
+${UB_LINES:-}
 remote-control:
 	control-enable: no
 EOF

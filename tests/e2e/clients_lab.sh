@@ -12,11 +12,11 @@
 #    one byte a second: UDP and new TCP clients are still answered.
 # 4. A flood of unique random names (random subdomain attack), fast (a
 #    healthy zone) and slow (faulty.py's 2 s server, so resolutions pile
-#    up past SERVER_RES_MAX = 1024): the RSS stays under the cache bound
-#    plus MEM_MARGIN_KB, the oldest resolutions are dropped
-#    (total.requestlist.overwritten), and a cached name probed all along
-#    is always answered, in a median under T_CACHED_MED_MS and nine times
-#    in ten under T_CACHED_MS.
+#    up past SERVER_RES_MAX = 256): the RSS stays under the cache bound
+#    plus MEM_MARGIN_KB, old resolutions are jostled out past
+#    jostle-timeout (total.requestlist.overwritten), and a cached name
+#    probed all along is always answered, in a median under
+#    T_CACHED_MED_MS and nine times in ten under T_CACHED_MS.
 # 5. Rate limiting (ratelimit: N): a client over N queries/s has the
 #    excess dropped (num.ratelimited), another client is not affected,
 #    and loopback is exempt by default (ratelimit-exempt-loopback).

@@ -166,7 +166,8 @@ START_TEST(test_jostle_half)
 	for (i = 0; i < 4; i++) {
 		e[i] = add_n(i);
 		/* two of four are protected: none may be jostled yet */
-		ck_assert_ptr_eq(inflight_jostle_oldest(t), i < 2 ? NULL : e[2]);
+		ck_assert_ptr_eq(inflight_jostle_oldest(t),
+		                 i < 2 ? NULL : e[2]);
 	}
 	ck_assert(inflight_full(t));
 	/* the protected e[0] ends: the next one added takes its place */
