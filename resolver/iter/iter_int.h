@@ -317,6 +317,8 @@ struct iter_req {
 	int16_t vmemo_rc[ITER_VMEMO_MAX];
 	struct iter_img *proof; /**< NULL, or where a wildcard
 	                             answer's proof goes (iter_cache_as) */
+	unsigned bogus_n;       /**< bogus verdicts so far (iter_bogus) */
+	unsigned bogus_retries; /**< servers asked again after one */
 	uint8_t dname_sec;      /**< status of the last DNAME cached */
 	bool val_any;           /**< val_sec holds a status */
 	uint8_t val_sec;        /**< enum cache_sec of the answer */
@@ -522,6 +524,28 @@ enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
                                   size_t cutlen, int *status);
 /* How long BOGUS data is cached (seconds). */
 uint32_t iter_bogus_ttl(const struct iter_req *req);
+/* iter_bogus.c: what a reply may undo when its data is bogus */
+struct iter_snap {
+	unsigned bogus_n;
+	size_t depth;
+	enum iter_trust trust;
+	size_t an_len, ns_len;
+	uint16_t an_count, ns_count;
+	bool curve_all, any_rrset, val_any, val_ede;
+	uint8_t val_sec, rcode;
+	uint16_t val_ede_code;
+	const char *val_ede_text;
+};
+/* iter_util.c: frame f's zone and server sa as text (debug lines) */
+void iter_log_where(const struct iter_frame *f, const struct sockaddr *sa,
+                    char *zone, size_t zcap, char *addr, size_t acap);
+void iter_bogus_snap(const struct iter_req *req, size_t fi,
+                     struct iter_snap *s);
+/* A reply to o made data of frame fi bogus: undo it and ask another
+ * server of the zone (true), within ITER_BOGUS_RETRIES a question. */
+bool iter_bogus_retry(struct iter_req *req, size_t fi,
+                      const struct iter_out *o, const struct iter_snap *s);
+
 /* A reply signed by a zone below the frame's and above name (a server
  * of both zones answered from the lower one): the frame moves to that
  * zone with the same servers, to settle its trust and ask again (true:

@@ -699,11 +699,14 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	const struct wire_msg *m = reply->msg;
 	const uint8_t *key = iter_reply_key(o, reply);
 	struct iter_frame *f = req->frame[fi];
+	struct iter_snap snap;
 
 	if (iter_curve_plain_refused(req, fi, o, reply))
 		return;
+	iter_bogus_snap(req, fi, &snap);
 	if (o->keyq) {
 		iter_trust_key_reply(req, fi, m, key);
+		(void)iter_bogus_retry(req, fi, o, &snap);
 		return;
 	}
 	if (o->nsq) {
@@ -737,6 +740,7 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 		break;
 	default: break;
 	}
+	(void)iter_bogus_retry(req, fi, o, &snap);
 }
 
 void iter_reply_apply(struct iter_req *req, struct iter_out *o,

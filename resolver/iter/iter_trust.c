@@ -420,8 +420,10 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 	f->trust_status = status;
 	iter_val_log(f->zone.name, f->zone.len, f->zone.name, f->zone.len,
 	             WIRE_TYPE_DNSKEY, sec, status);
-	if (sec == CACHE_SEC_BOGUS)
+	if (sec == CACHE_SEC_BOGUS) {
+		req->bogus_n++;
 		iter_tally(req->env->tally.rrset_bogus);
+	}
 	iter_frame_newstep(req, fi);
 	f->state = ITER_F_QUERY;
 }

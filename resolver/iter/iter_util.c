@@ -6,11 +6,13 @@
  * (checked); RDATA is read from parsed messages with the bounded reader
  * only.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "conf/cfg.h"
 #include "infra/hints.h"
 #include "iter_int.h"
+#include "base/netaddr.h"
 
 /** Bytes before the name in MX RDATA (preference). */
 #define ITER_MX_SKIP 2
@@ -245,4 +247,13 @@ void iter_answer_image(struct iter_req *req, const struct iter_img *img,
 	                        ttl != 0 ? ttl : rr.ttl, img->buf + rr.rdata,
 	                        rr.rdlen))
 		(*count)++;
+}
+
+void iter_log_where(const struct iter_frame *f, const struct sockaddr *sa,
+                    char *zone, size_t zcap, char *addr, size_t acap)
+{
+	if (wire_name_to_text(f->zone.name, f->zone.len, zone, zcap, NULL) !=
+	    WIRE_OK)
+		snprintf(zone, zcap, "?");
+	netaddr_text(sa, addr, acap);
 }

@@ -407,6 +407,7 @@ void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
 /* A bogus part: counted, kept briefly. */
 static uint8_t iter_bogus(struct iter_req *req, uint32_t *ttl)
 {
+	req->bogus_n++;
 	iter_tally(req->env->tally.rrset_bogus);
 	if (*ttl > iter_bogus_ttl(req))
 		*ttl = iter_bogus_ttl(req);
