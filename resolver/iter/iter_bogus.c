@@ -126,6 +126,14 @@ static void iter_bogus_log(const struct iter_frame *f,
 	          addr, n);
 }
 
+bool iter_bogus_can_retry(const struct iter_req *req, size_t fi,
+                          const struct iter_out *o)
+{
+	return req->bogus_retries < ITER_BOGUS_RETRIES && !o->kept &&
+	       req->val_work.fail_left > 0 && req->val_work.verify_left > 0 &&
+	       iter_bogus_other(req, req->frame[fi], o);
+}
+
 bool iter_bogus_retry(struct iter_req *req, size_t fi,
                       const struct iter_out *o, const struct iter_snap *s)
 {

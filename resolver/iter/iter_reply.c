@@ -715,8 +715,12 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	}
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))
 		return;
+	/* a signer below the zone names the cut; no signature at all:
+	 * another server first, then the cut is looked for */
 	if (req->cls.kind != ITER_K_REFERRAL &&
-	    iter_val_descend(req, fi, m, o->qname, o->qnamelen))
+	    (iter_val_descend(req, fi, m, o->qname, o->qnamelen) ||
+	     (!iter_bogus_can_retry(req, fi, o) &&
+	      iter_signer_walk(req, fi, m, o->qname, o->qnamelen))))
 		return;
 	if (req->cls.kind == ITER_K_ANSWER && req->cls.nlink > 0 &&
 	    iter_val_foreign(req, fi, m, req->cls.final, req->cls.finallen,

@@ -531,6 +531,8 @@ uint8_t iter_val_negative(struct iter_req *req, size_t fi,
 	                     status);
 	if (*status == DNSSEC_ENOPROOF && p->status != DNSSEC_OK)
 		*status = p->status;
+	if (f->qtype == WIRE_TYPE_DS && st == CACHE_SEC_SECURE)
+		iter_signer_note(req, f, &d, nx, iter_ttl(req, p->ttl));
 	free(p);
 	return st == CACHE_SEC_BOGUS ? iter_bogus(req, &ttl) : st;
 }
