@@ -64,6 +64,10 @@
 /** The private-use type of a note kept beside a BOGUS DNSKEY set: why
  *  (two bytes, enum dnssec_status), for the EDE of later answers. */
 #define ITER_TYPE_BOGUS_WHY 65282
+/** The private-use type of a mark cached at a name whose parent proved
+ *  it has neither DS nor NS (one byte 0), or does not exist (1): no zone
+ *  cut there (iter_signer.c). */
+#define ITER_TYPE_NOCUT 65283
 /** How long a failed priming (no root NS set from any hint) is not
  *  tried again: the hints are used as they are meanwhile. */
 #define ITER_PRIME_RETRY_MS 300000u
@@ -196,6 +200,8 @@ struct iter_frame {
 	bool ds_frame;         /**< resolves a DS for the frame
 	                            below: nothing to hand down */
 	bool ds_asked;         /**< a DS frame ran for this zone */
+	bool cut_walk;         /**< zone is a candidate cut of an
+	                            unsigned answer (iter_signer.c) */
 	int trust_status;      /**< BOGUS: why (enum dnssec_status) */
 	bool curve_ask;        /**< the step asks "ZONE NS" first
 	                            (iter_curvesec.c) */
@@ -324,6 +330,8 @@ struct iter_req {
 	int16_t vmemo_rc[ITER_VMEMO_MAX];
 	struct iter_img *proof; /**< NULL, or where a wildcard
 	                             answer's proof goes (iter_cache_as) */
+	unsigned bogus_n;       /**< bogus verdicts so far (iter_bogus) */
+	unsigned bogus_retries; /**< servers asked again after one */
 	uint8_t dname_sec;      /**< status of the last DNAME cached */
 	bool val_any;           /**< val_sec holds a status */
 	uint8_t val_sec;        /**< enum cache_sec of the answer */
@@ -536,6 +544,42 @@ enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
 int iter_val_lost(struct iter_req *req, const char *why);
 /* How long BOGUS data is cached (seconds). */
 uint32_t iter_bogus_ttl(const struct iter_req *req);
+/* iter_bogus.c: what a reply may undo when its data is bogus */
+struct iter_snap {
+	unsigned bogus_n;
+	size_t depth;
+	enum iter_trust trust;
+	size_t an_len, ns_len;
+	uint16_t an_count, ns_count;
+	bool curve_all, any_rrset, val_any, val_ede;
+	uint8_t val_sec, rcode;
+	uint16_t val_ede_code;
+	const char *val_ede_text;
+};
+/* iter_signer.c: the cut of an unsigned answer from a server of the
+ * parent: start the walk (true: the reply is not used), note a DS
+ * denial that denies NS too (not a cut), and settle a candidate after
+ * its trust (1: moved a label down, evaluate again; 2: bogus). */
+struct dnssec_denial;
+bool iter_signer_walk(struct iter_req *req, size_t fi,
+                      const struct wire_msg *m, const uint8_t *name,
+                      size_t namelen);
+void iter_signer_note(struct iter_req *req, const struct iter_frame *f,
+                      const struct dnssec_denial *d, bool nx, uint32_t ttl);
+int iter_signer_step(struct iter_req *req, size_t fi);
+/* iter_util.c: frame f's zone and server sa as text (debug lines) */
+void iter_log_where(const struct iter_frame *f, const struct sockaddr *sa,
+                    char *zone, size_t zcap, char *addr, size_t acap);
+void iter_bogus_snap(const struct iter_req *req, size_t fi,
+                     struct iter_snap *s);
+/* A reply to o made data of frame fi bogus: undo it and ask another
+ * server of the zone (true), within ITER_BOGUS_RETRIES a question. */
+bool iter_bogus_retry(struct iter_req *req, size_t fi,
+                      const struct iter_out *o, const struct iter_snap *s);
+/* Whether another server of frame fi's zone may still be asked. */
+bool iter_bogus_can_retry(const struct iter_req *req, size_t fi,
+                          const struct iter_out *o);
+
 /* A reply signed by a zone below the frame's and above name (a server
  * of both zones answered from the lower one): the frame moves to that
  * zone with the same servers, to settle its trust and ask again (true:

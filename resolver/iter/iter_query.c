@@ -327,10 +327,8 @@ static void iter_log_choice(const struct iter_req *req, size_t fi,
 
 	if (log_level() < CFG_LOG_DEBUG)
 		return;
-	if (wire_name_to_text(f->zone.name, f->zone.len, zone, sizeof zone,
-	                      NULL) != WIRE_OK)
-		snprintf(zone, sizeof zone, "?");
-	netaddr_text((const struct sockaddr *)&t->addr, addr, sizeof addr);
+	iter_log_where(f, (const struct sockaddr *)&t->addr, zone, sizeof zone,
+	               addr, sizeof addr);
 	log_debug("sel_choose",
 	          "zone=%s server=%s why=%s timeout_ms=%u "
 	          "hedge_ms=%u tcp=%s token=%u",

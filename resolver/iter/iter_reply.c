@@ -704,11 +704,14 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	const struct wire_msg *m = reply->msg;
 	const uint8_t *key = iter_reply_key(o, reply);
 	struct iter_frame *f = req->frame[fi];
+	struct iter_snap snap;
 
 	if (iter_curve_plain_refused(req, fi, o, reply))
 		return;
+	iter_bogus_snap(req, fi, &snap);
 	if (o->keyq) {
 		iter_trust_key_reply(req, fi, m, key);
+		(void)iter_bogus_retry(req, fi, o, &snap);
 		return;
 	}
 	if (o->nsq) {
@@ -717,8 +720,12 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	}
 	if (o->minimised && iter_qmin_reply(req, fi, o, m, reply))
 		return;
+	/* a signer below the zone names the cut; no signature at all:
+	 * another server first, then the cut is looked for */
 	if (req->cls.kind != ITER_K_REFERRAL &&
-	    iter_val_descend(req, fi, m, o->qname, o->qnamelen))
+	    (iter_val_descend(req, fi, m, o->qname, o->qnamelen) ||
+	     (!iter_bogus_can_retry(req, fi, o) &&
+	      iter_signer_walk(req, fi, m, o->qname, o->qnamelen))))
 		return;
 	if (req->cls.kind == ITER_K_ANSWER && req->cls.nlink > 0 &&
 	    iter_val_foreign(req, fi, m, req->cls.final, req->cls.finallen,
@@ -742,6 +749,7 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 		break;
 	default: break;
 	}
+	(void)iter_bogus_retry(req, fi, o, &snap);
 }
 
 void iter_reply_apply(struct iter_req *req, struct iter_out *o,

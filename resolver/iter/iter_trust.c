@@ -188,6 +188,7 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
 	uint8_t *buf;
+	int walk = 0;
 
 	if (f->prime ||
 	    (f->trust != ITER_T_UNKNOWN && f->trust != ITER_T_NEED_DS))
@@ -198,9 +199,11 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 			f->trust_status = DNSSEC_ECRYPTO;
 			return false;
 		}
-		f->trust = iter_trust_eval(req, f->zone.name, f->zone.len,
-		                           buf);
-		if (f->trust == ITER_T_BOGUS)
+		do
+			f->trust = iter_trust_eval(req, f->zone.name,
+			                           f->zone.len, buf);
+		while ((walk = iter_signer_step(req, fi)) == 1);
+		if (f->trust == ITER_T_BOGUS && walk == 0)
 			f->trust_status = iter_trust_why(req, f->zone.name,
 			                                 f->zone.len, buf);
 		free(buf);
@@ -425,8 +428,10 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 	f->trust_status = status;
 	iter_val_log(f->zone.name, f->zone.len, f->zone.name, f->zone.len,
 	             WIRE_TYPE_DNSKEY, sec, status);
-	if (sec == CACHE_SEC_BOGUS)
+	if (sec == CACHE_SEC_BOGUS) {
+		req->bogus_n++;
 		iter_tally(req->env->tally.rrset_bogus);
+	}
 	iter_frame_newstep(req, fi);
 	f->state = ITER_F_QUERY;
 }

@@ -7,6 +7,7 @@
  * only.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "conf/cfg.h"
@@ -284,4 +285,13 @@ void iter_answer_image(struct iter_req *req, const struct iter_img *img,
 	                        ttl != 0 ? ttl : rr.ttl, img->buf + rr.rdata,
 	                        rr.rdlen))
 		(*count)++;
+}
+
+void iter_log_where(const struct iter_frame *f, const struct sockaddr *sa,
+                    char *zone, size_t zcap, char *addr, size_t acap)
+{
+	if (wire_name_to_text(f->zone.name, f->zone.len, zone, zcap, NULL) !=
+	    WIRE_OK)
+		snprintf(zone, zcap, "?");
+	netaddr_text(sa, addr, acap);
 }

@@ -445,6 +445,7 @@ void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
 /* A bogus part: counted, kept briefly. */
 static uint8_t iter_bogus(struct iter_req *req, uint32_t *ttl)
 {
+	req->bogus_n++;
 	iter_tally(req->env->tally.rrset_bogus);
 	if (*ttl > iter_bogus_ttl(req))
 		*ttl = iter_bogus_ttl(req);
@@ -568,6 +569,8 @@ uint8_t iter_val_negative(struct iter_req *req, size_t fi,
 	                     status);
 	if (*status == DNSSEC_ENOPROOF && p->status != DNSSEC_OK)
 		*status = p->status;
+	if (f->qtype == WIRE_TYPE_DS && st == CACHE_SEC_SECURE)
+		iter_signer_note(req, f, &d, nx, iter_ttl(req, p->ttl));
 	free(p);
 	return st == CACHE_SEC_BOGUS ? iter_bogus(req, &ttl) : st;
 }
