@@ -587,6 +587,10 @@ bool iter_bogus_can_retry(const struct iter_req *req, size_t fi,
 bool iter_val_descend(struct iter_req *req, size_t fi,
                       const struct wire_msg *m, const uint8_t *name,
                       size_t namelen);
+/* The signer name of an RRSIG record (uncompressed, RFC 4034 s3.1.7),
+ * lowercased; false when its RDATA holds none (iter_signer.c). */
+bool iter_sig_signer(const struct wire_msg *m, const struct wire_rr *rr,
+                     uint8_t *out, size_t *len);
 /* Whether the RRset (owner, type) of a reply to a SECURE zone lies
  * outside the zone or is signed only by other zones (the end of a chain
  * that left the zone): it is then asked for where it lives instead. */

@@ -15,6 +15,9 @@
  * the parent's keys move the walk, so a forger who strips signatures
  * gains nothing but a few more queries (bounded by the frame's referral
  * cap and the labels of the name).
+ *
+ * Also here: the signed case (iter_val_descend), where an RRSIG's signer
+ * strictly below the zone asked names the cut and the frame moves there.
  */
 #include <string.h>
 
@@ -156,4 +159,68 @@ int iter_signer_step(struct iter_req *req, size_t fi)
 	f->trust = ITER_T_BOGUS;
 	f->trust_status = DNSSEC_ENOSIG;
 	return 2;
+}
+
+/* The signer of an RRSIG record (uncompressed, RFC 4034 s3.1.7). */
+bool iter_sig_signer(const struct wire_msg *m, const struct wire_rr *rr,
+                     uint8_t *out, size_t *len)
+{
+	size_t pos = rr->rdata + DNSSEC_RRSIG_FIXED_BYTES;
+
+	return rr->rdlen > DNSSEC_RRSIG_FIXED_BYTES &&
+	       wire_read_name(m->buf, rr->rdata + rr->rdlen, &pos, out, len,
+	                      WIRE_NAME_LOWER) == WIRE_OK &&
+	       pos <= rr->rdata + rr->rdlen;
+}
+
+/* A signer strictly below zone and at or above name, among the RRSIGs
+ * of the answer and authority sections (with owner at or below it). */
+static bool iter_signer_below(const struct wire_msg *m, const uint8_t *zone,
+                              size_t zonelen, const uint8_t *name,
+                              size_t namelen, uint8_t *signer, size_t *slen)
+{
+	size_t i;
+
+	for (i = 0; i < m->an + m->ns; i++) {
+		const struct wire_rr *rr = &m->rr[i];
+
+		if (rr->type != WIRE_TYPE_RRSIG ||
+		    !iter_sig_signer(m, rr, signer, slen) ||
+		    *slen <= zonelen ||
+		    !iter_name_under(signer, *slen, zone, zonelen) ||
+		    !iter_name_under(name, namelen, signer, *slen))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+bool iter_val_descend(struct iter_req *req, size_t fi,
+                      const struct wire_msg *m, const uint8_t *name,
+                      size_t namelen)
+{
+	struct iter_frame *f = req->frame[fi];
+	uint8_t signer[WIRE_NAME_MAX];
+	size_t slen;
+
+	if (f->trust != ITER_T_SECURE ||
+	    !iter_signer_below(m, f->zone.name, f->zone.len, name, namelen,
+	                       signer, &slen))
+		return false;
+	if (++f->referrals > ITER_MAX_REFERRALS) {
+		iter_fail(f, "referral cap");
+		return true;
+	}
+	/* The server serves the zone below too and answered from it: that
+	 * zone is a cut of its own, with its own keys (asked next). */
+	iter_val_log(f->zone.name, f->zone.len, signer, slen, WIRE_TYPE_NS,
+	             CACHE_SEC_UNCHECKED, DNSSEC_OK);
+	memcpy(f->zone.name, signer, slen);
+	f->zone.len = slen;
+	f->trust = ITER_T_UNKNOWN;
+	f->ds_asked = false;
+	iter_qmin_reset(f);
+	iter_frame_newstep(req, fi);
+	f->state = ITER_F_QUERY;
+	return true;
 }
