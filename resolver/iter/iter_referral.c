@@ -12,9 +12,12 @@
  * example.com, is used at once; a com. server's glue for a name under
  * org. is neither used nor cached (the name is resolved instead), since
  * that server has no authority over it. With harden-glue off any glue
- * is taken (broken setups only). A referral without keys into a zone
- * that needs them (curve-require, curve-pin) is refused before anything
- * is cached (iter_curve.c).
+ * is taken (broken setups only). A referral's glue is also cached under
+ * ITER_TYPE_PARENT_A/AAAA, which the zone's own address records do not
+ * replace: when those fail, the parent's addresses are the last resort
+ * (iter_zone_parent_glue, iter_ns_sub_ended). A referral without keys
+ * into a zone that needs them (curve-require, curve-pin) is refused
+ * before anything is cached (iter_curve.c).
  */
 #include <stdlib.h>
 #include <string.h>
