@@ -228,6 +228,7 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	f->trust = trust;
 	f->trust_status = status;
 	f->ds_asked = false;
+	f->parent_glue = false; /* a new cut: its parent's glue untried */
 	memcpy(z->name, answer ? c->final : c->cut,
 	       answer ? c->finallen : c->cutlen);
 	z->len = answer ? c->finallen : c->cutlen;
