@@ -224,7 +224,16 @@ static void iter_frame_end(struct iter_req *req)
 	struct iter_frame *f = iter_frame_top(req);
 
 	if (req->depth > 0) {
+		size_t nsi = f->parent_ns;
+		bool target = !f->ds_frame;
+		struct iter_zone *z;
+
 		iter_frame_pop(req);
+		/* A glueless NS name that did not resolve: what is known
+		 * for it (its glue, the parent's) is the last resort. */
+		z = &req->frame[req->depth]->zone;
+		if (target && nsi < z->nns)
+			iter_ns_sub_ended(req, &z->ns[nsi]);
 		return;
 	}
 	if (f->state == ITER_F_DONE)

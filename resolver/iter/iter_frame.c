@@ -529,6 +529,8 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 		iter_zone_from_image(req, &f->zone, name + off, zlen,
 		                     req->scratch, ans.len);
 		if (iter_zone_usable(req, &f->zone) ||
+		    (iter_zone_parent_glue(req, &f->zone, false) &&
+		     iter_zone_usable(req, &f->zone)) ||
 		    (!f->parent_side && iter_parent_side_zone(req, f)))
 			return true;
 		if (zlen == 1)
@@ -669,7 +671,17 @@ bool iter_cut_fallback(struct iter_req *req, size_t fi)
 	    iter_frame_hedging(req, fi))
 		return false;
 	asked = iter_zone_asked(&f->zone);
-	/* First the parent's own NS set and glue, from the cache (also when
+	/* First the addresses the parent's glue gave for these NS names,
+	 * where the zone's own replaced them (RFC 2181 section 5.4.1). */
+	if (asked && !f->parent_glue) {
+		f->parent_glue = true;
+		if (iter_zone_parent_glue(req, &f->zone, true)) {
+			iter_fallback_log(f, "parent-glue");
+			iter_tally(req->env->tally.fallback);
+			return true;
+		}
+	}
+	/* Then the parent's own NS set and glue, from the cache (also when
 	 * none of the child's NS names resolved). */
 	if (!f->parent_side && (asked || iter_zone_looked_up(&f->zone))) {
 		if (iter_parent_side(req, fi)) {

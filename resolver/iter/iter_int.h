@@ -68,6 +68,12 @@
  *  it has neither DS nor NS (one byte 0), or does not exist (1): no zone
  *  cut there (iter_signer.c). */
 #define ITER_TYPE_NOCUT 65283
+/** The private-use types under which a referral's glue is kept beside
+ *  the A/AAAA RRsets of the same names: the zone's own address records
+ *  replace the glue (RFC 2181 section 5.4.1), and when those addresses
+ *  fail the parent's are still known (iter_referral.c). */
+#define ITER_TYPE_PARENT_A 65290
+#define ITER_TYPE_PARENT_AAAA 65291
 /** How long a failed priming (no root NS set from any hint) is not
  *  tried again: the hints are used as they are meanwhile. */
 #define ITER_PRIME_RETRY_MS 300000u
@@ -190,6 +196,8 @@ struct iter_frame {
 	unsigned fallbacks;           /**< ITER_FALLBACK_MAX */
 	bool parent_side;             /**< the cached parent-side NS set
 	                                   was tried (or is not there) */
+	bool parent_glue;             /**< the parent's glue addresses
+	                                   were added to the zone's */
 	uint8_t above[WIRE_NAME_MAX]; /**< the zone a fallback left; CUT
 	                                   starts above it once */
 	size_t abovelen;
@@ -387,6 +395,10 @@ void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns, uint16_t type,
 void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
                       const uint8_t *name, size_t len);
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns);
+/* Addresses of type (A or AAAA) for an NS name from the cache entry of
+ * type store (the same, or ITER_TYPE_PARENT_A/AAAA). */
+void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
+                        uint16_t type, uint16_t store);
 void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z);
 bool iter_zone_usable(const struct iter_req *req, const struct iter_zone *z);
 void iter_addr_sockaddr(const struct iter_addr *a, struct sockaddr_storage *sa,
@@ -415,6 +427,11 @@ uint8_t iter_cache_rrset(struct iter_req *req, const struct wire_msg *m,
 void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
                           const uint8_t *zone, size_t zonelen,
                           const uint8_t *key);
+/* A referral's glue RRset (owner, type) also cached under
+ * ITER_TYPE_PARENT_A/AAAA, rank GLUE. */
+void iter_cache_parent_glue(struct iter_req *req, const struct wire_msg *m,
+                            const uint8_t *owner, size_t ownerlen,
+                            uint16_t type, const uint8_t *key);
 /* The zone's own NS answer to frame req->vfi (an apex NS query):
  * validated, and cached when its keys agree with the delegation's or
  * when it is SECURE. */
@@ -428,6 +445,14 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
                          const struct iter_reply *reply, bool answer);
 uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
                          const struct wire_msg *m, size_t from, size_t to);
+/* The parent's glue kept for each NS name of z (all: also names with
+ * addresses; else only those without): true when an address was
+ * added (a last resort when the zone's own addresses fail). */
+bool iter_zone_parent_glue(struct iter_req *req, struct iter_zone *z,
+                           bool all);
+/* The sub-resolutions of an NS name ended without an address: the
+ * addresses known for it (cached at any rank, the parent's glue). */
+void iter_ns_sub_ended(struct iter_req *req, struct iter_ns *ns);
 /* An NS RRset answer: the addresses of its additional section for NS
  * names the answering zone may speak for, cached as GLUE. */
 void iter_answer_ns_glue(struct iter_req *req, size_t fi,

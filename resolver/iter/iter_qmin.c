@@ -13,7 +13,8 @@
  *
  * Fall-backs (RFC 9156 section 3): NXDOMAIN to a probe (servers that do
  * not know empty non-terminals), a CNAME/DNAME at a probe name, or an
- * error answer (SERVFAIL, FORMERR, NOTIMP; see iter_reply.c) switch
+ * error or lame answer (SERVFAIL, FORMERR, NOTIMP, REFUSED, a referral
+ * without AA back to the zone asked; see iter_reply.c) switch
  * minimisation off for the rest of the question and the full name is
  * asked of the same zone.
  *
@@ -28,7 +29,10 @@
  * Priming (RFC 8109) rides on the same path: a frame whose cut is the
  * root hints first asks them ". NS" as a probe; the authoritative root
  * NS set that comes back is a zone cut like any other (cached with the
- * addresses of its additional section), and anything else ends priming:
+ * addresses of its additional section; a root server named without an
+ * address keeps the hints' address for its name, RFC 8109 section 4.3),
+ * and anything else, or a set none of whose servers has an address,
+ * ends priming:
  * the hints are then used as they are, and not primed again for
  * ITER_PRIME_RETRY_MS (the worker's env->prime_after).
  */

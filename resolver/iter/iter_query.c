@@ -109,11 +109,11 @@ void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
 }
 
 /* Addresses of one type for an NS name from the cache (any rank). */
-static void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
-                               uint16_t type)
+void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
+                        uint16_t type, uint16_t store)
 {
 	uint8_t img[ITER_ADDR_IMAGE_BYTES];
-	struct cache_query q = { ns->name, ns->namelen, type, WIRE_CLASS_IN,
+	struct cache_query q = { ns->name, ns->namelen, store, WIRE_CLASS_IN,
 		                 0 };
 	struct cache_answer ans;
 	struct answer_rr rr;
@@ -125,7 +125,9 @@ static void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
 		return;
 	for (n = 0; n < ans.count && answer_rr_next(img, ans.len, &pos, &rr);
 	     n++)
-		iter_ns_add_addr(req, ns, rr.type, img + rr.rdata, rr.rdlen);
+		if (rr.type == store)
+			iter_ns_add_addr(req, ns, type, img + rr.rdata,
+			                 rr.rdlen);
 }
 
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)
@@ -133,9 +135,9 @@ void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)
 	const struct cfg *cfg = req->env->cfg;
 
 	if (cfg == NULL || cfg->do_ip4)
-		iter_ns_cache_type(req, ns, WIRE_TYPE_A);
+		iter_ns_cache_type(req, ns, WIRE_TYPE_A, WIRE_TYPE_A);
 	if (cfg == NULL || cfg->do_ip6)
-		iter_ns_cache_type(req, ns, WIRE_TYPE_AAAA);
+		iter_ns_cache_type(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA);
 	/* A root server named by the hints whose address nothing gave
 	 * (a priming answer without addresses): the hints' (RFC 8109
 	 * section 4.3). */

@@ -12,9 +12,12 @@
  * example.com, is used at once; a com. server's glue for a name under
  * org. is neither used nor cached (the name is resolved instead), since
  * that server has no authority over it. With harden-glue off any glue
- * is taken (broken setups only). A referral without keys into a zone
- * that needs them (curve-require, curve-pin) is refused before anything
- * is cached (iter_curve.c).
+ * is taken (broken setups only). A referral's glue is also cached under
+ * ITER_TYPE_PARENT_A/AAAA, which the zone's own address records do not
+ * replace: when those fail, the parent's addresses are the last resort
+ * (iter_zone_parent_glue, iter_ns_sub_ended). A referral without keys
+ * into a zone that needs them (curve-require, curve-pin) is refused
+ * before anything is cached (iter_curve.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +66,11 @@ uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
 	return ttl;
 }
 
-/* Glue of one type for one NS name inside the cut: use and cache it. */
+/* Glue of one type for one NS name inside the cut: use and cache it
+ * (a referral's, parent, also as the parent's glue). */
 static void iter_glue(struct iter_req *req, const struct wire_msg *m,
-                      struct iter_ns *ns, uint16_t type, const uint8_t *key)
+                      struct iter_ns *ns, uint16_t type, const uint8_t *key,
+                      bool parent)
 {
 	size_t i, found = 0;
 
@@ -81,10 +86,56 @@ static void iter_glue(struct iter_req *req, const struct wire_msg *m,
 		iter_ns_add_addr(req, ns, type, m->buf + rr->rdata, rr->rdlen);
 		found++;
 	}
-	if (found > 0)
-		iter_cache_rrset(req, m, WIRE_SECTION_ADDITIONAL, ns->name,
-		                 ns->namelen, type, CACHE_RANK_GLUE, key,
-		                 false);
+	if (found == 0)
+		return;
+	iter_cache_rrset(req, m, WIRE_SECTION_ADDITIONAL, ns->name,
+	                 ns->namelen, type, CACHE_RANK_GLUE, key, false);
+	if (parent)
+		iter_cache_parent_glue(req, m, ns->name, ns->namelen, type,
+		                       key);
+}
+
+/* The parent's glue kept for one NS name (ITER_TYPE_PARENT_A/AAAA). */
+static void iter_ns_parent_addrs(struct iter_req *req, struct iter_ns *ns)
+{
+	const struct cfg *cfg = req->env->cfg;
+
+	if (cfg == NULL || cfg->do_ip4)
+		iter_ns_cache_type(req, ns, WIRE_TYPE_A, ITER_TYPE_PARENT_A);
+	if (cfg == NULL || cfg->do_ip6)
+		iter_ns_cache_type(req, ns, WIRE_TYPE_AAAA,
+		                   ITER_TYPE_PARENT_AAAA);
+}
+
+bool iter_zone_parent_glue(struct iter_req *req, struct iter_zone *z, bool all)
+{
+	bool added = false;
+	size_t i;
+
+	for (i = 0; i < z->nns; i++) {
+		size_t before = z->ns[i].naddr;
+
+		if (!all && before > 0)
+			continue;
+		iter_ns_parent_addrs(req, &z->ns[i]);
+		added = added || z->ns[i].naddr > before;
+	}
+	return added;
+}
+
+void iter_ns_sub_ended(struct iter_req *req, struct iter_ns *ns)
+{
+	const struct cfg *cfg = req->env->cfg;
+	unsigned want = 0;
+
+	if (cfg == NULL || cfg->do_ip4)
+		want |= ITER_SUB_A;
+	if (cfg == NULL || cfg->do_ip6)
+		want |= ITER_SUB_AAAA;
+	if (ns->naddr > 0 || (ns->sub & want) != want)
+		return;
+	iter_ns_cache_addrs(req, ns);
+	iter_ns_parent_addrs(req, ns);
 }
 
 /* Whether glue for an NS name may be used: the name lies inside the
@@ -104,7 +155,7 @@ static bool iter_glue_ok(const struct iter_req *req, const struct iter_ns *ns,
  * cache. */
 static void iter_zone_addrs(struct iter_req *req, struct iter_zone *z,
                             const struct wire_msg *m, const uint8_t *key,
-                            const uint8_t *from, size_t fromlen)
+                            const uint8_t *from, size_t fromlen, bool parent)
 {
 	size_t i;
 
@@ -112,8 +163,8 @@ static void iter_zone_addrs(struct iter_req *req, struct iter_zone *z,
 		struct iter_ns *ns = &z->ns[i];
 
 		if (iter_glue_ok(req, ns, from, fromlen)) {
-			iter_glue(req, m, ns, WIRE_TYPE_A, key);
-			iter_glue(req, m, ns, WIRE_TYPE_AAAA, key);
+			iter_glue(req, m, ns, WIRE_TYPE_A, key, parent);
+			iter_glue(req, m, ns, WIRE_TYPE_AAAA, key, parent);
 		}
 		if (ns->naddr == 0)
 			iter_ns_cache_addrs(req, ns);
@@ -136,8 +187,9 @@ void iter_answer_ns_glue(struct iter_req *req, size_t fi,
 	(void)iter_zone_names(req, z, m, 0, m->an);
 	for (i = 0; i < z->nns; i++)
 		if (iter_glue_ok(req, &z->ns[i], f->zone.name, f->zone.len)) {
-			iter_glue(req, m, &z->ns[i], WIRE_TYPE_A, key);
-			iter_glue(req, m, &z->ns[i], WIRE_TYPE_AAAA, key);
+			iter_glue(req, m, &z->ns[i], WIRE_TYPE_A, key, false);
+			iter_glue(req, m, &z->ns[i], WIRE_TYPE_AAAA, key,
+			          false);
 		}
 	free(z);
 }
@@ -176,6 +228,7 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	f->trust = trust;
 	f->trust_status = status;
 	f->ds_asked = false;
+	f->parent_glue = false; /* a new cut: its parent's glue untried */
 	memcpy(z->name, answer ? c->final : c->cut,
 	       answer ? c->finallen : c->cutlen);
 	z->len = answer ? c->finallen : c->cutlen;
@@ -197,7 +250,7 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 	                 false);
 	if (!answer)
 		iter_cache_parent_ns(req, m, z->name, z->len, key);
-	iter_zone_addrs(req, z, m, key, from, fromlen);
+	iter_zone_addrs(req, z, m, key, from, fromlen, !answer);
 	iter_qmin_reset(f);
 	iter_frame_newstep(req, fi);
 	f->state = ITER_F_QUERY;

@@ -278,6 +278,17 @@ void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
 	                    CACHE_RANK_REFERRAL, key, false);
 }
 
+void iter_cache_parent_glue(struct iter_req *req, const struct wire_msg *m,
+                            const uint8_t *owner, size_t ownerlen,
+                            uint16_t type, const uint8_t *key)
+{
+	(void)iter_cache_as(req, m, WIRE_SECTION_ADDITIONAL, owner, ownerlen,
+	                    type,
+	                    type == WIRE_TYPE_A ? ITER_TYPE_PARENT_A :
+	                                          ITER_TYPE_PARENT_AAAA,
+	                    CACHE_RANK_GLUE, key, false);
+}
+
 void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
                            const uint8_t *zone, size_t zonelen,
                            const uint8_t *key)

@@ -142,6 +142,33 @@ START_TEST(test_skip_to_next_label)
 }
 END_TEST
 
+/* A lame answer to a probe (a referral without AA back to the zone
+ * asked): the full question goes to the same zone (RFC 9156 section 3)
+ * and the server is not called lame for it. */
+START_TEST(test_lame_probe_full_name)
+{
+	const struct answer *r;
+
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "odd.zone.example.",
+		.qtype = WIRE_TYPE_NS,
+		.ns = { "zone.example. 86400 NS ns.zone.example." },
+		.ar = { "ns.zone.example. 86400 A 192.0.2.2" } });
+	net_add(&(struct fake){
+		.server = "192.0.2.2",
+		.qname = "x.odd.zone.example.",
+		.qtype = WIRE_TYPE_A,
+		.flags = WIRE_FLAG_AA,
+		.an = { "x.odd.zone.example. 300 A 192.0.2.43" } });
+	r = net_resolve("x.odd.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(r->an_count, 1);
+	ck_assert_uint_eq(sends_of("odd.zone.example."), 1);
+	ck_assert_uint_eq(sends_of("x.odd.zone.example."), 1);
+}
+END_TEST
+
 START_TEST(test_nxdomain_below_nodata)
 {
 	const struct answer *r;
@@ -240,6 +267,7 @@ static Suite *iter_qmin_suite(void)
 	tcase_add_test(tc, test_nxdomain_below_nodata);
 	tcase_add_test(tc, test_cached_nxdomain_no_probe);
 	tcase_add_test(tc, test_qmin_off_unchanged);
+	tcase_add_test(tc, test_lame_probe_full_name);
 	suite_add_tcase(s, tc);
 	return s;
 }
