@@ -32,7 +32,7 @@ static bool wild_covers(const struct nsecidx_zone *z,
 		                  nsecidx_rec_rdata(r), r->rdlen };
 	unsigned hashes = 0;
 	struct dnssec_denial d = {
-		&rr, 1, z->name, z->namelen, DNSSEC_NSEC3_ITERATIONS_MAX,
+		&rr,    1, z->name, z->namelen, DNSSEC_NSEC3_ITERATIONS_MAX,
 		&hashes
 	};
 

@@ -122,8 +122,8 @@ static void iter_bogus_log(const struct iter_frame *f,
 
 	iter_log_where(f, (const struct sockaddr *)&o->sa, zone, sizeof zone,
 	               addr, sizeof addr);
-	log_debug("iter_bogus_retry", "zone=%s server=%s retry=%u", zone,
-	          addr, n);
+	log_debug("iter_bogus_retry", "zone=%s server=%s retry=%u", zone, addr,
+	          n);
 }
 
 bool iter_bogus_can_retry(const struct iter_req *req, size_t fi,

@@ -612,6 +612,10 @@ bool iter_bogus_can_retry(const struct iter_req *req, size_t fi,
 bool iter_val_descend(struct iter_req *req, size_t fi,
                       const struct wire_msg *m, const uint8_t *name,
                       size_t namelen);
+/* NXDOMAIN (nx) or NODATA for frame fi's name: validate, cache and
+ * answer it (iter_negative.c). */
+void iter_negative(struct iter_req *req, size_t fi, const struct wire_msg *m,
+                   const uint8_t *key, bool nx);
 /* The signer name of an RRSIG record (uncompressed, RFC 4034 s3.1.7),
  * lowercased; false when its RDATA holds none (iter_signer.c). */
 bool iter_sig_signer(const struct wire_msg *m, const struct wire_rr *rr,
@@ -631,12 +635,12 @@ int iter_cached_status(uint8_t sec);
 void iter_val_note(struct iter_req *req, uint8_t sec, int status);
 /* A BOGUS entry just cached for name/type: keep the EDE code of status
  * beside it (cache_bogus_ede), so answers from the cache give it. */
-void iter_val_cache_why(struct iter_req *req, const uint8_t *name,
-                        size_t len, uint16_t type, uint8_t sec, int status);
+void iter_val_cache_why(struct iter_req *req, const uint8_t *name, size_t len,
+                        uint16_t type, uint8_t sec, int status);
 /* Cache an RRset validated with status, and its reason when BOGUS. */
 struct cache_rrset;
-void iter_val_cache_set(struct iter_req *req,
-                        const struct cache_rrset *set, int status);
+void iter_val_cache_set(struct iter_req *req, const struct cache_rrset *set,
+                        int status);
 /* Append the RRSIG records at (owner) covering type of a section. */
 void iter_img_sigs(struct iter_img *img, const struct wire_msg *m,
                    enum wire_section sec, const uint8_t *owner,

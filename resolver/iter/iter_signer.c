@@ -132,8 +132,7 @@ static int iter_signer_mark(struct iter_req *req, const uint8_t *name,
 	if (ans.kind == CACHE_KIND_NXDOMAIN)
 		return 2;
 	if (ans.kind != CACHE_KIND_RRSET ||
-	    !answer_rr_next(req->scratch, ans.len, &pos, &rr) ||
-	    rr.rdlen != 1)
+	    !answer_rr_next(req->scratch, ans.len, &pos, &rr) || rr.rdlen != 1)
 		return 0;
 	return req->scratch[rr.rdata] == 1 ? 2 : 1;
 }

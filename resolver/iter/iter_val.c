@@ -167,8 +167,8 @@ int iter_val_lost(struct iter_req *req, const char *why)
 	return DNSSEC_EBUDGET;
 }
 
-void iter_val_cache_why(struct iter_req *req, const uint8_t *name,
-                        size_t len, uint16_t type, uint8_t sec, int status)
+void iter_val_cache_why(struct iter_req *req, const uint8_t *name, size_t len,
+                        uint16_t type, uint8_t sec, int status)
 {
 	struct cache_query q = { name, len, type, req->frame[0]->qclass, 0 };
 
@@ -178,8 +178,8 @@ void iter_val_cache_why(struct iter_req *req, const uint8_t *name,
 		                      (uint8_t)iter_ede_of(status));
 }
 
-void iter_val_cache_set(struct iter_req *req,
-                        const struct cache_rrset *set, int status)
+void iter_val_cache_set(struct iter_req *req, const struct cache_rrset *set,
+                        int status)
 {
 	(void)cache_rrset_put(req->env->cache, set, req->now.wall);
 	iter_val_cache_why(req, set->name, set->name_len, set->type,

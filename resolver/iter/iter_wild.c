@@ -86,9 +86,9 @@ static size_t iter_wild_owner(const uint8_t *img, size_t len,
 	size_t pos = 0, olen = 0;
 
 	while (answer_rr_next(img, len, &pos, &rr))
-		if (!answer_rr_append(out, cap, &olen, owner, ownerlen, rr.type,
-		                      rr.rclass, rr.ttl, img + rr.rdata,
-		                      rr.rdlen))
+		if (!answer_rr_append(out, cap, &olen, owner, ownerlen,
+		                      rr.type, rr.rclass, rr.ttl,
+		                      img + rr.rdata, rr.rdlen))
 			return 0;
 	return olen;
 }
@@ -112,7 +112,8 @@ void iter_wild_keep(struct iter_req *req, const struct cache_rrset *set,
 
 	if (set->sec != CACHE_SEC_SECURE || !iter_aggressive_on(req) ||
 	    proof == NULL || proof->buf == NULL || !iter_wild_nsec(proof) ||
-	    set->dnssec == NULL || (set->name[0] == 1 && set->name[1] == '*') ||
+	    set->dnssec == NULL ||
+	    (set->name[0] == 1 && set->name[1] == '*') ||
 	    !iter_wild_sigs(set->dnssec, siglen, set->type,
 	                    iter_name_labels(set->name, set->name_len), &ws))
 		return;
@@ -158,8 +159,8 @@ static bool iter_wild_fit(const struct iter_req *req,
 {
 	struct iter_wsig ws;
 
-	return ans->kind == CACHE_KIND_RRSET &&
-	       ans->sec == CACHE_SEC_SECURE && ans->count > 0 &&
+	return ans->kind == CACHE_KIND_RRSET && ans->sec == CACHE_SEC_SECURE &&
+	       ans->count > 0 &&
 	       iter_wild_sigs(req->scratch + ans->len, ans->dnssec_len,
 	                      ans->type, iter_name_labels(w->wc, w->wclen),
 	                      &ws) &&
@@ -174,8 +175,10 @@ static bool iter_wild_read(struct iter_req *req, const struct iter_frame *f,
                            struct cache_answer *ans, uint8_t *target,
                            size_t *tlen)
 {
-	struct answer_chase ch = { req->env->cache, f->qclass, req->now.wall,
-		                   ANSWER_CHASE_DNSSEC, 0, false };
+	struct answer_chase ch = {
+		req->env->cache,     f->qclass, req->now.wall,
+		ANSWER_CHASE_DNSSEC, 0,         false
+	};
 
 	*tlen = 0;
 	if (answer_read(&ch, w->wc, w->wclen, f->qtype, ans, req->scratch,
@@ -200,10 +203,9 @@ static bool iter_wild_answer(struct iter_req *req, const struct iter_frame *f,
 	while (answer_rr_next(req->scratch, ans->len + ans->dnssec_len, &pos,
 	                      &rr)) {
 		if (count == UINT16_MAX ||
-		    !answer_rr_append(req->an, sizeof(req->an), &len,
-		                      f->sname, f->snamelen, rr.type,
-		                      rr.rclass, ttl, req->scratch + rr.rdata,
-		                      rr.rdlen))
+		    !answer_rr_append(req->an, sizeof(req->an), &len, f->sname,
+		                      f->snamelen, rr.type, rr.rclass, ttl,
+		                      req->scratch + rr.rdata, rr.rdlen))
 			return false;
 		count++;
 	}
@@ -225,9 +227,10 @@ static void iter_wild_log(const struct iter_frame *f,
 		name[0] = '\0';
 	if (wire_name_to_text(w->wc, w->wclen, wc, sizeof wc, NULL) != WIRE_OK)
 		wc[0] = '\0';
-	log_debug("aggressive", "name=%s type=%s verdict=wildcard from=%s "
-	          "ttl=%u", name, rrtext_type_name(f->qtype, t), wc,
-	          (unsigned)ttl);
+	log_debug("aggressive",
+	          "name=%s type=%s verdict=wildcard from=%s "
+	          "ttl=%u",
+	          name, rrtext_type_name(f->qtype, t), wc, (unsigned)ttl);
 }
 
 bool iter_lookup_wild(struct iter_req *req, size_t fi)

@@ -16,7 +16,7 @@ const char *dnssec_strerror(int status)
 		[DNSSEC_EUNSUPPORTED_ALG] = "unsupported algorithm",
 		[DNSSEC_EUNSUPPORTED_DIGEST] = "unsupported DS digest type",
 		[DNSSEC_EUNSUPPORTED_HASH] = "NSEC3 hash algorithm unknown: "
-		                             "such NSEC3 prove nothing",
+					     "such NSEC3 prove nothing",
 		[DNSSEC_EITERATIONS] = "NSEC3 iterations above the limit",
 		[DNSSEC_EFORMAT] = "malformed record data",
 		[DNSSEC_EKEY] = "unusable public key",
@@ -39,12 +39,12 @@ const char *dnssec_strerror(int status)
 		[DNSSEC_EOPTOUT] = "denial by an opt-out span only",
 		[DNSSEC_ENOPROOF] = "denial not proven",
 		[DNSSEC_EBUDGET] = "DNSSEC limit reached: verifications or "
-		                   "NSEC3 hashes of one question",
+				   "NSEC3 hashes of one question",
 		[DNSSEC_ENOSIG] = "no signature covers the RRset",
 		[DNSSEC_EVALIDITY] = "signature expiration not after its "
-		                     "inception",
+				     "inception",
 		[DNSSEC_EFAILCAP] = "DNSSEC limit reached: failed "
-		                    "verifications of one question",
+				    "verifications of one question",
 	};
 
 	if (status < 0 || (size_t)status >= sizeof text / sizeof text[0] ||

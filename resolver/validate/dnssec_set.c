@@ -133,7 +133,8 @@ static bool key_of(const struct dnssec_rdata *r,
 {
 	const uint8_t *kd = rd_bytes(r);
 
-	return kd != NULL && dnssec_dnskey_parse(kd, r->len, key) == DNSSEC_OK &&
+	return kd != NULL &&
+	       dnssec_dnskey_parse(kd, r->len, key) == DNSSEC_OK &&
 	       key->tag == sig->tag && key->alg == sig->alg;
 }
 
@@ -156,7 +157,8 @@ static int try_sig(struct sig_try *t, const struct dnssec_rrsig *sig,
 
 			if (!key_of(&keys[i], sig, &key))
 				continue;
-			good = base_fnv1a(key.rdata, key.rdlen, 0) == t->w->good;
+			good = base_fnv1a(key.rdata, key.rdlen, 0) ==
+			       t->w->good;
 			if (good != (pass == 0))
 				continue;
 			tried++;

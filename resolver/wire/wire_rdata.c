@@ -65,8 +65,9 @@ bool wire_rdata_bitmap_ok(const uint8_t *p, size_t n, size_t pos,
 		if (n - pos < 2)
 			return false;
 		len = p[pos + 1];
-		if ((int)p[pos] <= last || len == 0 || len > RDATA_WINDOW_MAX ||
-		    len > n - pos - 2 || p[pos + 1 + len] == 0)
+		if ((int)p[pos] <= last || len == 0 ||
+		    len > RDATA_WINDOW_MAX || len > n - pos - 2 ||
+		    p[pos + 1 + len] == 0)
 			return false;
 		last = p[pos];
 		for (i = 0; i < len; i++)

@@ -2212,8 +2212,7 @@ START_TEST(test_dnssec_bogus_ede)
 	ck_assert_int_eq(put_sec_a(c, "s.example.com", CACHE_RANK_AUTH, NULL,
 	                           CACHE_SEC_SECURE, NULL, 0, 1, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(note_ede(c, "s.example.com", 7, T0),
-	                 CACHE_ENOTFOUND);
+	ck_assert_int_eq(note_ede(c, "s.example.com", 7, T0), CACHE_ENOTFOUND);
 	ck_assert_int_eq(note_ede(c, "none.example.com", 7, T0),
 	                 CACHE_ENOTFOUND);
 	ck_assert_int_eq(note_ede(c, "b.example.com", 7, T0 + 100000),

@@ -111,8 +111,7 @@ START_TEST(test_nsec_root_ds)
 	 * its DS, even from the root zone's set */
 	set_init(&s, "com.");
 	add_nsec(&s, "com.", "a.com.", "NS SOA RRSIG NSEC DNSKEY");
-	ck_assert_int_eq(deny_type(&s, "com.", WIRE_TYPE_DS),
-	                 DNSSEC_ENOPROOF);
+	ck_assert_int_eq(deny_type(&s, "com.", WIRE_TYPE_DS), DNSSEC_ENOPROOF);
 }
 END_TEST
 

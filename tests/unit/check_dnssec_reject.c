@@ -164,7 +164,8 @@ START_TEST(test_unsupported)
 	                 DNSSEC_OK);
 	for (st = DNSSEC_OK; st <= DNSSEC_ENOSIG; st++)
 		ck_assert_str_ne(dnssec_strerror(st), "unknown status");
-	ck_assert_str_eq(dnssec_strerror(DNSSEC_EFAILCAP + 1), "unknown status");
+	ck_assert_str_eq(dnssec_strerror(DNSSEC_EFAILCAP + 1),
+	                 "unknown status");
 }
 END_TEST
 

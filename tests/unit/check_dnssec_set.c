@@ -276,9 +276,9 @@ START_TEST(test_set_keys_sharing_tag)
 	memcpy(few, kv, FEW * sizeof kv[0]);
 	few[FEW] = kv[N];
 	for (i = 1; i <= 2; i++) {
-		ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 1,
-		                                   x.zone, x.zonelen, few,
-		                                   FEW + 1, 1438207200, &w, &v),
+		ck_assert_int_eq(dnssec_set_verify(&x.o.set, x.sigs, 1, x.zone,
+		                                   x.zonelen, few, FEW + 1,
+		                                   1438207200, &w, &v),
 		                 DNSSEC_OK);
 		ck_assert_uint_eq(w.fail_left, DNSSEC_VERIFY_FAIL_MAX - FEW);
 		ck_assert_uint_eq(w.verify_left, DNSSEC_VERIFY_MAX - FEW - i);

@@ -610,8 +610,8 @@ static bool wild(const char *qname, time_t now, char *wc, unsigned *labels,
 	ck_assert_int_eq(wire_name_to_text(w.wc, w.wclen, wc,
 	                                   WIRE_NAME_TEXT_MAX, NULL),
 	                 WIRE_OK);
-	ck_assert(wire_name_equal(w.zone, w.zonelen, (const uint8_t *)
-	                          "\7example", 9));
+	ck_assert(wire_name_equal(w.zone, w.zonelen,
+	                          (const uint8_t *)"\7example", 9));
 	*labels = w.labels;
 	*ttl = a.ttl;
 	ck_assert_uint_eq(a.count, 2);

@@ -238,7 +238,8 @@ START_TEST(test_ad_never_on_error)
 {
 	static const unsigned errs[] = { WIRE_RCODE_SERVFAIL,
 		                         WIRE_RCODE_REFUSED,
-		                         WIRE_RCODE_FORMERR, WIRE_RCODE_NOTIMP };
+		                         WIRE_RCODE_FORMERR,
+		                         WIRE_RCODE_NOTIMP };
 	static const unsigned cl[] = { Q_DO, WIRE_FLAG_AD,
 		                       Q_DO | WIRE_FLAG_CD };
 	struct respond_query q;

@@ -373,8 +373,10 @@ END_TEST
 START_TEST(rdata_check_hostile)
 {
 	static const struct vec bad[] = {
-		{ WIRE_TYPE_RRSIG, "00010d0300000e10ffffffff000000001234"
-		                   "076578616d706c6503636f", NULL },
+		{ WIRE_TYPE_RRSIG,
+		  "00010d0300000e10ffffffff000000001234"
+		  "076578616d706c6503636f",
+		  NULL },
 		{ WIRE_TYPE_DNSKEY, "010103", NULL },
 		{ WIRE_TYPE_NSEC3, "01000000ff00", NULL },
 		{ WIRE_TYPE_DS, "30390d0200", NULL },   /* SHA-256, 1 byte */
