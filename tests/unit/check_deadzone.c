@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zonename.h"
 #include "infra/deadzone.h"
 
 #define T0 1000000u
@@ -27,18 +28,6 @@ static void teardown(void)
 	deadzone_free(dz);
 }
 
-/* "zN.example." in wire form. */
-static size_t zone(unsigned n, uint8_t *out)
-{
-	char label[16];
-	size_t l = (size_t)snprintf(label, sizeof label, "z%u", n);
-
-	out[0] = (uint8_t)l;
-	memcpy(out + 1, label, l);
-	memcpy(out + 1 + l, "\7example\0", 9);
-	return l + 10;
-}
-
 static enum deadzone_verdict at(uint64_t key, uint64_t now)
 {
 	return deadzone_check(dz, key, now, HOLD, NULL);
@@ -47,7 +36,7 @@ static enum deadzone_verdict at(uint64_t key, uint64_t now)
 START_TEST(test_backoff_doubles)
 {
 	uint8_t z[32];
-	size_t len = zone(1, z);
+	size_t len = zonename(1, z);
 	uint64_t k = deadzone_key(z, len, 0), t = T0;
 	uint32_t want = DEADZONE_BACKOFF_MIN_MS;
 	uint16_t ede = 0;
@@ -79,7 +68,7 @@ END_TEST
 START_TEST(test_alive_resets)
 {
 	uint8_t z[32];
-	size_t len = zone(2, z);
+	size_t len = zonename(2, z);
 	uint64_t k = deadzone_key(z, len, 0);
 
 	(void)deadzone_fail(dz, k, z, len, 0, DEADZONE_EDE_NO_REACH, T0);
@@ -97,7 +86,7 @@ END_TEST
 START_TEST(test_neterr_short)
 {
 	uint8_t z[32];
-	size_t len = zone(3, z);
+	size_t len = zonename(3, z);
 	uint64_t k = deadzone_key(z, len, 0);
 	uint16_t ede = 0;
 	unsigned i;
@@ -115,7 +104,7 @@ END_TEST
 START_TEST(test_hold_and_question)
 {
 	uint8_t z[32];
-	size_t len = zone(4, z);
+	size_t len = zonename(4, z);
 	uint64_t k = deadzone_key(z, len, 0), q = deadzone_key(z, len, 1);
 
 	ck_assert(k != q);
@@ -151,7 +140,7 @@ START_TEST(test_bound)
 	unsigned i;
 
 	for (i = 0; i < 4 * DEADZONE_SLOTS; i++) {
-		len = zone(i, z);
+		len = zonename(i, z);
 		(void)deadzone_fail(dz, deadzone_key(z, len, 0), z, len, 0,
 		                    DEADZONE_EDE_NO_REACH, T0 + i);
 	}
@@ -161,7 +150,7 @@ START_TEST(test_bound)
 	(void)deadzone_walk(dz, T0, count_cb, &n);
 	ck_assert_uint_eq(n, st.entries);
 	/* the latest is kept */
-	len = zone(4 * DEADZONE_SLOTS - 1, z);
+	len = zonename(4 * DEADZONE_SLOTS - 1, z);
 	ck_assert_int_eq(at(deadzone_key(z, len, 0), T0 + 4 * DEADZONE_SLOTS),
 	                 DEADZONE_FAIL);
 	ck_assert_uint_eq(deadzone_flush(dz), st.entries);
