@@ -3,9 +3,11 @@
  * cache (resolver/infra/deadzone.c, RFC 9520): a zone's back-off doubles
  * per failure up to its cap, network errors keep the short one, one probe
  * at a time after the back-off, an answer resets it all, a question's
- * failure lasts its second; and the fixed bound of the table.
+ * failure lasts its second; the fixed bound of the table; and its use by
+ * several threads at once (built with ThreadSanitizer too).
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +160,54 @@ START_TEST(test_bound)
 }
 END_TEST
 
+/** Threads of the race test, and the zones each fails, probes, clears. */
+#define THREADS 4
+#define THREAD_ZONES 64
+
+/* One worker's traffic: failures, checks, probes and answers of zones
+ * shared with the other threads. */
+static void *worker_run(void *arg)
+{
+	unsigned id = *(const unsigned *)arg, i;
+	uint8_t z[32];
+
+	for (i = 0; i < 8 * THREAD_ZONES; i++) {
+		size_t len = zonename(i % THREAD_ZONES, z);
+		uint64_t k = deadzone_key(z, len, 0), t = T0 + i;
+
+		switch ((i + id) % 4) {
+		case 0:
+			(void)deadzone_fail(dz, k, z, len, 0,
+			                    DEADZONE_EDE_NO_REACH, t);
+			break;
+		case 1: (void)at(k, t + DEADZONE_BACKOFF_MAX_MS); break;
+		case 2: deadzone_hold(dz, k, z, len, 0, t, HOLD); break;
+		default: deadzone_alive(dz, k); break;
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	pthread_t t[THREADS];
+	unsigned id[THREADS], i;
+	struct deadzone_stats st;
+
+	for (i = 0; i < THREADS; i++) {
+		id[i] = i;
+		ck_assert_int_eq(pthread_create(&t[i], NULL, worker_run,
+		                                &id[i]),
+		                 0);
+	}
+	for (i = 0; i < THREADS; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	deadzone_stats_get(dz, &st);
+	ck_assert_uint_le(st.entries, THREAD_ZONES);
+	ck_assert_uint_eq(deadzone_flush(dz), st.entries);
+}
+END_TEST
+
 static Suite *deadzone_suite(void)
 {
 	Suite *s = suite_create("deadzone");
@@ -172,6 +222,10 @@ static Suite *deadzone_suite(void)
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_bound);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("threads");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }
