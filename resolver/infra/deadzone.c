@@ -203,25 +203,49 @@ static uint32_t slot_backoff(const struct deadzone_slot *s, uint16_t ede)
 	                                     (uint32_t)b;
 }
 
-uint32_t deadzone_fail(struct deadzone *dz, uint64_t key, const uint8_t *name,
-                       size_t len, uint16_t type, uint16_t ede,
-                       uint64_t now_ms)
+/* One more failure of a slot (under mu): its back-off starts. */
+static uint32_t slot_fail(struct deadzone_slot *s, uint16_t ede,
+                          uint64_t now_ms)
 {
-	struct deadzone_slot *s;
 	uint32_t b;
 
-	if (dz == NULL)
-		return 0;
-	pthread_mutex_lock(&dz->mu);
-	s = slot_make(dz, key, name, len, type, now_ms);
 	if (s->fails < UINT8_MAX)
 		s->fails++;
 	s->ede = ede;
 	b = slot_backoff(s, ede);
 	s->until_ms = now_ms + b;
 	s->hold_ms = 0;
+	return b;
+}
+
+uint32_t deadzone_fail(struct deadzone *dz, uint64_t key, const uint8_t *name,
+                       size_t len, uint16_t type, uint16_t ede,
+                       uint64_t now_ms)
+{
+	uint32_t b;
+
+	if (dz == NULL)
+		return 0;
+	pthread_mutex_lock(&dz->mu);
+	b = slot_fail(slot_make(dz, key, name, len, type, now_ms), ede,
+	              now_ms);
 	pthread_mutex_unlock(&dz->mu);
 	return b;
+}
+
+bool deadzone_refail(struct deadzone *dz, uint64_t key, uint16_t ede,
+                     uint64_t now_ms)
+{
+	struct deadzone_slot *s;
+
+	if (dz == NULL || !deadzone_busy(dz))
+		return false;
+	pthread_mutex_lock(&dz->mu);
+	s = slot_find(dz, key, now_ms);
+	if (s != NULL)
+		(void)slot_fail(s, ede, now_ms);
+	pthread_mutex_unlock(&dz->mu);
+	return s != NULL;
 }
 
 void deadzone_alive(struct deadzone *dz, uint64_t key)

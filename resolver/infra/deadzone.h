@@ -133,6 +133,13 @@ uint32_t deadzone_fail(struct deadzone *dz, uint64_t key, const uint8_t *name,
                        size_t len, uint16_t type, uint16_t ede,
                        uint64_t now_ms);
 
+/**
+ * The same for a key that has an entry (a hold, a probe) only: false,
+ * and nothing done, when there is none (an answer ended it meanwhile).
+ */
+bool deadzone_refail(struct deadzone *dz, uint64_t key, uint16_t ede,
+                     uint64_t now_ms);
+
 /** An answer came: forget the key (back-off, hold, failures). */
 void deadzone_alive(struct deadzone *dz, uint64_t key);
 

@@ -145,30 +145,39 @@ bool iter_dz_blocked(struct iter_req *req, size_t fi)
 	return false;
 }
 
+/* Whether an address answered lately (sel.h: a rate-limited or busy
+ * server drops some queries, it is not dead; nor is one whose replies
+ * our own overloaded sockets lost). */
+static bool iter_dz_addr_alive(const struct iter_req *req,
+                               const struct iter_addr *a)
+{
+	struct sockaddr_storage ss;
+	struct sel_info info;
+	socklen_t sl;
+
+	iter_addr_sockaddr(a, &ss, &sl);
+	sel_info_get(req->env->sel, (const struct sockaddr *)&ss,
+	             req->now.mono_ms, &info);
+	return info.answered && info.answer_age_ms < SEL_ALIVE_MS;
+}
+
 /* Whether every usable address of the zone was asked and failed (timed
  * out or unreachable; lame and broken ones answered), none of them
- * alive lately (a rate-limited server drops, it is not dead). */
+ * alive lately; with all false, only that none is alive. */
 static bool iter_dz_all_failed(const struct iter_req *req,
-                               const struct iter_zone *z)
+                               const struct iter_zone *z, bool all)
 {
 	size_t i, j, n = 0;
 
 	for (i = 0; i < z->nns; i++) {
 		for (j = 0; j < z->ns[i].naddr; j++) {
 			const struct iter_addr *a = &z->ns[i].addr[j];
-			struct sockaddr_storage ss;
-			struct sel_info info;
-			socklen_t sl;
 
 			if (!iter_addr_ok(req, &z->ns[i], a))
 				continue;
-			if (a->tries == 0 || !(a->dropped || a->dead))
+			if (all && (a->tries == 0 || !(a->dropped || a->dead)))
 				return false;
-			iter_addr_sockaddr(a, &ss, &sl);
-			sel_info_get(req->env->sel,
-			             (const struct sockaddr *)&ss,
-			             req->now.mono_ms, &info);
-			if (info.answered && info.answer_age_ms < SEL_ALIVE_MS)
+			if (iter_dz_addr_alive(req, a))
 				return false;
 			n++;
 		}
@@ -185,7 +194,7 @@ void iter_dz_silent(struct iter_req *req, size_t fi)
 		return;
 	w = iter_dz_find(req, iter_dz_zone_key(f));
 	if (w == NULL || w->claimed || w->heard || w->sent == 0 ||
-	    !iter_dz_all_failed(req, &f->zone))
+	    !iter_dz_all_failed(req, &f->zone, true))
 		return;
 	w->claimed = true;
 	deadzone_hold(req->env->deadzone, w->key, f->zone.name, f->zone.len, 0,
@@ -211,15 +220,21 @@ bool iter_dz_question(struct iter_req *req)
 	return true;
 }
 
-/* A failed watch: its back-off starts; the EDE it gives. */
+/* A failed watch: its back-off starts (name NULL: a held zone, only
+ * while its entry is there: another request's answer ended it); the
+ * EDE it gives. */
 static void iter_dz_record(struct iter_req *req, struct iter_dz_watch *w,
                            const uint8_t *name, size_t len)
 {
 	bool neterr = w->unreach > 0 && w->timeouts == 0;
 	uint16_t ede = neterr ? DEADZONE_EDE_NETWORK : DEADZONE_EDE_NO_REACH;
 
-	(void)deadzone_fail(req->env->deadzone, w->key, name, len, 0, ede,
-	                    req->now.mono_ms);
+	if (name != NULL)
+		(void)deadzone_fail(req->env->deadzone, w->key, name, len, 0,
+		                    ede, req->now.mono_ms);
+	else if (!deadzone_refail(req->env->deadzone, w->key, ede,
+	                          req->now.mono_ms))
+		return;
 	w->claimed = false;
 	w->heard = true; /* recorded once */
 	if (req->dz_ede == 0 || ede == DEADZONE_EDE_NO_REACH) {
@@ -243,8 +258,10 @@ static void iter_dz_frames(struct iter_req *req)
 			continue;
 		w = iter_dz_find(req, iter_dz_zone_key(f));
 		if (w != NULL && !w->heard && w->sent > 0 &&
-		    w->timeouts + w->unreach > 0)
-			iter_dz_record(req, w, f->zone.name, f->zone.len);
+		    w->timeouts + w->unreach > 0 &&
+		    iter_dz_all_failed(req, &f->zone, false))
+			iter_dz_record(req, w, w->claimed ? NULL : f->zone.name,
+			               f->zone.len);
 	}
 }
 

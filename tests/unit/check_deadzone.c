@@ -115,6 +115,14 @@ START_TEST(test_hold_and_question)
 	ck_assert_int_eq(at(k, T0 + 10), DEADZONE_FAIL);
 	deadzone_release(dz, k);
 	ck_assert_int_eq(at(k, T0 + 10), DEADZONE_ASK);
+	/* a held zone fails only while its entry lasts (no answer ended
+	 * it meanwhile) */
+	ck_assert(!deadzone_refail(dz, k, DEADZONE_EDE_NO_REACH, T0));
+	deadzone_hold(dz, k, z, len, 0, T0, HOLD);
+	ck_assert(deadzone_refail(dz, k, DEADZONE_EDE_NO_REACH, T0));
+	ck_assert_int_eq(at(k, T0 + DEADZONE_BACKOFF_MIN_MS - 1),
+	                 DEADZONE_FAIL);
+	deadzone_alive(dz, k);
 	/* a question's failure: one second, not doubled */
 	ck_assert_uint_eq(deadzone_fail(dz, q, z, len, 1,
 	                                DEADZONE_EDE_NO_REACH, T0),
