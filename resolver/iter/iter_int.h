@@ -28,8 +28,9 @@
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
  * iter_classify.c, iter_reply.c, iter_referral.c, iter_cname.c,
  * iter_qmin.c, iter_curve.c (curve-require, curve-pin, where keys may
- * come from), iter_curvesec.c (keys confirmed by DNSSEC), iter_util.c
- * (names, RDATA, result image).
+ * come from), iter_curvesec.c (keys confirmed by DNSSEC), iter_deadzone.c
+ * (the failure cache, RFC 9520), iter_util.c (names, RDATA, result
+ * image).
  */
 #ifndef CURVECACHE_RESOLVER_ITER_INT_H
 #define CURVECACHE_RESOLVER_ITER_INT_H
