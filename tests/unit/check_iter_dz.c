@@ -65,6 +65,19 @@ START_TEST(test_silent_zone_one_wait)
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	servfail_ede(r, DEADZONE_EDE_NO_REACH);
 	ck_assert_uint_gt(N.now.mono_ms - N.start_ms, 1000);
+	/* curvecache-control lookup still sees the cut (a peek sends
+	 * nothing, the failure cache does not stop it) */
+	{
+		struct iter_peek *peek = malloc(sizeof(*peek));
+		uint8_t wn[WIRE_NAME_MAX];
+		size_t wl = net_wire("www.zone.example.", wn);
+
+		ck_assert_ptr_nonnull(peek);
+		ck_assert_int_eq(iter_peek_cut(&N.env, wn, wl, &N.now, peek),
+		                 0);
+		ck_assert_uint_eq(peek->nns, 1);
+		free(peek);
+	}
 	/* another name of the zone: at once, nothing sent */
 	fails_at_once("mail.zone.example.", DEADZONE_EDE_NO_REACH);
 	/* the back-off over: asked again (the probe), then 2 s */
