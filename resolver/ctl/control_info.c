@@ -23,6 +23,7 @@
 #include "policy/localdata.h"
 #include "base/log.h"
 #include "wire/rrtext.h"
+#include "infra/deadzone.h"
 #include "infra/sel.h"
 #include "front/server.h"
 #include "validate/autotrust.h"
@@ -221,6 +222,25 @@ static void lookup_ns(struct control_cmd *c, const struct iter_peek *peek,
 	}
 }
 
+/* "backoff: ..." when the zone's servers were all silent lately (RFC
+ * 9520): questions into it fail at once for left=Ns more. */
+static void lookup_backoff(struct deadzone *dz, const struct iter_peek *peek,
+                           uint64_t now_ms, struct control_out *out)
+{
+	uint64_t left;
+	unsigned fails;
+	bool probing;
+
+	if (!deadzone_get(dz, deadzone_key(peek->zone, peek->zonelen, 0),
+	                  now_ms, &fails, &left, &probing))
+		return;
+	control_out_printf(out,
+	                   "backoff: every server silent or unreachable, failures=%u "
+	                   "left=%" PRIu64 "s%s\n",
+	                   fails, (left + 999) / 1000,
+	                   probing ? " (a query is out)" : "");
+}
+
 /* The zone cut and servers a resolution of the name would start with. */
 static const char *lookup_servers(struct control_cmd *c, const uint8_t *name,
                                   size_t len, struct control_out *out)
@@ -248,6 +268,7 @@ static const char *lookup_servers(struct control_cmd *c, const uint8_t *name,
 	                   "first)\n",
 	                   zone,
 	                   peek->from_hints ? "root hints" : "cached NS");
+	lookup_backoff(env.deadzone, peek, now.mono_ms, out);
 	for (i = 0; i < peek->nns; i++)
 		lookup_ns(c, peek, &peek->ns[i], now.mono_ms, out);
 	free(peek);
@@ -318,6 +339,25 @@ static int servers_cb(const struct sockaddr *sa, const struct sel_info *i,
 	return w->out->full ? 1 : 0;
 }
 
+/* One zone of the failure cache: "; backoff ZONE failures=N left=Ns
+ * ede=22 [probing]" (questions are left out). */
+static int backoff_cb(const struct deadzone_info *i, void *arg)
+{
+	struct servers_walk *w = arg;
+	char zone[WIRE_NAME_TEXT_MAX];
+
+	if (i->type != 0 || wire_name_to_text(i->name, i->namelen, zone,
+	                                      sizeof zone, NULL) != WIRE_OK)
+		return 0;
+	control_out_printf(w->out,
+	                   "; backoff %s failures=%u left=%" PRIu64
+	                   "s ede=%u%s\n",
+	                   zone, i->fails, (i->left_ms + 999) / 1000,
+	                   (unsigned)i->ede, i->probing ? " probing" : "");
+	w->n++;
+	return w->out->full ? 1 : 0;
+}
+
 const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err)
@@ -327,9 +367,15 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
 	(void)argv;
 	(void)argc;
 	(void)err;
+	struct iter_env env;
+
 	(void)sel_walk(server_sel(c->env.srv), clock_ms(), servers_cb, &w);
 	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
 	                   w.n, w.curve);
+	server_iter_env(c->env.srv, &env);
+	w.n = 0;
+	(void)deadzone_walk(env.deadzone, clock_ms(), backoff_cb, &w);
+	control_out_printf(out, "; %zu zones in back-off (RFC 9520)\n", w.n);
 	return NULL;
 }
 
@@ -369,6 +415,12 @@ const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
 	}
 	control_each(c, infra_forget_one, &f);
 	control_out_printf(out, "forgot %zu server entries\n", f.removed);
+	if (f.sa == NULL) { /* and every zone's back-off (shared) */
+		struct iter_env env;
+
+		server_iter_env(c->env.srv, &env);
+		(void)deadzone_flush(env.deadzone);
+	}
 	return NULL;
 }
 

@@ -74,6 +74,7 @@
 #include "curve.h"
 #include "infra/curvepin.h"
 #include "infra/nsecidx.h"
+#include "infra/deadzone.h"
 #include "infra/hints.h"
 #include "base/log.h"
 #include "main_int.h"
@@ -324,9 +325,11 @@ static int make_server(struct main_ctx *m, struct hints *h)
 
 	if (ratelimit_new(&m->rl) != RATELIMIT_OK ||
 	    curvepin_new(&m->pin) != CURVEPIN_OK ||
-	    nsecidx_new(NSECIDX_BYTES_DEFAULT, &m->nx) != NSECIDX_OK) {
+	    nsecidx_new(NSECIDX_BYTES_DEFAULT, &m->nx) != NSECIDX_OK ||
+	    deadzone_new(&m->dz) != DEADZONE_OK) {
 		hints_free(h);
-		fail("rate limiter, pins, NSEC index: out of memory");
+		fail("rate limiter, pins, NSEC index, failure cache: out of "
+		     "memory");
 		return -1;
 	}
 	memset(&p, 0, sizeof p);
@@ -337,6 +340,7 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	p.rl = m->rl;
 	p.pin = m->pin;
 	p.nsecidx = m->nx;
+	p.deadzone = m->dz;
 	p.hints = h;
 	rc = server_new(&m->srv, &p);
 	if (rc == SERVER_OK) {
@@ -573,6 +577,7 @@ static void cleanup(struct main_ctx *m)
 	ratelimit_free(m->rl);
 	curvepin_free(m->pin);
 	nsecidx_free(m->nx);
+	deadzone_free(m->dz);
 	anchors_free(m->anchors);
 	if (m->ready_fd >= 0)
 		close(m->ready_fd);

@@ -53,6 +53,7 @@ struct main_ctx {
 	struct ratelimit *rl; /**< shared by the workers */
 	struct curvepin *pin; /**< shared by the workers */
 	struct nsecidx *nx;   /**< NSEC records (RFC 8198), shared */
+	struct deadzone *dz;  /**< failure cache (RFC 9520), shared */
 	struct server *srv;
 	struct workers *workers; /**< threads 1 .. N-1 (workers.h) */
 	struct control *ctl;     /**< NULL: no control socket */

@@ -484,6 +484,7 @@ static struct server_res *res_new(struct server *s,
 	r->env.cfg = s->cfg;
 	r->env.pin = s->pin;
 	r->env.nsecidx = s->nx;
+	server_iter_deadzone(s, &r->env);
 	r->env.downgrades = &s->st.curve_downgrade_refused;
 	r->env.tally.lame = &s->st.upstream_lame;
 	r->env.tally.malformed = &s->st.upstream_malformed;

@@ -17,6 +17,7 @@
 #include "cache.h"
 #include "base/clock.h"
 #include "infra/curvepin.h"
+#include "infra/deadzone.h"
 #include "transport/forward.h"
 #include "infra/hints.h"
 #include "validate/anchor.h"
@@ -35,6 +36,8 @@
 
 /** The RCODE BADVERS (RFC 6891), 12 bits. */
 #define SERVER_RCODE_BADVERS 16u
+/** EDE "Prohibited" (RFC 8914): refused by access-control. */
+#define SERVER_EDE_PROHIBITED 18u
 
 const char *server_strerror(int status)
 {
@@ -249,6 +252,21 @@ static enum server_qresult server_lookup(struct server *s,
 	return SERVER_Q_DONE;
 }
 
+/* access-control refuse: REFUSED with EDE 18 "Prohibited" (RFC 8914
+ * section 5.19) for a client that sent EDNS. */
+static void server_acl_refuse(struct server *s, const struct respond_query *q,
+                              const struct inflight_dest *d)
+{
+	struct answer a;
+
+	memset(&a, 0, sizeof a);
+	a.rcode = WIRE_RCODE_REFUSED;
+	a.ede = true;
+	a.ede_code = SERVER_EDE_PROHIBITED;
+	a.ede_text = "refused by access-control";
+	server_answer(s, q, d, &a, false, QLOG_SRC_NONE, false);
+}
+
 enum server_qresult server_query(struct server *s, const uint8_t *pkt,
                                  size_t len, const struct inflight_dest *d)
 {
@@ -278,7 +296,7 @@ enum server_qresult server_query(struct server *s, const uint8_t *pkt,
 	}
 	if (acl != CFG_ACL_ALLOW) {
 		s->st.acl_refused++;
-		server_error(s, &q, d, WIRE_RCODE_REFUSED, false);
+		server_acl_refuse(s, &q, d);
 		return SERVER_Q_DONE;
 	}
 	stats_query(&s->st, &q, d->addr.ss_family == AF_INET6);
@@ -466,6 +484,8 @@ int server_new(struct server **out, const struct server_params *p)
 	s->pin = p->pin;
 	s->own_pin = p->pin == NULL;
 	s->nx = p->nsecidx;
+	s->dz = p->deadzone;
+	s->own_dz = p->deadzone == NULL;
 	/* a failed mapping leaves malloc behind the slabs */
 	(void)slab_init(&s->req_slab, iter_req_size(), SERVER_RES_MAX);
 	(void)slab_init(&s->frame_slab, iter_frame_size(),
@@ -473,6 +493,7 @@ int server_new(struct server **out, const struct server_params *p)
 	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
 	    (s->own_pin && curvepin_new(&s->pin) != CURVEPIN_OK) ||
+	    (s->own_dz && deadzone_new(&s->dz) != DEADZONE_OK) ||
 	    dnssec_keycache_new(&s->keycache, SERVER_KEYCACHE_SLOTS) !=
 	            DNSSEC_OK ||
 	    (s->own_rl && ratelimit_new(&s->rl) != RATELIMIT_OK) ||
@@ -536,6 +557,8 @@ void server_free(struct server *s)
 	sel_free(s->sel);
 	if (s->own_pin)
 		curvepin_free(s->pin);
+	if (s->own_dz)
+		deadzone_free(s->dz);
 	if (s->own_rl)
 		ratelimit_free(s->rl);
 	forward_stop(s->fwd);
@@ -644,6 +667,13 @@ struct sel *server_sel(struct server *s)
 	return s->sel;
 }
 
+void server_iter_deadzone(struct server *s, struct iter_env *env)
+{
+	env->deadzone = s->dz;
+	env->tally.zone_backoff = &s->st.upstream_zone_backoff;
+	env->tally.failure_cached = &s->st.upstream_failure_cached;
+}
+
 void server_iter_env(const struct server *s, struct iter_env *env)
 {
 	memset(env, 0, sizeof(*env));
@@ -653,6 +683,7 @@ void server_iter_env(const struct server *s, struct iter_env *env)
 	env->cfg = s->cfg;
 	env->pin = s->pin;
 	env->nsecidx = s->nx;
+	env->deadzone = s->dz; /* a peek counts nothing */
 	env->anchors = s->anchors != NULL ? s->anchors->a : NULL;
 	env->keycache = s->keycache;
 }

@@ -95,6 +95,8 @@ struct server_params {
 	struct curvepin *pin; /**< shared pins; NULL: own */
 	/** shared NSEC index (RFC 8198); NULL: no aggressive answers */
 	struct nsecidx *nsecidx;
+	/** shared resolution failure cache (RFC 9520); NULL: own */
+	struct deadzone *deadzone;
 };
 
 /** Opaque worker. */

@@ -109,6 +109,9 @@ struct server {
 	                            (curve-pin; shared) */
 	struct nsecidx *nx;    /**< validated NSEC records
 	                            (RFC 8198; shared, not ours) */
+	struct deadzone *dz;   /**< failure cache (RFC 9520;
+	                            shared unless own_dz) */
+	bool own_dz;
 	struct stats st;
 	server_stats_more_fn *stats_more; /**< other workers' counters */
 	void *stats_more_arg;
@@ -160,6 +163,10 @@ void server_error(struct server *s, const struct respond_query *q,
 void server_hints_release(struct server_hints *h);
 /** The same for trust anchors. */
 void server_anchors_release(struct server_anchors *a);
+
+/** Set the failure cache (RFC 9520) and its counters in a resolution's
+ *  env (resolution.c). */
+void server_iter_deadzone(struct server *s, struct iter_env *env);
 
 /**
  * Send an answer over TCP to a connection slot, if it is still the same

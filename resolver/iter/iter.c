@@ -71,6 +71,8 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 		iter_finish(req, WIRE_RCODE_SERVFAIL, "class not supported");
 	else if (!iter_qtype_ok(qtype))
 		iter_finish(req, WIRE_RCODE_SERVFAIL, "type not supported");
+	else
+		(void)iter_dz_question(req);
 	return req;
 }
 
@@ -197,6 +199,7 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 
 	if (req->done)
 		return;
+	iter_dz_finish(req, rcode, why);
 	req->done = true;
 	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
 		iter_out_free(req, &req->out[i]);
@@ -207,6 +210,12 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 	r->ede = req->val_ede;
 	r->ede_code = req->val_ede_code;
 	r->ede_text = req->val_ede_text;
+	if (rcode == WIRE_RCODE_SERVFAIL && !r->ede && req->dz_ede != 0) {
+		/* RFC 8914: no reachable authority, network error */
+		r->ede = true;
+		r->ede_code = req->dz_ede;
+		r->ede_text = req->dz_ede_text;
+	}
 	if (rcode == WIRE_RCODE_SERVFAIL)
 		return;
 	r->an = req->an;
@@ -378,6 +387,7 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
 	o = iter_out_find(req, reply->token);
 	if (o == NULL)
 		return;
+	iter_dz_reply(req, o, reply->kind, reply->hedge);
 	if (o->frame > req->depth || req->frame[o->frame] == NULL ||
 	    (req->frame[o->frame]->gen != o->gen && !o->kept)) {
 		iter_out_free(req, o);

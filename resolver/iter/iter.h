@@ -68,6 +68,7 @@ struct curvepin;
 struct anchors;
 struct dnssec_keycache;
 struct nsecidx;
+struct deadzone;
 
 /** Referrals followed for one question. */
 #define ITER_MAX_REFERRALS 30
@@ -110,6 +111,11 @@ struct iter_tally {
 	uint64_t *aggr_wild;        /**< answers synthesized from a cached
 	                                 wildcard and an NSEC of it
 	                                 (RFC 8198 section 5.4) */
+	uint64_t *zone_backoff;     /**< questions failed at once: their
+	                                 zone's servers were silent
+	                                 (RFC 9520, infra/deadzone.h) */
+	uint64_t *failure_cached;   /**< questions failed at once: their
+	                                 own failure is cached */
 };
 
 struct iter_env {
@@ -133,6 +139,10 @@ struct iter_env {
 	                                       aggressive negative answers
 	                                       (RFC 8198, nsecidx.h;
 	                                       shared); NULL: none kept */
+	struct deadzone *deadzone;        /**< resolution failures: zones
+	                                       in back-off, failed questions
+	                                       (RFC 9520; shared); NULL:
+	                                       none kept */
 	uint64_t *downgrades;             /**< NULL, or a counter bumped for
 	                                       every downgrade refused
 	                                       (curve-require, curve-pin) */

@@ -28,8 +28,9 @@
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
  * iter_classify.c, iter_reply.c, iter_referral.c, iter_cname.c,
  * iter_qmin.c, iter_curve.c (curve-require, curve-pin, where keys may
- * come from), iter_curvesec.c (keys confirmed by DNSSEC), iter_util.c
- * (names, RDATA, result image).
+ * come from), iter_curvesec.c (keys confirmed by DNSSEC), iter_deadzone.c
+ * (the failure cache, RFC 9520), iter_util.c (names, RDATA, result
+ * image).
  */
 #ifndef CURVECACHE_RESOLVER_ITER_INT_H
 #define CURVECACHE_RESOLVER_ITER_INT_H
@@ -215,6 +216,8 @@ struct iter_frame {
 	                            (iter_curvesec.c) */
 	uint64_t curve_asked;  /**< name hash of the zone it was
 	                            asked of (once per cut) */
+	uint64_t dz_checked;   /**< deadzone key of the zone that
+	                            passed the back-off check */
 };
 
 /** One query handed out and not yet settled. */
@@ -242,8 +245,24 @@ struct iter_out {
 	uint8_t key[KEY_BYTES];
 	uint16_t edns;
 	uint64_t sent_ms;
-	bool keyq; /**< the zone's DNSKEY, asked for its trust */
-	bool nsq;  /**< the zone's NS, asked for its keys */
+	bool keyq;       /**< the zone's DNSKEY, asked for its trust */
+	bool nsq;        /**< the zone's NS, asked for its keys */
+	uint64_t dz_key; /**< deadzone key of the zone asked */
+};
+
+/** Zones a request watches for the failure cache (iter_deadzone.c). */
+#define ITER_DZ_WATCH_MAX 8
+
+/** What one request saw of one zone's servers (iter_deadzone.c). */
+struct iter_dz_watch {
+	uint64_t key;      /**< deadzone_key of the zone; 0: free */
+	uint16_t sent;     /**< queries to its servers */
+	uint16_t timeouts; /**< ...that timed out (not hedges) */
+	uint16_t unreach;  /**< ...unreachable (ICMP, send error) */
+	bool heard;        /**< any reply from one of them */
+	bool claimed;      /**< this request holds the zone (a probe,
+	                        or its servers fell silent): others
+	                        fail at once meanwhile */
 };
 
 /** The classifier's reasons that change what is done with a server. */
@@ -347,7 +366,12 @@ struct iter_req {
 	uint16_t val_ede_code;
 	const char *val_ede_text;
 	uint8_t rcode;
-	struct iter_now now; /**< time of the current call */
+	struct iter_dz_watch dz[ITER_DZ_WATCH_MAX];
+	uint16_t dz_ede;         /**< EDE of a failure to reach servers
+	                              (0: none; iter_deadzone.c) */
+	const char *dz_ede_text; /**< its EXTRA-TEXT */
+	uint64_t dz_qkey;        /**< deadzone key of the question */
+	struct iter_now now;     /**< time of the current call */
 	/* Not zeroed by iter_new (ITER_REQ_ZEROED ends before them): each
 	 * is written before it is read, within its length field above, and
 	 * cls by iter_classify before any use. Clearing these ~33 KB cost
@@ -403,6 +427,23 @@ void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z);
 bool iter_zone_usable(const struct iter_req *req, const struct iter_zone *z);
 void iter_addr_sockaddr(const struct iter_addr *a, struct sockaddr_storage *sa,
                         socklen_t *len);
+
+/* iter_deadzone.c: the failure cache (infra/deadzone.h) */
+/* A query to the zone of frame fi is being sent (o is its record). */
+void iter_dz_sent(struct iter_req *req, size_t fi, struct iter_out *o);
+/* How a query ended: a reply (any), a timeout, unreachable. */
+void iter_dz_reply(struct iter_req *req, const struct iter_out *o,
+                   enum iter_reply_kind kind, bool hedge);
+/* Before frame fi asks its zone: true when the zone is in back-off (or
+ * held by another resolution): the frame failed. */
+bool iter_dz_blocked(struct iter_req *req, size_t fi);
+/* Every server of frame fi's zone was tried: hold it when none answered. */
+void iter_dz_silent(struct iter_req *req, size_t fi);
+/* At iter_new: true when the question's failure is cached (finished). */
+bool iter_dz_question(struct iter_req *req);
+/* At iter_finish: record failures, release holds, cache the question's
+ * failure (sets req->dz_ede for a SERVFAIL). */
+void iter_dz_finish(struct iter_req *req, uint8_t rcode, const char *why);
 
 /* iter_classify.c */
 void iter_classify(const struct wire_msg *m, const struct iter_ask *ask,

@@ -42,14 +42,19 @@ static void iter_peek_copy_ns(const struct iter_req *req,
 int iter_peek_cut(const struct iter_env *env, const uint8_t *name, size_t len,
                   const struct iter_now *now, struct iter_peek *out)
 {
+	struct iter_env penv;
 	struct iter_req *req;
 	const struct iter_zone *z;
 	size_t i;
 
-	if (out == NULL)
+	if (out == NULL || env == NULL)
 		return -1;
 	memset(out, 0, sizeof(*out));
-	req = iter_new(env, name, len, WIRE_TYPE_A, WIRE_CLASS_IN, now);
+	/* a peek sends nothing: a cached failure of the name (RFC 9520)
+	 * does not hide its cut */
+	penv = *env;
+	penv.deadzone = NULL;
+	req = iter_new(&penv, name, len, WIRE_TYPE_A, WIRE_CLASS_IN, now);
 	if (req == NULL)
 		return -1;
 	if (req->done) {

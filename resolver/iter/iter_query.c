@@ -415,6 +415,7 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 	                  req->env->cfg->edns_size :
 	                  0;
 	o->sent_ms = req->now.mono_ms;
+	iter_dz_sent(req, fi, o);
 	sel_zone_note(req->env->sel, sa, f->zone.name, f->zone.len,
 	              req->now.mono_ms);
 	timeout = sel_timeout_ms(req->env->sel, sa, req->now.mono_ms);
@@ -531,6 +532,8 @@ int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 	 * for its answer (its real timeout frees one) */
 	if (iter_frame_busy(req, fi) || !iter_out_room(req))
 		return ITER_WAIT;
+	if (iter_dz_blocked(req, fi))
+		return ITER_CONTINUE;
 	if (iter_trust_step(req, fi))
 		return ITER_CONTINUE;
 	iter_curvesec_step(req, fi);
@@ -547,9 +550,13 @@ int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 		iter_prime_done(req, fi);
 		return ITER_CONTINUE;
 	}
-	/* Every server tried: ask the parent again once (the late answers
-	 * of this step stay welcome), then wait for a late answer until
-	 * the deadline (a server that takes 2 s is slow, not dead). */
+	/* Every server tried: when none answered, the zone is held (other
+	 * questions into it fail at once, RFC 9520); ask the parent again
+	 * once (the late answers of this step stay welcome), then wait for
+	 * a late answer until the deadline (a server that takes 2 s is
+	 * slow, not dead). */
+	if (why == NULL)
+		iter_dz_silent(req, fi);
 	if (why == NULL && iter_cut_fallback(req, fi))
 		return ITER_CONTINUE;
 	if (why == NULL && iter_frame_lingering(req, fi))

@@ -122,6 +122,12 @@ static const struct stats_field stats_fields[] = {
 	        "in lowercase)"),
 	STATS_F("upstream.private_stripped", upstream_private_stripped,
 	        "answer address records removed by private-address"),
+	STATS_F("upstream.zone_backoff", upstream_zone_backoff,
+	        "questions failed at once: every server of their zone was "
+	        "silent lately (RFC 9520 back-off)"),
+	STATS_F("upstream.failure_cached", upstream_failure_cached,
+	        "questions failed at once: their own resolution failed "
+	        "within the last second (RFC 9520)"),
 	STATS_F("curve.queries", curve_queries, "DNSCurve queries sent"),
 	STATS_F("curve.queries.streamlined", curve_streamlined,
 	        "DNSCurve queries in the streamlined format"),
@@ -178,7 +184,7 @@ static const struct stats_field stats_fields[] = {
 
 /** The EDE codes counted, index = slot of ede[] (stats_ede_index). */
 static const uint16_t stats_ede_list[STATS_EDE_CODES] = {
-	0, 1, 2, 3, 6, 7, 8, 9, 10, 12, 27,
+	0, 1, 2, 3, 6, 7, 8, 9, 10, 12, 18, 22, 23, 27,
 };
 
 #define STATS_NFIELDS (sizeof stats_fields / sizeof stats_fields[0])

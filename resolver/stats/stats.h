@@ -49,7 +49,7 @@
 #define STATS_HIST_BUCKETS 40
 /** Extended DNS Error codes (RFC 8914) counted one by one, in
  *  num.answer.ede.CODE; stats_ede_codes lists them. */
-#define STATS_EDE_CODES 11
+#define STATS_EDE_CODES 14
 /** Bytes enough for any counter name ("num.query.type.NSEC3PARAM"). */
 #define STATS_NAME_MAX 64
 
@@ -135,6 +135,10 @@ struct stats {
 		upstream_case_lost; /**< plain replies without our 0x20 case */
 	uint64_t upstream_private_stripped; /**< answer A/AAAA records
 	                                  removed by private-address */
+	uint64_t upstream_zone_backoff;   /**< questions failed at once:
+	                                       zone in back-off (RFC 9520) */
+	uint64_t upstream_failure_cached; /**< questions failed at once:
+	                                       their failure is cached */
 	/* DNSCurve */
 	uint64_t curve_queries;        /**< boxed queries sent */
 	uint64_t curve_streamlined;    /**< ...in the streamlined format */

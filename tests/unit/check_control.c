@@ -24,6 +24,8 @@
 #include "policy/localdata.h"
 #include "policy/localzone.h"
 #include "base/log.h"
+#include "infra/deadzone.h"
+#include "iter/iter.h"
 #include "infra/sel.h"
 #include "front/server.h"
 #include "stats/stats.h"
@@ -786,6 +788,7 @@ static void sa4(struct sockaddr_storage *ss, uint8_t last)
 START_TEST(cmd_servers)
 {
 	static const uint8_t key[32] = { 1, 2, 3 };
+	struct iter_env ienv;
 	struct sockaddr_storage a, b;
 	uint8_t zone[WIRE_NAME_MAX];
 	size_t zl = ct_name("example.lab.", zone);
@@ -805,7 +808,21 @@ START_TEST(cmd_servers)
 	HAS(c, "127.0.0.10 zone=- srtt=400ms timeouts=1 backoff=yes "
 	       "edns=yes key=uz5");
 	HAS(c, " last_error=timeout error_age=0s\n");
-	HAS(c, "; 2 servers, 1 with a DNSCurve key\nok\n");
+	HAS(c, "; 2 servers, 1 with a DNSCurve key\n"
+	       "; 0 zones in back-off (RFC 9520)\nok\n");
+	free(c.text);
+	/* a zone whose servers were all silent (RFC 9520) */
+	server_iter_env(srv, &ienv);
+	(void)deadzone_fail(ienv.deadzone, deadzone_key(zone, zl, 0), zone,
+	                    zl, 0, DEADZONE_EDE_NO_REACH, now);
+	c = talk("servers\n");
+	HAS(c, "; backoff example.lab. failures=1 left=1s ede=22\n"
+	       "; 1 zones in back-off (RFC 9520)\nok\n");
+	free(c.text);
+	/* flush_infra all forgets it */
+	talk_is("flush_infra all\n", "forgot 2 server entries\nok\n");
+	c = talk("servers\n");
+	HAS(c, "; 0 zones in back-off (RFC 9520)\nok\n");
 	free(c.text);
 }
 END_TEST

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zonename.h"
 #include "infra/curvepin.h"
 
 #define T0 1000000
@@ -26,22 +27,10 @@ static void teardown(void)
 	curvepin_free(p);
 }
 
-/* "zN.example." in wire form. */
-static size_t zone(unsigned n, uint8_t *out)
-{
-	char label[16];
-	size_t l = (size_t)snprintf(label, sizeof label, "z%u", n);
-
-	out[0] = (uint8_t)l;
-	memcpy(out + 1, label, l);
-	memcpy(out + 1 + l, "\7example\0", 9);
-	return l + 10;
-}
-
 START_TEST(test_pin_expire)
 {
 	uint8_t z[64];
-	size_t len = zone(1, z);
+	size_t len = zonename(1, z);
 
 	ck_assert(!curvepin_held(p, z, len, T0));
 	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 60, T0), CURVEPIN_OK);
@@ -58,7 +47,7 @@ END_TEST
 START_TEST(test_pin_extend)
 {
 	uint8_t z[64];
-	size_t len = zone(2, z);
+	size_t len = zonename(2, z);
 
 	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 100, T0), CURVEPIN_OK);
 	ck_assert_int_eq(curvepin_note(p, z, len, T0 + 10, T0), CURVEPIN_OK);
@@ -73,7 +62,7 @@ END_TEST
 START_TEST(test_pin_reject)
 {
 	uint8_t z[64], big[CURVEPIN_NAME_MAX + 1];
-	size_t len = zone(3, z);
+	size_t len = zonename(3, z);
 
 	memset(big, 1, sizeof big);
 	ck_assert_int_eq(curvepin_note(p, z, len, T0, T0), CURVEPIN_EINVAL);
@@ -96,7 +85,7 @@ START_TEST(test_pin_bound)
 	size_t len;
 
 	for (i = 0; i < n; i++) {
-		len = zone(i, z);
+		len = zonename(i, z);
 		ck_assert_int_eq(curvepin_note(p, z, len, T0 + 1000 + i, T0),
 		                 CURVEPIN_OK);
 		ck_assert(curvepin_held(p, z, len, T0));
@@ -104,13 +93,13 @@ START_TEST(test_pin_bound)
 	ck_assert_uint_le(curvepin_count(p, T0), CURVEPIN_SLOTS);
 	ck_assert_uint_gt(curvepin_count(p, T0), CURVEPIN_SLOTS / 2);
 	for (i = n - 16; i < n; i++) {
-		len = zone(i, z);
+		len = zonename(i, z);
 		held += curvepin_held(p, z, len, T0);
 	}
 	ck_assert_uint_eq(held, 16);
 	/* all expired: fresh pins take their slots */
 	for (i = 0; i < CURVEPIN_SLOTS / 2; i++) {
-		len = zone(n + i, z);
+		len = zonename(n + i, z);
 		ck_assert_int_eq(curvepin_note(p, z, len, T0 + 10 * n,
 		                               T0 + 5 * n),
 		                 CURVEPIN_OK);
@@ -136,7 +125,7 @@ static struct curvepin_conf conf(uint8_t k, uint8_t pk, unsigned n,
 START_TEST(test_confirm)
 {
 	uint8_t z[64];
-	size_t len = zone(7, z);
+	size_t len = zonename(7, z);
 	struct curvepin_conf c = conf(1, 2, 1, T0 + 60), got;
 
 	ck_assert(!curvepin_confirmed(p, z, len, T0, &got));
@@ -179,14 +168,14 @@ START_TEST(test_confirm_bound)
 	for (i = 0; i < n; i++) {
 		struct curvepin_conf c = conf((uint8_t)i, 0, 1, T0 + 1000 + i);
 
-		len = zone(i, z);
+		len = zonename(i, z);
 		ck_assert_int_eq(curvepin_confirm(p, z, len, &c, T0),
 		                 CURVEPIN_OK);
 	}
 	for (i = n - 16; i < n; i++) {
 		struct curvepin_conf got;
 
-		len = zone(i, z);
+		len = zonename(i, z);
 		held += curvepin_confirmed(p, z, len, T0, &got) &&
 		        got.keys[0] == (uint8_t)i;
 	}
@@ -213,13 +202,13 @@ static void *pinner_run(void *arg)
 	unsigned i, k;
 
 	for (i = 0; i < THREAD_ZONES; i++) {
-		len = zone(w->index * THREAD_ZONES + i, z);
+		len = zonename(w->index * THREAD_ZONES + i, z);
 		if (curvepin_note(p, z, len, T0 + 100, T0) != CURVEPIN_OK ||
 		    !curvepin_held(p, z, len, T0))
 			return "own pin lost";
 		/* a zone of another thread, pinned or not yet */
 		k = (w->index + 1) % THREADS;
-		len = zone(k * THREAD_ZONES + i, z);
+		len = zonename(k * THREAD_ZONES + i, z);
 		(void)curvepin_held(p, z, len, T0);
 		(void)curvepin_count(p, T0);
 	}
@@ -246,7 +235,7 @@ START_TEST(test_pin_threads)
 		ck_assert_ptr_null(ret);
 	}
 	for (i = 0; i < THREADS * THREAD_ZONES; i++) {
-		len = zone(i, z);
+		len = zonename(i, z);
 		held += curvepin_held(p, z, len, T0 + 99);
 	}
 	/* 256 zones in 1,024 slots probed 8 deep: all fit (FNV of these

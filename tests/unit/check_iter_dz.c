@@ -1,0 +1,148 @@
+/*
+ * tests/unit/check_iter_dz.c - Suite "iter-deadzone": the iterator with
+ * the resolution failure cache (RFC 9520, iter/iter_deadzone.c): a zone
+ * whose servers are all silent costs one wait, then fails at once (EDE
+ * 22; 23 for network errors) until its back-off ends; an answer from
+ * one of its servers ends the back-off.
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "iter_net.h"
+#include "infra/deadzone.h"
+
+Suite *iter_dz_suite(void);
+
+static struct deadzone *dz;
+
+static void setup(void)
+{
+	net_setup();
+	ck_assert_int_eq(deadzone_new(&dz), DEADZONE_OK);
+	N.env.deadzone = dz;
+}
+
+static void teardown(void)
+{
+	net_teardown();
+	deadzone_free(dz);
+}
+
+/* net_std's zone.example. (ns 192.0.2.2), its server acting as act. */
+static void zone_servers(enum fake_act act)
+{
+	net_std();
+	net_add(&(struct fake){ .server = "192.0.2.2", .qname = "*",
+	                        .act = act });
+}
+
+/* Queries sent to the zone's server in the last resolution. */
+static size_t zone_sends(void)
+{
+	return net_sends_to("192.0.2.2");
+}
+
+static void servfail_ede(const struct answer *r, uint16_t ede)
+{
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert(r->ede);
+	ck_assert_uint_eq(r->ede_code, ede);
+}
+
+/* A question into the zone fails at once: nothing sent, no time spent. */
+static void fails_at_once(const char *name, uint16_t ede)
+{
+	servfail_ede(net_resolve(name, WIRE_TYPE_A), ede);
+	ck_assert_uint_eq(N.nsends, 0);
+	ck_assert_uint_eq(N.now.mono_ms, N.start_ms);
+}
+
+START_TEST(test_silent_zone_one_wait)
+{
+	const struct answer *r;
+
+	zone_servers(FAKE_SILENT);
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	servfail_ede(r, DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_gt(N.now.mono_ms - N.start_ms, 1000);
+	/* curvecache-control lookup still sees the cut (a peek sends
+	 * nothing, the failure cache does not stop it) */
+	{
+		struct iter_peek *peek = malloc(sizeof(*peek));
+		uint8_t wn[WIRE_NAME_MAX];
+		size_t wl = net_wire("www.zone.example.", wn);
+
+		ck_assert_ptr_nonnull(peek);
+		ck_assert_int_eq(iter_peek_cut(&N.env, wn, wl, &N.now, peek),
+		                 0);
+		ck_assert_uint_eq(peek->nns, 1);
+		free(peek);
+	}
+	/* another name of the zone: at once, nothing sent */
+	fails_at_once("mail.zone.example.", DEADZONE_EDE_NO_REACH);
+	/* the back-off over: asked again (the probe), then 2 s */
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	r = net_resolve("mail.zone.example.", WIRE_TYPE_A);
+	servfail_ede(r, DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_gt(zone_sends(), 0);
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	fails_at_once("ftp.zone.example.", DEADZONE_EDE_NO_REACH);
+}
+END_TEST
+
+START_TEST(test_unreachable_network_error)
+{
+	zone_servers(FAKE_UNREACH);
+	servfail_ede(net_resolve("www.zone.example.", WIRE_TYPE_A),
+	             DEADZONE_EDE_NETWORK);
+	fails_at_once("mail.zone.example.", DEADZONE_EDE_NETWORK);
+}
+END_TEST
+
+START_TEST(test_answer_ends_backoff)
+{
+	const struct answer *r;
+	uint8_t z[WIRE_NAME_MAX];
+	size_t len;
+
+	/* the server drops www only: the zone backs off... */
+	net_add(&(struct fake){ .server = "*", .qname = "www.zone.example.",
+	                        .act = FAKE_SILENT });
+	net_add(&(struct fake){ .server = "*", .qname = "mail.zone.example.",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "mail.zone.example. 60 A 192.0.2.9" } });
+	zone_servers(FAKE_SILENT);
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	servfail_ede(r, DEADZONE_EDE_NO_REACH);
+	ck_assert(deadzone_busy(dz));
+	/* ...until its probe is answered: then everything is forgotten */
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	r = net_resolve("mail.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(!r->ede);
+	len = net_wire("zone.example.", z);
+	ck_assert_int_eq(deadzone_check(dz, deadzone_key(z, len, 0),
+	                                N.now.mono_ms, 0, NULL),
+	                 DEADZONE_ASK);
+	/* the next failure backs off for the first second again */
+	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
+	servfail_ede(r, DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_gt(N.nsends, 0);
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	r = net_resolve("mail.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+}
+END_TEST
+
+Suite *iter_dz_suite(void)
+{
+	Suite *s = suite_create("iter-deadzone");
+	TCase *tc = tcase_create("backoff");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_silent_zone_one_wait);
+	tcase_add_test(tc, test_unreachable_network_error);
+	tcase_add_test(tc, test_answer_ends_backoff);
+	suite_add_tcase(s, tc);
+	return s;
+}
