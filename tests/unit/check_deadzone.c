@@ -97,8 +97,7 @@ START_TEST(test_neterr_short)
 		ck_assert_uint_eq(deadzone_fail(dz, k, z, len, 0,
 		                                DEADZONE_EDE_NETWORK, T0),
 		                  DEADZONE_NETERR_MS);
-	ck_assert_int_eq(deadzone_check(dz, k, T0, HOLD, &ede),
-	                 DEADZONE_FAIL);
+	ck_assert_int_eq(deadzone_check(dz, k, T0, HOLD, &ede), DEADZONE_FAIL);
 	ck_assert_uint_eq(ede, DEADZONE_EDE_NETWORK);
 }
 END_TEST

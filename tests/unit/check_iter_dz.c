@@ -32,8 +32,8 @@ static void teardown(void)
 static void zone_servers(enum fake_act act)
 {
 	net_std();
-	net_add(&(struct fake){ .server = "192.0.2.2", .qname = "*",
-	                        .act = act });
+	net_add(&(struct fake){
+		.server = "192.0.2.2", .qname = "*", .act = act });
 }
 
 /* Queries sent to the zone's server in the last resolution. */
@@ -106,11 +106,14 @@ START_TEST(test_answer_ends_backoff)
 	size_t len;
 
 	/* the server drops www only: the zone backs off... */
-	net_add(&(struct fake){ .server = "*", .qname = "www.zone.example.",
+	net_add(&(struct fake){ .server = "*",
+	                        .qname = "www.zone.example.",
 	                        .act = FAKE_SILENT });
-	net_add(&(struct fake){ .server = "*", .qname = "mail.zone.example.",
-	                        .flags = WIRE_FLAG_AA,
-	                        .an = { "mail.zone.example. 60 A 192.0.2.9" } });
+	net_add(&(struct fake){
+		.server = "*",
+		.qname = "mail.zone.example.",
+		.flags = WIRE_FLAG_AA,
+		.an = { "mail.zone.example. 60 A 192.0.2.9" } });
 	zone_servers(FAKE_SILENT);
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	servfail_ede(r, DEADZONE_EDE_NO_REACH);
