@@ -135,10 +135,10 @@ struct stats {
 		upstream_case_lost; /**< plain replies without our 0x20 case */
 	uint64_t upstream_private_stripped; /**< answer A/AAAA records
 	                                  removed by private-address */
-	uint64_t upstream_zone_backoff;   /**< questions failed at once:
-	                                       zone in back-off (RFC 9520) */
-	uint64_t upstream_failure_cached; /**< questions failed at once:
-	                                       their failure is cached */
+	uint64_t upstream_zone_backoff;     /**< questions failed at once:
+	                                         zone in back-off (RFC 9520) */
+	uint64_t upstream_failure_cached;   /**< questions failed at once:
+	                                         their failure is cached */
 	/* DNSCurve */
 	uint64_t curve_queries;        /**< boxed queries sent */
 	uint64_t curve_streamlined;    /**< ...in the streamlined format */

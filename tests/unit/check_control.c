@@ -813,8 +813,8 @@ START_TEST(cmd_servers)
 	free(c.text);
 	/* a zone whose servers were all silent (RFC 9520) */
 	server_iter_env(srv, &ienv);
-	(void)deadzone_fail(ienv.deadzone, deadzone_key(zone, zl, 0), zone,
-	                    zl, 0, DEADZONE_EDE_NO_REACH, now);
+	(void)deadzone_fail(ienv.deadzone, deadzone_key(zone, zl, 0), zone, zl,
+	                    0, DEADZONE_EDE_NO_REACH, now);
 	c = talk("servers\n");
 	HAS(c, "; backoff example.lab. failures=1 left=1s ede=22\n"
 	       "; 1 zones in back-off (RFC 9520)\nok\n");
