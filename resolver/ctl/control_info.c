@@ -235,7 +235,8 @@ static void lookup_backoff(struct deadzone *dz, const struct iter_peek *peek,
 	                  now_ms, &fails, &left, &probing))
 		return;
 	control_out_printf(out,
-	                   "backoff: every server silent or unreachable, failures=%u "
+	                   "backoff: every server silent or unreachable, "
+	                   "failures=%u "
 	                   "left=%" PRIu64 "s%s\n",
 	                   fails, (left + 999) / 1000,
 	                   probing ? " (a query is out)" : "");

@@ -75,11 +75,11 @@ enum deadzone_verdict {
 struct deadzone_info {
 	const uint8_t *name; /**< canonical wire name */
 	size_t namelen;
-	uint16_t type;     /**< 0: a zone; else a question's type */
-	unsigned fails;    /**< failures in a row */
-	uint64_t left_ms;  /**< back-off left (0: over) */
-	bool probing;      /**< a probe (or the first failure) is out */
-	uint16_t ede;      /**< the EDE its failures carry */
+	uint16_t type;    /**< 0: a zone; else a question's type */
+	unsigned fails;   /**< failures in a row */
+	uint64_t left_ms; /**< back-off left (0: over) */
+	bool probing;     /**< a probe (or the first failure) is out */
+	uint16_t ede;     /**< the EDE its failures carry */
 };
 
 /** The callback of deadzone_walk; non-zero stops the walk. */

@@ -25,8 +25,7 @@
 #define ITER_DZ_HOLD_SLACK_MS 500u
 
 /* The EXTRA-TEXT of the EDEs given here (RFC 8914). */
-static const char iter_dz_text_silent[] =
-	"no server of the zone answered";
+static const char iter_dz_text_silent[] = "no server of the zone answered";
 static const char iter_dz_text_neterr[] =
 	"every server of the zone unreachable (network error)";
 static const char iter_dz_text_backoff[] =
@@ -260,7 +259,8 @@ static void iter_dz_frames(struct iter_req *req)
 		if (w != NULL && !w->heard && w->sent > 0 &&
 		    w->timeouts + w->unreach > 0 &&
 		    iter_dz_all_failed(req, &f->zone, false))
-			iter_dz_record(req, w, w->claimed ? NULL : f->zone.name,
+			iter_dz_record(req, w,
+			               w->claimed ? NULL : f->zone.name,
 			               f->zone.len);
 	}
 }
