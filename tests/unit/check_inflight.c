@@ -139,15 +139,12 @@ START_TEST(test_full_oldest)
 }
 END_TEST
 
-/* The first half of the table is protected; the others are on the
- * jostle list, oldest first, and a freed protected slot goes to the next
- * entry added. */
 /* Add the entry "nI" (asserting it fits). */
 static struct inflight_entry *add_n(int i)
 {
 	uint8_t n[WIRE_NAME_MAX];
 	struct inflight_entry *e = NULL;
-	char label[8];
+	char label[16]; /* "n", an int, NUL */
 	size_t len;
 
 	snprintf(label, sizeof label, "n%d", i);
@@ -156,6 +153,9 @@ static struct inflight_entry *add_n(int i)
 	return e;
 }
 
+/* The first half of the table is protected; the others are on the
+ * jostle list, oldest first, and a freed protected slot goes to the next
+ * entry added. */
 START_TEST(test_jostle_half)
 {
 	struct inflight_entry *e[6];
