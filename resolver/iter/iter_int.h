@@ -675,8 +675,9 @@ bool iter_val_foreign(const struct iter_req *req, size_t fi,
 void iter_val_log(struct iter_req *req, const uint8_t *zone, size_t zlen,
                   const uint8_t *name, size_t nlen, uint16_t type, uint8_t sec,
                   int status);
-/* The reason to give for a cached part of status sec. */
-int iter_cached_status(uint8_t sec);
+/* The reason to give for a cached part of status sec, whose entry noted
+ * EDE code ede (cache_bogus_ede; 0: none). */
+int iter_cached_status(uint8_t sec, uint8_t ede);
 /* Fold one part's status (and a reason) into the answer's. */
 void iter_val_note(struct iter_req *req, uint8_t sec, int status);
 /* A BOGUS entry just cached for name/type: keep the EDE code of status

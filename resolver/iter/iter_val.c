@@ -712,9 +712,21 @@ enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
 	return st == CACHE_SEC_BOGUS ? ITER_T_BOGUS : ITER_T_UNKNOWN;
 }
 
-int iter_cached_status(uint8_t sec)
+int iter_cached_status(uint8_t sec, uint8_t ede)
 {
-	return sec == CACHE_SEC_BOGUS ? DNSSEC_EBADSIG : DNSSEC_OK;
+	/* the statuses whose EDE code names them alone */
+	static const int precise[] = { DNSSEC_EEXPIRED,   DNSSEC_ENOTYET,
+		                       DNSSEC_EVALIDITY,  DNSSEC_EMISMATCH,
+		                       DNSSEC_ENOSIG,     DNSSEC_ENOPROOF,
+		                       DNSSEC_EITERATIONS };
+	size_t i;
+
+	if (sec != CACHE_SEC_BOGUS)
+		return DNSSEC_OK;
+	for (i = 0; ede != 0 && i < sizeof precise / sizeof precise[0]; i++)
+		if (iter_ede_of(precise[i]) == ede)
+			return precise[i];
+	return DNSSEC_EBADSIG;
 }
 
 bool iter_val_foreign(const struct iter_req *req, size_t fi,
