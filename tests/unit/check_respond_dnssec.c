@@ -515,6 +515,14 @@ START_TEST(test_qlog_dnssec)
 	a.sec = CACHE_SEC_INSECURE;
 	qlog_line_of(&q, &a, line, sizeof line);
 	ck_assert_ptr_nonnull(strstr(line, " dnssec=insecure\n"));
+	/* a failure is never secure, whatever parts validated before it
+	 * (a CNAME loop in a signed zone, a cap hit after a secure link) */
+	a.sec = CACHE_SEC_SECURE;
+	a.rcode = WIRE_RCODE_SERVFAIL;
+	qlog_line_of(&q, &a, line, sizeof line);
+	ck_assert_ptr_nonnull(strstr(line, " rcode=SERVFAIL "));
+	ck_assert_ptr_null(strstr(line, " dnssec=secure"));
+	ck_assert_ptr_nonnull(strstr(line, " dnssec=unchecked\n"));
 	qlog_line_of(&q, NULL, line, sizeof line);
 	ck_assert_ptr_nonnull(strstr(line, " rcode=REFUSED cached=no src=none "
 	                                   "curve=no dnssec=unchecked\n"));
