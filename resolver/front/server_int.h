@@ -82,6 +82,18 @@ struct server_anchors {
  *  each is about 1-2 KB with libcrypto's objects). */
 #define SERVER_KEYCACHE_SLOTS 512
 
+/** Background probes of dead zones (RFC 9520) queued or running at
+ *  once per worker; beyond, the zone is probed by a later question. */
+#define SERVER_DZ_PROBES_MAX 8
+
+/** A background probe waiting for the next loop turn (server.c). */
+struct server_dzq {
+	uint64_t key; /**< deadzone_key of the zone */
+	uint16_t qtype;
+	size_t len;
+	uint8_t name[WIRE_NAME_MAX]; /**< lowercase wire name */
+};
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -112,6 +124,13 @@ struct server {
 	struct deadzone *dz;   /**< failure cache (RFC 9520;
 	                            shared unless own_dz) */
 	bool own_dz;
+	uv_timer_t dz_timer; /**< starts the probes queued below */
+	bool dz_timer_open;
+	size_t dz_nq;           /**< probes queued (dz_q) */
+	size_t dz_running;      /**< probes running */
+	uint64_t dz_probe_next; /**< the key of the probe starting now
+	                             (server_iter_deadzone) */
+	struct server_dzq dz_q[SERVER_DZ_PROBES_MAX];
 	struct stats st;
 	server_stats_more_fn *stats_more; /**< other workers' counters */
 	void *stats_more_arg;
