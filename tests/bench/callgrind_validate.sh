@@ -8,7 +8,8 @@
 # Usage (from the build directory, as root; or `make bench-validate-cg`):
 #   sh ../tests/bench/callgrind_validate.sh
 # Environment: CG_NAMES (names a zone; default 1000), CG_HITS (rounds of
-# all names in each hit phase; default 20), CURVECACHE, BENCH_KEEP=1
+# all names in each hit phase; default 20), CG_PHASES (the phases run,
+# in this order; default all six, below), CURVECACHE, BENCH_KEEP=1
 # (keep the work directory with the profiles, for callgrind_annotate).
 #
 # Each resolver runs under valgrind --tool=callgrind with collection off
@@ -26,7 +27,7 @@ CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
 CC_IP=127.54.100.21
 UB_IP=127.54.100.22
 CN_IP=127.54.100.23
-PHASES="cold coldu hits0 hitsu0 hits1 hitsu1"
+PHASES=${CG_PHASES:-"cold coldu hits0 hitsu0 hits1 hitsu1"}
 
 die() { echo "callgrind_validate.sh: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (the lab and port 53)"
@@ -65,14 +66,18 @@ phase() {
   awk '/Average packet size:/ { print $NF + 0 }' "$WORK/$ptag.$pname.perf" \
     >"$WORK/$ptag.$pname.bytes.m"
 }
-# profile TAG: the phases against $PID on $IP, then stop it.
+# profile TAG: the phases of PHASES against $PID on $IP, then stop it.
 profile() {
-  phase "$1" cold "$WORK/many" -n 1 -q 20
-  phase "$1" coldu "$WORK/manyu" -n 1 -q 20
-  for d in 0 1; do
-    o=; [ $d = 1 ] && o=-D
-    phase "$1" hits$d "$WORK/many" -n "$HITS" -q 100 $o
-    phase "$1" hitsu$d "$WORK/manyu" -n "$HITS" -q 100 $o
+  for p in $PHASES; do
+    case $p in
+    cold) phase "$1" cold "$WORK/many" -n 1 -q 20 ;;
+    coldu) phase "$1" coldu "$WORK/manyu" -n 1 -q 20 ;;
+    hits0) phase "$1" hits0 "$WORK/many" -n "$HITS" -q 100 ;;
+    hitsu0) phase "$1" hitsu0 "$WORK/manyu" -n "$HITS" -q 100 ;;
+    hits1) phase "$1" hits1 "$WORK/many" -n "$HITS" -q 100 -D ;;
+    hitsu1) phase "$1" hitsu1 "$WORK/manyu" -n "$HITS" -q 100 -D ;;
+    *) die "CG_PHASES: no phase $p" ;;
+    esac
   done
   stop_pid "$PID"
   for f in "$WORK/cg.$1".*; do
