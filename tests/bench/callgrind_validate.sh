@@ -87,7 +87,7 @@ phase() {
   awk '/Average packet size:/ { print $NF + 0 }' "$WORK/$ptag.$pname.perf" \
     >"$WORK/$ptag.$pname.bytes.m"
 }
-# profile TAG: the phases against $PID on $IP, then stop it.
+# profile TAG: the phases of PHASES against $PID on $IP, then stop it.
 profile() {
   for p in $PHASES; do
     case $p in
@@ -103,6 +103,7 @@ profile() {
         dig +time=10 +tries=1 "@$IP" "$q" A >/dev/null 2>&1
       done
       phase "$1" "$p" "$WORK/$p" -n 1 -q 20 ;;
+    *) die "CG_PHASES: no phase $p" ;;
     esac
   done
   stop_pid "$PID"

@@ -670,6 +670,7 @@ static Suite *dnssec_suite(void)
 	suite_add_tcase(su, tc);
 	suite_add_tcase(su, dnssec_reject_tcase());
 	suite_add_tcase(su, dnssec_set_tcase());
+	suite_add_tcase(su, dnssec_memo_tcase());
 	return su;
 }
 
