@@ -90,8 +90,9 @@ int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
 	MUST_CHECK;
 
 /**
- * A value in double quotes, as Unbound's configs write names, files and
- * records: the text between them (cfg_zone.c).
+ * A value in double quotes: the text between them (cfg_zone.c). The line
+ * reader (cfg_file.c) already cuts the quotes of every value, so an
+ * option handler needs it only for text that was quoted twice.
  * @param v: NUL-terminated; the closing quote is cut in place.
  * @return v, or v + 1 when it was quoted.
  */
@@ -111,8 +112,8 @@ int cfg_name_add(const char *what, const char *v, uint8_t list[][CFG_NAME_MAX],
                  size_t *lens, size_t *n, size_t max, char *why, size_t whylen)
 	MUST_CHECK;
 
-/* The DNSSEC options (cfg_dnssec.c), each an option handler: the value,
- * unquoted if in double quotes; 0, or -1 with the problem in x->why. */
+/* The DNSSEC options (cfg_dnssec.c), each an option handler: the value
+ * (its quotes cut by the line reader); 0, or -1 with the problem in x->why. */
 
 /** trust-anchor-file: FILE (repeatable; relative: from the directory of
  *  the file holding the line, as include). */

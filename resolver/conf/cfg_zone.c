@@ -240,7 +240,6 @@ int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
 	size_t len;
 	enum privaddr_status st;
 
-	value = cfg_unquote(value);
 	if (domain && cfg_name_parse(value, name, &len) != 0)
 		st = PRIVADDR_ENAME;
 	else if (domain)

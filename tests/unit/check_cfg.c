@@ -517,11 +517,11 @@ START_TEST(test_dnssec_reject)
 		{ "trust-anchor-file:\n", "test.conf:1: option "
 		                          "trust-anchor-file needs a value" },
 		{ "trust-anchor-file: \"\"\n",
-		  "test.conf:1: trust-anchor-file needs a file" },
+		  "test.conf:1: option trust-anchor-file needs a value" },
 		{ "auto-trust-anchor-file: /a\nauto-trust-anchor-file: /a\n",
 		  "test.conf:2: auto-trust-anchor-file given twice" },
 		{ "trust-anchor: \"\"\n",
-		  "test.conf:1: trust-anchor needs a record" },
+		  "test.conf:1: option trust-anchor needs a value" },
 		{ "domain-insecure: a..b\n",
 		  "test.conf:1: bad domain-insecure name \"a..b\"" },
 		{ "domain-insecure: a\ndomain-insecure: A.\n",
@@ -855,6 +855,46 @@ START_TEST(test_sample_file)
 }
 END_TEST
 
+/* ---- issue 22: Unbound's syntax ---- */
+
+/* Issue 22 item 1: every value may carry quotes, cut by the line reader:
+ * a quote is never part of a name, an address or a path. */
+START_TEST(test_quotes)
+{
+	static const uint8_t corp[] = "\004corp\010internal";
+	static const uint8_t ads[] = "\003ads\007example";
+
+	ck_assert_msg(parse("forward-zone: \"corp.internal.\" \"10.0.0.53\" "
+	                    "10.0.0.54@5353\n"
+	                    "local-zone: \"ads.example.\" refuse\n"
+	                    "listen: \"127.0.0.2\"\n"
+	                    "access-control: \"10.0.0.0/8\" allow\n"
+	                    "root-hints: \"/etc/my hints\"   # a comment\n"
+	                    "cache-size: '128m'\n"
+	                    "trust-anchor: '. DS 1 8 2 \"#x\"'\n"
+	                    "log-level: \"debug\"\n") == 0,
+	              "%s", err);
+	ck_assert_uint_eq(c.n_forward, 1);
+	ck_assert_mem_eq(c.forward[0].name, corp, sizeof corp);
+	ck_assert_uint_eq(c.forward[0].namelen, sizeof corp);
+	ck_assert_uint_eq(c.forward[0].naddr, 2);
+	ck_assert_mem_eq(c.local_zone[c.n_local_zone - 1].name, ads,
+	                 sizeof ads);
+	ck_assert_int_eq(acl("10.1.2.3"), CFG_ACL_ALLOW);
+	ck_assert_uint_eq(c.n_listen, 1);
+	ck_assert_str_eq(c.root_hints, "/etc/my hints");
+	ck_assert_uint_eq(c.cache_size, 128 * 1024 * 1024);
+	ck_assert_str_eq(c.trust_anchor[0], ". DS 1 8 2 \"#x\"");
+	ck_assert_int_eq(c.log_level, CFG_LOG_DEBUG);
+	ck_assert_int_eq(parse("\nlisten: \"127.0.0.1\n"), -1);
+	ck_assert_str_eq(err, "test.conf:2: unbalanced quote: a \" without "
+	                      "its pair");
+	ck_assert_int_eq(parse("local-zone: 'a.example. refuse\n"), -1);
+	ck_assert_str_eq(err, "test.conf:1: unbalanced quote: a ' without "
+	                      "its pair");
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -869,6 +909,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_dnssec_options);
 	tcase_add_test(tc, test_dnssec_reject);
 	tcase_add_test(tc, test_local_zone);
+	tcase_add_test(tc, test_quotes);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_reject);
