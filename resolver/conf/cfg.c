@@ -733,10 +733,31 @@ static char *trim(char *s)
 	return s;
 }
 
+int cfg_option_run(struct cfg_ctx *x, const char *key, char *value)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof cfg_options / sizeof cfg_options[0]; i++) {
+		if (strcmp(key, cfg_options[i].name) != 0)
+			continue;
+		if (*value == '\0' && !cfg_options[i].may_be_empty)
+			return fail(x, "option %s needs a value", key);
+		return cfg_options[i].fn(x, value);
+	}
+	return cfg_ub_option(x, key, value);
+}
+
+const char *cfg_option_name(size_t i)
+{
+	return i < sizeof cfg_options / sizeof cfg_options[0] ?
+	               cfg_options[i].name :
+	               NULL;
+}
+
 int cfg_line_parse(struct cfg_ctx *x, char *line)
 {
 	char *colon, *key, *value;
-	size_t i;
+	int rc;
 
 	line = trim(line);
 	if (*line == '\0')
@@ -748,14 +769,8 @@ int cfg_line_parse(struct cfg_ctx *x, char *line)
 	*colon = '\0';
 	key = trim(line);
 	value = trim(colon + 1);
-	for (i = 0; i < sizeof cfg_options / sizeof cfg_options[0]; i++) {
-		if (strcmp(key, cfg_options[i].name) != 0)
-			continue;
-		if (*value == '\0' && !cfg_options[i].may_be_empty)
-			return fail(x, "option %s needs a value", key);
-		return cfg_options[i].fn(x, value);
-	}
-	return fail(x, "unknown option \"%.60s\"", key);
+	rc = cfg_ub_clause_line(x, key, value);
+	return rc == 1 ? cfg_option_run(x, key, value) : rc;
 }
 
 static int check_whole(struct cfg_ctx *x)
@@ -773,6 +788,10 @@ static int check_whole(struct cfg_ctx *x)
 
 int cfg_end_check(struct cfg_ctx *x, const char *name)
 {
+	if (cfg_ub_end(x) != 0) {
+		snprintf(x->err, x->errlen, "%s", x->why);
+		return -1;
+	}
 	if (check_whole(x) != 0) {
 		snprintf(x->err, x->errlen, "%s: %s", name, x->why);
 		return -1;

@@ -895,6 +895,107 @@ START_TEST(test_quotes)
 }
 END_TEST
 
+/* Issue 22 item 5: Unbound's clauses and names. forward-zone: and
+ * stub-zone: clauses become their zones; Unbound's names of curvecache's
+ * options are taken, harmless ones noted, the rest refused with the
+ * nearest option. */
+START_TEST(test_unbound_clauses)
+{
+	static const uint8_t corp[] = "\004corp\010internal";
+
+	ck_assert_msg(parse("server:\n"
+	                    "  interface: 127.0.0.2\n"
+	                    "  num-threads: 2\n"
+	                    "  cache-min-ttl: 10\n"
+	                    "  cache-max-ttl: 7200\n"
+	                    "  msg-cache-size: 50m\n"
+	                    "  rrset-cache-size: 100m\n"
+	                    "  verbosity: 0\n"
+	                    "  hide-identity: yes\n"
+	                    "  do-udp: yes\n"
+	                    "forward-zone:\n"
+	                    "  name: \"corp.internal.\"\n"
+	                    "  forward-addr: 10.0.0.53@5353\n"
+	                    "  forward-addr: 10.0.0.54\n"
+	                    "  forward-first: no\n"
+	                    "stub-zone:\n"
+	                    "  name: lab.\n"
+	                    "  stub-addr: 192.0.2.1\n"
+	                    "remote-control:\n"
+	                    "  control-enable: no\n") == 0,
+	              "%s", err);
+	ck_assert_uint_eq(c.n_listen, 1);
+	ck_assert_uint_eq(c.threads, 2);
+	ck_assert_uint_eq(c.min_ttl, 10);
+	ck_assert_uint_eq(c.max_ttl, 7200);
+	ck_assert_uint_eq(c.cache_size, 150 * 1024 * 1024);
+	ck_assert_int_eq(c.log_level, CFG_LOG_ERROR);
+	ck_assert_uint_eq(c.n_forward, 1);
+	ck_assert_mem_eq(c.forward[0].name, corp, sizeof corp);
+	ck_assert_uint_eq(c.forward[0].naddr, 2);
+	ck_assert_uint_eq(c.n_stub, 1);
+	ck_assert_str_eq(c.control_socket, "");
+	ck_assert_str_eq(c.notes, "test.conf:9: hide-identity: ignored "
+	                          "(curvecache never puts its identity or "
+	                          "version in an answer)\n");
+	/* a clause at the end of the text is closed there */
+	ck_assert_int_eq(parse("forward-zone:\nname: .\nforward-addr: ::1\n"),
+	                 0);
+	ck_assert_uint_eq(c.n_forward, 1);
+}
+END_TEST
+
+START_TEST(test_unbound_refused)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "ip-transparent: yes\n",
+		  "test.conf:1: unknown option \"ip-transparent\" (curvecache "
+		  "binds foreign addresses with IP_FREEBIND); curvecache "
+		  "calls it ip-freebind:" },
+		{ "listn: 127.0.0.1\n",
+		  "test.conf:1: unknown option \"listn\"; did you mean "
+		  "listen:?" },
+		{ "frobnicate: 1\n", "test.conf:1: unknown option "
+		                     "\"frobnicate\"" },
+		{ "do-tcp: no\n", "test.conf:1: Unbound's do-tcp: no is "
+		                  "refused" },
+		{ "auth-zone:\n",
+		  "test.conf:1: Unbound's auth-zone: clause is "
+		  "refused" },
+		{ "forward-addr: 1.1.1.1\n",
+		  "test.conf:1: unknown option \"forward-addr\" (only inside "
+		  "a forward-zone: or stub-zone: clause)" },
+		{ "forward-zone:\nname: x.\nforward-host: dns.example\n",
+		  "test.conf:3: forward-host is refused" },
+		{ "forward-zone:\nname: x.\nforward-first: yes\n",
+		  "test.conf:3: forward-first: yes is refused" },
+		{ "forward-zone:\nname: x.\nforward-addr: 1.1.1.1@853#dns\n",
+		  "test.conf:3: TLS forwarding" },
+		{ "forward-zone:\nname: x.\nstub-addr: 1.1.1.1\n",
+		  "test.conf:3: stub-addr: in a forward-zone: clause" },
+		{ "forward-zone:\nname: x.\nserver:\n",
+		  "test.conf:3: the forward-zone: clause at test.conf:1: zone "
+		  "needs at least one server address" },
+		{ "forward-zone:\nforward-addr: 1.1.1.1\n",
+		  "test.conf:1: forward-zone: clause: it has no name: line" },
+		{ "module-config: \"respip validator iterator\"\n",
+		  "test.conf:1: module-config \"respip validator iterator\" "
+		  "refused" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
+		              bad[i].text);
+		ck_assert_msg(strncmp(err, bad[i].want, strlen(bad[i].want)) ==
+		                      0,
+		              "got \"%s\", want \"%s\"", err, bad[i].want);
+	}
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -910,6 +1011,8 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_dnssec_reject);
 	tcase_add_test(tc, test_local_zone);
 	tcase_add_test(tc, test_quotes);
+	tcase_add_test(tc, test_unbound_clauses);
+	tcase_add_test(tc, test_unbound_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_reject);
