@@ -426,10 +426,17 @@ static int opt_cache_size(struct cfg_ctx *x, char *value)
 	{ \
 		return parse_u32(x, v, 604800 * 4, &x->c->field); \
 	}
-#define OPT_PATH(fn, field) \
+#define OPT_STR(fn, field) \
 	static int fn(struct cfg_ctx *x, char *v) \
 	{ \
 		return copy_str(x, x->c->field, sizeof x->c->field, v); \
+	}
+/* A file: relative from the folder of the file holding the line
+ * (cfg_file.c: cfg_path_opt). */
+#define OPT_PATH(fn, field) \
+	static int fn(struct cfg_ctx *x, char *v) \
+	{ \
+		return cfg_path_opt(x, v, x->c->field, sizeof x->c->field); \
 	}
 
 OPT_BOOL(opt_do_ip4, do_ip4)
@@ -448,29 +455,18 @@ OPT_TTL(opt_max_ttl, max_ttl)
 OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
 OPT_PATH(opt_root_hints, root_hints)
 OPT_PATH(opt_curve_key_file, curve_key_file)
-OPT_PATH(opt_user, user)
+OPT_STR(opt_user, user)
 OPT_PATH(opt_control_socket, control_socket)
-
-/* Absolute (the daemon works from "/"), or empty for none. */
-static int abs_path(struct cfg_ctx *x, const char *opt, char *dst, size_t cap,
-                    const char *v)
-{
-	if (v[0] != '\0' && v[0] != '/')
-		return fail(x, "%s must be an absolute path, not \"%.60s\"",
-		            opt, v);
-	return copy_str(x, dst, cap, v);
-}
 
 static int opt_cache_file(struct cfg_ctx *x, char *v)
 {
-	return abs_path(x, "cache-file", x->c->cache_file,
-	                sizeof x->c->cache_file, v);
+	return cfg_path_opt(x, v, x->c->cache_file, sizeof x->c->cache_file);
 }
 
 /* pidfile: PATH (written by the daemon after the privilege drop). */
 static int opt_pidfile(struct cfg_ctx *x, char *v)
 {
-	return abs_path(x, "pidfile", x->c->pidfile, sizeof x->c->pidfile, v);
+	return cfg_path_opt(x, v, x->c->pidfile, sizeof x->c->pidfile);
 }
 
 /* curve-require: ZONE (repeatable; a zone at most once). */
@@ -742,6 +738,7 @@ int cfg_option_run(struct cfg_ctx *x, const char *key, char *value)
 			continue;
 		if (*value == '\0' && !cfg_options[i].may_be_empty)
 			return fail(x, "option %s needs a value", key);
+		x->key = cfg_options[i].name;
 		return cfg_options[i].fn(x, value);
 	}
 	return cfg_ub_option(x, key, value);

@@ -119,6 +119,46 @@ int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
 	return rc < 0 || (size_t)rc >= cap ? -1 : 0;
 }
 
+/* The file options that must exist when read (the daemon reads them, a
+ * reload too; root-hints is checked by its loader, so that the shipped
+ * file names the installed hints and still parses in the source tree)
+ * and those that must be absolute (written by the daemon, which works
+ * from "/"); the others are only joined. */
+static const char *const path_read[] = { "local-data-file", "block-file" };
+static const char *const path_abs[] = { "cache-file", "pidfile",
+	                                "curve-key-file", "control-socket" };
+
+static bool path_in(const char *key, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; key != NULL && i < n; i++)
+		if (strcmp(key, list[i]) == 0)
+			return true;
+	return false;
+}
+
+int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap)
+{
+	const char *opt = x->key != NULL ? x->key : "file";
+	struct stat st;
+
+	if (*v == '\0') {
+		dst[0] = '\0';
+		return 0;
+	}
+	if (cfg_path_join(x->file, v, dst, cap) != 0)
+		return cfg_why(x, "%s: path too long: \"%.60s...\"", opt, v);
+	if (dst[0] != '/' &&
+	    path_in(opt, path_abs, sizeof path_abs / sizeof path_abs[0]))
+		return cfg_why(x, "%s must be an absolute path, not \"%.60s\"",
+		               opt, v);
+	if (path_in(opt, path_read, sizeof path_read / sizeof path_read[0]) &&
+	    stat(dst, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+		return cfg_why(x, "%s %.120s: %s", opt, dst, strerror(errno));
+	return 0;
+}
+
 int cfg_include(struct cfg_ctx *x, char *v)
 {
 	char pat[PATH_MAX];

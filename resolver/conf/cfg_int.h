@@ -60,6 +60,7 @@ struct cfg_ctx {
 	size_t depth;            /* files in chain */
 	size_t nfiles;           /* files read in all, the top one counted */
 	struct cfg_ub_clause ub; /* Unbound's clauses (cfg_unbound.c) */
+	const char *key;         /* the option being run (its table name) */
 };
 
 /**
@@ -150,6 +151,17 @@ int cfg_why(struct cfg_ctx *x, const char *fmt, ...)
  */
 int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
 	MUST_CHECK;
+
+/**
+ * The value of a file option (x->key: root-hints, cache-file, pidfile ...;
+ * cfg_file.c): relative from the folder of the file holding the line, as
+ * include; a file the daemon reads must be there (the message names the
+ * option at its FILE:LINE, at a reload too); one the daemon writes must
+ * end up absolute. Empty: none.
+ * @param v: the value; dst, cap: the result.
+ * @return 0, or -1 with the problem in x->why.
+ */
+int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap);
 
 /**
  * A value in double quotes: the text between them (cfg_zone.c). The line

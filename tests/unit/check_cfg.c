@@ -259,7 +259,7 @@ START_TEST(test_zone_values)
 	         "forward-zone: Corp.Example. 10.0.0.53 ::1@5353\n"
 	         "forward-zone: . 127.0.0.1\n"
 	         "stub-zone: corp.example 192.0.2.1/%s 192.0.2.2\n"
-	         "local-data-file: /etc/hosts\nblock-file: /x/block\n",
+	         "local-data-file: /etc/hosts\nblock-file: /dev/null\n",
 	         key);
 	ck_assert_msg(parse(text) == 0, "%s", err);
 	ck_assert(!c.serve_stale && !c.prefetch);
@@ -278,7 +278,7 @@ START_TEST(test_zone_values)
 	ck_assert_str_eq(c.stub[0].key[0], key);
 	ck_assert_str_eq(c.stub[0].key[1], "");
 	ck_assert_str_eq(c.local_data_file, "/etc/hosts");
-	ck_assert_str_eq(c.block_file, "/x/block");
+	ck_assert_str_eq(c.block_file, "/dev/null");
 	/* The longest zone wins; "." holds everything. */
 	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
 	                               (const uint8_t
@@ -996,6 +996,48 @@ START_TEST(test_unbound_refused)
 }
 END_TEST
 
+/* Issue 22 item 2: a relative path of a file option is taken from the
+ * folder of the file that names it, as include; a missing file the
+ * daemon reads is refused at that FILE:LINE. */
+START_TEST(test_relative_paths)
+{
+	char want[600];
+
+	put("sub/hosts", "10.0.0.5 host.lan\n");
+	put("block", "ads.example\n");
+	put("sub/z.conf", "root-hints: \"my hints\"\n"
+	                  "local-data-file: hosts\n"
+	                  "block-file: ../block\n"
+	                  "cache-file: state/cache\n"
+	                  "pidfile: run.pid\n"
+	                  "curve-key-file: key\n"
+	                  "control-socket: ctl\n");
+	put("main.conf", "include: sub/z.conf\n");
+	ck_assert_msg(load("main.conf") == 0, "%s", err);
+	snprintf(want, sizeof want, "%s/sub/my hints", incdir);
+	ck_assert_str_eq(c.root_hints, want);
+	snprintf(want, sizeof want, "%s/sub/hosts", incdir);
+	ck_assert_str_eq(c.local_data_file, want);
+	snprintf(want, sizeof want, "%s/sub/../block", incdir);
+	ck_assert_str_eq(c.block_file, want);
+	snprintf(want, sizeof want, "%s/sub/state/cache", incdir);
+	ck_assert_str_eq(c.cache_file, want);
+	snprintf(want, sizeof want, "%s/sub/run.pid", incdir);
+	ck_assert_str_eq(c.pidfile, want);
+	snprintf(want, sizeof want, "%s/sub/key", incdir);
+	ck_assert_str_eq(c.curve_key_file, want);
+	snprintf(want, sizeof want, "%s/sub/ctl", incdir);
+	ck_assert_str_eq(c.control_socket, want);
+	put("bad.conf", "\n\nblock-file: gone\n");
+	ck_assert_int_eq(load("bad.conf"), -1);
+	snprintf(want, sizeof want,
+	         "%s/bad.conf:3: block-file %s/gone: No such file or "
+	         "directory",
+	         incdir, incdir);
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -1035,6 +1077,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_include_loop);
 	tcase_add_test(tc, test_include_limits);
 	tcase_add_test(tc, test_pidfile);
+	tcase_add_test(tc, test_relative_paths);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_test(tc, test_limits);
