@@ -11,11 +11,12 @@
 # prefetch, hide-*, harden-*, private-address, edns-buffer-size,
 # qname-minimisation, num-threads, so-rcvbuf, root-hints and a pidfile by
 # relative paths, local-zone and local-data in quotes), a forward-zone:
-# clause (name: and forward-addr: in quotes) and remote-control:.
+# clause (name: and forward-addr: in quotes), a stub-zone: clause whose
+# server (an NSD of the test) is on port 5353, and remote-control:.
 # - curvecache -t: exit 0, and a note for each option ignored here;
 # - started from another directory by a relative -c path: recursion
 #   through the lab root, the forward zone answered by its forwarder, the
-#   local zone NXDOMAIN, the local data (when local-data: is there), the
+#   stub zone by its server on port 5353, the local zone NXDOMAIN, the local data (when local-data: is there), the
 #   pidfile beside the config; a refused client;
 # - SIGHUP: the same relative files read again; a reload naming a missing
 #   block-file fails with the config's FILE:LINE and the old config stays;
@@ -28,6 +29,45 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 e2e_init unboundconf_lab
 
 CONFDIR=$WORK/etc/unbound
+# The stub zone's server: an NSD of its own on a port that is not 53.
+STUB_IP=127.53.100.7
+STUB_PORT=5353
+mkdir -p "$WORK/nsd"
+cat >"$WORK/nsd/stubbed.lab.zone" <<EOF
+\$TTL 3600
+@	SOA	ns hostmaster 1 3600 600 86400 300
+@	NS	ns
+ns	A	$STUB_IP
+www	A	192.0.2.55
+EOF
+cat >"$WORK/nsd/nsd.conf" <<EOF
+server:
+	ip-address: $STUB_IP@$STUB_PORT
+	do-ip4: yes
+	do-ip6: no
+	server-count: 1
+	username: ""
+	chroot: ""
+	zonesdir: "$WORK/nsd"
+	database: ""
+	zonelistfile: "$WORK/nsd/zone.list"
+	xfrdfile: "$WORK/nsd/xfrd.state"
+	xfrdir: "$WORK/nsd/xfr"
+	cookie-secret-file: "$WORK/nsd/cookiesecrets"
+	pidfile: ""
+	logfile: "$WORK/nsd/nsd.log"
+	rrl-ratelimit: 0
+remote-control:
+	control-enable: no
+zone:
+	name: "stubbed.lab."
+	zonefile: "stubbed.lab.zone"
+EOF
+bg_start nsd-stub nsd -d -c "$WORK/nsd/nsd.conf"
+n=0
+until dig +time=1 +tries=1 -p "$STUB_PORT" "@$STUB_IP" www.stubbed.lab A |
+  grep -q 'status: NOERROR' || [ $n -ge 50 ]; do sleep 0.1; n=$((n + 1)); done
+
 CONF=$CONFDIR/unbound.conf
 mkdir -p "$CONFDIR" "$WORK/elsewhere"
 cp "$LAB_ROOT_HINTS" "$CONFDIR/root.hints"
@@ -109,6 +149,10 @@ forward-zone:
     name: "example.lab."
     forward-addr: "$LAB_EXAMPLE_IP@53"
 
+stub-zone:
+    name: "stubbed.lab."
+    stub-addr: $STUB_IP@$STUB_PORT
+
 remote-control:
     control-enable: no
 EOF
@@ -157,6 +201,7 @@ ask() {
 ask resolve www.plain.test A NOERROR "192.0.2.10"
 ask forward id.example.lab TXT NOERROR '"example.lab"'
 ask localzone www.ads.example.lab A NXDOMAIN ""
+ask stub www.stubbed.lab A NOERROR "192.0.2.55"
 case $LOCAL_DATA in
   local-data:*) ask localdata printer.home.lab A NOERROR "192.168.1.10" ;;
   *) echo "# local-data: not in this build: skipped" ;;

@@ -389,7 +389,6 @@ START_TEST(test_zone_reject)
 		" 1.1.1.7 1.1.1.8 1.1.1.9\n",
 		"stub-zone: corp.example 10.0.0.1/uz5short\n",
 		"stub-zone: corp.example 10.0.0.1/\n",
-		"stub-zone: corp.example 10.0.0.1@5353\n",
 		"stub-zone: "
 		"x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		"aaaaaaaaaaaaaaa 10.0.0.1\n",
@@ -1038,6 +1037,39 @@ START_TEST(test_relative_paths)
 }
 END_TEST
 
+/* Issue 22 item 3: stub servers too may give their port (ADDR@PORT),
+ * in the flat line and in Unbound's clause, with or without a key. */
+START_TEST(test_stub_ports)
+{
+	char key[] = "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2";
+	char text[512];
+	const struct sockaddr_in6 *v6;
+
+	snprintf(text, sizeof text,
+	         "stub-zone: corp.example 10.0.0.1@5353 ::1@54/%s 10.0.0.2\n"
+	         "stub-zone:\n  name: \"lab.\"\n  stub-addr: "
+	         "127.0.0.9@10053\n",
+	         key);
+	ck_assert_msg(parse(text) == 0, "%s", err);
+	ck_assert_uint_eq(c.n_stub, 2);
+	ck_assert_uint_eq(c.stub[0].naddr, 3);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.stub[0].addr[0].sa)
+	                                ->sin_port),
+	                  5353);
+	ck_assert(c.stub[0].addr[0].port_given);
+	v6 = (const struct sockaddr_in6 *)&c.stub[0].addr[1].sa;
+	ck_assert_uint_eq(ntohs(v6->sin6_port), 54);
+	ck_assert_str_eq(c.stub[0].key[1], key);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.stub[0].addr[2].sa)
+	                                ->sin_port),
+	                  53);
+	ck_assert(!c.stub[0].addr[2].port_given);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.stub[1].addr[0].sa)
+	                                ->sin_port),
+	                  10053);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -1053,6 +1085,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_dnssec_reject);
 	tcase_add_test(tc, test_local_zone);
 	tcase_add_test(tc, test_quotes);
+	tcase_add_test(tc, test_stub_ports);
 	tcase_add_test(tc, test_unbound_clauses);
 	tcase_add_test(tc, test_unbound_refused);
 	suite_add_tcase(s, tc);
