@@ -77,6 +77,7 @@ static const struct ub_name ub_names[] = {
 	{ "serve-expired-ttl", UB_ALIAS, "serve-stale-window", NULL, NULL },
 	{ "username", UB_ALIAS, "user", NULL, NULL },
 	{ "ip-ratelimit", UB_ALIAS, "ratelimit", NULL, NULL },
+	{ "include-toplevel", UB_ALIAS, "include", NULL, NULL },
 	{ "msg-cache-size", UB_SPECIAL, "cache-size", NULL, ub_cache_size },
 	{ "rrset-cache-size", UB_SPECIAL, "cache-size", NULL, ub_cache_size },
 	{ "verbosity", UB_SPECIAL, "log-level", NULL, ub_verbosity },

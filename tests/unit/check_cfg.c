@@ -1011,7 +1011,8 @@ START_TEST(test_relative_paths)
 	                  "pidfile: run.pid\n"
 	                  "curve-key-file: key\n"
 	                  "control-socket: ctl\n");
-	put("main.conf", "include: sub/z.conf\n");
+	/* Debian's unbound.conf ends in include-toplevel: */
+	put("main.conf", "server:\ninclude-toplevel: \"sub/z.conf\"\n");
 	ck_assert_msg(load("main.conf") == 0, "%s", err);
 	snprintf(want, sizeof want, "%s/sub/my hints", incdir);
 	ck_assert_str_eq(c.root_hints, want);
