@@ -51,6 +51,8 @@
 #define CFG_MAX_USER 64
 #define CFG_MAX_FILE_BYTES (1024 * 1024)
 #define CFG_ERR_BYTES 512
+/** Bytes of the notes on ignored Unbound options (struct cfg). */
+#define CFG_NOTES_BYTES 2048
 #define CFG_DEFAULT_FILE SYSCONFDIR "/curvecache/curvecache.conf"
 /** Files an include may nest below the top one. */
 #define CFG_MAX_INCLUDE_DEPTH 8
@@ -152,7 +154,10 @@ enum cfg_curve_format { CFG_CURVE_STREAMLINED = 0, CFG_CURVE_TXT };
 /** The whole configuration. Plain data: copy freely. */
 struct cfg {
 	char file[CFG_MAX_PATH]; /**< where it was read from */
-	uint16_t port;           /**< default listen port */
+	/** "FILE:LINE: option: note" lines, one per Unbound option that was
+	 *  read but means nothing here (curvecache -t prints them) */
+	char notes[CFG_NOTES_BYTES];
+	uint16_t port; /**< default listen port */
 	struct cfg_addr listen[CFG_MAX_LISTEN];
 	size_t n_listen;
 	bool ip_freebind; /**< listen on addresses not (yet)

@@ -7,8 +7,7 @@
  *   stub-zone: lab.internal. 192.0.2.1 192.0.2.2/uz5...(54 characters)
  *   local-zone: test. nodefault
  *
- * Stub servers are asked on port 53 (the iterator's port); forwarders
- * on any port.
+ * Servers are asked on port 53 unless they give their own (ADDR@PORT).
  *
  * Names are kept in lowercase wire form, so that the server and the
  * iterator match query names (already lowercase wire names) with one
@@ -96,11 +95,6 @@ static int server_parse(char *tok, bool keys, struct cfg_zone *z, char *why,
 			             slash + 1);
 		memcpy(z->key[z->naddr], slash + 1, CFG_KEYLABEL_BYTES);
 	}
-	if (keys && strchr(tok, '@') != NULL)
-		return zfail(why, whylen,
-		             "stub-zone servers are asked on "
-		             "port 53, not",
-		             tok);
 	if (cfg_addr_parse(tok, 53, &z->addr[z->naddr]) != 0)
 		return zfail(why, whylen,
 		             "bad server address (want "
@@ -240,7 +234,6 @@ int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
 	size_t len;
 	enum privaddr_status st;
 
-	value = cfg_unquote(value);
 	if (domain && cfg_name_parse(value, name, &len) != 0)
 		st = PRIVADDR_ENAME;
 	else if (domain)

@@ -565,6 +565,9 @@ static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
 		iter_ns_add_addr(req, ns,
 		                 iplen == 4 ? WIRE_TYPE_A : WIRE_TYPE_AAAA, ip,
 		                 iplen);
+	/* stub-zone: ADDR@PORT: that server's own port */
+	if (ns->naddr > 0 && cz->addr[i].port_given)
+		ns->addr[ns->naddr - 1].port = netaddr_port(sa);
 }
 
 /*

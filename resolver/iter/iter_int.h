@@ -129,6 +129,8 @@ struct iter_addr {
 	bool dropped;  /**< a query of this step timed out:
 	                    the retry goes over TCP when the
 	                    server is alive (sel.h) */
+	uint16_t port; /**< 0: ITER_PORT; else a stub-zone server's
+	                    own (stub-zone: ADDR@PORT) */
 };
 
 /** One NS name of a zone cut. */

@@ -29,7 +29,7 @@ void iter_addr_sockaddr(const struct iter_addr *a, struct sockaddr_storage *sa,
 	*len = netaddr_make(sa, a->ip,
 	                    a->family == AF_INET ? ITER_IPV4_BYTES :
 	                                           ITER_IPV6_BYTES,
-	                    ITER_PORT);
+	                    a->port != 0 ? a->port : ITER_PORT);
 }
 
 /* 127/8, 0/8, ::1, :: and v4-mapped forms of the first two. */
