@@ -235,7 +235,8 @@ static bool server_local(struct server *s, const struct respond_query *q,
 	if (rc != LOCALZONE_OK)
 		return rc == LOCALZONE_DROP;
 	s->st.local_answers++;
-	server_answer(s, q, d, &a, false, QLOG_SRC_LOCAL, false);
+	server_answer(s, q, d, &a, false, QLOG_SRC_LOCAL,
+	              a.rcode != WIRE_RCODE_REFUSED); /* AA, as Unbound */
 	return true;
 }
 
