@@ -49,7 +49,9 @@
 #define CFG_MAX_OUTGOING 16
 #define CFG_MAX_PATH 256
 #define CFG_MAX_USER 64
-#define CFG_MAX_FILE_BYTES (1024 * 1024)
+/** Largest config file (an included block list of a million local-zone
+ *  lines is about 50 MB). */
+#define CFG_MAX_FILE_BYTES (256u * 1024 * 1024)
 #define CFG_ERR_BYTES 512
 #define CFG_DEFAULT_FILE SYSCONFDIR "/curvecache/curvecache.conf"
 /** Files an include may nest below the top one. */
