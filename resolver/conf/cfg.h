@@ -5,7 +5,7 @@
  * lines are ignored. Options that may repeat (listen, access-control,
  * outgoing-interface) build lists; the first occurrence in a file replaces
  * the built-in default list; forward-zone and stub-zone lines (cfg_zone.c)
- * add a zone each, none by default; local-zone lines (cfg_zone.c) change
+ * add a zone each, none by default; local-zone lines (cfg_local.c) change
  * or add local zones (resolver/policy/localzone.h). Every option and its
  * default is documented in etc/curvecache.conf.
  *
@@ -21,9 +21,11 @@
  * inside an included file is told with that file's name and line.
  *
  * Design notes:
- * - struct cfg holds everything in fixed-size fields: no allocation, no
- *   free, a plain copy is a full copy (SIGHUP reload parses into a fresh
- *   struct and swaps only if it is valid).
+ * - struct cfg holds everything in fixed-size fields: no free, a plain
+ *   copy is a full copy (SIGHUP reload parses into a fresh struct and
+ *   swaps only if it is valid). The exception: the local-zone and
+ *   local-data lines, a list the config points to, read-only once read
+ *   and shared by every copy (cfg_local.c).
  * - Any error (unknown option, bad value, unreadable file) is reported as
  *   "FILE:LINE: problem" and the whole load fails: the daemon refuses to
  *   start (or, on reload, keeps the old config).
