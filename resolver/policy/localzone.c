@@ -193,6 +193,20 @@ static int lz_grow(struct localzone *lz)
 	return 0;
 }
 
+/* Set the filter bit of a name's last label. */
+static void lz_tld_set(struct localzone *lz, const uint8_t *name, size_t len)
+{
+	size_t off = 0, last = 0;
+	uint32_t bit;
+
+	while (off < len && name[off] != 0) {
+		last = off;
+		off += (size_t)name[off] + 1;
+	}
+	bit = lz_tld_bit(name, last);
+	lz->tld[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
 struct lz_node *lz_node_get(struct localzone *lz, const uint8_t *name,
                             size_t len)
 {
@@ -222,6 +236,7 @@ struct lz_node *lz_node_get(struct localzone *lz, const uint8_t *name,
 	memcpy((uint8_t *)lz->names.p + lz->names.n, name, len);
 	lz->names.n += len;
 	lz->slots[i] = (uint32_t)++lz->nodes.n;
+	lz_tld_set(lz, name, len);
 	return n;
 }
 

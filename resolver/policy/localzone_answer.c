@@ -80,11 +80,15 @@ static bool lz_find(const struct localzone *lz, const struct localzone *rt,
 {
 	size_t off[LOCALZONE_LABELS_MAX];
 	int n = lz_labels(name, len, off), i;
+	uint32_t bit;
 
 	memset(f, 0, sizeof(*f));
 	f->type = CFG_LZ_TRANSPARENT;
 	if (n < 1)
 		return false;
+	bit = lz_tld_bit(name, off[n - 1]);
+	if (!lz_tld_has(lz, bit) && !lz_tld_has(rt, bit))
+		return true; /* no local name ends so */
 	for (i = 0; i < n; i++) {
 		const struct lz_node *r = lz_lookup(rt, name + off[i],
 		                                    len - off[i]);

@@ -21,6 +21,9 @@
 /** "No record" in the record links. */
 #define LZ_NO_RR 0xffffffffu
 
+/** Bits of the filter of last labels (a power of two). */
+#define LZ_TLD_BITS 4096u
+
 /** A name that is a zone or owns records. */
 struct lz_node {
 	uint32_t name;  /**< offset of its wire name in names */
@@ -55,7 +58,27 @@ struct localzone {
 	struct lz_vec rrs;   /**< struct lz_rr */
 	struct lz_vec rdata; /**< bytes */
 	size_t nzones;
+	/** The last labels of the names, hashed: a name whose last label
+	 *  has no bit here is no local name (most names: one test). */
+	uint64_t tld[LZ_TLD_BITS / 64];
 };
+
+/** The bit of a name's last label in the filter (off: its offset). */
+static inline uint32_t lz_tld_bit(const uint8_t *name, size_t off)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = off; i <= off + name[off]; i++)
+		h = (h ^ name[i]) * 16777619u;
+	return h & (LZ_TLD_BITS - 1);
+}
+
+/** Is the bit of a last label set in a table's filter? */
+static inline bool lz_tld_has(const struct localzone *lz, uint32_t bit)
+{
+	return lz != NULL && (lz->tld[bit / 64] >> (bit % 64)) & 1u;
+}
 
 /** The node of a wire name, or NULL. */
 const struct lz_node *lz_lookup(const struct localzone *lz,

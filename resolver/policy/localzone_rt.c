@@ -82,6 +82,7 @@ static struct localzone *rt_clone(const struct localzone *w)
 	if (c == NULL)
 		return NULL;
 	c->nzones = w->nzones;
+	memcpy(c->tld, w->tld, sizeof c->tld);
 	c->nslots = w->nslots;
 	c->slots = malloc(w->nslots * sizeof(*c->slots));
 	if (c->slots == NULL ||
