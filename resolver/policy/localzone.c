@@ -24,8 +24,8 @@
 /** FNV-1a, 32 bits. */
 #define LZ_FNV_OFFSET 2166136261u
 #define LZ_FNV_PRIME 16777619u
-/** Largest RDATA of a local record. */
-#define LZ_RDATA_MAX 65535u
+/** Largest RDATA of a local record (a long TXT: SPF, DKIM). */
+#define LZ_RDATA_MAX 8192u
 
 /** Zones whose names below the apex do not exist (RFC 6761, 6303;
  *  home.arpa., RFC 8375: a home network that runs it sets local-zone:
