@@ -681,6 +681,28 @@ START_TEST(cmd_dump_then_load)
 }
 END_TEST
 
+/* dump_cache leaves out the private-use types the iterator keeps beside
+ * the public ones (the parent's NS set is TYPE65280): no TYPE65280 line,
+ * a count of what was left out instead. */
+START_TEST(cmd_dump_hides_private_types)
+{
+	static const char ns[] = "\\# 9 036e7331036c616200";
+	struct conv c;
+
+	put_a_now("www.z.lab.", 1);
+	put_text_now("z.lab.", 65280, ns, CACHE_RANK_REFERRAL);
+	put_text_now("z.lab.", 65534, ns, CACHE_RANK_REFERRAL);
+	put_text_now("z.lab.", WIRE_TYPE_NS, "ns1.lab.", CACHE_RANK_AUTH);
+	c = talk("dump_cache\n");
+	HASNT(c, "TYPE65280");
+	HASNT(c, "TYPE65534");
+	HAS(c, "NS\tns1.lab.");
+	HAS(c, "; end entries=2 records=2\n; 2 entries of private-use types "
+	       "(the resolver's own notes) not shown\nok\n");
+	free(c.text);
+}
+END_TEST
+
 START_TEST(cmd_load_reports_bad_lines)
 {
 	static const char in[] =
@@ -1035,6 +1057,7 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_flush_infra_workers);
 	tcase_add_test(tc, cmd_reload);
 	tcase_add_test(tc, cmd_dump_then_load);
+	tcase_add_test(tc, cmd_dump_hides_private_types);
 	tcase_add_test(tc, cmd_load_reports_bad_lines);
 	tcase_add_test(tc, cmd_load_overlong_line);
 	tcase_add_test(tc, cmd_lookup);
