@@ -253,7 +253,10 @@ if grep -qx 'curvecache_num_queries_total 100' "$WORK/prom" &&
      "$WORK/prom" &&
    grep -qx 'curvecache_num_answer_rcode_total{rcode="NXDOMAIN"} 25' \
      "$WORK/prom" &&
-   grep -qx 'curvecache_recursion_time_seconds_count 4' "$WORK/prom"
+   grep -qx 'curvecache_recursion_time_seconds_count 4' "$WORK/prom" &&
+   grep -Eqx 'curvecache_build_info\{version="[^"]+",libsodium="[^"]+",openssl="[^"]+",libuv="[^"]+",c_ares="[^"]+"\} 1' \
+     "$WORK/prom" &&
+   ! grep -v '^#' "$WORK/prom" | sed 's/[{ ].*//' | grep -q '[A-Z]'
 then ok "$t"; else bad "$t" "series missing" "$WORK/prom"; fi
 
 if command -v promtool >/dev/null 2>&1; then
