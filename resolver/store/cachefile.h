@@ -49,6 +49,15 @@
  *   its type (a name where a name belongs, exact lengths), whatever its
  *   form.
  * - Other comment lines (starting with ';') and blank lines are ignored.
+ * - Unbound's dump (what "unbound-control dump_cache" writes: a first line
+ *   START_RRSET_CACHE, then ";rrset TTL COUNT SIGCOUNT TRUST SECURITY"
+ *   and its record and RRSIG lines, then the message part) loads too,
+ *   so a switch from Unbound keeps its warm cache: each RRset becomes an
+ *   entry (TRUST a rank, its RRSIGs its DNSSEC image), never a
+ *   validated one (Unbound's "insecure" stays insecure, every other
+ *   status reads unchecked, a bogus RRset is not loaded); the message
+ *   part and what follows the line EOF are skipped
+ *   (cachefile_unbound.c).
  *
  * Design notes:
  * - Loading reads untrusted bytes: each line is at most CACHEFILE_LINE_MAX

@@ -17,7 +17,8 @@
  *
  * Special commands:
  *   stats / stats_noreset [--prometheus | --json]
- *   load_cache [FILE]     the dump is read from FILE or standard input
+ *   load_cache [FILE]     the dump (curvecache's, or Unbound's dump_cache)
+ *                         is read from FILE or standard input
  *   top [--once] [-n COUNT] [-d SECONDS]
  *                         a live view (control_top.c); q or Ctrl-C quits
  *
@@ -71,7 +72,7 @@ static void usage(FILE *f)
 		if (strcmp(name, "load_cache") != 0)
 			fprintf(f, "  %-18s %s\n", name, what);
 	fprintf(f, "  %-18s %s\n", "load_cache [FILE]",
-	        "read a dump of dump_cache\n"
+	        "read a dump of dump_cache, curvecache's or Unbound's\n"
 	        "                     (default: standard input)");
 	fprintf(f, "  %-18s %s\n", "top",
 	        "[--once] [-n COUNT] [-d SECONDS]  a live view (q quits)");
