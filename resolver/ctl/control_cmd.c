@@ -1,9 +1,10 @@
 /*
- * resolver/ctl/control_cmd.c - the control protocol (see control.h): the
- * output buffer, sessions (lines in, answers out, load_cache streams),
+ * resolver/ctl/control_cmd.c - the control protocol (see control.h):
+ * sessions (lines in, answers out, load_cache streams),
  * command table and its dispatch, and the small commands (reload,
  * verbosity, stop, help, load_cache). The cache's commands
- * (flushes, dump_cache) are in control_cache.c; status, lookup, servers
+ * (flushes, dump_cache) are in control_cache.c; the output buffer in
+ * control_out.c; status, lookup, servers
  * and flush_infra in control_info.c; the counters in control_stats.c;
  * get_option in control_option.c; the workers' running state in
  * control_rt.c; top_queries in control_topk.c. No sockets here.
@@ -20,9 +21,6 @@
 #include "control_int.h"
 #include "stats/topk.h"
 #include "wire/wire.h"
-
-/** Smallest allocation of an output buffer. */
-#define CONTROL_OUT_MIN 4096
 
 /** Unbound's framing: a connection whose first line starts so. */
 #define CONTROL_UBCT_MAGIC "UBCT"
@@ -56,71 +54,6 @@ struct control_bulk **control_session_bulk(struct control_session *s)
 struct control_cmd *control_session_cmd(struct control_session *s)
 {
 	return s->c;
-}
-
-const char *control_strerror(int status)
-{
-	switch (status) {
-	case CONTROL_OK: return "ok";
-	case CONTROL_ESOCKET: return "cannot set up the socket";
-	case CONTROL_EINUSE: return "another process answers there";
-	case CONTROL_EUSER: return "no such user";
-	case CONTROL_ENOMEM: return "out of memory";
-	case CONTROL_EINVAL: return "invalid argument";
-	default: return "unknown status";
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Output                                                              */
-
-void control_out_put(struct control_out *o, const char *s, size_t n)
-{
-	size_t want;
-	char *p;
-
-	if (o->full || n == 0)
-		return;
-	if (n > CONTROL_OUT_MAX - o->len) {
-		o->full = true;
-		return;
-	}
-	if (n > o->cap - o->len) {
-		want = o->cap < CONTROL_OUT_MIN ? CONTROL_OUT_MIN : o->cap;
-		while (want - o->len < n)
-			want = want > CONTROL_OUT_MAX / 2 ? CONTROL_OUT_MAX :
-			                                    want * 2;
-		p = realloc(o->p, want);
-		if (p == NULL) {
-			o->full = true;
-			return;
-		}
-		o->p = p;
-		o->cap = want;
-	}
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
-}
-
-void control_out_printf(struct control_out *o, const char *fmt, ...)
-{
-	char buf[CONTROL_LINE_MAX * 4];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	control_out_put(o, buf,
-	                (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
-void control_out_free(struct control_out *o)
-{
-	free(o->p);
-	memset(o, 0, sizeof(*o));
 }
 
 /* ------------------------------------------------------------------ */
@@ -409,6 +342,15 @@ static const char *cmd_help(struct control_session *s, char **argv,
 		                   control_local_verbs[i].name,
 		                   control_local_verbs[i].usage);
 	return NULL;
+}
+
+const char *control_verb_at(size_t i, const char **usage)
+{
+	if (i >= CONTROL_NVERBS)
+		return NULL;
+	if (usage != NULL)
+		*usage = control_verbs[i].usage;
+	return control_verbs[i].name;
 }
 
 /* ------------------------------------------------------------------ */

@@ -72,9 +72,10 @@ const char *control_cmd_flush(struct control_cmd *c, char **argv, size_t argc,
 const char *control_cmd_flush_type(struct control_cmd *c, char **argv,
                                    size_t argc, struct control_out *out,
                                    char *err);
-/* dump_cache: the cache as text, then "; end entries=N records=N"; an
- * answer too large for out is cut at a line and is an error
- * (control_cache.c) */
+/* dump_cache: the cache as text, then "; end entries=N records=N"; the
+ * entries of private-use types (the resolver's own notes) are left out
+ * and counted on a comment line; an answer too large for out is cut at
+ * a line and is an error (control_cache.c) */
 const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
                              struct control_out *out, char *err);
 

@@ -681,6 +681,28 @@ START_TEST(cmd_dump_then_load)
 }
 END_TEST
 
+/* dump_cache leaves out the private-use types the iterator keeps beside
+ * the public ones (the parent's NS set is TYPE65280): no TYPE65280 line,
+ * a count of what was left out instead. */
+START_TEST(cmd_dump_hides_private_types)
+{
+	static const char ns[] = "\\# 9 036e7331036c616200";
+	struct conv c;
+
+	put_a_now("www.z.lab.", 1);
+	put_text_now("z.lab.", 65280, ns, CACHE_RANK_REFERRAL);
+	put_text_now("z.lab.", 65534, ns, CACHE_RANK_REFERRAL);
+	put_text_now("z.lab.", WIRE_TYPE_NS, "ns1.lab.", CACHE_RANK_AUTH);
+	c = talk("dump_cache\n");
+	HASNT(c, "TYPE65280");
+	HASNT(c, "TYPE65534");
+	HAS(c, "NS\tns1.lab.");
+	HAS(c, "; end entries=2 records=2\n; 2 entries of private-use types "
+	       "(the resolver's own notes) not shown\nok\n");
+	free(c.text);
+}
+END_TEST
+
 START_TEST(cmd_load_reports_bad_lines)
 {
 	static const char in[] =
@@ -699,6 +721,109 @@ START_TEST(cmd_load_reports_bad_lines)
 	HAS(c, "loaded 0 entries");
 	ck_assert_uint_ge(c.len, 19);
 	ck_assert_str_eq(c.text + c.len - 19, "error: 4 bad lines\n");
+	free(c.text);
+}
+END_TEST
+
+/** An RRSIG signature of 64 bytes, base64. */
+#define UB_SIG \
+	"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDE" \
+	"y" \
+	"MzQ1Njc4OTo7PD0+Pw=="
+
+/* An Unbound dump (unbound-control dump_cache): its RRsets are stored,
+ * never as validated (secure reads unchecked, insecure stays), a bogus
+ * RRset is not, RRSIGs become the DNSSEC image, the message part and
+ * what follows EOF are ignored. */
+START_TEST(cmd_load_unbound_dump)
+{
+	static const char in[] =
+		"load_cache\n"
+		"START_RRSET_CACHE\n"
+		";rrset 3000 1 1 8 5\n"
+		"www.ub.lab.\t3000\tIN\tA\t192.0.2.80\n"
+		"www.ub.lab.\t3000\tIN\tRRSIG\tA 8 3 3600 20270101000000 "
+		"20261201000000 12345 ub.lab. " UB_SIG "\n"
+		";rrset 86000 2 0 2 0\n"
+		"ub.lab.\t86000\tIN\tNS\tns1.ub.lab.\n"
+		"ub.lab.\t86000\tIN\tNS\tns2.ub.lab.\n"
+		";rrset nsec_apex 600 1 0 7 3\n"
+		"ins.lab.\t600\tIN\tTXT\t\"v=1; x\" \"two\"\n"
+		";rrset 3000 1 0 8 1\n"
+		"bogus.lab.\t3000\tIN\tA\t192.0.2.66\n"
+		";rrset -5 1 0 8 0\n"
+		"old.lab.\t0\tIN\tA\t192.0.2.5\n"
+		"END_RRSET_CACHE\n"
+		"START_MSG_CACHE\n"
+		"msg www.ub.lab. IN A 33152 1 3000 3 1 0 0\n"
+		"www.ub.lab. IN A 0\n"
+		"END_MSG_CACHE\n"
+		"EOF\n"
+		"after eof: ignored\n";
+	struct conv c = talk_chunked(in, sizeof in - 1, 5, true);
+
+	ck_assert_str_eq(c.text, "loaded 3 entries (4 records); 1 expired, "
+	                         "0 kept (better data cached), 0 bad\nok\n");
+	free(c.text);
+	c = talk("dump_cache\n");
+	HAS(c, "www.ub.lab.\t\t3000\tIN\tA\t192.0.2.80\t; rank=auth "
+	       "src=plain\n");
+	HAS(c, "\tRRSIG\tA 8 3 3600 20270101000000 20261201000000 12345 "
+	       "ub.lab. ");
+	HAS(c, "\tNS\tns2.ub.lab.\t; rank=referral src=plain\n");
+	HAS(c, "\"v=1; x\" \"two\"\t; rank=auth src=plain sec=insecure\n");
+	HASNT(c, "sec=secure");
+	HASNT(c, "bogus.lab.");
+	HASNT(c, "old.lab.");
+	HAS(c, "; end entries=3 records=4\n");
+	free(c.text);
+}
+END_TEST
+
+/* A hostile or cut Unbound dump: each bad line by number, an RRset
+ * with a bad or missing line not stored, the good ones stored. */
+START_TEST(cmd_load_unbound_bad)
+{
+	static const char in[] =
+		"load_cache\n"
+		"START_RRSET_CACHE\n"                 /* line 1 */
+		";rrset 3000 2 0 8 0\n"               /* 2: cut below */
+		"a.lab.\t3000\tIN\tA\t192.0.2.1\n"    /* 3 */
+		";rrset 3000 1 0 99 0\n"              /* 4: trust */
+		"b.lab.\t3000\tIN\tA\t192.0.2.2\n"    /* 5: outside */
+		";rrset 3000 2 0 8 0\n"               /* 6 */
+		"c.lab.\t3000\tIN\tA\t192.0.2.3\n"    /* 7 */
+		"d.lab.\t3000\tIN\tA\t192.0.2.4\n"    /* 8: another */
+		";rrset 3000 1 1 8 0\n"               /* 9 */
+		"e.lab.\t3000\tIN\tA\t192.0.2.5\n"    /* 10 */
+		"e.lab.\t3000\tIN\tA\t192.0.2.6\n"    /* 11: not RRSIG */
+		";rrset 3000 1 0 8 0\n"               /* 12 */
+		"f.lab.\t3000\tIN\tA\t192.0.2.777\n"  /* 13: bad data */
+		";rrset 3000 1 0 8 0 junk\n"          /* 14 */
+		";rrset 3000 1 0 8 0\n"               /* 15 */
+		"good.lab.\t3000\tIN\tA\t192.0.2.9\n" /* 16 */
+		"END_RRSET_CACHE\n"                   /* 17 */
+		"what is this\n"                      /* 18 */
+		"START_MSG_CACHE\n"                   /* 19 */
+		";rrset 3000 5 0 8 0\n";              /* 20: no end */
+	struct conv c = talk_chunked(in, sizeof in - 1, 3, true);
+
+	HAS(c, "line 2: not a record line: RRset cut short\n");
+	HAS(c, "line 4: not a record line: bad ;rrset line");
+	HAS(c, "line 5: not a record line: a line outside an RRset\n");
+	HAS(c, "line 8: not a record line: not of the RRset");
+	HAS(c, "line 11: unknown type: an RRSIG of the RRset expected\n");
+	HAS(c, "line 13: RDATA does not fit its type\n");
+	HAS(c, "line 14: not a record line: bad ;rrset line");
+	HAS(c, "line 18: not a record line: a line after the RRsets");
+	HAS(c, "loaded 1 entries (1 records); 0 expired, 0 kept (better "
+	       "data cached), 8 bad\nerror: 8 bad lines\n");
+	free(c.text);
+	c = talk("dump_cache\n");
+	HAS(c, "good.lab.");
+	HASNT(c, "a.lab.");
+	HASNT(c, "c.lab.");
+	HASNT(c, "e.lab.");
 	free(c.text);
 }
 END_TEST
@@ -1130,8 +1255,11 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_flush_infra_workers);
 	tcase_add_test(tc, cmd_reload);
 	tcase_add_test(tc, cmd_dump_then_load);
+	tcase_add_test(tc, cmd_dump_hides_private_types);
 	tcase_add_test(tc, cmd_load_reports_bad_lines);
 	tcase_add_test(tc, cmd_load_overlong_line);
+	tcase_add_test(tc, cmd_load_unbound_dump);
+	tcase_add_test(tc, cmd_load_unbound_bad);
 	tcase_add_test(tc, cmd_lookup);
 	tcase_add_test(tc, lookup_verdicts);
 	tcase_add_test(tc, cmd_servers);
