@@ -40,8 +40,6 @@
 /** EDE "Prohibited" (RFC 8914): refused by access-control. */
 #define SERVER_EDE_PROHIBITED 18u
 
-static void server_dz_probe_stop(struct server *s);
-
 const char *server_strerror(int status)
 {
 	switch (status) {
@@ -564,7 +562,7 @@ void server_stop(struct server *s)
 	if (s == NULL || s->stopping)
 		return;
 	s->stopping = true;
-	server_dz_probe_stop(s);
+	server_dz_stop(s);
 	resolution_fail_all(s, "shutting down");
 	for (i = 0; i < s->nudp; i++)
 		udpio_close(&s->udp[i].io);
@@ -689,100 +687,6 @@ size_t server_forget_infra(struct server *s, const struct sockaddr *sa)
 struct sel *server_sel(struct server *s)
 {
 	return s->sel;
-}
-
-/* ------------------------------------------------------------------ */
-/* Background probes of dead zones (RFC 9520)                          */
-
-static void server_dz_probe_end(void *arg)
-{
-	struct server *s = arg;
-
-	if (s->dz_running > 0)
-		s->dz_running--;
-}
-
-/* Start one queued probe: a resolution with no client that holds its
- * zone (iter_env.dz_probe_key); the zone's hold is dropped when none can
- * start, for a later question to probe it. */
-static void server_dz_probe_start(struct server *s, const struct server_dzq *p)
-{
-	int rc = SERVER_EINVAL;
-
-	if (!s->stopping &&
-	    inflight_find(s->inflight, p->name, p->len, p->qtype,
-	                  WIRE_CLASS_IN) == NULL &&
-	    inflight_count(s->inflight) < SERVER_RES_MAX / 2) {
-		s->dz_probe_next = p->key;
-		rc = server_probe(s, p->name, p->len, p->qtype,
-		                  server_dz_probe_end, s);
-		s->dz_probe_next = 0;
-	}
-	if (rc != SERVER_OK) {
-		deadzone_release(s->dz, p->key);
-		return;
-	}
-	s->dz_running++;
-	s->st.upstream_zone_probe++;
-}
-
-static void server_dz_probe_cb(uv_timer_t *t)
-{
-	struct server *s = t->data;
-	struct server_dzq p;
-
-	while (s->dz_nq > 0) {
-		p = s->dz_q[--s->dz_nq];
-		server_dz_probe_start(s, &p);
-	}
-}
-
-/* iter_env.dz_probe: queue a probe for the next loop turn (never from
- * inside the iterator step of the client's resolution). */
-static bool server_dz_probe(void *arg, uint64_t key, const uint8_t *qname,
-                            size_t len, uint16_t qtype)
-{
-	struct server *s = arg;
-	struct server_dzq *p;
-
-	if (s->stopping || len == 0 || len > WIRE_NAME_MAX ||
-	    s->dz_nq + s->dz_running >= SERVER_DZ_PROBES_MAX)
-		return false;
-	if (!s->dz_timer_open) {
-		if (uv_timer_init(s->loop, &s->dz_timer) != 0)
-			return false;
-		s->dz_timer.data = s;
-		s->dz_timer_open = true;
-	}
-	p = &s->dz_q[s->dz_nq++];
-	p->key = key;
-	p->qtype = qtype;
-	p->len = len;
-	memcpy(p->name, qname, len);
-	wire_name_lower(p->name, len);
-	if (s->dz_nq == 1)
-		uv_timer_start(&s->dz_timer, server_dz_probe_cb, 0, 0);
-	return true;
-}
-
-/* At stop: the queued probes never start (their zones are released). */
-static void server_dz_probe_stop(struct server *s)
-{
-	while (s->dz_nq > 0)
-		deadzone_release(s->dz, s->dz_q[--s->dz_nq].key);
-	if (s->dz_timer_open)
-		uv_close((uv_handle_t *)&s->dz_timer, NULL);
-	s->dz_timer_open = false;
-}
-
-void server_iter_deadzone(struct server *s, struct iter_env *env)
-{
-	env->deadzone = s->dz;
-	env->tally.zone_backoff = &s->st.upstream_zone_backoff;
-	env->tally.failure_cached = &s->st.upstream_failure_cached;
-	env->dz_probe = server_dz_probe;
-	env->dz_probe_arg = s;
-	env->dz_probe_key = s->dz_probe_next;
 }
 
 void server_iter_env(const struct server *s, struct iter_env *env)

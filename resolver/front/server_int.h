@@ -94,6 +94,13 @@ struct server_dzq {
 	uint8_t name[WIRE_NAME_MAX]; /**< lowercase wire name */
 };
 
+/** A background probe running (server.c): its zone, and its worker for
+ *  the end callback (server_probe_fn). */
+struct server_dzrun {
+	struct server *s;
+	uint64_t key; /**< deadzone_key of the zone; 0: a free slot */
+};
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -126,8 +133,8 @@ struct server {
 	bool own_dz;
 	uv_timer_t dz_timer; /**< starts the probes queued below */
 	bool dz_timer_open;
-	size_t dz_nq;           /**< probes queued (dz_q) */
-	size_t dz_running;      /**< probes running */
+	size_t dz_nq; /**< probes queued (dz_q) */
+	struct server_dzrun dz_run[SERVER_DZ_PROBES_MAX]; /**< running */
 	uint64_t dz_probe_next; /**< the key of the probe starting now
 	                             (server_iter_deadzone) */
 	struct server_dzq dz_q[SERVER_DZ_PROBES_MAX];
@@ -183,9 +190,14 @@ void server_hints_release(struct server_hints *h);
 /** The same for trust anchors. */
 void server_anchors_release(struct server_anchors *a);
 
-/** Set the failure cache (RFC 9520) and its counters in a resolution's
- *  env (resolution.c). */
+/** Set the failure cache (RFC 9520), its counters and the background
+ *  probes of dead zones in a resolution's env (resolution.c; the probes
+ *  are server_dz.c's). */
 void server_iter_deadzone(struct server *s, struct iter_env *env);
+
+/** At stop: the queued probes of dead zones never start (their zones are
+ *  released) and their timer closes (server_dz.c). */
+void server_dz_stop(struct server *s);
 
 /**
  * Send an answer over TCP to a connection slot, if it is still the same
