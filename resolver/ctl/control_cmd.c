@@ -346,8 +346,14 @@ static const char *cmd_help(struct control_session *s, char **argv,
 
 const char *control_verb_at(size_t i, const char **usage)
 {
-	if (i >= CONTROL_NVERBS)
-		return NULL;
+	if (i >= CONTROL_NVERBS) {
+		i -= CONTROL_NVERBS;
+		if (i >= control_local_nverbs)
+			return NULL;
+		if (usage != NULL)
+			*usage = control_local_verbs[i].usage;
+		return control_local_verbs[i].name;
+	}
 	if (usage != NULL)
 		*usage = control_verbs[i].usage;
 	return control_verbs[i].name;
