@@ -27,11 +27,13 @@
 #include "validate/dnssec.h"
 
 /** Labels the name must lie below the zone asked for a cut to be looked
- *  for: a cut needs a name under it, so the child's apex itself (one
- *  label down, asked without QNAME minimisation) is left out, as are
- *  the zone's own names one label down, which stay bogus when stripped
- *  without costing a DS query. */
-#define ITER_SIGNER_DEPTH_MIN 2
+ *  for: one, so the child's apex itself (one label down, asked without
+ *  QNAME minimisation: its A, SOA, or no data) finds its cut at the
+ *  name. The zone's own names one label down then cost one DS query
+ *  when stripped, and stay bogus: the parent's NSEC or NSEC3 matching
+ *  an existing name proves it no cut (an opt-out span never covers a
+ *  name that exists). */
+#define ITER_SIGNER_DEPTH_MIN 1
 
 /* Whether the reply holds an RRSIG in its answer or authority section. */
 static bool iter_signer_any(const struct wire_msg *m)

@@ -29,7 +29,8 @@
 # Then logfmt (issue 13 item 8), at log-level info with two threads: a
 # reload with a bad option (reload_failed error=FILE:LINE: ... "bogus"),
 # SERVFAILs for names with a quote, a space and '=' bytes in a label
-# (broken.lab.: its only server refuses), a random-name flood of
+# (broken.lab.: its only server refuses; the line names the zone, that
+# server and server_why=REFUSED, issue 22 item 6), a random-name flood of
 # FLOOD_N queries under broken.lab. at FLOOD_RATE/s (tests/e2e/clients.py
 # flood): the servfail lines stay within the rate limit (10 a second)
 # and "event=log_suppressed kind=servfail suppressed=N" lines account for
@@ -187,6 +188,12 @@ if grep -q ' event=servfail qname="a\\\\\\"b\.broken\.lab\." type=A why=' "$LOG"
 then ok "$t"
 else grep ' event=servfail' "$LOG" >"$WORK/lines"
   bad "$t" "servfail lines" "$WORK/lines"; fi
+
+t="a SERVFAIL line names the zone, the last server and what it did"
+if grep -q ' event=servfail qname="a\\\\\\"b\.broken\.lab\." type=A why=.* zone=broken\.lab\. server=127\.[0-9.]* server_why=REFUSED$' "$LOG"
+then ok "$t"
+else grep ' event=servfail' "$LOG" >"$WORK/lines"
+  bad "$t" "no zone=broken.lab. server=... server_why=REFUSED" "$WORK/lines"; fi
 
 before=$(grep -c ' event=servfail ' "$LOG")
 t0=$(date +%s)

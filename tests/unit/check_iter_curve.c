@@ -606,6 +606,10 @@ START_TEST(test_sec_cached_apex)
 	ck_assert_uint_eq(N.sends[N.nsends - 1].curve, 1);
 	ck_assert_uint_eq(N.sends[N.nsends - 1].qtype, WIRE_TYPE_A);
 	flush();
+	/* the fake signs nothing: the first answer was stripped data, whose
+	 * cut was looked for (www.curve.example. DS, through the plain
+	 * referral: refused); only the second resolution is judged here */
+	downgrades = 0;
 	check_downgrade(net_resolve("www.curve.example.", WIRE_TYPE_A),
 	                "referral drops the DNSSEC-confirmed DNSCurve keys");
 }
