@@ -19,7 +19,8 @@
 #   stub zone by its server on port 5353, the local zone NXDOMAIN, the local data (when local-data: is there), the
 #   pidfile beside the config; a refused client;
 # - SIGHUP: the same relative files read again; a reload naming a missing
-#   block-file fails with the config's FILE:LINE and the old config stays;
+#   block-file or root-hints fails with the config's FILE:LINE and the old
+#   config stays;
 # - an unbalanced quote: -t exits 1 naming FILE:LINE.
 
 set -u
@@ -237,6 +238,17 @@ if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names
   ok "SIGHUP with a missing block-file: fails naming $t:$line"
 else
   bad "reload error names FILE:LINE" "no such line" "$WORK/curvecache.log"
+fi
+sed -i -e '/blocked.names/d' -e 's|root-hints: "root.hints"|root-hints: "gone.hints"|' \
+  "$CONF"
+line=$(grep -n 'gone.hints' "$CONF" | cut -d: -f1)
+cc_hup reload_failed
+if grep -q "event=reload_failed .*$CONF:$line: root-hints $CONFDIR/gone.hints" \
+  "$WORK/curvecache.log"; then
+  ok "SIGHUP with a missing root-hints: fails naming $t:$line"
+else
+  bad "reload error names root-hints' FILE:LINE" "no such line" \
+    "$WORK/curvecache.log"
 fi
 ask afterfail www.plain.test A NOERROR "192.0.2.10"
 cc_clean_stop "unbound.conf"
