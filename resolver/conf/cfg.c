@@ -4,8 +4,9 @@
  * defaults (cfg_defaults), one "option: value" line (cfg_line_parse) and
  * the checks of the whole config (cfg_end_check). Lines, comments and
  * files are read by cfg_file.c; the acl and proxy-from lookups are in
- * cfg_acl.c. Calls only cfg_zone.c, cfg_file.c (the include option) and
- * cfg_dnssec.c (trust anchors, domain-insecure).
+ * cfg_acl.c. Calls only cfg_zone.c, cfg_file.c (the include option, the
+ * file options' paths), cfg_dnssec.c (trust anchors, domain-insecure) and
+ * cfg_unbound.c (Unbound's clauses, and the names not in the table).
  *
  * One handler per option, found through a table; each handler checks its
  * value and writes the reason into a small buffer on failure, which
