@@ -578,10 +578,21 @@ static int opt_stub_zone(struct cfg_ctx *x, char *v)
 	return opt_zone(x, v, x->c->stub, &x->c->n_stub, true);
 }
 
-/* local-zone: NAME TYPE (cfg_zone.c). */
+/* local-zone: NAME TYPE, local-data: "RR", local-data-ptr: "ADDR NAME"
+ * (cfg_local.c). */
 static int opt_local_zone(struct cfg_ctx *x, char *v)
 {
 	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
+}
+
+static int opt_local_data(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, false, x->why, sizeof x->why);
+}
+
+static int opt_local_data_ptr(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, true, x->why, sizeof x->why);
 }
 
 /* private-address: PREFIX, private-domain: NAME (cfg_zone.c). */
@@ -652,6 +663,8 @@ static const struct {
 	{ "local-data-file", opt_local_data_file, true },
 	{ "block-file", opt_block_file, true },
 	{ "local-zone", opt_local_zone, false },
+	{ "local-data", opt_local_data, false },
+	{ "local-data-ptr", opt_local_data_ptr, false },
 	{ "user", opt_user, true },
 	{ "control-socket", opt_control_socket, true },
 	{ "log-level", opt_log_level, false },
@@ -790,6 +803,7 @@ int cfg_end_check(struct cfg_ctx *x, const char *name)
 		snprintf(x->err, x->errlen, "%s", x->why);
 		return -1;
 	}
+	cfg_local_seal(x->c);
 	if (check_whole(x) != 0) {
 		snprintf(x->err, x->errlen, "%s: %s", name, x->why);
 		return -1;

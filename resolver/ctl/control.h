@@ -215,6 +215,15 @@ int control_cmd_new(const struct control_env *env, struct control_cmd **out)
 void control_cmd_free(struct control_cmd *c);
 
 /**
+ * The commands the daemon runs, in the order help lists them (for the
+ * help of curvecache-control).
+ * @param i: from 0.
+ * @param usage: if not NULL, receives the arguments and what it does.
+ * @return the i-th command word; NULL past the last.
+ */
+const char *control_verb_at(size_t i, const char **usage);
+
+/**
  * Start a conversation with one (already authorised) peer.
  * @return CONTROL_OK, CONTROL_EINVAL or CONTROL_ENOMEM.
  */

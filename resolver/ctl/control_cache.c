@@ -118,7 +118,8 @@ const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
 
 	(void)argv;
 	(void)argc;
-	rc = cachefile_dump(c->env.cache, time(NULL), dump_put, out, &st);
+	rc = cachefile_dump_shown(c->env.cache, time(NULL), dump_put, out,
+	                          &st);
 	if (out->full) {
 		/* Make room for the status line: drop the cut tail. */
 		out->full = false;
@@ -133,6 +134,11 @@ const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
 	}
 	control_out_printf(out, "; end entries=%zu records=%zu\n", st.entries,
 	                   st.rrs);
+	if (st.hidden > 0)
+		control_out_printf(out,
+		                   "; %zu entries of private-use types (the "
+		                   "resolver's own notes) not shown\n",
+		                   st.hidden);
 	return NULL;
 }
 

@@ -1,9 +1,10 @@
 /*
- * resolver/ctl/control_cmd.c - the control protocol (see control.h): the
- * output buffer, sessions (lines in, answers out, load_cache streams),
+ * resolver/ctl/control_cmd.c - the control protocol (see control.h):
+ * sessions (lines in, answers out, load_cache streams),
  * command table and its dispatch, and the small commands (reload,
  * verbosity, stop, help, load_cache). The cache's commands
- * (flushes, dump_cache) are in control_cache.c; status, lookup, servers
+ * (flushes, dump_cache) are in control_cache.c; the output buffer in
+ * control_out.c; status, lookup, servers
  * and flush_infra in control_info.c; the counters in control_stats.c;
  * get_option in control_option.c; the workers' running state in
  * control_rt.c; top_queries in control_topk.c. No sockets here.
@@ -21,31 +22,12 @@
 #include "stats/topk.h"
 #include "wire/wire.h"
 
-/** Smallest allocation of an output buffer. */
-#define CONTROL_OUT_MIN 4096
-
 /** Unbound's framing: a connection whose first line starts so. */
 #define CONTROL_UBCT_MAGIC "UBCT"
 /** ...and the version we speak ("UBCT1 " then the command). */
 #define CONTROL_UBCT_PREFIX "UBCT1 "
 /** The line that ends a cache file sent in Unbound's framing. */
 #define CONTROL_UBCT_EOF "EOF"
-
-/** Verb flag: the verb changes things (Unbound's framing answers "ok"
- *  and the message). */
-#define CONTROL_VERB_ACTION 1u
-/** Verb flag: the argument is the rest of the line, spaces kept. */
-#define CONTROL_VERB_REST 2u
-
-/** One command: its word, how many arguments, what runs it. */
-struct control_verb {
-	const char *name;
-	size_t min_args, max_args;
-	const char *(*run)(struct control_session *s, char **argv, size_t argc,
-	                   struct control_out *out, char *err);
-	const char *usage;
-	unsigned flags;
-};
 
 struct control_session {
 	struct control_cmd *c;
@@ -60,72 +42,18 @@ struct control_session {
 	struct cachefile_load *ld;
 	char *lbuf; /**< CACHEFILE_LINE_MAX + 1 bytes */
 	size_t llen;
-	bool skipping; /**< an over-long line: to its end */
+	bool skipping;             /**< an over-long line: to its end */
+	struct control_bulk *bulk; /**< local_zones ...: input follows */
 };
 
-const char *control_strerror(int status)
+struct control_bulk **control_session_bulk(struct control_session *s)
 {
-	switch (status) {
-	case CONTROL_OK: return "ok";
-	case CONTROL_ESOCKET: return "cannot set up the socket";
-	case CONTROL_EINUSE: return "another process answers there";
-	case CONTROL_EUSER: return "no such user";
-	case CONTROL_ENOMEM: return "out of memory";
-	case CONTROL_EINVAL: return "invalid argument";
-	default: return "unknown status";
-	}
+	return &s->bulk;
 }
 
-/* ------------------------------------------------------------------ */
-/* Output                                                              */
-
-void control_out_put(struct control_out *o, const char *s, size_t n)
+struct control_cmd *control_session_cmd(struct control_session *s)
 {
-	size_t want;
-	char *p;
-
-	if (o->full || n == 0)
-		return;
-	if (n > CONTROL_OUT_MAX - o->len) {
-		o->full = true;
-		return;
-	}
-	if (n > o->cap - o->len) {
-		want = o->cap < CONTROL_OUT_MIN ? CONTROL_OUT_MIN : o->cap;
-		while (want - o->len < n)
-			want = want > CONTROL_OUT_MAX / 2 ? CONTROL_OUT_MAX :
-			                                    want * 2;
-		p = realloc(o->p, want);
-		if (p == NULL) {
-			o->full = true;
-			return;
-		}
-		o->p = p;
-		o->cap = want;
-	}
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
-}
-
-void control_out_printf(struct control_out *o, const char *fmt, ...)
-{
-	char buf[CONTROL_LINE_MAX * 4];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	control_out_put(o, buf,
-	                (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
-}
-
-void control_out_free(struct control_out *o)
-{
-	free(o->p);
-	memset(o, 0, sizeof(*o));
+	return s->c;
 }
 
 /* ------------------------------------------------------------------ */
@@ -256,12 +184,6 @@ static const char *cmd_stop_reopen(struct control_session *s, char **argv,
 static const char *cmd_list(struct control_session *s, char **argv,
                             size_t argc, struct control_out *out, char *err)
 {
-	if (strcmp(argv[0], "list_local_zones") == 0)
-		return control_cmd_list_local_zones(s->c, argv, argc, out,
-		                                    err);
-	if (strncmp(argv[0], "local_data", 10) == 0 ||
-	    strcmp(argv[0], "list_local_data") == 0)
-		return control_cmd_local_data(s->c, argv, argc, out, err);
 	if (strcmp(argv[0], "get_option") == 0)
 		return control_cmd_get_option(s->c, argv, argc, out, err);
 	return control_cmd_list_zones(s->c, argv, argc, out, err);
@@ -372,15 +294,7 @@ static const struct control_verb control_verbs[] = {
 	{ "servers", 0, 0, cmd_servers, "the server-selection table", 0 },
 	{ "list_forwards", 0, 0, cmd_list, "the forward zones", 0 },
 	{ "list_stubs", 0, 0, cmd_list, "the stub zones", 0 },
-	{ "list_local_zones", 0, 0, cmd_list,
-	  "the local-zone lines of the config", 0 },
 	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value", 0 },
-	{ "local_data", 1, 1, cmd_list,
-	  "NAME [TTL] [IN] A|AAAA ADDRESS  answer NAME locally",
-	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
-	{ "local_data_remove", 1, 1, cmd_list,
-	  "NAME  drop NAME's local_data entries", CONTROL_VERB_ACTION },
-	{ "list_local_data", 0, 0, cmd_list, "the local_data entries", 0 },
 	{ "verbosity", 1, 1, cmd_verbosity,
 	  "N  log level until a reload (0 warn, 1-2 info, 3+ debug)",
 	  CONTROL_VERB_ACTION },
@@ -423,7 +337,20 @@ static const char *cmd_help(struct control_session *s, char **argv,
 	for (i = 0; i < CONTROL_NVERBS; i++)
 		control_out_printf(out, "%-15s %s\n", control_verbs[i].name,
 		                   control_verbs[i].usage);
+	for (i = 0; i < control_local_nverbs; i++)
+		control_out_printf(out, "%-15s %s\n",
+		                   control_local_verbs[i].name,
+		                   control_local_verbs[i].usage);
 	return NULL;
+}
+
+const char *control_verb_at(size_t i, const char **usage)
+{
+	if (i >= CONTROL_NVERBS)
+		return NULL;
+	if (usage != NULL)
+		*usage = control_verbs[i].usage;
+	return control_verbs[i].name;
 }
 
 /* ------------------------------------------------------------------ */
@@ -448,6 +375,7 @@ void control_session_free(struct control_session *s)
 	if (s == NULL)
 		return;
 	cachefile_load_free(s->ld);
+	control_bulk_free(s->bulk);
 	free(s->lbuf);
 	free(s);
 }
@@ -501,6 +429,9 @@ static const struct control_verb *verb_find(const char *word)
 	for (i = 0; i < CONTROL_NVERBS; i++)
 		if (strcmp(word, control_verbs[i].name) == 0)
 			return &control_verbs[i];
+	for (i = 0; i < control_local_nverbs; i++)
+		if (strcmp(word, control_local_verbs[i].name) == 0)
+			return &control_local_verbs[i];
 	return NULL;
 }
 
@@ -585,7 +516,7 @@ static enum control_state run_native(struct control_session *s, char *line,
 	msg = exec_line(s, line, out, &v, &fatal, err);
 	if (msg == NULL && v == NULL)
 		return CONTROL_OPEN; /* a blank line */
-	if (s->ld == NULL || msg != NULL)
+	if ((s->ld == NULL && s->bulk == NULL) || msg != NULL)
 		answer(out, msg);
 	return fatal || s->stop ? CONTROL_CLOSE : CONTROL_OPEN;
 }
@@ -619,7 +550,9 @@ static enum control_state run_ubct(struct control_session *s, char *line,
 		control_out_put(out, body.p, body.len);
 	}
 	control_out_free(&body);
-	return s->ld != NULL && msg == NULL ? CONTROL_OPEN : CONTROL_CLOSE;
+	return (s->ld != NULL || s->bulk != NULL) && msg == NULL ?
+	               CONTROL_OPEN :
+	               CONTROL_CLOSE;
 }
 
 /* Run one whole command line (s->line, s->len bytes). */
@@ -742,6 +675,11 @@ enum control_state control_session_feed(struct control_session *s,
 			load_feed(s, buf, len, out);
 			break;
 		}
+		if (s->bulk != NULL) {
+			s->closed = control_bulk_feed(&s->bulk, buf, len,
+			                              s->ubct, out);
+			break;
+		}
 		nl = memchr(buf, '\n', len);
 		n = nl != NULL ? (size_t)(nl - buf) : len;
 		if (n > CONTROL_LINE_MAX - s->len) {
@@ -773,6 +711,10 @@ enum control_state control_session_eof(struct control_session *s,
 	if (s->closed)
 		return CONTROL_CLOSE;
 	s->closed = true;
+	if (s->bulk != NULL) {
+		control_bulk_finish(&s->bulk, s->ubct, out);
+		return CONTROL_CLOSE;
+	}
 	if (s->ld == NULL) {
 		if (s->len > 0)
 			(void)run_line(s, out);

@@ -4,13 +4,16 @@
  * selection table's) read at one moment, less the baseline of the last
  * reset, written as name=value lines, Prometheus text or JSON.
  *
- * Prometheus names: "curvecache_" and the dotted name with '.' as '_'
- * and Unbound's "total." dropped, "_total" after counters, a unit after
- * times and sizes ("_seconds", "_bytes"); labelled families
- * (num.query.type, num.answer.rcode) become one metric with a "type" or
- * "rcode" label; the recursion-time buckets become the histogram
- * curvecache_recursion_time_seconds.
+ * Prometheus names, one scheme for every metric: "curvecache_" and the
+ * dotted name in lower case with '.' as '_' and Unbound's "total."
+ * dropped, "_total" after counters, a unit after times and sizes
+ * ("_seconds", "_bytes"), "_entries" after counts of things held;
+ * labelled families (num.query.type, num.answer.rcode) become one metric
+ * with a "type" or "rcode" label; the recursion-time buckets become the
+ * histogram curvecache_recursion_time_seconds; curvecache_build_info is
+ * 1 with the versions as labels (Prometheus' custom for build facts).
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -21,6 +24,11 @@
 #include "control_int.h"
 #include "infra/sel.h"
 #include "front/server.h"
+
+#include <ares.h>
+#include <openssl/crypto.h>
+#include <sodium.h>
+#include <uv.h>
 
 /** Bytes of a Prometheus metric name. */
 #define CONTROL_PROM_NAME 96
@@ -426,8 +434,8 @@ static void prom_name(const char *family, enum stats_kind kind, char *out,
 	n = (size_t)snprintf(out, cap, "curvecache_%s%s", family,
 	                     kind == STATS_COUNTER ? "_total" : "");
 	for (i = 0; i < n && i < cap; i++)
-		if (out[i] == '.')
-			out[i] = '_';
+		out[i] = out[i] == '.' ? '_' :
+		                         (char)tolower((unsigned char)out[i]);
 }
 
 static void prom_cb(const struct stats_item *it, void *arg)
@@ -453,6 +461,46 @@ static void prom_cb(const struct stats_item *it, void *arg)
 		                   it->value);
 }
 
+/** Bytes of a version kept as a label value. */
+#define CONTROL_VERSION_BYTES 48
+
+/* A version as a label value: the characters versions are made of
+ * (nothing that would need an escape in the exposition format). */
+static const char *prom_version(const char *v, char *out)
+{
+	size_t i;
+
+	for (i = 0; v != NULL && v[i] != '\0' && i + 1 < CONTROL_VERSION_BYTES;
+	     i++)
+		out[i] = isalnum((unsigned char)v[i]) ||
+		                         strchr(".+-~_", v[i]) ?
+		                 v[i] :
+		                 '_';
+	out[i] = '\0';
+	return out;
+}
+
+/* curvecache_build_info: ours and the libraries' versions, as run. */
+static void write_build_info(struct control_out *out)
+{
+	static const char b[] = "curvecache_build_info";
+	char so[CONTROL_VERSION_BYTES], ssl[CONTROL_VERSION_BYTES];
+	char uv[CONTROL_VERSION_BYTES], ar[CONTROL_VERSION_BYTES];
+
+	control_out_printf(out,
+	                   "# HELP %s the version of curvecache and of the "
+	                   "libraries it runs with\n# TYPE %s gauge\n",
+	                   b, b);
+	control_out_printf(
+		out,
+		"%s{version=\"%s\",libsodium=\"%s\",openssl=\"%s\","
+		"libuv=\"%s\",c_ares=\"%s\"} 1\n",
+		b, PACKAGE_VERSION, prom_version(sodium_version_string(), so),
+		prom_version(OpenSSL_version(OPENSSL_VERSION_STRING), ssl),
+		prom_version(uv_version_string(), uv),
+		prom_version(ares_version(NULL), ar));
+}
+
 static void write_prom(const struct control_snap *s,
                        const struct control_cmd *c, struct control_wr *w)
 {
@@ -460,6 +508,7 @@ static void write_prom(const struct control_snap *s,
 	uint64_t cum = 0, up;
 	size_t i;
 
+	write_build_info(w->out);
 	snap_walk(s, c, prom_cb, w);
 	control_out_printf(w->out,
 	                   "# HELP %s time from a client's query to "

@@ -61,6 +61,7 @@ struct cf_dump {
 	size_t name_len;
 	uint16_t type; /**< only this type (0: all) */
 	bool stale;    /**< stale entries too */
+	bool shown;    /**< private-use types left out */
 	uint8_t *img;
 	size_t imgcap;
 	char *line; /**< CACHEFILE_LINE_MAX bytes */
@@ -167,6 +168,11 @@ static int cf_dump_view(const struct cache_view *v, void *arg)
 	                        (d->type != 0 && v->type != d->type &&
 	                         v->kind != CACHE_KIND_NXDOMAIN)))
 		return 0;
+	if (d->shown && v->type >= CACHEFILE_TYPE_PRIVATE_MIN &&
+	    v->type <= CACHEFILE_TYPE_PRIVATE_MAX) {
+		d->st.hidden++;
+		return 0;
+	}
 	if ((!d->stale && (v->stale || v->ttl == 0)) ||
 	    !cf_meta_text(v, meta, sizeof meta)) {
 		d->st.skipped++;
@@ -204,8 +210,9 @@ static int cf_dump_view(const struct cache_view *v, void *arg)
 	return 0;
 }
 
-int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
-                   void *arg, struct cachefile_dump_stats *st)
+static int cf_dump_all(struct cache *c, time_t now, bool shown,
+                       cachefile_put_fn put, void *arg,
+                       struct cachefile_dump_stats *st)
 {
 	struct cf_dump d;
 	char head[96];
@@ -214,6 +221,7 @@ int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
 	if (c == NULL || put == NULL)
 		return CACHEFILE_EINVAL;
 	memset(&d, 0, sizeof d);
+	d.shown = shown;
 	d.put = put;
 	d.arg = arg;
 	d.now = now;
@@ -231,6 +239,18 @@ int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
 	if (st != NULL)
 		*st = d.st;
 	return d.rc;
+}
+
+int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
+                   void *arg, struct cachefile_dump_stats *st)
+{
+	return cf_dump_all(c, now, false, put, arg, st);
+}
+
+int cachefile_dump_shown(struct cache *c, time_t now, cachefile_put_fn put,
+                         void *arg, struct cachefile_dump_stats *st)
+{
+	return cf_dump_all(c, now, true, put, arg, st);
 }
 
 int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,

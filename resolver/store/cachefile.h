@@ -49,6 +49,15 @@
  *   its type (a name where a name belongs, exact lengths), whatever its
  *   form.
  * - Other comment lines (starting with ';') and blank lines are ignored.
+ * - Unbound's dump (what "unbound-control dump_cache" writes: a first line
+ *   START_RRSET_CACHE, then ";rrset TTL COUNT SIGCOUNT TRUST SECURITY"
+ *   and its record and RRSIG lines, then the message part) loads too,
+ *   so a switch from Unbound keeps its warm cache: each RRset becomes an
+ *   entry (TRUST a rank, its RRSIGs its DNSSEC image), never a
+ *   validated one (Unbound's "insecure" stays insecure, every other
+ *   status reads unchecked, a bogus RRset is not loaded); the message
+ *   part and what follows the line EOF are skipped
+ *   (cachefile_unbound.c).
  *
  * Design notes:
  * - Loading reads untrusted bytes: each line is at most CACHEFILE_LINE_MAX
@@ -122,7 +131,15 @@ struct cachefile_dump_stats {
 	size_t rrs;     /**< lines of RRs written */
 	size_t dnssec;  /**< lines of DNSSEC images written */
 	size_t skipped; /**< entries left out: expired or unrenderable */
+	size_t hidden;  /**< entries of private-use types left out
+	                     (cachefile_dump_shown) */
 };
+
+/** The private-use record types (RFC 6895 section 3.1), which the
+ *  resolver uses for its own notes in the cache (the parent's NS set
+ *  of a zone cut, marks of insecure delegations...). */
+#define CACHEFILE_TYPE_PRIVATE_MIN 65280
+#define CACHEFILE_TYPE_PRIVATE_MAX 65534
 
 /** Opaque state of one load. */
 struct cachefile_load;
@@ -156,6 +173,16 @@ const char *cachefile_strerror(int status);
  */
 int cachefile_dump(struct cache *c, time_t now, cachefile_put_fn put,
                    void *arg, struct cachefile_dump_stats *st) MUST_CHECK;
+
+/**
+ * cachefile_dump without the entries of private-use types (the
+ * resolver's own notes, which no other program can read; counted in
+ * st->hidden): the dump_cache an administrator reads.
+ * @return as cachefile_dump.
+ */
+int cachefile_dump_shown(struct cache *c, time_t now, cachefile_put_fn put,
+                         void *arg, struct cachefile_dump_stats *st)
+	MUST_CHECK;
 
 /**
  * Write the entries of one name as cachefile_dump does, without the

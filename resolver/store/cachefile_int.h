@@ -1,7 +1,8 @@
 /*
  * resolver/store/cachefile_int.h - what cachefile.c (dump),
  * cachefile_load.c (load), cachefile_rdata.c (RDATA text) and
- * cachefile_dnssec.c (RDATA text of the DNSSEC types) share: the names of
+ * cachefile_dnssec.c (RDATA text of the DNSSEC types) and
+ * cachefile_unbound.c (the lines of Unbound's dump) share: the names of
  * the comment's words, the bounded tokenizer of one presentation line and
  * the RDATA fields read from it. Nobody else may include it.
  */
@@ -120,5 +121,52 @@ int cf_hex_rest(struct cf_cur *c, struct cf_out *o, size_t *n);
  *   that the line ends.
  */
 int cf_dnssec(uint16_t type, struct cf_cur *c, struct cf_out *o);
+
+/* ---- Unbound's dump (cachefile_unbound.c) ---- */
+
+/** Where in an Unbound dump the reader is. */
+enum cf_ub_where {
+	CF_UB_RRSETS = 0, /**< the RRset part (after START_RRSET_CACHE) */
+	CF_UB_BETWEEN,    /**< after END_RRSET_CACHE or END_MSG_CACHE */
+	CF_UB_MSGS,       /**< the message part: skipped */
+	CF_UB_DONE        /**< after EOF: the rest is ignored */
+};
+
+/** The reader of an Unbound dump (zeroed: at the RRset part). */
+struct cf_ub {
+	enum cf_ub_where where;
+	uint32_t ttl;  /**< of the RRset being read */
+	uint32_t rrs;  /**< its record lines still to come */
+	uint32_t sigs; /**< then its RRSIG lines */
+	uint8_t rank;  /**< its enum cache_rank */
+	uint8_t sec;   /**< its enum cache_sec: unchecked or insecure */
+	bool drop;     /**< its lines are skipped (bogus, or bad) */
+	bool cut;      /**< an RRset ended with lines missing: set by
+	                    cf_ub_next and cf_ub_finish, cleared by the
+	                    caller */
+};
+
+/** What one line of an Unbound dump is. */
+enum cf_ub_line {
+	CF_UB_SKIP = 0, /**< nothing to store */
+	CF_UB_SET,      /**< ";rrset ...": an RRset begins (its shape in u) */
+	CF_UB_RR,       /**< a record of the RRset */
+	CF_UB_SIG,      /**< an RRSIG of the RRset */
+	CF_UB_END,      /**< EOF: the dump ends */
+	CF_UB_BAD       /**< a line that does not belong there (*why) */
+};
+
+/** Is line[0..len) the first line of an Unbound dump? */
+bool cf_ub_first(const char *line, size_t len);
+
+/**
+ * Read one line (after the first) of an Unbound dump.
+ * @param why: receives a reason for CF_UB_BAD (static), else NULL.
+ */
+enum cf_ub_line cf_ub_next(struct cf_ub *u, const char *line, size_t len,
+                           const char **why);
+
+/** The input's end: true if the open RRset was cut short (u->cut). */
+bool cf_ub_finish(struct cf_ub *u);
 
 #endif /* CURVECACHE_RESOLVER_CACHEFILE_INT_H */

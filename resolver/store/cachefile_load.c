@@ -2,6 +2,9 @@
  * resolver/store/cachefile_load.c - load_cache text (see cachefile.h):
  * reading a dump back line by line, each entry (its RRs, then the lines
  * of its DNSSEC image) gathered and stored once the next entry begins.
+ * A dump of Unbound's (its first line START_RRSET_CACHE) is read by the
+ * lines of cachefile_unbound.c: each RRset is stored as one entry, its
+ * RRSIGs as its DNSSEC image, never as validated.
  */
 #include "cachefile.h"
 
@@ -46,7 +49,10 @@ struct cachefile_load {
 	time_t now;
 	time_t dumped;
 	bool header;
-	bool dead; /**< no header: the rest is ignored */
+	bool dead;       /**< no header: the rest is ignored */
+	bool unbound;    /**< an Unbound dump (ub reads its lines) */
+	struct cf_ub ub; /**< its reader */
+	size_t ub_line;  /**< the line of its current ";rrset" */
 	struct cachefile_load_counts n;
 	char errs[CACHEFILE_ERRORS_SHOWN][CACHEFILE_ERR_BYTES];
 	size_t nerrs;
@@ -552,6 +558,12 @@ static int cf_header(struct cachefile_load *ld, const char *text, size_t len,
 	size_t i;
 	uint64_t when = 0;
 
+	if (len <= CACHEFILE_LINE_MAX && cf_ub_first(text, len)) {
+		/* Unbound's TTLs are left at the dump's time: taken as now */
+		ld->header = ld->unbound = true;
+		ld->dumped = ld->now;
+		return CACHEFILE_OK;
+	}
 	while (c.pos < len && (text[c.pos] == ' ' || text[c.pos] == '\t'))
 		c.pos++;
 	if (len <= CACHEFILE_LINE_MAX && c.pos < len && text[c.pos] == ';') {
@@ -600,6 +612,97 @@ static bool cf_skip(const char *p, size_t len)
 	return i == len || p[i] == ';';
 }
 
+/* ------------------------------------------------------------------ */
+/* Load: Unbound's dump                                                */
+
+/* An RRset of the dump ended with lines missing: not stored. */
+static void cf_ub_cut(struct cachefile_load *ld)
+{
+	ld->ub.cut = false;
+	if (!ld->open || !ld->bad)
+		(void)cf_bad(ld, ld->ub_line, CACHEFILE_ESYNTAX,
+		             "RRset cut short");
+	ld->bad = true;
+	cf_flush(ld);
+}
+
+/* A record line of the dump (no comment after the data): owner, TTL,
+ * class, type, data; the RRset's TTL, rank and status from its ";rrset"
+ * line. */
+static int cf_ub_parse(struct cachefile_load *ld, const char *text, size_t len,
+                       struct cf_line *l)
+{
+	struct cf_cur c = { text, len, 0 };
+	struct cf_tok t;
+	enum cf_next_result r;
+	size_t start;
+	bool key = false;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	if ((rc = cf_rr_head(&c, l, &key)) != CACHEFILE_OK)
+		return rc;
+	start = c.pos;
+	while ((r = cf_next(&c, &t)) == CF_TOKEN)
+		;
+	if (r == CF_BAD || c.pos < len)
+		return CACHEFILE_ERDATA;
+	l->ttl = ld->ub.ttl;
+	l->meta.kind = CACHE_KIND_RRSET;
+	l->meta.rank = (enum cache_rank)ld->ub.rank;
+	l->meta.sec = (enum cache_sec)ld->ub.sec;
+	return cachefile_rdata_parse(l->type, text + start, c.pos - start,
+	                             ld->scratch, sizeof ld->scratch,
+	                             &l->rdlen);
+}
+
+/* A record or RRSIG of the current RRset: gathered, or its image. */
+static int cf_ub_record(struct cachefile_load *ld, const char *line,
+                        size_t len, size_t no, bool sig)
+{
+	struct cf_line l;
+	const char *why = NULL;
+	int rc = cf_ub_parse(ld, line, len, &l);
+
+	if (rc == CACHEFILE_OK && sig && l.type != WIRE_TYPE_RRSIG) {
+		rc = CACHEFILE_ETYPE;
+		why = "an RRSIG of the RRset expected";
+	}
+	if (rc == CACHEFILE_OK && !sig && ld->open &&
+	    (l.type == WIRE_TYPE_RRSIG || !cf_same_set(&ld->set, &l))) {
+		rc = CACHEFILE_ESYNTAX;
+		why = "not of the RRset (owner, class or type)";
+	}
+	if (rc != CACHEFILE_OK) {
+		ld->ub.drop = true; /* the rest of the RRset is skipped */
+		ld->bad = ld->open;
+		return cf_bad(ld, no, rc, why);
+	}
+	return sig ? cf_image_add(ld, &l, no) : cf_gather(ld, &l, no);
+}
+
+/* One line (after the first) of an Unbound dump. */
+static int cf_ub_load(struct cachefile_load *ld, const char *line, size_t len,
+                      size_t no)
+{
+	const char *why;
+	enum cf_ub_line k = cf_ub_next(&ld->ub, line, len, &why);
+
+	if (ld->ub.cut)
+		cf_ub_cut(ld);
+	switch (k) {
+	case CF_UB_SET:
+		cf_flush(ld);
+		ld->ub_line = no;
+		return CACHEFILE_OK;
+	case CF_UB_END: cf_flush(ld); return CACHEFILE_OK;
+	case CF_UB_BAD: return cf_bad(ld, no, CACHEFILE_ESYNTAX, why);
+	case CF_UB_RR:
+	case CF_UB_SIG: return cf_ub_record(ld, line, len, no, k == CF_UB_SIG);
+	default: return CACHEFILE_OK;
+	}
+}
+
 int cachefile_load_line(struct cachefile_load *ld, const char *line,
                         size_t len)
 {
@@ -621,6 +724,8 @@ int cachefile_load_line(struct cachefile_load *ld, const char *line,
 		                                         CACHEFILE_ESYNTAX,
 		              NULL);
 	}
+	if (ld->unbound)
+		return cf_ub_load(ld, line, len, no);
 	if (cf_skip(line, len))
 		return CACHEFILE_OK;
 	rc = cf_parse(ld, line, len, &l, &key);
@@ -645,6 +750,8 @@ int cachefile_load_line(struct cachefile_load *ld, const char *line,
 
 void cachefile_load_finish(struct cachefile_load *ld)
 {
+	if (ld->unbound && cf_ub_finish(&ld->ub))
+		cf_ub_cut(ld);
 	cf_flush(ld);
 	if (!ld->header && !ld->dead) {
 		ld->dead = true;

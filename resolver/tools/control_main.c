@@ -3,6 +3,7 @@
  * curvecache over its control socket (resolver/ctl/control.h).
  *
  *   curvecache-control [-c CONFIG | -s SOCKET] COMMAND [ARGS]
+ *   curvecache-control -h | -V
  *
  * The socket is -s SOCKET, else the control-socket of -c CONFIG, else
  * that of the default config file (the built-in default path when that
@@ -16,7 +17,10 @@
  *
  * Special commands:
  *   stats / stats_noreset [--prometheus | --json]
- *   load_cache [FILE]     the dump is read from FILE or standard input
+ *   load_cache [FILE]     the dump (curvecache's, or Unbound's dump_cache)
+ *                         is read from FILE or standard input
+ *   local_zones, local_zones_remove, local_datas, local_datas_remove
+ *                         their lines are read from standard input
  *   top [--once] [-n COUNT] [-d SECONDS]
  *                         a live view (control_top.c); q or Ctrl-C quits
  *
@@ -47,27 +51,33 @@
 /** Bytes read or copied at a time. */
 #define CTLM_IO_BYTES 65536
 
+/* The usage: the options, then every command of the daemon's table
+ * (control_verb_at: the same list as its help command), with the forms
+ * this tool adds (load_cache FILE, top). */
 static void usage(FILE *f)
 {
+	const char *name, *what;
+	size_t i;
+
 	fprintf(f,
 	        "usage: curvecache-control [-c CONFIG | -s SOCKET] COMMAND "
 	        "[ARGS]\n"
+	        "       curvecache-control -h | -V\n"
 	        "  -c CONFIG  read the socket path from this config file\n"
 	        "             (default %s)\n"
 	        "  -s SOCKET  the control socket\n"
-	        "commands:\n"
-	        "  status                   version, uptime, pid, threads\n"
-	        "  stats [--prometheus|--json]   counters, then reset them\n"
-	        "  stats_noreset [--prometheus|--json]\n"
-	        "  reload                   config and root hints, as SIGHUP\n"
-	        "  flush NAME | flush_zone NAME | flush_all | flush_negative\n"
-	        "  flush_type NAME TYPE | flush_infra all|ADDR | flush_bogus\n"
-	        "  dump_cache               the cache as text\n"
-	        "  load_cache [FILE]        read a dump (default: stdin)\n"
-	        "  lookup NAME [TYPE]       cached data and servers for NAME\n"
-	        "  servers                  the server-selection table\n"
-	        "  top [--once] [-n COUNT] [-d SECONDS]   live view\n",
+	        "  -h, --help      this help\n"
+	        "  -V, --version   print the version\n"
+	        "commands:\n",
 	        CFG_DEFAULT_FILE);
+	for (i = 0; (name = control_verb_at(i, &what)) != NULL; i++)
+		if (strcmp(name, "load_cache") != 0)
+			fprintf(f, "  %-18s %s\n", name, what);
+	fprintf(f, "  %-18s %s\n", "load_cache [FILE]",
+	        "read a dump of dump_cache, curvecache's or Unbound's\n"
+	        "                     (default: standard input)");
+	fprintf(f, "  %-18s %s\n", "top",
+	        "[--once] [-n COUNT] [-d SECONDS]  a live view (q quits)");
 }
 
 /* The socket path from the options. */
@@ -150,6 +160,9 @@ static int build_command(int argc, char **argv, char *out, size_t cap)
 {
 	size_t n = 0, len;
 	int i;
+	/* local_data "NAME TTL IN TYPE RDATA", as unbound-control takes it */
+	const char *cut = strcmp(argv[0], "local_data") == 0 ? "\r\n" :
+	                                                       " \t\r\n";
 
 	for (i = 0; i < argc; i++) {
 		const char *w = argv[i];
@@ -157,8 +170,7 @@ static int build_command(int argc, char **argv, char *out, size_t cap)
 		if (i > 0 && w[0] == '-' && w[1] == '-')
 			w += 2;
 		len = strlen(w);
-		if (len == 0 || strpbrk(w, " \t\r\n") != NULL ||
-		    len + 2 > cap - n) {
+		if (len == 0 || strpbrk(w, cut) != NULL || len + 2 > cap - n) {
 			fprintf(stderr,
 			        "curvecache-control: bad argument "
 			        "\"%s\"\n",
@@ -288,10 +300,20 @@ static int read_answer(int fd)
 	return rc;
 }
 
+/* The commands whose lines follow on standard input, as Unbound's
+ * (local_zones ...): sent like a load_cache dump. */
+static bool bulk_input(const char *cmd)
+{
+	return strcmp(cmd, "local_zones") == 0 ||
+	       strcmp(cmd, "local_zones_remove") == 0 ||
+	       strcmp(cmd, "local_datas") == 0 ||
+	       strcmp(cmd, "local_datas_remove") == 0;
+}
+
 static int run_command(const char *path, int argc, char **argv)
 {
 	char cmd[CTLM_CMD_MAX + 2];
-	bool load = strcmp(argv[0], "load_cache") == 0;
+	bool load = strcmp(argv[0], "load_cache") == 0 || bulk_input(argv[0]);
 	int fd, rc, in = -1;
 
 	if (build_command(load ? 1 : argc, argv, cmd, sizeof cmd) != 0)
@@ -325,14 +347,22 @@ int main(int argc, char **argv)
 {
 	const char *cfgfile = NULL, *sock = NULL;
 	char path[CFG_MAX_PATH];
+	static const struct option longs[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int opt;
 
 	signal(SIGPIPE, SIG_IGN);
-	while ((opt = getopt(argc, argv, "+c:s:h")) != -1) {
+	while ((opt = getopt_long(argc, argv, "+c:s:hV", longs, NULL)) != -1) {
 		switch (opt) {
 		case 'c': cfgfile = optarg; break;
 		case 's': sock = optarg; break;
 		case 'h': usage(stdout); return 0;
+		case 'V':
+			printf("curvecache-control %s\n", PACKAGE_VERSION);
+			return 0;
 		default: usage(stderr); return CTLM_EXIT_USAGE;
 		}
 	}

@@ -73,6 +73,7 @@ enum top_key {
 	K_MEM,
 	K_UPTIME,
 	K_RECURSIVE,
+	K_ANSWERS, /**< the sum of num.answer.rcode.* (nodata excluded) */
 	TOP_NKEYS
 };
 
@@ -94,7 +95,24 @@ static const char *const top_names[TOP_NKEYS] = {
 	"mem.cache.rrset",
 	"time.up",
 	"total.num.recursivereplies",
+	NULL, /* K_ANSWERS: summed by top_answers */
 };
+
+/** The family of the answers by RCODE, and its one member that is not
+ *  an RCODE (NOERROR answers without data, counted in NOERROR too). */
+#define TOP_RCODE_PREFIX "num.answer.rcode."
+#define TOP_RCODE_NODATA "nodata"
+
+/* A counter of answers by RCODE: added to K_ANSWERS, the denominator of
+ * the SERVFAIL share (every answer sent, whatever its RCODE). */
+static void top_answers(const char *name, const char *value, uint64_t *v)
+{
+	static const char pfx[] = TOP_RCODE_PREFIX;
+
+	if (strncmp(name, pfx, sizeof pfx - 1) == 0 &&
+	    strcmp(name + sizeof pfx - 1, TOP_RCODE_NODATA) != 0)
+		v[K_ANSWERS] += strtoull(value, NULL, 10);
+}
 
 /** One entry of a top list: a count and a name or address. */
 struct top_item {
@@ -202,8 +220,9 @@ static void top_line(struct top_reader *r, struct top_sample *s)
 		return;
 	*eq = '\0';
 	for (i = 0; i < TOP_NKEYS; i++)
-		if (strcmp(r->line, top_names[i]) == 0)
+		if (top_names[i] != NULL && strcmp(r->line, top_names[i]) == 0)
 			s->v[i] = strtoull(eq + 1, NULL, 10);
+	top_answers(r->line, eq + 1, s->v);
 }
 
 static void top_bytes(struct top_reader *r, const char *b, size_t n,
@@ -325,8 +344,7 @@ static void top_pct(struct top_screen *sc, const char *label, double v,
 static void top_counters(struct top_screen *sc, const struct top_sample *a,
                          const struct top_sample *b)
 {
-	double answered = top_rate(a, b, K_ANS_CURVE) +
-	                  top_rate(a, b, K_ANS_PLAIN);
+	double answered = top_rate(a, b, K_ANSWERS);
 
 	top_out(sc, "%-18s %8.1f   udp %.1f/s, tcp %.1f/s", "queries/s",
 	        top_rate(a, b, K_QUERIES), top_rate(a, b, K_UDP),
@@ -336,7 +354,7 @@ static void top_counters(struct top_screen *sc, const struct top_sample *a,
 	top_pct(sc, "DNSCurve share",
 	        top_share(a, b, K_ANS_CURVE, K_ANS_PLAIN),
 	        "of answers with data from upstream");
-	top_out(sc, "%-18s %8.1f   %.1f%% of those answers", "SERVFAIL/s",
+	top_out(sc, "%-18s %8.1f   %.1f%% of all answers", "SERVFAIL/s",
 	        top_rate(a, b, K_SERVFAIL),
 	        answered > 0 ? 100.0 * top_rate(a, b, K_SERVFAIL) / answered :
 	                       0.0);

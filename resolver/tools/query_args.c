@@ -45,7 +45,7 @@ void query_usage(FILE *f)
 	/* clang-format off */
 	fprintf(f,
 "usage: curvecache-query [OPTIONS] [@SERVER] NAME [TYPE] [CLASS] [+short]\n"
-"         [+tcp] [+rec] [+dnssec] [+cd]  (words after the options in any\n"
+"         [+tcp] [+norec] [+dnssec] [+cd]  (words after the options in any\n"
 "         order)\n"
 "       curvecache-query [OPTIONS] [@SERVER] -x ADDR\n"
 "\n"
@@ -62,7 +62,9 @@ void query_usage(FILE *f)
 "                  ip6.arpa name\n"
 "  --tcp, +tcp     use TCP (2-byte length framing) from the start; a UDP\n"
 "                  answer with TC=1 is retried over TCP anyway\n"
-"  --rd, +rec      set RD (recursion desired); off by default (+norec)\n"
+"  --rd, +rec      set RD (recursion desired), the default, as dig\n"
+"  --norec, +norec clear RD: ask without recursion (an authoritative\n"
+"                  server, or what a resolver has in its cache)\n"
 "  --key uz5...    the server's DNSCurve key label: box the query\n"
 "  --ns NAME       the server's NS name; boxed if a label of it is a uz5\n"
 "                  key label, plain DNS otherwise\n"
@@ -106,6 +108,7 @@ enum {
 	OPT_SHORT,
 	OPT_NOEDNS,
 	OPT_RD,
+	OPT_NOREC,
 	OPT_HELP,
 	OPT_VERSION
 };
@@ -120,6 +123,7 @@ static const struct option long_opts[] = {
 	{ "short", no_argument, NULL, OPT_SHORT },
 	{ "no-edns", no_argument, NULL, OPT_NOEDNS },
 	{ "rd", no_argument, NULL, OPT_RD },
+	{ "norec", no_argument, NULL, OPT_NOREC },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -243,6 +247,7 @@ static int parse_option(struct query_opts *o, int c, const char *arg)
 	case '6': o->family = AF_INET6; return 0;
 	case OPT_TCP: o->tcp = 1; return 0;
 	case OPT_RD: o->rd = 1; return 0;
+	case OPT_NOREC: o->rd = 0; return 0;
 	case OPT_SHORT: o->short_out = 1; return 0;
 	case OPT_NOEDNS: o->no_edns = 1; return 0;
 	case OPT_KEY: o->key = arg; return 0;
@@ -405,6 +410,7 @@ int query_args_parse(int argc, char **argv, struct query_opts *o)
 	o->qtype = WIRE_TYPE_A;
 	o->qclass = WIRE_CLASS_IN;
 	o->timeout = QUERY_TIMEOUT_DEFAULT;
+	o->rd = 1; /* dig's default: +rec */
 	while ((c = getopt_long(argc, argv, "46p:t:c:x:h", long_opts, NULL)) !=
 	       -1) {
 		if (c == 'h' || c == OPT_HELP)

@@ -37,6 +37,12 @@
 #   terminal) and on SIGINT with status 0; it shows the busiest name and
 #   client of the interval; with COLUMNS=40 LINES=14 no line is wider
 #   than 40 and the view has at most 13 rows, the header first.
+# - top's SERVFAIL share is of all answers (the sum of
+#   num.answer.rcode.*): a fake daemon (perl, a socket of its own) whose
+#   counters grow by 90 SERVFAIL and 10 NOERROR per reading, none with
+#   upstream data, must show 90.0%.
+# - -h lists every command the daemon's help lists (and top); -V and
+#   --version print the version.
 # - reload: refused while the config is unreadable for the daemon's
 #   user, done once it is readable.
 
@@ -247,7 +253,10 @@ if grep -qx 'curvecache_num_queries_total 100' "$WORK/prom" &&
      "$WORK/prom" &&
    grep -qx 'curvecache_num_answer_rcode_total{rcode="NXDOMAIN"} 25' \
      "$WORK/prom" &&
-   grep -qx 'curvecache_recursion_time_seconds_count 4' "$WORK/prom"
+   grep -qx 'curvecache_recursion_time_seconds_count 4' "$WORK/prom" &&
+   grep -Eqx 'curvecache_build_info\{version="[^"]+",libsodium="[^"]+",openssl="[^"]+",libuv="[^"]+",c_ares="[^"]+"\} 1' \
+     "$WORK/prom" &&
+   ! grep -v '^#' "$WORK/prom" | sed 's/[{ ].*//' | grep -q '[A-Z]'
 then ok "$t"; else bad "$t" "series missing" "$WORK/prom"; fi
 
 if command -v promtool >/dev/null 2>&1; then
@@ -621,6 +630,52 @@ if [ $rc -eq 0 ] && [ "$long" -eq 0 ] &&
    head -n 1 "$WORK/top6" | grep -q '^curvecache top: up ' &&
    grep -q '^queries/s ' "$WORK/top6"; then ok "$t"
 else bad "$t" "exit $rc, $long lines over 40 columns" "$WORK/top6"; fi
+
+t="top: the SERVFAIL share is of all answers (90 of 100 per reading)"
+cat >"$WORK/fake.pl" <<'EOF'
+use strict; use IO::Socket::UNIX;
+my $l = IO::Socket::UNIX->new(Local => $ARGV[0], Listen => 1) or die;
+my $c = $l->accept or die;
+my $n = 0;
+while (my $line = <$c>) {
+  if ($line =~ /^stats_noreset/) {
+    $n++;
+    print $c "total.num.queries=", 100 * $n, "\n",
+      "num.answer.rcode.NOERROR=", 10 * $n, "\n",
+      "num.answer.rcode.SERVFAIL=", 90 * $n, "\n",
+      "num.answer.rcode.nodata=", 10 * $n, "\n",
+      "curve.answers.dnscurve=0\ncurve.answers.plain=0\nok\n";
+  } else {
+    print $c "error: unknown command (try help)\n";
+  }
+}
+EOF
+perl "$WORK/fake.pl" "$WORK/fake.sock" &
+fpid=$!
+n=0
+until [ -S "$WORK/fake.sock" ] || [ $n -ge 50 ]; do sleep 0.1; n=$((n + 1)); done
+timeout 10 "$CTL" -s "$WORK/fake.sock" top -n 1 -d 0.2 >"$WORK/top7" 2>&1
+rc=$?
+kill "$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
+if [ $rc -eq 0 ] &&
+   grep -Eq '^SERVFAIL/s +[0-9.]+   90\.0% of all answers$' "$WORK/top7"
+then ok "$t"; else bad "$t" "exit $rc" "$WORK/top7"; fi
+
+t="-h lists every command of help; -V and --version print the version"
+ctl help | awk '{ print $1 }' | sort >"$WORK/help.daemon"
+"$CTL" -h >"$WORK/help.tool" 2>&1
+rc=$?
+awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }' \
+  "$WORK/help.tool" | sort -u >"$WORK/help.words"
+missing=$(comm -23 "$WORK/help.daemon" "$WORK/help.words" | tr '\n' ' ')
+v1=$("$CTL" -V 2>&1)
+v2=$("$CTL" --version 2>&1)
+if [ $rc -eq 0 ] && [ -s "$WORK/help.daemon" ] && [ -z "$missing" ] &&
+   grep -q '^  top ' "$WORK/help.tool" &&
+   printf '%s\n' "$v1" | grep -qx 'curvecache-control [0-9][0-9.a-z~-]*' &&
+   [ "$v1" = "$v2" ]; then ok "$t"
+else bad "$t" "exit $rc, missing: $missing, -V: $v1" "$WORK/help.tool"; fi
 
 # ------------------------------------------------------------------
 # reload, stop

@@ -20,6 +20,8 @@
 #   "flags: do" in the OPT pseudosection, cd in the flags line), and the
 #   AD flag and EDE option the echo adds are shown; without them neither
 #   goes out; +dnssec with --curve or +noedns is a usage error.
+# - RD is set by default, as dig does (the echoed flags line says rd);
+#   +norec and --norec clear it, +rec after +norec sets it again.
 # - --version prints the version.
 # - a boxed query to a plain NSD: the dropped reply is reported as "the
 #   server answered in plain DNS, not DNSCurve" (not "packet too short").
@@ -141,16 +143,25 @@ then ok "$t"; else bad "$t" "exit $rc" "$WORK/out"; fi
 t="+dnssec +cd: DO and CD sent; AD and the EDE of the answer shown"
 q @localhost -p "$ECHO_PORT" +dnssec +cd "echo.$PZ" A
 if [ "$rc" -eq 0 ] &&
-   has ";; flags: qr ra ad cd; QUERY: 1, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 1" &&
+   has ";; flags: qr rd ra ad cd; QUERY: 1, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 1" &&
    has "; EDNS: version: 0, flags: do; udp: 1232" &&
    has "; EDE: 3 \(Stale Answer\): \(old\)"
 then ok "$t"; else bad "$t" "exit $rc" "$WORK/out"; fi
 
 t="without +dnssec: no DO, no CD"
 q @localhost -p "$ECHO_PORT" "echo.$PZ" A
-if [ "$rc" -eq 0 ] && has ";; flags: qr ra; QUERY: 1, .*" &&
+if [ "$rc" -eq 0 ] && has ";; flags: qr rd ra; QUERY: 1, .*" &&
    has "; EDNS: version: 0, flags:; udp: 1232"
 then ok "$t"; else bad "$t" "exit $rc" "$WORK/out"; fi
+
+for how in +norec --norec "--rd +norec" "+norec +rec"; do
+  t="RD by default, as dig; $how"
+  case $how in *+rec) flags="qr rd ra" ;; *) flags="qr ra" ;; esac
+  # shellcheck disable=SC2086 # how is a list of options
+  q @localhost -p "$ECHO_PORT" $how "echo.$PZ" A
+  if [ "$rc" -eq 0 ] && has ";; flags: $flags; QUERY: 1, .*"
+  then ok "$t"; else bad "$t" "exit $rc" "$WORK/out"; fi
+done
 
 t="+dnssec with --curve or +noedns is a usage error"
 q +dnssec +noedns "@$PLAIN_IP" "www.$PZ"

@@ -29,52 +29,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /** Bytes of the dump kept for the reload; a longer dump is cut. */
 #define FUZZ_DUMP_BYTES ((size_t)1024 * 1024)
 
-struct dump_buf {
-	char *p;
-	size_t len;
-	bool cut;
-};
-
 static struct cache *first, *second;
-static struct dump_buf dump;
-
-static int dump_put(void *arg, const char *text, size_t len)
-{
-	struct dump_buf *d = arg;
-
-	if (len > FUZZ_DUMP_BYTES - d->len) {
-		d->cut = true;
-		return 1;
-	}
-	memcpy(d->p + d->len, text, len);
-	d->len += len;
-	return 0;
-}
+static struct fuzz_text dump;
 
 static void init(void)
 {
 	dump.p = malloc(FUZZ_DUMP_BYTES);
+	dump.cap = FUZZ_DUMP_BYTES;
 	first = fuzz_cache_new(FUZZ_CACHE_BYTES);
 	second = fuzz_cache_new(FUZZ_CACHE_BYTES);
 	if (dump.p == NULL)
-		abort();
-}
-
-/* The dump of the first cache must load into the second without error. */
-static void reload(void)
-{
-	struct cachefile_load_counts n;
-
-	dump.len = 0;
-	dump.cut = false;
-	if (cachefile_dump(first, FUZZ_NOW, dump_put, &dump, NULL) !=
-	            CACHEFILE_OK &&
-	    !dump.cut)
-		abort();
-	if (dump.cut)
-		return;
-	fuzz_load_text(second, FUZZ_NOW, dump.p, dump.len, &n);
-	if (n.bad != 0)
 		abort();
 }
 
@@ -88,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n.entries > n.lines)
 		abort();
 	if (n.entries > 0)
-		reload();
+		(void)fuzz_dump_reload(first, second, &dump);
 	cache_flush_all(first, NULL);
 	cache_flush_all(second, NULL);
 	return 0;

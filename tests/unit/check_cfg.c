@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "conf/cfg.h"
+#include "wire/wire.h"
 
 static struct cfg c;
 static char err[CFG_ERR_BYTES];
@@ -578,31 +579,74 @@ START_TEST(test_dnssec_reject)
 }
 END_TEST
 
-/* local-zone: NAME TYPE, repeatable; harden-glue: yes|no. */
+/* The local-zone lines of c, in order. */
+static size_t zones(struct cfg_local_zone *out, size_t max)
+{
+	size_t pos = 0, n = 0;
+
+	while (n < max && cfg_local_zone_next(c.local, &pos, &out[n]))
+		n++;
+	return n;
+}
+
+/* local-zone: NAME TYPE, repeatable, quoted or not; harden-glue. */
 START_TEST(test_local_zone)
 {
 	static const uint8_t corp[] = "\4corp\7example";
+	struct cfg_local_zone z[8];
+	size_t nz, nd;
 
 	ck_assert_int_eq(parse(""), 0);
-	ck_assert_uint_eq(c.n_local_zone, 0);
+	cfg_local_counts(&c, &nz, &nd);
+	ck_assert_uint_eq(nz + nd, 0);
 	ck_assert(c.harden_glue);
 	ck_assert_int_eq(parse("local-zone: test. nodefault\n"
 	                       "local-zone: Corp.Example refuse  # REFUSED\n"
 	                       "local-zone: lab.test.\ttransparent\n"
-	                       "local-zone: home.example. static\n"
+	                       "local-zone: \"home.example.\" static\n"
+	                       "local-zone: \"ads.example. always_nxdomain\"\n"
+	                       "local-zone: a.example. always_null\n"
 	                       "harden-glue: no\n"),
 	                 0);
 	ck_assert(!c.harden_glue);
-	ck_assert_uint_eq(c.n_local_zone, 4);
-	ck_assert_int_eq(c.local_zone[0].type, CFG_LZ_NODEFAULT);
-	ck_assert_uint_eq(c.local_zone[0].namelen, 6);
-	ck_assert_int_eq(c.local_zone[1].type, CFG_LZ_REFUSE);
-	ck_assert_uint_eq(c.local_zone[1].namelen, sizeof corp);
-	ck_assert(memcmp(c.local_zone[1].name, corp, sizeof corp) == 0);
-	ck_assert_int_eq(c.local_zone[2].type, CFG_LZ_TRANSPARENT);
-	ck_assert_int_eq(c.local_zone[3].type, CFG_LZ_STATIC);
+	ck_assert_uint_eq(zones(z, 8), 6);
+	ck_assert_int_eq(z[0].type, CFG_LZ_NODEFAULT);
+	ck_assert_uint_eq(z[0].namelen, 6);
+	ck_assert_int_eq(z[1].type, CFG_LZ_REFUSE);
+	ck_assert_uint_eq(z[1].namelen, sizeof corp);
+	ck_assert(memcmp(z[1].name, corp, sizeof corp) == 0);
+	ck_assert_int_eq(z[2].type, CFG_LZ_TRANSPARENT);
+	ck_assert_int_eq(z[3].type, CFG_LZ_STATIC);
+	ck_assert_uint_eq(z[3].namelen, 14);
+	ck_assert_int_eq(z[4].type, CFG_LZ_ALWAYS_NXDOMAIN);
+	ck_assert_int_eq(z[5].type, CFG_LZ_ALWAYS_NULL);
 	ck_assert_int_eq(parse("harden-glue: yes\n"), 0);
 	ck_assert(c.harden_glue);
+}
+END_TEST
+
+/* Every type of Unbound is a type; a name given twice: the last wins. */
+START_TEST(test_local_zone_types)
+{
+	static const char *const names[] = { CFG_LZ_NAMES };
+	struct cfg_local_zone z[4];
+	char text[128];
+	size_t i;
+
+	ck_assert_uint_eq(sizeof names / sizeof names[0], CFG_LZ_COUNT);
+	for (i = 0; i < CFG_LZ_COUNT; i++) {
+		snprintf(text, sizeof text, "local-zone: x.example. %s\n",
+		         names[i]);
+		ck_assert_msg(parse(text) == 0, "%s: %s", text, err);
+		ck_assert_uint_eq(zones(z, 4), 1);
+		ck_assert_int_eq(z[0].type, (int)i);
+		ck_assert_str_eq(cfg_lz_type_name(z[0].type), names[i]);
+	}
+	ck_assert_int_eq(parse("local-zone: x.test. refuse\n"
+	                       "local-zone: X.Test deny\n"),
+	                 0);
+	ck_assert_uint_eq(zones(z, 4), 2);
+	ck_assert_int_eq(z[1].type, CFG_LZ_DENY);
 }
 END_TEST
 
@@ -611,21 +655,19 @@ START_TEST(test_local_zone_reject)
 	static const struct {
 		const char *text, *why;
 	} bad[] = {
-		{ "local-zone: test. deny\n", "bad local-zone type" },
+		{ "local-zone: test. denied\n", "bad local-zone type" },
 		{ "local-zone: test. Static\n", "bad local-zone type" },
 		{ "local-zone: test.\n", "local-zone wants NAME TYPE" },
 		{ "local-zone: test. static x\n",
 		  "local-zone wants NAME TYPE" },
 		{ "local-zone: a..b static\n", "bad local-zone name" },
 		{ "local-zone: . static\n", "bad local-zone name" },
+		{ "local-zone: \".\" static\n", "bad local-zone name" },
 		{ "local-zone:\n", "needs a value" },
-		{ "local-zone: x.test. refuse\nlocal-zone: X.Test refuse\n",
-		  "local-zone given twice" },
 		{ "harden-glue: maybe\n", "expected yes or no" },
 		{ "harden-glue:\n", "needs a value" },
 	};
-	char text[64 * (CFG_MAX_LOCAL_ZONES + 1)];
-	size_t i, n = 0;
+	size_t i;
 
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
@@ -634,15 +676,115 @@ START_TEST(test_local_zone_reject)
 		                      strstr(err, bad[i].why) != NULL,
 		              "%s: %s", bad[i].text, err);
 	}
-	ck_assert_int_eq(parse("# 1\nlocal-zone: test. deny\n"), -1);
-	ck_assert_str_eq(err, "test.conf:2: bad local-zone type (transparent, "
-	                      "static, refuse or nodefault): \"deny\"");
-	for (i = 0; i <= CFG_MAX_LOCAL_ZONES; i++)
-		n += (size_t)snprintf(text + n, sizeof text - n,
-		                      "local-zone: z%zu.example refuse\n", i);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_str_eq(err, "test.conf:17: too many local-zone lines (at "
-	                      "most 16)");
+	ck_assert_int_eq(parse("# 1\nlocal-zone: test. denied\n"), -1);
+	ck_assert_msg(strncmp(err, "test.conf:2: bad local-zone type", 32) ==
+	                      0,
+	              "%s", err);
+}
+END_TEST
+
+/* The local-data lines of c, in order. */
+static size_t datas(struct cfg_local_data *out, size_t max)
+{
+	size_t pos = 0, n = 0;
+
+	while (n < max && cfg_local_data_next(c.local, &pos, &out[n]))
+		n++;
+	return n;
+}
+
+static bool rdata_is(const struct cfg_local_data *d, const char *text)
+{
+	return d->rdlen == strlen(text) &&
+	       memcmp(d->rdata, text, d->rdlen) == 0;
+}
+
+/* local-data: "NAME [TTL] [IN] TYPE RDATA", local-data-ptr: "ADDR
+ * NAME", with their quotes or without. */
+START_TEST(test_local_data)
+{
+	static const uint8_t host[] = "\4host\3lan";
+	static const uint8_t rev4[] = "\0015\0010\0010\00210\7in-addr\4arpa";
+	struct cfg_local_data d[8];
+
+	ck_assert_int_eq(parse("local-data: \"host.lan. IN A 10.0.0.5\"\n"
+	                       "local-data: host.lan. 600 AAAA fd00::5\n"
+	                       "local-data: 'txt.lan. 60 IN TXT \"a b\" c'\n"
+	                       "local-data: \"mx.lan. IN 120 MX 10 "
+	                       "mail.lan.\"\n"
+	                       "local-data-ptr: \"10.0.0.5 host.lan\"\n"
+	                       "local-data-ptr: fd00::5 300 host.lan.\n"
+	                       "local-data: \"Up.LAN. CNAME host.lan.\"\n"),
+	                 0);
+	ck_assert_uint_eq(datas(d, 8), 7);
+	ck_assert_uint_eq(d[0].namelen, sizeof host);
+	ck_assert(memcmp(d[0].name, host, sizeof host) == 0);
+	ck_assert_uint_eq(d[0].type, WIRE_TYPE_A);
+	ck_assert_uint_eq(d[0].ttl, CFG_LOCAL_TTL);
+	ck_assert(rdata_is(&d[0], "10.0.0.5"));
+	ck_assert_uint_eq(d[1].type, WIRE_TYPE_AAAA);
+	ck_assert_uint_eq(d[1].ttl, 600);
+	ck_assert(rdata_is(&d[2], "\"a b\" c"));
+	ck_assert_uint_eq(d[2].type, WIRE_TYPE_TXT);
+	ck_assert_uint_eq(d[3].ttl, 120);
+	ck_assert(rdata_is(&d[3], "10 mail.lan."));
+	ck_assert_uint_eq(d[4].type, WIRE_TYPE_PTR);
+	ck_assert_uint_eq(d[4].namelen, sizeof rev4);
+	ck_assert(memcmp(d[4].name, rev4, sizeof rev4) == 0);
+	ck_assert(rdata_is(&d[4], "host.lan"));
+	ck_assert_uint_eq(d[5].ttl, 300);
+	ck_assert_uint_eq(d[5].namelen, 32 * 2 + 10); /* nibbles */
+	ck_assert_uint_eq(d[6].name[1], 'u');         /* lowercase */
+}
+END_TEST
+
+START_TEST(test_local_data_reject)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "local-data: \"host.lan. IN A\"\n", "without RDATA" },
+		{ "local-data: \"host.lan.\"\n", "wants NAME" },
+		{ "local-data: \"host.lan. CH TXT x\"\n", "class IN only" },
+		{ "local-data: \"host.lan. IN BOGUS x\"\n",
+		  "bad local-data type" },
+		{ "local-data: \"a..b A 1.2.3.4\"\n", "bad local-data name" },
+		{ "local-data-ptr: \"10.0.0 host.lan\"\n", "address" },
+		{ "local-data-ptr: \"10.0.0.5\"\n", "wants ADDRESS NAME" },
+		{ "local-data-ptr: \"10.0.0.5 a..b\"\n",
+		  "bad local-data-ptr" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
+		              bad[i].text);
+		ck_assert_msg(strncmp(err, "test.conf:1:", 12) == 0 &&
+		                      strstr(err, bad[i].why) != NULL,
+		              "%s: %s", bad[i].text, err);
+	}
+}
+END_TEST
+
+/* A list read twice is shared; a second parse into one config keeps
+ * the first's lines (copy on write). */
+START_TEST(test_local_shared)
+{
+	const struct cfg_local *first;
+	size_t nz, nd;
+
+	ck_assert_int_eq(parse("local-zone: a.example. deny\n"), 0);
+	first = c.local;
+	ck_assert_int_eq(parse("local-zone: a.example. deny\n"), 0);
+	ck_assert_ptr_eq(c.local, first);
+	ck_assert_int_eq(cfg_parse("more.conf",
+	                           "local-data: b.lan A 1.2.3.4\n", 28, &c,
+	                           err, sizeof err),
+	                 0);
+	ck_assert_ptr_ne(c.local, first);
+	cfg_local_counts(&c, &nz, &nd);
+	ck_assert_uint_eq(nz, 1);
+	ck_assert_uint_eq(nd, 1);
 }
 END_TEST
 
@@ -863,6 +1005,8 @@ START_TEST(test_quotes)
 {
 	static const uint8_t corp[] = "\004corp\010internal";
 	static const uint8_t ads[] = "\003ads\007example";
+	struct cfg_local_zone z[4];
+	size_t nz;
 
 	ck_assert_msg(parse("forward-zone: \"corp.internal.\" \"10.0.0.53\" "
 	                    "10.0.0.54@5353\n"
@@ -878,8 +1022,9 @@ START_TEST(test_quotes)
 	ck_assert_mem_eq(c.forward[0].name, corp, sizeof corp);
 	ck_assert_uint_eq(c.forward[0].namelen, sizeof corp);
 	ck_assert_uint_eq(c.forward[0].naddr, 2);
-	ck_assert_mem_eq(c.local_zone[c.n_local_zone - 1].name, ads,
-	                 sizeof ads);
+	nz = zones(z, sizeof z / sizeof z[0]);
+	ck_assert_uint_ge(nz, 1);
+	ck_assert_mem_eq(z[nz - 1].name, ads, sizeof ads);
 	ck_assert_int_eq(acl("10.1.2.3"), CFG_ACL_ALLOW);
 	ck_assert_uint_eq(c.n_listen, 1);
 	ck_assert_str_eq(c.root_hints, "/etc/my hints");
@@ -1102,6 +1247,10 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_port_keeps_explicit_listen);
 	tcase_add_test(tc, test_curve_require_reject);
 	tcase_add_test(tc, test_local_zone_reject);
+	tcase_add_test(tc, test_local_zone_types);
+	tcase_add_test(tc, test_local_data);
+	tcase_add_test(tc, test_local_data_reject);
+	tcase_add_test(tc, test_local_shared);
 	tcase_add_test(tc, test_load_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("include");

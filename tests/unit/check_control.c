@@ -681,6 +681,28 @@ START_TEST(cmd_dump_then_load)
 }
 END_TEST
 
+/* dump_cache leaves out the private-use types the iterator keeps beside
+ * the public ones (the parent's NS set is TYPE65280): no TYPE65280 line,
+ * a count of what was left out instead. */
+START_TEST(cmd_dump_hides_private_types)
+{
+	static const char ns[] = "\\# 9 036e7331036c616200";
+	struct conv c;
+
+	put_a_now("www.z.lab.", 1);
+	put_text_now("z.lab.", 65280, ns, CACHE_RANK_REFERRAL);
+	put_text_now("z.lab.", 65534, ns, CACHE_RANK_REFERRAL);
+	put_text_now("z.lab.", WIRE_TYPE_NS, "ns1.lab.", CACHE_RANK_AUTH);
+	c = talk("dump_cache\n");
+	HASNT(c, "TYPE65280");
+	HASNT(c, "TYPE65534");
+	HAS(c, "NS\tns1.lab.");
+	HAS(c, "; end entries=2 records=2\n; 2 entries of private-use types "
+	       "(the resolver's own notes) not shown\nok\n");
+	free(c.text);
+}
+END_TEST
+
 START_TEST(cmd_load_reports_bad_lines)
 {
 	static const char in[] =
@@ -699,6 +721,109 @@ START_TEST(cmd_load_reports_bad_lines)
 	HAS(c, "loaded 0 entries");
 	ck_assert_uint_ge(c.len, 19);
 	ck_assert_str_eq(c.text + c.len - 19, "error: 4 bad lines\n");
+	free(c.text);
+}
+END_TEST
+
+/** An RRSIG signature of 64 bytes, base64. */
+#define UB_SIG \
+	"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDE" \
+	"y" \
+	"MzQ1Njc4OTo7PD0+Pw=="
+
+/* An Unbound dump (unbound-control dump_cache): its RRsets are stored,
+ * never as validated (secure reads unchecked, insecure stays), a bogus
+ * RRset is not, RRSIGs become the DNSSEC image, the message part and
+ * what follows EOF are ignored. */
+START_TEST(cmd_load_unbound_dump)
+{
+	static const char in[] =
+		"load_cache\n"
+		"START_RRSET_CACHE\n"
+		";rrset 3000 1 1 8 5\n"
+		"www.ub.lab.\t3000\tIN\tA\t192.0.2.80\n"
+		"www.ub.lab.\t3000\tIN\tRRSIG\tA 8 3 3600 20270101000000 "
+		"20261201000000 12345 ub.lab. " UB_SIG "\n"
+		";rrset 86000 2 0 2 0\n"
+		"ub.lab.\t86000\tIN\tNS\tns1.ub.lab.\n"
+		"ub.lab.\t86000\tIN\tNS\tns2.ub.lab.\n"
+		";rrset nsec_apex 600 1 0 7 3\n"
+		"ins.lab.\t600\tIN\tTXT\t\"v=1; x\" \"two\"\n"
+		";rrset 3000 1 0 8 1\n"
+		"bogus.lab.\t3000\tIN\tA\t192.0.2.66\n"
+		";rrset -5 1 0 8 0\n"
+		"old.lab.\t0\tIN\tA\t192.0.2.5\n"
+		"END_RRSET_CACHE\n"
+		"START_MSG_CACHE\n"
+		"msg www.ub.lab. IN A 33152 1 3000 3 1 0 0\n"
+		"www.ub.lab. IN A 0\n"
+		"END_MSG_CACHE\n"
+		"EOF\n"
+		"after eof: ignored\n";
+	struct conv c = talk_chunked(in, sizeof in - 1, 5, true);
+
+	ck_assert_str_eq(c.text, "loaded 3 entries (4 records); 1 expired, "
+	                         "0 kept (better data cached), 0 bad\nok\n");
+	free(c.text);
+	c = talk("dump_cache\n");
+	HAS(c, "www.ub.lab.\t\t3000\tIN\tA\t192.0.2.80\t; rank=auth "
+	       "src=plain\n");
+	HAS(c, "\tRRSIG\tA 8 3 3600 20270101000000 20261201000000 12345 "
+	       "ub.lab. ");
+	HAS(c, "\tNS\tns2.ub.lab.\t; rank=referral src=plain\n");
+	HAS(c, "\"v=1; x\" \"two\"\t; rank=auth src=plain sec=insecure\n");
+	HASNT(c, "sec=secure");
+	HASNT(c, "bogus.lab.");
+	HASNT(c, "old.lab.");
+	HAS(c, "; end entries=3 records=4\n");
+	free(c.text);
+}
+END_TEST
+
+/* A hostile or cut Unbound dump: each bad line by number, an RRset
+ * with a bad or missing line not stored, the good ones stored. */
+START_TEST(cmd_load_unbound_bad)
+{
+	static const char in[] =
+		"load_cache\n"
+		"START_RRSET_CACHE\n"                 /* line 1 */
+		";rrset 3000 2 0 8 0\n"               /* 2: cut below */
+		"a.lab.\t3000\tIN\tA\t192.0.2.1\n"    /* 3 */
+		";rrset 3000 1 0 99 0\n"              /* 4: trust */
+		"b.lab.\t3000\tIN\tA\t192.0.2.2\n"    /* 5: outside */
+		";rrset 3000 2 0 8 0\n"               /* 6 */
+		"c.lab.\t3000\tIN\tA\t192.0.2.3\n"    /* 7 */
+		"d.lab.\t3000\tIN\tA\t192.0.2.4\n"    /* 8: another */
+		";rrset 3000 1 1 8 0\n"               /* 9 */
+		"e.lab.\t3000\tIN\tA\t192.0.2.5\n"    /* 10 */
+		"e.lab.\t3000\tIN\tA\t192.0.2.6\n"    /* 11: not RRSIG */
+		";rrset 3000 1 0 8 0\n"               /* 12 */
+		"f.lab.\t3000\tIN\tA\t192.0.2.777\n"  /* 13: bad data */
+		";rrset 3000 1 0 8 0 junk\n"          /* 14 */
+		";rrset 3000 1 0 8 0\n"               /* 15 */
+		"good.lab.\t3000\tIN\tA\t192.0.2.9\n" /* 16 */
+		"END_RRSET_CACHE\n"                   /* 17 */
+		"what is this\n"                      /* 18 */
+		"START_MSG_CACHE\n"                   /* 19 */
+		";rrset 3000 5 0 8 0\n";              /* 20: no end */
+	struct conv c = talk_chunked(in, sizeof in - 1, 3, true);
+
+	HAS(c, "line 2: not a record line: RRset cut short\n");
+	HAS(c, "line 4: not a record line: bad ;rrset line");
+	HAS(c, "line 5: not a record line: a line outside an RRset\n");
+	HAS(c, "line 8: not a record line: not of the RRset");
+	HAS(c, "line 11: unknown type: an RRSIG of the RRset expected\n");
+	HAS(c, "line 13: RDATA does not fit its type\n");
+	HAS(c, "line 14: not a record line: bad ;rrset line");
+	HAS(c, "line 18: not a record line: a line after the RRsets");
+	HAS(c, "loaded 1 entries (1 records); 0 expired, 0 kept (better "
+	       "data cached), 8 bad\nerror: 8 bad lines\n");
+	free(c.text);
+	c = talk("dump_cache\n");
+	HAS(c, "good.lab.");
+	HASNT(c, "a.lab.");
+	HASNT(c, "c.lab.");
+	HASNT(c, "e.lab.");
 	free(c.text);
 }
 END_TEST
@@ -849,16 +974,15 @@ static void zone_set(struct cfg_zone *z, const char *name,
 START_TEST(cmd_lists)
 {
 	static const uint16_t ports[] = { 53, 5353 };
+	char lzline[] = "home.arpa. transparent", why[128];
 	struct conv c;
 
 	zone_set(&cfg.forward[0], "corp.example.", ports, 2);
 	cfg.n_forward = 1;
 	zone_set(&cfg.stub[0], "lab.", ports, 1);
 	cfg.n_stub = 1;
-	cfg.local_zone[0].namelen = ct_name("home.arpa.",
-	                                    cfg.local_zone[0].name);
-	cfg.local_zone[0].type = CFG_LZ_TRANSPARENT;
-	cfg.n_local_zone = 1;
+	ck_assert_int_eq(cfg_local_zone_add(&cfg, lzline, why, sizeof why), 0);
+	cfg_local_seal(&cfg);
 	c = talk("UBCT1  list_forwards\n");
 	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.53 "
 	                         "192.0.2.54@5353\n");
@@ -934,51 +1058,147 @@ START_TEST(cmd_verbosity_stop)
 }
 END_TEST
 
-/* What a worker's lookup (with no file table) answers for a name. */
-static int local_lookup(const char *name, uint16_t type, uint16_t *an)
+/* What a worker's local zones (the built-in table and the runtime one)
+ * answer for a name: LOCALZONE_ status; rcode and answer count. */
+static int local_lookup(const char *name, uint16_t type, uint16_t *an,
+                        uint8_t *rcode)
 {
-	uint8_t wn[WIRE_NAME_MAX], buf[512];
+	uint8_t wn[WIRE_NAME_MAX], buf[LOCALZONE_ANSWER_MAX];
 	struct answer a;
 	size_t len = ct_name(name, wn);
 	int rc;
 
-	rc = localdata_answer(NULL, wn, len, type, WIRE_CLASS_IN, &a, buf,
-	                      sizeof buf, NULL);
+	memset(&a, 0, sizeof a);
+	rc = localzone_answer(lz, wn, len, type, WIRE_CLASS_IN, &a, buf,
+	                      sizeof buf);
 	*an = a.an_count;
+	*rcode = a.rcode;
 	return rc;
+}
+
+/* A conversation to the end of the stream. */
+static struct conv talk_eof(const char *in)
+{
+	return talk_chunked(in, strlen(in), 0, true);
 }
 
 START_TEST(cmd_local_data)
 {
 	struct conv c;
 	uint16_t an = 0;
+	uint8_t rcode = 0;
 
 	c = talk("UBCT1  local_data printer.home.arpa. 300 IN A "
 	         "192.0.2.9\n");
 	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	c = talk("local_data printer.home.arpa AAAA 2001:db8::9\n");
+	c = talk("local_data \"printer.home.arpa AAAA 2001:db8::9\"\n");
 	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
-	                 LOCALDATA_OK);
-	ck_assert_uint_eq(an, 1);
-	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX, &an),
-	                 LOCALDATA_OK);
-	ck_assert_uint_eq(an, 0); /* NODATA */
-	c = talk("UBCT1  list_local_data\n");
-	HAS(c, "printer.home.arpa.\t3600\tIN\tA\t192.0.2.9\n");
-	HAS(c, "printer.home.arpa\t3600\tIN\tAAAA\t2001:db8::9\n");
+	c = talk("local_data txt.home.arpa. TXT \"hi there\"\n");
+	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	c = talk("UBCT1  local_data x.home.arpa. TXT \"hi\"\n");
-	ck_assert(strncmp(c.text, "error not an A or AAAA record", 29) == 0);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 1);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 0); /* NODATA */
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NOERROR);
+	c = talk("UBCT1  list_local_data\n");
+	HAS(c, "printer.home.arpa.\t300\tIN\tA\t192.0.2.9\n");
+	HAS(c, "printer.home.arpa.\t3600\tIN\tAAAA\t2001:db8::9\n");
+	HAS(c, "txt.home.arpa.\t3600\tIN\tTXT\t\"hi there\"\n");
+	free(c.text);
+	c = talk("UBCT1  local_data x.home.arpa. A 192.0.2\n");
+	ck_assert_msg(strncmp(c.text, "error local-data: bad RDATA", 27) == 0,
+	              "%s", c.text);
 	free(c.text);
 	c = talk("UBCT1  local_data_remove printer.home.arpa.\n");
-	ck_assert_str_eq(c.text, "ok removed 2 entries\n");
+	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
-	                 LOCALDATA_ENOTLOCAL);
-	localdata_rt_clear();
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NXDOMAIN); /* static home.arpa. */
+	localzone_rt_clear();
+}
+END_TEST
+
+/* local_zone, local_zone_remove, and the bulk forms with their input
+ * after the command (native: to the end of the stream; Unbound's
+ * framing: to a line 0x04). */
+START_TEST(cmd_local_zones)
+{
+	static const char bulk[] = "local_zones\n"
+				   "ads1.example. always_nxdomain\n"
+				   "\"ads2.example\" always_refuse\n"
+				   "bad..name static\n"
+				   "\n"
+				   "ads3.example. always_null";
+	static const char ubulk[] = "UBCT1 local_zones_remove\n"
+				    "ads1.example.\n\x04\n";
+	struct conv c;
+	uint16_t an = 0;
+	uint8_t rcode = 0;
+
+	c = talk("UBCT1  local_zone test.lab. always_nxdomain\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("x.test.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NXDOMAIN);
+	c = talk("local_zone test.lab. bogus\n");
+	HAS(c, "error: ");
+	free(c.text);
+	c = talk_chunked(bulk, sizeof bulk - 1, 7, true);
+	HAS(c, "error for input line: bad..name static");
+	HAS(c, "added 3 zones\n");
+	HAS(c, "error: 1 bad lines\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("a.ads1.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NXDOMAIN);
+	ck_assert_int_eq(local_lookup("ads2.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_REFUSED);
+	ck_assert_int_eq(local_lookup("ads3.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 1);
+	c = talk_chunked(ubulk, sizeof ubulk - 1, 5, false);
+	ck_assert_str_eq(c.text, "removed 1 zones\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("a.ads1.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_ENOTLOCAL);
+	c = talk("UBCT1 list_local_zones\n");
+	HAS(c, "ads2.example. always_refuse\n");
+	HAS(c, "ads1.example. removed\n");
+	free(c.text);
+	c = talk("local_datas\nw.lab. A 192.0.2.1\nw.lab. A 192.0.2.2\n");
+	free(c.text);
+	c = talk_eof("local_datas\nw.lab. A 192.0.2.1\nv.lab. TXT x\n");
+	HAS(c, "added 2 datas\nok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("w.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 1);
+	c = talk_eof("local_datas_remove\nw.lab.\nv.lab\n");
+	HAS(c, "removed 2 datas\nok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("w.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_ENOTLOCAL);
+	c = talk("UBCT1  local_zone_remove test.lab\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("x.test.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_ENOTLOCAL);
+	localzone_rt_clear();
 }
 END_TEST
 
@@ -1035,8 +1255,11 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_flush_infra_workers);
 	tcase_add_test(tc, cmd_reload);
 	tcase_add_test(tc, cmd_dump_then_load);
+	tcase_add_test(tc, cmd_dump_hides_private_types);
 	tcase_add_test(tc, cmd_load_reports_bad_lines);
 	tcase_add_test(tc, cmd_load_overlong_line);
+	tcase_add_test(tc, cmd_load_unbound_dump);
+	tcase_add_test(tc, cmd_load_unbound_bad);
 	tcase_add_test(tc, cmd_lookup);
 	tcase_add_test(tc, lookup_verdicts);
 	tcase_add_test(tc, cmd_servers);
@@ -1045,6 +1268,7 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_get_option);
 	tcase_add_test(tc, cmd_verbosity_stop);
 	tcase_add_test(tc, cmd_local_data);
+	tcase_add_test(tc, cmd_local_zones);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, control_stats_tcase());
 	suite_add_tcase(s, control_socket_tcase());

@@ -5,6 +5,8 @@
  */
 #include "control_test.h"
 
+#include <ares.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -113,10 +115,14 @@ static void prom_comment(struct prom_state *ps, const char *line)
 /* One sample line: name{labels} value, inside the current family. */
 static void prom_sample(struct prom_state *ps, const char *line)
 {
-	size_t n = prom_name_len(line);
+	size_t n = prom_name_len(line), i;
 	double v;
 	char *end;
 
+	for (i = 0; i < n; i++)
+		ck_assert_msg(!isupper((unsigned char)line[i]),
+		              "not in the one naming scheme (lower case): %s",
+		              line);
 	ck_assert_msg(n >= strlen(ps->family) &&
 	                      strncmp(line, ps->family, strlen(ps->family)) ==
 	                              0,
@@ -172,6 +178,7 @@ START_TEST(stats_prometheus)
 {
 	struct stats *st = worker_stats();
 	struct conv c;
+	char want[128];
 
 	st->queries = 7;
 	stats_qtype(st, WIRE_TYPE_AAAA);
@@ -191,6 +198,14 @@ START_TEST(stats_prometheus)
 	HAS(c, "curvecache_recursion_time_seconds_bucket{le=\"+Inf\"} 2\n");
 	HAS(c, "curvecache_recursion_time_seconds_count 2\n");
 	HAS(c, "curvecache_recursion_time_seconds_sum 2.000003\n");
+	HAS(c, "curvecache_num_query_edns_do_total ");
+	HAS(c, "# TYPE curvecache_build_info gauge\n"
+	       "curvecache_build_info{version=\"" PACKAGE_VERSION
+	       "\",libsodium=\"");
+	snprintf(want, sizeof want, "\",libuv=\"%s\",c_ares=\"%s\"} 1\n",
+	         uv_version_string(), ares_version(NULL));
+	HAS(c, want);
+	HAS(c, "\",openssl=\"3.");
 	ck_assert_int_eq(count_of(c.text, "# TYPE curvecache_num_query_type"),
 	                 1);
 	free(c.text);
