@@ -78,8 +78,10 @@ cp "$LAB_ROOT_HINTS" "$CONFDIR/root.hints"
 printf 'local-data: "x.lab. IN A 192.0.2.1"\n' >"$WORK/probe.conf"
 if "$CURVECACHE" -t -c "$WORK/probe.conf" >/dev/null 2>&1; then
   LOCAL_DATA='local-data: "printer.home.lab. IN A 192.168.1.10"'
+  LOCAL_TXT="local-data: 'txt.home.lab. TXT \"hello world\"'"
 else
   LOCAL_DATA='# (local-data: not in this curvecache yet)'
+  LOCAL_TXT=
 fi
 printf 'local-zone: "x.lab." always_nxdomain\n' >"$WORK/probe.conf"
 if "$CURVECACHE" -t -c "$WORK/probe.conf" >/dev/null 2>&1; then
@@ -145,6 +147,7 @@ server:
     # the lab's TLD test. is a built-in local zone in both resolvers
     local-zone: "test." nodefault
     $LOCAL_DATA
+    $LOCAL_TXT
 
 forward-zone:
     name: "example.lab."
@@ -204,7 +207,9 @@ ask forward id.example.lab TXT NOERROR '"example.lab"'
 ask localzone www.ads.example.lab A NXDOMAIN ""
 ask stub www.stubbed.lab A NOERROR "192.0.2.55"
 case $LOCAL_DATA in
-  local-data:*) ask localdata printer.home.lab A NOERROR "192.168.1.10" ;;
+  local-data:*)
+    ask localdata printer.home.lab A NOERROR "192.168.1.10"
+    ask localtxt txt.home.lab TXT NOERROR '"hello world"' ;;
   *) echo "# local-data: not in this build: skipped" ;;
 esac
 if [ "$(cat "$CONFDIR/unbound.pid" 2>/dev/null)" = "$CC_PID" ]; then
