@@ -16,8 +16,9 @@
 # - curvecache -t: exit 0, and a note for each option ignored here;
 # - started from another directory by a relative -c path: recursion
 #   through the lab root, the forward zone answered by its forwarder, the
-#   stub zone by its server on port 5353, the local zone NXDOMAIN, the local data (when local-data: is there), the
-#   pidfile beside the config; a refused client;
+#   stub zone by its server on port 5353, the local zone NXDOMAIN, the
+#   local data (when local-data: is there; a TXT in single quotes keeps
+#   its double quotes), the pidfile beside the config; a refused client;
 # - SIGHUP: the same relative files read again; a reload naming a missing
 #   block-file or root-hints fails with the config's FILE:LINE and the old
 #   config stays;
