@@ -3,9 +3,11 @@
  * the value parsers, one handler per option, the option table, the
  * defaults (cfg_defaults), one "option: value" line (cfg_line_parse) and
  * the checks of the whole config (cfg_end_check). Lines, comments and
- * files are read by cfg_file.c; the acl and proxy-from lookups are in
- * cfg_acl.c. Calls only cfg_zone.c, cfg_file.c (the include option) and
- * cfg_dnssec.c (trust anchors, domain-insecure).
+ * files are read by cfg_file.c; the access-control and proxy-from
+ * options and lookups are in cfg_acl.c. Calls only cfg_zone.c, cfg_file.c (the
+ * include option, the file options' paths), cfg_dnssec.c (trust anchors,
+ * domain-insecure) and cfg_unbound.c (Unbound's clauses, and the names not in
+ * the table).
  *
  * One handler per option, found through a table; each handler checks its
  * value and writes the reason into a small buffer on failure, which
@@ -233,107 +235,6 @@ static int opt_port(struct cfg_ctx *x, char *value)
 		else
 			v6->sin6_port = htons(x->c->port);
 	}
-	return 0;
-}
-
-/* "10.0.0.0/8", "::1", "fd00::/8" */
-static int parse_prefix(const char *s, struct cfg_acl *a)
-{
-	char host[INET6_ADDRSTRLEN + 1];
-	const char *slash = strchr(s, '/');
-	size_t hl = slash ? (size_t)(slash - s) : strlen(s);
-	unsigned max;
-
-	if (hl == 0 || hl >= sizeof host)
-		return -1;
-	memcpy(host, s, hl);
-	host[hl] = '\0';
-	memset(a->addr, 0, sizeof a->addr);
-	if (inet_pton(AF_INET, host, a->addr) == 1) {
-		a->family = AF_INET;
-		max = 32;
-	} else if (inet_pton(AF_INET6, host, a->addr) == 1) {
-		a->family = AF_INET6;
-		max = 128;
-	} else {
-		return -1;
-	}
-	a->prefix = max;
-	if (slash != NULL) {
-		char *end;
-		unsigned long p;
-
-		errno = 0;
-		p = strtoul(slash + 1, &end, 10);
-		if (!isdigit((unsigned char)slash[1]) || *end != '\0' ||
-		    errno != 0 || p > max)
-			return -1;
-		a->prefix = (unsigned)p;
-	}
-	return 0;
-}
-
-static int parse_action(const char *s, enum cfg_acl_action *out)
-{
-	if (strcmp(s, "allow") == 0)
-		*out = CFG_ACL_ALLOW;
-	else if (strcmp(s, "refuse") == 0)
-		*out = CFG_ACL_REFUSE;
-	else if (strcmp(s, "deny") == 0)
-		*out = CFG_ACL_DENY;
-	else
-		return -1;
-	return 0;
-}
-
-static int opt_acl(struct cfg_ctx *x, char *value)
-{
-	char *sp = strpbrk(value, " \t");
-	char *action;
-	struct cfg_acl a;
-
-	if (!x->acl_set) {
-		x->acl_set = true;
-		x->c->n_acl = 0;
-	}
-	if (sp == NULL)
-		return fail(x, "want PREFIX allow|refuse|deny, got \"%s\"",
-		            value);
-	*sp = '\0';
-	action = sp + 1;
-	while (*action == ' ' || *action == '\t')
-		action++;
-	if (parse_prefix(value, &a) != 0)
-		return fail(x, "bad address prefix \"%s\"", value);
-	if (parse_action(action, &a.action) != 0)
-		return fail(x, "bad action \"%s\" (allow, refuse or deny)",
-		            action);
-	if (x->c->n_acl >= CFG_MAX_ACL)
-		return fail(x, "too many access-control rules (at most %d)",
-		            CFG_MAX_ACL);
-	x->c->acl[x->c->n_acl++] = a;
-	return 0;
-}
-
-static int opt_proxy_from(struct cfg_ctx *x, char *value)
-{
-	struct cfg_acl a;
-
-	if (parse_prefix(value, &a) != 0)
-		return fail(x, "bad address prefix \"%s\"", value);
-	if (x->c->n_proxy_from >= CFG_MAX_PROXY_FROM)
-		return fail(x, "too many proxy-protocol-from (at most %d)",
-		            CFG_MAX_PROXY_FROM);
-	a.action = CFG_ACL_ALLOW;
-	x->c->proxy_from[x->c->n_proxy_from++] = a;
-	return 0;
-}
-
-static int opt_acl_default(struct cfg_ctx *x, char *value)
-{
-	if (parse_action(value, &x->c->acl_default) != 0)
-		return fail(x, "bad action \"%s\" (allow, refuse or deny)",
-		            value);
 	return 0;
 }
 
@@ -624,9 +525,9 @@ static const struct {
 	{ "port", opt_port, false },
 	{ "listen", opt_listen, false },
 	{ "ip-freebind", opt_ip_freebind, false },
-	{ "access-control", opt_acl, false },
-	{ "access-control-default", opt_acl_default, false },
-	{ "proxy-protocol-from", opt_proxy_from, false },
+	{ "access-control", cfg_opt_acl, false },
+	{ "access-control-default", cfg_opt_acl_default, false },
+	{ "proxy-protocol-from", cfg_opt_proxy_from, false },
 	{ "ratelimit", opt_ratelimit, false },
 	{ "ratelimit-exempt-loopback", opt_ratelimit_lo, false },
 	{ "root-hints", opt_root_hints, false },
@@ -691,8 +592,8 @@ void cfg_defaults(struct cfg *c)
 	(void)cfg_addr_parse("127.0.0.1", c->port, &c->listen[0]);
 	(void)cfg_addr_parse("::1", c->port, &c->listen[1]);
 	c->n_listen = 2;
-	(void)parse_prefix("127.0.0.0/8", &c->acl[0]);
-	(void)parse_prefix("::1/128", &c->acl[1]);
+	(void)cfg_prefix_parse("127.0.0.0/8", &c->acl[0]);
+	(void)cfg_prefix_parse("::1/128", &c->acl[1]);
 	c->acl[0].action = c->acl[1].action = CFG_ACL_ALLOW;
 	c->n_acl = 2;
 	c->acl_default = CFG_ACL_REFUSE;

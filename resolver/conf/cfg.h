@@ -219,6 +219,8 @@ struct cfg {
 	bool ratelimit_exempt_loopback; /**< loopback never limited */
 	char root_hints[CFG_MAX_PATH];  /**< empty: Debian's file if it
 	                                     loads, else built-in (hints.h) */
+	/** "FILE:LINE" of the root-hints line, for the loader's messages */
+	char root_hints_at[CFG_TRUST_AT_BYTES];
 	bool do_ip4, do_ip6;
 	struct cfg_addr outgoing[CFG_MAX_OUTGOING];
 	size_t n_outgoing;
@@ -302,6 +304,15 @@ struct cfg {
 	uint32_t keep_missing;         /**< seconds; 0: for ever */
 	bool permit_small_holddown;    /**< hold-downs under 30 days (tests) */
 };
+
+/**
+ * The message of root hints that did not load (the loader's why): with
+ * the FILE:LINE of the root-hints line when the config names the file,
+ * so that a start, a reload and curvecache -t point at it (cfg_file.c).
+ * @param c: the config; why: the loader's message; err, errlen: out.
+ */
+void cfg_root_hints_error(const struct cfg *c, const char *why, char *err,
+                          size_t errlen);
 
 /**
  * Fill a config with the built-in defaults.

@@ -149,6 +149,9 @@ int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap)
 	}
 	if (cfg_path_join(x->file, v, dst, cap) != 0)
 		return cfg_why(x, "%s: path too long: \"%.60s...\"", opt, v);
+	if (strcmp(opt, "root-hints") == 0)
+		snprintf(x->c->root_hints_at, sizeof x->c->root_hints_at,
+		         "%.*s:%zu", CFG_MAX_PATH - 1, x->file, x->line);
 	if (dst[0] != '/' &&
 	    path_in(opt, path_abs, sizeof path_abs / sizeof path_abs[0]))
 		return cfg_why(x, "%s must be an absolute path, not \"%.60s\"",
@@ -157,6 +160,16 @@ int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap)
 	    stat(dst, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
 		return cfg_why(x, "%s %.120s: %s", opt, dst, strerror(errno));
 	return 0;
+}
+
+void cfg_root_hints_error(const struct cfg *c, const char *why, char *err,
+                          size_t errlen)
+{
+	if (c->root_hints[0] != '\0' && c->root_hints_at[0] != '\0')
+		snprintf(err, errlen, "%s: root-hints %s", c->root_hints_at,
+		         why);
+	else
+		snprintf(err, errlen, "%s", why);
 }
 
 int cfg_include(struct cfg_ctx *x, char *v)

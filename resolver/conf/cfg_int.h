@@ -186,6 +186,23 @@ int cfg_name_add(const char *what, const char *v, uint8_t list[][CFG_NAME_MAX],
                  size_t *lens, size_t *n, size_t max, char *why, size_t whylen)
 	MUST_CHECK;
 
+/**
+ * An address prefix, "10.0.0.0/8", "::1" or "fd00::/8", into *a (its
+ * action untouched; cfg_acl.c).
+ * @return 0, or -1 when it is none.
+ */
+int cfg_prefix_parse(const char *s, struct cfg_acl *a);
+
+/* The access-control options (cfg_acl.c), each an option handler: 0, or
+ * -1 with the problem in x->why. */
+
+/** access-control: PREFIX allow|refuse|deny (repeatable). */
+int cfg_opt_acl(struct cfg_ctx *x, char *value);
+/** access-control-default: allow|refuse|deny. */
+int cfg_opt_acl_default(struct cfg_ctx *x, char *value);
+/** proxy-protocol-from: PREFIX (repeatable). */
+int cfg_opt_proxy_from(struct cfg_ctx *x, char *value);
+
 /* The DNSSEC options (cfg_dnssec.c), each an option handler: the value
  * (its quotes cut by the line reader); 0, or -1 with the problem in x->why. */
 

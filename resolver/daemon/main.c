@@ -428,7 +428,7 @@ int main_load_hints(const struct cfg *c, struct hints **h,
 	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, h, w->used,
 	                 sizeof w->used, w->note,
 	                 sizeof w->note) != HINTS_OK) {
-		snprintf(err, errlen, "%s", w->note);
+		cfg_root_hints_error(c, w->note, err, errlen);
 		return -1;
 	}
 	return 0;

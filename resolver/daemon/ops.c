@@ -373,7 +373,7 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 
 	if (hints_select(c->root_hints, HINTS_DEBIAN_FILE, &h, used,
 	                 sizeof used, note, sizeof note) != HINTS_OK) {
-		snprintf(err, errlen, "%s", note);
+		cfg_root_hints_error(c, note, err, errlen);
 		return -1;
 	}
 	hints_free(h);

@@ -163,8 +163,10 @@ fi
 IP=127.53.102.1
 PORT=5353
 cp "$CONF" "$WORK/run.conf"
+# absolute: a relative path is taken from the config's directory
+abs_srcdir=$(cd "$srcdir" && pwd)
 sed -i -e "s|^listen: 127.0.0.1\$|listen: $IP@$PORT|" -e '/^listen: ::1$/d' \
-  -e "s|^root-hints:.*|root-hints: $srcdir/tests/lab/root.hints|" \
+  -e "s|^root-hints:.*|root-hints: $abs_srcdir/tests/lab/root.hints|" \
   -e "s|^control-socket:.*|control-socket: $WORK/control|" "$WORK/run.conf"
 # the lab's root is unsigned: no trust anchor holds for it
 echo "dnssec: no" >>"$WORK/run.conf"

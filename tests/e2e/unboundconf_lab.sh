@@ -16,10 +16,12 @@
 # - curvecache -t: exit 0, and a note for each option ignored here;
 # - started from another directory by a relative -c path: recursion
 #   through the lab root, the forward zone answered by its forwarder, the
-#   stub zone by its server on port 5353, the local zone NXDOMAIN, the local data (when local-data: is there), the
-#   pidfile beside the config; a refused client;
+#   stub zone by its server on port 5353, the local zone NXDOMAIN, the
+#   local data (when local-data: is there; a TXT in single quotes keeps
+#   its double quotes), the pidfile beside the config; a refused client;
 # - SIGHUP: the same relative files read again; a reload naming a missing
-#   block-file fails with the config's FILE:LINE and the old config stays;
+#   block-file or root-hints fails with the config's FILE:LINE and the old
+#   config stays;
 # - an unbalanced quote: -t exits 1 naming FILE:LINE.
 
 set -u
@@ -77,8 +79,10 @@ cp "$LAB_ROOT_HINTS" "$CONFDIR/root.hints"
 printf 'local-data: "x.lab. IN A 192.0.2.1"\n' >"$WORK/probe.conf"
 if "$CURVECACHE" -t -c "$WORK/probe.conf" >/dev/null 2>&1; then
   LOCAL_DATA='local-data: "printer.home.lab. IN A 192.168.1.10"'
+  LOCAL_TXT="local-data: 'txt.home.lab. TXT \"hello world\"'"
 else
   LOCAL_DATA='# (local-data: not in this curvecache yet)'
+  LOCAL_TXT=
 fi
 printf 'local-zone: "x.lab." always_nxdomain\n' >"$WORK/probe.conf"
 if "$CURVECACHE" -t -c "$WORK/probe.conf" >/dev/null 2>&1; then
@@ -144,6 +148,7 @@ server:
     # the lab's TLD test. is a built-in local zone in both resolvers
     local-zone: "test." nodefault
     $LOCAL_DATA
+    $LOCAL_TXT
 
 forward-zone:
     name: "example.lab."
@@ -203,7 +208,9 @@ ask forward id.example.lab TXT NOERROR '"example.lab"'
 ask localzone www.ads.example.lab A NXDOMAIN ""
 ask stub www.stubbed.lab A NOERROR "192.0.2.55"
 case $LOCAL_DATA in
-  local-data:*) ask localdata printer.home.lab A NOERROR "192.168.1.10" ;;
+  local-data:*)
+    ask localdata printer.home.lab A NOERROR "192.168.1.10"
+    ask localtxt txt.home.lab TXT NOERROR '"hello world"' ;;
   *) echo "# local-data: not in this build: skipped" ;;
 esac
 if [ "$(cat "$CONFDIR/unbound.pid" 2>/dev/null)" = "$CC_PID" ]; then
@@ -237,6 +244,17 @@ if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names
   ok "SIGHUP with a missing block-file: fails naming $t:$line"
 else
   bad "reload error names FILE:LINE" "no such line" "$WORK/curvecache.log"
+fi
+sed -i -e '/blocked.names/d' -e 's|root-hints: "root.hints"|root-hints: "gone.hints"|' \
+  "$CONF"
+line=$(grep -n 'gone.hints' "$CONF" | cut -d: -f1)
+cc_hup reload_failed
+if grep -q "event=reload_failed .*$CONF:$line: root-hints $CONFDIR/gone.hints" \
+  "$WORK/curvecache.log"; then
+  ok "SIGHUP with a missing root-hints: fails naming $t:$line"
+else
+  bad "reload error names root-hints' FILE:LINE" "no such line" \
+    "$WORK/curvecache.log"
 fi
 ask afterfail www.plain.test A NOERROR "192.0.2.10"
 cc_clean_stop "unbound.conf"

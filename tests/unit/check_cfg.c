@@ -991,6 +991,7 @@ START_TEST(test_sample_file)
 	memset(c.file, 0, sizeof c.file);
 	memset(dflt.root_hints, 0, sizeof dflt.root_hints);
 	memset(c.root_hints, 0, sizeof c.root_hints);
+	memset(c.root_hints_at, 0, sizeof c.root_hints_at);
 	ck_assert_msg(memcmp(&c, &dflt, sizeof c) == 0,
 	              "etc/curvecache.conf differs from the defaults");
 }
@@ -1161,6 +1162,8 @@ START_TEST(test_relative_paths)
 	ck_assert_msg(load("main.conf") == 0, "%s", err);
 	snprintf(want, sizeof want, "%s/sub/my hints", incdir);
 	ck_assert_str_eq(c.root_hints, want);
+	snprintf(want, sizeof want, "%s/sub/z.conf:1", incdir);
+	ck_assert_str_eq(c.root_hints_at, want);
 	snprintf(want, sizeof want, "%s/sub/hosts", incdir);
 	ck_assert_str_eq(c.local_data_file, want);
 	snprintf(want, sizeof want, "%s/sub/../block", incdir);
