@@ -62,6 +62,10 @@ static const char *const cfg_lz_names[CFG_LZ_COUNT] = { CFG_LZ_NAMES };
 
 static pthread_mutex_t cfg_local_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cfg_local *cfg_local_sealed; /**< the registry */
+/** The list this thread is reading into: not sealed yet. A config whose
+ *  reading failed is thrown away with its list unsealed; the next list
+ *  this thread opens frees it. */
+static _Thread_local struct cfg_local *cfg_local_reading;
 
 int cfg_lz_type_parse(const char *s)
 {
@@ -126,6 +130,8 @@ static struct cfg_local *local_open(struct cfg *c)
 
 	if (old != NULL && !old->sealed)
 		return (struct cfg_local *)old; /* ours while reading */
+	local_free(cfg_local_reading);          /* of a config that failed */
+	cfg_local_reading = NULL;
 	l = calloc(1, sizeof(*l));
 	if (l == NULL)
 		return NULL;
@@ -139,6 +145,7 @@ static struct cfg_local *local_open(struct cfg *c)
 		l->ndata = old->ndata;
 	}
 	c->local = l;
+	cfg_local_reading = l;
 	return l;
 }
 
@@ -430,6 +437,8 @@ void cfg_local_seal(struct cfg *c)
 
 	if (l == NULL || l->sealed)
 		return;
+	if (cfg_local_reading == l)
+		cfg_local_reading = NULL;
 	l->hash = fnv(fnv(CFG_FNV_OFFSET, l->z.p, l->z.len), l->d.p, l->d.len);
 	pthread_mutex_lock(&cfg_local_lock);
 	for (s = cfg_local_sealed; s != NULL; s = s->next)
