@@ -373,6 +373,21 @@ int cfg_local_data_add(struct cfg *c, char *value, bool ptr, char *why,
 	return 0;
 }
 
+int cfg_opt_local_zone(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
+}
+
+int cfg_opt_local_data(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, false, x->why, sizeof x->why);
+}
+
+int cfg_opt_local_data_ptr(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, true, x->why, sizeof x->why);
+}
+
 void cfg_local_counts(const struct cfg *c, size_t *zones, size_t *data)
 {
 	*zones = c->local != NULL ? c->local->nzones : 0;
