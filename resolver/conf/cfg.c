@@ -478,23 +478,6 @@ static int opt_stub_zone(struct cfg_ctx *x, char *v)
 	return opt_zone(x, v, x->c->stub, &x->c->n_stub, true);
 }
 
-/* local-zone: NAME TYPE, local-data: "RR", local-data-ptr: "ADDR NAME"
- * (cfg_local.c). */
-static int opt_local_zone(struct cfg_ctx *x, char *v)
-{
-	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
-}
-
-static int opt_local_data(struct cfg_ctx *x, char *v)
-{
-	return cfg_local_data_add(x->c, v, false, x->why, sizeof x->why);
-}
-
-static int opt_local_data_ptr(struct cfg_ctx *x, char *v)
-{
-	return cfg_local_data_add(x->c, v, true, x->why, sizeof x->why);
-}
-
 /* private-address: PREFIX, private-domain: NAME (cfg_zone.c). */
 static int opt_private_address(struct cfg_ctx *x, char *v)
 {
@@ -562,9 +545,9 @@ static const struct {
 	{ "stub-zone", opt_stub_zone, false },
 	{ "local-data-file", opt_local_data_file, true },
 	{ "block-file", opt_block_file, true },
-	{ "local-zone", opt_local_zone, false },
-	{ "local-data", opt_local_data, false },
-	{ "local-data-ptr", opt_local_data_ptr, false },
+	{ "local-zone", cfg_opt_local_zone, false },
+	{ "local-data", cfg_opt_local_data, false },
+	{ "local-data-ptr", cfg_opt_local_data_ptr, false },
 	{ "user", opt_user, true },
 	{ "control-socket", opt_control_socket, true },
 	{ "log-level", opt_log_level, false },

@@ -1,7 +1,8 @@
 /*
  * resolver/conf/cfg_int.h - what the files of the config parser share:
- * cfg.c (options), cfg_file.c (lines, files, include), cfg_zone.c (names)
- * and cfg_dnssec.c (the DNSSEC lists); nothing else includes it.
+ * cfg.c (options), cfg_file.c (lines, files, include), cfg_zone.c (names),
+ * cfg_dnssec.c (the DNSSEC lists) and cfg_local.c (local zones and data);
+ * nothing else includes it.
  */
 #ifndef CURVECACHE_RESOLVER_CFG_INT_H
 #define CURVECACHE_RESOLVER_CFG_INT_H
@@ -220,5 +221,11 @@ int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v);
 int cfg_opt_add_holddown(struct cfg_ctx *x, char *v);
 int cfg_opt_del_holddown(struct cfg_ctx *x, char *v);
 int cfg_opt_keep_missing(struct cfg_ctx *x, char *v);
+
+/** local-zone: NAME TYPE, local-data: "RR", local-data-ptr: "ADDR NAME"
+ *  (repeatable; cfg_local.c). */
+int cfg_opt_local_zone(struct cfg_ctx *x, char *v);
+int cfg_opt_local_data(struct cfg_ctx *x, char *v);
+int cfg_opt_local_data_ptr(struct cfg_ctx *x, char *v);
 
 #endif /* CURVECACHE_RESOLVER_CFG_INT_H */

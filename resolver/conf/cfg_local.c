@@ -62,6 +62,10 @@ static const char *const cfg_lz_names[CFG_LZ_COUNT] = { CFG_LZ_NAMES };
 
 static pthread_mutex_t cfg_local_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cfg_local *cfg_local_sealed; /**< the registry */
+/** The list this thread is reading into: not sealed yet. A config whose
+ *  reading failed is thrown away with its list unsealed; the next list
+ *  this thread opens frees it. */
+static _Thread_local struct cfg_local *cfg_local_reading;
 
 int cfg_lz_type_parse(const char *s)
 {
@@ -126,6 +130,8 @@ static struct cfg_local *local_open(struct cfg *c)
 
 	if (old != NULL && !old->sealed)
 		return (struct cfg_local *)old; /* ours while reading */
+	local_free(cfg_local_reading);          /* of a config that failed */
+	cfg_local_reading = NULL;
 	l = calloc(1, sizeof(*l));
 	if (l == NULL)
 		return NULL;
@@ -139,6 +145,7 @@ static struct cfg_local *local_open(struct cfg *c)
 		l->ndata = old->ndata;
 	}
 	c->local = l;
+	cfg_local_reading = l;
 	return l;
 }
 
@@ -366,6 +373,21 @@ int cfg_local_data_add(struct cfg *c, char *value, bool ptr, char *why,
 	return 0;
 }
 
+int cfg_opt_local_zone(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
+}
+
+int cfg_opt_local_data(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, false, x->why, sizeof x->why);
+}
+
+int cfg_opt_local_data_ptr(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, true, x->why, sizeof x->why);
+}
+
 void cfg_local_counts(const struct cfg *c, size_t *zones, size_t *data)
 {
 	*zones = c->local != NULL ? c->local->nzones : 0;
@@ -430,6 +452,8 @@ void cfg_local_seal(struct cfg *c)
 
 	if (l == NULL || l->sealed)
 		return;
+	if (cfg_local_reading == l)
+		cfg_local_reading = NULL;
 	l->hash = fnv(fnv(CFG_FNV_OFFSET, l->z.p, l->z.len), l->d.p, l->d.len);
 	pthread_mutex_lock(&cfg_local_lock);
 	for (s = cfg_local_sealed; s != NULL; s = s->next)
