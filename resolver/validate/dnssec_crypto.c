@@ -21,10 +21,39 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 
+/** The bytes of a key's identity: SHA-256 of its algorithm and key. */
+#define KEY_ID_BYTES 32
+
 struct dnssec_pubkey {
 	EVP_PKEY *pkey;
 	uint8_t alg;
+	uint8_t id[KEY_ID_BYTES];
 };
+
+/** Each thread's table of verifications that succeeded: sets of
+ *  VMEMO_WAYS entries (a power of 2 of them), each holding the key's
+ *  identity, the signature and the signed data whole (no more than
+ *  VMEMO_BYTES of both: larger ones are not kept), the least recently
+ *  used of a set replaced. The same NSEC3 and SOA RRsets come signed in
+ *  answer after answer of a zone (RFC 5155 section 7.2: each name error
+ *  carries its closest encloser's and wildcard's records); a hit
+ *  compares every byte, so it gives what the math would. */
+#define VMEMO_SETS 8
+#define VMEMO_WAYS 4
+#define VMEMO_BYTES 1024
+/** Signature bytes the table's index is taken from. */
+#define VMEMO_INDEX_BYTES 8
+
+struct vmemo {
+	uint32_t used; /* the thread's clock at the last use; 0: empty */
+	uint16_t siglen, len;
+	uint8_t id[KEY_ID_BYTES];
+	uint8_t buf[VMEMO_BYTES]; /* the signature, then the data */
+};
+
+static _Thread_local struct vmemo vmemo[VMEMO_SETS][VMEMO_WAYS];
+static _Thread_local uint32_t vmemo_clock;
+static _Thread_local unsigned long vmemo_hit;
 
 /* DER of an ECDSA signature of P-384: SEQUENCE of two INTEGERs of at
  * most 49 bytes each, with their headers. */
@@ -154,6 +183,22 @@ static int make_key(const struct dnssec_dnskey *k, EVP_PKEY **pkey)
 	}
 }
 
+/* A key's identity for the table of verifications; 0 on failure. */
+static int key_id(const struct dnssec_dnskey *k, uint8_t id[KEY_ID_BYTES])
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned n = 0;
+	int ok;
+
+	ok = ctx != NULL && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
+	     EVP_DigestUpdate(ctx, &k->alg, 1) == 1 &&
+	     (k->keylen == 0 ||
+	      EVP_DigestUpdate(ctx, k->key, k->keylen) == 1) &&
+	     EVP_DigestFinal_ex(ctx, id, &n) == 1 && n == KEY_ID_BYTES;
+	EVP_MD_CTX_free(ctx);
+	return ok;
+}
+
 int dnssec_pubkey_new(const struct dnssec_dnskey *k,
                       struct dnssec_pubkey **out)
 {
@@ -175,6 +220,10 @@ int dnssec_pubkey_new(const struct dnssec_dnskey *k,
 	}
 	pk->pkey = pkey;
 	pk->alg = k->alg;
+	if (!key_id(k, pk->id)) {
+		dnssec_pubkey_free(pk);
+		return DNSSEC_ECRYPTO;
+	}
 	*out = pk;
 	return DNSSEC_OK;
 }
@@ -257,15 +306,56 @@ static int sig_form(const struct dnssec_pubkey *pk, const uint8_t **sig,
 	return *siglen == want ? DNSSEC_OK : DNSSEC_ESIGLEN;
 }
 
-int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
+/* The set of the table a signature falls in. */
+static struct vmemo *vmemo_set(const uint8_t *sig, size_t siglen)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < siglen && i < VMEMO_INDEX_BYTES; i++)
+		h = (h ^ sig[i]) * 16777619u;
+	return vmemo[h & (VMEMO_SETS - 1)];
+}
+
+/* The entry of the set that holds this verification, or NULL; *lru:
+ * the one to replace. */
+static struct vmemo *vmemo_find(struct vmemo *set, const uint8_t *id,
+                                const uint8_t *sig, size_t siglen,
+                                const uint8_t *data, size_t len,
+                                struct vmemo **lru)
+{
+	unsigned i;
+
+	*lru = set;
+	for (i = 0; i < VMEMO_WAYS; i++) {
+		struct vmemo *m = &set[i];
+
+		if (m->used != 0 && m->siglen == siglen && m->len == len &&
+		    memcmp(m->id, id, KEY_ID_BYTES) == 0 &&
+		    memcmp(m->buf, sig, siglen) == 0 &&
+		    memcmp(m->buf + siglen, data, len) == 0)
+			return m;
+		if (m->used == 0 ||
+		    (uint32_t)(vmemo_clock - m->used) >
+		            (uint32_t)(vmemo_clock - (*lru)->used))
+			*lru = m;
+	}
+	return NULL;
+}
+
+unsigned long dnssec_verify_memo_hits(void)
+{
+	return vmemo_hit;
+}
+
+/* The signature checked by libcrypto. */
+static int pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
                          size_t siglen, const uint8_t *data, size_t len)
 {
 	uint8_t der[ECDSA_DER_MAX];
 	EVP_MD_CTX *ctx;
 	int rc;
 
-	if (pk == NULL || (sig == NULL && siglen > 0) || data == NULL)
-		return DNSSEC_EINVAL;
 	rc = sig_form(pk, &sig, &siglen, der);
 	if (rc != DNSSEC_OK)
 		return rc;
@@ -281,4 +371,33 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 	if (rc != DNSSEC_OK)
 		ERR_clear_error();
 	return rc;
+}
+
+int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
+                         size_t siglen, const uint8_t *data, size_t len)
+{
+	struct vmemo *set, *m, *lru;
+	int rc;
+
+	if (pk == NULL || (sig == NULL && siglen > 0) || data == NULL)
+		return DNSSEC_EINVAL;
+	if (siglen > VMEMO_BYTES || len > VMEMO_BYTES - siglen)
+		return pubkey_verify(pk, sig, siglen, data, len);
+	set = vmemo_set(sig, siglen);
+	m = vmemo_find(set, pk->id, sig, siglen, data, len, &lru);
+	if (m != NULL) {
+		vmemo_hit++;
+		m->used = ++vmemo_clock ? vmemo_clock : ++vmemo_clock;
+		return DNSSEC_OK;
+	}
+	rc = pubkey_verify(pk, sig, siglen, data, len);
+	if (rc != DNSSEC_OK)
+		return rc;
+	lru->used = ++vmemo_clock ? vmemo_clock : ++vmemo_clock;
+	lru->siglen = (uint16_t)siglen;
+	lru->len = (uint16_t)len;
+	memcpy(lru->id, pk->id, KEY_ID_BYTES);
+	memcpy(lru->buf, sig, siglen);
+	memcpy(lru->buf + siglen, data, len);
+	return DNSSEC_OK;
 }
