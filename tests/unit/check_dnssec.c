@@ -137,21 +137,23 @@ END_TEST
 
 /* RFC 6605 section 6.1 and 6.2: randomized signatures, so the RFC's own
  * signatures over the RFC's data. */
+/* RFC 6605 section 6.1: ECDSAP256SHA256 over www.example.net. A. */
+static const struct sigtext t13 = { 1,
+	                            13,
+	                            3,
+	                            3600,
+	                            "20100909100439",
+	                            "20100812100439",
+	                            55648,
+	                            "example.net.",
+	                            R6605_SIG13 };
+
 /* Each thread's table of verifications that succeeded
  * (dnssec_crypto.c): the RFC 6605 signature verified twice, the second
  * from the table; the same signature over other data, or a changed
  * signature, still fails. */
 START_TEST(test_verify_memo)
 {
-	static const struct sigtext t13 = { 1,
-		                            13,
-		                            3,
-		                            3600,
-		                            "20100909100439",
-		                            "20100812100439",
-		                            55648,
-		                            "example.net.",
-		                            R6605_SIG13 };
 	static const uint8_t other[] = { 192, 0, 2, 2 };
 	unsigned long hits = dnssec_verify_memo_hits();
 	uint8_t key[600], sig[600];
@@ -180,15 +182,6 @@ END_TEST
 
 START_TEST(test_ecdsa)
 {
-	static const struct sigtext t13 = { 1,
-		                            13,
-		                            3,
-		                            3600,
-		                            "20100909100439",
-		                            "20100812100439",
-		                            55648,
-		                            "example.net.",
-		                            R6605_SIG13 };
 	static const struct sigtext t14 = { 1,
 		                            14,
 		                            3,
