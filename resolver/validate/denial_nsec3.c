@@ -242,17 +242,20 @@ static int n3_level(struct n3_walk *w, unsigned k)
 	return n3_hash(w->d, w->c, w->qname + off, w->qlen - off, w->h[k]);
 }
 
+/** n3_up: no record matches the level (no dnssec_status is negative). */
+#define N3_WALK_ON (-1)
+
 /* The walk up's step at level b: DNSSEC_OK if a record matches it, the
  * encloser (RFC 5155 section 8.3: the longest ancestor matched, neither
  * qname, a delegation nor a DNAME) whose next closer name, hashed the
- * step before, is covered; DNSSEC_ENOPROOF if it matches otherwise; 1
- * if nothing matches (go on). */
+ * step before, is covered; DNSSEC_ENOPROOF if it matches otherwise;
+ * N3_WALK_ON if nothing matches. */
 static int n3_up(struct n3_walk *w, unsigned b, size_t *ce, int *optout)
 {
 	struct n3_rr v;
 
 	if (!n3_find(w->d, w->c, w->h[b], 0, &v))
-		return 1;
+		return N3_WALK_ON;
 	if (b == w->n || denial_cut(v.bm, v.bmlen) ||
 	    !n3_find(w->d, w->c, w->h[b + 1], 1, &v))
 		return DNSSEC_ENOPROOF;
@@ -303,7 +306,8 @@ static int n3_encloser(const struct dnssec_denial *d, const struct n3_chain *c,
 		rc = b == w.n && qh != NULL ? DNSSEC_OK : n3_level(&w, b);
 		if (b == w.n && qh != NULL)
 			memcpy(w.h[b], qh, N3_HASH);
-		if (rc != DNSSEC_OK || (rc = n3_up(&w, b, ce, optout)) != 1)
+		if (rc != DNSSEC_OK ||
+		    (rc = n3_up(&w, b, ce, optout)) != N3_WALK_ON)
 			return rc;
 		b--;
 	}
