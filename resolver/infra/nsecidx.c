@@ -185,6 +185,8 @@ static struct nsecidx_zone *zone_get(struct nsecidx *x, const uint8_t *name,
 	x->newest = z;
 	x->bytes += sizeof(*z);
 	x->nzones++;
+	if (len > x->zone_len_max)
+		x->zone_len_max = len;
 	return z;
 }
 

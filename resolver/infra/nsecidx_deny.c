@@ -6,6 +6,7 @@
  */
 #include "nsecidx_int.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "validate/denial.h"
@@ -22,6 +23,7 @@ struct nsecidx_cand {
 	const struct nsecidx_rec *rec[NSECIDX_CANDIDATES];
 	struct dnssec_nsec rr[NSECIDX_CANDIDATES];
 	bool off[NSECIDX_CANDIDATES]; /* left out by the pruning */
+	bool own[NSECIDX_CANDIDATES]; /* NSEC3: qname's or an ancestor's */
 	size_t n;
 };
 
@@ -37,6 +39,9 @@ struct nsecidx_zone *nsecidx_zone_closest(struct nsecidx *x,
 
 	if (parent && len > 1)
 		pos = 1 + (size_t)name[0];
+	/* Names longer than every zone's are none (a deep question). */
+	while (len - pos > x->zone_len_max && name[pos] != 0)
+		pos += 1 + (size_t)name[pos];
 	while (pos < len) {
 		struct nsecidx_zone *z = nsecidx_zone_find(x, name + pos,
 		                                           len - pos);
@@ -75,35 +80,39 @@ const struct nsecidx_rec *nsecidx_zone_at(struct nsecidx *x,
 	return NULL;
 }
 
-/* Add the live record at or before name (nsecidx_zone_at). */
-static void cand_add(struct nsecidx *x, struct nsecidx_zone *z,
-                     struct nsecidx_cand *c, const uint8_t *name, size_t len,
-                     time_t now)
+/* Add the live record at or before name (nsecidx_zone_at); it, or
+ * NULL. */
+static const struct nsecidx_rec *
+cand_add(struct nsecidx *x, struct nsecidx_zone *z, struct nsecidx_cand *c,
+         const uint8_t *name, size_t len, time_t now)
 {
 	const struct nsecidx_rec *r;
 	size_t i;
 
 	if (c->n >= NSECIDX_CANDIDATES ||
 	    (r = nsecidx_zone_at(x, z, name, len, now)) == NULL)
-		return;
+		return NULL;
 	for (i = 0; i < c->n; i++)
 		if (c->rec[i] == r)
-			return;
+			return r;
 	c->rec[c->n] = r;
 	c->rr[c->n] = (struct dnssec_nsec){ nsecidx_rec_owner(r), r->ownerlen,
 		                            r->type, nsecidx_rec_rdata(r),
 		                            r->rdlen };
 	c->n++;
+	return r;
 }
 
 /* NSEC3: add the record at or before the hash of name (its owner
- * <base32hex>.zone in the zone's order), if the budget allows. */
+ * <base32hex>.zone in the zone's order), if the budget allows; anc:
+ * name is qname or an ancestor, whose own record is marked c->own. */
 static void cand_hash(struct nsecidx *x, struct nsecidx_zone *z,
                       struct nsecidx_cand *c, const uint8_t *name, size_t len,
-                      time_t now, unsigned *hashes)
+                      time_t now, unsigned *hashes, bool anc)
 {
 	uint8_t h[DNSSEC_NSEC3_HASH_BYTES], owner[WIRE_NAME_MAX];
-	size_t tlen = 0;
+	const struct nsecidx_rec *r;
+	size_t i, tlen = 0;
 
 	if (*hashes == 0 ||
 	    1 + DNSSEC_NSEC3_LABEL_LEN + z->namelen > WIRE_NAME_MAX)
@@ -117,18 +126,25 @@ static void cand_hash(struct nsecidx *x, struct nsecidx_zone *z,
 		return;
 	owner[0] = (uint8_t)tlen;
 	memcpy(owner + 1 + tlen, z->name, z->namelen);
-	cand_add(x, z, c, owner, 1 + tlen + z->namelen, now);
+	r = cand_add(x, z, c, owner, 1 + tlen + z->namelen, now);
+	if (!anc || r == NULL ||
+	    !wire_name_equal(nsecidx_rec_owner(r), r->ownerlen, owner,
+	                     1 + tlen + z->namelen))
+		return;
+	for (i = 0; i < c->n; i++)
+		if (c->rec[i] == r)
+			c->own[i] = true;
 }
 
 /* Add the candidate for name: by name (NSEC) or by hash (NSEC3). */
 static void cand_name(struct nsecidx *x, struct nsecidx_zone *z,
                       struct nsecidx_cand *c, const uint8_t *name, size_t len,
-                      time_t now, unsigned *hashes)
+                      time_t now, unsigned *hashes, bool anc)
 {
 	if (z->n3.set)
-		cand_hash(x, z, c, name, len, now, hashes);
+		cand_hash(x, z, c, name, len, now, hashes, anc);
 	else
-		cand_add(x, z, c, name, len, now);
+		(void)cand_add(x, z, c, name, len, now);
 }
 
 /* The candidates for qname: for it, for the wildcard of each ancestor
@@ -136,25 +152,26 @@ static void cand_name(struct nsecidx *x, struct nsecidx_zone *z,
  * ancestor, closest first. */
 static void cand_collect(struct nsecidx *x, struct nsecidx_zone *z,
                          struct nsecidx_cand *c, const uint8_t *qname,
-                         size_t qlen, time_t now)
+                         size_t qlen, time_t now, unsigned levels)
 {
 	uint8_t wc[WIRE_NAME_MAX];
 	size_t pos = 0;
 	unsigned hashes = NSECIDX_HASHES;
 
-	c->n = 0;
-	cand_name(x, z, c, qname, qlen, now, &hashes);
-	while (qlen - pos > z->namelen && qname[pos] != 0) {
+	memset(c, 0, sizeof *c);
+	cand_name(x, z, c, qname, qlen, now, &hashes, true);
+	while (qlen - pos > z->namelen && qname[pos] != 0 && levels-- > 0 &&
+	       (hashes > 0 || !z->n3.set)) {
 		pos += 1 + (size_t)qname[pos];
 		if (z->n3.set)
 			cand_hash(x, z, c, qname + pos, qlen - pos, now,
-			          &hashes);
+			          &hashes, true);
 		if (qlen - pos + 2 > WIRE_NAME_MAX)
 			continue;
 		wc[0] = 1;
 		wc[1] = '*';
 		memcpy(wc + 2, qname + pos, qlen - pos);
-		cand_name(x, z, c, wc, qlen - pos + 2, now, &hashes);
+		cand_name(x, z, c, wc, qlen - pos + 2, now, &hashes, false);
 	}
 }
 
@@ -168,10 +185,19 @@ static enum nsecidx_verdict prove(const struct nsecidx_zone *z,
 	struct dnssec_denial d;
 	unsigned hashes = NSECIDX_PROOF_HASHES;
 	size_t i, n = 0;
+	bool own = false;
 
 	for (i = 0; i < c->n; i++)
-		if (!c->off[i])
+		if (!c->off[i]) {
 			rr[n++] = c->rr[i];
+			own = own || c->own[i];
+		}
+	/* Every NSEC3 denial rests on the record of qname or of an
+	 * ancestor (RFC 5155 section 8): without one among the candidates
+	 * (none found, or the pruning left it out) the proof would only
+	 * walk every level in vain. */
+	if (z->n3.set && !own)
+		return NSECIDX_NONE;
 	d = (struct dnssec_denial){
 		rr,     n, z->name, z->namelen, DNSSEC_NSEC3_ITERATIONS_MAX,
 		&hashes
@@ -181,6 +207,29 @@ static enum nsecidx_verdict prove(const struct nsecidx_zone *z,
 	if (dnssec_deny_name(&d, qname, qlen) == DNSSEC_OK)
 		return NSECIDX_NXDOMAIN;
 	return NSECIDX_NONE;
+}
+
+/* The candidates and the verdict. NSEC3: first those of qname, its
+ * parent and the parent's wildcard only (a name error below a name the
+ * zone holds, or a no data at qname: three hashes, and few candidates
+ * for the pruning), then all. */
+static enum nsecidx_verdict collect_prove(struct nsecidx *x,
+                                          struct nsecidx_zone *z,
+                                          struct nsecidx_cand *c,
+                                          const uint8_t *qname, size_t qlen,
+                                          uint16_t qtype, time_t now)
+{
+	enum nsecidx_verdict v = NSECIDX_NONE;
+
+	if (z->n3.set) {
+		cand_collect(x, z, c, qname, qlen, now, 1);
+		v = prove(z, c, qname, qlen, qtype);
+	}
+	if (v == NSECIDX_NONE) {
+		cand_collect(x, z, c, qname, qlen, now, UINT_MAX);
+		v = prove(z, c, qname, qlen, qtype);
+	}
+	return v;
 }
 
 /* Leave out every candidate the proof holds without. */
@@ -276,10 +325,8 @@ enum nsecidx_verdict nsecidx_deny(struct nsecidx *x, const uint8_t *qname,
 	pthread_mutex_lock(&x->lock);
 	z = nsecidx_zone_closest(x, qname, qlen, qtype == WIRE_TYPE_DS, true,
 	                         now);
-	if (z != NULL) {
-		cand_collect(x, z, &c, qname, qlen, now);
-		v = prove(z, &c, qname, qlen, qtype);
-	}
+	if (z != NULL)
+		v = collect_prove(x, z, &c, qname, qlen, qtype, now);
 	if (v != NSECIDX_NONE) {
 		prune(z, &c, qname, qlen, qtype, v);
 		if (!answer_build(z, &c, ttl_max, now, out)) {

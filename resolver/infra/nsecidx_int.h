@@ -51,6 +51,7 @@ struct nsecidx_zone {
 struct nsecidx {
 	pthread_mutex_t lock;
 	size_t max_bytes, bytes, nzones, nrec;
+	size_t zone_len_max; /* no zone's name is longer (may be none) */
 	struct nsecidx_zone *bucket[NSECIDX_BUCKETS];
 	struct nsecidx_zone *oldest, *newest;
 };

@@ -51,12 +51,18 @@ struct n3_rr {
 	size_t bmlen;
 };
 
-/* The chain a proof uses. */
+/** Records of a chain parsed once per proof (more: parsed each time). */
+#define N3_PARSED_MAX 32
+
+/* The chain a proof uses, and its records parsed if they fit. */
 struct n3_chain {
 	uint8_t alg;
 	uint16_t iter;
 	const uint8_t *salt;
 	size_t saltlen;
+	size_t n; /* records in rr, if parsed */
+	int parsed;
+	struct n3_rr rr[N3_PARSED_MAX];
 };
 
 /* The RDATA fields; 0 if it does not parse to its end. */
@@ -110,6 +116,24 @@ static enum n3_kind n3_get(const struct dnssec_denial *d, size_t i,
 	return v->iter > d->max_iterations ? N3_OVER_CAP : N3_USABLE;
 }
 
+static int n3_of(const struct dnssec_denial *d, size_t i,
+                 const struct n3_chain *c, struct n3_rr *v);
+
+/* The records of chain c from record i on, parsed into c->rr if they
+ * fit (c->parsed). */
+static void n3_parse(const struct dnssec_denial *d, struct n3_chain *c,
+                     size_t i)
+{
+	c->n = 0;
+	for (; i < d->count; i++) {
+		if (c->n == N3_PARSED_MAX)
+			return;
+		if (n3_of(d, i, c, &c->rr[c->n]))
+			c->n++;
+	}
+	c->parsed = 1;
+}
+
 /* The chain of the first usable record. */
 static int n3_chain(const struct dnssec_denial *d, struct n3_chain *c)
 {
@@ -117,6 +141,7 @@ static int n3_chain(const struct dnssec_denial *d, struct n3_chain *c)
 	int over = 0, unsup = 0;
 	size_t i;
 
+	c->parsed = 0;
 	for (i = 0; i < d->count; i++) {
 		switch (n3_get(d, i, &v)) {
 		case N3_USABLE:
@@ -124,6 +149,7 @@ static int n3_chain(const struct dnssec_denial *d, struct n3_chain *c)
 			c->iter = v.iter;
 			c->salt = v.salt;
 			c->saltlen = v.saltlen;
+			n3_parse(d, c, i);
 			return DNSSEC_OK;
 		case N3_OVER_CAP: over = 1; break;
 		case N3_UNSUPPORTED: unsup = 1; break;
@@ -161,6 +187,15 @@ static int n3_find(const struct dnssec_denial *d, const struct n3_chain *c,
 {
 	size_t i;
 
+	if (c->parsed) {
+		for (i = 0; i < c->n; i++)
+			if (cover ? n3_covers(&c->rr[i], h) :
+			            memcmp(c->rr[i].hash, h, N3_HASH) == 0) {
+				*v = c->rr[i];
+				return 1;
+			}
+		return 0;
+	}
 	for (i = 0; i < d->count; i++)
 		if (n3_of(d, i, c, v) &&
 		    (cover ? n3_covers(v, h) :
@@ -207,17 +242,20 @@ static int n3_level(struct n3_walk *w, unsigned k)
 	return n3_hash(w->d, w->c, w->qname + off, w->qlen - off, w->h[k]);
 }
 
+/** n3_up: no record matches the level (no dnssec_status is negative). */
+#define N3_WALK_ON (-1)
+
 /* The walk up's step at level b: DNSSEC_OK if a record matches it, the
  * encloser (RFC 5155 section 8.3: the longest ancestor matched, neither
  * qname, a delegation nor a DNAME) whose next closer name, hashed the
- * step before, is covered; DNSSEC_ENOPROOF if it matches otherwise; 1
- * if nothing matches (go on). */
+ * step before, is covered; DNSSEC_ENOPROOF if it matches otherwise;
+ * N3_WALK_ON if nothing matches. */
 static int n3_up(struct n3_walk *w, unsigned b, size_t *ce, int *optout)
 {
 	struct n3_rr v;
 
 	if (!n3_find(w->d, w->c, w->h[b], 0, &v))
-		return 1;
+		return N3_WALK_ON;
 	if (b == w->n || denial_cut(v.bm, v.bmlen) ||
 	    !n3_find(w->d, w->c, w->h[b + 1], 1, &v))
 		return DNSSEC_ENOPROOF;
@@ -268,7 +306,8 @@ static int n3_encloser(const struct dnssec_denial *d, const struct n3_chain *c,
 		rc = b == w.n && qh != NULL ? DNSSEC_OK : n3_level(&w, b);
 		if (b == w.n && qh != NULL)
 			memcpy(w.h[b], qh, N3_HASH);
-		if (rc != DNSSEC_OK || (rc = n3_up(&w, b, ce, optout)) != 1)
+		if (rc != DNSSEC_OK ||
+		    (rc = n3_up(&w, b, ce, optout)) != N3_WALK_ON)
 			return rc;
 		b--;
 	}

@@ -378,6 +378,13 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 	MUST_CHECK;
 
 /**
+ * How many of this thread's dnssec_pubkey_verify calls were answered by
+ * its memo of verifications that succeeded (dnssec_memo.h: the same key,
+ * signature and data; for tests and profiles).
+ */
+unsigned long dnssec_verify_memo_hits(void);
+
+/**
  * All of it for one RRSIG, one DNSKEY and one RRset: parse both RDATAs,
  * dnssec_rrsig_check, dnssec_signed_data, build the key and verify.
  * @param set: the RRset.

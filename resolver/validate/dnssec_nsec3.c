@@ -6,7 +6,7 @@
  * SHA-1: the caller's cap is checked before anything is hashed
  * (CVE-2023-50868; RFC 9276 section 3.2).
  *
- * Each thread keeps the last hashes it took, a small direct-mapped
+ * Each thread keeps the last hashes it took, a small set-associative
  * table keyed by the whole input (lowercased name, salt, iterations):
  * a flood of names below one deep encloser, or the many proofs of one
  * aggressive lookup, hash the same ancestors and wildcards again and
@@ -22,8 +22,10 @@
 /** The largest NSEC3 salt (a one-byte length field). */
 #define NSEC3_SALT_MAX 255
 
-/** Entries of each thread's table of hashes (a power of 2). */
-#define NSEC3_MEMO_SLOTS 128
+/** Each thread's table of hashes: sets of NSEC3_MEMO_WAYS entries (a
+ *  power of 2 of them), the least recently used of a set replaced. */
+#define NSEC3_MEMO_SETS 32
+#define NSEC3_MEMO_WAYS 4
 /** FNV-1a, 32 bits: the table's index. */
 #define NSEC3_FNV_BASIS 2166136261u
 #define NSEC3_FNV_PRIME 16777619u
@@ -32,18 +34,21 @@ static const char b32hex_alphabet[] = "0123456789abcdefghijklmnopqrstuv";
 
 /* One hash taken: its input (namelen 0: empty) and its digest. */
 struct nsec3_memo {
+	uint32_t used; /* the thread's clock at the last use */
 	uint16_t iterations;
 	uint8_t namelen, saltlen;
 	uint8_t out[DNSSEC_NSEC3_HASH_BYTES];
 	uint8_t key[WIRE_NAME_MAX + NSEC3_SALT_MAX]; /* name, then salt */
 };
 
-static _Thread_local struct nsec3_memo nsec3_memo[NSEC3_MEMO_SLOTS];
+static _Thread_local struct nsec3_memo nsec3_memo[NSEC3_MEMO_SETS]
+						 [NSEC3_MEMO_WAYS];
+static _Thread_local uint32_t nsec3_memo_clock;
 static _Thread_local unsigned long nsec3_memo_hit;
 
-/* The slot of a lowercased name with these parameters. */
-static struct nsec3_memo *memo_slot(const uint8_t *name, size_t namelen,
-                                    size_t saltlen, uint16_t iterations)
+/* The set of a lowercased name with these parameters. */
+static struct nsec3_memo *memo_set(const uint8_t *name, size_t namelen,
+                                   size_t saltlen, uint16_t iterations)
 {
 	uint32_t h = NSEC3_FNV_BASIS;
 	size_t i;
@@ -52,7 +57,7 @@ static struct nsec3_memo *memo_slot(const uint8_t *name, size_t namelen,
 		h = (h ^ name[i]) * NSEC3_FNV_PRIME;
 	h = (h ^ (uint32_t)saltlen) * NSEC3_FNV_PRIME;
 	h = (h ^ iterations) * NSEC3_FNV_PRIME;
-	return &nsec3_memo[h & (NSEC3_MEMO_SLOTS - 1)];
+	return nsec3_memo[h & (NSEC3_MEMO_SETS - 1)];
 }
 
 /* Whether slot m holds this input. */
@@ -107,7 +112,8 @@ int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
                       uint8_t out[DNSSEC_NSEC3_HASH_BYTES])
 {
 	uint8_t lower[WIRE_NAME_MAX];
-	struct nsec3_memo *m;
+	struct nsec3_memo *set, *m;
+	unsigned i;
 	int rc;
 
 	if (name == NULL || out == NULL || (salt == NULL && saltlen > 0))
@@ -121,15 +127,24 @@ int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
 		return DNSSEC_EFORMAT;
 	memcpy(lower, name, namelen);
 	wire_name_lower(lower, namelen);
-	m = memo_slot(lower, namelen, saltlen, iterations);
-	if (memo_holds(m, lower, namelen, salt, saltlen, iterations)) {
-		nsec3_memo_hit++;
-		memcpy(out, m->out, DNSSEC_NSEC3_HASH_BYTES);
-		return DNSSEC_OK;
+	set = memo_set(lower, namelen, saltlen, iterations);
+	m = set;
+	for (i = 0; i < NSEC3_MEMO_WAYS; i++) {
+		if (memo_holds(&set[i], lower, namelen, salt, saltlen,
+		               iterations)) {
+			nsec3_memo_hit++;
+			set[i].used = ++nsec3_memo_clock;
+			memcpy(out, set[i].out, DNSSEC_NSEC3_HASH_BYTES);
+			return DNSSEC_OK;
+		}
+		if ((uint32_t)(nsec3_memo_clock - set[i].used) >
+		    (uint32_t)(nsec3_memo_clock - m->used))
+			m = &set[i]; /* the least recently used */
 	}
 	rc = nsec3_digest(iterations, salt, saltlen, lower, namelen, out);
 	if (rc != DNSSEC_OK)
 		return rc;
+	m->used = ++nsec3_memo_clock;
 	m->namelen = (uint8_t)namelen;
 	m->saltlen = (uint8_t)saltlen;
 	m->iterations = iterations;

@@ -137,17 +137,51 @@ END_TEST
 
 /* RFC 6605 section 6.1 and 6.2: randomized signatures, so the RFC's own
  * signatures over the RFC's data. */
+/* RFC 6605 section 6.1: ECDSAP256SHA256 over www.example.net. A. */
+static const struct sigtext t13 = { 1,
+	                            13,
+	                            3,
+	                            3600,
+	                            "20100909100439",
+	                            "20100812100439",
+	                            55648,
+	                            "example.net.",
+	                            R6605_SIG13 };
+
+/* Each thread's table of verifications that succeeded
+ * (dnssec_crypto.c): the RFC 6605 signature verified twice, the second
+ * from the table; the same signature over other data, or a changed
+ * signature, still fails. */
+START_TEST(test_verify_memo)
+{
+	static const uint8_t other[] = { 192, 0, 2, 2 };
+	unsigned long hits = dnssec_verify_memo_hits();
+	uint8_t key[600], sig[600];
+	size_t kl = dnskey(key, 257, 3, 13, R6605_KEY13);
+	size_t sl = rrsig(sig, &t13);
+	time_t now = rtime("20100812100439");
+	struct one o;
+
+	one_init(&o, "www.example.net.", 1, a_1, sizeof a_1);
+	ck_assert_int_eq(verify_one(&o, "example.net.", sig, sl, key, kl, now),
+	                 DNSSEC_OK);
+	ck_assert_uint_eq(dnssec_verify_memo_hits(), hits);
+	ck_assert_int_eq(verify_one(&o, "example.net.", sig, sl, key, kl, now),
+	                 DNSSEC_OK);
+	ck_assert_uint_eq(dnssec_verify_memo_hits(), hits + 1);
+	one_init(&o, "www.example.net.", 1, other, sizeof other);
+	ck_assert_int_eq(verify_one(&o, "example.net.", sig, sl, key, kl, now),
+	                 DNSSEC_EBADSIG);
+	one_init(&o, "www.example.net.", 1, a_1, sizeof a_1);
+	sig[sl - 1] ^= 0x40;
+	ck_assert_int_eq(verify_one(&o, "example.net.", sig, sl, key, kl, now),
+	                 DNSSEC_EBADSIG);
+	ck_assert_uint_eq(dnssec_verify_memo_hits(), hits + 1);
+}
+END_TEST
+
 START_TEST(test_ecdsa)
 {
-	static const struct sigtext t13 = { 1,
-		                            13,
-		                            3,
-		                            3600,
-		                            "20100909100439",
-		                            "20100812100439",
-		                            55648,
-		                            "example.net.",
-		                            R6605_SIG13 };
 	static const struct sigtext t14 = { 1,
 		                            14,
 		                            3,
@@ -656,6 +690,7 @@ static Suite *dnssec_suite(void)
 	tcase_add_test(tv, test_key_tags);
 	tcase_add_test(tv, test_ds_digests);
 	tcase_add_test(tv, test_rsasha2);
+	tcase_add_test(tv, test_verify_memo); /* before: a fresh table */
 	tcase_add_test(tv, test_ecdsa);
 	tcase_add_test(tv, test_eddsa);
 	tcase_add_test(tv, test_nsec3_memo); /* before: a fresh table */

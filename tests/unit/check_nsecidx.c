@@ -468,6 +468,37 @@ START_TEST(test_nsec3)
 }
 END_TEST
 
+/* NSEC3 candidates come in two steps: those of qname, its parent and
+ * the parent's wildcard, then all (a name error one level below a name
+ * of the zone, then two; a no data at qname); a name 120 labels deep
+ * (its zone searched past the suffixes longer than any zone) is not
+ * proven from candidates 8 levels up at most. */
+START_TEST(test_nsec3_steps)
+{
+	char owners[512], deep[WIRE_NAME_TEXT_MAX] = "";
+	uint32_t ttl = 0;
+	int i;
+
+	feed_example_n3(0);
+	ck_assert_int_eq(ask("b.a.example.", WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NXDOMAIN);
+	ck_assert_uint_le(words(owners), 3);
+	ck_assert_int_eq(ask("b.c.a.example.", WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NXDOMAIN);
+	ck_assert_uint_ge(words(owners), 2);
+	ck_assert_uint_le(words(owners), 3);
+	ck_assert_int_eq(ask("m1.example.", WIRE_TYPE_TXT, T0, owners, &ttl),
+	                 NSECIDX_NODATA);
+	ck_assert_uint_eq(words(owners), 1);
+	for (i = 0; i < 120; i++)
+		strcat(deep, "x.");
+	strcat(deep, "example.");
+	ck_assert_int_eq(ask(deep, WIRE_TYPE_A, T0, owners, &ttl),
+	                 NSECIDX_NONE);
+	expect_all(same, N(same));
+}
+END_TEST
+
 START_TEST(test_nsec3_optout)
 {
 	char owners[512];
@@ -780,6 +811,7 @@ static Suite *nsecidx_suite(void)
 	tcase_add_test(tc, test_flush);
 	tcase_add_test(tc, test_delegation);
 	tcase_add_test(tc, test_nsec3);
+	tcase_add_test(tc, test_nsec3_steps);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("wildcard");
 	tcase_add_checked_fixture(tc, setup, teardown);
