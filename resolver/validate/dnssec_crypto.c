@@ -269,24 +269,47 @@ unsigned long dnssec_verify_memo_hits(void)
 	return verify_memo_hits;
 }
 
+/* The same verification done lately by this thread (dnssec_memo.h); the
+ * digest is taken only for a signature the memo may hold. */
+static bool memo_hit(const struct dnssec_pubkey *pk, const uint8_t *sig,
+                     size_t siglen, const uint8_t *data, size_t len)
+{
+	uint8_t d[DNSSEC_MEMO_DIGEST];
+
+	if (!pk->memo || !dnssec_memo_maybe(sig, siglen) ||
+	    !dnssec_memo_digest(pk->id, sig, siglen, data, len, d) ||
+	    !dnssec_memo_seen(d))
+		return false;
+	verify_memo_hits++;
+	return true;
+}
+
+/* Remember a verification that succeeded. */
+static void memo_keep(const struct dnssec_pubkey *pk, const uint8_t *sig,
+                      size_t siglen, const uint8_t *data, size_t len)
+{
+	uint8_t d[DNSSEC_MEMO_DIGEST];
+
+	if (pk->memo &&
+	    dnssec_memo_digest(pk->id, sig, siglen, data, len, d)) {
+		dnssec_memo_add(d);
+		dnssec_memo_note(sig, siglen);
+	}
+}
+
 int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
                          size_t siglen, const uint8_t *data, size_t len)
 {
 	uint8_t der[ECDSA_DER_MAX];
 	EVP_MD_CTX *ctx;
 	int rc;
-	uint8_t memo[DNSSEC_MEMO_DIGEST];
-	bool memo_ok;
+	const uint8_t *sig0 = sig;
+	size_t siglen0 = siglen;
 
 	if (pk == NULL || (sig == NULL && siglen > 0) || data == NULL)
 		return DNSSEC_EINVAL;
-	/* the same verification done lately by this thread (dnssec_memo.h) */
-	memo_ok = pk->memo &&
-	          dnssec_memo_digest(pk->id, sig, siglen, data, len, memo);
-	if (memo_ok && dnssec_memo_seen(memo)) {
-		verify_memo_hits++;
+	if (memo_hit(pk, sig, siglen, data, len))
 		return DNSSEC_OK;
-	}
 	rc = sig_form(pk, &sig, &siglen, der);
 	if (rc != DNSSEC_OK)
 		return rc;
@@ -301,7 +324,7 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 	EVP_MD_CTX_free(ctx);
 	if (rc != DNSSEC_OK)
 		ERR_clear_error();
-	else if (memo_ok)
-		dnssec_memo_add(memo);
+	else
+		memo_keep(pk, sig0, siglen0, data, len);
 	return rc;
 }

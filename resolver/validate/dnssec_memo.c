@@ -16,6 +16,40 @@ struct dnssec_memo {
 
 static _Thread_local struct dnssec_memo dnssec_memo_tab;
 
+/** Bytes of a signature that make its tag (signatures are random-looking
+ *  from their first byte: ECDSA's r, EdDSA's R, an RSA block). */
+#define DNSSEC_MEMO_TAG_BYTES 8
+
+/** One thread's signature tags, a slot each, chosen by the tag. */
+static _Thread_local uint64_t dnssec_memo_tags[DNSSEC_MEMO_SLOTS];
+
+/* The tag of a signature; 0 for one too short to have one. */
+static uint64_t dnssec_memo_tag(const uint8_t *sig, size_t siglen)
+{
+	uint64_t t = 0;
+
+	if (sig == NULL || siglen < DNSSEC_MEMO_TAG_BYTES)
+		return 0;
+	memcpy(&t, sig, DNSSEC_MEMO_TAG_BYTES);
+	return t | 1u; /* never 0, the empty slot */
+}
+
+bool dnssec_memo_maybe(const uint8_t *sig, size_t siglen)
+{
+	uint64_t t = dnssec_memo_tag(sig, siglen);
+
+	return t != 0 &&
+	       dnssec_memo_tags[(t >> 1) & (DNSSEC_MEMO_SLOTS - 1)] == t;
+}
+
+void dnssec_memo_note(const uint8_t *sig, size_t siglen)
+{
+	uint64_t t = dnssec_memo_tag(sig, siglen);
+
+	if (t != 0)
+		dnssec_memo_tags[(t >> 1) & (DNSSEC_MEMO_SLOTS - 1)] = t;
+}
+
 static size_t dnssec_memo_slot(const uint8_t d[DNSSEC_MEMO_DIGEST])
 {
 	return ((size_t)d[0] | (size_t)d[1] << 8) & (DNSSEC_MEMO_SLOTS - 1);

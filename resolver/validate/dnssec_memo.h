@@ -46,4 +46,15 @@ bool dnssec_memo_seen(const uint8_t d[DNSSEC_MEMO_DIGEST]);
 /** Remember a successful verification (may push out an older one). */
 void dnssec_memo_add(const uint8_t d[DNSSEC_MEMO_DIGEST]);
 
+/**
+ * Whether a signature may be in the memo: its first bytes were noted by
+ * dnssec_memo_note. A cheap test before the digest is taken, so a
+ * signature never verified here (a KeyTrap flood's, which all fail)
+ * costs no SHA-256; false positives only cost that digest.
+ */
+bool dnssec_memo_maybe(const uint8_t *sig, size_t siglen);
+
+/** Note a signature that verified (see dnssec_memo_maybe). */
+void dnssec_memo_note(const uint8_t *sig, size_t siglen);
+
 #endif

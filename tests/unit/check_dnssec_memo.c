@@ -47,11 +47,33 @@ START_TEST(test_memo_seen)
 }
 END_TEST
 
+/* The tag filter: a signature is "maybe" only once noted; a short one
+ * never; another signature of the same slot replaces it. */
+START_TEST(test_memo_maybe)
+{
+	uint8_t s1[64], s2[64];
+
+	memset(s1, 0x5a, sizeof s1);
+	memcpy(s2, s1, sizeof s2);
+	s2[7] ^= 0x80; /* same low bits, another tag */
+	ck_assert(!dnssec_memo_maybe(s1, sizeof s1));
+	dnssec_memo_note(s1, sizeof s1);
+	ck_assert(dnssec_memo_maybe(s1, sizeof s1));
+	ck_assert(!dnssec_memo_maybe(s2, sizeof s2));
+	ck_assert(!dnssec_memo_maybe(s1, 7));
+	ck_assert(!dnssec_memo_maybe(NULL, 0));
+	dnssec_memo_note(s2, sizeof s2);
+	ck_assert(dnssec_memo_maybe(s2, sizeof s2));
+	ck_assert(!dnssec_memo_maybe(s1, sizeof s1));
+}
+END_TEST
+
 TCase *dnssec_memo_tcase(void)
 {
 	TCase *tc = tcase_create("memo");
 
 	tcase_add_test(tc, test_memo_digest);
 	tcase_add_test(tc, test_memo_seen);
+	tcase_add_test(tc, test_memo_maybe);
 	return tc;
 }
