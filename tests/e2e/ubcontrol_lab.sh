@@ -16,7 +16,9 @@
 #   num.query.opcode.QUERY, num.query.edns.present moved by exactly 14,
 #   edns.DO, type.TYPE200 and num.answer.rcode.nodata by 2; the names
 #   Unbound users graph are all there, the median recursion time and
-#   the requestlist maximum are not 0 after resolutions.
+#   the requestlist maximum are not 0 after resolutions, nor thread0's;
+#   flush_stats sets the counters to 0 ("ok"); reload_keep_cache answers
+#   "ok" and a cached name is still answered without an upstream query.
 # - errors: an unknown command prints "error ..." and exits 1 (as with
 #   Unbound); a client speaking another version ("UBCT9 ") is told
 #   "error version mismatch".
@@ -126,10 +128,20 @@ for n in total.num.prefetch total.num.expired num.query.tcpout \
   total.requestlist.current.all total.tcpusage mem.cache.rrset \
   mem.cache.message rrset.cache.count infra.cache.count \
   num.answer.secure num.answer.bogus num.rrset.bogus \
-  num.query.aggressive.NXDOMAIN num.query.aggressive.NOERROR; do
+  num.query.aggressive.NXDOMAIN num.query.aggressive.NOERROR \
+  total.requestlist.current.user msg.cache.count \
+  thread0.requestlist.avg thread0.requestlist.max \
+  thread0.requestlist.overwritten thread0.requestlist.exceeded \
+  thread0.requestlist.current.all thread0.requestlist.current.user \
+  thread0.recursion.time.avg thread0.recursion.time.median; do
   grep -q "^$n=" "$WORK/s1" || miss="$miss $n"
 done
 if [ -z "$miss" ]; then ok "$t"; else bad "$t" "missing:$miss"; fi
+t="thread0.recursion.time.median and .requestlist.max are real"
+med=$(val "$WORK/s1" thread0.recursion.time.median)
+rmax=$(val "$WORK/s1" thread0.requestlist.max)
+if [ "${med:-0}" != 0 ] && [ "${rmax:-0}" -ge 1 ]; then ok "$t"
+else bad "$t" "median ${med:-none}, max ${rmax:-none}"; fi
 t="recursion time median and requestlist max are real"
 med=$(val "$WORK/s1" total.recursion.time.median)
 rmax=$(val "$WORK/s1" total.requestlist.max)
@@ -138,6 +150,23 @@ if [ "${med:-0}" != 0 ] && [ "${rmax:-0}" -ge 1 ] && [ "${rc:-0}" -ge 1 ]
 then ok "$t"
 else bad "$t" "median ${med:-none}, max ${rmax:-none}, rrsets ${rc:-none}"
 fi
+t="unbound-control flush_stats: ok, the counters start again from 0"
+uc flush_stats >"$WORK/fs" 2>&1
+rc=$?
+uc stats_noreset >"$WORK/s2" 2>&1
+if [ $rc -eq 0 ] && grep -qx ok "$WORK/fs" &&
+   [ "$(val "$WORK/s2" total.num.queries)" = 0 ] &&
+   [ "$(val "$WORK/s2" thread0.num.queries)" = 0 ]; then ok "$t"
+else cat "$WORK/s2" >>"$WORK/fs"; bad "$t" "exit $rc" "$WORK/fs"; fi
+t="unbound-control reload_keep_cache: ok, the cache kept"
+s0=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
+uc reload_keep_cache >"$WORK/rkc" 2>&1
+rc=$?
+a=$(d www.example.lab A)
+s1=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
+if [ $rc -eq 0 ] && grep -q '^ok' "$WORK/rkc" && [ -n "$a" ] &&
+   [ "$s1" -eq "$s0" ]; then ok "$t"
+else bad "$t" "exit $rc, $((s1 - s0)) upstream queries" "$WORK/rkc"; fi
 
 # ------------------------------------------------------------------
 # errors
