@@ -28,7 +28,10 @@
 # - curvecache-control still speaks curvecache's own protocol on the same
 #   socket.
 # - list_forwards and list_local_zones print the configured zones as
-#   Unbound does; get_option answers by Unbound's and curvecache's names;
+#   Unbound does; get_option answers by Unbound's and curvecache's names,
+#   a list one value a line (interface, forward-zone, local-zone);
+#   dump_infra prints a line in unbound-control's fields per server;
+#   ratelimit_list prints nothing (no zone rate limit);
 #   verbosity 0 silences the debug log (no new line for a query) and 4
 #   brings it back; local_data NAME TTL IN A ADDR is answered by the next
 #   query and listed by list_local_data, local_data_remove takes it back;
@@ -153,11 +156,11 @@ fi
 t="unbound-control flush_stats: ok, the counters start again from 0"
 uc flush_stats >"$WORK/fs" 2>&1
 rc=$?
-uc stats_noreset >"$WORK/s2" 2>&1
+uc stats_noreset >"$WORK/sfs" 2>&1
 if [ $rc -eq 0 ] && grep -qx ok "$WORK/fs" &&
-   [ "$(val "$WORK/s2" total.num.queries)" = 0 ] &&
-   [ "$(val "$WORK/s2" thread0.num.queries)" = 0 ]; then ok "$t"
-else cat "$WORK/s2" >>"$WORK/fs"; bad "$t" "exit $rc" "$WORK/fs"; fi
+   [ "$(val "$WORK/sfs" total.num.queries)" = 0 ] &&
+   [ "$(val "$WORK/sfs" thread0.num.queries)" = 0 ]; then ok "$t"
+else cat "$WORK/sfs" >>"$WORK/fs"; bad "$t" "exit $rc" "$WORK/fs"; fi
 t="unbound-control reload_keep_cache: ok, the cache kept"
 s0=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
 uc reload_keep_cache >"$WORK/rkc" 2>&1
@@ -167,6 +170,8 @@ s1=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
 if [ $rc -eq 0 ] && grep -q '^ok' "$WORK/rkc" && [ -n "$a" ] &&
    [ "$s1" -eq "$s0" ]; then ok "$t"
 else bad "$t" "exit $rc, $((s1 - s0)) upstream queries" "$WORK/rkc"; fi
+# the baseline of the checks below, after flush_stats
+uc stats_noreset >"$WORK/s1" 2>&1
 
 # ------------------------------------------------------------------
 # errors
@@ -236,6 +241,23 @@ a=$(uc get_option num-threads 2>&1)
 b=$(uc get_option do-not-query-localhost 2>&1)
 if [ "$a" = 1 ] && [ "$b" = no ]; then ok "$t"
 else bad "$t" "num-threads '$a', do-not-query-localhost '$b'"; fi
+
+t="dump_infra: a line per server in unbound-control's fields"
+uc dump_infra >"$WORK/infra" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -Eq '^127\.53\.[0-9.]+ [^ ]+ ttl [0-9]+ ping [0-9]+ var 0 rtt [0-9]+ rto [0-9]+ tA 0 tAAAA 0 tother [0-9]+ ednsknown [01] edns (0|-1) delay [01] lame dnssec [01] rec [01] A 0 other 0$' \
+     "$WORK/infra"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/infra"; fi
+t="ratelimit_list: empty (no zone rate limit); get_option of lists"
+r=$(uc ratelimit_list 2>&1)
+rc=$?
+i=$(uc get_option interface 2>&1)
+f=$(uc get_option forward-zone 2>&1)
+lz=$(uc get_option local-zone 2>&1)
+if [ $rc -eq 0 ] && [ -z "$r" ] && [ "$i" = "$CC_IP@53" ] &&
+   [ "$f" = "corp.example. 127.53.213.9@53 127.53.213.10@5353" ] &&
+   [ "$lz" = "corp.example. refuse" ]; then ok "$t"
+else bad "$t" "exit $rc, '$r', '$i', '$f', '$lz'"; fi
 
 t="verbosity 0 quiets the debug log, verbosity 4 restores it"
 uc verbosity 0 >/dev/null 2>&1
