@@ -1,6 +1,6 @@
 /*
  * curve/base32.c - DNSCurve base32: alphabet 0123456789bcdfghjklmnpqrstuvwxyz,
- * least significant bits first (dnscurve.md, "DNSCurve base32").
+ * least significant bits first (curve/README, "Base32").
  *
  * Design note: the bit accumulator never holds more than 12 bits, so any
  * input length works; every write is checked against the destination's

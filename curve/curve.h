@@ -4,7 +4,7 @@
  * Everything DNSCurve lives here and nowhere else: DNSCurve base32, uz5 key
  * labels in nameserver names, the client keypair, client nonces, the bounded
  * table of precomputed shared keys, and boxing/opening in the streamlined and
- * TXT formats (see shared/docs/dnscurve.md).
+ * TXT formats (curve/README, "The protocol in brief").
  *
  * Design notes:
  * - curve/ knows nothing of the resolver: it takes bytes and returns bytes.
@@ -46,7 +46,7 @@
 #define CURVE_KEYLABEL_LEN 54
 /** Largest DNSCurve datagram a client needs to receive. */
 #define CURVE_MAX_PACKET 4096
-/** Largest EDNS payload to offer inside a box (see dnscurve.md, Size). */
+/** Largest EDNS payload to offer inside a box (curve/README, Sizes). */
 #define CURVE_MAX_INNER_EDNS 4048
 /** Characters of base32 needed for n bytes. */
 #define CURVE_BASE32_LEN(n) (((n)*8 + 4) / 5)

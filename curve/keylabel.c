@@ -1,6 +1,6 @@
 /*
- * curve/keylabel.c - uz5 key labels in nameserver names (dnscurve.md,
- * "The server key in the NS name").
+ * curve/keylabel.c - uz5 key labels in nameserver names (curve/README,
+ * "Key label").
  *
  * Design notes:
  * - A key label is exactly 54 bytes: "uz5" in any case, then 51 base32

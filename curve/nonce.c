@@ -1,6 +1,6 @@
 /*
  * curve/nonce.c - client nonces: an 8-byte big-endian counter that only
- * goes up, then 4 random bytes (dnscurve.md, "Rules for the client").
+ * goes up, then 4 random bytes (curve/README, "Nonces").
  *
  * Design notes:
  * - The counter is guarded by the client's nonce lock, so threads never

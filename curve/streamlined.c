@@ -1,5 +1,5 @@
 /*
- * curve/streamlined.c - the streamlined format (dnscurve.md), and the box
+ * curve/streamlined.c - the streamlined format (curve/README), and the box
  * and open steps that the TXT format shares.
  *
  * Design notes:

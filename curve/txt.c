@@ -1,5 +1,5 @@
 /*
- * curve/txt.c - the TXT format (dnscurve.md, "TXT format"), with c-ares.
+ * curve/txt.c - the TXT format (curve/README, "TXT format"), with c-ares.
  *
  * Design notes (what c-ares 1.18.1 does, checked against the library):
  * - ares_create_query builds the query packet, but it refuses any QNAME

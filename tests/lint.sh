@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/lint.sh: the module boundaries of design.md, checked on every
+# tests/lint.sh: the module boundaries of resolver/README, checked on every
 # "make check": cache/ and curve/ are leaves and never include a header
 # from resolver/ (nor each other), and libuv appears only in resolver/;
 # inside resolver/, each room includes only the rooms its README names on

@@ -36,6 +36,9 @@
 #define SLAB_ALIGN 64u
 /** A transparent huge page (x86-64, arm64 with 4 KiB pages). */
 #define SLAB_HUGE ((size_t)2 << 20)
+/** Bytes at the start of the region kept resident when the slab goes
+ * idle; the rest is given back (slab_idle). */
+#define SLAB_KEEP_BYTES ((size_t)128 << 10)
 
 int slab_init(struct slab *s, size_t size, size_t nslots)
 {
@@ -65,9 +68,10 @@ int slab_init(struct slab *s, size_t size, size_t nslots)
 		(void)munmap(p, head);
 	if (tail > 0)
 		(void)munmap(start + len, tail);
-#ifdef MADV_HUGEPAGE
-	/* advice only: without THP the region is ordinary pages */
-	(void)madvise(start, len, MADV_HUGEPAGE);
+#ifdef MADV_NOHUGEPAGE
+	/* 4 KiB pages, even where THP is "always": a huge page would
+	 * make a few hundred slots resident 2 MiB at a time */
+	(void)madvise(start, len, MADV_NOHUGEPAGE);
 #endif
 	SLAB_POISON(start, len);
 	s->base = start;
@@ -105,6 +109,22 @@ void *slab_alloc(struct slab *s)
 	return malloc(s->size);
 }
 
+/* Every slot is free: give the pages beyond the first SLAB_KEEP_BYTES
+ * back to the kernel (they read as zeros when next touched), and hand
+ * slots out from the start again, so light traffic stays within the
+ * pages kept and a burst's pages are not held after it. */
+static void slab_idle(struct slab *s)
+{
+	size_t used = s->slot * s->bumped;
+
+	if (used <= SLAB_KEEP_BYTES)
+		return;
+	(void)madvise(s->base + SLAB_KEEP_BYTES, used - SLAB_KEEP_BYTES,
+	              MADV_DONTNEED);
+	s->free_list = NULL;
+	s->bumped = 0;
+}
+
 void slab_free(struct slab *s, void *p)
 {
 	if (p == NULL)
@@ -117,6 +137,8 @@ void slab_free(struct slab *s, void *p)
 	s->free_list = p;
 	s->in_use--;
 	SLAB_POISON(p, s->size);
+	if (s->in_use == 0)
+		slab_idle(s);
 }
 
 void slab_fini(struct slab *s)

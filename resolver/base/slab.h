@@ -1,22 +1,28 @@
 /*
- * resolver/base/slab.h - fixed-size objects from one reserved region, backed
- * by transparent huge pages where the kernel offers them.
+ * resolver/base/slab.h - fixed-size objects from one reserved region, in
+ * 4 KiB pages touched only as used and given back when the slab is idle.
  *
- * Why: a cold resolution's state (struct iter_req, ~35 KB, and its
+ * Why: a cold resolution's state (struct iter_req, ~45 KB, and its
  * frames, ~7 KB each) came from malloc, and the first hundred
  * concurrent resolutions after a start touched ~1,200 fresh 4 KiB
- * pages. On the virtual machines curvecache is benchmarked on, a page
- * fault costs ~15 us, which made 1,000 cold names take a third longer
- * than they needed (tests/bench/resolvers.sh, cold rows). Slots here
- * live in one MAP_NORESERVE region advised MADV_HUGEPAGE: the first
- * touch of each 2 MiB brings in a whole huge page, and freed slots are
- * reused from a free list, so steady state touches nothing new.
+ * pages (on the virtual machines curvecache is benchmarked on, a page
+ * fault costs 2-15 us). Slots here live in one MAP_NORESERVE region
+ * and freed slots are reused from a free list, last freed first, so
+ * steady state touches nothing new. The region was once advised
+ * MADV_HUGEPAGE (fewer faults), but a huge page makes 2 MiB resident
+ * for the first slot in it: a burst of 100 cold names held ~6 MB, three
+ * times what Unbound's heap grows by for the same names
+ * (tests/bench/bench_validate.sh, BENCH_COLD=1); it is now advised
+ * MADV_NOHUGEPAGE, so only the pages a slot writes are resident.
  *
  * Design notes:
  * - The region reserves nslots * slot bytes of address space only
  *   (rounded up to, and aligned on, 2 MiB);
- *   memory is committed as slots are first used (bump pointer), and
- *   stays committed (like malloc's heap, it is not returned).
+ *   memory is committed as slots are first used (bump pointer). When
+ *   the last held slot is freed, the pages past the first 128 KiB are
+ *   given back (MADV_DONTNEED) and slots are handed out from the start
+ *   again: light traffic stays within the pages kept, a burst's memory
+ *   is not held after it, and a slab in constant use pays nothing.
  * - When the region is full, or could not be mapped, slab_alloc falls
  *   back to malloc and slab_free to free: callers never see a limit.
  * - slab_alloc returns uninitialised memory (callers clear what they

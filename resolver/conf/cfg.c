@@ -426,10 +426,17 @@ static int opt_cache_size(struct cfg_ctx *x, char *value)
 	{ \
 		return parse_u32(x, v, 604800 * 4, &x->c->field); \
 	}
-#define OPT_PATH(fn, field) \
+#define OPT_STR(fn, field) \
 	static int fn(struct cfg_ctx *x, char *v) \
 	{ \
 		return copy_str(x, x->c->field, sizeof x->c->field, v); \
+	}
+/* A file: relative from the folder of the file holding the line
+ * (cfg_file.c: cfg_path_opt). */
+#define OPT_PATH(fn, field) \
+	static int fn(struct cfg_ctx *x, char *v) \
+	{ \
+		return cfg_path_opt(x, v, x->c->field, sizeof x->c->field); \
 	}
 
 OPT_BOOL(opt_do_ip4, do_ip4)
@@ -448,29 +455,18 @@ OPT_TTL(opt_max_ttl, max_ttl)
 OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
 OPT_PATH(opt_root_hints, root_hints)
 OPT_PATH(opt_curve_key_file, curve_key_file)
-OPT_PATH(opt_user, user)
+OPT_STR(opt_user, user)
 OPT_PATH(opt_control_socket, control_socket)
-
-/* Absolute (the daemon works from "/"), or empty for none. */
-static int abs_path(struct cfg_ctx *x, const char *opt, char *dst, size_t cap,
-                    const char *v)
-{
-	if (v[0] != '\0' && v[0] != '/')
-		return fail(x, "%s must be an absolute path, not \"%.60s\"",
-		            opt, v);
-	return copy_str(x, dst, cap, v);
-}
 
 static int opt_cache_file(struct cfg_ctx *x, char *v)
 {
-	return abs_path(x, "cache-file", x->c->cache_file,
-	                sizeof x->c->cache_file, v);
+	return cfg_path_opt(x, v, x->c->cache_file, sizeof x->c->cache_file);
 }
 
 /* pidfile: PATH (written by the daemon after the privilege drop). */
 static int opt_pidfile(struct cfg_ctx *x, char *v)
 {
-	return abs_path(x, "pidfile", x->c->pidfile, sizeof x->c->pidfile, v);
+	return cfg_path_opt(x, v, x->c->pidfile, sizeof x->c->pidfile);
 }
 
 /* curve-require: ZONE (repeatable; a zone at most once). */
@@ -581,10 +577,21 @@ static int opt_stub_zone(struct cfg_ctx *x, char *v)
 	return opt_zone(x, v, x->c->stub, &x->c->n_stub, true);
 }
 
-/* local-zone: NAME TYPE (cfg_zone.c). */
+/* local-zone: NAME TYPE, local-data: "RR", local-data-ptr: "ADDR NAME"
+ * (cfg_local.c). */
 static int opt_local_zone(struct cfg_ctx *x, char *v)
 {
 	return cfg_local_zone_add(x->c, v, x->why, sizeof x->why);
+}
+
+static int opt_local_data(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, false, x->why, sizeof x->why);
+}
+
+static int opt_local_data_ptr(struct cfg_ctx *x, char *v)
+{
+	return cfg_local_data_add(x->c, v, true, x->why, sizeof x->why);
 }
 
 /* private-address: PREFIX, private-domain: NAME (cfg_zone.c). */
@@ -655,6 +662,8 @@ static const struct {
 	{ "local-data-file", opt_local_data_file, true },
 	{ "block-file", opt_block_file, true },
 	{ "local-zone", opt_local_zone, false },
+	{ "local-data", opt_local_data, false },
+	{ "local-data-ptr", opt_local_data_ptr, false },
 	{ "user", opt_user, true },
 	{ "control-socket", opt_control_socket, true },
 	{ "log-level", opt_log_level, false },
@@ -733,10 +742,32 @@ static char *trim(char *s)
 	return s;
 }
 
+int cfg_option_run(struct cfg_ctx *x, const char *key, char *value)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof cfg_options / sizeof cfg_options[0]; i++) {
+		if (strcmp(key, cfg_options[i].name) != 0)
+			continue;
+		if (*value == '\0' && !cfg_options[i].may_be_empty)
+			return fail(x, "option %s needs a value", key);
+		x->key = cfg_options[i].name;
+		return cfg_options[i].fn(x, value);
+	}
+	return cfg_ub_option(x, key, value);
+}
+
+const char *cfg_option_name(size_t i)
+{
+	return i < sizeof cfg_options / sizeof cfg_options[0] ?
+	               cfg_options[i].name :
+	               NULL;
+}
+
 int cfg_line_parse(struct cfg_ctx *x, char *line)
 {
 	char *colon, *key, *value;
-	size_t i;
+	int rc;
 
 	line = trim(line);
 	if (*line == '\0')
@@ -748,14 +779,8 @@ int cfg_line_parse(struct cfg_ctx *x, char *line)
 	*colon = '\0';
 	key = trim(line);
 	value = trim(colon + 1);
-	for (i = 0; i < sizeof cfg_options / sizeof cfg_options[0]; i++) {
-		if (strcmp(key, cfg_options[i].name) != 0)
-			continue;
-		if (*value == '\0' && !cfg_options[i].may_be_empty)
-			return fail(x, "option %s needs a value", key);
-		return cfg_options[i].fn(x, value);
-	}
-	return fail(x, "unknown option \"%.60s\"", key);
+	rc = cfg_ub_clause_line(x, key, value);
+	return rc == 1 ? cfg_option_run(x, key, value) : rc;
 }
 
 static int check_whole(struct cfg_ctx *x)
@@ -773,6 +798,11 @@ static int check_whole(struct cfg_ctx *x)
 
 int cfg_end_check(struct cfg_ctx *x, const char *name)
 {
+	if (cfg_ub_end(x) != 0) {
+		snprintf(x->err, x->errlen, "%s", x->why);
+		return -1;
+	}
+	cfg_local_seal(x->c);
 	if (check_whole(x) != 0) {
 		snprintf(x->err, x->errlen, "%s: %s", name, x->why);
 		return -1;

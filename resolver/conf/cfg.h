@@ -5,7 +5,7 @@
  * lines are ignored. Options that may repeat (listen, access-control,
  * outgoing-interface) build lists; the first occurrence in a file replaces
  * the built-in default list; forward-zone and stub-zone lines (cfg_zone.c)
- * add a zone each, none by default; local-zone lines (cfg_zone.c) change
+ * add a zone each, none by default; local-zone lines (cfg_local.c) change
  * or add local zones (resolver/policy/localzone.h). Every option and its
  * default is documented in etc/curvecache.conf.
  *
@@ -21,9 +21,11 @@
  * inside an included file is told with that file's name and line.
  *
  * Design notes:
- * - struct cfg holds everything in fixed-size fields: no allocation, no
- *   free, a plain copy is a full copy (SIGHUP reload parses into a fresh
- *   struct and swaps only if it is valid).
+ * - struct cfg holds everything in fixed-size fields: no free, a plain
+ *   copy is a full copy (SIGHUP reload parses into a fresh struct and
+ *   swaps only if it is valid). The exception: the local-zone and
+ *   local-data lines, a list the config points to, read-only once read
+ *   and shared by every copy (cfg_local.c).
  * - Any error (unknown option, bad value, unreadable file) is reported as
  *   "FILE:LINE: problem" and the whole load fails: the daemon refuses to
  *   start (or, on reload, keeps the old config).
@@ -49,8 +51,12 @@
 #define CFG_MAX_OUTGOING 16
 #define CFG_MAX_PATH 256
 #define CFG_MAX_USER 64
-#define CFG_MAX_FILE_BYTES (1024 * 1024)
+/** Largest config file (an included block list of a million local-zone
+ *  lines is about 50 MB). */
+#define CFG_MAX_FILE_BYTES (256u * 1024 * 1024)
 #define CFG_ERR_BYTES 512
+/** Bytes of the notes on ignored Unbound options (struct cfg). */
+#define CFG_NOTES_BYTES 2048
 #define CFG_DEFAULT_FILE SYSCONFDIR "/curvecache/curvecache.conf"
 /** Files an include may nest below the top one. */
 #define CFG_MAX_INCLUDE_DEPTH 8
@@ -66,8 +72,9 @@
 #define CFG_NAME_MAX 255
 /** A uz5 key label (54 characters) and its NUL. */
 #define CFG_KEYLABEL_BYTES 55
-/** local-zone lines. */
-#define CFG_MAX_LOCAL_ZONES 16
+/** local-zone lines, and local-data lines, each (Unbound has no limit:
+ *  a block list of a million names is read). */
+#define CFG_MAX_LOCAL_ZONES 4000000u
 /** curve-require lines (zones that must be reached over DNSCurve). */
 #define CFG_MAX_CURVE_REQUIRE 16
 /** Serve-stale defaults (RFC 8767). */
@@ -130,14 +137,37 @@ struct cfg_zone {
 };
 
 /** What a local zone does with the names at or below it (the types of
- *  Unbound's local-zone of the same names). */
+ *  Unbound's local-zone of the same names; resolver/policy/localzone.h
+ *  tells each one's answers). CFG_LZ_NAMES lists their names in this
+ *  order. */
 enum cfg_lz_type {
-	CFG_LZ_STATIC = 0,  /**< local data, else NXDOMAIN or NODATA with
-	                         the zone's SOA (the built-in zones) */
-	CFG_LZ_TRANSPARENT, /**< local data, else resolved normally */
-	CFG_LZ_REFUSE,      /**< local data, else REFUSED */
-	CFG_LZ_NODEFAULT    /**< the built-in zone of that name is gone */
+	CFG_LZ_STATIC = 0,      /**< data, else NXDOMAIN/NODATA + SOA */
+	CFG_LZ_TRANSPARENT,     /**< data, else resolved */
+	CFG_LZ_REFUSE,          /**< data, else REFUSED */
+	CFG_LZ_NODEFAULT,       /**< the built-in zone of that name is gone */
+	CFG_LZ_DENY,            /**< data, else dropped */
+	CFG_LZ_TYPETRANSPARENT, /**< data of the type, else resolved */
+	CFG_LZ_REDIRECT,        /**< the apex's data for every name below */
+	CFG_LZ_INFORM,          /**< transparent, and the client is logged */
+	CFG_LZ_INFORM_DENY,     /**< deny, and the client is logged */
+	CFG_LZ_INFORM_REDIRECT, /**< redirect, and the client is logged */
+	CFG_LZ_ALWAYS_TRANSPARENT, /**< resolved, local data or not */
+	CFG_LZ_ALWAYS_REFUSE,      /**< REFUSED, local data or not */
+	CFG_LZ_ALWAYS_NXDOMAIN,    /**< NXDOMAIN, local data or not */
+	CFG_LZ_ALWAYS_NODATA,      /**< NODATA, local data or not */
+	CFG_LZ_ALWAYS_DENY,        /**< dropped, local data or not */
+	CFG_LZ_ALWAYS_NULL,        /**< A 0.0.0.0, AAAA ::, else NODATA */
+	CFG_LZ_NOVIEW,             /**< no views here: transparent */
+	CFG_LZ_COUNT               /**< the number of types */
 };
+
+/** The names of the types, in enum cfg_lz_type's order. */
+#define CFG_LZ_NAMES \
+	"static", "transparent", "refuse", "nodefault", "deny", \
+		"typetransparent", "redirect", "inform", "inform_deny", \
+		"inform_redirect", "always_transparent", "always_refuse", \
+		"always_nxdomain", "always_nodata", "always_deny", \
+		"always_null", "noview"
 
 /** A local-zone line. */
 struct cfg_local_zone {
@@ -146,13 +176,34 @@ struct cfg_local_zone {
 	enum cfg_lz_type type;
 };
 
+/** A local-data or local-data-ptr line, as read back from the list. */
+struct cfg_local_data {
+	uint8_t name[CFG_NAME_MAX]; /**< owner, lowercase wire name */
+	size_t namelen;
+	uint16_t type;     /**< record type */
+	uint32_t ttl;      /**< CFG_LOCAL_TTL unless given */
+	const char *rdata; /**< RDATA text (not NUL-terminated) */
+	size_t rdlen;      /**< its length */
+};
+
+/** TTL of a local-data record that gives none (Unbound's). */
+#define CFG_LOCAL_TTL 3600u
+
+/** The local-zone, local-data and local-data-ptr lines of a config
+ *  (cfg_local.c): a list that is never changed once the config is read,
+ *  shared by every copy of the config. */
+struct cfg_local;
+
 /** DNSCurve formats, in the order they are tried. */
 enum cfg_curve_format { CFG_CURVE_STREAMLINED = 0, CFG_CURVE_TXT };
 
 /** The whole configuration. Plain data: copy freely. */
 struct cfg {
 	char file[CFG_MAX_PATH]; /**< where it was read from */
-	uint16_t port;           /**< default listen port */
+	/** "FILE:LINE: option: note" lines, one per Unbound option that was
+	 *  read but means nothing here (curvecache -t prints them) */
+	char notes[CFG_NOTES_BYTES];
+	uint16_t port; /**< default listen port */
 	struct cfg_addr listen[CFG_MAX_LISTEN];
 	size_t n_listen;
 	bool ip_freebind; /**< listen on addresses not (yet)
@@ -213,8 +264,8 @@ struct cfg {
 	size_t n_stub;
 	char local_data_file[CFG_MAX_PATH]; /**< hosts-like; empty: none */
 	char block_file[CFG_MAX_PATH];      /**< names to block; empty: none */
-	struct cfg_local_zone local_zone[CFG_MAX_LOCAL_ZONES];
-	size_t n_local_zone;               /**< local-zone lines */
+	/** local-zone, local-data, local-data-ptr lines; NULL: none */
+	const struct cfg_local *local;
 	char user[CFG_MAX_USER];           /**< empty: keep the start user */
 	char control_socket[CFG_MAX_PATH]; /**< empty: no control socket */
 	char pidfile[CFG_MAX_PATH];        /**< absolute; written after the
@@ -324,10 +375,9 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
                    size_t whylen) MUST_CHECK;
 
 /**
- * Add the value of a local-zone line to c->local_zone (cfg_zone.c):
- * "NAME TYPE", TYPE one of transparent, static, refuse, nodefault. The
- * root "." is no local zone; a name may be given once; at most
- * CFG_MAX_LOCAL_ZONES lines.
+ * Add the value of a local-zone line (cfg_local.c): "NAME TYPE", TYPE one
+ * of CFG_LZ_NAMES; NAME may be in double quotes. The root "." is no local
+ * zone; a later line for the same name wins.
  * @param c: the config being read.
  * @param value: NUL-terminated text; changed (split in place).
  * @param why, whylen: receive the problem on failure.
@@ -335,6 +385,63 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
  */
 int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
 	MUST_CHECK;
+
+/**
+ * Add the value of a local-data line, "NAME [TTL] [IN] TYPE RDATA", or of
+ * a local-data-ptr line, "ADDRESS [TTL] NAME" (cfg_local.c); the value may
+ * be in one pair of quotes. The RDATA text is checked when the local zones
+ * are built (localzone_build), which curvecache -t does too.
+ * @param ptr: a local-data-ptr line.
+ * @return 0 or -1 (c unchanged).
+ */
+int cfg_local_data_add(struct cfg *c, char *value, bool ptr, char *why,
+                       size_t whylen) MUST_CHECK;
+
+/** Parse a local-zone type name; -1 when it is none. */
+int cfg_lz_type_parse(const char *s);
+
+/** The name of a local-zone type ("static", ...). */
+const char *cfg_lz_type_name(enum cfg_lz_type t);
+
+/**
+ * Parse one local-data record text into *out (what cfg_local_data_add
+ * keeps; for the control commands too).
+ * @param text: "NAME [TTL] [IN] TYPE RDATA" (not quoted); out->rdata
+ *   points into it.
+ * @return 0 or -1 with the problem in why.
+ */
+int cfg_local_data_parse(const char *text, struct cfg_local_data *out,
+                         char *why, size_t whylen) MUST_CHECK;
+
+/**
+ * Parse a local-data-ptr text "ADDRESS [TTL] NAME" into *out, a PTR
+ * record; out->rdata points into text.
+ * @return 0 or -1 with the problem in why.
+ */
+int cfg_local_ptr_parse(const char *text, struct cfg_local_data *out,
+                        char *why, size_t whylen) MUST_CHECK;
+
+/** Counts of the local-zone and local-data lines of a config. */
+void cfg_local_counts(const struct cfg *c, size_t *zones, size_t *data);
+
+/**
+ * Read the local-zone lines in order: *pos starts at 0.
+ * @return true with *out filled, false after the last.
+ */
+bool cfg_local_zone_next(const struct cfg_local *l, size_t *pos,
+                         struct cfg_local_zone *out);
+
+/** Read the local-data lines (PTR ones included) in order, as above. */
+bool cfg_local_data_next(const struct cfg_local *l, size_t *pos,
+                         struct cfg_local_data *out);
+
+/**
+ * Make the lines of a config read-only (cfg_end_check does it): an equal
+ * list read before is shared instead, so reloads of one file keep one
+ * copy. Lists are kept until the process ends (a copy of a config may
+ * point at them at any time).
+ */
+void cfg_local_seal(struct cfg *c);
 
 /**
  * Add the value of a private-address line (an IPv4 or IPv6 address or

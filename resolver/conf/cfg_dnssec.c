@@ -3,7 +3,8 @@
  * trust-anchor-file, auto-trust-anchor-file, trust-anchor and
  * domain-insecure, and the RFC 5011 times add-holddown, del-holddown and
  * keep-missing (seconds, as Unbound), in the syntax Unbound's server: clause
- * takes (values in double quotes or bare), so its lines can be pasted. dnssec,
+ * takes (values in quotes or bare: the line reader cuts the quotes), so its
+ * lines can be pasted. dnssec,
  * val-bogus-ttl and nsec3-max-iterations are plain values (cfg.c).
  *
  * Only the form is checked here: the records of the files and of the
@@ -18,14 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One more file in list (of *n): unquoted, joined, once only. */
+/* One more file in list (of *n): joined, once only. */
 static int file_add(struct cfg_ctx *x, const char *opt, char *v,
                     char list[][CFG_MAX_PATH], size_t *n)
 {
 	char path[CFG_MAX_PATH];
 	size_t i;
 
-	v = cfg_unquote(v);
 	if (*v == '\0')
 		return cfg_why(x, "%s needs a file", opt);
 	if (cfg_path_join(x->file, v, path, sizeof path) != 0)
@@ -58,7 +58,6 @@ int cfg_opt_trust_anchor(struct cfg_ctx *x, char *v)
 	struct cfg *c = x->c;
 	size_t n;
 
-	v = cfg_unquote(v);
 	n = strlen(v);
 	if (n == 0)
 		return cfg_why(x, "%s",
@@ -83,10 +82,9 @@ int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v)
 {
 	struct cfg *c = x->c;
 
-	return cfg_name_add("domain-insecure name", cfg_unquote(v),
-	                    c->domain_insecure, c->domain_insecure_len,
-	                    &c->n_domain_insecure, CFG_MAX_DOMAIN_INSECURE,
-	                    x->why, sizeof x->why);
+	return cfg_name_add("domain-insecure name", v, c->domain_insecure,
+	                    c->domain_insecure_len, &c->n_domain_insecure,
+	                    CFG_MAX_DOMAIN_INSECURE, x->why, sizeof x->why);
 }
 
 /* SECONDS, at most CFG_HOLDDOWN_MAX. */
@@ -95,7 +93,6 @@ static int seconds(struct cfg_ctx *x, const char *opt, char *v, uint32_t *out)
 	char *end = NULL;
 	unsigned long n;
 
-	v = cfg_unquote(v);
 	n = strtoul(v, &end, 10);
 	if (*v < '0' || *v > '9' || end == NULL || *end != '\0' ||
 	    n > CFG_HOLDDOWN_MAX)

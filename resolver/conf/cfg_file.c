@@ -1,6 +1,6 @@
 /*
  * resolver/conf/cfg_file.c - reading configuration files: the text of a file
- * as lines (comments, NUL bytes, length, "FILE:LINE: problem"), each
+ * as lines (comments, quotes, NUL bytes, length, "FILE:LINE: problem"), each
  * handed to cfg_line_parse (cfg.c); cfg_parse, cfg_load, the include
  * option (glob patterns, nesting, loops) and the one reader of a whole
  * config file (see cfg.h for the rules).
@@ -119,6 +119,46 @@ int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
 	return rc < 0 || (size_t)rc >= cap ? -1 : 0;
 }
 
+/* The file options that must exist when read (the daemon reads them, a
+ * reload too; root-hints is checked by its loader, so that the shipped
+ * file names the installed hints and still parses in the source tree)
+ * and those that must be absolute (written by the daemon, which works
+ * from "/"); the others are only joined. */
+static const char *const path_read[] = { "local-data-file", "block-file" };
+static const char *const path_abs[] = { "cache-file", "pidfile",
+	                                "curve-key-file", "control-socket" };
+
+static bool path_in(const char *key, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; key != NULL && i < n; i++)
+		if (strcmp(key, list[i]) == 0)
+			return true;
+	return false;
+}
+
+int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap)
+{
+	const char *opt = x->key != NULL ? x->key : "file";
+	struct stat st;
+
+	if (*v == '\0') {
+		dst[0] = '\0';
+		return 0;
+	}
+	if (cfg_path_join(x->file, v, dst, cap) != 0)
+		return cfg_why(x, "%s: path too long: \"%.60s...\"", opt, v);
+	if (dst[0] != '/' &&
+	    path_in(opt, path_abs, sizeof path_abs / sizeof path_abs[0]))
+		return cfg_why(x, "%s must be an absolute path, not \"%.60s\"",
+		               opt, v);
+	if (path_in(opt, path_read, sizeof path_read / sizeof path_read[0]) &&
+	    stat(dst, &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+		return cfg_why(x, "%s %.120s: %s", opt, dst, strerror(errno));
+	return 0;
+}
+
 int cfg_include(struct cfg_ctx *x, char *v)
 {
 	char pat[PATH_MAX];
@@ -176,6 +216,63 @@ static int line_failed(struct cfg_ctx *x, const char *name, size_t lineno,
 	return -1;
 }
 
+/* Is c the quote that opens or closes a quoted part (*q: the open one,
+ * 0 outside)? Quotes are cut from the line here, the one place: Unbound's
+ * "corp.example." and 'NAME TXT "text"' reach the options without them,
+ * and inside a quoted part '#' starts no comment. */
+static bool quote_step(char c, char *q)
+{
+	if (*q == 0 && (c == '"' || c == '\''))
+		*q = c;
+	else if (*q != 0 && c == *q)
+		*q = 0;
+	else
+		return false;
+	return true;
+}
+
+/* Line lineno, from text[*pos] to its newline, into line (of
+ * CFG_LINE_MAX): comment cut, quotes removed. 0, or -1 with *why. */
+static int line_read(const char *text, size_t len, size_t *pos, char *line,
+                     const char **why)
+{
+	size_t n = 0;
+	bool comment = false;
+	char q = 0;
+
+	for (; *pos < len && text[*pos] != '\n'; (*pos)++) {
+		char ch = text[*pos];
+
+		if (ch == '\0') {
+			*why = "NUL byte in file";
+			return -1;
+		}
+		if (comment || quote_step(ch, &q))
+			continue;
+		/* '#' starts a comment at the start of a line or after
+		 * white space; inside a value it is part of it
+		 * (ADDR@PORT#NAME, as Unbound writes TLS names). */
+		if (ch == '#' && q == 0 &&
+		    (n == 0 || isspace((unsigned char)line[n - 1]))) {
+			comment = true;
+			continue;
+		}
+		if (n + 1 >= CFG_LINE_MAX) {
+			*why = "line too long";
+			return -1;
+		}
+		line[n++] = ch;
+	}
+	(*pos)++; /* the newline */
+	line[n] = '\0';
+	if (q != 0) {
+		*why = q == '"' ? "unbalanced quote: a \" without its pair" :
+		                  "unbalanced quote: a ' without its pair";
+		return -1;
+	}
+	return 0;
+}
+
 int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
                    size_t len)
 {
@@ -187,28 +284,13 @@ int cfg_text_parse(struct cfg_ctx *x, const char *name, const char *text,
 
 	x->file = name;
 	while (pos < len && rc == 0) {
-		size_t n = 0;
-		bool comment = false;
+		const char *why = NULL;
 
 		lineno++;
-		for (; pos < len && text[pos] != '\n'; pos++) {
-			/* '#' starts a comment at the start of a line or
-			 * after white space; inside a value it is part of it
-			 * (ADDR@PORT#NAME, as Unbound writes TLS names). */
-			if (text[pos] == '#' &&
-			    (n == 0 || isspace((unsigned char)line[n - 1])))
-				comment = true;
-			if (text[pos] == '\0')
-				return line_failed(x, name, lineno,
-				                   "NUL byte in file");
-			if (!comment && n + 1 >= sizeof line)
-				return line_failed(x, name, lineno,
-				                   "line too long");
-			if (!comment)
-				line[n++] = text[pos];
+		if (line_read(text, len, &pos, line, &why) != 0) {
+			rc = line_failed(x, name, lineno, why);
+			break;
 		}
-		pos++; /* the newline */
-		line[n] = '\0';
 		x->line = lineno;
 		if (cfg_line_parse(x, line) != 0)
 			rc = line_failed(x, name, lineno, x->why);

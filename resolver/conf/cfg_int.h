@@ -22,6 +22,29 @@ struct cfg_open_file {
 	ino_t ino;
 };
 
+/** Bytes of the text of a forward-zone: or stub-zone: clause: its name
+ *  and servers, as one line of the flat option. */
+#define CFG_UB_ZONE_BYTES 1536
+/** Bytes of the text of the name: of such a clause. */
+#define CFG_UB_NAME_BYTES 320
+
+/** Which Unbound clause the lines belong to (cfg_unbound.c). */
+enum cfg_ub_in {
+	CFG_UB_SERVER = 0, /* server: or none: the flat options */
+	CFG_UB_FORWARD,    /* forward-zone: name:, forward-addr: ... */
+	CFG_UB_STUB,       /* stub-zone: name:, stub-addr: ... */
+	CFG_UB_CONTROL     /* remote-control: */
+};
+
+/* An open clause of Unbound's syntax, and what its lines gave. */
+struct cfg_ub_clause {
+	enum cfg_ub_in in;
+	char at[CFG_MAX_PATH + 16];    /* "FILE:LINE" of the clause line */
+	char name[CFG_UB_NAME_BYTES];  /* its name: line, "" before */
+	char zone[CFG_UB_ZONE_BYTES];  /* " ADDR ADDR ..." so far */
+	uint64_t msg_size, rrset_size; /* msg-/rrset-cache-size, 0: not */
+};
+
 /* Parse state passed to every handler. */
 struct cfg_ctx {
 	struct cfg *c;
@@ -34,8 +57,10 @@ struct cfg_ctx {
 	bool err_set; /* err holds the message (an included file's
 	                 FILE:LINE): nothing more to prefix */
 	struct cfg_open_file chain[CFG_MAX_INCLUDE_DEPTH + 1]; /* top first */
-	size_t depth;  /* files in chain */
-	size_t nfiles; /* files read in all, the top one counted */
+	size_t depth;            /* files in chain */
+	size_t nfiles;           /* files read in all, the top one counted */
+	struct cfg_ub_clause ub; /* Unbound's clauses (cfg_unbound.c) */
+	const char *key;         /* the option being run (its table name) */
 };
 
 /**
@@ -45,6 +70,44 @@ struct cfg_ctx {
  *   file, in x->err with x->err_set).
  */
 int cfg_line_parse(struct cfg_ctx *x, char *line);
+
+/**
+ * One option by its curvecache name, through the option table (cfg.c);
+ * a name not there goes to cfg_ub_option.
+ * @return 0, or -1 with the problem in x->why.
+ */
+int cfg_option_run(struct cfg_ctx *x, const char *key, char *value);
+
+/**
+ * The name of option i of the table (cfg.c), NULL past the last: for the
+ * nearest name to an unknown one.
+ */
+const char *cfg_option_name(size_t i);
+
+/**
+ * A line of Unbound's clause syntax (cfg_unbound.c): a clause line
+ * ("server:", "forward-zone:" with no value ...) or an option of the open
+ * forward-zone:, stub-zone: or remote-control: clause.
+ * @return 1 when the line is none of those (an option as any other), else
+ *   0 or -1 with the problem in x->why.
+ */
+int cfg_ub_clause_line(struct cfg_ctx *x, const char *key, char *value);
+
+/**
+ * An option name that is not curvecache's (cfg_unbound.c): Unbound's name
+ * of a curvecache option (run as that), one ignored here (a note in
+ * x->c->notes), one refused (why, and the nearest option), or unknown
+ * (the nearest name, when one is near).
+ * @return 0, or -1 with the problem in x->why.
+ */
+int cfg_ub_option(struct cfg_ctx *x, const char *key, char *value);
+
+/**
+ * The end of the text: an open forward-zone: or stub-zone: clause
+ * becomes its zone (cfg_unbound.c).
+ * @return 0, or -1 with "FILE:LINE: problem" in x->why (the clause's).
+ */
+int cfg_ub_end(struct cfg_ctx *x);
 
 /**
  * Parse the lines of one file into x->c (cfg_file.c).
@@ -90,8 +153,20 @@ int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
 	MUST_CHECK;
 
 /**
- * A value in double quotes, as Unbound's configs write names, files and
- * records: the text between them (cfg_zone.c).
+ * The value of a file option (x->key: root-hints, cache-file, pidfile ...;
+ * cfg_file.c): relative from the folder of the file holding the line, as
+ * include; a file the daemon reads must be there (the message names the
+ * option at its FILE:LINE, at a reload too); one the daemon writes must
+ * end up absolute. Empty: none.
+ * @param v: the value; dst, cap: the result.
+ * @return 0, or -1 with the problem in x->why.
+ */
+int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap);
+
+/**
+ * A value in double quotes: the text between them (cfg_zone.c). The line
+ * reader (cfg_file.c) already cuts the quotes of every value, so an
+ * option handler needs it only for text that was quoted twice.
  * @param v: NUL-terminated; the closing quote is cut in place.
  * @return v, or v + 1 when it was quoted.
  */
@@ -111,8 +186,8 @@ int cfg_name_add(const char *what, const char *v, uint8_t list[][CFG_NAME_MAX],
                  size_t *lens, size_t *n, size_t max, char *why, size_t whylen)
 	MUST_CHECK;
 
-/* The DNSSEC options (cfg_dnssec.c), each an option handler: the value,
- * unquoted if in double quotes; 0, or -1 with the problem in x->why. */
+/* The DNSSEC options (cfg_dnssec.c), each an option handler: the value
+ * (its quotes cut by the line reader); 0, or -1 with the problem in x->why. */
 
 /** trust-anchor-file: FILE (repeatable; relative: from the directory of
  *  the file holding the line, as include). */

@@ -5,10 +5,9 @@
  *
  *   forward-zone: corp.example. 10.0.0.53 10.0.0.54@5353
  *   stub-zone: lab.internal. 192.0.2.1 192.0.2.2/uz5...(54 characters)
- *   local-zone: test. nodefault
+ *   local-zone: test. nodefault (cfg_local.c)
  *
- * Stub servers are asked on port 53 (the iterator's port); forwarders
- * on any port.
+ * Servers are asked on port 53 unless they give their own (ADDR@PORT).
  *
  * Names are kept in lowercase wire form, so that the server and the
  * iterator match query names (already lowercase wire names) with one
@@ -96,11 +95,6 @@ static int server_parse(char *tok, bool keys, struct cfg_zone *z, char *why,
 			             slash + 1);
 		memcpy(z->key[z->naddr], slash + 1, CFG_KEYLABEL_BYTES);
 	}
-	if (keys && strchr(tok, '@') != NULL)
-		return zfail(why, whylen,
-		             "stub-zone servers are asked on "
-		             "port 53, not",
-		             tok);
 	if (cfg_addr_parse(tok, 53, &z->addr[z->naddr]) != 0)
 		return zfail(why, whylen,
 		             "bad server address (want "
@@ -129,68 +123,6 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
 		         "address");
 		return -1;
 	}
-	return 0;
-}
-
-/** The local-zone types, indexed by enum cfg_lz_type. */
-static const char *const cfg_lz_types[] = {
-	[CFG_LZ_STATIC] = "static",
-	[CFG_LZ_TRANSPARENT] = "transparent",
-	[CFG_LZ_REFUSE] = "refuse",
-	[CFG_LZ_NODEFAULT] = "nodefault",
-};
-
-/* "NAME TYPE" into *out. */
-static int local_zone_parse(char *value, struct cfg_local_zone *out, char *why,
-                            size_t whylen)
-{
-	char *save = NULL, *name, *type;
-	size_t i;
-
-	memset(out, 0, sizeof(*out));
-	name = strtok_r(value, " \t", &save);
-	if (name == NULL ||
-	    cfg_name_parse(name, out->name, &out->namelen) != 0 ||
-	    out->namelen == 1)
-		return zfail(why, whylen, "bad local-zone name",
-		             name != NULL ? name : "");
-	type = strtok_r(NULL, " \t", &save);
-	if (type == NULL || strtok_r(NULL, " \t", &save) != NULL) {
-		snprintf(why, whylen, "local-zone wants NAME TYPE");
-		return -1;
-	}
-	for (i = 0; i < sizeof cfg_lz_types / sizeof cfg_lz_types[0]; i++) {
-		if (strcmp(type, cfg_lz_types[i]) == 0) {
-			out->type = (enum cfg_lz_type)i;
-			return 0;
-		}
-	}
-	return zfail(why, whylen,
-	             "bad local-zone type (transparent, static, "
-	             "refuse or nodefault):",
-	             type);
-}
-
-int cfg_local_zone_add(struct cfg *c, char *value, char *why, size_t whylen)
-{
-	struct cfg_local_zone z;
-	size_t i;
-
-	if (local_zone_parse(value, &z, why, whylen) != 0)
-		return -1;
-	for (i = 0; i < c->n_local_zone; i++) {
-		if (c->local_zone[i].namelen == z.namelen &&
-		    memcmp(c->local_zone[i].name, z.name, z.namelen) == 0) {
-			snprintf(why, whylen, "local-zone given twice");
-			return -1;
-		}
-	}
-	if (c->n_local_zone >= CFG_MAX_LOCAL_ZONES) {
-		snprintf(why, whylen, "too many local-zone lines (at most %d)",
-		         CFG_MAX_LOCAL_ZONES);
-		return -1;
-	}
-	c->local_zone[c->n_local_zone++] = z;
 	return 0;
 }
 
@@ -240,7 +172,6 @@ int cfg_private_add(struct cfg *c, bool domain, char *value, char *why,
 	size_t len;
 	enum privaddr_status st;
 
-	value = cfg_unquote(value);
 	if (domain && cfg_name_parse(value, name, &len) != 0)
 		st = PRIVADDR_ENAME;
 	else if (domain)

@@ -29,22 +29,6 @@
 /** The line that ends a cache file sent in Unbound's framing. */
 #define CONTROL_UBCT_EOF "EOF"
 
-/** Verb flag: the verb changes things (Unbound's framing answers "ok"
- *  and the message). */
-#define CONTROL_VERB_ACTION 1u
-/** Verb flag: the argument is the rest of the line, spaces kept. */
-#define CONTROL_VERB_REST 2u
-
-/** One command: its word, how many arguments, what runs it. */
-struct control_verb {
-	const char *name;
-	size_t min_args, max_args;
-	const char *(*run)(struct control_session *s, char **argv, size_t argc,
-	                   struct control_out *out, char *err);
-	const char *usage;
-	unsigned flags;
-};
-
 struct control_session {
 	struct control_cmd *c;
 	char line[CONTROL_LINE_MAX + 1];
@@ -58,8 +42,19 @@ struct control_session {
 	struct cachefile_load *ld;
 	char *lbuf; /**< CACHEFILE_LINE_MAX + 1 bytes */
 	size_t llen;
-	bool skipping; /**< an over-long line: to its end */
+	bool skipping;             /**< an over-long line: to its end */
+	struct control_bulk *bulk; /**< local_zones ...: input follows */
 };
+
+struct control_bulk **control_session_bulk(struct control_session *s)
+{
+	return &s->bulk;
+}
+
+struct control_cmd *control_session_cmd(struct control_session *s)
+{
+	return s->c;
+}
 
 /* ------------------------------------------------------------------ */
 /* The engine                                                          */
@@ -189,12 +184,6 @@ static const char *cmd_stop_reopen(struct control_session *s, char **argv,
 static const char *cmd_list(struct control_session *s, char **argv,
                             size_t argc, struct control_out *out, char *err)
 {
-	if (strcmp(argv[0], "list_local_zones") == 0)
-		return control_cmd_list_local_zones(s->c, argv, argc, out,
-		                                    err);
-	if (strncmp(argv[0], "local_data", 10) == 0 ||
-	    strcmp(argv[0], "list_local_data") == 0)
-		return control_cmd_local_data(s->c, argv, argc, out, err);
 	if (strcmp(argv[0], "get_option") == 0)
 		return control_cmd_get_option(s->c, argv, argc, out, err);
 	return control_cmd_list_zones(s->c, argv, argc, out, err);
@@ -317,15 +306,7 @@ static const struct control_verb control_verbs[] = {
 	  "[+a]  zones over a rate limit: none (clients are limited)", 0 },
 	{ "list_forwards", 0, 0, cmd_list, "the forward zones", 0 },
 	{ "list_stubs", 0, 0, cmd_list, "the stub zones", 0 },
-	{ "list_local_zones", 0, 0, cmd_list,
-	  "the local-zone lines of the config", 0 },
 	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value", 0 },
-	{ "local_data", 1, 1, cmd_list,
-	  "NAME [TTL] [IN] A|AAAA ADDRESS  answer NAME locally",
-	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
-	{ "local_data_remove", 1, 1, cmd_list,
-	  "NAME  drop NAME's local_data entries", CONTROL_VERB_ACTION },
-	{ "list_local_data", 0, 0, cmd_list, "the local_data entries", 0 },
 	{ "verbosity", 1, 1, cmd_verbosity,
 	  "N  log level until a reload (0 warn, 1-2 info, 3+ debug)",
 	  CONTROL_VERB_ACTION },
@@ -368,16 +349,26 @@ static const char *cmd_help(struct control_session *s, char **argv,
 	for (i = 0; i < CONTROL_NVERBS; i++)
 		control_out_printf(out, "%-15s %s\n", control_verbs[i].name,
 		                   control_verbs[i].usage);
+	for (i = 0; i < control_local_nverbs; i++)
+		control_out_printf(out, "%-15s %s\n",
+		                   control_local_verbs[i].name,
+		                   control_local_verbs[i].usage);
 	return NULL;
 }
 
 const char *control_verb_at(size_t i, const char **usage)
 {
-	if (i >= CONTROL_NVERBS)
+	const struct control_verb *v =
+		i < CONTROL_NVERBS ? &control_verbs[i] :
+		i - CONTROL_NVERBS < control_local_nverbs ?
+				     &control_local_verbs[i - CONTROL_NVERBS] :
+				     NULL;
+
+	if (v == NULL)
 		return NULL;
 	if (usage != NULL)
-		*usage = control_verbs[i].usage;
-	return control_verbs[i].name;
+		*usage = v->usage;
+	return v->name;
 }
 
 /* ------------------------------------------------------------------ */
@@ -402,6 +393,7 @@ void control_session_free(struct control_session *s)
 	if (s == NULL)
 		return;
 	cachefile_load_free(s->ld);
+	control_bulk_free(s->bulk);
 	free(s->lbuf);
 	free(s);
 }
@@ -455,6 +447,9 @@ static const struct control_verb *verb_find(const char *word)
 	for (i = 0; i < CONTROL_NVERBS; i++)
 		if (strcmp(word, control_verbs[i].name) == 0)
 			return &control_verbs[i];
+	for (i = 0; i < control_local_nverbs; i++)
+		if (strcmp(word, control_local_verbs[i].name) == 0)
+			return &control_local_verbs[i];
 	return NULL;
 }
 
@@ -539,7 +534,7 @@ static enum control_state run_native(struct control_session *s, char *line,
 	msg = exec_line(s, line, out, &v, &fatal, err);
 	if (msg == NULL && v == NULL)
 		return CONTROL_OPEN; /* a blank line */
-	if (s->ld == NULL || msg != NULL)
+	if ((s->ld == NULL && s->bulk == NULL) || msg != NULL)
 		answer(out, msg);
 	return fatal || s->stop ? CONTROL_CLOSE : CONTROL_OPEN;
 }
@@ -573,7 +568,9 @@ static enum control_state run_ubct(struct control_session *s, char *line,
 		control_out_put(out, body.p, body.len);
 	}
 	control_out_free(&body);
-	return s->ld != NULL && msg == NULL ? CONTROL_OPEN : CONTROL_CLOSE;
+	return (s->ld != NULL || s->bulk != NULL) && msg == NULL ?
+	               CONTROL_OPEN :
+	               CONTROL_CLOSE;
 }
 
 /* Run one whole command line (s->line, s->len bytes). */
@@ -696,6 +693,11 @@ enum control_state control_session_feed(struct control_session *s,
 			load_feed(s, buf, len, out);
 			break;
 		}
+		if (s->bulk != NULL) {
+			s->closed = control_bulk_feed(&s->bulk, buf, len,
+			                              s->ubct, out);
+			break;
+		}
 		nl = memchr(buf, '\n', len);
 		n = nl != NULL ? (size_t)(nl - buf) : len;
 		if (n > CONTROL_LINE_MAX - s->len) {
@@ -727,6 +729,10 @@ enum control_state control_session_eof(struct control_session *s,
 	if (s->closed)
 		return CONTROL_CLOSE;
 	s->closed = true;
+	if (s->bulk != NULL) {
+		control_bulk_finish(&s->bulk, s->ubct, out);
+		return CONTROL_CLOSE;
+	}
 	if (s->ld == NULL) {
 		if (s->len > 0)
 			(void)run_line(s, out);

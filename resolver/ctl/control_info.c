@@ -3,9 +3,9 @@
  * small ones that only hand over to another module: status (also in
  * Unbound's words), lookup (cached data and the servers a resolution
  * would ask), servers (the server-selection table) and flush_infra
- * (forgetting it), list_forwards,
- * list_stubs, list_local_zones (the running config), local_data,
- * local_data_remove and list_local_data (localdata.h). See control.h.
+ * (forgetting it), list_forwards and
+ * list_stubs (the running config); the local zone commands are in
+ * control_local.c. See control.h.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -426,7 +426,7 @@ const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
 }
 
 /* ------------------------------------------------------------------ */
-/* list_forwards, list_stubs, list_local_zones (the running config)    */
+/* list_forwards, list_stubs (the running config)                      */
 
 /* An address as Unbound lists a server: without the port when it is
  * 53, else ADDR@PORT. */
@@ -475,72 +475,5 @@ const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
 		list_zones(cfg->stub, cfg->n_stub, "stub", out);
 	else
 		list_zones(cfg->forward, cfg->n_forward, "forward", out);
-	return NULL;
-}
-
-const char *control_cmd_list_local_zones(struct control_cmd *c, char **argv,
-                                         size_t argc, struct control_out *out,
-                                         char *err)
-{
-	static const char *const types[] = {
-		[CFG_LZ_STATIC] = "static",
-		[CFG_LZ_TRANSPARENT] = "transparent",
-		[CFG_LZ_REFUSE] = "refuse",
-		[CFG_LZ_NODEFAULT] = "nodefault",
-	};
-	const struct cfg *cfg = c->env.cfg;
-	char name[WIRE_NAME_TEXT_MAX];
-	size_t i;
-
-	(void)argv;
-	(void)argc;
-	(void)err;
-	for (i = 0; i < cfg->n_local_zone; i++) {
-		const struct cfg_local_zone *z = &cfg->local_zone[i];
-
-		if ((size_t)z->type < sizeof types / sizeof types[0] &&
-		    wire_name_to_text(z->name, z->namelen, name, sizeof name,
-		                      NULL) == WIRE_OK)
-			control_out_printf(out, "%s %s\n", name,
-			                   types[z->type]);
-	}
-	return NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* local_data, local_data_remove, list_local_data (localdata.h)        */
-
-static const char *list_local_data(struct control_out *out)
-{
-	size_t need = localdata_rt_list(NULL, 0);
-	char *text = malloc(need + 1);
-
-	if (text == NULL)
-		return "out of memory";
-	(void)localdata_rt_list(text, need + 1);
-	control_out_put(out, text, need);
-	free(text);
-	return NULL;
-}
-
-const char *control_cmd_local_data(struct control_cmd *c, char **argv,
-                                   size_t argc, struct control_out *out,
-                                   char *err)
-{
-	size_t n = 0;
-	int rc;
-
-	(void)c;
-	(void)argc;
-	if (strcmp(argv[0], "list_local_data") == 0)
-		return list_local_data(out);
-	if (strcmp(argv[0], "local_data") == 0)
-		rc = localdata_rt_add(argv[1], err, CONTROL_ERR_BYTES);
-	else
-		rc = localdata_rt_remove(argv[1], &n, err, CONTROL_ERR_BYTES);
-	if (rc != LOCALDATA_OK)
-		return err;
-	if (strcmp(argv[0], "local_data") != 0)
-		control_out_printf(out, "removed %zu entries\n", n);
 	return NULL;
 }

@@ -50,15 +50,6 @@ const char *control_cmd_lookup(struct control_cmd *c, char **argv, size_t argc,
 const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
                                    size_t argc, struct control_out *out,
                                    char *err);
-/* list_local_zones: "NAME TYPE" per local-zone line of the config */
-const char *control_cmd_list_local_zones(struct control_cmd *c, char **argv,
-                                         size_t argc, struct control_out *out,
-                                         char *err);
-/* local_data RR, local_data_remove NAME, list_local_data: runtime
- * local data (localdata.h) */
-const char *control_cmd_local_data(struct control_cmd *c, char **argv,
-                                   size_t argc, struct control_out *out,
-                                   char *err);
 /* get_option of a list or word option (listen, access-control,
  * private-address, forward-zone, ...): its values, one a line, to out;
  * false if NAME (len bytes) is none of those (control_option_list.c) */
@@ -138,5 +129,50 @@ const char *control_cmd_flush_stats(struct control_cmd *c, char **argv,
  * @return true on success.
  */
 bool control_name_arg(const char *text, uint8_t *name, size_t *len);
+
+/** Verb flag: the verb changes things (Unbound's framing answers "ok"
+ *  and the message). */
+#define CONTROL_VERB_ACTION 1u
+/** Verb flag: the argument is the rest of the line, spaces kept. */
+#define CONTROL_VERB_REST 2u
+
+/** One command: its word, how many arguments, what runs it. */
+struct control_verb {
+	const char *name;
+	size_t min_args, max_args;
+	const char *(*run)(struct control_session *s, char **argv, size_t argc,
+	                   struct control_out *out, char *err);
+	const char *usage;
+	unsigned flags;
+};
+
+/* The local zone and data commands (control_local.c): local_zone,
+ * local_zone_remove, local_zones, local_zones_remove, local_data,
+ * local_data_remove, local_datas, local_datas_remove, list_local_zones,
+ * list_local_data; looked up after control_cmd.c's table. */
+extern const struct control_verb control_local_verbs[];
+extern const size_t control_local_nverbs;
+
+/** The input of a bulk command (local_zones ...) being read. */
+struct control_bulk;
+
+/** The session's bulk input slot, and its command state (control_cmd.c). */
+struct control_bulk **control_session_bulk(struct control_session *s);
+struct control_cmd *control_session_cmd(struct control_session *s);
+
+/**
+ * Bytes of a bulk command's input (control_local.c).
+ * @return true when the input ended (a line 0x04): the answer is in out,
+ *   *b is freed and NULL; the rest of buf is ignored.
+ */
+bool control_bulk_feed(struct control_bulk **b, const char *buf, size_t len,
+                       bool ubct, struct control_out *out);
+
+/** The end of the stream: apply what was read, answer, free *b. */
+void control_bulk_finish(struct control_bulk **b, bool ubct,
+                         struct control_out *out);
+
+/** Free a bulk input (NULL is allowed). */
+void control_bulk_free(struct control_bulk *b);
 
 #endif /* CURVECACHE_RESOLVER_CONTROL_INT_H */

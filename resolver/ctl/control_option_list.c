@@ -195,6 +195,21 @@ static void optl_stub(const struct cfg *cfg, struct control_out *out)
 	optl_zones(out, cfg->stub, cfg->n_stub);
 }
 
+/* local-zone: "NAME TYPE" a line of the config (local_zone's runtime
+ * zones are list_local_zones'). */
+static void optl_local_zone(const struct cfg *cfg, struct control_out *out)
+{
+	struct cfg_local_zone z;
+	char name[WIRE_NAME_TEXT_MAX];
+	size_t pos = 0;
+
+	while (cfg_local_zone_next(cfg->local, &pos, &z))
+		if (wire_name_to_text(z.name, z.namelen, name, sizeof name,
+		                      NULL) == WIRE_OK)
+			control_out_printf(out, "%s %s\n", name,
+			                   cfg_lz_type_name(z.type));
+}
+
 static void optl_ta_file(const struct cfg *cfg, struct control_out *out)
 {
 	size_t i;
@@ -233,6 +248,7 @@ static const struct optl control_optls[] = {
 	{ "domain-insecure", NULL, optl_domain_insecure },
 	{ "forward-zone", NULL, optl_forward },
 	{ "stub-zone", NULL, optl_stub },
+	{ "local-zone", NULL, optl_local_zone },
 	{ "trust-anchor-file", NULL, optl_ta_file },
 	{ "auto-trust-anchor-file", NULL, optl_auto_ta_file },
 	{ "trust-anchor", NULL, optl_ta },
@@ -241,16 +257,7 @@ static const struct optl control_optls[] = {
 bool control_option_list(struct control_cmd *c, const char *name, size_t len,
                          struct control_out *out)
 {
-	char word[] = "list_local_zones", *argv[] = { word };
-	char err[CONTROL_ERR_BYTES];
 	size_t i;
-
-	/* local-zone: "NAME TYPE" a line, as list_local_zones prints */
-	if (len == strlen("local-zone") &&
-	    strncmp(name, "local-zone", len) == 0) {
-		(void)control_cmd_list_local_zones(c, argv, 1, out, err);
-		return true;
-	}
 
 	for (i = 0; i < sizeof control_optls / sizeof control_optls[0]; i++) {
 		const struct optl *o = &control_optls[i];

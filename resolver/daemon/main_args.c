@@ -2,8 +2,9 @@
  * resolver/daemon/main_args.c - the command line of the curvecache daemon (see
  * main.c): -c FILE, -f, and the modes that run nothing: -h (usage), -V
  * (our version and the libraries' as run and as built) and -t (check
- * the configuration and the files it names; as root with user: set, a
- * child opens them as that user). Calls cfg_load, ops.h's checks and
+ * the configuration and the files it names, with a note for each Unbound
+ * option read and ignored; as root with user: set, a child opens them as
+ * that user). Calls cfg_load, ops.h's checks and
  * main_drop_privileges (main.c).
  */
 #include <errno.h>
@@ -114,6 +115,8 @@ int main_check(struct main_ctx *m)
 	}
 	if (check_as_user(m) != 0)
 		return 1;
+	/* Unbound options read and ignored: each line says why */
+	fputs(m->cfg.notes, stderr);
 	printf("curvecache: configuration %s is OK\n", m->cfg_path);
 	return 0;
 }

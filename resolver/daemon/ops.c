@@ -20,6 +20,7 @@
 #include "curve.h"
 #include "infra/hints.h"
 #include "policy/localdata.h"
+#include "policy/localzone.h"
 #include "base/log.h"
 #include "base/netaddr.h"
 #include "notify.h"
@@ -366,6 +367,7 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 {
 	struct hints *h = NULL;
 	struct localdata *ld = NULL;
+	struct localzone *lz = NULL;
 	struct anchors *a = NULL;
 	char used[CFG_MAX_PATH], note[HINTS_ERR_BYTES];
 
@@ -382,6 +384,9 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 	                   errlen) != LOCALDATA_OK)
 		return -1;
 	localdata_free(ld);
+	if (localzone_build(c->local, &lz, err, errlen) != LOCALZONE_OK)
+		return -1;
+	localzone_free(lz);
 	return check_key_file_only(c->curve_key_file, err, errlen);
 }
 

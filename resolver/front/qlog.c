@@ -55,7 +55,13 @@ void qlog_answer(const struct respond_query *q, const struct sockaddr *client,
                  bool tcp, enum qlog_src src, const struct answer *a)
 {
 	struct respond_plan p;
+	uint8_t sec = a->sec;
 
 	respond_plan(q, a, &p);
-	qlog_line(q, client, tcp, p.rcode, src, a->curve, a->sec);
+	/* a failure is no secure data, whatever parts of it validated (a
+	 * CNAME loop in a signed zone, a cap hit after a secure link) */
+	if (sec == CACHE_SEC_SECURE && p.rcode != WIRE_RCODE_NOERROR &&
+	    p.rcode != WIRE_RCODE_NXDOMAIN)
+		sec = CACHE_SEC_UNCHECKED;
+	qlog_line(q, client, tcp, p.rcode, src, a->curve, sec);
 }

@@ -13,8 +13,10 @@
  * src is cache or referral. curve=yes when every RRset of the answer came
  * over DNSCurve. dnssec= is the DNSSEC status of the answer's data
  * (answer.sec): secure, insecure, bogus or unchecked (validation off,
- * local data, error answers without a lookup). Names are lowercased, with the
- * final dot; a query without a question logs name=- type=-.
+ * local data, error answers without a lookup); an answer sent as an
+ * error other than NXDOMAIN (a SERVFAIL) is never secure. Names are
+ * lowercased, with the final dot; a query without a question logs name=-
+ * type=-.
  *
  * Written only when log-queries is yes (the caller checks), through
  * log_query (resolver/base/log.h), whatever log-level says. Queries that get

@@ -23,6 +23,7 @@
 #include "base/clock.h"
 #include "transport/forward.h"
 #include "base/log.h"
+#include "iter/iter_log.h"
 #include "wire/rrtext.h"
 #include "stale.h"
 #include "transport/upshare.h"
@@ -150,6 +151,8 @@ static void res_release(struct server_res *r)
 static void log_servfail(const struct server_res *r, const char *why)
 {
 	char name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
+	char zone[WIRE_NAME_TEXT_MAX], server[ITER_LOG_SERVER_TEXT];
+	const char *last;
 	const uint8_t *n;
 	size_t len;
 	uint16_t qtype, qclass;
@@ -159,9 +162,13 @@ static void log_servfail(const struct server_res *r, const char *why)
 	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
 	if (wire_name_to_text(n, len, name, sizeof name, NULL) != WIRE_OK)
 		name[0] = '\0';
-	log_info_limited("servfail", "qname=%s type=%s why=%s", name,
-	                 rrtext_type_name(qtype, tbuf),
-	                 why != NULL ? why : "-");
+	/* where it ended: the zone, the last server asked, what it did */
+	last = iter_fail_where(r->req, zone, server);
+	log_info_limited("servfail",
+	                 "qname=%s type=%s why=%s zone=%s server=%s "
+	                 "server_why=%s",
+	                 name, rrtext_type_name(qtype, tbuf),
+	                 why != NULL ? why : "-", zone, server, last);
 }
 
 /* RFC 8767: a failed resolution answers from expired data if it can. */

@@ -485,6 +485,53 @@ void respond_plan(const struct respond_query *q, const struct answer *a,
 	p->ede_text = a->ede ? a->ede_text : NULL;
 }
 
+/*
+ * The bytes kept free for the OPT record while the records are written
+ * (used: header and question). An EDE that does not fit beside them
+ * loses its EXTRA-TEXT, then the option itself: the response still goes
+ * with its own RCODE (a comment never turns an answer into SERVFAIL).
+ */
+static size_t resp_reserve(const struct respond_query *q,
+                           struct respond_plan *p, size_t used, size_t lim)
+{
+	size_t opt = RESPOND_OPT_BYTES, ede = RESPOND_EDE_FIXED_BYTES;
+
+	if (!q->edns)
+		return 0;
+	if (!p->ede || used + opt + ede > lim) {
+		p->ede = false;
+		return opt;
+	}
+	if (used + opt + ede + ede_text_len(p->ede_text) > lim)
+		p->ede_text = NULL;
+	return opt + ede + ede_text_len(p->ede_text);
+}
+
+/*
+ * The records, cut at the writer's cap. An error RCODE never sets TC:
+ * a client asking again over TCP would get the same error; what does not
+ * fit goes (the question, RCODE and EDE stay).
+ */
+static int resp_body(struct wire_writer *w, const struct respond_query *q,
+                     const struct answer *a, const struct respond_plan *p,
+                     bool *tc)
+{
+	struct wire_mark m;
+	int rc;
+
+	if (!p->records)
+		return RESPOND_OK;
+	if (rcode_may_ad(p->rcode)) /* an answer: the hot path */
+		return resp_records(w, q, a, p->dnssec, tc);
+	wire_writer_mark(w, &m);
+	rc = resp_records(w, q, a, p->dnssec, tc);
+	if (rc == RESPOND_OK && *tc) {
+		wire_writer_rollback(w, &m);
+		*tc = false;
+	}
+	return rc;
+}
+
 int respond_build(const struct respond_query *q, const struct answer *a,
                   size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated)
@@ -493,7 +540,7 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 		0, true, false, false, false, false, 0, NULL
 	};
 	struct wire_writer w;
-	size_t reserve = 0, lim;
+	size_t reserve, lim;
 	bool tc = false;
 	int rc;
 
@@ -509,19 +556,14 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 	else if (a->sec > CACHE_SEC_SECURE || a->ede)
 		respond_plan(q, a, &p);
 	lim = limit < cap ? limit : cap;
-	if (q->edns)
-		reserve = RESPOND_OPT_BYTES +
-		          (p.ede ? RESPOND_EDE_FIXED_BYTES +
-		                           ede_text_len(p.ede_text) :
-		                   0);
 	rc = resp_begin(q, p.rcode, &w, out, lim);
 	if (rc != RESPOND_OK)
 		return rc;
+	reserve = resp_reserve(q, &p, w.len, lim);
 	if (w.len + reserve > lim)
 		return RESPOND_ESPACE;
 	w.cap = lim - reserve;
-	if (p.records)
-		rc = resp_records(&w, q, a, p.dnssec, &tc);
+	rc = resp_body(&w, q, a, &p, &tc);
 	if (rc != RESPOND_OK)
 		return rc;
 	w.cap = lim;

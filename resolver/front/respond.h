@@ -38,7 +38,12 @@
  *   carries TC and no records, so the client asks again over TCP; an
  *   authority section that does not fit sets TC too, unless the answer
  *   section is complete and the client did not set DO (then it is just
- *   left out; to a DO=1 client it is the proof, RFC 4035 3.1.3).
+ *   left out; to a DO=1 client it is the proof, RFC 4035 3.1.3). A
+ *   truncated response keeps the question, the RCODE and the EDE. An
+ *   error RCODE (SERVFAIL, REFUSED...) never sets TC: records that do
+ *   not fit beside it go (over TCP the client would get the same error).
+ *   An EDE whose text does not fit beside the header, question and OPT
+ *   loses the text, then the option, never the response.
  */
 #ifndef CURVECACHE_RESOLVER_RESPOND_H
 #define CURVECACHE_RESOLVER_RESPOND_H
@@ -181,8 +186,9 @@ void respond_plan(const struct respond_query *q, const struct answer *a,
  * @param out, cap: destination.
  * @param outlen: receives the length.
  * @param truncated: NULL, or set to whether TC was set.
- * @return RESPOND_OK, RESPOND_ESPACE (not even the header and question
- *   fit) or RESPOND_EINVAL (malformed image).
+ * @return RESPOND_OK, RESPOND_ESPACE (not even the header, question and
+ *   bare OPT fit: the caller answers SERVFAIL with the question,
+ *   respond_error) or RESPOND_EINVAL (malformed image).
  */
 int respond_build(const struct respond_query *q, const struct answer *a,
                   size_t limit, uint8_t *out, size_t cap, size_t *outlen,

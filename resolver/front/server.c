@@ -33,6 +33,7 @@
 #include "stats/topk.h"
 #include "transport/upshare.h"
 #include "transport/upstream.h"
+#include "wire/rrtext.h"
 
 /** The RCODE BADVERS (RFC 6891), 12 bits. */
 #define SERVER_RCODE_BADVERS 16u
@@ -187,13 +188,30 @@ static bool server_routed(const struct server *s,
 	       (t >= 0 && c->stub[t].namelen > 1);
 }
 
+/* An inform local zone: the client and the question, at info level. */
+static void server_local_inform(const struct respond_query *q,
+                                const struct inflight_dest *d)
+{
+	char addr[INET6_ADDRSTRLEN + 8], name[WIRE_NAME_TEXT_MAX];
+	char type[RRTEXT_NAME_MAX];
+
+	server_addr_text((const struct sockaddr *)&d->addr, addr, sizeof addr);
+	if (wire_name_to_text(q->lname, q->qnamelen, name, sizeof name,
+	                      NULL) != WIRE_OK)
+		snprintf(name, sizeof name, "?");
+	log_info("local_inform", "client=%s name=%s type=%s", addr, name,
+	         rrtext_type_name(q->qtype, type));
+}
+
 /* Local data and blocked names, then the local zones: true if
- * answered. */
+ * answered (or dropped by a deny zone). */
 static bool server_local(struct server *s, const struct respond_query *q,
                          const struct inflight_dest *d)
 {
 	struct answer a;
 	bool blocked;
+	unsigned flags;
+	int rc;
 
 	if (localdata_answer(s->ld, q->lname, q->qnamelen, q->qtype, q->qclass,
 	                     &a, s->ans, sizeof s->ans,
@@ -208,11 +226,17 @@ static bool server_local(struct server *s, const struct respond_query *q,
 	if ((s->cfg->n_forward > 0 || s->cfg->n_stub > 0) &&
 	    server_routed(s, q))
 		return false;
-	if (localzone_answer(s->lz, q->lname, q->qnamelen, q->qtype, q->qclass,
-	                     &a, s->ans, sizeof s->ans) != LOCALZONE_OK)
-		return false;
+	rc = localzone_answer2(s->lz, q->lname, q->qnamelen, q->qtype,
+	                       q->qclass, &a, s->ans, sizeof s->ans, &flags);
+	if (flags & LOCALZONE_INFORM)
+		server_local_inform(q, d);
+	if (rc == LOCALZONE_DROP)
+		s->st.local_answers++; /* deny: nothing is sent */
+	if (rc != LOCALZONE_OK)
+		return rc == LOCALZONE_DROP;
 	s->st.local_answers++;
-	server_answer(s, q, d, &a, false, QLOG_SRC_LOCAL, false);
+	server_answer(s, q, d, &a, false, QLOG_SRC_LOCAL,
+	              a.rcode != WIRE_RCODE_REFUSED); /* AA, as Unbound */
 	return true;
 }
 
@@ -538,6 +562,7 @@ void server_stop(struct server *s)
 	if (s == NULL || s->stopping)
 		return;
 	s->stopping = true;
+	server_dz_stop(s);
 	resolution_fail_all(s, "shutting down");
 	for (i = 0; i < s->nudp; i++)
 		udpio_close(&s->udp[i].io);
@@ -602,12 +627,9 @@ int server_localdata_load(struct server *s, const struct cfg *c, char *err,
 	size_t nrec, nblk;
 	int rc;
 
-	rc = localzone_new(c->local_zone, c->n_local_zone, &lz);
-	if (rc != LOCALZONE_OK) {
-		snprintf(err, errlen, "local zones: %s",
-		         localzone_strerror(rc));
+	rc = localzone_build(c->local, &lz, err, errlen);
+	if (rc != LOCALZONE_OK)
 		return SERVER_EINVAL;
-	}
 	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
 	                   errlen) != LOCALDATA_OK) {
 		localzone_free(lz);
@@ -665,13 +687,6 @@ size_t server_forget_infra(struct server *s, const struct sockaddr *sa)
 struct sel *server_sel(struct server *s)
 {
 	return s->sel;
-}
-
-void server_iter_deadzone(struct server *s, struct iter_env *env)
-{
-	env->deadzone = s->dz;
-	env->tally.zone_backoff = &s->st.upstream_zone_backoff;
-	env->tally.failure_cached = &s->st.upstream_failure_cached;
 }
 
 void server_iter_env(const struct server *s, struct iter_env *env)

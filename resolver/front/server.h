@@ -3,7 +3,7 @@
  * listeners (UDP and TCP), the path of a client query, and the driving of
  * iterator runs.
  *
- * The path of a query (design.md): access control (cfg_acl_check:
+ * The path of a query (resolver/README): access control (cfg_acl_check:
  * REFUSED or silently dropped), parse (FORMERR on garbage, NOTIMP on
  * opcodes other than QUERY, REFUSED for classes other than IN and for
  * zone transfers), local zones (RFC 6761/6303), the cache (the hot path:

@@ -82,6 +82,25 @@ struct server_anchors {
  *  each is about 1-2 KB with libcrypto's objects). */
 #define SERVER_KEYCACHE_SLOTS 512
 
+/** Background probes of dead zones (RFC 9520) queued or running at
+ *  once per worker; beyond, the zone is probed by a later question. */
+#define SERVER_DZ_PROBES_MAX 8
+
+/** A background probe waiting for the next loop turn (server.c). */
+struct server_dzq {
+	uint64_t key; /**< deadzone_key of the zone */
+	uint16_t qtype;
+	size_t len;
+	uint8_t name[WIRE_NAME_MAX]; /**< lowercase wire name */
+};
+
+/** A background probe running (server.c): its zone, and its worker for
+ *  the end callback (server_probe_fn). */
+struct server_dzrun {
+	struct server *s;
+	uint64_t key; /**< deadzone_key of the zone; 0: a free slot */
+};
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -112,6 +131,13 @@ struct server {
 	struct deadzone *dz;   /**< failure cache (RFC 9520;
 	                            shared unless own_dz) */
 	bool own_dz;
+	uv_timer_t dz_timer; /**< starts the probes queued below */
+	bool dz_timer_open;
+	size_t dz_nq; /**< probes queued (dz_q) */
+	struct server_dzrun dz_run[SERVER_DZ_PROBES_MAX]; /**< running */
+	uint64_t dz_probe_next; /**< the key of the probe starting now
+	                             (server_iter_deadzone) */
+	struct server_dzq dz_q[SERVER_DZ_PROBES_MAX];
 	struct stats st;
 	server_stats_more_fn *stats_more; /**< other workers' counters */
 	void *stats_more_arg;
@@ -164,9 +190,14 @@ void server_hints_release(struct server_hints *h);
 /** The same for trust anchors. */
 void server_anchors_release(struct server_anchors *a);
 
-/** Set the failure cache (RFC 9520) and its counters in a resolution's
- *  env (resolution.c). */
+/** Set the failure cache (RFC 9520), its counters and the background
+ *  probes of dead zones in a resolution's env (resolution.c; the probes
+ *  are server_dz.c's). */
 void server_iter_deadzone(struct server *s, struct iter_env *env);
+
+/** At stop: the queued probes of dead zones never start (their zones are
+ *  released) and their timer closes (server_dz.c). */
+void server_dz_stop(struct server *s);
 
 /**
  * Send an answer over TCP to a connection slot, if it is still the same

@@ -165,6 +165,8 @@ enum deadzone_verdict deadzone_check(struct deadzone *dz, uint64_t key,
 		/* the back-off is over: one probe goes out */
 		s->hold_ms = now_ms + hold_ms;
 		v = DEADZONE_PROBE;
+		if (ede != NULL)
+			*ede = s->ede;
 	}
 	pthread_mutex_unlock(&dz->mu);
 	return v;
@@ -183,6 +185,21 @@ void deadzone_hold(struct deadzone *dz, uint64_t key, const uint8_t *name,
 	if (s->hold_ms < now_ms + hold_ms)
 		s->hold_ms = now_ms + hold_ms;
 	pthread_mutex_unlock(&dz->mu);
+}
+
+bool deadzone_extend(struct deadzone *dz, uint64_t key, uint64_t now_ms,
+                     uint32_t hold_ms)
+{
+	struct deadzone_slot *s;
+
+	if (dz == NULL || !deadzone_busy(dz))
+		return false;
+	pthread_mutex_lock(&dz->mu);
+	s = slot_find(dz, key, now_ms);
+	if (s != NULL && s->hold_ms < now_ms + hold_ms)
+		s->hold_ms = now_ms + hold_ms;
+	pthread_mutex_unlock(&dz->mu);
+	return s != NULL;
 }
 
 /* The back-off of a slot's next failure. */

@@ -11,7 +11,9 @@
  *   sendto, keeps DEADZONE_NETERR_MS: see deadzone_fail). During the
  *   back-off, questions into the zone fail at once (DEADZONE_FAIL);
  *   after it, the first resolution that reaches the zone is let through
- *   (DEADZONE_PROBE) and the others still fail at once while it runs
+ *   (DEADZONE_PROBE; a worker hands it to a background probe, which
+ *   deadzone_extend keeps holding) and the others still fail at once
+ *   while it runs
  *   (RFC 9520 section 3.2: no query while the failure is cached; one
  *   probe, not a burst, when it expires). Any answer from one of the
  *   zone's servers ends it all (deadzone_alive);
@@ -107,7 +109,8 @@ uint64_t deadzone_key(const uint8_t *name, size_t len, uint16_t type);
  * What to do with a key now.
  * @param hold_ms: a DEADZONE_PROBE caller holds the key this long (its
  *   resolution's time limit): others get DEADZONE_FAIL meanwhile.
- * @param ede: NULL, or set to the EDE of the failure (DEADZONE_FAIL).
+ * @param ede: NULL, or set to the EDE of the failure (DEADZONE_FAIL,
+ *   DEADZONE_PROBE).
  */
 enum deadzone_verdict deadzone_check(struct deadzone *dz, uint64_t key,
                                      uint64_t now_ms, uint32_t hold_ms,
@@ -121,6 +124,16 @@ enum deadzone_verdict deadzone_check(struct deadzone *dz, uint64_t key,
 void deadzone_hold(struct deadzone *dz, uint64_t key, const uint8_t *name,
                    size_t len, uint16_t type, uint64_t now_ms,
                    uint32_t hold_ms);
+
+/**
+ * A background probe (RFC 9520: no client waits on it) reaches a zone
+ * whose back-off ended: its hold (set by the DEADZONE_PROBE verdict that
+ * started it) lasts at least hold_ms more, so that no other probe goes
+ * out meanwhile. Nothing is made: false when the key has no entry (an
+ * answer ended it meanwhile).
+ */
+bool deadzone_extend(struct deadzone *dz, uint64_t key, uint64_t now_ms,
+                     uint32_t hold_ms);
 
 /**
  * A failure: the back-off starts (zones: DEADZONE_BACKOFF_MIN_MS doubled

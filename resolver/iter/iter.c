@@ -200,6 +200,7 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 	if (req->done)
 		return;
 	iter_dz_finish(req, rcode, why);
+	iter_log_finish(req);
 	req->done = true;
 	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
 		iter_out_free(req, &req->out[i]);
@@ -355,6 +356,12 @@ static void iter_feed_failure(struct iter_req *req, struct iter_out *o,
 	const struct sockaddr *sa = (const struct sockaddr *)&o->sa;
 	enum iter_reply_kind kind = reply->kind;
 
+	if (!reply->hedge)
+		iter_log_server(req, o, f->zone.name, f->zone.len,
+		                kind == ITER_REPLY_TIMEOUT ? "timeout" :
+		                kind == ITER_REPLY_UNREACHABLE ?
+		                                             "unreachable" :
+		                                             "FORMERR");
 	if (kind == ITER_REPLY_TIMEOUT) {
 		iter_feed_timeout(req, o, reply->hedge);
 		return;

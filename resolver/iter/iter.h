@@ -159,6 +159,16 @@ struct iter_env {
 	uint32_t (*random)(void); /**< NULL: curve_random's pool; a
 	                               fixed sequence in tests (the
 	                               order of unknown servers) */
+	/** NULL, or what a request does with a zone whose back-off ended
+	 *  (RFC 9520): it hands the zone's question (qname, len: lowercase
+	 *  wire name; qtype) to a probe run in the background, with no
+	 *  client, and fails at once; true if that probe will run. NULL:
+	 *  the request itself is the probe (and its client waits). */
+	bool (*dz_probe)(void *arg, uint64_t key, const uint8_t *qname,
+	                 size_t len, uint16_t qtype);
+	void *dz_probe_arg;
+	uint64_t dz_probe_key; /**< this request is the background probe of
+	                            that zone (deadzone_key; 0: none) */
 };
 
 /** One upstream query the caller must send. */

@@ -13,6 +13,12 @@
  * at once with EDE 22 (23 when its servers were unreachable by network
  * errors only). A failed client question is itself answered SERVFAIL at
  * once for DEADZONE_QUESTION_MS (RFC 9520 section 3.2).
+ *
+ * When the back-off ended, the first request to reach the zone is its
+ * probe. With iter_env.dz_probe (a worker), a client's request does not
+ * wait on that: it hands its question to a probe with no client (the
+ * worker starts it later, with iter_env.dz_probe_key) and fails at once;
+ * the probe's answer ends the back-off, its failure doubles it.
  */
 #include <string.h>
 
@@ -33,6 +39,8 @@ static const char iter_dz_text_backoff[] =
 static const char iter_dz_text_question[] =
 	"resolution failure cached (RFC 9520)";
 static const char iter_dz_text_none[] = "no server could answer";
+static const char iter_dz_text_probe[] =
+	"zone's servers unreachable: probed in the background (RFC 9520)";
 
 static struct iter_dz_watch *iter_dz_find(struct iter_req *req, uint64_t key)
 {
@@ -108,6 +116,43 @@ void iter_dz_reply(struct iter_req *req, const struct iter_out *o,
 	}
 }
 
+/* A background probe reaches its zone: it holds it while it runs (no
+ * other probe meanwhile), unless an answer ended the back-off already. */
+static void iter_dz_probe_claim(struct iter_req *req, uint64_t key)
+{
+	struct iter_dz_watch *w;
+
+	if (!deadzone_extend(req->env->deadzone, key, req->now.mono_ms,
+	                     iter_dz_hold_ms(req)))
+		return;
+	w = iter_dz_get(req, key);
+	if (w != NULL)
+		w->claimed = true;
+	else
+		deadzone_release(req->env->deadzone, key);
+}
+
+/* The back-off of a zone ended: a client's request hands the zone to a
+ * probe in the background and fails at once (RFC 9520: no client waits
+ * on a dead zone); false when it must probe itself (no background
+ * probes here, or this request is one). */
+static bool iter_dz_background(struct iter_req *req, struct iter_frame *f,
+                               uint64_t key, uint16_t ede)
+{
+	const struct iter_env *env = req->env;
+
+	if (env->dz_probe == NULL || env->dz_probe_key != 0)
+		return false;
+	if (!env->dz_probe(env->dz_probe_arg, key, f->sname, f->snamelen,
+	                   f->qtype))
+		deadzone_release(env->deadzone, key); /* a later one may */
+	iter_tally(env->tally.zone_backoff);
+	req->dz_ede = ede;
+	req->dz_ede_text = iter_dz_text_probe;
+	iter_fail(f, "zone's servers silent: probed in the background");
+	return true;
+}
+
 bool iter_dz_blocked(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
@@ -123,6 +168,11 @@ bool iter_dz_blocked(struct iter_req *req, size_t fi)
 	w = iter_dz_find(req, key);
 	if (w != NULL && w->claimed)
 		return false;
+	if (key == req->env->dz_probe_key) {
+		iter_dz_probe_claim(req, key);
+		f->dz_checked = key;
+		return false;
+	}
 	switch (deadzone_check(req->env->deadzone, key, req->now.mono_ms,
 	                       iter_dz_hold_ms(req), &ede)) {
 	case DEADZONE_FAIL:
@@ -132,6 +182,8 @@ bool iter_dz_blocked(struct iter_req *req, size_t fi)
 		iter_fail(f, "zone's servers silent: in back-off");
 		return true;
 	case DEADZONE_PROBE:
+		if (iter_dz_background(req, f, key, ede))
+			return true;
 		w = iter_dz_get(req, key);
 		if (w != NULL)
 			w->claimed = true;
@@ -209,6 +261,7 @@ bool iter_dz_question(struct iter_req *req)
 		return false;
 	req->dz_qkey = deadzone_key(f->sname, f->snamelen, f->qtype);
 	if (!deadzone_busy(req->env->deadzone) ||
+	    req->env->dz_probe_key != 0 || /* a probe asks regardless */
 	    deadzone_check(req->env->deadzone, req->dz_qkey, req->now.mono_ms,
 	                   0, &ede) != DEADZONE_FAIL)
 		return false;

@@ -157,7 +157,7 @@ static void iter_lookup_negative(struct iter_req *req, size_t fi,
 		iter_authority_add(req, &chain, 0);
 		free(chain.buf);
 	}
-	iter_val_note(req, ans->sec, iter_cached_status(ans->sec));
+	iter_val_note(req, ans->sec, iter_cached_status(ans->sec, ans->ede));
 }
 
 /* An RRset read for the client at img (req->an + req->an_len): the set
@@ -213,7 +213,7 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 	}
 	iter_image_take(req, &ans, buf);
 	iter_answer_curve(req, ans.curve != 0);
-	iter_val_note(req, ans.sec, iter_cached_status(ans.sec));
+	iter_val_note(req, ans.sec, iter_cached_status(ans.sec, ans.ede));
 	return true;
 }
 
@@ -245,8 +245,8 @@ static bool iter_cname_to_client(struct iter_req *req, struct iter_frame *f,
 	iter_image_take(req, ans, req->an + req->an_len);
 	iter_answer_curve(req, ans->curve != 0 && dcurve);
 	if (dlen > 0)
-		iter_val_note(req, dsec, iter_cached_status(dsec));
-	iter_val_note(req, ans->sec, iter_cached_status(ans->sec));
+		iter_val_note(req, dsec, iter_cached_status(dsec, 0));
+	iter_val_note(req, ans->sec, iter_cached_status(ans->sec, ans->ede));
 	return true;
 }
 
@@ -565,6 +565,9 @@ static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
 		iter_ns_add_addr(req, ns,
 		                 iplen == 4 ? WIRE_TYPE_A : WIRE_TYPE_AAAA, ip,
 		                 iplen);
+	/* stub-zone: ADDR@PORT: that server's own port */
+	if (ns->naddr > 0 && cz->addr[i].port_given)
+		ns->addr[ns->naddr - 1].port = netaddr_port(sa);
 }
 
 /*

@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "iter.h"
+#include "iter_log.h"
 #include "validate/dnssec_set.h"
 #include "wire/wire.h"
 
@@ -128,6 +129,8 @@ struct iter_addr {
 	bool dropped;  /**< a query of this step timed out:
 	                    the retry goes over TCP when the
 	                    server is alive (sel.h) */
+	uint16_t port; /**< 0: ITER_PORT; else a stub-zone server's
+	                    own (stub-zone: ADDR@PORT) */
 };
 
 /** One NS name of a zone cut. */
@@ -365,6 +368,8 @@ struct iter_req {
 	bool val_ede;           /**< an EDE for the answer */
 	uint16_t val_ede_code;
 	const char *val_ede_text;
+	/* what the failure lines say (iter_log.c) */
+	struct iter_log_note lognote;
 	uint8_t rcode;
 	struct iter_dz_watch dz[ITER_DZ_WATCH_MAX];
 	uint16_t dz_ede;         /**< EDE of a failure to reach servers
@@ -667,11 +672,14 @@ bool iter_sig_signer(const struct wire_msg *m, const struct wire_rr *rr,
 bool iter_val_foreign(const struct iter_req *req, size_t fi,
                       const struct wire_msg *m, const uint8_t *owner,
                       size_t ownerlen, uint16_t type);
-/* One debug line on a DNSSEC verdict (event=dnssec). */
-void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
-                  size_t nlen, uint16_t type, uint8_t sec, int status);
-/* The reason to give for a cached part of status sec. */
-int iter_cached_status(uint8_t sec);
+/* One debug line on a DNSSEC verdict (event=dnssec); a bogus one is
+ * noted for the dnssec_failure line (iter_log.c). */
+void iter_val_log(struct iter_req *req, const uint8_t *zone, size_t zlen,
+                  const uint8_t *name, size_t nlen, uint16_t type, uint8_t sec,
+                  int status);
+/* The reason to give for a cached part of status sec, whose entry noted
+ * EDE code ede (cache_bogus_ede; 0: none). */
+int iter_cached_status(uint8_t sec, uint8_t ede);
 /* Fold one part's status (and a reason) into the answer's. */
 void iter_val_note(struct iter_req *req, uint8_t sec, int status);
 /* A BOGUS entry just cached for name/type: keep the EDE code of status

@@ -138,6 +138,9 @@ void iter_negative(struct iter_req *req, size_t fi, const struct wire_msg *m,
 			iter_negative_proof(req, fi, m, &img);
 	} else
 		img.cap = 0;
+	if (vsec == CACHE_SEC_BOGUS)
+		iter_log_bogus(req, req->frame[fi]->zone.name,
+		               req->frame[fi]->zone.len, status);
 	iter_negative_cache(req, fi, m, key, nx, vsec, status, &img);
 	if (fi == 0)
 		iter_val_note(req, vsec, status);

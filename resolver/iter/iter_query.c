@@ -29,7 +29,7 @@ void iter_addr_sockaddr(const struct iter_addr *a, struct sockaddr_storage *sa,
 	*len = netaddr_make(sa, a->ip,
 	                    a->family == AF_INET ? ITER_IPV4_BYTES :
 	                                           ITER_IPV6_BYTES,
-	                    ITER_PORT);
+	                    a->port != 0 ? a->port : ITER_PORT);
 }
 
 /* 127/8, 0/8, ::1, :: and v4-mapped forms of the first two. */
@@ -455,6 +455,17 @@ static bool iter_stack_has(const struct iter_req *req, const uint8_t *name,
 	return false;
 }
 
+/* Whether a server of zone z has an address. */
+static bool iter_zone_has_addr(const struct iter_zone *z)
+{
+	size_t i;
+
+	for (i = 0; i < z->nns; i++)
+		if (z->ns[i].naddr > 0)
+			return true;
+	return false;
+}
+
 /* The address type to resolve next for an NS name, or 0. */
 static uint16_t iter_sub_type(const struct iter_req *req,
                               const struct iter_zone *z,
@@ -467,7 +478,13 @@ static uint16_t iter_sub_type(const struct iter_req *req,
 	/* Known addresses (usable or spent): nothing new to learn. */
 	if (ns->naddr > 0)
 		return 0;
-	if (iter_name_under(ns->name, ns->namelen, z->name, z->len))
+	/* A name in the zone: only the zone's own servers know it. The
+	 * root's are asked (RFC 8109 section 4.3: a priming answer
+	 * without addresses for names the hints lack) when one of them
+	 * has an address; other zones' glueless names in the zone wait
+	 * for glue. */
+	if (iter_name_under(ns->name, ns->namelen, z->name, z->len) &&
+	    (z->len != 1 || !iter_zone_has_addr(z)))
 		return 0;
 	if (ip4 && !(ns->sub & ITER_SUB_A))
 		return WIRE_TYPE_A;

@@ -656,6 +656,7 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 	iter_classify(reply->msg, &ask, &req->cls);
 	iter_reclame_check(req, o, &req->cls);
 	iter_reply_log(req, o);
+	iter_log_reply(req, o, ask.zone, ask.zonelen);
 	if (o->kept && !iter_kept_useful(req, o)) {
 		iter_out_free(req, o);
 		return;

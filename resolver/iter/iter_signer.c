@@ -81,8 +81,8 @@ bool iter_signer_walk(struct iter_req *req, size_t fi,
 	}
 	iter_signer_next(f);
 	f->cut_walk = true;
-	iter_val_log(f->zone.name, f->zone.len, name, namelen, WIRE_TYPE_DS,
-	             CACHE_SEC_UNCHECKED, DNSSEC_OK);
+	iter_val_log(req, f->zone.name, f->zone.len, name, namelen,
+	             WIRE_TYPE_DS, CACHE_SEC_UNCHECKED, DNSSEC_OK);
 	iter_qmin_reset(f);
 	iter_frame_newstep(req, fi);
 	f->state = ITER_F_QUERY;
@@ -212,8 +212,8 @@ bool iter_val_descend(struct iter_req *req, size_t fi,
 	}
 	/* The server serves the zone below too and answered from it: that
 	 * zone is a cut of its own, with its own keys (asked next). */
-	iter_val_log(f->zone.name, f->zone.len, signer, slen, WIRE_TYPE_NS,
-	             CACHE_SEC_UNCHECKED, DNSSEC_OK);
+	iter_val_log(req, f->zone.name, f->zone.len, signer, slen,
+	             WIRE_TYPE_NS, CACHE_SEC_UNCHECKED, DNSSEC_OK);
 	memcpy(f->zone.name, signer, slen);
 	f->zone.len = slen;
 	f->trust = ITER_T_UNKNOWN;

@@ -426,7 +426,7 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 	           sec == CACHE_SEC_INSECURE ? ITER_T_INSECURE :
 	                                       ITER_T_BOGUS;
 	f->trust_status = status;
-	iter_val_log(f->zone.name, f->zone.len, f->zone.name, f->zone.len,
+	iter_val_log(req, f->zone.name, f->zone.len, f->zone.name, f->zone.len,
 	             WIRE_TYPE_DNSKEY, sec, status);
 	if (sec == CACHE_SEC_BOGUS) {
 		req->bogus_n++;

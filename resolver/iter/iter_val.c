@@ -424,13 +424,16 @@ static uint8_t iter_val_wildcard(struct iter_req *req, const uint8_t *zone,
 	return sec;
 }
 
-void iter_val_log(const uint8_t *zone, size_t zlen, const uint8_t *name,
-                  size_t nlen, uint16_t type, uint8_t sec, int status)
+void iter_val_log(struct iter_req *req, const uint8_t *zone, size_t zlen,
+                  const uint8_t *name, size_t nlen, uint16_t type, uint8_t sec,
+                  int status)
 {
 	static const char *const secs[] = { "unchecked", "insecure", "secure",
 		                            "bogus" };
 	char z[WIRE_NAME_TEXT_MAX], n[WIRE_NAME_TEXT_MAX], t[RRTEXT_NAME_MAX];
 
+	if (sec == CACHE_SEC_BOGUS)
+		iter_log_bogus(req, zone, zlen, status);
 	if (log_level() < CFG_LOG_DEBUG)
 		return;
 	if (wire_name_to_text(zone, zlen, z, sizeof z, NULL) != WIRE_OK)
@@ -482,8 +485,10 @@ uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
 		return CACHE_SEC_UNCHECKED;
 	iter_img_sigs(img, m, sec, owner, ownerlen, type);
 	st = iter_trust_sec(f, status);
-	if (st == CACHE_SEC_BOGUS)
+	if (st == CACHE_SEC_BOGUS) {
+		iter_log_bogus(req, f->zone.name, f->zone.len, *status);
 		return iter_bogus(req, ttl);
+	}
 	if (st != CACHE_SEC_SECURE)
 		return st;
 	/* the zone's keys asked for: by the DS, as the chain took them
@@ -493,15 +498,15 @@ uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
 		*status = iter_trust_keys_status(req, owner, ownerlen, m, ttl);
 		if (*status == DNSSEC_OK)
 			return CACHE_SEC_SECURE;
-		iter_val_log(f->zone.name, f->zone.len, owner, ownerlen, type,
-		             CACHE_SEC_BOGUS, *status);
+		iter_val_log(req, f->zone.name, f->zone.len, owner, ownerlen,
+		             type, CACHE_SEC_BOGUS, *status);
 		return iter_bogus(req, ttl);
 	}
 	*status = iter_verify_rd(req, f->zone.name, f->zone.len, m, sec, owner,
 	                         ownerlen, type, rd, n, &v);
 	if (*status != DNSSEC_OK) {
-		iter_val_log(f->zone.name, f->zone.len, owner, ownerlen, type,
-		             CACHE_SEC_BOGUS, *status);
+		iter_val_log(req, f->zone.name, f->zone.len, owner, ownerlen,
+		             type, CACHE_SEC_BOGUS, *status);
 		return iter_bogus(req, ttl);
 	}
 	if (v.ttl < *ttl)
@@ -510,6 +515,8 @@ uint8_t iter_val_rrset(struct iter_req *req, const struct wire_msg *m,
 	if (labels >= 0 && v.labels < (unsigned)labels)
 		st = iter_val_wildcard(req, f->zone.name, f->zone.len, m,
 		                       owner, ownerlen, v.labels, status);
+	if (st == CACHE_SEC_BOGUS)
+		iter_log_bogus(req, f->zone.name, f->zone.len, *status);
 	return st == CACHE_SEC_BOGUS ? iter_bogus(req, ttl) : st;
 }
 
@@ -705,9 +712,21 @@ enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
 	return st == CACHE_SEC_BOGUS ? ITER_T_BOGUS : ITER_T_UNKNOWN;
 }
 
-int iter_cached_status(uint8_t sec)
+int iter_cached_status(uint8_t sec, uint8_t ede)
 {
-	return sec == CACHE_SEC_BOGUS ? DNSSEC_EBADSIG : DNSSEC_OK;
+	/* the statuses whose EDE code names them alone */
+	static const int precise[] = { DNSSEC_EEXPIRED,   DNSSEC_ENOTYET,
+		                       DNSSEC_EVALIDITY,  DNSSEC_EMISMATCH,
+		                       DNSSEC_ENOSIG,     DNSSEC_ENOPROOF,
+		                       DNSSEC_EITERATIONS };
+	size_t i;
+
+	if (sec != CACHE_SEC_BOGUS)
+		return DNSSEC_OK;
+	for (i = 0; ede != 0 && i < sizeof precise / sizeof precise[0]; i++)
+		if (iter_ede_of(precise[i]) == ede)
+			return precise[i];
+	return DNSSEC_EBADSIG;
 }
 
 bool iter_val_foreign(const struct iter_req *req, size_t fi,

@@ -322,19 +322,10 @@ int localdata_answer(const struct localdata *ld, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
                      struct answer *a, uint8_t *buf, size_t cap, bool *blocked)
 {
-	const struct localdata *rt = localdata_rt_table();
 	size_t i;
-	int rc;
 
 	if (blocked != NULL)
 		*blocked = false;
-	/* entries added at run time (control local_data) come first */
-	if (rt != NULL && rt != ld) {
-		rc = localdata_answer(rt, lname, len, qtype, qclass, a, buf,
-		                      cap, NULL);
-		if (rc != LOCALDATA_ENOTLOCAL)
-			return rc;
-	}
 	if (ld == NULL || (ld->rec.n == 0 && ld->blk.n == 0))
 		return LOCALDATA_ENOTLOCAL;
 	if (lname == NULL || a == NULL || buf == NULL || !ld->finished ||

@@ -29,9 +29,8 @@
  *   lookup never allocates.
  * - Lookups run on every client query before the cache: an empty table
  *   costs two compares.
- * - Entries added at run time (control local_data, localdata_rt.c) are
- *   one more table shared by every worker and consulted first; it
- *   survives reloads.
+ * - Records added at run time (control local_data) are the local zones'
+ *   (localzone.h).
  */
 #ifndef CURVECACHE_RESOLVER_LOCALDATA_H
 #define CURVECACHE_RESOLVER_LOCALDATA_H
@@ -145,54 +144,5 @@ int localdata_answer(const struct localdata *ld, const uint8_t *lname,
                      size_t len, uint16_t qtype, uint16_t qclass,
                      struct answer *a, uint8_t *buf, size_t cap, bool *blocked)
 	MUST_CHECK;
-
-/* ---- entries added at run time (localdata_rt.c) ---- */
-
-/** Most entries added with local_data. */
-#define LOCALDATA_RT_MAX 4096
-/** Seconds a replaced runtime table lives on (workers may read it). */
-#define LOCALDATA_RT_GRACE_S 10
-
-/**
- * The table of the runtime entries (consulted by localdata_answer
- * before the files' table, on every worker).
- * @return the table, or NULL when there is none.
- */
-const struct localdata *localdata_rt_table(void);
-
-/**
- * Add an entry (control local_data), on the control thread only.
- * @param rr: "NAME [TTL] [IN] A|AAAA ADDRESS" (the TTL is not kept: local
- *   data is answered with LOCALDATA_TTL).
- * @param err, errlen: receive the reason on failure.
- * @return LOCALDATA_OK, LOCALDATA_EPARSE (not such a record),
- *   LOCALDATA_ETOOMANY (LOCALDATA_RT_MAX entries, or too many changes
- *   within LOCALDATA_RT_GRACE_S) or LOCALDATA_ENOMEM; on failure nothing
- *   changes.
- */
-int localdata_rt_add(const char *rr, char *err, size_t errlen) MUST_CHECK;
-
-/**
- * Remove every runtime entry of a name (control local_data_remove).
- * @param name: the name as text.
- * @param removed: receives how many went.
- * @param err, errlen: receive the reason on failure.
- * @return LOCALDATA_OK (also when none matched), LOCALDATA_EPARSE,
- *   LOCALDATA_ETOOMANY or LOCALDATA_ENOMEM.
- */
-int localdata_rt_remove(const char *name, size_t *removed, char *err,
-                        size_t errlen) MUST_CHECK;
-
-/**
- * The runtime entries as Unbound lists local data:
- * "NAME<TAB>TTL<TAB>IN<TAB>A<TAB>ADDRESS" lines.
- * @param out, cap: destination, NUL-terminated when cap > 0.
- * @return the length the whole text needs (as snprintf).
- */
-size_t localdata_rt_list(char *out, size_t cap);
-
-/** Drop every runtime entry and free the tables: only when no worker
- *  can be reading (tests). */
-void localdata_rt_clear(void);
 
 #endif /* CURVECACHE_RESOLVER_LOCALDATA_H */

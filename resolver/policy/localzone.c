@@ -1,61 +1,31 @@
 /*
- * resolver/policy/localzone.c - RFC 6761 / RFC 6303 zones answered locally, as
- * changed by local-zone lines.
+ * resolver/policy/localzone.c - the table of local zones: the RFC 6761 /
+ * RFC 6303 built-in zones, changed by local-zone lines, and the records
+ * of local-data lines (see localzone.h).
  *
  * The built-in zones are added first, then each local-zone line retypes,
- * removes (nodefault) or adds a zone; the table is then sorted by label
- * count, most first, so the first zone that holds a name is the closest
- * (a transparent corp.test. inside the static test.).
+ * removes (nodefault) or adds a zone, then the records are added. Nodes
+ * are found through an open addressing hash table (FNV-1a of the wire
+ * name, linear probing, at most half full).
  */
-#include "localzone.h"
+#include "localzone_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/cachefile.h"
 #include "wire/wire.h"
 
-/** Built-in zones: localhost, 20 named, 16 + 64 numbered, 2 nibble. */
-#define LZ_BUILTIN_ZONES 103
-/** Last labels of the built-in zones: localhost invalid test onion arpa */
-#define LZ_BUILTIN_TLDS 5
-
-_Static_assert(LZ_BUILTIN_ZONES + CFG_MAX_LOCAL_ZONES <= LOCALZONE_ZONES_MAX,
-               "room for every local-zone line");
-_Static_assert(LZ_BUILTIN_TLDS + CFG_MAX_LOCAL_ZONES <= LOCALZONE_TLDS_MAX,
-               "room for the last label of every local-zone line");
-
-/** How names below a zone's apex are answered. */
-enum lz_kind {
-	LZ_STATIC = 0, /**< NXDOMAIN below the apex */
-	LZ_LOCALHOST   /**< every name has the loopback addresses */
-};
-
-/** One local zone. */
-struct lz_zone {
-	uint8_t name[WIRE_NAME_MAX];
-	size_t len;
-	unsigned labels; /**< labels, root excluded */
-	enum lz_kind kind;
-	enum cfg_lz_type type; /**< static, transparent or refuse */
-};
-
-/** A wire name (the PTR localhost names). */
-struct lz_name {
-	uint8_t name[WIRE_NAME_MAX];
-	size_t len;
-};
-
-struct localzone {
-	struct lz_zone zones[LOCALZONE_ZONES_MAX];
-	size_t nzones;
-	struct lz_name ptrs[2]; /**< 1.0.0.127 and ::1 reverse */
-	size_t nptrs;
-	struct lz_name tlds[LOCALZONE_TLDS_MAX]; /**< last labels, as names */
-	size_t ntlds;
-	struct lz_name localhost;
-	struct lz_name nobody; /**< SOA RNAME nobody.invalid. */
-};
+/** First slots of the hash table; it doubles at half full. */
+#define LZ_SLOTS_START 256u
+/** First elements of a growing array. */
+#define LZ_VEC_START 64u
+/** FNV-1a, 32 bits. */
+#define LZ_FNV_OFFSET 2166136261u
+#define LZ_FNV_PRIME 16777619u
+/** Largest RDATA of a local record (a long TXT: SPF, DKIM). */
+#define LZ_RDATA_MAX 8192u
 
 /** Zones whose names below the apex do not exist (RFC 6761, 6303;
  *  home.arpa., RFC 8375: a home network that runs it sets local-zone:
@@ -92,14 +62,6 @@ static const struct {
 	{ 64, 127, "100.in-addr.arpa" },
 };
 
-/** SOA timers of every local zone: serial, refresh, retry, expire. */
-static const uint32_t lz_soa_timers[4] = { 1, 3600, 1200, 604800 };
-
-static const uint8_t lz_a_loopback[4] = { 127, 0, 0, 1 };
-static const uint8_t lz_aaaa_loopback[16] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-};
-
 const char *localzone_strerror(int status)
 {
 	switch (status) {
@@ -108,93 +70,267 @@ const char *localzone_strerror(int status)
 	case LOCALZONE_ESPACE: return "buffer too small";
 	case LOCALZONE_EINVAL: return "invalid argument";
 	case LOCALZONE_ENOMEM: return "out of memory";
+	case LOCALZONE_DROP: return "dropped";
+	case LOCALZONE_ETOOMANY: return "too many names";
 	default: return "unknown status";
 	}
 }
 
 /* ------------------------------------------------------------------ */
-/* Building the table                                                  */
+/* The table                                                           */
 
-/* Offsets of the label starts of a wire name; returns the number of
- * labels (root excluded), or -1 when malformed. */
-static int lz_labels(const uint8_t *name, size_t len,
-                     size_t off[LOCALZONE_LABELS_MAX])
+static int vec_room(struct lz_vec *v, size_t elem, size_t more)
 {
-	size_t pos = 0;
-	int n = 0;
+	if (v->n + more > v->cap) {
+		size_t cap = v->cap ? v->cap : LZ_VEC_START;
+		void *np;
 
-	while (pos < len && name[pos] != 0) {
-		if (n >= LOCALZONE_LABELS_MAX || name[pos] > WIRE_LABEL_MAX)
+		while (cap < v->n + more)
+			cap *= 2;
+		np = realloc(v->p, cap * elem);
+		if (np == NULL)
 			return -1;
-		off[n++] = pos;
-		pos += (size_t)name[pos] + 1;
+		v->p = np;
+		v->cap = cap;
 	}
-	if (pos + 1 != len)
+	return 0;
+}
+
+static uint32_t lz_hash(const uint8_t *name, size_t len)
+{
+	uint32_t h = LZ_FNV_OFFSET;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ name[i]) * LZ_FNV_PRIME;
+	return h;
+}
+
+struct localzone *lz_alloc(void)
+{
+	struct localzone *lz = calloc(1, sizeof(*lz));
+
+	if (lz == NULL)
+		return NULL;
+	lz->slots = calloc(LZ_SLOTS_START, sizeof(*lz->slots));
+	if (lz->slots == NULL) {
+		free(lz);
+		return NULL;
+	}
+	lz->nslots = LZ_SLOTS_START;
+	return lz;
+}
+
+void localzone_free(struct localzone *lz)
+{
+	if (lz == NULL)
+		return;
+	free(lz->nodes.p);
+	free(lz->slots);
+	free(lz->names.p);
+	free(lz->rrs.p);
+	free(lz->rdata.p);
+	free(lz);
+}
+
+size_t localzone_count(const struct localzone *lz)
+{
+	return lz != NULL ? lz->nzones : 0;
+}
+
+/* The slot of a name: its node's, or the empty one it would take. */
+static size_t lz_slot(const struct localzone *lz, const uint8_t *name,
+                      size_t len)
+{
+	size_t mask = lz->nslots - 1, i = lz_hash(name, len) & mask;
+	const struct lz_node *nodes = lz->nodes.p;
+
+	while (lz->slots[i] != 0) {
+		const struct lz_node *n = &nodes[lz->slots[i] - 1];
+
+		if (n->len == len && memcmp(lz_name(lz, n), name, len) == 0)
+			break;
+		i = (i + 1) & mask;
+	}
+	return i;
+}
+
+const struct lz_node *lz_lookup(const struct localzone *lz,
+                                const uint8_t *name, size_t len)
+{
+	size_t i;
+
+	if (lz == NULL || lz->nodes.n == 0)
+		return NULL;
+	i = lz_slot(lz, name, len);
+	return lz->slots[i] != 0 ? &((const struct lz_node *)
+	                                     lz->nodes.p)[lz->slots[i] - 1] :
+	                           NULL;
+}
+
+static int lz_grow(struct localzone *lz)
+{
+	size_t ns = lz->nslots * 2, i, j;
+	uint32_t *old = lz->slots, *s = calloc(ns, sizeof(*s));
+	const struct lz_node *nodes = lz->nodes.p;
+
+	if (s == NULL)
 		return -1;
+	for (i = 0; i < lz->nslots; i++) {
+		const struct lz_node *n;
+
+		if (old[i] == 0)
+			continue;
+		n = &nodes[old[i] - 1];
+		j = lz_hash(lz_name(lz, n), n->len) & (ns - 1);
+		while (s[j] != 0)
+			j = (j + 1) & (ns - 1);
+		s[j] = old[i];
+	}
+	lz->slots = s;
+	lz->nslots = ns;
+	free(old);
+	return 0;
+}
+
+/* Set the filter bit of a name's last label. */
+static void lz_tld_set(struct localzone *lz, const uint8_t *name, size_t len)
+{
+	size_t off = 0, last = 0;
+	uint32_t bit;
+
+	while (off < len && name[off] != 0) {
+		last = off;
+		off += (size_t)name[off] + 1;
+	}
+	bit = lz_tld_bit(name, last);
+	lz->tld[bit / 64] |= (uint64_t)1 << (bit % 64);
+}
+
+struct lz_node *lz_node_get(struct localzone *lz, const uint8_t *name,
+                            size_t len)
+{
+	struct lz_node *n;
+	size_t i;
+
+	if (len < 2 || len > WIRE_NAME_MAX)
+		return NULL;
+	i = lz_slot(lz, name, len);
+	if (lz->slots[i] != 0)
+		return &((struct lz_node *)lz->nodes.p)[lz->slots[i] - 1];
+	if (lz->nodes.n >= LOCALZONE_NODES_MAX ||
+	    vec_room(&lz->nodes, sizeof(struct lz_node), 1) != 0 ||
+	    vec_room(&lz->names, 1, len) != 0)
+		return NULL;
+	if ((lz->nodes.n + 1) * 2 > lz->nslots) {
+		if (lz_grow(lz) != 0)
+			return NULL;
+		i = lz_slot(lz, name, len);
+	}
+	n = &((struct lz_node *)lz->nodes.p)[lz->nodes.n];
+	memset(n, 0, sizeof(*n));
+	n->name = (uint32_t)lz->names.n;
+	n->len = (uint8_t)len;
+	n->zone = LZ_NONE;
+	n->first = n->last = LZ_NO_RR;
+	memcpy((uint8_t *)lz->names.p + lz->names.n, name, len);
+	lz->names.n += len;
+	lz->slots[i] = (uint32_t)++lz->nodes.n;
+	lz_tld_set(lz, name, len);
 	return n;
 }
 
-static int lz_text(const char *text, struct lz_name *out)
+static bool lz_is_zone(unsigned z)
 {
-	return wire_name_from_text(text, strlen(text), out->name, &out->len) ==
-	                       WIRE_OK ?
-	               0 :
-	               -1;
+	return z < CFG_LZ_COUNT && z != CFG_LZ_NODEFAULT;
 }
 
-/* Remember the last label of a zone in the TLD filter; -1 when full. */
-static int lz_add_tld(struct localzone *lz, const struct lz_zone *z,
-                      const size_t *off)
+void lz_set_zone(struct localzone *lz, struct lz_node *n, unsigned zone)
 {
-	const uint8_t *tld = z->name + off[z->labels - 1];
-	size_t tlen = z->len - off[z->labels - 1], i;
+	lz->nzones -= lz_is_zone(n->zone);
+	n->zone = (uint8_t)zone;
+	lz->nzones += lz_is_zone(zone);
+}
 
-	for (i = 0; i < lz->ntlds; i++)
-		if (lz->tlds[i].len == tlen &&
-		    memcmp(lz->tlds[i].name, tld, tlen) == 0)
-			return 0;
-	if (lz->ntlds == LOCALZONE_TLDS_MAX)
+int lz_add_rr(struct localzone *lz, struct lz_node *n, uint16_t type,
+              uint32_t ttl, const uint8_t *rdata, size_t rdlen)
+{
+	struct lz_rr *rrs = lz->rrs.p, *r;
+	uint32_t i;
+
+	for (i = n->first; i != LZ_NO_RR; i = rrs[i].next)
+		if (rrs[i].type == type && rrs[i].rdlen == rdlen &&
+		    memcmp((uint8_t *)lz->rdata.p + rrs[i].rdata, rdata,
+		           rdlen) == 0)
+			return 0; /* given twice */
+	if (rdlen > LZ_RDATA_MAX || lz->rrs.n >= LOCALZONE_NODES_MAX ||
+	    vec_room(&lz->rrs, sizeof(struct lz_rr), 1) != 0 ||
+	    vec_room(&lz->rdata, 1, rdlen) != 0)
 		return -1;
-	memcpy(lz->tlds[lz->ntlds].name, tld, tlen);
-	lz->tlds[lz->ntlds++].len = tlen;
+	rrs = lz->rrs.p;
+	r = &rrs[lz->rrs.n];
+	r->next = LZ_NO_RR;
+	r->type = type;
+	r->rdlen = (uint16_t)rdlen;
+	r->ttl = ttl;
+	r->rdata = (uint32_t)lz->rdata.n;
+	memcpy((uint8_t *)lz->rdata.p + lz->rdata.n, rdata, rdlen);
+	lz->rdata.n += rdlen;
+	if (n->first == LZ_NO_RR)
+		n->first = (uint32_t)lz->rrs.n;
+	else
+		rrs[n->last].next = (uint32_t)lz->rrs.n;
+	n->last = (uint32_t)lz->rrs.n++;
 	return 0;
 }
 
-/* Add a zone (wire name, lowercase); -1 when the table is full. */
-static int lz_add_wire(struct localzone *lz, const uint8_t *name, size_t len,
-                       enum lz_kind kind, enum cfg_lz_type type)
+int lz_add_data(struct localzone *lz, const struct cfg_local_data *d,
+                char *err, size_t errlen)
 {
-	size_t off[LOCALZONE_LABELS_MAX];
-	struct lz_zone *z;
-	int labels;
+	uint8_t rd[LZ_RDATA_MAX];
+	size_t rdlen = 0;
+	struct lz_node *n;
+	int rc = cachefile_rdata_parse(d->type, d->rdata, d->rdlen, rd,
+	                               sizeof rd, &rdlen);
 
-	if (lz->nzones >= LOCALZONE_ZONES_MAX || len > WIRE_NAME_MAX)
+	if (rc != CACHEFILE_OK ||
+	    cachefile_rdata_check(d->type, rd, rdlen) != CACHEFILE_OK) {
+		snprintf(err, errlen, "local-data: bad RDATA \"%.*s\"",
+		         (int)(d->rdlen > 60 ? 60 : d->rdlen), d->rdata);
 		return -1;
-	labels = lz_labels(name, len, off);
-	if (labels < 1)
+	}
+	n = lz_node_get(lz, d->name, d->namelen);
+	if (n == NULL || lz_add_rr(lz, n, d->type, d->ttl, rd, rdlen) != 0) {
+		snprintf(err, errlen, "local-data: out of memory or too many");
 		return -1;
-	z = &lz->zones[lz->nzones];
-	memcpy(z->name, name, len);
-	z->len = len;
-	z->labels = (unsigned)labels;
-	z->kind = kind;
-	z->type = type;
-	if (lz_add_tld(lz, z, off) != 0)
-		return -1;
-	lz->nzones++;
+	}
 	return 0;
 }
 
-static int lz_add(struct localzone *lz, const char *text, enum lz_kind kind)
-{
-	struct lz_name n;
+/* ------------------------------------------------------------------ */
+/* Building                                                            */
 
-	if (lz_text(text, &n) != 0)
+static int lz_add_text(struct localzone *lz, const char *text, unsigned kind,
+                       unsigned flags, unsigned zone)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len;
+	struct lz_node *n;
+
+	if (wire_name_from_text(text, strlen(text), name, &len) != WIRE_OK)
 		return -1;
-	return lz_add_wire(lz, n.name, n.len, kind, CFG_LZ_STATIC);
+	n = lz_node_get(lz, name, len);
+	if (n == NULL)
+		return -1;
+	n->kind = (uint8_t)kind;
+	n->flags |= (uint8_t)flags;
+	if (zone != LZ_NONE)
+		lz_set_zone(lz, n, zone);
+	return 0;
 }
 
-/* The reverse names of ::1 and :: are 32 nibble labels under ip6.arpa. */
+/* The reverse names of ::1 and :: are 32 nibble labels under ip6.arpa:
+ * both zones, ::1 with its PTR. */
 static int lz_add_ip6_nibbles(struct localzone *lz)
 {
 	char text[80];
@@ -205,76 +341,58 @@ static int lz_add_ip6_nibbles(struct localzone *lz)
 		text[p++] = '.';
 	}
 	memcpy(text + p, "ip6.arpa", sizeof "ip6.arpa");
-	if (lz_text(text, &lz->ptrs[lz->nptrs]) != 0 ||
-	    lz_add(lz, text, LZ_STATIC) != 0)
+	if (lz_add_text(lz, text, LZ_KIND_PLAIN, LZ_F_PTR, CFG_LZ_STATIC) != 0)
 		return -1;
-	lz->nptrs++;
 	text[0] = '0';
-	return lz_add(lz, text, LZ_STATIC);
+	return lz_add_text(lz, text, LZ_KIND_PLAIN, 0, CFG_LZ_STATIC);
 }
 
-static int lz_build(struct localzone *lz)
+static int lz_builtin(struct localzone *lz)
 {
 	char text[64];
 	size_t i;
 	unsigned k;
 
-	if (lz_add(lz, "localhost", LZ_LOCALHOST) != 0 ||
-	    lz_text("localhost", &lz->localhost) != 0 ||
-	    lz_text("nobody.invalid", &lz->nobody) != 0 ||
-	    lz_text("1.0.0.127.in-addr.arpa", &lz->ptrs[lz->nptrs++]) != 0)
+	if (lz_add_text(lz, "localhost", LZ_KIND_LOCALHOST, 0,
+	                CFG_LZ_STATIC) != 0 ||
+	    lz_add_text(lz, "1.0.0.127.in-addr.arpa", LZ_KIND_PLAIN, LZ_F_PTR,
+	                LZ_NONE) != 0)
 		return -1;
 	for (i = 0; i < sizeof lz_static_zones / sizeof lz_static_zones[0];
 	     i++)
-		if (lz_add(lz, lz_static_zones[i], LZ_STATIC) != 0)
+		if (lz_add_text(lz, lz_static_zones[i], LZ_KIND_PLAIN, 0,
+		                CFG_LZ_STATIC) != 0)
 			return -1;
 	for (i = 0; i < sizeof lz_ranges / sizeof lz_ranges[0]; i++) {
 		for (k = lz_ranges[i].first; k <= lz_ranges[i].last; k++) {
 			snprintf(text, sizeof text, "%u.%s", k,
 			         lz_ranges[i].suffix);
-			if (lz_add(lz, text, LZ_STATIC) != 0)
+			if (lz_add_text(lz, text, LZ_KIND_PLAIN, 0,
+			                CFG_LZ_STATIC) != 0)
 				return -1;
 		}
 	}
 	return lz_add_ip6_nibbles(lz);
 }
 
-/* The zone named exactly so, or NULL. */
-static struct lz_zone *lz_exact(struct localzone *lz, const uint8_t *name,
-                                size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < lz->nzones; i++)
-		if (lz->zones[i].len == len &&
-		    memcmp(lz->zones[i].name, name, len) == 0)
-			return &lz->zones[i];
-	return NULL;
-}
-
-/* One local-zone line: retype, remove or add a zone. */
+/* One local-zone line: retype, remove (nodefault) or add a zone. */
 static int lz_apply(struct localzone *lz, const struct cfg_local_zone *c)
 {
-	struct lz_zone *z = lz_exact(lz, c->name, c->namelen);
+	struct lz_node *n;
 
-	if (z != NULL && c->type == CFG_LZ_NODEFAULT) {
-		*z = lz->zones[--lz->nzones]; /* sorted in localzone_new */
+	if (c->namelen < 2 || (unsigned)c->type >= CFG_LZ_COUNT)
+		return -1;
+	if (c->type == CFG_LZ_NODEFAULT) {
+		n = (struct lz_node *)lz_lookup(lz, c->name, c->namelen);
+		if (n != NULL)
+			lz_set_zone(lz, n, LZ_NONE);
 		return 0;
 	}
-	if (z != NULL) {
-		z->type = c->type;
-		return 0;
-	}
-	if (c->type == CFG_LZ_NODEFAULT)
-		return 0; /* no built-in zone of that name: nothing to do */
-	return lz_add_wire(lz, c->name, c->namelen, LZ_STATIC, c->type);
-}
-
-static int lz_by_labels(const void *a, const void *b)
-{
-	const struct lz_zone *x = a, *y = b;
-
-	return (x->labels < y->labels) - (x->labels > y->labels);
+	n = lz_node_get(lz, c->name, c->namelen);
+	if (n == NULL)
+		return -1;
+	lz_set_zone(lz, n, c->type);
+	return 0;
 }
 
 int localzone_new(const struct cfg_local_zone *set, size_t n,
@@ -283,191 +401,55 @@ int localzone_new(const struct cfg_local_zone *set, size_t n,
 	struct localzone *lz;
 	size_t i;
 
-	if (out == NULL || (set == NULL && n > 0) || n > CFG_MAX_LOCAL_ZONES)
+	if (out == NULL || (set == NULL && n > 0))
 		return LOCALZONE_EINVAL;
-	lz = calloc(1, sizeof(*lz));
+	lz = lz_alloc();
 	if (lz == NULL)
 		return LOCALZONE_ENOMEM;
-	if (lz_build(lz) != 0) {
-		free(lz);
-		return LOCALZONE_EINVAL;
+	if (lz_builtin(lz) != 0) {
+		localzone_free(lz);
+		return LOCALZONE_ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
 		if (lz_apply(lz, &set[i]) != 0) {
-			free(lz);
+			localzone_free(lz);
 			return LOCALZONE_EINVAL;
 		}
 	}
-	qsort(lz->zones, lz->nzones, sizeof(lz->zones[0]), lz_by_labels);
 	*out = lz;
 	return LOCALZONE_OK;
 }
 
-size_t localzone_count(const struct localzone *lz)
+int localzone_build(const struct cfg_local *cl, struct localzone **out,
+                    char *err, size_t errlen)
 {
-	return lz != NULL ? lz->nzones : 0;
-}
+	struct localzone *lz = NULL;
+	struct cfg_local_zone z;
+	struct cfg_local_data d;
+	size_t pos = 0;
+	int rc = localzone_new(NULL, 0, &lz);
 
-void localzone_free(struct localzone *lz)
-{
-	free(lz);
-}
-
-/* ------------------------------------------------------------------ */
-/* Lookup                                                              */
-
-/* The closest zone holding a name (zones are sorted, most labels
- * first), or NULL. */
-static const struct lz_zone *lz_find(const struct localzone *lz,
-                                     const uint8_t *name, size_t len)
-{
-	size_t off[LOCALZONE_LABELS_MAX], i, tail;
-	int n;
-
-	if (name == NULL || len < 2 || len > WIRE_NAME_MAX)
-		return NULL;
-	n = lz_labels(name, len, off);
-	if (n < 1)
-		return NULL;
-	tail = len - off[n - 1];
-	for (i = 0; i < lz->ntlds; i++)
-		if (lz->tlds[i].len == tail &&
-		    memcmp(lz->tlds[i].name, name + off[n - 1], tail) == 0)
-			break;
-	if (i == lz->ntlds)
-		return NULL;
-	for (i = 0; i < lz->nzones; i++) {
-		const struct lz_zone *z = &lz->zones[i];
-
-		if (z->labels <= (unsigned)n &&
-		    len - off[(unsigned)n - z->labels] == z->len &&
-		    memcmp(name + off[(unsigned)n - z->labels], z->name,
-		           z->len) == 0)
-			return z;
+	if (rc != LOCALZONE_OK) {
+		snprintf(err, errlen, "local zones: %s",
+		         localzone_strerror(rc));
+		return rc;
 	}
-	return NULL;
-}
-
-bool localzone_match(const struct localzone *lz, const uint8_t *lname,
-                     size_t len)
-{
-	const struct lz_zone *z;
-
-	if (lz == NULL)
-		return false;
-	z = lz_find(lz, lname, len);
-	return z != NULL && z->type != CFG_LZ_TRANSPARENT;
-}
-
-static bool lz_is_ptr(const struct localzone *lz, const uint8_t *name,
-                      size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < lz->nptrs; i++)
-		if (lz->ptrs[i].len == len &&
-		    memcmp(lz->ptrs[i].name, name, len) == 0)
-			return true;
-	return false;
-}
-
-/** An image being written into the caller's buffer. */
-struct lz_out {
-	uint8_t *buf;
-	size_t cap;
-	size_t len;
-	int err; /**< set once anything did not fit */
-};
-
-/* One record image with TTL LOCALZONE_TTL; *count goes up. */
-static void out_rr(struct lz_out *o, const uint8_t *owner, size_t olen,
-                   uint16_t type, const uint8_t *rdata, size_t rdlen,
-                   uint16_t *count)
-{
-	if (o->err ||
-	    !answer_rr_append(o->buf, o->cap, &o->len, owner, olen, type,
-	                      WIRE_CLASS_IN, LOCALZONE_TTL, rdata, rdlen))
-		o->err = 1;
-	else
-		(*count)++;
-}
-
-static void out_soa(struct lz_out *o, const struct localzone *lz,
-                    const struct lz_zone *z, uint16_t *count)
-{
-	uint8_t rd[2 * WIRE_NAME_MAX + 20];
-	struct wire_writer r;
-	bool ok;
-	size_t i;
-
-	wire_writer_init(&r, rd, sizeof rd);
-	ok = wire_write_bytes(&r, z->name, z->len) == WIRE_OK &&
-	     wire_write_bytes(&r, lz->nobody.name, lz->nobody.len) == WIRE_OK;
-	for (i = 0; i < 4; i++)
-		ok = ok && wire_write_u32(&r, lz_soa_timers[i]) == WIRE_OK;
-	if (!ok || wire_write_u32(&r, LOCALZONE_TTL) != WIRE_OK) {
-		o->err = 1;
-		return;
+	while (cfg_local_zone_next(cl, &pos, &z)) {
+		if (lz_apply(lz, &z) != 0) {
+			snprintf(err, errlen,
+			         "local-zone: out of memory or "
+			         "too many");
+			localzone_free(lz);
+			return LOCALZONE_ETOOMANY;
+		}
 	}
-	out_rr(o, z->name, z->len, WIRE_TYPE_SOA, rd, r.len, count);
-}
-
-/* Positive records for (name, qtype); *count says how many. */
-static void lz_positive(const struct localzone *lz, const struct lz_zone *z,
-                        const uint8_t *name, size_t len, uint16_t qtype,
-                        struct lz_out *o, uint16_t *count)
-{
-	bool any = qtype == WIRE_TYPE_ANY, apex = len == z->len;
-
-	if (apex && (any || qtype == WIRE_TYPE_SOA))
-		out_soa(o, lz, z, count);
-	if (apex && (any || qtype == WIRE_TYPE_NS))
-		out_rr(o, z->name, z->len, WIRE_TYPE_NS, z->name, z->len,
-		       count);
-	if (z->kind == LZ_LOCALHOST && (any || qtype == WIRE_TYPE_A))
-		out_rr(o, name, len, WIRE_TYPE_A, lz_a_loopback,
-		       sizeof lz_a_loopback, count);
-	if (z->kind == LZ_LOCALHOST && (any || qtype == WIRE_TYPE_AAAA))
-		out_rr(o, name, len, WIRE_TYPE_AAAA, lz_aaaa_loopback,
-		       sizeof lz_aaaa_loopback, count);
-	if ((any || qtype == WIRE_TYPE_PTR) && lz_is_ptr(lz, name, len))
-		out_rr(o, name, len, WIRE_TYPE_PTR, lz->localhost.name,
-		       lz->localhost.len, count);
-}
-
-int localzone_answer(const struct localzone *lz, const uint8_t *lname,
-                     size_t len, uint16_t qtype, uint16_t qclass,
-                     struct answer *a, uint8_t *buf, size_t cap)
-{
-	const struct lz_zone *z;
-	struct lz_out o = { buf, cap, 0, 0 };
-	uint16_t an = 0, ns = 0;
-	bool exists;
-
-	if (lz == NULL || a == NULL || buf == NULL)
-		return LOCALZONE_EINVAL;
-	if (qclass != WIRE_CLASS_IN && qclass != WIRE_CLASS_ANY)
-		return LOCALZONE_ENOTLOCAL;
-	z = lz_find(lz, lname, len);
-	if (z == NULL || z->type == CFG_LZ_TRANSPARENT)
-		return LOCALZONE_ENOTLOCAL;
-	memset(a, 0, sizeof(*a));
-	a->an = buf;
-	if (z->type == CFG_LZ_REFUSE) {
-		a->rcode = WIRE_RCODE_REFUSED;
-		return LOCALZONE_OK;
+	pos = 0;
+	while (cfg_local_data_next(cl, &pos, &d)) {
+		if (lz_add_data(lz, &d, err, errlen) != 0) {
+			localzone_free(lz);
+			return LOCALZONE_EINVAL;
+		}
 	}
-	lz_positive(lz, z, lname, len, qtype, &o, &an);
-	a->an_len = o.len;
-	a->an_count = an;
-	if (an == 0) {
-		exists = len == z->len || z->kind == LZ_LOCALHOST ||
-		         lz_is_ptr(lz, lname, len);
-		a->rcode = exists ? WIRE_RCODE_NOERROR : WIRE_RCODE_NXDOMAIN;
-		out_soa(&o, lz, z, &ns);
-		a->ns = buf + a->an_len;
-		a->ns_len = o.len - a->an_len;
-		a->ns_count = ns;
-	}
-	return o.err ? LOCALZONE_ESPACE : LOCALZONE_OK;
+	*out = lz;
+	return LOCALZONE_OK;
 }

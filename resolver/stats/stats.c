@@ -128,6 +128,9 @@ static const struct stats_field stats_fields[] = {
 	STATS_F("upstream.failure_cached", upstream_failure_cached,
 	        "questions failed at once: their own resolution failed "
 	        "within the last second (RFC 9520)"),
+	STATS_F("upstream.zone_probe", upstream_zone_probe,
+	        "background probes of a zone whose back-off ended (no client "
+	        "waits on them; RFC 9520)"),
 	STATS_F("curve.queries", curve_queries, "DNSCurve queries sent"),
 	STATS_F("curve.queries.streamlined", curve_streamlined,
 	        "DNSCurve queries in the streamlined format"),

@@ -139,6 +139,8 @@ struct stats {
 	                                         zone in back-off (RFC 9520) */
 	uint64_t upstream_failure_cached;   /**< questions failed at once:
 	                                         their failure is cached */
+	uint64_t upstream_zone_probe;       /**< background probes of zones
+	                                         whose back-off ended */
 	/* DNSCurve */
 	uint64_t curve_queries;        /**< boxed queries sent */
 	uint64_t curve_streamlined;    /**< ...in the streamlined format */

@@ -19,6 +19,8 @@
  *   stats / stats_noreset [--prometheus | --json]
  *   load_cache [FILE]     the dump (curvecache's, or Unbound's dump_cache)
  *                         is read from FILE or standard input
+ *   local_zones, local_zones_remove, local_datas, local_datas_remove
+ *                         their lines are read from standard input
  *   top [--once] [-n COUNT] [-d SECONDS]
  *                         a live view (control_top.c); q or Ctrl-C quits
  *
@@ -158,6 +160,9 @@ static int build_command(int argc, char **argv, char *out, size_t cap)
 {
 	size_t n = 0, len;
 	int i;
+	/* local_data "NAME TTL IN TYPE RDATA", as unbound-control takes it */
+	const char *cut = strcmp(argv[0], "local_data") == 0 ? "\r\n" :
+	                                                       " \t\r\n";
 
 	for (i = 0; i < argc; i++) {
 		const char *w = argv[i];
@@ -165,8 +170,7 @@ static int build_command(int argc, char **argv, char *out, size_t cap)
 		if (i > 0 && w[0] == '-' && w[1] == '-')
 			w += 2;
 		len = strlen(w);
-		if (len == 0 || strpbrk(w, " \t\r\n") != NULL ||
-		    len + 2 > cap - n) {
+		if (len == 0 || strpbrk(w, cut) != NULL || len + 2 > cap - n) {
 			fprintf(stderr,
 			        "curvecache-control: bad argument "
 			        "\"%s\"\n",
@@ -296,10 +300,20 @@ static int read_answer(int fd)
 	return rc;
 }
 
+/* The commands whose lines follow on standard input, as Unbound's
+ * (local_zones ...): sent like a load_cache dump. */
+static bool bulk_input(const char *cmd)
+{
+	return strcmp(cmd, "local_zones") == 0 ||
+	       strcmp(cmd, "local_zones_remove") == 0 ||
+	       strcmp(cmd, "local_datas") == 0 ||
+	       strcmp(cmd, "local_datas_remove") == 0;
+}
+
 static int run_command(const char *path, int argc, char **argv)
 {
 	char cmd[CTLM_CMD_MAX + 2];
-	bool load = strcmp(argv[0], "load_cache") == 0;
+	bool load = strcmp(argv[0], "load_cache") == 0 || bulk_input(argv[0]);
 	int fd, rc, in = -1;
 
 	if (build_command(load ? 1 : argc, argv, cmd, sizeof cmd) != 0)

@@ -42,7 +42,7 @@
 #define QUERY_EXIT_NOANSWER 2
 /** EDNS payload offered in plain mode. */
 #define QUERY_EDNS_PLAIN WIRE_EDNS_PAYLOAD_DEFAULT
-/** EDNS payload offered inside a box: 1232 - 48 (dnscurve.md, Size). */
+/** EDNS payload offered inside a box: 1232 - 48 (curve/README, Sizes). */
 #define QUERY_EDNS_BOXED \
 	(WIRE_EDNS_PAYLOAD_DEFAULT - CURVE_STREAMLINED_RESPONSE_OVERHEAD)
 /** Receive buffer: any UDP datagram or TCP message plus its prefix. */

@@ -15,9 +15,10 @@
  * ignored (RFC 5155 section 8.1), so the denial is not proven.
  *
  * Each hash is taken from the caller's budget first (*d->hashes), and
- * none is taken at 0. The closest encloser is searched from the apex
- * down, so a proof costs one hash per label from the apex to the next
- * closer name, the wildcard's, and qname's for a no data.
+ * none is taken at 0. The closest encloser is searched from both ends
+ * at once, from the apex down and from qname up (n3_encloser), so a
+ * proof costs about twice the lesser distance, the wildcard's hash, and
+ * qname's for a no data.
  *
  * Opt-out: when the next closer name is covered by an opt-out record it
  * may exist as an unsigned delegation, and the proof can at most make
@@ -179,49 +180,103 @@ static int n3_hash(const struct dnssec_denial *d, const struct n3_chain *c,
 	                         c->saltlen, name, len, h);
 }
 
-/* The closest encloser proof (RFC 5155 section 8.3), searched from the
- * apex down: the first ancestor of qname that a record matches (neither
- * a delegation nor a DNAME) whose child on the way to qname, the next
- * closer name, a record covers. A covered name has no descendants, so
- * in a set the zone signed at most one level fits, and it is the one a
- * search from qname up finds; but the cost follows the depth of the
- * names the zone holds, not that of qname, which the asker chooses (a
- * name twenty labels below an ip6.arpa apex that holds only short names
- * costs a few hashes, not twenty-one).
+/* The hashes of qname's ancestors in the zone, by level (labels kept),
+ * each taken once: the walk down from the apex and the walk up from
+ * qname meet, never cross. */
+struct n3_walk {
+	const struct dnssec_denial *d;
+	const struct n3_chain *c;
+	const uint8_t *qname;
+	size_t qlen;
+	unsigned n; /* qname's labels */
+	uint8_t o[DENIAL_LABELS_MAX];
+	uint8_t h[DENIAL_LABELS_MAX + 1][N3_HASH];
+};
+
+/* The offset in qname of its ancestor of k labels (k <= n). */
+static size_t n3_off(const struct n3_walk *w, unsigned k)
+{
+	return k == w->n ? 0 : k == 0 ? w->qlen - 1 : w->o[w->n - k];
+}
+
+/* The hash of the ancestor of k labels into w->h[k]. */
+static int n3_level(struct n3_walk *w, unsigned k)
+{
+	size_t off = n3_off(w, k);
+
+	return n3_hash(w->d, w->c, w->qname + off, w->qlen - off, w->h[k]);
+}
+
+/* The walk up's step at level b: DNSSEC_OK if a record matches it, the
+ * encloser (RFC 5155 section 8.3: the longest ancestor matched, neither
+ * qname, a delegation nor a DNAME) whose next closer name, hashed the
+ * step before, is covered; DNSSEC_ENOPROOF if it matches otherwise; 1
+ * if nothing matches (go on). */
+static int n3_up(struct n3_walk *w, unsigned b, size_t *ce, int *optout)
+{
+	struct n3_rr v;
+
+	if (!n3_find(w->d, w->c, w->h[b], 0, &v))
+		return 1;
+	if (b == w->n || denial_cut(v.bm, v.bmlen) ||
+	    !n3_find(w->d, w->c, w->h[b + 1], 1, &v))
+		return DNSSEC_ENOPROOF;
+	*ce = n3_off(w, b);
+	*optout = (v.flags & N3_FLAG_OPTOUT) != 0;
+	return DNSSEC_OK;
+}
+
+/* The closest encloser proof (RFC 5155 section 8.3). Two walks take
+ * turns, each hash once: up from qname (the first ancestor a record
+ * matches is the candidate, and its child on the way to qname, the
+ * next closer name, must be covered) and down from the apex (an
+ * ancestor matched whose child is covered; a covered name has no
+ * descendants, so in a set the zone signed at most one level fits, the
+ * one the walk up finds). The cost is twice the lesser of the
+ * encloser's distance from the apex and from qname: a deep name under a
+ * shallow encloser (its labels chosen by the asker) and a name just
+ * below a deep one (a zone's deep names) both cost a few hashes.
  * qh is qname's hash if already taken (it matched nothing), else NULL.
  * Sets *ce (the encloser's offset in qname) and *optout (whether the
- * covering record is opt-out); DNSSEC_ENOPROOF if qname matches (the
- * walk ends there). */
+ * covering record is opt-out); DNSSEC_ENOPROOF if qname matches. */
 static int n3_encloser(const struct dnssec_denial *d, const struct n3_chain *c,
                        const uint8_t *qname, size_t qlen, const uint8_t *qh,
                        size_t *ce, int *optout)
 {
-	uint8_t o[DENIAL_LABELS_MAX], h[N3_HASH]; /* o: for the counts */
-	unsigned n = denial_offsets(qname, qlen, o);
-	unsigned k = denial_offsets(d->zone, d->zonelen, o);
+	struct n3_walk w = { .d = d, .c = c, .qname = qname, .qlen = qlen };
+	unsigned t = denial_offsets(d->zone, d->zonelen, w.o), b;
 	struct n3_rr v;
-	size_t off = 0;
-	int rc, above = 0; /* the level above matched */
+	int rc, above = 0; /* level t - 1 matched */
 
-	for (; k <= n && denial_suffix(qname, qlen, k, &off) == 0; k++) {
-		rc = DNSSEC_OK;
-		if (k == n && qh != NULL)
-			memcpy(h, qh, N3_HASH);
-		else
-			rc = n3_hash(d, c, qname + off, qlen - off, h);
-		if (rc != DNSSEC_OK)
+	b = w.n = denial_offsets(qname, qlen, w.o);
+	while (t <= b) {
+		if ((rc = n3_level(&w, t)) != DNSSEC_OK)
 			return rc;
-		if (n3_find(d, c, h, 0, &v)) {
+		if (n3_find(d, c, w.h[t], 0, &v)) {
 			if (denial_cut(v.bm, v.bmlen))
 				return DNSSEC_ENOPROOF;
-			*ce = off;
 			above = 1;
-		} else if (above && n3_find(d, c, h, 1, &v)) {
+		} else if (above && n3_find(d, c, w.h[t], 1, &v)) {
+			*ce = n3_off(&w, t - 1);
 			*optout = (v.flags & N3_FLAG_OPTOUT) != 0;
 			return DNSSEC_OK;
 		} else {
 			above = 0;
 		}
+		if (++t > b)
+			break;
+		rc = b == w.n && qh != NULL ? DNSSEC_OK : n3_level(&w, b);
+		if (b == w.n && qh != NULL)
+			memcpy(w.h[b], qh, N3_HASH);
+		if (rc != DNSSEC_OK || (rc = n3_up(&w, b, ce, optout)) != 1)
+			return rc;
+		b--;
+	}
+	/* The walks met: level t, taken by the walk up, matched nothing. */
+	if (above && t <= w.n && n3_find(d, c, w.h[t], 1, &v)) {
+		*ce = n3_off(&w, t - 1);
+		*optout = (v.flags & N3_FLAG_OPTOUT) != 0;
+		return DNSSEC_OK;
 	}
 	return DNSSEC_ENOPROOF;
 }

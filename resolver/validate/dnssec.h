@@ -419,6 +419,13 @@ int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
                       uint8_t out[DNSSEC_NSEC3_HASH_BYTES]) MUST_CHECK;
 
 /**
+ * How many of this thread's dnssec_nsec3_hash calls were answered from
+ * its table of recent hashes (the same input hashed before; for tests
+ * and profiles).
+ */
+unsigned long dnssec_nsec3_memo_hits(void);
+
+/**
  * Encode bytes as base32hex (RFC 4648 section 7), lowercase, no padding.
  * @param out, cap: destination of DNSSEC_B32HEX_LEN(n) characters (no
  *   NUL is written).

@@ -22,7 +22,7 @@ const char *dnssec_strerror(int status)
 		[DNSSEC_EKEY] = "unusable public key",
 		[DNSSEC_ESIGLEN] = "signature of the wrong length",
 		[DNSSEC_EBADSIG] = "signature does not verify",
-		[DNSSEC_EMISMATCH] = "DS does not match the DNSKEY",
+		[DNSSEC_EMISMATCH] = "no DNSKEY matches the DS",
 		[DNSSEC_ESIGNER] = "signer is not the zone of the owner",
 		[DNSSEC_ETYPE] = "type covered differs",
 		[DNSSEC_ELABELS] = "labels field above the owner's labels",

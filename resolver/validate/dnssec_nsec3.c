@@ -5,6 +5,13 @@
  * The iteration count comes from the network and each iteration is one
  * SHA-1: the caller's cap is checked before anything is hashed
  * (CVE-2023-50868; RFC 9276 section 3.2).
+ *
+ * Each thread keeps the last hashes it took, a small direct-mapped
+ * table keyed by the whole input (lowercased name, salt, iterations):
+ * a flood of names below one deep encloser, or the many proofs of one
+ * aggressive lookup, hash the same ancestors and wildcards again and
+ * again. A hit gives the same bytes as a miss; callers still pay their
+ * budget for it, so no result depends on what the table holds.
  */
 #include "dnssec.h"
 
@@ -15,32 +22,61 @@
 /** The largest NSEC3 salt (a one-byte length field). */
 #define NSEC3_SALT_MAX 255
 
+/** Entries of each thread's table of hashes (a power of 2). */
+#define NSEC3_MEMO_SLOTS 128
+/** FNV-1a, 32 bits: the table's index. */
+#define NSEC3_FNV_BASIS 2166136261u
+#define NSEC3_FNV_PRIME 16777619u
+
 static const char b32hex_alphabet[] = "0123456789abcdefghijklmnopqrstuv";
 
-int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
-                      unsigned max_iterations, const uint8_t *salt,
-                      size_t saltlen, const uint8_t *name, size_t namelen,
-                      uint8_t out[DNSSEC_NSEC3_HASH_BYTES])
+/* One hash taken: its input (namelen 0: empty) and its digest. */
+struct nsec3_memo {
+	uint16_t iterations;
+	uint8_t namelen, saltlen;
+	uint8_t out[DNSSEC_NSEC3_HASH_BYTES];
+	uint8_t key[WIRE_NAME_MAX + NSEC3_SALT_MAX]; /* name, then salt */
+};
+
+static _Thread_local struct nsec3_memo nsec3_memo[NSEC3_MEMO_SLOTS];
+static _Thread_local unsigned long nsec3_memo_hit;
+
+/* The slot of a lowercased name with these parameters. */
+static struct nsec3_memo *memo_slot(const uint8_t *name, size_t namelen,
+                                    size_t saltlen, uint16_t iterations)
 {
-	uint8_t lower[WIRE_NAME_MAX];
-	const uint8_t *in = lower;
+	uint32_t h = NSEC3_FNV_BASIS;
+	size_t i;
+
+	for (i = 0; i < namelen; i++)
+		h = (h ^ name[i]) * NSEC3_FNV_PRIME;
+	h = (h ^ (uint32_t)saltlen) * NSEC3_FNV_PRIME;
+	h = (h ^ iterations) * NSEC3_FNV_PRIME;
+	return &nsec3_memo[h & (NSEC3_MEMO_SLOTS - 1)];
+}
+
+/* Whether slot m holds this input. */
+static int memo_holds(const struct nsec3_memo *m, const uint8_t *name,
+                      size_t namelen, const uint8_t *salt, size_t saltlen,
+                      uint16_t iterations)
+{
+	return m->namelen == namelen && m->saltlen == saltlen &&
+	       m->iterations == iterations &&
+	       memcmp(m->key, name, namelen) == 0 &&
+	       (saltlen == 0 || memcmp(m->key + namelen, salt, saltlen) == 0);
+}
+
+/* The iterated SHA-1 of RFC 5155 section 5 of a lowercased name. */
+static int nsec3_digest(uint16_t iterations, const uint8_t *salt,
+                        size_t saltlen, const uint8_t *name, size_t namelen,
+                        uint8_t out[DNSSEC_NSEC3_HASH_BYTES])
+{
+	const uint8_t *in = name;
 	size_t inlen = namelen;
 	unsigned i, n = 0;
-	EVP_MD_CTX *ctx;
-	int ok = 1;
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int ok;
 
-	if (name == NULL || out == NULL || (salt == NULL && saltlen > 0))
-		return DNSSEC_EINVAL;
-	if (hash_alg != DNSSEC_NSEC3_HASH_SHA1)
-		return DNSSEC_EUNSUPPORTED_HASH;
-	if (iterations > max_iterations)
-		return DNSSEC_EITERATIONS;
-	if (saltlen > NSEC3_SALT_MAX ||
-	    wire_name_check(name, namelen) != WIRE_OK)
-		return DNSSEC_EFORMAT;
-	memcpy(lower, name, namelen);
-	wire_name_lower(lower, namelen);
-	ctx = EVP_MD_CTX_new();
 	if (ctx == NULL)
 		return DNSSEC_ECRYPTO;
 	/* The digest is looked up once; each round re-initialises the
@@ -58,6 +94,50 @@ int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
 	}
 	EVP_MD_CTX_free(ctx);
 	return ok ? DNSSEC_OK : DNSSEC_ECRYPTO;
+}
+
+unsigned long dnssec_nsec3_memo_hits(void)
+{
+	return nsec3_memo_hit;
+}
+
+int dnssec_nsec3_hash(uint8_t hash_alg, uint16_t iterations,
+                      unsigned max_iterations, const uint8_t *salt,
+                      size_t saltlen, const uint8_t *name, size_t namelen,
+                      uint8_t out[DNSSEC_NSEC3_HASH_BYTES])
+{
+	uint8_t lower[WIRE_NAME_MAX];
+	struct nsec3_memo *m;
+	int rc;
+
+	if (name == NULL || out == NULL || (salt == NULL && saltlen > 0))
+		return DNSSEC_EINVAL;
+	if (hash_alg != DNSSEC_NSEC3_HASH_SHA1)
+		return DNSSEC_EUNSUPPORTED_HASH;
+	if (iterations > max_iterations)
+		return DNSSEC_EITERATIONS;
+	if (saltlen > NSEC3_SALT_MAX ||
+	    wire_name_check(name, namelen) != WIRE_OK)
+		return DNSSEC_EFORMAT;
+	memcpy(lower, name, namelen);
+	wire_name_lower(lower, namelen);
+	m = memo_slot(lower, namelen, saltlen, iterations);
+	if (memo_holds(m, lower, namelen, salt, saltlen, iterations)) {
+		nsec3_memo_hit++;
+		memcpy(out, m->out, DNSSEC_NSEC3_HASH_BYTES);
+		return DNSSEC_OK;
+	}
+	rc = nsec3_digest(iterations, salt, saltlen, lower, namelen, out);
+	if (rc != DNSSEC_OK)
+		return rc;
+	m->namelen = (uint8_t)namelen;
+	m->saltlen = (uint8_t)saltlen;
+	m->iterations = iterations;
+	memcpy(m->key, lower, namelen);
+	if (saltlen > 0)
+		memcpy(m->key + namelen, salt, saltlen);
+	memcpy(m->out, out, DNSSEC_NSEC3_HASH_BYTES);
+	return DNSSEC_OK;
 }
 
 int dnssec_b32hex_encode(char *out, size_t cap, size_t *outlen,

@@ -221,6 +221,7 @@ struct answer_trust {
 	bool curve;   /**< every link came over DNSCurve */
 	uint8_t sec;  /**< the least enum cache_sec of the links */
 	uint32_t ttl; /**< the least TTL in their images (UINT32_MAX: none) */
+	uint8_t ede;  /**< the EDE code of the first bogus link (0: none) */
 };
 
 /* The least of two statuses: BOGUS if either is, else the weaker of
@@ -255,6 +256,8 @@ static void trust_add(struct answer_trust *t, const struct cache_answer *ans)
 		t->ttl = img_ttl(ans);
 	t->curve = t->curve && ans->curve != 0;
 	t->sec = sec_least(t->sec, (uint8_t)ans->sec);
+	if (ans->sec == CACHE_SEC_BOGUS && t->ede == 0)
+		t->ede = ans->ede;
 }
 
 /*
@@ -299,7 +302,7 @@ size_t answer_dname_before(struct answer_chase *ch, const uint8_t *name,
                            uint16_t *count, uint8_t *sec, bool *curve)
 {
 	struct answer_link l = { name, nlen, target, tlen };
-	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
+	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX, 0 };
 	size_t dlen;
 
 	chase_dname(ch, &l, buf, clen, cap, &dlen, count, &t);
@@ -468,7 +471,7 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 	struct cache_answer ans;
 	uint8_t name[WIRE_NAME_MAX], target[WIRE_NAME_MAX];
 	struct answer_link l = { name, lnamelen, target, 0 };
-	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX };
+	struct answer_trust t = { true, CACHE_SEC_SECURE, UINT32_MAX, 0 };
 	size_t used = 0, dlen, keep, plen = 0;
 	uint16_t an = 0, dcount, kcount;
 	unsigned link;
@@ -485,6 +488,10 @@ int answer_chase(struct answer_chase *ch, const uint8_t *lname,
 				cname_question_dname(ch, name, l.nlen, &ans,
 				                     buf, &used, &an, cap, &t);
 			answer_from_cache(&ans, buf, used, an, t.curve, a);
+			/* a bogus link before the end: its reason, as the
+			 * chain met it first */
+			if (an > 0 && t.ede != 0)
+				a->ede_code = t.ede;
 			if (an > 0)
 				a->sec = sec_least(a->sec, t.sec);
 			if (ans.kind == CACHE_KIND_RRSET &&

@@ -235,13 +235,17 @@ lat_once() {
       print p50 >> "'"$WORK/$lname.$tag.p50"'"
       print p99 >> "'"$WORK/$lname.$tag.p99"'" }' "$WORK/lat.out"
 }
-# cold_once NAME IP FILE STARTER [args]: a fresh start; appends wall time
+# cold_once NAME IP FILE STARTER [args]: a fresh start (then each
+# NAME/TYPE of COLD_PRIME asked, outside the measure); appends wall time
 # (s) to NAME.wall, upstream queries per name to NAME.up, the resolver's
-# CPU time (ms) to NAME.cpums and its RSS growth over the run (kB) to
-# NAME.rss.
+# CPU time (ms) to NAME.cpums, its RSS growth over the run (kB) to
+# NAME.rss and the growth of its peak RSS (VmHWM, kB) to NAME.hwm.
 cold_once() {
   cname=$1; cip=$2; cfile=$3; shift 3
   "$@"
+  for q in ${COLD_PRIME:-}; do # NAME/TYPE: asked before the measure
+    dig +time=5 +tries=1 "@$cip" "${q%/*}" "${q#*/}" >/dev/null 2>&1
+  done
   python3 "$srcdir/tests/bench/upcount.py" "$WORK/cap" "$cip" 120 \
     </dev/null >/dev/null 2>&1 9>&- &
   sniff=$!
@@ -256,6 +260,7 @@ cold_once() {
   sleep 0.5
   t1=$(cpu_ns "$PID")
   echo $(($(rss_kb "$PID" VmRSS) - m0)) >>"$WORK/$cname.rss"
+  echo $(($(rss_kb "$PID" VmHWM) - m0)) >>"$WORK/$cname.hwm"
   stop_pid "$sniff"
   stop_pid "$PID"
   ok=$(noerror "$WORK/cold.out")

@@ -12,7 +12,11 @@
 # BENCH_RATE (queries/s of the fixed-rate hit runs; default 30000),
 # BENCH_FLOOD_RATE (queries/s of the flood of (4); default 200),
 # BENCH_OUT (also write the tables there), CURVECACHE (default
-# ./curvecache).
+# ./curvecache), BENCH_COLD=1 (the cold runs (1) and their RSS rows
+# only: a quick comparison of the cold path), COLD_PRIME (NAME/TYPE
+# questions asked of each fresh process before a cold run is measured,
+# so the run measures the names, not the priming; default ". SOA" and
+# "sec. SOA"; COLD_PRIME=" " for none).
 #
 # What it does (each process started here is stopped by its pid):
 # - sh etc/setup.sh --bench (unbound, dnsperf), the signed lab with
@@ -39,9 +43,11 @@
 #   validation off (the same names); then the same at BENCH_RATE
 #   queries/s (dnsperf -Q), where CPU per query does not depend on how
 #   full the receive batches get at each resolver's own saturation.
-# - (3) memory: RSS growth per name over the cold run (start-up
-#   allocations and the chain of trust included) and over the warm-up of
-#   the BENCH_NAMES names of each zone.
+# - (3) memory: RSS growth per name over the cold run (the chain of
+#   trust below COLD_PRIME included; measured after it, when nothing is
+#   in flight), the growth of the peak RSS (VmHWM) during it (the
+#   resolutions in flight included), and over the warm-up of the
+#   BENCH_NAMES names of each zone.
 # - (4) under a flood: the cache-hit runs of (2) (DO=0, at saturation
 #   and at BENCH_RATE) again while a second dnsperf sends
 #   BENCH_FLOOD_RATE questions/s, none asked before, half for names of
@@ -65,6 +71,7 @@ RATE=${BENCH_RATE:-30000}
 FLOOD_RATE=${BENCH_FLOOD_RATE:-200}
 CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
 COLD=1000
+COLD_PRIME=${COLD_PRIME:-./SOA sec./SOA}
 CC_IP=127.54.100.11
 UB_IP=127.54.100.12
 CN_IP=127.54.100.13
@@ -186,6 +193,43 @@ mem_zone() {
       printf "%.0f\n", (c - b) * 1024 / m > (o ".bpn.m") }'
 }
 
+# row LABEL A B [C]: the medians A, B (and C: "-" for none), A/B (and
+# A/C).
+row() {
+  a=$(v "$2"); b=$(v "$3")
+  line="| $1 | $a | $b | $(ratio "$a" "$b") |"
+  if [ "${4:--}" != - ]; then c=$(v "$4"); line="$line $c | $(ratio "$a" "$c") |"
+  elif [ $# -ge 4 ]; then line="$line - | - |"; fi
+  echo "$line"
+}
+# cold_table: the header and the rows of the cold runs.
+cold_table() {
+  echo "curvecache validating against Unbound validating," \
+    "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
+    "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+  echo "(Unbound $(unbound -V 2>/dev/null | awk '/^Version/ { print $2 }')," \
+    "dnsperf $(dpkg-query -W -f='${Version}' dnsperf 2>/dev/null);" \
+    "signed lab, $NAMES names a zone; medians of $RUNS rounds, rate runs" \
+    "of ${SECS} s; resolver on core 0, dnsperf on core 1; load average" \
+    "at the end: $(cut -d' ' -f1-3 /proc/loadavg); primed: $COLD_PRIME)"
+  echo
+  echo "| measure | curvecache | Unbound | cc/Unbound |"
+  echo "| --- | ---: | ---: | ---: |"
+  row "(1) cold 1,000 secure names, wall s" cc.wall ub.wall
+  row "(1) cold upstream queries per name" cc.up ub.up
+  row "(1) cold resolver CPU time, ms" cc.cpums ub.cpums
+  row "(1) cold 1,000 insecure names, wall s" ccu.wall ubu.wall
+  row "(1) insecure: upstream queries per name" ccu.up ubu.up
+  row "(1) insecure: resolver CPU time, ms" ccu.cpums ubu.cpums
+  row "(3) RSS growth over the cold run, bytes per secure name" \
+    cc.rpn ub.rpn
+  row "(3) RSS growth over the cold run, bytes per insecure name" \
+    ccu.rpn ubu.rpn
+  row "(3) peak RSS growth during the cold run, bytes per secure name" \
+    cc.hpn ub.hpn
+  row "(3) the same, insecure" ccu.hpn ubu.hpn
+}
+
 # ---------------------------------------------------------------- the runs
 r=0
 while [ "$r" -lt "$RUNS" ]; do
@@ -197,11 +241,19 @@ while [ "$r" -lt "$RUNS" ]; do
   cold_once ubu $UB_IP "$WORK/coldu" start_ub
   r=$((r + 1))
 done
-for n in cc ub ccu ubu; do medians $n.wall $n.up $n.cpums $n.rss; done
 for n in cc ub ccu ubu; do
+  medians $n.wall $n.up $n.cpums $n.rss $n.hwm
   awk -v n=$COLD '{ printf "%.0f\n", $1 * 1024 / n }' "$WORK/$n.rss.m" \
     >"$WORK/$n.rpn.m"
+  awk -v n=$COLD '{ printf "%.0f\n", $1 * 1024 / n }' "$WORK/$n.hwm.m" \
+    >"$WORK/$n.hpn.m"
 done
+if [ "${BENCH_COLD:-0}" = 1 ]; then
+  cold_table >"$WORK/table.md"
+  cat "$WORK/table.md"
+  [ -n "${BENCH_OUT:-}" ] && cp "$WORK/table.md" "$BENCH_OUT"
+  exit 0
+fi
 
 progress "cache hits: every resolver up and warmed"
 start_ccv; CC_PID=$PID
@@ -262,43 +314,14 @@ for n in cc ub; do
 done
 
 # ---------------------------------------------------------------- the tables
-# row LABEL A B [C]: the medians A, B (and C: "-" for none), A/B (and
-# A/C).
-row() {
-  a=$(v "$2"); b=$(v "$3")
-  line="| $1 | $a | $b | $(ratio "$a" "$b") |"
-  if [ "${4:--}" != - ]; then c=$(v "$4"); line="$line $c | $(ratio "$a" "$c") |"
-  elif [ $# -ge 4 ]; then line="$line - | - |"; fi
-  echo "$line"
-}
 {
-  echo "curvecache validating against Unbound validating," \
-    "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores," \
-    "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-  echo "(Unbound $(unbound -V 2>/dev/null | awk '/^Version/ { print $2 }')," \
-    "dnsperf $(dpkg-query -W -f='${Version}' dnsperf 2>/dev/null);" \
-    "signed lab, $NAMES names a zone; medians of $RUNS rounds, rate runs" \
-    "of ${SECS} s; resolver on core 0, dnsperf on core 1; load average" \
-    "at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
-  echo
-  echo "| measure | curvecache | Unbound | cc/Unbound |"
-  echo "| --- | ---: | ---: | ---: |"
-  row "(1) cold 1,000 secure names, wall s" cc.wall ub.wall
-  row "(1) cold upstream queries per name" cc.up ub.up
-  row "(1) cold resolver CPU time, ms" cc.cpums ub.cpums
-  row "(1) cold 1,000 insecure names, wall s" ccu.wall ubu.wall
-  row "(1) insecure: upstream queries per name" ccu.up ubu.up
-  row "(1) insecure: resolver CPU time, ms" ccu.cpums ubu.cpums
+  cold_table
   for d in 0 1; do
     row "(2) secure hits DO=$d, queries/s" cc$d.qps ub$d.qps
     row "(2) secure hits DO=$d, CPU per answered query, us" cc$d.cpu ub$d.cpu
     row "(2) of which user space, us" cc$d.usr ub$d.usr
     row "(2) dnsperf's core busy, %" cc$d.dpbusy ub$d.dpbusy
   done
-  row "(3) RSS growth over the cold run, bytes per secure name" \
-    cc.rpn ub.rpn
-  row "(3) RSS growth over the cold run, bytes per insecure name" \
-    ccu.rpn ubu.rpn
   h=$((NAMES / 2))
   row "(3) RSS per cached secure name (names $((h + 1))-$NAMES), bytes" \
     cc.bpn ub.bpn

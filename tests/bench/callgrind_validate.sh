@@ -8,16 +8,24 @@
 # Usage (from the build directory, as root; or `make bench-validate-cg`):
 #   sh ../tests/bench/callgrind_validate.sh
 # Environment: CG_NAMES (names a zone; default 1000), CG_HITS (rounds of
-# all names in each hit phase; default 20), CURVECACHE, BENCH_KEEP=1
-# (keep the work directory with the profiles, for callgrind_annotate).
+# all names in each hit phase; default 20), CG_FLOOD (questions of each
+# flood phase; default 200), CG_PHASES (the phases to run, default all:
+# "cold coldu hits0 hitsu0 hits1 hitsu1 flood floodk floodn"), CG_PEERS
+# (default "cc ub ccn"), CURVECACHE, BENCH_KEEP=1 (keep the work
+# directory with the profiles, for callgrind_annotate).
 #
 # Each resolver runs under valgrind --tool=callgrind with collection off
 # (start-up is not counted); for each phase collection is zeroed, turned
 # on for one dnsperf run and dumped: cold (the names of many.sec., once
 # each, 20 outstanding), coldu (manyu.sec., insecure), hits0/hitsu0
 # (every name CG_HITS times at 100 outstanding, DO=0; secure, then
-# insecure) and hits1/hitsu1 (DO=1). Prints instructions per answered
-# query for each resolver and phase, and the ratios.
+# insecure) and hits1/hitsu1 (DO=1), then the KeyTrap + NSEC3 flood of
+# bench_validate.sh (4): flood (CG_FLOOD never-asked names, alternately
+# of keytrap.sec. and below the 100-label name of hashflood.sec.), floodk
+# (keytrap.sec. only) and floodn (hashflood.sec. only), 20 outstanding,
+# each after one uncounted question to its zone (its keys cached).
+# Prints instructions per answered query for each resolver and phase,
+# and the ratios.
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 NAMES=${CG_NAMES:-1000}
@@ -26,7 +34,9 @@ CURVECACHE=${CURVECACHE:-$(pwd)/curvecache}
 CC_IP=127.54.100.21
 UB_IP=127.54.100.22
 CN_IP=127.54.100.23
-PHASES="cold coldu hits0 hitsu0 hits1 hitsu1"
+FLOOD=${CG_FLOOD:-200}
+PHASES=${CG_PHASES:-cold coldu hits0 hitsu0 hits1 hitsu1 flood floodk floodn}
+PEERS=${CG_PEERS:-cc ub ccn}
 
 die() { echo "callgrind_validate.sh: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "needs root (the lab and port 53)"
@@ -49,6 +59,18 @@ for z in many manyu; do
     'BEGIN { for (i = 0; i < n; i++) printf "www%d.%s.sec A\n", i, z }' \
     >"$WORK/$z"
 done
+# the flood names (bench_validate.sh's flood_names): TAG, COUNT, WHICH
+# (k: keytrap.sec., n: below l^100.d100.hashflood.sec., kn: alternately)
+flood_names() {
+  awk -v t="$1" -v n="$2" -v w="$3" 'BEGIN { d = "d100.hashflood.sec"
+    for (i = 0; i < 100; i++) d = "l." d
+    for (i = 0; i < n; i++)
+      if (w == "k" || (w == "kn" && i % 2)) printf "%s%d.keytrap.sec A\n", t, i
+      else printf "%s%d.%s A\n", t, i, d }'
+}
+flood_names f "$FLOOD" kn >"$WORK/flood"
+flood_names fk "$FLOOD" k >"$WORK/floodk"
+flood_names fn "$FLOOD" n >"$WORK/floodn"
 CPUS=0-$(($(nproc) - 1))
 # the wrapper of start_cc and start_ub (bench_lib.sh: CC_RUN, UB_RUN)
 CG="valgrind --tool=callgrind --instr-atstart=no"
@@ -65,14 +87,24 @@ phase() {
   awk '/Average packet size:/ { print $NF + 0 }' "$WORK/$ptag.$pname.perf" \
     >"$WORK/$ptag.$pname.bytes.m"
 }
-# profile TAG: the phases against $PID on $IP, then stop it.
+# profile TAG: the phases of PHASES against $PID on $IP, then stop it.
 profile() {
-  phase "$1" cold "$WORK/many" -n 1 -q 20
-  phase "$1" coldu "$WORK/manyu" -n 1 -q 20
-  for d in 0 1; do
-    o=; [ $d = 1 ] && o=-D
-    phase "$1" hits$d "$WORK/many" -n "$HITS" -q 100 $o
-    phase "$1" hitsu$d "$WORK/manyu" -n "$HITS" -q 100 $o
+  for p in $PHASES; do
+    case $p in
+    cold) phase "$1" cold "$WORK/many" -n 1 -q 20 ;;
+    coldu) phase "$1" coldu "$WORK/manyu" -n 1 -q 20 ;;
+    hits0) phase "$1" hits0 "$WORK/many" -n "$HITS" -q 100 ;;
+    hitsu0) phase "$1" hitsu0 "$WORK/manyu" -n "$HITS" -q 100 ;;
+    hits1) phase "$1" hits1 "$WORK/many" -n "$HITS" -q 100 -D ;;
+    hitsu1) phase "$1" hitsu1 "$WORK/manyu" -n "$HITS" -q 100 -D ;;
+    flood*)
+      for q in warm.keytrap.sec "warm.$(sed -n '1s/^f[kn]*0\.//p' \
+        "$WORK/floodn" | cut -d' ' -f1)"; do
+        dig +time=10 +tries=1 "@$IP" "$q" A >/dev/null 2>&1
+      done
+      phase "$1" "$p" "$WORK/$p" -n 1 -q 20 ;;
+    *) die "CG_PHASES: no phase $p" ;;
+    esac
   done
   stop_pid "$PID"
   for f in "$WORK/cg.$1".*; do
@@ -82,22 +114,32 @@ profile() {
   done
 }
 
-progress "curvecache validating"
-CC_DNSSEC=yes IP=$CC_IP CC_RUN="$CG --callgrind-out-file=$WORK/cg.cc"
-start_cc $CC_IP "trust-anchor-file: $SIGNED_TA_DS"
-profile cc
-progress "Unbound validating"
-IP=$UB_IP UB_RUN="$CG --callgrind-out-file=$WORK/cg.ub"
-start_ub
-profile ub
-progress "curvecache with dnssec: no"
-CC_DNSSEC=no IP=$CN_IP CC_RUN="$CG --callgrind-out-file=$WORK/cg.ccn"
-start_cc $CN_IP
-profile ccn
+for peer in $PEERS; do
+  case $peer in
+  cc)
+    progress "curvecache validating"
+    CC_DNSSEC=yes IP=$CC_IP CC_RUN="$CG --callgrind-out-file=$WORK/cg.cc"
+    start_cc $CC_IP "trust-anchor-file: $SIGNED_TA_DS"
+    ;;
+  ub)
+    progress "Unbound validating"
+    IP=$UB_IP UB_RUN="$CG --callgrind-out-file=$WORK/cg.ub"
+    start_ub
+    ;;
+  ccn)
+    progress "curvecache with dnssec: no"
+    CC_DNSSEC=no IP=$CN_IP CC_RUN="$CG --callgrind-out-file=$WORK/cg.ccn"
+    start_cc $CN_IP
+    ;;
+  *) die "CG_PEERS: $peer: cc, ub or ccn" ;;
+  esac
+  profile "$peer"
+done
 
 {
   echo "instructions per answered query (callgrind), $(date -u \
-    '+%Y-%m-%d %H:%M UTC'); $NAMES names a zone, hits: $HITS rounds"
+    '+%Y-%m-%d %H:%M UTC'); $NAMES names a zone, hits: $HITS rounds;" \
+    "flood: $FLOOD questions"
   echo
   echo "| phase | curvecache | Unbound | cc/Unbound | cc dnssec: no |" \
     "reply bytes cc, ub, off |"

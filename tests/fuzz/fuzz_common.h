@@ -1,7 +1,7 @@
 /*
  * tests/fuzz/fuzz_common.h - fixed keys shared by the curve/ fuzz targets.
  *
- * The targets use the test keys of shared/docs/dnscurve-vectors.md so that
+ * The targets use the test keys of tests/vectors/dnscurve.vec so that
  * seeds made from the vectors are valid packets the fuzzer can mutate.
  */
 #ifndef CURVECACHE_TESTS_FUZZ_FUZZ_COMMON_H

@@ -100,5 +100,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	control_session_free(s);
 	control_out_free(&out);
 	cache_flush_all(cache, NULL);
+	localzone_rt_clear(); /* local_zone ...: each input starts afresh */
 	return 0;
 }

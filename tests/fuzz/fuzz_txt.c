@@ -10,7 +10,7 @@
 #include <string.h>
 #include "fuzz_common.h"
 
-/* www.curve.test A, ID 0x1234, as in the vectors (section 4). */
+/* www.curve.test A, ID 0x1234, the inner_query of the vectors. */
 static const uint8_t inner_query[] = {
 	0x12, 0x34, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x03, 'w',  'w',  'w',  0x05, 'c',  'u',  'r',  'v',  'e',

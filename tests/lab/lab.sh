@@ -122,7 +122,7 @@
 #   secure.curve.  short (TTL 2 s), wildcard *.wild
 #
 # Keys: TEST keys only; the secret keys below are test data, published.
-#   TEST (from /work/shared/docs/dnscurve-vectors.md), CurveDNS 127.53.0.5:
+#   TEST (server_sk/server_pk of tests/vectors/dnscurve.vec), CurveDNS 127.53.0.5:
 #     secret  54513cc5055949401fc46dfe2c666cbcf4fcf43a1dac120944c12b0e8d09fa07
 #     public  90af53c14874538559f08647fb6d2df3e653b186409032509f9609043ef0f409
 #           = uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2

@@ -64,7 +64,7 @@ SIGNED_ROOT_IP=127.54.1.1
 SIGNED_TLD_IP=127.54.1.2
 SIGNED_LEAF_IP=127.54.1.3
 SIGNED_BELOW_IP=127.54.1.4
-# curve.sec.: CurveDNS (key TEST of /work/shared/docs/dnscurve-vectors.md,
+# curve.sec.: CurveDNS (key TEST of tests/vectors/dnscurve.vec,
 # the one tests/lab/lab.sh also uses; test data, published) in front of an
 # NSD holding the signed zone.
 SIGNED_CURVE_IP=127.54.1.5

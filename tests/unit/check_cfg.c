@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "conf/cfg.h"
+#include "wire/wire.h"
 
 static struct cfg c;
 static char err[CFG_ERR_BYTES];
@@ -259,7 +260,7 @@ START_TEST(test_zone_values)
 	         "forward-zone: Corp.Example. 10.0.0.53 ::1@5353\n"
 	         "forward-zone: . 127.0.0.1\n"
 	         "stub-zone: corp.example 192.0.2.1/%s 192.0.2.2\n"
-	         "local-data-file: /etc/hosts\nblock-file: /x/block\n",
+	         "local-data-file: /etc/hosts\nblock-file: /dev/null\n",
 	         key);
 	ck_assert_msg(parse(text) == 0, "%s", err);
 	ck_assert(!c.serve_stale && !c.prefetch);
@@ -278,7 +279,7 @@ START_TEST(test_zone_values)
 	ck_assert_str_eq(c.stub[0].key[0], key);
 	ck_assert_str_eq(c.stub[0].key[1], "");
 	ck_assert_str_eq(c.local_data_file, "/etc/hosts");
-	ck_assert_str_eq(c.block_file, "/x/block");
+	ck_assert_str_eq(c.block_file, "/dev/null");
 	/* The longest zone wins; "." holds everything. */
 	ck_assert_int_eq(cfg_zone_find(c.forward, c.n_forward,
 	                               (const uint8_t
@@ -389,7 +390,6 @@ START_TEST(test_zone_reject)
 		" 1.1.1.7 1.1.1.8 1.1.1.9\n",
 		"stub-zone: corp.example 10.0.0.1/uz5short\n",
 		"stub-zone: corp.example 10.0.0.1/\n",
-		"stub-zone: corp.example 10.0.0.1@5353\n",
 		"stub-zone: "
 		"x.aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 		"aaaaaaaaaaaaaaa 10.0.0.1\n",
@@ -517,11 +517,11 @@ START_TEST(test_dnssec_reject)
 		{ "trust-anchor-file:\n", "test.conf:1: option "
 		                          "trust-anchor-file needs a value" },
 		{ "trust-anchor-file: \"\"\n",
-		  "test.conf:1: trust-anchor-file needs a file" },
+		  "test.conf:1: option trust-anchor-file needs a value" },
 		{ "auto-trust-anchor-file: /a\nauto-trust-anchor-file: /a\n",
 		  "test.conf:2: auto-trust-anchor-file given twice" },
 		{ "trust-anchor: \"\"\n",
-		  "test.conf:1: trust-anchor needs a record" },
+		  "test.conf:1: option trust-anchor needs a value" },
 		{ "domain-insecure: a..b\n",
 		  "test.conf:1: bad domain-insecure name \"a..b\"" },
 		{ "domain-insecure: a\ndomain-insecure: A.\n",
@@ -579,31 +579,74 @@ START_TEST(test_dnssec_reject)
 }
 END_TEST
 
-/* local-zone: NAME TYPE, repeatable; harden-glue: yes|no. */
+/* The local-zone lines of c, in order. */
+static size_t zones(struct cfg_local_zone *out, size_t max)
+{
+	size_t pos = 0, n = 0;
+
+	while (n < max && cfg_local_zone_next(c.local, &pos, &out[n]))
+		n++;
+	return n;
+}
+
+/* local-zone: NAME TYPE, repeatable, quoted or not; harden-glue. */
 START_TEST(test_local_zone)
 {
 	static const uint8_t corp[] = "\4corp\7example";
+	struct cfg_local_zone z[8];
+	size_t nz, nd;
 
 	ck_assert_int_eq(parse(""), 0);
-	ck_assert_uint_eq(c.n_local_zone, 0);
+	cfg_local_counts(&c, &nz, &nd);
+	ck_assert_uint_eq(nz + nd, 0);
 	ck_assert(c.harden_glue);
 	ck_assert_int_eq(parse("local-zone: test. nodefault\n"
 	                       "local-zone: Corp.Example refuse  # REFUSED\n"
 	                       "local-zone: lab.test.\ttransparent\n"
-	                       "local-zone: home.example. static\n"
+	                       "local-zone: \"home.example.\" static\n"
+	                       "local-zone: \"ads.example. always_nxdomain\"\n"
+	                       "local-zone: a.example. always_null\n"
 	                       "harden-glue: no\n"),
 	                 0);
 	ck_assert(!c.harden_glue);
-	ck_assert_uint_eq(c.n_local_zone, 4);
-	ck_assert_int_eq(c.local_zone[0].type, CFG_LZ_NODEFAULT);
-	ck_assert_uint_eq(c.local_zone[0].namelen, 6);
-	ck_assert_int_eq(c.local_zone[1].type, CFG_LZ_REFUSE);
-	ck_assert_uint_eq(c.local_zone[1].namelen, sizeof corp);
-	ck_assert(memcmp(c.local_zone[1].name, corp, sizeof corp) == 0);
-	ck_assert_int_eq(c.local_zone[2].type, CFG_LZ_TRANSPARENT);
-	ck_assert_int_eq(c.local_zone[3].type, CFG_LZ_STATIC);
+	ck_assert_uint_eq(zones(z, 8), 6);
+	ck_assert_int_eq(z[0].type, CFG_LZ_NODEFAULT);
+	ck_assert_uint_eq(z[0].namelen, 6);
+	ck_assert_int_eq(z[1].type, CFG_LZ_REFUSE);
+	ck_assert_uint_eq(z[1].namelen, sizeof corp);
+	ck_assert(memcmp(z[1].name, corp, sizeof corp) == 0);
+	ck_assert_int_eq(z[2].type, CFG_LZ_TRANSPARENT);
+	ck_assert_int_eq(z[3].type, CFG_LZ_STATIC);
+	ck_assert_uint_eq(z[3].namelen, 14);
+	ck_assert_int_eq(z[4].type, CFG_LZ_ALWAYS_NXDOMAIN);
+	ck_assert_int_eq(z[5].type, CFG_LZ_ALWAYS_NULL);
 	ck_assert_int_eq(parse("harden-glue: yes\n"), 0);
 	ck_assert(c.harden_glue);
+}
+END_TEST
+
+/* Every type of Unbound is a type; a name given twice: the last wins. */
+START_TEST(test_local_zone_types)
+{
+	static const char *const names[] = { CFG_LZ_NAMES };
+	struct cfg_local_zone z[4];
+	char text[128];
+	size_t i;
+
+	ck_assert_uint_eq(sizeof names / sizeof names[0], CFG_LZ_COUNT);
+	for (i = 0; i < CFG_LZ_COUNT; i++) {
+		snprintf(text, sizeof text, "local-zone: x.example. %s\n",
+		         names[i]);
+		ck_assert_msg(parse(text) == 0, "%s: %s", text, err);
+		ck_assert_uint_eq(zones(z, 4), 1);
+		ck_assert_int_eq(z[0].type, (int)i);
+		ck_assert_str_eq(cfg_lz_type_name(z[0].type), names[i]);
+	}
+	ck_assert_int_eq(parse("local-zone: x.test. refuse\n"
+	                       "local-zone: X.Test deny\n"),
+	                 0);
+	ck_assert_uint_eq(zones(z, 4), 2);
+	ck_assert_int_eq(z[1].type, CFG_LZ_DENY);
 }
 END_TEST
 
@@ -612,21 +655,19 @@ START_TEST(test_local_zone_reject)
 	static const struct {
 		const char *text, *why;
 	} bad[] = {
-		{ "local-zone: test. deny\n", "bad local-zone type" },
+		{ "local-zone: test. denied\n", "bad local-zone type" },
 		{ "local-zone: test. Static\n", "bad local-zone type" },
 		{ "local-zone: test.\n", "local-zone wants NAME TYPE" },
 		{ "local-zone: test. static x\n",
 		  "local-zone wants NAME TYPE" },
 		{ "local-zone: a..b static\n", "bad local-zone name" },
 		{ "local-zone: . static\n", "bad local-zone name" },
+		{ "local-zone: \".\" static\n", "bad local-zone name" },
 		{ "local-zone:\n", "needs a value" },
-		{ "local-zone: x.test. refuse\nlocal-zone: X.Test refuse\n",
-		  "local-zone given twice" },
 		{ "harden-glue: maybe\n", "expected yes or no" },
 		{ "harden-glue:\n", "needs a value" },
 	};
-	char text[64 * (CFG_MAX_LOCAL_ZONES + 1)];
-	size_t i, n = 0;
+	size_t i;
 
 	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
@@ -635,15 +676,115 @@ START_TEST(test_local_zone_reject)
 		                      strstr(err, bad[i].why) != NULL,
 		              "%s: %s", bad[i].text, err);
 	}
-	ck_assert_int_eq(parse("# 1\nlocal-zone: test. deny\n"), -1);
-	ck_assert_str_eq(err, "test.conf:2: bad local-zone type (transparent, "
-	                      "static, refuse or nodefault): \"deny\"");
-	for (i = 0; i <= CFG_MAX_LOCAL_ZONES; i++)
-		n += (size_t)snprintf(text + n, sizeof text - n,
-		                      "local-zone: z%zu.example refuse\n", i);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_str_eq(err, "test.conf:17: too many local-zone lines (at "
-	                      "most 16)");
+	ck_assert_int_eq(parse("# 1\nlocal-zone: test. denied\n"), -1);
+	ck_assert_msg(strncmp(err, "test.conf:2: bad local-zone type", 32) ==
+	                      0,
+	              "%s", err);
+}
+END_TEST
+
+/* The local-data lines of c, in order. */
+static size_t datas(struct cfg_local_data *out, size_t max)
+{
+	size_t pos = 0, n = 0;
+
+	while (n < max && cfg_local_data_next(c.local, &pos, &out[n]))
+		n++;
+	return n;
+}
+
+static bool rdata_is(const struct cfg_local_data *d, const char *text)
+{
+	return d->rdlen == strlen(text) &&
+	       memcmp(d->rdata, text, d->rdlen) == 0;
+}
+
+/* local-data: "NAME [TTL] [IN] TYPE RDATA", local-data-ptr: "ADDR
+ * NAME", with their quotes or without. */
+START_TEST(test_local_data)
+{
+	static const uint8_t host[] = "\4host\3lan";
+	static const uint8_t rev4[] = "\0015\0010\0010\00210\7in-addr\4arpa";
+	struct cfg_local_data d[8];
+
+	ck_assert_int_eq(parse("local-data: \"host.lan. IN A 10.0.0.5\"\n"
+	                       "local-data: host.lan. 600 AAAA fd00::5\n"
+	                       "local-data: 'txt.lan. 60 IN TXT \"a b\" c'\n"
+	                       "local-data: \"mx.lan. IN 120 MX 10 "
+	                       "mail.lan.\"\n"
+	                       "local-data-ptr: \"10.0.0.5 host.lan\"\n"
+	                       "local-data-ptr: fd00::5 300 host.lan.\n"
+	                       "local-data: \"Up.LAN. CNAME host.lan.\"\n"),
+	                 0);
+	ck_assert_uint_eq(datas(d, 8), 7);
+	ck_assert_uint_eq(d[0].namelen, sizeof host);
+	ck_assert(memcmp(d[0].name, host, sizeof host) == 0);
+	ck_assert_uint_eq(d[0].type, WIRE_TYPE_A);
+	ck_assert_uint_eq(d[0].ttl, CFG_LOCAL_TTL);
+	ck_assert(rdata_is(&d[0], "10.0.0.5"));
+	ck_assert_uint_eq(d[1].type, WIRE_TYPE_AAAA);
+	ck_assert_uint_eq(d[1].ttl, 600);
+	ck_assert(rdata_is(&d[2], "\"a b\" c"));
+	ck_assert_uint_eq(d[2].type, WIRE_TYPE_TXT);
+	ck_assert_uint_eq(d[3].ttl, 120);
+	ck_assert(rdata_is(&d[3], "10 mail.lan."));
+	ck_assert_uint_eq(d[4].type, WIRE_TYPE_PTR);
+	ck_assert_uint_eq(d[4].namelen, sizeof rev4);
+	ck_assert(memcmp(d[4].name, rev4, sizeof rev4) == 0);
+	ck_assert(rdata_is(&d[4], "host.lan"));
+	ck_assert_uint_eq(d[5].ttl, 300);
+	ck_assert_uint_eq(d[5].namelen, 32 * 2 + 10); /* nibbles */
+	ck_assert_uint_eq(d[6].name[1], 'u');         /* lowercase */
+}
+END_TEST
+
+START_TEST(test_local_data_reject)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "local-data: \"host.lan. IN A\"\n", "without RDATA" },
+		{ "local-data: \"host.lan.\"\n", "wants NAME" },
+		{ "local-data: \"host.lan. CH TXT x\"\n", "class IN only" },
+		{ "local-data: \"host.lan. IN BOGUS x\"\n",
+		  "bad local-data type" },
+		{ "local-data: \"a..b A 1.2.3.4\"\n", "bad local-data name" },
+		{ "local-data-ptr: \"10.0.0 host.lan\"\n", "address" },
+		{ "local-data-ptr: \"10.0.0.5\"\n", "wants ADDRESS NAME" },
+		{ "local-data-ptr: \"10.0.0.5 a..b\"\n",
+		  "bad local-data-ptr" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
+		              bad[i].text);
+		ck_assert_msg(strncmp(err, "test.conf:1:", 12) == 0 &&
+		                      strstr(err, bad[i].why) != NULL,
+		              "%s: %s", bad[i].text, err);
+	}
+}
+END_TEST
+
+/* A list read twice is shared; a second parse into one config keeps
+ * the first's lines (copy on write). */
+START_TEST(test_local_shared)
+{
+	const struct cfg_local *first;
+	size_t nz, nd;
+
+	ck_assert_int_eq(parse("local-zone: a.example. deny\n"), 0);
+	first = c.local;
+	ck_assert_int_eq(parse("local-zone: a.example. deny\n"), 0);
+	ck_assert_ptr_eq(c.local, first);
+	ck_assert_int_eq(cfg_parse("more.conf",
+	                           "local-data: b.lan A 1.2.3.4\n", 28, &c,
+	                           err, sizeof err),
+	                 0);
+	ck_assert_ptr_ne(c.local, first);
+	cfg_local_counts(&c, &nz, &nd);
+	ck_assert_uint_eq(nz, 1);
+	ck_assert_uint_eq(nd, 1);
 }
 END_TEST
 
@@ -855,6 +996,226 @@ START_TEST(test_sample_file)
 }
 END_TEST
 
+/* ---- issue 22: Unbound's syntax ---- */
+
+/* Issue 22 item 1: every value may carry quotes, cut by the line reader:
+ * a quote is never part of a name, an address or a path. */
+START_TEST(test_quotes)
+{
+	static const uint8_t corp[] = "\004corp\010internal";
+	static const uint8_t ads[] = "\003ads\007example";
+	struct cfg_local_zone z[4];
+	size_t nz;
+
+	ck_assert_msg(parse("forward-zone: \"corp.internal.\" \"10.0.0.53\" "
+	                    "10.0.0.54@5353\n"
+	                    "local-zone: \"ads.example.\" refuse\n"
+	                    "listen: \"127.0.0.2\"\n"
+	                    "access-control: \"10.0.0.0/8\" allow\n"
+	                    "root-hints: \"/etc/my hints\"   # a comment\n"
+	                    "cache-size: '128m'\n"
+	                    "trust-anchor: '. DS 1 8 2 \"#x\"'\n"
+	                    "log-level: \"debug\"\n") == 0,
+	              "%s", err);
+	ck_assert_uint_eq(c.n_forward, 1);
+	ck_assert_mem_eq(c.forward[0].name, corp, sizeof corp);
+	ck_assert_uint_eq(c.forward[0].namelen, sizeof corp);
+	ck_assert_uint_eq(c.forward[0].naddr, 2);
+	nz = zones(z, sizeof z / sizeof z[0]);
+	ck_assert_uint_ge(nz, 1);
+	ck_assert_mem_eq(z[nz - 1].name, ads, sizeof ads);
+	ck_assert_int_eq(acl("10.1.2.3"), CFG_ACL_ALLOW);
+	ck_assert_uint_eq(c.n_listen, 1);
+	ck_assert_str_eq(c.root_hints, "/etc/my hints");
+	ck_assert_uint_eq(c.cache_size, 128 * 1024 * 1024);
+	ck_assert_str_eq(c.trust_anchor[0], ". DS 1 8 2 \"#x\"");
+	ck_assert_int_eq(c.log_level, CFG_LOG_DEBUG);
+	ck_assert_int_eq(parse("\nlisten: \"127.0.0.1\n"), -1);
+	ck_assert_str_eq(err, "test.conf:2: unbalanced quote: a \" without "
+	                      "its pair");
+	ck_assert_int_eq(parse("local-zone: 'a.example. refuse\n"), -1);
+	ck_assert_str_eq(err, "test.conf:1: unbalanced quote: a ' without "
+	                      "its pair");
+}
+END_TEST
+
+/* Issue 22 item 5: Unbound's clauses and names. forward-zone: and
+ * stub-zone: clauses become their zones; Unbound's names of curvecache's
+ * options are taken, harmless ones noted, the rest refused with the
+ * nearest option. */
+START_TEST(test_unbound_clauses)
+{
+	static const uint8_t corp[] = "\004corp\010internal";
+
+	ck_assert_msg(parse("server:\n"
+	                    "  interface: 127.0.0.2\n"
+	                    "  num-threads: 2\n"
+	                    "  cache-min-ttl: 10\n"
+	                    "  cache-max-ttl: 7200\n"
+	                    "  msg-cache-size: 50m\n"
+	                    "  rrset-cache-size: 100m\n"
+	                    "  verbosity: 0\n"
+	                    "  hide-identity: yes\n"
+	                    "  do-udp: yes\n"
+	                    "forward-zone:\n"
+	                    "  name: \"corp.internal.\"\n"
+	                    "  forward-addr: 10.0.0.53@5353\n"
+	                    "  forward-addr: 10.0.0.54\n"
+	                    "  forward-first: no\n"
+	                    "stub-zone:\n"
+	                    "  name: lab.\n"
+	                    "  stub-addr: 192.0.2.1\n"
+	                    "remote-control:\n"
+	                    "  control-enable: no\n") == 0,
+	              "%s", err);
+	ck_assert_uint_eq(c.n_listen, 1);
+	ck_assert_uint_eq(c.threads, 2);
+	ck_assert_uint_eq(c.min_ttl, 10);
+	ck_assert_uint_eq(c.max_ttl, 7200);
+	ck_assert_uint_eq(c.cache_size, 150 * 1024 * 1024);
+	ck_assert_int_eq(c.log_level, CFG_LOG_ERROR);
+	ck_assert_uint_eq(c.n_forward, 1);
+	ck_assert_mem_eq(c.forward[0].name, corp, sizeof corp);
+	ck_assert_uint_eq(c.forward[0].naddr, 2);
+	ck_assert_uint_eq(c.n_stub, 1);
+	ck_assert_str_eq(c.control_socket, "");
+	ck_assert_str_eq(c.notes, "test.conf:9: hide-identity: ignored "
+	                          "(curvecache never puts its identity or "
+	                          "version in an answer)\n");
+	/* a clause at the end of the text is closed there */
+	ck_assert_int_eq(parse("forward-zone:\nname: .\nforward-addr: ::1\n"),
+	                 0);
+	ck_assert_uint_eq(c.n_forward, 1);
+}
+END_TEST
+
+START_TEST(test_unbound_refused)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "ip-transparent: yes\n",
+		  "test.conf:1: unknown option \"ip-transparent\" (curvecache "
+		  "binds foreign addresses with IP_FREEBIND); curvecache "
+		  "calls it ip-freebind:" },
+		{ "listn: 127.0.0.1\n",
+		  "test.conf:1: unknown option \"listn\"; did you mean "
+		  "listen:?" },
+		{ "frobnicate: 1\n", "test.conf:1: unknown option "
+		                     "\"frobnicate\"" },
+		{ "do-tcp: no\n", "test.conf:1: Unbound's do-tcp: no is "
+		                  "refused" },
+		{ "auth-zone:\n",
+		  "test.conf:1: Unbound's auth-zone: clause is "
+		  "refused" },
+		{ "forward-addr: 1.1.1.1\n",
+		  "test.conf:1: unknown option \"forward-addr\" (only inside "
+		  "a forward-zone: or stub-zone: clause)" },
+		{ "forward-zone:\nname: x.\nforward-host: dns.example\n",
+		  "test.conf:3: forward-host is refused" },
+		{ "forward-zone:\nname: x.\nforward-first: yes\n",
+		  "test.conf:3: forward-first: yes is refused" },
+		{ "forward-zone:\nname: x.\nforward-addr: 1.1.1.1@853#dns\n",
+		  "test.conf:3: TLS forwarding" },
+		{ "forward-zone:\nname: x.\nstub-addr: 1.1.1.1\n",
+		  "test.conf:3: stub-addr: in a forward-zone: clause" },
+		{ "forward-zone:\nname: x.\nserver:\n",
+		  "test.conf:3: the forward-zone: clause at test.conf:1: zone "
+		  "needs at least one server address" },
+		{ "forward-zone:\nforward-addr: 1.1.1.1\n",
+		  "test.conf:1: forward-zone: clause: it has no name: line" },
+		{ "module-config: \"respip validator iterator\"\n",
+		  "test.conf:1: module-config \"respip validator iterator\" "
+		  "refused" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
+		              bad[i].text);
+		ck_assert_msg(strncmp(err, bad[i].want, strlen(bad[i].want)) ==
+		                      0,
+		              "got \"%s\", want \"%s\"", err, bad[i].want);
+	}
+}
+END_TEST
+
+/* Issue 22 item 2: a relative path of a file option is taken from the
+ * folder of the file that names it, as include; a missing file the
+ * daemon reads is refused at that FILE:LINE. */
+START_TEST(test_relative_paths)
+{
+	char want[600];
+
+	put("sub/hosts", "10.0.0.5 host.lan\n");
+	put("block", "ads.example\n");
+	put("sub/z.conf", "root-hints: \"my hints\"\n"
+	                  "local-data-file: hosts\n"
+	                  "block-file: ../block\n"
+	                  "cache-file: state/cache\n"
+	                  "pidfile: run.pid\n"
+	                  "curve-key-file: key\n"
+	                  "control-socket: ctl\n");
+	/* Debian's unbound.conf ends in include-toplevel: */
+	put("main.conf", "server:\ninclude-toplevel: \"sub/z.conf\"\n");
+	ck_assert_msg(load("main.conf") == 0, "%s", err);
+	snprintf(want, sizeof want, "%s/sub/my hints", incdir);
+	ck_assert_str_eq(c.root_hints, want);
+	snprintf(want, sizeof want, "%s/sub/hosts", incdir);
+	ck_assert_str_eq(c.local_data_file, want);
+	snprintf(want, sizeof want, "%s/sub/../block", incdir);
+	ck_assert_str_eq(c.block_file, want);
+	snprintf(want, sizeof want, "%s/sub/state/cache", incdir);
+	ck_assert_str_eq(c.cache_file, want);
+	snprintf(want, sizeof want, "%s/sub/run.pid", incdir);
+	ck_assert_str_eq(c.pidfile, want);
+	snprintf(want, sizeof want, "%s/sub/key", incdir);
+	ck_assert_str_eq(c.curve_key_file, want);
+	snprintf(want, sizeof want, "%s/sub/ctl", incdir);
+	ck_assert_str_eq(c.control_socket, want);
+	put("bad.conf", "\n\nblock-file: gone\n");
+	ck_assert_int_eq(load("bad.conf"), -1);
+	snprintf(want, sizeof want,
+	         "%s/bad.conf:3: block-file %s/gone: No such file or "
+	         "directory",
+	         incdir, incdir);
+	ck_assert_str_eq(err, want);
+}
+END_TEST
+
+/* Issue 22 item 3: stub servers too may give their port (ADDR@PORT),
+ * in the flat line and in Unbound's clause, with or without a key. */
+START_TEST(test_stub_ports)
+{
+	char key[] = "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2";
+	char text[512];
+	const struct sockaddr_in6 *v6;
+
+	snprintf(text, sizeof text,
+	         "stub-zone: corp.example 10.0.0.1@5353 ::1@54/%s 10.0.0.2\n"
+	         "stub-zone:\n  name: \"lab.\"\n  stub-addr: "
+	         "127.0.0.9@10053\n",
+	         key);
+	ck_assert_msg(parse(text) == 0, "%s", err);
+	ck_assert_uint_eq(c.n_stub, 2);
+	ck_assert_uint_eq(c.stub[0].naddr, 3);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.stub[0].addr[0].sa)
+	                                ->sin_port),
+	                  5353);
+	ck_assert(c.stub[0].addr[0].port_given);
+	v6 = (const struct sockaddr_in6 *)&c.stub[0].addr[1].sa;
+	ck_assert_uint_eq(ntohs(v6->sin6_port), 54);
+	ck_assert_str_eq(c.stub[0].key[1], key);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.stub[0].addr[2].sa)
+	                                ->sin_port),
+	                  53);
+	ck_assert(!c.stub[0].addr[2].port_given);
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.stub[1].addr[0].sa)
+	                                ->sin_port),
+	                  10053);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -869,6 +1230,10 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_dnssec_options);
 	tcase_add_test(tc, test_dnssec_reject);
 	tcase_add_test(tc, test_local_zone);
+	tcase_add_test(tc, test_quotes);
+	tcase_add_test(tc, test_stub_ports);
+	tcase_add_test(tc, test_unbound_clauses);
+	tcase_add_test(tc, test_unbound_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_reject);
@@ -879,6 +1244,10 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_port_keeps_explicit_listen);
 	tcase_add_test(tc, test_curve_require_reject);
 	tcase_add_test(tc, test_local_zone_reject);
+	tcase_add_test(tc, test_local_zone_types);
+	tcase_add_test(tc, test_local_data);
+	tcase_add_test(tc, test_local_data_reject);
+	tcase_add_test(tc, test_local_shared);
 	tcase_add_test(tc, test_load_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("include");
@@ -891,6 +1260,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_include_loop);
 	tcase_add_test(tc, test_include_limits);
 	tcase_add_test(tc, test_pidfile);
+	tcase_add_test(tc, test_relative_paths);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("limits");
 	tcase_add_test(tc, test_limits);

@@ -1011,16 +1011,15 @@ static void zone_set(struct cfg_zone *z, const char *name,
 START_TEST(cmd_lists)
 {
 	static const uint16_t ports[] = { 53, 5353 };
+	char lzline[] = "home.arpa. transparent", why[128];
 	struct conv c;
 
 	zone_set(&cfg.forward[0], "corp.example.", ports, 2);
 	cfg.n_forward = 1;
 	zone_set(&cfg.stub[0], "lab.", ports, 1);
 	cfg.n_stub = 1;
-	cfg.local_zone[0].namelen = ct_name("home.arpa.",
-	                                    cfg.local_zone[0].name);
-	cfg.local_zone[0].type = CFG_LZ_TRANSPARENT;
-	cfg.n_local_zone = 1;
+	ck_assert_int_eq(cfg_local_zone_add(&cfg, lzline, why, sizeof why), 0);
+	cfg_local_seal(&cfg);
 	c = talk("UBCT1  list_forwards\n");
 	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.53 "
 	                         "192.0.2.54@5353\n");
@@ -1205,51 +1204,147 @@ START_TEST(cmd_verbosity_stop)
 }
 END_TEST
 
-/* What a worker's lookup (with no file table) answers for a name. */
-static int local_lookup(const char *name, uint16_t type, uint16_t *an)
+/* What a worker's local zones (the built-in table and the runtime one)
+ * answer for a name: LOCALZONE_ status; rcode and answer count. */
+static int local_lookup(const char *name, uint16_t type, uint16_t *an,
+                        uint8_t *rcode)
 {
-	uint8_t wn[WIRE_NAME_MAX], buf[512];
+	uint8_t wn[WIRE_NAME_MAX], buf[LOCALZONE_ANSWER_MAX];
 	struct answer a;
 	size_t len = ct_name(name, wn);
 	int rc;
 
-	rc = localdata_answer(NULL, wn, len, type, WIRE_CLASS_IN, &a, buf,
-	                      sizeof buf, NULL);
+	memset(&a, 0, sizeof a);
+	rc = localzone_answer(lz, wn, len, type, WIRE_CLASS_IN, &a, buf,
+	                      sizeof buf);
 	*an = a.an_count;
+	*rcode = a.rcode;
 	return rc;
+}
+
+/* A conversation to the end of the stream. */
+static struct conv talk_eof(const char *in)
+{
+	return talk_chunked(in, strlen(in), 0, true);
 }
 
 START_TEST(cmd_local_data)
 {
 	struct conv c;
 	uint16_t an = 0;
+	uint8_t rcode = 0;
 
 	c = talk("UBCT1  local_data printer.home.arpa. 300 IN A "
 	         "192.0.2.9\n");
 	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	c = talk("local_data printer.home.arpa AAAA 2001:db8::9\n");
+	c = talk("local_data \"printer.home.arpa AAAA 2001:db8::9\"\n");
 	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
-	                 LOCALDATA_OK);
-	ck_assert_uint_eq(an, 1);
-	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX, &an),
-	                 LOCALDATA_OK);
-	ck_assert_uint_eq(an, 0); /* NODATA */
-	c = talk("UBCT1  list_local_data\n");
-	HAS(c, "printer.home.arpa.\t3600\tIN\tA\t192.0.2.9\n");
-	HAS(c, "printer.home.arpa\t3600\tIN\tAAAA\t2001:db8::9\n");
+	c = talk("local_data txt.home.arpa. TXT \"hi there\"\n");
+	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	c = talk("UBCT1  local_data x.home.arpa. TXT \"hi\"\n");
-	ck_assert(strncmp(c.text, "error not an A or AAAA record", 29) == 0);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 1);
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_MX, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 0); /* NODATA */
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NOERROR);
+	c = talk("UBCT1  list_local_data\n");
+	HAS(c, "printer.home.arpa.\t300\tIN\tA\t192.0.2.9\n");
+	HAS(c, "printer.home.arpa.\t3600\tIN\tAAAA\t2001:db8::9\n");
+	HAS(c, "txt.home.arpa.\t3600\tIN\tTXT\t\"hi there\"\n");
+	free(c.text);
+	c = talk("UBCT1  local_data x.home.arpa. A 192.0.2\n");
+	ck_assert_msg(strncmp(c.text, "error local-data: bad RDATA", 27) == 0,
+	              "%s", c.text);
 	free(c.text);
 	c = talk("UBCT1  local_data_remove printer.home.arpa.\n");
-	ck_assert_str_eq(c.text, "ok removed 2 entries\n");
+	ck_assert_str_eq(c.text, "ok\n");
 	free(c.text);
-	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an),
-	                 LOCALDATA_ENOTLOCAL);
-	localdata_rt_clear();
+	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NXDOMAIN); /* static home.arpa. */
+	localzone_rt_clear();
+}
+END_TEST
+
+/* local_zone, local_zone_remove, and the bulk forms with their input
+ * after the command (native: to the end of the stream; Unbound's
+ * framing: to a line 0x04). */
+START_TEST(cmd_local_zones)
+{
+	static const char bulk[] = "local_zones\n"
+				   "ads1.example. always_nxdomain\n"
+				   "\"ads2.example\" always_refuse\n"
+				   "bad..name static\n"
+				   "\n"
+				   "ads3.example. always_null";
+	static const char ubulk[] = "UBCT1 local_zones_remove\n"
+				    "ads1.example.\n\x04\n";
+	struct conv c;
+	uint16_t an = 0;
+	uint8_t rcode = 0;
+
+	c = talk("UBCT1  local_zone test.lab. always_nxdomain\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("x.test.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NXDOMAIN);
+	c = talk("local_zone test.lab. bogus\n");
+	HAS(c, "error: ");
+	free(c.text);
+	c = talk_chunked(bulk, sizeof bulk - 1, 7, true);
+	HAS(c, "error for input line: bad..name static");
+	HAS(c, "added 3 zones\n");
+	HAS(c, "error: 1 bad lines\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("a.ads1.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_NXDOMAIN);
+	ck_assert_int_eq(local_lookup("ads2.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(rcode, WIRE_RCODE_REFUSED);
+	ck_assert_int_eq(local_lookup("ads3.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 1);
+	c = talk_chunked(ubulk, sizeof ubulk - 1, 5, false);
+	ck_assert_str_eq(c.text, "removed 1 zones\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("a.ads1.example.", WIRE_TYPE_A, &an,
+	                              &rcode),
+	                 LOCALZONE_ENOTLOCAL);
+	c = talk("UBCT1 list_local_zones\n");
+	HAS(c, "ads2.example. always_refuse\n");
+	HAS(c, "ads1.example. removed\n");
+	free(c.text);
+	c = talk("local_datas\nw.lab. A 192.0.2.1\nw.lab. A 192.0.2.2\n");
+	free(c.text);
+	c = talk_eof("local_datas\nw.lab. A 192.0.2.1\nv.lab. TXT x\n");
+	HAS(c, "added 2 datas\nok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("w.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_OK);
+	ck_assert_uint_eq(an, 1);
+	c = talk_eof("local_datas_remove\nw.lab.\nv.lab\n");
+	HAS(c, "removed 2 datas\nok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("w.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_ENOTLOCAL);
+	c = talk("UBCT1  local_zone_remove test.lab\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert_int_eq(local_lookup("x.test.lab.", WIRE_TYPE_A, &an, &rcode),
+	                 LOCALZONE_ENOTLOCAL);
+	localzone_rt_clear();
 }
 END_TEST
 
@@ -1321,6 +1416,7 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_get_option_every);
 	tcase_add_test(tc, cmd_verbosity_stop);
 	tcase_add_test(tc, cmd_local_data);
+	tcase_add_test(tc, cmd_local_zones);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, control_stats_tcase());
 	suite_add_tcase(s, control_socket_tcase());

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_curve.c - Check suite "curve": DNSCurve base32, uz5 key
- * labels, the vectors of shared/docs/dnscurve-vectors.md (read from
+ * labels, the vectors of tests/vectors/README (read from
  * VECTORS_DIR/dnscurve.vec), every rejection path, nonces, the shared-key
  * table, key files, the TXT format and the limits.
  *

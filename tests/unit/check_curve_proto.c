@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_curve_proto.c - TCases "vectors" (every vector of
- * dnscurve-vectors.md, CurveDNS captures included) and "reject" (every
+ * tests/vectors/dnscurve.vec, CurveDNS captures included) and "reject" (every
  * rejection path of the streamlined and TXT openers).
  */
 #include "config.h"

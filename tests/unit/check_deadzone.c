@@ -67,6 +67,43 @@ START_TEST(test_backoff_doubles)
 }
 END_TEST
 
+/* A background probe (deadzone_extend) keeps the zone held while it
+ * runs, longer than the hold its DEADZONE_PROBE verdict set; it makes no
+ * entry; its failure doubles the back-off. */
+START_TEST(test_probe_extend)
+{
+	uint8_t z[32];
+	size_t len = zonename(2, z);
+	uint64_t k = deadzone_key(z, len, 0), t = T0;
+	uint16_t ede = 0;
+	unsigned fails;
+	uint64_t left;
+	bool probing;
+
+	ck_assert(!deadzone_extend(dz, k, t, HOLD));
+	ck_assert(!deadzone_busy(dz));
+	(void)deadzone_fail(dz, k, z, len, 0, DEADZONE_EDE_NO_REACH, t);
+	t += DEADZONE_BACKOFF_MIN_MS;
+	/* the probe verdict tells the EDE its failures carry */
+	ck_assert_int_eq(deadzone_check(dz, k, t, 10, &ede), DEADZONE_PROBE);
+	ck_assert_uint_eq(ede, DEADZONE_EDE_NO_REACH);
+	ck_assert(deadzone_extend(dz, k, t + 5, HOLD));
+	ck_assert_int_eq(at(k, t + HOLD), DEADZONE_FAIL);
+	/* never shortened */
+	ck_assert(deadzone_extend(dz, k, t + 6, 1));
+	ck_assert_int_eq(at(k, t + HOLD), DEADZONE_FAIL);
+	ck_assert(deadzone_refail(dz, k, DEADZONE_EDE_NO_REACH, t + 3000));
+	ck_assert(deadzone_get(dz, k, t + 3000, &fails, &left, &probing));
+	ck_assert_uint_eq(fails, 2);
+	ck_assert_uint_eq(left, 2 * DEADZONE_BACKOFF_MIN_MS);
+	ck_assert(!probing);
+	/* an answer ends it: nothing left to extend */
+	deadzone_alive(dz, k);
+	ck_assert(!deadzone_extend(dz, k, t + 3001, HOLD));
+	ck_assert_int_eq(at(k, t + 3001), DEADZONE_ASK);
+}
+END_TEST
+
 START_TEST(test_alive_resets)
 {
 	uint8_t z[32];
@@ -223,6 +260,7 @@ static Suite *deadzone_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_backoff_doubles);
 	tcase_add_test(tc, test_alive_resets);
+	tcase_add_test(tc, test_probe_extend);
 	tcase_add_test(tc, test_neterr_short);
 	tcase_add_test(tc, test_hold_and_question);
 	suite_add_tcase(s, tc);

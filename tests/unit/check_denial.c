@@ -362,7 +362,7 @@ static const struct {
 	unsigned hashes1, hashes0;
 } b5155[] = {
 	{ "B.1", P_NAME, "a.c.x.w.example", 0, "0p9m b4um 35mt",
-	  DNSSEC_EOPTOUT, DNSSEC_OK, 5, 5 },
+	  DNSSEC_EOPTOUT, DNSSEC_OK, 6, 6 },
 	{ "B.2", P_TYPE, "ns1.example", 15, "2t7b", DNSSEC_OK, DNSSEC_OK, 1,
 	  1 },
 	{ "B.2.1", P_TYPE, "y.w.example", 1, "ji6n", DNSSEC_OK, DNSSEC_OK, 1,
@@ -431,9 +431,10 @@ START_TEST(test_nsec3_rfc5155)
 }
 END_TEST
 
-/* The closest encloser is searched from the apex down: a qname a
- * hundred labels below c.x.w.example costs what B.1 costs (example,
- * w.example, x.w.example, c.x.w.example and *.x.w.example). */
+/* The closest encloser is searched from both ends, the apex down and
+ * qname up, in turns: a qname a hundred labels below c.x.w.example
+ * costs B.1's hashes (example, w.example, x.w.example, c.x.w.example,
+ * *.x.w.example) and the three the walk up takes meanwhile. */
 START_TEST(test_nsec3_deep)
 {
 	char q[WIRE_NAME_MAX * 2] = "";
@@ -448,10 +449,112 @@ START_TEST(test_nsec3_deep)
 	add_rfc5155(&s, "b4um", 0);
 	add_rfc5155(&s, "35mt", 0);
 	ck_assert_int_eq(deny_name(&s, q), DNSSEC_OK);
-	ck_assert_uint_eq(taken(&s), 5);
-	/* A no data hashes qname first, then the same. */
+	ck_assert_uint_eq(taken(&s), 8);
+	/* A no data hashes qname first; the walk up starts from it. */
 	ck_assert_int_eq(deny_type(&s, q, 1), DNSSEC_ENOPROOF);
-	ck_assert_uint_eq(taken(&s), 5 + 6);
+	ck_assert_uint_eq(taken(&s), 8 + 8);
+}
+END_TEST
+
+/* RFC 5155's parameters without opt-out. */
+static const struct n3par plain5155 = { 1, 0, 12, "aabbccdd" };
+
+/* The hash of name under plain5155 plus delta (-1, 0 or 1, as a 160-bit
+ * number), in base32hex. */
+static void hash_text(const char *name, int delta, char out[33])
+{
+	static const uint8_t salt[] = { 0xaa, 0xbb, 0xcc, 0xdd };
+	uint8_t w[WIRE_NAME_MAX], h[DNSSEC_NSEC3_HASH_BYTES];
+	size_t nl = tname(name, w), tl = 0;
+	int i;
+
+	ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt, sizeof salt, w, nl,
+	                                   h),
+	                 DNSSEC_OK);
+	for (i = DNSSEC_NSEC3_HASH_BYTES - 1; delta != 0 && i >= 0; i--) {
+		h[i] = (uint8_t)(h[i] + delta);
+		if (h[i] != (delta > 0 ? 0x00 : 0xff))
+			break; /* no carry */
+	}
+	ck_assert_int_eq(dnssec_b32hex_encode(out, 32, &tl, h, sizeof h),
+	                 DNSSEC_OK);
+	out[tl] = '\0';
+}
+
+/* A record of zone s whose owner is name's hash (cover 0) or just
+ * before it (cover 1); its next hash is one past name's. */
+static void add_at(struct set *s, const char *name, int cover,
+                   const char *types)
+{
+	char owner[33], next[33];
+
+	hash_text(name, cover ? -1 : 0, owner);
+	hash_text(name, 1, next);
+	add_nsec3(s, &plain5155, owner, next, types);
+}
+
+/* "p." count times, then tail. */
+static void repeat(char *out, const char *p, int count, const char *tail)
+{
+	int i;
+
+	out[0] = '\0';
+	for (i = 0; i < count; i++)
+		strcat(out, p);
+	strcat(out, tail);
+}
+
+/* Names of 127 labels (the most a name has), zone x.: the name error
+ * for q.l^125.x below the deep encloser l^125.x (the walk up meets it
+ * at once: two hashes each way and the wildcard's, where a walk from
+ * the apex would pay 127), for a^126.x below the apex (the walk down:
+ * the apex, a.x covered), and for a^63.l^63.x, the encloser half way:
+ * every level hashed once, never twice (127 and the wildcard's), past a
+ * budget of 100. An encloser that is a delegation proves nothing. */
+START_TEST(test_nsec3_encloser_walk)
+{
+	char q[WIRE_NAME_MAX * 2], ce[WIRE_NAME_MAX * 2],
+		wc[WIRE_NAME_MAX * 2];
+	struct set s;
+
+	repeat(ce, "l.", 125, "x");
+	snprintf(q, sizeof q, "q.%s", ce);
+	snprintf(wc, sizeof wc, "*.%s", ce);
+	set_init(&s, "x");
+	add_at(&s, ce, 0, "A RRSIG");
+	add_at(&s, q, 1, "A RRSIG");
+	add_at(&s, wc, 1, "A RRSIG");
+	ck_assert_int_eq(deny_name(&s, q), DNSSEC_OK);
+	ck_assert_uint_eq(taken(&s), 5);
+	set_init(&s, "x");
+	add_at(&s, ce, 0, "NS");
+	add_at(&s, q, 1, "A RRSIG");
+	add_at(&s, wc, 1, "A RRSIG");
+	ck_assert_int_eq(deny_name(&s, q), DNSSEC_ENOPROOF);
+
+	repeat(q, "a.", 126, "x");
+	set_init(&s, "x");
+	add_at(&s, "x", 0, "NS SOA RRSIG DNSKEY NSEC3PARAM");
+	add_at(&s, "a.x", 1, "A RRSIG");
+	add_at(&s, "*.x", 1, "A RRSIG");
+	ck_assert_int_eq(deny_name(&s, q), DNSSEC_OK);
+	ck_assert_uint_eq(taken(&s), 4);
+
+	repeat(ce, "l.", 63, "x");
+	repeat(q, "a.", 63, ce);
+	snprintf(wc, sizeof wc, "*.%s", ce);
+	set_init(&s, "x");
+	add_at(&s, ce, 0, "A RRSIG");
+	add_at(&s, q + 63 * 2 - 2, 1, "A RRSIG"); /* the next closer */
+	add_at(&s, wc, 1, "A RRSIG");
+	ck_assert_int_eq(deny_name(&s, q), DNSSEC_EBUDGET);
+	set_init(&s, "x");
+	add_at(&s, ce, 0, "A RRSIG");
+	add_at(&s, q + 63 * 2 - 2, 1, "A RRSIG");
+	add_at(&s, wc, 1, "A RRSIG");
+	s.hashes = 200;
+	ck_assert_int_eq(deny_name(&s, q), DNSSEC_OK);
+	ck_assert_uint_eq(200 - s.hashes, 127 + 1);
 }
 END_TEST
 
@@ -466,6 +569,7 @@ static Suite *denial_suite(void)
 	tcase_add_test(tv, test_nsec_wildcard_owner);
 	tcase_add_test(tv, test_nsec3_rfc5155);
 	tcase_add_test(tv, test_nsec3_deep);
+	tcase_add_test(tv, test_nsec3_encloser_walk);
 	suite_add_tcase(su, tv);
 	suite_add_tcase(su, denial_reject_tcase());
 	return su;

@@ -266,6 +266,61 @@ START_TEST(test_nsec3_hashes)
 }
 END_TEST
 
+/* Each thread's table of recent hashes (dnssec_nsec3.c): a hit gives
+ * the bytes a miss computed (RFC 5155 Appendix A: example., x.w.example.,
+ * either case), and the key is the whole input: another salt, another
+ * iteration count or another name is a miss with its own digest. */
+START_TEST(test_nsec3_memo)
+{
+	static const uint8_t salt[] = { 0xaa, 0xbb, 0xcc, 0xdd };
+	static const uint8_t salt2[] = { 0xaa, 0xbb, 0xcc, 0xde };
+	uint8_t name[WIRE_NAME_MAX], h[DNSSEC_NSEC3_HASH_BYTES];
+	uint8_t first[DNSSEC_NSEC3_HASH_BYTES], other[DNSSEC_NSEC3_HASH_BYTES];
+	char text[DNSSEC_NSEC3_LABEL_LEN];
+	unsigned long hits = dnssec_nsec3_memo_hits();
+	size_t nl = tname("x.w.example", name), tl = 0;
+
+	ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt, sizeof salt, name,
+	                                   nl, first),
+	                 DNSSEC_OK);
+	ck_assert_uint_eq(dnssec_nsec3_memo_hits(), hits); /* a miss */
+	nl = tname("X.W.EXAMPLE", name);
+	ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt, sizeof salt, name,
+	                                   nl, h),
+	                 DNSSEC_OK);
+	ck_assert_uint_eq(dnssec_nsec3_memo_hits(), hits + 1); /* a hit */
+	ck_assert_mem_eq(h, first, sizeof h);
+	ck_assert_int_eq(dnssec_b32hex_encode(text, sizeof text, &tl, h,
+	                                      sizeof h),
+	                 DNSSEC_OK);
+	ck_assert_mem_eq(text, "b4um86eghhds6nea196smvmlo4ors995", 32);
+	/* Another salt, iteration count or name: misses, other digests. */
+	ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt2, sizeof salt2,
+	                                   name, nl, other),
+	                 DNSSEC_OK);
+	ck_assert_mem_ne(other, first, sizeof h);
+	ck_assert_int_eq(dnssec_nsec3_hash(1, 11, 50, salt, sizeof salt, name,
+	                                   nl, other),
+	                 DNSSEC_OK);
+	ck_assert_mem_ne(other, first, sizeof h);
+	nl = tname("example", name);
+	ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt, sizeof salt, name,
+	                                   nl, other),
+	                 DNSSEC_OK);
+	ck_assert_uint_eq(dnssec_nsec3_memo_hits(), hits + 1);
+	ck_assert_int_eq(dnssec_b32hex_encode(text, sizeof text, &tl, other,
+	                                      sizeof other),
+	                 DNSSEC_OK);
+	ck_assert_mem_eq(text, "0p9mhaveqvm6t7vbl5lop2u3t2rp3tom", 32);
+	/* Asked again, each is a hit with the same digest. */
+	ck_assert_int_eq(dnssec_nsec3_hash(1, 12, 50, salt, sizeof salt, name,
+	                                   nl, h),
+	                 DNSSEC_OK);
+	ck_assert_uint_eq(dnssec_nsec3_memo_hits(), hits + 2);
+	ck_assert_mem_eq(h, other, sizeof h);
+}
+END_TEST
+
 /* Vectors of dnspython's test suite (tests/test_dnssec.py), signed by
  * BIND: RSASHA1 over an SOA (names in the RDATA) and over a wildcard. */
 START_TEST(test_rsasha1_soa)
@@ -603,6 +658,7 @@ static Suite *dnssec_suite(void)
 	tcase_add_test(tv, test_rsasha2);
 	tcase_add_test(tv, test_ecdsa);
 	tcase_add_test(tv, test_eddsa);
+	tcase_add_test(tv, test_nsec3_memo); /* before: a fresh table */
 	tcase_add_test(tv, test_nsec3_hashes);
 	tcase_add_test(tv, test_rsasha1_soa);
 	tcase_add_test(tv, test_wildcard);
@@ -614,6 +670,7 @@ static Suite *dnssec_suite(void)
 	suite_add_tcase(su, tc);
 	suite_add_tcase(su, dnssec_reject_tcase());
 	suite_add_tcase(su, dnssec_set_tcase());
+	suite_add_tcase(su, dnssec_memo_tcase());
 	return su;
 }
 

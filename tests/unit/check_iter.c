@@ -25,6 +25,7 @@
 Suite *iter_caps_suite(void);
 Suite *iter_proof_suite(void);
 Suite *iter_dz_suite(void);
+Suite *iter_log_suite(void);
 
 static void setup(void)
 {
@@ -769,6 +770,7 @@ int main(void)
 	srunner_add_suite(sr, iter_caps_suite());
 	srunner_add_suite(sr, iter_proof_suite());
 	srunner_add_suite(sr, iter_dz_suite());
+	srunner_add_suite(sr, iter_log_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -3,10 +3,12 @@
  * the resolution failure cache (RFC 9520, iter/iter_deadzone.c): a zone
  * whose servers are all silent costs one wait, then fails at once (EDE
  * 22; 23 for network errors) until its back-off ends; an answer from
- * one of its servers ends the back-off.
+ * one of its servers ends the back-off. With background probes (a
+ * worker's iter_env.dz_probe), no client is the probe.
  */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "iter_net.h"
 #include "infra/deadzone.h"
@@ -99,13 +101,9 @@ START_TEST(test_unreachable_network_error)
 }
 END_TEST
 
-START_TEST(test_answer_ends_backoff)
+/* The zone's server drops www only (mail is answered). */
+static void www_silent(void)
 {
-	const struct answer *r;
-	uint8_t z[WIRE_NAME_MAX];
-	size_t len;
-
-	/* the server drops www only: the zone backs off... */
 	net_add(&(struct fake){ .server = "*",
 	                        .qname = "www.zone.example.",
 	                        .act = FAKE_SILENT });
@@ -115,6 +113,16 @@ START_TEST(test_answer_ends_backoff)
 		.flags = WIRE_FLAG_AA,
 		.an = { "mail.zone.example. 60 A 192.0.2.9" } });
 	zone_servers(FAKE_SILENT);
+}
+
+START_TEST(test_answer_ends_backoff)
+{
+	const struct answer *r;
+	uint8_t z[WIRE_NAME_MAX];
+	size_t len;
+
+	/* the server drops www only: the zone backs off... */
+	www_silent(); /* mail answered */
 	r = net_resolve("www.zone.example.", WIRE_TYPE_A);
 	servfail_ede(r, DEADZONE_EDE_NO_REACH);
 	ck_assert(deadzone_busy(dz));
@@ -137,6 +145,112 @@ START_TEST(test_answer_ends_backoff)
 }
 END_TEST
 
+/* The background probes asked for (iter_env.dz_probe). */
+static struct {
+	unsigned calls;
+	bool refuse;
+	uint64_t key;
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len;
+	uint16_t qtype;
+} bg;
+
+static bool bg_probe(void *arg, uint64_t key, const uint8_t *qname, size_t len,
+                     uint16_t qtype)
+{
+	(void)arg;
+	bg.calls++;
+	bg.key = key;
+	memcpy(bg.name, qname, len);
+	bg.len = len;
+	bg.qtype = qtype;
+	return !bg.refuse;
+}
+
+static uint64_t zone_key(void)
+{
+	uint8_t z[WIRE_NAME_MAX];
+	size_t len = net_wire("zone.example.", z);
+
+	return deadzone_key(z, len, 0);
+}
+
+/* Clients never wait on a zone whose back-off ended: the first fails at
+ * once and hands its question to a probe; the probe (a request with
+ * dz_probe_key) asks, and its failure doubles the back-off. */
+START_TEST(test_background_probe_fails)
+{
+	uint8_t want[WIRE_NAME_MAX];
+	size_t wl = net_wire("mail.zone.example.", want);
+	unsigned fails;
+	uint64_t left;
+	bool probing;
+
+	memset(&bg, 0, sizeof bg);
+	N.env.dz_probe = bg_probe;
+	zone_servers(FAKE_SILENT);
+	servfail_ede(net_resolve("www.zone.example.", WIRE_TYPE_A),
+	             DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(bg.calls, 0);
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	fails_at_once("mail.zone.example.", DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(bg.calls, 1);
+	ck_assert_uint_eq(bg.key, zone_key());
+	ck_assert_uint_eq(bg.qtype, WIRE_TYPE_A);
+	ck_assert_mem_eq(bg.name, want, wl);
+	/* while it is out: at once, no other probe */
+	fails_at_once("ftp.zone.example.", DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(bg.calls, 1);
+	/* the probe itself asks the zone's servers */
+	N.env.dz_probe_key = bg.key;
+	servfail_ede(net_resolve("mail.zone.example.", WIRE_TYPE_A),
+	             DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_gt(zone_sends(), 0);
+	ck_assert_uint_eq(bg.calls, 1);
+	ck_assert(deadzone_get(dz, bg.key, N.now.mono_ms, &fails, &left,
+	                       &probing));
+	ck_assert_uint_eq(fails, 2);
+	ck_assert_uint_eq(left, 2 * DEADZONE_BACKOFF_MIN_MS);
+	N.env.dz_probe_key = 0;
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	fails_at_once("ftp.zone.example.", DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(bg.calls, 1);
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	fails_at_once("ftp.zone.example.", DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(bg.calls, 2);
+}
+END_TEST
+
+/* The probe's answer ends the back-off: the next clients are answered;
+ * a probe that cannot start leaves the zone for the next question. */
+START_TEST(test_background_probe_clears)
+{
+	const struct answer *r;
+
+	memset(&bg, 0, sizeof bg);
+	N.env.dz_probe = bg_probe;
+	www_silent(); /* mail answered */
+	servfail_ede(net_resolve("www.zone.example.", WIRE_TYPE_A),
+	             DEADZONE_EDE_NO_REACH);
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	bg.refuse = true; /* no room for a probe: still at once */
+	fails_at_once("mail.zone.example.", DEADZONE_EDE_NO_REACH);
+	bg.refuse = false;
+	fails_at_once("mail.zone.example.", DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(bg.calls, 2);
+	N.env.dz_probe_key = bg.key;
+	r = net_resolve("mail.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert(!deadzone_busy(dz) ||
+	          deadzone_check(dz, bg.key, N.now.mono_ms, 0, NULL) ==
+	                  DEADZONE_ASK);
+	N.env.dz_probe_key = 0;
+	r = net_resolve("mail.zone.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(bg.calls, 2);
+}
+END_TEST
+
 Suite *iter_dz_suite(void)
 {
 	Suite *s = suite_create("iter-deadzone");
@@ -146,6 +260,8 @@ Suite *iter_dz_suite(void)
 	tcase_add_test(tc, test_silent_zone_one_wait);
 	tcase_add_test(tc, test_unreachable_network_error);
 	tcase_add_test(tc, test_answer_ends_backoff);
+	tcase_add_test(tc, test_background_probe_fails);
+	tcase_add_test(tc, test_background_probe_clears);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -217,11 +217,12 @@ static uint16_t net_type(const char *t)
 		const char *n;
 		uint16_t v;
 	} types[] = {
-		{ "A", WIRE_TYPE_A },         { "NS", WIRE_TYPE_NS },
-		{ "CNAME", WIRE_TYPE_CNAME }, { "SOA", WIRE_TYPE_SOA },
-		{ "PTR", WIRE_TYPE_PTR },     { "MX", WIRE_TYPE_MX },
-		{ "TXT", WIRE_TYPE_TXT },     { "AAAA", WIRE_TYPE_AAAA },
-		{ "DNAME", WIRE_TYPE_DNAME }, { "RRSIG", WIRE_TYPE_RRSIG }
+		{ "A", WIRE_TYPE_A },          { "NS", WIRE_TYPE_NS },
+		{ "CNAME", WIRE_TYPE_CNAME },  { "SOA", WIRE_TYPE_SOA },
+		{ "PTR", WIRE_TYPE_PTR },      { "MX", WIRE_TYPE_MX },
+		{ "TXT", WIRE_TYPE_TXT },      { "AAAA", WIRE_TYPE_AAAA },
+		{ "DNAME", WIRE_TYPE_DNAME },  { "RRSIG", WIRE_TYPE_RRSIG },
+		{ "DNSKEY", WIRE_TYPE_DNSKEY }
 	};
 	size_t i;
 

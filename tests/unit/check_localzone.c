@@ -230,7 +230,12 @@ END_TEST
 /* Zones in the built-in table. */
 #define BUILTIN_ZONES 103
 
-static struct cfg_local_zone lines[CFG_MAX_LOCAL_ZONES];
+/** Lines a test gives. */
+#define LINES_MAX 64
+/** Zones of test_zone_limits, each under its own last label. */
+#define LIMIT_ZONES 16
+
+static struct cfg_local_zone lines[LINES_MAX];
 static size_t nlines;
 
 static void line(const char *name, enum cfg_lz_type type)
@@ -359,20 +364,17 @@ START_TEST(test_zone_limits)
 	size_t i;
 
 	/* every line a new zone under its own last label */
-	for (i = 0; i < CFG_MAX_LOCAL_ZONES; i++) {
+	for (i = 0; i < LIMIT_ZONES; i++) {
 		snprintf(name, sizeof name, "z.tld%zu.", i);
 		line(name, CFG_LZ_STATIC);
 	}
 	rebuild();
-	ck_assert_uint_eq(localzone_count(lz),
-	                  BUILTIN_ZONES + CFG_MAX_LOCAL_ZONES);
+	ck_assert_uint_eq(localzone_count(lz), BUILTIN_ZONES + LIMIT_ZONES);
 	ck_assert_int_eq(rcode("a.z.tld0."), WIRE_RCODE_NXDOMAIN);
 	ck_assert_int_eq(rcode("a.z.tld15."), WIRE_RCODE_NXDOMAIN);
 	ck_assert_int_eq(rcode("www.test."), WIRE_RCODE_NXDOMAIN);
 	localzone_free(lz);
 	lz = NULL;
-	ck_assert_int_eq(localzone_new(lines, CFG_MAX_LOCAL_ZONES + 1, &lz),
-	                 LOCALZONE_EINVAL);
 	ck_assert_int_eq(localzone_new(NULL, 1, &lz), LOCALZONE_EINVAL);
 	ck_assert_ptr_null(lz);
 	ck_assert_int_eq(localzone_new(NULL, 0, NULL), LOCALZONE_EINVAL);

@@ -416,6 +416,156 @@ START_TEST(test_tc_big_rrsig)
 }
 END_TEST
 
+/* The question echoed in a response (qdcount 1, the name as asked). */
+static void has_question(const struct wire_msg *m, const char *name)
+{
+	uint8_t wn[WIRE_NAME_MAX];
+	size_t wl;
+
+	ck_assert_int_eq(wire_name_from_text(name, strlen(name), wn, &wl),
+	                 WIRE_OK);
+	ck_assert_uint_eq(m->hdr.qdcount, 1);
+	ck_assert(m->has_question);
+	ck_assert_uint_eq(m->q.namelen, wl);
+	ck_assert_mem_eq(m->q.name, wn, wl);
+}
+
+/* The EDE INFO-CODE of a response (-1: none). */
+static int ede_of(const struct wire_msg *m)
+{
+	const uint8_t *o;
+	size_t olen;
+
+	if (m->opt == WIRE_NONE || m->rr[m->opt].rdlen < 6)
+		return -1;
+	o = opt_rdata(m, &olen);
+	ck_assert_uint_eq(o[1], 15);
+	return o[4] << 8 | o[5];
+}
+
+/* A truncated response still carries the question, the answer's RCODE
+ * and its EDE: a big DNSSEC answer (and a negative one whose proof does
+ * not fit) for a 512-byte DO=1 client. */
+START_TEST(test_tc_keeps_question_rcode)
+{
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 512);
+	struct answer a;
+	struct wire_msg m;
+	bool tc = false;
+	size_t p;
+
+	mkanswer(&a, 900);
+	a.sec = CACHE_SEC_SECURE;
+	a.ede = true;
+	a.ede_code = 3;
+	a.ede_text = "a fairly long text about staleness";
+	m = build(&q, &a, 512, &tc);
+	ck_assert(tc);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NOERROR);
+	has_question(&m, "www.example.");
+	ck_assert_int_eq(ede_of(&m), 3);
+	/* NXDOMAIN whose proof does not fit: TC, NXDOMAIN, the question */
+	memset(&a, 0, sizeof a);
+	p = rr(0, "example.", WIRE_TYPE_SOA, 22, 0);
+	p = rr(p, "example.", T_RRSIG, 700, 3);
+	a.ns = img;
+	a.ns_len = p;
+	a.ns_count = 2;
+	a.rcode = WIRE_RCODE_NXDOMAIN;
+	m = build(&q, &a, 512, &tc);
+	ck_assert(tc);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NXDOMAIN);
+	has_question(&m, "www.example.");
+}
+END_TEST
+
+/* An error never asks for TCP: a SERVFAIL (or REFUSED) that comes with
+ * records too big for the client goes without them, TC clear, with its
+ * question and EDE; never NOERROR. */
+START_TEST(test_error_never_tc)
+{
+	static const unsigned rcodes[] = { WIRE_RCODE_SERVFAIL,
+		                           WIRE_RCODE_REFUSED };
+	struct respond_query q = mkq("www.example.", WIRE_TYPE_A, Q_DO, 512);
+	struct answer a;
+	struct wire_msg m;
+	bool tc = true;
+	size_t i;
+
+	for (i = 0; i < sizeof rcodes / sizeof rcodes[0]; i++) {
+		mkanswer(&a, 900);
+		a.rcode = (uint8_t)rcodes[i];
+		a.ede = true;
+		a.ede_code = 22;
+		a.ede_text = "no server of the zone answered";
+		m = build(&q, &a, 512, &tc);
+		ck_assert(!tc);
+		ck_assert(!(m.hdr.flags & WIRE_FLAG_TC));
+		ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), rcodes[i]);
+		ck_assert_uint_eq(m.hdr.ancount + m.hdr.nscount, 0);
+		has_question(&m, "www.example.");
+		ck_assert_int_eq(ede_of(&m), 22);
+	}
+	/* bogus data to a CD=0 client: SERVFAIL EDE 6, no TC */
+	mkanswer(&a, 900);
+	a.sec = CACHE_SEC_BOGUS;
+	m = build(&q, &a, 512, &tc);
+	ck_assert(!tc);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_SERVFAIL);
+	ck_assert_int_eq(ede_of(&m), 6);
+}
+END_TEST
+
+/* An EDE whose text does not fit beside the header, a 255-byte question
+ * and the OPT record loses its text, then its option: the response is
+ * still built with its own RCODE and the question (a NOERROR answer is
+ * not lost to a SERVFAIL for want of room for a comment). */
+START_TEST(test_ede_text_overflow)
+{
+	static char text[RESPOND_EDE_TEXT_MAX + 1];
+	char name[300];
+	struct respond_query q;
+	struct answer a;
+	struct wire_msg m;
+	size_t olen;
+	bool tc = false;
+
+	memset(text, 'x', RESPOND_EDE_TEXT_MAX);
+	snprintf(name, sizeof name, "%.63s.%.63s.%.63s.%.61s.", text, text,
+	         text, text);
+	q = mkq(name, WIRE_TYPE_A, Q_DO, 512);
+	memset(&a, 0, sizeof a);
+	a.rcode = WIRE_RCODE_SERVFAIL;
+	a.ede = true;
+	a.ede_code = 22;
+	a.ede_text = text;
+	/* 12 + 259 + 11 + 6 = 288: the code fits in 300, the text not */
+	m = build(&q, &a, 300, &tc);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_SERVFAIL);
+	has_question(&m, name);
+	ck_assert_int_eq(ede_of(&m), 22);
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 6);
+	/* a NOERROR answer: TC (its records do not fit), not an error */
+	mkanswer(&a, 60);
+	a.ede = true;
+	a.ede_code = 3;
+	a.ede_text = text;
+	m = build(&q, &a, 300, &tc);
+	ck_assert(tc);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NOERROR);
+	has_question(&m, name);
+	/* 284: the OPT fits, not the option: no EDE, the rest goes */
+	m = build(&q, &a, 284, &tc);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NOERROR);
+	ck_assert_int_eq(ede_of(&m), -1);
+	ck_assert_uint_ne(m.opt, WIRE_NONE);
+	/* not even the OPT: nothing is built (the caller sends SERVFAIL) */
+	ck_assert_int_eq(respond_build(&q, &a, 280, out, sizeof out, &olen,
+	                               &tc),
+	                 RESPOND_ESPACE);
+}
+END_TEST
+
 START_TEST(test_stats_response)
 {
 	static const struct {
@@ -515,6 +665,14 @@ START_TEST(test_qlog_dnssec)
 	a.sec = CACHE_SEC_INSECURE;
 	qlog_line_of(&q, &a, line, sizeof line);
 	ck_assert_ptr_nonnull(strstr(line, " dnssec=insecure\n"));
+	/* a failure is never secure, whatever parts validated before it
+	 * (a CNAME loop in a signed zone, a cap hit after a secure link) */
+	a.sec = CACHE_SEC_SECURE;
+	a.rcode = WIRE_RCODE_SERVFAIL;
+	qlog_line_of(&q, &a, line, sizeof line);
+	ck_assert_ptr_nonnull(strstr(line, " rcode=SERVFAIL "));
+	ck_assert_ptr_null(strstr(line, " dnssec=secure"));
+	ck_assert_ptr_nonnull(strstr(line, " dnssec=unchecked\n"));
 	qlog_line_of(&q, NULL, line, sizeof line);
 	ck_assert_ptr_nonnull(strstr(line, " rcode=REFUSED cached=no src=none "
 	                                   "curve=no dnssec=unchecked\n"));
@@ -531,6 +689,9 @@ static Suite *respond_dnssec_suite(void)
 	tcase_add_test(t, test_filter_do1);
 	tcase_add_test(t, test_filter_do0);
 	tcase_add_test(t, test_tc_big_rrsig);
+	tcase_add_test(t, test_tc_keeps_question_rcode);
+	tcase_add_test(t, test_error_never_tc);
+	tcase_add_test(t, test_ede_text_overflow);
 	suite_add_tcase(s, t);
 	t = tcase_create("flags");
 	tcase_add_test(t, test_ad_rules);

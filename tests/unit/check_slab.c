@@ -1,12 +1,13 @@
 /*
  * tests/unit/check_slab.c - Suite "slab": fixed-size slots from a
  * 2 MiB-aligned region, reuse through the free list, malloc behind a
- * full or missing region.
+ * full or missing region, pages given back when the slab goes idle.
  */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/slab.h"
 
@@ -134,6 +135,42 @@ START_TEST(test_fini_held)
 }
 END_TEST
 
+/* When the last held slot comes back, the pages past the first 128 KiB
+ * go back to the kernel (mincore: not resident; they read as zeros when
+ * handed out again), and slots are handed out from the start again. */
+START_TEST(test_idle_trim)
+{
+	struct slab s;
+	uint8_t *p[64], *q = NULL;
+	unsigned char vec[64];
+	const size_t obj = 8192, keep = (size_t)128 << 10, pg = 4096;
+	size_t i, resident = 0;
+
+	ck_assert_int_eq(slab_init(&s, obj, 64), 0);
+	for (i = 0; i < 64; i++) {
+		p[i] = slab_alloc(&s);
+		memset(p[i], 0x5a, obj);
+	}
+	for (i = 0; i < 63; i++)
+		slab_free(&s, p[i]);
+	ck_assert_uint_eq(s.bumped, 64); /* one still held: nothing given */
+	slab_free(&s, p[63]);
+	ck_assert_uint_eq(s.in_use, 0);
+	ck_assert_uint_eq(s.bumped, 0);
+	ck_assert_int_eq(mincore(s.base + keep, sizeof vec * pg, vec), 0);
+	for (i = 0; i < sizeof vec; i++)
+		resident += vec[i] & 1;
+	ck_assert_uint_eq(resident, 0);
+	ck_assert_ptr_eq(slab_alloc(&s), s.base);
+	for (i = 1; i * obj < keep + obj; i++)
+		q = slab_alloc(&s);
+	ck_assert_ptr_eq(q, s.base + (i - 1) * s.slot);
+	ck_assert_uint_eq(q[obj - 1], 0); /* past the kept bytes: zeros */
+	ck_assert_uint_eq(s.base[obj - 1], 0x5a); /* kept */
+	slab_fini(&s);                            /* slots held: left mapped */
+}
+END_TEST
+
 static Suite *slab_suite(void)
 {
 	Suite *su = suite_create("slab");
@@ -144,6 +181,7 @@ static Suite *slab_suite(void)
 	tcase_add_test(tc, test_fallback);
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_fini_held);
+	tcase_add_test(tc, test_idle_trim);
 	suite_add_tcase(su, tc);
 	return su;
 }

@@ -3,7 +3,7 @@
  * resolver/wire/wire.h and the presentation renderer of
  * resolver/wire/rrtext.h.
  *
- * Real packets (the inner responses of shared/docs/dnscurve-vectors.md,
+ * Real packets (the inner responses of tests/vectors/dnscurve.vec,
  * captured from NSD behind CurveDNS), hand-made hostile packets for every
  * rejection path, the writer against the same vectors, and rrtext output
  * compared with what dig 9.18 prints for the same records.
@@ -19,7 +19,7 @@
 
 #define BUF 4096
 
-/* dnscurve-vectors.md section 6: inner response, 137 bytes. */
+/* The inner response of tests/vectors/dnscurve.vec, 137 bytes. */
 static const char vec_inner137[] =
 	"1234840000010001000100010377777705637572766504746573740000010001"
 	"c00c0001000100000e100004c000020ac0100002000100000e10003d36757a35"
@@ -255,7 +255,7 @@ START_TEST(test_write_vectors)
 	struct wire_writer w;
 	size_t wl, ol, nl = wname(name, "www.curve.test");
 
-	/* The query builder reproduces the section 4 query. */
+	/* The query builder reproduces the vectors' inner_query. */
 	wl = unhex(want, sizeof(want), vec_query32);
 	ck_assert_int_eq(wire_query_build_text(out, sizeof(out), &ol,
 	                                       "www.curve.test.", &q),

@@ -147,5 +147,7 @@ int ex_verify(const struct ex *e);
 TCase *dnssec_reject_tcase(void);
 /* Whole sets and DNSKEY sets (check_dnssec_set.c). */
 TCase *dnssec_set_tcase(void);
+/* The memo of verified signatures (check_dnssec_memo.c). */
+TCase *dnssec_memo_tcase(void);
 
 #endif /* CURVECACHE_TESTS_UNIT_DNSSEC_TEST_H */
