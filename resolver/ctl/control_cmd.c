@@ -194,7 +194,8 @@ static const char *cmd_stats(struct control_session *s, char **argv,
 {
 	enum control_format fmt = CONTROL_FMT_TEXT;
 
-	(void)err;
+	if (strcmp(argv[0], "flush_stats") == 0)
+		return control_cmd_flush_stats(s->c, argv, argc, out, err);
 	if (argc == 2) {
 		const char *f = argv[1];
 
@@ -225,9 +226,12 @@ static const char *cmd_lookup(struct control_session *s, char **argv,
 	return control_cmd_lookup(s->c, argv, argc, out, err);
 }
 
+/* servers; dump_infra and ratelimit_list (control_ub.c) */
 static const char *cmd_servers(struct control_session *s, char **argv,
                                size_t argc, struct control_out *out, char *err)
 {
+	if (strcmp(argv[0], "servers") != 0)
+		return control_cmd_ub_tables(s->c, argv, argc, out, err);
 	return control_cmd_servers(s->c, argv, argc, out, err);
 }
 
@@ -268,8 +272,12 @@ static const struct control_verb control_verbs[] = {
 	  "[text|prometheus|json]  counters, then reset them", 0 },
 	{ "stats_noreset", 0, 1, cmd_stats, "[text|prometheus|json]  counters",
 	  0 },
+	{ "flush_stats", 0, 0, cmd_stats, "reset the counters, print nothing",
+	  CONTROL_VERB_ACTION },
 	{ "reload", 0, 0, cmd_reload, "read the config and root hints",
 	  CONTROL_VERB_ACTION },
+	{ "reload_keep_cache", 0, 0, cmd_reload,
+	  "as reload: the cache is kept either way", CONTROL_VERB_ACTION },
 	{ "flush", 1, 1, cmd_cache, "NAME  remove a name's entries",
 	  CONTROL_VERB_ACTION },
 	{ "flush_zone", 1, 1, cmd_cache, "NAME  remove all at or below NAME",
@@ -292,6 +300,10 @@ static const struct control_verb control_verbs[] = {
 	{ "lookup", 1, 2, cmd_lookup,
 	  "NAME [TYPE]  cached data and servers for NAME", 0 },
 	{ "servers", 0, 0, cmd_servers, "the server-selection table", 0 },
+	{ "dump_infra", 0, 0, cmd_servers,
+	  "the server-selection table in Unbound's fields", 0 },
+	{ "ratelimit_list", 0, 1, cmd_servers,
+	  "[+a]  zones over a rate limit: none (clients are limited)", 0 },
 	{ "list_forwards", 0, 0, cmd_list, "the forward zones", 0 },
 	{ "list_stubs", 0, 0, cmd_list, "the stub zones", 0 },
 	{ "get_option", 1, 1, cmd_list, "NAME  an option's running value", 0 },
@@ -346,17 +358,17 @@ static const char *cmd_help(struct control_session *s, char **argv,
 
 const char *control_verb_at(size_t i, const char **usage)
 {
-	if (i >= CONTROL_NVERBS) {
-		i -= CONTROL_NVERBS;
-		if (i >= control_local_nverbs)
-			return NULL;
-		if (usage != NULL)
-			*usage = control_local_verbs[i].usage;
-		return control_local_verbs[i].name;
-	}
+	const struct control_verb *v =
+		i < CONTROL_NVERBS ? &control_verbs[i] :
+		i - CONTROL_NVERBS < control_local_nverbs ?
+				     &control_local_verbs[i - CONTROL_NVERBS] :
+				     NULL;
+
+	if (v == NULL)
+		return NULL;
 	if (usage != NULL)
-		*usage = control_verbs[i].usage;
-	return control_verbs[i].name;
+		*usage = v->usage;
+	return v->name;
 }
 
 /* ------------------------------------------------------------------ */

@@ -50,6 +50,11 @@ const char *control_cmd_lookup(struct control_cmd *c, char **argv, size_t argc,
 const char *control_cmd_list_zones(struct control_cmd *c, char **argv,
                                    size_t argc, struct control_out *out,
                                    char *err);
+/* get_option of a list or word option (listen, access-control,
+ * private-address, forward-zone, ...): its values, one a line, to out;
+ * false if NAME (len bytes) is none of those (control_option_list.c) */
+bool control_option_list(struct control_cmd *c, const char *name, size_t len,
+                         struct control_out *out);
 /* get_option NAME: one option's running value (control_option.c) */
 const char *control_cmd_get_option(struct control_cmd *c, char **argv,
                                    size_t argc, struct control_out *out,
@@ -57,6 +62,11 @@ const char *control_cmd_get_option(struct control_cmd *c, char **argv,
 const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);
+/* dump_infra (worker 0's selection table in Unbound's fields) and
+ * ratelimit_list (empty: no zone rate limit) (control_ub.c) */
+const char *control_cmd_ub_tables(struct control_cmd *c, char **argv,
+                                  size_t argc, struct control_out *out,
+                                  char *err);
 /* flush_infra all|ADDR: sel_forget in every worker's table */
 const char *control_cmd_flush_infra(struct control_cmd *c, char **argv,
                                     size_t argc, struct control_out *out,
@@ -107,6 +117,12 @@ const char *control_cmd_forward(struct control_cmd *c, char **argv,
 
 /** Read every counter now. */
 void control_snap_take(const struct control_env *env, struct control_snap *s);
+
+/* flush_stats: the counters start from zero, nothing printed
+ * (control_stats.c) */
+const char *control_cmd_flush_stats(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err);
 
 /**
  * A command word as a canonical (lowercase) wire name.

@@ -3,7 +3,8 @@
  * configuration option, by curvecache's name or by Unbound's name for an
  * option of the same meaning (rrset-cache-size, num-threads, ...), in
  * the form Unbound prints it: "yes"/"no", a number, a path ("" when
- * unset). See control.h.
+ * unset). Lists and words (listen, access-control, forward-zone, ...) are
+ * control_option_list.c's. See control.h.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -73,17 +74,34 @@ static const struct control_opt control_opts[] = {
 	OPT("control-socket", "control-interface", STR, control_socket),
 	OPT("log-level", NULL, LOG, log_level),
 	OPT("threads", "num-threads", UINT, threads),
+	OPT("ip-freebind", NULL, BOOL, ip_freebind),
+	OPT("jostle-timeout", NULL, U32, jostle_timeout_ms),
+	OPT("pidfile", NULL, STR, pidfile),
+	OPT("dnssec", NULL, BOOL, dnssec),
+	OPT("val-bogus-ttl", NULL, U32, val_bogus_ttl),
+	OPT("nsec3-max-iterations", NULL, U16, nsec3_max_iterations),
+	OPT("aggressive-nsec", NULL, BOOL, aggressive_nsec),
+	OPT("add-holddown", NULL, U32, add_holddown),
+	OPT("del-holddown", NULL, U32, del_holddown),
+	OPT("keep-missing", NULL, U32, keep_missing),
+	OPT("permit-small-holddown", NULL, BOOL, permit_small_holddown),
 };
 
 #define CONTROL_NOPTS (sizeof control_opts / sizeof control_opts[0])
 
+/* The length of an option's name; Unbound's tools may add the colon of
+ * the config syntax. */
+static size_t opt_len(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 0 && name[n - 1] == ':' ? n - 1 : n;
+}
+
 static const struct control_opt *opt_find(const char *name)
 {
-	size_t i, n = strlen(name);
+	size_t i, n = opt_len(name);
 
-	/* Unbound's tools may add the colon of the config syntax. */
-	if (n > 0 && name[n - 1] == ':')
-		n--;
 	for (i = 0; i < CONTROL_NOPTS; i++) {
 		const struct control_opt *o = &control_opts[i];
 
@@ -123,6 +141,9 @@ const char *control_cmd_get_option(struct control_cmd *c, char **argv,
 	bool b;
 
 	(void)argc;
+	if (o == NULL &&
+	    control_option_list(c, argv[1], opt_len(argv[1]), out))
+		return NULL;
 	if (o == NULL) {
 		snprintf(err, CONTROL_ERR_BYTES, "unknown option %.64s",
 		         argv[1]);

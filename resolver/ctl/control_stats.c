@@ -46,6 +46,7 @@ static const struct {
 	{ "mem.cache.rrset", "curvecache_mem_cache_rrset_bytes" },
 	{ "mem.cache.limit", "curvecache_mem_cache_limit_bytes" },
 	{ "mem.cache.message", "curvecache_mem_cache_message_bytes" },
+	{ "msg.cache.count", "curvecache_msg_cache_entries" },
 	{ "time.now", "curvecache_time_now_seconds" },
 	{ "time.up", "curvecache_time_up_seconds" },
 	{ "time.elapsed", "curvecache_time_elapsed_seconds" },
@@ -71,18 +72,66 @@ static int snap_server_cb(const struct sockaddr *sa,
 	return 0;
 }
 
+/** What snap_resolutions_one fills: the snapshot, the next thread. */
+struct snap_each {
+	struct control_snap *s;
+	size_t i;
+};
+
+/* On a worker: its resolutions running now (threadN.requestlist.
+ * current.all); the total is their sum. */
+static void snap_resolutions_one(struct server *srv, struct cfg *cfg,
+                                 void *arg)
+{
+	struct snap_each *x = arg;
+	uint64_t n = server_resolutions(srv);
+
+	(void)cfg;
+	if (x->i < x->s->nthr)
+		x->s->thr[x->i].requestlist_now = n;
+	x->i++;
+	x->s->requestlist += n;
+}
+
 void control_snap_take(const struct control_env *env, struct control_snap *s)
 {
+	struct snap_each x = { s, 0 };
+
 	memset(s, 0, sizeof(*s));
 	s->st = *server_stats_threads(env->srv, s->thr, STATS_THREADS_MAX,
 	                              &s->nthr);
 	cache_stats_get(env->cache, &s->cache);
 	if (env->curve != NULL)
 		curve_client_stats(env->curve, &s->curve);
-	s->requestlist = server_resolutions(env->srv);
+	if (env->each != NULL)
+		env->each(env->each_arg, snap_resolutions_one, &x);
+	else
+		snap_resolutions_one(env->srv, NULL, &x);
 	s->tcpusage = minus(s->st.tcp_opened, s->st.tcp_freed);
 	(void)sel_walk(server_sel(env->srv), clock_ms(), snap_server_cb, s);
 	s->mono_ms = clock_ms();
+}
+
+/* One thread's counters less the baseline; levels (requestlist max
+ * and now) stay as they are. */
+static void thread_sub(struct stats_thread *t, const struct stats_thread *o)
+{
+	size_t i;
+
+	t->queries = minus(t->queries, o->queries);
+	t->cache_hits = minus(t->cache_hits, o->cache_hits);
+	t->cache_misses = minus(t->cache_misses, o->cache_misses);
+	t->prefetch = minus(t->prefetch, o->prefetch);
+	t->expired = minus(t->expired, o->expired);
+	t->recursive_replies = minus(t->recursive_replies,
+	                             o->recursive_replies);
+	t->recursion_usec = minus(t->recursion_usec, o->recursion_usec);
+	for (i = 0; i < STATS_HIST_BUCKETS; i++)
+		t->hist[i] = minus(t->hist[i], o->hist[i]);
+	t->requestlist_sum = minus(t->requestlist_sum, o->requestlist_sum);
+	t->inflight_started = minus(t->inflight_started, o->inflight_started);
+	t->inflight_evicted = minus(t->inflight_evicted, o->inflight_evicted);
+	t->inflight_refused = minus(t->inflight_refused, o->inflight_refused);
 }
 
 /* Counters less the baseline; levels stay as they are. */
@@ -106,18 +155,8 @@ static void snap_sub(struct control_snap *s, const struct control_snap *b)
 	s->curve.shared_evictions = minus(s->curve.shared_evictions,
 	                                  b->curve.shared_evictions);
 	s->curve.rotations = minus(s->curve.rotations, b->curve.rotations);
-	for (i = 0; i < s->nthr && i < b->nthr; i++) {
-		struct stats_thread *t = &s->thr[i];
-		const struct stats_thread *o = &b->thr[i];
-
-		t->queries = minus(t->queries, o->queries);
-		t->cache_hits = minus(t->cache_hits, o->cache_hits);
-		t->cache_misses = minus(t->cache_misses, o->cache_misses);
-		t->prefetch = minus(t->prefetch, o->prefetch);
-		t->expired = minus(t->expired, o->expired);
-		t->recursive_replies = minus(t->recursive_replies,
-		                             o->recursive_replies);
-	}
+	for (i = 0; i < s->nthr && i < b->nthr; i++)
+		thread_sub(&s->thr[i], &b->thr[i]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -169,6 +208,10 @@ X_GET(x_elapsed, minus(s->mono_ms, c->base.mono_ms) / CONTROL_MSEC)
 static const struct control_extra control_extras[] = {
 	{ "total.requestlist.current.all", STATS_GAUGE,
 	  "resolutions running now", x_reqlist },
+	{ "total.requestlist.current.user", STATS_GAUGE,
+	  "resolutions running now for clients' questions (prefetches "
+	  "included: curvecache does not tell them apart)",
+	  x_reqlist },
 	{ "total.requestlist.max", STATS_GAUGE,
 	  "most resolutions running at once since the start", x_reqlist_max },
 	{ "total.tcpusage", STATS_GAUGE, "client TCP connections open",
@@ -180,6 +223,8 @@ static const struct control_extra control_extras[] = {
 	  x_none },
 	{ "mem.cache.limit", STATS_GAUGE, "the cache's memory bound",
 	  x_mem_limit },
+	{ "msg.cache.count", STATS_GAUGE,
+	  "no message cache: answers are built from the RRset cache", x_none },
 	{ "rrset.cache.count", STATS_GAUGE, "entries in the cache",
 	  x_entries },
 	{ "cache.inserts", STATS_COUNTER, "entries stored", x_inserts },
@@ -219,21 +264,37 @@ static const struct {
 	const char *family;
 	const char *help;
 	size_t off;
+	enum stats_kind kind;
 } control_thread_vals[] = {
 	{ "thread.num.queries", "client queries received, by thread",
-	  offsetof(struct stats_thread, queries) },
+	  offsetof(struct stats_thread, queries), STATS_COUNTER },
 	{ "thread.num.cachehits", "answered from the cache, by thread",
-	  offsetof(struct stats_thread, cache_hits) },
+	  offsetof(struct stats_thread, cache_hits), STATS_COUNTER },
 	{ "thread.num.cachemiss", "went to a resolution, by thread",
-	  offsetof(struct stats_thread, cache_misses) },
+	  offsetof(struct stats_thread, cache_misses), STATS_COUNTER },
 	{ "thread.num.prefetch", "background refreshes started, by thread",
-	  offsetof(struct stats_thread, prefetch) },
+	  offsetof(struct stats_thread, prefetch), STATS_COUNTER },
 	{ "thread.num.expired", "answered stale, by thread",
-	  offsetof(struct stats_thread, expired) },
+	  offsetof(struct stats_thread, expired), STATS_COUNTER },
 	{ "thread.num.recursivereplies",
 	  "clients answered by a resolution, "
 	  "by thread",
-	  offsetof(struct stats_thread, recursive_replies) },
+	  offsetof(struct stats_thread, recursive_replies), STATS_COUNTER },
+	{ "thread.requestlist.max",
+	  "most resolutions running at once since the start, by thread",
+	  offsetof(struct stats_thread, requestlist_max), STATS_GAUGE },
+	{ "thread.requestlist.overwritten",
+	  "resolutions ended to make room for new ones, by thread",
+	  offsetof(struct stats_thread, inflight_evicted), STATS_COUNTER },
+	{ "thread.requestlist.exceeded",
+	  "queries refused: the request list was full, by thread",
+	  offsetof(struct stats_thread, inflight_refused), STATS_COUNTER },
+	{ "thread.requestlist.current.all",
+	  "resolutions running now, by thread",
+	  offsetof(struct stats_thread, requestlist_now), STATS_GAUGE },
+	{ "thread.requestlist.current.user",
+	  "resolutions running now for clients' questions, by thread",
+	  offsetof(struct stats_thread, requestlist_now), STATS_GAUGE },
 };
 
 #define CONTROL_NTHREADVALS \
@@ -261,7 +322,7 @@ static void snap_walk_threads(const struct control_snap *s, stats_walk_fn fn,
 			it.label = "thread";
 			it.lvalue = num;
 			it.help = control_thread_vals[i].help;
-			it.kind = STATS_COUNTER;
+			it.kind = control_thread_vals[i].kind;
 			memcpy(&it.value,
 			       (const char *)&s->thr[t] +
 			               control_thread_vals[i].off,
@@ -381,6 +442,44 @@ static void write_reals_hist(const struct stats *st, bool json,
 	}
 }
 
+/* The per-thread reals: threadN.requestlist.avg, threadN.recursion.
+ * time.avg and .median, as "name=value" lines or JSON members. */
+static void put_thread_real(struct control_out *out, bool json, size_t t,
+                            const char *name, const char *num)
+{
+	control_out_printf(out,
+	                   json ? ",\n  \"thread%zu.%s\": %s" :
+	                          "thread%zu.%s=%s\n",
+	                   t, name, num);
+}
+
+static void write_thread_reals(const struct control_snap *s, bool json,
+                               struct control_out *out)
+{
+	char num[64];
+	size_t t;
+
+	for (t = 0; t < s->nthr; t++) {
+		const struct stats_thread *h = &s->thr[t];
+
+		snprintf(num, sizeof num, "%g",
+		         h->inflight_started == 0 ?
+		                 0.0 :
+		                 (double)h->requestlist_sum /
+		                         (double)h->inflight_started);
+		put_thread_real(out, json, t, "requestlist.avg", num);
+		snprintf(num, sizeof num, "%.6f",
+		         h->recursive_replies == 0 ?
+		                 0.0 :
+		                 (double)h->recursion_usec / CONTROL_USEC /
+		                         (double)h->recursive_replies);
+		put_thread_real(out, json, t, "recursion.time.avg", num);
+		snprintf(num, sizeof num, "%g",
+		         stats_hist_quantile(h->hist, 0.5));
+		put_thread_real(out, json, t, "recursion.time.median", num);
+	}
+}
+
 static void text_cb(const struct stats_item *it, void *arg)
 {
 	struct control_wr *w = arg;
@@ -393,6 +492,7 @@ static void write_text(const struct control_snap *s,
 {
 	snap_walk(s, c, text_cb, w);
 	write_reals_hist(&s->st, false, w->out);
+	write_thread_reals(s, false, w->out);
 }
 
 static void json_cb(const struct stats_item *it, void *arg)
@@ -411,6 +511,7 @@ static void write_json(const struct control_snap *s,
 	w->first = true;
 	snap_walk(s, c, json_cb, w);
 	write_reals_hist(&s->st, true, w->out);
+	write_thread_reals(s, true, w->out);
 	control_out_put(w->out, "\n}\n", 3);
 }
 
@@ -549,4 +650,16 @@ void control_stats_write(struct control_cmd *c, enum control_format fmt,
 		write_text(&shown, c, &w);
 	if (reset)
 		c->base = now;
+}
+
+const char *control_cmd_flush_stats(struct control_cmd *c, char **argv,
+                                    size_t argc, struct control_out *out,
+                                    char *err)
+{
+	(void)argv;
+	(void)argc;
+	(void)out;
+	(void)err;
+	control_snap_take(&c->env, &c->base);
+	return NULL;
 }

@@ -227,6 +227,14 @@ void stats_thread_of(const struct stats *st, struct stats_thread *t)
 	t->prefetch = st->prefetch;
 	t->expired = st->expired;
 	t->recursive_replies = st->recursive_replies;
+	t->recursion_usec = st->recursion_usec;
+	memcpy(t->hist, st->hist, sizeof t->hist);
+	t->requestlist_sum = st->requestlist_sum;
+	t->inflight_started = st->inflight_started;
+	t->requestlist_max = st->requestlist_max;
+	t->inflight_evicted = st->inflight_evicted;
+	t->inflight_refused = st->inflight_refused;
+	t->requestlist_now = 0;
 }
 
 void stats_add(struct stats *dst, const struct stats *src)
@@ -357,25 +365,30 @@ void stats_recursion(struct stats *st, uint64_t usec)
 
 double stats_recursion_quantile(const struct stats *st, double q)
 {
+	return stats_hist_quantile(st->hist, q);
+}
+
+double stats_hist_quantile(const uint64_t hist[STATS_HIST_BUCKETS], double q)
+{
 	uint64_t total = 0, cum = 0, lo;
 	double target;
 	size_t i;
 
 	for (i = 0; i < STATS_HIST_BUCKETS; i++)
-		total += st->hist[i];
+		total += hist[i];
 	if (total == 0)
 		return 0.0;
 	target = q * (double)total;
 	for (i = 0; i < STATS_HIST_BUCKETS; i++) {
-		if (st->hist[i] > 0 && (double)(cum + st->hist[i]) >= target) {
+		if (hist[i] > 0 && (double)(cum + hist[i]) >= target) {
 			lo = i > 0 ? stats_hist_upper_us(i - 1) : 0;
 			return ((double)lo +
 			        (double)(stats_hist_upper_us(i) - lo) *
 			                ((target - (double)cum) /
-			                 (double)st->hist[i])) /
+			                 (double)hist[i])) /
 			       STATS_USEC;
 		}
-		cum += st->hist[i];
+		cum += hist[i];
 	}
 	return (double)stats_hist_upper_us(STATS_HIST_BUCKETS - 1) /
 	       STATS_USEC;

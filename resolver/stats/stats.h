@@ -217,6 +217,17 @@ struct stats_thread {
 	uint64_t prefetch;          /**< threadN.num.prefetch */
 	uint64_t expired;           /**< threadN.num.expired */
 	uint64_t recursive_replies; /**< threadN.num.recursivereplies */
+	uint64_t
+		recursion_usec; /**< their waits: threadN.recursion.time.avg */
+	uint64_t hist[STATS_HIST_BUCKETS]; /**< ...bucketed: .median */
+	uint64_t requestlist_sum;  /**< threadN.requestlist.avg (over */
+	uint64_t inflight_started; /**< the resolutions started) */
+	uint64_t requestlist_max;  /**< threadN.requestlist.max (a level) */
+	uint64_t inflight_evicted; /**< threadN.requestlist.overwritten */
+	uint64_t inflight_refused; /**< threadN.requestlist.exceeded */
+	uint64_t requestlist_now;  /**< threadN.requestlist.current.all (a
+	                                level: the control socket asks each
+	                                worker; 0 from stats_thread_of) */
 };
 
 /**
@@ -308,6 +319,13 @@ static inline void stats_response(struct stats *st,
  * @param running: resolutions running now.
  */
 void stats_requestlist(struct stats *st, uint64_t running);
+
+/**
+ * A quantile of recursion times from histogram buckets (as
+ * stats_recursion_quantile; for one thread's, struct stats_thread).
+ * @return seconds; 0 when the buckets are empty.
+ */
+double stats_hist_quantile(const uint64_t hist[STATS_HIST_BUCKETS], double q);
 
 /**
  * The recursion time below which a fraction of the recursive replies

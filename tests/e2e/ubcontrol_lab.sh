@@ -16,7 +16,9 @@
 #   num.query.opcode.QUERY, num.query.edns.present moved by exactly 14,
 #   edns.DO, type.TYPE200 and num.answer.rcode.nodata by 2; the names
 #   Unbound users graph are all there, the median recursion time and
-#   the requestlist maximum are not 0 after resolutions.
+#   the requestlist maximum are not 0 after resolutions, nor thread0's;
+#   flush_stats sets the counters to 0 ("ok"); reload_keep_cache answers
+#   "ok" and a cached name is still answered without an upstream query.
 # - errors: an unknown command prints "error ..." and exits 1 (as with
 #   Unbound); a client speaking another version ("UBCT9 ") is told
 #   "error version mismatch".
@@ -26,7 +28,10 @@
 # - curvecache-control still speaks curvecache's own protocol on the same
 #   socket.
 # - list_forwards and list_local_zones print the configured zones as
-#   Unbound does; get_option answers by Unbound's and curvecache's names;
+#   Unbound does; get_option answers by Unbound's and curvecache's names,
+#   a list one value a line (interface, forward-zone, local-zone);
+#   dump_infra prints a line in unbound-control's fields per server;
+#   ratelimit_list prints nothing (no zone rate limit);
 #   verbosity 0 silences the debug log (no new line for a query) and 4
 #   brings it back; local_data NAME TTL IN A ADDR is answered by the next
 #   query and listed by list_local_data, local_data_remove takes it back;
@@ -126,10 +131,20 @@ for n in total.num.prefetch total.num.expired num.query.tcpout \
   total.requestlist.current.all total.tcpusage mem.cache.rrset \
   mem.cache.message rrset.cache.count infra.cache.count \
   num.answer.secure num.answer.bogus num.rrset.bogus \
-  num.query.aggressive.NXDOMAIN num.query.aggressive.NOERROR; do
+  num.query.aggressive.NXDOMAIN num.query.aggressive.NOERROR \
+  total.requestlist.current.user msg.cache.count \
+  thread0.requestlist.avg thread0.requestlist.max \
+  thread0.requestlist.overwritten thread0.requestlist.exceeded \
+  thread0.requestlist.current.all thread0.requestlist.current.user \
+  thread0.recursion.time.avg thread0.recursion.time.median; do
   grep -q "^$n=" "$WORK/s1" || miss="$miss $n"
 done
 if [ -z "$miss" ]; then ok "$t"; else bad "$t" "missing:$miss"; fi
+t="thread0.recursion.time.median and .requestlist.max are real"
+med=$(val "$WORK/s1" thread0.recursion.time.median)
+rmax=$(val "$WORK/s1" thread0.requestlist.max)
+if [ "${med:-0}" != 0 ] && [ "${rmax:-0}" -ge 1 ]; then ok "$t"
+else bad "$t" "median ${med:-none}, max ${rmax:-none}"; fi
 t="recursion time median and requestlist max are real"
 med=$(val "$WORK/s1" total.recursion.time.median)
 rmax=$(val "$WORK/s1" total.requestlist.max)
@@ -138,6 +153,25 @@ if [ "${med:-0}" != 0 ] && [ "${rmax:-0}" -ge 1 ] && [ "${rc:-0}" -ge 1 ]
 then ok "$t"
 else bad "$t" "median ${med:-none}, max ${rmax:-none}, rrsets ${rc:-none}"
 fi
+t="unbound-control flush_stats: ok, the counters start again from 0"
+uc flush_stats >"$WORK/fs" 2>&1
+rc=$?
+uc stats_noreset >"$WORK/sfs" 2>&1
+if [ $rc -eq 0 ] && grep -qx ok "$WORK/fs" &&
+   [ "$(val "$WORK/sfs" total.num.queries)" = 0 ] &&
+   [ "$(val "$WORK/sfs" thread0.num.queries)" = 0 ]; then ok "$t"
+else cat "$WORK/sfs" >>"$WORK/fs"; bad "$t" "exit $rc" "$WORK/fs"; fi
+t="unbound-control reload_keep_cache: ok, the cache kept"
+s0=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
+uc reload_keep_cache >"$WORK/rkc" 2>&1
+rc=$?
+a=$(d www.example.lab A)
+s1=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
+if [ $rc -eq 0 ] && grep -q '^ok' "$WORK/rkc" && [ -n "$a" ] &&
+   [ "$s1" -eq "$s0" ]; then ok "$t"
+else bad "$t" "exit $rc, $((s1 - s0)) upstream queries" "$WORK/rkc"; fi
+# the baseline of the checks below, after flush_stats
+uc stats_noreset >"$WORK/s1" 2>&1
 
 # ------------------------------------------------------------------
 # errors
@@ -207,6 +241,23 @@ a=$(uc get_option num-threads 2>&1)
 b=$(uc get_option do-not-query-localhost 2>&1)
 if [ "$a" = 1 ] && [ "$b" = no ]; then ok "$t"
 else bad "$t" "num-threads '$a', do-not-query-localhost '$b'"; fi
+
+t="dump_infra: a line per server in unbound-control's fields"
+uc dump_infra >"$WORK/infra" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -Eq '^127\.53\.[0-9.]+ [^ ]+ ttl [0-9]+ ping [0-9]+ var 0 rtt [0-9]+ rto [0-9]+ tA 0 tAAAA 0 tother [0-9]+ ednsknown [01] edns (0|-1) delay [01] lame dnssec [01] rec [01] A 0 other 0$' \
+     "$WORK/infra"; then ok "$t"
+else bad "$t" "exit $rc" "$WORK/infra"; fi
+t="ratelimit_list: empty (no zone rate limit); get_option of lists"
+r=$(uc ratelimit_list 2>&1)
+rc=$?
+i=$(uc get_option interface 2>&1)
+f=$(uc get_option forward-zone 2>&1)
+lz=$(uc get_option local-zone 2>&1)
+if [ $rc -eq 0 ] && [ -z "$r" ] && [ "$i" = "$CC_IP@53" ] &&
+   [ "$f" = "corp.example. 127.53.213.9@53 127.53.213.10@5353" ] &&
+   [ "$lz" = "corp.example. refuse" ]; then ok "$t"
+else bad "$t" "exit $rc, '$r', '$i', '$f', '$lz'"; fi
 
 t="verbosity 0 quiets the debug log, verbosity 4 restores it"
 uc verbosity 0 >/dev/null 2>&1

@@ -646,6 +646,14 @@ START_TEST(cmd_reload)
 	ck_assert_str_eq(c.text, "error: bad.conf:3: unknown option\n");
 	free(c.text);
 	ck_assert_int_eq(reload_calls, 2);
+	/* reload_keep_cache: the same reload (the cache is always kept) */
+	reload_fails = 0;
+	put_a_now("kept.lab.", 1);
+	c = talk("reload_keep_cache\n");
+	ck_assert_str_eq(c.text, "reloaded /etc/test.conf\nok\n");
+	free(c.text);
+	ck_assert_int_eq(reload_calls, 3);
+	ck_assert_uint_eq(entries(), 1);
 }
 END_TEST
 
@@ -952,6 +960,35 @@ START_TEST(cmd_servers)
 }
 END_TEST
 
+/* dump_infra: the selection table in unbound-control's fields;
+ * ratelimit_list: empty (no zone rate limit). */
+START_TEST(cmd_dump_infra)
+{
+	struct sockaddr_storage a, b;
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zl = ct_name("example.lab.", zone);
+	struct sel *sel = server_sel(srv);
+	uint64_t now = clock_ms();
+	struct conv c;
+
+	sa4(&a, 9);
+	sa4(&b, 10);
+	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
+	sel_zone_note(sel, (struct sockaddr *)&a, zone, zl, now);
+	sel_timeout_report(sel, (struct sockaddr *)&b, now);
+	c = talk("dump_infra\n");
+	HAS(c, "127.0.0.9 example.lab. ttl 900 ping 30 var 0 rtt 30 rto 30 "
+	       "tA 0 tAAAA 0 tother 0 ednsknown 1 edns 0 delay 0 lame "
+	       "dnssec 0 rec 0 A 0 other 0\n");
+	HAS(c, "127.0.0.10 . ttl 900 ping 400 var 0 rtt 400 rto 800 tA 0 "
+	       "tAAAA 0 tother 1 ednsknown 0 edns 0 delay 1 lame dnssec 0 "
+	       "rec 0 A 0 other 0\n");
+	free(c.text);
+	talk_is("ratelimit_list\n", "ok\n");
+	talk_is("UBCT1 ratelimit_list +a\n", "");
+}
+END_TEST
+
 /* A forward or stub zone with IPv4 servers at PORTs. */
 static void zone_set(struct cfg_zone *z, const char *name,
                      const uint16_t *ports, size_t n)
@@ -1024,6 +1061,115 @@ START_TEST(cmd_get_option)
 	c = talk("UBCT1  get_option no-such-option\n");
 	ck_assert_str_eq(c.text, "error unknown option no-such-option\n");
 	free(c.text);
+}
+END_TEST
+
+/* get_option answers for every option of the config syntax; a list
+ * (listen, access-control, private-address, forward-zone...) one value
+ * a line, as the config holds it. */
+START_TEST(cmd_get_option_every)
+{
+	static const char conf[] =
+		"listen: 127.0.0.1@5353\n"
+		"listen: ::1\n"
+		"access-control: 10.0.0.0/8 refuse\n"
+		"access-control: 127.0.0.0/8 allow\n"
+		"private-address: 192.168.0.0/16\n"
+		"private-address: fd00::/8\n"
+		"private-domain: lan.example.\n"
+		"forward-zone: corp.example. 192.0.2.1 192.0.2.2@5353\n"
+		"domain-insecure: test.\n"
+		"ip-freebind: yes\n"
+		"jostle-timeout: 250\n";
+	static const char *const every[] = {
+		"port",
+		"listen",
+		"ip-freebind",
+		"access-control",
+		"access-control-default",
+		"proxy-protocol-from",
+		"ratelimit",
+		"ratelimit-exempt-loopback",
+		"root-hints",
+		"do-ip4",
+		"do-ip6",
+		"outgoing-interface",
+		"qname-minimisation",
+		"do-not-query-localhost",
+		"harden-glue",
+		"private-address",
+		"private-domain",
+		"cache-size",
+		"min-ttl",
+		"max-ttl",
+		"negative-max-ttl",
+		"edns-buffer-size",
+		"query-timeout",
+		"jostle-timeout",
+		"curve",
+		"curve-formats",
+		"curve-plain-fallback",
+		"curve-require",
+		"curve-pin",
+		"curve-key-file",
+		"curve-key-rotate",
+		"cache-file",
+		"log-queries",
+		"serve-stale",
+		"serve-stale-window",
+		"prefetch",
+		"forward-zone",
+		"stub-zone",
+		"local-data-file",
+		"block-file",
+		"local-zone",
+		"user",
+		"control-socket",
+		"log-level",
+		"threads",
+		"pidfile",
+		"dnssec",
+		"trust-anchor-file",
+		"auto-trust-anchor-file",
+		"trust-anchor",
+		"domain-insecure",
+		"val-bogus-ttl",
+		"nsec3-max-iterations",
+		"aggressive-nsec",
+		"add-holddown",
+		"del-holddown",
+		"keep-missing",
+		"permit-small-holddown",
+		"interface",
+	};
+	char err[256], line[64];
+	struct conv c;
+	size_t i;
+
+	ck_assert_msg(cfg_parse("test.conf", conf, sizeof conf - 1, &cfg, err,
+	                        sizeof err) == 0,
+	              "%s", err);
+	for (i = 0; i < sizeof every / sizeof every[0]; i++) {
+		snprintf(line, sizeof line, "get_option %s\n", every[i]);
+		c = talk(line);
+		ck_assert_msg(strncmp(c.text, "error", 5) != 0 && c.len >= 3 &&
+		                      strcmp(c.text + c.len - 3, "ok\n") == 0,
+		              "%s: %s", every[i], c.text);
+		free(c.text);
+	}
+	talk_is("get_option interface\n", "127.0.0.1@5353\n::1\nok\n");
+	talk_is("get_option access-control\n",
+	        "10.0.0.0/8 refuse\n127.0.0.0/8 allow\nok\n");
+	talk_is("get_option private-address\n",
+	        "192.168.0.0/16\nfd00::/8\nok\n");
+	talk_is("get_option private-domain\n", "lan.example.\nok\n");
+	talk_is("get_option forward-zone\n",
+	        "corp.example. 192.0.2.1@53 192.0.2.2@5353\nok\n");
+	talk_is("get_option domain-insecure\n", "test.\nok\n");
+	talk_is("get_option ip-freebind\n", "yes\nok\n");
+	talk_is("get_option jostle-timeout\n", "250\nok\n");
+	talk_is("get_option access-control-default\n", "refuse\nok\n");
+	talk_is("get_option stub-zone\n", "ok\n");
 }
 END_TEST
 
@@ -1263,9 +1409,11 @@ Suite *control_suite(void)
 	tcase_add_test(tc, cmd_lookup);
 	tcase_add_test(tc, lookup_verdicts);
 	tcase_add_test(tc, cmd_servers);
+	tcase_add_test(tc, cmd_dump_infra);
 	tcase_add_test(tc, cmd_help);
 	tcase_add_test(tc, cmd_lists);
 	tcase_add_test(tc, cmd_get_option);
+	tcase_add_test(tc, cmd_get_option_every);
 	tcase_add_test(tc, cmd_verbosity_stop);
 	tcase_add_test(tc, cmd_local_data);
 	tcase_add_test(tc, cmd_local_zones);

@@ -312,7 +312,8 @@ START_TEST(stats_json)
 	ck_assert(strncmp(c.text, "{\n  \"total.num.queries\": 3,\n", 28) ==
 	          0);
 	HAS(c, "\n  \"total.recursion.time.avg\": 0.000000,\n");
-	HAS(c, "\"histogram.262144.000000.to.524288.000000\": 0\n}\nok\n");
+	HAS(c, "\"histogram.262144.000000.to.524288.000000\": 0,\n");
+	HAS(c, "\"thread0.recursion.time.median\": 0\n}\nok\n");
 	ck_assert_int_eq(count_of(c.text, "{"), 1);
 	ck_assert_int_eq(count_of(c.text, "}"), 1);
 	free(c.text);
@@ -458,6 +459,60 @@ START_TEST(stats_dnssec)
 }
 END_TEST
 
+/* Unbound's per-thread request list and recursion times, the user
+ * request list, msg.cache.count; flush_stats resets without printing. */
+START_TEST(stats_threads_and_flush)
+{
+	struct stats *st = worker_stats();
+	struct conv c;
+
+	st->queries = 5;
+	stats_recursion(st, 1500);
+	stats_recursion(st, 2500);
+	stats_requestlist(st, 3);
+	st->inflight_started = 2;
+	st->inflight_refused = 4;
+	c = talk("stats_noreset\n");
+	HAS(c, "\nthread0.requestlist.max=3\n");
+	HAS(c, "\nthread0.requestlist.exceeded=4\n");
+	HAS(c, "\nthread0.requestlist.overwritten=0\n");
+	HAS(c, "\nthread0.requestlist.current.all=0\n");
+	HAS(c, "\nthread0.requestlist.current.user=0\n");
+	HAS(c, "\nthread0.requestlist.avg=1.5\n");
+	HAS(c, "\nthread0.recursion.time.avg=0.002000\n");
+	HAS(c, "\nthread0.recursion.time.median=0.002048\n");
+	HAS(c, "\ntotal.requestlist.current.user=0\n");
+	HAS(c, "\nmsg.cache.count=0\n");
+	free(c.text);
+	c = talk("stats_noreset json\n");
+	HAS(c, "\n  \"thread0.recursion.time.avg\": 0.002000");
+	free(c.text);
+	c = talk("stats_noreset prometheus\n");
+	prom_check(c.text);
+	HAS(c,
+	    "curvecache_thread_requestlist_exceeded_total{thread=\"0\"} 4\n");
+	HAS(c, "curvecache_thread_requestlist_current_all{thread=\"0\"} 0\n");
+	HAS(c, "curvecache_msg_cache_entries 0\n");
+	free(c.text);
+	c = talk("flush_stats\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	c = talk("stats_noreset\n");
+	HAS(c, "total.num.queries=0\n");
+	HAS(c, "\nthread0.recursion.time.avg=0.000000\n");
+	HAS(c, "\nthread0.requestlist.exceeded=0\n");
+	HAS(c, "\nthread0.requestlist.max=3\n"); /* a level: kept */
+	free(c.text);
+	st->queries += 2;
+	c = talk("UBCT1 flush_stats\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	c = talk("stats_noreset\n");
+	HAS(c, "total.num.queries=0\n");
+	free(c.text);
+}
+END_TEST
+
 TCase *control_stats_tcase(void)
 {
 	TCase *tc = tcase_create("stats");
@@ -468,6 +523,7 @@ TCase *control_stats_tcase(void)
 	tcase_add_test(tc, stats_json);
 	tcase_add_test(tc, stats_unbound_names);
 	tcase_add_test(tc, stats_dnssec);
+	tcase_add_test(tc, stats_threads_and_flush);
 	return tc;
 }
 
