@@ -420,56 +420,9 @@ static bool res_jostle(struct server *s, struct inflight_entry *keep)
 	return true;
 }
 
-/* A forwarder's response (or failure): answer every waiter, free. */
-static void res_fwd_cb(void *arg, int status, const uint8_t *msg, size_t len)
-{
-	struct server_res *r = arg;
-	struct server *s = r->s;
-	struct server_answer_ctx ctx = { s, NULL, false };
-	struct answer a;
-	const uint8_t *n;
-	size_t nlen;
-	uint16_t qtype, qclass;
-
-	r->fq = NULL; /* freed by forward.c after this call */
-	inflight_entry_key(r->entry, &n, &nlen, &qtype, &qclass);
-	if (status != FORWARD_OK ||
-	    forward_answer(s->cache, msg, len, n, nlen, qtype, qclass,
-	                   clock_wall_s(), &a, s->ans, sizeof s->ans,
-	                   &s->cfg->priv,
-	                   &s->st.upstream_private_stripped) != FORWARD_OK) {
-		s->st.forward_failures++;
-		res_fail(r, "forwarders failed");
-		return;
-	}
-	r->done = true;
-	s->st.resolutions_done++;
-	ctx.a = &a;
-	inflight_finish(s->inflight, r->entry, answer_waiter_cb, &ctx);
-	res_release(r);
-}
-
-/* A forward zone holds the name: ask its servers. 1 sent, 0 not a
- * forward zone, -1 failed. */
-static int res_forward(struct server_res *r, const struct respond_query *q)
-{
-	struct server *s = r->s;
-	int z = forward_find(s->fwd, q->lname, q->qnamelen);
-
-	if (z < 0)
-		return 0;
-	s->st.forward_queries++;
-	if (forward_send(s->fwd, z, q->lname, q->qnamelen, q->qtype, q->qclass,
-	                 res_fwd_cb, r, &r->fq) == FORWARD_OK)
-		return 1;
-	s->st.forward_failures++;
-	return -1;
-}
-
 static struct server_res *res_new(struct server *s,
                                   const struct respond_query *q)
 {
-	int fwd;
 	struct server_res *r = calloc(1, sizeof(*r));
 	struct iter_now now = res_now();
 	uint64_t ms = (uint64_t)s->cfg->query_timeout_ms +
@@ -502,6 +455,8 @@ static struct server_res *res_new(struct server *s,
 	r->env.tally.aggr_nx = &s->st.aggressive_nxdomain;
 	r->env.tally.aggr_nodata = &s->st.aggressive_nodata;
 	r->env.tally.aggr_wild = &s->st.aggressive_wildcard;
+	r->env.tally.fwd_sends = &s->st.forward_queries;
+	r->env.tally.fwd_failures = &s->st.forward_failures;
 	r->env.prime_after = &s->prime_after_ms;
 	r->env.keycache = s->keycache;
 	r->env.req_slab = &s->req_slab;
@@ -514,11 +469,10 @@ static struct server_res *res_new(struct server *s,
 	s->res_head = r;
 	uv_timer_init(s->loop, &r->deadline);
 	r->deadline.data = r;
-	fwd = res_forward(r, q);
-	if (fwd == 0)
-		r->req = iter_new(&r->env, q->lname, q->qnamelen, q->qtype,
-		                  q->qclass, &now);
-	if (fwd < 0 || (fwd == 0 && r->req == NULL)) {
+	/* forward zones are zone cuts of the iterator (iter_fwd.c) */
+	r->req = iter_new(&r->env, q->lname, q->qnamelen, q->qtype, q->qclass,
+	                  &now);
+	if (r->req == NULL) {
 		res_release(r);
 		return NULL;
 	}

@@ -116,6 +116,9 @@ struct iter_tally {
 	                                 (RFC 9520, infra/deadzone.h) */
 	uint64_t *failure_cached;   /**< questions failed at once: their
 	                                 own failure is cached */
+	uint64_t *fwd_sends;        /**< queries sent to forwarders */
+	uint64_t *fwd_failures;     /**< questions failed at a forward
+	                                 zone: no forwarder answered */
 };
 
 struct iter_env {
@@ -188,6 +191,7 @@ struct iter_target {
 	uint8_t key[KEY_BYTES]; /**< server public key if curve */
 	uint16_t edns;          /**< EDNS payload to offer, 0 = none */
 	bool edns_do;           /**< with EDNS: set DO (validating) */
+	bool rd;                /**< set RD: a forwarder (forward-zone) */
 	uint32_t timeout_ms;    /**< report ITER_REPLY_TIMEOUT after */
 	uint32_t hedge_ms;      /**< 0, or (below timeout_ms) also
 	                             report an early ITER_REPLY_TIMEOUT
