@@ -172,4 +172,75 @@ else
 fi
 cc_stop
 san_check
+
+# ---- a validating forward: forward-zone: . to a validating Unbound of
+# the signed lab (tests/lab/signed.sh; as tests/e2e/signed_lab.sh starts
+# them): the answers are validated here too, AD=1 and the RRSIGs for a
+# DO=1 client, the DS and DNSKEY asked of the forwarder. Skipped (not
+# failed) without the signed lab's programs.
+fwd_signed_ok=1
+# shellcheck disable=SC2086 # a list of programs
+for p in $SIGNED_NEEDS unbound; do
+  command -v "$p" >/dev/null 2>&1 || fwd_signed_ok=0
+done
+if [ "$fwd_signed_ok" = 1 ]; then
+  SIGNED=$srcdir/tests/lab/signed.sh
+  e2e_signed=1
+  if ! signedenv=$("$SIGNED" start 9>&-); then
+    signedenv=
+    bad "signed lab start" "signed.sh start failed"
+    e2e_finish
+    exit 1
+  fi
+  eval "$signedenv"
+  UB_IP=127.54.100.1
+  cat >"$WORK/unbound.conf" <<EOF
+# written by tests/e2e/forward_lab.sh
+server:
+	interface: $UB_IP
+	port: 53
+	outgoing-interface: $UB_IP
+	do-ip6: no
+	num-threads: 1
+	username: ""
+	chroot: ""
+	directory: "$WORK"
+	pidfile: ""
+	use-syslog: no
+	logfile: ""
+	verbosity: 1
+	root-hints: "$SIGNED_ROOT_HINTS"
+	trust-anchor-file: "$SIGNED_TA_DS"
+	module-config: "validator iterator"
+	do-not-query-localhost: no
+remote-control:
+	control-enable: no
+EOF
+  bg_start unbound unbound -d -c "$WORK/unbound.conf"
+  wait_up unbound "$UB_IP" "$bg_pid" "$WORK/unbound.out" || exit 1
+  CC_IP=127.54.100.2
+  l0=$(wc -l <"$WORK/curvecache.log")
+  cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" \
+    "root-hints: $SIGNED_ROOT_HINTS" "forward-zone: . $UB_IP" || exit 1
+  dig +dnssec +time=8 +tries=1 "@$CC_IP" www.alg8.sec A >"$WORK/v1.out" 2>&1
+  fl=" $(dig_flags "$WORK/v1.out") "
+  if [ "$(dig_status "$WORK/v1.out")" = NOERROR ] &&
+    case $fl in *" ad "*) true ;; *) false ;; esac &&
+    grep -q "^www\.alg8\.sec\..*RRSIG[[:space:]]*A " "$WORK/v1.out"; then
+    ok "validating forward: www.alg8.sec A: AD=1 and its RRSIGs"
+  else
+    bad "validating forward: www.alg8.sec A" "want NOERROR, AD, RRSIG" \
+      "$WORK/v1.out"
+  fi
+  tail -n +"$((l0 + 1))" "$WORK/curvecache.log" >"$WORK/v.log"
+  expect "validating forward: alg8.sec. DNSKEY asked of the forwarder" \
+    "$([ "$(grep -c "event=upstream_send server=$UB_IP qname=alg8.sec. type=DNSKEY" \
+      "$WORK/v.log")" -ge 1 ] && echo yes)" yes
+  expect "validating forward: nothing sent but to the forwarder" \
+    "$(grep "event=upstream_send " "$WORK/v.log" | grep -vc "server=$UB_IP ")" 0
+  cc_stop
+  san_check
+else
+  echo "# validating forward: skipped (signed lab programs or unbound missing)"
+fi
 e2e_finish
