@@ -667,7 +667,12 @@ static void reqlist_line(const struct server_res *r, unsigned num,
 	             "%s\n",
 	             num, rrtext_type_name(qtype, tbuf), cbuf, name,
 	             us / 1000000u, us % 1000000u,
-	             r->req != NULL ? "iterator" : "forward",
+	             /* (a forward zone's question: the iterator asks
+	              * its forwarders) */
+	             cfg_zone_find(r->s->cfg->forward, r->s->cfg->n_forward, n,
+	                           len) >= 0 ?
+	                     "forward" :
+	                     "iterator",
 	             r->prefetch ? "prefetch" : "wait",
 	             inflight_entry_waiters(r->entry),
 	             inflight_entry_waiters(r->entry) == 1 ? "client" :

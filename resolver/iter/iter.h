@@ -338,6 +338,8 @@ struct iter_peek {
 	size_t zonelen;
 	bool from_hints; /**< no usable cut cached: the root
 	                      hints */
+	bool forward;    /**< a forward zone: the servers are
+	                      its forwarders (from_hints false) */
 	size_t nns;
 	struct iter_peek_ns ns[ITER_PEEK_NS];
 };
