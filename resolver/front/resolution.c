@@ -1,13 +1,13 @@
 /*
  * resolver/front/resolution.c - the resolutions of one worker: it owns their
- * state (struct server_res: the iterator run or forward-zone question,
+ * state (struct server_res: the iterator run, forward zones included,
  * its upstream queries, its deadline timer, its entry in the in-flight
  * table and the list of all alive) and drives them to an end, then
  * answers every waiting client. Also serve-stale on failure (RFC 8767),
  * prefetch, and dump_requestlist / flush_requestlist.
  *
  * It may call: the iterator (iter.h), the shared upstream queries
- * (upshare.h), forward zones (forward.h), the in-flight table
+ * (upshare.h), the in-flight table
  * (inflight.h), the cache and stale data (respond.h, stale.h), and of
  * server.c only what server_int.h declares (server_answer, server_error,
  * server_hints_release). server.c calls it through resolution.h; nobody
@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "transport/forward.h"
 #include "base/log.h"
 #include "iter/iter_log.h"
 #include "wire/rrtext.h"
@@ -53,10 +52,9 @@ struct server_res {
 	bool prefetch;          /**< no client: a cache refresh */
 	server_probe_fn *probe; /**< called at the end (server_probe) */
 	void *probe_arg;
-	bool early;               /**< the deadline timer runs the
-	                               serve-stale client timer */
-	uint64_t late_ms;         /**< ...then this long to the end */
-	struct forward_query *fq; /**< a forward-zone question */
+	bool early;       /**< the deadline timer runs the
+	                       serve-stale client timer */
+	uint64_t late_ms; /**< ...then this long to the end */
 	size_t nout;
 	struct server_out out[ITER_MAX_SENDS];
 	uint64_t start_ns;              /**< when it started (uv_hrtime) */
@@ -129,8 +127,6 @@ static void res_release(struct server_res *r)
 	for (i = 0; i < r->nout; i++)
 		upshare_detach(r->out[i].sq, r, r->out[i].token);
 	r->nout = 0;
-	forward_cancel(r->fq);
-	r->fq = NULL;
 	iter_free(r->req);
 	r->req = NULL;
 	server_hints_release(r->hints);
@@ -316,7 +312,7 @@ static void res_drive(struct server_res *r)
 	unsigned step;
 
 	if (r->req == NULL)
-		return; /* a forward-zone question: c-ares drives it */
+		return;
 	for (step = 0; step < SERVER_DRIVE_MAX && !r->done; step++) {
 		now = res_now();
 		switch (iter_next(r->req, &now, &t)) {
@@ -708,8 +704,8 @@ size_t server_requestlist_flush(struct server *s)
 	struct server_res *r;
 
 	/* res_fail takes r off the list (res_release) before it returns;
-	 * its late upstream replies find it detached (upshare_detach,
-	 * forward_cancel). The list only shrinks here: it ends. */
+	 * its late upstream replies find it detached (upshare_detach).
+	 * The list only shrinks here: it ends. */
 	while ((r = s->res_head) != NULL) {
 		if (r->done) { /* cannot stay listed; be safe anyway */
 			s->res_head = r->next;
