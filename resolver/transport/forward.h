@@ -3,6 +3,11 @@
  * zone go to its recursive servers (forward-zone lines, cfg.h) instead of
  * being resolved from the root.
  *
+ * No longer in the query path: forward zones are zone cuts of the
+ * iterator, whose servers are the forwarders (resolver/iter/iter_fwd.c),
+ * asked and validated like any other. Only server.c still makes a handle
+ * per worker (and logs forward_zones on a reload); to be removed.
+ *
  * The client is c-ares: one channel per zone, its servers set with
  * ares_set_servers_ports_csv, run inside the worker's libuv loop through
  * c-ares's socket-state callback (one uv_poll_t per socket c-ares opens)
