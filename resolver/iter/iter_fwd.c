@@ -16,6 +16,7 @@
  */
 #include <string.h>
 
+#include "cache.h"
 #include "base/log.h"
 #include "base/netaddr.h"
 #include "conf/cfg.h"
@@ -58,6 +59,44 @@ static int iter_fwd_find(const struct iter_req *req,
 	return fi;
 }
 
+/* Whether the cache holds a validated DNSKEY set at name: a zone apex
+ * whose keys are known. */
+static bool iter_fwd_apex(struct iter_req *req, const uint8_t *name,
+                          size_t len)
+{
+	struct cache_query q = { name, len, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN,
+		                 0 };
+	struct cache_answer ans;
+
+	return cache_get(req->env->cache, &q, req->now.wall, &ans,
+	                 req->scratch, sizeof req->scratch) == CACHE_OK &&
+	       ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE;
+}
+
+/* Validating: start at the deepest zone under the forward zone whose
+ * keys are cached (what the RRSIGs' signer would name, iter_val_descend)
+ * rather than asking at the forward zone, learning the signer from the
+ * answer and asking again there. */
+static void iter_fwd_deepest(struct iter_req *req, struct iter_frame *f)
+{
+	struct iter_zone *z = &f->zone;
+	const uint8_t *name;
+	size_t len;
+
+	if (!iter_val_on(req))
+		return;
+	iter_fwd_name(f, &name, &len);
+	while (len > z->len) {
+		if (iter_fwd_apex(req, name, len)) {
+			memcpy(z->name, name, len);
+			z->len = len;
+			return;
+		}
+		len -= (size_t)name[0] + 1;
+		name += (size_t)name[0] + 1;
+	}
+}
+
 bool iter_cut_forward(struct iter_req *req, struct iter_frame *f)
 {
 	const struct cfg_zone *cz;
@@ -74,6 +113,7 @@ bool iter_cut_forward(struct iter_req *req, struct iter_frame *f)
 	z->fwd = cz->namelen;
 	for (i = 0; i < cz->naddr && z->nns < ITER_NS_MAX; i++)
 		iter_stub_ns(req, &z->ns[z->nns++], cz, i);
+	iter_fwd_deepest(req, f);
 	/* a forwarder resolves the whole name: nothing to minimise, no
 	 * root to prime */
 	f->qmin = false;
