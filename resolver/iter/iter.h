@@ -361,7 +361,7 @@ int iter_peek_cut(const struct iter_env *env, const uint8_t *name, size_t len,
 /**
  * Copy the RDATA of a parsed record with the names in it (NS, CNAME,
  * PTR, DNAME, MX, SRV, SOA) decompressed, as the cache stores it
- * (iter_util.c; resolver/transport/forward.c uses it too).
+ * (iter_util.c).
  * @param m: the message; rr: one of its records.
  * @param out, cap: destination.
  * @param outlen: receives the length.
