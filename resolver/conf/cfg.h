@@ -72,6 +72,8 @@
 #define CFG_NAME_MAX 255
 /** A uz5 key label (54 characters) and its NUL. */
 #define CFG_KEYLABEL_BYTES 55
+/** The word of a forward-zone line that asks for forward-first. */
+#define CFG_FORWARD_FIRST "forward-first"
 /** local-zone lines, and local-data lines, each (Unbound has no limit:
  *  a block list of a million names is read). */
 #define CFG_MAX_LOCAL_ZONES 4000000u
@@ -134,6 +136,8 @@ struct cfg_zone {
 	size_t naddr;
 	/** Stub zones: the uz5 key label of each server ("" if plain). */
 	char key[CFG_ZONE_ADDRS][CFG_KEYLABEL_BYTES];
+	bool first; /**< forward zones: forward-first (iterate when every
+	                 forwarder failed) */
 };
 
 /** What a local zone does with the names at or below it (the types of

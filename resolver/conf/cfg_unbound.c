@@ -510,6 +510,16 @@ static int zone_line(struct cfg_ctx *x, const char *key, char *v)
 		return -1;
 	if (!yes)
 		return 0;
+	if (strcmp(key, "forward-first") == 0) {
+		/* the word of the flat forward-zone: line (cfg_zone.c) */
+		size_t n = strlen(x->ub.zone);
+
+		if (n + 1 + strlen(CFG_FORWARD_FIRST) >= sizeof x->ub.zone)
+			return cfg_why(x, "%s", "too many servers");
+		snprintf(x->ub.zone + n, sizeof x->ub.zone - n, " %s",
+		         CFG_FORWARD_FIRST);
+		return 0;
+	}
 	return cfg_why(x, "%s: yes is refused: %s", key,
 	               strcmp(what, "first") == 0 ?
 	                       "curvecache does not fall back to the root "

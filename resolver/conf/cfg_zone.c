@@ -8,6 +8,8 @@
  *   local-zone: test. nodefault (cfg_local.c)
  *
  * Servers are asked on port 53 unless they give their own (ADDR@PORT).
+ * A forward-zone line may hold the word forward-first (anywhere after
+ * the name): when every forwarder fails, the name is iterated.
  *
  * Names are kept in lowercase wire form, so that the server and the
  * iterator match query names (already lowercase wire names) with one
@@ -114,9 +116,14 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
 	if (tok == NULL || cfg_name_parse(tok, out->name, &out->namelen) != 0)
 		return zfail(why, whylen, "bad zone name",
 		             tok != NULL ? tok : "");
-	while ((tok = strtok_r(NULL, " \t", &save)) != NULL)
-		if (server_parse(tok, keys, out, why, whylen) != 0)
+	while ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
+		/* forward-first (Unbound's name): iterate when every
+		 * forwarder failed */
+		if (!keys && strcmp(tok, CFG_FORWARD_FIRST) == 0)
+			out->first = true;
+		else if (server_parse(tok, keys, out, why, whylen) != 0)
 			return -1;
+	}
 	if (out->naddr == 0) {
 		snprintf(why, whylen,
 		         "zone needs at least one server "

@@ -268,7 +268,9 @@ static const char *lookup_servers(struct control_cmd *c, const uint8_t *name,
 	                   "zone: %s (%s; lowest score is asked "
 	                   "first)\n",
 	                   zone,
-	                   peek->from_hints ? "root hints" : "cached NS");
+	                   peek->forward    ? "forwarders" :
+	                   peek->from_hints ? "root hints" :
+	                                      "cached NS");
 	lookup_backoff(env.deadzone, peek, now.mono_ms, out);
 	for (i = 0; i < peek->nns; i++)
 		lookup_ns(c, peek, &peek->ns[i], now.mono_ms, out);

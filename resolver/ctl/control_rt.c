@@ -6,8 +6,8 @@
  * worker's own thread through env.each, one worker after the other.
  *
  * Runtime forward zones change the running configuration of each worker
- * (its forward lines, so list_forwards shows them) and rebuild its
- * forwarder handle (server_forward_set). They last until the next reload
+ * (its forward lines, so list_forwards shows them, and the iterator asks
+ * them; server_forward_set logs the change). They last until the next reload
  * or restart, as in Unbound: a reload reads the forward zones of the
  * config file again. forward_remove may remove a zone of the config file
  * too (until the reload), as Unbound allows.

@@ -1,13 +1,13 @@
 /*
  * resolver/front/resolution.c - the resolutions of one worker: it owns their
- * state (struct server_res: the iterator run or forward-zone question,
+ * state (struct server_res: the iterator run, forward zones included,
  * its upstream queries, its deadline timer, its entry in the in-flight
  * table and the list of all alive) and drives them to an end, then
  * answers every waiting client. Also serve-stale on failure (RFC 8767),
  * prefetch, and dump_requestlist / flush_requestlist.
  *
  * It may call: the iterator (iter.h), the shared upstream queries
- * (upshare.h), forward zones (forward.h), the in-flight table
+ * (upshare.h), the in-flight table
  * (inflight.h), the cache and stale data (respond.h, stale.h), and of
  * server.c only what server_int.h declares (server_answer, server_error,
  * server_hints_release). server.c calls it through resolution.h; nobody
@@ -21,7 +21,6 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "transport/forward.h"
 #include "base/log.h"
 #include "iter/iter_log.h"
 #include "wire/rrtext.h"
@@ -53,10 +52,9 @@ struct server_res {
 	bool prefetch;          /**< no client: a cache refresh */
 	server_probe_fn *probe; /**< called at the end (server_probe) */
 	void *probe_arg;
-	bool early;               /**< the deadline timer runs the
-	                               serve-stale client timer */
-	uint64_t late_ms;         /**< ...then this long to the end */
-	struct forward_query *fq; /**< a forward-zone question */
+	bool early;       /**< the deadline timer runs the
+	                       serve-stale client timer */
+	uint64_t late_ms; /**< ...then this long to the end */
 	size_t nout;
 	struct server_out out[ITER_MAX_SENDS];
 	uint64_t start_ns;              /**< when it started (uv_hrtime) */
@@ -129,8 +127,6 @@ static void res_release(struct server_res *r)
 	for (i = 0; i < r->nout; i++)
 		upshare_detach(r->out[i].sq, r, r->out[i].token);
 	r->nout = 0;
-	forward_cancel(r->fq);
-	r->fq = NULL;
 	iter_free(r->req);
 	r->req = NULL;
 	server_hints_release(r->hints);
@@ -316,7 +312,7 @@ static void res_drive(struct server_res *r)
 	unsigned step;
 
 	if (r->req == NULL)
-		return; /* a forward-zone question: c-ares drives it */
+		return;
 	for (step = 0; step < SERVER_DRIVE_MAX && !r->done; step++) {
 		now = res_now();
 		switch (iter_next(r->req, &now, &t)) {
@@ -420,56 +416,9 @@ static bool res_jostle(struct server *s, struct inflight_entry *keep)
 	return true;
 }
 
-/* A forwarder's response (or failure): answer every waiter, free. */
-static void res_fwd_cb(void *arg, int status, const uint8_t *msg, size_t len)
-{
-	struct server_res *r = arg;
-	struct server *s = r->s;
-	struct server_answer_ctx ctx = { s, NULL, false };
-	struct answer a;
-	const uint8_t *n;
-	size_t nlen;
-	uint16_t qtype, qclass;
-
-	r->fq = NULL; /* freed by forward.c after this call */
-	inflight_entry_key(r->entry, &n, &nlen, &qtype, &qclass);
-	if (status != FORWARD_OK ||
-	    forward_answer(s->cache, msg, len, n, nlen, qtype, qclass,
-	                   clock_wall_s(), &a, s->ans, sizeof s->ans,
-	                   &s->cfg->priv,
-	                   &s->st.upstream_private_stripped) != FORWARD_OK) {
-		s->st.forward_failures++;
-		res_fail(r, "forwarders failed");
-		return;
-	}
-	r->done = true;
-	s->st.resolutions_done++;
-	ctx.a = &a;
-	inflight_finish(s->inflight, r->entry, answer_waiter_cb, &ctx);
-	res_release(r);
-}
-
-/* A forward zone holds the name: ask its servers. 1 sent, 0 not a
- * forward zone, -1 failed. */
-static int res_forward(struct server_res *r, const struct respond_query *q)
-{
-	struct server *s = r->s;
-	int z = forward_find(s->fwd, q->lname, q->qnamelen);
-
-	if (z < 0)
-		return 0;
-	s->st.forward_queries++;
-	if (forward_send(s->fwd, z, q->lname, q->qnamelen, q->qtype, q->qclass,
-	                 res_fwd_cb, r, &r->fq) == FORWARD_OK)
-		return 1;
-	s->st.forward_failures++;
-	return -1;
-}
-
 static struct server_res *res_new(struct server *s,
                                   const struct respond_query *q)
 {
-	int fwd;
 	struct server_res *r = calloc(1, sizeof(*r));
 	struct iter_now now = res_now();
 	uint64_t ms = (uint64_t)s->cfg->query_timeout_ms +
@@ -502,6 +451,8 @@ static struct server_res *res_new(struct server *s,
 	r->env.tally.aggr_nx = &s->st.aggressive_nxdomain;
 	r->env.tally.aggr_nodata = &s->st.aggressive_nodata;
 	r->env.tally.aggr_wild = &s->st.aggressive_wildcard;
+	r->env.tally.fwd_sends = &s->st.forward_queries;
+	r->env.tally.fwd_failures = &s->st.forward_failures;
 	r->env.prime_after = &s->prime_after_ms;
 	r->env.keycache = s->keycache;
 	r->env.req_slab = &s->req_slab;
@@ -514,11 +465,10 @@ static struct server_res *res_new(struct server *s,
 	s->res_head = r;
 	uv_timer_init(s->loop, &r->deadline);
 	r->deadline.data = r;
-	fwd = res_forward(r, q);
-	if (fwd == 0)
-		r->req = iter_new(&r->env, q->lname, q->qnamelen, q->qtype,
-		                  q->qclass, &now);
-	if (fwd < 0 || (fwd == 0 && r->req == NULL)) {
+	/* forward zones are zone cuts of the iterator (iter_fwd.c) */
+	r->req = iter_new(&r->env, q->lname, q->qnamelen, q->qtype, q->qclass,
+	                  &now);
+	if (r->req == NULL) {
 		res_release(r);
 		return NULL;
 	}
@@ -713,7 +663,12 @@ static void reqlist_line(const struct server_res *r, unsigned num,
 	             "%s\n",
 	             num, rrtext_type_name(qtype, tbuf), cbuf, name,
 	             us / 1000000u, us % 1000000u,
-	             r->req != NULL ? "iterator" : "forward",
+	             /* (a forward zone's question: the iterator asks
+	              * its forwarders) */
+	             cfg_zone_find(r->s->cfg->forward, r->s->cfg->n_forward, n,
+	                           len) >= 0 ?
+	                     "forward" :
+	                     "iterator",
 	             r->prefetch ? "prefetch" : "wait",
 	             inflight_entry_waiters(r->entry),
 	             inflight_entry_waiters(r->entry) == 1 ? "client" :
@@ -749,8 +704,8 @@ size_t server_requestlist_flush(struct server *s)
 	struct server_res *r;
 
 	/* res_fail takes r off the list (res_release) before it returns;
-	 * its late upstream replies find it detached (upshare_detach,
-	 * forward_cancel). The list only shrinks here: it ends. */
+	 * its late upstream replies find it detached (upshare_detach).
+	 * The list only shrinks here: it ends. */
 	while ((r = s->res_head) != NULL) {
 		if (r->done) { /* cannot stay listed; be safe anyway */
 			s->res_head = r->next;

@@ -160,10 +160,10 @@ int server_insecure_set(struct server *s, const uint8_t *name, size_t len,
 const struct anchors *server_anchors(const struct server *s);
 
 /**
- * Use the forward zones of a config (SIGHUP): if they differ from the
- * running ones, new c-ares channels take over and the old ones stop
- * (questions they still hold are answered SERVFAIL). On failure the
- * running forwarders stay.
+ * Note the forward zones of a config (SIGHUP): the iterator reads them
+ * from the config (resolver/iter/iter_fwd.c), so this only logs
+ * forward_zones when they changed; a late answer from a forwarder no
+ * longer listed is not used.
  * @param s: the worker.
  * @param c: the new config.
  * @param err, errlen: receive the reason on failure.

@@ -122,7 +122,8 @@ struct server {
 	struct ratelimit *rl;  /**< per-client token buckets
 	                            (shared by the workers) */
 	bool own_rl, own_pin;  /**< made here, freed here */
-	struct forward *fwd;   /**< forward zones (c-ares) */
+	uint64_t fwd_sum;      /**< digest of the forward zones in use (the
+	                            iterator reads them from cfg) */
 	struct localdata *ld;  /**< local-data / block-file */
 	struct curvepin *pin;  /**< zones seen with keys
 	                            (curve-pin; shared) */

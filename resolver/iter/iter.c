@@ -284,6 +284,7 @@ enum iter_step iter_next(struct iter_req *req, const struct iter_now *now,
 		return ITER_DONE;
 	req->now = *now;
 	if (now->mono_ms >= req->deadline_ms) {
+		iter_fwd_failed(req, req->depth);
 		iter_finish(req, WIRE_RCODE_SERVFAIL, "deadline reached");
 		return ITER_DONE;
 	}

@@ -116,6 +116,9 @@ struct iter_tally {
 	                                 (RFC 9520, infra/deadzone.h) */
 	uint64_t *failure_cached;   /**< questions failed at once: their
 	                                 own failure is cached */
+	uint64_t *fwd_sends;        /**< queries sent to forwarders */
+	uint64_t *fwd_failures;     /**< questions failed at a forward
+	                                 zone: no forwarder answered */
 };
 
 struct iter_env {
@@ -188,6 +191,7 @@ struct iter_target {
 	uint8_t key[KEY_BYTES]; /**< server public key if curve */
 	uint16_t edns;          /**< EDNS payload to offer, 0 = none */
 	bool edns_do;           /**< with EDNS: set DO (validating) */
+	bool rd;                /**< set RD: a forwarder (forward-zone) */
 	uint32_t timeout_ms;    /**< report ITER_REPLY_TIMEOUT after */
 	uint32_t hedge_ms;      /**< 0, or (below timeout_ms) also
 	                             report an early ITER_REPLY_TIMEOUT
@@ -334,6 +338,8 @@ struct iter_peek {
 	size_t zonelen;
 	bool from_hints; /**< no usable cut cached: the root
 	                      hints */
+	bool forward;    /**< a forward zone: the servers are
+	                      its forwarders (from_hints false) */
 	size_t nns;
 	struct iter_peek_ns ns[ITER_PEEK_NS];
 };
@@ -355,7 +361,7 @@ int iter_peek_cut(const struct iter_env *env, const uint8_t *name, size_t len,
 /**
  * Copy the RDATA of a parsed record with the names in it (NS, CNAME,
  * PTR, DNAME, MX, SRV, SOA) decompressed, as the cache stores it
- * (iter_util.c; resolver/transport/forward.c uses it too).
+ * (iter_util.c).
  * @param m: the message; rr: one of its records.
  * @param out, cap: destination.
  * @param outlen: receives the length.

@@ -24,6 +24,8 @@
  * whose answer the caller uses only when no other server is left.
  * Only records whose owner is in bailiwick of Z (at or below it) are
  * looked at; the rest of a reply is ignored.
+ * Asked of a forwarder (a->fwd, iter_fwd.c), a reply is final: NXDOMAIN
+ * and NODATA are taken without AA or SOA, and a referral is LAME.
  */
 #include <string.h>
 
@@ -384,14 +386,18 @@ static void iter_no_answer(const struct wire_msg *m, const struct iter_ask *a,
 		return;
 	}
 	if (nx) {
-		if (c->aa)
+		if (c->aa || a->fwd) /* a forwarder's word is final */
 			c->kind = ITER_K_NXDOMAIN;
 		else
 			iter_lame(c, "NXDOMAIN without AA or SOA");
 		return;
 	}
 	dir = iter_refdir(m, a, c);
-	if (dir == ITER_REF_DOWN)
+	if (a->fwd && dir == ITER_REF_DOWN)
+		iter_lame(c, "referral from a forwarder");
+	else if (a->fwd && dir == ITER_REF_NONE)
+		c->kind = ITER_K_NODATA;
+	else if (dir == ITER_REF_DOWN)
 		c->kind = ITER_K_REFERRAL;
 	else if (c->aa)
 		iter_aa_nosoa(m, a, c, dir);

@@ -259,8 +259,10 @@ void iter_curvesec_step(struct iter_req *req, size_t fi)
 	bool live;
 
 	f->curve_ask = false;
+	/* (a forward zone's servers are the forwarders, never the zone's
+	 * own: its NS set names no server that is asked) */
 	if (f->trust != ITER_T_SECURE || f->prime || f->zone.len <= 1 ||
-	    !iter_curvesec_on(req))
+	    f->zone.fwd != 0 || !iter_curvesec_on(req))
 		return;
 	live = curvepin_confirmed(req->env->pin, f->zone.name, f->zone.len,
 	                          req->now.wall, &c);

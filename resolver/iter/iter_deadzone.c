@@ -69,6 +69,11 @@ static struct iter_dz_watch *iter_dz_get(struct iter_req *req, uint64_t key)
 
 static uint64_t iter_dz_zone_key(const struct iter_frame *f)
 {
+	/* the forwarders of a forward zone: held as one, apart from the
+	 * zone's own servers (forward-first iterates to them) */
+	if (f->zone.fwd != 0)
+		return deadzone_key(f->zone.name + f->zone.len - f->zone.fwd,
+		                    f->zone.fwd, ITER_FWD_DZ_TYPE);
 	return deadzone_key(f->zone.name, f->zone.len, 0);
 }
 
@@ -176,6 +181,9 @@ bool iter_dz_blocked(struct iter_req *req, size_t fi)
 	switch (deadzone_check(req->env->deadzone, key, req->now.mono_ms,
 	                       iter_dz_hold_ms(req), &ede)) {
 	case DEADZONE_FAIL:
+		if (iter_fwd_fallback(req, fi))
+			return true;
+		iter_fwd_failed(req, fi);
 		iter_tally(req->env->tally.zone_backoff);
 		req->dz_ede = ede;
 		req->dz_ede_text = iter_dz_text_backoff;

@@ -544,8 +544,8 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 }
 
 /* One server of a stub zone: NS name "[uz5KEY.]ZONE", its address. */
-static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
-                         const struct cfg_zone *cz, size_t i)
+void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
+                  const struct cfg_zone *cz, size_t i)
 {
 	const struct sockaddr *sa = (const struct sockaddr *)&cz->addr[i].sa;
 	uint8_t name[WIRE_NAME_MAX];
@@ -707,9 +707,10 @@ bool iter_cut_fallback(struct iter_req *req, size_t fi)
 void iter_state_cut(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
-	bool cached = iter_cut_cached(req, f);
+	bool fwd = iter_cut_forward(req, f);
+	bool cached = !fwd && iter_cut_cached(req, f);
 
-	if (!iter_cut_stub(req, f, cached) && !cached) {
+	if (!fwd && !iter_cut_stub(req, f, cached) && !cached) {
 		const uint64_t *after = req->env->prime_after;
 
 		iter_zone_from_hints(req, &f->zone);

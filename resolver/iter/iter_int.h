@@ -152,6 +152,9 @@ struct iter_zone {
 	size_t len;
 	struct iter_ns ns[ITER_NS_MAX];
 	size_t nns;
+	size_t fwd; /**< 0; or a forward zone's cut (its servers are the
+	                 forwarders, asked with RD=1; iter_fwd.c): the
+	                 length of that zone's name, a suffix of name */
 };
 
 /** The DNSSEC standing of a frame's zone cut (iter_trust.c). */
@@ -212,6 +215,8 @@ struct iter_frame {
 	bool ds_frame;         /**< resolves a DS for the frame
 	                            below: nothing to hand down */
 	bool ds_asked;         /**< a DS frame ran for this zone */
+	bool nofwd;            /**< forward-first: every forwarder
+	                            failed, the name is iterated */
 	bool cut_walk;         /**< zone is a candidate cut of an
 	                            unsigned answer (iter_signer.c) */
 	int trust_status;      /**< BOGUS: why (enum dnssec_status) */
@@ -324,6 +329,8 @@ struct iter_ask {
 	const uint8_t *qname; /**< the name asked (lowercase) */
 	size_t qnamelen;
 	uint16_t qtype, qclass;
+	bool fwd; /**< asked of forwarders: answers are final without
+	               AA, a referral is a bad reply */
 };
 
 struct iter_req {
@@ -412,6 +419,18 @@ void iter_fail(struct iter_frame *f, const char *why);
 void iter_state_lookup(struct iter_req *req, size_t fi);
 void iter_state_cut(struct iter_req *req, size_t fi);
 bool iter_cut_fallback(struct iter_req *req, size_t fi);
+struct cfg_zone;
+void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
+                  const struct cfg_zone *cz, size_t i);
+
+/* iter_fwd.c: forward zones (cfg forward-zone) as zone cuts whose
+ * servers are the forwarders. */
+/** The deadzone key type of a forward zone (never a zone cut's 0). */
+#define ITER_FWD_DZ_TYPE 65281u
+bool iter_cut_forward(struct iter_req *req, struct iter_frame *f);
+bool iter_fwd_fallback(struct iter_req *req, size_t fi);
+void iter_fwd_failed(struct iter_req *req, size_t fi);
+bool iter_fwd_stale(const struct iter_req *req, const struct iter_out *o);
 bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len);
 
 /* iter_query.c */

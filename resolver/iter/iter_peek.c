@@ -65,7 +65,8 @@ int iter_peek_cut(const struct iter_env *env, const uint8_t *name, size_t len,
 	z = &req->frame[0]->zone;
 	memcpy(out->zone, z->name, z->len);
 	out->zonelen = z->len;
-	out->from_hints = z->nns > 0 && z->ns[0].hints;
+	out->forward = z->fwd != 0;
+	out->from_hints = z->nns > 0 && z->ns[0].hints && !out->forward;
 	for (i = 0; i < z->nns && i < ITER_PEEK_NS; i++)
 		iter_peek_copy_ns(req, z, i, &out->ns[i]);
 	out->nns = i;

@@ -433,6 +433,9 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 	}
 	iter_target_fill(f, o, t);
 	t->edns_do = t->edns != 0 && iter_val_on(req);
+	t->rd = f->zone.fwd != 0; /* a forwarder recurses for us */
+	if (t->rd)
+		iter_tally(req->env->tally.fwd_sends);
 	t->timeout_ms = timeout;
 	iter_log_choice(req, fi, t,
 	                why == ITER_WHY_RETRY ? "retry" :
@@ -574,12 +577,14 @@ int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 	 * slow, not dead). */
 	if (why == NULL)
 		iter_dz_silent(req, fi);
-	if (why == NULL && iter_cut_fallback(req, fi))
+	if (why == NULL &&
+	    (iter_fwd_fallback(req, fi) || iter_cut_fallback(req, fi)))
 		return ITER_CONTINUE;
 	if (why == NULL && iter_frame_lingering(req, fi))
 		return ITER_WAIT;
 	if (why != NULL)
 		req->cap_why = why;
+	iter_fwd_failed(req, fi);
 	iter_fail(f, why != NULL ? why : "no server could answer");
 	return ITER_CONTINUE;
 }

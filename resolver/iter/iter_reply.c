@@ -490,7 +490,7 @@ static void iter_reclame_check(const struct iter_req *req,
 	const struct iter_zone *z = &req->frame[o->frame]->zone;
 
 	if (c->kind == ITER_K_REFERRAL || c->kind == ITER_K_LAME ||
-	    c->kind == ITER_K_ERROR || c->aa || !c->ra || o->kept ||
+	    c->kind == ITER_K_ERROR || c->aa || !c->ra || o->kept || z->fwd ||
 	    o->ns >= z->nns || o->addr >= z->ns[o->ns].naddr ||
 	    z->ns[o->ns].addr[o->addr].tries >= ITER_TRIES_MAX ||
 	    !iter_other_server(req, o))
@@ -646,6 +646,14 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 		o->timed_out = true;
 		return;
 	}
+	if (iter_fwd_stale(req, o)) {
+		/* a forwarder a reload dropped: its reply is not used, and
+		 * it is not asked again */
+		if (o->ns < f->zone.nns && o->addr < f->zone.ns[o->ns].naddr)
+			f->zone.ns[o->ns].addr[o->addr].dead = true;
+		iter_out_free(req, o);
+		return;
+	}
 	sel_rtt_report(req->env->sel, (const struct sockaddr *)&o->sa,
 	               reply->rtt_ms, req->now.mono_ms);
 	ask.zone = iter_out_zone(req, o, &ask.zonelen);
@@ -653,6 +661,7 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 	ask.qnamelen = o->qnamelen;
 	ask.qtype = o->qtype;
 	ask.qclass = f->qclass;
+	ask.fwd = !o->kept && f->zone.fwd != 0;
 	iter_classify(reply->msg, &ask, &req->cls);
 	iter_reclame_check(req, o, &req->cls);
 	iter_reply_log(req, o);

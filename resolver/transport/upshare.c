@@ -102,7 +102,7 @@ static size_t tg_key(const struct iter_target *g, uint8_t *buf)
 	buf[n++] = (uint8_t)(g->edns >> 8);
 	buf[n++] = (uint8_t)g->edns;
 	buf[n++] = (uint8_t)((g->curve ? 1 : 0) | (g->tcp ? 2 : 0) |
-	                     (g->edns_do ? 4 : 0));
+	                     (g->edns_do ? 4 : 0) | (g->rd ? 8 : 0));
 	if (g->curve) {
 		memcpy(buf + n, g->key, KEY_BYTES);
 		n += KEY_BYTES;

@@ -79,6 +79,7 @@ static void ask_of(const struct upstream *u, const struct iter_target *t,
 	a->qnamelen = t->qnamelen;
 	a->qtype = t->qtype;
 	a->qclass = t->qclass;
+	a->flags = t->rd ? WIRE_FLAG_RD : 0; /* forwarders only */
 	a->strict_case = true;
 	a->client = u->curve;
 	a->server_key = t->key;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/e2e/forward_lab.sh: forward zones (c-ares) and stub zones end to
+# tests/e2e/forward_lab.sh: forward zones (zone cuts of the iterator
+# whose servers are the forwarders, asked with RD=1) and stub zones end to
 # end, with curvecache resolving in the loopback lab (tests/lab/lab.sh;
 # shared code in tests/e2e/e2e_lib.sh).
 #
@@ -10,12 +11,12 @@
 # Forward zones (the forwarder is the lab's NSD of the zone: it answers
 # an RD=1 query from its own data, which is what a forwarder returns):
 # - example.lab. -> 127.53.1.2: answers, NXDOMAIN with the SOA, from the
-#   forwarder only: forward.queries moves, the iterator sends nothing
-#   (upstream.sends stays 0, so neither the root nor lab. is asked); the
+#   forwarder only: forward.queries moves, nothing is sent to the root
+#   or to lab.; the
 #   second query is a cache hit with no new forwarded query; the answer
 #   has no AA and data as the lab's.
-# - other.lab. -> a dead address, then 127.53.1.3: c-ares moves on to the
-#   second server.
+# - other.lab. -> a dead address, then 127.53.1.3: the next forwarder
+#   is asked.
 # - gone.lab. -> dead addresses only: SERVFAIL, forward.failures moves.
 # Stub zones (test. is a special-use name answered locally, RFC 6761, so
 # plain.test. and curve.test. are not reachable by iteration at all):
@@ -74,8 +75,8 @@ judge f2 nosuch.example.lab A nxdomain "forward: NXDOMAIN with the SOA"
 q www.example.lab MX f3
 judge f3 www.example.lab MX nodata "forward: NODATA with the SOA"
 expect "forward: 3 questions forwarded" "$(cc_stat forward.queries)" 3
-expect "forward: the iterator sent nothing (no root, no lab.)" \
-  "$(cc_stat upstream.sends)" 0
+expect "forward: nothing sent to the root or lab. (forwarder only)" \
+  "$(($(sends_to "$LAB_ROOT_IP") + $(sends_to "$LAB_TLD_IP")))" 0
 h0=$(cc_stat total.num.cachehits)
 q www.example.lab A f4
 judge f4 www.example.lab A answer "forward: again, from the cache"
@@ -90,8 +91,8 @@ q www.gone.lab A f6
 expect "forward: every forwarder dead: SERVFAIL" \
   "$(dig_status "$WORK/f6.out")" SERVFAIL
 expect "forward: forward.failures 1" "$(cc_stat forward.failures)" 1
-expect "forward: still nothing from the iterator" \
-  "$(cc_stat upstream.sends)" 0
+expect "forward: still nothing to the root or lab." \
+  "$(($(sends_to "$LAB_ROOT_IP") + $(sends_to "$LAB_TLD_IP")))" 0
 
 # ---- stub zones ----
 q www.plain.test A s1
@@ -163,7 +164,7 @@ cc_conf "threads: 2"
 cc_hup reload
 wait "$DIG_PID"
 if [ "$(dig_status "$WORK/inflight.out")" = SERVFAIL ] &&
-   grep -q 'www.slow.g.fault.lab' "$WORK/faulty.out"; then
+   grep -qi 'www.slow.g.fault.lab' "$WORK/faulty.out"; then
   ok "reload with a question at the old forwarder: SERVFAIL, no crash"
 else
   bad "reload with a question at the old forwarder" "not SERVFAIL" \
@@ -171,4 +172,75 @@ else
 fi
 cc_stop
 san_check
+
+# ---- a validating forward: forward-zone: . to a validating Unbound of
+# the signed lab (tests/lab/signed.sh; as tests/e2e/signed_lab.sh starts
+# them): the answers are validated here too, AD=1 and the RRSIGs for a
+# DO=1 client, the DS and DNSKEY asked of the forwarder. Skipped (not
+# failed) without the signed lab's programs.
+fwd_signed_ok=1
+# shellcheck disable=SC2086 # a list of programs
+for p in $SIGNED_NEEDS unbound; do
+  command -v "$p" >/dev/null 2>&1 || fwd_signed_ok=0
+done
+if [ "$fwd_signed_ok" = 1 ]; then
+  SIGNED=$srcdir/tests/lab/signed.sh
+  e2e_signed=1
+  if ! signedenv=$("$SIGNED" start 9>&-); then
+    signedenv=
+    bad "signed lab start" "signed.sh start failed"
+    e2e_finish
+    exit 1
+  fi
+  eval "$signedenv"
+  UB_IP=127.54.100.1
+  cat >"$WORK/unbound.conf" <<EOF
+# written by tests/e2e/forward_lab.sh
+server:
+	interface: $UB_IP
+	port: 53
+	outgoing-interface: $UB_IP
+	do-ip6: no
+	num-threads: 1
+	username: ""
+	chroot: ""
+	directory: "$WORK"
+	pidfile: ""
+	use-syslog: no
+	logfile: ""
+	verbosity: 1
+	root-hints: "$SIGNED_ROOT_HINTS"
+	trust-anchor-file: "$SIGNED_TA_DS"
+	module-config: "validator iterator"
+	do-not-query-localhost: no
+remote-control:
+	control-enable: no
+EOF
+  bg_start unbound unbound -d -c "$WORK/unbound.conf"
+  wait_up unbound "$UB_IP" "$bg_pid" "$WORK/unbound.out" || exit 1
+  CC_IP=127.54.100.2
+  l0=$(wc -l <"$WORK/curvecache.log")
+  cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" \
+    "root-hints: $SIGNED_ROOT_HINTS" "forward-zone: . $UB_IP" || exit 1
+  dig +dnssec +time=8 +tries=1 "@$CC_IP" www.alg8.sec A >"$WORK/v1.out" 2>&1
+  fl=" $(dig_flags "$WORK/v1.out") "
+  if [ "$(dig_status "$WORK/v1.out")" = NOERROR ] &&
+    case $fl in *" ad "*) true ;; *) false ;; esac &&
+    grep -q "^www\.alg8\.sec\..*RRSIG[[:space:]]*A " "$WORK/v1.out"; then
+    ok "validating forward: www.alg8.sec A: AD=1 and its RRSIGs"
+  else
+    bad "validating forward: www.alg8.sec A" "want NOERROR, AD, RRSIG" \
+      "$WORK/v1.out"
+  fi
+  tail -n +"$((l0 + 1))" "$WORK/curvecache.log" >"$WORK/v.log"
+  expect "validating forward: alg8.sec. DNSKEY asked of the forwarder" \
+    "$([ "$(grep -c "event=upstream_send server=$UB_IP qname=alg8.sec. type=DNSKEY" \
+      "$WORK/v.log")" -ge 1 ] && echo yes)" yes
+  expect "validating forward: nothing sent but to the forwarder" \
+    "$(grep "event=upstream_send " "$WORK/v.log" | grep -vc "server=$UB_IP ")" 0
+  cc_stop
+  san_check
+else
+  echo "# validating forward: skipped (signed lab programs or unbound missing)"
+fi
 e2e_finish

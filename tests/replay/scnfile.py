@@ -60,6 +60,7 @@ class Entry:
         self.queries = (1, None)
         self.time = (None, None)
         self.over = None
+        self.rd = None
         self.rcode = 0
         self.flags = 0
         self.sections = {s: [] for s in SECTIONS}
@@ -196,7 +197,8 @@ def parse_flags(words):
 
 
 def parse_match(words):
-    """match [below] QNAME QTYPE|ANY [queries N-M] [time T-U] [over P]."""
+    """match [below] QNAME QTYPE|ANY [queries N-M] [time T-U] [over P]
+    [rd 0|1]."""
     below = bool(words) and words[0] == "below"
     if below:
         words = words[1:]
@@ -213,6 +215,8 @@ def parse_match(words):
             e.time = parse_range(val)
         elif key == "over" and val in ("udp", "tcp"):
             e.over = val
+        elif key == "rd" and val in ("0", "1"):
+            e.rd = val == "1"
         else:
             raise ScnError("unknown match condition %s %s" % (key, val))
     return e

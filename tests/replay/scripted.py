@@ -49,7 +49,7 @@ class Query:
             "served zone" if self.entry == 0 else "entry %d" % self.entry)
 
 
-def entry_matches(e, qname, qtype, proto, clock):
+def entry_matches(e, qname, qtype, proto, clock, rd=None):
     """Whether entry e takes (qname, qtype) over proto at scenario time
     clock; counts the query against e's queries range when it does."""
     if e.below:
@@ -60,6 +60,8 @@ def entry_matches(e, qname, qtype, proto, clock):
     if e.qtype is not None and e.qtype != qtype:
         return False
     if e.over is not None and e.over != proto:
+        return False
+    if e.rd is not None and e.rd != rd:
         return False
     lo, hi = e.time
     if (lo is not None and clock < lo) or (hi is not None and clock > hi):
@@ -174,7 +176,8 @@ class Net:
             self.log.append(rec)
             for idx, e in enumerate(srv.entries, 1):
                 if not entry_matches(e, rec.qname.canonicalize(),
-                                     rec.qtype, proto, self.clock):
+                                     rec.qtype, proto, self.clock,
+                                     bool(query.flags & FLAG_BITS["RD"])):
                     continue
                 rec.entry = idx if rec.entry is None else rec.entry
                 pkt = build_reply(e, query, proto, self.world)

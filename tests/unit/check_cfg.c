@@ -1087,6 +1087,15 @@ START_TEST(test_unbound_clauses)
 	ck_assert_int_eq(parse("forward-zone:\nname: .\nforward-addr: ::1\n"),
 	                 0);
 	ck_assert_uint_eq(c.n_forward, 1);
+	ck_assert(!c.forward[0].first);
+	/* forward-first: yes: iterate when every forwarder failed */
+	ck_assert_int_eq(parse("forward-zone:\nname: .\nforward-first: yes\n"
+	                       "forward-addr: ::1\n"),
+	                 0);
+	ck_assert(c.forward[0].first);
+	ck_assert_uint_eq(c.forward[0].naddr, 1);
+	ck_assert_int_eq(parse("forward-zone: . ::1 forward-first\n"), 0);
+	ck_assert(c.forward[0].first);
 }
 END_TEST
 
@@ -1114,8 +1123,8 @@ START_TEST(test_unbound_refused)
 		  "a forward-zone: or stub-zone: clause)" },
 		{ "forward-zone:\nname: x.\nforward-host: dns.example\n",
 		  "test.conf:3: forward-host is refused" },
-		{ "forward-zone:\nname: x.\nforward-first: yes\n",
-		  "test.conf:3: forward-first: yes is refused" },
+		{ "stub-zone:\nname: x.\nstub-first: yes\n",
+		  "test.conf:3: stub-first: yes is refused" },
 		{ "forward-zone:\nname: x.\nforward-addr: 1.1.1.1@853#dns\n",
 		  "test.conf:3: TLS forwarding" },
 		{ "forward-zone:\nname: x.\nstub-addr: 1.1.1.1\n",
