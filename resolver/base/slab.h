@@ -21,7 +21,8 @@
  *   memory is committed as slots are first used (bump pointer). When
  *   the last held slot is freed, the pages past the first 128 KiB are
  *   given back (MADV_DONTNEED) and slots are handed out from the start
- *   again (at most once a second): light traffic stays within the
+ *   again (at most once a second, unless this burst reached further
+ *   than the last one given back): light traffic stays within the
  *   pages kept, a burst's memory is not held after it, and a slab in
  *   constant use pays nothing.
  * - When the region is full, or could not be mapped, slab_alloc falls
@@ -56,6 +57,7 @@ struct slab {
 	uint64_t fallbacks;  /**< allocations that went to malloc */
 	bool trimmed;        /**< pages were given back once */
 	uint64_t trimmed_ms; /**< when (clock_ms), the last time */
+	size_t trimmed_used; /**< bytes of slots used before it */
 };
 
 /**
