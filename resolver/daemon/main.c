@@ -590,8 +590,9 @@ static void cleanup(struct main_ctx *m)
 
 /* glibc gives the top of the heap back whenever 128 KiB of it is free,
  * and a cold burst's allocations then grow and shrink it over and over
- * (2,859 brk calls in 1,000 cold names, each one more page faults);
- * keeping up to MAIN_TRIM_KEEP free at the top made it 5. */
+ * (1,170 brk calls in 1,000 cold secure names, tests/bench/
+ * callgrind_validate.sh, each regrowth more page faults); keeping up to
+ * MAIN_TRIM_KEEP free at the top made it 5. */
 #define MAIN_TRIM_KEEP (4 << 20)
 
 static void main_malloc_tune(void)
