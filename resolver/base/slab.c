@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "slab.h"
+#include "clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,11 @@
 /** Bytes at the start of the region kept resident when the slab goes
  * idle; the rest is given back (slab_idle). */
 #define SLAB_KEEP_BYTES ((size_t)128 << 10)
+/** At most one give-back in this many milliseconds, unless the burst
+ * just ended reached further than the last one given back: a load that
+ * goes idle between like bursts refaults their pages once a second at
+ * most, and a burst larger than the last is not held after it. */
+#define SLAB_TRIM_GAP_MS 1000u
 
 int slab_init(struct slab *s, size_t size, size_t nslots)
 {
@@ -112,13 +118,23 @@ void *slab_alloc(struct slab *s)
 /* Every slot is free: give the pages beyond the first SLAB_KEEP_BYTES
  * back to the kernel (they read as zeros when next touched), and hand
  * slots out from the start again, so light traffic stays within the
- * pages kept and a burst's pages are not held after it. */
+ * pages kept and a burst's pages are not held after it; not again
+ * within SLAB_TRIM_GAP_MS of the last time, unless this burst reached
+ * further. */
 static void slab_idle(struct slab *s)
 {
 	size_t used = s->slot * s->bumped;
+	uint64_t now;
 
 	if (used <= SLAB_KEEP_BYTES)
 		return;
+	now = clock_ms();
+	if (s->trimmed && now - s->trimmed_ms < SLAB_TRIM_GAP_MS &&
+	    used <= s->trimmed_used)
+		return;
+	s->trimmed = true;
+	s->trimmed_ms = now;
+	s->trimmed_used = used;
 	(void)madvise(s->base + SLAB_KEEP_BYTES, used - SLAB_KEEP_BYTES,
 	              MADV_DONTNEED);
 	s->free_list = NULL;

@@ -21,8 +21,10 @@
  *   memory is committed as slots are first used (bump pointer). When
  *   the last held slot is freed, the pages past the first 128 KiB are
  *   given back (MADV_DONTNEED) and slots are handed out from the start
- *   again: light traffic stays within the pages kept, a burst's memory
- *   is not held after it, and a slab in constant use pays nothing.
+ *   again (at most once a second, unless this burst reached further
+ *   than the last one given back): light traffic stays within the
+ *   pages kept, a burst's memory is not held after it, and a slab in
+ *   constant use pays nothing.
  * - When the region is full, or could not be mapped, slab_alloc falls
  *   back to malloc and slab_free to free: callers never see a limit.
  * - slab_alloc returns uninitialised memory (callers clear what they
@@ -36,6 +38,7 @@
 #ifndef CURVECACHE_RESOLVER_SLAB_H
 #define CURVECACHE_RESOLVER_SLAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,11 +50,14 @@ struct slab {
 	size_t slot;   /**< bytes per slot (size, a redzone in
 	                    sanitizer builds, rounded to 64) */
 	size_t nslots;
-	size_t bumped;      /**< slots handed out at least once */
-	void *free_list;    /**< freed slots, linked through their
-	                         first bytes */
-	size_t in_use;      /**< slots (not malloc fallbacks) held */
-	uint64_t fallbacks; /**< allocations that went to malloc */
+	size_t bumped;       /**< slots handed out at least once */
+	void *free_list;     /**< freed slots, linked through their
+	                          first bytes */
+	size_t in_use;       /**< slots (not malloc fallbacks) held */
+	uint64_t fallbacks;  /**< allocations that went to malloc */
+	bool trimmed;        /**< pages were given back once */
+	uint64_t trimmed_ms; /**< when (clock_ms), the last time */
+	size_t trimmed_used; /**< bytes of slots used before it */
 };
 
 /**

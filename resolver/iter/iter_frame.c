@@ -3,6 +3,7 @@
  * for glueless NS names, and the LOOKUP (cache) and CUT (closest zone
  * cut) states.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,10 +23,22 @@ struct iter_frame *iter_frame_top(struct iter_req *req)
 	return req->frame[req->depth];
 }
 
+/* A frame (iter_frame_init) or zone is cleared up to its servers: each
+ * server is cleared as it is added (iter_ns_set_name) and none is read
+ * past nns, so the pages of the 16 that a zone can hold are touched only
+ * as far as it has servers (a cold burst of 100 names faulted in
+ * every byte of ~200 frames of 7.3 KB). */
+#define ITER_FRAME_CLEARED offsetof(struct iter_frame, zone.ns)
+
+static void iter_zone_reset(struct iter_zone *z)
+{
+	memset(z, 0, offsetof(struct iter_zone, ns));
+}
+
 void iter_frame_init(struct iter_frame *f, const uint8_t *name, size_t len,
                      uint16_t qtype, uint16_t qclass, bool qmin)
 {
-	memset(f, 0, sizeof(*f));
+	memset(f, 0, ITER_FRAME_CLEARED);
 	f->state = ITER_F_LOOKUP;
 	memcpy(f->sname, name, len);
 	f->snamelen = len;
@@ -381,7 +394,7 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 {
 	size_t pos = 0, n;
 
-	memset(z, 0, sizeof(*z));
+	iter_zone_reset(z);
 	memcpy(z->name, zone, zonelen);
 	z->len = zonelen;
 	for (n = 0; pos < len && n < ITER_RRSET_MAX && z->nns < ITER_NS_MAX;
@@ -593,7 +606,7 @@ static bool iter_cut_stub(struct iter_req *req, struct iter_frame *f,
 	if (cached && z->len > cz->namelen &&
 	    iter_name_under(z->name, z->len, cz->name, cz->namelen))
 		return false;
-	memset(z, 0, sizeof(*z));
+	iter_zone_reset(z);
 	memcpy(z->name, cz->name, cz->namelen);
 	z->len = cz->namelen;
 	for (i = 0; i < cz->naddr && z->nns < ITER_NS_MAX; i++)

@@ -150,11 +150,11 @@ struct iter_ns {
 struct iter_zone {
 	uint8_t name[WIRE_NAME_MAX];
 	size_t len;
-	struct iter_ns ns[ITER_NS_MAX];
 	size_t nns;
 	size_t fwd; /**< 0; or a forward zone's cut (its servers are the
 	                 forwarders, asked with RD=1; iter_fwd.c): the
 	                 length of that zone's name, a suffix of name */
+	struct iter_ns ns[ITER_NS_MAX]; /**< last: only nns are touched */
 };
 
 /** The DNSSEC standing of a frame's zone cut (iter_trust.c). */
@@ -188,7 +188,6 @@ struct iter_frame {
 	uint8_t sname[WIRE_NAME_MAX]; /**< current name (after CNAMEs) */
 	size_t snamelen;
 	uint16_t qtype, qclass;
-	struct iter_zone zone;
 	bool qmin;          /**< minimise this question */
 	bool prime;         /**< the cut is the root hints: ask
 	                         ". NS" of them first (RFC 8109) */
@@ -226,6 +225,7 @@ struct iter_frame {
 	                            asked of (once per cut) */
 	uint64_t dz_checked;   /**< deadzone key of the zone that
 	                            passed the back-off check */
+	struct iter_zone zone; /**< last (iter_frame_init) */
 };
 
 /** One query handed out and not yet settled. */

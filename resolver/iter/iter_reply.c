@@ -188,6 +188,23 @@ static size_t iter_img_join(struct iter_img *img, struct iter_img *proof)
 	return img->len + proof->len;
 }
 
+/* An empty set with its RDATA buffer, or NULL. Not calloc: rd[] (4 KB)
+ * is read only below n, and zeroing it was a tenth of the instructions
+ * of a cold insecure name. */
+static struct iter_set *iter_set_new(void)
+{
+	struct iter_set *s = malloc(sizeof(*s));
+
+	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	s->n = 0;
+	s->ttl = 0;
+	s->used = 0;
+	return s;
+}
+
 /* Gather the (owner, type) records of a section; cache them as type
  * `store` (the same, or ITER_TYPE_PARENT_NS) unless rank is NONE; with
  * append, add them to the client's answer. */
@@ -196,7 +213,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
                              size_t ownerlen, uint16_t type, uint16_t store,
                              int rank, const uint8_t *key, bool append)
 {
-	struct iter_set *s = calloc(1, sizeof(*s));
+	struct iter_set *s = iter_set_new();
 	struct iter_img img = { NULL, 0, 0, 0 }, proof = { NULL, 0, 0, 0 };
 	uint8_t vsec = CACHE_SEC_UNCHECKED;
 	int status = 0;
@@ -205,7 +222,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 
 	if (checked)
 		rank = iter_data_rank(&req->cls);
-	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL)
+	if (s == NULL)
 		goto done;
 	iter_set_gather(req, m, sec, owner, ownerlen, type, s);
 	if (s->n == 0)

@@ -170,6 +170,8 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 usr_ticks() { awk '{ print $14 }' "/proc/$1/stat"; }
 # CPU time on the run queue, nanoseconds (precise, unlike the ticks)
 cpu_ns() { awk '{ print $1 }' "/proc/$1/schedstat"; }
+# page faults that needed no I/O (each a fresh page zeroed, or a copy)
+minflt() { awk '{ print $10 }' "/proc/$1/stat"; }
 rss_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status"; }
 core_busy() { awk -v c="cpu$1" '$1 == c { print $2 + $3 + $4 + $7 + $8,
   $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat; }
@@ -239,7 +241,8 @@ lat_once() {
 # NAME/TYPE of COLD_PRIME asked, outside the measure); appends wall time
 # (s) to NAME.wall, upstream queries per name to NAME.up, the resolver's
 # CPU time (ms) to NAME.cpums, its RSS growth over the run (kB) to
-# NAME.rss and the growth of its peak RSS (VmHWM, kB) to NAME.hwm.
+# NAME.rss, the growth of its peak RSS (VmHWM, kB) to NAME.hwm and its
+# minor page faults to NAME.flt.
 cold_once() {
   cname=$1; cip=$2; cfile=$3; shift 3
   "$@"
@@ -255,12 +258,13 @@ cold_once() {
     n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
     sleep 0.05
   done
-  t0=$(cpu_ns "$PID"); m0=$(rss_kb "$PID" VmRSS)
+  t0=$(cpu_ns "$PID"); m0=$(rss_kb "$PID" VmRSS); f0=$(minflt "$PID")
   perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
   sleep 0.5
   t1=$(cpu_ns "$PID")
   echo $(($(rss_kb "$PID" VmRSS) - m0)) >>"$WORK/$cname.rss"
   echo $(($(rss_kb "$PID" VmHWM) - m0)) >>"$WORK/$cname.hwm"
+  echo $(($(minflt "$PID") - f0)) >>"$WORK/$cname.flt"
   stop_pid "$sniff"
   stop_pid "$PID"
   ok=$(noerror "$WORK/cold.out")

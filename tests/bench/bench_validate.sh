@@ -221,6 +221,8 @@ cold_table() {
   row "(1) cold 1,000 insecure names, wall s" ccu.wall ubu.wall
   row "(1) insecure: upstream queries per name" ccu.up ubu.up
   row "(1) insecure: resolver CPU time, ms" ccu.cpums ubu.cpums
+  row "(1) page faults during the cold run, secure" cc.flt ub.flt
+  row "(1) page faults during the cold run, insecure" ccu.flt ubu.flt
   row "(3) RSS growth over the cold run, bytes per secure name" \
     cc.rpn ub.rpn
   row "(3) RSS growth over the cold run, bytes per insecure name" \
@@ -242,7 +244,7 @@ while [ "$r" -lt "$RUNS" ]; do
   r=$((r + 1))
 done
 for n in cc ub ccu ubu; do
-  medians $n.wall $n.up $n.cpums $n.rss $n.hwm
+  medians $n.wall $n.up $n.cpums $n.rss $n.hwm $n.flt
   awk -v n=$COLD '{ printf "%.0f\n", $1 * 1024 / n }' "$WORK/$n.rss.m" \
     >"$WORK/$n.rpn.m"
   awk -v n=$COLD '{ printf "%.0f\n", $1 * 1024 / n }' "$WORK/$n.hwm.m" \
