@@ -378,6 +378,16 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 	MUST_CHECK;
 
 /**
+ * Whether a signature of siglen bytes can verify under DNSKEY k, told
+ * from the lengths alone, before the key is built (a KeyTrap set's keys
+ * of another size cost no key and no digest).
+ * @return DNSSEC_ESIGLEN (dnssec_pubkey_verify would say so) or
+ *   DNSSEC_OK (it may verify; a malformed key is left to
+ *   dnssec_pubkey_new).
+ */
+int dnssec_sig_fits(const struct dnssec_dnskey *k, size_t siglen);
+
+/**
  * How many of this thread's dnssec_pubkey_verify calls were answered by
  * its memo of verifications that succeeded (dnssec_memo.h: the same key,
  * signature and data; for tests and profiles).

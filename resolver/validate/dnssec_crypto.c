@@ -261,6 +261,63 @@ static int sig_form(const struct dnssec_pubkey *pk, const uint8_t **sig,
 	return *siglen == want ? DNSSEC_OK : DNSSEC_ESIGLEN;
 }
 
+/* Whether a signature of siglen bytes has the length of the key's
+ * signatures (sig_form's test, without ECDSA's conversion). */
+static bool sig_len_ok(const struct dnssec_pubkey *pk, size_t siglen)
+{
+	switch (pk->alg) {
+	case DNSSEC_ALG_ECDSAP256: return siglen == DNSSEC_ECDSAP256_BYTES;
+	case DNSSEC_ALG_ECDSAP384: return siglen == DNSSEC_ECDSAP384_BYTES;
+	case DNSSEC_ALG_ED25519: return siglen == DNSSEC_ED25519_SIG_BYTES;
+	case DNSSEC_ALG_ED448: return siglen == DNSSEC_ED448_SIG_BYTES;
+	default: return siglen == (size_t)EVP_PKEY_get_size(pk->pkey);
+	}
+}
+
+int dnssec_sig_fits(const struct dnssec_dnskey *k, size_t siglen)
+{
+	size_t epos = 0, elen = 0, mlen = 0, lead = 0;
+	size_t sigsize = 0;
+
+	switch (k->alg) {
+	case DNSSEC_ALG_RSASHA1:
+	case DNSSEC_ALG_RSASHA1_NSEC3:
+	case DNSSEC_ALG_RSASHA256:
+	case DNSSEC_ALG_RSASHA512:
+		if (rsa_split(k->key, k->keylen, &epos, &elen, &mlen) !=
+		    DNSSEC_OK)
+			return DNSSEC_OK; /* the key's own fault, found later
+			                   */
+		/* libcrypto's size of the key: the modulus without its
+		 * leading zero bytes */
+		while (lead < mlen && k->key[epos + elen + lead] == 0)
+			lead++;
+		return siglen == mlen - lead ? DNSSEC_OK : DNSSEC_ESIGLEN;
+	case DNSSEC_ALG_ECDSAP256:
+		sigsize = k->keylen == DNSSEC_ECDSAP256_BYTES ?
+		                  DNSSEC_ECDSAP256_BYTES :
+		                  0;
+		break;
+	case DNSSEC_ALG_ECDSAP384:
+		sigsize = k->keylen == DNSSEC_ECDSAP384_BYTES ?
+		                  DNSSEC_ECDSAP384_BYTES :
+		                  0;
+		break;
+	case DNSSEC_ALG_ED25519:
+		sigsize = k->keylen == DNSSEC_ED25519_KEY_BYTES ?
+		                  DNSSEC_ED25519_SIG_BYTES :
+		                  0;
+		break;
+	case DNSSEC_ALG_ED448:
+		sigsize = k->keylen == DNSSEC_ED448_KEY_BYTES ?
+		                  DNSSEC_ED448_SIG_BYTES :
+		                  0;
+		break;
+	default: break;
+	}
+	return sigsize == 0 || siglen == sigsize ? DNSSEC_OK : DNSSEC_ESIGLEN;
+}
+
 /* Verifications this thread answered from its memo (dnssec_memo.h). */
 static _Thread_local unsigned long verify_memo_hits;
 
@@ -308,6 +365,10 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 
 	if (pk == NULL || (sig == NULL && siglen > 0) || data == NULL)
 		return DNSSEC_EINVAL;
+	/* a length that cannot verify costs no digest of the memo (a
+	 * KeyTrap set's keys of another size, all tried) */
+	if (!sig_len_ok(pk, siglen))
+		return DNSSEC_ESIGLEN;
 	if (memo_hit(pk, sig, siglen, data, len))
 		return DNSSEC_OK;
 	rc = sig_form(pk, &sig, &siglen, der);

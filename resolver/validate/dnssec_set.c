@@ -69,6 +69,8 @@ static int verify_key(struct dnssec_work *w, const struct dnssec_dnskey *key,
 		*slen = 0;
 		return rc;
 	}
+	if ((rc = dnssec_sig_fits(key, sig->siglen)) != DNSSEC_OK)
+		return rc;
 	if (w->keys != NULL) {
 		rc = dnssec_keycache_get(w->keys, key, &pk);
 	} else {
