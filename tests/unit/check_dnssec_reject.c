@@ -295,6 +295,13 @@ START_TEST(test_reject_sig_forms)
 		                                            keys[i]),
 		                                     &k),
 		                 DNSSEC_OK);
+		/* told from the lengths alone, as the key would say */
+		ck_assert_int_eq(dnssec_sig_fits(&k, len[i]), DNSSEC_OK);
+		ck_assert_int_eq(dnssec_sig_fits(&k, len[i] - 1),
+		                 DNSSEC_ESIGLEN);
+		ck_assert_int_eq(dnssec_sig_fits(&k, len[i] + 1),
+		                 DNSSEC_ESIGLEN);
+		ck_assert_int_eq(dnssec_sig_fits(&k, 0), DNSSEC_ESIGLEN);
 		ck_assert_int_eq(dnssec_pubkey_new(&k, &pk), DNSSEC_OK);
 		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, len[i] - 1, rd,
 		                                      10),
