@@ -343,6 +343,19 @@ int dnssec_rrsig_check(const struct dnssec_rrsig *sig,
                        size_t zonelen, const struct dnssec_dnskey *key,
                        time_t now) MUST_CHECK;
 
+/**
+ * dnssec_rrsig_check in two halves, for one RRSIG tried with several
+ * keys: the checks of the RRSIG against its RRset, zone and time (the
+ * same for every key; DNSSEC_EINVAL for a NULL argument), then those of
+ * one DNSKEY against it. dnssec_rrsig_check is the first, then the
+ * second if the first passed.
+ */
+int dnssec_rrsig_check_set(const struct dnssec_rrsig *sig,
+                           const struct dnssec_rrset *set, const uint8_t *zone,
+                           size_t zonelen, time_t now) MUST_CHECK;
+int dnssec_rrsig_check_key(const struct dnssec_rrsig *sig,
+                           const struct dnssec_dnskey *key) MUST_CHECK;
+
 /* ------------------------------------------------------------------ */
 /* Signatures (OpenSSL libcrypto)                                       */
 

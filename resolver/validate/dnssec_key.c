@@ -92,9 +92,12 @@ uint16_t dnssec_key_tag(const uint8_t *rdata, size_t rdlen)
 	size_t i;
 
 	/* RFC 4034 Appendix B: even bytes are high, odd bytes low; a sum
-	 * of at most 65535 16-bit words fits in 32 bits. */
-	for (i = 0; i < rdlen; i++)
-		ac += (i & 1) ? rdata[i] : (uint32_t)rdata[i] << 8;
+	 * of at most 65535 16-bit words fits in 32 bits. Word by word (a
+	 * KeyTrap set's keys are each parsed once per signature tried). */
+	for (i = 0; i + 1 < rdlen; i += 2)
+		ac += (uint32_t)rdata[i] << 8 | rdata[i + 1];
+	if (i < rdlen)
+		ac += (uint32_t)rdata[i] << 8;
 	ac += (ac >> 16) & 0xffffu;
 	return (uint16_t)(ac & 0xffffu);
 }
