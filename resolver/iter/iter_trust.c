@@ -40,6 +40,20 @@ static bool iter_trust_get(struct iter_req *req, const uint8_t *name,
 	                 ITER_TRUST_BUF) == CACHE_OK;
 }
 
+/* The status of (name, type) in the cache without its records: no
+ * buffer, so cache_get fills ans and copies nothing (CACHE_ESPACE); a
+ * zone's DNSKEY set (a KeyTrap set: 40 keys, 10 KB) is read whole only
+ * where its keys are used (iter_val.c). */
+static bool iter_trust_peek(struct iter_req *req, const uint8_t *name,
+                            size_t len, uint16_t type,
+                            struct cache_answer *ans)
+{
+	struct cache_query q = { name, len, type, WIRE_CLASS_IN, 0 };
+	int rc = cache_get(req->env->cache, &q, req->now.wall, ans, NULL, 0);
+
+	return rc == CACHE_OK || rc == CACHE_ESPACE;
+}
+
 /* RDATA views of an RRset image read from the cache. */
 static size_t iter_trust_views(const uint8_t *img, size_t len,
                                struct dnssec_rdata *out, size_t max)
@@ -134,7 +148,7 @@ static enum iter_trust iter_trust_eval(struct iter_req *req, const uint8_t *z,
 	if (!iter_val_on(req) || anchors_insecure(an, z, zlen) ||
 	    (a = anchors_find(an, z, zlen)) == NULL)
 		return ITER_T_INSECURE;
-	if (iter_trust_get(req, z, zlen, WIRE_TYPE_DNSKEY, &ans, buf) &&
+	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans) &&
 	    ans.kind == CACHE_KIND_RRSET) {
 		if (ans.sec == CACHE_SEC_SECURE)
 			return ITER_T_SECURE;

@@ -343,6 +343,19 @@ int dnssec_rrsig_check(const struct dnssec_rrsig *sig,
                        size_t zonelen, const struct dnssec_dnskey *key,
                        time_t now) MUST_CHECK;
 
+/**
+ * dnssec_rrsig_check in two halves, for one RRSIG tried with several
+ * keys: the checks of the RRSIG against its RRset, zone and time (the
+ * same for every key; DNSSEC_EINVAL for a NULL argument), then those of
+ * one DNSKEY against it. dnssec_rrsig_check is the first, then the
+ * second if the first passed.
+ */
+int dnssec_rrsig_check_set(const struct dnssec_rrsig *sig,
+                           const struct dnssec_rrset *set, const uint8_t *zone,
+                           size_t zonelen, time_t now) MUST_CHECK;
+int dnssec_rrsig_check_key(const struct dnssec_rrsig *sig,
+                           const struct dnssec_dnskey *key) MUST_CHECK;
+
 /* ------------------------------------------------------------------ */
 /* Signatures (OpenSSL libcrypto)                                       */
 
@@ -376,6 +389,16 @@ void dnssec_pubkey_free(struct dnssec_pubkey *pk);
 int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
                          size_t siglen, const uint8_t *data, size_t len)
 	MUST_CHECK;
+
+/**
+ * Whether a signature of siglen bytes can verify under DNSKEY k, told
+ * from the lengths alone, before the key is built (a KeyTrap set's keys
+ * of another size cost no key and no digest).
+ * @return DNSSEC_ESIGLEN (dnssec_pubkey_verify would say so) or
+ *   DNSSEC_OK (it may verify; a malformed key is left to
+ *   dnssec_pubkey_new).
+ */
+int dnssec_sig_fits(const struct dnssec_dnskey *k, size_t siglen);
 
 /**
  * How many of this thread's dnssec_pubkey_verify calls were answered by

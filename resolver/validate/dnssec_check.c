@@ -70,6 +70,23 @@ static int check_key(const struct dnssec_rrsig *sig,
 	return DNSSEC_OK;
 }
 
+int dnssec_rrsig_check_set(const struct dnssec_rrsig *sig,
+                           const struct dnssec_rrset *set, const uint8_t *zone,
+                           size_t zonelen, time_t now)
+{
+	if (sig == NULL || set == NULL || set->owner == NULL || zone == NULL)
+		return DNSSEC_EINVAL;
+	return check_rrsig(sig, set, zone, zonelen, (uint32_t)now);
+}
+
+int dnssec_rrsig_check_key(const struct dnssec_rrsig *sig,
+                           const struct dnssec_dnskey *key)
+{
+	if (sig == NULL || key == NULL)
+		return DNSSEC_EINVAL;
+	return check_key(sig, key);
+}
+
 int dnssec_rrsig_check(const struct dnssec_rrsig *sig,
                        const struct dnssec_rrset *set, const uint8_t *zone,
                        size_t zonelen, const struct dnssec_dnskey *key,
@@ -77,10 +94,9 @@ int dnssec_rrsig_check(const struct dnssec_rrsig *sig,
 {
 	int rc;
 
-	if (sig == NULL || set == NULL || set->owner == NULL || zone == NULL ||
-	    key == NULL)
+	if (key == NULL)
 		return DNSSEC_EINVAL;
-	rc = check_rrsig(sig, set, zone, zonelen, (uint32_t)now);
+	rc = dnssec_rrsig_check_set(sig, set, zone, zonelen, now);
 	if (rc == DNSSEC_OK)
 		rc = check_key(sig, key);
 	return rc;

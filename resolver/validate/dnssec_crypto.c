@@ -261,6 +261,58 @@ static int sig_form(const struct dnssec_pubkey *pk, const uint8_t **sig,
 	return *siglen == want ? DNSSEC_OK : DNSSEC_ESIGLEN;
 }
 
+/* The signature and key sizes of an algorithm whose signatures have
+ * one size (ECDSA, EdDSA); 0 for RSA (the modulus's) and unknown ones. */
+static size_t fixed_sig(uint8_t alg, size_t *keybytes)
+{
+	switch (alg) {
+	case DNSSEC_ALG_ECDSAP256:
+		*keybytes = DNSSEC_ECDSAP256_BYTES;
+		return DNSSEC_ECDSAP256_BYTES;
+	case DNSSEC_ALG_ECDSAP384:
+		*keybytes = DNSSEC_ECDSAP384_BYTES;
+		return DNSSEC_ECDSAP384_BYTES;
+	case DNSSEC_ALG_ED25519:
+		*keybytes = DNSSEC_ED25519_KEY_BYTES;
+		return DNSSEC_ED25519_SIG_BYTES;
+	case DNSSEC_ALG_ED448:
+		*keybytes = DNSSEC_ED448_KEY_BYTES;
+		return DNSSEC_ED448_SIG_BYTES;
+	default: *keybytes = 0; return 0;
+	}
+}
+
+/* Whether a signature of siglen bytes has the length of the key's
+ * signatures (sig_form's test, without ECDSA's conversion). */
+static bool sig_len_ok(const struct dnssec_pubkey *pk, size_t siglen)
+{
+	size_t keybytes;
+	size_t want = fixed_sig(pk->alg, &keybytes);
+
+	if (want == 0) /* RSA: as long as the modulus */
+		want = (size_t)EVP_PKEY_get_size(pk->pkey);
+	return siglen == want;
+}
+
+int dnssec_sig_fits(const struct dnssec_dnskey *k, size_t siglen)
+{
+	size_t epos = 0, elen = 0, mlen = 0, lead = 0, keybytes;
+	size_t want = fixed_sig(k->alg, &keybytes);
+
+	if (want != 0) /* a key of the wrong size: dnssec_pubkey_new's */
+		return k->keylen != keybytes || siglen == want ?
+		               DNSSEC_OK :
+		               DNSSEC_ESIGLEN;
+	if (sig_md(k->alg) == NULL ||
+	    rsa_split(k->key, k->keylen, &epos, &elen, &mlen) != DNSSEC_OK)
+		return DNSSEC_OK; /* unknown, or the key's own fault */
+	/* libcrypto's size of an RSA key: the modulus without its leading
+	 * zero bytes */
+	while (lead < mlen && k->key[epos + elen + lead] == 0)
+		lead++;
+	return siglen == mlen - lead ? DNSSEC_OK : DNSSEC_ESIGLEN;
+}
+
 /* Verifications this thread answered from its memo (dnssec_memo.h). */
 static _Thread_local unsigned long verify_memo_hits;
 
@@ -308,6 +360,10 @@ int dnssec_pubkey_verify(const struct dnssec_pubkey *pk, const uint8_t *sig,
 
 	if (pk == NULL || (sig == NULL && siglen > 0) || data == NULL)
 		return DNSSEC_EINVAL;
+	/* a length that cannot verify costs no digest of the memo (a
+	 * KeyTrap set's keys of another size, all tried) */
+	if (!sig_len_ok(pk, siglen))
+		return DNSSEC_ESIGLEN;
 	if (memo_hit(pk, sig, siglen, data, len))
 		return DNSSEC_OK;
 	rc = sig_form(pk, &sig, &siglen, der);

@@ -69,6 +69,8 @@ static int verify_key(struct dnssec_work *w, const struct dnssec_dnskey *key,
 		*slen = 0;
 		return rc;
 	}
+	if ((rc = dnssec_sig_fits(key, sig->siglen)) != DNSSEC_OK)
+		return rc;
 	if (w->keys != NULL) {
 		rc = dnssec_keycache_get(w->keys, key, &pk);
 	} else {
@@ -92,6 +94,8 @@ struct sig_try {
 	struct dnssec_work *w;
 	uint8_t *scratch;
 	size_t cap, slen;
+	int setrc; /**< dnssec_rrsig_check_set's, once a signature */
+	bool set_checked;
 };
 
 /* Try the RRSIG with one key of its tag; DNSSEC_OK fills v. */
@@ -100,9 +104,17 @@ static int try_key(struct sig_try *t, const struct dnssec_rrsig *sig,
 {
 	struct dnssec_work *w = t->w;
 	uint32_t left;
-	int k = dnssec_rrsig_check(sig, t->set, t->zone, t->zonelen, key,
-	                           t->now);
+	int k;
 
+	/* the RRSIG's own checks once, however many keys share its tag */
+	if (!t->set_checked) {
+		t->setrc = dnssec_rrsig_check_set(sig, t->set, t->zone,
+		                                  t->zonelen, t->now);
+		t->set_checked = true;
+	}
+	k = t->setrc;
+	if (k == DNSSEC_OK)
+		k = dnssec_rrsig_check_key(sig, key);
 	if (k == DNSSEC_OK && !dnssec_alg_supported(sig->alg))
 		k = DNSSEC_EUNSUPPORTED_ALG;
 	if (k != DNSSEC_OK)
@@ -157,8 +169,10 @@ static int try_sig(struct sig_try *t, const struct dnssec_rrsig *sig,
 
 			if (!key_of(&keys[i], sig, &key))
 				continue;
-			good = base_fnv1a(key.rdata, key.rdlen, 0) ==
-			       t->w->good;
+			/* no key verified yet: no hash to compare */
+			good = t->w->good != 0 &&
+			       base_fnv1a(key.rdata, key.rdlen, 0) ==
+			               t->w->good;
 			if (good != (pass == 0))
 				continue;
 			tried++;
@@ -179,7 +193,9 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
                       time_t now, struct dnssec_work *w,
                       struct dnssec_verdict *v)
 {
-	struct sig_try t = { set, zone, zonelen, now, w, NULL, 0, 0 };
+	struct sig_try t = {
+		set, zone, zonelen, now, w, NULL, 0, 0, 0, false
+	};
 	size_t i, tried = 0;
 	int acc = DNSSEC_ENOSIG;
 	bool other = false; /* signed, but by another zone */
@@ -207,6 +223,7 @@ int dnssec_set_verify(const struct dnssec_rrset *set,
 		if (t.scratch == NULL && (t.scratch = malloc(t.cap)) == NULL)
 			return v->status = DNSSEC_ECRYPTO;
 		t.slen = 0;
+		t.set_checked = false;
 		rc = try_sig(&t, &sig, keys, nkeys, v);
 		if (rc == DNSSEC_OK || rc == DNSSEC_EBUDGET ||
 		    rc == DNSSEC_EFAILCAP) {

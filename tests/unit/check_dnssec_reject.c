@@ -295,6 +295,13 @@ START_TEST(test_reject_sig_forms)
 		                                            keys[i]),
 		                                     &k),
 		                 DNSSEC_OK);
+		/* told from the lengths alone, as the key would say */
+		ck_assert_int_eq(dnssec_sig_fits(&k, len[i]), DNSSEC_OK);
+		ck_assert_int_eq(dnssec_sig_fits(&k, len[i] - 1),
+		                 DNSSEC_ESIGLEN);
+		ck_assert_int_eq(dnssec_sig_fits(&k, len[i] + 1),
+		                 DNSSEC_ESIGLEN);
+		ck_assert_int_eq(dnssec_sig_fits(&k, 0), DNSSEC_ESIGLEN);
 		ck_assert_int_eq(dnssec_pubkey_new(&k, &pk), DNSSEC_OK);
 		ck_assert_int_eq(dnssec_pubkey_verify(pk, sig, len[i] - 1, rd,
 		                                      10),
@@ -308,6 +315,31 @@ START_TEST(test_reject_sig_forms)
 		                 DNSSEC_EBADSIG);
 		dnssec_pubkey_free(pk);
 		pk = NULL;
+	}
+}
+END_TEST
+
+/* The key tag read eight bytes at a time is the RFC 4034 Appendix B
+ * sum, byte by byte: every length to past one block of 256 words, with
+ * all bytes 0xff (the largest lane sums) and with varied ones. */
+START_TEST(test_key_tag_words)
+{
+	static uint8_t rd[2100];
+	size_t len, i;
+	int fill;
+
+	for (fill = 0; fill < 2; fill++) {
+		for (i = 0; i < sizeof rd; i++)
+			rd[i] = fill == 0 ? 0xff : (uint8_t)(i * 131u + 7u);
+		for (len = 0; len <= sizeof rd; len++) {
+			uint32_t ac = 0;
+
+			for (i = 0; i < len; i++)
+				ac += (i & 1) ? rd[i] : (uint32_t)rd[i] << 8;
+			ac += (ac >> 16) & 0xffffu;
+			ck_assert_uint_eq(dnssec_key_tag(rd, len),
+			                  ac & 0xffffu);
+		}
 	}
 }
 END_TEST
@@ -440,6 +472,7 @@ TCase *dnssec_reject_tcase(void)
 	tcase_add_test(tc, test_reject_truncated);
 	tcase_add_test(tc, test_reject_key_forms);
 	tcase_add_test(tc, test_reject_sig_forms);
+	tcase_add_test(tc, test_key_tag_words);
 	tcase_add_test(tc, test_reject_rrset_shape);
 	tcase_add_test(tc, test_canon_worst);
 	tcase_add_test(tc, test_reject_b32hex);
