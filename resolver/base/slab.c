@@ -131,9 +131,12 @@ static void slab_give_back(struct slab *s, size_t used, uint64_t now)
 
 /* Every slot is free: give pages back (slab_give_back), so light
  * traffic stays within the pages kept and a burst's pages are not held
- * after it; not again within SLAB_TRIM_GAP_MS of the last time, unless
- * this burst reached further: then the owner is told (slab_on_idle) and
- * gives them back later if the slab stays idle. */
+ * after it. With an owner's timer (slab_on_idle), the owner is told and
+ * gives them back once the slab has stayed idle: a load that goes idle
+ * between waves (a cold run waiting on one referral) keeps its pages
+ * instead of faulting them in again. Without one, not again within
+ * SLAB_TRIM_GAP_MS of the last time, unless this burst reached
+ * further. */
 static void slab_idle(struct slab *s)
 {
 	size_t used = s->slot * s->bumped;
@@ -141,13 +144,14 @@ static void slab_idle(struct slab *s)
 
 	if (used <= SLAB_KEEP_BYTES)
 		return;
-	now = clock_ms();
-	if (s->trimmed && now - s->trimmed_ms < SLAB_TRIM_GAP_MS &&
-	    used <= s->trimmed_used) {
-		if (s->idle_fn != NULL)
-			s->idle_fn(s->idle_arg);
+	if (s->idle_fn != NULL) {
+		s->idle_fn(s->idle_arg);
 		return;
 	}
+	now = clock_ms();
+	if (s->trimmed && now - s->trimmed_ms < SLAB_TRIM_GAP_MS &&
+	    used <= s->trimmed_used)
+		return;
 	slab_give_back(s, used, now);
 }
 

@@ -38,9 +38,9 @@
 #define SERVER_RCODE_BADVERS 16u
 /** EDE "Prohibited" (RFC 8914): refused by access-control. */
 #define SERVER_EDE_PROHIBITED 18u
-/** Idle time after which the slabs' pages kept past a burst are given
- *  back (slab_on_idle): longer than the gaps inside a burst, short
- *  against the time a burst's pages would otherwise be held. */
+/** Idle time after which the slabs' pages are given back
+ *  (slab_on_idle): longer than the gaps inside a burst (a wave of
+ *  resolutions waiting on one referral), short against a burst. */
 #define SERVER_SLAB_IDLE_MS 250u
 
 const char *server_strerror(int status)
@@ -511,8 +511,8 @@ static void server_slab_idle_cb(uv_timer_t *t)
 	slab_trim(&s->frame_slab);
 }
 
-/* A slab went idle but kept a burst's pages: give them back once it
- * has stayed idle SERVER_SLAB_IDLE_MS (a later idle restarts the wait;
+/* A slab went idle holding a burst's pages: give them back once it has
+ * stayed idle SERVER_SLAB_IDLE_MS (a later idle restarts the wait;
  * slab_trim does nothing if slots are held again by then). */
 static void server_slab_idle(void *arg)
 {

@@ -192,9 +192,9 @@ static void count_idle(void *arg)
 	(*(unsigned *)arg)++;
 }
 
-/* A burst ending within the second of the last give-back keeps its
- * pages and tells the owner (slab_on_idle), once per idle; slab_trim
- * gives them back when no slot is held, and does nothing while one is. */
+/* With an owner's timer (slab_on_idle), an idle slab keeps its pages
+ * and tells the owner, at each idle; slab_trim gives them back when no
+ * slot is held, and does nothing while one is. */
 START_TEST(test_idle_hook)
 {
 	struct slab s;
@@ -205,27 +205,28 @@ START_TEST(test_idle_hook)
 
 	ck_assert_int_eq(slab_init(&s, obj, 64), 0);
 	slab_on_idle(&s, count_idle, &calls);
-	for (i = 0; i < 64; i++)
-		p[i] = slab_alloc(&s);
-	for (i = 0; i < 64; i++)
-		slab_free(&s, p[i]); /* the first idle: given back at once */
-	ck_assert_uint_eq(calls, 0);
 	for (i = 0; i < 64; i++) {
 		p[i] = slab_alloc(&s);
 		memset(p[i], 0x5a, obj);
 	}
-	slab_trim(&s); /* slots held: nothing */
-	ck_assert_uint_eq(s.bumped, 64);
 	for (i = 0; i < 64; i++)
 		slab_free(&s, p[i]);
 	ck_assert_uint_eq(calls, 1);
-	ck_assert_uint_eq(s.bumped, 64); /* kept, within the second */
+	ck_assert_uint_eq(s.bumped, 64); /* kept for the owner */
+	for (i = 0; i < 64; i++)
+		p[i] = slab_alloc(&s);
+	ck_assert_uint_eq(s.bumped, 64); /* the same slots again */
+	slab_trim(&s);                   /* slots held: nothing */
+	ck_assert_uint_eq(s.bumped, 64);
+	for (i = 0; i < 64; i++)
+		slab_free(&s, p[i]);
+	ck_assert_uint_eq(calls, 2);
 	slab_trim(&s);
 	ck_assert_uint_eq(s.bumped, 0);
 	ck_assert_uint_eq(resident_past_keep(&s), 0);
 	ck_assert_ptr_eq(slab_alloc(&s), s.base);
 	slab_free(&s, s.base);
-	ck_assert_uint_eq(calls, 1); /* within the kept bytes: no call */
+	ck_assert_uint_eq(calls, 2); /* within the kept bytes: no call */
 	slab_fini(&s);
 }
 END_TEST
