@@ -115,11 +115,27 @@ void *slab_alloc(struct slab *s)
 	return malloc(s->size);
 }
 
-/* Every slot is free: give the pages beyond the first SLAB_KEEP_BYTES
+/* Give the pages of the used slots beyond the first SLAB_KEEP_BYTES
  * back to the kernel (they read as zeros when next touched), and hand
- * slots out from the start again, so light traffic stays within the
- * pages kept and a burst's pages are not held after it; not again
- * within SLAB_TRIM_GAP_MS of the last time, unless this burst reached
+ * slots out from the start again. */
+static void slab_give_back(struct slab *s, size_t used, uint64_t now)
+{
+	s->trimmed = true;
+	s->trimmed_ms = now;
+	s->trimmed_used = used;
+	(void)madvise(s->base + SLAB_KEEP_BYTES, used - SLAB_KEEP_BYTES,
+	              MADV_DONTNEED);
+	s->free_list = NULL;
+	s->bumped = 0;
+}
+
+/* Every slot is free: give pages back (slab_give_back), so light
+ * traffic stays within the pages kept and a burst's pages are not held
+ * after it. With an owner's timer (slab_on_idle), the owner is told and
+ * gives them back once the slab has stayed idle: a load that goes idle
+ * between waves (a cold run waiting on one referral) keeps its pages
+ * instead of faulting them in again. Without one, not again within
+ * SLAB_TRIM_GAP_MS of the last time, unless this burst reached
  * further. */
 static void slab_idle(struct slab *s)
 {
@@ -128,17 +144,30 @@ static void slab_idle(struct slab *s)
 
 	if (used <= SLAB_KEEP_BYTES)
 		return;
+	if (s->idle_fn != NULL) {
+		s->idle_fn(s->idle_arg);
+		return;
+	}
 	now = clock_ms();
 	if (s->trimmed && now - s->trimmed_ms < SLAB_TRIM_GAP_MS &&
 	    used <= s->trimmed_used)
 		return;
-	s->trimmed = true;
-	s->trimmed_ms = now;
-	s->trimmed_used = used;
-	(void)madvise(s->base + SLAB_KEEP_BYTES, used - SLAB_KEEP_BYTES,
-	              MADV_DONTNEED);
-	s->free_list = NULL;
-	s->bumped = 0;
+	slab_give_back(s, used, now);
+}
+
+void slab_on_idle(struct slab *s, void (*fn)(void *), void *arg)
+{
+	s->idle_fn = fn;
+	s->idle_arg = arg;
+}
+
+void slab_trim(struct slab *s)
+{
+	size_t used = s->slot * s->bumped;
+
+	if (s->base == NULL || s->in_use > 0 || used <= SLAB_KEEP_BYTES)
+		return;
+	slab_give_back(s, used, clock_ms());
 }
 
 void slab_free(struct slab *s, void *p)

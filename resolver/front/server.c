@@ -38,6 +38,10 @@
 #define SERVER_RCODE_BADVERS 16u
 /** EDE "Prohibited" (RFC 8914): refused by access-control. */
 #define SERVER_EDE_PROHIBITED 18u
+/** Idle time after which the slabs' pages are given back
+ *  (slab_on_idle): longer than the gaps inside a burst (a wave of
+ *  resolutions waiting on one referral), short against a burst. */
+#define SERVER_SLAB_IDLE_MS 250u
 
 const char *server_strerror(int status)
 {
@@ -499,6 +503,35 @@ static uint64_t server_forward_sum(const struct cfg *c)
 	return h;
 }
 
+static void server_slab_idle_cb(uv_timer_t *t)
+{
+	struct server *s = t->data;
+
+	slab_trim(&s->req_slab);
+	slab_trim(&s->frame_slab);
+}
+
+/* A slab went idle holding a burst's pages: give them back once it has
+ * stayed idle SERVER_SLAB_IDLE_MS (a later idle restarts the wait;
+ * slab_trim does nothing if slots are held again by then). */
+static void server_slab_idle(void *arg)
+{
+	struct server *s = arg;
+
+	if (s->stopping)
+		return;
+	if (!s->slab_timer_open) {
+		if (uv_timer_init(s->loop, &s->slab_timer) != 0)
+			return;
+		s->slab_timer.data = s;
+		/* the timer alone does not keep the loop running */
+		uv_unref((uv_handle_t *)&s->slab_timer);
+		s->slab_timer_open = true;
+	}
+	uv_timer_start(&s->slab_timer, server_slab_idle_cb,
+	               SERVER_SLAB_IDLE_MS, 0);
+}
+
 int server_new(struct server **out, const struct server_params *p)
 {
 	struct server *s;
@@ -533,6 +566,8 @@ int server_new(struct server **out, const struct server_params *p)
 	(void)slab_init(&s->req_slab, iter_req_size(), SERVER_RES_MAX);
 	(void)slab_init(&s->frame_slab, iter_frame_size(),
 	                SERVER_RES_MAX * SERVER_FRAMES_PER_RES);
+	slab_on_idle(&s->req_slab, server_slab_idle, s);
+	slab_on_idle(&s->frame_slab, server_slab_idle, s);
 	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
 	    (s->own_pin && curvepin_new(&s->pin) != CURVEPIN_OK) ||
@@ -578,6 +613,9 @@ void server_stop(struct server *s)
 	s->stopping = true;
 	server_dz_stop(s);
 	resolution_fail_all(s, "shutting down");
+	if (s->slab_timer_open)
+		uv_close((uv_handle_t *)&s->slab_timer, NULL);
+	s->slab_timer_open = false;
 	for (i = 0; i < s->nudp; i++)
 		udpio_close(&s->udp[i].io);
 	server_tcp_stop(s);

@@ -149,6 +149,9 @@ struct server {
 	                                  first (dump_requestlist) */
 	struct slab req_slab;        /**< iterator requests and */
 	struct slab frame_slab;      /**< frames (slab.h: why) */
+	uv_timer_t slab_timer;       /**< gives their pages back once
+	                                  idle (server.c) */
+	bool slab_timer_open;
 	struct server_udp udp[CFG_MAX_LISTEN];
 	size_t nudp;
 	struct server_tcpl tcpl[CFG_MAX_LISTEN];

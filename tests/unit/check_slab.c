@@ -135,6 +135,19 @@ START_TEST(test_fini_held)
 }
 END_TEST
 
+/* Pages resident (mincore) among the 64 past the first 128 KiB. */
+static size_t resident_past_keep(const struct slab *s)
+{
+	unsigned char vec[64];
+	const size_t keep = (size_t)128 << 10, pg = 4096;
+	size_t i, n = 0;
+
+	ck_assert_int_eq(mincore(s->base + keep, sizeof vec * pg, vec), 0);
+	for (i = 0; i < sizeof vec; i++)
+		n += vec[i] & 1;
+	return n;
+}
+
 /* When the last held slot comes back, the pages past the first 128 KiB
  * go back to the kernel (mincore: not resident; they read as zeros when
  * handed out again), and slots are handed out from the start again;
@@ -143,9 +156,8 @@ START_TEST(test_idle_trim)
 {
 	struct slab s;
 	uint8_t *p[64], *q = NULL;
-	unsigned char vec[64];
-	const size_t obj = 8192, keep = (size_t)128 << 10, pg = 4096;
-	size_t i, resident = 0;
+	const size_t obj = 8192, keep = (size_t)128 << 10;
+	size_t i;
 
 	ck_assert_int_eq(slab_init(&s, obj, 64), 0);
 	for (i = 0; i < 64; i++) {
@@ -158,10 +170,7 @@ START_TEST(test_idle_trim)
 	slab_free(&s, p[63]);
 	ck_assert_uint_eq(s.in_use, 0);
 	ck_assert_uint_eq(s.bumped, 0);
-	ck_assert_int_eq(mincore(s.base + keep, sizeof vec * pg, vec), 0);
-	for (i = 0; i < sizeof vec; i++)
-		resident += vec[i] & 1;
-	ck_assert_uint_eq(resident, 0);
+	ck_assert_uint_eq(resident_past_keep(&s), 0);
 	ck_assert_ptr_eq(slab_alloc(&s), s.base);
 	for (i = 1; i * obj < keep + obj; i++)
 		q = slab_alloc(&s);
@@ -178,6 +187,50 @@ START_TEST(test_idle_trim)
 }
 END_TEST
 
+static void count_idle(void *arg)
+{
+	(*(unsigned *)arg)++;
+}
+
+/* With an owner's timer (slab_on_idle), an idle slab keeps its pages
+ * and tells the owner, at each idle; slab_trim gives them back when no
+ * slot is held, and does nothing while one is. */
+START_TEST(test_idle_hook)
+{
+	struct slab s;
+	uint8_t *p[64];
+	const size_t obj = 8192;
+	size_t i;
+	unsigned calls = 0;
+
+	ck_assert_int_eq(slab_init(&s, obj, 64), 0);
+	slab_on_idle(&s, count_idle, &calls);
+	for (i = 0; i < 64; i++) {
+		p[i] = slab_alloc(&s);
+		memset(p[i], 0x5a, obj);
+	}
+	for (i = 0; i < 64; i++)
+		slab_free(&s, p[i]);
+	ck_assert_uint_eq(calls, 1);
+	ck_assert_uint_eq(s.bumped, 64); /* kept for the owner */
+	for (i = 0; i < 64; i++)
+		p[i] = slab_alloc(&s);
+	ck_assert_uint_eq(s.bumped, 64); /* the same slots again */
+	slab_trim(&s);                   /* slots held: nothing */
+	ck_assert_uint_eq(s.bumped, 64);
+	for (i = 0; i < 64; i++)
+		slab_free(&s, p[i]);
+	ck_assert_uint_eq(calls, 2);
+	slab_trim(&s);
+	ck_assert_uint_eq(s.bumped, 0);
+	ck_assert_uint_eq(resident_past_keep(&s), 0);
+	ck_assert_ptr_eq(slab_alloc(&s), s.base);
+	slab_free(&s, s.base);
+	ck_assert_uint_eq(calls, 2); /* within the kept bytes: no call */
+	slab_fini(&s);
+}
+END_TEST
+
 static Suite *slab_suite(void)
 {
 	Suite *su = suite_create("slab");
@@ -189,6 +242,7 @@ static Suite *slab_suite(void)
 	tcase_add_test(tc, test_refused);
 	tcase_add_test(tc, test_fini_held);
 	tcase_add_test(tc, test_idle_trim);
+	tcase_add_test(tc, test_idle_hook);
 	suite_add_tcase(su, tc);
 	return su;
 }
