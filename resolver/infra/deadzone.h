@@ -117,6 +117,20 @@ enum deadzone_verdict deadzone_check(struct deadzone *dz, uint64_t key,
                                      uint16_t *ede);
 
 /**
+ * A worker's timer for a zone (RFC 9520: probed when its back-off ends,
+ * not when a client asks next). DEADZONE_PROBE: the back-off is over and
+ * no probe is out: the caller probes now and holds the key hold_ms (as a
+ * DEADZONE_PROBE of deadzone_check). DEADZONE_FAIL: *left_ms of back-off
+ * left (0: another probe is out). DEADZONE_ASK: no timer is wanted (the
+ * entry is gone or holds no back-off, or idle_max timer probes went out
+ * in a row with no client question between: deadzone_check resets
+ * that count).
+ */
+enum deadzone_verdict deadzone_due(struct deadzone *dz, uint64_t key,
+                                   uint64_t now_ms, uint32_t hold_ms,
+                                   unsigned idle_max, uint64_t *left_ms);
+
+/**
  * A resolution found every server of a zone silent and waits on for late
  * answers: others fail at once meanwhile (up to hold_ms), without a
  * back-off yet. Creates the entry (with the name) when there is none.
