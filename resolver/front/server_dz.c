@@ -9,6 +9,12 @@
  * client (server_probe) that holds the zone (iter_env.dz_probe_key):
  * its answer ends the back-off, its failure doubles it. One probe per
  * zone, at most SERVER_DZ_PROBES_MAX queued and running per worker.
+ * Before that, the worker that saw a zone fail (iter_env.dz_failed)
+ * keeps a timer for the back-off's end (SERVER_DZ_ARMS_MAX zones) and
+ * probes ZONE SOA then, no client asking: a zone that came back is
+ * cleared before the next client; a failed probe sets the next timer,
+ * and SERVER_DZ_IDLE_MAX probes in a row with no client question
+ * between end it (deadzone_due).
  */
 #include "server_int.h"
 

@@ -13,7 +13,7 @@
  *   after it, the first resolution that reaches the zone is let through
  *   (DEADZONE_PROBE; a worker hands it to a background probe, which
  *   deadzone_extend keeps holding) and the others still fail at once
- *   while it runs
+ *   while it runs; a worker's timer may probe it first (deadzone_due)
  *   (RFC 9520 section 3.2: no query while the failure is cached; one
  *   probe, not a burst, when it expires). Any answer from one of the
  *   zone's servers ends it all (deadzone_alive);
