@@ -101,6 +101,24 @@ struct server_dzrun {
 	uint64_t key; /**< deadzone_key of the zone; 0: a free slot */
 };
 
+/** Dead zones whose back-off end a worker's timer waits for, to probe
+ *  them then with no client (server_dz.c); beyond, a later question
+ *  probes the zone. */
+#define SERVER_DZ_ARMS_MAX 8
+/** Timer probes of a zone in a row with no client question between,
+ *  after which the timer forgets it. */
+#define SERVER_DZ_IDLE_MAX 3u
+/** How long a timer probe holds its zone until it reaches it (then it
+ *  holds it for its own time limit: deadzone_extend). */
+#define SERVER_DZ_HOLD_MS 10000u
+
+/** A dead zone a worker's timer waits for, with the question it kept
+ *  (the last one into the zone). */
+struct server_dzarm {
+	struct server_dzq q; /**< q.key 0: a free slot */
+	uint64_t at_ms;      /**< when the back-off ends (clock_ms) */
+};
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -139,6 +157,9 @@ struct server {
 	uint64_t dz_probe_next; /**< the key of the probe starting now
 	                             (server_iter_deadzone) */
 	struct server_dzq dz_q[SERVER_DZ_PROBES_MAX];
+	uv_timer_t dz_arm_timer; /**< the next back-off end of dz_arm */
+	bool dz_arm_open;
+	struct server_dzarm dz_arm[SERVER_DZ_ARMS_MAX];
 	struct stats st;
 	server_stats_more_fn *stats_more; /**< other workers' counters */
 	void *stats_more_arg;

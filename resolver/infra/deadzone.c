@@ -22,6 +22,7 @@ struct deadzone_slot {
 	uint16_t type;
 	uint16_t ede;
 	uint8_t fails;
+	uint8_t idle; /**< timer probes since a client's question */
 	bool used;
 	uint8_t len;
 	uint8_t name[DEADZONE_NAME_MAX];
@@ -157,6 +158,8 @@ enum deadzone_verdict deadzone_check(struct deadzone *dz, uint64_t key,
 		return DEADZONE_ASK;
 	pthread_mutex_lock(&dz->mu);
 	s = slot_find(dz, key, now_ms);
+	if (s != NULL)
+		s->idle = 0; /* a client asked */
 	if (s != NULL && (s->until_ms > now_ms || s->hold_ms > now_ms)) {
 		v = DEADZONE_FAIL;
 		if (ede != NULL)
@@ -167,6 +170,33 @@ enum deadzone_verdict deadzone_check(struct deadzone *dz, uint64_t key,
 		v = DEADZONE_PROBE;
 		if (ede != NULL)
 			*ede = s->ede;
+	}
+	pthread_mutex_unlock(&dz->mu);
+	return v;
+}
+
+enum deadzone_verdict deadzone_due(struct deadzone *dz, uint64_t key,
+                                   uint64_t now_ms, uint32_t hold_ms,
+                                   unsigned idle_max, uint64_t *left_ms)
+{
+	enum deadzone_verdict v = DEADZONE_ASK;
+	struct deadzone_slot *s;
+
+	*left_ms = 0;
+	if (dz == NULL || !deadzone_busy(dz))
+		return DEADZONE_ASK;
+	pthread_mutex_lock(&dz->mu);
+	s = slot_find(dz, key, now_ms);
+	if (s == NULL || s->until_ms == 0) {
+		v = DEADZONE_ASK;
+	} else if (s->until_ms > now_ms || s->hold_ms > now_ms) {
+		v = DEADZONE_FAIL;
+		if (s->until_ms > now_ms)
+			*left_ms = s->until_ms - now_ms;
+	} else if (s->idle < idle_max) {
+		s->idle++;
+		s->hold_ms = now_ms + hold_ms;
+		v = DEADZONE_PROBE;
 	}
 	pthread_mutex_unlock(&dz->mu);
 	return v;

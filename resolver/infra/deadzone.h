@@ -13,7 +13,7 @@
  *   after it, the first resolution that reaches the zone is let through
  *   (DEADZONE_PROBE; a worker hands it to a background probe, which
  *   deadzone_extend keeps holding) and the others still fail at once
- *   while it runs
+ *   while it runs; a worker's timer may probe it first (deadzone_due)
  *   (RFC 9520 section 3.2: no query while the failure is cached; one
  *   probe, not a burst, when it expires). Any answer from one of the
  *   zone's servers ends it all (deadzone_alive);
@@ -115,6 +115,20 @@ uint64_t deadzone_key(const uint8_t *name, size_t len, uint16_t type);
 enum deadzone_verdict deadzone_check(struct deadzone *dz, uint64_t key,
                                      uint64_t now_ms, uint32_t hold_ms,
                                      uint16_t *ede);
+
+/**
+ * A worker's timer for a zone (RFC 9520: probed when its back-off ends,
+ * not when a client asks next). DEADZONE_PROBE: the back-off is over and
+ * no probe is out: the caller probes now and holds the key hold_ms (as a
+ * DEADZONE_PROBE of deadzone_check). DEADZONE_FAIL: *left_ms of back-off
+ * left (0: another probe is out). DEADZONE_ASK: no timer is wanted (the
+ * entry is gone or holds no back-off, or idle_max timer probes went out
+ * in a row with no client question between: deadzone_check resets
+ * that count).
+ */
+enum deadzone_verdict deadzone_due(struct deadzone *dz, uint64_t key,
+                                   uint64_t now_ms, uint32_t hold_ms,
+                                   unsigned idle_max, uint64_t *left_ms);
 
 /**
  * A resolution found every server of a zone silent and waits on for late

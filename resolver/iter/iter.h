@@ -170,6 +170,12 @@ struct iter_env {
 	bool (*dz_probe)(void *arg, uint64_t key, const uint8_t *qname,
 	                 size_t len, uint16_t qtype);
 	void *dz_probe_arg;
+	/** NULL, or told (with dz_probe_arg) that a zone failed (key;
+	 *  zone, len: its wire name): its back-off starts now, and the
+	 *  worker probes it (ZONE SOA) when the back-off ends, with no
+	 *  client (RFC 9520). */
+	void (*dz_failed)(void *arg, uint64_t key, const uint8_t *zone,
+	                  size_t len);
 	uint64_t dz_probe_key; /**< this request is the background probe of
 	                            that zone (deadzone_key; 0: none) */
 };

@@ -158,6 +158,32 @@ static bool iter_dz_background(struct iter_req *req, struct iter_frame *f,
 	return true;
 }
 
+/* Tell the worker that a zone failed (iter_env.dz_failed), with the
+ * name of the zone of a frame that asked it (none: not told). */
+static void iter_dz_failed(struct iter_req *req, uint64_t key)
+{
+	const struct iter_frame *f;
+	size_t i;
+
+	for (i = 0; req->env->dz_failed != NULL && i <= req->depth &&
+	            i <= ITER_MAX_DEPTH;
+	     i++) {
+		f = req->frame[i];
+		if (f == NULL || f->zone.len == 0 ||
+		    iter_dz_zone_key(f) != key)
+			continue;
+		if (f->zone.fwd != 0)
+			req->env->dz_failed(req->env->dz_probe_arg, key,
+			                    f->zone.name + f->zone.len -
+			                            f->zone.fwd,
+			                    f->zone.fwd);
+		else
+			req->env->dz_failed(req->env->dz_probe_arg, key,
+			                    f->zone.name, f->zone.len);
+		return;
+	}
+}
+
 bool iter_dz_blocked(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
@@ -295,6 +321,7 @@ static void iter_dz_record(struct iter_req *req, struct iter_dz_watch *w,
 	else if (!deadzone_refail(req->env->deadzone, w->key, ede,
 	                          req->now.mono_ms))
 		return;
+	iter_dz_failed(req, w->key);
 	w->claimed = false;
 	w->heard = true; /* recorded once */
 	if (req->dz_ede == 0 || ede == DEADZONE_EDE_NO_REACH) {

@@ -129,8 +129,8 @@ static const struct stats_field stats_fields[] = {
 	        "questions failed at once: their own resolution failed "
 	        "within the last second (RFC 9520)"),
 	STATS_F("upstream.zone_probe", upstream_zone_probe,
-	        "background probes of a zone whose back-off ended (no client "
-	        "waits on them; RFC 9520)"),
+	        "background probes of a zone whose back-off ended, by a timer "
+	        "at its end or the next question (no client waits; RFC 9520)"),
 	STATS_F("curve.queries", curve_queries, "DNSCurve queries sent"),
 	STATS_F("curve.queries.streamlined", curve_streamlined,
 	        "DNSCurve queries in the streamlined format"),

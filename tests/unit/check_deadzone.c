@@ -104,6 +104,55 @@ START_TEST(test_probe_extend)
 }
 END_TEST
 
+/* A worker's timer (deadzone_due): waits while the back-off runs,
+ * probes once at its end (holding the zone), stops after idle_max probes
+ * with no client question between (deadzone_check resets the count),
+ * and wants nothing once an answer ended the zone. */
+START_TEST(test_timer_due)
+{
+	uint8_t z[32];
+	size_t len = zonename(5, z);
+	uint64_t k = deadzone_key(z, len, 0), t = T0, left = 7;
+	unsigned i;
+
+	ck_assert_int_eq(deadzone_due(dz, k, t, HOLD, 2, &left), DEADZONE_ASK);
+	ck_assert_uint_eq(left, 0);
+	(void)deadzone_fail(dz, k, z, len, 0, DEADZONE_EDE_NO_REACH, t);
+	ck_assert_int_eq(deadzone_due(dz, k, t + 400, HOLD, 2, &left),
+	                 DEADZONE_FAIL);
+	ck_assert_uint_eq(left, DEADZONE_BACKOFF_MIN_MS - 400);
+	for (i = 0; i < 2; i++) {
+		t += 10 * DEADZONE_BACKOFF_MAX_MS / 8;
+		ck_assert_int_eq(deadzone_due(dz, k, t, HOLD, 2, &left),
+		                 DEADZONE_PROBE);
+		/* the probe is out: clients fail, another timer waits */
+		ck_assert_int_eq(at(k, t + 1), DEADZONE_FAIL);
+		ck_assert_int_eq(deadzone_due(dz, k, t + 2, HOLD, 2, &left),
+		                 DEADZONE_FAIL);
+		ck_assert_uint_eq(left, 0);
+		ck_assert(deadzone_refail(dz, k, DEADZONE_EDE_NO_REACH,
+		                          t + 3));
+	}
+	/* a client asked after each probe (at above): still probed */
+	t += 10 * DEADZONE_BACKOFF_MAX_MS / 8;
+	ck_assert_int_eq(deadzone_due(dz, k, t, HOLD, 2, &left),
+	                 DEADZONE_PROBE);
+	ck_assert(deadzone_refail(dz, k, DEADZONE_EDE_NO_REACH, t + 3));
+	t += 10 * DEADZONE_BACKOFF_MAX_MS / 8;
+	ck_assert_int_eq(deadzone_due(dz, k, t, HOLD, 2, &left),
+	                 DEADZONE_PROBE);
+	ck_assert(deadzone_refail(dz, k, DEADZONE_EDE_NO_REACH, t + 3));
+	/* two probes in a row with no client: the timer stops */
+	t += 10 * DEADZONE_BACKOFF_MAX_MS / 8;
+	ck_assert_int_eq(deadzone_due(dz, k, t, HOLD, 2, &left), DEADZONE_ASK);
+	/* a client's question still probes it (and counts) */
+	ck_assert_int_eq(at(k, t), DEADZONE_PROBE);
+	deadzone_alive(dz, k);
+	ck_assert_int_eq(deadzone_due(dz, k, t + 1, HOLD, 2, &left),
+	                 DEADZONE_ASK);
+}
+END_TEST
+
 START_TEST(test_alive_resets)
 {
 	uint8_t z[32];
@@ -261,6 +310,7 @@ static Suite *deadzone_suite(void)
 	tcase_add_test(tc, test_backoff_doubles);
 	tcase_add_test(tc, test_alive_resets);
 	tcase_add_test(tc, test_probe_extend);
+	tcase_add_test(tc, test_timer_due);
 	tcase_add_test(tc, test_neterr_short);
 	tcase_add_test(tc, test_hold_and_question);
 	suite_add_tcase(s, tc);

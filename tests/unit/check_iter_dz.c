@@ -251,6 +251,55 @@ START_TEST(test_background_probe_clears)
 }
 END_TEST
 
+/* The zones told to the worker's timer (iter_env.dz_failed). */
+static struct {
+	unsigned calls;
+	uint64_t key;
+	uint8_t name[WIRE_NAME_MAX];
+	size_t len;
+} nt;
+
+static void failed(void *arg, uint64_t key, const uint8_t *zone, size_t len)
+{
+	(void)arg;
+	nt.calls++;
+	nt.key = key;
+	memcpy(nt.name, zone, len);
+	nt.len = len;
+}
+
+/* The worker hears of a zone's failure, with its name (to probe it on a
+ * timer when the back-off ends), not of the questions that fail at
+ * once during the back-off; a failed probe tells it again. */
+START_TEST(test_failed_for_timer)
+{
+	uint8_t want[WIRE_NAME_MAX];
+	size_t wl = net_wire("zone.example.", want);
+
+	memset(&nt, 0, sizeof nt);
+	N.env.dz_failed = failed;
+	zone_servers(FAKE_SILENT);
+	servfail_ede(net_resolve("www.zone.example.", WIRE_TYPE_A),
+	             DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(nt.calls, 1);
+	ck_assert_uint_eq(nt.key, zone_key());
+	ck_assert_uint_eq(nt.len, wl);
+	ck_assert_mem_eq(nt.name, want, wl);
+	fails_at_once("mail.zone.example.", DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(nt.calls, 1);
+	/* the timer's probe (as deadzone_due lets it) fails: told again */
+	N.now.mono_ms += DEADZONE_BACKOFF_MIN_MS;
+	ck_assert_int_eq(deadzone_check(dz, nt.key, N.now.mono_ms, 5000, NULL),
+	                 DEADZONE_PROBE);
+	N.env.dz_probe_key = nt.key;
+	servfail_ede(net_resolve("zone.example.", WIRE_TYPE_SOA),
+	             DEADZONE_EDE_NO_REACH);
+	ck_assert_uint_eq(nt.calls, 2);
+	N.env.dz_probe_key = 0;
+	N.env.dz_failed = NULL;
+}
+END_TEST
+
 Suite *iter_dz_suite(void)
 {
 	Suite *s = suite_create("iter-deadzone");
@@ -262,6 +311,7 @@ Suite *iter_dz_suite(void)
 	tcase_add_test(tc, test_answer_ends_backoff);
 	tcase_add_test(tc, test_background_probe_fails);
 	tcase_add_test(tc, test_background_probe_clears);
+	tcase_add_test(tc, test_failed_for_timer);
 	suite_add_tcase(s, tc);
 	return s;
 }
