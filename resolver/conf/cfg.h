@@ -284,10 +284,16 @@ struct cfg {
 	bool dnssec; /**< validate at all (default yes) */
 	/** trust-anchor-file: zone files of DS/DNSKEY records */
 	char trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
+	/** "FILE:LINE" of each trust-anchor-file line, for the loader's
+	 *  messages (start, reload, curvecache -t) */
+	char trust_anchor_file_at[CFG_MAX_TRUST_FILES][CFG_TRUST_AT_BYTES];
 	size_t n_trust_anchor_file;
 	/** auto-trust-anchor-file: RFC 5011 kept anchors, one zone each
 	 *  (resolver/daemon/autotrust_run.h) */
 	char auto_trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
+	/** "FILE:LINE" of each auto-trust-anchor-file line */
+	char auto_trust_anchor_file_at[CFG_MAX_TRUST_FILES]
+				      [CFG_TRUST_AT_BYTES];
 	size_t n_auto_trust_anchor_file;
 	/** trust-anchor: one record each, unquoted; checked when loaded */
 	char trust_anchor[CFG_MAX_TRUST_ANCHORS][CFG_TRUST_ANCHOR_BYTES];

@@ -297,21 +297,28 @@ static int readable_as(const char *opt, const char *file, const char *user,
 	return -1;
 }
 
-/* The trust-anchor files a reload reads (trust.h). */
+/* The trust-anchor files a reload reads (trust.h), each named with the
+ * FILE:LINE of its option. */
 static int trust_files_readable(const struct cfg *c, const char *user,
                                 char *err, size_t errlen)
 {
+	char opt[CFG_TRUST_AT_BYTES + 32];
 	size_t i;
 
-	for (i = 0; i < c->n_trust_anchor_file; i++)
-		if (readable_as("trust-anchor-file", c->trust_anchor_file[i],
-		                user, err, errlen) != 0)
-			return -1;
-	for (i = 0; i < c->n_auto_trust_anchor_file; i++)
-		if (readable_as("auto-trust-anchor-file",
-		                c->auto_trust_anchor_file[i], user, err,
+	for (i = 0; i < c->n_trust_anchor_file; i++) {
+		snprintf(opt, sizeof opt, "%s: trust-anchor-file",
+		         c->trust_anchor_file_at[i]);
+		if (readable_as(opt, c->trust_anchor_file[i], user, err,
 		                errlen) != 0)
 			return -1;
+	}
+	for (i = 0; i < c->n_auto_trust_anchor_file; i++) {
+		snprintf(opt, sizeof opt, "%s: auto-trust-anchor-file",
+		         c->auto_trust_anchor_file_at[i]);
+		if (readable_as(opt, c->auto_trust_anchor_file[i], user, err,
+		                errlen) != 0)
+			return -1;
+	}
 	return 0;
 }
 
