@@ -470,6 +470,7 @@ static void log_start(const struct main_ctx *m)
 	         m->hints.used, (long)getpid());
 	main_log_hints_note(m);
 	trust_anchors_log(&m->anchors_used);
+	ops_notes_log(&m->cfg);
 }
 
 /* After the privilege drop: every file a reload reads must be readable

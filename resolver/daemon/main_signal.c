@@ -181,6 +181,7 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	         m->hints.used);
 	main_log_hints_note(m);
 	trust_anchors_log(&m->anchors_used);
+	ops_notes_log(&m->cfg);
 	return 0;
 }
 

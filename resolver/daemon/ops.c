@@ -27,6 +27,9 @@
 #include "trust.h"
 #include "store/persist.h"
 
+/** What a config note says before its reason (cfg.h: notes). */
+#define OPS_IGNORED "ignored ("
+
 /** Bytes of the reason curve_client_load_why gives. */
 #define OPS_WHY_BYTES 512
 
@@ -276,6 +279,57 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
 
 /* ------------------------------------------------------------------ */
 /* Files a reload reads, the check of -t, the pidfile                  */
+
+/* One note, "FILE:LINE: OPTION: ignored (WHY)" (cfg.h: notes), as a
+ * structured line: the line number is the first ":DIGITS: " (a file
+ * name may hold colons, rarely digits after one). */
+static void note_log(const char *s, size_t n)
+{
+	const char *p, *end = s + n, *key, *why, *note;
+	char *num_end = NULL;
+	unsigned long line = 0;
+
+	for (p = s; p < end && (p = memchr(p, ':', (size_t)(end - p))); p++) {
+		line = strtoul(p + 1, &num_end, 10);
+		if (p[1] >= '0' && p[1] <= '9' && num_end + 1 < end &&
+		    num_end[0] == ':' && num_end[1] == ' ')
+			break;
+	}
+	if (p == NULL || p >= end) {
+		log_info("config_note", "note=%.*s", (int)n, s);
+		return;
+	}
+	key = num_end + 2;
+	why = memchr(key, ':', (size_t)(end - key));
+	if (why == NULL)
+		why = end;
+	note = why < end ? why + 2 : end;
+	/* "ignored (WHY)": the WHY */
+	if ((size_t)(end - note) > sizeof OPS_IGNORED &&
+	    memcmp(note, OPS_IGNORED, sizeof OPS_IGNORED - 1) == 0 &&
+	    end[-1] == ')') {
+		note += sizeof OPS_IGNORED - 1;
+		end--;
+	}
+	log_info("config_note", "file=%.*s line=%lu option=%.*s note=%.*s",
+	         (int)(p - s), s, line, (int)(why - key), key,
+	         (int)(end - note), note);
+}
+
+void ops_notes_log(const struct cfg *c)
+{
+	const char *s = c->notes, *nl;
+
+	for (; *s != '\0'; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (nl == NULL)
+			nl = s + strlen(s);
+		if (nl > s)
+			note_log(s, (size_t)(nl - s));
+		if (*nl == '\0')
+			break;
+	}
+}
 
 /* A file a reload reads, opened as the run user: 0, or -1 naming it. */
 static int readable_as(const char *opt, const char *file, const char *user,
