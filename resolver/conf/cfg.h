@@ -256,14 +256,16 @@ struct cfg {
 	bool curve_pin;                    /**< refuse key-less referrals for
 	                                        zones seen with keys */
 	char curve_key_file[CFG_MAX_PATH]; /**< empty: fresh key per start */
-	uint32_t curve_key_rotate_s;       /**< client key rotation period in
-	                                        seconds; 0 = never */
-	char cache_file[CFG_MAX_PATH];     /**< saved at exit, loaded at start;
-	                                        empty: none */
-	bool log_queries;            /**< one log line per client query */
-	bool serve_stale;            /**< RFC 8767, on failures */
-	uint32_t serve_stale_window; /**< seconds past expiry */
-	bool prefetch;               /**< refresh in the last 10 % */
+	/** "FILE:LINE" of the curve-key-file line, for its messages */
+	char curve_key_file_at[CFG_TRUST_AT_BYTES];
+	uint32_t curve_key_rotate_s;   /**< client key rotation period in
+	                                    seconds; 0 = never */
+	char cache_file[CFG_MAX_PATH]; /**< saved at exit, loaded at start;
+	                                    empty: none */
+	bool log_queries;              /**< one log line per client query */
+	bool serve_stale;              /**< RFC 8767, on failures */
+	uint32_t serve_stale_window;   /**< seconds past expiry */
+	bool prefetch;                 /**< refresh in the last 10 % */
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */

@@ -152,6 +152,10 @@ int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap)
 	if (strcmp(opt, "root-hints") == 0)
 		snprintf(x->c->root_hints_at, sizeof x->c->root_hints_at,
 		         "%.*s:%zu", CFG_MAX_PATH - 1, x->file, x->line);
+	if (strcmp(opt, "curve-key-file") == 0)
+		snprintf(x->c->curve_key_file_at,
+		         sizeof x->c->curve_key_file_at, "%.*s:%zu",
+		         CFG_MAX_PATH - 1, x->file, x->line);
 	if (dst[0] != '/' &&
 	    path_in(opt, path_abs, sizeof path_abs / sizeof path_abs[0]))
 		return cfg_why(x, "%s must be an absolute path, not \"%.60s\"",

@@ -89,6 +89,18 @@ static void key_id(const struct curve_client *cl, char *out, size_t cap)
 	sodium_bin2hex(out, cap, pk, OPS_KEY_ID_BYTES);
 }
 
+/* A curve-key-file problem (err) under the FILE:LINE of its option. */
+static int key_failed(const struct cfg *c, char *err, size_t errlen)
+{
+	char why[CFG_ERR_BYTES];
+
+	if (c->curve_key_file[0] == '\0' || c->curve_key_file_at[0] == '\0')
+		return -1;
+	snprintf(why, sizeof why, "%s", err);
+	snprintf(err, errlen, "%s: %s", c->curve_key_file_at, why);
+	return -1;
+}
+
 int ops_curve_open(const struct cfg *c, struct curve_client **out, char *err,
                    size_t errlen)
 {
@@ -97,19 +109,19 @@ int ops_curve_open(const struct cfg *c, struct curve_client **out, char *err,
 	int rc;
 
 	if (kf[0] != '\0' && check_key_file(kf, err, errlen) != 0)
-		return -1;
+		return key_failed(c, err, errlen);
 	if (kf[0] != '\0')
 		rc = curve_client_load_why(out, 0, kf, why, sizeof why);
 	else
 		rc = curve_client_new(out, 0);
 	if (rc != CURVE_OK && why[0] != '\0') {
 		snprintf(err, errlen, "DNSCurve client key: %s", why);
-		return -1;
+		return key_failed(c, err, errlen);
 	}
 	if (rc != CURVE_OK) {
 		snprintf(err, errlen, "DNSCurve client key%s%s: %s",
 		         kf[0] ? " " : "", kf, curve_strerror(rc));
-		return -1;
+		return key_failed(c, err, errlen);
 	}
 	key_id(*out, id, sizeof id);
 	log_info("curve_key", "source=%s key_id=%s rotate=%" PRIu32 "s",
@@ -448,7 +460,9 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 	if (localzone_build(c->local, &lz, err, errlen) != LOCALZONE_OK)
 		return -1;
 	localzone_free(lz);
-	return check_key_file_only(c->curve_key_file, err, errlen);
+	if (check_key_file_only(c->curve_key_file, err, errlen) != 0)
+		return key_failed(c, err, errlen);
+	return 0;
 }
 
 int ops_pidfile_write(const char *path, char *err, size_t errlen)

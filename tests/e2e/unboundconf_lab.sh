@@ -30,7 +30,7 @@
 #   pi-hole.conf of Pi-hole's unbound guide (port 5335): -t exits 0 with
 #   its notes, it runs and answers on port 5335, the control-interface
 #   path is the control socket; Debian's root.key missing: -t names the
-#   snippet's FILE:LINE;
+#   snippet's FILE:LINE, and a bad curve-key-file (relative) its own;
 # - an unbalanced quote: -t exits 1 naming FILE:LINE.
 
 set -u
@@ -442,6 +442,18 @@ if ! "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb2.out" 2>&1 &&
   ok "$t: a missing auto-trust-anchor-file: -t names its FILE:LINE"
 else
   bad "$t: missing root.key named with FILE:LINE" "not so" "$WORK/deb2.out"
+fi
+# a key file (curve-key-file, relative) that is bad: its FILE:LINE too
+cp "$CONFDIR/root.key" "$DEB/var/lib/unbound/root.key"
+printf 'server:\n  curve-key-file: "my.key"\n' >"$DEB/unbound.conf.d/zz-key.conf"
+printf 'x' >"$DEB/unbound.conf.d/my.key"
+chmod 644 "$DEB/unbound.conf.d/my.key"
+if ! "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb3.out" 2>&1 &&
+  grep -q "^$DEB/unbound.conf.d/zz-key.conf:2: curve-key-file $DEB/unbound.conf.d/my.key: mode 0644" \
+    "$WORK/deb3.out"; then
+  ok "$t: a bad curve-key-file (relative): -t names its FILE:LINE"
+else
+  bad "$t: bad curve-key-file named with FILE:LINE" "not so" "$WORK/deb3.out"
 fi
 
 # ---- an unbalanced quote ----

@@ -1190,6 +1190,8 @@ START_TEST(test_relative_paths)
 	ck_assert_str_eq(c.pidfile, want);
 	snprintf(want, sizeof want, "%s/sub/key", incdir);
 	ck_assert_str_eq(c.curve_key_file, want);
+	snprintf(want, sizeof want, "%s/sub/z.conf:6", incdir);
+	ck_assert_str_eq(c.curve_key_file_at, want);
 	snprintf(want, sizeof want, "%s/sub/ctl", incdir);
 	ck_assert_str_eq(c.control_socket, want);
 	put("bad.conf", "\n\nblock-file: gone\n");
