@@ -272,6 +272,9 @@ struct cfg {
 	size_t n_stub;
 	char local_data_file[CFG_MAX_PATH]; /**< hosts-like; empty: none */
 	char block_file[CFG_MAX_PATH];      /**< names to block; empty: none */
+	/** "FILE:LINE" of the local-data-file and block-file lines */
+	char local_data_file_at[CFG_TRUST_AT_BYTES];
+	char block_file_at[CFG_TRUST_AT_BYTES];
 	/** local-zone, local-data, local-data-ptr lines; NULL: none */
 	const struct cfg_local *local;
 	char user[CFG_MAX_USER];           /**< empty: keep the start user */
@@ -325,6 +328,16 @@ struct cfg {
  */
 void cfg_root_hints_error(const struct cfg *c, const char *why, char *err,
                           size_t errlen);
+
+/**
+ * A loader's message about the file of local-data-file or block-file
+ * (it starts with the file's path): put the FILE:LINE and the name of
+ * the option naming that file before it ("conf:3: block-file
+ * /x/names:1: ..."), as for root-hints. Unchanged when no option names a
+ * file the message starts with (cfg_file.c).
+ * @param c: the config; err, errlen: the message, rewritten in place.
+ */
+void cfg_file_error(const struct cfg *c, char *err, size_t errlen);
 
 /**
  * Fill a config with the built-in defaults.

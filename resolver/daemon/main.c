@@ -358,6 +358,7 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	err[0] = '\0';
 	if (server_localdata_load(m->srv, &m->cfg, err, sizeof err) !=
 	    SERVER_OK) {
+		cfg_file_error(&m->cfg, err, sizeof err);
 		fail("%s", err);
 		return -1;
 	}

@@ -115,6 +115,7 @@ static int reload_read(struct main_ctx *m, struct cfg *nc, struct hints **h,
 		return -1;
 	}
 	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
+		cfg_file_error(nc, err, errlen);
 		hints_free(*h);
 		anchors_free(*na);
 		return -1;

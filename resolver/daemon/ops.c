@@ -454,8 +454,10 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 		return -1;
 	anchors_free(a);
 	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
-	                   errlen) != LOCALDATA_OK)
+	                   errlen) != LOCALDATA_OK) {
+		cfg_file_error(c, err, errlen);
 		return -1;
+	}
 	localdata_free(ld);
 	if (localzone_build(c->local, &lz, err, errlen) != LOCALZONE_OK)
 		return -1;

@@ -21,7 +21,8 @@
 #   its double quotes), the pidfile beside the config; a refused client;
 # - SIGHUP: the same relative files read again; a reload naming a missing
 #   block-file or root-hints fails with the config's FILE:LINE and the old
-#   config stays;
+#   config stays; so does a block-file with a bad line (then the file's
+#   own FILE:LINE);
 # - the notes of -t are logged at start and once more at each reload
 #   (event=config_note file= line= option= note=);
 # - a reload naming a missing trust-anchor-file fails with its FILE:LINE;
@@ -274,6 +275,17 @@ if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names
 else
   bad "reload error names FILE:LINE" "no such line" "$WORK/curvecache.log"
 fi
+# there, with a bad line: the option's FILE:LINE, then the file's
+printf 'ads.example.lab\nnot one name\n' >"$CONFDIR/blocked.names"
+cc_hup reload_failed
+if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names:2: " \
+  "$WORK/curvecache.log"; then
+  ok "SIGHUP with a bad block-file line: fails naming $t:$line and the file's line"
+else
+  bad "reload error names block-file's FILE:LINE" "no such line" \
+    "$WORK/curvecache.log"
+fi
+rm -f "$CONFDIR/blocked.names"
 sed -i -e '/blocked.names/d' -e 's|root-hints: "root.hints"|root-hints: "gone.hints"|' \
   "$CONF"
 line=$(grep -n 'gone.hints' "$CONF" | cut -d: -f1)

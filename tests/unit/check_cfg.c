@@ -1192,6 +1192,24 @@ START_TEST(test_relative_paths)
 	ck_assert_str_eq(c.curve_key_file, want);
 	snprintf(want, sizeof want, "%s/sub/z.conf:6", incdir);
 	ck_assert_str_eq(c.curve_key_file_at, want);
+	/* a loader's message about such a file names the option's line */
+	snprintf(err, sizeof err, "%s/sub/hosts:3: bad address \"x\"", incdir);
+	cfg_file_error(&c, err, sizeof err);
+	snprintf(want, sizeof want,
+	         "%s/sub/z.conf:2: local-data-file %s/sub/hosts:3: bad "
+	         "address \"x\"",
+	         incdir, incdir);
+	ck_assert_str_eq(err, want);
+	snprintf(err, sizeof err, "%s/sub/../block:1: bad", incdir);
+	cfg_file_error(&c, err, sizeof err);
+	snprintf(want, sizeof want,
+	         "%s/sub/z.conf:3: block-file %s/sub/../block:1: bad", incdir,
+	         incdir);
+	ck_assert_str_eq(err, want);
+	snprintf(err, sizeof err, "%s/sub/hostsX:1: other", incdir);
+	snprintf(want, sizeof want, "%s", err);
+	cfg_file_error(&c, err, sizeof err);
+	ck_assert_str_eq(err, want);
 	snprintf(want, sizeof want, "%s/sub/ctl", incdir);
 	ck_assert_str_eq(c.control_socket, want);
 	put("bad.conf", "\n\nblock-file: gone\n");
