@@ -3,7 +3,9 @@
  * as lines (comments, quotes, NUL bytes, length, "FILE:LINE: problem"), each
  * handed to cfg_line_parse (cfg.c); cfg_parse, cfg_load, the include
  * option (glob patterns, nesting, loops) and the one reader of a whole
- * config file (see cfg.h for the rules).
+ * config file (see cfg.h for the rules); the paths of file options and
+ * the FILE:LINE each keeps, which the loaders' messages start with
+ * (cfg_root_hints_error, cfg_file_error).
  */
 #include "cfg.h"
 #include "cfg_int.h"
