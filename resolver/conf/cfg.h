@@ -256,20 +256,25 @@ struct cfg {
 	bool curve_pin;                    /**< refuse key-less referrals for
 	                                        zones seen with keys */
 	char curve_key_file[CFG_MAX_PATH]; /**< empty: fresh key per start */
-	uint32_t curve_key_rotate_s;       /**< client key rotation period in
-	                                        seconds; 0 = never */
-	char cache_file[CFG_MAX_PATH];     /**< saved at exit, loaded at start;
-	                                        empty: none */
-	bool log_queries;            /**< one log line per client query */
-	bool serve_stale;            /**< RFC 8767, on failures */
-	uint32_t serve_stale_window; /**< seconds past expiry */
-	bool prefetch;               /**< refresh in the last 10 % */
+	/** "FILE:LINE" of the curve-key-file line, for its messages */
+	char curve_key_file_at[CFG_TRUST_AT_BYTES];
+	uint32_t curve_key_rotate_s;   /**< client key rotation period in
+	                                    seconds; 0 = never */
+	char cache_file[CFG_MAX_PATH]; /**< saved at exit, loaded at start;
+	                                    empty: none */
+	bool log_queries;              /**< one log line per client query */
+	bool serve_stale;              /**< RFC 8767, on failures */
+	uint32_t serve_stale_window;   /**< seconds past expiry */
+	bool prefetch;                 /**< refresh in the last 10 % */
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */
 	size_t n_stub;
 	char local_data_file[CFG_MAX_PATH]; /**< hosts-like; empty: none */
 	char block_file[CFG_MAX_PATH];      /**< names to block; empty: none */
+	/** "FILE:LINE" of the local-data-file and block-file lines */
+	char local_data_file_at[CFG_TRUST_AT_BYTES];
+	char block_file_at[CFG_TRUST_AT_BYTES];
 	/** local-zone, local-data, local-data-ptr lines; NULL: none */
 	const struct cfg_local *local;
 	char user[CFG_MAX_USER];           /**< empty: keep the start user */
@@ -284,10 +289,16 @@ struct cfg {
 	bool dnssec; /**< validate at all (default yes) */
 	/** trust-anchor-file: zone files of DS/DNSKEY records */
 	char trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
+	/** "FILE:LINE" of each trust-anchor-file line, for the loader's
+	 *  messages (start, reload, curvecache -t) */
+	char trust_anchor_file_at[CFG_MAX_TRUST_FILES][CFG_TRUST_AT_BYTES];
 	size_t n_trust_anchor_file;
 	/** auto-trust-anchor-file: RFC 5011 kept anchors, one zone each
 	 *  (resolver/daemon/autotrust_run.h) */
 	char auto_trust_anchor_file[CFG_MAX_TRUST_FILES][CFG_MAX_PATH];
+	/** "FILE:LINE" of each auto-trust-anchor-file line */
+	char auto_trust_anchor_file_at[CFG_MAX_TRUST_FILES]
+				      [CFG_TRUST_AT_BYTES];
 	size_t n_auto_trust_anchor_file;
 	/** trust-anchor: one record each, unquoted; checked when loaded */
 	char trust_anchor[CFG_MAX_TRUST_ANCHORS][CFG_TRUST_ANCHOR_BYTES];
@@ -317,6 +328,16 @@ struct cfg {
  */
 void cfg_root_hints_error(const struct cfg *c, const char *why, char *err,
                           size_t errlen);
+
+/**
+ * A loader's message about the file of local-data-file or block-file
+ * (it starts with the file's path): put the FILE:LINE and the name of
+ * the option naming that file before it ("conf:3: block-file
+ * /x/names:1: ..."), as for root-hints. Unchanged when no option names a
+ * file the message starts with (cfg_file.c).
+ * @param c: the config; err, errlen: the message, rewritten in place.
+ */
+void cfg_file_error(const struct cfg *c, char *err, size_t errlen);
 
 /**
  * Fill a config with the built-in defaults.

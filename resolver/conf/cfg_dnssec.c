@@ -19,9 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One more file in list (of *n): joined, once only. */
+/* One more file in list (of *n): joined, once only; at[] keeps the
+ * FILE:LINE of its line for the loader's messages (trust.h). */
 static int file_add(struct cfg_ctx *x, const char *opt, char *v,
-                    char list[][CFG_MAX_PATH], size_t *n)
+                    char list[][CFG_MAX_PATH], char at[][CFG_TRUST_AT_BYTES],
+                    size_t *n)
 {
 	char path[CFG_MAX_PATH];
 	size_t i;
@@ -36,6 +38,8 @@ static int file_add(struct cfg_ctx *x, const char *opt, char *v,
 	if (*n >= CFG_MAX_TRUST_FILES)
 		return cfg_why(x, "too many %s lines (at most %d)", opt,
 		               CFG_MAX_TRUST_FILES);
+	snprintf(at[*n], CFG_TRUST_AT_BYTES, "%.*s:%zu", CFG_MAX_PATH - 1,
+	         x->file, x->line);
 	memcpy(list[(*n)++], path, strlen(path) + 1);
 	return 0;
 }
@@ -43,6 +47,7 @@ static int file_add(struct cfg_ctx *x, const char *opt, char *v,
 int cfg_opt_trust_anchor_file(struct cfg_ctx *x, char *v)
 {
 	return file_add(x, "trust-anchor-file", v, x->c->trust_anchor_file,
+	                x->c->trust_anchor_file_at,
 	                &x->c->n_trust_anchor_file);
 }
 
@@ -50,6 +55,7 @@ int cfg_opt_auto_trust_anchor_file(struct cfg_ctx *x, char *v)
 {
 	return file_add(x, "auto-trust-anchor-file", v,
 	                x->c->auto_trust_anchor_file,
+	                x->c->auto_trust_anchor_file_at,
 	                &x->c->n_auto_trust_anchor_file);
 }
 

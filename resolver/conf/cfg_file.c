@@ -3,7 +3,9 @@
  * as lines (comments, quotes, NUL bytes, length, "FILE:LINE: problem"), each
  * handed to cfg_line_parse (cfg.c); cfg_parse, cfg_load, the include
  * option (glob patterns, nesting, loops) and the one reader of a whole
- * config file (see cfg.h for the rules).
+ * config file (see cfg.h for the rules); the paths of file options and
+ * the FILE:LINE each keeps, which the loaders' messages start with
+ * (cfg_root_hints_error, cfg_file_error).
  */
 #include "cfg.h"
 #include "cfg_int.h"
@@ -138,10 +140,27 @@ static bool path_in(const char *key, const char *const *list, size_t n)
 	return false;
 }
 
+/* Where the FILE:LINE of a file option is kept, or NULL: the loaders'
+ * messages name it (cfg_root_hints_error, cfg_file_error, trust.h,
+ * ops.h). */
+static char *path_at(struct cfg *c, const char *opt)
+{
+	if (strcmp(opt, "root-hints") == 0)
+		return c->root_hints_at;
+	if (strcmp(opt, "curve-key-file") == 0)
+		return c->curve_key_file_at;
+	if (strcmp(opt, "local-data-file") == 0)
+		return c->local_data_file_at;
+	if (strcmp(opt, "block-file") == 0)
+		return c->block_file_at;
+	return NULL;
+}
+
 int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap)
 {
 	const char *opt = x->key != NULL ? x->key : "file";
 	struct stat st;
+	char *at;
 
 	if (*v == '\0') {
 		dst[0] = '\0';
@@ -149,9 +168,9 @@ int cfg_path_opt(struct cfg_ctx *x, const char *v, char *dst, size_t cap)
 	}
 	if (cfg_path_join(x->file, v, dst, cap) != 0)
 		return cfg_why(x, "%s: path too long: \"%.60s...\"", opt, v);
-	if (strcmp(opt, "root-hints") == 0)
-		snprintf(x->c->root_hints_at, sizeof x->c->root_hints_at,
-		         "%.*s:%zu", CFG_MAX_PATH - 1, x->file, x->line);
+	if ((at = path_at(x->c, opt)) != NULL)
+		snprintf(at, CFG_TRUST_AT_BYTES, "%.*s:%zu", CFG_MAX_PATH - 1,
+		         x->file, x->line);
 	if (dst[0] != '/' &&
 	    path_in(opt, path_abs, sizeof path_abs / sizeof path_abs[0]))
 		return cfg_why(x, "%s must be an absolute path, not \"%.60s\"",
@@ -170,6 +189,29 @@ void cfg_root_hints_error(const struct cfg *c, const char *why, char *err,
 		         why);
 	else
 		snprintf(err, errlen, "%s", why);
+}
+
+/* Does err start with file, then ':'? */
+static bool names_file(const char *err, const char *file)
+{
+	size_t n = strlen(file);
+
+	return n > 0 && strncmp(err, file, n) == 0 && err[n] == ':';
+}
+
+void cfg_file_error(const struct cfg *c, char *err, size_t errlen)
+{
+	const char *opt = NULL, *at = NULL;
+	char why[CFG_ERR_BYTES];
+
+	if (names_file(err, c->local_data_file))
+		opt = "local-data-file", at = c->local_data_file_at;
+	else if (names_file(err, c->block_file))
+		opt = "block-file", at = c->block_file_at;
+	if (opt == NULL || at[0] == '\0')
+		return;
+	snprintf(why, sizeof why, "%s", err);
+	snprintf(err, errlen, "%s: %s %s", at, opt, why);
 }
 
 int cfg_include(struct cfg_ctx *x, char *v)

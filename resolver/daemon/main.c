@@ -358,6 +358,7 @@ static int make_server(struct main_ctx *m, struct hints *h)
 	err[0] = '\0';
 	if (server_localdata_load(m->srv, &m->cfg, err, sizeof err) !=
 	    SERVER_OK) {
+		cfg_file_error(&m->cfg, err, sizeof err);
 		fail("%s", err);
 		return -1;
 	}
@@ -470,6 +471,7 @@ static void log_start(const struct main_ctx *m)
 	         m->hints.used, (long)getpid());
 	main_log_hints_note(m);
 	trust_anchors_log(&m->anchors_used);
+	ops_notes_log(&m->cfg);
 }
 
 /* After the privilege drop: every file a reload reads must be readable

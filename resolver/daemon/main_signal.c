@@ -115,6 +115,7 @@ static int reload_read(struct main_ctx *m, struct cfg *nc, struct hints **h,
 		return -1;
 	}
 	if (server_localdata_load(m->srv, nc, err, errlen) != SERVER_OK) {
+		cfg_file_error(nc, err, errlen);
 		hints_free(*h);
 		anchors_free(*na);
 		return -1;
@@ -181,6 +182,7 @@ int main_reload(struct main_ctx *m, char *err, size_t errlen)
 	         m->hints.used);
 	main_log_hints_note(m);
 	trust_anchors_log(&m->anchors_used);
+	ops_notes_log(&m->cfg);
 	return 0;
 }
 

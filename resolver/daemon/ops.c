@@ -27,6 +27,9 @@
 #include "trust.h"
 #include "store/persist.h"
 
+/** What a config note says before its reason (cfg.h: notes). */
+#define OPS_IGNORED "ignored ("
+
 /** Bytes of the reason curve_client_load_why gives. */
 #define OPS_WHY_BYTES 512
 
@@ -86,6 +89,18 @@ static void key_id(const struct curve_client *cl, char *out, size_t cap)
 	sodium_bin2hex(out, cap, pk, OPS_KEY_ID_BYTES);
 }
 
+/* A curve-key-file problem (err) under the FILE:LINE of its option. */
+static int key_failed(const struct cfg *c, char *err, size_t errlen)
+{
+	char why[CFG_ERR_BYTES];
+
+	if (c->curve_key_file[0] == '\0' || c->curve_key_file_at[0] == '\0')
+		return -1;
+	snprintf(why, sizeof why, "%s", err);
+	snprintf(err, errlen, "%s: %s", c->curve_key_file_at, why);
+	return -1;
+}
+
 int ops_curve_open(const struct cfg *c, struct curve_client **out, char *err,
                    size_t errlen)
 {
@@ -94,19 +109,19 @@ int ops_curve_open(const struct cfg *c, struct curve_client **out, char *err,
 	int rc;
 
 	if (kf[0] != '\0' && check_key_file(kf, err, errlen) != 0)
-		return -1;
+		return key_failed(c, err, errlen);
 	if (kf[0] != '\0')
 		rc = curve_client_load_why(out, 0, kf, why, sizeof why);
 	else
 		rc = curve_client_new(out, 0);
 	if (rc != CURVE_OK && why[0] != '\0') {
 		snprintf(err, errlen, "DNSCurve client key: %s", why);
-		return -1;
+		return key_failed(c, err, errlen);
 	}
 	if (rc != CURVE_OK) {
 		snprintf(err, errlen, "DNSCurve client key%s%s: %s",
 		         kf[0] ? " " : "", kf, curve_strerror(rc));
-		return -1;
+		return key_failed(c, err, errlen);
 	}
 	key_id(*out, id, sizeof id);
 	log_info("curve_key", "source=%s key_id=%s rotate=%" PRIu32 "s",
@@ -277,6 +292,57 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
 /* ------------------------------------------------------------------ */
 /* Files a reload reads, the check of -t, the pidfile                  */
 
+/* One note, "FILE:LINE: OPTION: ignored (WHY)" (cfg.h: notes), as a
+ * structured line: the line number is the first ":DIGITS: " (a file
+ * name may hold colons, rarely digits after one). */
+static void note_log(const char *s, size_t n)
+{
+	const char *p, *end = s + n, *key, *why, *note;
+	char *num_end = NULL;
+	unsigned long line = 0;
+
+	for (p = s; p < end && (p = memchr(p, ':', (size_t)(end - p))); p++) {
+		line = strtoul(p + 1, &num_end, 10);
+		if (p[1] >= '0' && p[1] <= '9' && num_end + 1 < end &&
+		    num_end[0] == ':' && num_end[1] == ' ')
+			break;
+	}
+	if (p == NULL || p >= end) {
+		log_info("config_note", "note=%.*s", (int)n, s);
+		return;
+	}
+	key = num_end + 2;
+	why = memchr(key, ':', (size_t)(end - key));
+	if (why == NULL)
+		why = end;
+	note = why < end ? why + 2 : end;
+	/* "ignored (WHY)": the WHY */
+	if ((size_t)(end - note) > sizeof OPS_IGNORED &&
+	    memcmp(note, OPS_IGNORED, sizeof OPS_IGNORED - 1) == 0 &&
+	    end[-1] == ')') {
+		note += sizeof OPS_IGNORED - 1;
+		end--;
+	}
+	log_info("config_note", "file=%.*s line=%lu option=%.*s note=%.*s",
+	         (int)(p - s), s, line, (int)(why - key), key,
+	         (int)(end - note), note);
+}
+
+void ops_notes_log(const struct cfg *c)
+{
+	const char *s = c->notes, *nl;
+
+	for (; *s != '\0'; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (nl == NULL)
+			nl = s + strlen(s);
+		if (nl > s)
+			note_log(s, (size_t)(nl - s));
+		if (*nl == '\0')
+			break;
+	}
+}
+
 /* A file a reload reads, opened as the run user: 0, or -1 naming it. */
 static int readable_as(const char *opt, const char *file, const char *user,
                        char *err, size_t errlen)
@@ -297,21 +363,28 @@ static int readable_as(const char *opt, const char *file, const char *user,
 	return -1;
 }
 
-/* The trust-anchor files a reload reads (trust.h). */
+/* The trust-anchor files a reload reads (trust.h), each named with the
+ * FILE:LINE of its option. */
 static int trust_files_readable(const struct cfg *c, const char *user,
                                 char *err, size_t errlen)
 {
+	char opt[CFG_TRUST_AT_BYTES + 32];
 	size_t i;
 
-	for (i = 0; i < c->n_trust_anchor_file; i++)
-		if (readable_as("trust-anchor-file", c->trust_anchor_file[i],
-		                user, err, errlen) != 0)
-			return -1;
-	for (i = 0; i < c->n_auto_trust_anchor_file; i++)
-		if (readable_as("auto-trust-anchor-file",
-		                c->auto_trust_anchor_file[i], user, err,
+	for (i = 0; i < c->n_trust_anchor_file; i++) {
+		snprintf(opt, sizeof opt, "%s: trust-anchor-file",
+		         c->trust_anchor_file_at[i]);
+		if (readable_as(opt, c->trust_anchor_file[i], user, err,
 		                errlen) != 0)
 			return -1;
+	}
+	for (i = 0; i < c->n_auto_trust_anchor_file; i++) {
+		snprintf(opt, sizeof opt, "%s: auto-trust-anchor-file",
+		         c->auto_trust_anchor_file_at[i]);
+		if (readable_as(opt, c->auto_trust_anchor_file[i], user, err,
+		                errlen) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -381,13 +454,17 @@ int ops_config_check(const struct cfg *c, char *err, size_t errlen)
 		return -1;
 	anchors_free(a);
 	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
-	                   errlen) != LOCALDATA_OK)
+	                   errlen) != LOCALDATA_OK) {
+		cfg_file_error(c, err, errlen);
 		return -1;
+	}
 	localdata_free(ld);
 	if (localzone_build(c->local, &lz, err, errlen) != LOCALZONE_OK)
 		return -1;
 	localzone_free(lz);
-	return check_key_file_only(c->curve_key_file, err, errlen);
+	if (check_key_file_only(c->curve_key_file, err, errlen) != 0)
+		return key_failed(c, err, errlen);
+	return 0;
 }
 
 int ops_pidfile_write(const char *path, char *err, size_t errlen)

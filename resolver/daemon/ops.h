@@ -9,9 +9,9 @@
  * Log events: curve_key_created, curve_key (source=file|fresh key_id=...),
  * curve_key_rotated, curve_key_rotate_failed, cache_file_absent,
  * cache_loaded, cache_file_skipped, cache_saved, cache_save_failed,
- * notify_failed, pidfile_remove_failed, reload_partial. A key is named only by
- * its key_id: the first OPS_KEY_ID_BYTES bytes of the public key, in hex;
- * never the secret.
+ * notify_failed, pidfile_remove_failed, reload_partial, config_note. A
+ * key is named only by its key_id: the first OPS_KEY_ID_BYTES bytes of the
+ * public key, in hex; never the secret.
  */
 #ifndef CURVECACHE_RESOLVER_OPS_H
 #define CURVECACHE_RESOLVER_OPS_H
@@ -77,6 +77,15 @@ void ops_notify(const char *state);
  * @param nc: the new config; those options are set back to old's.
  */
 void ops_keep_restart_only(const struct cfg *old, struct cfg *nc);
+
+/**
+ * Log the notes of the config (Unbound options read and ignored, which
+ * curvecache -t prints), one "config_note" info line each (file= line=
+ * option= note=), at start and after a reload, so that an administrator
+ * running the service sees them too.
+ * @param c: the config just read.
+ */
+void ops_notes_log(const struct cfg *c);
 
 /**
  * Check that the files a reload (SIGHUP, control "reload") reads can be

@@ -60,8 +60,23 @@ static int load_auto(const char *path, struct anchors *a, char *err,
 	return rc;
 }
 
+/* The loader's message (err, naming the file) under the FILE:LINE of the
+ * option that names it: "conf:3: trust-anchor-file /x/root.key: ...". */
+static int option_failed(const char *at, const char *opt, char *err,
+                         size_t errlen)
+{
+	char why[CFG_ERR_BYTES + ANCHOR_ERR_MAX];
+
+	snprintf(why, sizeof why, "%s", err);
+	if (at[0] != '\0')
+		snprintf(err, errlen, "%s: %s %s", at, opt, why);
+	else
+		snprintf(err, errlen, "%s %s", opt, why);
+	return -1;
+}
+
 /* Every trust-anchor-file, auto-trust-anchor-file and trust-anchor line
- * of the config, in that order. */
+ * of the config, in that order; a failure names its line. */
 static int load_options(const struct cfg *c, struct anchors *a, char *err,
                         size_t errlen)
 {
@@ -71,11 +86,14 @@ static int load_options(const struct cfg *c, struct anchors *a, char *err,
 	for (i = 0; i < c->n_trust_anchor_file; i++)
 		if (anchors_add_file(a, c->trust_anchor_file[i], err,
 		                     errlen) != ANCHOR_OK)
-			return -1;
+			return option_failed(c->trust_anchor_file_at[i],
+			                     "trust-anchor-file", err, errlen);
 	for (i = 0; i < c->n_auto_trust_anchor_file; i++)
 		if (load_auto(c->auto_trust_anchor_file[i], a, err, errlen) !=
 		    0)
-			return -1;
+			return option_failed(c->auto_trust_anchor_file_at[i],
+			                     "auto-trust-anchor-file", err,
+			                     errlen);
 	for (i = 0; i < c->n_trust_anchor; i++) {
 		if (anchors_add_text(a, c->trust_anchor[i], why, sizeof why) ==
 		    ANCHOR_OK)

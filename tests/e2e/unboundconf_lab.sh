@@ -21,7 +21,17 @@
 #   its double quotes), the pidfile beside the config; a refused client;
 # - SIGHUP: the same relative files read again; a reload naming a missing
 #   block-file or root-hints fails with the config's FILE:LINE and the old
-#   config stays;
+#   config stays; so does a block-file with a bad line (then the file's
+#   own FILE:LINE);
+# - the notes of -t are logged at start and once more at each reload
+#   (event=config_note file= line= option= note=);
+# - a reload naming a missing trust-anchor-file fails with its FILE:LINE;
+# - Debian's layout: its unbound.conf (include-toplevel: of conf.d/*.conf),
+#   its root-auto-trust-anchor-file.conf and remote-control.conf, and the
+#   pi-hole.conf of Pi-hole's unbound guide (port 5335): -t exits 0 with
+#   its notes, it runs and answers on port 5335, the control-interface
+#   path is the control socket; Debian's root.key missing: -t names the
+#   snippet's FILE:LINE, and a bad curve-key-file (relative) its own;
 # - an unbalanced quote: -t exits 1 naming FILE:LINE.
 
 set -u
@@ -138,6 +148,7 @@ server:
     private-address: 169.254.0.0/16
     private-address: 172.16.0.0/12
     private-address: 10.0.0.0/8
+    private-address: 100.64.0.0/10
     private-address: fd00::/8
     private-address: fe80::/10
     chroot: ""
@@ -203,6 +214,17 @@ ask() {
   fi
 }
 
+# the notes of -t are logged at start too, one structured line each
+for n in hide-identity so-rcvbuf; do
+  if grep -q "event=config_note file=$CONF line=[0-9]* option=$n note=" \
+    "$WORK/curvecache.log"; then
+    ok "start: a config_note line for $n (file= line= option= note=)"
+  else
+    bad "start logs the note of $n" "no config_note line" \
+      "$WORK/curvecache.log"
+  fi
+done
+
 ask resolve www.plain.test A NOERROR "192.0.2.10"
 ask forward id.example.lab TXT NOERROR '"example.lab"'
 ask localzone www.ads.example.lab A NXDOMAIN ""
@@ -228,7 +250,15 @@ else
 fi
 
 # ---- reload: the same relative files; a missing one names FILE:LINE ----
+notes=$(grep -c "event=config_note .*option=so-rcvbuf " "$WORK/curvecache.log")
 cc_hup reload
+if [ "$(grep -c "event=config_note .*option=so-rcvbuf " \
+  "$WORK/curvecache.log")" -eq $((notes + 1)) ]; then
+  ok "SIGHUP: the notes are logged again, once"
+else
+  bad "reload logs the notes once" "not one more so-rcvbuf note" \
+    "$WORK/curvecache.log"
+fi
 if grep -q "event=reload .*root_hints=$CONFDIR/root.hints" \
   "$WORK/curvecache.log"; then
   ok "SIGHUP: the relative root-hints read again from the config's folder"
@@ -245,6 +275,17 @@ if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names
 else
   bad "reload error names FILE:LINE" "no such line" "$WORK/curvecache.log"
 fi
+# there, with a bad line: the option's FILE:LINE, then the file's
+printf 'ads.example.lab\nnot one name\n' >"$CONFDIR/blocked.names"
+cc_hup reload_failed
+if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names:2: " \
+  "$WORK/curvecache.log"; then
+  ok "SIGHUP with a bad block-file line: fails naming $t:$line and the file's line"
+else
+  bad "reload error names block-file's FILE:LINE" "no such line" \
+    "$WORK/curvecache.log"
+fi
+rm -f "$CONFDIR/blocked.names"
 sed -i -e '/blocked.names/d' -e 's|root-hints: "root.hints"|root-hints: "gone.hints"|' \
   "$CONF"
 line=$(grep -n 'gone.hints' "$CONF" | cut -d: -f1)
@@ -256,8 +297,176 @@ else
   bad "reload error names root-hints' FILE:LINE" "no such line" \
     "$WORK/curvecache.log"
 fi
+# a trust-anchor file that is missing: the option's FILE:LINE
+sed -i 's|root-hints: "gone.hints"|root-hints: "root.hints"|' "$CONF"
+printf '  module-config: "validator iterator"\n  trust-anchor-file: "gone.key"\n' \
+  >>"$CONF"
+line=$(wc -l <"$CONF")
+cc_hup reload_failed
+if grep -q "event=reload_failed .*$CONF:$line: trust-anchor-file $CONFDIR/gone.key" \
+  "$WORK/curvecache.log"; then
+  ok "SIGHUP with a missing trust-anchor-file: fails naming $t:$line"
+else
+  bad "reload error names trust-anchor-file's FILE:LINE" "no such line" \
+    "$WORK/curvecache.log"
+fi
+sed -i -e '/gone.key/d' -e '/validator iterator/d' "$CONF"
 ask afterfail www.plain.test A NOERROR "192.0.2.10"
 cc_clean_stop "unbound.conf"
+
+# ---- Debian's layout with Pi-hole's guide, as written ----
+# Debian's /etc/unbound/unbound.conf (include-toplevel: of conf.d), the
+# root-auto-trust-anchor-file.conf and remote-control.conf it ships, the
+# pi-hole.conf of Pi-hole's unbound guide (its lines; the lab's address
+# for 127.0.0.1), and one snippet of the lab's own (its root, on
+# loopback and unsigned). All under $WORK.
+DEB=$WORK/debian
+mkdir -p "$DEB/unbound.conf.d" "$DEB/var/lib/unbound"
+PIHOLE_IP=127.53.100.35
+cat >"$DEB/unbound.conf" <<EOF
+# Unbound configuration file for Debian.
+#
+# See the unbound.conf(5) man page.
+#
+# The following line includes additional configuration files from the
+# /etc/unbound/unbound.conf.d directory.
+include-toplevel: "$DEB/unbound.conf.d/*.conf"
+EOF
+cat >"$DEB/unbound.conf.d/root-auto-trust-anchor-file.conf" <<EOF
+server:
+    # The following line will configure unbound to perform cryptographic
+    # DNSSEC validation using the root trust anchor.
+    auto-trust-anchor-file: "$DEB/var/lib/unbound/root.key"
+EOF
+cat >"$DEB/unbound.conf.d/remote-control.conf" <<EOF
+remote-control:
+  control-enable: yes
+  # it is possible to use a unix socket too
+  control-interface: $WORK/unbound.ctl
+EOF
+cat >"$DEB/unbound.conf.d/pi-hole.conf" <<EOF
+server:
+    # If no logfile is specified, syslog is used
+    # logfile: "/var/log/unbound/unbound.log"
+    verbosity: 1
+
+    interface: $PIHOLE_IP
+    port: 5335
+    do-ip4: yes
+    do-udp: yes
+    do-tcp: yes
+
+    # May be set to no if you don't have IPv6 connectivity
+    do-ip6: no
+
+    # You want to leave this to no unless you have *native* IPv6
+    prefer-ip6: no
+
+    # Trust glue only if it is within the server's authority
+    harden-glue: yes
+
+    # Require DNSSEC data for trust-anchored zones
+    harden-dnssec-stripped: yes
+
+    # Don't use Capitalization randomization
+    use-caps-for-id: no
+
+    # Reduce EDNS reassembly buffer size.
+    edns-buffer-size: 1232
+
+    # Perform prefetching of close to expired message cache entries
+    prefetch: yes
+
+    # One thread should be sufficient
+    num-threads: 1
+
+    # Ensure kernel buffer is large enough to not lose messages in traffic spikes
+    so-rcvbuf: 1m
+
+    # Ensure privacy of local IP ranges
+    private-address: 192.168.0.0/16
+    private-address: 169.254.0.0/16
+    private-address: 172.16.0.0/12
+    private-address: 10.0.0.0/8
+    private-address: 100.64.0.0/10
+    private-address: fd00::/8
+    private-address: fe80::/10
+EOF
+cat >"$DEB/unbound.conf.d/zz-lab.conf" <<EOF
+server:
+    root-hints: "$LAB_ROOT_HINTS"
+    outgoing-interface: $CC_IP
+    do-not-query-localhost: no
+    module-config: "iterator"
+    local-zone: "test." nodefault
+EOF
+cp "$CONFDIR/root.key" "$DEB/var/lib/unbound/root.key"
+t=debian+pihole
+if "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb.out" \
+  2>"$WORK/deb.err"; then
+  ok "$t: curvecache -t exits 0"
+else
+  bad "$t: curvecache -t exits 0" "exit 1" "$WORK/deb.err"
+fi
+for n in so-rcvbuf use-caps-for-id prefer-ip6; do
+  if grep -q "^$DEB/unbound.conf.d/pi-hole.conf:[0-9]*: $n: ignored (" \
+    "$WORK/deb.err"; then
+    ok "$t: -t notes that $n is ignored, with FILE:LINE"
+  else
+    bad "$t: -t notes $n" "no note" "$WORK/deb.err"
+  fi
+done
+"$CURVECACHE" -f -c "$DEB/unbound.conf" </dev/null \
+  >>"$WORK/curvecache.log" 2>&1 9>&- &
+CC_PID=$!
+n=0
+until dig +time=1 +tries=1 -p 5335 "@$PIHOLE_IP" localhost A 2>/dev/null |
+  grep -q 'status: NOERROR' || [ $n -ge 50 ]; do
+  sleep 0.1
+  n=$((n + 1))
+done
+dig +time=4 +tries=1 -p 5335 "@$PIHOLE_IP" www.plain.test A \
+  >"$WORK/pihole.out" 2>&1
+if grep -q 'status: NOERROR' "$WORK/pihole.out" &&
+  grep -v '^;' "$WORK/pihole.out" | grep -q 192.0.2.10; then
+  ok "$t: runs, answers on $PIHOLE_IP port 5335"
+else
+  bad "$t: answers on port 5335" "no answer" "$WORK/pihole.out"
+fi
+if [ -S "$WORK/unbound.ctl" ]; then
+  ok "$t: control-interface (a path) is the control socket"
+else
+  bad "$t: control socket" "no $WORK/unbound.ctl" "$WORK/curvecache.log"
+fi
+if grep -q "event=config_note file=$DEB/unbound.conf.d/pi-hole.conf line=[0-9]* option=use-caps-for-id" \
+  "$WORK/curvecache.log"; then
+  ok "$t: start logs the notes with file= line="
+else
+  bad "$t: start logs the notes" "no config_note" "$WORK/curvecache.log"
+fi
+cc_clean_stop "$t"
+# Debian's snippet names a root.key that is not there: -t names its line
+rm -f "$DEB/var/lib/unbound/root.key"
+sed -i '/module-config/d' "$DEB/unbound.conf.d/zz-lab.conf"
+if ! "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb2.out" 2>&1 &&
+  grep -q "^$DEB/unbound.conf.d/root-auto-trust-anchor-file.conf:4: auto-trust-anchor-file $DEB/var/lib/unbound/root.key: " \
+    "$WORK/deb2.out"; then
+  ok "$t: a missing auto-trust-anchor-file: -t names its FILE:LINE"
+else
+  bad "$t: missing root.key named with FILE:LINE" "not so" "$WORK/deb2.out"
+fi
+# a key file (curve-key-file, relative) that is bad: its FILE:LINE too
+cp "$CONFDIR/root.key" "$DEB/var/lib/unbound/root.key"
+printf 'server:\n  curve-key-file: "my.key"\n' >"$DEB/unbound.conf.d/zz-key.conf"
+printf 'x' >"$DEB/unbound.conf.d/my.key"
+chmod 644 "$DEB/unbound.conf.d/my.key"
+if ! "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb3.out" 2>&1 &&
+  grep -q "^$DEB/unbound.conf.d/zz-key.conf:2: curve-key-file $DEB/unbound.conf.d/my.key: mode 0644" \
+    "$WORK/deb3.out"; then
+  ok "$t: a bad curve-key-file (relative): -t names its FILE:LINE"
+else
+  bad "$t: bad curve-key-file named with FILE:LINE" "not so" "$WORK/deb3.out"
+fi
 
 # ---- an unbalanced quote ----
 printf 'server:\n  local-zone: "bad.example. static\n' >"$WORK/bad.conf"

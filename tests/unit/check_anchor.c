@@ -682,14 +682,19 @@ START_TEST(test_choose_errors)
 	ck_assert_str_eq(err, "test.conf:3: trust-anchor \". DS 1 8 1 00\": "
 	                      "DS digest type 1 wants 20 bytes, got 1");
 	ck_assert_ptr_eq(a, before);
-	ck_assert_int_eq(choose("trust-anchor-file: /nonexistent/a.key\n",
+	/* a file option's problem starts with its FILE:LINE (issue 22) */
+	ck_assert_int_eq(choose("\ntrust-anchor-file: /nonexistent/a.key\n",
 	                        "/nonexistent/root.key", &u),
 	                 -1);
-	ck_assert_str_eq(err, "/nonexistent/a.key: No such file or directory");
+	ck_assert_str_eq(err, "test.conf:2: trust-anchor-file "
+	                      "/nonexistent/a.key: No such file or directory");
 	ck_assert_int_eq(load("; root\n. DS 1 8 2 00\n"), ANCHOR_ESYNTAX);
 	snprintf(text, sizeof text, "auto-trust-anchor-file: %s\n", path);
 	ck_assert_int_eq(choose(text, "/nonexistent/root.key", &u), -1);
-	snprintf(text, sizeof text, "%s:2: DS digest type 2 wants 32", path);
+	snprintf(text, sizeof text,
+	         "test.conf:1: auto-trust-anchor-file %s:2: DS digest type 2 "
+	         "wants 32",
+	         path);
 	ck_assert_msg(strncmp(err, text, strlen(text)) == 0, "%s", err);
 	ck_assert_ptr_eq(a, before);
 }

@@ -884,6 +884,13 @@ START_TEST(test_trust_anchor_paths)
 	ck_assert_str_eq(c.auto_trust_anchor_file[0], want);
 	snprintf(want, sizeof want, "%s/sub/b.conf:3", incdir);
 	ck_assert_str_eq(c.trust_anchor_at[0], want);
+	/* each file keeps the FILE:LINE of its line, for the loader */
+	snprintf(want, sizeof want, "%s/main.conf:1", incdir);
+	ck_assert_str_eq(c.trust_anchor_file_at[0], want);
+	snprintf(want, sizeof want, "%s/main.conf:3", incdir);
+	ck_assert_str_eq(c.trust_anchor_file_at[1], want);
+	snprintf(want, sizeof want, "%s/sub/b.conf:2", incdir);
+	ck_assert_str_eq(c.auto_trust_anchor_file_at[0], want);
 }
 END_TEST
 
@@ -1183,6 +1190,26 @@ START_TEST(test_relative_paths)
 	ck_assert_str_eq(c.pidfile, want);
 	snprintf(want, sizeof want, "%s/sub/key", incdir);
 	ck_assert_str_eq(c.curve_key_file, want);
+	snprintf(want, sizeof want, "%s/sub/z.conf:6", incdir);
+	ck_assert_str_eq(c.curve_key_file_at, want);
+	/* a loader's message about such a file names the option's line */
+	snprintf(err, sizeof err, "%s/sub/hosts:3: bad address \"x\"", incdir);
+	cfg_file_error(&c, err, sizeof err);
+	snprintf(want, sizeof want,
+	         "%s/sub/z.conf:2: local-data-file %s/sub/hosts:3: bad "
+	         "address \"x\"",
+	         incdir, incdir);
+	ck_assert_str_eq(err, want);
+	snprintf(err, sizeof err, "%s/sub/../block:1: bad", incdir);
+	cfg_file_error(&c, err, sizeof err);
+	snprintf(want, sizeof want,
+	         "%s/sub/z.conf:3: block-file %s/sub/../block:1: bad", incdir,
+	         incdir);
+	ck_assert_str_eq(err, want);
+	snprintf(err, sizeof err, "%s/sub/hostsX:1: other", incdir);
+	snprintf(want, sizeof want, "%s", err);
+	cfg_file_error(&c, err, sizeof err);
+	ck_assert_str_eq(err, want);
 	snprintf(want, sizeof want, "%s/sub/ctl", incdir);
 	ck_assert_str_eq(c.control_socket, want);
 	put("bad.conf", "\n\nblock-file: gone\n");
@@ -1228,6 +1255,51 @@ START_TEST(test_stub_ports)
 }
 END_TEST
 
+static uint16_t port_of(const struct cfg_addr *a)
+{
+	if (a->sa.ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)&a->sa)->sin6_port);
+	return ntohs(((const struct sockaddr_in *)&a->sa)->sin_port);
+}
+
+/* Issue 22 item 3: forward and stub servers take ADDR@PORT for any port,
+ * IPv6 as Unbound writes it (2001:db8::1@5353, no brackets), in the flat
+ * line and in Unbound's clauses (forward-addr:, stub-addr:). */
+START_TEST(test_zone_ports_v6)
+{
+	ck_assert_msg(parse("forward-zone: f1. 2001:db8::1@5353 10.0.0.1@1 "
+	                    "::1\n"
+	                    "stub-zone: s1. 2001:db8::2@65535 192.0.2.1@1053\n"
+	                    "forward-zone:\n  name: \"f2.\"\n"
+	                    "  forward-addr: 2001:db8::3@5355\n"
+	                    "  forward-addr: \"10.0.0.3@5300\"\n"
+	                    "stub-zone:\n  name: s2.\n"
+	                    "  stub-addr: \"2001:db8::4@5356\"\n"
+	                    "  stub-addr: fe80::1\n") == 0,
+	              "%s", err);
+	ck_assert_uint_eq(c.n_forward, 2);
+	ck_assert_uint_eq(c.n_stub, 2);
+	ck_assert_int_eq(c.forward[0].addr[0].sa.ss_family, AF_INET6);
+	ck_assert_uint_eq(port_of(&c.forward[0].addr[0]), 5353);
+	ck_assert_uint_eq(port_of(&c.forward[0].addr[1]), 1);
+	ck_assert_uint_eq(port_of(&c.forward[0].addr[2]), 53);
+	ck_assert(!c.forward[0].addr[2].port_given);
+	ck_assert_int_eq(c.stub[0].addr[0].sa.ss_family, AF_INET6);
+	ck_assert_uint_eq(port_of(&c.stub[0].addr[0]), 65535);
+	ck_assert_uint_eq(port_of(&c.stub[0].addr[1]), 1053);
+	ck_assert_int_eq(c.forward[1].addr[0].sa.ss_family, AF_INET6);
+	ck_assert_uint_eq(port_of(&c.forward[1].addr[0]), 5355);
+	ck_assert_uint_eq(port_of(&c.forward[1].addr[1]), 5300);
+	ck_assert_int_eq(c.stub[1].addr[0].sa.ss_family, AF_INET6);
+	ck_assert_uint_eq(port_of(&c.stub[1].addr[0]), 5356);
+	ck_assert(c.stub[1].addr[0].port_given);
+	ck_assert_uint_eq(port_of(&c.stub[1].addr[1]), 53);
+	/* a port out of range, or none after the @ */
+	ck_assert_int_eq(parse("forward-zone: x. 2001:db8::1@65536\n"), -1);
+	ck_assert_int_eq(parse("stub-zone:\nname: x.\nstub-addr: ::1@\n"), -1);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
 	Suite *s = suite_create("config");
@@ -1244,6 +1316,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_local_zone);
 	tcase_add_test(tc, test_quotes);
 	tcase_add_test(tc, test_stub_ports);
+	tcase_add_test(tc, test_zone_ports_v6);
 	tcase_add_test(tc, test_unbound_clauses);
 	tcase_add_test(tc, test_unbound_refused);
 	suite_add_tcase(s, tc);
