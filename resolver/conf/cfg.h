@@ -128,6 +128,18 @@ struct cfg_addr {
 	bool port_given; /**< written as ADDR@PORT */
 };
 
+/** Bytes of an AUTH-NAME (ADDR#NAME), with its NUL. */
+#define CFG_TLSNAME_BYTES 254
+/** Bytes of an SPKI pin: SHA-256 (RFC 7858 s4.2). */
+#define CFG_PIN_BYTES 32
+
+/** How a forward server is authenticated over TLS (cfg_tlsaddr.c). */
+struct cfg_tls {
+	char name[CFG_TLSNAME_BYTES]; /**< AUTH-NAME; "" = plain DNS */
+	uint8_t pin[CFG_PIN_BYTES];   /**< SHA-256 of the SPKI (DER) */
+	bool has_pin;
+};
+
 /** A forward zone or a stub zone and its servers. */
 struct cfg_zone {
 	uint8_t name[CFG_NAME_MAX]; /**< lowercase wire name */
@@ -375,6 +387,15 @@ bool cfg_proxy_from(const struct cfg *c, const struct sockaddr *sa);
  * @return 0 or -1.
  */
 int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out);
+
+/** A forward server "ADDR[@PORT][#NAME[^PIN]]" of len bytes (not read
+ *  past): the address (port 853 with #NAME, else 53, unless given) and
+ *  its TLS authentication (tls->name "" when plain). 0 or -1. */
+int cfg_tlsaddr_parse(const char *s, size_t len, struct cfg_addr *addr,
+                      struct cfg_tls *tls);
+
+/** 44 characters of base64 into a 32-byte pin. 0 or -1. */
+int cfg_pin_parse(const char *s, size_t len, uint8_t pin[CFG_PIN_BYTES]);
 
 /**
  * Parse the value of a forward-zone or stub-zone line (cfg_zone.c):
