@@ -74,6 +74,10 @@
 #define CFG_KEYLABEL_BYTES 55
 /** The word of a forward-zone line that asks for forward-first. */
 #define CFG_FORWARD_FIRST "forward-first"
+/** The word of a forward-zone line asking for TLS to every server. */
+#define CFG_FORWARD_TLS "forward-tls-upstream"
+/** Default CA bundle for DNS over TLS (Debian's ca-certificates). */
+#define CFG_TLS_BUNDLE_DEFAULT "/etc/ssl/certs/ca-certificates.crt"
 /** local-zone lines, and local-data lines, each (Unbound has no limit:
  *  a block list of a million names is read). */
 #define CFG_MAX_LOCAL_ZONES 4000000u
@@ -150,6 +154,11 @@ struct cfg_zone {
 	char key[CFG_ZONE_ADDRS][CFG_KEYLABEL_BYTES];
 	bool first; /**< forward zones: forward-first (iterate when every
 	                 forwarder failed) */
+	/** Forward zones: each server's DNS-over-TLS authentication
+	 *  (name "": plain DNS). */
+	struct cfg_tls tls[CFG_ZONE_ADDRS];
+	bool tls_upstream; /**< forward-tls-upstream: every server needs
+	                        #AUTH-NAME */
 };
 
 /** What a local zone does with the names at or below it (the types of
@@ -276,6 +285,9 @@ struct cfg {
 	bool serve_stale;            /**< RFC 8767, on failures */
 	uint32_t serve_stale_window; /**< seconds past expiry */
 	bool prefetch;               /**< refresh in the last 10 % */
+	char tls_cert_bundle[CFG_MAX_PATH];     /**< CA certificates (PEM) that
+	                                             TLS forwarders are checked
+	                                             against */
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */
@@ -399,7 +411,8 @@ int cfg_pin_parse(const char *s, size_t len, uint8_t pin[CFG_PIN_BYTES]);
 
 /**
  * Parse the value of a forward-zone or stub-zone line (cfg_zone.c):
- * "NAME SERVER...": for a forward zone each SERVER is "ADDR[@PORT]", for
+ * "NAME SERVER...": for a forward zone each SERVER is
+ * "ADDR[@PORT][#AUTH-NAME[^PIN]]" (cfg_tlsaddr_parse), for
  * a stub zone "ADDR" or "ADDR/uz5KEYLABEL" (a DNSCurve server; port 53).
  * @param value: NUL-terminated text; changed (split in place).
  * @param keys: uz5 key labels allowed (stub zones).

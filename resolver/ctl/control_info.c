@@ -460,6 +460,9 @@ static void list_zones(const struct cfg_zone *z, size_t n, const char *kind,
 			server_text((const struct sockaddr *)&z[i].addr[j].sa,
 			            addr, sizeof addr);
 			control_out_printf(out, " %s", addr);
+			if (z[i].tls[j].name[0] != '\0') /* DNS over TLS */
+				control_out_printf(out, "#%s",
+				                   z[i].tls[j].name);
 		}
 		control_out_put(out, "\n", 1);
 	}
