@@ -154,21 +154,42 @@ static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
 	       memcmp(pa, pb, la) == 0 && netaddr_port(a) == netaddr_port(b);
 }
 
-const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
-                                  const struct sockaddr *sa)
+/* The TLS authentication of sa among a zone's servers, or NULL. */
+static const struct cfg_tls *zone_auth(const struct cfg_zone *z,
+                                       const struct sockaddr *sa)
 {
-	size_t i, j;
+	size_t j;
+
+	for (j = 0; j < z->naddr; j++)
+		if (z->tls[j].name[0] != '\0' &&
+		    same_addr((const struct sockaddr *)&z->addr[j].sa, sa))
+			return &z->tls[j];
+	return NULL;
+}
+
+const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
+                                  const struct sockaddr *sa,
+                                  const uint8_t *zone, size_t zonelen)
+{
+	const struct cfg_tls *any = NULL, *best = NULL, *a;
+	size_t i, bestlen = 0;
 
 	for (i = 0; cfg != NULL && i < cfg->n_forward; i++) {
 		const struct cfg_zone *z = &cfg->forward[i];
 
-		for (j = 0; j < z->naddr; j++)
-			if (z->tls[j].name[0] != '\0' &&
-			    same_addr((const struct sockaddr *)&z->addr[j].sa,
-			              sa))
-				return &z->tls[j];
+		if ((a = zone_auth(z, sa)) == NULL)
+			continue;
+		if (any == NULL)
+			any = a;
+		/* the forward zone holding the zone cut asked */
+		if (zone != NULL && z->namelen >= bestlen &&
+		    cfg_zone_find(z, 1, zone, zonelen) == 0) {
+			best = a;
+			bestlen = z->namelen;
+		}
 	}
-	return NULL;
+	/* an address that is a TLS forwarder anywhere never gets plain */
+	return best != NULL ? best : any;
 }
 
 /* ---- padding ---- */
@@ -465,6 +486,17 @@ static void fwd_error(void *arg, int status, const char *why)
 
 static const struct tls_cbs fwd_cbs = { fwd_ready, fwd_data, fwd_error, NULL };
 
+/* The first outgoing-interface of the family, or NULL. */
+static const struct sockaddr *fwd_source(const struct cfg *cfg, int family)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->n_outgoing; i++)
+		if (cfg->outgoing[i].sa.ss_family == family)
+			return (const struct sockaddr *)&cfg->outgoing[i].sa;
+	return NULL;
+}
+
 static int fwd_connect(struct dot_fwd *f)
 {
 	struct dot *d = f->d;
@@ -484,7 +516,8 @@ static int fwd_connect(struct dot_fwd *f)
 		return DOT_ENOMEM;
 	f->state = DOT_CONNECTING;
 	f->rlen = 0;
-	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa, NULL,
+	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa,
+	                     fwd_source(d->cfg, f->sa.ss_family),
 	                     &a) != TLS_OK) {
 		fwd_failed(f, "TCP connect failed");
 		return DOT_EFAILING;

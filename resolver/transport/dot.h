@@ -81,11 +81,15 @@ int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
 void dot_free(struct dot *d);
 
 /**
- * The TLS authentication configured for a forwarder address (and port),
- * or NULL when no forward zone asks it over TLS.
+ * The TLS authentication configured for a forwarder address (and port)
+ * in the forward zone holding zone (the zone cut asked; wire, lowercase;
+ * NULL: any), or NULL when no forward zone asks it over TLS. An address
+ * that is a TLS forwarder of some zone always gets an authentication,
+ * so it is never asked in plain.
  */
 const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
-                                  const struct sockaddr *sa);
+                                  const struct sockaddr *sa,
+                                  const uint8_t *zone, size_t zonelen);
 
 /**
  * Send a query (a DNS message, unpadded) to a TLS forwarder.

@@ -335,7 +335,8 @@ static void tls_handshake(struct tls_conn *c)
 		return;
 	}
 	if (!SSL_is_server(c->ssl) && !tls_pin_ok(c)) {
-		tls_fail(c, TLS_EPIN, "no key of the chain matches the pin");
+		tls_fail(c, TLS_EPIN,
+		         "SHA-256 of the SPKI differs from the pin");
 		return;
 	}
 	c->ready = true;

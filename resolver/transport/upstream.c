@@ -173,7 +173,10 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 		          "server=%s rtt_ms=%u transport=%s "
 		          "token=%u",
 		          upstream_addr_text(&q->t.addr, addr, sizeof addr),
-		          (unsigned)r.rtt_ms, a->tcp ? "tcp" : "udp",
+		          (unsigned)r.rtt_ms,
+		          a->tls ? "tls" :
+		          a->tcp ? "tcp" :
+		                   "udp",
 		          (unsigned)q->t.token);
 	}
 	if (kind != ITER_REPLY_TIMEOUT) {
@@ -197,7 +200,10 @@ static void att_error(struct upstream_att *a, int err)
 
 	log_debug("upstream_error", "server=%s error=%s transport=%s",
 	          upstream_addr_text(&q->t.addr, addr, sizeof addr),
-	          uv_err_name(err), a->tcp ? "tcp" : "udp");
+	          uv_err_name(err),
+	          a->tls ? "tls" :
+	          a->tcp ? "tcp" :
+	                   "udp");
 	att_close(a);
 	if (q->reported_timeout || q->finished)
 		return;
@@ -751,7 +757,9 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 	if (t->curve && u->cfg->curve && u->curve != NULL)
 		q->first = upstream_fmt_first(u, t, &q->second,
 		                              &q->has_second);
-	if ((auth = dot_auth_of(u->cfg, (const struct sockaddr *)&t->addr))) {
+	auth = dot_auth_of(u->cfg, (const struct sockaddr *)&t->addr, t->zone,
+	                   t->zonelen);
+	if (auth != NULL) {
 		q->first = EXCHANGE_PLAIN; /* and no other format after */
 		rc = att_tls_start(q, auth);
 	} else if (t->tcp)
