@@ -17,7 +17,9 @@
 # Checks:
 # - dot.test. -> $GOOD@853#dot.lab: answers; 40 names over 1 TLS
 #   connection (upstream.tls.handshakes 1), upstream.tls.queries moves,
-#   nothing over UDP/TCP, Unbound saw no plain query;
+#   nothing over UDP/TCP, Unbound got exactly those queries; 30 questions
+#   at once pipelined on that connection; after the idle timeout (10 s)
+#   a new connection that resumes the TLS session;
 # - pin.test. -> $GOOD@853#dot.lab^RIGHT-PIN: answers;
 #   wpin.test. -> $GOOD@853#dot.lab^WRONG-PIN: SERVFAIL (EDE 22), event
 #   tls_failure with the reason;
@@ -178,6 +180,29 @@ expect "tls: the forwarder got those 41 queries and no other" \
 expect "tls: the debug log names the transport" \
   "$([ "$(grep -c "event=upstream_send server=$GOOD .*transport=tls" \
     "$WORK/curvecache.log")" -ge 41 ] && echo yes)" yes
+
+# ---- pipelined: 30 questions at once on the same connection ----
+i=0
+pids=
+while [ $i -lt 30 ]; do
+  dig +time=8 +tries=1 +short "@$CC_IP" "p$i.dot.test" A \
+    >"$WORK/par.$i.out" 2>&1 &
+  pids="$pids $!"
+  i=$((i + 1))
+done
+for p in $pids; do wait "$p"; done
+expect "pipelined: 30 questions at once answered" \
+  "$(cat "$WORK"/par.*.out | grep -c '^192.0.2.80$')" 30
+expect "pipelined: still one handshake" \
+  "$(cc_stat upstream.tls.handshakes)" 1
+
+# ---- idle timeout, then a new connection that resumes the session ----
+sleep 11
+expect "idle: after 11 s, answered again" "$(q again.dot.test)" \
+  "NOERROR 192.0.2.80"
+expect "idle: a second handshake" "$(cc_stat upstream.tls.handshakes)" 2
+expect "idle: ... resumed (TLS 1.3 session ticket)" \
+  "$(cc_stat upstream.tls.resumed)" 1
 
 # ---- pins ----
 expect "pin: the right pin answers" "$(q www.pin.test)" "NOERROR 192.0.2.80"
