@@ -12,6 +12,7 @@
 #include "base/log.h"
 #include "base/netaddr.h"
 #include "conf/cfg.h"
+#include "stats/fwdstate.h"
 #include "stats/stats.h"
 #include "tls.h"
 
@@ -87,6 +88,12 @@ struct dot {
 	size_t nfwd;
 };
 
+/* The pin of a forwarder (for fwdstate), or NULL. */
+static const uint8_t *fwd_pin(const struct dot_fwd *f)
+{
+	return f->auth.has_pin ? f->auth.pin : NULL;
+}
+
 const char *dot_strerror(int status)
 {
 	switch (status) {
@@ -137,6 +144,10 @@ void dot_free(struct dot *d)
 
 		while (f->head != NULL)
 			dot_cancel(f->head);
+		if (f->state == DOT_UP)
+			fwdstate_note((const struct sockaddr *)&f->sa,
+			              f->auth.name, fwd_pin(f), FWDSTATE_DOWN,
+			              NULL);
 		tls_conn_close(f->conn);
 		uv_close((uv_handle_t *)&f->timer, fwd_timer_closed);
 	}
@@ -304,6 +315,8 @@ static void fwd_failed(struct dot_fwd *f, const char *why)
 	snprintf(f->why, sizeof f->why, "%s", why);
 	uv_timer_stop(&f->timer);
 	f->d->st->upstream_tls_failures++;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_FAILED, why);
 	if (!f->logged) {
 		f->logged = true;
 		fwd_text(f, addr, sizeof addr);
@@ -326,6 +339,8 @@ static void fwd_dropped(struct dot_fwd *f)
 	f->conn = NULL;
 	f->rlen = 0;
 	f->state = DOT_IDLE;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_DOWN, NULL);
 	uv_timer_stop(&f->timer);
 	for (q = f->head; q != NULL; q = q->next) {
 		if (q->failed || (q->sent && q->resent >= DOT_RESEND_MAX))
@@ -367,6 +382,8 @@ static void fwd_timer_cb(uv_timer_t *t)
 		f->conn = NULL;
 		f->rlen = 0;
 		f->state = DOT_IDLE;
+		fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+		              fwd_pin(f), FWDSTATE_DOWN, NULL);
 	}
 }
 
@@ -386,6 +403,8 @@ static void fwd_ready(void *arg)
 	f->backoff_ms = 0;
 	f->why[0] = '\0';
 	f->d->st->upstream_tls_handshakes++;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_UP, NULL);
 	if (tls_conn_resumed(f->conn))
 		f->d->st->upstream_tls_resumed++;
 	uv_timer_stop(&f->timer);
@@ -647,26 +666,4 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 	}
 	*out = q;
 	return DOT_OK;
-}
-
-void dot_state_text(const struct dot *d, const struct sockaddr *sa, char *out,
-                    size_t cap)
-{
-	const struct dot_fwd *f = NULL;
-	size_t i;
-
-	for (i = 0; d != NULL && i < d->nfwd && f == NULL; i++)
-		if (same_addr((const struct sockaddr *)&d->fwd[i]->sa, sa))
-			f = d->fwd[i];
-	if (f == NULL || f->state == DOT_IDLE)
-		snprintf(out, cap, "%s",
-		         f != NULL && f->why[0] != '\0' ?
-		                 "idle (failed before)" :
-		                 "idle");
-	else if (f->state == DOT_CONNECTING)
-		snprintf(out, cap, "connecting");
-	else if (f->state == DOT_UP)
-		snprintf(out, cap, "connected (%zu open)", f->nq);
-	else
-		snprintf(out, cap, "failing (%s)", f->why);
 }

@@ -113,11 +113,4 @@ void dot_cancel(struct dot_query *q);
  */
 size_t dot_pad(uint8_t *pkt, size_t len, size_t cap);
 
-/**
- * One line on the state of a forwarder's connection in this worker:
- * "connected", "connecting", "idle", or "failing (REASON)".
- */
-void dot_state_text(const struct dot *d, const struct sockaddr *sa, char *out,
-                    size_t cap);
-
 #endif /* CURVECACHE_RESOLVER_DOT_H */

@@ -28,7 +28,8 @@
 #   reached that Unbound (its port 53 log stays empty);
 # - old.test. -> $OLD@853#dot.lab: SERVFAIL, tls_failure "certificate
 #   has expired";
-# - list_forwards shows ADDR@853#NAME.
+# - list_forwards shows ADDR@853#NAME, and for each TLS server its
+#   state: connected, or failing and why.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -245,6 +246,12 @@ ${CURVECACHE_CONTROL:-./curvecache-control} -s "$WORK/ctl.sock" \
   list_forwards >"$WORK/list.out" 2>&1 || true
 expect "list_forwards: the TLS server with its name" \
   "$(grep -c "^dot.test. IN forward $GOOD@853#dot.lab" "$WORK/list.out")" 1
+expect "list_forwards: connected forwarders (dot.test., pin.test.)" \
+  "$(grep -c "^;   $GOOD@853#dot.lab transport=tls state=connected" \
+    "$WORK/list.out")" 2
+expect "list_forwards: a failing forwarder and why" \
+  "$(grep -c "^;   $BADNAME@853#dot.lab transport=tls state=failing (.*mismatch" \
+    "$WORK/list.out")" 1
 
 cc_clean_stop dot
 e2e_finish
