@@ -1,7 +1,8 @@
 /*
  * tests/fuzz/fuzz_tlsaddr.c - libFuzzer target for forward servers written
  * ADDR[@PORT][#NAME[^PIN]] (resolver/conf/cfg_tlsaddr.c) and for the pin
- * alone.
+ * alone; and EDNS(0) padding of a query (transport/dot.c: dot_pad reads
+ * the packet it pads).
  *
  * The input is not NUL-terminated (the parser takes (buf, len)). What is
  * taken must hold up: an AUTH-NAME is a NUL-terminated host name of
@@ -12,6 +13,22 @@
 #include <string.h>
 
 #include "conf/cfg.h"
+#include "transport/dot.h"
+
+/* Padding leaves a packet as it was or makes it whole blocks. */
+static void check_pad(const uint8_t *data, size_t size)
+{
+	size_t cap = size + DOT_PAD_BLOCK + 4, n;
+	uint8_t *pkt = malloc(cap);
+
+	if (pkt == NULL)
+		return;
+	memcpy(pkt, data, size);
+	n = dot_pad(pkt, size, cap);
+	if (n != size && (n < size || n % DOT_PAD_BLOCK != 0 || n > cap))
+		abort();
+	free(pkt);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,5 +54,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	(void)cfg_pin_parse(buf, size, pin);
 	free(buf);
+	check_pad(data, size);
 	return 0;
 }

@@ -353,6 +353,13 @@ START_TEST(test_tls_forwarder)
 	ck_assert(c.forward[0].addr[1].port_given);
 	ck_assert_str_eq(c.forward[0].tls[2].name, "");
 	ck_assert_str_eq(c.tls_cert_bundle, CFG_TLS_BUNDLE_DEFAULT);
+	/* Unbound's clause with forward-tls-upstream: yes */
+	ck_assert_int_eq(parse("forward-zone:\n name: q.example.\n"
+	                       " forward-tls-upstream: yes\n"
+	                       " forward-addr: 9.9.9.9@853#dns.quad9.net\n"),
+	                 0);
+	ck_assert(c.forward[0].tls_upstream);
+	ck_assert_str_eq(c.forward[0].tls[0].name, "dns.quad9.net");
 	/* forward-tls-upstream: every server needs its name */
 	ck_assert_int_eq(parse("forward-zone: f.example. forward-tls-upstream "
 	                       "127.0.55.9#a.example 127.0.55.10\n"),
