@@ -356,6 +356,7 @@ OPT_TTL(opt_max_ttl, max_ttl)
 OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
 OPT_PATH(opt_root_hints, root_hints)
 OPT_PATH(opt_curve_key_file, curve_key_file)
+OPT_PATH(opt_tls_cert_bundle, tls_cert_bundle)
 OPT_STR(opt_user, user)
 OPT_PATH(opt_control_socket, control_socket)
 
@@ -514,6 +515,7 @@ static const struct {
 	{ "ratelimit", opt_ratelimit, false },
 	{ "ratelimit-exempt-loopback", opt_ratelimit_lo, false },
 	{ "root-hints", opt_root_hints, false },
+	{ "tls-cert-bundle", opt_tls_cert_bundle, false },
 	{ "do-ip4", opt_do_ip4, false },
 	{ "do-ip6", opt_do_ip6, false },
 	{ "outgoing-interface", opt_outgoing, false },
@@ -599,6 +601,8 @@ void cfg_defaults(struct cfg *c)
 	c->n_curve_order = 2;
 	snprintf(c->control_socket, sizeof c->control_socket, "%s",
 	         "/run/curvecache/control");
+	snprintf(c->tls_cert_bundle, sizeof c->tls_cert_bundle, "%s",
+	         CFG_TLS_BUNDLE_DEFAULT);
 	c->log_level = CFG_LOG_INFO;
 	c->threads = 1;
 	c->serve_stale = true;

@@ -74,6 +74,10 @@
 #define CFG_KEYLABEL_BYTES 55
 /** The word of a forward-zone line that asks for forward-first. */
 #define CFG_FORWARD_FIRST "forward-first"
+/** The word of a forward-zone line asking for TLS to every server. */
+#define CFG_FORWARD_TLS "forward-tls-upstream"
+/** Default CA bundle for DNS over TLS (Debian's ca-certificates). */
+#define CFG_TLS_BUNDLE_DEFAULT "/etc/ssl/certs/ca-certificates.crt"
 /** local-zone lines, and local-data lines, each (Unbound has no limit:
  *  a block list of a million names is read). */
 #define CFG_MAX_LOCAL_ZONES 4000000u
@@ -128,6 +132,18 @@ struct cfg_addr {
 	bool port_given; /**< written as ADDR@PORT */
 };
 
+/** Bytes of an AUTH-NAME (ADDR#NAME), with its NUL. */
+#define CFG_TLSNAME_BYTES 254
+/** Bytes of an SPKI pin: SHA-256 (RFC 7858 s4.2). */
+#define CFG_PIN_BYTES 32
+
+/** How a forward server is authenticated over TLS (cfg_tlsaddr.c). */
+struct cfg_tls {
+	char name[CFG_TLSNAME_BYTES]; /**< AUTH-NAME; "" = plain DNS */
+	uint8_t pin[CFG_PIN_BYTES];   /**< SHA-256 of the SPKI (DER) */
+	bool has_pin;
+};
+
 /** A forward zone or a stub zone and its servers. */
 struct cfg_zone {
 	uint8_t name[CFG_NAME_MAX]; /**< lowercase wire name */
@@ -138,6 +154,11 @@ struct cfg_zone {
 	char key[CFG_ZONE_ADDRS][CFG_KEYLABEL_BYTES];
 	bool first; /**< forward zones: forward-first (iterate when every
 	                 forwarder failed) */
+	/** Forward zones: each server's DNS-over-TLS authentication
+	 *  (name "": plain DNS). */
+	struct cfg_tls tls[CFG_ZONE_ADDRS];
+	bool tls_upstream; /**< forward-tls-upstream: every server needs
+	                        #AUTH-NAME */
 };
 
 /** What a local zone does with the names at or below it (the types of
@@ -266,6 +287,9 @@ struct cfg {
 	bool serve_stale;              /**< RFC 8767, on failures */
 	uint32_t serve_stale_window;   /**< seconds past expiry */
 	bool prefetch;                 /**< refresh in the last 10 % */
+	char tls_cert_bundle[CFG_MAX_PATH];     /**< CA certificates (PEM) that
+	                                             TLS forwarders are checked
+	                                             against */
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */
@@ -397,9 +421,19 @@ bool cfg_proxy_from(const struct cfg *c, const struct sockaddr *sa);
  */
 int cfg_addr_parse(const char *s, uint16_t port, struct cfg_addr *out);
 
+/** A forward server "ADDR[@PORT][#NAME[^PIN]]" of len bytes (not read
+ *  past): the address (port 853 with #NAME, else 53, unless given) and
+ *  its TLS authentication (tls->name "" when plain). 0 or -1. */
+int cfg_tlsaddr_parse(const char *s, size_t len, struct cfg_addr *addr,
+                      struct cfg_tls *tls);
+
+/** 44 characters of base64 into a 32-byte pin. 0 or -1. */
+int cfg_pin_parse(const char *s, size_t len, uint8_t pin[CFG_PIN_BYTES]);
+
 /**
  * Parse the value of a forward-zone or stub-zone line (cfg_zone.c):
- * "NAME SERVER...": for a forward zone each SERVER is "ADDR[@PORT]", for
+ * "NAME SERVER...": for a forward zone each SERVER is
+ * "ADDR[@PORT][#AUTH-NAME[^PIN]]" (cfg_tlsaddr_parse), for
  * a stub zone "ADDR" or "ADDR/uz5KEYLABEL" (a DNSCurve server; port 53).
  * @param value: NUL-terminated text; changed (split in place).
  * @param keys: uz5 key labels allowed (stub zones).

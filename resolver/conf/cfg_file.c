@@ -126,7 +126,8 @@ int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
  * file names the installed hints and still parses in the source tree)
  * and those that must be absolute (written by the daemon, which works
  * from "/"); the others are only joined. */
-static const char *const path_read[] = { "local-data-file", "block-file" };
+static const char *const path_read[] = { "local-data-file", "block-file",
+	                                 "tls-cert-bundle" };
 static const char *const path_abs[] = { "cache-file", "pidfile",
 	                                "curve-key-file", "control-socket" };
 

@@ -187,8 +187,6 @@ static const struct ub_name ub_names[] = {
 	  "name each zone to leave unvalidated with domain-insecure:", NULL },
 	{ "send-client-subnet", UB_REFUSED, NULL,
 	  "curvecache sends no EDNS Client Subnet", NULL },
-	{ "tls-cert-bundle", UB_IGNORED, NULL,
-	  "curvecache does not forward over TLS", NULL },
 	{ "do-udp", UB_YES_ONLY, NULL, "curvecache answers over UDP and TCP",
 	  NULL },
 	{ "do-tcp", UB_YES_ONLY, NULL, "curvecache answers over UDP and TCP",
@@ -198,8 +196,10 @@ static const struct ub_name ub_names[] = {
 	  "curvecache binds foreign addresses with IP_FREEBIND", NULL },
 	{ "val-permissive-mode", UB_NO_ONLY, "dnssec",
 	  "an answer that fails validation is SERVFAIL", NULL },
-	{ "tls-upstream", UB_NO_ONLY, NULL,
-	  "curvecache does not forward over TLS", NULL },
+	{ "tls-upstream", UB_NO_ONLY, "forward-zone",
+	  "write each TLS forwarder ADDR@853#AUTH-NAME, or set "
+	  "forward-tls-upstream: yes in its forward-zone: clause",
+	  NULL },
 	{ "tls-service-key", UB_REFUSED, NULL, WHY_TLS, NULL },
 	{ "tls-service-pem", UB_REFUSED, NULL, WHY_TLS, NULL },
 	{ "tls-port", UB_REFUSED, NULL, WHY_TLS, NULL },
@@ -486,6 +486,17 @@ static int zone_value(struct cfg_ctx *x, const char *key, char *v)
 	return 0;
 }
 
+/* A word of the flat forward-zone: line (cfg_zone.c). */
+static int zone_word(struct cfg_ctx *x, const char *word)
+{
+	size_t n = strlen(x->ub.zone);
+
+	if (n + 1 + strlen(word) >= sizeof x->ub.zone)
+		return cfg_why(x, "%s", "too many servers");
+	snprintf(x->ub.zone + n, sizeof x->ub.zone - n, " %s", word);
+	return 0;
+}
+
 /* An option of the open forward-zone: or stub-zone: clause. */
 static int zone_line(struct cfg_ctx *x, const char *key, char *v)
 {
@@ -510,16 +521,11 @@ static int zone_line(struct cfg_ctx *x, const char *key, char *v)
 		return -1;
 	if (!yes)
 		return 0;
-	if (strcmp(key, "forward-first") == 0) {
-		/* the word of the flat forward-zone: line (cfg_zone.c) */
-		size_t n = strlen(x->ub.zone);
-
-		if (n + 1 + strlen(CFG_FORWARD_FIRST) >= sizeof x->ub.zone)
-			return cfg_why(x, "%s", "too many servers");
-		snprintf(x->ub.zone + n, sizeof x->ub.zone - n, " %s",
-		         CFG_FORWARD_FIRST);
-		return 0;
-	}
+	if (strcmp(key, "forward-first") == 0)
+		return zone_word(x, CFG_FORWARD_FIRST);
+	if (strcmp(key, "forward-tls-upstream") == 0 ||
+	    strcmp(key, "forward-ssl-upstream") == 0)
+		return zone_word(x, CFG_FORWARD_TLS);
 	return cfg_why(x, "%s: yes is refused: %s", key,
 	               strcmp(what, "first") == 0 ?
 	                       "curvecache does not fall back to the root "
@@ -529,7 +535,8 @@ static int zone_line(struct cfg_ctx *x, const char *key, char *v)
 	               strcmp(what, "tcp-upstream") == 0 ?
 	                       "curvecache asks over UDP, and TCP after a "
 	                       "truncated answer" :
-	                       "curvecache does not forward over TLS");
+	                       "stub servers are asked in plain DNS or "
+	                       "DNSCurve");
 }
 
 /* An option of remote-control: curvecache-control's unix socket. */

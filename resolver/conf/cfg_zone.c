@@ -8,6 +8,9 @@
  *   local-zone: test. nodefault (cfg_local.c)
  *
  * Servers are asked on port 53 unless they give their own (ADDR@PORT).
+ * A forward server written ADDR[@PORT]#AUTH-NAME[^PIN] is asked over TLS
+ * (port 853 unless given) and authenticated (cfg_tlsaddr.c); the word
+ * forward-tls-upstream asks that of every server of the line.
  * A forward-zone line may hold the word forward-first (anywhere after
  * the name): when every forwarder fails, the name is iterated.
  *
@@ -65,6 +68,24 @@ static bool keylabel_ok(const char *k)
 	return true;
 }
 
+/* A forward server: "ADDR[@PORT][#AUTH-NAME[^PIN]]" (cfg_tlsaddr.c). */
+static int forwarder_parse(const char *tok, struct cfg_zone *z, char *why,
+                           size_t whylen)
+{
+	struct cfg_tls *tls = &z->tls[z->naddr];
+
+	if (cfg_tlsaddr_parse(tok, strlen(tok), &z->addr[z->naddr], tls) != 0)
+		return zfail(why, whylen,
+		             "bad forward server (want ADDR[@PORT] or "
+		             "ADDR[@PORT]#AUTH-NAME[^BASE64-SHA256])",
+		             tok);
+	/* a TLS server's port (853 unless given) is the one to ask */
+	if (tls->name[0] != '\0')
+		z->addr[z->naddr].port_given = true;
+	z->naddr++;
+	return 0;
+}
+
 /* One server: "ADDR[@PORT]" or, with keys, "ADDR[@PORT]/uz5KEY". */
 static int server_parse(char *tok, bool keys, struct cfg_zone *z, char *why,
                         size_t whylen)
@@ -77,21 +98,15 @@ static int server_parse(char *tok, bool keys, struct cfg_zone *z, char *why,
 		return -1;
 	}
 	z->key[z->naddr][0] = '\0';
-	/* Unbound's ADDR@PORT#NAME asks for DNS over TLS: never answer
-	 * that with plain DNS to the TLS port. */
+	if (!keys)
+		return forwarder_parse(tok, z, why, whylen);
 	if (strchr(tok, '#') != NULL)
 		return zfail(why, whylen,
-		             "TLS forwarding (ADDR@PORT#NAME) is "
-		             "not supported yet; refusing to send plain DNS "
-		             "to",
+		             "stub-zone servers are asked in plain DNS or "
+		             "DNSCurve, not TLS:",
 		             tok);
 	if (slash != NULL) {
 		*slash = '\0';
-		if (!keys)
-			return zfail(why, whylen,
-			             "forward-zone servers take no "
-			             "key:",
-			             slash + 1);
 		if (!keylabel_ok(slash + 1))
 			return zfail(why, whylen, "bad uz5 key label",
 			             slash + 1);
@@ -103,6 +118,23 @@ static int server_parse(char *tok, bool keys, struct cfg_zone *z, char *why,
 		             "ADDR or ADDR@PORT)",
 		             tok);
 	z->naddr++;
+	return 0;
+}
+
+/* forward-tls-upstream: every server must say whom to authenticate. */
+static int tls_all(const struct cfg_zone *z, char *why, size_t whylen)
+{
+	size_t i;
+
+	for (i = 0; z->tls_upstream && i < z->naddr; i++)
+		if (z->tls[i].name[0] == '\0') {
+			snprintf(why, whylen,
+			         "forward-tls-upstream: yes needs an "
+			         "authentication name on every server "
+			         "(ADDR@853#AUTH-NAME); server %zu has none",
+			         i + 1);
+			return -1;
+		}
 	return 0;
 }
 
@@ -121,6 +153,8 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
 		 * forwarder failed */
 		if (!keys && strcmp(tok, CFG_FORWARD_FIRST) == 0)
 			out->first = true;
+		else if (!keys && strcmp(tok, CFG_FORWARD_TLS) == 0)
+			out->tls_upstream = true;
 		else if (server_parse(tok, keys, out, why, whylen) != 0)
 			return -1;
 	}
@@ -130,7 +164,7 @@ int cfg_zone_parse(char *value, bool keys, struct cfg_zone *out, char *why,
 		         "address");
 		return -1;
 	}
-	return 0;
+	return tls_all(out, why, whylen);
 }
 
 char *cfg_unquote(char *v)

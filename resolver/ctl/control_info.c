@@ -27,6 +27,7 @@
 #include "infra/sel.h"
 #include "front/server.h"
 #include "validate/autotrust.h"
+#include "stats/fwdstate.h"
 
 /** Bytes of an address as text. */
 #define CONTROL_ADDR_TEXT 64
@@ -444,6 +445,35 @@ static void server_text(const struct sockaddr *sa, char *out, size_t cap)
 		out[n - (sizeof port53 - 1)] = '\0';
 }
 
+/* A zone with a DNS-over-TLS server: one more line per server, its
+ * transport and (TLS) the state of its connections (stats/fwdstate.h).
+ * Zones without one are listed exactly as Unbound lists them. */
+static void list_transports(const struct cfg_zone *z, struct control_out *out)
+{
+	char addr[CONTROL_ADDR_TEXT], state[FWDSTATE_WHY_BYTES + 32];
+	size_t j;
+	bool tls = false;
+
+	for (j = 0; j < z->naddr; j++)
+		tls = tls || z->tls[j].name[0] != '\0';
+	for (j = 0; tls && j < z->naddr; j++) {
+		const struct sockaddr *sa =
+			(const struct sockaddr *)&z->addr[j].sa;
+
+		server_text(sa, addr, sizeof addr);
+		if (z->tls[j].name[0] == '\0') {
+			control_out_printf(out, ";   %s transport=udp/tcp\n",
+			                   addr);
+			continue;
+		}
+		fwdstate_text(sa, z->tls[j].name,
+		              z->tls[j].has_pin ? z->tls[j].pin : NULL, state,
+		              sizeof state);
+		control_out_printf(out, ";   %s#%s transport=tls state=%s\n",
+		                   addr, z->tls[j].name, state);
+	}
+}
+
 /* One line per zone: "NAME IN forward ADDR ADDR". */
 static void list_zones(const struct cfg_zone *z, size_t n, const char *kind,
                        struct control_out *out)
@@ -460,8 +490,12 @@ static void list_zones(const struct cfg_zone *z, size_t n, const char *kind,
 			server_text((const struct sockaddr *)&z[i].addr[j].sa,
 			            addr, sizeof addr);
 			control_out_printf(out, " %s", addr);
+			if (z[i].tls[j].name[0] != '\0') /* DNS over TLS */
+				control_out_printf(out, "#%s",
+				                   z[i].tls[j].name);
 		}
 		control_out_put(out, "\n", 1);
+		list_transports(&z[i], out);
 	}
 }
 

@@ -114,6 +114,11 @@ struct stats {
 	uint64_t upstream_sends; /**< packets sent, all transports */
 	uint64_t upstream_udp;
 	uint64_t upstream_tcp;
+	uint64_t upstream_tls;            /**< queries to TLS forwarders */
+	uint64_t upstream_tls_handshakes; /**< TLS connections made */
+	uint64_t upstream_tls_resumed;    /**< ...of them resumed */
+	uint64_t upstream_tls_failures;   /**< TLS connections that failed
+	                                       (connect, handshake, checks) */
 	uint64_t upstream_replies; /**< valid replies fed to the iterator */
 	uint64_t upstream_timeouts;
 	uint64_t upstream_hedges; /**< early deadlines (the next server

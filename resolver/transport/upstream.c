@@ -12,7 +12,7 @@
 #include "conf/cfg.h"
 #include "base/clock.h"
 #include "base/log.h"
-#include "wire/rrtext.h"
+#include "dot.h"
 #include "stats/stats.h"
 
 /** Messages taken from one TCP read (each consumes >= 2 bytes). */
@@ -24,19 +24,6 @@
 
 static void q_timer_cb(uv_timer_t *tm);
 static int att_send(struct upstream_query *q, enum exchange_mode mode);
-
-const char *upstream_strerror(int status)
-{
-	switch (status) {
-	case UPSTREAM_OK: return "ok";
-	case UPSTREAM_ELIMIT: return "too many sockets open";
-	case UPSTREAM_ESOCKET: return "socket error";
-	case UPSTREAM_EBUILD: return "query could not be built";
-	case UPSTREAM_EINVAL: return "invalid argument";
-	case UPSTREAM_ENOMEM: return "out of memory";
-	default: return "unknown status";
-	}
-}
 
 int upstream_new(struct upstream **out, uv_loop_t *loop, const struct cfg *cfg,
                  struct curve_client *curve, struct stats *st,
@@ -54,6 +41,10 @@ int upstream_new(struct upstream **out, uv_loop_t *loop, const struct cfg *cfg,
 	u->curve = curve;
 	u->st = st;
 	u->max_sockets = max_sockets ? max_sockets : UPSTREAM_SOCKETS_DEFAULT;
+	if (dot_new(&u->dot, loop, cfg, st) != DOT_OK) {
+		free(u);
+		return UPSTREAM_ENOMEM;
+	}
 	randombytes_buf(u->fmt_key, sizeof u->fmt_key);
 	*out = u;
 	return UPSTREAM_OK;
@@ -65,6 +56,7 @@ void upstream_free(struct upstream *u)
 		return;
 	while (u->head != NULL)
 		upstream_cancel(u->head);
+	dot_free(u->dot);
 	sodium_memzero(u->inner, sizeof u->inner);
 	sodium_memzero(u->plain, sizeof u->plain);
 	free(u);
@@ -73,36 +65,6 @@ void upstream_free(struct upstream *u)
 size_t upstream_pending(const struct upstream *u)
 {
 	return u == NULL ? 0 : u->pending;
-}
-
-/* Address text for logs. */
-static const char *addr_text(const struct sockaddr_storage *ss, char *buf,
-                             size_t cap)
-{
-	buf[0] = '\0';
-	if (ss->ss_family == AF_INET)
-		uv_ip4_name((const struct sockaddr_in *)ss, buf, cap);
-	else if (ss->ss_family == AF_INET6)
-		uv_ip6_name((const struct sockaddr_in6 *)ss, buf, cap);
-	return buf;
-}
-
-static void log_send(const struct upstream_query *q,
-                     const struct upstream_att *a)
-{
-	char addr[64], name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
-
-	if (log_level() < CFG_LOG_DEBUG)
-		return;
-	if (wire_name_to_text(q->t.qname, q->t.qnamelen, name, sizeof name,
-	                      NULL) != WIRE_OK)
-		name[0] = '\0';
-	log_debug("upstream_send",
-	          "server=%s qname=%s type=%s "
-	          "transport=%s format=%s token=%u",
-	          addr_text(&q->t.addr, addr, sizeof addr), name,
-	          rrtext_type_name(q->t.qtype, tbuf), a->tcp ? "tcp" : "udp",
-	          upstream_mode_name(a->s.mode), (unsigned)q->t.token);
 }
 
 /* ------------------------------------------------------------------ */
@@ -135,10 +97,13 @@ static void att_close(struct upstream_att *a)
 		return;
 	a->closing = true;
 	a->q->u->sockets--;
+	dot_cancel(a->dq);
+	a->dq = NULL;
 	/* TCP: close with a reset, leaving no TIME_WAIT behind (an RRL
 	 * server pushes thousands of queries a minute to TCP: their
 	 * TIME_WAITs would fill the port range towards it) */
-	if (a->tcp && uv_tcp_close_reset(&a->h.tcp, att_closed_cb) == 0)
+	if (a->tcp && !a->tls &&
+	    uv_tcp_close_reset(&a->h.tcp, att_closed_cb) == 0)
 		return;
 	uv_close(&a->h.handle, att_closed_cb);
 }
@@ -207,8 +172,11 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 		log_debug("upstream_recv",
 		          "server=%s rtt_ms=%u transport=%s "
 		          "token=%u",
-		          addr_text(&q->t.addr, addr, sizeof addr),
-		          (unsigned)r.rtt_ms, a->tcp ? "tcp" : "udp",
+		          upstream_addr_text(&q->t.addr, addr, sizeof addr),
+		          (unsigned)r.rtt_ms,
+		          a->tls ? "tls" :
+		          a->tcp ? "tcp" :
+		                   "udp",
 		          (unsigned)q->t.token);
 	}
 	if (kind != ITER_REPLY_TIMEOUT) {
@@ -231,8 +199,11 @@ static void att_error(struct upstream_att *a, int err)
 	char addr[64];
 
 	log_debug("upstream_error", "server=%s error=%s transport=%s",
-	          addr_text(&q->t.addr, addr, sizeof addr), uv_err_name(err),
-	          a->tcp ? "tcp" : "udp");
+	          upstream_addr_text(&q->t.addr, addr, sizeof addr),
+	          uv_err_name(err),
+	          a->tls ? "tls" :
+	          a->tcp ? "tcp" :
+	                   "udp");
 	att_close(a);
 	if (q->reported_timeout || q->finished)
 		return;
@@ -312,7 +283,7 @@ static void att_sent(struct upstream_att *a)
 		else
 			st->curve_streamlined++;
 	}
-	log_send(a->q, a);
+	upstream_log_send(a->q, a);
 }
 
 static void att_packet(struct upstream_att *a, uint8_t *pkt, size_t len);
@@ -556,7 +527,7 @@ static void att_case_lost(struct upstream_att *a)
 		return;
 	q->nocase = true;
 	log_debug("upstream_case_lost", "server=%s token=%u note=%s",
-	          addr_text(&q->t.addr, addr, sizeof addr),
+	          upstream_addr_text(&q->t.addr, addr, sizeof addr),
 	          (unsigned)q->t.token,
 	          "0x20 case not echoed: asking again in lowercase");
 	if (att_send(q, EXCHANGE_PLAIN) != UPSTREAM_OK)
@@ -677,6 +648,53 @@ static int att_send(struct upstream_query *q, enum exchange_mode mode)
 	return att_udp_start(a);
 }
 
+/* ------------------------------------------------------------------ */
+/* DNS over TLS to forwarders (dot.h)                                 */
+
+static void tls_reply_cb(void *arg, int status, uint8_t *msg, size_t len)
+{
+	struct upstream_att *a = arg;
+
+	if (a->closing || a->q->cancelled || a->q->finished)
+		return;
+	if (status == DOT_OK)
+		att_packet(a, msg, len);
+	else
+		att_error(a, UV_ECONNREFUSED);
+}
+
+/* Build the query and put it on the forwarder's connection; a new ID
+ * when its ID is open there already. Never plain DNS instead. */
+static int att_tls_start(struct upstream_query *q, const struct cfg_tls *auth)
+{
+	struct upstream *u = q->u;
+	struct exchange_sent s;
+	struct upstream_att *a;
+	int rc = DOT_EID, i;
+
+	for (i = 0; i < UPSTREAM_ATTEMPTS_MAX && rc == DOT_EID; i++) {
+		/* no 0x20 case mixing: TLS already keeps forgers out */
+		if (upstream_pkt_build(u, &q->t, EXCHANGE_PLAIN, false, &s) !=
+		    UPSTREAM_OK)
+			return UPSTREAM_EBUILD;
+		if ((a = att_new(q, &s, u->sbuf, true)) == NULL)
+			return UPSTREAM_ELIMIT;
+		a->tls = true;
+		rc = dot_send(u->dot, (const struct sockaddr *)&q->t.addr,
+		              auth, a->pkt, s.pktlen, tls_reply_cb, a, &a->dq);
+		if (rc != DOT_OK || uv_timer_init(u->loop, &a->h.timer) != 0) {
+			dot_cancel(rc == DOT_OK ? a->dq : NULL);
+			free(a);
+			continue;
+		}
+		att_opened(a);
+		a->sent_ms = clock_ms();
+		upstream_log_send(q, a);
+		return UPSTREAM_OK;
+	}
+	return UPSTREAM_ESOCKET;
+}
+
 /* Start the timer of a new query: the hedge first when there is one. */
 static void q_timer_first(struct upstream_query *q, uint64_t full_ms)
 {
@@ -710,6 +728,7 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
                   struct upstream_query **out)
 {
 	struct upstream_query *q;
+	const struct cfg_tls *auth;
 	int rc;
 
 	(void)mono_ms;
@@ -738,9 +757,15 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 	if (t->curve && u->cfg->curve && u->curve != NULL)
 		q->first = upstream_fmt_first(u, t, &q->second,
 		                              &q->has_second);
-	if (t->tcp)
+	auth = dot_auth_of(u->cfg, (const struct sockaddr *)&t->addr, t->zone,
+	                   t->zonelen);
+	if (auth != NULL) {
+		q->first = EXCHANGE_PLAIN; /* and no other format after */
+		rc = att_tls_start(q, auth);
+	} else if (t->tcp)
 		return q_send_tcp(q, out);
-	rc = att_send(q, q->first);
+	else
+		rc = att_send(q, q->first);
 	if (rc != UPSTREAM_OK && q->first != EXCHANGE_PLAIN && q->has_second) {
 		q->tried_second = true;
 		rc = att_send(q, q->second);

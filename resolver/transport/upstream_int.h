@@ -44,18 +44,24 @@ struct upstream_fmt {
 };
 
 struct upstream_query;
+struct dot_query;
 
 /** One packet on its own socket. */
 struct upstream_att {
 	struct upstream_query *q;
 	struct exchange_sent s;
 	bool tcp;
-	bool open;    /**< the handle is open */
-	bool closing; /**< uv_close was called */
+	bool tls;             /**< over a forwarder's TLS connection (dot.h;
+	                           tcp is set too): h.timer is a stand-in
+	                           handle, so closing stays asynchronous */
+	struct dot_query *dq; /**< tls: the query on the connection */
+	bool open;            /**< the handle is open */
+	bool closing;         /**< uv_close was called */
 	union {
 		uv_handle_t handle;
 		uv_udp_t udp;
 		uv_tcp_t tcp;
+		uv_timer_t timer;
 	} h;
 	uv_connect_t conn;
 	uv_write_t wr;
@@ -101,6 +107,7 @@ struct upstream {
 	const struct cfg *cfg;
 	struct curve_client *curve;
 	struct stats *st;
+	struct dot *dot; /**< TLS connections to forwarders */
 	size_t max_sockets;
 	size_t sockets;    /**< attempts open now */
 	size_t pending;    /**< queries not cancelled */
@@ -114,6 +121,14 @@ struct upstream {
 	uint8_t plain[UPSTREAM_PKT_MAX];    /**< inner query being built */
 	struct wire_rr rr[WIRE_RR_MAX];
 };
+
+/** Address text for logs (into buf, returned). */
+const char *upstream_addr_text(const struct sockaddr_storage *ss, char *buf,
+                               size_t cap);
+
+/** The debug line of a packet sent. */
+void upstream_log_send(const struct upstream_query *q,
+                       const struct upstream_att *a);
 
 /**
  * Build the packet of an attempt into u->sbuf.

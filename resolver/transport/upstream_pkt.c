@@ -2,7 +2,8 @@
  * resolver/transport/upstream_pkt.c - upstream packets on the transport's
  * buffers: build (plain with a random ID and 0x20, or boxed with DNSCurve) and
  * check what comes back with exchange.c, the one query-exchange module
- * curvecache-query shares; and the DNSCurve format each server took.
+ * curvecache-query shares; the DNSCurve format each server took; and the
+ * texts of the transport's logs.
  */
 #include "upstream_int.h"
 
@@ -12,8 +13,55 @@
 #include "conf/cfg.h"
 #include "base/log.h"
 #include "base/netaddr.h"
+#include "wire/rrtext.h"
 
 _Static_assert(KEY_BYTES == CURVE_KEY_BYTES, "server key sizes");
+
+const char *upstream_strerror(int status)
+{
+	switch (status) {
+	case UPSTREAM_OK: return "ok";
+	case UPSTREAM_ELIMIT: return "too many sockets open";
+	case UPSTREAM_ESOCKET: return "socket error";
+	case UPSTREAM_EBUILD: return "query could not be built";
+	case UPSTREAM_EINVAL: return "invalid argument";
+	case UPSTREAM_ENOMEM: return "out of memory";
+	default: return "unknown status";
+	}
+}
+
+/* Address text for logs. */
+const char *upstream_addr_text(const struct sockaddr_storage *ss, char *buf,
+                               size_t cap)
+{
+	buf[0] = '\0';
+	if (ss->ss_family == AF_INET)
+		uv_ip4_name((const struct sockaddr_in *)ss, buf, cap);
+	else if (ss->ss_family == AF_INET6)
+		uv_ip6_name((const struct sockaddr_in6 *)ss, buf, cap);
+	return buf;
+}
+
+void upstream_log_send(const struct upstream_query *q,
+                       const struct upstream_att *a)
+{
+	char addr[64], name[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
+
+	if (log_level() < CFG_LOG_DEBUG)
+		return;
+	if (wire_name_to_text(q->t.qname, q->t.qnamelen, name, sizeof name,
+	                      NULL) != WIRE_OK)
+		name[0] = '\0';
+	log_debug("upstream_send",
+	          "server=%s qname=%s type=%s "
+	          "transport=%s format=%s token=%u",
+	          upstream_addr_text(&q->t.addr, addr, sizeof addr), name,
+	          rrtext_type_name(q->t.qtype, tbuf),
+	          a->tls ? "tls" :
+	          a->tcp ? "tcp" :
+	                   "udp",
+	          upstream_mode_name(a->s.mode), (unsigned)q->t.token);
+}
 
 const char *upstream_mode_name(enum exchange_mode mode)
 {

@@ -395,14 +395,19 @@ if [ -z "$a0" ] && [ "$a1" = 1111 ] && [ "$(cat "$WORK/fa")" = ok ] &&
 else bad "$t" "before '$a0', answer lines after '$a1'" "$WORK/fa" \
   "$WORK/lf2"; fi
 
-t="forward_add: the TLS form and unknown flags are refused"
+t="forward_add: the TLS form is taken (never asked here), unknown flags refused"
 uc forward_add tls.example. 127.0.0.1@853#tls.example >"$WORK/ft" 2>&1
 rc1=$?
-uc forward_add +t tls.example. 127.0.0.1 >>"$WORK/ft" 2>&1
+uc list_forwards >"$WORK/ftl" 2>&1
+uc forward_remove tls.example. >>"$WORK/ft" 2>&1
+uc forward_add +t tls2.example. 127.0.0.1 >>"$WORK/ft" 2>&1
 rc2=$?
-if [ $rc1 -eq 1 ] && [ $rc2 -eq 1 ] && grep -q '^error .*TLS' "$WORK/ft" &&
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 1 ] && grep -q '^error .*flag' "$WORK/ft" &&
+   grep -qx 'tls.example. IN forward 127.0.0.1@853#tls.example' \
+     "$WORK/ftl" &&
+   grep -q '^;   127.0.0.1@853#tls.example transport=tls' "$WORK/ftl" &&
    ! uc list_forwards 2>&1 | grep -q tls.example; then ok "$t"
-else bad "$t" "exit $rc1 $rc2" "$WORK/ft"; fi
+else bad "$t" "exit $rc1 $rc2" "$WORK/ft" "$WORK/ftl"; fi
 
 t="curvecache-control forward_add +i (ignored): exit 0, no output"
 "$CTL" -s "$SOCK" forward_add +i silent.g.fault.lab. 127.53.213.21 \

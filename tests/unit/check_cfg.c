@@ -332,15 +332,55 @@ START_TEST(test_name_parse)
 }
 END_TEST
 
-START_TEST(test_tls_forwarder_refused)
+START_TEST(test_tls_forwarder)
 {
+	char bundle[] = "/tmp/check_cfg_bundle.XXXXXX";
+	char line[128];
+	int fd;
+
 	ck_assert_int_eq(parse("forward-zone: fwd.example. "
-	                       "127.0.55.9@8853#tls.example\n"),
+	                       "127.0.55.9@8853#tls.example "
+	                       "127.0.55.10#b.example"
+	                       " 127.0.55.11\n"),
+	                 0);
+	ck_assert_uint_eq(c.forward[0].naddr, 3);
+	ck_assert_str_eq(c.forward[0].tls[0].name, "tls.example");
+	ck_assert_uint_eq(ntohs(((struct sockaddr_in *)&c.forward[0]
+	                                 .addr[1]
+	                                 .sa)
+	                                ->sin_port),
+	                  853);
+	ck_assert(c.forward[0].addr[1].port_given);
+	ck_assert_str_eq(c.forward[0].tls[2].name, "");
+	ck_assert_str_eq(c.tls_cert_bundle, CFG_TLS_BUNDLE_DEFAULT);
+	/* Unbound's clause with forward-tls-upstream: yes */
+	ck_assert_int_eq(parse("forward-zone:\n name: q.example.\n"
+	                       " forward-tls-upstream: yes\n"
+	                       " forward-addr: 9.9.9.9@853#dns.quad9.net\n"),
+	                 0);
+	ck_assert(c.forward[0].tls_upstream);
+	ck_assert_str_eq(c.forward[0].tls[0].name, "dns.quad9.net");
+	/* forward-tls-upstream: every server needs its name */
+	ck_assert_int_eq(parse("forward-zone: f.example. forward-tls-upstream "
+	                       "127.0.55.9#a.example 127.0.55.10\n"),
 	                 -1);
 	ck_assert_ptr_nonnull(strstr(err, "test.conf:1:"));
-	ck_assert_ptr_nonnull(strstr(err, "TLS forwarding"));
+	ck_assert_ptr_nonnull(strstr(err, "forward-tls-upstream"));
+	ck_assert_int_eq(parse("forward-zone: f.example. 127.0.55.9#a..b\n"),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(err, "AUTH-NAME"));
 	ck_assert_int_eq(parse("stub-zone: s.example. 127.0.55.9#x\n"), -1);
-	ck_assert_ptr_nonnull(strstr(err, "TLS forwarding"));
+	ck_assert_ptr_nonnull(strstr(err, "not TLS"));
+	/* tls-cert-bundle: a file that exists */
+	ck_assert_int_eq(parse("tls-cert-bundle: /nonexistent/ca.pem\n"), -1);
+	ck_assert_ptr_nonnull(strstr(err, "tls-cert-bundle"));
+	fd = mkstemp(bundle);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(line, sizeof line, "tls-cert-bundle: %s\n", bundle);
+	ck_assert_int_eq(parse(line), 0);
+	ck_assert_str_eq(c.tls_cert_bundle, bundle);
+	unlink(bundle);
 	/* a comment after white space is still a comment */
 	ck_assert_int_eq(parse("forward-zone: fwd.example. 127.0.55.9@53 "
 	                       "# plain\n"),
@@ -1132,8 +1172,9 @@ START_TEST(test_unbound_refused)
 		  "test.conf:3: forward-host is refused" },
 		{ "stub-zone:\nname: x.\nstub-first: yes\n",
 		  "test.conf:3: stub-first: yes is refused" },
-		{ "forward-zone:\nname: x.\nforward-addr: 1.1.1.1@853#dns\n",
-		  "test.conf:3: TLS forwarding" },
+		{ "forward-zone:\nname: x.\nforward-tls-upstream: yes\n"
+		  "forward-addr: 1.1.1.1\n",
+		  "test.conf:" },
 		{ "forward-zone:\nname: x.\nstub-addr: 1.1.1.1\n",
 		  "test.conf:3: stub-addr: in a forward-zone: clause" },
 		{ "forward-zone:\nname: x.\nserver:\n",
@@ -1324,7 +1365,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_reject);
 	tcase_add_test(tc, test_reject_whole);
 	tcase_add_test(tc, test_zone_reject);
-	tcase_add_test(tc, test_tls_forwarder_refused);
+	tcase_add_test(tc, test_tls_forwarder);
 	tcase_add_test(tc, test_name_parse);
 	tcase_add_test(tc, test_port_keeps_explicit_listen);
 	tcase_add_test(tc, test_curve_require_reject);

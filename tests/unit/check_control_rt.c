@@ -72,8 +72,12 @@ START_TEST(rt_forward_add_remove)
 	ck_assert_uint_eq(cfg.n_forward, 1);
 	ck_assert_uint_eq(cfg.forward[0].naddr, 1);
 	c = talk_rt("UBCT1 forward_add tls.example. 127.0.0.1@853#tls.ex\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	c = talk_rt("UBCT1 forward_add tls.example. 127.0.0.1@853#a..b\n");
 	ck_assert(strncmp(c.text, "error ", 6) == 0);
-	HAS(c, "TLS");
+	free(c.text);
+	c = talk_rt("forward_remove tls.example.\n");
 	free(c.text);
 	c = talk_rt("forward_add +t a.example. 192.0.2.1\n"
 	            "forward_add a.example. nonsense\n"

@@ -1,0 +1,669 @@
+/*
+ * resolver/transport/dot.c - DNS over TLS to forwarders: one connection
+ * per forwarder, pipelined queries, answers by ID (see dot.h).
+ */
+#include "dot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "base/netaddr.h"
+#include "conf/cfg.h"
+#include "stats/fwdstate.h"
+#include "stats/stats.h"
+#include "tls.h"
+
+/** Forwarders of one worker at most (every server of every zone). */
+#define DOT_FWD_MAX (CFG_MAX_ZONES * CFG_ZONE_ADDRS)
+/** Largest DNS message over a stream. */
+#define DOT_MSG_MAX 65535u
+/** Bytes of the length prefix. */
+#define DOT_PFX 2
+/** First read buffer; grown to the message being read. */
+#define DOT_RBUF_FIRST 1024u
+/** Times a query is sent again after its connection closed. */
+#define DOT_RESEND_MAX 1
+/** EDNS option code of padding (RFC 7830). */
+#define DOT_OPT_PADDING 12
+/** Type of the OPT record. */
+#define DOT_TYPE_OPT 41
+/** Bytes of an OPT record with empty rdata (root name, type, class,
+ *  TTL, rdlength). */
+#define DOT_OPT_FIXED 11
+/** Bytes of an option's code and length. */
+#define DOT_OPTHDR 4
+/** Bytes of the DNS header. */
+#define DOT_HDR 12
+
+enum dot_state {
+	DOT_IDLE = 0,   /**< no connection */
+	DOT_CONNECTING, /**< TCP and handshake under way */
+	DOT_UP,         /**< verified, queries flow */
+	DOT_FAILING     /**< in back-off after a failure */
+};
+
+struct dot_fwd;
+
+struct dot_query {
+	struct dot_fwd *f;
+	struct dot_query *prev, *next;
+	dot_cb cb;
+	void *arg;
+	uint16_t id;
+	bool sent;   /**< written on the current connection */
+	bool failed; /**< DOT_EFAIL was handed over */
+	uint8_t resent;
+	size_t len;    /**< of pkt, prefix included */
+	uint8_t pkt[]; /**< length prefix and message */
+};
+
+struct dot_fwd {
+	struct dot *d;
+	struct sockaddr_storage sa;
+	socklen_t salen;
+	struct cfg_tls auth;
+	struct tls_conn *conn;
+	enum dot_state state;
+	void *resume; /**< TLS session for resumption */
+	uint64_t retry_at;
+	uint32_t backoff_ms;
+	bool logged; /**< the failure was logged */
+	char why[TLS_WHY_BYTES];
+	struct dot_query *head;
+	size_t nq;
+	uint8_t *rbuf;
+	size_t rlen, rcap;
+	uv_timer_t timer; /**< connect deadline, then idle timeout */
+};
+
+struct dot {
+	uv_loop_t *loop;
+	const struct cfg *cfg;
+	struct stats *st;
+	struct tls_ctx *ctx;
+	struct dot_fwd *fwd[DOT_FWD_MAX];
+	size_t nfwd;
+};
+
+/* The pin of a forwarder (for fwdstate), or NULL. */
+static const uint8_t *fwd_pin(const struct dot_fwd *f)
+{
+	return f->auth.has_pin ? f->auth.pin : NULL;
+}
+
+const char *dot_strerror(int status)
+{
+	switch (status) {
+	case DOT_OK: return "ok";
+	case DOT_EINVAL: return "invalid argument";
+	case DOT_ENOMEM: return "out of memory";
+	case DOT_EFAILING: return "forwarder failing (back-off)";
+	case DOT_EID: return "ID open on the connection";
+	case DOT_EFULL: return "too many queries on the connection";
+	case DOT_EFAIL: return "TLS connection failed";
+	default: return "unknown DoT status";
+	}
+}
+
+int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
+            struct stats *st)
+{
+	struct dot *d;
+
+	if (out == NULL || loop == NULL || cfg == NULL || st == NULL)
+		return DOT_EINVAL;
+	if ((d = calloc(1, sizeof *d)) == NULL)
+		return DOT_ENOMEM;
+	d->loop = loop;
+	d->cfg = cfg;
+	d->st = st;
+	*out = d;
+	return DOT_OK;
+}
+
+static void fwd_timer_closed(uv_handle_t *h)
+{
+	struct dot_fwd *f = h->data;
+
+	free(f->rbuf);
+	tls_resume_free(&f->resume);
+	free(f);
+}
+
+void dot_free(struct dot *d)
+{
+	size_t i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->nfwd; i++) {
+		struct dot_fwd *f = d->fwd[i];
+
+		while (f->head != NULL)
+			dot_cancel(f->head);
+		if (f->state == DOT_UP)
+			fwdstate_note((const struct sockaddr *)&f->sa,
+			              f->auth.name, fwd_pin(f), FWDSTATE_DOWN,
+			              NULL);
+		tls_conn_close(f->conn);
+		uv_close((uv_handle_t *)&f->timer, fwd_timer_closed);
+	}
+	tls_ctx_free(d->ctx);
+	free(d);
+}
+
+static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	size_t la, lb;
+	const uint8_t *pa = netaddr_bytes(a, &la);
+	const uint8_t *pb = netaddr_bytes(b, &lb);
+
+	return pa != NULL && pb != NULL && la == lb &&
+	       memcmp(pa, pb, la) == 0 && netaddr_port(a) == netaddr_port(b);
+}
+
+/* The TLS authentication of sa among a zone's servers, or NULL. */
+static const struct cfg_tls *zone_auth(const struct cfg_zone *z,
+                                       const struct sockaddr *sa)
+{
+	size_t j;
+
+	for (j = 0; j < z->naddr; j++)
+		if (z->tls[j].name[0] != '\0' &&
+		    same_addr((const struct sockaddr *)&z->addr[j].sa, sa))
+			return &z->tls[j];
+	return NULL;
+}
+
+const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
+                                  const struct sockaddr *sa,
+                                  const uint8_t *zone, size_t zonelen)
+{
+	const struct cfg_tls *any = NULL, *best = NULL, *a;
+	size_t i, bestlen = 0;
+
+	for (i = 0; cfg != NULL && i < cfg->n_forward; i++) {
+		const struct cfg_zone *z = &cfg->forward[i];
+
+		if ((a = zone_auth(z, sa)) == NULL)
+			continue;
+		if (any == NULL)
+			any = a;
+		/* the forward zone holding the zone cut asked */
+		if (zone != NULL && z->namelen >= bestlen &&
+		    cfg_zone_find(z, 1, zone, zonelen) == 0) {
+			best = a;
+			bestlen = z->namelen;
+		}
+	}
+	/* an address that is a TLS forwarder anywhere never gets plain */
+	return best != NULL ? best : any;
+}
+
+/* ---- padding ---- */
+
+/* Skip a wire name at off; the offset after it, or 0. */
+static size_t skip_name(const uint8_t *p, size_t len, size_t off)
+{
+	while (off < len) {
+		if (p[off] == 0)
+			return off + 1;
+		if ((p[off] & 0xc0) != 0)
+			return off + 2 <= len ? off + 2 : 0;
+		off += (size_t)p[off] + 1;
+	}
+	return 0;
+}
+
+size_t dot_pad(uint8_t *pkt, size_t len, size_t cap)
+{
+	size_t off, rdlen, pad, total;
+
+	/* one question, no answer or authority, one additional: OPT */
+	if (len < DOT_HDR || pkt[4] != 0 || pkt[5] != 1 || pkt[6] != 0 ||
+	    pkt[7] != 0 || pkt[8] != 0 || pkt[9] != 0 || pkt[10] != 0 ||
+	    pkt[11] != 1)
+		return len;
+	off = skip_name(pkt, len, DOT_HDR);
+	if (off == 0 || off + 4 + DOT_OPT_FIXED > len)
+		return len;
+	off += 4;
+	if (pkt[off] != 0 || pkt[off + 1] != 0 || pkt[off + 2] != DOT_TYPE_OPT)
+		return len;
+	rdlen = (size_t)pkt[off + 9] << 8 | pkt[off + 10];
+	if (off + DOT_OPT_FIXED + rdlen != len)
+		return len;
+	total = len + DOT_OPTHDR;
+	pad = (DOT_PAD_BLOCK - total % DOT_PAD_BLOCK) % DOT_PAD_BLOCK;
+	if (total + pad > cap || rdlen + DOT_OPTHDR + pad > DOT_MSG_MAX)
+		return len;
+	pkt[len] = 0;
+	pkt[len + 1] = DOT_OPT_PADDING;
+	pkt[len + 2] = (uint8_t)(pad >> 8);
+	pkt[len + 3] = (uint8_t)pad;
+	memset(pkt + total, 0, pad);
+	rdlen += DOT_OPTHDR + pad;
+	pkt[off + 9] = (uint8_t)(rdlen >> 8);
+	pkt[off + 10] = (uint8_t)rdlen;
+	return total + pad;
+}
+
+/* ---- queries and failures ---- */
+
+static void fwd_text(const struct dot_fwd *f, char *out, size_t cap)
+{
+	netaddr_text_port((const struct sockaddr *)&f->sa, out, cap);
+}
+
+static void fwd_idle_check(struct dot_fwd *f);
+
+void dot_cancel(struct dot_query *q)
+{
+	struct dot_fwd *f;
+
+	if (q == NULL)
+		return;
+	f = q->f;
+	if (q->prev != NULL)
+		q->prev->next = q->next;
+	else
+		f->head = q->next;
+	if (q->next != NULL)
+		q->next->prev = q->prev;
+	f->nq--;
+	free(q);
+	fwd_idle_check(f);
+}
+
+/* Hand DOT_EFAIL to the queries of the forwarder (all, or those sent
+ * on the connection that closed); their callbacks may cancel any of
+ * them: start again from the head each time. */
+static void fwd_fail_queries(struct dot_fwd *f, bool sent_only)
+{
+	struct dot_query *q;
+
+	for (;;) {
+		for (q = f->head;
+		     q != NULL && (q->failed || (sent_only && !q->sent));
+		     q = q->next)
+			;
+		if (q == NULL)
+			return;
+		q->failed = true;
+		q->cb(q->arg, DOT_EFAIL, NULL, 0);
+	}
+}
+
+/* The connection could not be made or authenticated: back-off, log
+ * once, count, and fail the queries (never plain DNS instead). */
+static void fwd_failed(struct dot_fwd *f, const char *why)
+{
+	char addr[NETADDR_TEXT_MAX];
+
+	tls_conn_close(f->conn);
+	f->conn = NULL;
+	f->rlen = 0;
+	f->state = DOT_FAILING;
+	f->backoff_ms = f->backoff_ms == 0 ? DOT_BACKOFF_FIRST_MS :
+	                f->backoff_ms >= DOT_BACKOFF_MAX_MS / 2 ?
+	                                     DOT_BACKOFF_MAX_MS :
+	                                     f->backoff_ms * 2;
+	f->retry_at = clock_ms() + f->backoff_ms;
+	snprintf(f->why, sizeof f->why, "%s", why);
+	uv_timer_stop(&f->timer);
+	f->d->st->upstream_tls_failures++;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_FAILED, why);
+	if (!f->logged) {
+		f->logged = true;
+		fwd_text(f, addr, sizeof addr);
+		log_warn("tls_failure", "server=%s auth_name=%s reason=%s",
+		         addr, f->auth.name, why);
+	}
+	fwd_fail_queries(f, false);
+}
+
+static int fwd_connect(struct dot_fwd *f);
+
+/* An established connection closed (server idle timeout, reset): the
+ * open queries go again on a new one, once; the others fail. */
+static void fwd_dropped(struct dot_fwd *f)
+{
+	struct dot_query *q;
+	bool again = false;
+
+	tls_conn_close(f->conn);
+	f->conn = NULL;
+	f->rlen = 0;
+	f->state = DOT_IDLE;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_DOWN, NULL);
+	uv_timer_stop(&f->timer);
+	for (q = f->head; q != NULL; q = q->next) {
+		if (q->failed || (q->sent && q->resent >= DOT_RESEND_MAX))
+			continue;
+		if (q->sent)
+			q->resent++;
+		q->sent = false;
+		again = true;
+	}
+	fwd_fail_queries(f, true);
+	if (again && f->state == DOT_IDLE)
+		(void)fwd_connect(f);
+}
+
+/* ---- the connection ---- */
+
+/* Write a query on the connection that is up. */
+static int fwd_write(struct dot_fwd *f, struct dot_query *q)
+{
+	int rc = tls_conn_write(f->conn, q->pkt, q->len);
+
+	if (rc != TLS_OK)
+		return rc == TLS_EFULL ? DOT_EFULL : DOT_EFAIL;
+	q->sent = true;
+	f->d->st->upstream_tls++;
+	f->d->st->upstream_sends++;
+	return DOT_OK;
+}
+
+static void fwd_timer_cb(uv_timer_t *t)
+{
+	struct dot_fwd *f = t->data;
+
+	if (f->state == DOT_CONNECTING)
+		fwd_failed(f, "connect or handshake timed out");
+	else if (f->state == DOT_UP && f->nq == 0) {
+		/* idle: close, and reconnect on the next query */
+		tls_conn_close(f->conn);
+		f->conn = NULL;
+		f->rlen = 0;
+		f->state = DOT_IDLE;
+		fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+		              fwd_pin(f), FWDSTATE_DOWN, NULL);
+	}
+}
+
+static void fwd_idle_check(struct dot_fwd *f)
+{
+	if (f->state == DOT_UP && f->nq == 0)
+		uv_timer_start(&f->timer, fwd_timer_cb, DOT_IDLE_MS, 0);
+}
+
+static void fwd_ready(void *arg)
+{
+	struct dot_fwd *f = arg;
+	struct dot_query *q;
+	char addr[NETADDR_TEXT_MAX];
+
+	f->state = DOT_UP;
+	f->backoff_ms = 0;
+	f->why[0] = '\0';
+	f->d->st->upstream_tls_handshakes++;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_UP, NULL);
+	if (tls_conn_resumed(f->conn))
+		f->d->st->upstream_tls_resumed++;
+	uv_timer_stop(&f->timer);
+	if (f->logged) {
+		f->logged = false;
+		fwd_text(f, addr, sizeof addr);
+		log_info("tls_recovered", "server=%s auth_name=%s", addr,
+		         f->auth.name);
+	}
+	for (q = f->head; q != NULL && f->state == DOT_UP; q = q->next)
+		if (!q->sent && !q->failed && fwd_write(f, q) != DOT_OK)
+			break;
+	fwd_idle_check(f);
+}
+
+/* Hand an answer to the open query with its ID. */
+static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
+{
+	struct dot_query *q;
+	uint16_t id;
+
+	if (len < DOT_HDR)
+		return;
+	id = (uint16_t)(msg[0] << 8 | msg[1]);
+	for (q = f->head; q != NULL; q = q->next)
+		if (q->sent && !q->failed && q->id == id)
+			break;
+	if (q == NULL) {
+		f->d->st->upstream_ignored++;
+		return;
+	}
+	q->cb(q->arg, DOT_OK, msg, len);
+}
+
+/* Grow the read buffer for n more bytes (at most one whole message). */
+static bool fwd_room(struct dot_fwd *f, size_t n)
+{
+	size_t want = f->rlen + n;
+	uint8_t *p;
+
+	if (want <= f->rcap)
+		return true;
+	if (want < DOT_RBUF_FIRST)
+		want = DOT_RBUF_FIRST;
+	if ((p = realloc(f->rbuf, want)) == NULL)
+		return false;
+	f->rbuf = p;
+	f->rcap = want;
+	return true;
+}
+
+static void fwd_data(void *arg, const uint8_t *buf, size_t len)
+{
+	struct dot_fwd *f = arg;
+	struct tls_conn *c = f->conn;
+	size_t need, take;
+
+	while (len > 0 && f->conn == c) {
+		/* the prefix, then the message it announces */
+		need = f->rlen < DOT_PFX ? DOT_PFX :
+		                           DOT_PFX + ((size_t)f->rbuf[0] << 8 |
+		                                      f->rbuf[1]);
+		take = need - f->rlen < len ? need - f->rlen : len;
+		if (!fwd_room(f, take)) {
+			fwd_dropped(f);
+			return;
+		}
+		memcpy(f->rbuf + f->rlen, buf, take);
+		f->rlen += take;
+		buf += take;
+		len -= take;
+		if (f->rlen < DOT_PFX)
+			continue;
+		need = DOT_PFX + ((size_t)f->rbuf[0] << 8 | f->rbuf[1]);
+		if (need == DOT_PFX) { /* an empty message: not DNS */
+			fwd_dropped(f);
+			return;
+		}
+		if (f->rlen < need)
+			continue;
+		f->rlen = 0;
+		fwd_answer(f, f->rbuf + DOT_PFX, need - DOT_PFX);
+	}
+}
+
+static void fwd_error(void *arg, int status, const char *why)
+{
+	struct dot_fwd *f = arg;
+	char text[TLS_WHY_BYTES];
+
+	if (f->state == DOT_UP) {
+		fwd_dropped(f);
+		return;
+	}
+	snprintf(text, sizeof text, "%s: %s", tls_strerror(status), why);
+	fwd_failed(f, text);
+}
+
+static const struct tls_cbs fwd_cbs = { fwd_ready, fwd_data, fwd_error, NULL };
+
+/* The first outgoing-interface of the family, or NULL. */
+static const struct sockaddr *fwd_source(const struct cfg *cfg, int family)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->n_outgoing; i++)
+		if (cfg->outgoing[i].sa.ss_family == family)
+			return (const struct sockaddr *)&cfg->outgoing[i].sa;
+	return NULL;
+}
+
+static int fwd_connect(struct dot_fwd *f)
+{
+	struct dot *d = f->d;
+	struct tls_auth a = { f->auth.name,
+		              f->auth.has_pin ? f->auth.pin : NULL,
+		              &f->resume };
+	char why[TLS_WHY_BYTES + CFG_MAX_PATH];
+
+	if (d->ctx == NULL &&
+	    tls_ctx_client(&d->ctx, d->cfg->tls_cert_bundle) != TLS_OK) {
+		snprintf(why, sizeof why, "CA bundle %s could not be loaded",
+		         d->cfg->tls_cert_bundle);
+		fwd_failed(f, why);
+		return DOT_EFAILING;
+	}
+	if (tls_conn_new(&f->conn, d->ctx, d->loop, &fwd_cbs, f) != TLS_OK)
+		return DOT_ENOMEM;
+	f->state = DOT_CONNECTING;
+	f->rlen = 0;
+	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa,
+	                     fwd_source(d->cfg, f->sa.ss_family),
+	                     &a) != TLS_OK) {
+		fwd_failed(f, "TCP connect failed");
+		return DOT_EFAILING;
+	}
+	uv_timer_start(&f->timer, fwd_timer_cb, DOT_CONNECT_MS, 0);
+	return DOT_OK;
+}
+
+/* ---- sending ---- */
+
+static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
+                                const struct cfg_tls *auth)
+{
+	struct dot_fwd *f;
+	size_t i;
+
+	for (i = 0; i < d->nfwd; i++) {
+		f = d->fwd[i];
+		if (same_addr((const struct sockaddr *)&f->sa, sa) &&
+		    memcmp(&f->auth, auth, sizeof *auth) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
+                               const struct cfg_tls *auth)
+{
+	struct dot_fwd *f = fwd_find(d, sa, auth);
+	size_t len = sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+	                                         sizeof(struct sockaddr_in);
+
+	if (f != NULL || d->nfwd >= DOT_FWD_MAX)
+		return f;
+	if ((f = calloc(1, sizeof *f)) == NULL)
+		return NULL;
+	if (uv_timer_init(d->loop, &f->timer) != 0) {
+		free(f);
+		return NULL;
+	}
+	f->timer.data = f;
+	f->d = d;
+	memcpy(&f->sa, sa, len);
+	f->salen = (socklen_t)len;
+	f->auth = *auth;
+	d->fwd[d->nfwd++] = f;
+	return f;
+}
+
+static bool id_open(const struct dot_fwd *f, uint16_t id)
+{
+	const struct dot_query *q;
+
+	for (q = f->head; q != NULL; q = q->next)
+		if (q->id == id && !q->failed)
+			return true;
+	return false;
+}
+
+static struct dot_query *query_new(struct dot_fwd *f, const uint8_t *msg,
+                                   size_t len, dot_cb cb, void *arg)
+{
+	struct dot_query *q =
+		malloc(sizeof *q + DOT_PFX + len + DOT_OPTHDR + DOT_PAD_BLOCK);
+
+	if (q == NULL)
+		return NULL;
+	memset(q, 0, sizeof *q);
+	q->f = f;
+	q->cb = cb;
+	q->arg = arg;
+	q->id = (uint16_t)(msg[0] << 8 | msg[1]);
+	memcpy(q->pkt + DOT_PFX, msg, len);
+	len = dot_pad(q->pkt + DOT_PFX, len, len + DOT_OPTHDR + DOT_PAD_BLOCK);
+	q->pkt[0] = (uint8_t)(len >> 8);
+	q->pkt[1] = (uint8_t)len;
+	q->len = DOT_PFX + len;
+	return q;
+}
+
+/* Link a query and start it on the connection (or its making). */
+static int query_start(struct dot_fwd *f, struct dot_query *q)
+{
+	int rc = DOT_OK;
+
+	if (f->state == DOT_FAILING)
+		f->state = DOT_IDLE; /* back-off over: try again */
+	if (f->state == DOT_IDLE && (rc = fwd_connect(f)) != DOT_OK)
+		return rc;
+	if (f->state == DOT_UP && (rc = fwd_write(f, q)) != DOT_OK)
+		return rc;
+	q->next = f->head;
+	if (f->head != NULL)
+		f->head->prev = q;
+	f->head = q;
+	f->nq++;
+	if (f->state == DOT_UP)
+		uv_timer_stop(&f->timer);
+	return DOT_OK;
+}
+
+int dot_send(struct dot *d, const struct sockaddr *sa,
+             const struct cfg_tls *auth, const uint8_t *msg, size_t len,
+             dot_cb cb, void *arg, struct dot_query **out)
+{
+	struct dot_fwd *f;
+	struct dot_query *q;
+	int rc;
+
+	if (d == NULL || sa == NULL || auth == NULL || msg == NULL ||
+	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_OPTHDR - DOT_PAD_BLOCK ||
+	    cb == NULL || out == NULL)
+		return DOT_EINVAL;
+	if ((f = fwd_get(d, sa, auth)) == NULL)
+		return DOT_ENOMEM;
+	if (f->state == DOT_FAILING && clock_ms() < f->retry_at)
+		return DOT_EFAILING;
+	if (f->nq >= DOT_QUERIES_MAX)
+		return DOT_EFULL;
+	if (id_open(f, (uint16_t)(msg[0] << 8 | msg[1])))
+		return DOT_EID;
+	if ((q = query_new(f, msg, len, cb, arg)) == NULL)
+		return DOT_ENOMEM;
+	if ((rc = query_start(f, q)) != DOT_OK) {
+		free(q);
+		return rc;
+	}
+	*out = q;
+	return DOT_OK;
+}

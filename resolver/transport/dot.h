@@ -1,0 +1,116 @@
+/*
+ * resolver/transport/dot.h - DNS over TLS to forwarders (RFC 7858, RFC
+ * 8310 strict profile), one worker's connections.
+ *
+ * One long-lived TLS connection (tls.h) per forwarder carries every
+ * query to it: pipelined, each message with the 2-byte length of DNS
+ * over TCP (RFC 7766), answers matched by ID in any order (the IDs of
+ * the queries open on one connection are distinct: dot_send refuses a
+ * duplicate). Queries wait while the connection is made; after the
+ * handshake and the checks they are written at once.
+ *
+ * A connection that fails before it is up (TCP, handshake, chain, name,
+ * pin) is never replaced by plain DNS: its queries fail (the iterator
+ * asks the next forwarder), the reason is logged once (event
+ * tls_failure) and counted, and the forwarder is skipped for a back-off
+ * (DOT_BACKOFF_FIRST_MS, doubling up to DOT_BACKOFF_MAX_MS) during which
+ * dot_send fails at once. A connection that was up and is closed by the
+ * server is made again and its open queries sent again (once).
+ * A connection without queries is closed after DOT_IDLE_MS (a fixed
+ * idle timeout: the server's edns-tcp-keepalive is not read).
+ */
+#ifndef CURVECACHE_RESOLVER_DOT_H
+#define CURVECACHE_RESOLVER_DOT_H
+
+#include "base/base.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+struct cfg;
+struct cfg_tls;
+struct stats;
+
+/** Idle connection lifetime. */
+#define DOT_IDLE_MS 10000u
+/** Time allowed for TCP connect and TLS handshake. */
+#define DOT_CONNECT_MS 5000u
+/** First back-off after a failure, doubled per failure... */
+#define DOT_BACKOFF_FIRST_MS 1000u
+/** ...up to this. */
+#define DOT_BACKOFF_MAX_MS 60000u
+/** Queries open on one connection at most. */
+#define DOT_QUERIES_MAX 512
+/** EDNS(0) padding block of queries (RFC 8467 s4.1). */
+#define DOT_PAD_BLOCK 128
+
+/** Status codes. */
+enum dot_status {
+	DOT_OK = 0,
+	DOT_EINVAL,   /**< bad argument */
+	DOT_ENOMEM,   /**< allocation failed */
+	DOT_EFAILING, /**< the forwarder is in back-off after a failure */
+	DOT_EID,      /**< a query with this ID is open on the connection */
+	DOT_EFULL,    /**< too many queries open on the connection */
+	DOT_EFAIL     /**< (callback) the connection failed */
+};
+
+/**
+ * The outcome of a query: DOT_OK with an answer whose ID matched
+ * (msg, len; check it as any answer), or DOT_EFAIL (msg NULL). After
+ * DOT_EFAIL nothing more comes; after DOT_OK nothing more comes either
+ * (the owner cancels the query). Either way the owner calls dot_cancel.
+ */
+typedef void (*dot_cb)(void *arg, int status, uint8_t *msg, size_t len);
+
+struct dot;
+struct dot_query;
+
+/** Describe a status code (static string). */
+const char *dot_strerror(int status);
+
+/** A worker's connections; cfg is read at every send (tls-cert-bundle
+ *  at the first). @return DOT_OK, DOT_EINVAL or DOT_ENOMEM. */
+int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
+            struct stats *st) MUST_CHECK;
+
+/** Close every connection (no callback comes); the loop must run on
+ *  until the handles are closed. NULL is allowed. */
+void dot_free(struct dot *d);
+
+/**
+ * The TLS authentication configured for a forwarder address (and port)
+ * in the forward zone holding zone (the zone cut asked; wire, lowercase;
+ * NULL: any), or NULL when no forward zone asks it over TLS. An address
+ * that is a TLS forwarder of some zone always gets an authentication,
+ * so it is never asked in plain.
+ */
+const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
+                                  const struct sockaddr *sa,
+                                  const uint8_t *zone, size_t zonelen);
+
+/**
+ * Send a query (a DNS message, unpadded) to a TLS forwarder.
+ * @param auth: whom to authenticate (dot_auth_of); copied.
+ * @param cb, arg: never called from within this call.
+ * @return DOT_OK (*out set, to be cancelled), DOT_EFAILING, DOT_EID,
+ *   DOT_EFULL, DOT_ENOMEM or DOT_EINVAL (nothing sent).
+ */
+int dot_send(struct dot *d, const struct sockaddr *sa,
+             const struct cfg_tls *auth, const uint8_t *msg, size_t len,
+             dot_cb cb, void *arg, struct dot_query **out) MUST_CHECK;
+
+/** End a query; no callback comes after. NULL is allowed. */
+void dot_cancel(struct dot_query *q);
+
+/**
+ * Pad a query with EDNS(0) padding (RFC 7830) to a multiple of
+ * DOT_PAD_BLOCK bytes: only a query whose last record is its OPT record.
+ * @param cap: bytes of pkt.
+ * @return the new length (len when it cannot be padded).
+ */
+size_t dot_pad(uint8_t *pkt, size_t len, size_t cap);
+
+#endif /* CURVECACHE_RESOLVER_DOT_H */

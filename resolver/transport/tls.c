@@ -1,0 +1,542 @@
+/*
+ * resolver/transport/tls.c - a TLS session over a libuv TCP handle with
+ * OpenSSL memory BIOs (see tls.h).
+ *
+ * The socket's bytes are written into the read BIO and libssl's output
+ * is taken from the write BIO after every call into libssl (flush), so
+ * both BIOs stay near empty: what is read is consumed in the same
+ * callback, what is produced goes to uv_write at once.
+ */
+#include "tls.h"
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** ALPN of DNS over TLS (IANA "dot"), in wire form. */
+static const unsigned char tls_alpn_dot[] = { 3, 'd', 'o', 't' };
+
+struct tls_ctx {
+	SSL_CTX *ssl;
+	bool server;
+};
+
+struct tls_conn {
+	uv_tcp_t tcp;
+	uv_connect_t conn;
+	SSL *ssl;
+	BIO *rbio; /**< socket -> libssl */
+	BIO *wbio; /**< libssl -> socket */
+	struct tls_cbs cbs;
+	void *arg;
+	uint8_t pin[TLS_PIN_BYTES];
+	bool has_pin;
+	void **resume;
+	bool handle_open; /**< uv_tcp_init done */
+	bool ready;       /**< handshake and checks passed */
+	bool dead;        /**< the error callback came */
+	bool closing;     /**< tls_conn_close was called */
+	char why[TLS_WHY_BYTES];
+	uint8_t rbuf[TLS_READ_CHUNK];
+	uint8_t plain[TLS_READ_CHUNK];
+};
+
+/** One write to the socket: the bytes libssl produced. */
+struct tls_wreq {
+	uv_write_t req;
+	struct tls_conn *c;
+	uint8_t data[];
+};
+
+const char *tls_strerror(int status)
+{
+	switch (status) {
+	case TLS_OK: return "ok";
+	case TLS_EINVAL: return "invalid argument or state";
+	case TLS_ENOMEM: return "out of memory";
+	case TLS_EBUNDLE: return "CA bundle not loaded";
+	case TLS_ECERT: return "certificate or key not loaded";
+	case TLS_ECONNECT: return "TCP connection failed";
+	case TLS_EHANDSHAKE: return "TLS handshake failed";
+	case TLS_EVERIFY: return "certificate did not verify";
+	case TLS_EPIN: return "no key matched the pin";
+	case TLS_EFULL: return "write queue full";
+	case TLS_ECLOSED: return "closed by the peer";
+	case TLS_EIO: return "socket error";
+	default: return "unknown TLS status";
+	}
+}
+
+/* ---- contexts ---- */
+
+/* TLS 1.3 hands its session tickets over after the handshake: keep the
+ * latest in the connection's resume slot (we own it: return 1). */
+static int tls_new_session(SSL *ssl, SSL_SESSION *sess)
+{
+	struct tls_conn *c = SSL_get_app_data(ssl);
+
+	if (c == NULL || c->resume == NULL)
+		return 0;
+	if (*c->resume != NULL)
+		SSL_SESSION_free(*c->resume);
+	*c->resume = sess;
+	return 1;
+}
+
+static int tls_alpn_select(SSL *ssl, const unsigned char **out,
+                           unsigned char *outlen, const unsigned char *in,
+                           unsigned int inlen, void *arg)
+{
+	unsigned char *sel = NULL;
+
+	(void)ssl;
+	(void)arg;
+	if (SSL_select_next_proto(&sel, outlen, tls_alpn_dot,
+	                          sizeof tls_alpn_dot, in,
+	                          inlen) != OPENSSL_NPN_NEGOTIATED)
+		return SSL_TLSEXT_ERR_NOACK;
+	*out = sel;
+	return SSL_TLSEXT_ERR_OK;
+}
+
+static int tls_ctx_new(struct tls_ctx **out, bool server)
+{
+	struct tls_ctx *x = calloc(1, sizeof *x);
+
+	if (x == NULL)
+		return TLS_ENOMEM;
+	x->server = server;
+	x->ssl = SSL_CTX_new(server ? TLS_server_method() :
+	                              TLS_client_method());
+	if (x->ssl == NULL ||
+	    SSL_CTX_set_min_proto_version(x->ssl, TLS1_2_VERSION) != 1) {
+		SSL_CTX_free(x->ssl);
+		free(x);
+		return TLS_ENOMEM;
+	}
+	SSL_CTX_set_mode(x->ssl, SSL_MODE_RELEASE_BUFFERS);
+	*out = x;
+	return TLS_OK;
+}
+
+int tls_ctx_client(struct tls_ctx **out, const char *bundle)
+{
+	struct tls_ctx *x;
+	int rc;
+
+	if (out == NULL || bundle == NULL)
+		return TLS_EINVAL;
+	if ((rc = tls_ctx_new(&x, false)) != TLS_OK)
+		return rc;
+	if (SSL_CTX_load_verify_locations(x->ssl, bundle, NULL) != 1) {
+		ERR_clear_error();
+		tls_ctx_free(x);
+		return TLS_EBUNDLE;
+	}
+	SSL_CTX_set_verify(x->ssl, SSL_VERIFY_PEER, NULL);
+	SSL_CTX_set_session_cache_mode(
+		x->ssl,
+		SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+	SSL_CTX_sess_set_new_cb(x->ssl, tls_new_session);
+	if (SSL_CTX_set_alpn_protos(x->ssl, tls_alpn_dot,
+	                            sizeof tls_alpn_dot) != 0) {
+		tls_ctx_free(x);
+		return TLS_ENOMEM;
+	}
+	*out = x;
+	return TLS_OK;
+}
+
+int tls_ctx_server(struct tls_ctx **out, const char *chain, const char *key)
+{
+	struct tls_ctx *x;
+	int rc;
+
+	if (out == NULL || chain == NULL || key == NULL)
+		return TLS_EINVAL;
+	if ((rc = tls_ctx_new(&x, true)) != TLS_OK)
+		return rc;
+	if (SSL_CTX_use_certificate_chain_file(x->ssl, chain) != 1 ||
+	    SSL_CTX_use_PrivateKey_file(x->ssl, key, SSL_FILETYPE_PEM) != 1 ||
+	    SSL_CTX_check_private_key(x->ssl) != 1) {
+		ERR_clear_error();
+		tls_ctx_free(x);
+		return TLS_ECERT;
+	}
+	SSL_CTX_set_alpn_select_cb(x->ssl, tls_alpn_select, NULL);
+	*out = x;
+	return TLS_OK;
+}
+
+void tls_ctx_free(struct tls_ctx *ctx)
+{
+	if (ctx == NULL)
+		return;
+	SSL_CTX_free(ctx->ssl);
+	free(ctx);
+}
+
+void tls_resume_free(void **resume)
+{
+	if (resume == NULL || *resume == NULL)
+		return;
+	SSL_SESSION_free(*resume);
+	*resume = NULL;
+}
+
+/* ---- the connection ---- */
+
+int tls_conn_new(struct tls_conn **out, struct tls_ctx *ctx, uv_loop_t *loop,
+                 const struct tls_cbs *cbs, void *arg)
+{
+	struct tls_conn *c;
+
+	if (out == NULL || ctx == NULL || loop == NULL || cbs == NULL)
+		return TLS_EINVAL;
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return TLS_ENOMEM;
+	c->ssl = SSL_new(ctx->ssl);
+	c->rbio = BIO_new(BIO_s_mem());
+	c->wbio = BIO_new(BIO_s_mem());
+	if (c->ssl == NULL || c->rbio == NULL || c->wbio == NULL ||
+	    uv_tcp_init(loop, &c->tcp) != 0) {
+		BIO_free(c->rbio);
+		BIO_free(c->wbio);
+		SSL_free(c->ssl);
+		free(c);
+		return TLS_ENOMEM;
+	}
+	SSL_set_bio(c->ssl, c->rbio, c->wbio); /* the SSL owns them */
+	SSL_set_app_data(c->ssl, c);
+	c->handle_open = true;
+	c->tcp.data = c;
+	c->cbs = *cbs;
+	c->arg = arg;
+	*out = c;
+	return TLS_OK;
+}
+
+/* The connection died: say why, once. */
+static void tls_fail(struct tls_conn *c, int status, const char *why)
+{
+	if (c->dead || c->closing)
+		return;
+	c->dead = true;
+	c->ready = false;
+	snprintf(c->why, sizeof c->why, "%s", why);
+	ERR_clear_error();
+	uv_read_stop((uv_stream_t *)&c->tcp);
+	c->cbs.error(c->arg, status, c->why);
+}
+
+static void tls_written(uv_write_t *req, int status)
+{
+	struct tls_wreq *w = (struct tls_wreq *)req;
+	struct tls_conn *c = w->c;
+
+	free(w);
+	if (status < 0 && status != UV_ECANCELED)
+		tls_fail(c, TLS_EIO, uv_strerror(status));
+}
+
+/* Send what libssl produced. */
+static int tls_flush(struct tls_conn *c)
+{
+	size_t n;
+	struct tls_wreq *w;
+	uv_buf_t b;
+
+	while ((n = BIO_ctrl_pending(c->wbio)) > 0) {
+		if ((w = malloc(sizeof *w + n)) == NULL)
+			return TLS_ENOMEM;
+		w->c = c;
+		if (BIO_read(c->wbio, w->data, (int)n) != (int)n) {
+			free(w);
+			return TLS_EIO;
+		}
+		b = uv_buf_init((char *)w->data, (unsigned)n);
+		if (uv_write(&w->req, (uv_stream_t *)&c->tcp, &b, 1,
+		             tls_written) != 0) {
+			free(w);
+			return TLS_EIO;
+		}
+	}
+	return TLS_OK;
+}
+
+/* Is the SHA-256 of a certificate's SubjectPublicKeyInfo the pin? */
+static bool tls_pin_of(X509 *x, const uint8_t pin[TLS_PIN_BYTES])
+{
+	unsigned char *der = NULL;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	int len = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x), &der);
+	bool ok = false;
+
+	if (len > 0 &&
+	    EVP_Digest(der, (size_t)len, md, &mdlen, EVP_sha256(), NULL) == 1)
+		ok = mdlen == TLS_PIN_BYTES &&
+		     CRYPTO_memcmp(md, pin, TLS_PIN_BYTES) == 0;
+	OPENSSL_free(der);
+	return ok;
+}
+
+static bool tls_pin_ok(struct tls_conn *c)
+{
+	X509 *leaf = SSL_get0_peer_certificate(c->ssl);
+	STACK_OF(X509) *chain = SSL_get0_verified_chain(c->ssl);
+	int i;
+
+	if (!c->has_pin)
+		return true;
+	if (leaf != NULL && tls_pin_of(leaf, c->pin))
+		return true;
+	for (i = 0; chain != NULL && i < sk_X509_num(chain); i++)
+		if (tls_pin_of(sk_X509_value(chain, i), c->pin))
+			return true;
+	return false;
+}
+
+/* Why the handshake failed: the verification result when there is one,
+ * else libssl's reason. */
+static void tls_hs_failed(struct tls_conn *c)
+{
+	long v = SSL_get_verify_result(c->ssl);
+	unsigned long e = ERR_peek_last_error();
+	const char *r = e != 0 ? ERR_reason_error_string(e) : NULL;
+
+	if (v != X509_V_OK)
+		tls_fail(c, TLS_EVERIFY, X509_verify_cert_error_string(v));
+	else
+		tls_fail(c, TLS_EHANDSHAKE,
+		         r != NULL ? r : "handshake failed");
+}
+
+static void tls_read_plain(struct tls_conn *c);
+
+static void tls_handshake(struct tls_conn *c)
+{
+	int r, e;
+
+	ERR_clear_error();
+	r = SSL_do_handshake(c->ssl);
+	if (tls_flush(c) != TLS_OK) {
+		tls_fail(c, TLS_EIO, "write to the socket failed");
+		return;
+	}
+	if (r != 1) {
+		e = SSL_get_error(c->ssl, r);
+		if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+			tls_hs_failed(c);
+		return;
+	}
+	if (!SSL_is_server(c->ssl) && !tls_pin_ok(c)) {
+		tls_fail(c, TLS_EPIN,
+		         "SHA-256 of the SPKI differs from the pin");
+		return;
+	}
+	c->ready = true;
+	c->cbs.ready(c->arg);
+	if (!c->dead && !c->closing)
+		tls_read_plain(c);
+}
+
+/* Hand over the plaintext libssl has. */
+static void tls_read_plain(struct tls_conn *c)
+{
+	int r, e;
+
+	while (!c->dead && !c->closing) {
+		ERR_clear_error();
+		r = SSL_read(c->ssl, c->plain, sizeof c->plain);
+		if (r > 0) {
+			c->cbs.data(c->arg, c->plain, (size_t)r);
+			continue;
+		}
+		e = SSL_get_error(c->ssl, r);
+		/* session tickets and key updates may want a reply */
+		if (tls_flush(c) != TLS_OK)
+			tls_fail(c, TLS_EIO, "write to the socket failed");
+		else if (e == SSL_ERROR_ZERO_RETURN)
+			tls_fail(c, TLS_ECLOSED, "close_notify from the peer");
+		else if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+			tls_fail(c, TLS_EIO, "TLS record error");
+		return;
+	}
+}
+
+static void tls_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+{
+	struct tls_conn *c = h->data;
+
+	(void)hint;
+	*buf = uv_buf_init((char *)c->rbuf, sizeof c->rbuf);
+}
+
+static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	struct tls_conn *c = s->data;
+
+	(void)buf;
+	if (c->dead || c->closing || n == 0)
+		return;
+	if (n < 0) {
+		tls_fail(c, n == UV_EOF ? TLS_ECLOSED : TLS_EIO,
+		         n == UV_EOF ? "connection closed by the peer" :
+		                       uv_strerror((int)n));
+		return;
+	}
+	if (BIO_write(c->rbio, c->rbuf, (int)n) != (int)n) {
+		tls_fail(c, TLS_ENOMEM, "read buffer");
+		return;
+	}
+	if (c->ready)
+		tls_read_plain(c);
+	else
+		tls_handshake(c);
+}
+
+static void tls_connected(uv_connect_t *req, int status)
+{
+	struct tls_conn *c = req->data;
+
+	if (c->closing || c->dead)
+		return;
+	if (status < 0) {
+		tls_fail(c, TLS_ECONNECT, uv_strerror(status));
+		return;
+	}
+	if (uv_read_start((uv_stream_t *)&c->tcp, tls_alloc, tls_read) != 0) {
+		tls_fail(c, TLS_EIO, "read start failed");
+		return;
+	}
+	tls_handshake(c);
+}
+
+/* The name, SNI and pin of the server; the session to resume. */
+static int tls_client_setup(struct tls_conn *c, const struct tls_auth *auth)
+{
+	if (auth == NULL || auth->name == NULL || auth->name[0] == '\0')
+		return TLS_EINVAL;
+	SSL_set_hostflags(c->ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+	if (SSL_set1_host(c->ssl, auth->name) != 1 ||
+	    SSL_set_tlsext_host_name(c->ssl, auth->name) != 1)
+		return TLS_EINVAL;
+	if (auth->pin != NULL) {
+		memcpy(c->pin, auth->pin, TLS_PIN_BYTES);
+		c->has_pin = true;
+	}
+	c->resume = auth->resume;
+	if (c->resume != NULL && *c->resume != NULL &&
+	    SSL_SESSION_is_resumable(*c->resume))
+		(void)SSL_set_session(c->ssl, *c->resume);
+	SSL_set_connect_state(c->ssl);
+	return TLS_OK;
+}
+
+int tls_conn_connect(struct tls_conn *c, const struct sockaddr *sa,
+                     const struct sockaddr *src, const struct tls_auth *auth)
+{
+	if (c == NULL || sa == NULL || c->closing || SSL_is_server(c->ssl))
+		return TLS_EINVAL;
+	if (tls_client_setup(c, auth) != TLS_OK) {
+		ERR_clear_error();
+		return TLS_EINVAL;
+	}
+	c->conn.data = c;
+	if ((src != NULL && uv_tcp_bind(&c->tcp, src, 0) != 0) ||
+	    uv_tcp_connect(&c->conn, &c->tcp, sa, tls_connected) != 0)
+		return TLS_ECONNECT;
+	return TLS_OK;
+}
+
+int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener)
+{
+	if (c == NULL || listener == NULL || c->closing ||
+	    !SSL_is_server(c->ssl))
+		return TLS_EINVAL;
+	if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0 ||
+	    uv_read_start((uv_stream_t *)&c->tcp, tls_alloc, tls_read) != 0)
+		return TLS_EIO;
+	SSL_set_accept_state(c->ssl);
+	return TLS_OK;
+}
+
+int tls_conn_write(struct tls_conn *c, const uint8_t *buf, size_t len)
+{
+	size_t done = 0;
+
+	if (c == NULL || !c->ready || c->dead || c->closing || len == 0 ||
+	    len > INT32_MAX)
+		return TLS_EINVAL;
+	if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) + len >
+	    TLS_WQUEUE_MAX)
+		return TLS_EFULL;
+	ERR_clear_error();
+	if (SSL_write_ex(c->ssl, buf, len, &done) != 1 || done != len) {
+		tls_fail(c, TLS_EIO, "TLS write failed");
+		return TLS_EIO;
+	}
+	if (tls_flush(c) != TLS_OK) {
+		tls_fail(c, TLS_EIO, "write to the socket failed");
+		return TLS_EIO;
+	}
+	return TLS_OK;
+}
+
+static void tls_closed(uv_handle_t *h)
+{
+	struct tls_conn *c = h->data;
+	void (*cb)(void *) = c->cbs.closed;
+	void *arg = c->arg;
+
+	SSL_free(c->ssl);
+	free(c);
+	if (cb != NULL)
+		cb(arg);
+}
+
+void tls_conn_close(struct tls_conn *c)
+{
+	if (c == NULL || c->closing)
+		return;
+	c->closing = true;
+	if (c->ready && !c->dead) {
+		ERR_clear_error();
+		(void)SSL_shutdown(c->ssl);
+		(void)tls_flush(c);
+	}
+	ERR_clear_error();
+	uv_close((uv_handle_t *)&c->tcp, tls_closed);
+}
+
+const char *tls_conn_why(const struct tls_conn *c)
+{
+	return c != NULL ? c->why : "";
+}
+
+bool tls_conn_resumed(const struct tls_conn *c)
+{
+	return c != NULL && SSL_session_reused(c->ssl) == 1;
+}
+
+const char *tls_conn_alpn(const struct tls_conn *c, char *buf, size_t cap)
+{
+	const unsigned char *p = NULL;
+	unsigned int n = 0;
+
+	if (cap == 0)
+		return "";
+	buf[0] = '\0';
+	if (c != NULL)
+		SSL_get0_alpn_selected(c->ssl, &p, &n);
+	if (p != NULL && n < cap) {
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+	}
+	return buf;
+}

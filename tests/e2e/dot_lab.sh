@@ -1,0 +1,257 @@
+#!/bin/sh
+# tests/e2e/dot_lab.sh: DNS over TLS to forwarders (RFC 7858, RFC 8310
+# strict profile) against Debian's Unbound serving DoT, with a test CA
+# and certificates this test makes with openssl (no lab NSD needed:
+# Unbound answers from local-data).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
+# or unbound/openssl/dig missing).
+#
+# Servers (each Unbound also answers plain DNS on port 53 and logs every
+# query it gets, so a plain query to a TLS forwarder would show):
+# - $GOOD: certificate for dot.lab from the test CA;
+# - $BADNAME: certificate for other.lab (the name does not match);
+# - $OLD: certificate for dot.lab that expired in 2020 (openssl ca
+#   -startdate/-enddate).
+# Checks:
+# - dot.test. -> $GOOD@853#dot.lab: answers; 40 names over 1 TLS
+#   connection (upstream.tls.handshakes 1), upstream.tls.queries moves,
+#   nothing over UDP/TCP, Unbound got exactly those queries; 30 questions
+#   at once pipelined on that connection; after the idle timeout (10 s)
+#   a new connection that resumes the TLS session;
+# - pin.test. -> $GOOD@853#dot.lab^RIGHT-PIN: answers;
+#   wpin.test. -> $GOOD@853#dot.lab^WRONG-PIN: SERVFAIL (EDE 22), event
+#   tls_failure with the reason;
+# - bad.test. -> $BADNAME@853#dot.lab: SERVFAIL, tls_failure logged once
+#   for two questions, upstream.tls.failures moves, not one plain query
+#   reached that Unbound (its port 53 log stays empty);
+# - old.test. -> $OLD@853#dot.lab: SERVFAIL, tls_failure "certificate
+#   has expired";
+# - list_forwards shows ADDR@853#NAME, and for each TLS server its
+#   state: connected, or failing and why.
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+
+e2e_name=dot_lab
+e2e_t0=$(date +%s)
+CURVECACHE=${CURVECACHE:-./curvecache}
+e2e_need "unbound and curvecache bind ports 53 and 853 on 127.53.x.y" \
+  unbound openssl dig flock
+e2e_built CURVECACHE
+e2e_lock "$e2e_name"
+# no iteration here: a root server that is never asked
+LAB_ROOT_HINTS=$WORK/root.hints
+printf '. 3600000 NS a.root.lab.\na.root.lab. 3600000 A 127.53.85.99\n' \
+  >"$LAB_ROOT_HINTS"
+CC_IP=127.53.85.10
+GOOD=127.53.85.1
+BADNAME=127.53.85.2
+OLD=127.53.85.3
+
+expect() {
+  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
+}
+
+# ---- the PKI: a CA, dot.lab, other.lab, an expired dot.lab ----
+P=$WORK/pki
+mkdir -p "$P"
+ossl() { openssl "$@" >>"$WORK/openssl.log" 2>&1; }
+ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+  -keyout "$P/ca.key" -out "$P/ca.pem" -subj "/CN=curvecache test CA" \
+  -days 2
+leaf() { # NAME TAG: key and CSR with subjectAltName NAME
+  printf 'subjectAltName=DNS:%s\n' "$1" >"$P/$2.ext"
+  ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -keyout "$P/$2.key" -out "$P/$2.csr" -subj "/CN=$1"
+}
+sign() { # TAG
+  ossl x509 -req -in "$P/$1.csr" -CA "$P/ca.pem" -CAkey "$P/ca.key" \
+    -CAcreateserial -days 2 -extfile "$P/$1.ext" -out "$P/$1.pem"
+}
+leaf dot.lab good && sign good
+leaf other.lab badname && sign badname
+leaf dot.lab old
+mkdir -p "$P/db" && : >"$P/db/index.txt" && echo 1000 >"$P/db/serial"
+cat >"$P/ca.cnf" <<CNF
+[ ca ]
+default_ca = lab
+[ lab ]
+database = $P/db/index.txt
+serial = $P/db/serial
+new_certs_dir = $P/db
+default_md = sha256
+policy = any
+[ any ]
+commonName = supplied
+CNF
+ossl ca -batch -config "$P/ca.cnf" -cert "$P/ca.pem" -keyfile "$P/ca.key" \
+  -in "$P/old.csr" -out "$P/old.pem" -startdate 20200101000000Z \
+  -enddate 20200102000000Z -extfile "$P/old.ext" -notext
+for t in good badname old; do
+  [ -s "$P/$t.pem" ] || { bad "pki: $t.pem" "openssl failed" \
+    "$WORK/openssl.log"; exit 1; }
+done
+pin() { # TAG: base64 SHA-256 of the SubjectPublicKeyInfo
+  openssl x509 -in "$P/$1.pem" -pubkey -noout |
+    openssl pkey -pubin -outform der | openssl dgst -sha256 -binary |
+    openssl base64
+}
+RIGHT_PIN=$(pin good)
+WRONG_PIN=$(pin badname)
+expect "pki: the expired certificate is expired" \
+  "$(openssl x509 -in "$P/old.pem" -noout -checkend 0 >/dev/null ||
+    echo expired)" expired
+
+# ---- three Unbound DoT servers ----
+ub_start() { # IP TAG
+  cat >"$WORK/ub-$2.conf" <<UB
+server:
+  interface: $1@853
+  interface: $1@53
+  tls-port: 853
+  tls-service-key: "$P/$2.key"
+  tls-service-pem: "$P/$2.pem"
+  do-ip6: no
+  username: ""
+  chroot: ""
+  directory: "$WORK"
+  pidfile: ""
+  use-syslog: no
+  logfile: "$WORK/ub-$2.log"
+  verbosity: 1
+  log-queries: yes
+  access-control: 127.0.0.0/8 allow
+  module-config: "iterator"
+  local-zone: "test." redirect
+  local-data: "test. 300 IN A 192.0.2.80"
+remote-control:
+  control-enable: no
+UB
+  : >"$WORK/ub-$2.log"
+  bg_start "ub-$2" unbound -d -c "$WORK/ub-$2.conf"
+  n=0
+  until dig +time=1 +tries=1 +short "@$1" probe.test A >/dev/null 2>&1; do
+    n=$((n + 1))
+    [ $n -lt 50 ] || { bad "unbound $2 start" "no answer on $1" \
+      "$WORK/ub-$2.out"; exit 1; }
+    sleep 0.1
+  done
+  : >"$WORK/ub-$2.log" # the probe above is not the test's
+}
+ub_start "$GOOD" good
+ub_start "$BADNAME" badname
+ub_start "$OLD" old
+# the queries each Unbound logged (over TLS or plain: a server whose
+# handshake fails must log none)
+plain_seen() { grep -c "info: 127" "$WORK/ub-$1.log"; }
+
+cc_start "tls-cert-bundle: $P/ca.pem" "control-socket: $WORK/ctl.sock" \
+  "forward-zone: dot.test. $GOOD@853#dot.lab" \
+  "forward-zone: pin.test. $GOOD@853#dot.lab^$RIGHT_PIN" \
+  "forward-zone: wpin.test. $GOOD@853#dot.lab^$WRONG_PIN" \
+  "forward-zone: bad.test. $BADNAME@853#dot.lab" \
+  "forward-zone: old.test. $OLD#dot.lab" || exit 1
+
+q() { # NAME: the status and the answer's address
+  dig +time=8 +tries=1 "@$CC_IP" "$1" A >"$WORK/q.out" 2>&1
+  printf '%s %s' "$(dig_status "$WORK/q.out")" \
+    "$(sed -n 's/^[^;].*IN[[:space:]]A[[:space:]]//p' "$WORK/q.out" | head -n 1)"
+}
+
+# ---- a verified forwarder: many names, one connection ----
+expect "tls: www.dot.test A over TLS" "$(q www.dot.test)" "NOERROR 192.0.2.80"
+i=0
+while [ $i -lt 40 ]; do
+  dig +time=8 +tries=1 +short "@$CC_IP" "n$i.dot.test" A >>"$WORK/many.out"
+  i=$((i + 1))
+done
+expect "tls: 40 more names answered" \
+  "$(grep -c '^192.0.2.80$' "$WORK/many.out")" 40
+expect "tls: 41 queries over TLS" "$(cc_stat upstream.tls.queries)" 41
+expect "tls: one handshake for 41 names" \
+  "$(cc_stat upstream.tls.handshakes)" 1
+expect "tls: nothing over UDP or TCP" \
+  "$(($(cc_stat upstream.udp) + $(cc_stat upstream.tcp)))" 0
+expect "tls: the forwarder got those 41 queries and no other" \
+  "$(plain_seen good)" 41
+expect "tls: the debug log names the transport" \
+  "$([ "$(grep -c "event=upstream_send server=$GOOD .*transport=tls" \
+    "$WORK/curvecache.log")" -ge 41 ] && echo yes)" yes
+
+# ---- pipelined: 30 questions at once on the same connection ----
+i=0
+pids=
+while [ $i -lt 30 ]; do
+  dig +time=8 +tries=1 +short "@$CC_IP" "p$i.dot.test" A \
+    >"$WORK/par.$i.out" 2>&1 &
+  pids="$pids $!"
+  i=$((i + 1))
+done
+for p in $pids; do wait "$p"; done
+expect "pipelined: 30 questions at once answered" \
+  "$(cat "$WORK"/par.*.out | grep -c '^192.0.2.80$')" 30
+expect "pipelined: still one handshake" \
+  "$(cc_stat upstream.tls.handshakes)" 1
+
+# ---- idle timeout, then a new connection that resumes the session ----
+sleep 11
+expect "idle: after 11 s, answered again" "$(q again.dot.test)" \
+  "NOERROR 192.0.2.80"
+expect "idle: a second handshake" "$(cc_stat upstream.tls.handshakes)" 2
+expect "idle: ... resumed (TLS 1.3 session ticket)" \
+  "$(cc_stat upstream.tls.resumed)" 1
+
+# ---- pins ----
+expect "pin: the right pin answers" "$(q www.pin.test)" "NOERROR 192.0.2.80"
+expect "pin: a wrong pin: SERVFAIL" "$(q www.wpin.test)" "SERVFAIL "
+expect "pin: ... with EDE 22" \
+  "$(grep -c 'EDE: 22' "$WORK/q.out")" 1
+expect "pin: ... tls_failure logged with the reason" \
+  "$(grep -c "event=tls_failure server=$GOOD@853 .*pin" \
+    "$WORK/curvecache.log")" 1
+
+# ---- a name that does not match ----
+f0=$(cc_stat upstream.tls.failures)
+expect "name: certificate for other.lab: SERVFAIL" "$(q www.bad.test)" \
+  "SERVFAIL "
+expect "name: again (in back-off): SERVFAIL" "$(q www2.bad.test)" "SERVFAIL "
+expect "name: tls_failure logged once" \
+  "$(grep -c "event=tls_failure server=$BADNAME@853" \
+    "$WORK/curvecache.log")" 1
+expect "name: ... the reason is the name" \
+  "$(grep "event=tls_failure server=$BADNAME@853" "$WORK/curvecache.log" |
+    grep -c 'mismatch')" 1
+expect "name: counted" \
+  "$([ "$(cc_stat upstream.tls.failures)" -gt "$f0" ] && echo yes)" yes
+expect "name: not one plain query reached that server" \
+  "$(plain_seen badname)" 0
+expect "name: curvecache sent it nothing in plain" \
+  "$(grep -c "event=upstream_send server=$BADNAME .*transport=[tu][cd]p" \
+    "$WORK/curvecache.log")" 0
+
+# ---- an expired certificate ----
+expect "expired: SERVFAIL" "$(q www.old.test)" "SERVFAIL "
+expect "expired: tls_failure says expired" \
+  "$(grep "event=tls_failure server=$OLD@853" "$WORK/curvecache.log" |
+    grep -c 'expired')" 1
+expect "expired: not one plain query reached that server" \
+  "$(plain_seen old)" 0
+
+# ---- list_forwards ----
+${CURVECACHE_CONTROL:-./curvecache-control} -s "$WORK/ctl.sock" \
+  list_forwards >"$WORK/list.out" 2>&1 || true
+expect "list_forwards: the TLS server with its name" \
+  "$(grep -c "^dot.test. IN forward $GOOD@853#dot.lab" "$WORK/list.out")" 1
+expect "list_forwards: connected forwarders (dot.test., pin.test.)" \
+  "$(grep -c "^;   $GOOD@853#dot.lab transport=tls state=connected" \
+    "$WORK/list.out")" 2
+expect "list_forwards: a failing forwarder and why" \
+  "$(grep -c "^;   $BADNAME@853#dot.lab transport=tls state=failing (.*mismatch" \
+    "$WORK/list.out")" 1
+
+cc_clean_stop dot
+e2e_finish

@@ -1,0 +1,370 @@
+/*
+ * tests/unit/check_tls.c - Suite "tls": the TLS connection layer
+ * (resolver/transport/tls.c) client against server over loopback, with a
+ * test CA and certificates made here: a verified handshake with ALPN
+ * "dot" and data both ways, a name that does not match, an unknown CA,
+ * an expired certificate, the SPKI pin right and wrong, and TLS 1.3
+ * session resumption.
+ */
+#include <check.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "transport/tls.h"
+
+#define DAY_SECONDS (24L * 3600L)
+
+static char dir[] = "/tmp/check_tls.XXXXXX";
+static char ca_pem[256], other_pem[256], leaf_pem[256], leaf_key[256],
+	old_pem[256];
+static uint8_t leaf_pin[TLS_PIN_BYTES];
+
+static X509 *cert_make(EVP_PKEY *key, EVP_PKEY *signer, X509 *issuer,
+                       const char *cn, bool ca, long from, long to)
+{
+	X509 *x = X509_new();
+	X509_NAME *n = X509_NAME_new();
+	X509V3_CTX v3;
+	X509_EXTENSION *e;
+	char san[128];
+
+	ck_assert_ptr_nonnull(x);
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), (long)random());
+	X509_gmtime_adj(X509_getm_notBefore(x), from);
+	X509_gmtime_adj(X509_getm_notAfter(x), to);
+	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC,
+	                           (const unsigned char *)cn, -1, -1, 0);
+	X509_set_subject_name(x, n);
+	X509_set_issuer_name(x, issuer ? X509_get_subject_name(issuer) : n);
+	X509_set_pubkey(x, key);
+	X509V3_set_ctx(&v3, issuer ? issuer : x, x, NULL, NULL, 0);
+	snprintf(san, sizeof san, "DNS:%s", cn);
+	e = X509V3_EXT_conf_nid(NULL, &v3,
+	                        ca ? NID_basic_constraints :
+	                             NID_subject_alt_name,
+	                        ca ? "critical,CA:TRUE" : san);
+	X509_add_ext(x, e, -1);
+	X509_EXTENSION_free(e);
+	ck_assert_int_gt(X509_sign(x, signer, EVP_sha256()), 0);
+	X509_NAME_free(n);
+	return x;
+}
+
+static void write_pem(const char *path, X509 *x, EVP_PKEY *k)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	if (x != NULL)
+		PEM_write_X509(f, x);
+	if (k != NULL)
+		PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL);
+	fclose(f);
+}
+
+static void pin_of(X509 *x, uint8_t out[TLS_PIN_BYTES])
+{
+	unsigned char *der = NULL;
+	unsigned int n = 0;
+	int len = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x), &der);
+
+	ck_assert_int_gt(len, 0);
+	EVP_Digest(der, (size_t)len, out, &n, EVP_sha256(), NULL);
+	OPENSSL_free(der);
+}
+
+/* CA, another CA, a leaf "dot.test" and an expired leaf, as files. */
+static void pki_make(void)
+{
+	EVP_PKEY *ck = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	EVP_PKEY *ok = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	EVP_PKEY *lk = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	X509 *ca, *other, *leaf, *old;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ca = cert_make(ck, ck, NULL, "Test CA", true, 0, DAY_SECONDS);
+	other = cert_make(ok, ok, NULL, "Other CA", true, 0, DAY_SECONDS);
+	leaf = cert_make(lk, ck, ca, "dot.test", false, 0, DAY_SECONDS);
+	old = cert_make(lk, ck, ca, "dot.test", false, -3 * DAY_SECONDS,
+	                -2 * DAY_SECONDS);
+	snprintf(ca_pem, sizeof ca_pem, "%s/ca.pem", dir);
+	snprintf(other_pem, sizeof other_pem, "%s/other.pem", dir);
+	snprintf(leaf_pem, sizeof leaf_pem, "%s/leaf.pem", dir);
+	snprintf(leaf_key, sizeof leaf_key, "%s/leaf.key", dir);
+	snprintf(old_pem, sizeof old_pem, "%s/old.pem", dir);
+	write_pem(ca_pem, ca, NULL);
+	write_pem(other_pem, other, NULL);
+	write_pem(leaf_pem, leaf, NULL);
+	write_pem(leaf_key, NULL, lk);
+	write_pem(old_pem, old, NULL);
+	pin_of(leaf, leaf_pin);
+	X509_free(ca);
+	X509_free(other);
+	X509_free(leaf);
+	X509_free(old);
+	EVP_PKEY_free(ck);
+	EVP_PKEY_free(ok);
+	EVP_PKEY_free(lk);
+}
+
+static void pki_remove(void)
+{
+	unlink(ca_pem);
+	unlink(other_pem);
+	unlink(leaf_pem);
+	unlink(leaf_key);
+	unlink(old_pem);
+	rmdir(dir);
+}
+
+/* ---- one client and one server on a loop ---- */
+
+struct side {
+	struct tls_conn *c;
+	bool client, ready, closed, resumed;
+	char alpn[8];
+	int error;
+	char got[64];
+	size_t ngot;
+};
+
+struct pair {
+	uv_loop_t loop;
+	uv_tcp_t listener;
+	struct tls_ctx *sctx, *cctx;
+	struct side cli, srv;
+	void *resume;
+};
+
+static void s_ready(void *arg)
+{
+	struct side *s = arg;
+
+	s->ready = true;
+	s->resumed = tls_conn_resumed(s->c);
+	tls_conn_alpn(s->c, s->alpn, sizeof s->alpn);
+	if (s->client &&
+	    tls_conn_write(s->c, (const uint8_t *)"ping", 4) != TLS_OK)
+		s->error = -1;
+}
+
+static void s_data(void *arg, const uint8_t *buf, size_t len)
+{
+	struct side *s = arg;
+
+	if (s->ngot + len < sizeof s->got) {
+		memcpy(s->got + s->ngot, buf, len);
+		s->ngot += len;
+	}
+	/* the server echoes what came */
+	if (!s->client && tls_conn_write(s->c, buf, len) != TLS_OK)
+		s->error = -1;
+}
+
+static void s_error(void *arg, int status, const char *why)
+{
+	struct side *s = arg;
+
+	(void)why;
+	s->error = status;
+	tls_conn_close(s->c);
+}
+
+static void s_closed(void *arg)
+{
+	((struct side *)arg)->closed = true;
+}
+
+static const struct tls_cbs side_cbs = { s_ready, s_data, s_error, s_closed };
+
+static void on_accept(uv_stream_t *l, int status)
+{
+	struct pair *p = l->data;
+
+	ck_assert_int_eq(status, 0);
+	ck_assert_int_eq(tls_conn_new(&p->srv.c, p->sctx, &p->loop, &side_cbs,
+	                              &p->srv),
+	                 TLS_OK);
+	ck_assert_int_eq(tls_conn_accept(p->srv.c, l), TLS_OK);
+}
+
+static void pair_start(struct pair *p, const char *chain, const char *bundle)
+{
+	struct sockaddr_in sa;
+
+	memset(p, 0, sizeof *p);
+	ck_assert_int_eq(uv_loop_init(&p->loop), 0);
+	ck_assert_int_eq(tls_ctx_server(&p->sctx, chain, leaf_key), TLS_OK);
+	ck_assert_int_eq(tls_ctx_client(&p->cctx, bundle), TLS_OK);
+	uv_ip4_addr("127.0.0.1", 0, &sa);
+	uv_tcp_init(&p->loop, &p->listener);
+	p->listener.data = p;
+	ck_assert_int_eq(uv_tcp_bind(&p->listener, (struct sockaddr *)&sa, 0),
+	                 0);
+	ck_assert_int_eq(uv_listen((uv_stream_t *)&p->listener, 8, on_accept),
+	                 0);
+}
+
+/* Connect, say "ping" once ready, run until the echo or an error. */
+static void pair_run(struct pair *p, const char *name, const uint8_t *pin)
+{
+	struct sockaddr_storage ss;
+	int len = sizeof ss;
+	struct tls_auth a = { name, pin, &p->resume };
+	int i;
+
+	p->cli = (struct side){ .client = true };
+	p->srv = (struct side){ .client = false };
+	uv_tcp_getsockname(&p->listener, (struct sockaddr *)&ss, &len);
+	ck_assert_int_eq(tls_conn_new(&p->cli.c, p->cctx, &p->loop, &side_cbs,
+	                              &p->cli),
+	                 TLS_OK);
+	ck_assert_int_eq(tls_conn_connect(p->cli.c, (struct sockaddr *)&ss,
+	                                  NULL, &a),
+	                 TLS_OK);
+	for (i = 0; i < 2000 && p->cli.error == 0 && p->cli.ngot < 4; i++)
+		uv_run(&p->loop, UV_RUN_ONCE);
+	if (p->cli.error == 0)
+		tls_conn_close(p->cli.c);
+	if (p->srv.c != NULL && p->srv.error == 0)
+		tls_conn_close(p->srv.c);
+	while (!p->cli.closed || (p->srv.c != NULL && !p->srv.closed))
+		uv_run(&p->loop, UV_RUN_ONCE);
+}
+
+static void pair_end(struct pair *p)
+{
+	uv_close((uv_handle_t *)&p->listener, NULL);
+	uv_run(&p->loop, UV_RUN_DEFAULT);
+	ck_assert_int_eq(uv_loop_close(&p->loop), 0);
+	tls_ctx_free(p->sctx);
+	tls_ctx_free(p->cctx);
+	tls_resume_free(&p->resume);
+}
+
+START_TEST(test_verified)
+{
+	struct pair p;
+	pair_start(&p, leaf_pem, ca_pem);
+	pair_run(&p, "dot.test", NULL);
+	ck_assert_int_eq(p.cli.error, 0);
+	ck_assert(p.cli.ready);
+	ck_assert_uint_eq(p.cli.ngot, 4);
+	ck_assert_mem_eq(p.cli.got, "ping", 4);
+	ck_assert_str_eq(p.cli.alpn, "dot");
+	ck_assert_str_eq(p.srv.alpn, "dot");
+	ck_assert(!p.cli.resumed);
+	pair_end(&p);
+}
+END_TEST
+
+START_TEST(test_alpn)
+{
+	struct tls_ctx *x;
+
+	ck_assert_int_eq(tls_ctx_client(&x, "/nonexistent/bundle"),
+	                 TLS_EBUNDLE);
+	ck_assert_int_eq(tls_ctx_server(&x, leaf_pem, ca_pem), TLS_ECERT);
+	ck_assert_str_eq(tls_conn_alpn(NULL, (char[4]){ 0 }, 4), "");
+	ck_assert_str_ne(tls_strerror(TLS_EPIN), tls_strerror(TLS_EVERIFY));
+}
+END_TEST
+
+static void expect_fail(const char *chain, const char *bundle,
+                        const char *name, const uint8_t *pin, int status)
+{
+	struct pair p;
+
+	pair_start(&p, chain, bundle);
+	pair_run(&p, name, pin);
+	ck_assert_int_eq(p.cli.error, status);
+	ck_assert(!p.cli.ready || status == TLS_EPIN);
+	ck_assert_uint_eq(p.srv.ngot, 0); /* not one byte of plaintext */
+	pair_end(&p);
+}
+
+START_TEST(test_wrong_name)
+{
+	expect_fail(leaf_pem, ca_pem, "other.test", NULL, TLS_EVERIFY);
+}
+END_TEST
+
+START_TEST(test_unknown_ca)
+{
+	expect_fail(leaf_pem, other_pem, "dot.test", NULL, TLS_EVERIFY);
+}
+END_TEST
+
+START_TEST(test_expired)
+{
+	expect_fail(old_pem, ca_pem, "dot.test", NULL, TLS_EVERIFY);
+}
+END_TEST
+
+START_TEST(test_pin)
+{
+	struct pair p;
+	uint8_t bad[TLS_PIN_BYTES];
+
+	pair_start(&p, leaf_pem, ca_pem);
+	pair_run(&p, "dot.test", leaf_pin);
+	ck_assert_int_eq(p.cli.error, 0);
+	ck_assert_uint_eq(p.cli.ngot, 4);
+	pair_end(&p);
+	memcpy(bad, leaf_pin, sizeof bad);
+	bad[0] ^= 1;
+	expect_fail(leaf_pem, ca_pem, "dot.test", bad, TLS_EPIN);
+}
+END_TEST
+
+START_TEST(test_resume)
+{
+	struct pair p;
+
+	pair_start(&p, leaf_pem, ca_pem);
+	pair_run(&p, "dot.test", NULL);
+	ck_assert_int_eq(p.cli.error, 0);
+	ck_assert_ptr_nonnull(p.resume);
+	ck_assert(!tls_conn_resumed(NULL));
+	pair_run(&p, "dot.test", NULL);
+	ck_assert_int_eq(p.cli.error, 0);
+	ck_assert_uint_eq(p.cli.ngot, 4);
+	ck_assert(p.cli.resumed);
+	pair_end(&p);
+}
+END_TEST
+
+static Suite *tls_suite(void)
+{
+	Suite *s = suite_create("tls");
+	TCase *t = tcase_create("loopback");
+
+	tcase_add_unchecked_fixture(t, pki_make, pki_remove);
+	tcase_add_test(t, test_verified);
+	tcase_add_test(t, test_alpn);
+	tcase_add_test(t, test_wrong_name);
+	tcase_add_test(t, test_unknown_ca);
+	tcase_add_test(t, test_expired);
+	tcase_add_test(t, test_pin);
+	tcase_add_test(t, test_resume);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(tls_suite());
+	int failed;
+
+	srunner_set_fork_status(r, CK_NOFORK);
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
