@@ -201,8 +201,8 @@ else
   fi
 fi
 CC_PID=
-t_fails "-t, broken trust-anchor-file: FILE:LINE, exit 1" \
-  "^$WORK/bad.key:2: DNSKEY protocol 4, not 3"
+t_fails "-t, broken trust-anchor-file: the option's and the file's FILE:LINE, exit 1" \
+  "^$CONF:7: trust-anchor-file $WORK/bad.key:2: DNSKEY protocol 4, not 3"
 conf 'trust-anchor: ". DS 20326 8 2 E06D"'
 t_fails "-t, broken trust-anchor line: its FILE:LINE, exit 1" \
   "^$CONF:7: trust-anchor \". DS 20326 8 2 E06D\": DS digest type 2 wants 32 bytes"

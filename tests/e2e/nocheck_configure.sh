@@ -2,8 +2,9 @@
 # tests/e2e/nocheck_configure.sh: configure on a machine without Check.
 #
 # pkg-config is given a directory holding only the .pc files of libsodium,
-# c-ares, libuv and libcrypto, so Check is "not installed". configure must succeed
-# and warn that the tests are off; the Makefile it writes builds the
+# c-ares, libuv, libcrypto and libssl, so Check is "not installed".
+# configure must succeed and warn that the tests are off; the Makefile it
+# writes builds the
 # programs (the same rules as the real build) and "make check" stops with
 # a message naming Check instead of failing in a compiler error.
 #
@@ -20,7 +21,7 @@ WORK=$(mktemp -d /tmp/curvecache-nocheck.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 trap 'exit 130' HUP INT TERM
 mkdir "$WORK/pc" "$WORK/build"
-for lib in libsodium libcares libuv libcrypto; do
+for lib in libsodium libcares libuv libcrypto libssl; do
   dir=$(pkg-config --variable=pcfiledir "$lib") ||
     { echo "FAIL: pkg-config does not know $lib"; exit 1; }
   ln -s "$dir/$lib.pc" "$WORK/pc/$lib.pc"

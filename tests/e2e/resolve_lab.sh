@@ -182,19 +182,26 @@ round udp
 
 # ---- Round 2: UDP again, from the cache ----
 echo "# round 2: UDP, from the cache (no upstream query) ($(elapsed))"
-sends0=$(grep -c 'event=upstream_send' "$WORK/curvecache.log")
+# The dead zone gone.lab. of round 1 is probed on a timer when its
+# back-off ends (its SOA, RFC 9520; no client waits on it): those
+# queries are not the clients'.
+client_sends() {
+  grep 'event=upstream_send' "$WORK/curvecache.log" |
+    grep -v 'qname=gone\.lab\. type=SOA' >"$WORK/sends"
+  wc -l <"$WORK/sends"
+}
+sends0=$(client_sends)
 # (not the 2-second TTLs: they have expired since round 1)
 printf '%s\n' "$CASES" | grep -v '^short\.' |
   grep -E ' (answer|nodata|nxdomain)$' >"$WORK/cases"
 while read -r n t e; do
   check udp "$n" "$t" "$e"
 done <"$WORK/cases"
-sends1=$(grep -c 'event=upstream_send' "$WORK/curvecache.log")
+sends1=$(client_sends)
 if [ "$sends1" -eq "$sends0" ]; then
   ok "round 2 sent no upstream query"
 else
-  grep 'event=upstream_send' "$WORK/curvecache.log" |
-    tail -n $((sends1 - sends0)) >"$WORK/diff"
+  tail -n $((sends1 - sends0)) "$WORK/sends" >"$WORK/diff"
   bad "round 2 sent no upstream query" "$((sends1 - sends0)) sent" \
     "$WORK/diff"
 fi
