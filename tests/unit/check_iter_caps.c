@@ -974,7 +974,7 @@ static enum iter_kind classify(const struct fake *f, const char *zone,
 	struct wire_rr rr[128];
 	struct wire_msg m;
 	uint8_t z[WIRE_NAME_MAX], q[WIRE_NAME_MAX];
-	struct iter_ask a;
+	struct iter_ask a = { 0 };
 	size_t len = net_msg(f, qname, qtype, buf);
 
 	ck_assert_int_eq(wire_msg_parse(&m, buf, len, rr, 128), WIRE_OK);
