@@ -296,6 +296,61 @@ cc_conf_at() {
   } >"$ca_file"
 }
 
+# ub_conf IP ROOT_HINTS [LINE...]: write $WORK/unbound.conf for Debian's
+# unbound on IP port 53, in the foreground (no user, chroot or pid file;
+# log on stderr, verbosity 1), sending from IP, IPv4 only, one thread,
+# with ROOT_HINTS, allowed to ask 127.x; each LINE is one more "server:"
+# option. Remote control is off, unless UB_CONTROL names a Unix socket:
+# then it is on there, without certificates.
+ub_conf() {
+  uc_ip=$1
+  uc_hints=$2
+  shift 2
+  {
+    echo "# written by tests/e2e/e2e_lib.sh (ub_conf)"
+    echo "server:"
+    printf '\t%s\n' "interface: $uc_ip" "port: 53" \
+      "outgoing-interface: $uc_ip" "do-ip6: no" "num-threads: 1" \
+      'username: ""' 'chroot: ""' "directory: \"$WORK\"" 'pidfile: ""' \
+      "use-syslog: no" 'logfile: ""' "verbosity: 1" \
+      "root-hints: \"$uc_hints\"" "do-not-query-localhost: no" "$@"
+    echo "remote-control:"
+    if [ -n "${UB_CONTROL:-}" ]; then
+      printf '\t%s\n' "control-enable: yes" \
+        "control-interface: $UB_CONTROL" "control-use-cert: no"
+    else
+      printf '\tcontrol-enable: no\n'
+    fi
+  } >"$WORK/unbound.conf"
+}
+
+# ub_valid_conf IP [LINE...]: ub_conf for an Unbound that validates
+# ("validator iterator") from the signed lab's root hints with its trust
+# anchor (SIGNED_ROOT_HINTS, SIGNED_TA_DS).
+ub_valid_conf() {
+  uv_ip=$1
+  shift
+  ub_conf "$uv_ip" "$SIGNED_ROOT_HINTS" \
+    "trust-anchor-file: \"$SIGNED_TA_DS\"" \
+    'module-config: "validator iterator"' "$@"
+}
+
+# ubc_conf FILE SOCKET: an unbound-control configuration in FILE for the
+# Unix socket SOCKET (Unbound's, or curvecache's: the same framing),
+# without certificates.
+ubc_conf() {
+  printf 'remote-control:\n  control-enable: yes\n  control-interface: %s\n  control-use-cert: no\n' \
+    "$2" >"$1"
+}
+
+# ub_start IP: start unbound -d -c $WORK/unbound.conf with bg_start (its
+# output in $WORK/unbound.out) and wait until it answers on IP (wait_up,
+# a failed check "unbound start" if not; returns 1 then).
+ub_start() {
+  bg_start unbound unbound -d -c "$WORK/unbound.conf"
+  wait_up unbound "$1" "$bg_pid" "$WORK/unbound.out"
+}
+
 # cc_hup EVENT: SIGHUP to curvecache; wait (3 s) for one more
 # "event=EVENT " line in its log.
 cc_hup() {

@@ -194,30 +194,8 @@ if [ "$fwd_signed_ok" = 1 ]; then
   fi
   eval "$signedenv"
   UB_IP=127.54.100.1
-  cat >"$WORK/unbound.conf" <<EOF
-# written by tests/e2e/forward_lab.sh
-server:
-	interface: $UB_IP
-	port: 53
-	outgoing-interface: $UB_IP
-	do-ip6: no
-	num-threads: 1
-	username: ""
-	chroot: ""
-	directory: "$WORK"
-	pidfile: ""
-	use-syslog: no
-	logfile: ""
-	verbosity: 1
-	root-hints: "$SIGNED_ROOT_HINTS"
-	trust-anchor-file: "$SIGNED_TA_DS"
-	module-config: "validator iterator"
-	do-not-query-localhost: no
-remote-control:
-	control-enable: no
-EOF
-  bg_start unbound unbound -d -c "$WORK/unbound.conf"
-  wait_up unbound "$UB_IP" "$bg_pid" "$WORK/unbound.out" || exit 1
+  ub_valid_conf "$UB_IP"
+  ub_start "$UB_IP" || exit 1
   CC_IP=127.54.100.2
   l0=$(wc -l <"$WORK/curvecache.log")
   cc_start "dnssec: yes" "trust-anchor-file: $SIGNED_TA_DS" \

@@ -56,32 +56,9 @@ fwd0=$(grep -c "$fwd_line" "$SIGNED_DIR/curvedns.log")
 
 # ---- Unbound, validating ----
 port_free "$UB_IP" || { echo "FAIL: $UB_IP:53 is in use"; exit 1; }
-cat >"$WORK/unbound.conf" <<EOF
-# written by tests/e2e/signed_lab.sh
-server:
-	interface: $UB_IP
-	port: 53
-	outgoing-interface: $UB_IP
-	do-ip6: no
-	num-threads: 1
-	username: ""
-	chroot: ""
-	directory: "$WORK"
-	pidfile: ""
-	use-syslog: no
-	logfile: ""
-	verbosity: 1
-	val-log-level: 2
-	root-hints: "$SIGNED_ROOT_HINTS"
-	trust-anchor-file: "$SIGNED_TA_DS"
-	module-config: "validator iterator"
-	do-not-query-localhost: no
-remote-control:
-	control-enable: no
-EOF
+ub_valid_conf "$UB_IP" "val-log-level: 2"
 # (localhost is one of Unbound's own local zones: no upstream query)
-bg_start unbound unbound -d -c "$WORK/unbound.conf"
-wait_up unbound "$UB_IP" "$bg_pid" "$WORK/unbound.out" || exit 1
+ub_start "$UB_IP" || exit 1
 
 # delv's trust anchor: the lab's root DNSKEY, in delv's own syntax.
 awk '$3 == "DNSKEY" { k = $7; for (i = 8; i <= NF; i++) k = k $i

@@ -51,47 +51,14 @@ e2e_diag() {
 }
 
 port_free "$UB_IP" || { echo "FAIL: $UB_IP:53 is in use"; exit 1; }
-cat >"$WORK/unbound.conf" <<EOF
-# written by tests/e2e/ubdump_lab.sh
-server:
-	interface: $UB_IP
-	port: 53
-	outgoing-interface: $UB_IP
-	do-ip6: no
-	num-threads: 1
-	username: ""
-	chroot: ""
-	directory: "$WORK"
-	pidfile: ""
-	use-syslog: no
-	logfile: ""
-	verbosity: 1
-	root-hints: "$LAB_ROOT_HINTS"
-	module-config: "iterator"
-	do-not-query-localhost: no
-	qname-minimisation: no
-	# test. is one of Unbound's default local zones (RFC 6761)
-	local-zone: "test." nodefault
-remote-control:
-	control-enable: yes
-	control-interface: $UB_SOCK
-	control-use-cert: no
-EOF
-cat >"$WORK/ubc.conf" <<EOF
-remote-control:
-  control-enable: yes
-  control-interface: $UB_SOCK
-  control-use-cert: no
-EOF
+# test. is one of Unbound's default local zones (RFC 6761): nodefault
+UB_CONTROL=$UB_SOCK ub_conf "$UB_IP" "$LAB_ROOT_HINTS" \
+  'module-config: "iterator"' "qname-minimisation: no" \
+  'local-zone: "test." nodefault'
+ubc_conf "$WORK/ubc.conf" "$UB_SOCK"
 # unbound-control for curvecache's socket (its Unbound framing)
-cat >"$WORK/ccc.conf" <<EOF
-remote-control:
-  control-enable: yes
-  control-interface: $SOCK
-  control-use-cert: no
-EOF
-bg_start unbound unbound -d -c "$WORK/unbound.conf"
-wait_up unbound "$UB_IP" "$bg_pid" "$WORK/unbound.out" || exit 1
+ubc_conf "$WORK/ccc.conf" "$SOCK"
+ub_start "$UB_IP" || exit 1
 
 # answers SERVER FILE: the answer sections of every name, one block each.
 answers() {
