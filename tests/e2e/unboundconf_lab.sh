@@ -40,6 +40,80 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/e2e/e2e_lib.sh"
 e2e_init unboundconf_lab
 
+# wait_noerror IP PORT NAME: up to 5 s, until IP port PORT answers NAME
+# A with NOERROR (not a check: the checks after it tell).
+wait_noerror() {
+  n=0
+  until dig +time=1 +tries=1 -p "$2" "@$1" "$3" A 2>/dev/null |
+    grep -q 'status: NOERROR' || [ $n -ge 50 ]; do
+    sleep 0.1
+    n=$((n + 1))
+  done
+}
+
+# private_addresses: the private-address: lines both guides write.
+private_addresses() {
+  for pa in 192.168.0.0/16 169.254.0.0/16 172.16.0.0/12 10.0.0.0/8 \
+    100.64.0.0/10 fd00::/8 fe80::/10; do
+    echo "    private-address: $pa"
+  done
+}
+
+# t_ok T CONFIG OUT ERR: "curvecache -t -c CONFIG" exits 0 (the check
+# "T: curvecache -t exits 0"); its output in OUT and ERR.
+t_ok() {
+  if "$CURVECACHE" -t -c "$2" >"$3" 2>"$4"; then
+    ok "$1: curvecache -t exits 0"
+  else
+    cat "$4" >>"$3"
+    bad "$1: curvecache -t exits 0" "exit 1" "$3"
+  fi
+}
+
+# t_notes T FILE ERR OPTION...: -t's ERR notes each OPTION as ignored,
+# at a line of FILE (a check each).
+t_notes() {
+  tn_t=$1
+  tn_file=$2
+  tn_err=$3
+  shift 3
+  for n in "$@"; do
+    if grep -q "^$tn_file:[0-9]*: $n: ignored (" "$tn_err"; then
+      ok "$tn_t: -t notes that $n is ignored, with FILE:LINE"
+    else
+      bad "$tn_t: -t notes $n" "no note" "$tn_err"
+    fi
+  done
+}
+
+# t_fails CONFIG OUT LINE OK BAD [WHY]: "curvecache -t -c CONFIG" fails
+# and its output (in OUT) has a line that begins with LINE (a grep
+# pattern): the check OK, else the check BAD (WHY, default "not so").
+t_fails() {
+  if ! "$CURVECACHE" -t -c "$1" >"$2" 2>&1 && grep -q "^$3" "$2"; then
+    ok "$4"
+  else
+    bad "$5" "${6:-not so}" "$2"
+  fi
+}
+
+# logged PATTERN OK BAD WHY: the curvecache log has a line matching
+# PATTERN: the check OK, else the check BAD (WHY; the log shown).
+logged() {
+  if grep -q "$1" "$WORK/curvecache.log"; then
+    ok "$2"
+  else
+    bad "$3" "$4" "$WORK/curvecache.log"
+  fi
+}
+
+# reload_fails LINE OK BAD: after a SIGHUP, a reload_failed line whose
+# error begins with LINE (a grep pattern): the check OK, else BAD.
+reload_fails() {
+  cc_hup reload_failed
+  logged "event=reload_failed .*$1" "$2" "$3" "no such line"
+}
+
 CONFDIR=$WORK/etc/unbound
 # The stub zone's server: an NSD of its own on a port that is not 53.
 STUB_IP=127.53.100.7
@@ -76,9 +150,7 @@ zone:
 	zonefile: "stubbed.lab.zone"
 EOF
 bg_start nsd-stub nsd -d -c "$WORK/nsd/nsd.conf"
-n=0
-until dig +time=1 +tries=1 -p "$STUB_PORT" "@$STUB_IP" www.stubbed.lab A |
-  grep -q 'status: NOERROR' || [ $n -ge 50 ]; do sleep 0.1; n=$((n + 1)); done
+wait_noerror "$STUB_IP" "$STUB_PORT" www.stubbed.lab
 
 CONF=$CONFDIR/unbound.conf
 mkdir -p "$CONFDIR" "$WORK/elsewhere"
@@ -144,13 +216,7 @@ server:
     cache-max-ttl: 86400
     hide-identity: yes
     hide-version: yes
-    private-address: 192.168.0.0/16
-    private-address: 169.254.0.0/16
-    private-address: 172.16.0.0/12
-    private-address: 10.0.0.0/8
-    private-address: 100.64.0.0/10
-    private-address: fd00::/8
-    private-address: fe80::/10
+$(private_addresses)
     chroot: ""
     directory: "/etc/unbound"
     pidfile: "unbound.pid"
@@ -178,19 +244,9 @@ printf '. IN DS 20326 8 2 %s\n' \
 
 # ---- curvecache -t ----
 t=unbound.conf
-if "$CURVECACHE" -t -c "$CONF" >"$WORK/t.out" 2>"$WORK/t.err"; then
-  ok "$t: curvecache -t exits 0"
-else
-  cat "$WORK/t.err" >>"$WORK/t.out"
-  bad "$t: curvecache -t exits 0" "exit 1" "$WORK/t.out"
-fi
-for n in hide-identity so-rcvbuf harden-referral-path use-syslog; do
-  if grep -q "^$CONF:[0-9]*: $n: ignored (" "$WORK/t.err"; then
-    ok "$t: -t notes that $n is ignored, with FILE:LINE"
-  else
-    bad "$t: -t notes $n" "no note" "$WORK/t.err"
-  fi
-done
+t_ok "$t" "$CONF" "$WORK/t.out" "$WORK/t.err"
+t_notes "$t" "$CONF" "$WORK/t.err" hide-identity so-rcvbuf \
+  harden-referral-path use-syslog
 
 # ---- started from elsewhere, by a relative path ----
 cc_port_free || { bad "curvecache start" "$CC_IP:53 is in use"; exit 1; }
@@ -216,13 +272,9 @@ ask() {
 
 # the notes of -t are logged at start too, one structured line each
 for n in hide-identity so-rcvbuf; do
-  if grep -q "event=config_note file=$CONF line=[0-9]* option=$n note=" \
-    "$WORK/curvecache.log"; then
-    ok "start: a config_note line for $n (file= line= option= note=)"
-  else
-    bad "start logs the note of $n" "no config_note line" \
-      "$WORK/curvecache.log"
-  fi
+  logged "event=config_note file=$CONF line=[0-9]* option=$n note=" \
+    "start: a config_note line for $n (file= line= option= note=)" \
+    "start logs the note of $n" "no config_note line"
 done
 
 ask resolve www.plain.test A NOERROR "192.0.2.10"
@@ -259,57 +311,34 @@ else
   bad "reload logs the notes once" "not one more so-rcvbuf note" \
     "$WORK/curvecache.log"
 fi
-if grep -q "event=reload .*root_hints=$CONFDIR/root.hints" \
-  "$WORK/curvecache.log"; then
-  ok "SIGHUP: the relative root-hints read again from the config's folder"
-else
-  bad "SIGHUP reload" "no reload line with $CONFDIR/root.hints" \
-    "$WORK/curvecache.log"
-fi
+logged "event=reload .*root_hints=$CONFDIR/root.hints" \
+  "SIGHUP: the relative root-hints read again from the config's folder" \
+  "SIGHUP reload" "no reload line with $CONFDIR/root.hints"
 echo '  block-file: "blocked.names"' >>"$CONF"
 line=$(wc -l <"$CONF")
-cc_hup reload_failed
-if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names" \
-  "$WORK/curvecache.log"; then
-  ok "SIGHUP with a missing block-file: fails naming $t:$line"
-else
-  bad "reload error names FILE:LINE" "no such line" "$WORK/curvecache.log"
-fi
+reload_fails "$CONF:$line: block-file $CONFDIR/blocked.names" \
+  "SIGHUP with a missing block-file: fails naming $t:$line" \
+  "reload error names FILE:LINE"
 # there, with a bad line: the option's FILE:LINE, then the file's
 printf 'ads.example.lab\nnot one name\n' >"$CONFDIR/blocked.names"
-cc_hup reload_failed
-if grep -q "event=reload_failed .*$CONF:$line: block-file $CONFDIR/blocked.names:2: " \
-  "$WORK/curvecache.log"; then
-  ok "SIGHUP with a bad block-file line: fails naming $t:$line and the file's line"
-else
-  bad "reload error names block-file's FILE:LINE" "no such line" \
-    "$WORK/curvecache.log"
-fi
+reload_fails "$CONF:$line: block-file $CONFDIR/blocked.names:2: " \
+  "SIGHUP with a bad block-file line: fails naming $t:$line and the file's line" \
+  "reload error names block-file's FILE:LINE"
 rm -f "$CONFDIR/blocked.names"
 sed -i -e '/blocked.names/d' -e 's|root-hints: "root.hints"|root-hints: "gone.hints"|' \
   "$CONF"
 line=$(grep -n 'gone.hints' "$CONF" | cut -d: -f1)
-cc_hup reload_failed
-if grep -q "event=reload_failed .*$CONF:$line: root-hints $CONFDIR/gone.hints" \
-  "$WORK/curvecache.log"; then
-  ok "SIGHUP with a missing root-hints: fails naming $t:$line"
-else
-  bad "reload error names root-hints' FILE:LINE" "no such line" \
-    "$WORK/curvecache.log"
-fi
+reload_fails "$CONF:$line: root-hints $CONFDIR/gone.hints" \
+  "SIGHUP with a missing root-hints: fails naming $t:$line" \
+  "reload error names root-hints' FILE:LINE"
 # a trust-anchor file that is missing: the option's FILE:LINE
 sed -i 's|root-hints: "gone.hints"|root-hints: "root.hints"|' "$CONF"
 printf '  module-config: "validator iterator"\n  trust-anchor-file: "gone.key"\n' \
   >>"$CONF"
 line=$(wc -l <"$CONF")
-cc_hup reload_failed
-if grep -q "event=reload_failed .*$CONF:$line: trust-anchor-file $CONFDIR/gone.key" \
-  "$WORK/curvecache.log"; then
-  ok "SIGHUP with a missing trust-anchor-file: fails naming $t:$line"
-else
-  bad "reload error names trust-anchor-file's FILE:LINE" "no such line" \
-    "$WORK/curvecache.log"
-fi
+reload_fails "$CONF:$line: trust-anchor-file $CONFDIR/gone.key" \
+  "SIGHUP with a missing trust-anchor-file: fails naming $t:$line" \
+  "reload error names trust-anchor-file's FILE:LINE"
 sed -i -e '/gone.key/d' -e '/validator iterator/d' "$CONF"
 ask afterfail www.plain.test A NOERROR "192.0.2.10"
 cc_clean_stop "unbound.conf"
@@ -384,13 +413,7 @@ server:
     so-rcvbuf: 1m
 
     # Ensure privacy of local IP ranges
-    private-address: 192.168.0.0/16
-    private-address: 169.254.0.0/16
-    private-address: 172.16.0.0/12
-    private-address: 10.0.0.0/8
-    private-address: 100.64.0.0/10
-    private-address: fd00::/8
-    private-address: fe80::/10
+$(private_addresses)
 EOF
 cat >"$DEB/unbound.conf.d/zz-lab.conf" <<EOF
 server:
@@ -402,29 +425,13 @@ server:
 EOF
 cp "$CONFDIR/root.key" "$DEB/var/lib/unbound/root.key"
 t=debian+pihole
-if "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb.out" \
-  2>"$WORK/deb.err"; then
-  ok "$t: curvecache -t exits 0"
-else
-  bad "$t: curvecache -t exits 0" "exit 1" "$WORK/deb.err"
-fi
-for n in so-rcvbuf use-caps-for-id prefer-ip6; do
-  if grep -q "^$DEB/unbound.conf.d/pi-hole.conf:[0-9]*: $n: ignored (" \
-    "$WORK/deb.err"; then
-    ok "$t: -t notes that $n is ignored, with FILE:LINE"
-  else
-    bad "$t: -t notes $n" "no note" "$WORK/deb.err"
-  fi
-done
+t_ok "$t" "$DEB/unbound.conf" "$WORK/deb.out" "$WORK/deb.err"
+t_notes "$t" "$DEB/unbound.conf.d/pi-hole.conf" "$WORK/deb.err" \
+  so-rcvbuf use-caps-for-id prefer-ip6
 "$CURVECACHE" -f -c "$DEB/unbound.conf" </dev/null \
   >>"$WORK/curvecache.log" 2>&1 9>&- &
 CC_PID=$!
-n=0
-until dig +time=1 +tries=1 -p 5335 "@$PIHOLE_IP" localhost A 2>/dev/null |
-  grep -q 'status: NOERROR' || [ $n -ge 50 ]; do
-  sleep 0.1
-  n=$((n + 1))
-done
+wait_noerror "$PIHOLE_IP" 5335 localhost
 dig +time=4 +tries=1 -p 5335 "@$PIHOLE_IP" www.plain.test A \
   >"$WORK/pihole.out" 2>&1
 if grep -q 'status: NOERROR' "$WORK/pihole.out" &&
@@ -438,43 +445,31 @@ if [ -S "$WORK/unbound.ctl" ]; then
 else
   bad "$t: control socket" "no $WORK/unbound.ctl" "$WORK/curvecache.log"
 fi
-if grep -q "event=config_note file=$DEB/unbound.conf.d/pi-hole.conf line=[0-9]* option=use-caps-for-id" \
-  "$WORK/curvecache.log"; then
-  ok "$t: start logs the notes with file= line="
-else
-  bad "$t: start logs the notes" "no config_note" "$WORK/curvecache.log"
-fi
+logged "event=config_note file=$DEB/unbound.conf.d/pi-hole.conf line=[0-9]* option=use-caps-for-id" \
+  "$t: start logs the notes with file= line=" "$t: start logs the notes" \
+  "no config_note"
 cc_clean_stop "$t"
 # Debian's snippet names a root.key that is not there: -t names its line
 rm -f "$DEB/var/lib/unbound/root.key"
 sed -i '/module-config/d' "$DEB/unbound.conf.d/zz-lab.conf"
-if ! "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb2.out" 2>&1 &&
-  grep -q "^$DEB/unbound.conf.d/root-auto-trust-anchor-file.conf:4: auto-trust-anchor-file $DEB/var/lib/unbound/root.key: " \
-    "$WORK/deb2.out"; then
-  ok "$t: a missing auto-trust-anchor-file: -t names its FILE:LINE"
-else
-  bad "$t: missing root.key named with FILE:LINE" "not so" "$WORK/deb2.out"
-fi
+t_fails "$DEB/unbound.conf" "$WORK/deb2.out" \
+  "$DEB/unbound.conf.d/root-auto-trust-anchor-file.conf:4: auto-trust-anchor-file $DEB/var/lib/unbound/root.key: " \
+  "$t: a missing auto-trust-anchor-file: -t names its FILE:LINE" \
+  "$t: missing root.key named with FILE:LINE"
 # a key file (curve-key-file, relative) that is bad: its FILE:LINE too
 cp "$CONFDIR/root.key" "$DEB/var/lib/unbound/root.key"
 printf 'server:\n  curve-key-file: "my.key"\n' >"$DEB/unbound.conf.d/zz-key.conf"
 printf 'x' >"$DEB/unbound.conf.d/my.key"
 chmod 644 "$DEB/unbound.conf.d/my.key"
-if ! "$CURVECACHE" -t -c "$DEB/unbound.conf" >"$WORK/deb3.out" 2>&1 &&
-  grep -q "^$DEB/unbound.conf.d/zz-key.conf:2: curve-key-file $DEB/unbound.conf.d/my.key: mode 0644" \
-    "$WORK/deb3.out"; then
-  ok "$t: a bad curve-key-file (relative): -t names its FILE:LINE"
-else
-  bad "$t: bad curve-key-file named with FILE:LINE" "not so" "$WORK/deb3.out"
-fi
+t_fails "$DEB/unbound.conf" "$WORK/deb3.out" \
+  "$DEB/unbound.conf.d/zz-key.conf:2: curve-key-file $DEB/unbound.conf.d/my.key: mode 0644" \
+  "$t: a bad curve-key-file (relative): -t names its FILE:LINE" \
+  "$t: bad curve-key-file named with FILE:LINE"
 
 # ---- an unbalanced quote ----
 printf 'server:\n  local-zone: "bad.example. static\n' >"$WORK/bad.conf"
-if ! "$CURVECACHE" -t -c "$WORK/bad.conf" >"$WORK/bad.out" 2>&1 &&
-  grep -q "^$WORK/bad.conf:2: unbalanced quote" "$WORK/bad.out"; then
-  ok "unbalanced quote: -t exits 1 naming FILE:LINE"
-else
-  bad "unbalanced quote" "not refused with FILE:LINE" "$WORK/bad.out"
-fi
+t_fails "$WORK/bad.conf" "$WORK/bad.out" "$WORK/bad.conf:2: unbalanced quote" \
+  "unbalanced quote: -t exits 1 naming FILE:LINE" "unbalanced quote" \
+  "not refused with FILE:LINE"
 
 e2e_finish
