@@ -337,32 +337,35 @@ static const struct control_verb control_verbs[] = {
 
 #define CONTROL_NVERBS (sizeof control_verbs / sizeof control_verbs[0])
 
+/* Verb I of the one list that help, the lookup and control_verb_at
+ * walk: this file's table, then control_local's; NULL past the end. */
+static const struct control_verb *verb_nth(size_t i)
+{
+	if (i < CONTROL_NVERBS)
+		return &control_verbs[i];
+	if (i - CONTROL_NVERBS < control_local_nverbs)
+		return &control_local_verbs[i - CONTROL_NVERBS];
+	return NULL;
+}
+
 static const char *cmd_help(struct control_session *s, char **argv,
                             size_t argc, struct control_out *out, char *err)
 {
 	size_t i;
+	const char *name, *usage;
 
 	(void)s;
 	(void)argv;
 	(void)argc;
 	(void)err;
-	for (i = 0; i < CONTROL_NVERBS; i++)
-		control_out_printf(out, "%-15s %s\n", control_verbs[i].name,
-		                   control_verbs[i].usage);
-	for (i = 0; i < control_local_nverbs; i++)
-		control_out_printf(out, "%-15s %s\n",
-		                   control_local_verbs[i].name,
-		                   control_local_verbs[i].usage);
+	for (i = 0; (name = control_verb_at(i, &usage)) != NULL; i++)
+		control_out_printf(out, "%-15s %s\n", name, usage);
 	return NULL;
 }
 
 const char *control_verb_at(size_t i, const char **usage)
 {
-	const struct control_verb *v =
-		i < CONTROL_NVERBS ? &control_verbs[i] :
-		i - CONTROL_NVERBS < control_local_nverbs ?
-				     &control_local_verbs[i - CONTROL_NVERBS] :
-				     NULL;
+	const struct control_verb *v = verb_nth(i);
 
 	if (v == NULL)
 		return NULL;
@@ -442,14 +445,12 @@ static void answer(struct control_out *out, const char *error)
 
 static const struct control_verb *verb_find(const char *word)
 {
+	const struct control_verb *v;
 	size_t i;
 
-	for (i = 0; i < CONTROL_NVERBS; i++)
-		if (strcmp(word, control_verbs[i].name) == 0)
-			return &control_verbs[i];
-	for (i = 0; i < control_local_nverbs; i++)
-		if (strcmp(word, control_local_verbs[i].name) == 0)
-			return &control_local_verbs[i];
+	for (i = 0; (v = verb_nth(i)) != NULL; i++)
+		if (strcmp(word, v->name) == 0)
+			return v;
 	return NULL;
 }
 
