@@ -239,6 +239,16 @@ void cachefile_load_counts(const struct cachefile_load *ld,
 size_t cachefile_load_report(const struct cachefile_load *ld, char *out,
                              size_t cap);
 
+/**
+ * The first bad line of a finished load read from FILE, as
+ * "FILE:LINE: reason" (the form of the configuration's errors).
+ * @param file: the name the lines came from.
+ * @param out, cap: destination, NUL-terminated when cap > 0.
+ * @return the length written; 0 (out empty) when no line was bad.
+ */
+size_t cachefile_load_first_bad(const struct cachefile_load *ld,
+                                const char *file, char *out, size_t cap);
+
 /** Free a load (NULL is allowed). */
 void cachefile_load_free(struct cachefile_load *ld);
 

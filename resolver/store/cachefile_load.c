@@ -54,7 +54,8 @@ struct cachefile_load {
 	struct cf_ub ub; /**< its reader */
 	size_t ub_line;  /**< the line of its current ";rrset" */
 	struct cachefile_load_counts n;
-	char errs[CACHEFILE_ERRORS_SHOWN][CACHEFILE_ERR_BYTES];
+	char errs[CACHEFILE_ERRORS_SHOWN][CACHEFILE_ERR_BYTES]; /**< reasons */
+	size_t err_line[CACHEFILE_ERRORS_SHOWN];                /**< lines */
 	size_t nerrs;
 	/* the entry being gathered: an RRset, or one negative entry */
 	bool open;
@@ -103,13 +104,36 @@ void cachefile_load_counts(const struct cachefile_load *ld,
 static int cf_bad(struct cachefile_load *ld, size_t line, int status,
                   const char *detail)
 {
+	/* the reason is cut so that "line N: reason" fits the bytes */
+	int plen = snprintf(NULL, 0, "line %zu: ", line);
+
 	ld->n.bad++;
-	if (ld->nerrs < CACHEFILE_ERRORS_SHOWN)
-		snprintf(ld->errs[ld->nerrs++], CACHEFILE_ERR_BYTES,
-		         "line %zu: %s%s%s", line, cachefile_strerror(status),
+	if (ld->nerrs < CACHEFILE_ERRORS_SHOWN) {
+		ld->err_line[ld->nerrs] = line;
+		snprintf(ld->errs[ld->nerrs++],
+		         CACHEFILE_ERR_BYTES - (size_t)plen, "%s%s%s",
+		         cachefile_strerror(status),
 		         detail != NULL ? ": " : "",
 		         detail != NULL ? detail : "");
+	}
 	return status;
+}
+
+size_t cachefile_load_first_bad(const struct cachefile_load *ld,
+                                const char *file, char *out, size_t cap)
+{
+	int k;
+
+	if (cap == 0)
+		return 0;
+	out[0] = '\0';
+	if (ld->nerrs == 0)
+		return 0;
+	k = snprintf(out, cap, "%s:%zu: %s", file, ld->err_line[0],
+	             ld->errs[0]);
+	if (k < 0)
+		return 0;
+	return (size_t)k < cap ? (size_t)k : cap - 1;
 }
 
 size_t cachefile_load_report(const struct cachefile_load *ld, char *out,
@@ -122,7 +146,8 @@ size_t cachefile_load_report(const struct cachefile_load *ld, char *out,
 		return 0;
 	out[0] = '\0';
 	for (i = 0; i < ld->nerrs && n < cap; i++) {
-		k = snprintf(out + n, cap - n, "%s\n", ld->errs[i]);
+		k = snprintf(out + n, cap - n, "line %zu: %s\n",
+		             ld->err_line[i], ld->errs[i]);
 		n += k > 0 ? (size_t)k : 0;
 	}
 	if (n < cap && ld->n.bad > ld->nerrs) {

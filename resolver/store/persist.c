@@ -459,12 +459,13 @@ static int ps_feed_file(int fd, const struct ps_tail *t, struct ps_in *in,
 	return PERSIST_OK;
 }
 
-/* Judge a finished load; on failure the cache is emptied again. */
-static int ps_judge(struct cache *c, const struct cachefile_load *ld,
-                    const struct ps_tail *t, struct persist_counts *out,
-                    char *err, size_t errlen)
+/* Judge a finished load of PATH; on failure the cache is emptied again
+ * (a bad line is named PATH:LINE, as the configuration's errors are). */
+static int ps_judge(struct cache *c, const char *path,
+                    const struct cachefile_load *ld, const struct ps_tail *t,
+                    struct persist_counts *out, char *err, size_t errlen)
 {
-	char report[CACHEFILE_REPORT_BYTES], *nl;
+	char first[PERSIST_ERR_BYTES];
 	struct cachefile_load_counts n;
 
 	cachefile_load_counts(ld, &n);
@@ -474,15 +475,10 @@ static int ps_judge(struct cache *c, const struct cachefile_load *ld,
 	out->kept = n.kept;
 	out->bad = n.bad;
 	if (n.bad > 0) {
-		(void)cachefile_load_report(ld, report, sizeof report);
-		nl = strchr(report, '\n');
-		if (nl != NULL)
-			*nl = '\0';
+		(void)cachefile_load_first_bad(ld, path, first, sizeof first);
 		cache_flush_all(c, NULL);
 		return persist_err(err, errlen, PERSIST_EBADLINE,
-		                   "%zu bad "
-		                   "lines, first %s",
-		                   n.bad, report);
+		                   "%s (%zu bad lines in all)", first, n.bad);
 	}
 	if (n.entries + n.expired + n.kept != t->entries) {
 		cache_flush_all(c, NULL);
@@ -515,7 +511,7 @@ static int ps_load_fd(struct cache *c, const char *path, int fd, time_t now,
 		                   "loader");
 	rc = ps_feed_file(fd, &t, &in, buf, err, errlen);
 	if (rc == PERSIST_OK)
-		rc = ps_judge(c, in.ld, &t, out, err, errlen);
+		rc = ps_judge(c, path, in.ld, &t, out, err, errlen);
 	else
 		cache_flush_all(c, NULL);
 	cachefile_load_free(in.ld);

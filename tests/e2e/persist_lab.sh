@@ -25,8 +25,9 @@
 #   the plain BLAKE2b sum recomputed: the old trailer, or that sum in
 #   place of the MAC), one saved under another MAC key, one whose MAC key
 #   file is mode 0644, one of format 2 (from before entries kept their
-#   DNSSEC status, under a good MAC), a truncated one and a foreign one
-#   are each
+#   DNSSEC status, under a good MAC), one with a bad record line under a
+#   good MAC (the reason names FILE:LINE), a truncated one and a foreign
+#   one are each
 #   reported (event=cache_file_skipped with the reason) and skipped:
 #   curvecache starts with an empty cache and resolves upstream.
 # - expiry: a file saved with TTLs of 2 s is loaded 3 s later with those
@@ -161,19 +162,22 @@ skipped "altered" "corrupt.*MAC does not match"
 # recomputed, in the trailer of version 1 (OLD) or in place of the MAC
 # (NEW); or (V2) the file unchanged under a trailer of format 2 with a
 # good MAC (the key of cache.key.good), as curvecache wrote it before
-# entries kept their DNSSEC status.
+# entries kept their DNSSEC status; or (BAD) one address made a bad one
+# (192.0.2.10.9) under a trailer of format 3 with a good MAC.
 forge() {
   python3 - "$WORK/cache.good" "$CF" "$1" "$WORK/cache.key.good" <<'PY'
 import hashlib, sys
 src, dst, kind, keyfile = sys.argv[1:5]
 lines = open(src, 'rb').read().split(b'\n')[:-2]
 body = b'\n'.join(lines) + b'\n'
-if kind != 'V2':
+if kind == 'BAD':
+    body = body.replace(b'192.0.2.10\t', b'192.0.2.10.9\t', 1)
+elif kind != 'V2':
     body = body.replace(b'192.0.2.10\t', b'192.0.2.11\t')
 n = sum(1 for l in lines if l and not l.startswith(b';'))
-if kind == 'V2':
+if kind in ('V2', 'BAD'):
     key = bytes.fromhex(open(keyfile).read().strip())
-    tail = b'; curvecache-dump-end version=2 entries=%d records=%d bytes=%d mac=' % (n, n, len(body))
+    tail = b'; curvecache-dump-end version=%d entries=%d records=%d bytes=%d mac=' % (2 if kind == 'V2' else 3, n, n, len(body))
     tail += hashlib.blake2b(body + tail, digest_size=32, key=key).hexdigest().encode()
 elif kind == 'OLD':
     tail = b'; curvecache-dump-end entries=%d records=%d bytes=%d blake2b=' % (n, n, len(body))
@@ -200,6 +204,10 @@ cp "$WORK/cache.good" "$CF"
 chmod 644 "$CF.key"
 skipped "MAC key file of mode 0644" "MAC key file unusable: $CF.key: mode 0644.*chmod 600"
 chmod 600 "$CF.key"
+# a bad record line under a good MAC: named FILE:LINE (issue 22)
+forge BAD
+line=$(grep -n '192\.0\.2\.10\.9' "$CF" | cut -d: -f1)
+skipped "bad record line" "bad record line: $CF:$line: .*\(1 bad lines in all\)"
 head -c "$(($(wc -c <"$WORK/cache.good") / 2))" "$WORK/cache.good" >"$CF"
 skipped "truncated" "corrupt"
 printf 'nameserver 127.0.0.1\n' >"$CF"

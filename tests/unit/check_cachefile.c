@@ -193,7 +193,7 @@ START_TEST(roundtrip_every_kind)
 	struct cache *c1 = full_cache(), *c2 = ct_cache();
 	struct cachefile_load_counts n;
 	struct cachefile_load *ld;
-	char *t1, *t2;
+	char *t1, *t2, first[16] = "x";
 	size_t e1;
 
 	t1 = dump(c1, CT_NOW, &e1);
@@ -210,6 +210,11 @@ START_TEST(roundtrip_every_kind)
 	ld = load(c2, CT_NOW, t1);
 	cachefile_load_counts(ld, &n);
 	ck_assert_uint_eq(n.bad, 0);
+	/* no bad line: nothing to name */
+	ck_assert_uint_eq(cachefile_load_first_bad(ld, "f", first,
+	                                           sizeof first),
+	                  0);
+	ck_assert_str_eq(first, "");
 	ck_assert_uint_eq(n.entries, FULL_ENTRIES);
 	ck_assert_uint_eq(n.rrs, FULL_ENTRIES + 1);
 	ck_assert_uint_eq(n.expired, 0);
@@ -448,6 +453,15 @@ START_TEST(reject_each)
 	(void)cachefile_load_report(ld, report, sizeof report);
 	snprintf(want, sizeof want, "line 2: %s", cachefile_strerror(rc));
 	ck_assert_msg(ct_has(report, strlen(report), want), "%s", report);
+	/* read from a file: FILE:LINE, as the configuration's errors */
+	ck_assert_uint_eq(cachefile_load_first_bad(ld, "my.dump", report,
+	                                           sizeof report),
+	                  strlen(report));
+	snprintf(want, sizeof want, "my.dump:2: %s", cachefile_strerror(rc));
+	ck_assert_msg(strncmp(report, want, strlen(want)) == 0, "%s", report);
+	ck_assert_uint_eq(cachefile_load_first_bad(ld, "my.dump", report, 8),
+	                  7);
+	ck_assert_str_eq(report, "my.dump");
 	cachefile_load_free(ld);
 	cache_destroy(c);
 }
