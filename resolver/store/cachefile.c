@@ -210,6 +210,25 @@ static int cf_dump_view(const struct cache_view *v, void *arg)
 	return 0;
 }
 
+/* Start a dump to PUT: the state zeroed, its line buffer allocated. */
+static int cf_dump_start(struct cf_dump *d, time_t now, cachefile_put_fn put,
+                         void *arg)
+{
+	memset(d, 0, sizeof *d);
+	d->put = put;
+	d->arg = arg;
+	d->now = now;
+	d->line = malloc(CACHEFILE_LINE_MAX);
+	return d->line != NULL ? CACHEFILE_OK : CACHEFILE_ENOMEM;
+}
+
+/* Free what a dump allocated. */
+static void cf_dump_end(struct cf_dump *d)
+{
+	free(d->line);
+	free(d->img);
+}
+
 static int cf_dump_all(struct cache *c, time_t now, bool shown,
                        cachefile_put_fn put, void *arg,
                        struct cachefile_dump_stats *st)
@@ -220,22 +239,16 @@ static int cf_dump_all(struct cache *c, time_t now, bool shown,
 
 	if (c == NULL || put == NULL)
 		return CACHEFILE_EINVAL;
-	memset(&d, 0, sizeof d);
-	d.shown = shown;
-	d.put = put;
-	d.arg = arg;
-	d.now = now;
-	d.line = malloc(CACHEFILE_LINE_MAX);
-	if (d.line == NULL)
+	if (cf_dump_start(&d, now, put, arg) != CACHEFILE_OK)
 		return CACHEFILE_ENOMEM;
+	d.shown = shown;
 	n = snprintf(head, sizeof head, "; %s version=%d time=%" PRId64 "\n",
 	             CF_MAGIC, CACHEFILE_VERSION, (int64_t)now);
 	if (put(arg, head, (size_t)n) != 0)
 		d.rc = CACHEFILE_EINVAL;
 	else
 		(void)cache_iterate(c, now, cf_dump_view, &d);
-	free(d.line);
-	free(d.img);
+	cf_dump_end(&d);
 	if (st != NULL)
 		*st = d.st;
 	return d.rc;
@@ -261,20 +274,14 @@ int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
 
 	if (c == NULL || put == NULL || name == NULL)
 		return CACHEFILE_EINVAL;
-	memset(&d, 0, sizeof d);
-	d.put = put;
-	d.arg = arg;
-	d.now = now;
+	if (cf_dump_start(&d, now, put, arg) != CACHEFILE_OK)
+		return CACHEFILE_ENOMEM;
 	d.name = name;
 	d.name_len = name_len;
 	d.type = type;
 	d.stale = true;
-	d.line = malloc(CACHEFILE_LINE_MAX);
-	if (d.line == NULL)
-		return CACHEFILE_ENOMEM;
 	(void)cache_iterate(c, now, cf_dump_view, &d);
-	free(d.line);
-	free(d.img);
+	cf_dump_end(&d);
 	if (found != NULL)
 		*found = d.st.entries;
 	return d.rc;
