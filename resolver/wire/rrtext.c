@@ -215,44 +215,48 @@ static const char *lookup(const struct code_name *tab, size_t n, unsigned code)
 	return NULL;
 }
 
-const char *rrtext_type_name(uint16_t type, char buf[RRTEXT_NAME_MAX])
+/** The bits of each code shown as a number: a TYPE or CLASS, an
+ *  extended RCODE (RFC 6891 section 6.1.3), an OPCODE. */
+#define RT_BITS_16 0xffffu
+#define RT_BITS_RCODE 0xfffu
+#define RT_BITS_OPCODE 0xfu
+
+/* The name of CODE in TAB, else PREFIX and CODE & MASK in decimal (in
+ * buf). */
+static const char *name_or_number(const struct code_name *tab, size_t n,
+                                  unsigned code, const char *prefix,
+                                  unsigned mask, char buf[RRTEXT_NAME_MAX])
 {
-	const char *s = lookup(type_names, N_ELEMS(type_names), type);
+	const char *s = lookup(tab, n, code);
 
 	if (s != NULL)
 		return s;
-	snprintf(buf, RRTEXT_NAME_MAX, "TYPE%u", (unsigned)type);
+	snprintf(buf, RRTEXT_NAME_MAX, "%s%u", prefix, code & mask);
 	return buf;
+}
+
+const char *rrtext_type_name(uint16_t type, char buf[RRTEXT_NAME_MAX])
+{
+	return name_or_number(type_names, N_ELEMS(type_names), type, "TYPE",
+	                      RT_BITS_16, buf);
 }
 
 const char *rrtext_class_name(uint16_t rclass, char buf[RRTEXT_NAME_MAX])
 {
-	const char *s = lookup(class_names, N_ELEMS(class_names), rclass);
-
-	if (s != NULL)
-		return s;
-	snprintf(buf, RRTEXT_NAME_MAX, "CLASS%u", (unsigned)rclass);
-	return buf;
+	return name_or_number(class_names, N_ELEMS(class_names), rclass,
+	                      "CLASS", RT_BITS_16, buf);
 }
 
 const char *rrtext_rcode_name(unsigned rcode, char buf[RRTEXT_NAME_MAX])
 {
-	const char *s = lookup(rcode_names, N_ELEMS(rcode_names), rcode);
-
-	if (s != NULL)
-		return s;
-	snprintf(buf, RRTEXT_NAME_MAX, "%u", rcode & 0xfffu);
-	return buf;
+	return name_or_number(rcode_names, N_ELEMS(rcode_names), rcode, "",
+	                      RT_BITS_RCODE, buf);
 }
 
 const char *rrtext_opcode_name(unsigned opcode, char buf[RRTEXT_NAME_MAX])
 {
-	const char *s = lookup(opcode_names, N_ELEMS(opcode_names), opcode);
-
-	if (s != NULL)
-		return s;
-	snprintf(buf, RRTEXT_NAME_MAX, "RESERVED%u", opcode & 0xfu);
-	return buf;
+	return name_or_number(opcode_names, N_ELEMS(opcode_names), opcode,
+	                      "RESERVED", RT_BITS_OPCODE, buf);
 }
 
 /* Parse a decimal number in [0, 65535] that fills s. */
