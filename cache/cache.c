@@ -78,6 +78,19 @@ struct cache_shard *cache_shard_of(struct cache *c, uint64_t hash)
 	return &c->shards[(hash >> 32) & (c->nshards - 1)];
 }
 
+/* Store a built entry (an RRset or a negative one) in its shard, under
+ * the shard's lock; cache_shard_insert's status. */
+int cache_put_build(struct cache *c, const struct cache_build *b, time_t now)
+{
+	struct cache_shard *s = cache_shard_of(c, b->hash);
+	int rc;
+
+	pthread_mutex_lock(&s->lock);
+	rc = cache_shard_insert(s, b, now);
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
 static uint64_t load_key(const uint8_t *p)
 {
 	uint64_t x = 0;
@@ -210,7 +223,6 @@ static uint32_t clamp_ttl(const struct cache *c, uint32_t ttl)
 int cache_rrset_put(struct cache *c, const struct cache_rrset *set, time_t now)
 {
 	struct cache_build b;
-	struct cache_shard *s;
 	int rc;
 
 	if (c == NULL || set == NULL)
@@ -237,9 +249,5 @@ int cache_rrset_put(struct cache *c, const struct cache_rrset *set, time_t now)
 	b.sec = set->sec;
 	b.dnssec = set->dnssec;
 	b.dnssec_len = set->dnssec_len;
-	s = cache_shard_of(c, b.hash);
-	pthread_mutex_lock(&s->lock);
-	rc = cache_shard_insert(s, &b, now);
-	pthread_mutex_unlock(&s->lock);
-	return rc;
+	return cache_put_build(c, &b, now);
 }

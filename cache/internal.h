@@ -226,6 +226,7 @@ void cache_impossible(const char *file, int line, const char *what);
 uint32_t cache_expire_at(time_t now, uint32_t ttl);
 time_t cache_time_add(time_t now, int64_t delta);
 struct cache_shard *cache_shard_of(struct cache *c, uint64_t hash);
+int cache_put_build(struct cache *c, const struct cache_build *b, time_t now);
 
 /* name.c */
 uint64_t cache_siphash13(const uint64_t key[2], const uint8_t *m, size_t n);

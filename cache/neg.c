@@ -76,7 +76,6 @@ static uint32_t neg_ttl(const struct cache *c, uint32_t soa_ttl,
 int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now)
 {
 	struct cache_build b;
-	struct cache_shard *s;
 	uint32_t minimum = 0;
 	int rc;
 
@@ -110,9 +109,5 @@ int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now)
 	b.sec = neg->sec;
 	b.dnssec = neg->dnssec;
 	b.dnssec_len = neg->dnssec_len;
-	s = cache_shard_of(c, b.hash);
-	pthread_mutex_lock(&s->lock);
-	rc = cache_shard_insert(s, &b, now);
-	pthread_mutex_unlock(&s->lock);
-	return rc;
+	return cache_put_build(c, &b, now);
 }
