@@ -335,6 +335,61 @@ ub_valid_conf() {
     'module-config: "validator iterator"' "$@"
 }
 
+# ---- DNSSEC verdicts (the cases of tests/lab/signed/cases) ----
+
+# dnssec_judge WANT TYPE RAW [ede]: dig +dnssec output RAW, for a
+# question of TYPE, against the case WANT (secure, insecure, nxsecure,
+# nodata, nxinsecure, nxchain, nxoptout, bogus, nxbogus; synth: secure,
+# with a DNAME before the CNAME): the status and the AD bit, an answer
+# (none for nodata), an RRSIG over TYPE (secure), and with "ede" an EDE
+# option on a failure. Prints what is wrong, each item after "; " (""
+# when nothing).
+dnssec_judge() {
+  st=$(dig_status "$3")
+  fl=" $(dig_flags "$3") "
+  nans=$(sed -n 's/.*ANSWER: \([0-9]*\),.*/\1/p' "$3")
+  case $fl in *" ad "*) ad=1 ;; *) ad=0 ;; esac
+  sigs=$(grep -c "^[^;].*[[:space:]]RRSIG[[:space:]]*$2 " "$3")
+  case $1 in
+    secure | synth) want="NOERROR 1" ;;
+    insecure) want="NOERROR 0" ;;
+    nxsecure | nxchain) want="NXDOMAIN 1" ;;
+    nodata) want="NOERROR 1" ;;
+    nxinsecure | nxoptout) want="NXDOMAIN 0" ;;
+    bogus | nxbogus) want="SERVFAIL 0" ;;
+  esac
+  why=
+  [ "$st $ad" = "$want" ] || why="; status $st, AD $ad; want (status, AD) $want"
+  case $1 in
+    secure | insecure) [ "${nans:-0}" -gt 0 ] || why="$why; no answer" ;;
+    nodata) [ "${nans:-1}" -eq 0 ] || why="$why; an answer" ;;
+    bogus | nxbogus)
+      [ "${4:-}" != ede ] || grep -q '; EDE: ' "$3" || why="$why; no EDE" ;;
+  esac
+  [ "$1" = secure ] && [ "$sigs" -eq 0 ] && why="$why; no RRSIG over $2"
+  if [ "$1" = synth ] && ! grep -q "^[^;].*[[:space:]]DNAME[[:space:]]" "$3"
+  then why="$why; no DNAME before the CNAME"; fi
+  echo "$why"
+}
+
+# cd_data IP SECONDS WANT NAME TYPE: for WANT bogus, "" when the resolver
+# on IP, asked NAME/TYPE with CD set (dig +time=SECONDS), has the data,
+# so that the failure is validation's, not a broken server's; for
+# nxbogus, "" when it says NXDOMAIN; else what it gives, after "; ".
+# Other cases: "".
+cd_data() {
+  case $3 in bogus | nxbogus) ;; *) return 0 ;; esac
+  dig +cd +time="$2" +tries=1 "@$1" "$4" "$5" >"$WORK/cd.out" 2>&1
+  if [ "$3" = nxbogus ]; then
+    [ "$(dig_status "$WORK/cd.out")" = NXDOMAIN ] ||
+      echo "; with CD: status $(dig_status "$WORK/cd.out"), not NXDOMAIN"
+    return
+  fi
+  [ "$(dig_status "$WORK/cd.out")" = NOERROR ] &&
+    grep -q "^[^;].*[[:space:]]$5[[:space:]]" "$WORK/cd.out" ||
+    echo "; with CD: no data, status $(dig_status "$WORK/cd.out")"
+}
+
 # ubc_conf FILE SOCKET: an unbound-control configuration in FILE for the
 # Unix socket SOCKET (Unbound's, or curvecache's: the same framing),
 # without certificates.

@@ -72,47 +72,10 @@ awk '$3 == "DNSKEY" { k = $7; for (i = 8; i <= NF; i++) k = k $i
 expect() {
   raw=$WORK/q.out
   dig +dnssec +time=3 +tries=1 "@$UB_IP" "$2" "$3" >"$raw" 2>&1
-  st=$(dig_status "$raw")
-  fl=" $(dig_flags "$raw") "
-  nans=$(sed -n 's/.*ANSWER: \([0-9]*\),.*/\1/p' "$raw")
-  case $fl in *" ad "*) ad=1 ;; *) ad=0 ;; esac
-  sigs=$(grep -c "^[^;].*[[:space:]]RRSIG[[:space:]]*$3 " "$raw")
-  case $1 in
-    secure) want="NOERROR 1" ;;
-    insecure) want="NOERROR 0" ;;
-    nxsecure | nxchain) want="NXDOMAIN 1" ;;
-    nodata) want="NOERROR 1" ;;
-    nxinsecure | nxoptout) want="NXDOMAIN 0" ;;
-    bogus | nxbogus) want="SERVFAIL 0" ;;
-  esac
-  why=
-  [ "$st $ad" = "$want" ] || why="status $st, AD $ad; want (status, AD) $want"
-  case $1 in
-    secure | insecure) [ "${nans:-0}" -gt 0 ] || why="$why; no answer" ;;
-    nodata) [ "${nans:-1}" -eq 0 ] || why="$why; an answer" ;;
-  esac
-  [ "$1" = secure ] && [ "$sigs" -eq 0 ] && why="$why; no RRSIG over $3"
-  case $1 in
-    bogus) why="$why$(cd_data "$2" "$3")" ;;
-    nxbogus) why="$why$(cd_data "$2" "$3" NXDOMAIN)" ;;
-  esac
+  why="$(dnssec_judge "$1" "$3" "$raw")$(cd_data "$UB_IP" 3 "$1" "$2" "$3")"
   why="$why$(delv_says "$1" "$2" "$3")"
   if [ -z "$why" ]; then ok "$1: $2 $3"
   else bad "$1: $2 $3" "${why#; }" "$raw"; fi
-}
-
-# cd_data NAME TYPE [NXDOMAIN]: "" when Unbound, asked with CD set, has
-# the data (or, with NXDOMAIN, says the name does not exist).
-cd_data() {
-  dig +cd +time=3 +tries=1 "@$UB_IP" "$1" "$2" >"$WORK/cd.out" 2>&1
-  if [ "${3:-}" = NXDOMAIN ]; then
-    [ "$(dig_status "$WORK/cd.out")" = NXDOMAIN ] ||
-      echo "; with CD: status $(dig_status "$WORK/cd.out"), not NXDOMAIN"
-    return
-  fi
-  [ "$(dig_status "$WORK/cd.out")" = NOERROR ] &&
-    grep -q "^[^;].*[[:space:]]$2[[:space:]]" "$WORK/cd.out" ||
-    echo "; with CD: no data, status $(dig_status "$WORK/cd.out")"
 }
 
 # delv_says WANT NAME TYPE: "" when delv's verdict agrees with WANT (a

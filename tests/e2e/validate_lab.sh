@@ -52,62 +52,17 @@ cc_up() {
 }
 cc_up
 
-# judge WANT NAME TYPE FILE: the dig output in FILE against WANT; prints
-# what is wrong ("" when nothing).
-judge() {
-  st=$(dig_status "$4")
-  fl=" $(dig_flags "$4") "
-  nans=$(sed -n 's/.*ANSWER: \([0-9]*\),.*/\1/p' "$4")
-  case $fl in *" ad "*) ad=1 ;; *) ad=0 ;; esac
-  sigs=$(grep -c "^[^;].*[[:space:]]RRSIG[[:space:]]*$3 " "$4")
-  case $1 in
-    secure | synth) want="NOERROR 1" ;;
-    insecure) want="NOERROR 0" ;;
-    nxsecure | nxchain) want="NXDOMAIN 1" ;;
-    nodata) want="NOERROR 1" ;;
-    nxinsecure | nxoptout) want="NXDOMAIN 0" ;;
-    bogus | nxbogus) want="SERVFAIL 0" ;;
-  esac
-  why=
-  [ "$st $ad" = "$want" ] || why="; status $st, AD $ad; want (status, AD) $want"
-  case $1 in
-    secure | insecure) [ "${nans:-0}" -gt 0 ] || why="$why; no answer" ;;
-    nodata) [ "${nans:-1}" -eq 0 ] || why="$why; an answer" ;;
-    bogus | nxbogus) grep -q '; EDE: ' "$4" || why="$why; no EDE" ;;
-  esac
-  [ "$1" = secure ] && [ "$sigs" -eq 0 ] && why="$why; no RRSIG over $3"
-  if [ "$1" = synth ] && ! grep -q "^[^;].*[[:space:]]DNAME[[:space:]]" "$4"
-  then why="$why; no DNAME before the CNAME"; fi
-  echo "$why"
-}
-
-# expect WANT NAME TYPE: ask twice (resolution, then the cache).
+# expect WANT NAME TYPE: ask twice (resolution, then the cache); judged
+# by e2e_lib.sh's dnssec_judge (a failure must carry an EDE) and cd_data.
 expect() {
   for round in fresh cached; do
     raw=$WORK/q-$round.out
     dig +dnssec +time=5 +tries=1 "@$CC_IP" "$2" "$3" >"$raw" 2>&1
-    why=$(judge "$1" "$2" "$3" "$raw")
-    case $1 in
-      bogus) why="$why$(cd_data "$2" "$3")" ;;
-      nxbogus) why="$why$(cd_data "$2" "$3" NXDOMAIN)" ;;
-    esac
+    why=$(dnssec_judge "$1" "$3" "$raw" ede)
+    why="$why$(cd_data "$CC_IP" 5 "$1" "$2" "$3")"
     if [ -z "$why" ]; then ok "$1 ($round): $2 $3"
     else bad "$1 ($round): $2 $3" "${why#; }" "$raw"; fi
   done
-}
-
-# cd_data NAME TYPE [NXDOMAIN]: "" when curvecache, asked with CD set,
-# has the data (or, with NXDOMAIN, says the name does not exist).
-cd_data() {
-  dig +cd +time=5 +tries=1 "@$CC_IP" "$1" "$2" >"$WORK/cd.out" 2>&1
-  if [ "${3:-}" = NXDOMAIN ]; then
-    [ "$(dig_status "$WORK/cd.out")" = NXDOMAIN ] ||
-      echo "; with CD: status $(dig_status "$WORK/cd.out"), not NXDOMAIN"
-    return
-  fi
-  [ "$(dig_status "$WORK/cd.out")" = NOERROR ] &&
-    grep -q "^[^;].*[[:space:]]$2[[:space:]]" "$WORK/cd.out" ||
-    echo "; with CD: no data, status $(dig_status "$WORK/cd.out")"
 }
 
 # every case of the table (tests/lab/signed/cases: WANT NAME TYPE [CC]),
@@ -167,7 +122,7 @@ for q in nxsecure:nx2.alg8.sec:A nxsecure:zzz.alg8.sec:A nodata:alg8.sec:TXT \
   raw=$WORK/aggr.out
   sends0=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
   dig +dnssec +time=5 +tries=1 "@$CC_IP" "$qn" "$qt" >"$raw" 2>&1
-  why=$(judge "$want" "$qn" "$qt" "$raw")
+  why=$(dnssec_judge "$want" "$qt" "$raw" ede)
   sends=$(($(grep -c 'event=upstream_send ' "$WORK/curvecache.log") - sends0))
   [ "$sends" -eq 0 ] || why="$why; $sends queries upstream"
   grep -q "^[^;].*[[:space:]]NSEC3*[[:space:]]" "$raw" || why="$why; no NSEC"
@@ -215,7 +170,7 @@ while e2e_alive "$flood_pid" || [ $i -lt 4 ]; do
   for z in alg13 alg15; do
     raw=$WORK/good.out
     dig +dnssec +time=5 +tries=1 "@$CC_IP" "g$i.w.$z.sec" A >"$raw" 2>&1
-    w=$(judge secure "g$i.w.$z.sec" A "$raw")
+    w=$(dnssec_judge secure A "$raw" ede)
     if [ -z "$w" ]; then good=$((good + 1))
     else why="$why; g$i.w.$z.sec:$w"; cp "$raw" "$WORK/good.bad"; fi
   done
