@@ -171,8 +171,7 @@ check one.zz A c10q RES
 # ---- unbound-control, when installed ----
 if command -v unbound-control >/dev/null 2>&1; then
   UCONF=$WORK/unbound-control.conf
-  printf 'remote-control:\n  control-enable: yes\n  control-interface: %s\n  control-use-cert: no\n' \
-    "$SOCK" >"$UCONF"
+  ubc_conf "$UCONF" "$SOCK"
   printf 'u1.zz. always_nxdomain\nu2.zz. always_refuse\n' |
     unbound-control -c "$UCONF" local_zones >"$WORK/u1" 2>&1
   st=$?
