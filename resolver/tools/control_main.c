@@ -29,6 +29,9 @@
  *   side of the connection, so the daemon answers and closes; the last
  *   line read is the status line. Output is passed through as it comes,
  *   holding back only the last line.
+ * - load_cache FILE: the daemon numbers the bad lines of what it was sent
+ *   ("line N: reason"); they are printed "FILE:N: reason", the form of
+ *   the configuration's errors (the lines sent are FILE's lines).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -237,7 +240,44 @@ static int send_file(int fd, int in)
 struct ctlm_tail {
 	char *p;
 	size_t len, cap;
+	const char *file; /**< load_cache's FILE, else NULL */
 };
+
+/* The length of "line " when the line P (N bytes) is a bad line's report
+ * "line DIGITS: ...", else 0. */
+static size_t report_line(const char *p, size_t n)
+{
+	static const char word[] = "line ";
+	size_t i = sizeof word - 1;
+
+	if (n < i || memcmp(p, word, i) != 0)
+		return 0;
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++;
+	if (i == sizeof word - 1 || i + 1 >= n || p[i] != ':' ||
+	    p[i + 1] != ' ')
+		return 0;
+	return sizeof word - 1;
+}
+
+/* Print N bytes of the answer to TO, line by line; with a FILE, a bad
+ * line's report names FILE:N instead of "line N". */
+static void put_lines(const char *file, const char *p, size_t n, FILE *to)
+{
+	size_t i = 0, end, skip;
+
+	while (i < n) {
+		for (end = i; end < n && p[end] != '\n'; end++)
+			;
+		if (end < n)
+			end++;
+		skip = file != NULL ? report_line(p + i, end - i) : 0;
+		if (skip > 0)
+			fprintf(to, "%s:", file);
+		fwrite(p + i + skip, 1, end - i - skip, to);
+		i = end;
+	}
+}
 
 /* Add bytes; print everything before the last complete line. */
 static int tail_add(struct ctlm_tail *t, const char *b, size_t n)
@@ -265,17 +305,18 @@ static int tail_add(struct ctlm_tail *t, const char *b, size_t n)
 		}
 	}
 	if (prev > 0) {
-		fwrite(t->p, 1, prev, stdout);
+		put_lines(t->file, t->p, prev, stdout);
 		memmove(t->p, t->p + prev, t->len - prev);
 		t->len -= prev;
 	}
 	return 0;
 }
 
-/* Read the answer to its end; print it; 0 for "ok", 1 otherwise. */
-static int read_answer(int fd)
+/* Read the answer to its end; print it; 0 for "ok", 1 otherwise. FILE:
+ * load_cache's (NULL: none). */
+static int read_answer(int fd, const char *file)
 {
-	struct ctlm_tail t = { NULL, 0, 0 };
+	struct ctlm_tail t = { NULL, 0, 0, file };
 	char buf[CTLM_IO_BYTES];
 	ssize_t k;
 	int rc = 1;
@@ -292,7 +333,7 @@ static int read_answer(int fd)
 	} else if (t.len > 7 && memcmp(t.p, "error: ", 7) == 0) {
 		fwrite(t.p, 1, t.len, stderr);
 	} else {
-		fwrite(t.p, 1, t.len, stdout);
+		put_lines(file, t.p, t.len, stdout);
 		fprintf(stderr, "error: the answer was cut off\n");
 	}
 	fflush(stdout);
@@ -338,7 +379,7 @@ static int run_command(const char *path, int argc, char **argv)
 	shutdown(fd, SHUT_WR);
 	if (rc != 0)
 		fprintf(stderr, "curvecache-control: sending failed\n");
-	rc = read_answer(fd);
+	rc = read_answer(fd, load && argc > 1 ? argv[1] : NULL);
 	close(fd);
 	return rc;
 }

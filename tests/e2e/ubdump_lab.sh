@@ -22,8 +22,8 @@
 # - unbound-control load_cache (Unbound's framing, to the EOF line) into
 #   an emptied cache: the same answers, still no upstream query.
 # - a dump cut in the middle of an RRset, and one with garbage lines,
-#   report their bad lines by number; the good RRsets are stored and
-#   curvecache keeps answering.
+#   report their bad lines as FILE:LINE (load_cache FILE); the good
+#   RRsets are stored and curvecache keeps answering.
 
 # shellcheck disable=SC2119 # cc_start takes optional config lines
 set -u
@@ -128,7 +128,7 @@ if [ $rc -eq 0 ] && grep -q '^ok ' "$WORK/load2"; then ok "$t"
 else bad "$t" "exit $rc" "$WORK/load2"; fi
 same_from_cache "after unbound-control load_cache: the same, no upstream query"
 
-t="a cut and garbled dump: bad lines by number, the rest stored"
+t="a cut and garbled dump: bad lines as FILE:LINE, the rest stored"
 "$CTL" -s "$SOCK" flush_all >/dev/null 2>&1
 {
   echo START_RRSET_CACHE
@@ -149,8 +149,8 @@ s0=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
 a=$(dig +time=3 +tries=1 +short "@$CC_IP" www.plain.test A)
 aaaa=$(dig +time=3 +tries=1 +short "@$CC_IP" www.plain.test AAAA)
 s1=$(grep -c 'event=upstream_send ' "$WORK/curvecache.log")
-if [ $rc -eq 1 ] && grep -q '^line 6: ' "$WORK/load3" &&
-   grep -q '^line 7: ' "$WORK/load3" && grep -q '^loaded 2 entries' \
+if [ $rc -eq 1 ] && grep -q "^$WORK/bad.dump:6: " "$WORK/load3" &&
+   grep -q "^$WORK/bad.dump:7: " "$WORK/load3" && grep -q '^loaded 2 entries' \
      "$WORK/load3" && [ "$a" = 192.0.2.10 ] &&
    [ "$aaaa" = 2001:db8::10 ] && [ "$s1" -eq "$s0" ]; then ok "$t"
 else bad "$t" "exit $rc, A '$a', AAAA '$aaaa'" "$WORK/load3"; fi
