@@ -26,15 +26,10 @@
 #define DOT_RBUF_FIRST 1024u
 /** Times a query is sent again after its connection closed. */
 #define DOT_RESEND_MAX 1
-/** EDNS option code of padding (RFC 7830). */
-#define DOT_OPT_PADDING 12
-/** Type of the OPT record. */
-#define DOT_TYPE_OPT 41
-/** Bytes of an OPT record with empty rdata (root name, type, class,
- *  TTL, rdlength). */
-#define DOT_OPT_FIXED 11
-/** Bytes of an option's code and length. */
-#define DOT_OPTHDR 4
+/** Milliseconds per unit of that TIMEOUT. */
+#define DOT_KEEPALIVE_UNIT_MS 100u
+/** A connection is closed this fraction of the server's TIMEOUT early. */
+#define DOT_KEEPALIVE_EARLY 8u
 /** Bytes of the DNS header. */
 #define DOT_HDR 12
 
@@ -76,6 +71,8 @@ struct dot_fwd {
 	size_t nq;
 	uint8_t *rbuf;
 	size_t rlen, rcap;
+	uint32_t idle_ms; /**< this connection's idle timeout (RFC 7828) */
+	uint64_t serial;  /**< this connection's number, for the log */
 	uv_timer_t timer; /**< connect deadline, then idle timeout */
 };
 
@@ -86,6 +83,7 @@ struct dot {
 	struct tls_ctx *ctx;
 	struct dot_fwd *fwd[DOT_FWD_MAX];
 	size_t nfwd;
+	uint64_t serial; /**< connections made so far */
 };
 
 /* The pin of a forwarder (for fwdstate), or NULL. */
@@ -203,54 +201,6 @@ const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
 	return best != NULL ? best : any;
 }
 
-/* ---- padding ---- */
-
-/* Skip a wire name at off; the offset after it, or 0. */
-static size_t skip_name(const uint8_t *p, size_t len, size_t off)
-{
-	while (off < len) {
-		if (p[off] == 0)
-			return off + 1;
-		if ((p[off] & 0xc0) != 0)
-			return off + 2 <= len ? off + 2 : 0;
-		off += (size_t)p[off] + 1;
-	}
-	return 0;
-}
-
-size_t dot_pad(uint8_t *pkt, size_t len, size_t cap)
-{
-	size_t off, rdlen, pad, total;
-
-	/* one question, no answer or authority, one additional: OPT */
-	if (len < DOT_HDR || pkt[4] != 0 || pkt[5] != 1 || pkt[6] != 0 ||
-	    pkt[7] != 0 || pkt[8] != 0 || pkt[9] != 0 || pkt[10] != 0 ||
-	    pkt[11] != 1)
-		return len;
-	off = skip_name(pkt, len, DOT_HDR);
-	if (off == 0 || off + 4 + DOT_OPT_FIXED > len)
-		return len;
-	off += 4;
-	if (pkt[off] != 0 || pkt[off + 1] != 0 || pkt[off + 2] != DOT_TYPE_OPT)
-		return len;
-	rdlen = (size_t)pkt[off + 9] << 8 | pkt[off + 10];
-	if (off + DOT_OPT_FIXED + rdlen != len)
-		return len;
-	total = len + DOT_OPTHDR;
-	pad = (DOT_PAD_BLOCK - total % DOT_PAD_BLOCK) % DOT_PAD_BLOCK;
-	if (total + pad > cap || rdlen + DOT_OPTHDR + pad > DOT_MSG_MAX)
-		return len;
-	pkt[len] = 0;
-	pkt[len + 1] = DOT_OPT_PADDING;
-	pkt[len + 2] = (uint8_t)(pad >> 8);
-	pkt[len + 3] = (uint8_t)pad;
-	memset(pkt + total, 0, pad);
-	rdlen += DOT_OPTHDR + pad;
-	pkt[off + 9] = (uint8_t)(rdlen >> 8);
-	pkt[off + 10] = (uint8_t)rdlen;
-	return total + pad;
-}
-
 /* ---- queries and failures ---- */
 
 static void fwd_text(const struct dot_fwd *f, char *out, size_t cap)
@@ -328,6 +278,18 @@ static void fwd_failed(struct dot_fwd *f, const char *why)
 
 static int fwd_connect(struct dot_fwd *f);
 
+/* Close the connection that was up; the next query makes another. */
+static void fwd_down(struct dot_fwd *f)
+{
+	uv_timer_stop(&f->timer);
+	tls_conn_close(f->conn);
+	f->conn = NULL;
+	f->rlen = 0;
+	f->state = DOT_IDLE;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_DOWN, NULL);
+}
+
 /* An established connection closed (server idle timeout, reset): the
  * open queries go again on a new one, once; the others fail. */
 static void fwd_dropped(struct dot_fwd *f)
@@ -335,13 +297,7 @@ static void fwd_dropped(struct dot_fwd *f)
 	struct dot_query *q;
 	bool again = false;
 
-	tls_conn_close(f->conn);
-	f->conn = NULL;
-	f->rlen = 0;
-	f->state = DOT_IDLE;
-	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
-	              fwd_pin(f), FWDSTATE_DOWN, NULL);
-	uv_timer_stop(&f->timer);
+	fwd_down(f);
 	for (q = f->head; q != NULL; q = q->next) {
 		if (q->failed || (q->sent && q->resent >= DOT_RESEND_MAX))
 			continue;
@@ -367,7 +323,25 @@ static int fwd_write(struct dot_fwd *f, struct dot_query *q)
 	q->sent = true;
 	f->d->st->upstream_tls++;
 	f->d->st->upstream_sends++;
+	if (log_level() >= CFG_LOG_DEBUG) {
+		char addr[NETADDR_TEXT_MAX];
+
+		fwd_text(f, addr, sizeof addr);
+		log_debug("tls_query", "server=%s conn=%llu id=%u", addr,
+		          (unsigned long long)f->serial, (unsigned)q->id);
+	}
 	return DOT_OK;
+}
+
+/* Close a connection without queries; the next query makes another. */
+static void fwd_idle_close(struct dot_fwd *f)
+{
+	char addr[NETADDR_TEXT_MAX];
+
+	fwd_text(f, addr, sizeof addr);
+	log_debug("tls_idle_close", "server=%s conn=%llu idle_ms=%u", addr,
+	          (unsigned long long)f->serial, (unsigned)f->idle_ms);
+	fwd_down(f);
 }
 
 static void fwd_timer_cb(uv_timer_t *t)
@@ -376,21 +350,16 @@ static void fwd_timer_cb(uv_timer_t *t)
 
 	if (f->state == DOT_CONNECTING)
 		fwd_failed(f, "connect or handshake timed out");
-	else if (f->state == DOT_UP && f->nq == 0) {
-		/* idle: close, and reconnect on the next query */
-		tls_conn_close(f->conn);
-		f->conn = NULL;
-		f->rlen = 0;
-		f->state = DOT_IDLE;
-		fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
-		              fwd_pin(f), FWDSTATE_DOWN, NULL);
-	}
+	else if (f->state == DOT_UP && f->nq == 0)
+		fwd_idle_close(f);
 }
 
+/* Without queries, the connection lasts its idle timeout: DOT_IDLE_MS,
+ * or less when the server said so (0: close at once, from the loop). */
 static void fwd_idle_check(struct dot_fwd *f)
 {
 	if (f->state == DOT_UP && f->nq == 0)
-		uv_timer_start(&f->timer, fwd_timer_cb, DOT_IDLE_MS, 0);
+		uv_timer_start(&f->timer, fwd_timer_cb, f->idle_ms, 0);
 }
 
 static void fwd_ready(void *arg)
@@ -401,6 +370,7 @@ static void fwd_ready(void *arg)
 
 	f->state = DOT_UP;
 	f->backoff_ms = 0;
+	f->idle_ms = DOT_IDLE_MS;
 	f->why[0] = '\0';
 	f->d->st->upstream_tls_handshakes++;
 	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
@@ -408,9 +378,12 @@ static void fwd_ready(void *arg)
 	if (tls_conn_resumed(f->conn))
 		f->d->st->upstream_tls_resumed++;
 	uv_timer_stop(&f->timer);
+	fwd_text(f, addr, sizeof addr);
+	log_debug("tls_up", "server=%s conn=%llu resumed=%s", addr,
+	          (unsigned long long)f->serial,
+	          tls_conn_resumed(f->conn) ? "yes" : "no");
 	if (f->logged) {
 		f->logged = false;
-		fwd_text(f, addr, sizeof addr);
 		log_info("tls_recovered", "server=%s auth_name=%s", addr,
 		         f->auth.name);
 	}
@@ -418,6 +391,23 @@ static void fwd_ready(void *arg)
 		if (!q->sent && !q->failed && fwd_write(f, q) != DOT_OK)
 			break;
 	fwd_idle_check(f);
+}
+
+/* The server's idle timeout in an answer (RFC 7828): this connection
+ * lasts min(it, DOT_IDLE_MS) without queries, less an eighth so that it
+ * is closed here before the server closes it (a query written as the
+ * server closes would be lost); 0 closes it once its open queries are
+ * answered. Read from (msg, len) only. */
+static void fwd_keepalive(struct dot_fwd *f, const uint8_t *msg, size_t len)
+{
+	uint16_t t;
+	uint64_t ms;
+
+	if (!dot_keepalive_of(msg, len, &t))
+		return;
+	ms = (uint64_t)t * DOT_KEEPALIVE_UNIT_MS;
+	ms -= ms / DOT_KEEPALIVE_EARLY;
+	f->idle_ms = ms < DOT_IDLE_MS ? (uint32_t)ms : DOT_IDLE_MS;
 }
 
 /* Hand an answer to the open query with its ID. */
@@ -436,6 +426,7 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 		f->d->st->upstream_ignored++;
 		return;
 	}
+	fwd_keepalive(f, msg, len);
 	q->cb(q->arg, DOT_OK, msg, len);
 }
 
@@ -533,6 +524,7 @@ static int fwd_connect(struct dot_fwd *f)
 	}
 	if (tls_conn_new(&f->conn, d->ctx, d->loop, &fwd_cbs, f) != TLS_OK)
 		return DOT_ENOMEM;
+	f->serial = ++d->serial;
 	f->state = DOT_CONNECTING;
 	f->rlen = 0;
 	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa,
@@ -599,8 +591,9 @@ static bool id_open(const struct dot_fwd *f, uint16_t id)
 static struct dot_query *query_new(struct dot_fwd *f, const uint8_t *msg,
                                    size_t len, dot_cb cb, void *arg)
 {
+	size_t cap;
 	struct dot_query *q =
-		malloc(sizeof *q + DOT_PFX + len + DOT_OPTHDR + DOT_PAD_BLOCK);
+		malloc(sizeof *q + DOT_PFX + len + DOT_QUERY_GROWTH);
 
 	if (q == NULL)
 		return NULL;
@@ -610,7 +603,10 @@ static struct dot_query *query_new(struct dot_fwd *f, const uint8_t *msg,
 	q->arg = arg;
 	q->id = (uint16_t)(msg[0] << 8 | msg[1]);
 	memcpy(q->pkt + DOT_PFX, msg, len);
-	len = dot_pad(q->pkt + DOT_PFX, len, len + DOT_OPTHDR + DOT_PAD_BLOCK);
+	cap = len + DOT_QUERY_GROWTH;
+	/* edns-tcp-keepalive (RFC 7828), then padding, always last */
+	len = dot_keepalive_add(q->pkt + DOT_PFX, len, cap);
+	len = dot_pad(q->pkt + DOT_PFX, len, cap);
 	q->pkt[0] = (uint8_t)(len >> 8);
 	q->pkt[1] = (uint8_t)len;
 	q->len = DOT_PFX + len;
@@ -624,6 +620,9 @@ static int query_start(struct dot_fwd *f, struct dot_query *q)
 
 	if (f->state == DOT_FAILING)
 		f->state = DOT_IDLE; /* back-off over: try again */
+	/* the server asked for no more queries on this one (RFC 7828) */
+	if (f->state == DOT_UP && f->idle_ms == 0 && f->nq == 0)
+		fwd_idle_close(f);
 	if (f->state == DOT_IDLE && (rc = fwd_connect(f)) != DOT_OK)
 		return rc;
 	if (f->state == DOT_UP && (rc = fwd_write(f, q)) != DOT_OK)
@@ -647,7 +646,7 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 	int rc;
 
 	if (d == NULL || sa == NULL || auth == NULL || msg == NULL ||
-	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_OPTHDR - DOT_PAD_BLOCK ||
+	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_QUERY_GROWTH ||
 	    cb == NULL || out == NULL)
 		return DOT_EINVAL;
 	if ((f = fwd_get(d, sa, auth)) == NULL)

@@ -16,8 +16,15 @@
  * (DOT_BACKOFF_FIRST_MS, doubling up to DOT_BACKOFF_MAX_MS) during which
  * dot_send fails at once. A connection that was up and is closed by the
  * server is made again and its open queries sent again (once).
- * A connection without queries is closed after DOT_IDLE_MS (a fixed
- * idle timeout: the server's edns-tcp-keepalive is not read).
+ * Queries carry an empty edns-tcp-keepalive option (RFC 7828) before
+ * their padding. A connection without queries is closed after its idle
+ * timeout: DOT_IDLE_MS, or the TIMEOUT of the server's keepalive option
+ * in its last answer when shorter (units of 100 ms; an eighth less, to
+ * close before the server does); a TIMEOUT of 0
+ * closes it once its open queries are answered (the next query makes
+ * a new connection). Each connection has a number (conn= in the debug
+ * events tls_up, tls_query and tls_idle_close), so the log says which
+ * connection carried each query.
  */
 #ifndef CURVECACHE_RESOLVER_DOT_H
 #define CURVECACHE_RESOLVER_DOT_H
@@ -45,6 +52,9 @@ struct stats;
 #define DOT_QUERIES_MAX 512
 /** EDNS(0) padding block of queries (RFC 8467 s4.1). */
 #define DOT_PAD_BLOCK 128
+/** Bytes a query grows by at most: the keepalive option, padding's
+ *  code and length, the padding (dot_opt.c). */
+#define DOT_QUERY_GROWTH (2 * 4 + DOT_PAD_BLOCK)
 
 /** Status codes. */
 enum dot_status {
@@ -112,5 +122,21 @@ void dot_cancel(struct dot_query *q);
  * @return the new length (len when it cannot be padded).
  */
 size_t dot_pad(uint8_t *pkt, size_t len, size_t cap);
+
+/**
+ * Append an empty edns-tcp-keepalive option (RFC 7828) to a query whose
+ * last record is its OPT record (before dot_pad: padding stays last).
+ * @param cap: bytes of pkt.
+ * @return the new length (len when it cannot be added).
+ */
+size_t dot_keepalive_add(uint8_t *pkt, size_t len, size_t cap);
+
+/**
+ * The TIMEOUT of the edns-tcp-keepalive option in an answer's OPT
+ * record (units of 100 ms). Reads nothing outside (msg, len).
+ * @return true with *timeout set; false when there is none (or the
+ *   answer does not parse, or the option is not 2 bytes long).
+ */
+bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout);
 
 #endif /* CURVECACHE_RESOLVER_DOT_H */

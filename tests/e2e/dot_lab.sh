@@ -13,7 +13,9 @@
 # - $GOOD: certificate for dot.lab from the test CA;
 # - $BADNAME: certificate for other.lab (the name does not match);
 # - $OLD: certificate for dot.lab that expired in 2020 (openssl ca
-#   -startdate/-enddate).
+#   -startdate/-enddate);
+# - $KA, $KA0: certificate for dot.lab, edns-tcp-keepalive: yes with a
+#   timeout of $KA_MS ms and of 0.
 # Checks:
 # - dot.test. -> $GOOD@853#dot.lab: answers; 40 names over 1 TLS
 #   connection (upstream.tls.handshakes 1), upstream.tls.queries moves,
@@ -29,7 +31,11 @@
 # - old.test. -> $OLD@853#dot.lab: SERVFAIL, tls_failure "certificate
 #   has expired";
 # - list_forwards shows ADDR@853#NAME, and for each TLS server its
-#   state: connected, or failing and why.
+#   state: connected, or failing and why;
+# - edns-tcp-keepalive (RFC 7828): ka.test. -> $KA: the connection is
+#   closed by curvecache (event tls_idle_close idle_ms=7/8 of $KA_MS)
+#   before 10 s, while the one to $GOOD (no keepalive) stays; ka0.test.
+#   -> $KA0 (TIMEOUT 0): closed as soon as the answer is in.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -51,6 +57,12 @@ CC_IP=127.53.85.10
 GOOD=127.53.85.1
 BADNAME=127.53.85.2
 OLD=127.53.85.3
+KA=127.53.85.4
+KA0=127.53.85.5
+# the edns-tcp-keepalive TIMEOUT $KA sends (RFC 7828), in ms, and the
+# idle timeout curvecache then keeps (an eighth less: it closes first)
+KA_MS=1500
+KA_IDLE=$((KA_MS - KA_MS / 8))
 
 expect() {
   if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
@@ -106,45 +118,56 @@ expect "pki: the expired certificate is expired" \
   "$(openssl x509 -in "$P/old.pem" -noout -checkend 0 >/dev/null ||
     echo expired)" expired
 
-# ---- three Unbound DoT servers ----
-ub_start() { # IP TAG
-  cat >"$WORK/ub-$2.conf" <<UB
+# ---- the Unbound DoT servers ----
+ub_start() { # IP TAG [LINE...]: LINEs go into its server: clause
+  ub_ip=$1 ub_tag=$2
+  shift 2
+  cat >"$WORK/ub-$ub_tag.conf" <<UB
 server:
-  interface: $1@853
-  interface: $1@53
+  interface: $ub_ip@853
+  interface: $ub_ip@53
   tls-port: 853
-  tls-service-key: "$P/$2.key"
-  tls-service-pem: "$P/$2.pem"
+  tls-service-key: "$P/$ub_tag.key"
+  tls-service-pem: "$P/$ub_tag.pem"
   do-ip6: no
   username: ""
   chroot: ""
   directory: "$WORK"
   pidfile: ""
   use-syslog: no
-  logfile: "$WORK/ub-$2.log"
+  logfile: "$WORK/ub-$ub_tag.log"
   verbosity: 1
   log-queries: yes
   access-control: 127.0.0.0/8 allow
   module-config: "iterator"
   local-zone: "test." redirect
   local-data: "test. 300 IN A 192.0.2.80"
+$(for l in "$@"; do echo "  $l"; done)
 remote-control:
   control-enable: no
 UB
-  : >"$WORK/ub-$2.log"
-  bg_start "ub-$2" unbound -d -c "$WORK/ub-$2.conf"
+  : >"$WORK/ub-$ub_tag.log"
+  bg_start "ub-$ub_tag" unbound -d -c "$WORK/ub-$ub_tag.conf"
   n=0
-  until dig +time=1 +tries=1 +short "@$1" probe.test A >/dev/null 2>&1; do
+  until dig +time=1 +tries=1 +short "@$ub_ip" probe.test A >/dev/null 2>&1; do
     n=$((n + 1))
-    [ $n -lt 50 ] || { bad "unbound $2 start" "no answer on $1" \
-      "$WORK/ub-$2.out"; exit 1; }
+    [ $n -lt 50 ] || { bad "unbound $ub_tag start" "no answer on $ub_ip" \
+      "$WORK/ub-$ub_tag.out"; exit 1; }
     sleep 0.1
   done
-  : >"$WORK/ub-$2.log" # the probe above is not the test's
+  : >"$WORK/ub-$ub_tag.log" # the probe above is not the test's
 }
 ub_start "$GOOD" good
 ub_start "$BADNAME" badname
 ub_start "$OLD" old
+# a DoT server that tells its clients an idle timeout of KA_MS
+cp "$P/good.key" "$P/ka.key" && cp "$P/good.pem" "$P/ka.pem"
+ub_start "$KA" ka "edns-tcp-keepalive: yes" \
+  "edns-tcp-keepalive-timeout: $KA_MS"
+# ... and one that says 0: close once the answers are in
+cp "$P/good.key" "$P/ka0.key" && cp "$P/good.pem" "$P/ka0.pem"
+ub_start "$KA0" ka0 "edns-tcp-keepalive: yes" \
+  "edns-tcp-keepalive-timeout: 0"
 # the queries each Unbound logged (over TLS or plain: a server whose
 # handshake fails must log none)
 plain_seen() { grep -c "info: 127" "$WORK/ub-$1.log"; }
@@ -154,7 +177,9 @@ cc_start "tls-cert-bundle: $P/ca.pem" "control-socket: $WORK/ctl.sock" \
   "forward-zone: pin.test. $GOOD@853#dot.lab^$RIGHT_PIN" \
   "forward-zone: wpin.test. $GOOD@853#dot.lab^$WRONG_PIN" \
   "forward-zone: bad.test. $BADNAME@853#dot.lab" \
-  "forward-zone: old.test. $OLD#dot.lab" || exit 1
+  "forward-zone: old.test. $OLD#dot.lab" \
+  "forward-zone: ka.test. $KA@853#dot.lab" \
+  "forward-zone: ka0.test. $KA0@853#dot.lab" || exit 1
 
 q() { # NAME: the status and the answer's address
   dig +time=8 +tries=1 "@$CC_IP" "$1" A >"$WORK/q.out" 2>&1
@@ -204,6 +229,33 @@ expect "idle: after 11 s, answered again" "$(q again.dot.test)" \
 expect "idle: a second handshake" "$(cc_stat upstream.tls.handshakes)" 2
 expect "idle: ... resumed (TLS 1.3 session ticket)" \
   "$(cc_stat upstream.tls.resumed)" 1
+
+# ---- edns-tcp-keepalive (RFC 7828): the server's idle timeout ----
+# curvecache's established TLS connections to IP port 853
+conns() {
+  ss -Htn state established "dst $1:853" "src $CC_IP" 2>/dev/null | wc -l
+}
+expect "keepalive: www.ka.test over TLS" "$(q www.ka.test)" \
+  "NOERROR 192.0.2.80"
+expect "keepalive: the connection is up after the answer" "$(conns "$KA")" 1
+expect "keepalive: not closed at once" \
+  "$(grep -c "event=tls_idle_close server=$KA@853 .*idle_ms=$KA_IDLE" \
+    "$WORK/curvecache.log")" 0
+sleep $((KA_MS / 1000 + 2))
+expect "keepalive: closed after ${KA_MS} ms idle, not kept 10 s" \
+  "$(conns "$KA")" 0
+expect "keepalive: ... by curvecache, at the server's timeout" \
+  "$(grep -c "event=tls_idle_close server=$KA@853 .*idle_ms=$KA_IDLE" \
+    "$WORK/curvecache.log")" 1
+expect "keepalive: a server without it keeps the 10 s default" \
+  "$(conns "$GOOD")" 1
+# TIMEOUT 0: closed here at once (Unbound itself waits 200 ms)
+expect "keepalive 0: www.ka0.test answered" "$(q www.ka0.test)" \
+  "NOERROR 192.0.2.80"
+sleep 0.1
+expect "keepalive 0: the connection is closed by curvecache at once" \
+  "$(conns "$KA0")/$(grep -c "event=tls_idle_close server=$KA0@853 .*idle_ms=0" \
+    "$WORK/curvecache.log")" 0/1
 
 # ---- pins ----
 expect "pin: the right pin answers" "$(q www.pin.test)" "NOERROR 192.0.2.80"
