@@ -342,6 +342,10 @@ struct cfg {
 	uint32_t del_holddown;         /**< seconds a revoked key is kept */
 	uint32_t keep_missing;         /**< seconds; 0: for ever */
 	bool permit_small_holddown;    /**< hold-downs under 30 days (tests) */
+	uint64_t load_gen; /**< which cfg_load made it (counted per process,
+	                        0: none): a reload is a new value, so that
+	                        what caches files it names (the TLS CA bundle)
+	                        reads them again */
 };
 
 /**

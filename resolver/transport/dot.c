@@ -81,6 +81,7 @@ struct dot {
 	const struct cfg *cfg;
 	struct stats *st;
 	struct tls_ctx *ctx;
+	uint64_t gen; /**< cfg->load_gen of the last send */
 	struct dot_fwd *fwd[DOT_FWD_MAX];
 	size_t nfwd;
 	uint64_t serial; /**< connections made so far */
@@ -117,6 +118,7 @@ int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
 		return DOT_ENOMEM;
 	d->loop = loop;
 	d->cfg = cfg;
+	d->gen = cfg->load_gen;
 	d->st = st;
 	*out = d;
 	return DOT_OK;
@@ -537,6 +539,44 @@ static int fwd_connect(struct dot_fwd *f)
 	return DOT_OK;
 }
 
+/* ---- a reload ---- */
+
+/* After a reload: the CA bundle is read again (on failure, logged with
+ * its file, and the old one kept); TLS sessions, resumed without a
+ * chain check, are forgotten; forwarders without a connection or a
+ * query are dropped (a new server or pin gets a new one; back-offs
+ * start again). Connections that are up keep their check. */
+static void dot_reloaded(struct dot *d)
+{
+	struct tls_ctx *x = NULL;
+	size_t i, n = 0;
+	int rc;
+
+	d->gen = d->cfg->load_gen;
+	if (d->ctx != NULL) {
+		rc = tls_ctx_client(&x, d->cfg->tls_cert_bundle);
+		if (rc != TLS_OK) {
+			log_error("tls_bundle_failed",
+			          "file=%s error=%s kept=old",
+			          d->cfg->tls_cert_bundle, tls_strerror(rc));
+		} else {
+			tls_ctx_free(d->ctx);
+			d->ctx = x;
+		}
+	}
+	for (i = 0; i < d->nfwd; i++) {
+		struct dot_fwd *f = d->fwd[i];
+
+		tls_resume_free(&f->resume);
+		if (f->nq == 0 &&
+		    (f->state == DOT_IDLE || f->state == DOT_FAILING))
+			uv_close((uv_handle_t *)&f->timer, fwd_timer_closed);
+		else
+			d->fwd[n++] = f;
+	}
+	d->nfwd = n;
+}
+
 /* ---- sending ---- */
 
 static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
@@ -649,6 +689,8 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_QUERY_GROWTH ||
 	    cb == NULL || out == NULL)
 		return DOT_EINVAL;
+	if (d->cfg->load_gen != d->gen)
+		dot_reloaded(d);
 	if ((f = fwd_get(d, sa, auth)) == NULL)
 		return DOT_ENOMEM;
 	if (f->state == DOT_FAILING && clock_ms() < f->retry_at)

@@ -82,7 +82,10 @@ struct dot_query;
 const char *dot_strerror(int status);
 
 /** A worker's connections; cfg is read at every send (tls-cert-bundle
- *  at the first). @return DOT_OK, DOT_EINVAL or DOT_ENOMEM. */
+ *  at the first connection, and again at the first send after a reload:
+ *  a cfg with another load_gen; a bundle that does not load then is
+ *  logged, event tls_bundle_failed with its file, and the old one
+ *  kept). @return DOT_OK, DOT_EINVAL or DOT_ENOMEM. */
 int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
             struct stats *st) MUST_CHECK;
 

@@ -35,7 +35,13 @@
 # - edns-tcp-keepalive (RFC 7828): ka.test. -> $KA: the connection is
 #   closed by curvecache (event tls_idle_close idle_ms=7/8 of $KA_MS)
 #   before 10 s, while the one to $GOOD (no keepalive) stays; ka0.test.
-#   -> $KA0 (TIMEOUT 0): closed as soon as the answer is in.
+#   -> $KA0 (TIMEOUT 0): closed as soon as the answer is in;
+# - reload (curvecache-control reload, SIGHUP): the CA bundle is read
+#   again: a bundle without the test CA fails the next connection
+#   (tls_failure, the chain), the test CA back answers at once (the
+#   back-off starts again), a bundle that does not load is logged with
+#   its file (tls_bundle_failed) and the old one kept; a forward zone's
+#   pin changed by a reload is used.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -172,14 +178,20 @@ ub_start "$KA0" ka0 "edns-tcp-keepalive: yes" \
 # handshake fails must log none)
 plain_seen() { grep -c "info: 127" "$WORK/ub-$1.log"; }
 
-cc_start "tls-cert-bundle: $P/ca.pem" "control-socket: $WORK/ctl.sock" \
+# the bundle curvecache reads: the test CA (swapped later for a reload)
+BUNDLE=$P/bundle.pem
+cp "$P/ca.pem" "$BUNDLE"
+dot_cc() { # cc_start|cc_conf PIN-OF-wpin.test.
+  "$1" "tls-cert-bundle: $BUNDLE" "control-socket: $WORK/ctl.sock" \
   "forward-zone: dot.test. $GOOD@853#dot.lab" \
   "forward-zone: pin.test. $GOOD@853#dot.lab^$RIGHT_PIN" \
-  "forward-zone: wpin.test. $GOOD@853#dot.lab^$WRONG_PIN" \
+  "forward-zone: wpin.test. $GOOD@853#dot.lab^$2" \
   "forward-zone: bad.test. $BADNAME@853#dot.lab" \
   "forward-zone: old.test. $OLD#dot.lab" \
   "forward-zone: ka.test. $KA@853#dot.lab" \
-  "forward-zone: ka0.test. $KA0@853#dot.lab" || exit 1
+  "forward-zone: ka0.test. $KA0@853#dot.lab"
+}
+dot_cc cc_start "$WRONG_PIN" || exit 1
 
 q() { # NAME: the status and the answer's address
   dig +time=8 +tries=1 "@$CC_IP" "$1" A >"$WORK/q.out" 2>&1
@@ -304,6 +316,39 @@ expect "list_forwards: connected forwarders (dot.test., pin.test.)" \
 expect "list_forwards: a failing forwarder and why" \
   "$(grep -c "^;   $BADNAME@853#dot.lab transport=tls state=failing (.*mismatch" \
     "$WORK/list.out")" 1
+
+# ---- reload: the CA bundle and the forward zones' TLS auth again ----
+# ($KA0 closes after each answer: every query below makes a connection)
+ctl() { ${CURVECACHE_CONTROL:-./curvecache-control} -s "$WORK/ctl.sock" "$@"; }
+ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+  -keyout "$P/ca2.key" -out "$P/ca2.pem" -subj "/CN=another CA" -days 2
+expect "reload: ka0.test answered with the test CA" "$(q r1.ka0.test)" \
+  "NOERROR 192.0.2.80"
+cp "$P/ca2.pem" "$BUNDLE"
+expect "reload: a bundle without the test CA, curvecache-control reload" \
+  "$(ctl reload >"$WORK/reload.out" 2>&1 && echo ok)" ok
+# (the TLS session of r1 is not resumed: resumption skips the chain)
+expect "reload: ... the new bundle is used: SERVFAIL" "$(q r2.ka0.test)" \
+  "SERVFAIL "
+expect "reload: ... tls_failure: the chain does not verify" \
+  "$(grep "event=tls_failure server=$KA0@853" "$WORK/curvecache.log" |
+    grep -c 'did not verify')" 1
+cp "$P/ca.pem" "$BUNDLE"
+cc_hup reload
+expect "reload: the test CA back (SIGHUP): answered at once" \
+  "$(q r3.ka0.test)" "NOERROR 192.0.2.80"
+echo "not a PEM file" >"$BUNDLE"
+cc_hup reload
+expect "reload: a bundle that does not load: the old one kept" \
+  "$(q r4.ka0.test)" "NOERROR 192.0.2.80"
+expect "reload: ... logged with its file" \
+  "$(grep -c "event=tls_bundle_failed file=$BUNDLE .*kept=old" \
+    "$WORK/curvecache.log")" 1
+cp "$P/ca.pem" "$BUNDLE"
+dot_cc cc_conf "$RIGHT_PIN"
+cc_hup reload
+expect "reload: wpin.test's pin corrected: answered" \
+  "$(q r5.wpin.test)" "NOERROR 192.0.2.80"
 
 cc_clean_stop dot
 e2e_finish
