@@ -79,6 +79,16 @@ START_TEST(rt_forward_add_remove)
 	free(c.text);
 	c = talk_rt("forward_remove tls.example.\n");
 	free(c.text);
+	/* +t (Unbound's): every server with #AUTH-NAME, flags combine */
+	c = talk_rt("forward_add +it tls.example. 127.0.0.1@853#tls.ex\n"
+	            "forward_add +x tls.example. 127.0.0.1@853#tls.ex\n"
+	            "forward_add + tls.example. 127.0.0.1@853#tls.ex\n");
+	ck_assert(strncmp(c.text, "ok\nerror: unknown flag", 22) == 0);
+	ck_assert_int_eq(count_of(c.text, "error: "), 2);
+	free(c.text);
+	ck_assert(cfg.forward[1].tls_upstream);
+	c = talk_rt("forward_remove +i tls.example.\n");
+	free(c.text);
 	c = talk_rt("forward_add +t a.example. 192.0.2.1\n"
 	            "forward_add a.example. nonsense\n"
 	            "forward_add a.example.\nforward_remove\n");
