@@ -41,7 +41,15 @@
 #   (tls_failure, the chain), the test CA back answers at once (the
 #   back-off starts again), a bundle that does not load is logged with
 #   its file (tls_bundle_failed) and the old one kept; a forward zone's
-#   pin changed by a reload is used.
+#   pin changed by a reload is used;
+# - $REFUSED (nothing on 853) and $STALL (accepts, never speaks):
+#   SERVFAIL, tls_failure with the reason, list_forwards says why;
+# - forward_add +t: refused without #AUTH-NAME, with it asked over TLS;
+# - a capture (tests/e2e/sniff.py --addr) of every packet to or from
+#   every TLS forwarder address, across all of the above (successes,
+#   wrong name, expired, wrong pin, refused, stalled, a bundle without
+#   the CA after a reload): each is TCP to or from port 853, not one is
+#   plain DNS; a plain query the lab sends afterwards does show.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -65,6 +73,8 @@ BADNAME=127.53.85.2
 OLD=127.53.85.3
 KA=127.53.85.4
 KA0=127.53.85.5
+REFUSED=127.53.85.6 # nothing listens there
+STALL=127.53.85.7   # accepts TCP on 853 and never says a word
 # the edns-tcp-keepalive TIMEOUT $KA sends (RFC 7828), in ms, and the
 # idle timeout curvecache then keeps (an eighth less: it closes first)
 KA_MS=1500
@@ -178,6 +188,33 @@ ub_start "$KA0" ka0 "edns-tcp-keepalive: yes" \
 # handshake fails must log none)
 plain_seen() { grep -c "info: 127" "$WORK/ub-$1.log"; }
 
+# a port that accepts and stalls
+cat >"$WORK/stall.py" <<'PY'
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((sys.argv[1], 853))
+s.listen(16)
+held = []
+while True:
+    held.append(s.accept()[0])
+PY
+bg_start stall python3 "$WORK/stall.py" "$STALL"
+
+# ---- the capture: every packet to or from a TLS forwarder ----
+TLS_FWDS="$GOOD,$BADNAME,$OLD,$KA,$KA0,$REFUSED,$STALL"
+CAP=$WORK/capture.txt
+bg_start sniff python3 "$srcdir/tests/e2e/sniff.py" --addr "$TLS_FWDS" \
+  "$CAP" 600
+SNIFF_PID=$bg_pid
+n=0
+until grep -q '^# ready' "$CAP" 2>/dev/null; do
+  n=$((n + 1))
+  [ $n -lt 50 ] || { bad "capture" "sniff.py did not start" \
+    "$WORK/sniff.out"; exit 1; }
+  sleep 0.1
+done
+
 # the bundle curvecache reads: the test CA (swapped later for a reload)
 BUNDLE=$P/bundle.pem
 cp "$P/ca.pem" "$BUNDLE"
@@ -189,7 +226,9 @@ dot_cc() { # cc_start|cc_conf PIN-OF-wpin.test.
   "forward-zone: bad.test. $BADNAME@853#dot.lab" \
   "forward-zone: old.test. $OLD#dot.lab" \
   "forward-zone: ka.test. $KA@853#dot.lab" \
-  "forward-zone: ka0.test. $KA0@853#dot.lab"
+  "forward-zone: ka0.test. $KA0@853#dot.lab" \
+  "forward-zone: refused.test. $REFUSED@853#dot.lab" \
+  "forward-zone: stall.test. $STALL@853#dot.lab"
 }
 dot_cc cc_start "$WRONG_PIN" || exit 1
 
@@ -305,6 +344,21 @@ expect "expired: tls_failure says expired" \
 expect "expired: not one plain query reached that server" \
   "$(plain_seen old)" 0
 
+# ---- a refused port, and one that accepts and stalls ----
+expect "refused: nothing on port 853: SERVFAIL" "$(q www.refused.test)" \
+  "SERVFAIL "
+expect "refused: ... tls_failure, the TCP connection" \
+  "$(grep "event=tls_failure server=$REFUSED@853" "$WORK/curvecache.log" |
+    grep -ci 'connect')" 1
+expect "stall: a server that never speaks: SERVFAIL" "$(q www.stall.test)" \
+  "SERVFAIL "
+n=0 # the handshake deadline is 5 s from the connect
+until grep -q "event=tls_failure server=$STALL@853" "$WORK/curvecache.log" ||
+  [ $n -ge 70 ]; do sleep 0.1; n=$((n + 1)); done
+expect "stall: ... tls_failure, the handshake timed out" \
+  "$(grep "event=tls_failure server=$STALL@853" "$WORK/curvecache.log" |
+    grep -c 'timed out')" 1
+
 # ---- list_forwards ----
 ${CURVECACHE_CONTROL:-./curvecache-control} -s "$WORK/ctl.sock" \
   list_forwards >"$WORK/list.out" 2>&1 || true
@@ -316,6 +370,11 @@ expect "list_forwards: connected forwarders (dot.test., pin.test.)" \
 expect "list_forwards: a failing forwarder and why" \
   "$(grep -c "^;   $BADNAME@853#dot.lab transport=tls state=failing (.*mismatch" \
     "$WORK/list.out")" 1
+expect "list_forwards: ... each failure with its own reason" \
+  "$(grep -c "^;   $OLD@853#dot.lab transport=tls state=failing (.*expired" \
+    "$WORK/list.out")$(grep -c "^;   $REFUSED@853#dot.lab transport=tls state=failing (.*[Cc]onnect" \
+    "$WORK/list.out")$(grep -c "^;   $STALL@853#dot.lab transport=tls state=failing (.*timed out" \
+    "$WORK/list.out")" 111
 
 # ---- reload: the CA bundle and the forward zones' TLS auth again ----
 # ($KA0 closes after each answer: every query below makes a connection)
@@ -349,6 +408,51 @@ dot_cc cc_conf "$RIGHT_PIN"
 cc_hup reload
 expect "reload: wpin.test's pin corrected: answered" \
   "$(q r5.wpin.test)" "NOERROR 192.0.2.80"
+
+# ---- forward_add +t (unbound-control's flag) ----
+expect "forward_add +t: a server without #AUTH-NAME refused" \
+  "$(ctl forward_add +t rt.test. "$GOOD" >"$WORK/fa.out" 2>&1 ||
+    grep -c 'authentication name' "$WORK/fa.out")" 1
+expect "forward_add +t: with it, taken" \
+  "$(ctl forward_add +t rt.test. "$GOOD@853#dot.lab" 2>&1 && echo ok)" ok
+expect "forward_add +t: answered over TLS" "$(q www.rt.test)" \
+  "NOERROR 192.0.2.80"
+expect "forward_add +t: ... sent over TLS" \
+  "$(grep -c "event=upstream_send server=$GOOD qname=www.rt.test. .*transport=tls" \
+    "$WORK/curvecache.log")" 1
+
+# ---- the capture: not one packet to a TLS forwarder but TLS ----
+# (then the control: the lab's own plain query to $GOOD port 53 shows)
+sleep 0.5
+ncap=$(wc -l <"$CAP")
+dig +time=2 +tries=1 "@$GOOD" control.test A >/dev/null 2>&1
+sleep 0.5
+bg_stop "$SNIFF_PID"
+grep -q '^# end' "$CAP" || bad "capture" "sniff.py did not end cleanly" \
+  "$WORK/sniff.out"
+expect "capture: the control query (plain, from the lab) is seen" \
+  "$(tail -n +"$((ncap + 1))" "$CAP" |
+    grep -c "^udp [0-9.]* [0-9]* $GOOD 53 [0-9]* plain$")" 1
+# Lines: PROTO SRC SPORT DST DPORT LEN KIND (tests/e2e/sniff.py --addr).
+head -n "$ncap" "$CAP" | grep -v '^#' >"$WORK/cap.lines"
+for ip in $(echo "$TLS_FWDS" | tr ',' ' '); do
+  awk -v ip="$ip" '($2 == ip || $4 == ip)' "$WORK/cap.lines" >"$WORK/cap.$ip"
+done
+expect "capture: TLS to the verified forwarder seen" \
+  "$([ "$(awk -v ip="$GOOD" '$4 == ip && $5 == 853 && $6 > 0' \
+    "$WORK/cap.$GOOD" | wc -l)" -gt 0 ] && echo yes)" yes
+for ip in $BADNAME $OLD $REFUSED $STALL; do
+  expect "capture: curvecache tried $ip (TCP to 853)" \
+    "$([ "$(awk -v ip="$ip" '$1 == "tcp" && $4 == ip && $5 == 853' \
+      "$WORK/cap.$ip" | wc -l)" -gt 0 ] && echo yes)" yes
+done
+awk -v set="$TLS_FWDS" 'BEGIN { n = split(set, a, ","); for (i = 1; i <= n; i++) f[a[i]] = 1 }
+  !($1 == "tcp" && (($4 in f && $5 == 853) || ($2 in f && $3 == 853)))' \
+  "$WORK/cap.lines" >"$WORK/cap.bad"
+expect "capture: every packet to or from a TLS forwarder is TCP on 853" \
+  "$(wc -l <"$WORK/cap.bad" | tr -d ' ')" 0
+expect "capture: not one plain DNS packet to a TLS forwarder" \
+  "$(grep -c ' plain$' "$WORK/cap.lines")" 0
 
 cc_clean_stop dot
 e2e_finish

@@ -2,7 +2,7 @@
 """tests/e2e/sniff.py: a minimal packet capture on the loopback interface,
 for the end-to-end tests of curvecache (no tcpdump or tshark needed).
 
-Usage: sniff.py OUTFILE SECONDS
+Usage: sniff.py [--addr A[,A...]]... OUTFILE SECONDS
 
 Opens an AF_PACKET socket on "lo" (root only), then writes one line per
 IPv4 UDP or TCP packet that goes to or comes from port 53 of a 127.53.x.y
@@ -24,6 +24,14 @@ TCP streams are put back together (in order, as loopback delivers them;
 a segment that does not continue its stream restarts it), and one line
 is written per whole DNS message in the stream (LEN without the 2-byte
 length prefix); control segments and partial messages write nothing.
+
+With --addr (DNS over TLS proofs): one line per IPv4 UDP or TCP packet
+(control segments too) to or from any port of the addresses given,
+and no port-53 capture of other addresses; the same fields, LEN the
+transport payload length of the packet, KIND by port:
+    plain        port 53 on either side (DNS in the clear)
+    tls          TCP with port 853 on either side (DNS over TLS)
+    other        anything else
 
 The line "# ready" is written (and flushed) once the socket is open, so
 the caller can wait for it before starting traffic. Each line is flushed,
@@ -127,7 +135,16 @@ def lab_port53(ip, port):
     return port == 53 and ip.startswith("127.53.")
 
 
-def handle(frame, out, flows):
+def port_kind(proto, sport, dport):
+    """KIND of a packet in --addr mode."""
+    if 53 in (sport, dport):
+        return "plain"
+    if proto == 6 and 853 in (sport, dport):
+        return "tls"
+    return "other"
+
+
+def handle(frame, out, flows, addrs=None):
     if len(frame) < ETH_HLEN + 20:
         return
     if struct.unpack("!H", frame[12:14])[0] != ETH_P_IP:
@@ -142,6 +159,15 @@ def handle(frame, out, flows):
     if proto not in (6, 17) or len(l4) < 20 - 12 * (proto == 17):
         return
     sport, dport = struct.unpack("!HH", l4[:4])
+    if addrs is not None:
+        if src in addrs or dst in addrs:
+            hlen = 8 if proto == 17 else (l4[12] >> 4) * 4
+            out.write("%s %s %d %s %d %d %s\n" %
+                      ("udp" if proto == 17 else "tcp", src, sport, dst,
+                       dport, max(len(l4) - hlen, 0),
+                       port_kind(proto, sport, dport)))
+            out.flush()
+        return
     if not (lab_port53(src, sport) or lab_port53(dst, dport)):
         return
     if proto == 17:
@@ -159,11 +185,25 @@ def handle(frame, out, flows):
     out.flush()
 
 
+def parse_args(argv):
+    """(addresses or None, OUTFILE, SECONDS), or None when unusable."""
+    addrs = None
+    while len(argv) >= 2 and argv[0] == "--addr":
+        addrs = (addrs or set()) | {a for a in argv[1].split(",") if a}
+        argv = argv[2:]
+    if len(argv) != 2:
+        return None
+    return addrs, argv[0], float(argv[1])
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.stderr.write("usage: sniff.py OUTFILE SECONDS\n")
+    args = parse_args(sys.argv[1:])
+    if args is None:
+        sys.stderr.write("usage: sniff.py [--addr A[,A...]]... "
+                         "OUTFILE SECONDS\n")
         return 1
-    deadline = time.monotonic() + float(sys.argv[2])
+    addrs, outfile, seconds = args
+    deadline = time.monotonic() + seconds
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
@@ -171,7 +211,7 @@ def main():
     sock.bind(("lo", 0))
     sock.settimeout(0.2)
     flows = Flows()
-    with open(sys.argv[1], "w") as out:
+    with open(outfile, "w") as out:
         out.write("# ready\n")
         out.flush()
         while not stop and time.monotonic() < deadline:
@@ -184,7 +224,7 @@ def main():
             # Loopback shows each packet twice: as sent and as received.
             if addr[2] == PACKET_OUTGOING:
                 continue
-            handle(frame, out, flows)
+            handle(frame, out, flows, addrs)
         out.write("# end\n")
     return 0
 
