@@ -15,6 +15,7 @@
 #include "stats/fwdstate.h"
 #include "stats/stats.h"
 #include "tls.h"
+#include "wire/wire.h"
 
 /** Forwarders of one worker at most (every server of every zone). */
 #define DOT_FWD_MAX (CFG_MAX_ZONES * CFG_ZONE_ADDRS)
@@ -315,6 +316,22 @@ static void fwd_dropped(struct dot_fwd *f)
 
 /* ---- the connection ---- */
 
+/* The debug log: which connection carried the query. */
+static void query_log(const struct dot_fwd *f, const struct dot_query *q)
+{
+	char addr[NETADDR_TEXT_MAX], text[WIRE_NAME_TEXT_MAX];
+	uint8_t name[WIRE_NAME_MAX];
+	size_t pos = DOT_HDR, nlen;
+
+	if (wire_read_name(q->pkt + DOT_PFX, q->len - DOT_PFX, &pos, name,
+	                   &nlen, 0) != WIRE_OK ||
+	    wire_name_to_text(name, nlen, text, sizeof text, NULL) != WIRE_OK)
+		snprintf(text, sizeof text, "-");
+	fwd_text(f, addr, sizeof addr);
+	log_debug("tls_query", "server=%s conn=%llu id=%u qname=%s", addr,
+	          (unsigned long long)f->serial, (unsigned)q->id, text);
+}
+
 /* Write a query on the connection that is up. */
 static int fwd_write(struct dot_fwd *f, struct dot_query *q)
 {
@@ -325,13 +342,8 @@ static int fwd_write(struct dot_fwd *f, struct dot_query *q)
 	q->sent = true;
 	f->d->st->upstream_tls++;
 	f->d->st->upstream_sends++;
-	if (log_level() >= CFG_LOG_DEBUG) {
-		char addr[NETADDR_TEXT_MAX];
-
-		fwd_text(f, addr, sizeof addr);
-		log_debug("tls_query", "server=%s conn=%llu id=%u", addr,
-		          (unsigned long long)f->serial, (unsigned)q->id);
-	}
+	if (log_level() >= CFG_LOG_DEBUG)
+		query_log(f, q);
 	return DOT_OK;
 }
 

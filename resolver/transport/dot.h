@@ -23,8 +23,9 @@
  * close before the server does); a TIMEOUT of 0
  * closes it once its open queries are answered (the next query makes
  * a new connection). Each connection has a number (conn= in the debug
- * events tls_up, tls_query and tls_idle_close), so the log says which
- * connection carried each query.
+ * events tls_up, tls_query and tls_idle_close; tls_query names the
+ * query's ID and qname), so the log says which connection carried each
+ * query.
  */
 #ifndef CURVECACHE_RESOLVER_DOT_H
 #define CURVECACHE_RESOLVER_DOT_H

@@ -257,6 +257,9 @@ expect "tls: the forwarder got those 41 queries and no other" \
 expect "tls: the debug log names the transport" \
   "$([ "$(grep -c "event=upstream_send server=$GOOD .*transport=tls" \
     "$WORK/curvecache.log")" -ge 41 ] && echo yes)" yes
+expect "tls: ... and the connection of each query (41 names on conn=1)" \
+  "$(grep "event=tls_query server=$GOOD@853 conn=1 id=[0-9]* qname=" \
+    "$WORK/curvecache.log" | grep -cE 'qname=(www|n[0-9]+)\.dot\.test\.')" 41
 
 # ---- pipelined: 30 questions at once on the same connection ----
 i=0
