@@ -63,7 +63,8 @@ struct dot_fwd {
 	struct cfg_tls auth;
 	struct tls_conn *conn;
 	enum dot_state state;
-	void *resume; /**< TLS session for resumption */
+	void *resume;        /**< TLS session for resumption */
+	uint64_t resume_gen; /**< the load_gen of the connection it came on */
 	uint64_t retry_at;
 	uint32_t backoff_ms;
 	bool logged; /**< the failure was logged */
@@ -539,6 +540,11 @@ static int fwd_connect(struct dot_fwd *f)
 	if (tls_conn_new(&f->conn, d->ctx, d->loop, &fwd_cbs, f) != TLS_OK)
 		return DOT_ENOMEM;
 	f->serial = ++d->serial;
+	/* a session (a ticket may come late) from before a reload is not
+	 * resumed: resumption skips the chain check */
+	if (f->resume_gen != d->gen)
+		tls_resume_free(&f->resume);
+	f->resume_gen = d->gen;
 	f->state = DOT_CONNECTING;
 	f->rlen = 0;
 	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa,
@@ -555,9 +561,9 @@ static int fwd_connect(struct dot_fwd *f)
 
 /* After a reload: the CA bundle is read again (on failure, logged with
  * its file, and the old one kept); TLS sessions, resumed without a
- * chain check, are forgotten; forwarders without a connection or a
- * query are dropped (a new server or pin gets a new one; back-offs
- * start again). Connections that are up keep their check. */
+ * chain check, are not resumed (fwd_connect); forwarders without a connection
+ * or a query are dropped (a new server or pin gets a new one; back-offs start
+ * again). Connections that are up keep their check. */
 static void dot_reloaded(struct dot *d)
 {
 	struct tls_ctx *x = NULL;
@@ -579,7 +585,6 @@ static void dot_reloaded(struct dot *d)
 	for (i = 0; i < d->nfwd; i++) {
 		struct dot_fwd *f = d->fwd[i];
 
-		tls_resume_free(&f->resume);
 		if (f->nq == 0 &&
 		    (f->state == DOT_IDLE || f->state == DOT_FAILING))
 			uv_close((uv_handle_t *)&f->timer, fwd_timer_closed);
