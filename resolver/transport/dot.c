@@ -359,21 +359,44 @@ static void fwd_idle_close(struct dot_fwd *f)
 	fwd_down(f);
 }
 
+/* The queries not failed that were written on the connection (sent)
+ * or wait for one (!sent). */
+static size_t fwd_count(const struct dot_fwd *f, bool sent)
+{
+	const struct dot_query *q;
+	size_t n = 0;
+
+	for (q = f->head; q != NULL; q = q->next)
+		n += !q->failed && q->sent == sent;
+	return n;
+}
+
+/* Whether the connection that is up has no query open on it: after a
+ * TIMEOUT of 0 (RFC 7828), queries waiting for the next one aside. */
+static bool fwd_done(const struct dot_fwd *f)
+{
+	return f->state == DOT_UP &&
+	       (f->nq == 0 || (f->idle_ms == 0 && fwd_count(f, true) == 0));
+}
+
 static void fwd_timer_cb(uv_timer_t *t)
 {
 	struct dot_fwd *f = t->data;
 
 	if (f->state == DOT_CONNECTING)
 		fwd_failed(f, "connect or handshake timed out");
-	else if (f->state == DOT_UP && f->nq == 0)
+	else if (fwd_done(f)) {
 		fwd_idle_close(f);
+		if (fwd_count(f, false) > 0) /* they go on a new one */
+			(void)fwd_connect(f);
+	}
 }
 
 /* Without queries, the connection lasts its idle timeout: DOT_IDLE_MS,
  * or less when the server said so (0: close at once, from the loop). */
 static void fwd_idle_check(struct dot_fwd *f)
 {
-	if (f->state == DOT_UP && f->nq == 0)
+	if (fwd_done(f))
 		uv_timer_start(&f->timer, fwd_timer_cb, f->idle_ms, 0);
 }
 
@@ -682,14 +705,16 @@ static int query_start(struct dot_fwd *f, struct dot_query *q)
 		fwd_idle_close(f);
 	if (f->state == DOT_IDLE && (rc = fwd_connect(f)) != DOT_OK)
 		return rc;
-	if (f->state == DOT_UP && (rc = fwd_write(f, q)) != DOT_OK)
+	/* after a TIMEOUT of 0 it waits for the next connection */
+	if (f->state == DOT_UP && f->idle_ms != 0 &&
+	    (rc = fwd_write(f, q)) != DOT_OK)
 		return rc;
 	q->next = f->head;
 	if (f->head != NULL)
 		f->head->prev = q;
 	f->head = q;
 	f->nq++;
-	if (f->state == DOT_UP)
+	if (f->state == DOT_UP && f->idle_ms != 0)
 		uv_timer_stop(&f->timer);
 	return DOT_OK;
 }
