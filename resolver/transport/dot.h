@@ -21,11 +21,11 @@
  * timeout: DOT_IDLE_MS, or the TIMEOUT of the server's keepalive option
  * in its last answer when shorter (units of 100 ms; an eighth less, to
  * close before the server does); a TIMEOUT of 0
- * closes it once its open queries are answered (the next query makes
- * a new connection). Each connection has a number (conn= in the debug
- * events tls_up, tls_query and tls_idle_close; tls_query names the
- * query's ID and qname), so the log says which connection carried each
- * query.
+ * closes it once its open queries are answered, and queries asked
+ * meanwhile are not written on it: they wait for the next connection. Each
+ * connection has a number (conn= in the debug events tls_up, tls_query and
+ * tls_idle_close; tls_query names the query's ID and qname), so the log says
+ * which connection carried each query.
  */
 #ifndef CURVECACHE_RESOLVER_DOT_H
 #define CURVECACHE_RESOLVER_DOT_H
