@@ -464,6 +464,8 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 		f->d->st->upstream_ignored++;
 		return;
 	}
+	/* before the owner's checks (bounded, the option alone): a TIMEOUT
+	 * of 0 must hold for a query the owner sends from its callback */
 	fwd_keepalive(f, msg, len);
 	q->cb(q->arg, DOT_OK, msg, len);
 }
