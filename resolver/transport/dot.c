@@ -15,7 +15,6 @@
 #include "stats/fwdstate.h"
 #include "stats/stats.h"
 #include "tls.h"
-#include "wire/wire.h"
 
 /** Forwarders of one worker at most (every server of every zone). */
 #define DOT_FWD_MAX (CFG_MAX_ZONES * CFG_ZONE_ADDRS)
@@ -27,10 +26,6 @@
 #define DOT_RBUF_FIRST 1024u
 /** Times a query is sent again after its connection closed. */
 #define DOT_RESEND_MAX 1
-/** Milliseconds per unit of that TIMEOUT. */
-#define DOT_KEEPALIVE_UNIT_MS 100u
-/** A connection is closed this fraction of the server's TIMEOUT early. */
-#define DOT_KEEPALIVE_EARLY 8u
 /** Bytes of the DNS header. */
 #define DOT_HDR 12
 
@@ -83,10 +78,10 @@ struct dot {
 	const struct cfg *cfg;
 	struct stats *st;
 	struct tls_ctx *ctx;
-	uint64_t gen; /**< cfg->load_gen of the last send */
+	uint64_t gen;    /**< cfg->load_gen of the last send */
+	uint64_t serial; /**< connections made so far */
 	struct dot_fwd *fwd[DOT_FWD_MAX];
 	size_t nfwd;
-	uint64_t serial; /**< connections made so far */
 };
 
 /* The pin of a forwarder (for fwdstate), or NULL. */
@@ -320,14 +315,9 @@ static void fwd_dropped(struct dot_fwd *f)
 /* The debug log: which connection carried the query. */
 static void query_log(const struct dot_fwd *f, const struct dot_query *q)
 {
-	char addr[NETADDR_TEXT_MAX], text[WIRE_NAME_TEXT_MAX];
-	uint8_t name[WIRE_NAME_MAX];
-	size_t pos = DOT_HDR, nlen;
+	char addr[NETADDR_TEXT_MAX], text[DOT_QNAME_TEXT];
 
-	if (wire_read_name(q->pkt + DOT_PFX, q->len - DOT_PFX, &pos, name,
-	                   &nlen, 0) != WIRE_OK ||
-	    wire_name_to_text(name, nlen, text, sizeof text, NULL) != WIRE_OK)
-		snprintf(text, sizeof text, "-");
+	dot_qname_text(q->pkt + DOT_PFX, q->len - DOT_PFX, text, sizeof text);
 	fwd_text(f, addr, sizeof addr);
 	log_debug("tls_query", "server=%s conn=%llu id=%u qname=%s", addr,
 	          (unsigned long long)f->serial, (unsigned)q->id, text);
@@ -431,23 +421,6 @@ static void fwd_ready(void *arg)
 	fwd_idle_check(f);
 }
 
-/* The server's idle timeout in an answer (RFC 7828): this connection
- * lasts min(it, DOT_IDLE_MS) without queries, less an eighth so that it
- * is closed here before the server closes it (a query written as the
- * server closes would be lost); 0 closes it once its open queries are
- * answered. Read from (msg, len) only. */
-static void fwd_keepalive(struct dot_fwd *f, const uint8_t *msg, size_t len)
-{
-	uint16_t t;
-	uint64_t ms;
-
-	if (!dot_keepalive_of(msg, len, &t))
-		return;
-	ms = (uint64_t)t * DOT_KEEPALIVE_UNIT_MS;
-	ms -= ms / DOT_KEEPALIVE_EARLY;
-	f->idle_ms = ms < DOT_IDLE_MS ? (uint32_t)ms : DOT_IDLE_MS;
-}
-
 /* Hand an answer to the open query with its ID. */
 static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 {
@@ -466,7 +439,7 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 	}
 	/* before the owner's checks (bounded, the option alone): a TIMEOUT
 	 * of 0 must hold for a query the owner sends from its callback */
-	fwd_keepalive(f, msg, len);
+	f->idle_ms = dot_idle_of(msg, len, f->idle_ms);
 	q->cb(q->arg, DOT_OK, msg, len);
 }
 
@@ -584,9 +557,10 @@ static int fwd_connect(struct dot_fwd *f)
 
 /* ---- a reload ---- */
 
-/* After a reload: the CA bundle is read again (on failure, logged with
- * its file, and the old one kept); TLS sessions, resumed without a
- * chain check, are not resumed (fwd_connect); forwarders without a connection
+/* After a reload: the CA bundle is read again, at the next connection
+ * (a bundle that does not load now is logged with its file, and the old
+ * context kept); TLS sessions, resumed without a chain check, are not
+ * resumed (fwd_connect); forwarders without a connection
  * or a query are dropped (a new server or pin gets a new one; back-offs start
  * again). Connections that are up keep their check. */
 static void dot_reloaded(struct dot *d)
@@ -602,9 +576,10 @@ static void dot_reloaded(struct dot *d)
 			log_error("tls_bundle_failed",
 			          "file=%s error=%s kept=old",
 			          d->cfg->tls_cert_bundle, tls_strerror(rc));
-		} else {
+		} else { /* made again, as the first one was */
+			tls_ctx_free(x);
 			tls_ctx_free(d->ctx);
-			d->ctx = x;
+			d->ctx = NULL;
 		}
 	}
 	for (i = 0; i < d->nfwd; i++) {

@@ -143,4 +143,20 @@ size_t dot_keepalive_add(uint8_t *pkt, size_t len, size_t cap);
  */
 bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout);
 
+/**
+ * A connection's idle timeout after an answer (RFC 7828): the answer's
+ * keepalive TIMEOUT when it has one, less an eighth so that the
+ * connection is closed here before the server closes it (a query written
+ * as the server closes would be lost), at most DOT_IDLE_MS; else idle_ms
+ * (the current one). 0: close once the open queries are answered.
+ */
+uint32_t dot_idle_of(const uint8_t *msg, size_t len, uint32_t idle_ms);
+
+/** Bytes of dot_qname_text's text (WIRE_NAME_TEXT_MAX). */
+#define DOT_QNAME_TEXT 1024
+
+/** A query's name as text for the log ("-" when it does not parse);
+ *  reads nothing outside (msg, len). */
+void dot_qname_text(const uint8_t *msg, size_t len, char *out, size_t cap);
+
 #endif /* CURVECACHE_RESOLVER_DOT_H */

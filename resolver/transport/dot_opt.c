@@ -2,10 +2,12 @@
  * resolver/transport/dot_opt.c - the EDNS(0) options of DNS over TLS to
  * forwarders (see dot.h): edns-tcp-keepalive (RFC 7828) and padding
  * (RFC 7830, RFC 8467) added to queries, the keepalive TIMEOUT read
- * from answers. Every reader takes (buf, len) and stays inside it.
+ * from answers (and the idle timeout it gives), a query's name for the
+ * debug log. Every reader takes (buf, len) and stays inside it.
  */
 #include "dot.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "wire/wire.h"
@@ -25,6 +27,10 @@
 #define DOT_HDR 12
 /** Bytes of a question's type and class. */
 #define DOT_QTAIL 4
+/** Milliseconds per unit of the keepalive TIMEOUT. */
+#define DOT_KEEPALIVE_UNIT_MS 100u
+/** A connection is closed this fraction of the server's TIMEOUT early. */
+#define DOT_KEEPALIVE_EARLY 8u
 
 /* Skip a wire name at off; the offset after it, or 0. */
 static size_t skip_name(const uint8_t *p, size_t len, size_t off)
@@ -138,4 +144,26 @@ bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout)
 			                     timeout);
 	}
 	return false;
+}
+
+uint32_t dot_idle_of(const uint8_t *msg, size_t len, uint32_t idle_ms)
+{
+	uint16_t t;
+	uint64_t ms;
+
+	if (!dot_keepalive_of(msg, len, &t))
+		return idle_ms;
+	ms = (uint64_t)t * DOT_KEEPALIVE_UNIT_MS;
+	ms -= ms / DOT_KEEPALIVE_EARLY;
+	return ms < DOT_IDLE_MS ? (uint32_t)ms : DOT_IDLE_MS;
+}
+
+void dot_qname_text(const uint8_t *msg, size_t len, char *out, size_t cap)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t pos = DOT_HDR, nlen;
+
+	if (wire_read_name(msg, len, &pos, name, &nlen, 0) != WIRE_OK ||
+	    wire_name_to_text(name, nlen, out, cap, NULL) != WIRE_OK)
+		snprintf(out, cap, "-");
 }

@@ -138,6 +138,27 @@ START_TEST(test_keepalive_of)
 }
 END_TEST
 
+/* The idle timeout an answer gives: 7/8 of its TIMEOUT, at most
+ * DOT_IDLE_MS; without the option, the current one. */
+START_TEST(test_idle_of)
+{
+	uint8_t pkt[sizeof answer_ka];
+	char text[DOT_QNAME_TEXT];
+
+	memcpy(pkt, answer_ka, sizeof pkt);
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt, 7), 2500 - 2500 / 8);
+	pkt[sizeof pkt - 1] = 0;
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt, 7), 0);
+	pkt[sizeof pkt - 2] = 0xff; /* 6528 s */
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt, 7), DOT_IDLE_MS);
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt - 1, 7), 7);
+	dot_qname_text(answer_ka, sizeof answer_ka, text, sizeof text);
+	ck_assert_str_eq(text, "www.example.lab.");
+	dot_qname_text(answer_ka, 20, text, sizeof text);
+	ck_assert_str_eq(text, "-");
+}
+END_TEST
+
 static struct cfg c;
 
 static void zone(const char *line)
@@ -191,6 +212,7 @@ static Suite *dot_suite(void)
 	tcase_add_test(t, test_auth_of);
 	tcase_add_test(t, test_keepalive_add);
 	tcase_add_test(t, test_keepalive_of);
+	tcase_add_test(t, test_idle_of);
 	suite_add_tcase(s, t);
 	return s;
 }
