@@ -374,6 +374,9 @@ expect "stall: ... tls_failure, the handshake timed out" \
     grep -c 'timed out')" 1
 
 # ---- list_forwards ----
+# (the two connections to $GOOD used again: the stall took 5 s)
+q www3.dot.test >/dev/null
+q www3.pin.test >/dev/null
 ${CURVECACHE_CONTROL:-./curvecache-control} -s "$WORK/ctl.sock" \
   list_forwards >"$WORK/list.out" 2>&1 || true
 expect "list_forwards: the TLS server with its name" \
@@ -446,6 +449,8 @@ sleep 0.5
 bg_stop "$SNIFF_PID"
 grep -q '^# end' "$CAP" || bad "capture" "sniff.py did not end cleanly" \
   "$WORK/sniff.out"
+expect "capture: no packet dropped by the kernel" \
+  "$(sed -n 's/^# dropped //p' "$CAP")" 0
 expect "capture: the control query (plain, from the lab) is seen" \
   "$(tail -n +"$((ncap + 1))" "$CAP" |
     grep -c "^udp [0-9.]* [0-9]* $GOOD 53 [0-9]* plain$")" 1

@@ -33,6 +33,10 @@ transport payload length of the packet, KIND by port:
     tls          TCP with port 853 on either side (DNS over TLS)
     other        anything else
 
+In --addr mode the socket gets a large receive buffer, and the line
+"# dropped N" before "# end" says how many packets the kernel dropped
+for want of room (a proof needs 0).
+
 The line "# ready" is written (and flushed) once the socket is open, so
 the caller can wait for it before starting traffic. Each line is flushed,
 so the file can be read while the capture runs. Only loopback is read;
@@ -49,6 +53,10 @@ ETH_P_ALL = 0x0003
 ETH_P_IP = 0x0800
 ETH_HLEN = 14
 PACKET_OUTGOING = 4
+SOL_PACKET = 263
+PACKET_STATISTICS = 6
+SO_RCVBUFFORCE = 33
+ADDR_RCVBUF = 64 * 1024 * 1024
 MAGIC_Q = b"Q6fnvWj8"
 MAGIC_R = b"R6fnvWJ8"
 DNS_HEADER = 12
@@ -196,6 +204,21 @@ def parse_args(argv):
     return addrs, argv[0], float(argv[1])
 
 
+def big_buffer(sock):
+    """Room for bursts (root may exceed rmem_max)."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, ADDR_RCVBUF)
+    except OSError:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, ADDR_RCVBUF)
+
+
+def dropped(sock):
+    """Packets the kernel dropped since the socket opened."""
+    _packets, drops = struct.unpack(
+        "II", sock.getsockopt(SOL_PACKET, PACKET_STATISTICS, 8))
+    return drops
+
+
 def main():
     args = parse_args(sys.argv[1:])
     if args is None:
@@ -209,6 +232,8 @@ def main():
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                          socket.htons(ETH_P_ALL))
     sock.bind(("lo", 0))
+    if addrs is not None:
+        big_buffer(sock)
     sock.settimeout(0.2)
     flows = Flows()
     with open(outfile, "w") as out:
@@ -225,6 +250,8 @@ def main():
             if addr[2] == PACKET_OUTGOING:
                 continue
             handle(frame, out, flows, addrs)
+        if addrs is not None:
+            out.write("# dropped %d\n" % dropped(sock))
         out.write("# end\n")
     return 0
 
