@@ -48,8 +48,9 @@
 # - a capture (tests/e2e/sniff.py --addr) of every packet to or from
 #   every TLS forwarder address, across all of the above (successes,
 #   wrong name, expired, wrong pin, refused, stalled, a bundle without
-#   the CA after a reload): each is TCP to or from port 853, not one is
-#   plain DNS; a plain query the lab sends afterwards does show.
+#   the CA after a reload): none dropped by the kernel, each is TCP to
+#   or from port 853, not one is plain DNS; a plain query the lab sends
+#   afterwards does show.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
