@@ -225,6 +225,10 @@ enum cfg_curve_format { CFG_CURVE_STREAMLINED = 0, CFG_CURVE_TXT };
 /** The whole configuration. Plain data: copy freely. */
 struct cfg {
 	char file[CFG_MAX_PATH]; /**< where it was read from */
+	uint64_t load_gen; /**< which cfg_load made it (counted per process,
+	                        0: none): a reload is a new value, so that
+	                        what caches files it names (the TLS CA bundle)
+	                        reads them again */
 	/** "FILE:LINE: option: note" lines, one per Unbound option that was
 	 *  read but means nothing here (curvecache -t prints them) */
 	char notes[CFG_NOTES_BYTES];

@@ -26,6 +26,10 @@
 /** Bytes of a config line, its NUL counted. */
 #define CFG_LINE_MAX 1024
 
+/** Loads so far (cfg.load_gen); the main thread loads, a worker reads
+ *  its own copy. */
+static _Atomic uint64_t cfg_loads;
+
 /* The problem of a line, for the caller's FILE:LINE (cfg_int.h). */
 int cfg_why(struct cfg_ctx *x, const char *fmt, ...)
 {
@@ -248,6 +252,7 @@ int cfg_load(const char *path, struct cfg *out, char *err, size_t errlen)
 	};
 
 	cfg_defaults(out);
+	out->load_gen = ++cfg_loads;
 	if (snprintf(out->file, sizeof out->file, "%s", path) >=
 	    (int)sizeof out->file) {
 		snprintf(err, errlen, "%.60s...: path too long", path);

@@ -322,7 +322,7 @@ static const struct control_verb control_verbs[] = {
 	  "end the resolutions in flight (clients: SERVFAIL)",
 	  CONTROL_VERB_ACTION },
 	{ "forward_add", 1, 1, cmd_rt,
-	  "[+i] NAME ADDR[@PORT]...  a forward zone until reload",
+	  "[+it] NAME ADDR[@PORT][#AUTH]...  a forward zone until reload",
 	  CONTROL_VERB_ACTION | CONTROL_VERB_REST },
 	{ "forward_remove", 1, 2, cmd_rt,
 	  "[+i] NAME  drop a forward zone until reload", CONTROL_VERB_ACTION },

@@ -2,7 +2,8 @@
  * resolver/ctl/control_rt.c - the control commands that reach into every
  * worker's running state (see control.h): dump_requestlist and
  * flush_requestlist (the resolutions in flight, server.h), forward_add
- * and forward_remove (forward zones at run time). Each runs on every
+ * and forward_remove (forward zones at run time; Unbound's flags +t: the
+ * servers over TLS, +i: the zone insecure too). Each runs on every
  * worker's own thread through env.each, one worker after the other.
  *
  * Runtime forward zones change the running configuration of each worker
@@ -33,6 +34,8 @@ struct rt_ctx {
 	                                  zone */
 	size_t namelen;
 	bool nta_add;  /**< insecure_add (else insecure_remove) */
+	bool nta;      /**< forward_*: flag +i (the zone insecure too) */
+	bool tls;      /**< forward_add: flag +t (forward-tls-upstream) */
 	size_t failed; /**< workers whose forwarders (or anchors) failed */
 	char err[CONTROL_ERR_BYTES];
 };
@@ -123,32 +126,41 @@ static void fwd_one(struct server *srv, struct cfg *cfg, void *arg)
 		x->failed++;
 }
 
-/* Skip "+i" at the start of text (accepted and ignored: forwarded
- * answers are not validated, so there is nothing to make insecure);
- * NULL for another flag. */
-static char *fwd_flags(char *text)
+static const char *nta_apply(struct control_cmd *c, struct rt_ctx *x);
+
+/* Unbound-control's flags at the start of text ("+i", "+t", "+it"):
+ * 'i' the zone is also made (forward_remove: no longer) insecure, 't'
+ * its forwarders are asked over TLS (each needs #AUTH-NAME). The text
+ * after them, or NULL for another flag. */
+static char *fwd_flags(char *text, struct rt_ctx *x)
 {
-	size_t n;
+	size_t n, i;
 
 	if (text[0] != '+')
 		return text;
 	n = strcspn(text, " \t");
-	if (n != 2 || text[1] != 'i')
-		return NULL;
-	return text + n + strspn(text + n, " \t");
+	for (i = 1; i < n; i++) {
+		if (text[i] == 'i')
+			x->nta = true;
+		else if (text[i] == 't')
+			x->tls = true;
+		else
+			return NULL;
+	}
+	return n > 1 ? text + n + strspn(text + n, " \t") : NULL;
 }
 
-/* forward_add: argv[1] is the rest of the line, "[+i] NAME ADDR...";
- * forward_remove: the words "[+i] NAME". */
+/* forward_add: argv[1] is the rest of the line, "[+it] NAME ADDR...";
+ * forward_remove: the words "[+it] NAME". */
 static const char *fwd_parse(struct control_cmd *c, char **argv, size_t argc,
                              bool add, struct cfg_zone *z, struct rt_ctx *x,
                              char *err)
 {
-	char *rest = fwd_flags(argv[1]);
+	char *rest = fwd_flags(argv[1], x);
+	char line[CONTROL_LINE_MAX + sizeof " " CFG_FORWARD_TLS];
 
 	if (rest == NULL)
-		return "only the flag +i is known (and it changes nothing: "
-		       "forwarded answers are not validated)";
+		return "unknown flag: +i (insecure) and +t (TLS) are known";
 	if (!add) {
 		if (rest[0] == '\0' && argc == 3)
 			rest = argv[2];
@@ -158,7 +170,10 @@ static const char *fwd_parse(struct control_cmd *c, char **argv, size_t argc,
 			return "not a domain name";
 		return NULL;
 	}
-	if (cfg_zone_parse(rest, false, z, err, CONTROL_ERR_BYTES) != 0)
+	/* +t: the zone line's forward-tls-upstream */
+	snprintf(line, sizeof line, "%s%s", rest,
+	         x->tls ? " " CFG_FORWARD_TLS : "");
+	if (cfg_zone_parse(line, false, z, err, CONTROL_ERR_BYTES) != 0)
 		return err;
 	if (zone_index(c->env.cfg, z->name, z->namelen) < 0 &&
 	    c->env.cfg->n_forward == CFG_MAX_ZONES)
@@ -191,7 +206,18 @@ const char *control_cmd_forward(struct control_cmd *c, char **argv,
 		         x.err[0] != '\0' ? x.err : "too many forward zones");
 		return err;
 	}
-	return NULL;
+	/* +i: the zone insecure too (domain-insecure), as in Unbound;
+	 * nothing to do when DNSSEC validation is off */
+	if (!x.nta || server_anchors(c->env.srv) == NULL)
+		return NULL;
+	if (add) {
+		memcpy(x.name, z.name, z.namelen);
+		x.namelen = z.namelen;
+	}
+	x.nta_add = add;
+	x.n = 0;
+	msg = nta_apply(c, &x);
+	return add ? msg : NULL; /* removed: insecure or not, gone */
 }
 
 /* ------------------------------------------------------------------ */
@@ -225,12 +251,32 @@ static const char *nta_list(struct control_cmd *c, struct control_out *out)
 	return NULL;
 }
 
+/* Add (x->nta_add) or remove x->name's negative trust anchor on every
+ * worker, and flush what was judged under the old anchors. */
+static const char *nta_apply(struct control_cmd *c, struct rt_ctx *x)
+{
+	size_t n = 0;
+
+	control_each(c, nta_one, x);
+	/* (a name already there counts as added; removed on any worker is
+	 * removed) */
+	if (x->nta_add ? x->failed > 0 : x->n == 0)
+		return x->nta_add ? "too many insecure domains" :
+		                    "not an insecure domain";
+	/* a bogus answer cached a moment ago must not outlive insecure_add */
+	if (c->env.cache != NULL &&
+	    cache_flush_zone(c->env.cache, x->name, x->namelen, &n) !=
+	            CACHE_OK)
+		return "cache not flushed";
+	(void)nsecidx_flush(c->env.nsec, x->name, x->namelen);
+	return NULL;
+}
+
 const char *control_cmd_insecure(struct control_cmd *c, char **argv,
                                  size_t argc, struct control_out *out,
                                  char *err)
 {
 	struct rt_ctx x;
-	size_t n = 0;
 
 	(void)argc;
 	(void)err;
@@ -242,17 +288,5 @@ const char *control_cmd_insecure(struct control_cmd *c, char **argv,
 	if (!control_name_arg(argv[1], x.name, &x.namelen))
 		return "not a domain name";
 	x.nta_add = strcmp(argv[0], "insecure_add") == 0;
-	control_each(c, nta_one, &x);
-	/* (a name already there counts as added; removed on any worker is
-	 * removed) */
-	if (x.nta_add ? x.failed > 0 : x.n == 0)
-		return x.nta_add ? "too many insecure domains" :
-		                   "not an insecure domain";
-	/* what was judged under the old anchors goes: a bogus answer
-	 * cached a moment ago must not outlive insecure_add */
-	if (c->env.cache != NULL &&
-	    cache_flush_zone(c->env.cache, x.name, x.namelen, &n) != CACHE_OK)
-		return "cache not flushed";
-	(void)nsecidx_flush(c->env.nsec, x.name, x.namelen);
-	return NULL;
+	return nta_apply(c, &x);
 }

@@ -26,15 +26,6 @@
 #define DOT_RBUF_FIRST 1024u
 /** Times a query is sent again after its connection closed. */
 #define DOT_RESEND_MAX 1
-/** EDNS option code of padding (RFC 7830). */
-#define DOT_OPT_PADDING 12
-/** Type of the OPT record. */
-#define DOT_TYPE_OPT 41
-/** Bytes of an OPT record with empty rdata (root name, type, class,
- *  TTL, rdlength). */
-#define DOT_OPT_FIXED 11
-/** Bytes of an option's code and length. */
-#define DOT_OPTHDR 4
 /** Bytes of the DNS header. */
 #define DOT_HDR 12
 
@@ -67,7 +58,8 @@ struct dot_fwd {
 	struct cfg_tls auth;
 	struct tls_conn *conn;
 	enum dot_state state;
-	void *resume; /**< TLS session for resumption */
+	void *resume;        /**< TLS session for resumption */
+	uint64_t resume_gen; /**< the load_gen of the connection it came on */
 	uint64_t retry_at;
 	uint32_t backoff_ms;
 	bool logged; /**< the failure was logged */
@@ -76,6 +68,8 @@ struct dot_fwd {
 	size_t nq;
 	uint8_t *rbuf;
 	size_t rlen, rcap;
+	uint32_t idle_ms; /**< this connection's idle timeout (RFC 7828) */
+	uint64_t serial;  /**< this connection's number, for the log */
 	uv_timer_t timer; /**< connect deadline, then idle timeout */
 };
 
@@ -84,6 +78,8 @@ struct dot {
 	const struct cfg *cfg;
 	struct stats *st;
 	struct tls_ctx *ctx;
+	uint64_t gen;    /**< cfg->load_gen of the last send */
+	uint64_t serial; /**< connections made so far */
 	struct dot_fwd *fwd[DOT_FWD_MAX];
 	size_t nfwd;
 };
@@ -119,6 +115,7 @@ int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
 		return DOT_ENOMEM;
 	d->loop = loop;
 	d->cfg = cfg;
+	d->gen = cfg->load_gen;
 	d->st = st;
 	*out = d;
 	return DOT_OK;
@@ -203,54 +200,6 @@ const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
 	return best != NULL ? best : any;
 }
 
-/* ---- padding ---- */
-
-/* Skip a wire name at off; the offset after it, or 0. */
-static size_t skip_name(const uint8_t *p, size_t len, size_t off)
-{
-	while (off < len) {
-		if (p[off] == 0)
-			return off + 1;
-		if ((p[off] & 0xc0) != 0)
-			return off + 2 <= len ? off + 2 : 0;
-		off += (size_t)p[off] + 1;
-	}
-	return 0;
-}
-
-size_t dot_pad(uint8_t *pkt, size_t len, size_t cap)
-{
-	size_t off, rdlen, pad, total;
-
-	/* one question, no answer or authority, one additional: OPT */
-	if (len < DOT_HDR || pkt[4] != 0 || pkt[5] != 1 || pkt[6] != 0 ||
-	    pkt[7] != 0 || pkt[8] != 0 || pkt[9] != 0 || pkt[10] != 0 ||
-	    pkt[11] != 1)
-		return len;
-	off = skip_name(pkt, len, DOT_HDR);
-	if (off == 0 || off + 4 + DOT_OPT_FIXED > len)
-		return len;
-	off += 4;
-	if (pkt[off] != 0 || pkt[off + 1] != 0 || pkt[off + 2] != DOT_TYPE_OPT)
-		return len;
-	rdlen = (size_t)pkt[off + 9] << 8 | pkt[off + 10];
-	if (off + DOT_OPT_FIXED + rdlen != len)
-		return len;
-	total = len + DOT_OPTHDR;
-	pad = (DOT_PAD_BLOCK - total % DOT_PAD_BLOCK) % DOT_PAD_BLOCK;
-	if (total + pad > cap || rdlen + DOT_OPTHDR + pad > DOT_MSG_MAX)
-		return len;
-	pkt[len] = 0;
-	pkt[len + 1] = DOT_OPT_PADDING;
-	pkt[len + 2] = (uint8_t)(pad >> 8);
-	pkt[len + 3] = (uint8_t)pad;
-	memset(pkt + total, 0, pad);
-	rdlen += DOT_OPTHDR + pad;
-	pkt[off + 9] = (uint8_t)(rdlen >> 8);
-	pkt[off + 10] = (uint8_t)rdlen;
-	return total + pad;
-}
-
 /* ---- queries and failures ---- */
 
 static void fwd_text(const struct dot_fwd *f, char *out, size_t cap)
@@ -328,6 +277,18 @@ static void fwd_failed(struct dot_fwd *f, const char *why)
 
 static int fwd_connect(struct dot_fwd *f);
 
+/* Close the connection that was up; the next query makes another. */
+static void fwd_down(struct dot_fwd *f)
+{
+	uv_timer_stop(&f->timer);
+	tls_conn_close(f->conn);
+	f->conn = NULL;
+	f->rlen = 0;
+	f->state = DOT_IDLE;
+	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
+	              fwd_pin(f), FWDSTATE_DOWN, NULL);
+}
+
 /* An established connection closed (server idle timeout, reset): the
  * open queries go again on a new one, once; the others fail. */
 static void fwd_dropped(struct dot_fwd *f)
@@ -335,13 +296,7 @@ static void fwd_dropped(struct dot_fwd *f)
 	struct dot_query *q;
 	bool again = false;
 
-	tls_conn_close(f->conn);
-	f->conn = NULL;
-	f->rlen = 0;
-	f->state = DOT_IDLE;
-	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
-	              fwd_pin(f), FWDSTATE_DOWN, NULL);
-	uv_timer_stop(&f->timer);
+	fwd_down(f);
 	for (q = f->head; q != NULL; q = q->next) {
 		if (q->failed || (q->sent && q->resent >= DOT_RESEND_MAX))
 			continue;
@@ -357,6 +312,17 @@ static void fwd_dropped(struct dot_fwd *f)
 
 /* ---- the connection ---- */
 
+/* The debug log: which connection carried the query. */
+static void query_log(const struct dot_fwd *f, const struct dot_query *q)
+{
+	char addr[NETADDR_TEXT_MAX], text[DOT_QNAME_TEXT];
+
+	dot_qname_text(q->pkt + DOT_PFX, q->len - DOT_PFX, text, sizeof text);
+	fwd_text(f, addr, sizeof addr);
+	log_debug("tls_query", "server=%s conn=%llu id=%u qname=%s", addr,
+	          (unsigned long long)f->serial, (unsigned)q->id, text);
+}
+
 /* Write a query on the connection that is up. */
 static int fwd_write(struct dot_fwd *f, struct dot_query *q)
 {
@@ -367,7 +333,40 @@ static int fwd_write(struct dot_fwd *f, struct dot_query *q)
 	q->sent = true;
 	f->d->st->upstream_tls++;
 	f->d->st->upstream_sends++;
+	if (log_level() >= CFG_LOG_DEBUG)
+		query_log(f, q);
 	return DOT_OK;
+}
+
+/* Close a connection without queries; the next query makes another. */
+static void fwd_idle_close(struct dot_fwd *f)
+{
+	char addr[NETADDR_TEXT_MAX];
+
+	fwd_text(f, addr, sizeof addr);
+	log_debug("tls_idle_close", "server=%s conn=%llu idle_ms=%u", addr,
+	          (unsigned long long)f->serial, (unsigned)f->idle_ms);
+	fwd_down(f);
+}
+
+/* The queries not failed that were written on the connection (sent)
+ * or wait for one (!sent). */
+static size_t fwd_count(const struct dot_fwd *f, bool sent)
+{
+	const struct dot_query *q;
+	size_t n = 0;
+
+	for (q = f->head; q != NULL; q = q->next)
+		n += !q->failed && q->sent == sent;
+	return n;
+}
+
+/* Whether the connection that is up has no query open on it: after a
+ * TIMEOUT of 0 (RFC 7828), queries waiting for the next one aside. */
+static bool fwd_done(const struct dot_fwd *f)
+{
+	return f->state == DOT_UP &&
+	       (f->nq == 0 || (f->idle_ms == 0 && fwd_count(f, true) == 0));
 }
 
 static void fwd_timer_cb(uv_timer_t *t)
@@ -376,21 +375,19 @@ static void fwd_timer_cb(uv_timer_t *t)
 
 	if (f->state == DOT_CONNECTING)
 		fwd_failed(f, "connect or handshake timed out");
-	else if (f->state == DOT_UP && f->nq == 0) {
-		/* idle: close, and reconnect on the next query */
-		tls_conn_close(f->conn);
-		f->conn = NULL;
-		f->rlen = 0;
-		f->state = DOT_IDLE;
-		fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
-		              fwd_pin(f), FWDSTATE_DOWN, NULL);
+	else if (fwd_done(f)) {
+		fwd_idle_close(f);
+		if (fwd_count(f, false) > 0) /* they go on a new one */
+			(void)fwd_connect(f);
 	}
 }
 
+/* Without queries, the connection lasts its idle timeout: DOT_IDLE_MS,
+ * or less when the server said so (0: close at once, from the loop). */
 static void fwd_idle_check(struct dot_fwd *f)
 {
-	if (f->state == DOT_UP && f->nq == 0)
-		uv_timer_start(&f->timer, fwd_timer_cb, DOT_IDLE_MS, 0);
+	if (fwd_done(f))
+		uv_timer_start(&f->timer, fwd_timer_cb, f->idle_ms, 0);
 }
 
 static void fwd_ready(void *arg)
@@ -401,6 +398,7 @@ static void fwd_ready(void *arg)
 
 	f->state = DOT_UP;
 	f->backoff_ms = 0;
+	f->idle_ms = DOT_IDLE_MS;
 	f->why[0] = '\0';
 	f->d->st->upstream_tls_handshakes++;
 	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
@@ -408,9 +406,12 @@ static void fwd_ready(void *arg)
 	if (tls_conn_resumed(f->conn))
 		f->d->st->upstream_tls_resumed++;
 	uv_timer_stop(&f->timer);
+	fwd_text(f, addr, sizeof addr);
+	log_debug("tls_up", "server=%s conn=%llu resumed=%s", addr,
+	          (unsigned long long)f->serial,
+	          tls_conn_resumed(f->conn) ? "yes" : "no");
 	if (f->logged) {
 		f->logged = false;
-		fwd_text(f, addr, sizeof addr);
 		log_info("tls_recovered", "server=%s auth_name=%s", addr,
 		         f->auth.name);
 	}
@@ -436,6 +437,9 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 		f->d->st->upstream_ignored++;
 		return;
 	}
+	/* before the owner's checks (bounded, the option alone): a TIMEOUT
+	 * of 0 must hold for a query the owner sends from its callback */
+	f->idle_ms = dot_idle_of(msg, len, f->idle_ms);
 	q->cb(q->arg, DOT_OK, msg, len);
 }
 
@@ -533,6 +537,12 @@ static int fwd_connect(struct dot_fwd *f)
 	}
 	if (tls_conn_new(&f->conn, d->ctx, d->loop, &fwd_cbs, f) != TLS_OK)
 		return DOT_ENOMEM;
+	f->serial = ++d->serial;
+	/* a session (a ticket may come late) from before a reload is not
+	 * resumed: resumption skips the chain check */
+	if (f->resume_gen != d->gen)
+		tls_resume_free(&f->resume);
+	f->resume_gen = d->gen;
 	f->state = DOT_CONNECTING;
 	f->rlen = 0;
 	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa,
@@ -543,6 +553,45 @@ static int fwd_connect(struct dot_fwd *f)
 	}
 	uv_timer_start(&f->timer, fwd_timer_cb, DOT_CONNECT_MS, 0);
 	return DOT_OK;
+}
+
+/* ---- a reload ---- */
+
+/* After a reload: the CA bundle is read again, at the next connection
+ * (a bundle that does not load now is logged with its file, and the old
+ * context kept); TLS sessions, resumed without a chain check, are not
+ * resumed (fwd_connect); forwarders without a connection
+ * or a query are dropped (a new server or pin gets a new one; back-offs start
+ * again). Connections that are up keep their check. */
+static void dot_reloaded(struct dot *d)
+{
+	struct tls_ctx *x = NULL;
+	size_t i, n = 0;
+	int rc;
+
+	d->gen = d->cfg->load_gen;
+	if (d->ctx != NULL) {
+		rc = tls_ctx_client(&x, d->cfg->tls_cert_bundle);
+		if (rc != TLS_OK) {
+			log_error("tls_bundle_failed",
+			          "file=%s error=%s kept=old",
+			          d->cfg->tls_cert_bundle, tls_strerror(rc));
+		} else { /* made again, as the first one was */
+			tls_ctx_free(x);
+			tls_ctx_free(d->ctx);
+			d->ctx = NULL;
+		}
+	}
+	for (i = 0; i < d->nfwd; i++) {
+		struct dot_fwd *f = d->fwd[i];
+
+		if (f->nq == 0 &&
+		    (f->state == DOT_IDLE || f->state == DOT_FAILING))
+			uv_close((uv_handle_t *)&f->timer, fwd_timer_closed);
+		else
+			d->fwd[n++] = f;
+	}
+	d->nfwd = n;
 }
 
 /* ---- sending ---- */
@@ -599,8 +648,9 @@ static bool id_open(const struct dot_fwd *f, uint16_t id)
 static struct dot_query *query_new(struct dot_fwd *f, const uint8_t *msg,
                                    size_t len, dot_cb cb, void *arg)
 {
+	size_t cap;
 	struct dot_query *q =
-		malloc(sizeof *q + DOT_PFX + len + DOT_OPTHDR + DOT_PAD_BLOCK);
+		malloc(sizeof *q + DOT_PFX + len + DOT_QUERY_GROWTH);
 
 	if (q == NULL)
 		return NULL;
@@ -610,7 +660,10 @@ static struct dot_query *query_new(struct dot_fwd *f, const uint8_t *msg,
 	q->arg = arg;
 	q->id = (uint16_t)(msg[0] << 8 | msg[1]);
 	memcpy(q->pkt + DOT_PFX, msg, len);
-	len = dot_pad(q->pkt + DOT_PFX, len, len + DOT_OPTHDR + DOT_PAD_BLOCK);
+	cap = len + DOT_QUERY_GROWTH;
+	/* edns-tcp-keepalive (RFC 7828), then padding, always last */
+	len = dot_keepalive_add(q->pkt + DOT_PFX, len, cap);
+	len = dot_pad(q->pkt + DOT_PFX, len, cap);
 	q->pkt[0] = (uint8_t)(len >> 8);
 	q->pkt[1] = (uint8_t)len;
 	q->len = DOT_PFX + len;
@@ -624,16 +677,21 @@ static int query_start(struct dot_fwd *f, struct dot_query *q)
 
 	if (f->state == DOT_FAILING)
 		f->state = DOT_IDLE; /* back-off over: try again */
+	/* the server asked for no more queries on this one (RFC 7828) */
+	if (f->state == DOT_UP && f->idle_ms == 0 && f->nq == 0)
+		fwd_idle_close(f);
 	if (f->state == DOT_IDLE && (rc = fwd_connect(f)) != DOT_OK)
 		return rc;
-	if (f->state == DOT_UP && (rc = fwd_write(f, q)) != DOT_OK)
+	/* after a TIMEOUT of 0 it waits for the next connection */
+	if (f->state == DOT_UP && f->idle_ms != 0 &&
+	    (rc = fwd_write(f, q)) != DOT_OK)
 		return rc;
 	q->next = f->head;
 	if (f->head != NULL)
 		f->head->prev = q;
 	f->head = q;
 	f->nq++;
-	if (f->state == DOT_UP)
+	if (f->state == DOT_UP && f->idle_ms != 0)
 		uv_timer_stop(&f->timer);
 	return DOT_OK;
 }
@@ -647,9 +705,11 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 	int rc;
 
 	if (d == NULL || sa == NULL || auth == NULL || msg == NULL ||
-	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_OPTHDR - DOT_PAD_BLOCK ||
+	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_QUERY_GROWTH ||
 	    cb == NULL || out == NULL)
 		return DOT_EINVAL;
+	if (d->cfg->load_gen != d->gen)
+		dot_reloaded(d);
 	if ((f = fwd_get(d, sa, auth)) == NULL)
 		return DOT_ENOMEM;
 	if (f->state == DOT_FAILING && clock_ms() < f->retry_at)

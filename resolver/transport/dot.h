@@ -16,8 +16,16 @@
  * (DOT_BACKOFF_FIRST_MS, doubling up to DOT_BACKOFF_MAX_MS) during which
  * dot_send fails at once. A connection that was up and is closed by the
  * server is made again and its open queries sent again (once).
- * A connection without queries is closed after DOT_IDLE_MS (a fixed
- * idle timeout: the server's edns-tcp-keepalive is not read).
+ * Queries carry an empty edns-tcp-keepalive option (RFC 7828) before
+ * their padding. A connection without queries is closed after its idle
+ * timeout: DOT_IDLE_MS, or the TIMEOUT of the server's keepalive option
+ * in its last answer when shorter (units of 100 ms; an eighth less, to
+ * close before the server does); a TIMEOUT of 0
+ * closes it once its open queries are answered, and queries asked
+ * meanwhile are not written on it: they wait for the next connection. Each
+ * connection has a number (conn= in the debug events tls_up, tls_query and
+ * tls_idle_close; tls_query names the query's ID and qname), so the log says
+ * which connection carried each query.
  */
 #ifndef CURVECACHE_RESOLVER_DOT_H
 #define CURVECACHE_RESOLVER_DOT_H
@@ -45,6 +53,9 @@ struct stats;
 #define DOT_QUERIES_MAX 512
 /** EDNS(0) padding block of queries (RFC 8467 s4.1). */
 #define DOT_PAD_BLOCK 128
+/** Bytes a query grows by at most: the keepalive option, padding's
+ *  code and length, the padding (dot_opt.c). */
+#define DOT_QUERY_GROWTH (2 * 4 + DOT_PAD_BLOCK)
 
 /** Status codes. */
 enum dot_status {
@@ -72,7 +83,10 @@ struct dot_query;
 const char *dot_strerror(int status);
 
 /** A worker's connections; cfg is read at every send (tls-cert-bundle
- *  at the first). @return DOT_OK, DOT_EINVAL or DOT_ENOMEM. */
+ *  at the first connection, and again at the first send after a reload:
+ *  a cfg with another load_gen; a bundle that does not load then is
+ *  logged, event tls_bundle_failed with its file, and the old one
+ *  kept). @return DOT_OK, DOT_EINVAL or DOT_ENOMEM. */
 int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
             struct stats *st) MUST_CHECK;
 
@@ -112,5 +126,37 @@ void dot_cancel(struct dot_query *q);
  * @return the new length (len when it cannot be padded).
  */
 size_t dot_pad(uint8_t *pkt, size_t len, size_t cap);
+
+/**
+ * Append an empty edns-tcp-keepalive option (RFC 7828) to a query whose
+ * last record is its OPT record (before dot_pad: padding stays last).
+ * @param cap: bytes of pkt.
+ * @return the new length (len when it cannot be added).
+ */
+size_t dot_keepalive_add(uint8_t *pkt, size_t len, size_t cap);
+
+/**
+ * The TIMEOUT of the edns-tcp-keepalive option in an answer's OPT
+ * record (units of 100 ms). Reads nothing outside (msg, len).
+ * @return true with *timeout set; false when there is none (or the
+ *   answer does not parse, or the option is not 2 bytes long).
+ */
+bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout);
+
+/**
+ * A connection's idle timeout after an answer (RFC 7828): the answer's
+ * keepalive TIMEOUT when it has one, less an eighth so that the
+ * connection is closed here before the server closes it (a query written
+ * as the server closes would be lost), at most DOT_IDLE_MS; else idle_ms
+ * (the current one). 0: close once the open queries are answered.
+ */
+uint32_t dot_idle_of(const uint8_t *msg, size_t len, uint32_t idle_ms);
+
+/** Bytes of dot_qname_text's text (WIRE_NAME_TEXT_MAX). */
+#define DOT_QNAME_TEXT 1024
+
+/** A query's name as text for the log ("-" when it does not parse);
+ *  reads nothing outside (msg, len). */
+void dot_qname_text(const uint8_t *msg, size_t len, char *out, size_t cap);
 
 #endif /* CURVECACHE_RESOLVER_DOT_H */

@@ -2,7 +2,7 @@
 """tests/e2e/sniff.py: a minimal packet capture on the loopback interface,
 for the end-to-end tests of curvecache (no tcpdump or tshark needed).
 
-Usage: sniff.py OUTFILE SECONDS
+Usage: sniff.py [--addr A[,A...]]... OUTFILE SECONDS
 
 Opens an AF_PACKET socket on "lo" (root only), then writes one line per
 IPv4 UDP or TCP packet that goes to or comes from port 53 of a 127.53.x.y
@@ -25,12 +25,28 @@ a segment that does not continue its stream restarts it), and one line
 is written per whole DNS message in the stream (LEN without the 2-byte
 length prefix); control segments and partial messages write nothing.
 
+With --addr (DNS over TLS proofs): one line per IPv4 UDP or TCP packet
+(control segments too) to or from any port of the addresses given,
+and no port-53 capture of other addresses; the same fields, LEN the
+transport payload length of the packet, KIND by port:
+    plain        port 53 on either side (DNS in the clear)
+    tls          TCP with port 853 on either side (DNS over TLS)
+    other        anything else
+
+In --addr mode a kernel filter (classic BPF) keeps only the packets of
+those addresses (as received: loopback's outgoing copies are left out),
+so that other loopback traffic cannot crowd them out; the socket gets a
+large receive buffer, and the line "# dropped N" before "# end" says
+how many of the kept packets the kernel dropped for want of room (a
+proof needs 0).
+
 The line "# ready" is written (and flushed) once the socket is open, so
 the caller can wait for it before starting traffic. Each line is flushed,
 so the file can be read while the capture runs. Only loopback is read;
 nothing is sent.
 """
 
+import ctypes
 import signal
 import socket
 import struct
@@ -41,6 +57,20 @@ ETH_P_ALL = 0x0003
 ETH_P_IP = 0x0800
 ETH_HLEN = 14
 PACKET_OUTGOING = 4
+SOL_PACKET = 263
+PACKET_STATISTICS = 6
+SO_RCVBUFFORCE = 33
+SO_ATTACH_FILTER = 26
+# classic BPF: opcodes, the packet type ancillary field, the snap length
+BPF_LD_W_ABS = 0x20
+BPF_LD_H_ABS = 0x28
+BPF_JEQ_K = 0x15
+BPF_RET_K = 0x06
+SKF_AD_PKTTYPE = 0xFFFFF000 + 4
+IP_SRC_AT = ETH_HLEN + 12
+IP_DST_AT = ETH_HLEN + 16
+SNAP = 262144
+ADDR_RCVBUF = 64 * 1024 * 1024
 MAGIC_Q = b"Q6fnvWj8"
 MAGIC_R = b"R6fnvWJ8"
 DNS_HEADER = 12
@@ -127,7 +157,16 @@ def lab_port53(ip, port):
     return port == 53 and ip.startswith("127.53.")
 
 
-def handle(frame, out, flows):
+def port_kind(proto, sport, dport):
+    """KIND of a packet in --addr mode."""
+    if 53 in (sport, dport):
+        return "plain"
+    if proto == 6 and 853 in (sport, dport):
+        return "tls"
+    return "other"
+
+
+def handle(frame, out, flows, addrs=None):
     if len(frame) < ETH_HLEN + 20:
         return
     if struct.unpack("!H", frame[12:14])[0] != ETH_P_IP:
@@ -142,6 +181,15 @@ def handle(frame, out, flows):
     if proto not in (6, 17) or len(l4) < 20 - 12 * (proto == 17):
         return
     sport, dport = struct.unpack("!HH", l4[:4])
+    if addrs is not None:
+        if src in addrs or dst in addrs:
+            hlen = 8 if proto == 17 else (l4[12] >> 4) * 4
+            out.write("%s %s %d %s %d %d %s\n" %
+                      ("udp" if proto == 17 else "tcp", src, sport, dst,
+                       dport, max(len(l4) - hlen, 0),
+                       port_kind(proto, sport, dport)))
+            out.flush()
+        return
     if not (lab_port53(src, sport) or lab_port53(dst, dport)):
         return
     if proto == 17:
@@ -159,19 +207,89 @@ def handle(frame, out, flows):
     out.flush()
 
 
+def parse_args(argv):
+    """(addresses or None, OUTFILE, SECONDS), or None when unusable."""
+    addrs = None
+    while len(argv) >= 2 and argv[0] == "--addr":
+        addrs = (addrs or set()) | {a for a in argv[1].split(",") if a}
+        argv = argv[2:]
+    if len(argv) != 2:
+        return None
+    return addrs, argv[0], float(argv[1])
+
+
+def addr_filter(addrs):
+    """A classic BPF program: IPv4 to or from one of addrs, received."""
+    ips = [struct.unpack("!I", socket.inet_aton(a))[0] for a in sorted(addrs)]
+    prog = [(BPF_LD_W_ABS, "", "", SKF_AD_PKTTYPE),
+            (BPF_JEQ_K, "no", "", PACKET_OUTGOING),
+            (BPF_LD_H_ABS, "", "", 12),
+            (BPF_JEQ_K, "", "no", ETH_P_IP)]
+    for at in (IP_SRC_AT, IP_DST_AT):
+        prog.append((BPF_LD_W_ABS, "", "", at))
+        prog += [(BPF_JEQ_K, "yes", "", ip) for ip in ips]
+    prog += [(BPF_RET_K, "", "", 0), (BPF_RET_K, "", "", SNAP)]
+    where = {"no": len(prog) - 2, "yes": len(prog) - 1}
+    code = b""
+    for i, (op, jt, jf, k) in enumerate(prog):
+        rel = [where[j] - i - 1 if j else 0 for j in (jt, jf)]
+        code += struct.pack("HBBI", op, rel[0], rel[1], k)
+    return code
+
+
+def attach(sock, code):
+    """SO_ATTACH_FILTER with a struct sock_fprog pointing at code."""
+    buf = ctypes.create_string_buffer(code)
+    fprog = struct.pack("HL", len(code) // 8, ctypes.addressof(buf))
+    sock.setsockopt(socket.SOL_SOCKET, SO_ATTACH_FILTER, fprog)
+
+
+def drain(sock):
+    """Read what was queued before the filter, and reset the counts."""
+    sock.setblocking(False)
+    try:
+        while True:
+            sock.recv(65600)
+    except (BlockingIOError, InterruptedError):
+        pass
+    dropped(sock)
+
+
+def big_buffer(sock):
+    """Room for bursts (root may exceed rmem_max)."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, ADDR_RCVBUF)
+    except OSError:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, ADDR_RCVBUF)
+
+
+def dropped(sock):
+    """Packets the kernel dropped since the socket opened."""
+    _packets, drops = struct.unpack(
+        "II", sock.getsockopt(SOL_PACKET, PACKET_STATISTICS, 8))
+    return drops
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.stderr.write("usage: sniff.py OUTFILE SECONDS\n")
+    args = parse_args(sys.argv[1:])
+    if args is None:
+        sys.stderr.write("usage: sniff.py [--addr A[,A...]]... "
+                         "OUTFILE SECONDS\n")
         return 1
-    deadline = time.monotonic() + float(sys.argv[2])
+    addrs, outfile, seconds = args
+    deadline = time.monotonic() + seconds
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                          socket.htons(ETH_P_ALL))
     sock.bind(("lo", 0))
+    if addrs is not None:
+        big_buffer(sock)
+        attach(sock, addr_filter(addrs))
+        drain(sock)
     sock.settimeout(0.2)
     flows = Flows()
-    with open(sys.argv[1], "w") as out:
+    with open(outfile, "w") as out:
         out.write("# ready\n")
         out.flush()
         while not stop and time.monotonic() < deadline:
@@ -184,7 +302,9 @@ def main():
             # Loopback shows each packet twice: as sent and as received.
             if addr[2] == PACKET_OUTGOING:
                 continue
-            handle(frame, out, flows)
+            handle(frame, out, flows, addrs)
+        if addrs is not None:
+            out.write("# dropped %d\n" % dropped(sock))
         out.write("# end\n")
     return 0
 

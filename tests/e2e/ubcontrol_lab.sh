@@ -400,7 +400,7 @@ uc forward_add tls.example. 127.0.0.1@853#tls.example >"$WORK/ft" 2>&1
 rc1=$?
 uc list_forwards >"$WORK/ftl" 2>&1
 uc forward_remove tls.example. >>"$WORK/ft" 2>&1
-uc forward_add +t tls2.example. 127.0.0.1 >>"$WORK/ft" 2>&1
+uc forward_add +x tls2.example. 127.0.0.1 >>"$WORK/ft" 2>&1
 rc2=$?
 if [ $rc1 -eq 0 ] && [ $rc2 -eq 1 ] && grep -q '^error .*flag' "$WORK/ft" &&
    grep -qx 'tls.example. IN forward 127.0.0.1@853#tls.example' \
@@ -409,7 +409,24 @@ if [ $rc1 -eq 0 ] && [ $rc2 -eq 1 ] && grep -q '^error .*flag' "$WORK/ft" &&
    ! uc list_forwards 2>&1 | grep -q tls.example; then ok "$t"
 else bad "$t" "exit $rc1 $rc2" "$WORK/ft" "$WORK/ftl"; fi
 
-t="curvecache-control forward_add +i (ignored): exit 0, no output"
+t="forward_add +t: every server needs #AUTH-NAME; with it, taken as TLS"
+uc forward_add +t tls3.example. 127.0.0.1 >"$WORK/ft3" 2>&1
+rc1=$?
+uc forward_add +t tls3.example. 127.0.0.1@853#tls.example 127.0.0.2 \
+  >>"$WORK/ft3" 2>&1
+rc2=$?
+uc forward_add +t tls3.example. 127.0.0.1@853#tls.example >>"$WORK/ft3" 2>&1
+rc3=$?
+uc list_forwards >"$WORK/ftl3" 2>&1
+uc forward_remove tls3.example. >>"$WORK/ft3" 2>&1
+if [ $rc1 -eq 1 ] && [ $rc2 -eq 1 ] && [ $rc3 -eq 0 ] &&
+   [ "$(grep -c '^error .*authentication name' "$WORK/ft3")" = 2 ] &&
+   grep -q '^tls3.example. IN forward 127.0.0.1@853#tls.example' \
+     "$WORK/ftl3" &&
+   ! uc list_forwards 2>&1 | grep -q tls3.example; then ok "$t"
+else bad "$t" "exit $rc1 $rc2 $rc3" "$WORK/ft3" "$WORK/ftl3"; fi
+
+t="curvecache-control forward_add +i (validation off: no anchor to add): exit 0, no output"
 "$CTL" -s "$SOCK" forward_add +i silent.g.fault.lab. 127.53.213.21 \
   >"$WORK/fs" 2>&1
 if [ $? -eq 0 ] && [ ! -s "$WORK/fs" ]; then ok "$t"

@@ -1,8 +1,9 @@
 /*
  * tests/fuzz/fuzz_tlsaddr.c - libFuzzer target for forward servers written
  * ADDR[@PORT][#NAME[^PIN]] (resolver/conf/cfg_tlsaddr.c) and for the pin
- * alone; and EDNS(0) padding of a query (transport/dot.c: dot_pad reads
- * the packet it pads).
+ * alone; and the EDNS(0) options of DNS over TLS (transport/dot_opt.c):
+ * padding and edns-tcp-keepalive added to a query (each reads the
+ * packet it grows), the keepalive TIMEOUT read from an answer.
  *
  * The input is not NUL-terminated (the parser takes (buf, len)). What is
  * taken must hold up: an AUTH-NAME is a NUL-terminated host name of
@@ -15,17 +16,23 @@
 #include "conf/cfg.h"
 #include "transport/dot.h"
 
-/* Padding leaves a packet as it was or makes it whole blocks. */
+/* Padding leaves a packet as it was or makes it whole blocks; the
+ * keepalive option adds 4 bytes or nothing. */
 static void check_pad(const uint8_t *data, size_t size)
 {
-	size_t cap = size + DOT_PAD_BLOCK + 4, n;
+	size_t cap = size + DOT_QUERY_GROWTH, n, k;
 	uint8_t *pkt = malloc(cap);
+	uint16_t t;
 
 	if (pkt == NULL)
 		return;
 	memcpy(pkt, data, size);
-	n = dot_pad(pkt, size, cap);
-	if (n != size && (n < size || n % DOT_PAD_BLOCK != 0 || n > cap))
+	(void)dot_keepalive_of(pkt, size, &t);
+	k = dot_keepalive_add(pkt, size, cap);
+	if (k != size && k != size + 4)
+		abort();
+	n = dot_pad(pkt, k, cap);
+	if (n != k && (n < k || n % DOT_PAD_BLOCK != 0 || n > cap))
 		abort();
 	free(pkt);
 }

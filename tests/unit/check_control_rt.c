@@ -79,6 +79,16 @@ START_TEST(rt_forward_add_remove)
 	free(c.text);
 	c = talk_rt("forward_remove tls.example.\n");
 	free(c.text);
+	/* +t (Unbound's): every server with #AUTH-NAME, flags combine */
+	c = talk_rt("forward_add +it tls.example. 127.0.0.1@853#tls.ex\n"
+	            "forward_add +x tls.example. 127.0.0.1@853#tls.ex\n"
+	            "forward_add + tls.example. 127.0.0.1@853#tls.ex\n");
+	ck_assert(strncmp(c.text, "ok\nerror: unknown flag", 22) == 0);
+	ck_assert_int_eq(count_of(c.text, "error: "), 2);
+	free(c.text);
+	ck_assert(cfg.forward[1].tls_upstream);
+	c = talk_rt("forward_remove +i tls.example.\n");
+	free(c.text);
 	c = talk_rt("forward_add +t a.example. 192.0.2.1\n"
 	            "forward_add a.example. nonsense\n"
 	            "forward_add a.example.\nforward_remove\n");
@@ -224,7 +234,8 @@ END_TEST
 /* Negative trust anchors at run time: refused while the worker does not
  * validate; with anchors, insecure_add makes a zone insecure on every
  * worker (and flushes what was cached under it), list_insecure shows it,
- * insecure_remove takes it back. */
+ * insecure_remove takes it back; forward_add +i and forward_remove +i
+ * do it with the forward zone. */
 START_TEST(rt_insecure)
 {
 	struct anchors *a = NULL;
@@ -259,6 +270,17 @@ START_TEST(rt_insecure)
 	c = talk_rt("UBCT1 list_insecure\n");
 	ck_assert_str_eq(c.text, "");
 	free(c.text);
+	/* forward_add +i (Unbound's): the zone insecure too; forward_remove
+	 * +i takes both back */
+	c = talk_rt("UBCT1 forward_add +i corp.example. 192.0.2.1\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert(anchors_insecure(server_anchors(srv), n, nl));
+	c = talk_rt("UBCT1 forward_remove +i corp.example.\n");
+	ck_assert_str_eq(c.text, "ok\n");
+	free(c.text);
+	ck_assert(!anchors_insecure(server_anchors(srv), n, nl));
+	ck_assert_uint_eq(cfg.n_forward, 0);
 	ck_assert_int_eq(server_anchors_set(srv, NULL), SERVER_OK);
 }
 END_TEST

@@ -1,7 +1,9 @@
 /*
  * tests/unit/check_dot.c - Suite "dot": the parts of DNS over TLS to
  * forwarders (resolver/transport/dot.c) that need no connection: EDNS(0)
- * padding of queries to 128-byte blocks (RFC 7830, RFC 8467) and which
+ * padding of queries to 128-byte blocks (RFC 7830, RFC 8467), the
+ * edns-tcp-keepalive option (RFC 7828: empty in queries, before the
+ * padding; the TIMEOUT read from answers within bounds) and which
  * TLS authentication a forwarder address gets (per forward zone, and
  * never none for an address that is a TLS forwarder anywhere).
  */
@@ -51,6 +53,109 @@ START_TEST(test_pad)
 		memcpy(pkt, query_opt, sizeof query_opt);
 		ck_assert_uint_eq(dot_pad(pkt, n, sizeof pkt), n);
 	}
+}
+END_TEST
+
+START_TEST(test_keepalive_add)
+{
+	uint8_t pkt[512];
+	size_t n, ka = sizeof query_opt;
+
+	memcpy(pkt, query_opt, sizeof query_opt);
+	n = dot_keepalive_add(pkt, sizeof query_opt, sizeof pkt);
+	ck_assert_uint_eq(n, sizeof query_opt + 4);
+	n = dot_pad(pkt, n, sizeof pkt);
+	ck_assert_uint_eq(n, DOT_PAD_BLOCK);
+	/* RDLENGTH covers both options */
+	ck_assert_uint_eq((size_t)pkt[ka - 2] << 8 | pkt[ka - 1],
+	                  n - sizeof query_opt);
+	/* first edns-tcp-keepalive (11), empty in a query ... */
+	ck_assert_uint_eq(pkt[ka], 0);
+	ck_assert_uint_eq(pkt[ka + 1], 11);
+	ck_assert_uint_eq(pkt[ka + 2], 0);
+	ck_assert_uint_eq(pkt[ka + 3], 0);
+	/* ... then padding (12), last, to the block */
+	ck_assert_uint_eq(pkt[ka + 5], 12);
+	ck_assert_uint_eq((size_t)pkt[ka + 6] << 8 | pkt[ka + 7], n - ka - 8);
+	/* no room, or not an OPT-last query: unchanged */
+	memcpy(pkt, query_opt, sizeof query_opt);
+	ck_assert_uint_eq(dot_keepalive_add(pkt, sizeof query_opt,
+	                                    sizeof query_opt + 3),
+	                  sizeof query_opt);
+	for (n = 0; n < sizeof query_opt; n++) {
+		memcpy(pkt, query_opt, sizeof query_opt);
+		ck_assert_uint_eq(dot_keepalive_add(pkt, n, sizeof pkt), n);
+	}
+}
+END_TEST
+
+/* An answer: www.example.lab A 192.0.2.1 (compressed owner), then an
+ * OPT record with a cookie option and edns-tcp-keepalive TIMEOUT 25. */
+static const uint8_t answer_ka[] = {
+	0x12, 0x34, 0x81, 0x80, 0,   1,   0,   1,    0,   0,   0,   1, 3,
+	'w',  'w',  'w',  7,    'e', 'x', 'a', 'm',  'p', 'l', 'e', 3, 'l',
+	'a',  'b',  0,    0,    1,   0,   1,   0xc0, 12,  0,   1,   0, 1,
+	0,    0,    0x0e, 0x10, 0,   4,   192, 0,    2,   1,   0,   0, 41,
+	0x04, 0xd0, 0,    0,    0,   0,   0,   18,   0,   10,  0,   8, 1,
+	2,    3,    4,    5,    6,   7,   8,   0,    11,  0,   2,   0, 25,
+};
+
+START_TEST(test_keepalive_of)
+{
+	uint8_t pkt[sizeof answer_ka];
+	uint16_t t = 0;
+	size_t n;
+
+	ck_assert(dot_keepalive_of(answer_ka, sizeof answer_ka, &t));
+	ck_assert_uint_eq(t, 25);
+	/* cut short anywhere: none, and never a read past len (ASan) */
+	for (n = 0; n < sizeof answer_ka; n++) {
+		uint8_t *cut = malloc(n + 1);
+
+		memcpy(cut, answer_ka, n);
+		ck_assert(!dot_keepalive_of(cut, n, &t));
+		free(cut);
+	}
+	/* an option length that is not 2: ignored */
+	memcpy(pkt, answer_ka, sizeof pkt);
+	pkt[sizeof pkt - 19] = 17;
+	pkt[sizeof pkt - 3] = 1;
+	ck_assert(!dot_keepalive_of(pkt, sizeof pkt - 1, &t));
+	/* an option that runs past the RDATA: none */
+	memcpy(pkt, answer_ka, sizeof pkt);
+	pkt[sizeof pkt - 3] = 9;
+	ck_assert(!dot_keepalive_of(pkt, sizeof pkt, &t));
+	/* without the keepalive option (RDLENGTH 12): none */
+	memcpy(pkt, answer_ka, sizeof pkt);
+	pkt[sizeof pkt - 19] = 12;
+	ck_assert(!dot_keepalive_of(pkt, sizeof pkt - 6, &t));
+	/* TIMEOUT 0 is a value */
+	memcpy(pkt, answer_ka, sizeof pkt);
+	pkt[sizeof pkt - 1] = 0;
+	ck_assert(dot_keepalive_of(pkt, sizeof pkt, &t));
+	ck_assert_uint_eq(t, 0);
+	ck_assert(!dot_keepalive_of(NULL, 0, &t));
+}
+END_TEST
+
+/* The idle timeout an answer gives: 7/8 of its TIMEOUT, at most
+ * DOT_IDLE_MS; without the option, the current one. */
+START_TEST(test_idle_of)
+{
+	uint8_t pkt[sizeof answer_ka];
+	char text[DOT_QNAME_TEXT];
+
+	memcpy(pkt, answer_ka, sizeof pkt);
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt, 7), 2500 - 2500 / 8);
+	pkt[sizeof pkt - 1] = 0;
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt, 7), 0);
+	pkt[sizeof pkt - 2] = 0xff; /* 6528 s */
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt, 7), DOT_IDLE_MS);
+	ck_assert_uint_eq(dot_idle_of(pkt, sizeof pkt - 1, 7), 7);
+	dot_qname_text(answer_ka, sizeof answer_ka, text, sizeof text);
+	ck_assert_str_eq(text, "www.example.lab.");
+	dot_qname_text(answer_ka, 20, text, sizeof text);
+	ck_assert_str_eq(text, "-");
 }
 END_TEST
 
@@ -105,6 +210,9 @@ static Suite *dot_suite(void)
 
 	tcase_add_test(t, test_pad);
 	tcase_add_test(t, test_auth_of);
+	tcase_add_test(t, test_keepalive_add);
+	tcase_add_test(t, test_keepalive_of);
+	tcase_add_test(t, test_idle_of);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,0 +1,169 @@
+/*
+ * resolver/transport/dot_opt.c - the EDNS(0) options of DNS over TLS to
+ * forwarders (see dot.h): edns-tcp-keepalive (RFC 7828) and padding
+ * (RFC 7830, RFC 8467) added to queries, the keepalive TIMEOUT read
+ * from answers (and the idle timeout it gives), a query's name for the
+ * debug log. Every reader takes (buf, len) and stays inside it.
+ */
+#include "dot.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "wire/wire.h"
+
+/** EDNS option code of edns-tcp-keepalive (RFC 7828). */
+#define DOT_OPT_KEEPALIVE 11
+/** EDNS option code of padding (RFC 7830). */
+#define DOT_OPT_PADDING 12
+/** Bytes of the keepalive TIMEOUT field (in an answer). */
+#define DOT_KEEPALIVE_LEN 2
+/** Bytes of an OPT record with empty rdata (root name, type, class,
+ *  TTL, rdlength). */
+#define DOT_OPT_FIXED 11
+/** Bytes of an option's code and length. */
+#define DOT_OPTHDR 4
+/** Bytes of the DNS header. */
+#define DOT_HDR 12
+/** Bytes of a question's type and class. */
+#define DOT_QTAIL 4
+/** Milliseconds per unit of the keepalive TIMEOUT. */
+#define DOT_KEEPALIVE_UNIT_MS 100u
+/** A connection is closed this fraction of the server's TIMEOUT early. */
+#define DOT_KEEPALIVE_EARLY 8u
+
+/* Skip a wire name at off; the offset after it, or 0. */
+static size_t skip_name(const uint8_t *p, size_t len, size_t off)
+{
+	while (off < len) {
+		if (p[off] == 0)
+			return off + 1;
+		if ((p[off] & 0xc0) != 0)
+			return off + 2 <= len ? off + 2 : 0;
+		off += (size_t)p[off] + 1;
+	}
+	return 0;
+}
+
+/* The OPT record of a query whose last record it is: its offset (at
+ * the root name) and RDLENGTH; false when the query is not so. */
+static bool opt_last(const uint8_t *pkt, size_t len, size_t *at, size_t *rdlen)
+{
+	size_t off;
+
+	/* one question, no answer or authority, one additional: OPT */
+	if (len < DOT_HDR || pkt[4] != 0 || pkt[5] != 1 || pkt[6] != 0 ||
+	    pkt[7] != 0 || pkt[8] != 0 || pkt[9] != 0 || pkt[10] != 0 ||
+	    pkt[11] != 1)
+		return false;
+	off = skip_name(pkt, len, DOT_HDR);
+	if (off == 0 || off + DOT_QTAIL + DOT_OPT_FIXED > len)
+		return false;
+	off += DOT_QTAIL;
+	if (pkt[off] != 0 || pkt[off + 1] != 0 ||
+	    pkt[off + 2] != WIRE_TYPE_OPT)
+		return false;
+	*rdlen = (size_t)pkt[off + 9] << 8 | pkt[off + 10];
+	*at = off;
+	return off + DOT_OPT_FIXED + *rdlen == len;
+}
+
+/* Append an option of datalen zero bytes to the OPT record that ends
+ * the query; the new length (len when it cannot). */
+static size_t opt_append(uint8_t *pkt, size_t len, size_t cap, uint16_t code,
+                         size_t datalen)
+{
+	size_t off, rdlen, total = len + DOT_OPTHDR + datalen;
+
+	if (!opt_last(pkt, len, &off, &rdlen) || total > cap ||
+	    rdlen + DOT_OPTHDR + datalen > WIRE_MSG_MAX)
+		return len;
+	pkt[len] = (uint8_t)(code >> 8);
+	pkt[len + 1] = (uint8_t)code;
+	pkt[len + 2] = (uint8_t)(datalen >> 8);
+	pkt[len + 3] = (uint8_t)datalen;
+	memset(pkt + len + DOT_OPTHDR, 0, datalen);
+	rdlen += DOT_OPTHDR + datalen;
+	pkt[off + 9] = (uint8_t)(rdlen >> 8);
+	pkt[off + 10] = (uint8_t)rdlen;
+	return total;
+}
+
+size_t dot_pad(uint8_t *pkt, size_t len, size_t cap)
+{
+	size_t total = len + DOT_OPTHDR;
+
+	return opt_append(pkt, len, cap, DOT_OPT_PADDING,
+	                  (DOT_PAD_BLOCK - total % DOT_PAD_BLOCK) %
+	                          DOT_PAD_BLOCK);
+}
+
+size_t dot_keepalive_add(uint8_t *pkt, size_t len, size_t cap)
+{
+	return opt_append(pkt, len, cap, DOT_OPT_KEEPALIVE, 0);
+}
+
+/* The edns-tcp-keepalive option among an OPT record's options. */
+static bool opt_keepalive(const uint8_t *p, size_t n, uint16_t *timeout)
+{
+	size_t pos = 0;
+	uint16_t code, olen;
+
+	while (wire_read_u16(p, n, &pos, &code) == WIRE_OK &&
+	       wire_read_u16(p, n, &pos, &olen) == WIRE_OK &&
+	       pos + olen <= n) {
+		if (code == DOT_OPT_KEEPALIVE && olen == DOT_KEEPALIVE_LEN)
+			return wire_read_u16(p, n, &pos, timeout) == WIRE_OK;
+		pos += olen;
+	}
+	return false;
+}
+
+bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout)
+{
+	struct wire_header h;
+	struct wire_rr rr;
+	size_t pos = 0, i, nrr;
+
+	if (msg == NULL || timeout == NULL ||
+	    wire_read_header(msg, len, &pos, &h) != WIRE_OK)
+		return false;
+	for (i = 0; i < h.qdcount; i++)
+		if (wire_read_name(msg, len, &pos, NULL, NULL, 0) != WIRE_OK ||
+		    wire_read_bytes(msg, len, &pos, NULL, DOT_QTAIL) !=
+		            WIRE_OK)
+			return false;
+	nrr = (size_t)h.ancount + h.nscount + h.arcount;
+	for (i = 0; i < nrr; i++) {
+		if (wire_read_rr(msg, len, &pos, &rr) != WIRE_OK)
+			return false;
+		/* the OPT record: additional section only */
+		if (rr.type == WIRE_TYPE_OPT &&
+		    i >= (size_t)h.ancount + h.nscount)
+			return opt_keepalive(msg + rr.rdata, rr.rdlen,
+			                     timeout);
+	}
+	return false;
+}
+
+uint32_t dot_idle_of(const uint8_t *msg, size_t len, uint32_t idle_ms)
+{
+	uint16_t t;
+	uint64_t ms;
+
+	if (!dot_keepalive_of(msg, len, &t))
+		return idle_ms;
+	ms = (uint64_t)t * DOT_KEEPALIVE_UNIT_MS;
+	ms -= ms / DOT_KEEPALIVE_EARLY;
+	return ms < DOT_IDLE_MS ? (uint32_t)ms : DOT_IDLE_MS;
+}
+
+void dot_qname_text(const uint8_t *msg, size_t len, char *out, size_t cap)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	size_t pos = DOT_HDR, nlen;
+
+	if (wire_read_name(msg, len, &pos, name, &nlen, 0) != WIRE_OK ||
+	    wire_name_to_text(name, nlen, out, cap, NULL) != WIRE_OK)
+		snprintf(out, cap, "-");
+}
