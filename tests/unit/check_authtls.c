@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "addrtest.h"
+#include "conf/cfg.h"
 #include "infra/authtls.h"
 
 #define T0 1000000u
@@ -255,6 +256,35 @@ START_TEST(test_rejects)
 }
 END_TEST
 
+/* auth-tls: opportunistic (the default) or no; anything else refused
+ * with FILE:LINE. */
+START_TEST(test_option)
+{
+	static const char on[] = "auth-tls: opportunistic\n";
+	static const char off[] = "auth-tls: no\n";
+	static const char wrong[] = "auth-tls: yes\n";
+	static struct cfg c;
+	static char err[CFG_ERR_BYTES];
+
+	cfg_defaults(&c);
+	ck_assert_int_eq(c.auth_tls, CFG_AUTH_TLS_OPPORTUNISTIC);
+	ck_assert_int_eq(cfg_parse("test.conf", off, sizeof off - 1, &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_int_eq(c.auth_tls, CFG_AUTH_TLS_NO);
+	ck_assert_int_eq(cfg_parse("test.conf", on, sizeof on - 1, &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_int_eq(c.auth_tls, CFG_AUTH_TLS_OPPORTUNISTIC);
+	ck_assert_int_ne(cfg_parse("test.conf", wrong, sizeof wrong - 1, &c,
+	                           err, sizeof err),
+	                 0);
+	ck_assert_msg(strstr(err, "test.conf:1:") != NULL &&
+	                      strstr(err, "opportunistic or no") != NULL,
+	              "%s", err);
+}
+END_TEST
+
 static Suite *authtls_suite(void)
 {
 	Suite *s = suite_create("authtls");
@@ -271,6 +301,7 @@ static Suite *authtls_suite(void)
 	tcase_add_test(tc, test_mapped_and_port);
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_rejects);
+	tcase_add_test(tc, test_option);
 	suite_add_tcase(s, tc);
 	return s;
 }
