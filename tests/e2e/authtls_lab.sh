@@ -158,7 +158,9 @@ accepts() { cat "$WORK/accepts-$1" 2>/dev/null || echo none; }
 LAB_ROOT_HINTS=$WORK/root.hints
 printf '. 3600000 NS a.root.servers.\na.root.servers. 3600000 A %s\n' \
   "$ROOT" >"$LAB_ROOT_HINTS"
-cc_start || exit 1
+CTL=${CURVECACHE_CONTROL:-./curvecache-control}
+e2e_built CTL
+cc_start "control-socket: $WORK/ctl.sock" || exit 1
 
 # timed NAME: a dig through curvecache; its status and address in $res,
 # the milliseconds it took in $took
@@ -223,6 +225,15 @@ plain_now=$(cc_stat upstream.transport.plain)
 echo "# share of plain upstream queries: cold $plain_cold of" \
   "$((plain_cold + tls_cold)), then 0 of 20 to tlsok.;" \
   "in all $plain_now of $((plain_now + tls_now))"
+"$CTL" -s "$WORK/ctl.sock" stats_noreset >"$WORK/stats.out" 2>&1
+share=$(sed -n 's/^upstream.transport.encrypted.share=//p' "$WORK/stats.out")
+expect "stats: the encrypted share is tls / (plain + tls)" \
+  "$(awk -v s="$share" -v p="$plain_now" -v t="$tls_now" \
+    'BEGIN { d = s - t / (p + t); print (d < 0.001 && d > -0.001) }')" 1
+"$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom.out" 2>&1
+expect "stats: Prometheus has the transports as one family" \
+  "$(grep -c '^curvecache_upstream_transport_total{transport="\(plain\|curve\|tls\)"} ' \
+    "$WORK/prom.out")" 3
 
 # ---- no TLS there: plain, no delay, one refused probe ----
 f0=$(cc_stat upstream.authtls.failed)
