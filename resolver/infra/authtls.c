@@ -270,6 +270,17 @@ void authtls_curve(struct authtls *t, const struct sockaddr *sa,
 	          now_ms + AUTHTLS_PERSIST_MS, now_ms);
 }
 
+void authtls_forget(struct authtls *t, const struct sockaddr *sa)
+{
+	struct authtls_key k;
+	struct authtls_entry *e;
+
+	if (t == NULL || !key_of(sa, &k) || (e = find(t, &k)) == NULL)
+		return;
+	memset(e, 0, sizeof *e);
+	t->st.entries--;
+}
+
 enum authtls_state authtls_state_of(const struct authtls *t,
                                     const struct sockaddr *sa, uint64_t now_ms,
                                     uint64_t *until_ms)

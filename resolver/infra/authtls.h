@@ -140,6 +140,10 @@ void authtls_fail(struct authtls *t, const struct sockaddr *sa,
 void authtls_curve(struct authtls *t, const struct sockaddr *sa,
                    uint64_t now_ms);
 
+/** Forget sa (UNKNOWN again: the next query probes): a probe that could
+ *  not start for want of local resources says nothing of the server. */
+void authtls_forget(struct authtls *t, const struct sockaddr *sa);
+
 /**
  * The state of sa now, without changing it (an expired damping or
  * persistence reads as UNKNOWN, a probe past its timeout as FAILED).

@@ -582,8 +582,9 @@ static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
 	return NULL;
 }
 
-/* Every slot taken (authoritative servers): the first server without
- * a connection or a query serves sa from now on, or none (NULL). */
+/* Every slot taken (authoritative servers): the first server without a
+ * query, its connection closed if it was idle, serves sa from now on;
+ * or none (NULL). */
 static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
                                  size_t len)
 {
@@ -592,8 +593,10 @@ static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
 
 	for (i = 0; i < d->nfwd; i++) {
 		f = d->fwd[i];
-		if (f->conn != NULL || f->nq != 0)
+		if (f->nq != 0 || (f->conn != NULL && f->state != DOT_UP))
 			continue;
+		tls_conn_close(f->conn);
+		f->conn = NULL;
 		uv_timer_stop(&f->timer);
 		tls_resume_free(&f->resume);
 		memset(&f->sa, 0, sizeof f->sa);

@@ -124,18 +124,19 @@ static void probe_timeout(uv_timer_t *t)
 }
 
 /* A probe for q's server beside q: the same question on a connection to
- * its port 853; nothing is sent when that cannot start (then the server
- * has failed, as after a refused connection). */
+ * its port 853. When the connection cannot start the server has failed;
+ * when there is no room for it (connections, memory) it stays unknown. */
 static void probe_start(struct upstream_query *q, const struct sockaddr *sa)
 {
 	struct upstream *u = q->u;
 	struct upstream_probe *p;
 	struct exchange_sent s;
+	int rc = DOT_ENOMEM;
 
 	if ((p = calloc(1, sizeof *p)) == NULL ||
 	    uv_timer_init(u->loop, &p->timer) != 0) {
 		free(p);
-		authtls_fail(u->authtls, sa, clock_ms());
+		authtls_forget(u->authtls, sa); /* probed another time */
 		return;
 	}
 	p->u = u;
@@ -147,11 +148,17 @@ static void probe_start(struct upstream_query *q, const struct sockaddr *sa)
 	u->probes = p;
 	u->nprobes++;
 	u->st->upstream_authtls_probes++;
-	if (upstream_pkt_build(u, &q->t, EXCHANGE_PLAIN, false, &s) !=
-	            UPSTREAM_OK ||
-	    dot_send(u->adot, sa, &authtls_none, u->sbuf, s.pktlen,
-	             probe_reply, p, &p->dq) != DOT_OK) {
-		probe_result(p, false, "could not start");
+	if (upstream_pkt_build(u, &q->t, EXCHANGE_PLAIN, false, &s) ==
+	    UPSTREAM_OK)
+		rc = dot_send(u->adot, sa, &authtls_none, u->sbuf, s.pktlen,
+		              probe_reply, p, &p->dq);
+	if (rc == DOT_EFAILING) {
+		probe_result(p, false, "could not connect");
+		return;
+	}
+	if (rc != DOT_OK) { /* no room here: nothing learned */
+		authtls_forget(u->authtls, sa);
+		probe_end(p);
 		return;
 	}
 	uv_timer_start(&p->timer, probe_timeout, AUTHTLS_PROBE_TIMEOUT_MS, 0);
@@ -205,11 +212,10 @@ int upstream_authtls_try(struct upstream_query *q)
 	case AUTHTLS_USE_TLS: break;
 	default: return UPSTREAM_EINVAL;
 	}
-	if (upstream_att_tls(q, u->adot, s, &authtls_none) != UPSTREAM_OK) {
-		/* the connection is failing: plain until damping ends */
-		authtls_failed(u, s, now);
-		return UPSTREAM_ESOCKET;
-	}
+	if (upstream_att_tls(q, u->adot, s, &authtls_none) != UPSTREAM_OK)
+		return UPSTREAM_ESOCKET; /* plain this time (in back-off,
+		                            full): a failure came by DOT_EFAIL
+		                          */
 	/* a TLS connection may have to be made first: the time of a TCP
 	 * query, not of a datagram */
 	if (q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR >

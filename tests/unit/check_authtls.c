@@ -4,15 +4,22 @@
  * an unknown server while its queries stay plain, TLS after a success,
  * damping after a failure or a probe timeout (then one new probe), a
  * dropped connection back to plain, persistence, DNSCurve servers never
- * probed, the fixed bound of the table, and the rejected arguments.
+ * probed, the fixed bound of the table, and the rejected arguments; the
+ * auth-tls option; and the opportunistic connections of dot.c
+ * (dot_new_unauth), whose slots are reused once all are taken (refused
+ * connections on 127.201.x.y:853; a forwarders' table never reuses one).
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <uv.h>
+
 #include "addrtest.h"
 #include "conf/cfg.h"
 #include "infra/authtls.h"
+#include "stats/stats.h"
+#include "transport/dot.h"
 
 #define T0 1000000u
 
@@ -182,6 +189,23 @@ START_TEST(test_curve_never_probed)
 }
 END_TEST
 
+START_TEST(test_forget)
+{
+	struct sockaddr_storage a = test_addr("192.0.2.10");
+	struct authtls_stats st;
+
+	ck_assert_int_eq(authtls_use(tab, SA(a), T0), AUTHTLS_USE_PROBE);
+	/* the probe could not start here: probed again next time */
+	authtls_forget(tab, SA(a));
+	ck_assert_int_eq(state(&a, T0), AUTHTLS_UNKNOWN);
+	authtls_stats(tab, &st);
+	ck_assert_uint_eq(st.entries, 0);
+	ck_assert_int_eq(authtls_use(tab, SA(a), T0 + 1), AUTHTLS_USE_PROBE);
+	authtls_forget(tab, NULL);
+	authtls_forget(NULL, SA(a));
+}
+END_TEST
+
 START_TEST(test_mapped_and_port)
 {
 	struct sockaddr_storage a = test_addr("192.0.2.9");
@@ -285,6 +309,101 @@ START_TEST(test_option)
 }
 END_TEST
 
+/* ---- the connections of dot_new_unauth: slots are reused ---- */
+
+/** Servers a dot table holds (dot.c's SLOTS). */
+#define SLOTS (CFG_MAX_ZONES * CFG_ZONE_ADDRS)
+
+/* A query (www.lab A, no EDNS) with ID id. */
+static void query_of(uint8_t q[25], uint16_t id)
+{
+	static const uint8_t tail[] = { 0,   0,   0,   0, 0,   0,   3,
+		                        'w', 'w', 'w', 3, 'l', 'a', 'b',
+		                        0,   0,   1,   0, 1 };
+
+	q[0] = (uint8_t)(id >> 8);
+	q[1] = (uint8_t)id;
+	q[2] = 0;
+	q[3] = 0;
+	q[4] = 0;
+	q[5] = 1;
+	memcpy(q + 6, tail, sizeof tail);
+}
+
+static unsigned failed_cbs;
+
+static void count_cb(void *arg, int status, uint8_t *msg, size_t len)
+{
+	(void)arg;
+	(void)msg;
+	(void)len;
+	if (status == DOT_EFAIL)
+		failed_cbs++;
+}
+
+/* Send to 127.201.X.Y:853 (nothing listens: refused) for the servers
+ * [from, to), run the loop until every query sent failed, cancel them.
+ * @return the last dot_send status (DOT_EFAILING: its connection could
+ *   not even start, the slot is taken all the same). */
+static int fill(struct dot *d, uv_loop_t *loop, unsigned from, unsigned to,
+                const struct cfg_tls *auth)
+{
+	static struct dot_query *dq[SLOTS + 1];
+	struct sockaddr_storage a;
+	uint8_t q[25];
+	char text[32];
+	unsigned i, want = failed_cbs;
+	int rc = DOT_OK;
+
+	memset(dq, 0, sizeof dq);
+	for (i = from; i < to; i++) {
+		snprintf(text, sizeof text, "127.201.%u.%u", i / 200,
+		         i % 200 + 1);
+		a = test_addr(text);
+		((struct sockaddr_in *)&a)->sin_port = htons(AUTHTLS_PORT);
+		query_of(q, (uint16_t)i);
+		rc = dot_send(d, SA(a), auth, q, sizeof q, count_cb, NULL,
+		              &dq[i - from]);
+		want += rc == DOT_OK;
+	}
+	while (failed_cbs < want && uv_run(loop, UV_RUN_ONCE) != 0)
+		;
+	for (i = 0; i < to - from; i++)
+		dot_cancel(dq[i]);
+	return rc;
+}
+
+START_TEST(test_unauth_slots)
+{
+	uv_loop_t loop;
+	struct dot *d;
+	static struct cfg c;
+	static struct stats st;
+	static const struct cfg_tls none, named = { "dot.lab", { 0 }, false };
+
+	cfg_defaults(&c);
+	ck_assert_int_eq(uv_loop_init(&loop), 0);
+	ck_assert_int_eq(dot_new_unauth(&d, &loop, &c, &st), DOT_OK);
+	/* every slot taken by a server whose connection failed... */
+	ck_assert_int_eq(fill(d, &loop, 0, SLOTS, &none), DOT_OK);
+	ck_assert_uint_eq(failed_cbs, SLOTS);
+	/* ...one more server takes the slot of one of them */
+	ck_assert_int_eq(fill(d, &loop, SLOTS, SLOTS + 1, &none), DOT_OK);
+	ck_assert_uint_eq(failed_cbs, SLOTS + 1);
+	/* failures are the owner's to count */
+	ck_assert_uint_eq(st.upstream_tls_failures, 0);
+	dot_free(d);
+	/* a forwarders' table does not reuse a slot */
+	ck_assert_int_eq(dot_new(&d, &loop, &c, &st), DOT_OK);
+	ck_assert_int_ne(fill(d, &loop, 0, SLOTS, &named), DOT_ENOMEM);
+	ck_assert_int_eq(fill(d, &loop, SLOTS, SLOTS + 1, &named), DOT_ENOMEM);
+	dot_free(d);
+	while (uv_run(&loop, UV_RUN_DEFAULT) != 0)
+		;
+	ck_assert_int_eq(uv_loop_close(&loop), 0);
+}
+END_TEST
+
 static Suite *authtls_suite(void)
 {
 	Suite *s = suite_create("authtls");
@@ -298,10 +417,12 @@ static Suite *authtls_suite(void)
 	tcase_add_test(tc, test_connection_dropped);
 	tcase_add_test(tc, test_persistence);
 	tcase_add_test(tc, test_curve_never_probed);
+	tcase_add_test(tc, test_forget);
 	tcase_add_test(tc, test_mapped_and_port);
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_rejects);
 	tcase_add_test(tc, test_option);
+	tcase_add_test(tc, test_unauth_slots);
 	suite_add_tcase(s, tc);
 	return s;
 }
