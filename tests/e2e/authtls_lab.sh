@@ -35,6 +35,9 @@
 # - auth-tls: no: no probe, no TLS query, all plain.
 # The share of plain upstream queries before and after the probe is
 # printed (and that after is 0 for tlsok.).
+# AUTHTLS_BENCH=N (not in make check) then resolves N cold names under
+# tlsok. with dnsperf (100 in flight), auth-tls: no and then
+# opportunistic, and prints the wall and CPU time and connections made.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -314,4 +317,34 @@ expect "off: www.tlsok. answered" "$res" "NOERROR 192.0.2.124"
 expect "off: no probe" "$(cc_stat upstream.authtls.probes)" 0
 expect "off: no TLS query" "$(cc_stat upstream.transport.tls)" 0
 cc_clean_stop authtls-off
+
+# ---- AUTHTLS_BENCH=N: N cold names under tlsok. with dnsperf, TLS (after
+# the probe) beside plain; wall and CPU time of curvecache, TLS
+# connections made. Figures only (not run by make check). ----
+bench_one() { # MODE: one run of curvecache with auth-tls: MODE
+  cc_start "auth-tls: $1" || exit 1
+  timed www.tlsok.
+  sleep 0.5
+  awk -v n="$AUTHTLS_BENCH" -v m="$1" \
+    'BEGIN { for (i = 0; i < n; i++) printf "b%d-%s.tlsok. A\n", i, m }' \
+    >"$WORK/bench.names"
+  cpu0=$(awk '{ print $14 + $15 }' "/proc/$CC_PID/stat")
+  dnsperf -s "$CC_IP" -d "$WORK/bench.names" -n 1 -c 1 -q 100 -t 10 \
+    >"$WORK/bench-$1.out" 2>&1
+  cpu1=$(awk '{ print $14 + $15 }' "/proc/$CC_PID/stat")
+  echo "# bench auth-tls: $1: $(sed -n 's/^ *Queries completed: *//p' \
+    "$WORK/bench-$1.out") completed in $(sed -n \
+    's/^ *Run time (s): *//p' "$WORK/bench-$1.out") s, curvecache CPU" \
+    "$((cpu1 - cpu0)) ticks, TLS handshakes" \
+    "$(cc_stat upstream.tls.handshakes), plain" \
+    "$(cc_stat upstream.transport.plain), tls" \
+    "$(cc_stat upstream.transport.tls)"
+  cc_clean_stop "bench $1"
+}
+if [ "${AUTHTLS_BENCH:-0}" -gt 0 ] && command -v dnsperf >/dev/null; then
+  bg_stop "$nsd_pid"
+  nsd_start tlsok "$TLSOK" tlsok. tlsok.zone yes
+  bench_one no
+  bench_one opportunistic
+fi
 e2e_finish
