@@ -631,6 +631,7 @@ static void q_timer_cb(uv_timer_t *tm)
 	}
 	if (!q->reported_timeout) {
 		q->reported_timeout = true;
+		upstream_authtls_timeout(q);
 		q->u->st->upstream_timeouts++;
 		q_report(q, ITER_REPLY_TIMEOUT, NULL, NULL);
 	}

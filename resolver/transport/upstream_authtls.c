@@ -176,7 +176,7 @@ static void authtls_failed(struct upstream *u, const struct sockaddr *sa,
 	u->st->upstream_authtls_failed++;
 	netaddr_text(sa, addr, sizeof addr);
 	log_debug("authtls_down", "server=%s note=%s", addr,
-	          "TLS connection failed: plain until the damping ends");
+	          "TLS failed or timed out: plain until the damping ends");
 }
 
 /* May q's server be asked over opportunistic TLS at all? */
@@ -212,10 +212,10 @@ int upstream_authtls_try(struct upstream_query *q)
 	case AUTHTLS_USE_TLS: break;
 	default: return UPSTREAM_EINVAL;
 	}
+	/* not started (in back-off, full): plain this time; a failure of
+	 * the server came by DOT_EFAIL */
 	if (upstream_att_tls(q, u->adot, s, &authtls_none) != UPSTREAM_OK)
-		return UPSTREAM_ESOCKET; /* plain this time (in back-off,
-		                            full): a failure came by DOT_EFAIL
-		                          */
+		return UPSTREAM_ESOCKET;
 	/* a TLS connection may have to be made first: the time of a TCP
 	 * query, not of a datagram */
 	if (q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR >
@@ -238,4 +238,18 @@ void upstream_authtls_note(struct upstream_query *q, bool ok)
 	}
 	authtls_failed(u, (const struct sockaddr *)&sa, clock_ms());
 	u->st->upstream_authtls_plain++;
+}
+
+void upstream_authtls_timeout(struct upstream_query *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->natt; i++) {
+		if (q->att[i] != NULL && q->att[i]->opp) {
+			authtls_failed(q->u,
+			               (const struct sockaddr *)&q->t.addr,
+			               clock_ms());
+			return;
+		}
+	}
 }

@@ -216,6 +216,10 @@ int upstream_authtls_try(struct upstream_query *q);
  *  failed: the server's state. */
 void upstream_authtls_note(struct upstream_query *q, bool ok);
 
+/** q timed out (not a hedge): if it was asked over opportunistic TLS,
+ *  the server has failed (RFC 9539: a timeout is a failure). */
+void upstream_authtls_timeout(struct upstream_query *q);
+
 /** Name of a mode for logs ("plain", "streamlined", "txt"). */
 const char *upstream_mode_name(enum exchange_mode mode);
 

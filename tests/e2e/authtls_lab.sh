@@ -13,6 +13,9 @@
 #   notls.   -> 127.53.124.3  NSD, plain DNS only (853 refused)
 #   stall.   -> 127.53.124.4  NSD, plain DNS; on 853 a listener that
 #                             accepts and never answers (stall.py)
+#   mute.    -> 127.53.124.5  NSD, plain DNS; on 853 a DoT server that
+#                             answers the first query of a connection
+#                             (the probe) and no other (mute.py)
 #   curve.   -> the main lab's CurveDNS chain (uz5 NS names: curve. at
 #               127.53.2.1, secure.curve. at 127.53.2.3), whose 853 is
 #               watched by the same listener
@@ -27,6 +30,9 @@
 #   refused probe counted (upstream.authtls.failed) and not repeated;
 # - stall.: answered in plain at once while its probe hangs; the probe
 #   connection was made once for 6 questions; after 4 s it failed;
+# - mute.: the probe works, the next query over TLS is never answered:
+#   the client is answered in plain after its timeout (about 1 s), the
+#   server counted failed, the next question goes plain at once;
 # - curve.: www.secure.curve. answered over DNSCurve, and neither
 #   CurveDNS address got one connection on 853 (never probed);
 # - a connection that fails: the tlsok. NSD restarted without TLS; the
@@ -59,6 +65,7 @@ ROOT=127.53.124.1
 TLSOK=127.53.124.2
 NOTLS=127.53.124.3
 STALL=127.53.124.4
+MUTE=127.53.124.5
 
 # ---- a self-signed certificate (opportunistic TLS checks nothing) ----
 P=$WORK/pki
@@ -86,11 +93,13 @@ zone . root.zone a.root.servers. "$ROOT" \
   "tlsok. NS ns1.tlsok." "ns1.tlsok. A $TLSOK" \
   "notls. NS ns1.notls." "ns1.notls. A $NOTLS" \
   "stall. NS ns1.stall." "ns1.stall. A $STALL" \
+  "mute. NS ns1.mute." "ns1.mute. A $MUTE" \
   "curve. NS $LAB_CURVETLD_KEY.ns1.curve." \
   "$LAB_CURVETLD_KEY.ns1.curve. A $LAB_CURVETLD_IP"
 zone tlsok. tlsok.zone ns1.tlsok. "$TLSOK"
 zone notls. notls.zone ns1.notls. "$NOTLS"
 zone stall. stall.zone ns1.stall. "$STALL"
+zone mute. mute.zone ns1.mute. "$MUTE"
 
 # nsd_start NAME IP ZONE FILE TLS(yes|no)
 nsd_start() {
@@ -130,6 +139,7 @@ nsd_start tlsok "$TLSOK" tlsok. tlsok.zone yes
 TLSOK_PID=$nsd_pid
 nsd_start notls "$NOTLS" notls. notls.zone no
 nsd_start stall "$STALL" stall. stall.zone no
+nsd_start mute "$MUTE" mute. mute.zone no
 expect "lab: the tlsok. NSD answers DNS over TLS on 853" \
   "$(dig +tls +time=2 +tries=1 +short "@$TLSOK" www.tlsok. A 2>&1)" \
   192.0.2.124
@@ -153,8 +163,40 @@ PY
 for ip in "$STALL" "$LAB_CURVETLD_IP" "$LAB_SECURE_IP"; do
   bg_start "stall-$ip" python3 "$WORK/stall.py" "$ip" "$WORK/accepts-$ip"
 done
+# a DoT server that answers the first query of a connection (the probe:
+# the question sent back as a REFUSED reply) and never another
+cat >"$WORK/mute.py" <<'PY'
+import socket, ssl, sys, threading
+ip, cert, key = sys.argv[1], sys.argv[2], sys.argv[3]
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(cert, key)
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((ip, 853))
+s.listen(16)
+held = []
+def serve(c):
+    try:
+        t = ctx.wrap_socket(c, server_side=True)
+        held.append(t)
+        n = int.from_bytes(t.recv(2), "big")
+        q = b""
+        while len(q) < n:
+            q += t.recv(n - len(q))
+        r = q[:2] + bytes([q[2] | 0x80, (q[3] & 0xf0) | 5]) + q[4:]
+        t.sendall(len(r).to_bytes(2, "big") + r)
+        while t.recv(4096):
+            pass  # read and never answer
+    except (OSError, ssl.SSLError):
+        pass
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+bg_start mute python3 "$WORK/mute.py" "$MUTE" "$P/ns.pem" "$P/ns.key"
 n=0
-while [ $n -lt 50 ] && ! ss -Hltn 2>/dev/null | grep -q "$STALL:853"; do
+while [ $n -lt 50 ] && { ! ss -Hltn 2>/dev/null | grep -q "$STALL:853" ||
+  ! ss -Hltn 2>/dev/null | grep -q "$MUTE:853"; }; do
   sleep 0.1; n=$((n + 1)); done
 accepts() { cat "$WORK/accepts-$1" 2>/dev/null || echo none; }
 
@@ -274,6 +316,29 @@ expect "stall: answered still" "$res" "NOERROR 192.0.2.124"
 fast "stall: ... at once" 1000
 expect "stall: no new probe (damping)" "$(accepts "$STALL")" 1
 expect "stall: 7 queries in plain" "$(plain_to "$STALL")" 7
+
+# ---- TLS works for the probe, then a query is never answered: the
+# timeout is a failure, plain from then on ----
+f0=$(cc_stat upstream.authtls.failed)
+timed www.mute.
+expect "mute: www.mute. answered (plain, the probe beside)" "$res" \
+  "NOERROR 192.0.2.124"
+sleep 0.3
+expect "mute: its probe found TLS working" \
+  "$(grep -c "event=authtls_probe server=$MUTE result=tls" \
+    "$WORK/curvecache.log")" 1
+timed n1.mute.
+expect "mute: n1.mute. answered when the TLS query timed out" "$res" \
+  "NOERROR 192.0.2.124"
+fast "mute: ... within about a second" 2500
+expect "mute: the timeout counted as a failure" \
+  "$(($(cc_stat upstream.authtls.failed) - f0))" 1
+tl0=$(sends "$MUTE" tls)
+timed n2.mute.
+expect "mute: n2.mute. answered" "$res" "NOERROR 192.0.2.124"
+fast "mute: ... at once, in plain" 1000
+expect "mute: no TLS query after the failure" \
+  "$(($(sends "$MUTE" tls) - tl0))" 0
 
 # ---- DNSCurve servers are never probed ----
 c0=$(cc_stat curve.queries)
