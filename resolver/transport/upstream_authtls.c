@@ -217,7 +217,9 @@ int upstream_authtls_try(struct upstream_query *q)
 	if (upstream_att_tls(q, u->adot, s, &authtls_none) != UPSTREAM_OK)
 		return UPSTREAM_ESOCKET;
 	/* a TLS connection may have to be made first: the time of a TCP
-	 * query, not of a datagram */
+	 * query, not of a datagram (and no hedge, which would ask another
+	 * server in plain, before a handshake could be over) */
+	q->t.hedge_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
 	if (q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR >
 	    UPSTREAM_TCP_TIMEOUT_MIN_MS)
 		q->t.timeout_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
