@@ -404,6 +404,18 @@ static int opt_curve_key_rotate(struct cfg_ctx *x, char *v)
 	return 0;
 }
 
+/* auth-tls: opportunistic | no (RFC 9539 to authoritative servers). */
+static int opt_auth_tls(struct cfg_ctx *x, char *v)
+{
+	if (strcmp(v, "opportunistic") == 0 || strcmp(v, "no") == 0) {
+		x->c->auth_tls = v[0] == 'n' ? CFG_AUTH_TLS_NO :
+		                               CFG_AUTH_TLS_OPPORTUNISTIC;
+		return 0;
+	}
+	return fail(x, "auth-tls must be opportunistic or no, not \"%.40s\"",
+	            v);
+}
+
 /* Queries per second per client; the bound is RATELIMIT_QPS_MAX. */
 static int opt_ratelimit(struct cfg_ctx *x, char *v)
 {
@@ -516,6 +528,7 @@ static const struct {
 	{ "ratelimit-exempt-loopback", opt_ratelimit_lo, false },
 	{ "root-hints", opt_root_hints, false },
 	{ "tls-cert-bundle", opt_tls_cert_bundle, false },
+	{ "auth-tls", opt_auth_tls, false },
 	{ "do-ip4", opt_do_ip4, false },
 	{ "do-ip6", opt_do_ip6, false },
 	{ "outgoing-interface", opt_outgoing, false },
@@ -608,6 +621,7 @@ void cfg_defaults(struct cfg *c)
 	c->serve_stale = true;
 	c->serve_stale_window = CFG_STALE_WINDOW_DEFAULT;
 	c->prefetch = true;
+	c->auth_tls = CFG_AUTH_TLS_OPPORTUNISTIC;
 	c->dnssec = true;
 	c->val_bogus_ttl = CFG_VAL_BOGUS_TTL_DEFAULT;
 	c->nsec3_max_iterations = CFG_NSEC3_ITERATIONS_DEFAULT;

@@ -222,6 +222,12 @@ struct cfg_local;
 /** DNSCurve formats, in the order they are tried. */
 enum cfg_curve_format { CFG_CURVE_STREAMLINED = 0, CFG_CURVE_TXT };
 
+/** auth-tls: DNS over TLS to authoritative servers (RFC 9539). */
+enum cfg_auth_tls {
+	CFG_AUTH_TLS_NO = 0,       /**< never */
+	CFG_AUTH_TLS_OPPORTUNISTIC /**< probe, use where it works (default) */
+};
+
 /** The whole configuration. Plain data: copy freely. */
 struct cfg {
 	char file[CFG_MAX_PATH]; /**< where it was read from */
@@ -294,6 +300,7 @@ struct cfg {
 	char tls_cert_bundle[CFG_MAX_PATH];     /**< CA certificates (PEM) that
 	                                             TLS forwarders are checked
 	                                             against */
+	enum cfg_auth_tls auth_tls;             /**< auth-tls */
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */

@@ -401,7 +401,16 @@ struct control_real {
 	double value;
 };
 
-#define CONTROL_NREALS 3
+/* The share of upstream queries sent encrypted (DNSCurve or TLS). */
+static double encrypted_share(const struct stats *st)
+{
+	uint64_t enc = st->curve_queries + st->upstream_tls;
+	uint64_t all = enc + st->upstream_plain;
+
+	return all == 0 ? 0.0 : (double)enc / (double)all;
+}
+
+#define CONTROL_NREALS 4
 
 static void reals_of(const struct stats *st,
                      struct control_real r[CONTROL_NREALS])
@@ -415,6 +424,9 @@ static void reals_of(const struct stats *st,
 	r[2].name = "total.requestlist.avg";
 	r[2].fixed = false;
 	r[2].value = requestlist_avg(st);
+	r[3].name = "upstream.transport.encrypted.share";
+	r[3].fixed = false;
+	r[3].value = encrypted_share(st);
 }
 
 /* The reals and the histogram buckets: "name=value" lines, or JSON

@@ -73,6 +73,8 @@ void fwdstate_note(const struct sockaddr *sa, const char *name,
 {
 	struct fwdstate_entry *e;
 
+	if (name == NULL || name[0] == '\0')
+		return; /* no AUTH-NAME: an authoritative server (RFC 9539) */
 	pthread_mutex_lock(&fwdstate_mu);
 	if ((e = fwdstate_find(sa, name, pin, true)) != NULL) {
 		if (ev == FWDSTATE_UP) {

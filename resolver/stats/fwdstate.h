@@ -32,7 +32,8 @@ enum fwdstate_event {
 
 /** Record an event of a connection to (sa, name, pin); why for FAILED.
  *  pin: FWDSTATE_PIN_BYTES or NULL (the same server with another pin is
- *  another entry). */
+ *  another entry). A connection without a name (opportunistic TLS to an
+ *  authoritative server) is not a forwarder's: ignored. */
 void fwdstate_note(const struct sockaddr *sa, const char *name,
                    const uint8_t *pin, enum fwdstate_event ev,
                    const char *why);

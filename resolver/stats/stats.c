@@ -90,13 +90,23 @@ static const struct stats_field stats_fields[] = {
 	STATS_F("upstream.udp", upstream_udp, "upstream packets over UDP"),
 	STATS_F("upstream.tcp", upstream_tcp, "upstream queries over TCP"),
 	STATS_F("upstream.tls.queries", upstream_tls,
-	        "upstream queries over TLS (forwarders)"),
+	        "upstream queries over TLS (forwarders, authoritative "
+	        "servers)"),
 	STATS_F("upstream.tls.handshakes", upstream_tls_handshakes,
-	        "TLS connections made to forwarders"),
+	        "TLS connections made (forwarders, authoritative servers)"),
 	STATS_F("upstream.tls.resumed", upstream_tls_resumed,
 	        "TLS connections that resumed a session"),
 	STATS_F("upstream.tls.failures", upstream_tls_failures,
 	        "TLS connections that failed (connect, handshake, checks)"),
+	STATS_F("upstream.authtls.probes", upstream_authtls_probes,
+	        "probes of authoritative servers for DNS over TLS (RFC 9539)"),
+	STATS_F("upstream.authtls.works", upstream_authtls_works,
+	        "probes that found DNS over TLS working"),
+	STATS_F("upstream.authtls.failed", upstream_authtls_failed,
+	        "authoritative servers whose TLS probe or connection failed "
+	        "(plain until the damping ends)"),
+	STATS_F("upstream.authtls.plain_retry", upstream_authtls_plain,
+	        "TLS queries to authoritative servers asked again in plain"),
 	STATS_F("upstream.replies", upstream_replies,
 	        "valid upstream replies"),
 	STATS_F("upstream.timeouts", upstream_timeouts,
@@ -507,6 +517,20 @@ static void stats_walk_ede(const struct stats *st, stats_walk_fn fn, void *arg)
 	}
 }
 
+/* Upstream queries by transport: plain, curve (DNSCurve), tls. */
+static void stats_walk_transport(const struct stats *st, stats_walk_fn fn,
+                                 void *arg)
+{
+	static const char help[] = "upstream queries by transport";
+
+	stats_labelled("upstream.transport", "transport", "plain", help,
+	               st->upstream_plain, fn, arg);
+	stats_labelled("upstream.transport", "transport", "curve", help,
+	               st->curve_queries, fn, arg);
+	stats_labelled("upstream.transport", "transport", "tls", help,
+	               st->upstream_tls, fn, arg);
+}
+
 void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 {
 	struct stats_item it;
@@ -528,6 +552,7 @@ void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 		               stats_rcode_names[i], "answers sent by RCODE",
 		               st->rcode[i], fn, arg);
 	stats_walk_ede(st, fn, arg);
+	stats_walk_transport(st, fn, arg);
 	stats_walk_types(st, fn, arg);
 	stats_walk_classes(st, fn, arg);
 	stats_walk_opcodes(st, fn, arg);

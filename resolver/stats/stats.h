@@ -119,6 +119,14 @@ struct stats {
 	uint64_t upstream_tls_resumed;    /**< ...of them resumed */
 	uint64_t upstream_tls_failures;   /**< TLS connections that failed
 	                                       (connect, handshake, checks) */
+	uint64_t upstream_plain; /**< queries sent in plain DNS (UDP or TCP,
+	                              neither boxed nor TLS) */
+	uint64_t upstream_authtls_probes; /**< RFC 9539 probes started */
+	uint64_t upstream_authtls_works;  /**< ...that found TLS working */
+	uint64_t upstream_authtls_failed; /**< servers whose probe or TLS
+	                                       connection failed */
+	uint64_t upstream_authtls_plain;  /**< TLS queries to authoritative
+	                                       servers asked again in plain */
 	uint64_t upstream_replies; /**< valid replies fed to the iterator */
 	uint64_t upstream_timeouts;
 	uint64_t upstream_hedges; /**< early deadlines (the next server

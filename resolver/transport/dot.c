@@ -82,6 +82,7 @@ struct dot {
 	uint64_t serial; /**< connections made so far */
 	struct dot_fwd *fwd[DOT_FWD_MAX];
 	size_t nfwd;
+	bool unauth; /**< dot_new_unauth: authoritative servers */
 };
 
 /* The pin of a forwarder (for fwdstate), or NULL. */
@@ -119,6 +120,16 @@ int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
 	d->st = st;
 	*out = d;
 	return DOT_OK;
+}
+
+int dot_new_unauth(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
+                   struct stats *st)
+{
+	int rc = dot_new(out, loop, cfg, st);
+
+	if (rc == DOT_OK)
+		(*out)->unauth = true;
+	return rc;
 }
 
 static void fwd_timer_closed(uv_handle_t *h)
@@ -263,6 +274,10 @@ static void fwd_failed(struct dot_fwd *f, const char *why)
 	f->retry_at = clock_ms() + f->backoff_ms;
 	snprintf(f->why, sizeof f->why, "%s", why);
 	uv_timer_stop(&f->timer);
+	if (f->d->unauth) { /* opportunistic: the owner counts and logs */
+		fwd_fail_queries(f, false);
+		return;
+	}
 	f->d->st->upstream_tls_failures++;
 	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
 	              fwd_pin(f), FWDSTATE_FAILED, why);
@@ -528,6 +543,11 @@ static int fwd_connect(struct dot_fwd *f)
 		              &f->resume };
 	char why[TLS_WHY_BYTES + CFG_MAX_PATH];
 
+	if (d->ctx == NULL && d->unauth &&
+	    tls_ctx_client_unauth(&d->ctx) != TLS_OK) {
+		fwd_failed(f, "no TLS context");
+		return DOT_EFAILING;
+	}
 	if (d->ctx == NULL &&
 	    tls_ctx_client(&d->ctx, d->cfg->tls_cert_bundle) != TLS_OK) {
 		snprintf(why, sizeof why, "CA bundle %s could not be loaded",
@@ -611,6 +631,34 @@ static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
 	return NULL;
 }
 
+/* Every slot taken (authoritative servers): the first server without a
+ * query, its connection closed if it was idle, serves sa from now on;
+ * or none (NULL). */
+static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
+                                 size_t len)
+{
+	struct dot_fwd *f;
+	size_t i;
+
+	for (i = 0; i < d->nfwd; i++) {
+		f = d->fwd[i];
+		if (f->nq != 0 || (f->conn != NULL && f->state != DOT_UP))
+			continue;
+		tls_conn_close(f->conn);
+		f->conn = NULL;
+		uv_timer_stop(&f->timer);
+		tls_resume_free(&f->resume);
+		memset(&f->sa, 0, sizeof f->sa);
+		memcpy(&f->sa, sa, len);
+		f->salen = (socklen_t)len;
+		f->state = DOT_IDLE;
+		f->backoff_ms = 0;
+		f->rlen = 0;
+		return f;
+	}
+	return NULL;
+}
+
 static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
                                const struct cfg_tls *auth)
 {
@@ -618,6 +666,8 @@ static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
 	size_t len = sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 	                                         sizeof(struct sockaddr_in);
 
+	if (f == NULL && d->nfwd >= DOT_FWD_MAX && d->unauth)
+		return fwd_reuse(d, sa, len);
 	if (f != NULL || d->nfwd >= DOT_FWD_MAX)
 		return f;
 	if ((f = calloc(1, sizeof *f)) == NULL)

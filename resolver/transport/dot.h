@@ -90,6 +90,19 @@ const char *dot_strerror(int status);
 int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
             struct stats *st) MUST_CHECK;
 
+/**
+ * A worker's opportunistic connections to authoritative servers (RFC
+ * 9539; the owner keeps each server's state, infra/authtls.h): as
+ * dot_new, but through tls_ctx_client_unauth (nothing authenticated,
+ * dot_send's auth only tells connections apart: pass one all zero), a
+ * failure is neither logged nor counted here nor shown by list_forwards
+ * (the owner does), and when all DOT_FWD_MAX slots are taken the slot of
+ * a server with no connection and no query is reused.
+ * @return DOT_OK, DOT_EINVAL or DOT_ENOMEM.
+ */
+int dot_new_unauth(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
+                   struct stats *st) MUST_CHECK;
+
 /** Close every connection (no callback comes); the loop must run on
  *  until the handles are closed. NULL is allowed. */
 void dot_free(struct dot *d);

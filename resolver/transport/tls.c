@@ -23,6 +23,7 @@ static const unsigned char tls_alpn_dot[] = { 3, 'd', 'o', 't' };
 struct tls_ctx {
 	SSL_CTX *ssl;
 	bool server;
+	bool unauth; /**< opportunistic client: nothing checked */
 };
 
 struct tls_conn {
@@ -36,6 +37,7 @@ struct tls_conn {
 	uint8_t pin[TLS_PIN_BYTES];
 	bool has_pin;
 	void **resume;
+	bool unauth;      /**< the context's: no name, no chain check */
 	bool handle_open; /**< uv_tcp_init done */
 	bool ready;       /**< handshake and checks passed */
 	bool dead;        /**< the error callback came */
@@ -123,6 +125,23 @@ static int tls_ctx_new(struct tls_ctx **out, bool server)
 	return TLS_OK;
 }
 
+/* What every client context has: session tickets kept by the caller,
+ * ALPN "dot". Frees x on failure. */
+static int tls_ctx_client_end(struct tls_ctx *x, struct tls_ctx **out)
+{
+	SSL_CTX_set_session_cache_mode(
+		x->ssl,
+		SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
+	SSL_CTX_sess_set_new_cb(x->ssl, tls_new_session);
+	if (SSL_CTX_set_alpn_protos(x->ssl, tls_alpn_dot,
+	                            sizeof tls_alpn_dot) != 0) {
+		tls_ctx_free(x);
+		return TLS_ENOMEM;
+	}
+	*out = x;
+	return TLS_OK;
+}
+
 int tls_ctx_client(struct tls_ctx **out, const char *bundle)
 {
 	struct tls_ctx *x;
@@ -138,17 +157,21 @@ int tls_ctx_client(struct tls_ctx **out, const char *bundle)
 		return TLS_EBUNDLE;
 	}
 	SSL_CTX_set_verify(x->ssl, SSL_VERIFY_PEER, NULL);
-	SSL_CTX_set_session_cache_mode(
-		x->ssl,
-		SSL_SESS_CACHE_CLIENT | SSL_SESS_CACHE_NO_INTERNAL_STORE);
-	SSL_CTX_sess_set_new_cb(x->ssl, tls_new_session);
-	if (SSL_CTX_set_alpn_protos(x->ssl, tls_alpn_dot,
-	                            sizeof tls_alpn_dot) != 0) {
-		tls_ctx_free(x);
-		return TLS_ENOMEM;
-	}
-	*out = x;
-	return TLS_OK;
+	return tls_ctx_client_end(x, out);
+}
+
+int tls_ctx_client_unauth(struct tls_ctx **out)
+{
+	struct tls_ctx *x;
+	int rc;
+
+	if (out == NULL)
+		return TLS_EINVAL;
+	if ((rc = tls_ctx_new(&x, false)) != TLS_OK)
+		return rc;
+	x->unauth = true;
+	SSL_CTX_set_verify(x->ssl, SSL_VERIFY_NONE, NULL);
+	return tls_ctx_client_end(x, out);
 }
 
 int tls_ctx_server(struct tls_ctx **out, const char *chain, const char *key)
@@ -213,6 +236,7 @@ int tls_conn_new(struct tls_conn **out, struct tls_ctx *ctx, uv_loop_t *loop,
 	SSL_set_bio(c->ssl, c->rbio, c->wbio); /* the SSL owns them */
 	SSL_set_app_data(c->ssl, c);
 	c->handle_open = true;
+	c->unauth = ctx->unauth;
 	c->tcp.data = c;
 	c->cbs = *cbs;
 	c->arg = arg;
@@ -417,14 +441,24 @@ static void tls_connected(uv_connect_t *req, int status)
 	tls_handshake(c);
 }
 
-/* The name, SNI and pin of the server; the session to resume. */
+/* The name to check and send as SNI. */
+static int tls_client_name(struct tls_conn *c, const char *name)
+{
+	SSL_set_hostflags(c->ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+	if (SSL_set1_host(c->ssl, name) != 1 ||
+	    SSL_set_tlsext_host_name(c->ssl, name) != 1)
+		return TLS_EINVAL;
+	return TLS_OK;
+}
+
+/* The name, SNI and pin of the server (an opportunistic client: none);
+ * the session to resume. */
 static int tls_client_setup(struct tls_conn *c, const struct tls_auth *auth)
 {
-	if (auth == NULL || auth->name == NULL || auth->name[0] == '\0')
+	if (auth == NULL ||
+	    (!c->unauth && (auth->name == NULL || auth->name[0] == '\0')))
 		return TLS_EINVAL;
-	SSL_set_hostflags(c->ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-	if (SSL_set1_host(c->ssl, auth->name) != 1 ||
-	    SSL_set_tlsext_host_name(c->ssl, auth->name) != 1)
+	if (!c->unauth && tls_client_name(c, auth->name) != TLS_OK)
 		return TLS_EINVAL;
 	if (auth->pin != NULL) {
 		memcpy(c->pin, auth->pin, TLS_PIN_BYTES);

@@ -89,6 +89,17 @@ const char *tls_strerror(int status);
 int tls_ctx_client(struct tls_ctx **out, const char *bundle) MUST_CHECK;
 
 /**
+ * An opportunistic client context (RFC 9539 s3, DNS over TLS to
+ * authoritative servers that were not asked to authenticate): the same
+ * TLS 1.2 at least, ALPN "dot" and session resumption, but neither chain
+ * nor name is checked and no SNI is sent (tls_auth's name may be NULL
+ * or ""; a pin, when given, is still checked). It keeps a passive
+ * observer out, not an active attacker.
+ * @return TLS_OK, TLS_EINVAL or TLS_ENOMEM.
+ */
+int tls_ctx_client_unauth(struct tls_ctx **out) MUST_CHECK;
+
+/**
  * A server context with a certificate chain and key (PEM files).
  * @return TLS_OK, TLS_ENOMEM or TLS_ECERT.
  */

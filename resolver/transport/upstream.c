@@ -41,7 +41,9 @@ int upstream_new(struct upstream **out, uv_loop_t *loop, const struct cfg *cfg,
 	u->curve = curve;
 	u->st = st;
 	u->max_sockets = max_sockets ? max_sockets : UPSTREAM_SOCKETS_DEFAULT;
-	if (dot_new(&u->dot, loop, cfg, st) != DOT_OK) {
+	if (dot_new(&u->dot, loop, cfg, st) != DOT_OK ||
+	    upstream_authtls_new(u) != UPSTREAM_OK) {
+		dot_free(u->dot);
 		free(u);
 		return UPSTREAM_ENOMEM;
 	}
@@ -56,6 +58,7 @@ void upstream_free(struct upstream *u)
 		return;
 	while (u->head != NULL)
 		upstream_cancel(u->head);
+	upstream_authtls_free(u);
 	dot_free(u->dot);
 	sodium_memzero(u->inner, sizeof u->inner);
 	sodium_memzero(u->plain, sizeof u->plain);
@@ -276,7 +279,9 @@ static void att_sent(struct upstream_att *a)
 		st->upstream_tcp++;
 	else
 		st->upstream_udp++;
-	if (a->s.mode != EXCHANGE_PLAIN) {
+	if (a->s.mode == EXCHANGE_PLAIN)
+		st->upstream_plain++;
+	else {
 		st->curve_queries++;
 		if (a->s.mode == EXCHANGE_TXT)
 			st->curve_txt++;
@@ -626,6 +631,7 @@ static void q_timer_cb(uv_timer_t *tm)
 	}
 	if (!q->reported_timeout) {
 		q->reported_timeout = true;
+		upstream_authtls_timeout(q);
 		q->u->st->upstream_timeouts++;
 		q_report(q, ITER_REPLY_TIMEOUT, NULL, NULL);
 	}
@@ -654,18 +660,24 @@ static int att_send(struct upstream_query *q, enum exchange_mode mode)
 static void tls_reply_cb(void *arg, int status, uint8_t *msg, size_t len)
 {
 	struct upstream_att *a = arg;
+	struct upstream_query *q = a->q;
 
-	if (a->closing || a->q->cancelled || a->q->finished)
+	if (a->closing || q->cancelled || q->finished)
 		return;
-	if (status == DOT_OK)
+	if (a->opp) /* an authoritative server (RFC 9539): its state */
+		upstream_authtls_note(q, status == DOT_OK);
+	if (status == DOT_OK) {
 		att_packet(a, msg, len);
-	else
+		return;
+	}
+	/* a forwarder: never plain DNS; an authoritative server: plain */
+	att_close(a);
+	if (!a->opp || att_send(q, EXCHANGE_PLAIN) != UPSTREAM_OK)
 		att_error(a, UV_ECONNREFUSED);
 }
 
-/* Build the query and put it on the forwarder's connection; a new ID
- * when its ID is open there already. Never plain DNS instead. */
-static int att_tls_start(struct upstream_query *q, const struct cfg_tls *auth)
+int upstream_att_tls(struct upstream_query *q, struct dot *d,
+                     const struct sockaddr *sa, const struct cfg_tls *auth)
 {
 	struct upstream *u = q->u;
 	struct exchange_sent s;
@@ -680,8 +692,9 @@ static int att_tls_start(struct upstream_query *q, const struct cfg_tls *auth)
 		if ((a = att_new(q, &s, u->sbuf, true)) == NULL)
 			return UPSTREAM_ELIMIT;
 		a->tls = true;
-		rc = dot_send(u->dot, (const struct sockaddr *)&q->t.addr,
-		              auth, a->pkt, s.pktlen, tls_reply_cb, a, &a->dq);
+		a->opp = auth->name[0] == '\0';
+		rc = dot_send(d, sa, auth, a->pkt, s.pktlen, tls_reply_cb, a,
+		              &a->dq);
 		if (rc != DOT_OK || uv_timer_init(u->loop, &a->h.timer) != 0) {
 			dot_cancel(rc == DOT_OK ? a->dq : NULL);
 			free(a);
@@ -761,7 +774,10 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 	                   t->zonelen);
 	if (auth != NULL) {
 		q->first = EXCHANGE_PLAIN; /* and no other format after */
-		rc = att_tls_start(q, auth);
+		rc = upstream_att_tls(q, u->dot,
+		                      (const struct sockaddr *)&t->addr, auth);
+	} else if (upstream_authtls_try(q) == UPSTREAM_OK) {
+		rc = UPSTREAM_OK; /* over TLS (RFC 9539) */
 	} else if (t->tcp)
 		return q_send_tcp(q, out);
 	else

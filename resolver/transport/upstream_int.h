@@ -45,6 +45,10 @@ struct upstream_fmt {
 
 struct upstream_query;
 struct dot_query;
+struct dot;
+struct cfg_tls;
+struct authtls;
+struct upstream_probe;
 
 /** One packet on its own socket. */
 struct upstream_att {
@@ -55,6 +59,8 @@ struct upstream_att {
 	                           tcp is set too): h.timer is a stand-in
 	                           handle, so closing stays asynchronous */
 	struct dot_query *dq; /**< tls: the query on the connection */
+	bool opp;             /**< tls to an authoritative server (RFC
+	                           9539): asked in plain if it fails */
 	bool open;            /**< the handle is open */
 	bool closing;         /**< uv_close was called */
 	union {
@@ -107,7 +113,11 @@ struct upstream {
 	const struct cfg *cfg;
 	struct curve_client *curve;
 	struct stats *st;
-	struct dot *dot; /**< TLS connections to forwarders */
+	struct dot *dot;  /**< TLS connections to forwarders */
+	struct dot *adot; /**< opportunistic TLS to authoritative servers */
+	struct authtls *authtls;       /**< their RFC 9539 state */
+	struct upstream_probe *probes; /**< probes out (upstream_authtls.c) */
+	size_t nprobes;
 	size_t max_sockets;
 	size_t sockets;    /**< attempts open now */
 	size_t pending;    /**< queries not cancelled */
@@ -172,6 +182,43 @@ enum exchange_mode upstream_fmt_first(struct upstream *u,
 /** Remember the format a DNSCurve server answered in. */
 void upstream_fmt_set(struct upstream *u, const struct iter_target *t,
                       enum exchange_mode mode);
+
+/**
+ * Put a query on a TLS connection of d (u->dot: a forwarder, auth its
+ * AUTH-NAME; u->adot: an authoritative server on port 853, auth all zero,
+ * asked in plain if the connection fails); a new ID when its ID is open
+ * there already.
+ * @return UPSTREAM_OK, UPSTREAM_EBUILD, UPSTREAM_ELIMIT or
+ *   UPSTREAM_ESOCKET (nothing sent).
+ */
+int upstream_att_tls(struct upstream_query *q, struct dot *d,
+                     const struct sockaddr *sa, const struct cfg_tls *auth)
+	MUST_CHECK;
+
+/* ---- opportunistic TLS to authoritative servers (upstream_authtls.c) ---- */
+
+/** Set up u->adot and u->authtls (auth-tls). @return UPSTREAM_OK or
+ *  UPSTREAM_ENOMEM. */
+int upstream_authtls_new(struct upstream *u) MUST_CHECK;
+
+/** End every probe, free u->adot and u->authtls. */
+void upstream_authtls_free(struct upstream *u);
+
+/**
+ * A new query's turn (RFC 9539): over TLS when its server is known to
+ * take it; else, for an unknown server, a probe is started beside it.
+ * @return UPSTREAM_OK when the query went on a TLS connection; anything
+ *   else: send it as before (plain or DNSCurve).
+ */
+int upstream_authtls_try(struct upstream_query *q);
+
+/** An opportunistic TLS query of q was answered (ok) or its connection
+ *  failed: the server's state. */
+void upstream_authtls_note(struct upstream_query *q, bool ok);
+
+/** q timed out (not a hedge): if it was asked over opportunistic TLS,
+ *  the server has failed (RFC 9539: a timeout is a failure). */
+void upstream_authtls_timeout(struct upstream_query *q);
 
 /** Name of a mode for logs ("plain", "streamlined", "txt"). */
 const char *upstream_mode_name(enum exchange_mode mode);

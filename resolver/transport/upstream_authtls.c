@@ -1,0 +1,257 @@
+/*
+ * resolver/transport/upstream_authtls.c - opportunistic DNS over TLS to
+ * authoritative servers (RFC 9539, auth-tls: opportunistic): which
+ * queries go over TLS, the probes, and the state they leave in the
+ * worker's table (infra/authtls.h).
+ *
+ * A server named with a DNSCurve key is never probed nor asked over TLS;
+ * a forwarder (RD=1) is a forward zone's business (dot_auth_of). For any
+ * other server: while its state is unknown the query goes as before and
+ * a probe starts beside it, a TLS connection to port 853 (the worker's
+ * unauthenticated connections, dot_new_unauth) carrying the same
+ * question with an ID of its own, whose answer only tells that TLS works
+ * (the client waits on the plain query, never on the probe); once it
+ * works every query to the server goes over that connection (pipelined,
+ * reused, closed when idle); a connection that fails sends its queries
+ * in plain and the server is asked in plain until the damping interval
+ * is over. At most UPSTREAM_PROBES_MAX probes are out at once per worker
+ * (beyond, a server stays unknown and is probed later).
+ */
+#include "upstream_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "base/netaddr.h"
+#include "conf/cfg.h"
+#include "dot.h"
+#include "infra/authtls.h"
+#include "stats/stats.h"
+
+/** Probes out at once per worker. */
+#define UPSTREAM_PROBES_MAX 64
+
+/** One probe: a query on the server's TLS connection and its deadline. */
+struct upstream_probe {
+	struct upstream *u;
+	struct upstream_probe *prev, *next;
+	struct sockaddr_storage sa; /**< the server, port 853 */
+	struct dot_query *dq;
+	uv_timer_t timer; /**< AUTHTLS_PROBE_TIMEOUT_MS */
+};
+
+/** The authentication of every opportunistic connection: none. */
+static const struct cfg_tls authtls_none;
+
+int upstream_authtls_new(struct upstream *u)
+{
+	if (dot_new_unauth(&u->adot, u->loop, u->cfg, u->st) != DOT_OK)
+		return UPSTREAM_ENOMEM;
+	if (authtls_new(0, &u->authtls) != AUTHTLS_OK) {
+		dot_free(u->adot);
+		u->adot = NULL;
+		return UPSTREAM_ENOMEM;
+	}
+	return UPSTREAM_OK;
+}
+
+static void probe_closed(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+/* Unlink a probe, cancel its query and close its timer (freed then). */
+static void probe_end(struct upstream_probe *p)
+{
+	struct upstream *u = p->u;
+
+	if (p->prev != NULL)
+		p->prev->next = p->next;
+	else
+		u->probes = p->next;
+	if (p->next != NULL)
+		p->next->prev = p->prev;
+	u->nprobes--;
+	dot_cancel(p->dq);
+	p->dq = NULL;
+	uv_close((uv_handle_t *)&p->timer, probe_closed);
+}
+
+void upstream_authtls_free(struct upstream *u)
+{
+	while (u->probes != NULL)
+		probe_end(u->probes);
+	dot_free(u->adot);
+	u->adot = NULL;
+	authtls_free(u->authtls);
+	u->authtls = NULL;
+}
+
+/* The outcome of a probe: the state, a counter, a debug line. */
+static void probe_result(struct upstream_probe *p, bool ok, const char *why)
+{
+	struct upstream *u = p->u;
+	char addr[NETADDR_TEXT_MAX];
+
+	if (ok) {
+		authtls_ok(u->authtls, (const struct sockaddr *)&p->sa,
+		           clock_ms());
+		u->st->upstream_authtls_works++;
+	} else {
+		authtls_fail(u->authtls, (const struct sockaddr *)&p->sa,
+		             clock_ms());
+		u->st->upstream_authtls_failed++;
+	}
+	netaddr_text((const struct sockaddr *)&p->sa, addr, sizeof addr);
+	log_debug("authtls_probe", "server=%s result=%s why=%s", addr,
+	          ok ? "tls" : "failed", why);
+	probe_end(p);
+}
+
+static void probe_reply(void *arg, int status, uint8_t *msg, size_t len)
+{
+	(void)msg;
+	(void)len;
+	probe_result(arg, status == DOT_OK,
+	             status == DOT_OK ? "answered" : "connection failed");
+}
+
+static void probe_timeout(uv_timer_t *t)
+{
+	probe_result(t->data, false, "timed out");
+}
+
+/* A probe for q's server beside q: the same question on a connection to
+ * its port 853. When the connection cannot start the server has failed;
+ * when there is no room for it (connections, memory) it stays unknown. */
+static void probe_start(struct upstream_query *q, const struct sockaddr *sa)
+{
+	struct upstream *u = q->u;
+	struct upstream_probe *p;
+	struct exchange_sent s;
+	int rc = DOT_ENOMEM;
+
+	if ((p = calloc(1, sizeof *p)) == NULL ||
+	    uv_timer_init(u->loop, &p->timer) != 0) {
+		free(p);
+		authtls_forget(u->authtls, sa); /* probed another time */
+		return;
+	}
+	p->u = u;
+	p->timer.data = p;
+	memcpy(&p->sa, sa, sizeof p->sa);
+	p->next = u->probes;
+	if (u->probes != NULL)
+		u->probes->prev = p;
+	u->probes = p;
+	u->nprobes++;
+	u->st->upstream_authtls_probes++;
+	if (upstream_pkt_build(u, &q->t, EXCHANGE_PLAIN, false, &s) ==
+	    UPSTREAM_OK)
+		rc = dot_send(u->adot, sa, &authtls_none, u->sbuf, s.pktlen,
+		              probe_reply, p, &p->dq);
+	if (rc == DOT_EFAILING) {
+		probe_result(p, false, "could not connect");
+		return;
+	}
+	if (rc != DOT_OK) { /* no room here: nothing learned */
+		authtls_forget(u->authtls, sa);
+		probe_end(p);
+		return;
+	}
+	uv_timer_start(&p->timer, probe_timeout, AUTHTLS_PROBE_TIMEOUT_MS, 0);
+}
+
+/* A server's TLS connection failed: counted once, logged (debug). */
+static void authtls_failed(struct upstream *u, const struct sockaddr *sa,
+                           uint64_t now)
+{
+	char addr[NETADDR_TEXT_MAX];
+
+	if (authtls_state_of(u->authtls, sa, now, NULL) == AUTHTLS_FAILED)
+		return;
+	authtls_fail(u->authtls, sa, now);
+	u->st->upstream_authtls_failed++;
+	netaddr_text(sa, addr, sizeof addr);
+	log_debug("authtls_down", "server=%s note=%s", addr,
+	          "TLS failed or timed out: plain until the damping ends");
+}
+
+/* May q's server be asked over opportunistic TLS at all? */
+static bool authtls_candidate(const struct upstream_query *q)
+{
+	const struct upstream *u = q->u;
+
+	return u->cfg->auth_tls == CFG_AUTH_TLS_OPPORTUNISTIC &&
+	       u->adot != NULL && !q->t.rd &&
+	       (q->t.addr.ss_family == AF_INET ||
+	        q->t.addr.ss_family == AF_INET6);
+}
+
+int upstream_authtls_try(struct upstream_query *q)
+{
+	struct upstream *u = q->u;
+	struct sockaddr_storage sa = q->t.addr;
+	const struct sockaddr *s = (const struct sockaddr *)&sa;
+	uint64_t now = clock_ms();
+
+	if (!authtls_candidate(q))
+		return UPSTREAM_EINVAL;
+	if (q->t.curve) { /* DNSCurve: never probed, never over TLS */
+		authtls_curve(u->authtls, s, now);
+		return UPSTREAM_EINVAL;
+	}
+	netaddr_set_port((struct sockaddr *)&sa, AUTHTLS_PORT);
+	if (u->nprobes >= UPSTREAM_PROBES_MAX &&
+	    authtls_state_of(u->authtls, s, now, NULL) == AUTHTLS_UNKNOWN)
+		return UPSTREAM_ELIMIT; /* probed later */
+	switch (authtls_use(u->authtls, s, now)) {
+	case AUTHTLS_USE_PROBE: probe_start(q, s); return UPSTREAM_EINVAL;
+	case AUTHTLS_USE_TLS: break;
+	default: return UPSTREAM_EINVAL;
+	}
+	/* not started (in back-off, full): plain this time; a failure of
+	 * the server came by DOT_EFAIL */
+	if (upstream_att_tls(q, u->adot, s, &authtls_none) != UPSTREAM_OK)
+		return UPSTREAM_ESOCKET;
+	/* a TLS connection may have to be made first: the time of a TCP
+	 * query, not of a datagram (and no hedge, which would ask another
+	 * server in plain, before a handshake could be over) */
+	q->t.hedge_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
+	if (q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR >
+	    UPSTREAM_TCP_TIMEOUT_MIN_MS)
+		q->t.timeout_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
+	else
+		q->t.timeout_ms = UPSTREAM_TCP_TIMEOUT_MIN_MS;
+	return UPSTREAM_OK;
+}
+
+void upstream_authtls_note(struct upstream_query *q, bool ok)
+{
+	struct upstream *u = q->u;
+	struct sockaddr_storage sa = q->t.addr;
+
+	if (ok) {
+		authtls_ok(u->authtls, (const struct sockaddr *)&sa,
+		           clock_ms());
+		return;
+	}
+	authtls_failed(u, (const struct sockaddr *)&sa, clock_ms());
+	u->st->upstream_authtls_plain++;
+}
+
+void upstream_authtls_timeout(struct upstream_query *q)
+{
+	size_t i;
+
+	for (i = 0; i < q->natt; i++) {
+		if (q->att[i] != NULL && q->att[i]->opp) {
+			authtls_failed(q->u,
+			               (const struct sockaddr *)&q->t.addr,
+			               clock_ms());
+			return;
+		}
+	}
+}

@@ -1,0 +1,415 @@
+#!/bin/sh
+# tests/e2e/authtls_lab.sh: opportunistic DNS over TLS to authoritative
+# servers (RFC 9539, auth-tls: opportunistic, the default) against real
+# NSD 4.6 servers answering DoT on port 853 with a self-signed
+# certificate this test makes with openssl (nothing is authenticated).
+#
+# Run by "make check" (cwd = top build dir, $srcdir = top source dir).
+# Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
+# or nsd/curvedns/openssl/dig/python3 missing).
+#
+# A root of its own (127.53.124.1, NSD with TLS) delegates:
+#   tlsok.   -> 127.53.124.2  NSD, plain DNS on 53 and DoT on 853
+#   notls.   -> 127.53.124.3  NSD, plain DNS only (853 refused)
+#   stall.   -> 127.53.124.4  NSD, plain DNS; on 853 a listener that
+#                             accepts and never answers (stall.py)
+#   mute.    -> 127.53.124.5  NSD, plain DNS; on 853 a DoT server that
+#                             answers the first query of a connection
+#                             (the probe) and no other (mute.py)
+#   curve.   -> the main lab's CurveDNS chain (uz5 NS names: curve. at
+#               127.53.2.1, secure.curve. at 127.53.2.3), whose 853 is
+#               watched by the same listener
+# Every zone answers any name (a wildcard A record).
+# Checks:
+# - cold: www.tlsok. answered at once; the root and tlsok. servers are
+#   probed beside the plain queries (upstream.authtls.works moves);
+# - after the probe: 20 names under tlsok. answered, every query to its
+#   server over TLS (20 upstream_send lines transport=tls, 0 in plain),
+#   upstream.transport.plain does not move, one TLS connection;
+# - notls.: answered in plain, no client delay (each dig < 1 s), the
+#   refused probe counted (upstream.authtls.failed) and not repeated;
+# - stall.: answered in plain at once while its probe hangs; the probe
+#   connection was made once for 6 questions; after 4 s it failed;
+# - mute.: the probe works, the next query over TLS is never answered:
+#   the client is answered in plain after its timeout (about 1 s), the
+#   server counted failed, the next question goes plain at once;
+# - curve.: www.secure.curve. answered over DNSCurve, and neither
+#   CurveDNS address got one connection on 853 (never probed);
+# - a connection that fails: the tlsok. NSD restarted without TLS; the
+#   next question is answered (its TLS query asked again in plain,
+#   upstream.authtls.plain_retry), the ones after go plain;
+# - auth-tls: no: no probe, no TLS query, all plain.
+# The share of plain upstream queries before and after the probe is
+# printed (and that after is 0 for tlsok.).
+# AUTHTLS_BENCH=N (not in make check) then resolves N cold names under
+# tlsok. with dnsperf (100 in flight), auth-tls: no and then
+# opportunistic, and prints the wall and CPU time and connections made.
+
+set -u
+srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+# shellcheck source=tests/e2e/e2e_lib.sh
+. "$srcdir/tests/e2e/e2e_lib.sh"
+
+e2e_init authtls_lab openssl python3 nsd ss
+
+expect() {
+  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
+}
+# atleast NAME GOT MIN
+atleast() {
+  if [ "$2" -ge "$3" ] 2>/dev/null; then ok "$1"; else
+    bad "$1" "got '$2', want at least $3"; fi
+}
+
+ROOT=127.53.124.1
+TLSOK=127.53.124.2
+NOTLS=127.53.124.3
+STALL=127.53.124.4
+MUTE=127.53.124.5
+
+# ---- a self-signed certificate (opportunistic TLS checks nothing) ----
+P=$WORK/pki
+mkdir -p "$P"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+  -keyout "$P/ns.key" -out "$P/ns.pem" -subj "/CN=ns.authtls.lab" \
+  -days 2 >"$WORK/openssl.log" 2>&1 ||
+  { bad "pki" "openssl failed" "$WORK/openssl.log"; exit 1; }
+
+# ---- zones ----
+zone() { # NAME FILE NS-NAME NS-IP [EXTRA...]
+  zn=$1 zf=$2 nsn=$3 nsip=$4
+  shift 4
+  case $zn in .) sub= ;; *) sub=$zn ;; esac
+  {
+    echo "\$TTL 3600"
+    echo "$zn SOA $nsn hostmaster.$nsn 1 1800 900 604800 300"
+    echo "$zn NS $nsn"
+    echo "$nsn A $nsip"
+    [ -n "$sub" ] && echo "*.$sub A 192.0.2.124"
+    for l in "$@"; do echo "$l"; done
+  } >"$WORK/$zf"
+}
+zone . root.zone a.root.servers. "$ROOT" \
+  "tlsok. NS ns1.tlsok." "ns1.tlsok. A $TLSOK" \
+  "notls. NS ns1.notls." "ns1.notls. A $NOTLS" \
+  "stall. NS ns1.stall." "ns1.stall. A $STALL" \
+  "mute. NS ns1.mute." "ns1.mute. A $MUTE" \
+  "curve. NS $LAB_CURVETLD_KEY.ns1.curve." \
+  "$LAB_CURVETLD_KEY.ns1.curve. A $LAB_CURVETLD_IP"
+zone tlsok. tlsok.zone ns1.tlsok. "$TLSOK"
+zone notls. notls.zone ns1.notls. "$NOTLS"
+zone stall. stall.zone ns1.stall. "$STALL"
+zone mute. mute.zone ns1.mute. "$MUTE"
+
+# nsd_start NAME IP ZONE FILE TLS(yes|no)
+nsd_start() {
+  {
+    printf 'server:\n\tip-address: %s\n' "$2"
+    [ "$5" = yes ] && printf '\tip-address: %s@853\n\ttls-port: 853\n\ttls-service-key: "%s"\n\ttls-service-pem: "%s"\n' \
+      "$2" "$P/ns.key" "$P/ns.pem"
+    printf '\tport: 53\n\tdo-ip6: no\n\treuseport: no\n\tserver-count: 1\n'
+    printf '\tusername: ""\n\tchroot: ""\n\tzonesdir: "%s"\n\tdatabase: ""\n' \
+      "$WORK"
+    printf '\tzonelistfile: "%s/nsd-%s.list"\n\txfrdfile: "%s/nsd-%s.xfrd"\n' \
+      "$WORK" "$1" "$WORK" "$1"
+    printf '\txfrdir: "%s"\n\tcookie-secret-file: "%s/nsd-%s.cookie"\n' \
+      "$WORK" "$WORK" "$1"
+    printf '\tpidfile: ""\n\tlogfile: "%s/nsd-%s.log"\n\tverbosity: 1\n' \
+      "$WORK" "$1"
+    printf '\trrl-ratelimit: 0\n\trrl-whitelist-ratelimit: 0\n'
+    printf 'remote-control:\n\tcontrol-enable: no\n'
+    printf 'zone:\n\tname: "%s"\n\tzonefile: "%s"\n' "$3" "$4"
+  } >"$WORK/nsd-$1.conf"
+  nsd-checkconf "$WORK/nsd-$1.conf" >"$WORK/nsd-$1.check" 2>&1 ||
+    { bad "nsd $1 config" "nsd-checkconf failed" "$WORK/nsd-$1.check"
+      exit 1; }
+  bg_start "nsd-$1" nsd -d -c "$WORK/nsd-$1.conf"
+  nsd_pid=$bg_pid
+  n=0
+  until dig +time=1 +tries=1 +norec "@$2" "$3" SOA 2>/dev/null |
+    grep -q 'status: NOERROR'; do
+    n=$((n + 1))
+    [ $n -lt 50 ] || { bad "nsd $1 start" "no answer on $2" \
+      "$WORK/nsd-$1.out"; exit 1; }
+    sleep 0.1
+  done
+}
+nsd_start root "$ROOT" . root.zone yes
+nsd_start tlsok "$TLSOK" tlsok. tlsok.zone yes
+TLSOK_PID=$nsd_pid
+nsd_start notls "$NOTLS" notls. notls.zone no
+nsd_start stall "$STALL" stall. stall.zone no
+nsd_start mute "$MUTE" mute. mute.zone no
+expect "lab: the tlsok. NSD answers DNS over TLS on 853" \
+  "$(dig +tls +time=2 +tries=1 +short "@$TLSOK" www.tlsok. A 2>&1)" \
+  192.0.2.124
+
+# ---- listeners on 853 that accept and never answer, counting ----
+cat >"$WORK/stall.py" <<'PY'
+import socket, sys, threading, time
+ip, count = sys.argv[1], sys.argv[2]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((ip, 853))
+s.listen(64)
+held, n = [], 0
+open(count, "w").write("0\n")
+while True:
+    c, _ = s.accept()
+    held.append(c)  # never read, never answered, never closed
+    n += 1
+    open(count, "w").write("%d\n" % n)
+PY
+for ip in "$STALL" "$LAB_CURVETLD_IP" "$LAB_SECURE_IP"; do
+  bg_start "stall-$ip" python3 "$WORK/stall.py" "$ip" "$WORK/accepts-$ip"
+done
+# a DoT server that answers the first query of a connection (the probe:
+# the question sent back as a REFUSED reply) and never another
+cat >"$WORK/mute.py" <<'PY'
+import socket, ssl, sys, threading
+ip, cert, key = sys.argv[1], sys.argv[2], sys.argv[3]
+ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+ctx.load_cert_chain(cert, key)
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind((ip, 853))
+s.listen(16)
+held = []
+def serve(c):
+    try:
+        t = ctx.wrap_socket(c, server_side=True)
+        held.append(t)
+        n = int.from_bytes(t.recv(2), "big")
+        q = b""
+        while len(q) < n:
+            q += t.recv(n - len(q))
+        r = q[:2] + bytes([q[2] | 0x80, (q[3] & 0xf0) | 5]) + q[4:]
+        t.sendall(len(r).to_bytes(2, "big") + r)
+        while t.recv(4096):
+            pass  # read and never answer
+    except (OSError, ssl.SSLError):
+        pass
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()
+PY
+bg_start mute python3 "$WORK/mute.py" "$MUTE" "$P/ns.pem" "$P/ns.key"
+n=0
+while [ $n -lt 50 ] && { ! ss -Hltn 2>/dev/null | grep -q "$STALL:853" ||
+  ! ss -Hltn 2>/dev/null | grep -q "$MUTE:853"; }; do
+  sleep 0.1; n=$((n + 1)); done
+accepts() { cat "$WORK/accepts-$1" 2>/dev/null || echo none; }
+
+LAB_ROOT_HINTS=$WORK/root.hints
+printf '. 3600000 NS a.root.servers.\na.root.servers. 3600000 A %s\n' \
+  "$ROOT" >"$LAB_ROOT_HINTS"
+CTL=${CURVECACHE_CONTROL:-./curvecache-control}
+e2e_built CTL
+cc_start "control-socket: $WORK/ctl.sock" || exit 1
+
+# timed NAME: a dig through curvecache; its status and address in $res,
+# the milliseconds it took in $took
+timed() {
+  t0=$(now_ms)
+  dig +time=8 +tries=1 "@$CC_IP" "$1" A >"$WORK/q.out" 2>&1
+  took=$(($(now_ms) - t0))
+  res="$(dig_status "$WORK/q.out") $(sed -n \
+    's/^[^;].*IN[[:space:]]A[[:space:]]//p' "$WORK/q.out" | head -n 1)"
+}
+fast() { # NAME MS: took below MS
+  if [ "$took" -lt "$2" ]; then ok "$1 ($took ms)"; else
+    bad "$1" "took $took ms, want < $2"; fi
+}
+# sends SERVER TRANSPORT-REGEX: upstream_send lines so far
+sends() {
+  grep -c "event=upstream_send server=$1 .*transport=$2 " \
+    "$WORK/curvecache.log"
+}
+plain_to() { sends "$1" '[tu][cd]p'; }
+
+# ---- cold: plain at once, the probes beside ----
+p0=$(cc_stat upstream.transport.plain)
+timed www.tlsok.
+expect "cold: www.tlsok. answered" "$res" "NOERROR 192.0.2.124"
+fast "cold: no wait on a probe" 1000
+sleep 0.5
+atleast "cold: the root and tlsok. servers probed" \
+  "$(cc_stat upstream.authtls.probes)" 2
+atleast "cold: ... and found working" "$(cc_stat upstream.authtls.works)" 2
+atleast "cold: the first queries went in plain" \
+  "$(($(cc_stat upstream.transport.plain) - p0))" 2
+expect "cold: the probes are logged" \
+  "$(grep -c "event=authtls_probe server=$TLSOK result=tls" \
+    "$WORK/curvecache.log")" 1
+plain_cold=$(cc_stat upstream.transport.plain)
+tls_cold=$(cc_stat upstream.transport.tls)
+
+# ---- after the probe: every query to tlsok. over TLS ----
+pl0=$(plain_to "$TLSOK")
+tl0=$(sends "$TLSOK" tls)
+h0=$(cc_stat upstream.tls.handshakes)
+i=0
+: >"$WORK/many.out"
+while [ $i -lt 20 ]; do
+  dig +time=8 +tries=1 +short "@$CC_IP" "n$i.tlsok." A >>"$WORK/many.out"
+  i=$((i + 1))
+done
+expect "tls: 20 names under tlsok. answered" \
+  "$(grep -c '^192.0.2.124$' "$WORK/many.out")" 20
+expect "tls: 20 queries to its server over TLS" \
+  "$(($(sends "$TLSOK" tls) - tl0))" 20
+expect "tls: not one to it in plain" "$(($(plain_to "$TLSOK") - pl0))" 0
+expect "tls: upstream.transport.plain did not move" \
+  "$(cc_stat upstream.transport.plain)" "$plain_cold"
+atleast "tls: upstream.transport.tls moved by 20" \
+  "$(($(cc_stat upstream.transport.tls) - tls_cold))" 20
+expect "tls: on the connection of the probe (no new handshake)" \
+  "$(cc_stat upstream.tls.handshakes)" "$h0"
+tls_now=$(cc_stat upstream.transport.tls)
+plain_now=$(cc_stat upstream.transport.plain)
+echo "# share of plain upstream queries: cold $plain_cold of" \
+  "$((plain_cold + tls_cold)), then 0 of 20 to tlsok.;" \
+  "in all $plain_now of $((plain_now + tls_now))"
+"$CTL" -s "$WORK/ctl.sock" stats_noreset >"$WORK/stats.out" 2>&1
+share=$(sed -n 's/^upstream.transport.encrypted.share=//p' "$WORK/stats.out")
+expect "stats: the encrypted share is tls / (plain + tls)" \
+  "$(awk -v s="$share" -v p="$plain_now" -v t="$tls_now" \
+    'BEGIN { d = s - t / (p + t); print (d < 0.001 && d > -0.001) }')" 1
+"$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom.out" 2>&1
+expect "stats: Prometheus has the transports as one family" \
+  "$(grep -c '^curvecache_upstream_transport_total{transport="\(plain\|curve\|tls\)"} ' \
+    "$WORK/prom.out")" 3
+
+# ---- no TLS there: plain, no delay, one refused probe ----
+f0=$(cc_stat upstream.authtls.failed)
+timed www.notls.
+expect "notls: www.notls. answered" "$res" \
+  "NOERROR 192.0.2.124"
+fast "notls: no client delay" 1000
+for n in 1 2 3 4 5; do
+  timed "n$n.notls."
+  fast "notls: n$n.notls. no delay either" 1000
+done
+sleep 0.3
+expect "notls: the refused probe counted once" \
+  "$(($(cc_stat upstream.authtls.failed) - f0))" 1
+expect "notls: 6 queries in plain to its server" "$(plain_to "$NOTLS")" 6
+expect "notls: none over TLS" "$(sends "$NOTLS" tls)" 0
+
+# ---- 853 accepts and stalls: plain at once, one probe, failed at 4 s ----
+f0=$(cc_stat upstream.authtls.failed)
+timed www.stall.
+expect "stall: www.stall. answered" "$res" \
+  "NOERROR 192.0.2.124"
+fast "stall: no wait on the stalled probe" 1000
+for n in 1 2 3 4 5; do
+  timed "n$n.stall."
+  fast "stall: n$n.stall. no delay either" 1000
+done
+expect "stall: one probe connection for 6 questions" "$(accepts "$STALL")" 1
+expect "stall: not failed yet" "$(($(cc_stat upstream.authtls.failed) - f0))" 0
+sleep 4.5
+expect "stall: the probe failed after its 4 s" \
+  "$(($(cc_stat upstream.authtls.failed) - f0))" 1
+timed n9.stall.
+expect "stall: answered still" "$res" "NOERROR 192.0.2.124"
+fast "stall: ... at once" 1000
+expect "stall: no new probe (damping)" "$(accepts "$STALL")" 1
+expect "stall: 7 queries in plain" "$(plain_to "$STALL")" 7
+
+# ---- TLS works for the probe, then a query is never answered: the
+# timeout is a failure, plain from then on ----
+f0=$(cc_stat upstream.authtls.failed)
+timed www.mute.
+expect "mute: www.mute. answered (plain, the probe beside)" "$res" \
+  "NOERROR 192.0.2.124"
+sleep 0.3
+expect "mute: its probe found TLS working" \
+  "$(grep -c "event=authtls_probe server=$MUTE result=tls" \
+    "$WORK/curvecache.log")" 1
+timed n1.mute.
+expect "mute: n1.mute. answered when the TLS query timed out" "$res" \
+  "NOERROR 192.0.2.124"
+fast "mute: ... within about a second" 2500
+expect "mute: the timeout counted as a failure" \
+  "$(($(cc_stat upstream.authtls.failed) - f0))" 1
+tl0=$(sends "$MUTE" tls)
+timed n2.mute.
+expect "mute: n2.mute. answered" "$res" "NOERROR 192.0.2.124"
+fast "mute: ... at once, in plain" 1000
+expect "mute: no TLS query after the failure" \
+  "$(($(sends "$MUTE" tls) - tl0))" 0
+
+# ---- DNSCurve servers are never probed ----
+c0=$(cc_stat curve.queries)
+timed www.secure.curve.
+expect "curve: www.secure.curve. answered" "$res" \
+  "NOERROR $(dig +short "@$LAB_SECURE_BACKEND_IP" www.secure.curve. A |
+    head -n 1)"
+atleast "curve: over DNSCurve" "$(($(cc_stat curve.queries) - c0))" 2
+expect "curve: the curve. server got no connection on 853" \
+  "$(accepts "$LAB_CURVETLD_IP")" 0
+expect "curve: the secure.curve. server got none" \
+  "$(accepts "$LAB_SECURE_IP")" 0
+expect "curve: no probe logged for them" \
+  "$(grep -c "event=authtls_probe server=127.53.2" "$WORK/curvecache.log")" 0
+
+# ---- a connection that fails: plain again at once ----
+bg_stop "$TLSOK_PID"
+nsd_start tlsok "$TLSOK" tlsok. tlsok.zone no
+sleep 0.3
+r0=$(cc_stat upstream.authtls.plain_retry)
+pl0=$(plain_to "$TLSOK")
+timed x1.tlsok.
+expect "drop: TLS gone, x1.tlsok. answered" "$res" \
+  "NOERROR 192.0.2.124"
+fast "drop: ... without a client delay" 1000
+expect "drop: its TLS query asked again in plain" \
+  "$(($(cc_stat upstream.authtls.plain_retry) - r0))" 1
+tl0=$(sends "$TLSOK" tls)
+for n in 2 3 4; do
+  timed "x$n.tlsok."
+  expect "drop: x$n.tlsok. answered" "$res" "NOERROR 192.0.2.124"
+done
+expect "drop: then plain (damping), no TLS" "$(($(sends "$TLSOK" tls) - tl0))" 0
+expect "drop: 4 plain queries to it" "$(($(plain_to "$TLSOK") - pl0))" 4
+cc_clean_stop authtls
+
+# ---- auth-tls: no ----
+cc_start "auth-tls: no" || exit 1
+timed www.tlsok.
+expect "off: www.tlsok. answered" "$res" "NOERROR 192.0.2.124"
+expect "off: no probe" "$(cc_stat upstream.authtls.probes)" 0
+expect "off: no TLS query" "$(cc_stat upstream.transport.tls)" 0
+cc_clean_stop authtls-off
+
+# ---- AUTHTLS_BENCH=N: N cold names under tlsok. with dnsperf, TLS (after
+# the probe) beside plain; wall and CPU time of curvecache, TLS
+# connections made. Figures only (not run by make check). ----
+bench_one() { # MODE: one run of curvecache with auth-tls: MODE
+  cc_start "auth-tls: $1" || exit 1
+  timed www.tlsok.
+  sleep 0.5
+  awk -v n="$AUTHTLS_BENCH" -v m="$1" \
+    'BEGIN { for (i = 0; i < n; i++) printf "b%d-%s.tlsok. A\n", i, m }' \
+    >"$WORK/bench.names"
+  cpu0=$(awk '{ print $14 + $15 }' "/proc/$CC_PID/stat")
+  dnsperf -s "$CC_IP" -d "$WORK/bench.names" -n 1 -c 1 -q 100 -t 10 \
+    >"$WORK/bench-$1.out" 2>&1
+  cpu1=$(awk '{ print $14 + $15 }' "/proc/$CC_PID/stat")
+  echo "# bench auth-tls: $1: $(sed -n 's/^ *Queries completed: *//p' \
+    "$WORK/bench-$1.out") completed in $(sed -n \
+    's/^ *Run time (s): *//p' "$WORK/bench-$1.out") s, curvecache CPU" \
+    "$((cpu1 - cpu0)) ticks, TLS handshakes" \
+    "$(cc_stat upstream.tls.handshakes), plain" \
+    "$(cc_stat upstream.transport.plain), tls" \
+    "$(cc_stat upstream.transport.tls)"
+  cc_clean_stop "bench $1"
+}
+if [ "${AUTHTLS_BENCH:-0}" -gt 0 ] && command -v dnsperf >/dev/null; then
+  bg_stop "$nsd_pid"
+  nsd_start tlsok "$TLSOK" tlsok. tlsok.zone yes
+  bench_one no
+  bench_one opportunistic
+fi
+e2e_finish
