@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/** First size of the buffer of queued plaintext (doubled as needed). */
+#define TLS_OUT_FIRST 1024u
+
 /** ALPN of DNS over TLS (IANA "dot"), in wire form. */
 static const unsigned char tls_alpn_dot[] = { 3, 'd', 'o', 't' };
 
@@ -33,6 +36,10 @@ struct tls_conn {
 	BIO *wbio; /**< libssl -> socket */
 	struct tls_cbs cbs;
 	void *arg;
+	uv_idle_t out_idle; /**< sends out at the next turn of the loop */
+	uint8_t *out;       /**< plaintext tls_conn_write queued */
+	size_t out_len, out_cap;
+	int handles; /**< libuv handles not closed yet (tcp, out_idle) */
 	uint8_t pin[TLS_PIN_BYTES];
 	bool has_pin;
 	void **resume;
@@ -212,8 +219,11 @@ int tls_conn_new(struct tls_conn **out, struct tls_ctx *ctx, uv_loop_t *loop,
 	}
 	SSL_set_bio(c->ssl, c->rbio, c->wbio); /* the SSL owns them */
 	SSL_set_app_data(c->ssl, c);
+	(void)uv_idle_init(loop, &c->out_idle); /* cannot fail */
 	c->handle_open = true;
+	c->handles = 2;
 	c->tcp.data = c;
+	c->out_idle.data = c;
 	c->cbs = *cbs;
 	c->arg = arg;
 	*out = c;
@@ -466,25 +476,59 @@ int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener)
 	return TLS_OK;
 }
 
+/* Encrypt what tls_conn_write queued, as few records as it fits in,
+ * and hand them to the socket in one write. */
+static void tls_out_send(struct tls_conn *c)
+{
+	size_t done = 0, n = c->out_len;
+
+	c->out_len = 0;
+	uv_idle_stop(&c->out_idle);
+	if (n == 0 || c->dead || !c->ready)
+		return;
+	ERR_clear_error();
+	if (SSL_write_ex(c->ssl, c->out, n, &done) != 1 || done != n)
+		tls_fail(c, TLS_EIO, "TLS write failed");
+	else if (tls_flush(c) != TLS_OK)
+		tls_fail(c, TLS_EIO, "write to the socket failed");
+	free(c->out); /* a batch's buffer, not kept while idle */
+	c->out = NULL;
+	c->out_cap = 0;
+}
+
+static void tls_out_cb(uv_idle_t *h)
+{
+	tls_out_send(h->data);
+}
+
+/* Queued, not written: what the callbacks of one turn of the loop write
+ * leaves in one TLS record and one write, at the start of the next turn
+ * (an idle handle: the loop does not wait in poll while it is active). */
 int tls_conn_write(struct tls_conn *c, const uint8_t *buf, size_t len)
 {
-	size_t done = 0;
+	size_t cap;
+	uint8_t *o;
 
 	if (c == NULL || !c->ready || c->dead || c->closing || len == 0 ||
 	    len > INT32_MAX)
 		return TLS_EINVAL;
-	if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) + len >
+	if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) +
+	            c->out_len + len >
 	    TLS_WQUEUE_MAX)
 		return TLS_EFULL;
-	ERR_clear_error();
-	if (SSL_write_ex(c->ssl, buf, len, &done) != 1 || done != len) {
-		tls_fail(c, TLS_EIO, "TLS write failed");
-		return TLS_EIO;
+	if (c->out_len + len > c->out_cap) {
+		cap = c->out_cap != 0 ? c->out_cap : TLS_OUT_FIRST;
+		while (cap < c->out_len + len)
+			cap *= 2;
+		if ((o = realloc(c->out, cap)) == NULL)
+			return TLS_EFULL; /* not now: the caller may retry */
+		c->out = o;
+		c->out_cap = cap;
 	}
-	if (tls_flush(c) != TLS_OK) {
-		tls_fail(c, TLS_EIO, "write to the socket failed");
+	memcpy(c->out + c->out_len, buf, len);
+	if (c->out_len == 0 && uv_idle_start(&c->out_idle, tls_out_cb) != 0)
 		return TLS_EIO;
-	}
+	c->out_len += len;
 	return TLS_OK;
 }
 
@@ -494,7 +538,10 @@ static void tls_closed(uv_handle_t *h)
 	void (*cb)(void *) = c->cbs.closed;
 	void *arg = c->arg;
 
+	if (--c->handles > 0)
+		return;
 	SSL_free(c->ssl);
+	free(c->out);
 	free(c);
 	if (cb != NULL)
 		cb(arg);
@@ -506,11 +553,13 @@ void tls_conn_close(struct tls_conn *c)
 		return;
 	c->closing = true;
 	if (c->ready && !c->dead) {
+		tls_out_send(c); /* what was queued before the close */
 		ERR_clear_error();
 		(void)SSL_shutdown(c->ssl);
 		(void)tls_flush(c);
 	}
 	ERR_clear_error();
+	uv_close((uv_handle_t *)&c->out_idle, tls_closed);
 	uv_close((uv_handle_t *)&c->tcp, tls_closed);
 }
 

@@ -37,6 +37,10 @@
 #   process to its end, the TCP connections opened to the forwarder's
 #   port 853 (syncount.py: SYNs; each is a TLS handshake) and the
 #   forwarder's CPU time;
+# - (1p) the same, primed: one name outside the 1,000 (ns.dot.bench. A,
+#   cold_once's COLD_PRIME) asked before the measure, so the TLS context
+#   (curvecache makes it at its first TLS connection, Unbound at start)
+#   and the connection are up when the 1,000 names come;
 # - (2) cache hits: both warmed with the same names, dnsperf at
 #   saturation for BENCH_SECONDS: queries/s and the resolver's CPU time
 #   (utime + stime) per answered query;
@@ -65,6 +69,7 @@ die() { echo "bench_dot.sh: $*" >&2; exit 1; }
 bench_need unbound nsd dnsperf openssl taskset flock python3 dig ss
 bench_work bench_dot
 exec 9>&- # our own addresses: no other lab is in the way
+ss -Hlntu | grep -q " $NET\." && die "something listens on $NET.x already"
 
 # ---------------------------------------------------------------- the setup
 P=$WORK/pki
@@ -257,11 +262,17 @@ while [ "$r" -lt "$RUNS" ]; do
     "curvecache, Unbound"
   dot_cold cc $CC_IP start_ccf dot
   dot_cold ub $UB_IP start_ubf dot
+  COLD_PRIME=ns.dot.bench/A
+  dot_cold ccp $CC_IP start_ccf dot
+  dot_cold ubp $UB_IP start_ubf dot
+  COLD_PRIME=
   dot_conn cc $CC_IP start_ccf
   dot_conn ub $UB_IP start_ubf
   r=$((r + 1))
 done
-for n in cc ub; do medians $n.wall $n.cpums $n.up $n.hs $n.fwdms $n.rpc $n.open; done
+for n in cc ub ccp ubp; do
+  medians $n.wall $n.cpums $n.up $n.hs $n.fwdms $n.rpc $n.open
+done
 
 progress "cache hits: both up and warmed"
 start_ccf dot; CC_PID=$PID
@@ -281,7 +292,7 @@ stop_pid $UB_PID
 
 # ---------------------------------------------------------------- the table
 # per name and per 1,000 names from the medians
-for n in cc ub; do
+for n in cc ub ccp ubp; do
   awk -v n=$NAMES '{ printf "%.1f\n", $1 * 1e6 / n }' "$WORK/$n.wall.m" \
     >"$WORK/$n.wpn.m"
   awk -v n=$NAMES '{ printf "%.1f\n", $1 * 1e3 / n }' "$WORK/$n.cpums.m" \
@@ -289,8 +300,8 @@ for n in cc ub; do
   awk -v n=$NAMES '{ printf "%.1f\n", $1 * 1000 / n }' "$WORK/$n.hs.m" \
     >"$WORK/$n.hsk.m"
 done
-row() { # LABEL STEM
-  a=$(v "cc.$2"); b=$(v "ub.$2")
+row() { # LABEL STEM [p: the primed runs]
+  a=$(v "cc${3:-}.$2"); b=$(v "ub${3:-}.$2")
   echo "| $1 | $a | $b | $(ratio "$a" "$b") |"
 }
 {
@@ -312,6 +323,11 @@ row() { # LABEL STEM
   row "(1) TLS handshakes (connections to 853) per 1,000 names" hsk
   row "(1) forwarder CPU over the run, ms" fwdms
   row "(1) plain DNS packets to port 53 per name" up
+  row "(1p) primed: cold 1,000 names, wall s" wall p
+  row "(1p) primed: cold wall time per name, us" wpn p
+  row "(1p) primed: cold resolver CPU per name, us" cpn p
+  row "(1p) primed: TLS handshakes per 1,000 names" hsk p
+  row "(1p) primed: forwarder CPU over the run, ms" fwdms p
   row "(2) cache hits, queries/s" qps
   row "(2) CPU per answered query, us" cpu
   row "(2) dnsperf's core busy, %" dpbusy
