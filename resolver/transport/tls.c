@@ -20,6 +20,13 @@
 /** First size of the buffer of queued plaintext (doubled as needed). */
 #define TLS_OUT_FIRST 1024u
 
+/* The socket's bytes and the plaintext, one chunk each per thread, not
+ * per connection: each is used within one read callback only (the bytes
+ * go into the read BIO, the plaintext to the data callback, before it
+ * returns), and no callback reads a socket. */
+static _Thread_local uint8_t tls_rchunk[TLS_READ_CHUNK];
+static _Thread_local uint8_t tls_plain[TLS_READ_CHUNK];
+
 /** ALPN of DNS over TLS (IANA "dot"), in wire form. */
 static const unsigned char tls_alpn_dot[] = { 3, 'd', 'o', 't' };
 
@@ -48,8 +55,6 @@ struct tls_conn {
 	bool dead;        /**< the error callback came */
 	bool closing;     /**< tls_conn_close was called */
 	char why[TLS_WHY_BYTES];
-	uint8_t rbuf[TLS_READ_CHUNK];
-	uint8_t plain[TLS_READ_CHUNK];
 };
 
 /** One write to the socket: the bytes libssl produced. */
@@ -361,10 +366,21 @@ static void tls_read_plain(struct tls_conn *c)
 	int r, e;
 
 	while (!c->dead && !c->closing) {
+		/* Nothing left to decrypt (nothing buffered in libssl or the
+		 * read BIO): one more SSL_read would only say WANT_READ, and
+		 * keep what it allocated to do so (BIOs and a buffer, 4 KB a
+		 * connection by heaptrack) while the connection idles. */
+		if (!SSL_has_pending(c->ssl) &&
+		    BIO_ctrl_pending(c->rbio) == 0) {
+			if (tls_flush(c) != TLS_OK)
+				tls_fail(c, TLS_EIO,
+				         "write to the socket failed");
+			return;
+		}
 		ERR_clear_error();
-		r = SSL_read(c->ssl, c->plain, sizeof c->plain);
+		r = SSL_read(c->ssl, tls_plain, sizeof tls_plain);
 		if (r > 0) {
-			c->cbs.data(c->arg, c->plain, (size_t)r);
+			c->cbs.data(c->arg, tls_plain, (size_t)r);
 			continue;
 		}
 		e = SSL_get_error(c->ssl, r);
@@ -381,10 +397,9 @@ static void tls_read_plain(struct tls_conn *c)
 
 static void tls_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
-	struct tls_conn *c = h->data;
-
+	(void)h;
 	(void)hint;
-	*buf = uv_buf_init((char *)c->rbuf, sizeof c->rbuf);
+	*buf = uv_buf_init((char *)tls_rchunk, sizeof tls_rchunk);
 }
 
 static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
@@ -400,7 +415,7 @@ static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		                       uv_strerror((int)n));
 		return;
 	}
-	if (BIO_write(c->rbio, c->rbuf, (int)n) != (int)n) {
+	if (BIO_write(c->rbio, tls_rchunk, (int)n) != (int)n) {
 		tls_fail(c, TLS_ENOMEM, "read buffer");
 		return;
 	}

@@ -11,9 +11,10 @@
  * least; ALPN "dot" offered; a TLS 1.3 session ticket is stored in the
  * caller's resume slot and offered on the next connection.
  *
- * Memory per connection is bounded: one read chunk, one plaintext
- * chunk, libssl's record buffers, and at most TLS_WQUEUE_MAX bytes
- * queued for the socket (tls_conn_write says TLS_EFULL beyond).
+ * Memory per connection is bounded: libssl's record buffers, and at
+ * most TLS_WQUEUE_MAX bytes queued for the socket (tls_conn_write says
+ * TLS_EFULL beyond); the read chunk and the plaintext chunk are per
+ * thread.
  *
  * Life: tls_conn_new, then tls_conn_connect or tls_conn_accept; the
  * ready callback after the handshake and checks; data callbacks with
