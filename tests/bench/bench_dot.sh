@@ -46,9 +46,9 @@
 #   (utime + stime) per answered query;
 # - (3) RSS per forwarder connection: a fresh process with 8 forward
 #   zones cK.conn.bench., each to its own forwarder address
-#   (127.53.123.(K+1)@853): VmRSS after one name of c1 (one connection
-#   up) and after one name of each of the 8 (8 up, counted with ss),
-#   the difference divided by 7.
+#   (127.53.123.(K+1)@853): VmRSS after three names of c1 (one
+#   connection up) and after three names of each of the 8 (8 up, counted
+#   with ss), the difference divided by 7.
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 RUNS=${BENCH_RUNS:-3}
@@ -231,19 +231,27 @@ dot_cold() {
     >>"$WORK/$dn.fwdms"
   rm -f "$WORK/syn"
 }
-# dot_conn NAME STARTER: a fresh process (STARTER conn); one name of
-# c1.conn.bench., VmRSS; one name of each other zone, VmRSS; appends the
+# conn_ask IP K: three names of cK.conn.bench., one after the other (a
+# connection in use: after its first answer libssl holds a record buffer
+# it set up for the server's session tickets until the next write).
+conn_ask() {
+  for q in a b c; do
+    dig +time=5 +tries=1 "@$1" "$q.c$2.conn.bench" A >/dev/null 2>&1
+  done
+}
+# dot_conn NAME STARTER: a fresh process (STARTER conn); conn_ask of
+# c1.conn.bench., VmRSS; conn_ask of each other zone, VmRSS; appends the
 # growth per further connection (kB) to NAME.rpc and the connections up
 # to port 853 at the end (ss) to NAME.open.
 dot_conn() {
   cn=$1; cip=$2; shift 2
   "$@" conn
-  dig +time=5 +tries=1 "@$cip" a.c1.conn.bench A >/dev/null 2>&1
+  conn_ask "$cip" 1
   sleep 0.2
   r1=$(rss_kb "$PID" VmRSS)
   k=2
   while [ $k -le $CONNS ]; do
-    dig +time=5 +tries=1 "@$cip" "a.c$k.conn.bench" A >/dev/null 2>&1
+    conn_ask "$cip" $k
     k=$((k + 1))
   done
   sleep 0.2
@@ -331,7 +339,7 @@ row() { # LABEL STEM [p: the primed runs]
   row "(2) cache hits, queries/s" qps
   row "(2) CPU per answered query, us" cpu
   row "(2) dnsperf's core busy, %" dpbusy
-  row "(3) RSS per forwarder connection, kB" rpc
+  row "(3) RSS per forwarder connection (3 queries each), kB" rpc
   row "(3) connections up at the end (of $CONNS)" open
 } >"$WORK/table.md"
 cat "$WORK/table.md"
