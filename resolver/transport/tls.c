@@ -224,13 +224,13 @@ int tls_conn_new(struct tls_conn **out, struct tls_ctx *ctx, uv_loop_t *loop,
 	}
 	SSL_set_bio(c->ssl, c->rbio, c->wbio); /* the SSL owns them */
 	SSL_set_app_data(c->ssl, c);
-	(void)uv_idle_init(loop, &c->out_idle); /* cannot fail */
 	c->handle_open = true;
-	c->handles = 2;
 	c->tcp.data = c;
-	c->out_idle.data = c;
 	c->cbs = *cbs;
 	c->arg = arg;
+	(void)uv_idle_init(loop, &c->out_idle); /* cannot fail */
+	c->out_idle.data = c;
+	c->handles = 2; /* tcp and out_idle */
 	*out = c;
 	return TLS_OK;
 }
