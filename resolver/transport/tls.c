@@ -17,6 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/** First size of the buffer of queued plaintext (doubled as needed). */
+#define TLS_OUT_FIRST 1024u
+
+/* The socket's bytes and the plaintext, one chunk each per thread, not
+ * per connection: each is used within one read callback only (the bytes
+ * go into the read BIO, the plaintext to the data callback, before it
+ * returns), and no callback reads a socket. */
+static _Thread_local uint8_t tls_rchunk[TLS_READ_CHUNK];
+static _Thread_local uint8_t tls_plain[TLS_READ_CHUNK];
+
 /** ALPN of DNS over TLS (IANA "dot"), in wire form. */
 static const unsigned char tls_alpn_dot[] = { 3, 'd', 'o', 't' };
 
@@ -34,6 +44,10 @@ struct tls_conn {
 	BIO *wbio; /**< libssl -> socket */
 	struct tls_cbs cbs;
 	void *arg;
+	uv_idle_t out_idle; /**< sends out at the next turn of the loop */
+	uint8_t *out;       /**< plaintext tls_conn_write queued */
+	size_t out_len, out_cap;
+	int handles; /**< libuv handles not closed yet (tcp, out_idle) */
 	uint8_t pin[TLS_PIN_BYTES];
 	bool has_pin;
 	void **resume;
@@ -43,8 +57,6 @@ struct tls_conn {
 	bool dead;        /**< the error callback came */
 	bool closing;     /**< tls_conn_close was called */
 	char why[TLS_WHY_BYTES];
-	uint8_t rbuf[TLS_READ_CHUNK];
-	uint8_t plain[TLS_READ_CHUNK];
 };
 
 /** One write to the socket: the bytes libssl produced. */
@@ -240,6 +252,9 @@ int tls_conn_new(struct tls_conn **out, struct tls_ctx *ctx, uv_loop_t *loop,
 	c->tcp.data = c;
 	c->cbs = *cbs;
 	c->arg = arg;
+	(void)uv_idle_init(loop, &c->out_idle); /* cannot fail */
+	c->out_idle.data = c;
+	c->handles = 2; /* tcp and out_idle */
 	*out = c;
 	return TLS_OK;
 }
@@ -375,10 +390,21 @@ static void tls_read_plain(struct tls_conn *c)
 	int r, e;
 
 	while (!c->dead && !c->closing) {
+		/* Nothing left to decrypt (nothing buffered in libssl or the
+		 * read BIO): one more SSL_read would only say WANT_READ, and
+		 * keep what it allocated to do so (BIOs and a buffer, 4 KB a
+		 * connection by heaptrack) while the connection idles. */
+		if (!SSL_has_pending(c->ssl) &&
+		    BIO_ctrl_pending(c->rbio) == 0) {
+			if (tls_flush(c) != TLS_OK)
+				tls_fail(c, TLS_EIO,
+				         "write to the socket failed");
+			return;
+		}
 		ERR_clear_error();
-		r = SSL_read(c->ssl, c->plain, sizeof c->plain);
+		r = SSL_read(c->ssl, tls_plain, sizeof tls_plain);
 		if (r > 0) {
-			c->cbs.data(c->arg, c->plain, (size_t)r);
+			c->cbs.data(c->arg, tls_plain, (size_t)r);
 			continue;
 		}
 		e = SSL_get_error(c->ssl, r);
@@ -395,10 +421,9 @@ static void tls_read_plain(struct tls_conn *c)
 
 static void tls_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 {
-	struct tls_conn *c = h->data;
-
+	(void)h;
 	(void)hint;
-	*buf = uv_buf_init((char *)c->rbuf, sizeof c->rbuf);
+	*buf = uv_buf_init((char *)tls_rchunk, sizeof tls_rchunk);
 }
 
 static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
@@ -414,7 +439,7 @@ static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		                       uv_strerror((int)n));
 		return;
 	}
-	if (BIO_write(c->rbio, c->rbuf, (int)n) != (int)n) {
+	if (BIO_write(c->rbio, tls_rchunk, (int)n) != (int)n) {
 		tls_fail(c, TLS_ENOMEM, "read buffer");
 		return;
 	}
@@ -500,25 +525,59 @@ int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener)
 	return TLS_OK;
 }
 
+/* Encrypt what tls_conn_write queued, as few records as it fits in,
+ * and hand them to the socket in one write. */
+static void tls_out_send(struct tls_conn *c)
+{
+	size_t done = 0, n = c->out_len;
+
+	c->out_len = 0;
+	uv_idle_stop(&c->out_idle);
+	if (n == 0 || c->dead || !c->ready)
+		return;
+	ERR_clear_error();
+	if (SSL_write_ex(c->ssl, c->out, n, &done) != 1 || done != n)
+		tls_fail(c, TLS_EIO, "TLS write failed");
+	else if (tls_flush(c) != TLS_OK)
+		tls_fail(c, TLS_EIO, "write to the socket failed");
+	free(c->out); /* a batch's buffer, not kept while idle */
+	c->out = NULL;
+	c->out_cap = 0;
+}
+
+static void tls_out_cb(uv_idle_t *h)
+{
+	tls_out_send(h->data);
+}
+
+/* Queued, not written: what the callbacks of one turn of the loop write
+ * leaves in one TLS record and one write, at the start of the next turn
+ * (an idle handle: the loop does not wait in poll while it is active). */
 int tls_conn_write(struct tls_conn *c, const uint8_t *buf, size_t len)
 {
-	size_t done = 0;
+	size_t cap;
+	uint8_t *o;
 
 	if (c == NULL || !c->ready || c->dead || c->closing || len == 0 ||
 	    len > INT32_MAX)
 		return TLS_EINVAL;
-	if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) + len >
+	if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) +
+	            c->out_len + len >
 	    TLS_WQUEUE_MAX)
 		return TLS_EFULL;
-	ERR_clear_error();
-	if (SSL_write_ex(c->ssl, buf, len, &done) != 1 || done != len) {
-		tls_fail(c, TLS_EIO, "TLS write failed");
-		return TLS_EIO;
+	if (c->out_len + len > c->out_cap) {
+		cap = c->out_cap != 0 ? c->out_cap : TLS_OUT_FIRST;
+		while (cap < c->out_len + len)
+			cap *= 2;
+		if ((o = realloc(c->out, cap)) == NULL)
+			return TLS_EFULL; /* not now: the caller may retry */
+		c->out = o;
+		c->out_cap = cap;
 	}
-	if (tls_flush(c) != TLS_OK) {
-		tls_fail(c, TLS_EIO, "write to the socket failed");
+	memcpy(c->out + c->out_len, buf, len);
+	if (c->out_len == 0 && uv_idle_start(&c->out_idle, tls_out_cb) != 0)
 		return TLS_EIO;
-	}
+	c->out_len += len;
 	return TLS_OK;
 }
 
@@ -528,7 +587,10 @@ static void tls_closed(uv_handle_t *h)
 	void (*cb)(void *) = c->cbs.closed;
 	void *arg = c->arg;
 
+	if (--c->handles > 0)
+		return;
 	SSL_free(c->ssl);
+	free(c->out);
 	free(c);
 	if (cb != NULL)
 		cb(arg);
@@ -540,11 +602,13 @@ void tls_conn_close(struct tls_conn *c)
 		return;
 	c->closing = true;
 	if (c->ready && !c->dead) {
+		tls_out_send(c); /* what was queued before the close */
 		ERR_clear_error();
 		(void)SSL_shutdown(c->ssl);
 		(void)tls_flush(c);
 	}
 	ERR_clear_error();
+	uv_close((uv_handle_t *)&c->out_idle, tls_closed);
 	uv_close((uv_handle_t *)&c->tcp, tls_closed);
 }
 

@@ -11,9 +11,10 @@
  * least; ALPN "dot" offered; a TLS 1.3 session ticket is stored in the
  * caller's resume slot and offered on the next connection.
  *
- * Memory per connection is bounded: one read chunk, one plaintext
- * chunk, libssl's record buffers, and at most TLS_WQUEUE_MAX bytes
- * queued for the socket (tls_conn_write says TLS_EFULL beyond).
+ * Memory per connection is bounded: libssl's record buffers, and at
+ * most TLS_WQUEUE_MAX bytes queued for the socket (tls_conn_write says
+ * TLS_EFULL beyond); the read chunk and the plaintext chunk are per
+ * thread.
  *
  * Life: tls_conn_new, then tls_conn_connect or tls_conn_accept; the
  * ready callback after the handshake and checks; data callbacks with
@@ -138,7 +139,10 @@ int tls_conn_connect(struct tls_conn *c, const struct sockaddr *sa,
 int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener) MUST_CHECK;
 
 /**
- * Send plaintext (after the ready callback).
+ * Send plaintext (after the ready callback): queued, and what is queued
+ * in one turn of the loop leaves together at the start of the next, in
+ * one TLS record and one write (a failure then comes by the error
+ * callback). TLS_EFULL: more than TLS_WQUEUE_MAX bytes would wait.
  * @return TLS_OK, TLS_EINVAL (not ready or dead), TLS_EFULL or TLS_EIO.
  */
 int tls_conn_write(struct tls_conn *c, const uint8_t *buf, size_t len)

@@ -23,7 +23,7 @@
 #                          # each, default 32m; UB_LINES: more lines)
 #   stop_pid PID           # TERM, 5 s, KILL
 # and the measuring functions (below "measuring"): dnsperf runs, CPU
-# time and RSS from /proc, medians, ratios.
+# time and RSS from /proc, packet counters (sniff_start), medians, ratios.
 #
 # Every process started here is recorded in PIDS and stopped by its pid
 # in the EXIT trap, with the lab (lab.sh or signed.sh stop). CPUS is the taskset core
@@ -237,6 +237,21 @@ lat_once() {
       print p50 >> "'"$WORK/$lname.$tag.p50"'"
       print p99 >> "'"$WORK/$lname.$tag.p99"'" }' "$WORK/lat.out"
 }
+# sniff_start SCRIPT FILE [ARG...]: python3 tests/bench/SCRIPT FILE ARG...
+# in the background (its pid SNIFF, in PIDS), once it wrote "# ready" to
+# FILE (upcount.py, syncount.py).
+sniff_start() {
+  sscript=$1; sfile=$2; shift 2
+  python3 "$srcdir/tests/bench/$sscript" "$sfile" "$@" \
+    </dev/null >/dev/null 2>&1 9>&- &
+  SNIFF=$!
+  PIDS="$PIDS $SNIFF"
+  n=0
+  until grep -q '^# ready' "$sfile" 2>/dev/null; do
+    n=$((n + 1)); [ $n -lt 100 ] || die "$sscript did not start"
+    sleep 0.05
+  done
+}
 # cold_once NAME IP FILE STARTER [args]: a fresh start (then each
 # NAME/TYPE of COLD_PRIME asked, outside the measure); appends wall time
 # (s) to NAME.wall, upstream queries per name to NAME.up, the resolver's
@@ -249,15 +264,8 @@ cold_once() {
   for q in ${COLD_PRIME:-}; do # NAME/TYPE: asked before the measure
     dig +time=5 +tries=1 "@$cip" "${q%/*}" "${q#*/}" >/dev/null 2>&1
   done
-  python3 "$srcdir/tests/bench/upcount.py" "$WORK/cap" "$cip" 120 \
-    </dev/null >/dev/null 2>&1 9>&- &
-  sniff=$!
-  PIDS="$PIDS $sniff"
-  n=0
-  until grep -q '^# ready' "$WORK/cap" 2>/dev/null; do
-    n=$((n + 1)); [ $n -lt 100 ] || die "upcount.py did not start"
-    sleep 0.05
-  done
+  sniff_start upcount.py "$WORK/cap" "$cip" 120
+  sniff=$SNIFF
   t0=$(cpu_ns "$PID"); m0=$(rss_kb "$PID" VmRSS); f0=$(minflt "$PID")
   perf "$cip" "$cfile" "$WORK/cold.out" -n 1 -q 100 -t 5
   sleep 0.5

@@ -36,9 +36,10 @@ def on_signal(_sig, _frame):
     stop = True
 
 
-def main():
-    out, src, secs = sys.argv[1], socket.inet_aton(sys.argv[2]), \
-        float(sys.argv[3])
+def lo_packets(out, secs):
+    """The IPv4 packets received on "lo" (each once: not the sent copy),
+    from an AF_PACKET socket opened before "# ready" is written to OUT,
+    until SIGTERM/SIGINT or SECS seconds (also used by syncount.py)."""
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
@@ -48,7 +49,6 @@ def main():
     sock.settimeout(0.2)
     with open(out, "w") as f:
         f.write("# ready\n")
-    udp = tcp = 0
     end = time.monotonic() + secs
     while not stop and time.monotonic() < end:
         try:
@@ -61,7 +61,14 @@ def main():
             continue
         if struct.unpack("!H", frame[12:14])[0] != ETH_P_IP:
             continue
-        ip = frame[ETH_HLEN:]
+        yield frame[ETH_HLEN:]
+
+
+def main():
+    out, src, secs = sys.argv[1], socket.inet_aton(sys.argv[2]), \
+        float(sys.argv[3])
+    udp = tcp = 0
+    for ip in lo_packets(out, secs):
         ihl = (ip[0] & 0x0f) * 4
         if ip[12:16] != src or len(ip) < ihl + 4:
             continue
