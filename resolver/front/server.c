@@ -30,6 +30,7 @@
 #include "resolution.h"
 #include "infra/sel.h"
 #include "stats/topk.h"
+#include "transport/tls.h"
 #include "transport/upshare.h"
 #include "transport/upstream.h"
 #include "wire/rrtext.h"
@@ -449,8 +450,9 @@ int server_listen(struct server *s, char *err, size_t errlen)
 		const struct sockaddr *sa =
 			(const struct sockaddr *)&c->listen[i].sa;
 
-		rc = server_udp_listen(s, sa);
-		if (rc == 0)
+		if (server_tls_port(c, sa))
+			rc = server_tls_listen(s, sa);
+		else if ((rc = server_udp_listen(s, sa)) == 0)
 			rc = server_tcp_listen(s, sa);
 		if (rc != 0) {
 			server_addr_text(sa, addr, sizeof addr);
@@ -642,6 +644,7 @@ void server_free(struct server *s)
 	server_hints_release(s->hints);
 	server_anchors_release(s->anchors);
 	dnssec_keycache_free(s->keycache);
+	tls_ctx_free(s->tls_ctx);
 	free(s->conns);
 	free(s->stats_sum);
 	slab_fini(&s->req_slab);
@@ -670,17 +673,24 @@ int server_localdata_load(struct server *s, const struct cfg *c, char *err,
 {
 	struct localdata *ld = NULL;
 	struct localzone *lz = NULL;
+	struct tls_ctx *tc = NULL;
 	size_t nrec, nblk;
 	int rc;
 
-	rc = localzone_build(c->local, &lz, err, errlen);
-	if (rc != LOCALZONE_OK)
+	if (server_tls_load(c, &tc, err, errlen) != 0)
 		return SERVER_EINVAL;
+	rc = localzone_build(c->local, &lz, err, errlen);
+	if (rc != LOCALZONE_OK) {
+		tls_ctx_free(tc);
+		return SERVER_EINVAL;
+	}
 	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
 	                   errlen) != LOCALDATA_OK) {
 		localzone_free(lz);
+		tls_ctx_free(tc);
 		return SERVER_EINVAL;
 	}
+	server_tls_use(s, tc);
 	localdata_free(s->ld);
 	s->ld = ld;
 	localzone_free(s->own_lz);
