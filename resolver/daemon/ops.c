@@ -392,9 +392,11 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
                            const char *user, char *err, size_t errlen)
 {
 	const char *const opt[] = { "root-hints", "local-data-file",
-		                    "block-file" };
+		                    "block-file", "tls-service-key",
+		                    "tls-service-pem" };
 	const char *const file[] = { c->root_hints, c->local_data_file,
-		                     c->block_file };
+		                     c->block_file, c->tls_service_key,
+		                     c->tls_service_pem };
 	char why[CFG_ERR_BYTES];
 	struct cfg *scratch = malloc(sizeof(*scratch));
 	size_t i;
