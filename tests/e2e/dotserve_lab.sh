@@ -16,8 +16,9 @@
 #   not start with a key that does not match;
 # - kdig +keepopen: 5 questions on one TLS connection (one handshake,
 #   num.query.tls 5); dig +tls; answers padded to 468 bytes (RFC 8467);
-# - a query split across three TLS records; 20 queries in one record,
-#   20 answers; garbage bytes and 20 half-open handshakes are closed
+# - a query split across three TLS records; 20 and 1000 queries sent at
+#   once, as many answers; TLS 1.3 session resumption (counted); no EDNS,
+#   no padding; garbage bytes and 20 half-open handshakes are closed
 #   (after 5 s for the half-open) while other clients are answered;
 #   300 idle connections (more than the slots) do not stop the service;
 # - SIGHUP with a certificate from another CA: new connections get it, a
@@ -151,12 +152,13 @@ import os, socket, ssl, struct, sys, time
 
 ip, port, ca = sys.argv[2], int(sys.argv[3]), sys.argv[4]
 
-def query(qid, name="a.lab"):
-    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 1)
+def query(qid, name="a.lab", opt=True):
+    q = struct.pack(">HHHHHH", qid, 0x0100, 1, 0, 0, 1 if opt else 0)
     for label in name.split("."):
         q += bytes([len(label)]) + label.encode()
     q += b"\0" + struct.pack(">HH", 1, 1)
-    q += b"\0" + struct.pack(">HHIH", 41, 1232, 0, 0)  # OPT
+    if opt:
+        q += b"\0" + struct.pack(">HHIH", 41, 1232, 0, 0)  # OPT
     return struct.pack(">H", len(q)) + q
 
 def tls():
@@ -202,6 +204,17 @@ elif mode == "pipeline":  # N queries in one record, N answers
     s.sendall(b"".join(query(100 + i) for i in range(count)))
     ids = set(answer(s)[0] for _ in range(count))
     print(len(ids & set(range(100, 100 + count))))
+elif mode == "resume":  # two connections, the second resumes (no EDNS)
+    ctx = ssl.create_default_context(cafile=ca)
+    sess, out = None, []
+    for i in range(2):
+        s = ctx.wrap_socket(socket.create_connection((ip, port), timeout=5),
+                            server_hostname="dns.lab", session=sess)
+        s.sendall(query(i, opt=False))
+        out.append("%s/%d" % (s.session_reused, answer(s)[2]))
+        sess = s.session
+        s.close()
+    print(" ".join(out))
 elif mode == "twice":  # a query, a pause, a query on the same session
     s = tls()
     s.sendall(query(1))
@@ -230,6 +243,13 @@ expect "split: a query in three TLS records answered" \
   "$(cli2 split "$P/ca1.pem" 2>&1)" "id=7 rcode=0 padded=True"
 expect "pipelined: 20 queries in one record, 20 answers" \
   "$(cli2 pipeline "$P/ca1.pem" 20 2>&1)" 20
+expect "pipelined: 1000 queries at once (more than a frame buffer)" \
+  "$(cli2 pipeline "$P/ca1.pem" 1000 2>&1)" 1000
+r0=$(stat num.query.tls.resume)
+expect "resumed: the second connection resumes; no EDNS, no padding" \
+  "$(cli2 resume "$P/ca1.pem" 2>&1)" "False/39 True/39"
+expect "resumed: num.query.tls.resume counts it" \
+  "$(($(stat num.query.tls.resume) - r0))" 1
 f0=$(stat tls.failed)
 expect "garbage: closed" "$(cli2 garbage "$P/ca1.pem" 2>&1)" closed
 
@@ -287,7 +307,7 @@ expect "reload: ...and the loaded certificate stays" \
 
 # ---- statistics ----
 expect "stats: num.query.tls counts every query over TLS" \
-  "$(($(stat num.query.tls) - q0))" 33
+  "$(($(stat num.query.tls) - q0))" 1035
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_tls_total" \
   "$(grep -c '^curvecache_num_query_tls_total [0-9]' "$WORK/prom")" 1
