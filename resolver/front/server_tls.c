@@ -27,8 +27,6 @@
 /** Plaintext one socket read can bring: the ciphertext of a record begun
  *  before it (at most 16 KiB and its overhead) and of the read itself. */
 #define SERVER_TLS_STAGE_MAX (2u * TLS_READ_CHUNK + 4096u)
-/** EDNS option code of padding (RFC 7830). */
-#define SERVER_TLS_OPT_PADDING 12
 /** Bytes of an answer built on the stack (larger ones are allocated). */
 #define SERVER_TLS_SMALL 1536
 /** Bytes of a certificate problem's text. */
@@ -45,66 +43,9 @@ struct server_tlsc {
 	uint8_t *stage; /**< NULL unless slen > 0 */
 };
 
-/* ------------------------------------------------------------------ */
-/* Padding (RFC 7830, RFC 8467)                                        */
-
-/* Does the OPT record's RDATA hold a padding option already? */
-static bool pad_has(const uint8_t *p, size_t n)
-{
-	size_t i = 0, olen;
-
-	while (i + SERVER_TLS_OPTHDR <= n) {
-		if (p[i] == 0 && p[i + 1] == SERVER_TLS_OPT_PADDING)
-			return true;
-		olen = (size_t)p[i + 2] << 8 | p[i + 3];
-		i += SERVER_TLS_OPTHDR + olen;
-	}
-	return false;
-}
-
-/* The last record of a message, if the walk reaches exactly len. */
-static bool pad_last(const uint8_t *msg, size_t len, struct wire_rr *rr)
-{
-	struct wire_header h;
-	struct wire_question q;
-	size_t pos = 0, i, n;
-
-	if (wire_read_header(msg, len, &pos, &h) != WIRE_OK || h.arcount == 0)
-		return false;
-	for (i = 0; i < h.qdcount; i++)
-		if (wire_read_question(msg, len, &pos, &q) != WIRE_OK)
-			return false;
-	n = (size_t)h.ancount + h.nscount + h.arcount;
-	for (i = 0; i < n; i++)
-		if (wire_read_rr(msg, len, &pos, rr) != WIRE_OK)
-			return false;
-	return pos == len;
-}
-
 size_t server_tls_pad(uint8_t *msg, size_t len, size_t cap)
 {
-	struct wire_rr rr;
-	size_t total, pad, rdlen;
-
-	if (msg == NULL || !pad_last(msg, len, &rr) ||
-	    rr.type != WIRE_TYPE_OPT || msg[rr.owner] != 0 ||
-	    pad_has(msg + rr.rdata, rr.rdlen))
-		return len;
-	total = len + SERVER_TLS_OPTHDR;
-	pad = (SERVER_TLS_PAD_BLOCK - total % SERVER_TLS_PAD_BLOCK) %
-	      SERVER_TLS_PAD_BLOCK;
-	rdlen = (size_t)rr.rdlen + SERVER_TLS_OPTHDR + pad;
-	if (total + pad > cap || total + pad > WIRE_MSG_MAX ||
-	    rdlen > UINT16_MAX)
-		return len;
-	msg[len] = 0;
-	msg[len + 1] = SERVER_TLS_OPT_PADDING;
-	msg[len + 2] = (uint8_t)(pad >> 8);
-	msg[len + 3] = (uint8_t)pad;
-	memset(msg + total, 0, pad);
-	msg[rr.rdata - 2] = (uint8_t)(rdlen >> 8);
-	msg[rr.rdata - 1] = (uint8_t)rdlen;
-	return total + pad;
+	return wire_pad(msg, len, cap, SERVER_TLS_PAD_BLOCK);
 }
 
 /* ------------------------------------------------------------------ */
@@ -170,7 +111,7 @@ void server_tls_reading(struct server_conn *c, bool on)
 void server_tls_write(struct server_conn *c, const uint8_t *msg, size_t len)
 {
 	uint8_t small[SERVER_TLS_SMALL], *buf = small;
-	size_t cap = 2 + len + SERVER_TLS_OPTHDR + SERVER_TLS_PAD_BLOCK;
+	size_t cap = 2 + len + WIRE_OPT_HDR + SERVER_TLS_PAD_BLOCK;
 	int rc;
 
 	if (cap > sizeof small && (buf = malloc(cap)) == NULL) {

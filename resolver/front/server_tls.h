@@ -27,14 +27,10 @@ struct cfg;
 #define SERVER_TLS_PAD_BLOCK 468
 /** Time a client has from accept to the end of its TLS handshake. */
 #define SERVER_TLS_HANDSHAKE_MS 5000u
-/** Bytes of the EDNS padding option's code and length. */
-#define SERVER_TLS_OPTHDR 4
 
 /**
- * Pad a response with the EDNS(0) padding option (RFC 7830) to a multiple
- * of SERVER_TLS_PAD_BLOCK bytes: only a message whose last record is an
- * OPT record of the root with no padding option yet. Reads only (msg,
- * len); writes at most up to cap.
+ * Pad an answer to a multiple of SERVER_TLS_PAD_BLOCK bytes: wire_pad
+ * (wire/wire.h), which needs cap >= len + WIRE_OPT_HDR + the block.
  * @return the new length (len when it is not padded).
  */
 size_t server_tls_pad(uint8_t *msg, size_t len, size_t cap);

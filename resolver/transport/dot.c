@@ -14,6 +14,7 @@
 #include "conf/cfg.h"
 #include "stats/fwdstate.h"
 #include "stats/stats.h"
+#include "wire/wire.h"
 #include "tls.h"
 
 /** Forwarders of one worker at most (every server of every zone). */
@@ -26,13 +27,6 @@
 #define DOT_RBUF_FIRST 1024u
 /** Times a query is sent again after its connection closed. */
 #define DOT_RESEND_MAX 1
-/** EDNS option code of padding (RFC 7830). */
-#define DOT_OPT_PADDING 12
-/** Type of the OPT record. */
-#define DOT_TYPE_OPT 41
-/** Bytes of an OPT record with empty rdata (root name, type, class,
- *  TTL, rdlength). */
-#define DOT_OPT_FIXED 11
 /** Bytes of an option's code and length. */
 #define DOT_OPTHDR 4
 /** Bytes of the DNS header. */
@@ -205,50 +199,9 @@ const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
 
 /* ---- padding ---- */
 
-/* Skip a wire name at off; the offset after it, or 0. */
-static size_t skip_name(const uint8_t *p, size_t len, size_t off)
-{
-	while (off < len) {
-		if (p[off] == 0)
-			return off + 1;
-		if ((p[off] & 0xc0) != 0)
-			return off + 2 <= len ? off + 2 : 0;
-		off += (size_t)p[off] + 1;
-	}
-	return 0;
-}
-
 size_t dot_pad(uint8_t *pkt, size_t len, size_t cap)
 {
-	size_t off, rdlen, pad, total;
-
-	/* one question, no answer or authority, one additional: OPT */
-	if (len < DOT_HDR || pkt[4] != 0 || pkt[5] != 1 || pkt[6] != 0 ||
-	    pkt[7] != 0 || pkt[8] != 0 || pkt[9] != 0 || pkt[10] != 0 ||
-	    pkt[11] != 1)
-		return len;
-	off = skip_name(pkt, len, DOT_HDR);
-	if (off == 0 || off + 4 + DOT_OPT_FIXED > len)
-		return len;
-	off += 4;
-	if (pkt[off] != 0 || pkt[off + 1] != 0 || pkt[off + 2] != DOT_TYPE_OPT)
-		return len;
-	rdlen = (size_t)pkt[off + 9] << 8 | pkt[off + 10];
-	if (off + DOT_OPT_FIXED + rdlen != len)
-		return len;
-	total = len + DOT_OPTHDR;
-	pad = (DOT_PAD_BLOCK - total % DOT_PAD_BLOCK) % DOT_PAD_BLOCK;
-	if (total + pad > cap || rdlen + DOT_OPTHDR + pad > DOT_MSG_MAX)
-		return len;
-	pkt[len] = 0;
-	pkt[len + 1] = DOT_OPT_PADDING;
-	pkt[len + 2] = (uint8_t)(pad >> 8);
-	pkt[len + 3] = (uint8_t)pad;
-	memset(pkt + total, 0, pad);
-	rdlen += DOT_OPTHDR + pad;
-	pkt[off + 9] = (uint8_t)(rdlen >> 8);
-	pkt[off + 10] = (uint8_t)rdlen;
-	return total + pad;
+	return wire_pad(pkt, len, cap, DOT_PAD_BLOCK);
 }
 
 /* ---- queries and failures ---- */

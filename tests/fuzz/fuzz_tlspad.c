@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	size_t cap = size + SERVER_TLS_OPTHDR + SERVER_TLS_PAD_BLOCK, n;
+	size_t cap = size + WIRE_OPT_HDR + SERVER_TLS_PAD_BLOCK, n;
 	uint8_t *msg = malloc(cap); /* ASan sees a write past cap */
 	struct wire_rr *rr = malloc(FUZZ_TLSPAD_RR * sizeof *rr);
 	struct wire_msg m;

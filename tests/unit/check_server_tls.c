@@ -87,8 +87,7 @@ START_TEST(test_pad_exact_and_big)
 	size_t base = answer_make(m, true, NULL, 0), len;
 
 	/* the option header alone fills the block: padding of length 0 */
-	len = answer_filled(m,
-	                    SERVER_TLS_PAD_BLOCK - SERVER_TLS_OPTHDR - base);
+	len = answer_filled(m, SERVER_TLS_PAD_BLOCK - WIRE_OPT_HDR - base);
 	ck_assert_uint_eq(server_tls_pad(m, len, sizeof m),
 	                  SERVER_TLS_PAD_BLOCK);
 	ck_assert_uint_eq(m[len + 2], 0);
