@@ -264,6 +264,8 @@ static void warn_restart_only(const struct cfg *old, const struct cfg *nc)
 	             strcmp(nc->pidfile, old->pidfile) != 0, "pidfile");
 	note_changed(names, sizeof names, nc->ip_freebind != old->ip_freebind,
 	             "ip-freebind");
+	note_changed(names, sizeof names, nc->tls_port != old->tls_port,
+	             "tls-port");
 	if (names[0] != '\0')
 		log_warn("reload_partial", "restart_needed=%s kept=running",
 		         names);
@@ -273,6 +275,7 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
 {
 	warn_restart_only(old, nc);
 	nc->port = old->port;
+	nc->tls_port = old->tls_port;
 	nc->n_listen = old->n_listen;
 	memcpy(nc->listen, old->listen, sizeof nc->listen);
 	memcpy(nc->user, old->user, sizeof nc->user);
