@@ -19,7 +19,8 @@
 # - a query split across three TLS records; 20 and 1000 queries sent at
 #   once, as many answers; TLS 1.3 session resumption (counted); no EDNS,
 #   no padding; garbage bytes and 20 half-open handshakes are closed
-#   (after 5 s for the half-open) while other clients are answered;
+#   (after 5 s for the half-open) while other clients are answered; a
+#   quiet connection is closed after the idle timeout (10 s);
 #   300 idle connections (more than the slots) do not stop the service;
 # - SIGHUP with a certificate from another CA: new connections get it, a
 #   connection opened before keeps its session, UDP answers throughout;
@@ -222,6 +223,15 @@ elif mode == "twice":  # a query, a pause, a query on the same session
     time.sleep(float(sys.argv[5]))
     s.sendall(query(2))
     print("%d %d" % (first, answer(s)[1]))
+elif mode == "quiet":  # a query, then silence: closed by the idle timer?
+    s = tls()
+    s.sendall(query(3))
+    answer(s)
+    t0 = time.time()
+    shut = closed(s, float(sys.argv[5]))
+    dt = time.time() - t0
+    print("closed after 10 s" if shut and 9 <= dt <= 13 else
+          "closed after %.1f s" % dt if shut else "open")
 elif mode == "garbage":  # not TLS: the server closes
     s = socket.create_connection((ip, port), timeout=5)
     s.sendall(os.urandom(300))
@@ -239,6 +249,9 @@ elif mode in ("halfopen", "idle"):  # N handshakes begun (or nothing sent)
 PY
 cli2() { m=$1; shift; python3 "$WORK/dotcli.py" "$m" "$CC_IP" 853 "$@"; }
 
+# the idle timeout (10 s), measured while the rest goes on
+cli2 quiet "$P/ca1.pem" 14 >"$WORK/quiet.out" 2>&1 &
+qpid=$!
 expect "split: a query in three TLS records answered" \
   "$(cli2 split "$P/ca1.pem" 2>&1)" "id=7 rcode=0 padded=True"
 expect "pipelined: 20 queries in one record, 20 answers" \
@@ -278,6 +291,10 @@ wait $ipid
 expect "idle: connections beyond the slots were refused" \
   "$([ "$(($(stat tcp.rejected) - r0))" -gt 0 ] && echo yes)" yes
 
+wait $qpid
+expect "idle: a quiet connection is closed after 10 s" \
+  "$(cat "$WORK/quiet.out")" "closed after 10 s"
+
 # ---- reload: a certificate from another CA ----
 cli2 twice "$P/ca1.pem" 2 >"$WORK/twice.out" 2>&1 &
 tpid=$!
@@ -307,7 +324,7 @@ expect "reload: ...and the loaded certificate stays" \
 
 # ---- statistics ----
 expect "stats: num.query.tls counts every query over TLS" \
-  "$(($(stat num.query.tls) - q0))" 1035
+  "$(($(stat num.query.tls) - q0))" 1036
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_tls_total" \
   "$(grep -c '^curvecache_num_query_tls_total [0-9]' "$WORK/prom")" 1
