@@ -178,6 +178,12 @@ START_TEST(test_options)
 				   "  tls-port: 8853\n"
 				   "  tls-service-key: /dev/null\n"
 				   "  tls-service-pem: /dev/null\n";
+	static const char ub[] = "server:\n"
+				 "  ssl-port: 8853\n"
+				 "  ssl-service-key: /dev/null\n"
+				 "  ssl-service-pem: /dev/null\n"
+				 "  tls-ciphers: \"HIGH\"\n"
+				 "  pad-responses: yes\n";
 	struct cfg *c = malloc(sizeof *c);
 	char err[CFG_ERR_BYTES];
 
@@ -200,6 +206,16 @@ START_TEST(test_options)
 	                           30, c, err, sizeof err),
 	                 -1);
 	ck_assert_ptr_nonnull(strstr(err, "t.conf:1: tls-service-key "));
+	cfg_defaults(c);
+	ck_assert_int_eq(cfg_parse("t.conf", ub, strlen(ub), c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->tls_port, 8853);
+	ck_assert_str_eq(c->tls_service_key_at, "t.conf:3");
+	ck_assert_ptr_nonnull(strstr(c->notes, "tls-ciphers: ignored"));
+	ck_assert_int_eq(cfg_parse("t.conf", "pad-responses: no\n", 18, c, err,
+	                           sizeof err),
+	                 -1);
 	cfg_defaults(c);
 	ck_assert_int_eq(cfg_parse("t.conf", "https-port: 443\n", 16, c, err,
 	                           sizeof err),
