@@ -24,7 +24,8 @@
 #   300 idle connections (more than the slots) do not stop the service;
 # - SIGHUP with a certificate from another CA: new connections get it, a
 #   connection opened before keeps its session, UDP answers throughout;
-#   a reload with a key that does not match keeps the old certificate;
+#   a reload (curvecache-control reload) with a key that does not match
+#   fails with FILE:LINE and keeps the old certificate;
 # - num.query.tls in stats and in the Prometheus output.
 
 set -u
@@ -314,8 +315,12 @@ wait $tpid
 expect "reload: a session begun before goes on" \
   "$(cat "$WORK/twice.out")" "0 0"
 cp "$P/ca1-srv.key" "$WORK/tls.key" # does not match ca2-srv.pem
-cc_hup reload_failed
-expect "reload: a key that does not match is refused (FILE:LINE)" \
+"$CTL" -s "$WORK/ctl.sock" reload >"$WORK/ctlreload.out" 2>&1
+expect "reload: curvecache-control reload fails (status 1)" "$?" 1
+expect "reload: ...saying why with FILE:LINE" \
+  "$(grep -c "curvecache.conf:[0-9]*: tls-service-pem .*does not match" \
+    "$WORK/ctlreload.out")" 1
+expect "reload: ...and logs it" \
   "$(grep 'event=reload_failed' "$WORK/curvecache.log" |
     grep -c 'tls-service-pem.*does not match')" 1
 kq "$P/ca2.pem" a.lab A >"$WORK/k6.out"
