@@ -346,7 +346,7 @@ int server_tls_check(const struct cfg *c, char *note, size_t notelen,
                      char *err, size_t errlen)
 {
 	char why[SERVER_TLS_WHY], day[32];
-	int64_t after = 0;
+	int64_t after = 0, now = (int64_t)time(NULL), days;
 	time_t t;
 	struct tm tm;
 
@@ -364,11 +364,12 @@ int server_tls_check(const struct cfg *c, char *note, size_t notelen,
 	if (after == 0 || gmtime_r(&t, &tm) == NULL ||
 	    strftime(day, sizeof day, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
 		snprintf(day, sizeof day, "an unknown date");
+	days = (after > now ? after - now : now - after) / SERVER_TLS_DAY;
 	snprintf(note, notelen,
 	         "curvecache: tls-service-pem %s: the key matches; %s %s "
-	         "(%lld days from now)",
-	         c->tls_service_pem,
-	         after < (int64_t)time(NULL) ? "expired" : "expires", day,
-	         (long long)((after - (int64_t)time(NULL)) / SERVER_TLS_DAY));
+	         "(%lld day%s %s)",
+	         c->tls_service_pem, after < now ? "EXPIRED" : "expires", day,
+	         (long long)days, days == 1 ? "" : "s",
+	         after < now ? "ago" : "from now");
 	return 0;
 }
