@@ -19,7 +19,8 @@
 #   ALPN dot, TLS 1.2 taken, TLS 1.1 refused (openssl s_client);
 # - a query split across three TLS records; 20 and 1000 queries sent at
 #   once, as many answers; TLS 1.3 session resumption (counted); no EDNS,
-#   no padding; garbage bytes and 20 half-open handshakes are closed
+#   no padding; frames of length 0 or over 4096 close the connection;
+#   garbage bytes and 20 half-open handshakes are closed
 #   (after 5 s for the half-open) while other clients are answered; a
 #   quiet connection is closed after the idle timeout (10 s);
 #   300 idle connections (more than the slots) do not stop the service;
@@ -243,6 +244,13 @@ elif mode == "quiet":  # a query, then silence: closed by the idle timer?
     dt = time.time() - t0
     print("closed after 10 s" if shut and 9.5 <= dt <= 14 else
           "closed after %.1f s" % dt if shut else "open")
+elif mode == "badframe":  # over TLS: a zero length, a length too big
+    out = []
+    for frame in (b"\0\0", struct.pack(">H", 5000) + b"x" * 100):
+        s = tls()
+        s.sendall(frame)
+        out.append("closed" if closed(s, 3) else "open")
+    print(" ".join(out))
 elif mode == "garbage":  # not TLS: the server closes
     s = socket.create_connection((ip, port), timeout=5)
     s.sendall(os.urandom(300))
@@ -274,6 +282,8 @@ expect "resumed: the second connection resumes; no EDNS, no padding" \
   "$(cli2 resume "$P/ca1.pem" 2>&1)" "False/39 True/39"
 expect "resumed: num.query.tls.resume counts it" \
   "$(($(stat num.query.tls.resume) - r0))" 1
+expect "bad frames over TLS: closed" \
+  "$(cli2 badframe "$P/ca1.pem" 2>&1)" "closed closed"
 f0=$(stat tls.failed)
 expect "garbage: closed" "$(cli2 garbage "$P/ca1.pem" 2>&1)" closed
 
