@@ -116,7 +116,7 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 {
 	struct server_udp *l = d->handle;
 
-	if (d->transport == SERVER_TCP) {
+	if (d->transport != SERVER_UDP) {
 		server_tcp_send(s, d->slot, d->serial, msg, len, waited);
 		return;
 	}
@@ -137,9 +137,9 @@ void server_error(struct server *s, const struct respond_query *q,
 		return;
 	stats_rcode(&s->st, rcode & 0x0fu);
 	if (s->cfg->log_queries)
-		qlog_write(q, (const struct sockaddr *)&d->addr,
-		           d->transport == SERVER_TCP, rcode,
-		           waited ? QLOG_SRC_RESOLVED : QLOG_SRC_NONE, false);
+		qlog_write(q, (const struct sockaddr *)&d->addr, d->transport,
+		           rcode, waited ? QLOG_SRC_RESOLVED : QLOG_SRC_NONE,
+		           false);
 	server_send(s, d, s->out, len, waited);
 }
 
@@ -163,8 +163,8 @@ void server_answer(struct server *s, const struct respond_query *q,
 		s->st.truncated++;
 	stats_response(&s->st, q, a);
 	if (s->cfg->log_queries)
-		qlog_answer(q, (const struct sockaddr *)&d->addr,
-		            d->transport == SERVER_TCP, src, a);
+		qlog_answer(q, (const struct sockaddr *)&d->addr, d->transport,
+		            src, a);
 	server_send(s, d, s->out, len, waited);
 }
 

@@ -19,9 +19,11 @@
 #include "base/slab.h"
 #include "udpio.h"
 
-/** inflight_dest.transport values. */
-#define SERVER_UDP 0
-#define SERVER_TCP 1
+/** inflight_dest.transport values (qlog.h's enum qlog_proto's); TCP
+ *  and TLS answers go to a connection slot (server_tcp_send). */
+#define SERVER_UDP QLOG_UDP
+#define SERVER_TCP QLOG_TCP
+#define SERVER_TLS QLOG_TLS
 
 /** What server_query did with a query. */
 enum server_qresult {

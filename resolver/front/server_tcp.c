@@ -213,7 +213,7 @@ static void conn_frame(struct server_conn *c, size_t need)
 	struct inflight_dest d;
 
 	memset(&d, 0, sizeof d);
-	d.transport = SERVER_TCP;
+	d.transport = c->tls != NULL ? SERVER_TLS : SERVER_TCP;
 	d.slot = c->slot;
 	d.serial = c->serial;
 	d.addr = c->peer;

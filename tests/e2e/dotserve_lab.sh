@@ -16,7 +16,8 @@
 #   not start with a key that does not match;
 # - kdig +keepopen: 5 questions on one TLS connection (one handshake,
 #   num.query.tls 5); dig +tls; answers padded to 468 bytes (RFC 8467);
-#   ALPN dot, TLS 1.2 taken, TLS 1.1 refused (openssl s_client);
+#   ALPN dot, TLS 1.2 taken, TLS 1.1 refused (openssl s_client); the
+#   query log says proto=tls;
 # - a query split across three TLS records; 20 and 1000 queries sent at
 #   once, as many answers; TLS 1.3 session resumption (counted); no EDNS,
 #   no padding; frames of length 0 or over 4096 close the connection;
@@ -121,7 +122,7 @@ fi
 # ---- the daemon ----
 cc_start "listen: $CC_IP@853" "tls-service-key: $WORK/tls.key" \
   "tls-service-pem: $WORK/tls.pem" "control-socket: $WORK/ctl.sock" \
-  'local-data: "a.lab. 300 IN A 192.0.2.1"' || exit 1
+  "log-queries: yes" 'local-data: "a.lab. 300 IN A 192.0.2.1"' || exit 1
 stat() { cc_stat "$1"; }
 
 kq() { # CA [NAME...]: kdig over TLS, one connection, the answers
@@ -142,6 +143,8 @@ expect "kdig: one handshake" "$(($(stat tls.handshakes) - h0))" 1
 expect "kdig: num.query.tls counts 5" "$(($(stat num.query.tls) - q0))" 5
 expect "kdig: padded to 468 (RFC 8467)" \
   "$(grep -c '^;; Received 468 B' "$WORK/k.out")" 5
+expect "query log: proto=tls" \
+  "$(grep -c 'event=query .*proto=tls name=a.lab. ' "$WORK/curvecache.log")" 4
 
 # ---- dig +tls (BIND 9.18) ----
 dig +tls +tls-ca="$P/ca1.pem" +tls-hostname=$NAME +time=3 +tries=1 \
