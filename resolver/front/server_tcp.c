@@ -2,7 +2,9 @@
  * resolver/front/server_tcp.c - TCP client connections (RFC 7766): 2-byte
  * length framing, pipelining with answers in completion order, an idle
  * timeout, a cap on connections (fixed slots, allocated with the worker)
- * and on queries in progress per connection.
+ * and on queries in progress per connection. A DNS-over-TLS connection
+ * (c->tls: server_tls.c) is one of these slots whose bytes go through its
+ * TLS session instead of c->h.
  */
 #include "server_int.h"
 
@@ -14,7 +16,6 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "proxy.h"
-#include "server_tls.h"
 
 /** Backlog of each TCP listener. */
 #define SERVER_TCP_BACKLOG 128
