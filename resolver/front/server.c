@@ -4,7 +4,8 @@
  * the sending of answers. A cache miss goes to resolution.c (the
  * resolutions: iterator runs driven through the upstream transport),
  * which answers its waiters through server_answer and server_error.
- * TCP client connections are in server_tcp.c.
+ * TCP client connections are in server_tcp.c, DNS over TLS on them in
+ * server_tls.c.
  */
 #include "server_int.h"
 
