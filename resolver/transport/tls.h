@@ -2,7 +2,8 @@
  * resolver/transport/tls.h - one TLS session over a libuv TCP handle, on
  * OpenSSL's libssl with memory BIOs: the bytes of the socket go through
  * this file, and libssl never touches a file descriptor. Client (DNS over
- * TLS to forwarders, RFC 7858) and server (DoT to clients, later).
+ * TLS to forwarders, RFC 7858) and server (DoT to clients:
+ * front/server_tls.c).
  *
  * A client is authenticated strictly (RFC 8310): the certificate chain
  * against the context's bundle, AUTH-NAME against its subjectAltName,
