@@ -212,6 +212,17 @@ static int opt_outgoing(struct cfg_ctx *x, char *value)
 	                CFG_MAX_OUTGOING);
 }
 
+/* tls-port: listen addresses on it serve DNS over TLS. */
+static int opt_tls_port(struct cfg_ctx *x, char *value)
+{
+	uint32_t v;
+
+	if (parse_u32(x, value, UINT16_MAX, &v) != 0 || v == 0)
+		return fail(x, "bad tls-port \"%s\"", value);
+	x->c->tls_port = (uint16_t)v;
+	return 0;
+}
+
 static int opt_port(struct cfg_ctx *x, char *value)
 {
 	uint32_t v;
@@ -357,6 +368,8 @@ OPT_TTL(opt_neg_max_ttl, neg_max_ttl)
 OPT_PATH(opt_root_hints, root_hints)
 OPT_PATH(opt_curve_key_file, curve_key_file)
 OPT_PATH(opt_tls_cert_bundle, tls_cert_bundle)
+OPT_PATH(opt_tls_service_key, tls_service_key)
+OPT_PATH(opt_tls_service_pem, tls_service_pem)
 OPT_STR(opt_user, user)
 OPT_PATH(opt_control_socket, control_socket)
 
@@ -529,6 +542,9 @@ static const struct {
 	{ "root-hints", opt_root_hints, false },
 	{ "tls-cert-bundle", opt_tls_cert_bundle, false },
 	{ "auth-tls", opt_auth_tls, false },
+	{ "tls-port", opt_tls_port, false },
+	{ "tls-service-key", opt_tls_service_key, true },
+	{ "tls-service-pem", opt_tls_service_pem, true },
 	{ "do-ip4", opt_do_ip4, false },
 	{ "do-ip6", opt_do_ip6, false },
 	{ "outgoing-interface", opt_outgoing, false },
@@ -616,6 +632,7 @@ void cfg_defaults(struct cfg *c)
 	         "/run/curvecache/control");
 	snprintf(c->tls_cert_bundle, sizeof c->tls_cert_bundle, "%s",
 	         CFG_TLS_BUNDLE_DEFAULT);
+	c->tls_port = CFG_TLS_PORT_DEFAULT;
 	c->log_level = CFG_LOG_INFO;
 	c->threads = 1;
 	c->serve_stale = true;

@@ -78,6 +78,8 @@
 #define CFG_FORWARD_TLS "forward-tls-upstream"
 /** Default CA bundle for DNS over TLS (Debian's ca-certificates). */
 #define CFG_TLS_BUNDLE_DEFAULT "/etc/ssl/certs/ca-certificates.crt"
+/** Default tls-port: DNS over TLS for clients (RFC 7858). */
+#define CFG_TLS_PORT_DEFAULT 853
 /** local-zone lines, and local-data lines, each (Unbound has no limit:
  *  a block list of a million names is read). */
 #define CFG_MAX_LOCAL_ZONES 4000000u
@@ -297,10 +299,19 @@ struct cfg {
 	bool serve_stale;              /**< RFC 8767, on failures */
 	uint32_t serve_stale_window;   /**< seconds past expiry */
 	bool prefetch;                 /**< refresh in the last 10 % */
-	char tls_cert_bundle[CFG_MAX_PATH];     /**< CA certificates (PEM) that
-	                                             TLS forwarders are checked
-	                                             against */
-	enum cfg_auth_tls auth_tls;             /**< auth-tls */
+	char tls_cert_bundle[CFG_MAX_PATH]; /**< CA certificates (PEM) that
+	                                         TLS forwarders are checked
+	                                         against */
+	enum cfg_auth_tls auth_tls;         /**< auth-tls */
+	/** DNS over TLS for clients (RFC 7858): a listen address on this
+	 *  port serves DoT (TCP only) with this key and certificate chain
+	 *  (PEM files, read at start and on every reload) */
+	uint16_t tls_port;
+	char tls_service_key[CFG_MAX_PATH];
+	char tls_service_pem[CFG_MAX_PATH];
+	/** "FILE:LINE" of the tls-service-key and tls-service-pem lines */
+	char tls_service_key_at[CFG_TRUST_AT_BYTES];
+	char tls_service_pem_at[CFG_TRUST_AT_BYTES];
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */

@@ -131,7 +131,8 @@ int cfg_path_join(const char *file, const char *v, char *out, size_t cap)
  * and those that must be absolute (written by the daemon, which works
  * from "/"); the others are only joined. */
 static const char *const path_read[] = { "local-data-file", "block-file",
-	                                 "tls-cert-bundle" };
+	                                 "tls-cert-bundle", "tls-service-key",
+	                                 "tls-service-pem" };
 static const char *const path_abs[] = { "cache-file", "pidfile",
 	                                "curve-key-file", "control-socket" };
 
@@ -158,6 +159,10 @@ static char *path_at(struct cfg *c, const char *opt)
 		return c->local_data_file_at;
 	if (strcmp(opt, "block-file") == 0)
 		return c->block_file_at;
+	if (strcmp(opt, "tls-service-key") == 0)
+		return c->tls_service_key_at;
+	if (strcmp(opt, "tls-service-pem") == 0)
+		return c->tls_service_pem_at;
 	return NULL;
 }
 

@@ -62,7 +62,8 @@ static int ub_module_config(struct cfg_ctx *x, const char *key, char *v);
 #define WHY_LOG \
 	"curvecache logs to syslog (to stderr with -f, the journal under " \
 	"systemd)"
-#define WHY_TLS "curvecache serves no DNS over TLS or HTTPS"
+#define WHY_TLS "curvecache serves no DNS over HTTPS (DNS over TLS: tls-port)"
+#define WHY_TLS_LIB "libssl's default ciphers for TLS 1.2 and 1.3"
 #define WHY_CLAUSE "only inside a forward-zone: or stub-zone: clause"
 
 /* The one table of Unbound's names that are not curvecache's. */
@@ -78,6 +79,9 @@ static const struct ub_name ub_names[] = {
 	{ "username", UB_ALIAS, "user", NULL, NULL },
 	{ "ip-ratelimit", UB_ALIAS, "ratelimit", NULL, NULL },
 	{ "include-toplevel", UB_ALIAS, "include", NULL, NULL },
+	{ "ssl-service-key", UB_ALIAS, "tls-service-key", NULL, NULL },
+	{ "ssl-service-pem", UB_ALIAS, "tls-service-pem", NULL, NULL },
+	{ "ssl-port", UB_ALIAS, "tls-port", NULL, NULL },
 	{ "msg-cache-size", UB_SPECIAL, "cache-size", NULL, ub_cache_size },
 	{ "rrset-cache-size", UB_SPECIAL, "cache-size", NULL, ub_cache_size },
 	{ "verbosity", UB_SPECIAL, "log-level", NULL, ub_verbosity },
@@ -200,10 +204,17 @@ static const struct ub_name ub_names[] = {
 	  "write each TLS forwarder ADDR@853#AUTH-NAME, or set "
 	  "forward-tls-upstream: yes in its forward-zone: clause",
 	  NULL },
-	{ "tls-service-key", UB_REFUSED, NULL, WHY_TLS, NULL },
-	{ "tls-service-pem", UB_REFUSED, NULL, WHY_TLS, NULL },
-	{ "tls-port", UB_REFUSED, NULL, WHY_TLS, NULL },
 	{ "https-port", UB_REFUSED, NULL, WHY_TLS, NULL },
+	{ "tls-ciphers", UB_IGNORED, NULL, WHY_TLS_LIB, NULL },
+	{ "tls-ciphersuites", UB_IGNORED, NULL, WHY_TLS_LIB, NULL },
+	{ "tls-session-ticket-keys", UB_IGNORED, NULL,
+	  "each thread makes its own ticket key at start and reload", NULL },
+	{ "tls-use-sni", UB_IGNORED, NULL,
+	  "the one certificate is served whatever name is asked", NULL },
+	{ "pad-responses", UB_YES_ONLY, NULL,
+	  "answers over TLS are always padded", NULL },
+	{ "pad-responses-block-size", UB_IGNORED, NULL,
+	  "468 bytes, as RFC 8467 recommends", NULL },
 	{ "access-control-view", UB_REFUSED, "access-control",
 	  "curvecache has no views", NULL },
 	{ "dns64-prefix", UB_REFUSED, NULL, "curvecache does no DNS64", NULL },

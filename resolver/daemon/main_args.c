@@ -19,6 +19,7 @@
 #include <sodium.h>
 
 #include "conf/cfg.h"
+#include "front/server_tls.h"
 #include "main_int.h"
 #include "ops.h"
 
@@ -106,10 +107,11 @@ static int check_as_user(struct main_ctx *m)
 
 int main_check(struct main_ctx *m)
 {
-	char err[CFG_ERR_BYTES];
+	char err[CFG_ERR_BYTES], tls[CFG_ERR_BYTES];
 
 	if (cfg_load(m->cfg_path, &m->cfg, err, sizeof err) != 0 ||
-	    ops_config_check(&m->cfg, err, sizeof err) != 0) {
+	    ops_config_check(&m->cfg, err, sizeof err) != 0 ||
+	    server_tls_check(&m->cfg, tls, sizeof tls, err, sizeof err) != 0) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
@@ -117,6 +119,8 @@ int main_check(struct main_ctx *m)
 		return 1;
 	/* Unbound options read and ignored: each line says why */
 	fputs(m->cfg.notes, stderr);
+	if (tls[0] != '\0')
+		printf("%s\n", tls);
 	printf("curvecache: configuration %s is OK\n", m->cfg_path);
 	return 0;
 }

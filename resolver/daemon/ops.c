@@ -264,6 +264,8 @@ static void warn_restart_only(const struct cfg *old, const struct cfg *nc)
 	             strcmp(nc->pidfile, old->pidfile) != 0, "pidfile");
 	note_changed(names, sizeof names, nc->ip_freebind != old->ip_freebind,
 	             "ip-freebind");
+	note_changed(names, sizeof names, nc->tls_port != old->tls_port,
+	             "tls-port");
 	if (names[0] != '\0')
 		log_warn("reload_partial", "restart_needed=%s kept=running",
 		         names);
@@ -273,6 +275,7 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
 {
 	warn_restart_only(old, nc);
 	nc->port = old->port;
+	nc->tls_port = old->tls_port;
 	nc->n_listen = old->n_listen;
 	memcpy(nc->listen, old->listen, sizeof nc->listen);
 	memcpy(nc->user, old->user, sizeof nc->user);
@@ -392,9 +395,11 @@ int ops_reload_files_check(const struct cfg *c, const char *path,
                            const char *user, char *err, size_t errlen)
 {
 	const char *const opt[] = { "root-hints", "local-data-file",
-		                    "block-file" };
+		                    "block-file", "tls-service-key",
+		                    "tls-service-pem" };
 	const char *const file[] = { c->root_hints, c->local_data_file,
-		                     c->block_file };
+		                     c->block_file, c->tls_service_key,
+		                     c->tls_service_pem };
 	char why[CFG_ERR_BYTES];
 	struct cfg *scratch = malloc(sizeof(*scratch));
 	size_t i;

@@ -60,7 +60,7 @@ enum inflight_status {
 
 /** Where an answer goes; meaning given by the server. */
 struct inflight_dest {
-	int transport;                /**< the server's code: UDP or TCP */
+	int transport;                /**< the server's code: UDP, TCP, TLS */
 	void *handle;                 /**< UDP: the listener */
 	uint32_t slot;                /**< TCP: connection slot */
 	uint64_t serial;              /**< TCP: connection serial */

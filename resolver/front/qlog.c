@@ -18,8 +18,14 @@ static const char *const qlog_src_names[] = {
 	"none", "local", "cache", "referral", "resolved",
 };
 
+/* proto= of a line, by enum qlog_proto. */
+static const char *qlog_proto_name(int proto)
+{
+	return proto == QLOG_TLS ? "tls" : proto == QLOG_TCP ? "tcp" : "udp";
+}
+
 static void qlog_line(const struct respond_query *q,
-                      const struct sockaddr *client, bool tcp, unsigned rcode,
+                      const struct sockaddr *client, int proto, unsigned rcode,
                       enum qlog_src src, bool curve, uint8_t sec)
 {
 	char addr[QLOG_ADDR_BYTES], name[WIRE_NAME_TEXT_MAX];
@@ -37,7 +43,7 @@ static void qlog_line(const struct respond_query *q,
 		src = QLOG_SRC_NONE;
 	log_query("client=%s proto=%s name=%s type=%s rcode=%s cached=%s "
 	          "src=%s curve=%s dnssec=%s",
-	          addr[0] ? addr : "-", tcp ? "tcp" : "udp", name, type,
+	          addr[0] ? addr : "-", qlog_proto_name(proto), name, type,
 	          rrtext_rcode_name(rcode, rbuf),
 	          src == QLOG_SRC_CACHE || src == QLOG_SRC_REFERRAL ? "yes" :
 	                                                              "no",
@@ -46,13 +52,13 @@ static void qlog_line(const struct respond_query *q,
 }
 
 void qlog_write(const struct respond_query *q, const struct sockaddr *client,
-                bool tcp, unsigned rcode, enum qlog_src src, bool curve)
+                int proto, unsigned rcode, enum qlog_src src, bool curve)
 {
-	qlog_line(q, client, tcp, rcode, src, curve, CACHE_SEC_UNCHECKED);
+	qlog_line(q, client, proto, rcode, src, curve, CACHE_SEC_UNCHECKED);
 }
 
 void qlog_answer(const struct respond_query *q, const struct sockaddr *client,
-                 bool tcp, enum qlog_src src, const struct answer *a)
+                 int proto, enum qlog_src src, const struct answer *a)
 {
 	struct respond_plan p;
 	uint8_t sec = a->sec;
@@ -63,5 +69,5 @@ void qlog_answer(const struct respond_query *q, const struct sockaddr *client,
 	if (sec == CACHE_SEC_SECURE && p.rcode != WIRE_RCODE_NOERROR &&
 	    p.rcode != WIRE_RCODE_NXDOMAIN)
 		sec = CACHE_SEC_UNCHECKED;
-	qlog_line(q, client, tcp, p.rcode, src, a->curve, sec);
+	qlog_line(q, client, proto, p.rcode, src, a->curve, sec);
 }

@@ -40,26 +40,34 @@ enum qlog_src {
 	QLOG_SRC_RESOLVED  /**< a resolution (answer or SERVFAIL) */
 };
 
+/** How a query came (proto= of the log line); the values of
+ *  server_int.h's inflight_dest.transport. */
+enum qlog_proto {
+	QLOG_UDP = 0,
+	QLOG_TCP, /**< DNS over TCP */
+	QLOG_TLS  /**< DNS over TLS (RFC 7858) */
+};
+
 /**
  * Write the query log line of one answer.
  * @param q: the client's query, as parsed.
  * @param client: the client's address (AF_INET or AF_INET6).
- * @param tcp: it came over TCP.
+ * @param proto: how it came (enum qlog_proto).
  * @param rcode: the RCODE sent (12-bit extended allowed).
  * @param src: where the answer came from.
  * @param curve: every RRset of the answer came over DNSCurve.
  */
 void qlog_write(const struct respond_query *q, const struct sockaddr *client,
-                bool tcp, unsigned rcode, enum qlog_src src, bool curve);
+                int proto, unsigned rcode, enum qlog_src src, bool curve);
 
 /**
  * Write the query log line of an answer sent with respond_build: the
  * RCODE as respond_plan decides it (SERVFAIL for BOGUS data to a CD=0
  * client), curve= and dnssec= from the answer.
- * @param q, client, tcp, src: as qlog_write.
+ * @param q, client, proto, src: as qlog_write.
  * @param a: the answer.
  */
 void qlog_answer(const struct respond_query *q, const struct sockaddr *client,
-                 bool tcp, enum qlog_src src, const struct answer *a);
+                 int proto, enum qlog_src src, const struct answer *a);
 
 #endif /* CURVECACHE_RESOLVER_QLOG_H */

@@ -377,7 +377,7 @@ static void drop_waiter_cb(void *arg, const struct inflight_waiter *w)
 {
 	struct server *s = arg;
 
-	if (w->dest.transport == SERVER_TCP)
+	if (w->dest.transport != SERVER_UDP)
 		server_error(s, &w->q, &w->dest, WIRE_RCODE_SERVFAIL, true);
 }
 
@@ -513,7 +513,7 @@ static enum server_qresult res_shed(struct server *s,
                                     struct server_res *r)
 {
 	s->st.inflight_refused++;
-	if (d->transport == SERVER_TCP)
+	if (d->transport != SERVER_UDP)
 		server_error(s, q, d, WIRE_RCODE_SERVFAIL, false);
 	if (r != NULL && inflight_entry_waiters(r->entry) == 0)
 		res_drop(r);

@@ -4,7 +4,8 @@
  * the sending of answers. A cache miss goes to resolution.c (the
  * resolutions: iterator runs driven through the upstream transport),
  * which answers its waiters through server_answer and server_error.
- * TCP client connections are in server_tcp.c.
+ * TCP client connections are in server_tcp.c, DNS over TLS on them in
+ * server_tls.c.
  */
 #include "server_int.h"
 
@@ -30,6 +31,7 @@
 #include "resolution.h"
 #include "infra/sel.h"
 #include "stats/topk.h"
+#include "transport/tls.h"
 #include "transport/upshare.h"
 #include "transport/upstream.h"
 #include "wire/rrtext.h"
@@ -115,7 +117,7 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 {
 	struct server_udp *l = d->handle;
 
-	if (d->transport == SERVER_TCP) {
+	if (d->transport != SERVER_UDP) {
 		server_tcp_send(s, d->slot, d->serial, msg, len, waited);
 		return;
 	}
@@ -136,9 +138,9 @@ void server_error(struct server *s, const struct respond_query *q,
 		return;
 	stats_rcode(&s->st, rcode & 0x0fu);
 	if (s->cfg->log_queries)
-		qlog_write(q, (const struct sockaddr *)&d->addr,
-		           d->transport == SERVER_TCP, rcode,
-		           waited ? QLOG_SRC_RESOLVED : QLOG_SRC_NONE, false);
+		qlog_write(q, (const struct sockaddr *)&d->addr, d->transport,
+		           rcode, waited ? QLOG_SRC_RESOLVED : QLOG_SRC_NONE,
+		           false);
 	server_send(s, d, s->out, len, waited);
 }
 
@@ -162,8 +164,8 @@ void server_answer(struct server *s, const struct respond_query *q,
 		s->st.truncated++;
 	stats_response(&s->st, q, a);
 	if (s->cfg->log_queries)
-		qlog_answer(q, (const struct sockaddr *)&d->addr,
-		            d->transport == SERVER_TCP, src, a);
+		qlog_answer(q, (const struct sockaddr *)&d->addr, d->transport,
+		            src, a);
 	server_send(s, d, s->out, len, waited);
 }
 
@@ -449,8 +451,9 @@ int server_listen(struct server *s, char *err, size_t errlen)
 		const struct sockaddr *sa =
 			(const struct sockaddr *)&c->listen[i].sa;
 
-		rc = server_udp_listen(s, sa);
-		if (rc == 0)
+		if (server_tls_port(c, sa))
+			rc = server_tls_listen(s, sa);
+		else if ((rc = server_udp_listen(s, sa)) == 0)
 			rc = server_tcp_listen(s, sa);
 		if (rc != 0) {
 			server_addr_text(sa, addr, sizeof addr);
@@ -642,6 +645,7 @@ void server_free(struct server *s)
 	server_hints_release(s->hints);
 	server_anchors_release(s->anchors);
 	dnssec_keycache_free(s->keycache);
+	tls_ctx_free(s->tls_ctx);
 	free(s->conns);
 	free(s->stats_sum);
 	slab_fini(&s->req_slab);
@@ -670,17 +674,24 @@ int server_localdata_load(struct server *s, const struct cfg *c, char *err,
 {
 	struct localdata *ld = NULL;
 	struct localzone *lz = NULL;
+	struct tls_ctx *tc = NULL;
 	size_t nrec, nblk;
 	int rc;
 
-	rc = localzone_build(c->local, &lz, err, errlen);
-	if (rc != LOCALZONE_OK)
+	if (server_tls_load(c, &tc, err, errlen) != 0)
 		return SERVER_EINVAL;
+	rc = localzone_build(c->local, &lz, err, errlen);
+	if (rc != LOCALZONE_OK) {
+		tls_ctx_free(tc);
+		return SERVER_EINVAL;
+	}
 	if (localdata_load(c->local_data_file, c->block_file, &ld, err,
 	                   errlen) != LOCALDATA_OK) {
 		localzone_free(lz);
+		tls_ctx_free(tc);
 		return SERVER_EINVAL;
 	}
+	server_tls_use(s, tc);
 	localdata_free(s->ld);
 	s->ld = ld;
 	localzone_free(s->own_lz);

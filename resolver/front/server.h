@@ -27,6 +27,8 @@
  *   SERVER_TCP_CONNS_MAX connections (the oldest idle one is closed to
  *   make room), at most SERVER_TCP_PENDING_MAX queries in progress per
  *   connection (reading pauses beyond).
+ * - DNS over TLS (RFC 7858; server_tls.h): a listen address on tls-port
+ *   takes TLS on TCP only; its connections are TCP's slots and framing.
  * - Bounds: SERVER_RES_MAX resolutions at once (beyond, the newest is
  *   dropped or an old one jostled: resolution.c; each holds about 60 KB
  *   of iterator state, so this bounds the memory of an overload),

@@ -1,7 +1,8 @@
 /*
  * resolver/front/server_int.h - what server.c (the worker, UDP, the query
- * path, sending answers), resolution.c (the resolutions) and server_tcp.c (TCP
- * client connections) share; nobody else may include it.
+ * path, sending answers), resolution.c (the resolutions), server_tcp.c (TCP
+ * client connections) and server_tls.c (DNS over TLS on them) share; nobody
+ * else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_SERVER_INT_H
 #define CURVECACHE_RESOLVER_SERVER_INT_H
@@ -18,9 +19,11 @@
 #include "base/slab.h"
 #include "udpio.h"
 
-/** inflight_dest.transport values. */
-#define SERVER_UDP 0
-#define SERVER_TCP 1
+/** inflight_dest.transport values (qlog.h's enum qlog_proto's); TCP
+ *  and TLS answers go to a connection slot (server_tcp_send). */
+#define SERVER_UDP QLOG_UDP
+#define SERVER_TCP QLOG_TCP
+#define SERVER_TLS QLOG_TLS
 
 /** What server_query did with a query. */
 enum server_qresult {
@@ -60,7 +63,9 @@ struct server_conn {
 	uv_tcp_t h;
 	uv_timer_t idle;
 	struct sockaddr_storage peer;
-	bool proxy_done; /**< PROXY v2 header read (or none due) */
+	bool proxy_done;         /**< PROXY v2 header read (or none due) */
+	struct server_tlsc *tls; /**< DNS over TLS (server_tls.c; one
+	                              more handle); NULL: plain TCP */
 	size_t rlen;
 	uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
 };
@@ -178,6 +183,8 @@ struct server {
 	struct server_tcpl tcpl[CFG_MAX_LISTEN];
 	size_t ntcpl;
 	struct server_conn *conns; /**< SERVER_TCP_CONNS_MAX slots */
+	struct tls_ctx *tls_ctx;   /**< DNS over TLS for clients
+	                                (server_tls.c); NULL: none */
 	uint64_t conn_serial;
 	uint64_t prime_after_ms;          /**< iter_env.prime_after */
 	uint8_t ans[SERVER_ANSWER_BYTES]; /**< record images */
@@ -253,5 +260,49 @@ int server_tcp_listen(struct server *s, const struct sockaddr *sa);
 
 /** Close every TCP listener and connection. */
 void server_tcp_stop(struct server *s);
+
+struct tls_ctx;
+
+/** The TLS context of a config's tls-service-key and tls-service-pem
+ *  (server_tls.c; *out NULL when it has none), checked against its
+ *  listen addresses on tls-port. @return 0, or -1 with "FILE:LINE:
+ *  problem" in err. */
+int server_tls_load(const struct cfg *c, struct tls_ctx **out, char *err,
+                    size_t errlen);
+/** Use a context for new connections from now on (the old one is freed
+ *  once its connections end); NULL: none. */
+void server_tls_use(struct server *s, struct tls_ctx *ctx);
+/** Is this listen address on the config's tls-port? */
+bool server_tls_port(const struct cfg *c, const struct sockaddr *sa);
+/** Start a DNS-over-TLS listener. @return 0 or a libuv error. */
+int server_tls_listen(struct server *s, const struct sockaddr *sa);
+/** server_tcp.c's hooks for a connection with c->tls: close its TLS
+ *  session (the slot's last handle), send an answer (padded, framed),
+ *  move plaintext waiting beyond rbuf into it, read on or pause. */
+void server_tls_close(struct server_conn *c);
+void server_tls_write(struct server_conn *c, const uint8_t *msg, size_t len);
+void server_tls_refill(struct server_conn *c);
+void server_tls_reading(struct server_conn *c, bool on);
+
+/** A TCP listener whose connections cb accepts (server_tls.c's).
+ *  @return 0 or a libuv error. */
+int server_tcp_listen_cb(struct server *s, const struct sockaddr *sa,
+                         uv_connection_cb cb);
+
+/** A free slot set up (idle timer, serial; its own TCP handle unused
+ *  by DNS over TLS) for a connection waiting on ls; NULL when none is
+ *  free (the connection is refused, the oldest idle one closed) or on
+ *  failure. */
+struct server_conn *server_tcp_open(struct server *s, uv_stream_t *ls);
+
+/** The life of a connection, for server_tls.c: take the frames
+ *  buffered in rbuf (process), close it, process soon from the loop
+ *  (kick), restart its idle timer, and one of its handles closed
+ *  (unref: the slot is free after the last). */
+void server_tcp_process(struct server_conn *c);
+void server_tcp_close(struct server_conn *c);
+void server_tcp_kick(struct server_conn *c);
+void server_tcp_idle(struct server_conn *c);
+void server_tcp_unref(struct server_conn *c);
 
 #endif /* CURVECACHE_RESOLVER_SERVER_INT_H */

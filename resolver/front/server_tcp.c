@@ -2,7 +2,9 @@
  * resolver/front/server_tcp.c - TCP client connections (RFC 7766): 2-byte
  * length framing, pipelining with answers in completion order, an idle
  * timeout, a cap on connections (fixed slots, allocated with the worker)
- * and on queries in progress per connection.
+ * and on queries in progress per connection. A DNS-over-TLS connection
+ * (c->tls: server_tls.c) is one of these slots whose bytes go through its
+ * TLS session instead of c->h.
  */
 #include "server_int.h"
 
@@ -30,14 +32,17 @@ struct server_wreq {
 
 static void conn_process(struct server_conn *c);
 
-static void conn_closed_cb(uv_handle_t *h)
+void server_tcp_unref(struct server_conn *c)
 {
-	struct server_conn *c = h->data;
-
 	if (--c->handles == 0) {
 		c->used = false;
 		c->s->st.tcp_freed++;
 	}
+}
+
+static void conn_closed_cb(uv_handle_t *h)
+{
+	server_tcp_unref(h->data);
 }
 
 static void conn_close(struct server_conn *c)
@@ -45,6 +50,8 @@ static void conn_close(struct server_conn *c)
 	if (!c->used || c->closing)
 		return;
 	c->closing = true;
+	if (c->tls != NULL)
+		server_tls_close(c);
 	uv_close((uv_handle_t *)&c->h, conn_closed_cb);
 	uv_close((uv_handle_t *)&c->idle, conn_closed_cb);
 }
@@ -149,6 +156,10 @@ static void conn_write(struct server_conn *c, const uint8_t *msg, size_t len)
 	uv_buf_t b[2];
 	int n;
 
+	if (c->tls != NULL) {
+		server_tls_write(c, msg, len);
+		return;
+	}
 	b[0] = uv_buf_init((char *)pfx, 2);
 	b[1] = uv_buf_init((char *)msg, (unsigned)len);
 	n = uv_try_write((uv_stream_t *)&c->h, b, 2);
@@ -203,13 +214,15 @@ static void conn_frame(struct server_conn *c, size_t need)
 	struct inflight_dest d;
 
 	memset(&d, 0, sizeof d);
-	d.transport = SERVER_TCP;
+	d.transport = c->tls != NULL ? SERVER_TLS : SERVER_TCP;
 	d.slot = c->slot;
 	d.serial = c->serial;
 	d.addr = c->peer;
 	d.addrlen = sizeof c->peer;
 	c->pending++;
 	c->s->st.queries_tcp++;
+	if (c->tls != NULL)
+		c->s->st.queries_tls++;
 	if (server_query(c->s, c->rbuf + 2, need, &d) == SERVER_Q_DONE &&
 	    c->pending > 0)
 		c->pending--;
@@ -247,6 +260,8 @@ static void conn_process(struct server_conn *c)
 {
 	size_t need, k;
 
+	if (c->tls != NULL)
+		server_tls_refill(c);
 	if (!c->proxy_done && !conn_proxy(c)) {
 		if (!c->closing && c->eof)
 			conn_maybe_close(c);
@@ -271,7 +286,9 @@ static void conn_process(struct server_conn *c)
 		return;
 	if (c->paused && c->pending < SERVER_TCP_PENDING_MAX)
 		c->paused = false;
-	if (c->paused || c->eof) {
+	if (c->tls != NULL) {
+		server_tls_reading(c, !c->paused);
+	} else if (c->paused || c->eof) {
 		uv_read_stop((uv_stream_t *)&c->h);
 		conn_maybe_close(c);
 	} else {
@@ -385,6 +402,18 @@ static bool conn_init(struct server *s, struct server_conn *c)
 	return true;
 }
 
+struct server_conn *server_tcp_open(struct server *s, uv_stream_t *ls)
+{
+	struct server_conn *c = conn_slot(s);
+
+	if (c == NULL) {
+		tcp_reject(s, ls);
+		conn_evict_idle(s);
+		return NULL;
+	}
+	return conn_init(s, c) ? c : NULL;
+}
+
 static void tcp_accept_cb(uv_stream_t *ls, int status)
 {
 	struct server_tcpl *l = ls->data;
@@ -392,15 +421,7 @@ static void tcp_accept_cb(uv_stream_t *ls, int status)
 	struct server_conn *c;
 	int alen = sizeof c->peer;
 
-	if (status < 0 || s->stopping)
-		return;
-	c = conn_slot(s);
-	if (c == NULL) {
-		tcp_reject(s, ls);
-		conn_evict_idle(s);
-		return;
-	}
-	if (!conn_init(s, c))
+	if (status < 0 || s->stopping || (c = server_tcp_open(s, ls)) == NULL)
 		return;
 	if (uv_accept(ls, (uv_stream_t *)&c->h) != 0 ||
 	    uv_tcp_getpeername(&c->h, (struct sockaddr *)&c->peer, &alen) !=
@@ -438,6 +459,12 @@ static int server_tcp_bind(struct server *s, struct server_tcpl *l,
 
 int server_tcp_listen(struct server *s, const struct sockaddr *sa)
 {
+	return server_tcp_listen_cb(s, sa, tcp_accept_cb);
+}
+
+int server_tcp_listen_cb(struct server *s, const struct sockaddr *sa,
+                         uv_connection_cb cb)
+{
 	struct server_tcpl *l = &s->tcpl[s->ntcpl];
 	int rc;
 
@@ -450,8 +477,7 @@ int server_tcp_listen(struct server *s, const struct sockaddr *sa)
 	s->ntcpl++;
 	rc = server_tcp_bind(s, l, sa);
 	if (rc == 0)
-		rc = uv_listen((uv_stream_t *)&l->h, SERVER_TCP_BACKLOG,
-		               tcp_accept_cb);
+		rc = uv_listen((uv_stream_t *)&l->h, SERVER_TCP_BACKLOG, cb);
 	return rc;
 }
 
@@ -467,4 +493,25 @@ void server_tcp_stop(struct server *s)
 	}
 	for (i = 0; i < SERVER_TCP_CONNS_MAX; i++)
 		conn_close(&s->conns[i]);
+}
+
+/* What server_tls.c shares of a connection's life (server_int.h). */
+void server_tcp_process(struct server_conn *c)
+{
+	conn_process(c);
+}
+
+void server_tcp_close(struct server_conn *c)
+{
+	conn_close(c);
+}
+
+void server_tcp_kick(struct server_conn *c)
+{
+	conn_kick(c);
+}
+
+void server_tcp_idle(struct server_conn *c)
+{
+	conn_idle_restart(c);
 }

@@ -81,6 +81,10 @@ struct stats {
 	uint64_t queries; /**< client queries received */
 	uint64_t queries_udp;
 	uint64_t queries_tcp;
+	uint64_t queries_tls;       /**< over DNS over TLS (also in tcp) */
+	uint64_t tls_resumed;       /**< TLS handshakes that resumed */
+	uint64_t tls_handshakes;    /**< TLS handshakes that completed */
+	uint64_t tls_failed;        /**< TLS handshakes failed or too slow */
 	uint64_t acl_refused;       /**< answered REFUSED by access control */
 	uint64_t acl_dropped;       /**< dropped by access control */
 	uint64_t ratelimited;       /**< dropped by the per-client limit */

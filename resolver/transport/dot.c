@@ -14,6 +14,7 @@
 #include "conf/cfg.h"
 #include "stats/fwdstate.h"
 #include "stats/stats.h"
+#include "wire/wire.h"
 #include "tls.h"
 
 /** Forwarders of one worker at most (every server of every zone). */

@@ -15,7 +15,6 @@
 /** EDNS option code of edns-tcp-keepalive (RFC 7828). */
 #define DOT_OPT_KEEPALIVE 11
 /** EDNS option code of padding (RFC 7830). */
-#define DOT_OPT_PADDING 12
 /** Bytes of the keepalive TIMEOUT field (in an answer). */
 #define DOT_KEEPALIVE_LEN 2
 /** Bytes of an OPT record with empty rdata (root name, type, class,
@@ -91,11 +90,7 @@ static size_t opt_append(uint8_t *pkt, size_t len, size_t cap, uint16_t code,
 
 size_t dot_pad(uint8_t *pkt, size_t len, size_t cap)
 {
-	size_t total = len + DOT_OPTHDR;
-
-	return opt_append(pkt, len, cap, DOT_OPT_PADDING,
-	                  (DOT_PAD_BLOCK - total % DOT_PAD_BLOCK) %
-	                          DOT_PAD_BLOCK);
+	return wire_pad(pkt, len, cap, DOT_PAD_BLOCK);
 }
 
 size_t dot_keepalive_add(uint8_t *pkt, size_t len, size_t cap)

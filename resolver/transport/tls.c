@@ -11,11 +11,13 @@
 
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /** First size of the buffer of queued plaintext (doubled as needed). */
 #define TLS_OUT_FIRST 1024u
@@ -56,6 +58,7 @@ struct tls_conn {
 	bool ready;       /**< handshake and checks passed */
 	bool dead;        /**< the error callback came */
 	bool closing;     /**< tls_conn_close was called */
+	bool paused;      /**< tls_conn_pause: the socket is not read */
 	char why[TLS_WHY_BYTES];
 };
 
@@ -637,4 +640,128 @@ const char *tls_conn_alpn(const struct tls_conn *c, char *buf, size_t cap)
 		buf[n] = '\0';
 	}
 	return buf;
+}
+
+/* ---- the server side: DNS over TLS to clients ---- */
+
+/* No passphrase is ever asked for (a daemon has no terminal). */
+static int tls_no_pass(char *buf, int size, int rw, void *arg)
+{
+	(void)buf;
+	(void)size;
+	(void)rw;
+	(void)arg;
+	return 0;
+}
+
+/* A failure's reason: what, then libssl's reason if it has one. */
+static int tls_cert_why(char *why, size_t cap, const char *what)
+{
+	unsigned long e = ERR_peek_last_error();
+	const char *r = e != 0 ? ERR_reason_error_string(e) : NULL;
+
+	snprintf(why, cap, "%s%s%s", what, r != NULL ? ": " : "",
+	         r != NULL ? r : "");
+	ERR_clear_error();
+	return TLS_ECERT;
+}
+
+/* The leaf's key against the private key in a PEM file. */
+static int tls_key_check(X509 *leaf, const char *key, char *why, size_t cap)
+{
+	BIO *b = BIO_new_file(key, "r");
+	EVP_PKEY *pk = NULL;
+	int rc = TLS_OK;
+
+	if (b == NULL)
+		return tls_cert_why(why, cap, "private key not readable");
+	pk = PEM_read_bio_PrivateKey(b, NULL, tls_no_pass, NULL);
+	BIO_free(b);
+	if (pk == NULL)
+		return tls_cert_why(why, cap,
+		                    "no private key (PEM, unencrypted) read");
+	if (X509_check_private_key(leaf, pk) != 1)
+		rc = tls_cert_why(why, cap,
+		                  "the private key does not match the "
+		                  "certificate");
+	EVP_PKEY_free(pk);
+	return rc;
+}
+
+int tls_cert_check(const char *chain, const char *key, int64_t *not_after,
+                   char *why, size_t whylen)
+{
+	SSL_CTX *x;
+	X509 *leaf;
+	struct tm tm;
+	int rc;
+
+	if (chain == NULL || key == NULL || why == NULL || whylen == 0)
+		return TLS_EINVAL;
+	why[0] = '\0';
+	if ((x = SSL_CTX_new(TLS_server_method())) == NULL)
+		return TLS_ENOMEM;
+	if (SSL_CTX_use_certificate_chain_file(x, chain) != 1 ||
+	    (leaf = SSL_CTX_get0_certificate(x)) == NULL) {
+		rc = tls_cert_why(why, whylen,
+		                  "no certificate chain (PEM) read");
+	} else if ((rc = tls_key_check(leaf, key, why, whylen)) == TLS_OK &&
+	           not_after != NULL) {
+		memset(&tm, 0, sizeof tm);
+		*not_after = ASN1_TIME_to_tm(X509_get0_notAfter(leaf), &tm) ==
+		                             1 ?
+		                     (int64_t)timegm(&tm) :
+		                     0;
+	}
+	SSL_CTX_free(x);
+	ERR_clear_error();
+	return rc;
+}
+
+int tls_ctx_serve(struct tls_ctx **out, const char *chain, const char *key,
+                  char *why, size_t whylen)
+{
+	int rc = tls_cert_check(chain, key, NULL, why, whylen);
+
+	if (rc != TLS_OK)
+		return rc;
+	if ((rc = tls_ctx_server(out, chain, key)) != TLS_OK) {
+		snprintf(why, whylen, "%s", tls_strerror(rc));
+		return rc;
+	}
+	SSL_CTX_set_default_passwd_cb((*out)->ssl, tls_no_pass);
+	SSL_CTX_set_options((*out)->ssl,
+	                    SSL_OP_NO_RENEGOTIATION |
+	                            SSL_OP_CIPHER_SERVER_PREFERENCE);
+	return TLS_OK;
+}
+
+int tls_conn_pause(struct tls_conn *c, bool pause)
+{
+	if (c == NULL || !c->ready || c->dead || c->closing)
+		return TLS_EINVAL;
+	if (c->paused == pause)
+		return TLS_OK;
+	c->paused = pause;
+	if (pause) {
+		uv_read_stop((uv_stream_t *)&c->tcp);
+		return TLS_OK;
+	}
+	if (uv_read_start((uv_stream_t *)&c->tcp, tls_alloc, tls_read) != 0) {
+		tls_fail(c, TLS_EIO, "read start failed");
+		return TLS_EIO;
+	}
+	return TLS_OK;
+}
+
+int tls_conn_peer(const struct tls_conn *c, struct sockaddr_storage *ss)
+{
+	int len = sizeof *ss;
+
+	if (c == NULL || ss == NULL)
+		return TLS_EINVAL;
+	memset(ss, 0, sizeof *ss);
+	return uv_tcp_getpeername(&c->tcp, (struct sockaddr *)ss, &len) == 0 ?
+	               TLS_OK :
+	               TLS_EIO;
 }

@@ -2,7 +2,8 @@
  * resolver/transport/tls.h - one TLS session over a libuv TCP handle, on
  * OpenSSL's libssl with memory BIOs: the bytes of the socket go through
  * this file, and libssl never touches a file descriptor. Client (DNS over
- * TLS to forwarders, RFC 7858) and server (DoT to clients, later).
+ * TLS to forwarders, RFC 7858) and server (DoT to clients:
+ * front/server_tls.c).
  *
  * A client is authenticated strictly (RFC 8310): the certificate chain
  * against the context's bundle, AUTH-NAME against its subjectAltName,
@@ -107,6 +108,26 @@ int tls_ctx_client_unauth(struct tls_ctx **out) MUST_CHECK;
 int tls_ctx_server(struct tls_ctx **out, const char *chain, const char *key)
 	MUST_CHECK;
 
+/**
+ * Check a server's certificate chain and key (PEM files, the key
+ * unencrypted): both read, the key matching the first certificate.
+ * @param not_after: NULL, or receives the first certificate's expiry
+ *   (seconds since 1970, 0 if unknown).
+ * @param why, whylen: receive the reason on failure.
+ * @return TLS_OK, TLS_EINVAL, TLS_ENOMEM or TLS_ECERT.
+ */
+int tls_cert_check(const char *chain, const char *key, int64_t *not_after,
+                   char *why, size_t whylen) MUST_CHECK;
+
+/**
+ * tls_ctx_server after tls_cert_check (its reason in why on failure),
+ * for DNS over TLS to clients: no renegotiation, the server's cipher
+ * order, TLS 1.3 session tickets (libssl's, a key per context).
+ * @return as tls_cert_check.
+ */
+int tls_ctx_serve(struct tls_ctx **out, const char *chain, const char *key,
+                  char *why, size_t whylen) MUST_CHECK;
+
 /** Free a context (connections hold a reference of their own). */
 void tls_ctx_free(struct tls_ctx *ctx);
 
@@ -146,6 +167,19 @@ int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener) MUST_CHECK;
  * @return TLS_OK, TLS_EINVAL (not ready or dead), TLS_EFULL or TLS_EIO.
  */
 int tls_conn_write(struct tls_conn *c, const uint8_t *buf, size_t len)
+	MUST_CHECK;
+
+/**
+ * Stop (pause true) or resume reading the socket, after the ready
+ * callback; plaintext already decrypted may still come in the data
+ * callback running now.
+ * @return TLS_OK, TLS_EINVAL (not ready or dead) or TLS_EIO (then the
+ *   error callback has come).
+ */
+int tls_conn_pause(struct tls_conn *c, bool pause);
+
+/** The peer's address. @return TLS_OK, TLS_EINVAL or TLS_EIO. */
+int tls_conn_peer(const struct tls_conn *c, struct sockaddr_storage *ss)
 	MUST_CHECK;
 
 /** Send close_notify if the session is up, close the socket; the

@@ -499,6 +499,21 @@ void wire_writer_rollback(struct wire_writer *w, const struct wire_mark *m);
 int wire_write_opt(struct wire_writer *w, uint16_t udp_size, uint8_t ext_rcode,
                    int do_bit) MUST_CHECK;
 
+/** EDNS option code of padding (RFC 7830). */
+#define WIRE_OPT_PADDING 12
+/** Bytes of an EDNS option's code and length. */
+#define WIRE_OPT_HDR 4
+
+/**
+ * Pad a whole message (query or answer) with the EDNS(0) padding option
+ * (RFC 7830) to a multiple of block bytes (RFC 8467: 128 for queries,
+ * 468 for answers): only a message whose last record is an OPT record
+ * of the root with no padding option yet, and that ends there. Reads
+ * only (msg, len); writes at most up to cap.
+ * @return the new length (len when it is not padded).
+ */
+size_t wire_pad(uint8_t *msg, size_t len, size_t cap, size_t block);
+
 /* ------------------------------------------------------------------ */
 /* Query builder                                                       */
 

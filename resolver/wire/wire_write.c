@@ -1,10 +1,11 @@
 /*
  * resolver/wire/wire_write.c - the DNS message writer (capacity checked at
- * every copy, name compression) and the query builder. Public API in
- * wire.h.
+ * every copy, name compression), the query builder and EDNS padding.
+ * Public API in wire.h.
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "wire.h"
@@ -341,4 +342,65 @@ int wire_query_build_text(uint8_t *out, size_t cap, size_t *outlen,
 	if (rc != WIRE_OK)
 		return rc;
 	return wire_query_build(out, cap, outlen, wname, wlen, q);
+}
+
+/* ------------------------------------------------------------------ */
+/* Padding (RFC 7830, RFC 8467)                                        */
+
+/* Does the OPT record's RDATA hold a padding option already? */
+static bool pad_has(const uint8_t *p, size_t n)
+{
+	size_t i = 0, olen;
+
+	while (i + WIRE_OPT_HDR <= n) {
+		if (p[i] == 0 && p[i + 1] == WIRE_OPT_PADDING)
+			return true;
+		olen = (size_t)p[i + 2] << 8 | p[i + 3];
+		i += WIRE_OPT_HDR + olen;
+	}
+	return false;
+}
+
+/* The last record of a message, if the walk ends exactly at len. */
+static bool pad_last(const uint8_t *msg, size_t len, struct wire_rr *rr)
+{
+	struct wire_header h;
+	struct wire_question q;
+	size_t pos = 0, i, n;
+
+	if (wire_read_header(msg, len, &pos, &h) != WIRE_OK || h.arcount == 0)
+		return false;
+	for (i = 0; i < h.qdcount; i++)
+		if (wire_read_question(msg, len, &pos, &q) != WIRE_OK)
+			return false;
+	n = (size_t)h.ancount + h.nscount + h.arcount;
+	for (i = 0; i < n; i++)
+		if (wire_read_rr(msg, len, &pos, rr) != WIRE_OK)
+			return false;
+	return pos == len;
+}
+
+size_t wire_pad(uint8_t *msg, size_t len, size_t cap, size_t block)
+{
+	struct wire_rr rr;
+	size_t total, pad, rdlen;
+
+	if (msg == NULL || block == 0 || !pad_last(msg, len, &rr) ||
+	    rr.type != WIRE_TYPE_OPT || msg[rr.owner] != 0 ||
+	    pad_has(msg + rr.rdata, rr.rdlen))
+		return len;
+	total = len + WIRE_OPT_HDR;
+	pad = (block - total % block) % block;
+	rdlen = (size_t)rr.rdlen + WIRE_OPT_HDR + pad;
+	if (total + pad > cap || total + pad > WIRE_MSG_MAX ||
+	    rdlen > UINT16_MAX)
+		return len;
+	msg[len] = 0;
+	msg[len + 1] = WIRE_OPT_PADDING;
+	msg[len + 2] = (uint8_t)(pad >> 8);
+	msg[len + 3] = (uint8_t)pad;
+	memset(msg + total, 0, pad);
+	msg[rr.rdata - 2] = (uint8_t)(rdlen >> 8);
+	msg[rr.rdata - 1] = (uint8_t)rdlen;
+	return total + pad;
 }

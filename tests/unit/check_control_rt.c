@@ -108,6 +108,9 @@ START_TEST(rt_forward_add_remove)
 }
 END_TEST
 
+/** Ports tried for the worker's listener. */
+#define RT_LISTEN_TRIES 8
+
 /* A UDP socket on 127.0.0.1, port chosen by the kernel. */
 static int udp_socket(uint16_t *port)
 {
@@ -172,11 +175,18 @@ START_TEST(rt_requestlist_dump_flush)
 	size_t qn = query_msg(q);
 	struct conv c;
 
-	close(lfd); /* its port: where the worker listens */
-	snprintf(line, sizeof line, "127.0.0.1@%u", (unsigned)sport);
-	ck_assert_int_eq(cfg_addr_parse(line, 53, &cfg.listen[0]), 0);
 	cfg.n_listen = 1;
-	ck_assert_int_eq(server_listen(srv, err, sizeof err), SERVER_OK);
+	/* The worker listens on a port the kernel gave a UDP socket; its
+	 * TCP twin may be taken by another program's connection: try a few. */
+	for (i = 0; i < RT_LISTEN_TRIES; i++) {
+		close(lfd);
+		snprintf(line, sizeof line, "127.0.0.1@%u", (unsigned)sport);
+		ck_assert_int_eq(cfg_addr_parse(line, 53, &cfg.listen[0]), 0);
+		if (server_listen(srv, err, sizeof err) == SERVER_OK)
+			break;
+		lfd = udp_socket(&sport);
+	}
+	ck_assert_msg(i < RT_LISTEN_TRIES, "server_listen: %s", err);
 	snprintf(line, sizeof line, "forward_add fwd.example. 127.0.0.1@%u\n",
 	         (unsigned)fport);
 	c = talk_rt(line);

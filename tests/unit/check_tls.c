@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "transport/tls.h"
@@ -340,6 +341,44 @@ START_TEST(test_resume)
 }
 END_TEST
 
+/* The server side's check of its files (curvecache -t, start, reload). */
+START_TEST(test_cert_check)
+{
+	struct tls_ctx *x = NULL;
+	int64_t after = 0, now = (int64_t)time(NULL);
+	char why[256];
+
+	ck_assert_int_eq(tls_cert_check(leaf_pem, leaf_key, &after, why,
+	                                sizeof why),
+	                 TLS_OK);
+	ck_assert(after > now + DAY_SECONDS - 600 &&
+	          after < now + DAY_SECONDS + 600);
+	ck_assert_int_eq(tls_cert_check(old_pem, leaf_key, &after, why,
+	                                sizeof why),
+	                 TLS_OK); /* expired, but the key matches */
+	ck_assert(after < now);
+	ck_assert_int_eq(tls_cert_check(ca_pem, leaf_key, NULL, why,
+	                                sizeof why),
+	                 TLS_ECERT);
+	ck_assert_ptr_nonnull(strstr(why, "does not match"));
+	ck_assert_int_eq(tls_cert_check("/nonexistent.pem", leaf_key, NULL,
+	                                why, sizeof why),
+	                 TLS_ECERT);
+	ck_assert_ptr_nonnull(strstr(why, "certificate"));
+	ck_assert_int_eq(tls_cert_check(leaf_pem, leaf_pem, NULL, why,
+	                                sizeof why),
+	                 TLS_ECERT);
+	ck_assert_ptr_nonnull(strstr(why, "private key"));
+	ck_assert_int_eq(tls_ctx_serve(&x, ca_pem, leaf_key, why, sizeof why),
+	                 TLS_ECERT);
+	ck_assert_int_eq(tls_ctx_serve(&x, leaf_pem, leaf_key, why,
+	                               sizeof why),
+	                 TLS_OK);
+	tls_ctx_free(x);
+	ck_assert_int_eq(tls_conn_pause(NULL, true), TLS_EINVAL);
+}
+END_TEST
+
 static Suite *tls_suite(void)
 {
 	Suite *s = suite_create("tls");
@@ -353,6 +392,7 @@ static Suite *tls_suite(void)
 	tcase_add_test(t, test_expired);
 	tcase_add_test(t, test_pin);
 	tcase_add_test(t, test_resume);
+	tcase_add_test(t, test_cert_check);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,0 +1,375 @@
+/*
+ * resolver/front/server_tls.c - DNS over TLS for clients (RFC 7858; see
+ * server_tls.h): the listener, the handshake and its time limit, the
+ * plaintext between the TLS session and server_tcp.c's frame buffer, the
+ * padded answers (RFC 8467), the key and certificate (start, reload, -t).
+ *
+ * Memory of a connection: server_tcp.c's slot, the TLS session (tls.h:
+ * two 16 KiB chunks and libssl's state) and, only while a paused
+ * connection holds plaintext that does not fit its frame buffer, a stage
+ * of SERVER_TLS_STAGE_MAX bytes. The socket is not read while the stage
+ * holds anything, so one read's plaintext is the most it ever takes.
+ */
+#include "server_tls.h"
+
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "server_int.h"
+#include "transport/tls.h"
+#include "wire/wire.h"
+
+/** Plaintext one socket read can bring: the ciphertext of a record begun
+ *  before it (at most 16 KiB and its overhead) and of the read itself. */
+#define SERVER_TLS_STAGE_MAX (2u * TLS_READ_CHUNK + 4096u)
+/** Bytes of an answer built on the stack (larger ones are allocated). */
+#define SERVER_TLS_SMALL 1536
+/** Bytes of a certificate problem's text. */
+#define SERVER_TLS_WHY 256
+/** Seconds per day (expiry notes). */
+#define SERVER_TLS_DAY 86400
+
+/** The TLS side of a connection slot (server_int.h: c->tls). */
+struct server_tlsc {
+	struct server_conn *c;
+	struct tls_conn *t;
+	bool ready;     /**< handshake done */
+	size_t slen;    /**< plaintext bytes in stage */
+	uint8_t *stage; /**< NULL unless slen > 0 */
+};
+
+size_t server_tls_pad(uint8_t *msg, size_t len, size_t cap)
+{
+	return wire_pad(msg, len, cap, SERVER_TLS_PAD_BLOCK);
+}
+
+/* ------------------------------------------------------------------ */
+/* Plaintext in, answers out                                           */
+
+/* Keep plaintext: into the frame buffer while nothing waits before it,
+ * else behind what waits. */
+static bool tlsc_take(struct server_tlsc *x, const uint8_t *buf, size_t len)
+{
+	struct server_conn *c = x->c;
+	size_t n = 0;
+
+	if (x->slen == 0) {
+		n = sizeof c->rbuf - c->rlen;
+		n = n < len ? n : len;
+		memcpy(c->rbuf + c->rlen, buf, n);
+		c->rlen += n;
+	}
+	if (n == len)
+		return true;
+	if (x->slen + (len - n) > SERVER_TLS_STAGE_MAX)
+		return false;
+	if (x->stage == NULL &&
+	    (x->stage = malloc(SERVER_TLS_STAGE_MAX)) == NULL)
+		return false;
+	memcpy(x->stage + x->slen, buf + n, len - n);
+	x->slen += len - n;
+	return true;
+}
+
+void server_tls_refill(struct server_conn *c)
+{
+	struct server_tlsc *x = c->tls;
+	size_t n = sizeof c->rbuf - c->rlen;
+
+	if (x->slen == 0)
+		return;
+	n = n < x->slen ? n : x->slen;
+	memcpy(c->rbuf + c->rlen, x->stage, n);
+	c->rlen += n;
+	x->slen -= n;
+	memmove(x->stage, x->stage + n, x->slen);
+	if (x->slen == 0) {
+		free(x->stage);
+		x->stage = NULL;
+	}
+}
+
+void server_tls_reading(struct server_conn *c, bool on)
+{
+	struct server_tlsc *x = c->tls;
+
+	if (!x->ready)
+		return;
+	if (on && x->slen > 0) {
+		/* what is staged first, from the loop; the socket waits */
+		server_tcp_kick(c);
+		on = false;
+	}
+	(void)tls_conn_pause(x->t, !on); /* failures come by callback */
+}
+
+void server_tls_write(struct server_conn *c, const uint8_t *msg, size_t len)
+{
+	uint8_t small[SERVER_TLS_SMALL], *buf = small;
+	size_t cap = 2 + len + WIRE_OPT_HDR + SERVER_TLS_PAD_BLOCK;
+	int rc;
+
+	if (cap > sizeof small && (buf = malloc(cap)) == NULL) {
+		server_tcp_close(c);
+		return;
+	}
+	memcpy(buf + 2, msg, len);
+	len = server_tls_pad(buf + 2, len, cap - 2);
+	buf[0] = (uint8_t)(len >> 8);
+	buf[1] = (uint8_t)len;
+	rc = tls_conn_write(c->tls->t, buf, len + 2);
+	if (buf != small)
+		free(buf);
+	if (rc == TLS_EFULL) { /* the client does not read its answers */
+		c->s->st.send_errors++;
+		server_tcp_close(c);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The session's callbacks                                             */
+
+static void tlsc_ready(void *arg)
+{
+	struct server_tlsc *x = arg;
+	struct server_conn *c = x->c;
+
+	x->ready = true;
+	c->s->st.tls_handshakes++;
+	if (tls_conn_resumed(x->t))
+		c->s->st.tls_resumed++;
+	c->last_ms = clock_ms();
+	server_tcp_idle(c); /* the handshake's time limit ends */
+}
+
+static void tlsc_data(void *arg, const uint8_t *buf, size_t len)
+{
+	struct server_tlsc *x = arg;
+	struct server_conn *c = x->c;
+	uint64_t before = c->s->st.queries_tls;
+
+	if (c->closing)
+		return;
+	if (!tlsc_take(x, buf, len)) {
+		server_tcp_close(c);
+		return;
+	}
+	server_tcp_process(c);
+	/* only whole queries are activity (as over TCP) */
+	if (!c->closing && c->s->st.queries_tls != before) {
+		c->last_ms = clock_ms();
+		server_tcp_idle(c);
+	}
+}
+
+static void tlsc_error(void *arg, int status, const char *why)
+{
+	struct server_tlsc *x = arg;
+	struct server_conn *c = x->c;
+	char addr[64];
+
+	if (!x->ready) {
+		c->s->st.tls_failed++;
+		server_addr_text((const struct sockaddr *)&c->peer, addr,
+		                 sizeof addr);
+		log_debug("tls_client_failed", "client=%s status=%s why=%s",
+		          addr, tls_strerror(status), why);
+	}
+	server_tcp_close(c);
+}
+
+static void tlsc_closed(void *arg)
+{
+	struct server_tlsc *x = arg;
+	struct server_conn *c = x->c;
+
+	free(x->stage);
+	free(x);
+	c->tls = NULL;
+	server_tcp_unref(c);
+}
+
+void server_tls_close(struct server_conn *c)
+{
+	tls_conn_close(c->tls->t);
+}
+
+/* ------------------------------------------------------------------ */
+/* Accepting                                                           */
+
+static void tlsc_hs_timeout(uv_timer_t *t)
+{
+	struct server_conn *c = t->data;
+
+	if (c->closing || c->tls == NULL || c->tls->ready)
+		return;
+	c->s->st.tls_failed++;
+	server_tcp_close(c);
+}
+
+/* The TLS session of a slot for the connection waiting on ls; -1: the
+ * caller closes the slot. */
+static int tlsc_start(struct server *s, struct server_conn *c, uv_stream_t *ls)
+{
+	static const struct tls_cbs cbs = { tlsc_ready, tlsc_data, tlsc_error,
+		                            tlsc_closed };
+	struct server_tlsc *x = calloc(1, sizeof *x);
+
+	if (x == NULL ||
+	    tls_conn_new(&x->t, s->tls_ctx, s->loop, &cbs, x) != TLS_OK) {
+		free(x);
+		/* take it off the backlog, on the slot's own handle */
+		(void)uv_accept(ls, (uv_stream_t *)&c->h);
+		return -1;
+	}
+	x->c = c;
+	c->tls = x;
+	c->handles++;
+	c->proxy_done = true; /* no PROXY v2 before TLS */
+	if (tls_conn_accept(x->t, ls) != TLS_OK ||
+	    tls_conn_peer(x->t, &c->peer) != TLS_OK ||
+	    cfg_acl_check(s->cfg, (struct sockaddr *)&c->peer) == CFG_ACL_DENY)
+		return -1;
+	s->st.tcp_accepted++;
+	uv_timer_start(&c->idle, tlsc_hs_timeout, SERVER_TLS_HANDSHAKE_MS, 0);
+	return 0;
+}
+
+static void tls_accept_cb(uv_stream_t *ls, int status)
+{
+	struct server_tcpl *l = ls->data;
+	struct server *s = l->s;
+	struct server_conn *c;
+
+	if (status < 0 || s->stopping || (c = server_tcp_open(s, ls)) == NULL)
+		return;
+	if (s->tls_ctx == NULL) /* never: listening needs a context */
+		(void)uv_accept(ls, (uv_stream_t *)&c->h);
+	if (s->tls_ctx == NULL || tlsc_start(s, c, ls) != 0)
+		server_tcp_close(c);
+}
+
+int server_tls_listen(struct server *s, const struct sockaddr *sa)
+{
+	return server_tcp_listen_cb(s, sa, tls_accept_cb);
+}
+
+bool server_tls_port(const struct cfg *c, const struct sockaddr *sa)
+{
+	unsigned port = 0;
+
+	if (sa->sa_family == AF_INET)
+		port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+	else if (sa->sa_family == AF_INET6)
+		port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+	return port != 0 && port == c->tls_port;
+}
+
+/* ------------------------------------------------------------------ */
+/* The key and certificate                                             */
+
+/* A listen address on tls-port needs both files; one file needs the
+ * other. -1 with the problem in err. */
+static int tls_files_check(const struct cfg *c, char *err, size_t errlen)
+{
+	bool key = c->tls_service_key[0] != '\0';
+	bool pem = c->tls_service_pem[0] != '\0';
+	char addr[64];
+	size_t i;
+
+	if (key != pem) {
+		snprintf(err, errlen, "%s: %s needs %s too",
+		         key ? c->tls_service_key_at : c->tls_service_pem_at,
+		         key ? "tls-service-key" : "tls-service-pem",
+		         key ? "tls-service-pem" : "tls-service-key");
+		return -1;
+	}
+	for (i = 0; !key && i < c->n_listen; i++) {
+		const struct sockaddr *sa =
+			(const struct sockaddr *)&c->listen[i].sa;
+
+		if (!server_tls_port(c, sa))
+			continue;
+		server_addr_text(sa, addr, sizeof addr);
+		snprintf(err, errlen,
+		         "%s: listen %s is on tls-port (DNS over TLS): "
+		         "tls-service-key and tls-service-pem are needed",
+		         c->file, addr);
+		return -1;
+	}
+	return 0;
+}
+
+/* The message of a key and certificate that do not load. */
+static void tls_cert_error(const struct cfg *c, const char *why, char *err,
+                           size_t errlen)
+{
+	snprintf(err, errlen,
+	         "%s: tls-service-pem %s with tls-service-key %s (%s): %s",
+	         c->tls_service_pem_at, c->tls_service_pem, c->tls_service_key,
+	         c->tls_service_key_at, why);
+}
+
+int server_tls_load(const struct cfg *c, struct tls_ctx **out, char *err,
+                    size_t errlen)
+{
+	char why[SERVER_TLS_WHY];
+
+	*out = NULL;
+	if (tls_files_check(c, err, errlen) != 0)
+		return -1;
+	if (c->tls_service_key[0] == '\0')
+		return 0;
+	if (tls_ctx_serve(out, c->tls_service_pem, c->tls_service_key, why,
+	                  sizeof why) != TLS_OK) {
+		tls_cert_error(c, why, err, errlen);
+		return -1;
+	}
+	return 0;
+}
+
+void server_tls_use(struct server *s, struct tls_ctx *ctx)
+{
+	if (ctx != NULL)
+		log_info("tls_service", "certificate=loaded reload=%s",
+		         s->tls_ctx != NULL ? "yes" : "no");
+	tls_ctx_free(s->tls_ctx);
+	s->tls_ctx = ctx;
+}
+
+int server_tls_check(const struct cfg *c, char *note, size_t notelen,
+                     char *err, size_t errlen)
+{
+	char why[SERVER_TLS_WHY], day[32];
+	int64_t after = 0, now = (int64_t)time(NULL), days;
+	time_t t;
+	struct tm tm;
+
+	note[0] = '\0';
+	if (tls_files_check(c, err, errlen) != 0)
+		return -1;
+	if (c->tls_service_key[0] == '\0')
+		return 0;
+	if (tls_cert_check(c->tls_service_pem, c->tls_service_key, &after, why,
+	                   sizeof why) != TLS_OK) {
+		tls_cert_error(c, why, err, errlen);
+		return -1;
+	}
+	t = (time_t)after;
+	if (after == 0 || gmtime_r(&t, &tm) == NULL ||
+	    strftime(day, sizeof day, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(day, sizeof day, "an unknown date");
+	days = (after > now ? after - now : now - after) / SERVER_TLS_DAY;
+	snprintf(note, notelen,
+	         "curvecache: tls-service-pem %s: the key matches; %s %s "
+	         "(%lld day%s %s)",
+	         c->tls_service_pem, after < now ? "EXPIRED" : "expires", day,
+	         (long long)days, days == 1 ? "" : "s",
+	         after < now ? "ago" : "from now");
+	return 0;
+}

@@ -1,0 +1,250 @@
+/*
+ * tests/unit/check_server_tls.c - Suite "server_tls": the padding of
+ * answers over DNS over TLS (resolver/front/server_tls.c, RFC 8467: 468-
+ * byte blocks), curvecache -t's check of tls-service-key/-pem against
+ * the listen addresses on tls-port, and those options.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf/cfg.h"
+#include "front/server_tls.h"
+#include "wire/wire.h"
+
+/** Room for a padded answer and some. */
+#define T_CAP 2048
+
+/* An answer to a.lab. A: header, question, one A record, then an OPT
+ * record (when opt) with the option bytes given. */
+static size_t answer_make(uint8_t *m, bool opt, const uint8_t *ob, size_t olen)
+{
+	static const uint8_t head[] = { 0x12, 0x34, 0x81, 0x80, 0, 1,   0, 1,
+		                        0,    0,    0,    0,    1, 'a', 3, 'l',
+		                        'a',  'b',  0,    0,    1, 0,   1 };
+	static const uint8_t an[] = { 0xc0, 12,   0, 1, 0,   1, 0, 0,
+		                      1,    0x2c, 0, 4, 192, 0, 2, 1 };
+	size_t n = 0;
+
+	memcpy(m, head, sizeof head);
+	n = sizeof head;
+	memcpy(m + n, an, sizeof an);
+	n += sizeof an;
+	if (!opt)
+		return n;
+	m[11] = 1; /* ARCOUNT */
+	m[n++] = 0;
+	m[n++] = 0;
+	m[n++] = WIRE_TYPE_OPT;
+	m[n++] = 0x04; /* payload 1232 */
+	m[n++] = 0xd0;
+	memset(m + n, 0, 4); /* TTL: rcode, version, flags */
+	n += 4;
+	m[n++] = (uint8_t)(olen >> 8);
+	m[n++] = (uint8_t)olen;
+	memcpy(m + n, ob, olen);
+	return n + olen;
+}
+
+START_TEST(test_pad_block)
+{
+	uint8_t m[T_CAP];
+	size_t len = answer_make(m, true, NULL, 0), n;
+	struct wire_msg msg;
+	struct wire_rr rr[4];
+
+	n = server_tls_pad(m, len, sizeof m);
+	ck_assert_uint_eq(n, SERVER_TLS_PAD_BLOCK);
+	ck_assert_int_eq(wire_msg_parse(&msg, m, n, rr, 4), WIRE_OK);
+	ck_assert_int_ne(msg.opt, WIRE_NONE);
+	ck_assert_uint_eq(rr[msg.opt].rdlen, n - len);
+	/* option 12, its length, zeros */
+	ck_assert_uint_eq(m[len + 1], 12);
+	ck_assert_uint_eq((size_t)m[len + 2] << 8 | m[len + 3], n - len - 4);
+	ck_assert_uint_eq(m[n - 1], 0);
+	/* padded already: left alone */
+	ck_assert_uint_eq(server_tls_pad(m, n, sizeof m), n);
+}
+END_TEST
+
+/* An answer whose OPT record holds one unknown option of olen bytes
+ * in all. */
+static size_t answer_filled(uint8_t *m, size_t olen)
+{
+	uint8_t ob[T_CAP];
+
+	memset(ob, 0, sizeof ob);
+	ob[1] = 65; /* an unknown option code */
+	ob[2] = (uint8_t)((olen - 4) >> 8);
+	ob[3] = (uint8_t)(olen - 4);
+	return answer_make(m, true, ob, olen);
+}
+
+START_TEST(test_pad_exact_and_big)
+{
+	uint8_t m[T_CAP];
+	size_t base = answer_make(m, true, NULL, 0), len;
+
+	/* the option header alone fills the block: padding of length 0 */
+	len = answer_filled(m, SERVER_TLS_PAD_BLOCK - WIRE_OPT_HDR - base);
+	ck_assert_uint_eq(server_tls_pad(m, len, sizeof m),
+	                  SERVER_TLS_PAD_BLOCK);
+	ck_assert_uint_eq(m[len + 2], 0);
+	ck_assert_uint_eq(m[len + 3], 0);
+	/* a longer answer: two blocks */
+	len = answer_filled(m, SERVER_TLS_PAD_BLOCK);
+	ck_assert_uint_eq(server_tls_pad(m, len, sizeof m),
+	                  2 * SERVER_TLS_PAD_BLOCK);
+}
+END_TEST
+
+START_TEST(test_pad_not)
+{
+	uint8_t m[T_CAP];
+	size_t len;
+
+	/* no OPT: the client did not speak EDNS */
+	len = answer_make(m, false, NULL, 0);
+	ck_assert_uint_eq(server_tls_pad(m, len, sizeof m), len);
+	/* no room */
+	len = answer_make(m, true, NULL, 0);
+	ck_assert_uint_eq(server_tls_pad(m, len, len + 10), len);
+	/* bytes after the last record */
+	m[len] = 0;
+	ck_assert_uint_eq(server_tls_pad(m, len + 1, sizeof m), len + 1);
+	/* cut short, or counts past the end */
+	ck_assert_uint_eq(server_tls_pad(m, len - 1, sizeof m), len - 1);
+	m[11] = 2;
+	ck_assert_uint_eq(server_tls_pad(m, len, sizeof m), len);
+	ck_assert_uint_eq(server_tls_pad(m, 5, sizeof m), 5);
+	ck_assert_uint_eq(server_tls_pad(NULL, 0, 0), 0);
+}
+END_TEST
+
+/* A config with listen addresses and the two files' names. */
+static void cfg_make(struct cfg *c, const char *listen, const char *key,
+                     const char *pem)
+{
+	cfg_defaults(c);
+	snprintf(c->file, sizeof c->file, "/etc/x.conf");
+	if (listen != NULL)
+		ck_assert_int_eq(cfg_addr_parse(listen, 53, &c->listen[0]), 0);
+	snprintf(c->tls_service_key, sizeof c->tls_service_key, "%s", key);
+	snprintf(c->tls_service_pem, sizeof c->tls_service_pem, "%s", pem);
+	snprintf(c->tls_service_key_at, sizeof c->tls_service_key_at,
+	         "/etc/x.conf:7");
+	snprintf(c->tls_service_pem_at, sizeof c->tls_service_pem_at,
+	         "/etc/x.conf:8");
+}
+
+START_TEST(test_check_cfg)
+{
+	struct cfg *c = malloc(sizeof *c);
+	char note[256], err[512];
+
+	ck_assert_ptr_nonnull(c);
+	cfg_make(c, NULL, "", "");
+	ck_assert_int_eq(server_tls_check(c, note, sizeof note, err,
+	                                  sizeof err),
+	                 0);
+	ck_assert_str_eq(note, "");
+	cfg_make(c, "127.0.0.1@853", "", "");
+	ck_assert_int_eq(server_tls_check(c, note, sizeof note, err,
+	                                  sizeof err),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(err, "127.0.0.1@853 is on tls-port"));
+	cfg_make(c, NULL, "/k.pem", "");
+	ck_assert_int_eq(server_tls_check(c, note, sizeof note, err,
+	                                  sizeof err),
+	                 -1);
+	ck_assert_str_eq(err, "/etc/x.conf:7: tls-service-key needs "
+	                      "tls-service-pem too");
+	cfg_make(c, NULL, "/nonexistent/k.pem", "/nonexistent/c.pem");
+	ck_assert_int_eq(server_tls_check(c, note, sizeof note, err,
+	                                  sizeof err),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(err, "/etc/x.conf:8: tls-service-pem "
+	                                  "/nonexistent/c.pem"));
+	free(c);
+}
+END_TEST
+
+/* The options (conf/cfg.c): Unbound's names, defaults, FILE:LINE. */
+START_TEST(test_options)
+{
+	static const char text[] = "server:\n"
+				   "  interface: 127.0.0.1@853\n"
+				   "  tls-port: 8853\n"
+				   "  tls-service-key: /dev/null\n"
+				   "  tls-service-pem: /dev/null\n";
+	static const char ub[] = "server:\n"
+				 "  ssl-port: 8853\n"
+				 "  ssl-service-key: /dev/null\n"
+				 "  ssl-service-pem: /dev/null\n"
+				 "  tls-ciphers: \"HIGH\"\n"
+				 "  pad-responses: yes\n";
+	struct cfg *c = malloc(sizeof *c);
+	char err[CFG_ERR_BYTES];
+
+	ck_assert_ptr_nonnull(c);
+	cfg_defaults(c);
+	ck_assert_uint_eq(c->tls_port, 853);
+	ck_assert_int_eq(cfg_parse("t.conf", text, strlen(text), c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->tls_port, 8853);
+	ck_assert_str_eq(c->tls_service_key, "/dev/null");
+	ck_assert_str_eq(c->tls_service_pem_at, "t.conf:5");
+	cfg_defaults(c);
+	ck_assert_int_eq(cfg_parse("t.conf", "tls-port: 0\n", 12, c, err,
+	                           sizeof err),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(err, "t.conf:1: bad tls-port"));
+	cfg_defaults(c);
+	ck_assert_int_eq(cfg_parse("t.conf", "tls-service-key: /nonexistent\n",
+	                           30, c, err, sizeof err),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(err, "t.conf:1: tls-service-key "));
+	cfg_defaults(c);
+	ck_assert_int_eq(cfg_parse("t.conf", ub, strlen(ub), c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->tls_port, 8853);
+	ck_assert_str_eq(c->tls_service_key_at, "t.conf:3");
+	ck_assert_ptr_nonnull(strstr(c->notes, "tls-ciphers: ignored"));
+	ck_assert_int_eq(cfg_parse("t.conf", "pad-responses: no\n", 18, c, err,
+	                           sizeof err),
+	                 -1);
+	cfg_defaults(c);
+	ck_assert_int_eq(cfg_parse("t.conf", "https-port: 443\n", 16, c, err,
+	                           sizeof err),
+	                 -1);
+	free(c);
+}
+END_TEST
+
+static Suite *server_tls_suite(void)
+{
+	Suite *s = suite_create("server_tls");
+	TCase *t = tcase_create("pad");
+
+	tcase_add_test(t, test_pad_block);
+	tcase_add_test(t, test_pad_exact_and_big);
+	tcase_add_test(t, test_pad_not);
+	tcase_add_test(t, test_check_cfg);
+	tcase_add_test(t, test_options);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(server_tls_suite());
+	int failed;
+
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
