@@ -62,7 +62,6 @@ static int ub_module_config(struct cfg_ctx *x, const char *key, char *v);
 #define WHY_LOG \
 	"curvecache logs to syslog (to stderr with -f, the journal under " \
 	"systemd)"
-#define WHY_TLS "curvecache serves no DNS over HTTPS (DNS over TLS: tls-port)"
 #define WHY_CLAUSE "only inside a forward-zone: or stub-zone: clause"
 
 /* The one table of Unbound's names that are not curvecache's. */
@@ -200,7 +199,6 @@ static const struct ub_name ub_names[] = {
 	  "write each TLS forwarder ADDR@853#AUTH-NAME, or set "
 	  "forward-tls-upstream: yes in its forward-zone: clause",
 	  NULL },
-	{ "https-port", UB_REFUSED, NULL, WHY_TLS, NULL },
 	{ "access-control-view", UB_REFUSED, "access-control",
 	  "curvecache has no views", NULL },
 	{ "dns64-prefix", UB_REFUSED, NULL, "curvecache does no DNS64", NULL },
