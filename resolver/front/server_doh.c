@@ -229,6 +229,7 @@ static void stream_query(struct doh_stream *st)
 {
 	struct server_conn *c = st->h->c;
 	struct inflight_dest d;
+	enum server_qresult rc;
 
 	memset(&d, 0, sizeof d);
 	d.transport = SERVER_TCP;
@@ -241,7 +242,12 @@ static void stream_query(struct doh_stream *st)
 	c->s->st.queries_tcp++;
 	c->s->st.queries_tls++;
 	c->s->st.queries_https++;
-	if (server_query(c->s, st->q, st->qlen, &d) == SERVER_Q_DONE) {
+	rc = server_query(c->s, st->q, st->qlen, &d);
+	/* the query is read: its buffer goes back to the worker's budget */
+	free(st->q);
+	st->q = NULL;
+	c->s->doh_qbytes -= SERVER_TCP_QUERY_MAX;
+	if (rc == SERVER_Q_DONE) {
 		if (c->pending > 0)
 			c->pending--;
 		/* dropped (rate limit, a query not worth an answer) */

@@ -19,7 +19,8 @@
 #   bytes (RFC 8467);
 # - dig +https (POST) and +https-get, kdig +https: the answers;
 # - a wrong path 404, a PUT 405, a text/plain POST 415, a 5000-byte body
-#   413, a dns= that is not base64url 400, no dns= 400;
+#   413, a dns= that is not base64url 400, no dns= 400; HTTP/1.1 is
+#   closed (HTTP/2 only);
 # - 100 GETs over one connection (curl --parallel): 100 answers, one
 #   connect; garbage after the TLS handshake closes that connection
 #   only; DoT on tls-port still answers (ALPN dot) beside DoH;
@@ -158,6 +159,8 @@ expect "POST of 5000 bytes: 413" "$(code -H \
   "$URL")" 413
 expect "dns= not base64url: 400" "$(code "$URL?dns=a%2Bb")" 400
 expect "GET without dns=: 400" "$(code "$URL")" 400
+expect "HTTP/1.1 (no h2 in ALPN): no answer, the connection closed" \
+  "$(code --http1.1 "$URL?dns=$(b64 "$WORK/a.bin")")" 000
 
 # ---- many streams on one connection ----
 g=$(b64 "$WORK/a.bin")
