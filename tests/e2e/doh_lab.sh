@@ -22,7 +22,9 @@
 #   413, a dns= that is not base64url 400, no dns= 400; HTTP/1.1 is
 #   closed (HTTP/2 only);
 # - 100 GETs over one connection (curl --parallel): 100 answers, one
-#   connect; garbage after the TLS handshake closes that connection
+#   connect; 5 streams waiting on one resolution each get its answer
+#   (SERVFAIL: the lab root is down); garbage after the TLS handshake
+#   closes that connection
 #   only; DoT on tls-port still answers (ALPN dot) beside DoH;
 # - local zones and access control: a refused client gets REFUSED with
 #   EDE 18 over DoH as over UDP;
@@ -178,6 +180,22 @@ expect "100 parallel GETs: 100 answers" "$(grep -c '^200 ' "$WORK/par.out")" \
 expect "100 parallel GETs: one connection" \
   "$(awk '{ n += $2 } END { print n }' "$WORK/par.out")" 1
 
+# ---- answers that come later: a resolution (the lab root is down) ----
+# one question joined by 5 streams: each gets the SERVFAIL when it ends
+q "$WORK/x.bin" x.example
+gx=$(b64 "$WORK/x.bin")
+: >"$WORK/x.cfg"
+for i in 1 2 3 4 5; do
+  printf 'url = "%s?dns=%s&n=%s"\noutput = "%s/x%s.out"\n' "$URL" "$gx" $i \
+    "$WORK" $i >>"$WORK/x.cfg"
+done
+cu --parallel -K "$WORK/x.cfg" -w '%{http_code}\n' >"$WORK/x.codes" 2>&1
+expect "a resolution's answer to 5 waiting streams: 5 x 200" \
+  "$(grep -c '^200$' "$WORK/x.codes")" 5
+expect "...each SERVFAIL" "$(for i in 1 2 3 4 5; do python3 -c 'import sys
+print(open(sys.argv[1], "rb").read()[3] & 15)' "$WORK/x$i.out"; done |
+  sort -u)" 2
+
 # ---- garbage after the handshake; DoT beside DoH ----
 head -c 3000 /dev/urandom | timeout 5 openssl s_client -quiet -alpn h2 \
   -connect "$CC_IP:443" -servername $NAME >/dev/null 2>&1
@@ -210,7 +228,7 @@ ipv4hint=$CC_IP\$" "$WORK/ddr.out")" 1
 
 # ---- statistics ----
 expect "stats: num.query.https counts the DoH queries" \
-  "$(($(stat num.query.https) - q0))" 108
+  "$(($(stat num.query.https) - q0))" 113
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_https_total" \
   "$(grep -c '^curvecache_num_query_https_total [0-9]' "$WORK/prom")" 1
