@@ -23,7 +23,10 @@
 #   closed (HTTP/2 only);
 # - 100 GETs over one connection (curl --parallel): 100 answers, one
 #   connect; 5 streams waiting on one resolution each get its answer
-#   (SERVFAIL: the lab root is down); garbage after the TLS handshake
+#   (SERVFAIL: the lab root is down); hostile HTTP/2 clients
+#   (tests/e2e/h2raw.py): a stream reset while its answer waits, 150
+#   streams at once (100 allowed), a POST in 1-byte DATA frames, random
+#   frames; garbage after the TLS handshake
 #   closes that connection
 #   only; DoT on tls-port still answers (ALPN dot) beside DoH;
 # - local zones and access control: a refused client gets REFUSED with
@@ -232,6 +235,18 @@ expect "stats: num.query.https counts the DoH queries" \
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_https_total" \
   "$(grep -c '^curvecache_num_query_https_total [0-9]' "$WORK/prom")" 1
+
+# ---- hostile HTTP/2 clients (frames written by hand) ----
+h2() { timeout 20 python3 "$srcdir/tests/e2e/h2raw.py" "$CC_IP" $NAME \
+  "$P/ca.pem" "$1" 2>&1; }
+expect "a stream reset while its answer waits; the next one answered" \
+  "$(h2 reset)" ok
+h2 streams >"$WORK/h2s.out"
+expect "150 streams at once: each answered or refused, 100 at least answered" \
+  "$(awk '{ print ($2 >= 100 && $2 + $4 == 150) }' "$WORK/h2s.out")" 1
+expect "a POST in 1-byte DATA frames" "$(h2 chunks)" ok
+expect "200 random frames: the connection is closed" "$(h2 random)" closed
+expect "...and the others are answered" "$(code "$URL?dns=$g")" 200
 
 # ---- without DoT and DoH, _dns.resolver.arpa is not ours ----
 cc_clean_stop doh
