@@ -1,7 +1,8 @@
 /*
  * resolver/front/server_int.h - what server.c (the worker, UDP, the query
  * path, sending answers), resolution.c (the resolutions), server_tcp.c (TCP
- * client connections) and server_tls.c (DNS over TLS on them) share; nobody
+ * client connections), server_tls.c (DNS over TLS on them), server_doh.c
+ * (DNS over HTTPS on those) and server_ddr.c (RFC 9462) share; nobody
  * else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_SERVER_INT_H
