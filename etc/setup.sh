@@ -6,7 +6,7 @@
 set -eu
 
 PKGS_BUILD="build-essential autoconf automake pkg-config libsodium-dev \
-libc-ares-dev check libuv1-dev libssl-dev"
+libc-ares-dev check libuv1-dev libssl-dev libnghttp2-dev"
 PKGS_TEST="nsd curvedns bind9-dnsutils knot-dnsutils clang libclang-rt-14-dev \
 faketime iproute2 python3 perl prometheus groff-base man-db systemd dnsdist \
 systemd-container debootstrap python3-dnspython dns-root-data unbound \

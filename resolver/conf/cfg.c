@@ -118,6 +118,17 @@ static int parse_size(struct cfg_ctx *x, const char *value, uint64_t *out)
 	return 0;
 }
 
+int cfg_parse_u32(struct cfg_ctx *x, const char *value, uint32_t max,
+                  uint32_t *out)
+{
+	return parse_u32(x, value, max, out);
+}
+
+int cfg_parse_size(struct cfg_ctx *x, const char *value, uint64_t *out)
+{
+	return parse_size(x, value, out);
+}
+
 /* "5", "0.5", "2.25": seconds to milliseconds, at most 1 hour. */
 static int parse_seconds_ms(struct cfg_ctx *x, const char *value,
                             uint32_t *out)
@@ -545,6 +556,11 @@ static const struct {
 	{ "tls-port", opt_tls_port, false },
 	{ "tls-service-key", opt_tls_service_key, true },
 	{ "tls-service-pem", opt_tls_service_pem, true },
+	{ "https-port", cfg_opt_https_port, false },
+	{ "http-endpoint", cfg_opt_http_endpoint, false },
+	{ "http-max-streams", cfg_opt_http_max_streams, false },
+	{ "http-query-buffer-size", cfg_opt_http_query_buffer, false },
+	{ "http-response-buffer-size", cfg_opt_http_response_buffer, false },
 	{ "do-ip4", opt_do_ip4, false },
 	{ "do-ip6", opt_do_ip6, false },
 	{ "outgoing-interface", opt_outgoing, false },
@@ -633,6 +649,7 @@ void cfg_defaults(struct cfg *c)
 	snprintf(c->tls_cert_bundle, sizeof c->tls_cert_bundle, "%s",
 	         CFG_TLS_BUNDLE_DEFAULT);
 	c->tls_port = CFG_TLS_PORT_DEFAULT;
+	cfg_doh_defaults(c);
 	c->log_level = CFG_LOG_INFO;
 	c->threads = 1;
 	c->serve_stale = true;

@@ -80,6 +80,15 @@
 #define CFG_TLS_BUNDLE_DEFAULT "/etc/ssl/certs/ca-certificates.crt"
 /** Default tls-port: DNS over TLS for clients (RFC 7858). */
 #define CFG_TLS_PORT_DEFAULT 853
+/** Defaults of DNS over HTTPS for clients (RFC 8484; cfg_doh.c). */
+#define CFG_HTTPS_PORT_DEFAULT 443
+#define CFG_HTTP_ENDPOINT_DEFAULT "/dns-query"
+#define CFG_HTTP_STREAMS_DEFAULT 100u
+/** Most http-max-streams (streams at once per connection). */
+#define CFG_HTTP_STREAMS_MAX 1000u
+#define CFG_HTTP_BUFFER_DEFAULT (4u * 1024u * 1024u)
+/** Bytes of http-endpoint, its NUL counted. */
+#define CFG_HTTP_PATH_MAX 128
 /** local-zone lines, and local-data lines, each (Unbound has no limit:
  *  a block list of a million names is read). */
 #define CFG_MAX_LOCAL_ZONES 4000000u
@@ -312,6 +321,16 @@ struct cfg {
 	/** "FILE:LINE" of the tls-service-key and tls-service-pem lines */
 	char tls_service_key_at[CFG_TRUST_AT_BYTES];
 	char tls_service_pem_at[CFG_TRUST_AT_BYTES];
+	/** DNS over HTTPS for clients (RFC 8484, HTTP/2): a listen
+	 *  address on https-port serves DoH at http-endpoint with the key
+	 *  and certificate of tls-service-key and tls-service-pem; at most
+	 *  http-max-streams streams per connection; the query and response
+	 *  bytes a worker holds for its DoH streams, at most */
+	uint16_t https_port;
+	char http_endpoint[CFG_HTTP_PATH_MAX];
+	uint32_t http_max_streams;
+	uint64_t http_query_buffer_size;
+	uint64_t http_response_buffer_size;
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */

@@ -204,6 +204,24 @@ int cfg_opt_acl_default(struct cfg_ctx *x, char *value);
 /** proxy-protocol-from: PREFIX (repeatable). */
 int cfg_opt_proxy_from(struct cfg_ctx *x, char *value);
 
+/* The DNS over HTTPS options (cfg_doh.c), each an option handler: 0, or
+ * -1 with the problem in x->why; their defaults (cfg_doh_defaults). */
+
+/** https-port: PORT. */
+int cfg_opt_https_port(struct cfg_ctx *x, char *value);
+/** http-endpoint: /PATH. */
+int cfg_opt_http_endpoint(struct cfg_ctx *x, char *value);
+/** http-max-streams: N (1 to CFG_HTTP_STREAMS_MAX). */
+int cfg_opt_http_max_streams(struct cfg_ctx *x, char *value);
+/** http-query-buffer-size, http-response-buffer-size: SIZE. */
+int cfg_opt_http_query_buffer(struct cfg_ctx *x, char *value);
+int cfg_opt_http_response_buffer(struct cfg_ctx *x, char *value);
+void cfg_doh_defaults(struct cfg *c);
+/** cfg.c's number and size readers: 0, or -1 with x->why set. */
+int cfg_parse_u32(struct cfg_ctx *x, const char *value, uint32_t max,
+                  uint32_t *out);
+int cfg_parse_size(struct cfg_ctx *x, const char *value, uint64_t *out);
+
 /* The DNSSEC options (cfg_dnssec.c), each an option handler: the value
  * (its quotes cut by the line reader); 0, or -1 with the problem in x->why. */
 

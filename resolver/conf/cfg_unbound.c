@@ -62,7 +62,6 @@ static int ub_module_config(struct cfg_ctx *x, const char *key, char *v);
 #define WHY_LOG \
 	"curvecache logs to syslog (to stderr with -f, the journal under " \
 	"systemd)"
-#define WHY_TLS "curvecache serves no DNS over HTTPS (DNS over TLS: tls-port)"
 #define WHY_TLS_LIB "libssl's default ciphers for TLS 1.2 and 1.3"
 #define WHY_CLAUSE "only inside a forward-zone: or stub-zone: clause"
 
@@ -204,7 +203,6 @@ static const struct ub_name ub_names[] = {
 	  "write each TLS forwarder ADDR@853#AUTH-NAME, or set "
 	  "forward-tls-upstream: yes in its forward-zone: clause",
 	  NULL },
-	{ "https-port", UB_REFUSED, NULL, WHY_TLS, NULL },
 	{ "tls-ciphers", UB_IGNORED, NULL, WHY_TLS_LIB, NULL },
 	{ "tls-ciphersuites", UB_IGNORED, NULL, WHY_TLS_LIB, NULL },
 	{ "tls-session-ticket-keys", UB_IGNORED, NULL,

@@ -64,6 +64,8 @@ struct inflight_dest {
 	void *handle;                 /**< UDP: the listener */
 	uint32_t slot;                /**< TCP: connection slot */
 	uint64_t serial;              /**< TCP: connection serial */
+	uint32_t stream;              /**< TCP: the DNS over HTTPS stream
+	                                   (server_doh.c); 0: none */
 	struct sockaddr_storage addr; /**< the client (access control,
 	                                   rate limit, query log); behind
 	                                   PROXY v2: the header's */

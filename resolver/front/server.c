@@ -117,6 +117,10 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 {
 	struct server_udp *l = d->handle;
 
+	if (d->transport != SERVER_UDP && d->stream != 0) { /* DoH */
+		server_doh_send(s, d, msg, len, waited);
+		return;
+	}
 	if (d->transport != SERVER_UDP) {
 		server_tcp_send(s, d->slot, d->serial, msg, len, waited);
 		return;
@@ -253,7 +257,7 @@ static enum server_qresult server_lookup(struct server *s,
 	struct answer a;
 	time_t now = clock_wall_s();
 
-	if (server_local(s, q, d))
+	if (server_local(s, q, d) || server_ddr(s, q, d))
 		return SERVER_Q_DONE;
 	if (respond_cache_answer_flags(s->cache, q->lname, q->qnamelen,
 	                               q->qtype, q->qclass, now,
@@ -453,6 +457,8 @@ int server_listen(struct server *s, char *err, size_t errlen)
 
 		if (server_tls_port(c, sa))
 			rc = server_tls_listen(s, sa);
+		else if (server_doh_port(c, sa))
+			rc = server_doh_listen(s, sa);
 		else if ((rc = server_udp_listen(s, sa)) == 0)
 			rc = server_tcp_listen(s, sa);
 		if (rc != 0) {

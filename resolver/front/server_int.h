@@ -1,7 +1,8 @@
 /*
  * resolver/front/server_int.h - what server.c (the worker, UDP, the query
  * path, sending answers), resolution.c (the resolutions), server_tcp.c (TCP
- * client connections) and server_tls.c (DNS over TLS on them) share; nobody
+ * client connections), server_tls.c (DNS over TLS on them), server_doh.c
+ * (DNS over HTTPS on those) and server_ddr.c (RFC 9462) share; nobody
  * else may include it.
  */
 #ifndef CURVECACHE_RESOLVER_SERVER_INT_H
@@ -66,6 +67,8 @@ struct server_conn {
 	bool proxy_done;         /**< PROXY v2 header read (or none due) */
 	struct server_tlsc *tls; /**< DNS over TLS (server_tls.c; one
 	                              more handle); NULL: plain TCP */
+	bool doh_want;           /**< on https-port: HTTP/2 after TLS */
+	struct server_doh *doh;  /**< DNS over HTTPS (server_doh.c) */
 	size_t rlen;
 	uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
 };
@@ -186,6 +189,8 @@ struct server {
 	struct tls_ctx *tls_ctx;   /**< DNS over TLS for clients
 	                                (server_tls.c); NULL: none */
 	uint64_t conn_serial;
+	size_t doh_qbytes, doh_rbytes;    /**< held by DoH streams
+	                                       (server_doh.c) */
 	uint64_t prime_after_ms;          /**< iter_env.prime_after */
 	uint8_t ans[SERVER_ANSWER_BYTES]; /**< record images */
 	uint8_t out[RESPOND_BUF_BYTES];   /**< response being built */
@@ -304,5 +309,32 @@ void server_tcp_close(struct server_conn *c);
 void server_tcp_kick(struct server_conn *c);
 void server_tcp_idle(struct server_conn *c);
 void server_tcp_unref(struct server_conn *c);
+
+/* DNS over HTTPS for clients (server_doh.c) and DDR (server_ddr.c). */
+
+/** Is this listen address on the config's https-port (and not on
+ *  tls-port)? */
+bool server_doh_port(const struct cfg *c, const struct sockaddr *sa);
+/** Start a DNS-over-HTTPS listener. @return 0 or a libuv error. */
+int server_doh_listen(struct server *s, const struct sockaddr *sa);
+/** server_tls.c's: accept a connection that speaks HTTP/2 after TLS. */
+void server_tls_accept_doh(uv_stream_t *ls, int status);
+/** server_tls.c's: send plaintext on a connection's TLS session; -1
+ *  after closing it (its write queue is full or it is dead). */
+int server_tls_plain(struct server_conn *c, const uint8_t *buf, size_t len);
+/** After the handshake of a doh_want connection: its HTTP/2 session
+ *  (the server's SETTINGS sent). @return 0, or -1: close it. */
+int server_doh_start(struct server_conn *c);
+/** Plaintext from a connection with c->doh. */
+void server_doh_recv(struct server_conn *c, const uint8_t *buf, size_t len);
+/** Send an answer to the stream of d (d->stream), if it is still open. */
+void server_doh_send(struct server *s, const struct inflight_dest *d,
+                     const uint8_t *msg, size_t len, bool waited);
+/** Free c->doh (its TLS session has closed); nothing if NULL. */
+void server_doh_free(struct server_conn *c);
+/** Answer _dns.resolver.arpa. (RFC 9462) when DoT or DoH is served.
+ *  @return true if answered. */
+bool server_ddr(struct server *s, const struct respond_query *q,
+                const struct inflight_dest *d);
 
 #endif /* CURVECACHE_RESOLVER_SERVER_INT_H */

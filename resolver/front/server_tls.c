@@ -145,6 +145,8 @@ static void tlsc_ready(void *arg)
 		c->s->st.tls_resumed++;
 	c->last_ms = clock_ms();
 	server_tcp_idle(c); /* the handshake's time limit ends */
+	if (c->doh_want && server_doh_start(c) != 0) /* HTTP/2 */
+		server_tcp_close(c);
 }
 
 static void tlsc_data(void *arg, const uint8_t *buf, size_t len)
@@ -155,11 +157,14 @@ static void tlsc_data(void *arg, const uint8_t *buf, size_t len)
 
 	if (c->closing)
 		return;
-	if (!tlsc_take(x, buf, len)) {
+	if (c->doh != NULL) {
+		server_doh_recv(c, buf, len);
+	} else if (!tlsc_take(x, buf, len)) {
 		server_tcp_close(c);
 		return;
+	} else {
+		server_tcp_process(c);
 	}
-	server_tcp_process(c);
 	/* only whole queries are activity (as over TCP) */
 	if (!c->closing && c->s->st.queries_tls != before) {
 		c->last_ms = clock_ms();
@@ -188,6 +193,7 @@ static void tlsc_closed(void *arg)
 	struct server_tlsc *x = arg;
 	struct server_conn *c = x->c;
 
+	server_doh_free(c);
 	free(x->stage);
 	free(x);
 	c->tls = NULL;
@@ -230,6 +236,8 @@ static int tlsc_start(struct server *s, struct server_conn *c, uv_stream_t *ls)
 	x->c = c;
 	c->tls = x;
 	c->handles++;
+	if (c->doh_want)
+		tls_conn_want_h2(x->t);
 	c->proxy_done = true; /* no PROXY v2 before TLS */
 	if (tls_conn_accept(x->t, ls) != TLS_OK ||
 	    tls_conn_peer(x->t, &c->peer) != TLS_OK ||
@@ -240,7 +248,7 @@ static int tlsc_start(struct server *s, struct server_conn *c, uv_stream_t *ls)
 	return 0;
 }
 
-static void tls_accept_cb(uv_stream_t *ls, int status)
+static void tls_accept(uv_stream_t *ls, int status, bool doh)
 {
 	struct server_tcpl *l = ls->data;
 	struct server *s = l->s;
@@ -248,10 +256,31 @@ static void tls_accept_cb(uv_stream_t *ls, int status)
 
 	if (status < 0 || s->stopping || (c = server_tcp_open(s, ls)) == NULL)
 		return;
+	c->doh_want = doh;
 	if (s->tls_ctx == NULL) /* never: listening needs a context */
 		(void)uv_accept(ls, (uv_stream_t *)&c->h);
 	if (s->tls_ctx == NULL || tlsc_start(s, c, ls) != 0)
 		server_tcp_close(c);
+}
+
+static void tls_accept_cb(uv_stream_t *ls, int status)
+{
+	tls_accept(ls, status, false);
+}
+
+void server_tls_accept_doh(uv_stream_t *ls, int status)
+{
+	tls_accept(ls, status, true);
+}
+
+int server_tls_plain(struct server_conn *c, const uint8_t *buf, size_t len)
+{
+	if (c->tls == NULL || tls_conn_write(c->tls->t, buf, len) != TLS_OK) {
+		c->s->st.send_errors++;
+		server_tcp_close(c);
+		return -1;
+	}
+	return 0;
 }
 
 int server_tls_listen(struct server *s, const struct sockaddr *sa)
@@ -293,13 +322,16 @@ static int tls_files_check(const struct cfg *c, char *err, size_t errlen)
 		const struct sockaddr *sa =
 			(const struct sockaddr *)&c->listen[i].sa;
 
-		if (!server_tls_port(c, sa))
+		if (!server_tls_port(c, sa) && !server_doh_port(c, sa))
 			continue;
 		server_addr_text(sa, addr, sizeof addr);
 		snprintf(err, errlen,
-		         "%s: listen %s is on tls-port (DNS over TLS): "
+		         "%s: listen %s is on %s: "
 		         "tls-service-key and tls-service-pem are needed",
-		         c->file, addr);
+		         c->file, addr,
+		         server_tls_port(c, sa) ?
+		                 "tls-port (DNS over TLS)" :
+		                 "https-port (DNS over HTTPS)");
 		return -1;
 	}
 	return 0;

@@ -83,6 +83,9 @@ struct stats {
 	uint64_t queries_tcp;
 	uint64_t queries_tls;       /**< over DNS over TLS (also in tcp) */
 	uint64_t tls_resumed;       /**< TLS handshakes that resumed */
+	uint64_t queries_https;     /**< over DNS over HTTPS (also in tls) */
+	uint64_t doh_errors;        /**< DoH requests answered an HTTP error */
+	uint64_t ddr_answers;       /**< _dns.resolver.arpa answered */
 	uint64_t tls_handshakes;    /**< TLS handshakes that completed */
 	uint64_t tls_failed;        /**< TLS handshakes failed or too slow */
 	uint64_t acl_refused;       /**< answered REFUSED by access control */

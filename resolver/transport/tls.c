@@ -31,6 +31,8 @@ static _Thread_local uint8_t tls_plain[TLS_READ_CHUNK];
 
 /** ALPN of DNS over TLS (IANA "dot"), in wire form. */
 static const unsigned char tls_alpn_dot[] = { 3, 'd', 'o', 't' };
+/** ALPN of HTTP/2 (DNS over HTTPS), in wire form. */
+static const unsigned char tls_alpn_h2[] = { 2, 'h', '2' };
 
 struct tls_ctx {
 	SSL_CTX *ssl;
@@ -59,6 +61,7 @@ struct tls_conn {
 	bool dead;        /**< the error callback came */
 	bool closing;     /**< tls_conn_close was called */
 	bool paused;      /**< tls_conn_pause: the socket is not read */
+	bool h2;          /**< server: ALPN h2, not dot (tls_conn_want_h2) */
 	char why[TLS_WHY_BYTES];
 };
 
@@ -109,12 +112,15 @@ static int tls_alpn_select(SSL *ssl, const unsigned char **out,
                            unsigned int inlen, void *arg)
 {
 	unsigned char *sel = NULL;
+	const struct tls_conn *c = SSL_get_app_data(ssl);
+	bool h2 = c != NULL && c->h2;
 
-	(void)ssl;
 	(void)arg;
-	if (SSL_select_next_proto(&sel, outlen, tls_alpn_dot,
-	                          sizeof tls_alpn_dot, in,
-	                          inlen) != OPENSSL_NPN_NEGOTIATED)
+	if (SSL_select_next_proto(&sel, outlen,
+	                          h2 ? tls_alpn_h2 : tls_alpn_dot,
+	                          h2 ? sizeof tls_alpn_h2 :
+	                               sizeof tls_alpn_dot,
+	                          in, inlen) != OPENSSL_NPN_NEGOTIATED)
 		return SSL_TLSEXT_ERR_NOACK;
 	*out = sel;
 	return SSL_TLSEXT_ERR_OK;
@@ -734,6 +740,12 @@ int tls_ctx_serve(struct tls_ctx **out, const char *chain, const char *key,
 	                    SSL_OP_NO_RENEGOTIATION |
 	                            SSL_OP_CIPHER_SERVER_PREFERENCE);
 	return TLS_OK;
+}
+
+void tls_conn_want_h2(struct tls_conn *c)
+{
+	if (c != NULL)
+		c->h2 = true;
 }
 
 int tls_conn_pause(struct tls_conn *c, bool pause)

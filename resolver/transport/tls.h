@@ -189,6 +189,10 @@ void tls_conn_close(struct tls_conn *c);
 /** The reason of the last failure ("" if none). */
 const char *tls_conn_why(const struct tls_conn *c);
 
+/** A server connection agrees ALPN "h2" (DNS over HTTPS), not "dot";
+ *  before tls_conn_accept. */
+void tls_conn_want_h2(struct tls_conn *c);
+
 /** Was the session resumed from the slot? */
 bool tls_conn_resumed(const struct tls_conn *c);
 

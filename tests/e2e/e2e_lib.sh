@@ -661,3 +661,22 @@ verdict() {
       print "ok"
     }' "$vans" "$vauth" "$4"
 }
+
+# e2e_pki DIR NAME [IP]: a test CA (DIR/ca.pem) and a certificate for NAME
+# (and IP, when given) signed by it (DIR/srv.pem, DIR/srv.key), EC P-256,
+# two days, made with openssl (its output in DIR/openssl.log); 1 if that
+# failed.
+e2e_pki() {
+  ep_dir=$1
+  ep_san="DNS:$2${3:+,IP:$3}"
+  mkdir -p "$ep_dir"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -keyout "$ep_dir/ca.key" -out "$ep_dir/ca.pem" \
+    -subj "/CN=curvecache test CA" -days 2 >>"$ep_dir/openssl.log" 2>&1 &&
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+      -keyout "$ep_dir/srv.key" -out "$ep_dir/srv.pem" -subj "/CN=$2" \
+      -CA "$ep_dir/ca.pem" -CAkey "$ep_dir/ca.key" -days 2 \
+      -addext "subjectAltName=$ep_san" \
+      -addext "basicConstraints=CA:FALSE" >>"$ep_dir/openssl.log" 2>&1 &&
+    [ -s "$ep_dir/srv.pem" ]
+}

@@ -217,9 +217,10 @@ START_TEST(test_options)
 	                           sizeof err),
 	                 -1);
 	cfg_defaults(c);
-	ck_assert_int_eq(cfg_parse("t.conf", "https-port: 443\n", 16, c, err,
+	ck_assert_int_eq(cfg_parse("t.conf", "https-port: 8443\n", 17, c, err,
 	                           sizeof err),
-	                 -1);
+	                 0);
+	ck_assert_uint_eq(c->https_port, 8443);
 	free(c);
 }
 END_TEST
