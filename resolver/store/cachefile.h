@@ -199,6 +199,21 @@ int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
                         void *arg, size_t *found) MUST_CHECK;
 
 /**
+ * Write the one fresh entry that answers (name, type, klass) as
+ * cachefile_dump does, without the header: the RRset or NODATA entry of
+ * the key, else the name's NXDOMAIN (cache_get's choice; one lookup, no
+ * walk over the cache, so it is cheap enough for every resolution: the
+ * Redis tier, resolver/store/cachedb.h).
+ * @param found: NULL, or receives the number of entries written (0: a
+ *   miss).
+ * @return as cachefile_dump.
+ */
+int cachefile_dump_get(struct cache *c, time_t now, const uint8_t *name,
+                       size_t name_len, uint16_t type, uint16_t klass,
+                       cachefile_put_fn put, void *arg, size_t *found)
+	MUST_CHECK;
+
+/**
  * Start a load into a cache.
  * @param c: the cache the entries go to.
  * @param now: wall-clock seconds (expiry of what is stored).
