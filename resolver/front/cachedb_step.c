@@ -22,6 +22,12 @@ _Static_assert(CACHEDB_REDIS_VALUE_MAX == CACHEDB_IMAGE_MAX,
 /** Nanoseconds per microsecond (uv_hrtime). */
 #define CACHEDB_NS_PER_US 1000u
 
+/** The tier in one worker: its connection, the space to build records. */
+struct cachedb_worker {
+	struct cachedb_redis *r;
+	uint8_t scratch[CACHEDB_SCRATCH_BYTES];
+};
+
 /** A lookup in flight: the question and whom to tell. */
 struct cachedb_fetch {
 	struct server *s;
@@ -42,9 +48,11 @@ static struct cachedb_redis *step_conn(struct server *s)
 
 	if (!c->on || !c->key_set || s->stopping)
 		return NULL;
-	if (s->cdb == NULL)
-		s->cdb = cachedb_redis_new(s->loop, &p);
-	return s->cdb;
+	if (s->cdb == NULL && (s->cdb = calloc(1, sizeof *s->cdb)) == NULL)
+		return NULL;
+	if (s->cdb->r == NULL)
+		s->cdb->r = cachedb_redis_new(s->loop, &p);
+	return s->cdb->r;
 }
 
 /* A value from Redis: the image checked, its entries into the cache. */
@@ -151,7 +159,8 @@ void cachedb_step_store(struct server *s, const uint8_t *lname, size_t len,
 	    cachedb_redis_state(r) != CACHEDB_REDIS_UP)
 		return;
 	if (cachedb_image_build(s->cache, clock_wall_s(), s->cfg->cachedb.key,
-	                        &q, &img, &n, &ttl) != CACHEDB_OK)
+	                        &q, s->cdb->scratch, sizeof s->cdb->scratch,
+	                        &img, &n, &ttl) != CACHEDB_OK)
 		return;
 	cachedb_key_text(s->cfg->cachedb.key, &q, key);
 	if (cachedb_redis_set(r, key, img, n,
@@ -167,24 +176,26 @@ void cachedb_step_start(struct server *s)
 
 void cachedb_step_stop(struct server *s)
 {
-	cachedb_redis_free(s->cdb);
+	if (s->cdb != NULL)
+		cachedb_redis_free(s->cdb->r);
+	free(s->cdb);
 	s->cdb = NULL;
 }
 
 void cachedb_step_status(const struct server *s, char *out, size_t cap)
 {
 	const struct cfg_cachedb *c = &s->cfg->cachedb;
+	const struct cachedb_redis *r = s->cdb != NULL ? s->cdb->r : NULL;
 
 	if (!c->on) {
 		snprintf(out, cap, "off");
 		return;
 	}
 	if (c->path[0] != '\0')
-		snprintf(
-			out, cap, "redis unix:%s %s", c->path,
-			cachedb_redis_state_name(cachedb_redis_state(s->cdb)));
+		snprintf(out, cap, "redis unix:%s %s", c->path,
+		         cachedb_redis_state_name(cachedb_redis_state(r)));
 	else
-		snprintf(
-			out, cap, "redis %s:%u %s", c->host, (unsigned)c->port,
-			cachedb_redis_state_name(cachedb_redis_state(s->cdb)));
+		snprintf(out, cap, "redis %s:%u %s", c->host,
+		         (unsigned)c->port,
+		         cachedb_redis_state_name(cachedb_redis_state(r)));
 }

@@ -231,15 +231,21 @@ static void res_fail(struct server_res *r, const char *why)
 	res_release(r);
 }
 
-/* What a resolution learned goes to the Redis tier (cachedb_step.h). */
-static void res_share(struct server_res *r)
+/* Answer every waiter; then, if share, what the resolution learned goes
+ * to the Redis tier (cachedb_step.h), the clients answered first. */
+static void res_answer_share(struct server_res *r,
+                             struct server_answer_ctx *ctx, bool share)
 {
+	uint8_t name[WIRE_NAME_MAX];
 	const uint8_t *n;
 	size_t len;
 	uint16_t qtype, qclass;
 
 	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
-	cachedb_step_store(r->s, n, len, qtype, qclass);
+	memcpy(name, n, len);
+	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, ctx);
+	if (share)
+		cachedb_step_store(r->s, name, len, qtype, qclass);
 }
 
 /* ITER_DONE: answer every waiter from the result, then free. */
@@ -264,9 +270,7 @@ static void res_finish(struct server_res *r)
 	}
 	ctx.s = r->s;
 	ctx.a = &a;
-	if (ir->rcode != WIRE_RCODE_SERVFAIL)
-		res_share(r);
-	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, &ctx);
+	res_answer_share(r, &ctx, ir->rcode != WIRE_RCODE_SERVFAIL);
 	res_release(r);
 }
 

@@ -180,8 +180,9 @@ struct server {
 	struct server_conn *conns; /**< SERVER_TCP_CONNS_MAX slots */
 	uint64_t conn_serial;
 	uint64_t prime_after_ms;          /**< iter_env.prime_after */
-	struct cachedb_redis *cdb;        /**< the Redis tier's connection
-	                                       (cachedb_step.c); NULL: none */
+	struct cachedb_worker *cdb;       /**< the Redis tier's connection
+	                                       and space (cachedb_step.c);
+	                                       NULL: none */
 	uint8_t ans[SERVER_ANSWER_BYTES]; /**< record images */
 	uint8_t out[RESPOND_BUF_BYTES];   /**< response being built */
 };

@@ -23,8 +23,6 @@ static const uint8_t cachedb_key_domain[] = "curvecache cachedb key";
 #define CACHEDB_TYPE_RRSIG 46
 /** Entries of one image: the question, two per CNAME link, the end. */
 #define CACHEDB_PAIRS_MAX (2 * ANSWER_CNAME_MAX + 4)
-/** Room for the records of a chase (answer and authority). */
-#define CACHEDB_CHASE_BYTES (4 * (size_t)CACHE_IMAGE_MAX)
 /** Bytes of the text's header line. */
 #define CACHEDB_HEADLINE_BYTES 96
 
@@ -314,23 +312,23 @@ static int image_text(struct cache *c, time_t now, uint16_t qclass,
 
 int cachedb_image_build(struct cache *c, time_t now,
                         const uint8_t key[CACHEDB_KEY_BYTES],
-                        const struct cachedb_question *q, uint8_t **out,
-                        size_t *outlen, uint32_t *ttl)
+                        const struct cachedb_question *q, uint8_t *scratch,
+                        size_t cap, uint8_t **out, size_t *outlen,
+                        uint32_t *ttl)
 {
 	struct answer_chase ch = { c, q->qclass, now, 0, 0, false };
 	struct cachedb_pair ps[CACHEDB_PAIRS_MAX];
 	struct cachedb_out o = { NULL, 0, 0, false };
 	size_t text_at = CACHEDB_HEAD_BYTES + q->qname_len +
 	                 CACHEDB_TEXTLEN_BYTES;
-	uint8_t *buf = malloc(CACHEDB_CHASE_BYTES);
 	struct answer a;
 	int rc = CACHEDB_EEMPTY;
 
 	*out = NULL;
-	if (buf == NULL)
-		return CACHEDB_ENOMEM;
-	if (answer_chase(&ch, q->qname, q->qname_len, q->qtype, &a, buf,
-	                 CACHEDB_CHASE_BYTES) != ANSWER_OK ||
+	if (scratch == NULL)
+		return CACHEDB_EINVAL;
+	if (answer_chase(&ch, q->qname, q->qname_len, q->qtype, &a, scratch,
+	                 cap) != ANSWER_OK ||
 	    a.rcode == WIRE_RCODE_SERVFAIL || a.sec == CACHE_SEC_BOGUS ||
 	    (*ttl = answer_least_ttl(&a)) == 0)
 		goto done;
@@ -350,7 +348,6 @@ int cachedb_image_build(struct cache *c, time_t now,
 	}
 done:
 	free(o.p);
-	free(buf);
 	return rc;
 }
 

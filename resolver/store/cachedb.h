@@ -127,9 +127,15 @@ int cachedb_image_parse(const uint8_t *buf, size_t len,
                         const struct cachedb_question *q,
                         struct cachedb_image *out) MUST_CHECK;
 
+/** Bytes of the scratch space of cachedb_image_build (the records of a
+ *  chase: answer and authority). */
+#define CACHEDB_SCRATCH_BYTES (4 * 65536u)
+
 /**
  * Build the image of what the cache holds for a question (the chain and
  * the final entry, see above).
+ * @param scratch, cap: space for the chase (CACHEDB_SCRATCH_BYTES; less
+ *   makes large answers misses), the caller's, reused across calls.
  * @param out, outlen: receive a malloc'd image; the caller frees it.
  * @param ttl: receives the seconds it lives (the least TTL in it).
  * @return CACHEDB_OK; CACHEDB_EEMPTY (nothing usable cached: a miss, a
@@ -137,8 +143,9 @@ int cachedb_image_parse(const uint8_t *buf, size_t len,
  */
 int cachedb_image_build(struct cache *c, time_t now,
                         const uint8_t key[CACHEDB_KEY_BYTES],
-                        const struct cachedb_question *q, uint8_t **out,
-                        size_t *outlen, uint32_t *ttl) MUST_CHECK;
+                        const struct cachedb_question *q, uint8_t *scratch,
+                        size_t cap, uint8_t **out, size_t *outlen,
+                        uint32_t *ttl) MUST_CHECK;
 
 /**
  * Store the entries of a parsed image in the cache (the cachefile

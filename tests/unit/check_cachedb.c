@@ -20,6 +20,7 @@
 static struct cfg conf;
 static char err[CFG_ERR_BYTES];
 static const uint8_t key[CACHEDB_KEY_BYTES] = { 7, 7, 7 };
+static uint8_t scratch[CACHEDB_SCRATCH_BYTES];
 
 static int parse(const char *text)
 {
@@ -103,8 +104,8 @@ static uint8_t *build(const char *qname, uint16_t qtype, size_t *len,
 	q->qtype = qtype;
 	q->qclass = WIRE_CLASS_IN;
 	q->flags = 0;
-	ck_assert_int_eq(cachedb_image_build(c, CACHETEST_T0, key, q, &img,
-	                                     len, &ttl),
+	ck_assert_int_eq(cachedb_image_build(c, CACHETEST_T0, key, q, scratch,
+	                                     sizeof scratch, &img, len, &ttl),
 	                 CACHEDB_OK);
 	ck_assert_uint_eq(ttl, 300);
 	return img;
@@ -213,8 +214,8 @@ START_TEST(test_image_miss_and_key)
 
 	q.qname = qn;
 	q.qname_len = wname(qn, "nothing.lab.");
-	ck_assert_int_eq(cachedb_image_build(c, CACHETEST_T0, key, &q, &img,
-	                                     &len, &ttl),
+	ck_assert_int_eq(cachedb_image_build(c, CACHETEST_T0, key, &q, scratch,
+	                                     sizeof scratch, &img, &len, &ttl),
 	                 CACHEDB_EEMPTY);
 	ck_assert_ptr_null(img);
 	cachedb_key_text(key, &q, k1);
