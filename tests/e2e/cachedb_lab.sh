@@ -9,9 +9,8 @@
 # Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
 # or nsd/curvedns/dig/redis-server/redis-cli missing).
 #
-# The lab is the unsigned one (so AD is not tested here: the record
-# image keeps each entry's DNSSEC status under the MAC, which the unit
-# suite cachedb checks; the signed lab would cost a minute of signing).
+# The lab is the unsigned one; DNSSEC (AD, RRSIGs, proofs kept through
+# Redis) is tests/e2e/cachedb_signed_lab.sh's.
 #
 # How each check decides:
 # - A (on $CC_IP, the flat option names) resolves names of every shape
