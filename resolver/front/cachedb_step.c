@@ -25,6 +25,7 @@ _Static_assert(CACHEDB_REDIS_VALUE_MAX == CACHEDB_IMAGE_MAX,
 /** The tier in one worker: its connection, the space to build records. */
 struct cachedb_worker {
 	struct cachedb_redis *r;
+	struct cachefile_load *ld; /**< reused for every record read */
 	uint8_t scratch[CACHEDB_SCRATCH_BYTES];
 };
 
@@ -48,8 +49,13 @@ static struct cachedb_redis *step_conn(struct server *s)
 
 	if (!c->on || !c->key_set || s->stopping)
 		return NULL;
-	if (s->cdb == NULL && (s->cdb = calloc(1, sizeof *s->cdb)) == NULL)
-		return NULL;
+	if (s->cdb == NULL) {
+		if ((s->cdb = calloc(1, sizeof *s->cdb)) == NULL)
+			return NULL;
+		if (cachefile_load_new(s->cache, 0, &s->cdb->ld) !=
+		    CACHEFILE_OK)
+			s->cdb->ld = NULL; /* then one per record */
+	}
 	if (s->cdb->r == NULL)
 		s->cdb->r = cachedb_redis_new(s->loop, &p);
 	return s->cdb->r;
@@ -66,7 +72,7 @@ static bool step_take(struct cachedb_fetch *f, const uint8_t *val, size_t len)
 	rc = cachedb_image_parse(val, len, s->cfg->cachedb.key, now, &f->q,
 	                         &img);
 	if (rc == CACHEDB_OK)
-		rc = cachedb_image_load(s->cache, now, &img, NULL);
+		rc = cachedb_image_load(s->cache, s->cdb->ld, now, &img, NULL);
 	if (rc == CACHEDB_OK)
 		return true;
 	if (rc == CACHEDB_EEXPIRED || rc == CACHEDB_EEMPTY)
@@ -176,8 +182,10 @@ void cachedb_step_start(struct server *s)
 
 void cachedb_step_stop(struct server *s)
 {
-	if (s->cdb != NULL)
+	if (s->cdb != NULL) {
 		cachedb_redis_free(s->cdb->r);
+		cachefile_load_free(s->cdb->ld);
+	}
 	free(s->cdb);
 	s->cdb = NULL;
 }

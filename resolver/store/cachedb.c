@@ -287,7 +287,7 @@ static void image_seal(struct cachedb_out *o, const struct answer *a,
 
 /* The text of the entries of pairs into o (header line first). */
 static int image_text(struct cache *c, time_t now, uint16_t qclass,
-                      const struct cachedb_pair *ps, size_t n,
+                      const struct cachedb_pair *ps, size_t n, uint8_t *space,
                       struct cachedb_out *o)
 {
 	char head[CACHEDB_HEADLINE_BYTES];
@@ -301,7 +301,8 @@ static int image_text(struct cache *c, time_t now, uint16_t qclass,
 		return CACHEDB_ENOMEM;
 	for (i = 0; i < n; i++) {
 		if (cachefile_dump_get(c, now, ps[i].name, ps[i].len,
-		                       ps[i].type, qclass, out_put, o,
+		                       ps[i].type, qclass, space,
+		                       CACHEFILE_GET_SCRATCH_BYTES, out_put, o,
 		                       &found) != CACHEFILE_OK ||
 		    o->over)
 			return CACHEDB_EEMPTY;
@@ -325,10 +326,10 @@ int cachedb_image_build(struct cache *c, time_t now,
 	int rc = CACHEDB_EEMPTY;
 
 	*out = NULL;
-	if (scratch == NULL)
+	if (scratch == NULL || cap < CACHEDB_SCRATCH_BYTES)
 		return CACHEDB_EINVAL;
 	if (answer_chase(&ch, q->qname, q->qname_len, q->qtype, &a, scratch,
-	                 cap) != ANSWER_OK ||
+	                 CACHEDB_CHASE_BYTES) != ANSWER_OK ||
 	    a.rcode == WIRE_RCODE_SERVFAIL || a.sec == CACHE_SEC_BOGUS ||
 	    (*ttl = answer_least_ttl(&a)) == 0)
 		goto done;
@@ -339,7 +340,8 @@ int cachedb_image_build(struct cache *c, time_t now,
 	}
 	o.len = text_at;
 	rc = image_text(c, now, q->qclass, ps,
-	                chase_pairs((uint8_t *)a.an, a.an_len, q, ps), &o);
+	                chase_pairs((uint8_t *)a.an, a.an_len, q, ps),
+	                scratch + CACHEDB_CHASE_BYTES, &o);
 	if (rc == CACHEDB_OK) {
 		image_seal(&o, &a, q, now, *ttl, text_at, key);
 		*out = o.p;
@@ -351,17 +353,20 @@ done:
 	return rc;
 }
 
-int cachedb_image_load(struct cache *c, time_t now,
-                       const struct cachedb_image *img, size_t *entries)
+int cachedb_image_load(struct cache *c, struct cachefile_load *reuse,
+                       time_t now, const struct cachedb_image *img,
+                       size_t *entries)
 {
-	struct cachefile_load *ld = NULL;
+	struct cachefile_load *ld = reuse;
 	struct cachefile_load_counts n;
 	size_t pos = 0, end;
 	int rc;
 
 	if (c == NULL || img == NULL)
 		return CACHEDB_EINVAL;
-	if ((rc = cachefile_load_new(c, now, &ld)) != CACHEFILE_OK)
+	if (ld != NULL)
+		cachefile_load_reset(ld, now);
+	else if ((rc = cachefile_load_new(c, now, &ld)) != CACHEFILE_OK)
 		return rc == CACHEFILE_ENOMEM ? CACHEDB_ENOMEM :
 		                                CACHEDB_EINVAL;
 	while (pos < img->text_len) {
@@ -374,7 +379,8 @@ int cachedb_image_load(struct cache *c, time_t now,
 	}
 	cachefile_load_finish(ld);
 	cachefile_load_counts(ld, &n);
-	cachefile_load_free(ld);
+	if (ld != reuse)
+		cachefile_load_free(ld);
 	if (entries != NULL)
 		*entries = n.entries;
 	if (n.bad > 0)

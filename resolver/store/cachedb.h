@@ -45,6 +45,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cachefile.h"
+
 struct cache;
 
 /** The image's first bytes and its format version. */
@@ -127,15 +129,17 @@ int cachedb_image_parse(const uint8_t *buf, size_t len,
                         const struct cachedb_question *q,
                         struct cachedb_image *out) MUST_CHECK;
 
-/** Bytes of the scratch space of cachedb_image_build (the records of a
- *  chase: answer and authority). */
-#define CACHEDB_SCRATCH_BYTES (4 * 65536u)
+/** Bytes of the scratch space of cachedb_image_build: the records of a
+ *  chase (answer and authority), then cachefile_dump_get's. */
+#define CACHEDB_CHASE_BYTES (4 * 65536u)
+#define CACHEDB_SCRATCH_BYTES \
+	(CACHEDB_CHASE_BYTES + CACHEFILE_GET_SCRATCH_BYTES)
 
 /**
  * Build the image of what the cache holds for a question (the chain and
  * the final entry, see above).
- * @param scratch, cap: space for the chase (CACHEDB_SCRATCH_BYTES; less
- *   makes large answers misses), the caller's, reused across calls.
+ * @param scratch, cap: the caller's space, reused across calls (at least
+ *   CACHEDB_SCRATCH_BYTES, else CACHEDB_EINVAL).
  * @param out, outlen: receive a malloc'd image; the caller frees it.
  * @param ttl: receives the seconds it lives (the least TTL in it).
  * @return CACHEDB_OK; CACHEDB_EEMPTY (nothing usable cached: a miss, a
@@ -150,13 +154,15 @@ int cachedb_image_build(struct cache *c, time_t now,
 /**
  * Store the entries of a parsed image in the cache (the cachefile
  * loader: every line checked, the rank rule applied).
+ * @param reuse: NULL (a loader is made and freed), or a loader of c kept
+ *   by the caller (cachefile_load_reset; no allocation).
  * @param entries: NULL, or receives the entries stored.
  * @return CACHEDB_OK; CACHEDB_ELOAD (a bad line: nothing of that entry
  *   is stored); CACHEDB_EEMPTY (no line stored anything);
  *   CACHEDB_ENOMEM, CACHEDB_EINVAL.
  */
-int cachedb_image_load(struct cache *c, time_t now,
-                       const struct cachedb_image *img, size_t *entries)
-	MUST_CHECK;
+int cachedb_image_load(struct cache *c, struct cachefile_load *reuse,
+                       time_t now, const struct cachedb_image *img,
+                       size_t *entries) MUST_CHECK;
 
 #endif /* CURVECACHE_RESOLVER_CACHEDB_H */

@@ -323,7 +323,8 @@ static void cf_view_of(struct cache_view *v, const struct cache_answer *a,
 
 int cachefile_dump_get(struct cache *c, time_t now, const uint8_t *name,
                        size_t name_len, uint16_t type, uint16_t klass,
-                       cachefile_put_fn put, void *arg, size_t *found)
+                       uint8_t *scratch, size_t cap, cachefile_put_fn put,
+                       void *arg, size_t *found)
 {
 	struct cache_query q = { name, name_len, type, klass,
 		                 CACHE_GET_DNSSEC };
@@ -332,21 +333,22 @@ int cachefile_dump_get(struct cache *c, time_t now, const uint8_t *name,
 	char meta[CF_META_BYTES];
 	struct cf_dump d;
 
-	if (c == NULL || put == NULL || name == NULL)
+	if (c == NULL || put == NULL || name == NULL || scratch == NULL ||
+	    cap < CACHEFILE_GET_SCRATCH_BYTES)
 		return CACHEFILE_EINVAL;
-	if (cf_dump_start(&d, now, put, arg) != CACHEFILE_OK)
-		return CACHEFILE_ENOMEM;
-	d.imgcap = 2 * (size_t)CACHE_IMAGE_MAX + 2;
-	d.img = malloc(d.imgcap);
-	if (d.img != NULL &&
-	    cache_get(c, &q, now, &a, d.img, d.imgcap) == CACHE_OK) {
+	/* the caller's space: the line, then the entry's records */
+	memset(&d, 0, sizeof d);
+	d.put = put;
+	d.arg = arg;
+	d.now = now;
+	d.line = (char *)scratch;
+	d.img = scratch + CACHEFILE_LINE_MAX;
+	d.imgcap = cap - CACHEFILE_LINE_MAX;
+	if (cache_get(c, &q, now, &a, d.img, d.imgcap) == CACHE_OK) {
 		cf_view_of(&v, &a, name, name_len, d.img);
 		if (cf_meta_text(&v, meta, sizeof meta))
 			(void)cf_dump_entry(&d, &v, meta, d.img, a.len);
-	} else if (d.img == NULL) {
-		d.rc = CACHEFILE_ENOMEM;
 	}
-	cf_dump_end(&d);
 	if (found != NULL)
 		*found = d.st.entries;
 	return d.rc;

@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (img.text < (const char *)buf ||
 		    img.text + img.text_len > (const char *)buf + len)
 			abort();
-		rc = cachedb_image_load(cache, FUZZ_NOW, &img, NULL);
+		rc = cachedb_image_load(cache, NULL, FUZZ_NOW, &img, NULL);
 		if (rc != CACHEDB_OK && rc != CACHEDB_ELOAD &&
 		    rc != CACHEDB_EEMPTY)
 			abort();

@@ -132,6 +132,7 @@ START_TEST(test_image_round_trip)
 	struct cache_query cq;
 	uint8_t qn[WIRE_NAME_MAX], out[512], *img;
 	struct cache *saved = c;
+	struct cachefile_load *ld = NULL;
 	size_t len, n = 0;
 
 	put_secure("www.example.lab.", a);
@@ -141,9 +142,17 @@ START_TEST(test_image_round_trip)
 	                 CACHEDB_OK);
 	ck_assert_uint_eq(im.sec, CACHE_SEC_SECURE);
 	cachetest_setup(); /* a fresh cache: another member */
-	ck_assert_int_eq(cachedb_image_load(c, CACHETEST_T0 + 10, &im, &n),
+	ck_assert_int_eq(cachedb_image_load(c, NULL, CACHETEST_T0 + 10, &im,
+	                                    &n),
 	                 CACHEDB_OK);
 	ck_assert_uint_eq(n, 1);
+	/* again through a kept loader (the worker's): the same entry */
+	ck_assert_int_eq(cachefile_load_new(c, 0, &ld), CACHEFILE_OK);
+	ck_assert_int_eq(cachedb_image_load(c, ld, CACHETEST_T0 + 10, &im, &n),
+	                 CACHEDB_OK);
+	ck_assert_int_eq(cachedb_image_load(c, ld, CACHETEST_T0 + 10, &im, &n),
+	                 CACHEDB_OK);
+	cachefile_load_free(ld);
 	cq = (struct cache_query){ q.qname, q.qname_len, WIRE_TYPE_A,
 		                   WIRE_CLASS_IN, 0 };
 	ck_assert_int_eq(cache_get(c, &cq, CACHETEST_T0 + 10, &ans, out,
