@@ -6,11 +6,11 @@
 set -eu
 
 PKGS_BUILD="build-essential autoconf automake pkg-config libsodium-dev \
-libc-ares-dev check libuv1-dev libssl-dev libnghttp2-dev"
+libc-ares-dev check libuv1-dev libssl-dev libnghttp2-dev libhiredis-dev"
 PKGS_TEST="nsd curvedns bind9-dnsutils knot-dnsutils clang libclang-rt-14-dev \
 faketime iproute2 python3 perl prometheus groff-base man-db systemd dnsdist \
 systemd-container debootstrap python3-dnspython dns-root-data unbound \
-clang-format bind9-utils ldnsutils"
+clang-format bind9-utils ldnsutils redis-server"
 PKGS_BENCH="dqcache dnsperf"
 
 want="$PKGS_BUILD $PKGS_TEST"

@@ -613,6 +613,15 @@ static const struct {
 	{ "del-holddown", cfg_opt_del_holddown, false },
 	{ "keep-missing", cfg_opt_keep_missing, false },
 	{ "permit-small-holddown", opt_permit_small_holddown, false },
+	{ "cachedb-backend", cfg_opt_cachedb, false },
+	{ "redis-server-host", cfg_opt_cachedb, false },
+	{ "redis-server-port", cfg_opt_cachedb, false },
+	{ "redis-server-path", cfg_opt_cachedb, true },
+	{ "redis-server-password", cfg_opt_cachedb, true },
+	{ "redis-timeout", cfg_opt_cachedb, false },
+	{ "redis-expire-records", cfg_opt_cachedb, false },
+	{ "cachedb-no-store", cfg_opt_cachedb, false },
+	{ "cachedb-secret-file", cfg_opt_cachedb, false },
 };
 
 void cfg_defaults(struct cfg *c)
@@ -662,6 +671,7 @@ void cfg_defaults(struct cfg *c)
 	c->aggressive_nsec = true;
 	c->add_holddown = c->del_holddown = CFG_HOLDDOWN_DEFAULT;
 	c->keep_missing = CFG_KEEP_MISSING_DEFAULT;
+	cfg_cachedb_defaults(&c->cachedb);
 }
 
 /* Trim in place; returns the start of the trimmed text. */
@@ -739,6 +749,10 @@ int cfg_end_check(struct cfg_ctx *x, const char *name)
 		return -1;
 	}
 	cfg_local_seal(x->c);
+	if (cfg_cachedb_end(x) != 0) {
+		snprintf(x->err, x->errlen, "%s", x->why);
+		return -1;
+	}
 	if (check_whole(x) != 0) {
 		snprintf(x->err, x->errlen, "%s: %s", name, x->why);
 		return -1;

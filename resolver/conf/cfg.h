@@ -120,6 +120,17 @@
 #define CFG_HOLDDOWN_DEFAULT 2592000u
 #define CFG_KEEP_MISSING_DEFAULT 31622400u
 #define CFG_HOLDDOWN_MAX 315360000u
+/** The Redis cache tier (cachedb-backend: redis; cfg_cachedb.c): the
+ *  server's default port, redis-timeout's default and largest value (ms),
+ *  the bytes of a host name or password, the shortest fleet secret and
+ *  the bytes of the key derived from it. */
+#define CFG_REDIS_PORT_DEFAULT 6379u
+#define CFG_REDIS_TIMEOUT_DEFAULT_MS 100u
+#define CFG_REDIS_TIMEOUT_MAX_MS 60000u
+#define CFG_REDIS_TEXT_BYTES 256
+#define CFG_CACHEDB_SECRET_MIN 32u
+#define CFG_CACHEDB_SECRET_MAX 4096u
+#define CFG_CACHEDB_KEY_BYTES 32
 
 /** What access control does with a client. */
 enum cfg_acl_action {
@@ -147,6 +158,23 @@ struct cfg_addr {
 #define CFG_TLSNAME_BYTES 254
 /** Bytes of an SPKI pin: SHA-256 (RFC 7858 s4.2). */
 #define CFG_PIN_BYTES 32
+
+/** The shared second cache tier on Redis (cfg_cachedb.c; issue 26). */
+struct cfg_cachedb {
+	bool on;                             /**< cachedb-backend: redis */
+	char on_at[CFG_TRUST_AT_BYTES];      /**< "FILE:LINE" of that line */
+	char host[CFG_REDIS_TEXT_BYTES];     /**< redis-server-host */
+	uint32_t port;                       /**< redis-server-port */
+	char path[CFG_MAX_PATH];             /**< redis-server-path (unix
+	                                          socket); wins over host */
+	char password[CFG_REDIS_TEXT_BYTES]; /**< AUTH; empty: none */
+	uint32_t timeout_ms;                 /**< redis-timeout */
+	bool expire_records;                 /**< SET ... EX ttl */
+	bool no_store;                       /**< read only, never SET */
+	char secret_file[CFG_MAX_PATH];      /**< cachedb-secret-file */
+	uint8_t key[CFG_CACHEDB_KEY_BYTES];  /**< derived from its bytes */
+	bool key_set;
+};
 
 /** How a forward server is authenticated over TLS (cfg_tlsaddr.c). */
 struct cfg_tls {
@@ -383,6 +411,7 @@ struct cfg {
 	uint32_t del_holddown;         /**< seconds a revoked key is kept */
 	uint32_t keep_missing;         /**< seconds; 0: for ever */
 	bool permit_small_holddown;    /**< hold-downs under 30 days (tests) */
+	struct cfg_cachedb cachedb;    /**< the Redis tier (issue 26) */
 };
 
 /**

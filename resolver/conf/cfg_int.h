@@ -246,4 +246,15 @@ int cfg_opt_local_zone(struct cfg_ctx *x, char *v);
 int cfg_opt_local_data(struct cfg_ctx *x, char *v);
 int cfg_opt_local_data_ptr(struct cfg_ctx *x, char *v);
 
+/* The Redis cache tier (cfg_cachedb.c): cachedb-backend, redis-server-host,
+ * -port, -path, -password, redis-timeout, redis-expire-records,
+ * cachedb-no-store, cachedb-secret-file; each an option handler. */
+int cfg_opt_cachedb(struct cfg_ctx *x, char *v);
+/** The defaults of struct cfg_cachedb. */
+void cfg_cachedb_defaults(struct cfg_cachedb *d);
+/** At the end of a config: the backend on without a secret is an error
+ *  at the FILE:LINE of the cachedb-backend line.
+ *  @return 0, or -1 with the message in x->why. */
+int cfg_cachedb_end(struct cfg_ctx *x);
+
 #endif /* CURVECACHE_RESOLVER_CFG_INT_H */

@@ -217,14 +217,18 @@ static const struct ub_name ub_names[] = {
 	  "curvecache has no views", NULL },
 	{ "dns64-prefix", UB_REFUSED, NULL, "curvecache does no DNS64", NULL },
 	{ "name", UB_REFUSED, "forward-zone", WHY_CLAUSE, NULL },
+	{ "backend", UB_ALIAS, "cachedb-backend", NULL, NULL },
+	{ "secret-seed", UB_REFUSED, "cachedb-secret-file",
+	  "records are signed with the bytes of a file", NULL },
 	{ "forward-addr", UB_REFUSED, "forward-zone", WHY_CLAUSE, NULL },
 	{ "stub-addr", UB_REFUSED, "stub-zone", WHY_CLAUSE, NULL },
 };
 
 /* Unbound's clause lines of what curvecache does not do. */
 static const char *const ub_refused_clauses[] = {
-	"auth-zone", "view",   "rpz",      "python", "dynlib",
-	"cachedb",   "dnstap", "dnscrypt", "ipset",  "remote-control-tls",
+	"auth-zone", "view",   "rpz",
+	"python",    "dynlib", "dnstap",
+	"dnscrypt",  "ipset",  "remote-control-tls",
 };
 
 /* A note for curvecache -t: "FILE:LINE: KEY: ignored (why)". */
@@ -570,6 +574,10 @@ int cfg_ub_clause_line(struct cfg_ctx *x, const char *key, char *value)
 	static const char *const opens[] = { "server", "forward-zone",
 		                             "stub-zone", "remote-control" };
 	size_t i;
+
+	/* cachedb: holds flat options (cachedb-backend:, redis-...:) */
+	if (*value == '\0' && strcmp(key, "cachedb") == 0)
+		return clause_close(x, false) != 0 ? -1 : 0;
 
 	for (i = 0; *value == '\0' && i < sizeof opens / sizeof opens[0];
 	     i++) {

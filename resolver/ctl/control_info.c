@@ -26,6 +26,7 @@
 #include "infra/deadzone.h"
 #include "infra/sel.h"
 #include "front/server.h"
+#include "front/cachedb_step.h"
 #include "validate/autotrust.h"
 #include "stats/fwdstate.h"
 
@@ -94,6 +95,7 @@ const char *control_cmd_status(struct control_cmd *c, char **argv, size_t argc,
 	const struct control_env *env = &c->env;
 	struct autotrust_zone *z = NULL;
 	struct cache_stats cs;
+	char line[CONTROL_LINE_MAX];
 	time_t now = time(NULL);
 	size_t i;
 
@@ -119,6 +121,8 @@ const char *control_cmd_status(struct control_cmd *c, char **argv, size_t argc,
 	                   cs.entries, cs.bytes, cs.max_bytes);
 	control_out_printf(out, "resolutions: %zu\n",
 	                   server_resolutions(env->srv));
+	cachedb_step_status(env->srv, line, sizeof line);
+	control_out_printf(out, "cachedb: %s\n", line);
 	for (i = 0; env->cfg->dnssec && i < env->cfg->n_auto_trust_anchor_file;
 	     i++) {
 		if (z == NULL && (z = malloc(sizeof *z)) == NULL)

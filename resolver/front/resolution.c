@@ -22,6 +22,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "cachedb_step.h"
 #include "iter/iter_log.h"
 #include "wire/rrtext.h"
 #include "stale.h"
@@ -58,6 +59,8 @@ struct server_res {
 	size_t nout;
 	struct server_out out[ITER_MAX_SENDS];
 	uint64_t start_ns;              /**< when it started (uv_hrtime) */
+	struct cachedb_fetch *cdb;      /**< the Redis lookup before the
+	                                     iterator runs (cachedb_step.h) */
 	struct server_res *prev, *next; /**< s->res_head: every one alive
 	                                     (dump_requestlist) */
 };
@@ -122,6 +125,8 @@ static void res_release(struct server_res *r)
 
 	r->done = true;
 	r->probe = NULL;
+	cachedb_step_cancel(r->cdb);
+	r->cdb = NULL;
 	if (probe != NULL)
 		probe(r->probe_arg);
 	for (i = 0; i < r->nout; i++)
@@ -226,6 +231,23 @@ static void res_fail(struct server_res *r, const char *why)
 	res_release(r);
 }
 
+/* Answer every waiter; then, if share, what the resolution learned goes
+ * to the Redis tier (cachedb_step.h), the clients answered first. */
+static void res_answer_share(struct server_res *r,
+                             struct server_answer_ctx *ctx, bool share)
+{
+	uint8_t name[WIRE_NAME_MAX];
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	memcpy(name, n, len);
+	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, ctx);
+	if (share)
+		cachedb_step_store(r->s, name, len, qtype, qclass);
+}
+
 /* ITER_DONE: answer every waiter from the result, then free. */
 static void res_finish(struct server_res *r)
 {
@@ -248,7 +270,7 @@ static void res_finish(struct server_res *r)
 	}
 	ctx.s = r->s;
 	ctx.a = &a;
-	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, &ctx);
+	res_answer_share(r, &ctx, ir->rcode != WIRE_RCODE_SERVFAIL);
 	res_release(r);
 }
 
@@ -520,6 +542,40 @@ static enum server_qresult res_shed(struct server *s,
 	return SERVER_Q_DONE;
 }
 
+/* The Redis tier answered (cachedb_step.h): on a hit the question is
+ * in the cache now and every waiter is answered from it; else the
+ * iterator starts. */
+static void res_cdb_cb(void *arg, bool hit)
+{
+	struct server_res *r = arg;
+	struct server_answer_ctx ctx = { r->s, NULL, false };
+	struct answer a;
+
+	r->cdb = NULL;
+	if (!hit || !res_cached(r, &a)) {
+		res_drive(r);
+		return;
+	}
+	ctx.a = &a;
+	r->done = true;
+	inflight_finish(r->s->inflight, r->entry, answer_waiter_cb, &ctx);
+	res_release(r);
+}
+
+/* A client's resolution starts: Redis first when the tier is on. */
+static void res_begin(struct server_res *r)
+{
+	const uint8_t *n;
+	size_t len;
+	uint16_t qtype, qclass;
+
+	inflight_entry_key(r->entry, &n, &len, &qtype, &qclass);
+	r->cdb = cachedb_step_fetch(r->s, n, len, qtype, qclass, res_cdb_cb,
+	                            r);
+	if (r->cdb == NULL)
+		res_drive(r);
+}
+
 /* A cache miss: join the resolution in flight, or start one. */
 enum server_qresult resolution_wait(struct server *s,
                                     const struct respond_query *q,
@@ -555,7 +611,7 @@ enum server_qresult resolution_wait(struct server *s,
 	if (rc != INFLIGHT_OK)
 		s->st.inflight_refused++;
 	if (r != NULL)
-		res_drive(r);
+		res_begin(r);
 	return rc == INFLIGHT_OK ? SERVER_Q_WAITING : SERVER_Q_DONE;
 }
 

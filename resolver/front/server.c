@@ -17,6 +17,7 @@
 
 #include "cache.h"
 #include "base/clock.h"
+#include "cachedb_step.h"
 #include "infra/curvepin.h"
 #include "infra/deadzone.h"
 #include "infra/hints.h"
@@ -472,6 +473,8 @@ int server_listen(struct server *s, char *err, size_t errlen)
 			                 "");
 		}
 	}
+	if (rc == 0)
+		cachedb_step_start(s);
 	return rc == 0 ? SERVER_OK : SERVER_EBIND;
 }
 
@@ -622,6 +625,7 @@ void server_stop(struct server *s)
 	s->stopping = true;
 	server_dz_stop(s);
 	resolution_fail_all(s, "shutting down");
+	cachedb_step_stop(s);
 	if (s->slab_timer_open)
 		uv_close((uv_handle_t *)&s->slab_timer, NULL);
 	s->slab_timer_open = false;

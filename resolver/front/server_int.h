@@ -192,6 +192,9 @@ struct server {
 	size_t doh_qbytes, doh_rbytes;    /**< held by DoH streams
 	                                       (server_doh.c) */
 	uint64_t prime_after_ms;          /**< iter_env.prime_after */
+	struct cachedb_worker *cdb;       /**< the Redis tier's connection
+	                                       and space (cachedb_step.c);
+	                                       NULL: none */
 	uint8_t ans[SERVER_ANSWER_BYTES]; /**< record images */
 	uint8_t out[RESPOND_BUF_BYTES];   /**< response being built */
 };

@@ -215,6 +215,24 @@ static const struct stats_field stats_fields[] = {
 	STATS_F("num.query.aggressive.wildcard", aggressive_wildcard,
 	        "answers synthesized from a cached wildcard and the NSEC "
 	        "that proves the name absent (RFC 8198 section 5.4)"),
+	STATS_F("cachedb.hits", cachedb_hits,
+	        "local cache misses answered from the Redis tier"),
+	STATS_F("cachedb.misses", cachedb_misses,
+	        "local cache misses the Redis tier did not hold"),
+	STATS_F("cachedb.errors", cachedb_errors,
+	        "Redis lookups that timed out, lost the connection or got a "
+	        "reply of the wrong type"),
+	STATS_F("cachedb.refused", cachedb_refused,
+	        "Redis records refused: MAC (another secret), version, "
+	        "question or a bad record"),
+	STATS_F("cachedb.skipped", cachedb_skipped,
+	        "local cache misses not looked up: Redis down"),
+	STATS_F("cachedb.stores", cachedb_stores,
+	        "resolutions written to the Redis tier"),
+	STATS_F("cachedb.lookups", cachedb_lookups,
+	        "Redis lookups that ended (hit, miss, error or refused)"),
+	STATS_F("cachedb.lookup.usec", cachedb_lookup_usec,
+	        "time of those lookups, summed, in microseconds"),
 };
 
 /** The EDE codes counted, index = slot of ede[] (stats_ede_index). */

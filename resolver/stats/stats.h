@@ -214,6 +214,18 @@ struct stats {
 	                                    and an NSEC (RFC 8198 s. 5.4) */
 	uint64_t ede[STATS_EDE_CODES]; /**< responses sent with an EDE, by
 	                                    code (stats_ede_index) */
+
+	/* the Redis tier (cachedb; resolver/front/cachedb_step.h) */
+	uint64_t cachedb_hits;        /**< local misses answered from it */
+	uint64_t cachedb_misses;      /**< ...not there (or expired) */
+	uint64_t cachedb_errors;      /**< timeouts, connection lost, bad
+	                                   replies */
+	uint64_t cachedb_refused;     /**< records refused: MAC, version,
+	                                   question, a bad line */
+	uint64_t cachedb_skipped;     /**< local misses not asked: down */
+	uint64_t cachedb_stores;      /**< records written */
+	uint64_t cachedb_lookups;     /**< lookups that ended */
+	uint64_t cachedb_lookup_usec; /**< ...their time, summed */
 };
 
 /**

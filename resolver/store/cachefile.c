@@ -156,12 +156,35 @@ static int cf_dump_rrs(struct cf_dump *d, const uint8_t *img, size_t len,
 	return 0;
 }
 
+/* The lines of one entry whose records are img[0..len) (rendered):
+ * 0, or 1 when put stopped the dump. */
+static int cf_dump_entry(struct cf_dump *d, const struct cache_view *v,
+                         const char *meta, const uint8_t *img, size_t len)
+{
+	int rc;
+
+	if (!cf_rrs_whole(v->dnssec, v->dnssec_len)) {
+		d->st.skipped++;
+		return 0;
+	}
+	rc = cf_dump_rrs(d, img, len, NULL, meta, &d->st.rrs);
+	if (rc == 0)
+		rc = cf_dump_rrs(d, v->dnssec, v->dnssec_len, &v->ttl,
+		                 "; " CF_DNSSEC_WORD, &d->st.dnssec);
+	if (rc > 0)
+		return 1;
+	if (rc < 0)
+		d->st.skipped++;
+	else
+		d->st.entries++;
+	return 0;
+}
+
 static int cf_dump_view(const struct cache_view *v, void *arg)
 {
 	struct cf_dump *d = arg;
 	char meta[CF_META_BYTES];
 	size_t len, m;
-	int rc;
 
 	if (d->name != NULL && (v->name_len != d->name_len ||
 	                        memcmp(v->name, d->name, d->name_len) != 0 ||
@@ -192,22 +215,11 @@ static int cf_dump_view(const struct cache_view *v, void *arg)
 		d->img = p;
 		d->imgcap = v->wire_len;
 	}
-	if (cache_view_render(v, d->img, d->imgcap, &len) != CACHE_OK ||
-	    !cf_rrs_whole(v->dnssec, v->dnssec_len)) {
+	if (cache_view_render(v, d->img, d->imgcap, &len) != CACHE_OK) {
 		d->st.skipped++;
 		return 0;
 	}
-	rc = cf_dump_rrs(d, d->img, len, NULL, meta, &d->st.rrs);
-	if (rc == 0)
-		rc = cf_dump_rrs(d, v->dnssec, v->dnssec_len, &v->ttl,
-		                 "; " CF_DNSSEC_WORD, &d->st.dnssec);
-	if (rc > 0)
-		return 1;
-	if (rc < 0)
-		d->st.skipped++;
-	else
-		d->st.entries++;
-	return 0;
+	return cf_dump_entry(d, v, meta, d->img, len);
 }
 
 /* Start a dump to PUT: the state zeroed, its line buffer allocated. */
@@ -282,6 +294,61 @@ int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
 	d.stale = true;
 	(void)cache_iterate(c, now, cf_dump_view, &d);
 	cf_dump_end(&d);
+	if (found != NULL)
+		*found = d.st.entries;
+	return d.rc;
+}
+
+/* The view of what cache_get found for (name, type): the entry that
+ * answers it, its records in buf, its DNSSEC image after them. */
+static void cf_view_of(struct cache_view *v, const struct cache_answer *a,
+                       const uint8_t *name, size_t name_len,
+                       const uint8_t *buf)
+{
+	memset(v, 0, sizeof *v);
+	v->name = name;
+	v->name_len = name_len;
+	v->kind = a->kind;
+	v->rank = a->rank;
+	v->type = a->kind == CACHE_KIND_NXDOMAIN ? 0 : a->type;
+	v->klass = a->klass;
+	v->expire = a->expire;
+	v->ttl = a->ttl;
+	v->server_key = a->curve ? a->server_key : NULL;
+	v->sec = a->sec;
+	v->dnssec = a->dnssec_len > 0 ? buf + a->len : NULL;
+	v->dnssec_len = a->dnssec_len;
+	v->count = a->count;
+}
+
+int cachefile_dump_get(struct cache *c, time_t now, const uint8_t *name,
+                       size_t name_len, uint16_t type, uint16_t klass,
+                       uint8_t *scratch, size_t cap, cachefile_put_fn put,
+                       void *arg, size_t *found)
+{
+	struct cache_query q = { name, name_len, type, klass,
+		                 CACHE_GET_DNSSEC };
+	struct cache_answer a;
+	struct cache_view v;
+	char meta[CF_META_BYTES];
+	struct cf_dump d;
+
+	if (c == NULL || put == NULL || name == NULL || scratch == NULL ||
+	    cap < CACHEFILE_GET_SCRATCH_BYTES)
+		return CACHEFILE_EINVAL;
+	/* the caller's space: the line, then the entry's records */
+	memset(&d, 0, sizeof d);
+	d.put = put;
+	d.arg = arg;
+	d.now = now;
+	d.line = (char *)scratch;
+	d.img = scratch + CACHEFILE_LINE_MAX;
+	d.imgcap = cap - CACHEFILE_LINE_MAX;
+	if (cache_get(c, &q, now, &a, d.img, d.imgcap) == CACHE_OK) {
+		cf_view_of(&v, &a, name, name_len, d.img);
+		if (cf_meta_text(&v, meta, sizeof meta))
+			(void)cf_dump_entry(&d, &v, meta, d.img, a.len);
+	}
 	if (found != NULL)
 		*found = d.st.entries;
 	return d.rc;

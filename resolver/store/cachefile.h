@@ -94,6 +94,9 @@ struct cache;
 #define CACHEFILE_RDATA_BYTES 65535
 /** Bytes of the DNSSEC image gathered for one entry (the cache's cap). */
 #define CACHEFILE_DNSSEC_BYTES 65535
+/** Space for cachefile_dump_get: a line, an entry's records and its
+ *  DNSSEC image (two cache images and their lengths). */
+#define CACHEFILE_GET_SCRATCH_BYTES (CACHEFILE_LINE_MAX + 2 * 65536u)
 /** Bad lines reported one by one; the rest are only counted. */
 #define CACHEFILE_ERRORS_SHOWN 50
 /** Bytes of one error message ("line N: reason"). */
@@ -199,6 +202,23 @@ int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
                         void *arg, size_t *found) MUST_CHECK;
 
 /**
+ * Write the one fresh entry that answers (name, type, klass) as
+ * cachefile_dump does, without the header: the RRset or NODATA entry of
+ * the key, else the name's NXDOMAIN (cache_get's choice; one lookup, no
+ * walk over the cache, so it is cheap enough for every resolution: the
+ * Redis tier, resolver/store/cachedb.h).
+ * @param scratch, cap: the caller's space, at least
+ *   CACHEFILE_GET_SCRATCH_BYTES (nothing is allocated).
+ * @param found: NULL, or receives the number of entries written (0: a
+ *   miss).
+ * @return as cachefile_dump; CACHEFILE_EINVAL for too little space.
+ */
+int cachefile_dump_get(struct cache *c, time_t now, const uint8_t *name,
+                       size_t name_len, uint16_t type, uint16_t klass,
+                       uint8_t *scratch, size_t cap, cachefile_put_fn put,
+                       void *arg, size_t *found) MUST_CHECK;
+
+/**
  * Start a load into a cache.
  * @param c: the cache the entries go to.
  * @param now: wall-clock seconds (expiry of what is stored).
@@ -207,6 +227,13 @@ int cachefile_dump_name(struct cache *c, time_t now, const uint8_t *name,
  */
 int cachefile_load_new(struct cache *c, time_t now,
                        struct cachefile_load **out) MUST_CHECK;
+
+/**
+ * Start another load into the same cache, keeping ld's memory (the
+ * Redis tier loads a few lines per record: no allocation each time).
+ * @param now: as cachefile_load_new's.
+ */
+void cachefile_load_reset(struct cachefile_load *ld, time_t now);
 
 /**
  * Read one line (without its newline; a final '\r' is ignored).

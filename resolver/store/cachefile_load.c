@@ -8,6 +8,7 @@
  */
 #include "cachefile.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,6 +88,17 @@ int cachefile_load_new(struct cache *c, time_t now,
 	ld->now = now;
 	*out = ld;
 	return CACHEFILE_OK;
+}
+
+void cachefile_load_reset(struct cachefile_load *ld, time_t now)
+{
+	struct cache *c = ld->c;
+
+	/* everything before the buffers, then their lengths */
+	memset(ld, 0, offsetof(struct cachefile_load, rd));
+	ld->used = ld->image_len = ld->image_count = 0;
+	ld->c = c;
+	ld->now = now;
 }
 
 void cachefile_load_free(struct cachefile_load *ld)

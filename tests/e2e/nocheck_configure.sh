@@ -21,7 +21,7 @@ WORK=$(mktemp -d /tmp/curvecache-nocheck.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 trap 'exit 130' HUP INT TERM
 mkdir "$WORK/pc" "$WORK/build"
-for lib in libsodium libcares libuv libcrypto libssl libnghttp2; do
+for lib in libsodium libcares libuv libcrypto libssl libnghttp2 hiredis; do
   dir=$(pkg-config --variable=pcfiledir "$lib") ||
     { echo "FAIL: pkg-config does not know $lib"; exit 1; }
   ln -s "$dir/$lib.pc" "$WORK/pc/$lib.pc"
