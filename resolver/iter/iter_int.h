@@ -20,9 +20,12 @@
  * any change of question or zone cut bumps it, which retires the queries
  * of the old step.
  *
- * Memory: a request is about 44 KB (answer image, scratch, classifier
- * output, ITER_MAX_OUTSTANDING queries of ~490 bytes, frame 0); each
- * sub-frame adds about 7 KB while it runs.
+ * Memory: a request is about 6 KB (ITER_MAX_OUTSTANDING query slots of
+ * ~500 bytes, each cleared when first handed out) and frame 0; each
+ * sub-frame adds about 7 KB while it runs. The answer and authority
+ * images are taken from a per-thread pool while they hold records, and
+ * the classifier's output and the scratch buffer are per thread (one
+ * reply or cache read at a time): iter_buf.c.
  *
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
@@ -340,13 +343,15 @@ struct iter_req {
 	bool done;
 	struct iter_frame *frame[ITER_MAX_DEPTH + 1];
 	size_t depth; /**< index of the top frame */
-	struct iter_out out[ITER_MAX_OUTSTANDING];
+	size_t nout;  /**< out[0..nout) were handed out (cleared) */
 	struct iter_counts counts;
 	unsigned subqueries;
 	const char *cap_why; /**< a cap hit in any frame */
 	struct answer result;
+	uint8_t *an; /**< NULL, or ITER_RESULT_MAX bytes (iter_buf_an) */
 	size_t an_len;
 	uint16_t an_count;
+	uint8_t *ns; /**< NULL, or ITER_AUTH_MAX bytes (iter_buf_ns) */
 	size_t ns_len;
 	uint16_t ns_count;
 	bool curve_all; /**< every RRset so far was boxed */
@@ -384,17 +389,12 @@ struct iter_req {
 	const char *dz_ede_text; /**< its EXTRA-TEXT */
 	uint64_t dz_qkey;        /**< deadzone key of the question */
 	struct iter_now now;     /**< time of the current call */
-	/* Not zeroed by iter_new (ITER_REQ_ZEROED ends before them): each
-	 * is written before it is read, within its length field above, and
-	 * cls by iter_classify before any use. Clearing these ~33 KB cost
-	 * more than any other step of a cold resolution in user space. */
-	struct iter_class cls;
-	uint8_t an[ITER_RESULT_MAX];
-	uint8_t ns[ITER_AUTH_MAX];
-	uint8_t scratch[ITER_SCRATCH_BYTES];
+	/* Not zeroed by iter_new: each slot is cleared when first handed
+	 * out (iter_out_alloc), so a request touches only those it used. */
+	struct iter_out out[ITER_MAX_OUTSTANDING];
 };
 /** The part of struct iter_req that iter_new clears. */
-#define ITER_REQ_ZEROED offsetof(struct iter_req, cls)
+#define ITER_REQ_ZEROED offsetof(struct iter_req, out)
 
 /* iter.c */
 void iter_out_free(struct iter_req *req, struct iter_out *o);
@@ -404,6 +404,19 @@ bool iter_out_room(const struct iter_req *req);
 bool iter_frame_busy(const struct iter_req *req, size_t fi);
 bool iter_frame_lingering(const struct iter_req *req, size_t fi);
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
+
+/* iter_buf.c: the thread's scratch buffer and classifier output (valid
+ * within one call: never kept across iter_next/iter_feed), and the
+ * answer and authority images from the thread's pool (NULL: no memory);
+ * iter_buf_idle gives back the empty ones, iter_buf_free both (each
+ * request is counted from iter_buf_hold to iter_buf_free). */
+extern _Thread_local uint8_t iter_scratch[ITER_SCRATCH_BYTES];
+extern _Thread_local struct iter_class iter_cls;
+uint8_t *iter_buf_an(struct iter_req *req);
+uint8_t *iter_buf_ns(struct iter_req *req);
+void iter_buf_idle(struct iter_req *req);
+void iter_buf_hold(void);
+void iter_buf_free(struct iter_req *req);
 
 /* iter.c: a frame from env->frame_slab or malloc (uninitialised) */
 struct iter_frame *iter_frame_alloc(struct iter_req *req);

@@ -377,8 +377,8 @@ static bool iter_trust_keys_cached(struct iter_req *req, size_t fi)
 		                 WIRE_CLASS_IN, 0 };
 	struct cache_answer ans;
 
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
-	              sizeof(req->scratch)) != CACHE_OK ||
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, iter_scratch,
+	              sizeof(iter_scratch)) != CACHE_OK ||
 	    ans.kind != CACHE_KIND_RRSET || ans.sec != CACHE_SEC_SECURE)
 		return false;
 	f->trust = ITER_T_SECURE;
@@ -391,7 +391,7 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
                           const struct wire_msg *m, const uint8_t *key)
 {
 	struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	struct cache_rdata *rd = calloc(ITER_RRSET_MAX, sizeof(*rd));
 	uint8_t imgbuf[ITER_AUTH_MAX];
 	struct iter_img img = { imgbuf, 0, sizeof imgbuf, 0 };

@@ -525,7 +525,7 @@ uint8_t iter_val_negative(struct iter_req *req, size_t fi,
                           struct iter_img *img, int *status)
 {
 	const struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	uint8_t owner[WIRE_NAME_MAX], rdbuf[2 * WIRE_NAME_MAX + 20], st;
 	size_t olen, rdlen;
 	struct cache_rdata rd;
