@@ -20,12 +20,10 @@
  * any change of question or zone cut bumps it, which retires the queries
  * of the old step.
  *
- * Memory: a request is about 6 KB (ITER_MAX_OUTSTANDING query slots of
- * ~500 bytes, each cleared when first handed out) and frame 0; each
- * sub-frame adds about 7 KB while it runs. The answer and authority
- * images are taken from a per-thread pool while they hold records, and
- * the classifier's output and the scratch buffer are per thread (one
- * reply or cache read at a time): iter_buf.c.
+ * Memory: a request is ~6 KB (query slots of ~500 bytes, each cleared
+ * when first handed out) and frame 0; each sub-frame adds ~7 KB while it
+ * runs. Answer and authority images, scratch and the classifier's output
+ * are the thread's (iter_buf.c).
  *
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
@@ -405,11 +403,9 @@ bool iter_frame_busy(const struct iter_req *req, size_t fi);
 bool iter_frame_lingering(const struct iter_req *req, size_t fi);
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
 
-/* iter_buf.c: the thread's scratch buffer and classifier output (valid
- * within one call: never kept across iter_next/iter_feed), and the
- * answer and authority images from the thread's pool (NULL: no memory);
- * iter_buf_idle gives back the empty ones, iter_buf_free both (each
- * request is counted from iter_buf_hold to iter_buf_free). */
+/* iter_buf.c: the thread's scratch and classifier output (valid within
+ * one call), the answer and authority images from its pool (NULL: no
+ * memory); iter_buf_idle gives back empty ones; hold .. free: a request */
 extern _Thread_local uint8_t iter_scratch[ITER_SCRATCH_BYTES];
 extern _Thread_local struct iter_class iter_cls;
 uint8_t *iter_buf_an(struct iter_req *req);
@@ -616,6 +612,15 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
  * *ttl lowered to the signature's cap. */
 int iter_trust_keys_status(struct iter_req *req, const uint8_t *z, size_t zlen,
                            const struct wire_msg *m, uint32_t *ttl);
+/* EFAILCAP with zone z's keys (n views into what ans read, RRSIGs after
+ * them): if they collide so, the set is held BOGUS (the bogus TTL). */
+struct cache_answer;
+void iter_trust_keys_capped(struct iter_req *req, const uint8_t *z,
+                            size_t zlen, const struct dnssec_rdata *keys,
+                            size_t n, const struct cache_answer *ans);
+/* DNSSEC_EFAILCAP if z's keys are held so, else OK (ITER_RDATA_BYTES) */
+int iter_trust_keys_held(struct iter_req *req, const uint8_t *z, size_t zlen,
+                         uint8_t *buf);
 /* Whether validation is on for this request (anchors configured). */
 bool iter_val_on(const struct iter_req *req);
 

@@ -369,6 +369,65 @@ static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
 	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 }
 
+/*
+ * KeyTrap (CVE-2023-50387): a zone whose validated key set holds
+ * DNSSEC_KEYS_PER_TAG or more keys of one tag makes each question that
+ * meets a signature of that tag spend its whole failure budget, and fail.
+ * Once that happened, the key set is cached BOGUS (why: the failure cap)
+ * for the bogus TTL, as Unbound marks a zone's keys bad: the zone's
+ * later questions are bogus with the same EDE without a verification.
+ * The collision is in the key set, which the zone signed, not in a
+ * reply: a forged answer with bad signatures cannot mark a zone so.
+ */
+void iter_trust_keys_capped(struct iter_req *req, const uint8_t *z,
+                            size_t zlen, const struct dnssec_rdata *keys,
+                            size_t n, const struct cache_answer *ans)
+{
+	struct cache_rdata *rd;
+	struct cache_rrset set;
+	size_t i;
+
+	/* the views share one image: the set, then its RRSIGs */
+	if (n == 0 || !dnssec_keys_collide(keys, n) ||
+	    (rd = calloc(n, sizeof(*rd))) == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		rd[i].data = keys[i].msg + keys[i].off;
+		rd[i].len = keys[i].len;
+	}
+	set = (struct cache_rrset){ z,
+		                    zlen,
+		                    WIRE_TYPE_DNSKEY,
+		                    WIRE_CLASS_IN,
+		                    iter_bogus_ttl(req),
+		                    rd,
+		                    n,
+		                    ans->rank,
+		                    NULL,
+		                    CACHE_SEC_BOGUS,
+		                    keys[0].msg + ans->len,
+		                    ans->dnssec_len };
+	/* a SECURE set outranks a BOGUS one of its rank: it goes first */
+	if (cache_flush_type(req->env->cache, z, zlen, WIRE_TYPE_DNSKEY,
+	                     NULL) != CACHE_OK) {
+		free(rd);
+		return;
+	}
+	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	iter_trust_note_why(req, z, zlen, DNSSEC_EFAILCAP);
+	iter_val_log(req, z, zlen, z, zlen, WIRE_TYPE_DNSKEY, CACHE_SEC_BOGUS,
+	             DNSSEC_EFAILCAP);
+	free(rd);
+}
+
+int iter_trust_keys_held(struct iter_req *req, const uint8_t *z, size_t zlen,
+                         uint8_t *buf)
+{
+	return iter_trust_why(req, z, zlen, buf) == DNSSEC_EFAILCAP ?
+	               DNSSEC_EFAILCAP :
+	               DNSSEC_OK;
+}
+
 /* The zone's DNSKEY set is cached SECURE already: the frame goes on. */
 static bool iter_trust_keys_cached(struct iter_req *req, size_t fi)
 {
