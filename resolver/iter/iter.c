@@ -45,7 +45,7 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 	                              malloc(sizeof(*req));
 	if (req == NULL)
 		return NULL;
-	memset(req, 0, ITER_REQ_ZEROED);
+	memset(req, 0, sizeof(*req));
 	req->env = env;
 	/* iter_frame_init clears the frame */
 	req->frame[0] = iter_frame_alloc(req);
@@ -88,6 +88,8 @@ void iter_free(struct iter_req *req)
 		return;
 	for (i = 0; i <= ITER_MAX_DEPTH; i++)
 		slab_free(req->env->frame_slab, req->frame[i]);
+	for (i = 0; i < req->nout; i++)
+		free(req->out[i]);
 	iter_buf_free(req);
 	slab_free(req->env->req_slab, req);
 }
@@ -130,8 +132,8 @@ void iter_frame_retire(struct iter_req *req, size_t fi)
 	size_t i;
 
 	for (i = 0; i < req->nout; i++)
-		if (req->out[i].used && req->out[i].frame == fi)
-			iter_out_free(req, &req->out[i]);
+		if (req->out[i]->used && req->out[i]->frame == fi)
+			iter_out_free(req, req->out[i]);
 }
 
 /* A free slot, else the oldest timed-out one (its late answer is lost);
@@ -142,7 +144,7 @@ struct iter_out *iter_out_alloc(struct iter_req *req)
 	size_t i;
 
 	for (i = 0; i < req->nout; i++) {
-		struct iter_out *o = &req->out[i];
+		struct iter_out *o = req->out[i];
 
 		if (!o->used)
 			return o;
@@ -150,12 +152,9 @@ struct iter_out *iter_out_alloc(struct iter_req *req)
 		    (best == NULL || o->sent_ms < best->sent_ms))
 			best = o;
 	}
-	if (req->nout < ITER_MAX_OUTSTANDING) {
-		/* a slot never used by this request: cleared now */
-		best = &req->out[req->nout++];
-		memset(best, 0, sizeof(*best));
-		return best;
-	}
+	if (req->nout < ITER_MAX_OUTSTANDING &&
+	    (req->out[req->nout] = calloc(1, sizeof(struct iter_out))) != NULL)
+		return req->out[req->nout++]; /* a new slot, cleared */
 	if (best != NULL)
 		iter_out_free(req, best);
 	return best;
@@ -166,7 +165,7 @@ bool iter_out_room(const struct iter_req *req)
 	size_t i;
 
 	for (i = 0; i < req->nout; i++)
-		if (!req->out[i].used || req->out[i].timed_out)
+		if (!req->out[i]->used || req->out[i]->timed_out)
 			return true;
 	return req->nout < ITER_MAX_OUTSTANDING;
 }
@@ -177,7 +176,7 @@ bool iter_frame_busy(const struct iter_req *req, size_t fi)
 	size_t i;
 
 	for (i = 0; i < req->nout; i++) {
-		const struct iter_out *o = &req->out[i];
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && !o->timed_out && !o->hedged && o->frame == fi &&
 		    o->gen == f->gen)
@@ -194,7 +193,7 @@ bool iter_frame_lingering(const struct iter_req *req, size_t fi)
 	size_t i;
 
 	for (i = 0; i < req->nout; i++) {
-		const struct iter_out *o = &req->out[i];
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && (o->timed_out || o->hedged) && o->frame == fi &&
 		    o->gen == f->gen)
@@ -214,7 +213,7 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 	iter_log_finish(req);
 	req->done = true;
 	for (i = 0; i < req->nout; i++)
-		iter_out_free(req, &req->out[i]);
+		iter_out_free(req, req->out[i]);
 	memset(r, 0, sizeof(*r));
 	r->rcode = rcode;
 	r->why = why;
@@ -328,8 +327,8 @@ static struct iter_out *iter_out_find(struct iter_req *req, uint32_t token)
 	size_t i;
 
 	for (i = 0; i < req->nout; i++)
-		if (req->out[i].used && req->out[i].token == token)
-			return &req->out[i];
+		if (req->out[i]->used && req->out[i]->token == token)
+			return req->out[i];
 	return NULL;
 }
 

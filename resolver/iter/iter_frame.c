@@ -98,9 +98,9 @@ void iter_frame_newstep(struct iter_req *req, size_t fi)
 	f->retry_set = false;
 	/* The step's queries end, except those a fallback kept. */
 	for (i = 0; i < req->nout; i++)
-		if (req->out[i].used && req->out[i].frame == fi &&
-		    !req->out[i].kept)
-			iter_out_free(req, &req->out[i]);
+		if (req->out[i]->used && req->out[i]->frame == fi &&
+		    !req->out[i]->kept)
+			iter_out_free(req, req->out[i]);
 	for (i = 0; i < f->zone.nns; i++)
 		for (j = 0; j < f->zone.ns[i].naddr; j++)
 			f->zone.ns[i].addr[j].tries = 0;
@@ -439,7 +439,7 @@ static void iter_keep_lingering(struct iter_req *req, size_t fi)
 	memcpy(f->above, f->zone.name, f->zone.len);
 	f->abovelen = f->zone.len;
 	for (i = 0; i < req->nout; i++) {
-		struct iter_out *o = &req->out[i];
+		struct iter_out *o = req->out[i];
 
 		if (o->used && o->frame == fi && o->gen == f->gen &&
 		    o->timed_out && !o->minimised)
@@ -676,7 +676,7 @@ static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
 	size_t i;
 
 	for (i = 0; i < req->nout; i++) {
-		const struct iter_out *o = &req->out[i];
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && o->hedged && !o->timed_out && o->frame == fi &&
 		    o->gen == f->gen)

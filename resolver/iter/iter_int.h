@@ -20,10 +20,10 @@
  * any change of question or zone cut bumps it, which retires the queries
  * of the old step.
  *
- * Memory: a request is ~6 KB (query slots of ~500 bytes, each cleared
- * when first handed out) and frame 0; each sub-frame adds ~7 KB while it
- * runs. Answer and authority images, scratch and the classifier's output
- * are the thread's (iter_buf.c).
+ * Memory: a request is ~2 KB, a query slot ~500 bytes (as many as it
+ * had out at once, from malloc) and frame 0; each sub-frame adds ~7 KB
+ * while it runs. Answer and authority images, scratch and the classifier's
+ * output are the thread's (iter_buf.c).
  *
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
@@ -341,7 +341,8 @@ struct iter_req {
 	bool done;
 	struct iter_frame *frame[ITER_MAX_DEPTH + 1];
 	size_t depth; /**< index of the top frame */
-	size_t nout;  /**< out[0..nout) were handed out (cleared) */
+	size_t nout;  /**< out[0..nout) are allocated (iter_out_alloc) */
+	struct iter_out *out[ITER_MAX_OUTSTANDING];
 	struct iter_counts counts;
 	unsigned subqueries;
 	const char *cap_why; /**< a cap hit in any frame */
@@ -387,12 +388,7 @@ struct iter_req {
 	const char *dz_ede_text; /**< its EXTRA-TEXT */
 	uint64_t dz_qkey;        /**< deadzone key of the question */
 	struct iter_now now;     /**< time of the current call */
-	/* Not zeroed by iter_new: each slot is cleared when first handed
-	 * out (iter_out_alloc), so a request touches only those it used. */
-	struct iter_out out[ITER_MAX_OUTSTANDING];
 };
-/** The part of struct iter_req that iter_new clears. */
-#define ITER_REQ_ZEROED offsetof(struct iter_req, out)
 
 /* iter.c */
 void iter_out_free(struct iter_req *req, struct iter_out *o);
