@@ -608,12 +608,11 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
  * *ttl lowered to the signature's cap. */
 int iter_trust_keys_status(struct iter_req *req, const uint8_t *z, size_t zlen,
                            const struct wire_msg *m, uint32_t *ttl);
-/* EFAILCAP with zone z's keys (n views into what ans read, RRSIGs after
- * them): if they collide so, the set is held BOGUS (the bogus TTL). */
-struct cache_answer;
+/* EFAILCAP with zone z's n keys: if they collide so (KeyTrap), the set
+ * is held BOGUS, with its RRSIGs, for the bogus TTL. */
 void iter_trust_keys_capped(struct iter_req *req, const uint8_t *z,
                             size_t zlen, const struct dnssec_rdata *keys,
-                            size_t n, const struct cache_answer *ans);
+                            size_t n);
 /* DNSSEC_EFAILCAP if z's keys are held so, else OK (ITER_RDATA_BYTES) */
 int iter_trust_keys_held(struct iter_req *req, const uint8_t *z, size_t zlen,
                          uint8_t *buf);

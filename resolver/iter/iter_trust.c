@@ -369,6 +369,47 @@ static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
 	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 }
 
+/* The set read (with its RRSIGs) into buf as ans, cached BOGUS. */
+static void iter_trust_keys_hold(struct iter_req *req, const uint8_t *z,
+                                 size_t zlen, const uint8_t *buf,
+                                 const struct cache_answer *ans)
+{
+	struct cache_rdata *rd = calloc(ITER_RRSET_MAX, sizeof(*rd));
+	struct cache_rrset set;
+	struct answer_rr rr;
+	size_t pos = 0, n = 0;
+
+	if (rd == NULL)
+		return;
+	while (n < ITER_RRSET_MAX &&
+	       answer_rr_next(buf, ans->len, &pos, &rr)) {
+		rd[n].data = buf + rr.rdata;
+		rd[n].len = rr.rdlen;
+		n++;
+	}
+	set = (struct cache_rrset){ z,
+		                    zlen,
+		                    WIRE_TYPE_DNSKEY,
+		                    WIRE_CLASS_IN,
+		                    iter_bogus_ttl(req),
+		                    rd,
+		                    n,
+		                    ans->rank,
+		                    NULL,
+		                    CACHE_SEC_BOGUS,
+		                    buf + ans->len,
+		                    ans->dnssec_len };
+	/* a SECURE set outranks a BOGUS one of its rank: it goes first */
+	if (n > 0 && cache_flush_type(req->env->cache, z, zlen,
+	                              WIRE_TYPE_DNSKEY, NULL) == CACHE_OK) {
+		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+		iter_trust_note_why(req, z, zlen, DNSSEC_EFAILCAP);
+		iter_val_log(req, z, zlen, z, zlen, WIRE_TYPE_DNSKEY,
+		             CACHE_SEC_BOGUS, DNSSEC_EFAILCAP);
+	}
+	free(rd);
+}
+
 /*
  * KeyTrap (CVE-2023-50387): a zone whose validated key set holds
  * DNSSEC_KEYS_PER_TAG or more keys of one tag makes each question that
@@ -381,43 +422,21 @@ static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
  */
 void iter_trust_keys_capped(struct iter_req *req, const uint8_t *z,
                             size_t zlen, const struct dnssec_rdata *keys,
-                            size_t n, const struct cache_answer *ans)
+                            size_t n)
 {
-	struct cache_rdata *rd;
-	struct cache_rrset set;
-	size_t i;
+	struct cache_query q = { z, zlen, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN,
+		                 CACHE_GET_DNSSEC };
+	struct cache_answer ans;
+	uint8_t *buf;
 
-	/* the views share one image: the set, then its RRSIGs */
 	if (n == 0 || !dnssec_keys_collide(keys, n) ||
-	    (rd = calloc(n, sizeof(*rd))) == NULL)
+	    (buf = malloc(ITER_TRUST_BUF)) == NULL)
 		return;
-	for (i = 0; i < n; i++) {
-		rd[i].data = keys[i].msg + keys[i].off;
-		rd[i].len = keys[i].len;
-	}
-	set = (struct cache_rrset){ z,
-		                    zlen,
-		                    WIRE_TYPE_DNSKEY,
-		                    WIRE_CLASS_IN,
-		                    iter_bogus_ttl(req),
-		                    rd,
-		                    n,
-		                    ans->rank,
-		                    NULL,
-		                    CACHE_SEC_BOGUS,
-		                    keys[0].msg + ans->len,
-		                    ans->dnssec_len };
-	/* a SECURE set outranks a BOGUS one of its rank: it goes first */
-	if (cache_flush_type(req->env->cache, z, zlen, WIRE_TYPE_DNSKEY,
-	                     NULL) != CACHE_OK) {
-		free(rd);
-		return;
-	}
-	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
-	iter_trust_note_why(req, z, zlen, DNSSEC_EFAILCAP);
-	iter_val_log(req, z, zlen, z, zlen, WIRE_TYPE_DNSKEY, CACHE_SEC_BOGUS,
-	             DNSSEC_EFAILCAP);
-	free(rd);
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
+	              ITER_TRUST_BUF) == CACHE_OK &&
+	    ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE)
+		iter_trust_keys_hold(req, z, zlen, buf, &ans);
+	free(buf);
 }
 
 int iter_trust_keys_held(struct iter_req *req, const uint8_t *z, size_t zlen,

@@ -255,7 +255,7 @@ static int iter_verify(struct iter_req *req, const uint8_t *zone,
 	rc = dnssec_set_verify(set, sigs, nsigs, zone, zonelen, keys, nkeys,
 	                       req->now.wall, &req->val_work, v);
 	if (rc == DNSSEC_EFAILCAP)
-		iter_trust_keys_capped(req, zone, zonelen, keys, nkeys, &ans);
+		iter_trust_keys_capped(req, zone, zonelen, keys, nkeys);
 	free(buf);
 	return rc;
 }
