@@ -21,6 +21,9 @@
 #define ITER_TYPE_MAILB 253
 #define ITER_TYPE_MAILA 254
 
+/** What an empty section of a result points to. */
+static const uint8_t iter_none[1];
+
 static bool iter_qtype_ok(uint16_t qtype)
 {
 	return qtype != 0 && qtype != WIRE_TYPE_OPT &&
@@ -42,7 +45,7 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 	                              malloc(sizeof(*req));
 	if (req == NULL)
 		return NULL;
-	memset(req, 0, ITER_REQ_ZEROED);
+	memset(req, 0, sizeof(*req));
 	req->env = env;
 	/* iter_frame_init clears the frame */
 	req->frame[0] = iter_frame_alloc(req);
@@ -50,6 +53,7 @@ struct iter_req *iter_new(const struct iter_env *env, const uint8_t *qname,
 		slab_free(env->req_slab, req);
 		return NULL;
 	}
+	iter_buf_hold();
 	req->now = *now;
 	req->next_token = 1;
 	req->val_work.verify_left = DNSSEC_VERIFY_MAX;
@@ -84,6 +88,9 @@ void iter_free(struct iter_req *req)
 		return;
 	for (i = 0; i <= ITER_MAX_DEPTH; i++)
 		slab_free(req->env->frame_slab, req->frame[i]);
+	for (i = 0; i < req->nout; i++)
+		free(req->out[i]);
+	iter_buf_free(req);
 	slab_free(req->env->req_slab, req);
 }
 
@@ -124,9 +131,9 @@ void iter_frame_retire(struct iter_req *req, size_t fi)
 {
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
-		if (req->out[i].used && req->out[i].frame == fi)
-			iter_out_free(req, &req->out[i]);
+	for (i = 0; i < req->nout; i++)
+		if (req->out[i]->used && req->out[i]->frame == fi)
+			iter_out_free(req, req->out[i]);
 }
 
 /* A free slot, else the oldest timed-out one (its late answer is lost);
@@ -136,8 +143,8 @@ struct iter_out *iter_out_alloc(struct iter_req *req)
 	struct iter_out *best = NULL;
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		struct iter_out *o = &req->out[i];
+	for (i = 0; i < req->nout; i++) {
+		struct iter_out *o = req->out[i];
 
 		if (!o->used)
 			return o;
@@ -145,6 +152,9 @@ struct iter_out *iter_out_alloc(struct iter_req *req)
 		    (best == NULL || o->sent_ms < best->sent_ms))
 			best = o;
 	}
+	if (req->nout < ITER_MAX_OUTSTANDING &&
+	    (req->out[req->nout] = calloc(1, sizeof(struct iter_out))) != NULL)
+		return req->out[req->nout++]; /* a new slot, cleared */
 	if (best != NULL)
 		iter_out_free(req, best);
 	return best;
@@ -154,10 +164,10 @@ bool iter_out_room(const struct iter_req *req)
 {
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
-		if (!req->out[i].used || req->out[i].timed_out)
+	for (i = 0; i < req->nout; i++)
+		if (!req->out[i]->used || req->out[i]->timed_out)
 			return true;
-	return false;
+	return req->nout < ITER_MAX_OUTSTANDING;
 }
 
 bool iter_frame_busy(const struct iter_req *req, size_t fi)
@@ -165,8 +175,8 @@ bool iter_frame_busy(const struct iter_req *req, size_t fi)
 	const struct iter_frame *f = req->frame[fi];
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		const struct iter_out *o = &req->out[i];
+	for (i = 0; i < req->nout; i++) {
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && !o->timed_out && !o->hedged && o->frame == fi &&
 		    o->gen == f->gen)
@@ -182,8 +192,8 @@ bool iter_frame_lingering(const struct iter_req *req, size_t fi)
 	const struct iter_frame *f = req->frame[fi];
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		const struct iter_out *o = &req->out[i];
+	for (i = 0; i < req->nout; i++) {
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && (o->timed_out || o->hedged) && o->frame == fi &&
 		    o->gen == f->gen)
@@ -202,8 +212,8 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 	iter_dz_finish(req, rcode, why);
 	iter_log_finish(req);
 	req->done = true;
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
-		iter_out_free(req, &req->out[i]);
+	for (i = 0; i < req->nout; i++)
+		iter_out_free(req, req->out[i]);
 	memset(r, 0, sizeof(*r));
 	r->rcode = rcode;
 	r->why = why;
@@ -219,10 +229,10 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why)
 	}
 	if (rcode == WIRE_RCODE_SERVFAIL)
 		return;
-	r->an = req->an;
+	r->an = req->an != NULL ? req->an : iter_none;
 	r->an_len = req->an_len;
 	r->an_count = req->an_count;
-	r->ns = req->ns;
+	r->ns = req->ns != NULL ? req->ns : iter_none;
 	r->ns_len = req->ns_len;
 	r->ns_count = req->ns_count;
 	r->curve = req->any_rrset && req->curve_all;
@@ -273,16 +283,13 @@ static int iter_run(struct iter_req *req, struct iter_target *t)
 	}
 }
 
-enum iter_step iter_next(struct iter_req *req, const struct iter_now *now,
-                         struct iter_target *target)
+/* The states of the top frame, until one waits or the request ends. */
+static enum iter_step iter_steps(struct iter_req *req,
+                                 struct iter_target *target)
 {
+	const struct iter_now *now = &req->now;
 	unsigned steps;
 
-	if (req == NULL)
-		return ITER_DONE;
-	if (req->done)
-		return ITER_DONE;
-	req->now = *now;
 	if (now->mono_ms >= req->deadline_ms) {
 		iter_fwd_failed(req, req->depth);
 		iter_finish(req, WIRE_RCODE_SERVFAIL, "deadline reached");
@@ -300,13 +307,28 @@ enum iter_step iter_next(struct iter_req *req, const struct iter_now *now,
 	return ITER_DONE;
 }
 
+enum iter_step iter_next(struct iter_req *req, const struct iter_now *now,
+                         struct iter_target *target)
+{
+	enum iter_step st;
+
+	if (req == NULL)
+		return ITER_DONE;
+	if (req->done)
+		return ITER_DONE;
+	req->now = *now;
+	st = iter_steps(req, target);
+	iter_buf_idle(req);
+	return st;
+}
+
 static struct iter_out *iter_out_find(struct iter_req *req, uint32_t token)
 {
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
-		if (req->out[i].used && req->out[i].token == token)
-			return &req->out[i];
+	for (i = 0; i < req->nout; i++)
+		if (req->out[i]->used && req->out[i]->token == token)
+			return req->out[i];
 	return NULL;
 }
 
@@ -418,4 +440,5 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
 		iter_out_free(req, o);
 	} else
 		iter_feed_failure(req, o, reply);
+	iter_buf_idle(req);
 }

@@ -93,7 +93,7 @@ static bool iter_bogus_worth(const struct iter_req *req, size_t fi,
                              const struct iter_snap *s)
 {
 	const struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 
 	if (req->bogus_n == s->bogus_n || req->depth != s->depth ||
 	    req->bogus_retries >= ITER_BOGUS_RETRIES || o->kept ||

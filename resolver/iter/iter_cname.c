@@ -18,6 +18,8 @@ static bool iter_authority_has(const struct iter_req *req, const uint8_t *img,
 	struct answer_rr x;
 	size_t pos = 0, n = (size_t)(rr->rdata + rr->rdlen - rr->owner);
 
+	if (req->ns == NULL)
+		return false;
 	while (answer_rr_next(req->ns, req->ns_len, &pos, &x))
 		if ((size_t)(x.rdata + x.rdlen - x.owner) == n &&
 		    x.type == rr->type && x.ownerlen == rr->ownerlen &&

@@ -113,7 +113,7 @@ bool iter_curve_plain_refused(struct iter_req *req, size_t fi,
                               const struct iter_out *o,
                               const struct iter_reply *reply)
 {
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	const struct iter_zone *z = &req->frame[fi]->zone;
 
 	if (iter_reply_key(o, reply) != NULL)
@@ -176,7 +176,7 @@ static bool iter_curve_has(const struct iter_zone *z, bool keyed)
 bool iter_curve_ns_agree(struct iter_req *req, size_t fi,
                          const struct wire_msg *m)
 {
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	const struct iter_zone *cut = &req->frame[fi]->zone;
 	struct iter_zone own;
 	bool agree;

@@ -286,7 +286,7 @@ void iter_curvesec_ns_reply(struct iter_req *req, size_t fi,
                             const uint8_t *key)
 {
 	struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	struct curvepin_conf conf;
 
 	(void)o;

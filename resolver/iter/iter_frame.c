@@ -97,10 +97,10 @@ void iter_frame_newstep(struct iter_req *req, size_t fi)
 	f->gen++;
 	f->retry_set = false;
 	/* The step's queries end, except those a fallback kept. */
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++)
-		if (req->out[i].used && req->out[i].frame == fi &&
-		    !req->out[i].kept)
-			iter_out_free(req, &req->out[i]);
+	for (i = 0; i < req->nout; i++)
+		if (req->out[i]->used && req->out[i]->frame == fi &&
+		    !req->out[i]->kept)
+			iter_out_free(req, req->out[i]);
 	for (i = 0; i < f->zone.nns; i++)
 		for (j = 0; j < f->zone.ns[i].naddr; j++)
 			f->zone.ns[i].addr[j].tries = 0;
@@ -156,10 +156,13 @@ static void iter_lookup_negative(struct iter_req *req, size_t fi,
 		return;
 	req->rcode = ans->kind == CACHE_KIND_NXDOMAIN ? WIRE_RCODE_NXDOMAIN :
 	                                                WIRE_RCODE_NOERROR;
-	if (ans->len + ans->dnssec_len <= sizeof(req->ns) && ans->count > 0) {
+	if (ans->len + ans->dnssec_len <= ITER_AUTH_MAX && ans->count > 0 &&
+	    iter_buf_ns(req) != NULL) {
 		/* the proofs of the chain that led here stay after it */
-		struct iter_img chain = { malloc(ITER_AUTH_MAX), req->ns_len,
-			                  ITER_AUTH_MAX, 0 };
+		struct iter_img chain = { req->ns_len > 0 ?
+			                          malloc(ITER_AUTH_MAX) :
+			                          NULL,
+			                  req->ns_len, ITER_AUTH_MAX, 0 };
 
 		if (chain.buf != NULL)
 			memcpy(chain.buf, req->ns, req->ns_len);
@@ -199,10 +202,16 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 	struct iter_frame *f = req->frame[fi];
 	struct answer_chase ch = iter_chase(req, f);
 	struct cache_answer ans;
-	uint8_t *buf = fi == 0 ? req->an + req->an_len : req->scratch;
-	size_t cap = fi == 0 ? sizeof(req->an) - req->an_len :
-	                       sizeof(req->scratch);
+	uint8_t *buf = iter_scratch;
+	size_t cap = sizeof(iter_scratch);
 
+	if (fi == 0) {
+		/* read in place: the client's answer grows by it */
+		if (iter_buf_an(req) == NULL)
+			return false;
+		buf = req->an + req->an_len;
+		cap = ITER_RESULT_MAX - req->an_len;
+	}
 	if (!answer_read(&ch, f->sname, f->snamelen, f->qtype, &ans, buf, cap))
 		return false;
 	/* a DS frame settles a chain of trust: data cached unvalidated
@@ -230,7 +239,7 @@ static bool iter_lookup_exact(struct iter_req *req, size_t fi)
 	return true;
 }
 
-/* A cached CNAME link (in req->scratch) goes to the client's answer,
+/* A cached CNAME link (in iter_scratch) goes to the client's answer,
  * after the DNAME that synthesizes it when there is one; false: too
  * large (the frame failed). */
 static bool iter_cname_to_client(struct iter_req *req, struct iter_frame *f,
@@ -244,15 +253,16 @@ static bool iter_cname_to_client(struct iter_req *req, struct iter_frame *f,
 	bool dcurve = true;
 
 	dlen = answer_dname_before(ch, f->sname, f->snamelen, target, tlen,
-	                           req->scratch, len, sizeof(req->scratch),
+	                           iter_scratch, len, sizeof(iter_scratch),
 	                           &dcount, &dsec, &dcurve);
-	if (dlen + len > sizeof(req->an) - req->an_len ||
+	if (iter_buf_an(req) == NULL ||
+	    dlen + len > ITER_RESULT_MAX - req->an_len ||
 	    (size_t)req->an_count + dcount + 1 + ans->dnssec_count >
 	            UINT16_MAX) {
 		iter_fail(f, "answer too large");
 		return false;
 	}
-	memcpy(req->an + req->an_len, req->scratch, dlen + len);
+	memcpy(req->an + req->an_len, iter_scratch, dlen + len);
 	req->an_len += dlen;
 	req->an_count = (uint16_t)(req->an_count + dcount);
 	iter_image_take(req, ans, req->an + req->an_len);
@@ -275,8 +285,8 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
 	/* the link's RRSIGs (and proof) too, for the client */
 	ch.flags |= ANSWER_CHASE_ONE_CNAME;
 	if (f->qtype == WIRE_TYPE_CNAME ||
-	    !answer_cname(&ch, f->sname, f->snamelen, &ans, req->scratch,
-	                  sizeof(req->scratch), target, &tlen))
+	    !answer_cname(&ch, f->sname, f->snamelen, &ans, iter_scratch,
+	                  sizeof(iter_scratch), target, &tlen))
 		return false;
 	if (fi == 0 && !iter_cname_to_client(req, f, &ch, &ans, target, tlen))
 		return true;
@@ -310,14 +320,14 @@ static bool iter_lookup_nxcut(struct iter_req *req, size_t fi)
 			return false;
 		q = (struct cache_query){ name, len, f->qtype, f->qclass, 0 };
 		if (cache_get(req->env->cache, &q, req->now.wall, &ans,
-		              req->scratch, sizeof(req->scratch)) != CACHE_OK)
+		              iter_scratch, sizeof(iter_scratch)) != CACHE_OK)
 			continue;
 		if (ans.kind != CACHE_KIND_NXDOMAIN)
 			return false;
 		if (ans.rank < CACHE_RANK_NONAUTH)
 			continue;
 		f->state = ITER_F_DONE;
-		iter_lookup_negative(req, fi, &ans, req->scratch);
+		iter_lookup_negative(req, fi, &ans, iter_scratch);
 		return true;
 	}
 	return false;
@@ -334,12 +344,13 @@ static bool iter_lookup_aggressive(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
 	const struct cfg *cfg = req->env->cfg;
-	struct nsecidx_answer a = { req->ns, sizeof(req->ns), 0, 0, 0 };
+	struct nsecidx_answer a = { NULL, ITER_AUTH_MAX, 0, 0, 0 };
 	enum nsecidx_verdict v;
 
 	if (fi != 0 || !iter_aggressive_on(req) ||
 	    f->qclass != WIRE_CLASS_IN ||
-	    anchors_insecure(req->env->anchors, f->sname, f->snamelen))
+	    anchors_insecure(req->env->anchors, f->sname, f->snamelen) ||
+	    (a.buf = iter_buf_ns(req)) == NULL)
 		return false;
 	v = nsecidx_deny(req->env->nsecidx, f->sname, f->snamelen, f->qtype,
 	                 cfg != NULL ? cfg->neg_max_ttl : 0, req->now.wall,
@@ -427,8 +438,8 @@ static void iter_keep_lingering(struct iter_req *req, size_t fi)
 
 	memcpy(f->above, f->zone.name, f->zone.len);
 	f->abovelen = f->zone.len;
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		struct iter_out *o = &req->out[i];
+	for (i = 0; i < req->nout; i++) {
+		struct iter_out *o = req->out[i];
 
 		if (o->used && o->frame == fi && o->gen == f->gen &&
 		    o->timed_out && !o->minimised)
@@ -480,11 +491,11 @@ static bool iter_parent_side_load(struct iter_req *req, struct iter_frame *f,
 	struct cache_answer ans;
 
 	f->parent_side = true;
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
-	              sizeof(req->scratch)) != CACHE_OK ||
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, iter_scratch,
+	              sizeof(iter_scratch)) != CACHE_OK ||
 	    ans.kind != CACHE_KIND_RRSET)
 		return false;
-	iter_zone_from_image(req, z, f->zone.name, f->zone.len, req->scratch,
+	iter_zone_from_image(req, z, f->zone.name, f->zone.len, iter_scratch,
 	                     ans.len);
 	return z->nns > 0 && !iter_zone_same_ns(z, &f->zone) &&
 	       iter_zone_usable(req, z);
@@ -533,14 +544,14 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 		size_t off, zlen;
 
 		if (cache_closest_ns(req->env->cache, &q, req->now.wall, &ans,
-		                     req->scratch,
-		                     sizeof(req->scratch)) != CACHE_OK ||
+		                     iter_scratch,
+		                     sizeof(iter_scratch)) != CACHE_OK ||
 		    ans.owner_off >= len)
 			return false;
 		off = ans.owner_off;
 		zlen = len - off;
 		iter_zone_from_image(req, &f->zone, name + off, zlen,
-		                     req->scratch, ans.len);
+		                     iter_scratch, ans.len);
 		if (iter_zone_usable(req, &f->zone) ||
 		    (iter_zone_parent_glue(req, &f->zone, false) &&
 		     iter_zone_usable(req, &f->zone)) ||
@@ -664,8 +675,8 @@ static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
 	const struct iter_frame *f = req->frame[fi];
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		const struct iter_out *o = &req->out[i];
+	for (i = 0; i < req->nout; i++) {
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && o->hedged && !o->timed_out && o->frame == fi &&
 		    o->gen == f->gen)

@@ -69,7 +69,7 @@ static bool iter_fwd_apex(struct iter_req *req, const uint8_t *name,
 	struct cache_answer ans;
 
 	return cache_get(req->env->cache, &q, req->now.wall, &ans,
-	                 req->scratch, sizeof req->scratch) == CACHE_OK &&
+	                 iter_scratch, sizeof iter_scratch) == CACHE_OK &&
 	       ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE;
 }
 

@@ -20,9 +20,10 @@
  * any change of question or zone cut bumps it, which retires the queries
  * of the old step.
  *
- * Memory: a request is about 44 KB (answer image, scratch, classifier
- * output, ITER_MAX_OUTSTANDING queries of ~490 bytes, frame 0); each
- * sub-frame adds about 7 KB while it runs.
+ * Memory: a request is ~2 KB, a query slot ~500 bytes (as many as it
+ * had out at once, from malloc) and frame 0; each sub-frame adds ~7 KB
+ * while it runs. Answer and authority images, scratch and the classifier's
+ * output are the thread's (iter_buf.c).
  *
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
@@ -340,13 +341,16 @@ struct iter_req {
 	bool done;
 	struct iter_frame *frame[ITER_MAX_DEPTH + 1];
 	size_t depth; /**< index of the top frame */
-	struct iter_out out[ITER_MAX_OUTSTANDING];
+	size_t nout;  /**< out[0..nout) are allocated (iter_out_alloc) */
+	struct iter_out *out[ITER_MAX_OUTSTANDING];
 	struct iter_counts counts;
 	unsigned subqueries;
 	const char *cap_why; /**< a cap hit in any frame */
 	struct answer result;
+	uint8_t *an; /**< NULL, or ITER_RESULT_MAX bytes (iter_buf_an) */
 	size_t an_len;
 	uint16_t an_count;
+	uint8_t *ns; /**< NULL, or ITER_AUTH_MAX bytes (iter_buf_ns) */
 	size_t ns_len;
 	uint16_t ns_count;
 	bool curve_all; /**< every RRset so far was boxed */
@@ -384,17 +388,7 @@ struct iter_req {
 	const char *dz_ede_text; /**< its EXTRA-TEXT */
 	uint64_t dz_qkey;        /**< deadzone key of the question */
 	struct iter_now now;     /**< time of the current call */
-	/* Not zeroed by iter_new (ITER_REQ_ZEROED ends before them): each
-	 * is written before it is read, within its length field above, and
-	 * cls by iter_classify before any use. Clearing these ~33 KB cost
-	 * more than any other step of a cold resolution in user space. */
-	struct iter_class cls;
-	uint8_t an[ITER_RESULT_MAX];
-	uint8_t ns[ITER_AUTH_MAX];
-	uint8_t scratch[ITER_SCRATCH_BYTES];
 };
-/** The part of struct iter_req that iter_new clears. */
-#define ITER_REQ_ZEROED offsetof(struct iter_req, cls)
 
 /* iter.c */
 void iter_out_free(struct iter_req *req, struct iter_out *o);
@@ -404,6 +398,17 @@ bool iter_out_room(const struct iter_req *req);
 bool iter_frame_busy(const struct iter_req *req, size_t fi);
 bool iter_frame_lingering(const struct iter_req *req, size_t fi);
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
+
+/* iter_buf.c: the thread's scratch and classifier output (valid within
+ * one call), the answer and authority images from its pool (NULL: no
+ * memory); iter_buf_idle gives back empty ones; hold .. free: a request */
+extern _Thread_local uint8_t iter_scratch[ITER_SCRATCH_BYTES];
+extern _Thread_local struct iter_class iter_cls;
+uint8_t *iter_buf_an(struct iter_req *req);
+uint8_t *iter_buf_ns(struct iter_req *req);
+void iter_buf_idle(struct iter_req *req);
+void iter_buf_hold(void);
+void iter_buf_free(struct iter_req *req);
 
 /* iter.c: a frame from env->frame_slab or malloc (uninitialised) */
 struct iter_frame *iter_frame_alloc(struct iter_req *req);
@@ -603,6 +608,14 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
  * *ttl lowered to the signature's cap. */
 int iter_trust_keys_status(struct iter_req *req, const uint8_t *z, size_t zlen,
                            const struct wire_msg *m, uint32_t *ttl);
+/* EFAILCAP with zone z's n keys: if they collide so (KeyTrap), the set
+ * is held BOGUS, with its RRSIGs, for the bogus TTL. */
+void iter_trust_keys_capped(struct iter_req *req, const uint8_t *z,
+                            size_t zlen, const struct dnssec_rdata *keys,
+                            size_t n);
+/* DNSSEC_EFAILCAP if z's keys are held so, else OK (ITER_RDATA_BYTES) */
+int iter_trust_keys_held(struct iter_req *req, const uint8_t *z, size_t zlen,
+                         uint8_t *buf);
 /* Whether validation is on for this request (anchors configured). */
 bool iter_val_on(const struct iter_req *req);
 

@@ -43,7 +43,7 @@ void iter_log_reply(struct iter_req *req, const struct iter_out *o,
 	static const char *const kinds[] = { "answer",   "cname",  "referral",
 		                             "nxdomain", "nodata", "lame",
 		                             "error" };
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	const char *what = (unsigned)c->kind < sizeof kinds / sizeof *kinds ?
 	                           kinds[c->kind] :
 	                           "error";

@@ -55,7 +55,7 @@ struct iter_log_note {
 void iter_log_server(struct iter_req *req, const struct iter_out *o,
                      const uint8_t *zone, size_t zlen, const char *what);
 
-/** The reply to o, classified (req->cls): what it was ("answer",
+/** The reply to o, classified (iter_cls): what it was ("answer",
  *  "referral" ...; the reason of a lame or bad one: "REFUSED",
  *  "SERVFAIL" ...). */
 void iter_log_reply(struct iter_req *req, const struct iter_out *o,

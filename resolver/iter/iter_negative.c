@@ -26,20 +26,24 @@ static void iter_negative_soa(struct iter_req *req, const uint8_t *owner,
 	const uint8_t *mp = rd + rdlen - ITER_SOA_MINIMUM_FROM_END;
 	uint32_t min = (uint32_t)mp[0] << 24 | (uint32_t)mp[1] << 16 |
 	               (uint32_t)mp[2] << 8 | mp[3];
-	struct iter_img chain = { malloc(ITER_AUTH_MAX), req->ns_len,
-		                  ITER_AUTH_MAX, 0 };
+	/* NULL when there is nothing to keep (iter_authority_add) */
+	struct iter_img chain = { req->ns_len > 0 ? malloc(ITER_AUTH_MAX) :
+		                                    NULL,
+		                  req->ns_len, ITER_AUTH_MAX, 0 };
+	uint8_t *ns = iter_buf_ns(req);
 
 	if (min < ttl)
 		ttl = min;
 	if (cfg != NULL && cfg->neg_max_ttl > 0 && ttl > cfg->neg_max_ttl)
 		ttl = cfg->neg_max_ttl;
-	if (chain.buf != NULL)
+	if (chain.buf != NULL && req->ns_len > 0)
 		memcpy(chain.buf, req->ns, req->ns_len);
 	req->ns_len = 0;
 	req->ns_count = 0;
-	if (answer_rr_append(req->ns, sizeof(req->ns), &req->ns_len, owner,
-	                     ownerlen, WIRE_TYPE_SOA, req->frame[0]->qclass,
-	                     ttl, rd, rdlen)) {
+	if (ns != NULL &&
+	    answer_rr_append(ns, ITER_AUTH_MAX, &req->ns_len, owner, ownerlen,
+	                     WIRE_TYPE_SOA, req->frame[0]->qclass, ttl, rd,
+	                     rdlen)) {
 		req->ns_count = 1;
 		iter_answer_curve(req, curve);
 		iter_authority_add(req, &chain, 0);
@@ -74,7 +78,7 @@ static void iter_negative_cache(struct iter_req *req, size_t fi,
                                 const struct iter_img *img)
 {
 	struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	uint8_t owner[WIRE_NAME_MAX], rd[2 * WIRE_NAME_MAX + 20];
 	size_t olen, rdlen;
 	uint32_t ttl;

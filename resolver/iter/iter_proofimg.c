@@ -70,8 +70,8 @@ void iter_negative_proof(struct iter_req *req, size_t fi,
 	const struct iter_frame *f = req->frame[fi];
 	uint8_t soa[WIRE_NAME_MAX];
 	size_t soalen;
-	bool has = req->cls.soa != WIRE_NONE &&
-	           iter_rr_owner(m, &m->rr[req->cls.soa], soa, &soalen);
+	bool has = iter_cls.soa != WIRE_NONE &&
+	           iter_rr_owner(m, &m->rr[iter_cls.soa], soa, &soalen);
 
 	proof_raw(img, m, has ? soa : NULL, has ? soalen : 0, f->zone.name,
 	          f->zone.len);

@@ -177,7 +177,7 @@ static void iter_qmin_remember(struct iter_req *req, size_t fi,
                                const struct wire_msg *m,
                                const struct iter_reply *reply)
 {
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	uint8_t owner[WIRE_NAME_MAX], rd[ITER_QMIN_SOA_BYTES];
 	size_t olen, rdlen;
 	struct cache_neg neg;
@@ -211,7 +211,7 @@ static void iter_qmin_remember(struct iter_req *req, size_t fi,
 bool iter_qmin_reply(struct iter_req *req, size_t fi, const struct iter_out *o,
                      const struct wire_msg *m, const struct iter_reply *reply)
 {
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 
 	if (req->frame[fi]->prime &&
 	    (c->kind != ITER_K_ANSWER || c->nlink != 0)) {

@@ -188,8 +188,8 @@ static bool iter_addr_open(const struct iter_req *req, size_t fi, size_t ns,
 {
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		const struct iter_out *o = &req->out[i];
+	for (i = 0; i < req->nout; i++) {
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && !o->timed_out && o->frame == fi &&
 		    o->gen == req->frame[fi]->gen && o->ns == ns &&
@@ -295,8 +295,8 @@ static bool iter_frame_hedging(const struct iter_req *req, size_t fi)
 {
 	size_t i;
 
-	for (i = 0; i < ITER_MAX_OUTSTANDING; i++) {
-		const struct iter_out *o = &req->out[i];
+	for (i = 0; i < req->nout; i++) {
+		const struct iter_out *o = req->out[i];
 
 		if (o->used && o->hedged && !o->timed_out && o->frame == fi &&
 		    o->gen == req->frame[fi]->gen)

@@ -175,7 +175,7 @@ void iter_answer_ns_glue(struct iter_req *req, size_t fi,
                          const struct wire_msg *m, const uint8_t *key)
 {
 	const struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	struct iter_zone *z = malloc(sizeof(*z));
 	size_t i;
 
@@ -199,7 +199,7 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
                          const struct iter_reply *reply, bool answer)
 {
 	struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	const uint8_t *key = iter_reply_key(o, reply);
 	struct iter_zone *z = &f->zone;
 	enum wire_section sec = answer ? WIRE_SECTION_ANSWER :

@@ -153,7 +153,7 @@ static int iter_rank_final(struct iter_req *req, const struct wire_msg *m,
 	if (vsec == CACHE_SEC_SECURE && store == WIRE_TYPE_NS) {
 		iter_curvesec_seen(req, m, sec, owner, ownerlen, ttl);
 		return rank == CACHE_RANK_NONE || rank == ITER_RANK_CHECKED ?
-		               iter_data_rank(&req->cls) :
+		               iter_data_rank(&iter_cls) :
 		               rank;
 	}
 	return rank == ITER_RANK_CHECKED ? CACHE_RANK_NONE : rank;
@@ -221,7 +221,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	bool checked = rank == ITER_RANK_CHECKED;
 
 	if (checked)
-		rank = iter_data_rank(&req->cls);
+		rank = iter_data_rank(&iter_cls);
 	if (s == NULL)
 		goto done;
 	iter_set_gather(req, m, sec, owner, ownerlen, type, s);
@@ -309,7 +309,7 @@ void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
                            const uint8_t *key)
 {
 	int rank = iter_curve_ns_agree(req, req->vfi, m) ?
-	                   iter_data_rank(&req->cls) :
+	                   iter_data_rank(&iter_cls) :
 	                   ITER_RANK_CHECKED;
 
 	uint8_t vsec = iter_cache_as(req, m, WIRE_SECTION_ANSWER, zone,
@@ -327,7 +327,7 @@ void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
 static void iter_final_any(struct iter_req *req, const struct wire_msg *m,
                            const uint8_t *key)
 {
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	uint16_t done[ITER_RRSET_MAX];
 	size_t ndone = 0, i, j;
 
@@ -356,7 +356,7 @@ static void iter_final_any(struct iter_req *req, const struct wire_msg *m,
 static void iter_final_deliver(struct iter_req *req, size_t fi,
                                const struct wire_msg *m)
 {
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	struct iter_frame *f = req->frame[fi];
 	struct iter_ns *ns = &req->frame[fi - 1]->zone.ns[f->parent_ns];
 	size_t i;
@@ -380,7 +380,7 @@ static void iter_answer(struct iter_req *req, size_t fi,
                         const struct wire_msg *m, const uint8_t *key)
 {
 	struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	int rank;
 
 	if (!iter_chain_apply(req, fi, m, key, c))
@@ -417,7 +417,7 @@ static void iter_bad(struct iter_req *req, struct iter_out *o,
                      const struct wire_msg *m)
 {
 	struct iter_frame *f = req->frame[o->frame];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	const struct sockaddr *sa = (const struct sockaddr *)&o->sa;
 	bool lame = c->kind == ITER_K_LAME;
 	struct iter_addr *a = NULL;
@@ -537,7 +537,7 @@ static bool iter_kept_useful(const struct iter_req *req,
                              const struct iter_out *o)
 {
 	const struct iter_frame *f = req->frame[o->frame];
-	enum iter_kind k = req->cls.kind;
+	enum iter_kind k = iter_cls.kind;
 
 	return k != ITER_K_REFERRAL && k != ITER_K_LAME && k != ITER_K_ERROR &&
 	       o->qtype == f->qtype &&
@@ -551,7 +551,7 @@ static void iter_reply_log(const struct iter_req *req,
 	static const char *const kinds[] = { "answer",   "cname",  "referral",
 		                             "nxdomain", "nodata", "lame",
 		                             "bad" };
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	char addr[INET6_ADDRSTRLEN], qname[WIRE_NAME_TEXT_MAX],
 		zone[WIRE_NAME_TEXT_MAX], tbuf[RRTEXT_NAME_MAX];
 	size_t zlen;
@@ -618,19 +618,19 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 		return;
 	/* a signer below the zone names the cut; no signature at all:
 	 * another server first, then the cut is looked for */
-	if (req->cls.kind != ITER_K_REFERRAL &&
+	if (iter_cls.kind != ITER_K_REFERRAL &&
 	    (iter_val_descend(req, fi, m, o->qname, o->qnamelen) ||
 	     (!iter_bogus_can_retry(req, fi, o) &&
 	      iter_signer_walk(req, fi, m, o->qname, o->qnamelen))))
 		return;
-	if (req->cls.kind == ITER_K_ANSWER && req->cls.nlink > 0 &&
-	    iter_val_foreign(req, fi, m, req->cls.final, req->cls.finallen,
+	if (iter_cls.kind == ITER_K_ANSWER && iter_cls.nlink > 0 &&
+	    iter_val_foreign(req, fi, m, iter_cls.final, iter_cls.finallen,
 	                     f->qtype))
-		req->cls.kind = ITER_K_CNAME; /* the links only */
-	switch (req->cls.kind) {
+		iter_cls.kind = ITER_K_CNAME; /* the links only */
+	switch (iter_cls.kind) {
 	case ITER_K_ANSWER: iter_answer(req, fi, m, key); break;
 	case ITER_K_CNAME:
-		if (iter_chain_apply(req, fi, m, key, &req->cls)) {
+		if (iter_chain_apply(req, fi, m, key, &iter_cls)) {
 			f->state = ITER_F_LOOKUP;
 			iter_frame_newstep(req, fi);
 		}
@@ -641,7 +641,7 @@ static void iter_reply_use(struct iter_req *req, size_t fi,
 	case ITER_K_NXDOMAIN:
 	case ITER_K_NODATA:
 		iter_negative(req, fi, m, key,
-		              req->cls.kind == ITER_K_NXDOMAIN);
+		              iter_cls.kind == ITER_K_NXDOMAIN);
 		break;
 	default: break;
 	}
@@ -679,21 +679,21 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
 	ask.qtype = o->qtype;
 	ask.qclass = f->qclass;
 	ask.fwd = !o->kept && f->zone.fwd != 0;
-	iter_classify(reply->msg, &ask, &req->cls);
-	iter_reclame_check(req, o, &req->cls);
+	iter_classify(reply->msg, &ask, &iter_cls);
+	iter_reclame_check(req, o, &iter_cls);
 	iter_reply_log(req, o);
 	iter_log_reply(req, o, ask.zone, ask.zonelen);
 	if (o->kept && !iter_kept_useful(req, o)) {
 		iter_out_free(req, o);
 		return;
 	}
-	if (req->cls.kind == ITER_K_LAME || req->cls.kind == ITER_K_ERROR) {
+	if (iter_cls.kind == ITER_K_LAME || iter_cls.kind == ITER_K_ERROR) {
 		iter_bad(req, o, reply->msg);
 		return;
 	}
-	if ((req->cls.kind == ITER_K_ANSWER ||
-	     req->cls.kind == ITER_K_CNAME) &&
-	    !req->cls.aa)
+	if ((iter_cls.kind == ITER_K_ANSWER ||
+	     iter_cls.kind == ITER_K_CNAME) &&
+	    !iter_cls.aa)
 		iter_tally(req->env->tally.noaa);
 	copy = *o;
 	iter_out_free(req, o);

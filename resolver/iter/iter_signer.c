@@ -63,12 +63,12 @@ bool iter_signer_walk(struct iter_req *req, size_t fi,
                       size_t namelen)
 {
 	struct iter_frame *f = req->frame[fi];
-	enum iter_kind k = req->cls.kind;
+	enum iter_kind k = iter_cls.kind;
 
 	if (f->trust != ITER_T_SECURE || f->prime || f->ds_frame ||
 	    (k != ITER_K_ANSWER && k != ITER_K_NXDOMAIN &&
 	     k != ITER_K_NODATA) ||
-	    req->cls.nlink > 0 ||
+	    iter_cls.nlink > 0 ||
 	    !wire_name_equal(name, namelen, f->sname, f->snamelen) ||
 	    wire_name_equal(name, namelen, f->zone.name, f->zone.len) ||
 	    !iter_name_under(name, namelen, f->zone.name, f->zone.len) ||
@@ -126,17 +126,17 @@ static int iter_signer_mark(struct iter_req *req, const uint8_t *name,
 	struct answer_rr rr;
 	size_t pos = 0;
 
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
-	              sizeof(req->scratch)) != CACHE_OK ||
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, iter_scratch,
+	              sizeof(iter_scratch)) != CACHE_OK ||
 	    ans.sec != CACHE_SEC_SECURE)
 		return 0;
 	/* a proven NXDOMAIN of the name answers every type, the mark's too */
 	if (ans.kind == CACHE_KIND_NXDOMAIN)
 		return 2;
 	if (ans.kind != CACHE_KIND_RRSET ||
-	    !answer_rr_next(req->scratch, ans.len, &pos, &rr) || rr.rdlen != 1)
+	    !answer_rr_next(iter_scratch, ans.len, &pos, &rr) || rr.rdlen != 1)
 		return 0;
-	return req->scratch[rr.rdata] == 1 ? 2 : 1;
+	return iter_scratch[rr.rdata] == 1 ? 2 : 1;
 }
 
 int iter_signer_step(struct iter_req *req, size_t fi)

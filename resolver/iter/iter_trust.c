@@ -369,6 +369,84 @@ static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
 	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
 }
 
+/* The set read (with its RRSIGs) into buf as ans, cached BOGUS. */
+static void iter_trust_keys_hold(struct iter_req *req, const uint8_t *z,
+                                 size_t zlen, const uint8_t *buf,
+                                 const struct cache_answer *ans)
+{
+	struct cache_rdata *rd = calloc(ITER_RRSET_MAX, sizeof(*rd));
+	struct cache_rrset set;
+	struct answer_rr rr;
+	size_t pos = 0, n = 0;
+
+	if (rd == NULL)
+		return;
+	while (n < ITER_RRSET_MAX &&
+	       answer_rr_next(buf, ans->len, &pos, &rr)) {
+		rd[n].data = buf + rr.rdata;
+		rd[n].len = rr.rdlen;
+		n++;
+	}
+	set = (struct cache_rrset){ z,
+		                    zlen,
+		                    WIRE_TYPE_DNSKEY,
+		                    WIRE_CLASS_IN,
+		                    iter_bogus_ttl(req),
+		                    rd,
+		                    n,
+		                    ans->rank,
+		                    NULL,
+		                    CACHE_SEC_BOGUS,
+		                    buf + ans->len,
+		                    ans->dnssec_len };
+	/* a SECURE set outranks a BOGUS one of its rank: it goes first */
+	if (n > 0 && cache_flush_type(req->env->cache, z, zlen,
+	                              WIRE_TYPE_DNSKEY, NULL) == CACHE_OK) {
+		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+		iter_trust_note_why(req, z, zlen, DNSSEC_EFAILCAP);
+		iter_val_log(req, z, zlen, z, zlen, WIRE_TYPE_DNSKEY,
+		             CACHE_SEC_BOGUS, DNSSEC_EFAILCAP);
+	}
+	free(rd);
+}
+
+/*
+ * KeyTrap (CVE-2023-50387): a zone whose validated key set holds
+ * DNSSEC_KEYS_PER_TAG or more keys of one tag makes each question that
+ * meets a signature of that tag spend its whole failure budget, and fail.
+ * Once that happened, the key set is cached BOGUS (why: the failure cap)
+ * for the bogus TTL, as Unbound marks a zone's keys bad: the zone's
+ * later questions are bogus with the same EDE without a verification.
+ * The collision is in the key set, which the zone signed, not in a
+ * reply: a forged answer with bad signatures cannot mark a zone so.
+ */
+void iter_trust_keys_capped(struct iter_req *req, const uint8_t *z,
+                            size_t zlen, const struct dnssec_rdata *keys,
+                            size_t n)
+{
+	struct cache_query q = { z, zlen, WIRE_TYPE_DNSKEY, WIRE_CLASS_IN,
+		                 CACHE_GET_DNSSEC };
+	struct cache_answer ans;
+	uint8_t *buf;
+
+	if (n == 0 || !dnssec_keys_collide(keys, n) ||
+	    (buf = malloc(ITER_TRUST_BUF)) == NULL)
+		return;
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
+	              ITER_TRUST_BUF) == CACHE_OK &&
+	    ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE)
+		iter_trust_keys_hold(req, z, zlen, buf, &ans);
+	free(buf);
+}
+
+int iter_trust_keys_held(struct iter_req *req, const uint8_t *z, size_t zlen,
+                         uint8_t *buf)
+{
+	return iter_trust_why(req, z, zlen, buf) == DNSSEC_EFAILCAP ?
+	               DNSSEC_EFAILCAP :
+	               DNSSEC_OK;
+}
+
 /* The zone's DNSKEY set is cached SECURE already: the frame goes on. */
 static bool iter_trust_keys_cached(struct iter_req *req, size_t fi)
 {
@@ -377,8 +455,8 @@ static bool iter_trust_keys_cached(struct iter_req *req, size_t fi)
 		                 WIRE_CLASS_IN, 0 };
 	struct cache_answer ans;
 
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, req->scratch,
-	              sizeof(req->scratch)) != CACHE_OK ||
+	if (cache_get(req->env->cache, &q, req->now.wall, &ans, iter_scratch,
+	              sizeof(iter_scratch)) != CACHE_OK ||
 	    ans.kind != CACHE_KIND_RRSET || ans.sec != CACHE_SEC_SECURE)
 		return false;
 	f->trust = ITER_T_SECURE;
@@ -391,7 +469,7 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
                           const struct wire_msg *m, const uint8_t *key)
 {
 	struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	struct cache_rdata *rd = calloc(ITER_RRSET_MAX, sizeof(*rd));
 	uint8_t imgbuf[ITER_AUTH_MAX];
 	struct iter_img img = { imgbuf, 0, sizeof imgbuf, 0 };

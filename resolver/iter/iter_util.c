@@ -248,9 +248,11 @@ bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
                         size_t ownerlen, uint16_t type, uint32_t ttl,
                         const uint8_t *rdata, size_t rdlen)
 {
-	if (req->an_count == UINT16_MAX)
+	uint8_t *an;
+
+	if (req->an_count == UINT16_MAX || (an = iter_buf_an(req)) == NULL)
 		return false;
-	if (!answer_rr_append(req->an, sizeof(req->an), &req->an_len, owner,
+	if (!answer_rr_append(an, ITER_RESULT_MAX, &req->an_len, owner,
 	                      ownerlen, type, req->frame[0]->qclass, ttl,
 	                      rdata, rdlen))
 		return false;
@@ -268,14 +270,17 @@ void iter_answer_curve(struct iter_req *req, bool curve)
 void iter_answer_image(struct iter_req *req, const struct iter_img *img,
                        uint32_t ttl, bool authority)
 {
-	uint8_t *dst = authority ? req->ns : req->an;
-	size_t cap = authority ? sizeof(req->ns) : sizeof(req->an);
+	size_t cap = authority ? ITER_AUTH_MAX : ITER_RESULT_MAX;
 	size_t *len = authority ? &req->ns_len : &req->an_len;
 	uint16_t *count = authority ? &req->ns_count : &req->an_count;
 	struct answer_rr rr;
 	size_t pos = 0;
+	uint8_t *dst;
 
 	if (img == NULL || img->buf == NULL)
+		return;
+	dst = authority ? iter_buf_ns(req) : iter_buf_an(req);
+	if (dst == NULL)
 		return;
 	/* what does not fit is left out: the records before it stand */
 	while (*count < UINT16_MAX &&

@@ -196,21 +196,24 @@ uint32_t iter_bogus_ttl(const struct iter_req *req)
 /* The zone's validated keys from the cache, as views into buf. */
 static size_t iter_keys(struct iter_req *req, const uint8_t *zone,
                         size_t zonelen, uint8_t *buf, size_t cap,
-                        struct dnssec_rdata *out, size_t max)
+                        struct dnssec_rdata *out, size_t max,
+                        struct cache_answer *ans)
 {
 	struct cache_query q = { zone, zonelen, WIRE_TYPE_DNSKEY,
 		                 WIRE_CLASS_IN, 0 };
-	struct cache_answer ans;
 	struct answer_rr rr;
 	size_t pos = 0, n = 0;
 
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, buf, cap) !=
-	            CACHE_OK ||
-	    ans.kind != CACHE_KIND_RRSET || ans.sec != CACHE_SEC_SECURE)
+	if (cache_get(req->env->cache, &q, req->now.wall, ans, buf, cap) !=
+	    CACHE_OK) {
+		ans->sec = CACHE_SEC_UNCHECKED;
 		return 0;
-	while (n < max && answer_rr_next(buf, ans.len, &pos, &rr)) {
+	}
+	if (ans->kind != CACHE_KIND_RRSET || ans->sec != CACHE_SEC_SECURE)
+		return 0;
+	while (n < max && answer_rr_next(buf, ans->len, &pos, &rr)) {
 		out[n].msg = buf;
-		out[n].msglen = ans.len;
+		out[n].msglen = ans->len;
 		out[n].off = rr.rdata;
 		out[n].len = rr.rdlen;
 		n++;
@@ -226,6 +229,7 @@ static int iter_verify(struct iter_req *req, const uint8_t *zone,
 {
 	struct dnssec_rdata keys[ITER_RRSET_MAX];
 	uint8_t *buf = malloc(ITER_RDATA_BYTES);
+	struct cache_answer ans;
 	size_t nkeys;
 	int rc;
 
@@ -233,15 +237,25 @@ static int iter_verify(struct iter_req *req, const uint8_t *zone,
 	if (buf == NULL)
 		return v->status = iter_val_lost(req, ITER_WHY_KEYS_LOST);
 	nkeys = iter_keys(req, zone, zonelen, buf, ITER_RDATA_BYTES, keys,
-	                  ITER_RRSET_MAX);
+	                  ITER_RRSET_MAX, &ans);
 	if (nkeys == 0) {
-		/* the zone was SECURE, but its keys left the cache (evicted
-		 * under load) or were replaced since: a failure, not bogus */
+		/* held bogus since for the failure cap (another question
+		 * met KeyTrap's shape): that verdict; else the zone was
+		 * SECURE, but its keys left the cache (evicted under load)
+		 * or were replaced since: a failure, not bogus */
+		rc = ans.sec == CACHE_SEC_BOGUS ?
+		             iter_trust_keys_held(req, zone, zonelen, buf) :
+		             DNSSEC_OK;
 		free(buf);
-		return v->status = iter_val_lost(req, ITER_WHY_KEYS_LOST);
+		return v->status = rc != DNSSEC_OK ?
+		                           rc :
+		                           iter_val_lost(req,
+		                                         ITER_WHY_KEYS_LOST);
 	}
 	rc = dnssec_set_verify(set, sigs, nsigs, zone, zonelen, keys, nkeys,
 	                       req->now.wall, &req->val_work, v);
+	if (rc == DNSSEC_EFAILCAP)
+		iter_trust_keys_capped(req, zone, zonelen, keys, nkeys);
 	free(buf);
 	return rc;
 }
@@ -525,7 +539,7 @@ uint8_t iter_val_negative(struct iter_req *req, size_t fi,
                           struct iter_img *img, int *status)
 {
 	const struct iter_frame *f = req->frame[fi];
-	const struct iter_class *c = &req->cls;
+	const struct iter_class *c = &iter_cls;
 	uint8_t owner[WIRE_NAME_MAX], rdbuf[2 * WIRE_NAME_MAX + 20], st;
 	size_t olen, rdlen;
 	struct cache_rdata rd;

@@ -151,17 +151,16 @@ static bool iter_wild_asked(const struct iter_req *req, size_t fi)
 }
 
 /* Whether a cache read is the wildcard's own SECURE RRset, signed by
- * its zone as an expansion of it would be (its RRSIGs in req->scratch
+ * its zone as an expansion of it would be (its RRSIGs in iter_scratch
  * after the set). */
-static bool iter_wild_fit(const struct iter_req *req,
-                          const struct cache_answer *ans,
+static bool iter_wild_fit(const struct cache_answer *ans,
                           const struct nsecidx_wild *w)
 {
 	struct iter_wsig ws;
 
 	return ans->kind == CACHE_KIND_RRSET && ans->sec == CACHE_SEC_SECURE &&
 	       ans->count > 0 &&
-	       iter_wild_sigs(req->scratch + ans->len, ans->dnssec_len,
+	       iter_wild_sigs(iter_scratch + ans->len, ans->dnssec_len,
 	                      ans->type, iter_name_labels(w->wc, w->wclen),
 	                      &ws) &&
 	       ws.labels == w->labels &&
@@ -169,7 +168,7 @@ static bool iter_wild_fit(const struct iter_req *req,
 }
 
 /* The wildcard's RRset of the type asked, or its CNAME (*tlen > 0,
- * target in target), read into req->scratch. */
+ * target in target), read into iter_scratch. */
 static bool iter_wild_read(struct iter_req *req, const struct iter_frame *f,
                            const struct nsecidx_wild *w,
                            struct cache_answer *ans, uint8_t *target,
@@ -181,17 +180,17 @@ static bool iter_wild_read(struct iter_req *req, const struct iter_frame *f,
 	};
 
 	*tlen = 0;
-	if (answer_read(&ch, w->wc, w->wclen, f->qtype, ans, req->scratch,
-	                sizeof(req->scratch)))
-		return iter_wild_fit(req, ans, w);
+	if (answer_read(&ch, w->wc, w->wclen, f->qtype, ans, iter_scratch,
+	                sizeof(iter_scratch)))
+		return iter_wild_fit(ans, w);
 	ch.flags |= ANSWER_CHASE_ONE_CNAME;
 	return f->qtype != WIRE_TYPE_CNAME &&
-	       answer_cname(&ch, w->wc, w->wclen, ans, req->scratch,
-	                    sizeof(req->scratch), target, tlen) &&
-	       iter_wild_fit(req, ans, w);
+	       answer_cname(&ch, w->wc, w->wclen, ans, iter_scratch,
+	                    sizeof(iter_scratch), target, tlen) &&
+	       iter_wild_fit(ans, w);
 }
 
-/* The set and its RRSIGs (req->scratch) to the client's answer, owned
+/* The set and its RRSIGs (iter_scratch) to the client's answer, owned
  * by the name asked, with ttl; false (nothing added) when too large. */
 static bool iter_wild_answer(struct iter_req *req, const struct iter_frame *f,
                              const struct cache_answer *ans, uint32_t ttl)
@@ -199,13 +198,16 @@ static bool iter_wild_answer(struct iter_req *req, const struct iter_frame *f,
 	size_t len = req->an_len, pos = 0;
 	uint16_t count = req->an_count;
 	struct answer_rr rr;
+	uint8_t *an = iter_buf_an(req);
 
-	while (answer_rr_next(req->scratch, ans->len + ans->dnssec_len, &pos,
+	if (an == NULL)
+		return false;
+	while (answer_rr_next(iter_scratch, ans->len + ans->dnssec_len, &pos,
 	                      &rr)) {
 		if (count == UINT16_MAX ||
-		    !answer_rr_append(req->an, sizeof(req->an), &len, f->sname,
+		    !answer_rr_append(an, ITER_RESULT_MAX, &len, f->sname,
 		                      f->snamelen, rr.type, rr.rclass, ttl,
-		                      req->scratch + rr.rdata, rr.rdlen))
+		                      iter_scratch + rr.rdata, rr.rdlen))
 			return false;
 		count++;
 	}

@@ -346,3 +346,35 @@ int dnssec_keys_verify(const struct dnssec_rrset *keyset,
 		rc = DNSSEC_ENOSIG;
 	return v->status = rc;
 }
+
+/* Ascending order of (algorithm, key tag) pairs, for qsort. */
+static int tag_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+bool dnssec_keys_collide(const struct dnssec_rdata *keys, size_t nkeys)
+{
+	uint32_t tags[DNSSEC_RRSET_MAX];
+	size_t i, n = 0, run = 0;
+
+	for (i = 0; i < nkeys && n < DNSSEC_RRSET_MAX; i++) {
+		const uint8_t *kd = rd_bytes(&keys[i]);
+		struct dnssec_dnskey key;
+
+		if (kd != NULL &&
+		    dnssec_dnskey_parse(kd, keys[i].len, &key) == DNSSEC_OK)
+			tags[n++] = (uint32_t)key.alg << 16 | key.tag;
+	}
+	if (n < DNSSEC_KEYS_PER_TAG)
+		return false;
+	qsort(tags, n, sizeof tags[0], tag_cmp);
+	for (i = 0; i < n; i++) {
+		run = i > 0 && tags[i] == tags[i - 1] ? run + 1 : 1;
+		if (run >= DNSSEC_KEYS_PER_TAG)
+			return true;
+	}
+	return false;
+}

@@ -140,6 +140,15 @@ int dnssec_keys_verify(const struct dnssec_rrset *keyset,
 int dnssec_ds_usable(const struct dnssec_rdata *ds, size_t nds);
 
 /**
+ * Whether DNSSEC_KEYS_PER_TAG or more of a zone's keys share one key tag
+ * and algorithm: a signature of that tag may then exhaust the failure
+ * budget before its key is tried (KeyTrap's shape, CVE-2023-50387), and
+ * a validator may take the key set as bogus (iter_trust_keys_capped).
+ * Keys that do not parse are skipped; at most DNSSEC_RRSET_MAX are read.
+ */
+bool dnssec_keys_collide(const struct dnssec_rdata *keys, size_t nkeys);
+
+/**
  * A key cache of `slots` entries (direct-mapped by a hash of the DNSKEY
  * RDATA; a new key replaces the one in its slot).
  * @return DNSSEC_OK, DNSSEC_EINVAL (0 slots) or DNSSEC_ECRYPTO (out of

@@ -283,6 +283,11 @@ START_TEST(test_set_keys_sharing_tag)
 		ck_assert_uint_eq(w.fail_left, DNSSEC_VERIFY_FAIL_MAX - FEW);
 		ck_assert_uint_eq(w.verify_left, DNSSEC_VERIFY_MAX - FEW - i);
 	}
+	/* a few keys of one tag are no collision a zone is judged by */
+	ck_assert(!dnssec_keys_collide(few, FEW + 1));
+	ck_assert(!dnssec_keys_collide(kv, DNSSEC_KEYS_PER_TAG - 1));
+	ck_assert(dnssec_keys_collide(kv, DNSSEC_KEYS_PER_TAG));
+	ck_assert(dnssec_keys_collide(kv, N + 1));
 	/* more than the failure budget before it: bogus, bounded */
 	w = (struct dnssec_work){ DNSSEC_VERIFY_MAX, DNSSEC_VERIFY_FAIL_MAX,
 		                  NULL, 0 };
@@ -327,6 +332,13 @@ START_TEST(test_set_keytrap)
 	ck_assert_int_ne(dnssec_set_verify(&x.o.set, sv, N, x.zone, x.zonelen,
 	                                   kv, N, 1438207200, &w, &v),
 	                 DNSSEC_OK);
+	/* the key set itself has KeyTrap's shape (iter_trust_keys_capped);
+	 * a key that does not parse is skipped */
+	ck_assert(dnssec_keys_collide(kv, N));
+	kv[0].len = 2;
+	ck_assert(dnssec_keys_collide(kv, DNSSEC_KEYS_PER_TAG + 1));
+	ck_assert(!dnssec_keys_collide(kv, DNSSEC_KEYS_PER_TAG));
+	view(&kv[0], keys[0], x.keys[0].len);
 	ck_assert_uint_ge(w.verify_left,
 	                  100000 - DNSSEC_SIGS_PER_SET * DNSSEC_KEYS_PER_TAG);
 	/* the question's failure budget ends it sooner: bogus, not a cap

@@ -1,0 +1,131 @@
+/*
+ * resolver/iter/iter_buf.c - the iterator's large buffers, per thread.
+ *
+ * A request used to carry 40 KB of buffers inline: the client's answer
+ * (16 KB) and authority (8 KB) images, a scratch buffer for cache reads
+ * (8 KB) and the classifier's output (7.5 KB). With 100 resolutions in
+ * flight, most waiting for a server, that was the larger part of the
+ * resolver's peak memory on a cold start, while only the resolution
+ * being run uses the scratch and the classifier's output, and a request
+ * holds an answer only from its first record to its end.
+ *
+ * - iter_scratch and iter_cls are the thread's: a cache read is parsed
+ *   and a reply classified and applied within one call (iter_next,
+ *   iter_feed, iter_peek_cut), never across two, and one thread runs
+ *   one request at a time (the front queues what the iterator asks of
+ *   it, server_dz.c).
+ * - the answer and authority images come from the thread's pool when
+ *   first written and go back when the call that took them leaves them
+ *   empty (iter_buf_idle) or the request ends (iter_buf_free). The pool
+ *   keeps the most recently freed ones (their pages are warm) up to
+ *   ITER_BUF_KEEP of each size; the rest go back to malloc, and all of
+ *   them when the thread's last request ends (a worker that stops
+ *   leaves nothing behind).
+ */
+#include "iter_int.h"
+
+#include <stdlib.h>
+
+/** Free images each pool keeps (a burst of answers being sent). */
+#define ITER_BUF_KEEP 16
+
+_Thread_local uint8_t iter_scratch[ITER_SCRATCH_BYTES];
+_Thread_local struct iter_class iter_cls;
+
+/** A free image: the pool's list runs through its first bytes. */
+struct iter_buf_free {
+	struct iter_buf_free *next;
+};
+
+/** The free images of one size. */
+struct iter_buf_pool {
+	struct iter_buf_free *head;
+	size_t n;
+};
+
+static _Thread_local struct iter_buf_pool iter_buf_an_pool;
+static _Thread_local struct iter_buf_pool iter_buf_ns_pool;
+/** Requests of this thread not yet freed (iter_buf_hold). */
+static _Thread_local size_t iter_buf_live;
+
+static uint8_t *iter_buf_take(struct iter_buf_pool *p, size_t size)
+{
+	struct iter_buf_free *b = p->head;
+
+	if (b == NULL)
+		return malloc(size);
+	p->head = b->next;
+	p->n--;
+	return (uint8_t *)b;
+}
+
+static void iter_buf_give(struct iter_buf_pool *p, uint8_t *buf)
+{
+	struct iter_buf_free *b = (struct iter_buf_free *)(void *)buf;
+
+	if (buf == NULL)
+		return;
+	if (p->n >= ITER_BUF_KEEP) {
+		free(buf);
+		return;
+	}
+	b->next = p->head;
+	p->head = b;
+	p->n++;
+}
+
+uint8_t *iter_buf_an(struct iter_req *req)
+{
+	if (req->an == NULL)
+		req->an = iter_buf_take(&iter_buf_an_pool, ITER_RESULT_MAX);
+	return req->an;
+}
+
+uint8_t *iter_buf_ns(struct iter_req *req)
+{
+	if (req->ns == NULL)
+		req->ns = iter_buf_take(&iter_buf_ns_pool, ITER_AUTH_MAX);
+	return req->ns;
+}
+
+void iter_buf_idle(struct iter_req *req)
+{
+	if (req->done)
+		return; /* the result points into them */
+	if (req->an != NULL && req->an_len == 0) {
+		iter_buf_give(&iter_buf_an_pool, req->an);
+		req->an = NULL;
+	}
+	if (req->ns != NULL && req->ns_len == 0) {
+		iter_buf_give(&iter_buf_ns_pool, req->ns);
+		req->ns = NULL;
+	}
+}
+
+void iter_buf_hold(void)
+{
+	iter_buf_live++;
+}
+
+static void iter_buf_drain(struct iter_buf_pool *p)
+{
+	while (p->head != NULL) {
+		struct iter_buf_free *b = p->head;
+
+		p->head = b->next;
+		free(b);
+	}
+	p->n = 0;
+}
+
+void iter_buf_free(struct iter_req *req)
+{
+	iter_buf_give(&iter_buf_an_pool, req->an);
+	iter_buf_give(&iter_buf_ns_pool, req->ns);
+	req->an = NULL;
+	req->ns = NULL;
+	if (iter_buf_live > 0 && --iter_buf_live > 0)
+		return;
+	iter_buf_drain(&iter_buf_an_pool);
+	iter_buf_drain(&iter_buf_ns_pool);
+}
