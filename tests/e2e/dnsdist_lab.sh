@@ -43,6 +43,11 @@
 #   after it) are all answered: the limit is per real client, not per
 #   dnsdist address (which carries the whole burst). RATE stays well
 #   above what the sequential checks and the health checks send.
+# - 8. kdig +tls from .100 through dnsdist's DoT door (the test CA, the
+#   name checked): three questions on one connection answered NOERROR,
+#   the query logs name client=127.53.9.100 proto=tcp for them; kdig
+#   +tls from .101: REFUSED (the ACL sees the client behind the TLS
+#   balancer too).
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -94,8 +99,11 @@ PID1=$INST_PID
 inst_start 2 $CC2
 PID2=$INST_PID
 
+e2e_pki "$WORK/pki" dot.example.lab "$DD" ||
+  { bad "test CA" "openssl failed" "$WORK/pki/openssl.log"; exit 1; }
 cat >"$WORK/dnsdist.conf" <<EOC
 setLocal("$DD:53")
+addTLSLocal("$DD:853", "$WORK/pki/srv.pem", "$WORK/pki/srv.key")
 setACL({"127.0.0.0/8"})
 newServer({address="$CC1:53", name="cc1", source="$DD",
            useProxyProtocol=true, checkName="localhost.", checkType="A",
@@ -298,6 +306,33 @@ else
   bad "the limit is per real client" \
     "$CLIENT: '$cans' of '$csent' answered" "$WORK/burst.out"
 fi
+
+# 8. DNS over TLS at dnsdist, PROXY v2 over TCP to the instances.
+sleep 1.1 # a new second: the rate limit buckets of check 7 refill
+DOTC=www.example.lab
+n0=$(grep -c "client=${CLIENT}[^0-9].*proto=tcp name=$DOTC" \
+  "$WORK/cc1.out" "$WORK/cc2.out" | awk -F: '{s += $2} END {print s}')
+kdig +tls +tls-ca="$WORK/pki/ca.pem" +tls-hostname=dot.example.lab \
+  +timeout=3 +retry=0 -b $CLIENT "@$DD" -p 853 $DOTC A $DOTC AAAA $DOTC A \
+  >"$WORK/kdig.out" 2>&1
+sleep 0.3
+n1=$(grep -c "client=${CLIENT}[^0-9].*proto=tcp name=$DOTC" \
+  "$WORK/cc1.out" "$WORK/cc2.out" | awk -F: '{s += $2} END {print s}')
+nok=$(grep -c 'status: NOERROR' "$WORK/kdig.out")
+echo "# kdig +tls through dnsdist: $nok NOERROR; query log lines of" \
+  "$CLIENT over tcp: $n0 -> $n1"
+if [ "$nok" -eq 3 ] && grep -q 'TLS session (TLS1' "$WORK/kdig.out" &&
+   [ "$n1" -eq $((n0 + 3)) ]; then
+  ok "kdig +tls via dnsdist's DoT: 3 answers, logged as client $CLIENT"
+else
+  bad "DoT through dnsdist with PROXY v2" "$nok NOERROR, log $n0 -> $n1" \
+    "$WORK/kdig.out"
+fi
+kdig +tls +tls-ca="$WORK/pki/ca.pem" +tls-hostname=dot.example.lab \
+  +timeout=3 +retry=0 -b $OTHER "@$DD" -p 853 $DOTC A >"$WORK/kdig.out" 2>&1
+if grep -q 'status: REFUSED' "$WORK/kdig.out"; then
+  ok "kdig +tls from $OTHER via dnsdist's DoT: REFUSED by its own address"
+else bad "DoT client $OTHER refused" "not REFUSED" "$WORK/kdig.out"; fi
 
 bg_stop "$DD_PID"
 k=1

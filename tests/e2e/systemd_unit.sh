@@ -43,12 +43,9 @@ for t in systemd-nspawn debootstrap nsenter flock; do
 done
 [ -f Makefile ] || { echo "FAIL: run from the build directory"; exit 1; }
 
-ROOTFS=${CURVECACHE_ROOTFS:-/var/cache/curvecache-tests/bookworm}
-MIRROR=${CURVECACHE_MIRROR:-http://deb.debian.org/debian}
-# systemd and what the daemon links (libasan8 and libubsan1 for the
-# sanitizer build), dig for the checks.
-ROOT_PKGS="systemd,systemd-sysv,dbus,libsodium23,libuv1,libc-ares2,\
-bind9-dnsutils,libasan8,libubsan1"
+# ROOTFS, ROOT_PKGS and e2e_rootfs: the rootfs shared with resolved_lab.sh
+# shellcheck source=tests/e2e/rootfs_lib.sh
+. "$srcdir/tests/e2e/rootfs_lib.sh"
 T_BOOT_S=60
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/systemd_unit.XXXXXX") || exit 1
@@ -56,12 +53,7 @@ D=$WORK/dest
 TPID=
 cleanup() {
   # the container: poweroff, then TERM to nspawn (it halts the guest)
-  if [ -n "$TPID" ] && e2e_alive "$TPID"; then
-    [ -n "${LEADER:-}" ] && in_ct systemctl poweroff >/dev/null 2>&1
-    n=0
-    while e2e_alive "$TPID" && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
-    e2e_kill "$TPID" >/dev/null
-  fi
+  ct_stop
   if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -72,23 +64,7 @@ t_start=$(date +%s)
 elapsed() { echo "$(($(date +%s) - t_start)) s"; }
 
 # ---- the Debian system (made once, under a lock)
-mkdir -p "$(dirname "$ROOTFS")"
-exec 8>"$ROOTFS.lock"
-flock -w 600 8 || { echo "FAIL: $ROOTFS.lock busy for 600 s"; exit 1; }
-if [ "$(cat "$ROOTFS/.curvecache-rootfs" 2>/dev/null)" != "$ROOT_PKGS" ]; then
-  echo "# making $ROOTFS with debootstrap (once)"
-  rm -rf "$ROOTFS.new" "$ROOTFS"
-  if debootstrap --variant=minbase --include="$ROOT_PKGS" bookworm \
-      "$ROOTFS.new" "$MIRROR" >"$WORK/debootstrap.out" 2>&1; then
-    echo "$ROOT_PKGS" >"$ROOTFS.new/.curvecache-rootfs"
-    mv "$ROOTFS.new" "$ROOTFS"
-  else
-    bad "Debian 12 rootfs (debootstrap from $MIRROR)" "failed" \
-      "$WORK/debootstrap.out"
-    finish
-  fi
-fi
-exec 8>&-
+e2e_rootfs "$WORK"
 ok "Debian 12 rootfs in $ROOTFS ($(elapsed))"
 
 # ---- make install, with the persistence lines in the installed config
@@ -150,30 +126,8 @@ case $sbindir in
   *) set -- "$@" --bind-ro="$D$sbindir/curvecache:$sbindir/curvecache" \
        --bind-ro="$D$sbindir/curvecache-control:$sbindir/curvecache-control" ;;
 esac
-timeout 600 systemd-nspawn -q -D "$ROOTFS" --boot --private-network \
-  --register=no --keep-unit --volatile=overlay \
-  --machine="cc-unit-$$" "$@" </dev/null >"$WORK/console.out" 2>&1 &
-TPID=$!
-LEADER=
-n=0
-while [ -z "$LEADER" ] && [ $n -lt 100 ] && e2e_alive "$TPID"; do
-  sleep 0.1
-  np=$(pgrep -P "$TPID" | head -1)
-  [ -n "$np" ] && LEADER=$(pgrep -P "$np" | head -1)
-  n=$((n + 1))
-done
-# in_ct CMD...: run CMD in the container's namespaces.
-in_ct() { nsenter -t "$LEADER" -m -u -i -n -p -- "$@"; }
-# the system manager's bus comes up a moment after PID 1 starts
-st=
-n=0
-while [ -n "$LEADER" ] && [ $n -lt $((T_BOOT_S * 5)) ] && e2e_alive "$TPID"
-do
-  st=$(in_ct systemctl is-system-running 2>&1)
-  case $st in running|degraded) break ;; esac
-  sleep 0.2
-  n=$((n + 1))
-done
+ct_boot "cc-unit-$$" "$WORK/console.out" "$@"
+st=$CT_STATE
 case $st in
   running|degraded) ok "container booted under systemd ($st, $(elapsed))" ;;
   *) bad "container booted under systemd" "state '$st'" "$WORK/console.out"

@@ -1,0 +1,90 @@
+# shellcheck shell=sh
+# tests/e2e/rootfs_lib.sh: the Debian 12 system the container tests boot
+# (systemd_unit.sh, resolved_lab.sh), one rootfs for both. Sourced after
+# e2e_lib.sh; sets ROOTFS; e2e_rootfs WORKDIR makes it (debootstrap,
+# once, under a lock). The package list is written in the rootfs
+# (.curvecache-rootfs): a changed list makes it again.
+
+ROOTFS=${CURVECACHE_ROOTFS:-/var/cache/curvecache-tests/bookworm}
+ROOTFS_MIRROR=${CURVECACHE_MIRROR:-http://deb.debian.org/debian}
+# systemd and what the daemon links (libasan8 and libubsan1 for the
+# sanitizer build, libssl3 and libnghttp2-14 for DoT and DoH), dig for the
+# checks; systemd-resolved and ca-certificates for resolved_lab.sh.
+ROOT_PKGS="systemd,systemd-sysv,dbus,libsodium23,libuv1,libc-ares2,\
+bind9-dnsutils,libasan8,libubsan1,libssl3,libnghttp2-14,systemd-resolved,\
+ca-certificates"
+
+# e2e_rootfs WORKDIR: return when $ROOTFS holds the system of $ROOT_PKGS;
+# else a failed check showing debootstrap's output (WORKDIR/
+# debootstrap.out), the summary, exit 1.
+e2e_rootfs() {
+  mkdir -p "$(dirname "$ROOTFS")"
+  exec 8>"$ROOTFS.lock"
+  if ! flock -w 900 8; then
+    bad "Debian 12 rootfs" "$ROOTFS.lock busy for 900 s"
+    e2e_finish
+    exit 1
+  fi
+  if [ "$(cat "$ROOTFS/.curvecache-rootfs" 2>/dev/null)" != "$ROOT_PKGS" ]
+  then
+    echo "# making $ROOTFS with debootstrap (once per package list)"
+    rm -rf "$ROOTFS.new" "$ROOTFS"
+    if debootstrap --variant=minbase --include="$ROOT_PKGS" bookworm \
+        "$ROOTFS.new" "$ROOTFS_MIRROR" >"$1/debootstrap.out" 2>&1; then
+      echo "$ROOT_PKGS" >"$ROOTFS.new/.curvecache-rootfs"
+      mv "$ROOTFS.new" "$ROOTFS"
+    else
+      bad "Debian 12 rootfs (debootstrap from $ROOTFS_MIRROR)" "failed" \
+        "$1/debootstrap.out"
+      e2e_finish
+      exit 1
+    fi
+  fi
+  exec 8>&-
+}
+
+# ct_boot MACHINE LOG [NSPAWN-OPTION...]: boot $ROOTFS in a container
+# (private network, throw-away overlay, not registered) named MACHINE,
+# its console in LOG; sets TPID (systemd-nspawn) and LEADER (its PID 1,
+# for in_ct); waits up to T_BOOT_S s for systemd; sets CT_STATE (running
+# or degraded when it booted).
+ct_boot() {
+  cb_name=$1
+  cb_log=$2
+  shift 2
+  timeout 600 systemd-nspawn -q -D "$ROOTFS" --boot --private-network \
+    --register=no --keep-unit --volatile=overlay --machine="$cb_name" "$@" \
+    </dev/null >"$cb_log" 2>&1 &
+  TPID=$!
+  LEADER=
+  n=0
+  while [ -z "$LEADER" ] && [ $n -lt 100 ] && e2e_alive "$TPID"; do
+    sleep 0.1
+    np=$(pgrep -P "$TPID" | head -1)
+    [ -n "$np" ] && LEADER=$(pgrep -P "$np" | head -1)
+    n=$((n + 1))
+  done
+  # the system manager's bus comes up a moment after PID 1 starts
+  CT_STATE=
+  n=0
+  while [ -n "$LEADER" ] && [ $n -lt $((T_BOOT_S * 5)) ] &&
+    e2e_alive "$TPID"; do
+    CT_STATE=$(in_ct systemctl is-system-running 2>&1)
+    case $CT_STATE in running|degraded) break ;; esac
+    sleep 0.2
+    n=$((n + 1))
+  done
+}
+
+# in_ct CMD...: run CMD in the container's namespaces.
+in_ct() { nsenter -t "$LEADER" -m -u -i -n -p -- "$@"; }
+
+# ct_stop: poweroff, then TERM to systemd-nspawn (it halts the guest).
+ct_stop() {
+  if [ -n "$TPID" ] && e2e_alive "$TPID"; then
+    [ -n "${LEADER:-}" ] && in_ct systemctl poweroff >/dev/null 2>&1
+    n=0
+    while e2e_alive "$TPID" && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+    e2e_kill "$TPID" >/dev/null
+  fi
+}
