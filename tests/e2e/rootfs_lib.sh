@@ -8,10 +8,12 @@
 ROOTFS=${CURVECACHE_ROOTFS:-/var/cache/curvecache-tests/bookworm}
 ROOTFS_MIRROR=${CURVECACHE_MIRROR:-http://deb.debian.org/debian}
 # systemd and what the daemon links (libasan8 and libubsan1 for the
-# sanitizer build, libssl3 and libnghttp2-14 for DoT and DoH), dig for the
+# sanitizer build, libssl3 and libnghttp2-14 for DoT and DoH, libhiredis0.14
+# for the Redis tier), dig for the
 # checks; systemd-resolved and ca-certificates for resolved_lab.sh.
 ROOT_PKGS="systemd,systemd-sysv,dbus,libsodium23,libuv1,libc-ares2,\
-bind9-dnsutils,libasan8,libubsan1,libssl3,libnghttp2-14,systemd-resolved,\
+bind9-dnsutils,libasan8,libubsan1,libssl3,libnghttp2-14,libhiredis0.14,\
+systemd-resolved,\
 ca-certificates"
 
 # e2e_rootfs WORKDIR: return when $ROOTFS holds the system of $ROOT_PKGS;
