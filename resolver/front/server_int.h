@@ -43,6 +43,9 @@ struct server_tcpl {
 	struct server *s;
 	uv_tcp_t h;
 	bool open;
+	bool waiting;        /**< a connection waits on a slot being
+	                          freed (server_tcp_open): accept it then */
+	uv_connection_cb cb; /**< its accept callback */
 };
 
 /** One TCP client connection (a fixed slot; see server_tcp.c). */
@@ -298,9 +301,11 @@ int server_tcp_listen_cb(struct server *s, const struct sockaddr *sa,
                          uv_connection_cb cb);
 
 /** A free slot set up (idle timer, serial; its own TCP handle unused
- *  by DNS over TLS) for a connection waiting on ls; NULL when none is
- *  free (the connection is refused, the oldest idle one closed) or on
- *  failure. */
+ *  by DNS over TLS) for a connection waiting on ls; NULL on failure or
+ *  when none is free: then the connection idle longest (nothing in
+ *  flight) is closed and the newcomer stays on ls until its slot is
+ *  free (ls's callback runs again then), or, all being busy, it is
+ *  refused. */
 struct server_conn *server_tcp_open(struct server *s, uv_stream_t *ls);
 
 /** The life of a connection, for server_tls.c: take the frames

@@ -32,11 +32,27 @@ struct server_wreq {
 
 static void conn_process(struct server_conn *c);
 
+/* A slot is free: accept the connections left waiting for one. */
+static void tcp_resume(struct server *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ntcpl && !s->stopping; i++) {
+		struct server_tcpl *l = &s->tcpl[i];
+
+		if (l->open && l->waiting) {
+			l->waiting = false;
+			l->cb((uv_stream_t *)&l->h, 0);
+		}
+	}
+}
+
 void server_tcp_unref(struct server_conn *c)
 {
 	if (--c->handles == 0) {
 		c->used = false;
 		c->s->st.tcp_freed++;
+		tcp_resume(c->s);
 	}
 }
 
@@ -351,8 +367,9 @@ static void tcp_reject(struct server *s, uv_stream_t *ls)
 	uv_close((uv_handle_t *)t, reject_closed_cb);
 }
 
-/* Close the connection that has been idle longest, if any is idle. */
-static void conn_evict_idle(struct server *s)
+/* Close the connection that has been idle longest, if any is idle.
+ * @return false if none is. */
+static bool conn_evict_idle(struct server *s)
 {
 	struct server_conn *best = NULL;
 	size_t i;
@@ -365,8 +382,10 @@ static void conn_evict_idle(struct server *s)
 		if (best == NULL || c->last_ms < best->last_ms)
 			best = c;
 	}
-	if (best != NULL)
-		conn_close(best);
+	if (best == NULL)
+		return false;
+	conn_close(best);
+	return true;
 }
 
 static struct server_conn *conn_slot(struct server *s)
@@ -405,10 +424,15 @@ static bool conn_init(struct server *s, struct server_conn *c)
 struct server_conn *server_tcp_open(struct server *s, uv_stream_t *ls)
 {
 	struct server_conn *c = conn_slot(s);
+	struct server_tcpl *l = ls->data;
 
 	if (c == NULL) {
-		tcp_reject(s, ls);
-		conn_evict_idle(s);
+		/* Not accepted, libuv stops reading ls until it is
+		 * (tcp_resume, once the evicted slot's handles close). */
+		if (conn_evict_idle(s))
+			l->waiting = true;
+		else
+			tcp_reject(s, ls);
 		return NULL;
 	}
 	return conn_init(s, c) ? c : NULL;
@@ -474,6 +498,8 @@ int server_tcp_listen_cb(struct server *s, const struct sockaddr *sa,
 	l->s = s;
 	l->h.data = l;
 	l->open = true;
+	l->waiting = false;
+	l->cb = cb;
 	s->ntcpl++;
 	rc = server_tcp_bind(s, l, sa);
 	if (rc == 0)
