@@ -580,7 +580,9 @@ int server_new(struct server **out, const struct server_params *p)
 	                SERVER_RES_MAX * SERVER_FRAMES_PER_RES);
 	slab_on_idle(&s->req_slab, server_slab_idle, s);
 	slab_on_idle(&s->frame_slab, server_slab_idle, s);
-	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
+	s->nconns = s->cfg->incoming_num_tcp > 0 ? s->cfg->incoming_num_tcp :
+	                                           CFG_INCOMING_TCP_DEFAULT;
+	s->conns = calloc(s->nconns, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
 	    (s->own_pin && curvepin_new(&s->pin) != CURVEPIN_OK) ||
 	    (s->own_dz && deadzone_new(&s->dz) != DEADZONE_OK) ||

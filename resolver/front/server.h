@@ -24,9 +24,9 @@
  *   time is up and answers SERVFAIL if it still has no answer.
  * - TCP (RFC 7766): 2-byte length framing, pipelined queries answered as
  *   they complete (out of order), an idle timeout, at most
- *   SERVER_TCP_CONNS_MAX connections (the oldest idle one is closed to
- *   make room), at most SERVER_TCP_PENDING_MAX queries in progress per
- *   connection (reading pauses beyond).
+ *   incoming-num-tcp connections (the one idle longest is closed to
+ *   make room for a new one), at most SERVER_TCP_PENDING_MAX queries in
+ * progress per connection (reading pauses beyond).
  * - DNS over TLS (RFC 7858; server_tls.h): a listen address on tls-port
  *   takes TLS on TCP only; its connections are TCP's slots and framing.
  * - Bounds: SERVER_RES_MAX resolutions at once (beyond, the newest is
@@ -58,8 +58,6 @@ struct sel;
 #define SERVER_RES_MAX 256
 /** Clients waiting on resolutions per worker, all together. */
 #define SERVER_WAITERS_MAX 4096
-/** TCP client connections per worker. */
-#define SERVER_TCP_CONNS_MAX 256
 /** Largest query accepted over TCP (bytes, without the prefix). */
 #define SERVER_TCP_QUERY_MAX 4096
 /** Queries in progress per TCP connection before reading pauses. */

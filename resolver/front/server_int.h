@@ -188,9 +188,10 @@ struct server {
 	size_t nudp;
 	struct server_tcpl tcpl[CFG_MAX_LISTEN];
 	size_t ntcpl;
-	struct server_conn *conns; /**< SERVER_TCP_CONNS_MAX slots */
-	struct tls_ctx *tls_ctx;   /**< DNS over TLS for clients
-	                                (server_tls.c); NULL: none */
+	struct server_conn *conns; /**< nconns slots (incoming-num-tcp) */
+	uint32_t nconns;
+	struct tls_ctx *tls_ctx; /**< DNS over TLS for clients
+	                              (server_tls.c); NULL: none */
 	uint64_t conn_serial;
 	size_t doh_qbytes, doh_rbytes;    /**< held by DoH streams
 	                                       (server_doh.c) */

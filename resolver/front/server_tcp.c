@@ -194,7 +194,7 @@ void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
 {
 	struct server_conn *c;
 
-	if (slot >= SERVER_TCP_CONNS_MAX || len > WIRE_MSG_MAX)
+	if (slot >= s->nconns || len > WIRE_MSG_MAX)
 		return;
 	c = &s->conns[slot];
 	if (!c->used || c->closing || c->serial != serial)
@@ -374,7 +374,7 @@ static bool conn_evict_idle(struct server *s)
 	struct server_conn *best = NULL;
 	size_t i;
 
-	for (i = 0; i < SERVER_TCP_CONNS_MAX; i++) {
+	for (i = 0; i < s->nconns; i++) {
 		struct server_conn *c = &s->conns[i];
 
 		if (!c->used || c->closing || c->pending > 0 || c->writes > 0)
@@ -392,7 +392,7 @@ static struct server_conn *conn_slot(struct server *s)
 {
 	size_t i;
 
-	for (i = 0; i < SERVER_TCP_CONNS_MAX; i++)
+	for (i = 0; i < s->nconns; i++)
 		if (!s->conns[i].used)
 			return &s->conns[i];
 	return NULL;
@@ -517,7 +517,7 @@ void server_tcp_stop(struct server *s)
 			uv_close((uv_handle_t *)&s->tcpl[i].h, NULL);
 		}
 	}
-	for (i = 0; i < SERVER_TCP_CONNS_MAX; i++)
+	for (i = 0; i < s->nconns; i++)
 		conn_close(&s->conns[i]);
 }
 

@@ -225,6 +225,41 @@ START_TEST(test_options)
 }
 END_TEST
 
+/* incoming-num-tcp: the slots of TCP, DoT and DoH connections. */
+START_TEST(test_incoming_num_tcp)
+{
+	static const char *const bad[] = { "incoming-num-tcp: 0\n",
+		                           "incoming-num-tcp: 65537\n",
+		                           "incoming-num-tcp: ten\n" };
+	struct cfg *c = malloc(sizeof *c);
+	char err[CFG_ERR_BYTES];
+	size_t i;
+
+	ck_assert_ptr_nonnull(c);
+	cfg_defaults(c);
+	ck_assert_uint_eq(c->incoming_num_tcp, 256);
+	ck_assert_int_eq(cfg_parse("t.conf",
+	                           "server:\n incoming-num-tcp: 10\n", 30, c,
+	                           err, sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->incoming_num_tcp, 10);
+	ck_assert_ptr_null(strstr(c->notes, "incoming-num-tcp"));
+	ck_assert_int_eq(cfg_parse("t.conf", "incoming-num-tcp: 65536\n", 24,
+	                           c, err, sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->incoming_num_tcp, 65536);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cfg_defaults(c);
+		ck_assert_int_eq(cfg_parse("t.conf", bad[i], strlen(bad[i]), c,
+		                           err, sizeof err),
+		                 -1);
+		ck_assert_ptr_nonnull(strstr(err, "t.conf:1: bad "
+		                                  "incoming-num-tcp"));
+	}
+	free(c);
+}
+END_TEST
+
 static Suite *server_tls_suite(void)
 {
 	Suite *s = suite_create("server_tls");
@@ -235,6 +270,7 @@ static Suite *server_tls_suite(void)
 	tcase_add_test(t, test_pad_not);
 	tcase_add_test(t, test_check_cfg);
 	tcase_add_test(t, test_options);
+	tcase_add_test(t, test_incoming_num_tcp);
 	suite_add_tcase(s, t);
 	return s;
 }
