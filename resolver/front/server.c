@@ -123,7 +123,7 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 		return;
 	}
 	if (d->transport != SERVER_UDP) {
-		server_tcp_send(s, d->slot, d->serial, msg, len, waited);
+		server_tcp_send(s, d, msg, len, waited);
 		return;
 	}
 	if (l != NULL)

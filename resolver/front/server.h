@@ -298,4 +298,18 @@ size_t server_requestlist_flush(struct server *s);
  */
 void server_iter_env(const struct server *s, struct iter_env *env);
 
+/** EDNS option code of edns-tcp-keepalive (RFC 7828) and the TIMEOUT a
+ *  server sends in it: the TCP idle timeout in units of 100 ms. */
+#define SERVER_OPT_KEEPALIVE 11
+#define SERVER_KEEPALIVE_UNITS (SERVER_TCP_IDLE_MS / 100u)
+
+/** Does the query (q, len) carry the edns-tcp-keepalive option in an OPT
+ *  record of the root? Reads only (q, len). */
+bool server_keepalive_asked(const uint8_t *q, size_t len);
+
+/** Append edns-tcp-keepalive with SERVER_KEEPALIVE_UNITS to the answer's
+ *  OPT record, when it is the last record (of the root) and has none
+ *  yet; writes at most up to cap. @return the new length (len: none). */
+size_t server_keepalive_add(uint8_t *msg, size_t len, size_t cap);
+
 #endif /* CURVECACHE_RESOLVER_SERVER_H */

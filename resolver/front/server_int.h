@@ -244,11 +244,12 @@ void server_iter_deadzone(struct server *s, struct iter_env *env);
 void server_dz_stop(struct server *s);
 
 /**
- * Send an answer over TCP to a connection slot, if it is still the same
- * connection (serial) and open.
+ * Send an answer over TCP to a connection slot (d->slot), if it is still
+ * the same connection (d->serial) and open; with the edns-tcp-keepalive
+ * option if d->keepalive.
  * @param waited: the query had been counted as pending.
  */
-void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
+void server_tcp_send(struct server *s, const struct inflight_dest *d,
                      const uint8_t *msg, size_t len, bool waited);
 
 /**

@@ -17,7 +17,8 @@
 # - kdig +keepopen: 5 questions on one TLS connection (one handshake,
 #   num.query.tls 5); dig +tls; answers padded to 468 bytes (RFC 8467);
 #   ALPN dot, TLS 1.2 taken, TLS 1.1 refused (openssl s_client); the
-#   query log says proto=tls;
+#   query log says proto=tls; dig +keepalive gets edns-tcp-keepalive
+#   (10.0 s, RFC 7828) over TCP and TLS, not over UDP nor unasked;
 # - a query split across three TLS records; 20 and 1000 queries sent at
 #   once, as many answers; TLS 1.3 session resumption (counted); no EDNS,
 #   no padding; frames of length 0 or over 4096 close the connection;
@@ -153,6 +154,17 @@ dig +tls +tls-ca="$P/ca1.pem" +tls-hostname=$NAME +time=3 +tries=1 \
 expect "dig +tls: NOERROR" "$(dig_status "$WORK/d.out")" NOERROR
 expect "dig +tls: padded" "$(grep -c '^;; MSG SIZE  rcvd: 468$' \
   "$WORK/d.out")" 1
+
+# ---- edns-tcp-keepalive (RFC 7828): over TCP and TLS, never UDP ----
+ka() { dig +keepalive +time=3 +tries=1 "@$CC_IP" "$@" a.lab A 2>&1 |
+  grep -c '^; TCP KEEPALIVE: 10.0 secs'; }
+expect "keepalive: dig +tcp +keepalive gets 10.0 secs" "$(ka +tcp)" 1
+expect "keepalive: dig +tls +keepalive gets 10.0 secs" \
+  "$(ka +tls +tls-ca="$P/ca1.pem" +tls-hostname=$NAME -p 853)" 1
+expect "keepalive: not over UDP" "$(ka +notcp)" 0
+expect "keepalive: not unless asked (dig +tcp)" \
+  "$(dig +tcp +time=3 +tries=1 "@$CC_IP" a.lab A 2>&1 |
+    grep -c 'KEEPALIVE')" 0
 
 # ---- the TLS versions and ALPN (openssl s_client) ----
 sc() { openssl s_client -connect "$CC_IP:853" -CAfile "$P/ca1.pem" \
