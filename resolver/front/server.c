@@ -703,7 +703,7 @@ int server_localdata_load(struct server *s, const struct cfg *c, char *err,
 		tls_ctx_free(tc);
 		return SERVER_EINVAL;
 	}
-	server_tls_use(s, tc);
+	server_tls_use(s, tc, c);
 	localdata_free(s->ld);
 	s->ld = ld;
 	localzone_free(s->own_lz);

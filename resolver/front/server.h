@@ -298,6 +298,14 @@ size_t server_requestlist_flush(struct server *s);
  */
 void server_iter_env(const struct server *s, struct iter_env *env);
 
+/** The certificate served over TLS and HTTPS (after a reload: the new
+ *  one) as lines "file:", "subject:", "san:", "issuer:", "not_after:",
+ *  "days_left:" into out (cap bytes, NUL-terminated). @return the length,
+ *  0 when no certificate is served. */
+size_t server_tls_cert(const struct server *s, char *out, size_t cap);
+/** Bytes of that text, at most (out may be twice that). */
+#define SERVER_TLS_CERT_BYTES 1024
+
 /** EDNS option code of edns-tcp-keepalive (RFC 7828) and the TIMEOUT a
  *  server sends in it: the TCP idle timeout in units of 100 ms. */
 #define SERVER_OPT_KEEPALIVE 11

@@ -130,6 +130,9 @@ struct server_dzarm {
 	uint64_t at_ms;      /**< when the back-off ends (clock_ms) */
 };
 
+/** Bytes of the description of the certificate served. */
+#define SERVER_TLS_CERT_TEXT SERVER_TLS_CERT_BYTES
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -193,14 +196,18 @@ struct server {
 	struct tls_ctx *tls_ctx; /**< DNS over TLS for clients
 	                              (server_tls.c); NULL: none */
 	uint64_t conn_serial;
-	size_t doh_qbytes, doh_rbytes;    /**< held by DoH streams
-	                                       (server_doh.c) */
-	uint64_t prime_after_ms;          /**< iter_env.prime_after */
-	struct cachedb_worker *cdb;       /**< the Redis tier's connection
-	                                       and space (cachedb_step.c);
-	                                       NULL: none */
-	uint8_t ans[SERVER_ANSWER_BYTES]; /**< record images */
-	uint8_t out[RESPOND_BUF_BYTES];   /**< response being built */
+	char tls_cert[SERVER_TLS_CERT_TEXT]; /**< the certificate served:
+	                                          subject, SANs, issuer
+	                                          (server_tls.c) */
+	int64_t tls_not_after;               /**< its notAfter, Unix time */
+	size_t doh_qbytes, doh_rbytes;       /**< held by DoH streams
+	                                          (server_doh.c) */
+	uint64_t prime_after_ms;             /**< iter_env.prime_after */
+	struct cachedb_worker *cdb;          /**< the Redis tier's connection
+	                                          and space (cachedb_step.c);
+	                                          NULL: none */
+	uint8_t ans[SERVER_ANSWER_BYTES];    /**< record images */
+	uint8_t out[RESPOND_BUF_BYTES];      /**< response being built */
 };
 
 /**
@@ -283,8 +290,10 @@ struct tls_ctx;
 int server_tls_load(const struct cfg *c, struct tls_ctx **out, char *err,
                     size_t errlen);
 /** Use a context for new connections from now on (the old one is freed
- *  once its connections end); NULL: none. */
-void server_tls_use(struct server *s, struct tls_ctx *ctx);
+ *  once its connections end); NULL: none. Describes its certificate
+ *  (c's tls-service-pem, read just after it) for server_tls_cert. */
+void server_tls_use(struct server *s, struct tls_ctx *ctx,
+                    const struct cfg *c);
 /** Is this listen address on the config's tls-port? */
 bool server_tls_port(const struct cfg *c, const struct sockaddr *sa);
 /** Start a DNS-over-TLS listener. @return 0 or a libuv error. */

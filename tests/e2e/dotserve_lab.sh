@@ -29,6 +29,8 @@
 #   make room, a new kdig +tls is answered at its first try, none refused;
 # - SIGHUP with a certificate from another CA: new connections get it, a
 #   connection opened before keeps its session, UDP answers throughout;
+#   curvecache-control tls_cert shows the certificate served (subject,
+#   SAN, issuer, days left), after the reload the new one;
 #   a reload (curvecache-control reload) with a key that does not match
 #   fails with FILE:LINE and keeps the old certificate;
 # - num.query.tls in stats and in the Prometheus output.
@@ -343,7 +345,15 @@ tpid=$!
 sleep 0.5
 cp "$P/ca2-srv.key" "$WORK/tls.key"
 cp "$P/ca2-srv.pem" "$WORK/tls.pem"
+"$CTL" -s "$WORK/ctl.sock" tls_cert >"$WORK/cert1.out" 2>&1
+expect "tls_cert: subject, SAN, issuer (CA 1), days left" \
+  "$(grep -c -e '^subject: .*CN=dns.lab$' -e '^san: DNS:dns.lab$' \
+    -e '^issuer: .*CN=curvecache ca1$' -e '^not_after: 20' \
+    -e '^days_left: 1$' "$WORK/cert1.out")" 5
 cc_hup reload
+"$CTL" -s "$WORK/ctl.sock" tls_cert >"$WORK/cert2.out" 2>&1
+expect "tls_cert: after the reload, the new certificate (CA 2)" \
+  "$(grep -c '^issuer: .*CN=curvecache ca2$' "$WORK/cert2.out")" 1
 dig +time=2 +tries=1 "@$CC_IP" a.lab A >"$WORK/udp.out" 2>&1
 expect "reload: UDP answered" "$(dig_status "$WORK/udp.out")" NOERROR
 kq "$P/ca2.pem" a.lab A >"$WORK/k4.out"
