@@ -380,7 +380,7 @@ expect "reload: ...and the loaded certificate stays" \
 
 # ---- statistics ----
 expect "stats: num.query.tls counts every query over TLS" \
-  "$(($(stat num.query.tls) - q0))" 1036
+  "$(($(stat num.query.tls) - q0))" 1037
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_tls_total" \
   "$(grep -c '^curvecache_num_query_tls_total [0-9]' "$WORK/prom")" 1
