@@ -234,6 +234,18 @@ static int opt_tls_port(struct cfg_ctx *x, char *value)
 	return 0;
 }
 
+/* incoming-num-tcp: client connection slots per worker. */
+static int opt_incoming_tcp(struct cfg_ctx *x, char *value)
+{
+	uint32_t v;
+
+	if (parse_u32(x, value, CFG_INCOMING_TCP_MAX, &v) != 0 || v == 0)
+		return fail(x, "bad incoming-num-tcp \"%s\" (1 to %u)", value,
+		            CFG_INCOMING_TCP_MAX);
+	x->c->incoming_num_tcp = v;
+	return 0;
+}
+
 static int opt_port(struct cfg_ctx *x, char *value)
 {
 	uint32_t v;
@@ -554,6 +566,7 @@ static const struct {
 	{ "tls-cert-bundle", opt_tls_cert_bundle, false },
 	{ "auth-tls", opt_auth_tls, false },
 	{ "tls-port", opt_tls_port, false },
+	{ "incoming-num-tcp", opt_incoming_tcp, false },
 	{ "tls-service-key", opt_tls_service_key, true },
 	{ "tls-service-pem", opt_tls_service_pem, true },
 	{ "https-port", cfg_opt_https_port, false },
@@ -658,6 +671,7 @@ void cfg_defaults(struct cfg *c)
 	snprintf(c->tls_cert_bundle, sizeof c->tls_cert_bundle, "%s",
 	         CFG_TLS_BUNDLE_DEFAULT);
 	c->tls_port = CFG_TLS_PORT_DEFAULT;
+	c->incoming_num_tcp = CFG_INCOMING_TCP_DEFAULT;
 	cfg_doh_defaults(c);
 	c->log_level = CFG_LOG_INFO;
 	c->threads = 1;

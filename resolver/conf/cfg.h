@@ -78,6 +78,10 @@
 #define CFG_FORWARD_TLS "forward-tls-upstream"
 /** Default CA bundle for DNS over TLS (Debian's ca-certificates). */
 #define CFG_TLS_BUNDLE_DEFAULT "/etc/ssl/certs/ca-certificates.crt"
+/** Default and most incoming-num-tcp: TCP, DoT and DoH client
+ *  connections per worker (slots allocated at start). */
+#define CFG_INCOMING_TCP_DEFAULT 256u
+#define CFG_INCOMING_TCP_MAX 65536u
 /** Default tls-port: DNS over TLS for clients (RFC 7858). */
 #define CFG_TLS_PORT_DEFAULT 853
 /** Defaults of DNS over HTTPS for clients (RFC 8484; cfg_doh.c). */
@@ -344,6 +348,9 @@ struct cfg {
 	 *  port serves DoT (TCP only) with this key and certificate chain
 	 *  (PEM files, read at start and on every reload) */
 	uint16_t tls_port;
+	/** incoming-num-tcp: TCP/DoT/DoH client connections per worker
+	 *  (restart only) */
+	uint32_t incoming_num_tcp;
 	char tls_service_key[CFG_MAX_PATH];
 	char tls_service_pem[CFG_MAX_PATH];
 	/** "FILE:LINE" of the tls-service-key and tls-service-pem lines */

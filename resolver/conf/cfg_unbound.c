@@ -133,7 +133,6 @@ static const struct ub_name ub_names[] = {
 	{ "num-queries-per-thread", UB_IGNORED, NULL,
 	  "256 a thread, see jostle-timeout in curvecache.conf(5)", NULL },
 	{ "outgoing-num-tcp", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "incoming-num-tcp", UB_IGNORED, NULL, WHY_TUNING, NULL },
 	{ "msg-cache-slabs", UB_IGNORED, NULL, WHY_TUNING, NULL },
 	{ "rrset-cache-slabs", UB_IGNORED, NULL, WHY_TUNING, NULL },
 	{ "infra-cache-slabs", UB_IGNORED, NULL, WHY_TUNING, NULL },

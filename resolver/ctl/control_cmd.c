@@ -260,6 +260,8 @@ static const char *cmd_rt(struct control_session *s, char **argv, size_t argc,
 		return control_cmd_forward(s->c, argv, argc, out, err);
 	if (strstr(argv[0], "insecure") != NULL)
 		return control_cmd_insecure(s->c, argv, argc, out, err);
+	if (strcmp(argv[0], "tls_cert") == 0)
+		return control_cmd_tls_cert(s->c, argv, argc, out, err);
 	return control_cmd_requestlist(s->c, argv, argc, out, err);
 }
 
@@ -332,6 +334,8 @@ static const struct control_verb control_verbs[] = {
 	{ "insecure_remove", 1, 1, cmd_rt, "NAME  validate NAME again",
 	  CONTROL_VERB_ACTION },
 	{ "list_insecure", 0, 0, cmd_rt, "the domains not validated", 0 },
+	{ "tls_cert", 0, 0, cmd_rt,
+	  "the certificate served over TLS and HTTPS, its expiry", 0 },
 	{ "help", 0, 0, cmd_help, "this list", 0 },
 };
 

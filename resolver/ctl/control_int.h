@@ -114,6 +114,10 @@ const char *control_cmd_insecure(struct control_cmd *c, char **argv,
 const char *control_cmd_forward(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err);
+/* tls_cert: the certificate the workers serve, its expiry (control_rt.c) */
+const char *control_cmd_tls_cert(struct control_cmd *c, char **argv,
+                                 size_t argc, struct control_out *out,
+                                 char *err);
 
 /** Read every counter now. */
 void control_snap_take(const struct control_env *env, struct control_snap *s);

@@ -88,6 +88,45 @@ const char *control_cmd_requestlist(struct control_cmd *c, char **argv,
 	return NULL;
 }
 
+/* tls_cert: worker 0's certificate (every worker loads the same). */
+struct rt_cert {
+	bool done;
+	size_t len;
+	char text[2 * SERVER_TLS_CERT_BYTES];
+};
+
+static void cert_one(struct server *srv, struct cfg *cfg, void *arg)
+{
+	struct rt_cert *x = arg;
+
+	(void)cfg;
+	if (x->done)
+		return;
+	x->done = true;
+	x->len = server_tls_cert(srv, x->text, sizeof x->text);
+}
+
+const char *control_cmd_tls_cert(struct control_cmd *c, char **argv,
+                                 size_t argc, struct control_out *out,
+                                 char *err)
+{
+	struct rt_cert *x = calloc(1, sizeof *x);
+
+	(void)argv;
+	(void)argc;
+	(void)err;
+	if (x == NULL)
+		return "out of memory";
+	control_each(c, cert_one, x);
+	if (x->len == 0) {
+		free(x);
+		return "no certificate: DNS over TLS and HTTPS are not served";
+	}
+	control_out_put(out, x->text, x->len);
+	free(x);
+	return NULL;
+}
+
 /* The index of a forward zone in a cfg, or -1. */
 static int zone_index(const struct cfg *cfg, const uint8_t *name, size_t len)
 {

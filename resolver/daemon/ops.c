@@ -266,6 +266,9 @@ static void warn_restart_only(const struct cfg *old, const struct cfg *nc)
 	             "ip-freebind");
 	note_changed(names, sizeof names, nc->tls_port != old->tls_port,
 	             "tls-port");
+	note_changed(names, sizeof names,
+	             nc->incoming_num_tcp != old->incoming_num_tcp,
+	             "incoming-num-tcp");
 	if (names[0] != '\0')
 		log_warn("reload_partial", "restart_needed=%s kept=running",
 		         names);
@@ -276,6 +279,7 @@ void ops_keep_restart_only(const struct cfg *old, struct cfg *nc)
 	warn_restart_only(old, nc);
 	nc->port = old->port;
 	nc->tls_port = old->tls_port;
+	nc->incoming_num_tcp = old->incoming_num_tcp;
 	nc->n_listen = old->n_listen;
 	memcpy(nc->listen, old->listen, sizeof nc->listen);
 	memcpy(nc->user, old->user, sizeof nc->user);

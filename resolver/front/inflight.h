@@ -66,6 +66,8 @@ struct inflight_dest {
 	uint64_t serial;              /**< TCP: connection serial */
 	uint32_t stream;              /**< TCP: the DNS over HTTPS stream
 	                                   (server_doh.c); 0: none */
+	bool keepalive;               /**< TCP, DoT: the query asked for
+	                                   edns-tcp-keepalive (RFC 7828) */
 	struct sockaddr_storage addr; /**< the client (access control,
 	                                   rate limit, query log); behind
 	                                   PROXY v2: the header's */

@@ -123,7 +123,7 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 		return;
 	}
 	if (d->transport != SERVER_UDP) {
-		server_tcp_send(s, d->slot, d->serial, msg, len, waited);
+		server_tcp_send(s, d, msg, len, waited);
 		return;
 	}
 	if (l != NULL)
@@ -580,7 +580,9 @@ int server_new(struct server **out, const struct server_params *p)
 	                SERVER_RES_MAX * SERVER_FRAMES_PER_RES);
 	slab_on_idle(&s->req_slab, server_slab_idle, s);
 	slab_on_idle(&s->frame_slab, server_slab_idle, s);
-	s->conns = calloc(SERVER_TCP_CONNS_MAX, sizeof(*s->conns));
+	s->nconns = s->cfg->incoming_num_tcp > 0 ? s->cfg->incoming_num_tcp :
+	                                           CFG_INCOMING_TCP_DEFAULT;
+	s->conns = calloc(s->nconns, sizeof(*s->conns));
 	if (s->conns == NULL || sel_new(0, &s->sel) != SEL_OK ||
 	    (s->own_pin && curvepin_new(&s->pin) != CURVEPIN_OK) ||
 	    (s->own_dz && deadzone_new(&s->dz) != DEADZONE_OK) ||
@@ -701,7 +703,7 @@ int server_localdata_load(struct server *s, const struct cfg *c, char *err,
 		tls_ctx_free(tc);
 		return SERVER_EINVAL;
 	}
-	server_tls_use(s, tc);
+	server_tls_use(s, tc, c);
 	localdata_free(s->ld);
 	s->ld = ld;
 	localzone_free(s->own_lz);

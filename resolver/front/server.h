@@ -24,9 +24,9 @@
  *   time is up and answers SERVFAIL if it still has no answer.
  * - TCP (RFC 7766): 2-byte length framing, pipelined queries answered as
  *   they complete (out of order), an idle timeout, at most
- *   SERVER_TCP_CONNS_MAX connections (the oldest idle one is closed to
- *   make room), at most SERVER_TCP_PENDING_MAX queries in progress per
- *   connection (reading pauses beyond).
+ *   incoming-num-tcp connections (the one idle longest is closed to
+ *   make room for a new one), at most SERVER_TCP_PENDING_MAX queries in
+ * progress per connection (reading pauses beyond).
  * - DNS over TLS (RFC 7858; server_tls.h): a listen address on tls-port
  *   takes TLS on TCP only; its connections are TCP's slots and framing.
  * - Bounds: SERVER_RES_MAX resolutions at once (beyond, the newest is
@@ -58,8 +58,6 @@ struct sel;
 #define SERVER_RES_MAX 256
 /** Clients waiting on resolutions per worker, all together. */
 #define SERVER_WAITERS_MAX 4096
-/** TCP client connections per worker. */
-#define SERVER_TCP_CONNS_MAX 256
 /** Largest query accepted over TCP (bytes, without the prefix). */
 #define SERVER_TCP_QUERY_MAX 4096
 /** Queries in progress per TCP connection before reading pauses. */
@@ -299,5 +297,27 @@ size_t server_requestlist_flush(struct server *s);
  * @param env: filled.
  */
 void server_iter_env(const struct server *s, struct iter_env *env);
+
+/** The certificate served over TLS and HTTPS (after a reload: the new
+ *  one) as lines "file:", "subject:", "san:", "issuer:", "not_after:",
+ *  "days_left:" into out (cap bytes, NUL-terminated). @return the length,
+ *  0 when no certificate is served. */
+size_t server_tls_cert(const struct server *s, char *out, size_t cap);
+/** Bytes of that text, at most (out may be twice that). */
+#define SERVER_TLS_CERT_BYTES 1024
+
+/** EDNS option code of edns-tcp-keepalive (RFC 7828) and the TIMEOUT a
+ *  server sends in it: the TCP idle timeout in units of 100 ms. */
+#define SERVER_OPT_KEEPALIVE 11
+#define SERVER_KEEPALIVE_UNITS (SERVER_TCP_IDLE_MS / 100u)
+
+/** Does the query (q, len) carry the edns-tcp-keepalive option in an OPT
+ *  record of the root? Reads only (q, len). */
+bool server_keepalive_asked(const uint8_t *q, size_t len);
+
+/** Append edns-tcp-keepalive with SERVER_KEEPALIVE_UNITS to the answer's
+ *  OPT record, when it is the last record (of the root) and has none
+ *  yet; writes at most up to cap. @return the new length (len: none). */
+size_t server_keepalive_add(uint8_t *msg, size_t len, size_t cap);
 
 #endif /* CURVECACHE_RESOLVER_SERVER_H */

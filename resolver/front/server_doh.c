@@ -468,7 +468,7 @@ void server_doh_send(struct server *s, const struct inflight_dest *d,
 	struct server_conn *c;
 	struct doh_stream *st;
 
-	if (d->slot >= SERVER_TCP_CONNS_MAX || len > WIRE_MSG_MAX)
+	if (d->slot >= s->nconns || len > WIRE_MSG_MAX)
 		return;
 	c = &s->conns[d->slot];
 	if (!c->used || c->closing || c->serial != d->serial || c->doh == NULL)

@@ -43,6 +43,9 @@ struct server_tcpl {
 	struct server *s;
 	uv_tcp_t h;
 	bool open;
+	bool waiting;        /**< a connection waits on a slot being
+	                          freed (server_tcp_open): accept it then */
+	uv_connection_cb cb; /**< its accept callback */
 };
 
 /** One TCP client connection (a fixed slot; see server_tcp.c). */
@@ -127,6 +130,9 @@ struct server_dzarm {
 	uint64_t at_ms;      /**< when the back-off ends (clock_ms) */
 };
 
+/** Bytes of the description of the certificate served. */
+#define SERVER_TLS_CERT_TEXT SERVER_TLS_CERT_BYTES
+
 /** Frame slots per resolution slot (most walks need one or two). */
 #define SERVER_FRAMES_PER_RES 2
 
@@ -185,18 +191,23 @@ struct server {
 	size_t nudp;
 	struct server_tcpl tcpl[CFG_MAX_LISTEN];
 	size_t ntcpl;
-	struct server_conn *conns; /**< SERVER_TCP_CONNS_MAX slots */
-	struct tls_ctx *tls_ctx;   /**< DNS over TLS for clients
-	                                (server_tls.c); NULL: none */
+	struct server_conn *conns; /**< nconns slots (incoming-num-tcp) */
+	uint32_t nconns;
+	struct tls_ctx *tls_ctx; /**< DNS over TLS for clients
+	                              (server_tls.c); NULL: none */
 	uint64_t conn_serial;
-	size_t doh_qbytes, doh_rbytes;    /**< held by DoH streams
-	                                       (server_doh.c) */
-	uint64_t prime_after_ms;          /**< iter_env.prime_after */
-	struct cachedb_worker *cdb;       /**< the Redis tier's connection
-	                                       and space (cachedb_step.c);
-	                                       NULL: none */
-	uint8_t ans[SERVER_ANSWER_BYTES]; /**< record images */
-	uint8_t out[RESPOND_BUF_BYTES];   /**< response being built */
+	char tls_cert[SERVER_TLS_CERT_TEXT]; /**< the certificate served:
+	                                          subject, SANs, issuer
+	                                          (server_tls.c) */
+	int64_t tls_not_after;               /**< its notAfter, Unix time */
+	size_t doh_qbytes, doh_rbytes;       /**< held by DoH streams
+	                                          (server_doh.c) */
+	uint64_t prime_after_ms;             /**< iter_env.prime_after */
+	struct cachedb_worker *cdb;          /**< the Redis tier's connection
+	                                          and space (cachedb_step.c);
+	                                          NULL: none */
+	uint8_t ans[SERVER_ANSWER_BYTES];    /**< record images */
+	uint8_t out[RESPOND_BUF_BYTES];      /**< response being built */
 };
 
 /**
@@ -240,11 +251,12 @@ void server_iter_deadzone(struct server *s, struct iter_env *env);
 void server_dz_stop(struct server *s);
 
 /**
- * Send an answer over TCP to a connection slot, if it is still the same
- * connection (serial) and open.
+ * Send an answer over TCP to a connection slot (d->slot), if it is still
+ * the same connection (d->serial) and open; with the edns-tcp-keepalive
+ * option if d->keepalive.
  * @param waited: the query had been counted as pending.
  */
-void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
+void server_tcp_send(struct server *s, const struct inflight_dest *d,
                      const uint8_t *msg, size_t len, bool waited);
 
 /**
@@ -278,8 +290,10 @@ struct tls_ctx;
 int server_tls_load(const struct cfg *c, struct tls_ctx **out, char *err,
                     size_t errlen);
 /** Use a context for new connections from now on (the old one is freed
- *  once its connections end); NULL: none. */
-void server_tls_use(struct server *s, struct tls_ctx *ctx);
+ *  once its connections end); NULL: none. Describes its certificate
+ *  (c's tls-service-pem, read just after it) for server_tls_cert. */
+void server_tls_use(struct server *s, struct tls_ctx *ctx,
+                    const struct cfg *c);
 /** Is this listen address on the config's tls-port? */
 bool server_tls_port(const struct cfg *c, const struct sockaddr *sa);
 /** Start a DNS-over-TLS listener. @return 0 or a libuv error. */
@@ -298,9 +312,11 @@ int server_tcp_listen_cb(struct server *s, const struct sockaddr *sa,
                          uv_connection_cb cb);
 
 /** A free slot set up (idle timer, serial; its own TCP handle unused
- *  by DNS over TLS) for a connection waiting on ls; NULL when none is
- *  free (the connection is refused, the oldest idle one closed) or on
- *  failure. */
+ *  by DNS over TLS) for a connection waiting on ls; NULL on failure or
+ *  when none is free: then the connection idle longest (nothing in
+ *  flight) is closed and the newcomer stays on ls until its slot is
+ *  free (ls's callback runs again then), or, all being busy, it is
+ *  refused. */
 struct server_conn *server_tcp_open(struct server *s, uv_stream_t *ls);
 
 /** The life of a connection, for server_tls.c: take the frames

@@ -32,11 +32,27 @@ struct server_wreq {
 
 static void conn_process(struct server_conn *c);
 
+/* A slot is free: accept the connections left waiting for one. */
+static void tcp_resume(struct server *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ntcpl && !s->stopping; i++) {
+		struct server_tcpl *l = &s->tcpl[i];
+
+		if (l->open && l->waiting) {
+			l->waiting = false;
+			l->cb((uv_stream_t *)&l->h, 0);
+		}
+	}
+}
+
 void server_tcp_unref(struct server_conn *c)
 {
 	if (--c->handles == 0) {
 		c->used = false;
 		c->s->st.tcp_freed++;
+		tcp_resume(c->s);
 	}
 }
 
@@ -173,19 +189,105 @@ static void conn_write(struct server_conn *c, const uint8_t *msg, size_t len)
 	conn_queue(c, pfx, msg, len, n < 0 ? 0 : (size_t)n);
 }
 
-void server_tcp_send(struct server *s, uint32_t slot, uint64_t serial,
+/* ------------------------------------------------------------------ */
+/* edns-tcp-keepalive (RFC 7828)                                       */
+
+/* Walk a message to its last record (rr); false unless the walk ends
+ * exactly at len. */
+static bool ka_last(const uint8_t *msg, size_t len, struct wire_rr *rr)
+{
+	struct wire_header h = { 0 };
+	struct wire_question q;
+	size_t pos = 0, left;
+	bool ok;
+
+	/* DNS messages carry at most one question (wire_msg_parse too) */
+	ok = wire_read_header(msg, len, &pos, &h) == WIRE_OK &&
+	     h.arcount > 0 && h.qdcount <= 1;
+	if (ok && h.qdcount == 1)
+		ok = wire_read_question(msg, len, &pos, &q) == WIRE_OK;
+	left = (size_t)h.ancount + h.nscount + h.arcount;
+	while (ok && left-- > 0)
+		ok = wire_read_rr(msg, len, &pos, rr) == WIRE_OK;
+	return ok && pos == len;
+}
+
+/* Is option code in the OPT RDATA (p, n)? */
+static bool ka_has(const uint8_t *p, size_t n, unsigned code)
+{
+	size_t i = 0;
+
+	while (i + WIRE_OPT_HDR <= n) {
+		if (((unsigned)p[i] << 8 | p[i + 1]) == code)
+			return true;
+		i += WIRE_OPT_HDR + ((size_t)p[i + 2] << 8 | p[i + 3]);
+	}
+	return false;
+}
+
+bool server_keepalive_asked(const uint8_t *q, size_t len)
+{
+	struct wire_rr rr;
+
+	/* a query's OPT is its only additional record: the last one */
+	return ka_last(q, len, &rr) && rr.type == WIRE_TYPE_OPT &&
+	       q[rr.owner] == 0 &&
+	       ka_has(q + rr.rdata, rr.rdlen, SERVER_OPT_KEEPALIVE);
+}
+
+size_t server_keepalive_add(uint8_t *msg, size_t len, size_t cap)
+{
+	const size_t add = WIRE_OPT_HDR + 2;
+	struct wire_rr rr;
+	size_t rdlen;
+
+	if (!ka_last(msg, len, &rr) || rr.type != WIRE_TYPE_OPT ||
+	    msg[rr.owner] != 0 ||
+	    ka_has(msg + rr.rdata, rr.rdlen, SERVER_OPT_KEEPALIVE))
+		return len;
+	rdlen = (size_t)rr.rdlen + add;
+	if (len + add > cap || len + add > WIRE_MSG_MAX || rdlen > UINT16_MAX)
+		return len;
+	msg[len] = 0;
+	msg[len + 1] = SERVER_OPT_KEEPALIVE;
+	msg[len + 2] = 0;
+	msg[len + 3] = 2;
+	msg[len + 4] = (uint8_t)(SERVER_KEEPALIVE_UNITS >> 8);
+	msg[len + 5] = (uint8_t)SERVER_KEEPALIVE_UNITS;
+	msg[rr.rdata - 2] = (uint8_t)(rdlen >> 8);
+	msg[rr.rdata - 1] = (uint8_t)rdlen;
+	return len + add;
+}
+
+/* Write an answer, with edns-tcp-keepalive when the query asked. */
+static void conn_answer(struct server_conn *c, const uint8_t *msg, size_t len,
+                        bool keepalive)
+{
+	uint8_t *copy;
+
+	if (!keepalive || (copy = malloc(len + WIRE_OPT_HDR + 2)) == NULL) {
+		conn_write(c, msg, len);
+		return;
+	}
+	memcpy(copy, msg, len);
+	len = server_keepalive_add(copy, len, len + WIRE_OPT_HDR + 2);
+	conn_write(c, copy, len);
+	free(copy);
+}
+
+void server_tcp_send(struct server *s, const struct inflight_dest *d,
                      const uint8_t *msg, size_t len, bool waited)
 {
 	struct server_conn *c;
 
-	if (slot >= SERVER_TCP_CONNS_MAX || len > WIRE_MSG_MAX)
+	if (d->slot >= s->nconns || len > WIRE_MSG_MAX)
 		return;
-	c = &s->conns[slot];
-	if (!c->used || c->closing || c->serial != serial)
+	c = &s->conns[d->slot];
+	if (!c->used || c->closing || c->serial != d->serial)
 		return;
 	if (waited && c->pending > 0)
 		c->pending--;
-	conn_write(c, msg, len);
+	conn_answer(c, msg, len, d->keepalive);
 	if (c->closing)
 		return;
 	c->last_ms = clock_ms();
@@ -219,6 +321,7 @@ static void conn_frame(struct server_conn *c, size_t need)
 	d.serial = c->serial;
 	d.addr = c->peer;
 	d.addrlen = sizeof c->peer;
+	d.keepalive = server_keepalive_asked(c->rbuf + 2, need);
 	c->pending++;
 	c->s->st.queries_tcp++;
 	if (c->tls != NULL)
@@ -351,13 +454,14 @@ static void tcp_reject(struct server *s, uv_stream_t *ls)
 	uv_close((uv_handle_t *)t, reject_closed_cb);
 }
 
-/* Close the connection that has been idle longest, if any is idle. */
-static void conn_evict_idle(struct server *s)
+/* Close the connection that has been idle longest, if any is idle.
+ * @return false if none is. */
+static bool conn_evict_idle(struct server *s)
 {
 	struct server_conn *best = NULL;
 	size_t i;
 
-	for (i = 0; i < SERVER_TCP_CONNS_MAX; i++) {
+	for (i = 0; i < s->nconns; i++) {
 		struct server_conn *c = &s->conns[i];
 
 		if (!c->used || c->closing || c->pending > 0 || c->writes > 0)
@@ -365,15 +469,17 @@ static void conn_evict_idle(struct server *s)
 		if (best == NULL || c->last_ms < best->last_ms)
 			best = c;
 	}
-	if (best != NULL)
-		conn_close(best);
+	if (best == NULL)
+		return false;
+	conn_close(best);
+	return true;
 }
 
 static struct server_conn *conn_slot(struct server *s)
 {
 	size_t i;
 
-	for (i = 0; i < SERVER_TCP_CONNS_MAX; i++)
+	for (i = 0; i < s->nconns; i++)
 		if (!s->conns[i].used)
 			return &s->conns[i];
 	return NULL;
@@ -405,10 +511,15 @@ static bool conn_init(struct server *s, struct server_conn *c)
 struct server_conn *server_tcp_open(struct server *s, uv_stream_t *ls)
 {
 	struct server_conn *c = conn_slot(s);
+	struct server_tcpl *l = ls->data;
 
 	if (c == NULL) {
-		tcp_reject(s, ls);
-		conn_evict_idle(s);
+		/* Not accepted, libuv stops reading ls until it is
+		 * (tcp_resume, once the evicted slot's handles close). */
+		if (conn_evict_idle(s))
+			l->waiting = true;
+		else
+			tcp_reject(s, ls);
 		return NULL;
 	}
 	return conn_init(s, c) ? c : NULL;
@@ -474,6 +585,8 @@ int server_tcp_listen_cb(struct server *s, const struct sockaddr *sa,
 	l->s = s;
 	l->h.data = l;
 	l->open = true;
+	l->waiting = false;
+	l->cb = cb;
 	s->ntcpl++;
 	rc = server_tcp_bind(s, l, sa);
 	if (rc == 0)
@@ -491,7 +604,7 @@ void server_tcp_stop(struct server *s)
 			uv_close((uv_handle_t *)&s->tcpl[i].h, NULL);
 		}
 	}
-	for (i = 0; i < SERVER_TCP_CONNS_MAX; i++)
+	for (i = 0; i < s->nconns; i++)
 		conn_close(&s->conns[i]);
 }
 

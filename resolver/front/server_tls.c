@@ -12,9 +12,13 @@
  */
 #include "server_tls.h"
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -365,13 +369,106 @@ int server_tls_load(const struct cfg *c, struct tls_ctx **out, char *err,
 	return 0;
 }
 
-void server_tls_use(struct server *s, struct tls_ctx *ctx)
+/* Append printf text to out (cap bytes, NUL kept); cut when full. */
+static void tls_cat(char *out, size_t cap, const char *fmt, ...)
+{
+	size_t n = strlen(out);
+	va_list ap;
+
+	if (n + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	(void)vsnprintf(out + n, cap - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The subjectAltName entries (DNS names, addresses) of x, on one line. */
+static void tls_sans(X509 *x, char *out, size_t cap)
+{
+	GENERAL_NAMES *g = X509_get_ext_d2i(x, NID_subject_alt_name, NULL,
+	                                    NULL);
+	char ip[INET6_ADDRSTRLEN];
+	int i;
+
+	tls_cat(out, cap, "san:");
+	for (i = 0; g != NULL && i < sk_GENERAL_NAME_num(g); i++) {
+		const GENERAL_NAME *n = sk_GENERAL_NAME_value(g, i);
+		const ASN1_OCTET_STRING *a = n->d.iPAddress;
+
+		if (n->type == GEN_DNS)
+			tls_cat(out, cap, " DNS:%.*s",
+			        ASN1_STRING_length(n->d.dNSName),
+			        (const char *)
+			                ASN1_STRING_get0_data(n->d.dNSName));
+		else if (n->type == GEN_IPADD &&
+		         inet_ntop(ASN1_STRING_length(a) == 4 ? AF_INET :
+		                                                AF_INET6,
+		                   ASN1_STRING_get0_data(a), ip,
+		                   sizeof ip) != NULL &&
+		         (ASN1_STRING_length(a) == 4 ||
+		          ASN1_STRING_length(a) == 16))
+			tls_cat(out, cap, " IP:%s", ip);
+	}
+	tls_cat(out, cap, "\n");
+	GENERAL_NAMES_free(g);
+}
+
+/* Describe the first certificate of the chain file the context was
+ * loaded from (subject, SANs, issuer; its notAfter kept apart). */
+static void tls_describe(struct server *s, const char *pem)
+{
+	FILE *f = fopen(pem, "r");
+	X509 *x = f != NULL ? PEM_read_X509(f, NULL, NULL, NULL) : NULL;
+	char name[SERVER_TLS_WHY];
+	struct tm tm;
+
+	if (f != NULL)
+		fclose(f);
+	s->tls_cert[0] = '\0';
+	s->tls_not_after = 0;
+	if (x == NULL)
+		return;
+	tls_cat(s->tls_cert, sizeof s->tls_cert, "file: %s\n", pem);
+	X509_NAME_oneline(X509_get_subject_name(x), name, sizeof name);
+	tls_cat(s->tls_cert, sizeof s->tls_cert, "subject: %s\n", name);
+	tls_sans(x, s->tls_cert, sizeof s->tls_cert);
+	X509_NAME_oneline(X509_get_issuer_name(x), name, sizeof name);
+	tls_cat(s->tls_cert, sizeof s->tls_cert, "issuer: %s\n", name);
+	if (ASN1_TIME_to_tm(X509_get0_notAfter(x), &tm) == 1)
+		s->tls_not_after = (int64_t)timegm(&tm);
+	X509_free(x);
+}
+
+void server_tls_use(struct server *s, struct tls_ctx *ctx, const struct cfg *c)
 {
 	if (ctx != NULL)
 		log_info("tls_service", "certificate=loaded reload=%s",
 		         s->tls_ctx != NULL ? "yes" : "no");
 	tls_ctx_free(s->tls_ctx);
 	s->tls_ctx = ctx;
+	if (ctx != NULL)
+		tls_describe(s, c->tls_service_pem);
+	else
+		s->tls_cert[0] = '\0';
+}
+
+size_t server_tls_cert(const struct server *s, char *out, size_t cap)
+{
+	int64_t now = (int64_t)time(NULL), after = s->tls_not_after;
+	time_t t = (time_t)after;
+	char day[32];
+	struct tm tm;
+
+	if (cap == 0 || s->tls_ctx == NULL || s->tls_cert[0] == '\0')
+		return 0;
+	out[0] = '\0';
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(day, sizeof day, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+		snprintf(day, sizeof day, "unknown");
+	tls_cat(out, cap, "%snot_after: %s\ndays_left: %lld%s\n", s->tls_cert,
+	        day, (long long)((after - now) / SERVER_TLS_DAY),
+	        after < now ? " (EXPIRED)" : "");
+	return strlen(out);
 }
 
 int server_tls_check(const struct cfg *c, char *note, size_t notelen,

@@ -17,16 +17,20 @@
 # - kdig +keepopen: 5 questions on one TLS connection (one handshake,
 #   num.query.tls 5); dig +tls; answers padded to 468 bytes (RFC 8467);
 #   ALPN dot, TLS 1.2 taken, TLS 1.1 refused (openssl s_client); the
-#   query log says proto=tls;
+#   query log says proto=tls; dig +keepalive gets edns-tcp-keepalive
+#   (10.0 s, RFC 7828) over TCP and TLS, not over UDP nor unasked;
 # - a query split across three TLS records; 20 and 1000 queries sent at
 #   once, as many answers; TLS 1.3 session resumption (counted); no EDNS,
 #   no padding; frames of length 0 or over 4096 close the connection;
 #   garbage bytes and 20 half-open handshakes are closed
 #   (after 5 s for the half-open) while other clients are answered; a
 #   quiet connection is closed after the idle timeout (10 s);
-#   300 idle connections (more than the slots) do not stop the service;
+#   300 idle connections (more than the slots): the idlest are closed to
+#   make room, a new kdig +tls is answered at its first try, none refused;
 # - SIGHUP with a certificate from another CA: new connections get it, a
 #   connection opened before keeps its session, UDP answers throughout;
+#   curvecache-control tls_cert shows the certificate served (subject,
+#   SAN, issuer, days left), after the reload the new one;
 #   a reload (curvecache-control reload) with a key that does not match
 #   fails with FILE:LINE and keeps the old certificate;
 # - num.query.tls in stats and in the Prometheus output.
@@ -152,6 +156,17 @@ dig +tls +tls-ca="$P/ca1.pem" +tls-hostname=$NAME +time=3 +tries=1 \
 expect "dig +tls: NOERROR" "$(dig_status "$WORK/d.out")" NOERROR
 expect "dig +tls: padded" "$(grep -c '^;; MSG SIZE  rcvd: 468$' \
   "$WORK/d.out")" 1
+
+# ---- edns-tcp-keepalive (RFC 7828): over TCP and TLS, never UDP ----
+ka() { dig +keepalive +time=3 +tries=1 "@$CC_IP" "$@" a.lab A 2>&1 |
+  grep -c '^; TCP KEEPALIVE: 10.0 secs'; }
+expect "keepalive: dig +tcp +keepalive gets 10.0 secs" "$(ka +tcp)" 1
+expect "keepalive: dig +tls +keepalive gets 10.0 secs" \
+  "$(ka +tls +tls-ca="$P/ca1.pem" +tls-hostname=$NAME -p 853)" 1
+expect "keepalive: not over UDP" "$(ka +notcp)" 0
+expect "keepalive: not unless asked (dig +tcp)" \
+  "$(dig +tcp +time=3 +tries=1 "@$CC_IP" a.lab A 2>&1 |
+    grep -c 'KEEPALIVE')" 0
 
 # ---- the TLS versions and ALPN (openssl s_client) ----
 sc() { openssl s_client -connect "$CC_IP:853" -CAfile "$P/ca1.pem" \
@@ -308,17 +323,21 @@ wait $qpid
 expect "idle: a quiet connection is closed after 10 s" \
   "$(cat "$WORK/quiet.out")" "closed after 10 s"
 
-# more idle connections than slots (256): the oldest make room
+# more idle connections than slots (256): the one idle longest makes
+# room for each newcomer, which is answered at its first try (kdig
+# +retry=0, one connection); nothing is refused while one is idle
 r0=$(stat tcp.rejected)
 cli2 idle "$P/ca1.pem" 300 3 >"$WORK/idle.out" 2>&1 &
 ipid=$!
 sleep 1.5
 kq "$P/ca1.pem" a.lab A >"$WORK/k3.out"
-expect "idle: a client is answered with 300 idle connections open" \
+expect "idle: a fresh kdig +tls is answered at its first try (slots full)" \
   "$(grep -c 'status: NOERROR' "$WORK/k3.out")" 1
 wait $ipid
-expect "idle: connections beyond the slots were refused" \
-  "$([ "$(($(stat tcp.rejected) - r0))" -gt 0 ] && echo yes)" yes
+expect "idle: the idlest made room (44 or more of 300 closed)" \
+  "$([ "$(cat "$WORK/idle.out")" -ge 44 ] && echo yes)" yes
+expect "idle: nobody refused while idle connections could make room" \
+  "$(($(stat tcp.rejected) - r0))" 0
 
 # ---- reload: a certificate from another CA ----
 cli2 twice "$P/ca1.pem" 2 >"$WORK/twice.out" 2>&1 &
@@ -326,7 +345,15 @@ tpid=$!
 sleep 0.5
 cp "$P/ca2-srv.key" "$WORK/tls.key"
 cp "$P/ca2-srv.pem" "$WORK/tls.pem"
+"$CTL" -s "$WORK/ctl.sock" tls_cert >"$WORK/cert1.out" 2>&1
+expect "tls_cert: subject, SAN, issuer (CA 1), days left" \
+  "$(grep -c -e '^subject: .*CN=dns.lab$' -e '^san: DNS:dns.lab$' \
+    -e '^issuer: .*CN=curvecache ca1$' -e '^not_after: 20' \
+    -e '^days_left: 1$' "$WORK/cert1.out")" 5
 cc_hup reload
+"$CTL" -s "$WORK/ctl.sock" tls_cert >"$WORK/cert2.out" 2>&1
+expect "tls_cert: after the reload, the new certificate (CA 2)" \
+  "$(grep -c '^issuer: .*CN=curvecache ca2$' "$WORK/cert2.out")" 1
 dig +time=2 +tries=1 "@$CC_IP" a.lab A >"$WORK/udp.out" 2>&1
 expect "reload: UDP answered" "$(dig_status "$WORK/udp.out")" NOERROR
 kq "$P/ca2.pem" a.lab A >"$WORK/k4.out"
@@ -353,7 +380,7 @@ expect "reload: ...and the loaded certificate stays" \
 
 # ---- statistics ----
 expect "stats: num.query.tls counts every query over TLS" \
-  "$(($(stat num.query.tls) - q0))" 1036
+  "$(($(stat num.query.tls) - q0))" 1037
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_tls_total" \
   "$(grep -c '^curvecache_num_query_tls_total [0-9]' "$WORK/prom")" 1

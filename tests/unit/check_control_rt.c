@@ -295,6 +295,16 @@ START_TEST(rt_insecure)
 }
 END_TEST
 
+/* tls_cert: an error while no certificate is served. */
+START_TEST(rt_tls_cert_none)
+{
+	struct conv c = talk_rt("tls_cert\n");
+
+	HAS(c, "no certificate");
+	free(c.text);
+}
+END_TEST
+
 TCase *control_rt_tcase(void)
 {
 	TCase *tc = tcase_create("runtime");
@@ -303,5 +313,6 @@ TCase *control_rt_tcase(void)
 	tcase_add_test(tc, rt_forward_add_remove);
 	tcase_add_test(tc, rt_requestlist_dump_flush);
 	tcase_add_test(tc, rt_insecure);
+	tcase_add_test(tc, rt_tls_cert_none);
 	return tc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conf/cfg.h"
+#include "front/server.h"
 #include "front/server_tls.h"
 #include "wire/wire.h"
 
@@ -225,6 +226,78 @@ START_TEST(test_options)
 }
 END_TEST
 
+/* incoming-num-tcp: the slots of TCP, DoT and DoH connections. */
+START_TEST(test_incoming_num_tcp)
+{
+	static const char *const bad[] = { "incoming-num-tcp: 0\n",
+		                           "incoming-num-tcp: 65537\n",
+		                           "incoming-num-tcp: ten\n" };
+	struct cfg *c = malloc(sizeof *c);
+	char err[CFG_ERR_BYTES];
+	size_t i;
+
+	ck_assert_ptr_nonnull(c);
+	cfg_defaults(c);
+	ck_assert_uint_eq(c->incoming_num_tcp, 256);
+	ck_assert_int_eq(cfg_parse("t.conf",
+	                           "server:\n incoming-num-tcp: 10\n", 30, c,
+	                           err, sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->incoming_num_tcp, 10);
+	ck_assert_ptr_null(strstr(c->notes, "incoming-num-tcp"));
+	ck_assert_int_eq(cfg_parse("t.conf", "incoming-num-tcp: 65536\n", 24,
+	                           c, err, sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->incoming_num_tcp, 65536);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cfg_defaults(c);
+		ck_assert_int_eq(cfg_parse("t.conf", bad[i], strlen(bad[i]), c,
+		                           err, sizeof err),
+		                 -1);
+		ck_assert_ptr_nonnull(strstr(err, "t.conf:1: bad "
+		                                  "incoming-num-tcp"));
+	}
+	free(c);
+}
+END_TEST
+
+/* edns-tcp-keepalive (RFC 7828): asked in a query, added to an answer. */
+START_TEST(test_keepalive)
+{
+	/* a.lab. A with an OPT record holding keepalive (no TIMEOUT) */
+	static const uint8_t q[] = { 0, 1, 1, 0,   0, 1,   0,   0,    0, 0,
+		                     0, 1, 1, 'a', 3, 'l', 'a', 'b',  0, 0,
+		                     1, 0, 1, 0,   0, 41,  4,   0xd0, 0, 0,
+		                     0, 0, 0, 4,   0, 11,  0,   0 };
+	uint8_t m[sizeof q + 16];
+	size_t n;
+
+	ck_assert(server_keepalive_asked(q, sizeof q));
+	ck_assert(!server_keepalive_asked(q, sizeof q - 1));
+	ck_assert(!server_keepalive_asked(q, 23)); /* no OPT */
+	memcpy(m, q, sizeof q);
+	m[sizeof q - 3] = 12; /* another option (padding) */
+	ck_assert(!server_keepalive_asked(m, sizeof q));
+	/* an answer with an empty OPT: keepalive 100 (10 s) appended */
+	memcpy(m, q, sizeof q - 4);
+	m[33] = 0;
+	n = server_keepalive_add(m, sizeof q - 4, sizeof m);
+	ck_assert_uint_eq(n, sizeof q + 2);
+	ck_assert_uint_eq(m[33], 6);
+	ck_assert_uint_eq(m[35], 11);
+	ck_assert_uint_eq(m[37], 2);
+	ck_assert_uint_eq((unsigned)m[38] << 8 | m[39], 100);
+	ck_assert(server_keepalive_asked(m, n));
+	/* once only, never past cap, nothing without OPT */
+	ck_assert_uint_eq(server_keepalive_add(m, n, sizeof m), n);
+	memcpy(m, q, sizeof q - 4);
+	m[33] = 0;
+	ck_assert_uint_eq(server_keepalive_add(m, sizeof q - 4, sizeof q),
+	                  sizeof q - 4);
+	ck_assert_uint_eq(server_keepalive_add(m, 23, sizeof m), 23);
+}
+END_TEST
+
 static Suite *server_tls_suite(void)
 {
 	Suite *s = suite_create("server_tls");
@@ -235,6 +308,8 @@ static Suite *server_tls_suite(void)
 	tcase_add_test(t, test_pad_not);
 	tcase_add_test(t, test_check_cfg);
 	tcase_add_test(t, test_options);
+	tcase_add_test(t, test_incoming_num_tcp);
+	tcase_add_test(t, test_keepalive);
 	suite_add_tcase(s, t);
 	return s;
 }
