@@ -93,6 +93,16 @@ int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v)
 	                    CFG_MAX_DOMAIN_INSECURE, x->why, sizeof x->why);
 }
 
+/* encrypted-zone: NAME (repeatable; a zone at most once). */
+int cfg_opt_encrypted_zone(struct cfg_ctx *x, char *v)
+{
+	struct cfg *c = x->c;
+
+	return cfg_name_add("encrypted-zone name", v, c->encrypted_zone,
+	                    c->encrypted_zone_len, &c->n_encrypted_zone,
+	                    CFG_MAX_ENCRYPTED_ZONES, x->why, sizeof x->why);
+}
+
 /* SECONDS, at most CFG_HOLDDOWN_MAX. */
 static int seconds(struct cfg_ctx *x, const char *opt, char *v, uint32_t *out)
 {

@@ -543,6 +543,11 @@ void iter_curve_refused(struct iter_req *req, size_t fi, const char *why);
 /* Keep only the servers with keys (z has at least one). */
 void iter_curve_keyed_only(struct iter_zone *z);
 
+/* iter_enc.c: encrypted-zone (name at or under one?); before frame fi
+ * sends, drop its servers without encryption: true if none is left. */
+bool iter_enc_required(const struct iter_req *req, const uint8_t *name,
+                       size_t len);
+bool iter_enc_step(struct iter_req *req, size_t fi);
 /* iter_curvesec.c: DNSCurve keys confirmed by the zone's signed apex NS
  * RRset */
 /* A referral into z: false when it drops or changes confirmed keys

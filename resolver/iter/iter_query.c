@@ -557,6 +557,8 @@ int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 	if (iter_trust_step(req, fi))
 		return ITER_CONTINUE;
 	iter_curvesec_step(req, fi);
+	if (iter_enc_step(req, fi))
+		return ITER_CONTINUE;
 	iter_qmin_skip(req, fi);
 	/* Untried addresses, then untried glueless NS names, then retries. */
 	if (iter_pick(req, fi, 1, &ns, &addr, &pick) ||
