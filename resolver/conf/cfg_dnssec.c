@@ -1,10 +1,11 @@
 /*
  * resolver/conf/cfg_dnssec.c - the repeatable DNSSEC options (cfg_int.h):
  * trust-anchor-file, auto-trust-anchor-file, trust-anchor and
- * domain-insecure, and the RFC 5011 times add-holddown, del-holddown and
- * keep-missing (seconds, as Unbound), in the syntax Unbound's server: clause
- * takes (values in quotes or bare: the line reader cuts the quotes), so its
- * lines can be pasted. dnssec,
+ * domain-insecure (and encrypted-zone, a list of names alike), and the
+ * RFC 5011 times add-holddown, del-holddown and keep-missing (seconds, as
+ * Unbound), in the syntax Unbound's server: clause takes (values in quotes
+ * or bare: the line reader cuts the quotes), so its lines can be pasted.
+ * dnssec,
  * val-bogus-ttl and nsec3-max-iterations are plain values (cfg.c).
  *
  * Only the form is checked here: the records of the files and of the
