@@ -39,6 +39,9 @@
 #   next question is answered (its TLS query asked again in plain,
 #   upstream.authtls.plain_retry), the ones after go plain;
 # - auth-tls: no: no probe, no TLS query, all plain.
+# - encrypted-zone (DNSCurve only for now): secure.curve. answered over
+#   DNSCurve; notls. and tlsok. SERVFAIL with EDE 22, the skipped server
+#   logged, and a capture (sniff.py --addr) shows 0 packets to them.
 # The share of plain upstream queries before and after the probe is
 # printed (and that after is 0 for tlsok.).
 # AUTHTLS_BENCH=N (not in make check) then resolves N cold names under
@@ -382,6 +385,52 @@ expect "off: www.tlsok. answered" "$res" "NOERROR 192.0.2.124"
 expect "off: no probe" "$(cc_stat upstream.authtls.probes)" 0
 expect "off: no TLS query" "$(cc_stat upstream.transport.tls)" 0
 cc_clean_stop authtls-off
+
+# ---- encrypted-zone: DNSCurve servers only (DANE TLS is not looked up
+# yet): secure.curve. (CurveDNS) answered; notls. and tlsok. (plain/TLS
+# servers only) SERVFAIL with EDE 22, and a capture of every packet to
+# or from their servers shows not one ----
+CAP=$WORK/capture.txt
+bg_start sniff python3 "$srcdir/tests/e2e/sniff.py" --addr "$NOTLS,$TLSOK" \
+  "$CAP" 120
+SNIFF_PID=$bg_pid
+n=0
+until grep -q '^# ready' "$CAP" 2>/dev/null; do
+  n=$((n + 1))
+  [ $n -lt 50 ] || { bad "capture" "sniff.py did not start" \
+    "$WORK/sniff.out"; exit 1; }
+  sleep 0.1
+done
+cc_start "encrypted-zone: notls." "encrypted-zone: tlsok." \
+  "encrypted-zone: secure.curve." || exit 1
+timed www.secure.curve.
+expect "encrypted-zone: www.secure.curve. (DNSCurve) answered" "$res" \
+  "NOERROR $(dig +short "@$LAB_SECURE_BACKEND_IP" www.secure.curve. A |
+    head -n 1)"
+for z in notls tlsok; do
+  dig +time=8 +tries=1 "@$CC_IP" "www.$z." A >"$WORK/enc-$z.out" 2>&1
+  expect "encrypted-zone: www.$z. SERVFAIL" \
+    "$(dig_status "$WORK/enc-$z.out")" SERVFAIL
+  expect "encrypted-zone: ... with EDE 22 and its text" \
+    "$(grep -c 'EDE: 22.*encrypted-zone: no server reachable by DNSCurve or DANE TLS' \
+      "$WORK/enc-$z.out")" 1
+  expect "encrypted-zone: the skipped server of $z. logged" \
+    "$(grep -c "event=encrypted_zone_skip zone=$z\\. .*servers=ns1.$z\\. " \
+      "$WORK/curvecache.log")" 1
+done
+# a control packet from the lab shows the capture sees these servers
+sleep 0.3
+ncap=$(grep -vc '^#' "$CAP")
+dig +time=2 +tries=1 "@$NOTLS" control.notls. A >/dev/null 2>&1
+sleep 0.5
+bg_stop "$SNIFF_PID"
+expect "encrypted-zone capture: no packet dropped by the kernel" \
+  "$(sed -n 's/^# dropped //p' "$CAP")" 0
+expect "encrypted-zone capture: the lab's control query is seen" \
+  "$(grep -c "^udp [0-9.]* [0-9]* $NOTLS 53 [0-9]* plain$" "$CAP")" 1
+expect "encrypted-zone capture: 0 packets from curvecache to their servers" \
+  "$ncap" 0
+cc_clean_stop encrypted-zone
 
 # ---- AUTHTLS_BENCH=N: N cold names under tlsok. with dnsperf, TLS (after
 # the probe) beside plain; wall and CPU time of curvecache, TLS
