@@ -543,10 +543,10 @@ void iter_curve_refused(struct iter_req *req, size_t fi, const char *why);
 /* Keep only the servers with keys (z has at least one). */
 void iter_curve_keyed_only(struct iter_zone *z);
 
-/* iter_enc.c: encrypted-zone (name at or under one?); before frame fi
- * sends, drop its servers without encryption: true if none is left. */
-bool iter_enc_required(const struct iter_req *req, const uint8_t *name,
-                       size_t len);
+/* iter_enc.c: encrypted-zone (step: true if frame fi failed or pushed a
+ * TLSA frame); DANE pins into a target. */
+void iter_dane_fill(const struct iter_req *req, const struct iter_ns *ns,
+                    struct iter_target *t);
 bool iter_enc_step(struct iter_req *req, size_t fi);
 /* iter_curvesec.c: DNSCurve keys confirmed by the zone's signed apex NS
  * RRset */

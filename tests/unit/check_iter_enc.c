@@ -25,6 +25,8 @@
 #define PLAIN_GLUE "ns2.enc.example. 86400 A 192.0.2.6"
 /** RFC 8914: No Reachable Authority. */
 #define EDE_NO_REACH 22
+/** The RR type TLSA. */
+#define TLSA_TYPE 52
 
 static void encrypted(const char *zone)
 {
@@ -50,6 +52,14 @@ static void world(bool keyed, bool plain)
 		.qtype = WIRE_TYPE_A,
 		.flags = WIRE_FLAG_AA,
 		.an = { "www.enc.example. 300 A 192.0.2.55", NULL } });
+	/* no TLSA for the servers (the lookups of encrypted-zone) */
+	net_add(&(struct fake){
+		.server = "*",
+		.qname = "*.enc.example.",
+		.qtype = TLSA_TYPE,
+		.flags = WIRE_FLAG_AA,
+		.ns = { "enc.example. 300 SOA ns2.enc.example. h.enc.example. "
+	                "1 2 3 4 300" } });
 }
 
 START_TEST(test_enc_keyed)
@@ -109,6 +119,44 @@ START_TEST(test_enc_mixed)
 }
 END_TEST
 
+/* A SECURE TLSA 3 1 1 for the plain server: asked with its pin (DANE),
+ * and only so; an insecure one (or another usage) does not count. */
+START_TEST(test_enc_dane)
+{
+	uint8_t rd[3 + ITER_DANE_PIN_BYTES] = { 3, 1, 1 };
+	const struct answer *r;
+	size_t i, n = 0;
+
+	memset(rd + 3, 0xab, ITER_DANE_PIN_BYTES);
+	encrypted("enc.example.");
+	world(false, true);
+	net_put_secure("_853._tcp.ns2.enc.example.", TLSA_TYPE, rd, sizeof rd,
+	               CACHE_RANK_AUTH);
+	r = net_resolve("www.enc.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	for (i = 0; i < N.nsends; i++) {
+		if (strcmp(N.sends[i].server, "192.0.2.6") != 0)
+			continue;
+		ck_assert(N.sends[i].dane);
+		ck_assert_mem_eq(N.sends[i].dane_pin, rd + 3,
+		                 ITER_DANE_PIN_BYTES);
+		n++;
+	}
+	ck_assert_uint_gt(n, 0);
+	/* without encrypted-zone the pin is used all the same */
+	net_teardown();
+	net_setup();
+	world(false, true);
+	rd[0] = 1; /* PKIX-EE: not used */
+	net_put_secure("_853._tcp.ns2.enc.example.", TLSA_TYPE, rd, sizeof rd,
+	               CACHE_RANK_AUTH);
+	r = net_resolve("www.enc.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	for (i = 0; i < N.nsends; i++)
+		ck_assert(!N.sends[i].dane);
+}
+END_TEST
+
 /* The zone below a named one is held to it; without the option the
  * plain server answers. */
 START_TEST(test_enc_below_and_off)
@@ -142,6 +190,7 @@ static Suite *iter_enc_suite(void)
 	tcase_add_test(tc, test_enc_plain_only);
 	tcase_add_test(tc, test_enc_mixed);
 	tcase_add_test(tc, test_enc_below_and_off);
+	tcase_add_test(tc, test_enc_dane);
 	suite_add_tcase(s, tc);
 	return s;
 }
