@@ -16,6 +16,12 @@
  * in plain and the server is asked in plain until the damping interval
  * is over. At most UPSTREAM_PROBES_MAX probes are out at once per worker
  * (beyond, a server stays unknown and is probed later).
+ *
+ * DANE (RFC 7671): a target the iterator gave a pin (a secure TLSA 3 1 1
+ * of its NS name) goes on a connection of its own, named after the NS
+ * and pinned (the leaf's key must match: tls.c), whatever the RFC 9539
+ * state says; when it fails the query fails, counted and logged, and is
+ * never asked in plain nor on an unpinned connection.
  */
 #include "upstream_int.h"
 
