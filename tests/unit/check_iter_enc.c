@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf/cfg.h"
 #include "iter_net.h"
 
 /* The lab's TEST key. */
@@ -180,6 +181,30 @@ START_TEST(test_enc_below_and_off)
 }
 END_TEST
 
+/* The option: names in lowercase wire form, repeatable, a zone once. */
+START_TEST(test_enc_option)
+{
+	static struct cfg c;
+	char err[256];
+	const char *ok = "encrypted-zone: Enc.Example.\nencrypted-zone: .\n";
+	const char *twice = "encrypted-zone: a.\nencrypted-zone: A.\n";
+
+	cfg_defaults(&c);
+	ck_assert_int_eq(cfg_parse("t.conf", ok, strlen(ok), &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_uint_eq(c.n_encrypted_zone, 2);
+	ck_assert_uint_eq(c.encrypted_zone_len[0], 13);
+	ck_assert_mem_eq(c.encrypted_zone[0], "\003enc\007example", 13);
+	ck_assert_uint_eq(c.encrypted_zone_len[1], 1);
+	cfg_defaults(&c);
+	ck_assert_int_ne(cfg_parse("t.conf", twice, strlen(twice), &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_ptr_nonnull(strstr(err, "encrypted-zone"));
+}
+END_TEST
+
 static Suite *iter_enc_suite(void)
 {
 	Suite *s = suite_create("iter_enc");
@@ -191,6 +216,7 @@ static Suite *iter_enc_suite(void)
 	tcase_add_test(tc, test_enc_mixed);
 	tcase_add_test(tc, test_enc_below_and_off);
 	tcase_add_test(tc, test_enc_dane);
+	tcase_add_test(tc, test_enc_option);
 	suite_add_tcase(s, tc);
 	return s;
 }
