@@ -594,6 +594,7 @@ static const struct {
 	{ "curve-plain-fallback", opt_curve_fallback, false },
 	{ "curve-require", opt_curve_require, false },
 	{ "curve-pin", opt_curve_pin, false },
+	{ "encrypted-zone", cfg_opt_encrypted_zone, false },
 	{ "curve-key-file", opt_curve_key_file, true },
 	{ "curve-key-rotate", opt_curve_key_rotate, false },
 	{ "cache-file", opt_cache_file, true },

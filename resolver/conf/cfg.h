@@ -98,6 +98,8 @@
 #define CFG_MAX_LOCAL_ZONES 4000000u
 /** curve-require lines (zones that must be reached over DNSCurve). */
 #define CFG_MAX_CURVE_REQUIRE 16
+/** encrypted-zone lines (zones asked only over DNSCurve or DANE TLS). */
+#define CFG_MAX_ENCRYPTED_ZONES 16
 /** Serve-stale defaults (RFC 8767). */
 #define CFG_STALE_WINDOW_DEFAULT 86400u
 #define CFG_STALE_WINDOW_MAX (7u * 86400)
@@ -327,6 +329,11 @@ struct cfg {
 	uint8_t curve_require[CFG_MAX_CURVE_REQUIRE][CFG_NAME_MAX];
 	size_t curve_require_len[CFG_MAX_CURVE_REQUIRE];
 	size_t n_curve_require;
+	/** encrypted-zone: zones (lowercase wire names) whose own servers
+	 *  and those below are asked only over DNSCurve or DANE TLS */
+	uint8_t encrypted_zone[CFG_MAX_ENCRYPTED_ZONES][CFG_NAME_MAX];
+	size_t encrypted_zone_len[CFG_MAX_ENCRYPTED_ZONES];
+	size_t n_encrypted_zone;
 	bool curve_pin;                    /**< refuse key-less referrals for
 	                                        zones seen with keys */
 	char curve_key_file[CFG_MAX_PATH]; /**< empty: fresh key per start */

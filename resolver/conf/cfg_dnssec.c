@@ -1,10 +1,11 @@
 /*
  * resolver/conf/cfg_dnssec.c - the repeatable DNSSEC options (cfg_int.h):
  * trust-anchor-file, auto-trust-anchor-file, trust-anchor and
- * domain-insecure, and the RFC 5011 times add-holddown, del-holddown and
- * keep-missing (seconds, as Unbound), in the syntax Unbound's server: clause
- * takes (values in quotes or bare: the line reader cuts the quotes), so its
- * lines can be pasted. dnssec,
+ * domain-insecure (and encrypted-zone, a list of names alike), and the
+ * RFC 5011 times add-holddown, del-holddown and keep-missing (seconds, as
+ * Unbound), in the syntax Unbound's server: clause takes (values in quotes
+ * or bare: the line reader cuts the quotes), so its lines can be pasted.
+ * dnssec,
  * val-bogus-ttl and nsec3-max-iterations are plain values (cfg.c).
  *
  * Only the form is checked here: the records of the files and of the
@@ -91,6 +92,16 @@ int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v)
 	return cfg_name_add("domain-insecure name", v, c->domain_insecure,
 	                    c->domain_insecure_len, &c->n_domain_insecure,
 	                    CFG_MAX_DOMAIN_INSECURE, x->why, sizeof x->why);
+}
+
+/* encrypted-zone: NAME (repeatable; a zone at most once). */
+int cfg_opt_encrypted_zone(struct cfg_ctx *x, char *v)
+{
+	struct cfg *c = x->c;
+
+	return cfg_name_add("encrypted-zone name", v, c->encrypted_zone,
+	                    c->encrypted_zone_len, &c->n_encrypted_zone,
+	                    CFG_MAX_ENCRYPTED_ZONES, x->why, sizeof x->why);
 }
 
 /* SECONDS, at most CFG_HOLDDOWN_MAX. */

@@ -235,6 +235,8 @@ int cfg_opt_auto_trust_anchor_file(struct cfg_ctx *x, char *v);
 int cfg_opt_trust_anchor(struct cfg_ctx *x, char *v);
 /** domain-insecure: NAME (repeatable). */
 int cfg_opt_domain_insecure(struct cfg_ctx *x, char *v);
+/** encrypted-zone: NAME (repeatable). */
+int cfg_opt_encrypted_zone(struct cfg_ctx *x, char *v);
 /** add-holddown, del-holddown, keep-missing: SECONDS (RFC 5011). */
 int cfg_opt_add_holddown(struct cfg_ctx *x, char *v);
 int cfg_opt_del_holddown(struct cfg_ctx *x, char *v);

@@ -180,6 +180,10 @@ struct iter_env {
 	                            that zone (deadzone_key; 0: none) */
 };
 
+/** DANE (iter_target.dane): the pin's bytes, an NS name's text. */
+#define ITER_DANE_PIN_BYTES 32
+#define ITER_DANE_NAME_BYTES 256
+
 /** One upstream query the caller must send. */
 struct iter_target {
 	uint32_t token;               /**< echo it in iter_feed; non-zero,
@@ -207,6 +211,11 @@ struct iter_target {
 	                             answer and its real timeout */
 	bool tcp;               /**< ask over TCP from the start (a
 	                             retry after a UDP drop) */
+	bool dane; /**< a SECURE TLSA 3 1 1 at _853._tcp.NS (iter_enc.c):
+	                ask over TLS to port 853 with that SPKI pin, never
+	                in plain nor unauthenticated */
+	uint8_t dane_pin[ITER_DANE_PIN_BYTES]; /**< SHA-256 of the SPKI */
+	char dane_ns[ITER_DANE_NAME_BYTES];    /**< the NS name (text) */
 };
 
 /** How an outstanding query ended, as the caller saw it. */

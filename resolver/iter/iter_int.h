@@ -543,6 +543,11 @@ void iter_curve_refused(struct iter_req *req, size_t fi, const char *why);
 /* Keep only the servers with keys (z has at least one). */
 void iter_curve_keyed_only(struct iter_zone *z);
 
+/* iter_enc.c: encrypted-zone (step: true if frame fi failed or pushed a
+ * TLSA frame); DANE pins into a target. */
+void iter_dane_fill(const struct iter_req *req, const struct iter_ns *ns,
+                    struct iter_target *t);
+bool iter_enc_step(struct iter_req *req, size_t fi);
 /* iter_curvesec.c: DNSCurve keys confirmed by the zone's signed apex NS
  * RRset */
 /* A referral into z: false when it drops or changes confirmed keys

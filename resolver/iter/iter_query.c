@@ -434,6 +434,7 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 	iter_target_fill(f, o, t);
 	t->edns_do = t->edns != 0 && iter_val_on(req);
 	t->rd = f->zone.fwd != 0; /* a forwarder recurses for us */
+	iter_dane_fill(req, ns, t);
 	if (t->rd)
 		iter_tally(req->env->tally.fwd_sends);
 	t->timeout_ms = timeout;
@@ -557,6 +558,8 @@ int iter_state_query(struct iter_req *req, size_t fi, struct iter_target *t)
 	if (iter_trust_step(req, fi))
 		return ITER_CONTINUE;
 	iter_curvesec_step(req, fi);
+	if (iter_enc_step(req, fi))
+		return ITER_CONTINUE;
 	iter_qmin_skip(req, fi);
 	/* Untried addresses, then untried glueless NS names, then retries. */
 	if (iter_pick(req, fi, 1, &ns, &addr, &pick) ||

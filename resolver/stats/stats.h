@@ -134,6 +134,8 @@ struct stats {
 	                                       connection failed */
 	uint64_t upstream_authtls_plain;  /**< TLS queries to authoritative
 	                                       servers asked again in plain */
+	uint64_t upstream_authtls_dane;   /**< queries over DANE TLS */
+	uint64_t upstream_authtls_dane_failed; /**< ...whose pin failed */
 	uint64_t upstream_replies; /**< valid replies fed to the iterator */
 	uint64_t upstream_timeouts;
 	uint64_t upstream_hedges; /**< early deadlines (the next server

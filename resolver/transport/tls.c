@@ -343,6 +343,11 @@ static bool tls_pin_ok(struct tls_conn *c)
 		return true;
 	if (leaf != NULL && tls_pin_of(leaf, c->pin))
 		return true;
+	/* no chain is verified on an opportunistic connection (DANE-EE
+	 * pins, RFC 7671 s5.1): only the leaf, whose key the handshake
+	 * proved, may match; any other certificate sent is anyone's */
+	if (c->unauth)
+		return false;
 	for (i = 0; chain != NULL && i < sk_X509_num(chain); i++)
 		if (tls_pin_of(sk_X509_value(chain, i), c->pin))
 			return true;

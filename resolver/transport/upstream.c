@@ -671,6 +671,8 @@ static void tls_reply_cb(void *arg, int status, uint8_t *msg, size_t len)
 		return;
 	}
 	/* a forwarder: never plain DNS; an authoritative server: plain */
+	if (q->t.dane)
+		upstream_authtls_dane_failed(q, status);
 	att_close(a);
 	if (!a->opp || att_send(q, EXCHANGE_PLAIN) != UPSTREAM_OK)
 		att_error(a, UV_ECONNREFUSED);
@@ -776,6 +778,8 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 		q->first = EXCHANGE_PLAIN; /* and no other format after */
 		rc = upstream_att_tls(q, u->dot,
 		                      (const struct sockaddr *)&t->addr, auth);
+	} else if (t->dane) { /* DANE: TLS with its pin, or nothing */
+		rc = upstream_authtls_dane(q);
 	} else if (upstream_authtls_try(q) == UPSTREAM_OK) {
 		rc = UPSTREAM_OK; /* over TLS (RFC 9539) */
 	} else if (t->tcp)

@@ -16,9 +16,16 @@
  * in plain and the server is asked in plain until the damping interval
  * is over. At most UPSTREAM_PROBES_MAX probes are out at once per worker
  * (beyond, a server stays unknown and is probed later).
+ *
+ * DANE (RFC 7671): a target the iterator gave a pin (a secure TLSA 3 1 1
+ * of its NS name) goes on a connection of its own, named after the NS
+ * and pinned (the leaf's key must match: tls.c), whatever the RFC 9539
+ * state says; when it fails the query fails, counted and logged, and is
+ * never asked in plain nor on an unpinned connection.
  */
 #include "upstream_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +186,19 @@ static void authtls_failed(struct upstream *u, const struct sockaddr *sa,
 	          "TLS failed or timed out: plain until the damping ends");
 }
 
+/* A TLS connection may have to be made first: the time of a TCP query,
+ * not of a datagram (and no hedge, which would ask another server in
+ * plain, before a handshake could be over). */
+static void upstream_authtls_tcp_times(struct upstream_query *q)
+{
+	q->t.hedge_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
+	if (q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR >
+	    UPSTREAM_TCP_TIMEOUT_MIN_MS)
+		q->t.timeout_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
+	else
+		q->t.timeout_ms = UPSTREAM_TCP_TIMEOUT_MIN_MS;
+}
+
 /* May q's server be asked over opportunistic TLS at all? */
 static bool authtls_candidate(const struct upstream_query *q)
 {
@@ -216,16 +236,46 @@ int upstream_authtls_try(struct upstream_query *q)
 	 * the server came by DOT_EFAIL */
 	if (upstream_att_tls(q, u->adot, s, &authtls_none) != UPSTREAM_OK)
 		return UPSTREAM_ESOCKET;
-	/* a TLS connection may have to be made first: the time of a TCP
-	 * query, not of a datagram (and no hedge, which would ask another
-	 * server in plain, before a handshake could be over) */
-	q->t.hedge_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
-	if (q->t.timeout_ms * UPSTREAM_TCP_TIMEOUT_FACTOR >
-	    UPSTREAM_TCP_TIMEOUT_MIN_MS)
-		q->t.timeout_ms *= UPSTREAM_TCP_TIMEOUT_FACTOR;
-	else
-		q->t.timeout_ms = UPSTREAM_TCP_TIMEOUT_MIN_MS;
+	upstream_authtls_tcp_times(q);
 	return UPSTREAM_OK;
+}
+
+int upstream_authtls_dane(struct upstream_query *q)
+{
+	struct upstream *u = q->u;
+	struct sockaddr_storage sa = q->t.addr;
+	struct cfg_tls auth;
+
+	q->first = EXCHANGE_PLAIN; /* and no other format after */
+	if (u->adot == NULL ||
+	    (sa.ss_family != AF_INET && sa.ss_family != AF_INET6))
+		return UPSTREAM_EINVAL;
+	/* a named auth: its own connection, never the opportunistic one,
+	 * and no plain retry when it fails (upstream.c) */
+	memset(&auth, 0, sizeof auth);
+	snprintf(auth.name, sizeof auth.name, "%.*s",
+	         (int)sizeof auth.name - 1, q->t.dane_ns);
+	if (auth.name[0] == '\0')
+		auth.name[0] = '.';
+	memcpy(auth.pin, q->t.dane_pin, sizeof auth.pin);
+	auth.has_pin = true;
+	netaddr_set_port((struct sockaddr *)&sa, AUTHTLS_PORT);
+	if (upstream_att_tls(q, u->adot, (const struct sockaddr *)&sa,
+	                     &auth) != UPSTREAM_OK)
+		return UPSTREAM_ESOCKET;
+	u->st->upstream_authtls_dane++;
+	upstream_authtls_tcp_times(q);
+	return UPSTREAM_OK;
+}
+
+void upstream_authtls_dane_failed(struct upstream_query *q, int status)
+{
+	char addr[NETADDR_TEXT_MAX];
+
+	q->u->st->upstream_authtls_dane_failed++;
+	netaddr_text((const struct sockaddr *)&q->t.addr, addr, sizeof addr);
+	log_warn_limited("authtls_dane_failed", "ns=%s server=%s error=%s",
+	                 q->t.dane_ns, addr, dot_strerror(status));
 }
 
 void upstream_authtls_note(struct upstream_query *q, bool ok)

@@ -220,6 +220,17 @@ void upstream_authtls_note(struct upstream_query *q, bool ok);
  *  the server has failed (RFC 9539: a timeout is a failure). */
 void upstream_authtls_timeout(struct upstream_query *q);
 
+/**
+ * A query whose server has a DANE pin (iter_target.dane): over TLS to its
+ * port 853 with the pin checked, whatever auth-tls learned of it.
+ * @return UPSTREAM_OK, or an error: never ask it another way.
+ */
+int upstream_authtls_dane(struct upstream_query *q);
+
+/** A DANE query's connection failed (the pin did not match, or no TLS):
+ *  counted, logged with the NS name. */
+void upstream_authtls_dane_failed(struct upstream_query *q, int status);
+
 /** Name of a mode for logs ("plain", "streamlined", "txt"). */
 const char *upstream_mode_name(enum exchange_mode mode);
 

@@ -6,7 +6,7 @@
 #
 # Run by "make check" (cwd = top build dir, $srcdir = top source dir).
 # Exit 0 = every check passed, 1 = a check failed, 77 = SKIP (not root,
-# or nsd/curvedns/openssl/dig/python3 missing).
+# or nsd/curvedns/openssl/dig/python3/ldnsutils missing).
 #
 # A root of its own (127.53.124.1, NSD with TLS) delegates:
 #   tlsok.   -> 127.53.124.2  NSD, plain DNS on 53 and DoT on 853
@@ -39,6 +39,17 @@
 #   next question is answered (its TLS query asked again in plain,
 #   upstream.authtls.plain_retry), the ones after go plain;
 # - auth-tls: no: no probe, no TLS query, all plain.
+# - encrypted-zone (DNSCurve only for now): secure.curve. answered over
+#   DNSCurve; notls. and tlsok. SERVFAIL with EDE 22, the skipped server
+#   logged, and a capture (sniff.py --addr) shows 0 packets to them.
+# - DANE (a signed root of its own, ldns-signzone; dnssec: yes): once
+#   the SECURE TLSA 3 1 1 of ns1.good. is cached, good. is asked over
+#   DANE TLS only (upstream.authtls.dane); bad.'s TLSA names another key:
+#   SERVFAIL, upstream.authtls.dane_failed and event=authtls_dane_failed
+#   ns=ns1.bad., not one plain query to it; encrypted-zone enc.good.
+#   (served by ns1.good.) answered from cold over DANE TLS (its TLSA
+#   looked up first); encrypted-zone encplain. (plain, no TLSA): SERVFAIL
+#   with EDE 22 and a capture of 0 packets to its server.
 # The share of plain upstream queries before and after the probe is
 # printed (and that after is 0 for tlsok.).
 # AUTHTLS_BENCH=N (not in make check) then resolves N cold names under
@@ -50,7 +61,7 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 # shellcheck source=tests/e2e/e2e_lib.sh
 . "$srcdir/tests/e2e/e2e_lib.sh"
 
-e2e_init authtls_lab openssl python3 nsd ss
+e2e_init authtls_lab openssl python3 nsd ss ldns-keygen ldns-signzone
 
 expect() {
   if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
@@ -101,7 +112,7 @@ zone notls. notls.zone ns1.notls. "$NOTLS"
 zone stall. stall.zone ns1.stall. "$STALL"
 zone mute. mute.zone ns1.mute. "$MUTE"
 
-# nsd_start NAME IP ZONE FILE TLS(yes|no)
+# nsd_start NAME IP ZONE FILE TLS(yes|no) [ZONE2 FILE2]
 nsd_start() {
   {
     printf 'server:\n\tip-address: %s\n' "$2"
@@ -119,6 +130,7 @@ nsd_start() {
     printf '\trrl-ratelimit: 0\n\trrl-whitelist-ratelimit: 0\n'
     printf 'remote-control:\n\tcontrol-enable: no\n'
     printf 'zone:\n\tname: "%s"\n\tzonefile: "%s"\n' "$3" "$4"
+    [ -n "${6:-}" ] && printf 'zone:\n\tname: "%s"\n\tzonefile: "%s"\n' "$6" "$7"
   } >"$WORK/nsd-$1.conf"
   nsd-checkconf "$WORK/nsd-$1.conf" >"$WORK/nsd-$1.check" 2>&1 ||
     { bad "nsd $1 config" "nsd-checkconf failed" "$WORK/nsd-$1.check"
@@ -382,6 +394,166 @@ expect "off: www.tlsok. answered" "$res" "NOERROR 192.0.2.124"
 expect "off: no probe" "$(cc_stat upstream.authtls.probes)" 0
 expect "off: no TLS query" "$(cc_stat upstream.transport.tls)" 0
 cc_clean_stop authtls-off
+
+# ---- encrypted-zone: DNSCurve servers only (DANE TLS is not looked up
+# yet): secure.curve. (CurveDNS) answered; notls. and tlsok. (plain/TLS
+# servers only) SERVFAIL with EDE 22, and a capture of every packet to
+# or from their servers shows not one ----
+CAP=$WORK/capture.txt
+bg_start sniff python3 "$srcdir/tests/e2e/sniff.py" --addr "$NOTLS,$TLSOK" \
+  "$CAP" 120
+SNIFF_PID=$bg_pid
+n=0
+until grep -q '^# ready' "$CAP" 2>/dev/null; do
+  n=$((n + 1))
+  [ $n -lt 50 ] || { bad "capture" "sniff.py did not start" \
+    "$WORK/sniff.out"; exit 1; }
+  sleep 0.1
+done
+cc_start "encrypted-zone: notls." "encrypted-zone: tlsok." \
+  "encrypted-zone: secure.curve." || exit 1
+timed www.secure.curve.
+expect "encrypted-zone: www.secure.curve. (DNSCurve) answered" "$res" \
+  "NOERROR $(dig +short "@$LAB_SECURE_BACKEND_IP" www.secure.curve. A |
+    head -n 1)"
+for z in notls tlsok; do
+  dig +time=8 +tries=1 "@$CC_IP" "www.$z." A >"$WORK/enc-$z.out" 2>&1
+  expect "encrypted-zone: www.$z. SERVFAIL" \
+    "$(dig_status "$WORK/enc-$z.out")" SERVFAIL
+  expect "encrypted-zone: ... with EDE 22 and its text" \
+    "$(grep -c 'EDE: 22.*encrypted-zone: no server reachable by DNSCurve or DANE TLS' \
+      "$WORK/enc-$z.out")" 1
+  atleast "encrypted-zone: the skipped server of $z. logged" \
+    "$(grep -c "event=encrypted_zone_skip zone=$z\\. .*servers=ns1.$z\\. " \
+      "$WORK/curvecache.log")" 1
+done
+# a control packet from the lab shows the capture sees these servers
+sleep 0.3
+ncap=$(grep -vc '^#' "$CAP")
+dig +time=2 +tries=1 "@$NOTLS" control.notls. A >/dev/null 2>&1
+sleep 0.5
+bg_stop "$SNIFF_PID"
+expect "encrypted-zone capture: no packet dropped by the kernel" \
+  "$(sed -n 's/^# dropped //p' "$CAP")" 0
+expect "encrypted-zone capture: the lab's control query is seen" \
+  "$(grep -c "^udp [0-9.]* [0-9]* $NOTLS 53 [0-9]* plain$" "$CAP")" 1
+expect "encrypted-zone capture: 0 packets from curvecache to their servers" \
+  "$ncap" 0
+cc_clean_stop encrypted-zone
+
+# ---- DANE (RFC 7671) with a signed root of its own (ldns): good. and
+# bad. publish _853._tcp.ns1.<zone> TLSA 3 1 1; bad.'s names another
+# key than its server's. Once the TLSA is cached SECURE, good.'s server
+# is asked over DANE TLS only; bad.'s is not asked at all (the failure
+# counted and logged, no plain query). encrypted-zone enc.good. (served
+# by ns1.good.) is answered over DANE TLS from cold; encplain. (a plain
+# server without TLSA) gets SERVFAIL, EDE 22, and no packet. ----
+DROOT=127.53.124.11
+DGOOD=127.53.124.12
+DBAD=127.53.124.13
+DPLAIN=127.53.124.14
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+  -keyout "$P/other.key" -out "$P/other.pem" -subj "/CN=other.lab" \
+  -days 2 >>"$WORK/openssl.log" 2>&1
+spki() { # PEM: the SHA-256 of its SubjectPublicKeyInfo (TLSA 3 1 1)
+  openssl x509 -in "$1" -noout -pubkey | openssl pkey -pubin -outform DER |
+    sha256sum | cut -d' ' -f1
+}
+sign() { # ZONE FILE: signed into FILE.signed; the DS into $WORK/FILE.ds
+  (cd "$WORK" && kb=$(ldns-keygen -a ECDSAP256SHA256 -k "$1") &&
+    ldns-signzone -o "$1" "$2" "$kb" && cp "$kb.ds" "$2.ds") \
+    >>"$WORK/sign.log" 2>&1 || { bad "sign $1" "ldns failed" \
+      "$WORK/sign.log"; exit 1; }
+}
+zone good. dgood.zone ns1.good. "$DGOOD" \
+  "_853._tcp.ns1.good. TLSA 3 1 1 $(spki "$P/ns.pem")" \
+  "enc.good. NS ns1.good."
+# (its server's address lives in good., not here)
+printf '$TTL 3600\n%s\n%s\n%s\n' \
+  "enc.good. SOA ns1.good. hostmaster.ns1.good. 1 1800 900 604800 300" \
+  "enc.good. NS ns1.good." "*.enc.good. A 192.0.2.124" >"$WORK/denc.zone"
+zone bad. dbad.zone ns1.bad. "$DBAD" \
+  "_853._tcp.ns1.bad. TLSA 3 1 1 $(spki "$P/other.pem")"
+zone encplain. dplain.zone ns1.encplain. "$DPLAIN"
+sign good. dgood.zone
+sign bad. dbad.zone
+sign encplain. dplain.zone
+zone . droot.zone a.root.servers. "$DROOT" \
+  "good. NS ns1.good." "ns1.good. A $DGOOD" "$(cat "$WORK/dgood.zone.ds")" \
+  "bad. NS ns1.bad." "ns1.bad. A $DBAD" "$(cat "$WORK/dbad.zone.ds")" \
+  "encplain. NS ns1.encplain." "ns1.encplain. A $DPLAIN" \
+  "$(cat "$WORK/dplain.zone.ds")"
+sign . droot.zone
+nsd_start droot "$DROOT" . droot.zone.signed no
+nsd_start dgood "$DGOOD" good. dgood.zone.signed yes enc.good. denc.zone
+nsd_start dbad "$DBAD" bad. dbad.zone.signed yes
+nsd_start dplain "$DPLAIN" encplain. dplain.zone.signed no
+LAB_ROOT_HINTS=$WORK/droot.hints
+printf '. 3600000 NS a.root.servers.\na.root.servers. 3600000 A %s\n' \
+  "$DROOT" >"$LAB_ROOT_HINTS"
+TA=$(tr -s ' \t' ' ' <"$WORK/droot.zone.ds")
+cc_start "dnssec: yes" "trust-anchor: \"$TA\"" || exit 1
+timed www.good.
+expect "dane: www.good. answered (before its TLSA is known)" "$res" \
+  "NOERROR 192.0.2.124"
+dig +time=8 +tries=1 "@$CC_IP" _853._tcp.ns1.good. TLSA >"$WORK/tlsa.out"
+expect "dane: the TLSA of ns1.good. is SECURE" \
+  "$(grep -c 'flags:.* ad' "$WORK/tlsa.out")" 1
+d0=$(cc_stat upstream.authtls.dane)
+pl0=$(plain_to "$DGOOD")
+tl0=$(sends "$DGOOD" tls)
+# (one query: the next names come from the cached wildcard, RFC 8198)
+for n in 1 2 3; do
+  timed "d$n.good."
+  expect "dane: d$n.good. answered" "$res" "NOERROR 192.0.2.124"
+done
+atleast "dane: upstream.authtls.dane counts the DANE query" \
+  "$(($(cc_stat upstream.authtls.dane) - d0))" 1
+atleast "dane: ... sent over TLS to ns1.good." \
+  "$(($(sends "$DGOOD" tls) - tl0))" 1
+expect "dane: not one in plain to it" "$(($(plain_to "$DGOOD") - pl0))" 0
+timed www.bad.
+expect "dane: www.bad. answered (before its TLSA is known)" "$res" \
+  "NOERROR 192.0.2.124"
+dig +time=8 +tries=1 "@$CC_IP" _853._tcp.ns1.bad. TLSA >"$WORK/tlsab.out"
+expect "dane: the TLSA of ns1.bad. is SECURE" \
+  "$(grep -c 'flags:.* ad' "$WORK/tlsab.out")" 1
+f0=$(cc_stat upstream.authtls.dane_failed)
+pl0=$(plain_to "$DBAD")
+timed d1.bad.
+expect "dane mismatch: d1.bad. SERVFAIL" "${res% *}" SERVFAIL
+atleast "dane mismatch: counted (upstream.authtls.dane_failed)" \
+  "$(($(cc_stat upstream.authtls.dane_failed) - f0))" 1
+atleast "dane mismatch: logged with the NS name" \
+  "$(grep -c 'event=authtls_dane_failed ns=ns1.bad. ' \
+    "$WORK/curvecache.log")" 1
+expect "dane mismatch: not asked in plain" "$(($(plain_to "$DBAD") - pl0))" 0
+cc_clean_stop dane
+CAP=$WORK/capture-dane.txt
+bg_start sniff-dane python3 "$srcdir/tests/e2e/sniff.py" --addr "$DPLAIN" \
+  "$CAP" 120
+SNIFF_PID=$bg_pid
+n=0
+until grep -q '^# ready' "$CAP" 2>/dev/null; do
+  n=$((n + 1))
+  [ $n -lt 50 ] || { bad "capture" "sniff.py did not start"; exit 1; }
+  sleep 0.1
+done
+cc_start "dnssec: yes" "trust-anchor: \"$TA\"" \
+  "encrypted-zone: enc.good." "encrypted-zone: encplain." || exit 1
+timed www.enc.good.
+expect "dane encrypted-zone: www.enc.good. answered from cold" "$res" \
+  "NOERROR 192.0.2.124"
+atleast "dane encrypted-zone: ... over DANE TLS" \
+  "$(cc_stat upstream.authtls.dane)" 1
+dig +time=8 +tries=1 "@$CC_IP" www.encplain. A >"$WORK/encp.out" 2>&1
+expect "dane encrypted-zone: www.encplain. SERVFAIL with EDE 22" \
+  "$(grep -c 'EDE: 22' "$WORK/encp.out")" 1
+sleep 0.3
+bg_stop "$SNIFF_PID"
+expect "dane encrypted-zone capture: 0 packets to encplain.'s server" \
+  "$(grep -vc '^#' "$CAP")" 0
+cc_clean_stop dane-encrypted
 
 # ---- AUTHTLS_BENCH=N: N cold names under tlsok. with dnsperf, TLS (after
 # the probe) beside plain; wall and CPU time of curvecache, TLS

@@ -412,6 +412,8 @@ static void net_log(const struct iter_target *t, const char *server)
 	                 WIRE_OK);
 	s->qtype = t->qtype;
 	s->curve = t->curve;
+	s->dane = t->dane;
+	memcpy(s->dane_pin, t->dane_pin, ITER_DANE_PIN_BYTES);
 	memcpy(s->key, t->key, KEY_BYTES);
 	s->edns = t->edns;
 	s->timeout_ms = t->timeout_ms;

@@ -23,7 +23,7 @@
 static char dir[] = "/tmp/check_tls.XXXXXX";
 static char ca_pem[256], other_pem[256], leaf_pem[256], leaf_key[256],
 	old_pem[256];
-static uint8_t leaf_pin[TLS_PIN_BYTES];
+static uint8_t leaf_pin[TLS_PIN_BYTES], ca_pin[TLS_PIN_BYTES];
 
 static X509 *cert_make(EVP_PKEY *key, EVP_PKEY *signer, X509 *issuer,
                        const char *cn, bool ca, long from, long to)
@@ -105,6 +105,7 @@ static void pki_make(void)
 	write_pem(leaf_key, NULL, lk);
 	write_pem(old_pem, old, NULL);
 	pin_of(leaf, leaf_pin);
+	pin_of(ca, ca_pin);
 	X509_free(ca);
 	X509_free(other);
 	X509_free(leaf);
@@ -324,6 +325,44 @@ START_TEST(test_pin)
 }
 END_TEST
 
+/* An opportunistic client with a pin (DANE-EE 3 1 1): the leaf's key
+ * matches; a key of another certificate the server sends (here its CA,
+ * appended to the chain) does not, since nothing verifies that chain. */
+START_TEST(test_unauth_pin)
+{
+	char chain[300], buf[4096];
+	FILE *out, *in;
+	struct pair p;
+	size_t n;
+	int i;
+
+	snprintf(chain, sizeof chain, "%s/chain.pem", dir);
+	ck_assert_ptr_nonnull(out = fopen(chain, "w"));
+	for (i = 0; i < 2; i++) {
+		ck_assert_ptr_nonnull(in = fopen(i ? ca_pem : leaf_pem, "r"));
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+			ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+		fclose(in);
+	}
+	fclose(out);
+	pair_start(&p, chain, ca_pem);
+	tls_ctx_free(p.cctx);
+	ck_assert_int_eq(tls_ctx_client_unauth(&p.cctx), TLS_OK);
+	pair_run(&p, "", leaf_pin);
+	ck_assert_int_eq(p.cli.error, 0);
+	ck_assert_uint_eq(p.cli.ngot, 4);
+	pair_end(&p);
+	pair_start(&p, chain, ca_pem);
+	tls_ctx_free(p.cctx);
+	ck_assert_int_eq(tls_ctx_client_unauth(&p.cctx), TLS_OK);
+	pair_run(&p, "", ca_pin);
+	ck_assert_int_eq(p.cli.error, TLS_EPIN);
+	ck_assert_uint_eq(p.srv.ngot, 0);
+	pair_end(&p);
+	unlink(chain);
+}
+END_TEST
+
 START_TEST(test_resume)
 {
 	struct pair p;
@@ -391,6 +430,7 @@ static Suite *tls_suite(void)
 	tcase_add_test(t, test_unknown_ca);
 	tcase_add_test(t, test_expired);
 	tcase_add_test(t, test_pin);
+	tcase_add_test(t, test_unauth_pin);
 	tcase_add_test(t, test_resume);
 	tcase_add_test(t, test_cert_check);
 	suite_add_tcase(s, t);

@@ -1,0 +1,218 @@
+/*
+ * resolver/iter/iter_enc.c - encrypted-zone NAME: the servers of NAME and
+ * of every zone below it are asked only when the query can reach them
+ * encrypted and authenticated: over DNSCurve (a key in the delegation)
+ * or over DNS over TLS authenticated by DANE (RFC 7671): a DNSSEC-SECURE
+ * TLSA RRset at _853._tcp.NSNAME with a record 3 1 1 (DANE-EE, the SPKI's
+ * SHA-256), which the transport checks as a pin (iter_target.dane).
+ *
+ * Before a frame of such a zone sends anything, the TLSA of each server
+ * without a key is looked up once (a sub-frame, as for a glueless NS
+ * name's address: the client waits, there is no other way in), then the
+ * servers with neither are dropped (a log line names them); when none is
+ * left the frame fails
+ * and the client's SERVFAIL carries EDE 22 (No Reachable Authority) with
+ * ITER_ENC_TEXT, so nothing of the zone leaves in plain. The parents of
+ * NAME are asked as usual (a referral names the zone, never more than
+ * QNAME minimisation shows), and so are the zones of the NS names
+ * themselves unless they too lie under an encrypted-zone.
+ */
+#include <string.h>
+
+#include <stdlib.h>
+
+#include "base/log.h"
+#include "cache.h"
+#include "conf/cfg.h"
+#include "iter_int.h"
+#include "validate/tlsa.h"
+
+/** The labels put before an NS name for its TLSA: _853._tcp. */
+static const uint8_t iter_dane_prefix[] = "\004_853\004_tcp";
+#define ITER_DANE_PREFIX_BYTES (sizeof iter_dane_prefix - 1)
+/** Room for a TLSA RRset read from the cache. */
+#define ITER_DANE_BUF 8192
+/** Bit in iter_ns.sub: its TLSA was looked up by this frame. */
+#define ITER_SUB_TLSA 0x4u
+
+/** RFC 8914: No Reachable Authority. */
+#define ITER_ENC_EDE 22
+/** The EXTRA-TEXT of that EDE. */
+static const char iter_enc_text[] =
+	"encrypted-zone: no server reachable by DNSCurve or DANE TLS";
+/** Bytes of the list of skipped NS names in the log line. */
+#define ITER_ENC_LIST_BYTES 512
+
+/* Whether name is at or under an encrypted-zone. */
+static bool iter_enc_required(const struct iter_req *req, const uint8_t *name,
+                              size_t len)
+{
+	const struct cfg *cfg = req->env->cfg;
+	size_t i;
+
+	for (i = 0; cfg != NULL && i < cfg->n_encrypted_zone; i++)
+		if (iter_name_under(name, len, cfg->encrypted_zone[i],
+		                    cfg->encrypted_zone_len[i]))
+			return true;
+	return false;
+}
+
+/* Append ns's name to list (comma-separated, cut when full). */
+static void iter_enc_list_add(char *list, size_t cap, const struct iter_ns *ns)
+{
+	char text[WIRE_NAME_TEXT_MAX];
+	size_t used = strlen(list);
+
+	if (wire_name_to_text(ns->name, ns->namelen, text, sizeof text,
+	                      NULL) != WIRE_OK)
+		strcpy(text, "?");
+	if (used + strlen(text) + 2 >= cap)
+		return;
+	if (used > 0)
+		list[used++] = ',';
+	strcpy(list + used, text);
+}
+
+/* _853._tcp.NS into out; its length, 0 when too long. */
+static size_t iter_dane_name(const struct iter_ns *ns,
+                             uint8_t out[WIRE_NAME_MAX])
+{
+	if (ITER_DANE_PREFIX_BYTES + ns->namelen > WIRE_NAME_MAX)
+		return 0;
+	memcpy(out, iter_dane_prefix, ITER_DANE_PREFIX_BYTES);
+	memcpy(out + ITER_DANE_PREFIX_BYTES, ns->name, ns->namelen);
+	return ITER_DANE_PREFIX_BYTES + ns->namelen;
+}
+
+/* The first usable 3 1 1 record of an RRset image into pin. */
+static bool iter_dane_scan(const uint8_t *img, size_t len, uint8_t *pin)
+{
+	struct answer_rr rr;
+	struct tlsa_rr t;
+	size_t pos = 0;
+
+	while (answer_rr_next(img, len, &pos, &rr))
+		if (tlsa_parse(img + rr.rdata, rr.rdlen, &t) == TLSA_OK &&
+		    t.usage == TLSA_USAGE_DANE_EE &&
+		    t.selector == TLSA_SEL_SPKI &&
+		    t.mtype == TLSA_MATCH_SHA256) {
+			memcpy(pin, t.data, ITER_DANE_PIN_BYTES);
+			return true;
+		}
+	return false;
+}
+
+/* ns's pin from a SECURE TLSA RRset with a 3 1 1 record in the cache. */
+static bool iter_dane_pin(const struct iter_req *req, const struct iter_ns *ns,
+                          uint8_t pin[ITER_DANE_PIN_BYTES])
+{
+	uint8_t name[WIRE_NAME_MAX];
+	struct cache_query q = { name, 0, TLSA_RR_TYPE, WIRE_CLASS_IN, 0 };
+	struct cache_answer ans;
+	uint8_t *buf;
+	bool ok;
+
+	if (req->env->cfg == NULL ||
+	    req->env->cfg->auth_tls == CFG_AUTH_TLS_NO ||
+	    (q.name_len = iter_dane_name(ns, name)) == 0 ||
+	    (buf = malloc(ITER_DANE_BUF)) == NULL)
+		return false;
+	ok = cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
+	               ITER_DANE_BUF) == CACHE_OK &&
+	     ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE &&
+	     iter_dane_scan(buf, ans.len, pin);
+	free(buf);
+	return ok;
+}
+
+void iter_dane_fill(const struct iter_req *req, const struct iter_ns *ns,
+                    struct iter_target *t)
+{
+	if (t->curve || t->rd || !iter_dane_pin(req, ns, t->dane_pin))
+		return;
+	t->dane = true;
+	if (wire_name_to_text(ns->name, ns->namelen, t->dane_ns,
+	                      sizeof t->dane_ns, NULL) != WIRE_OK)
+		strcpy(t->dane_ns, "?");
+}
+
+/* Push a frame for the TLSA of the first server of frame fi without a
+ * key whose TLSA was not looked up yet; false when there is none (or
+ * the caps say no). */
+static bool iter_dane_push(struct iter_req *req, size_t fi)
+{
+	struct iter_zone *z = &req->frame[fi]->zone;
+	uint8_t name[WIRE_NAME_MAX];
+	struct iter_frame *f;
+	size_t i, j, len;
+
+	for (i = 0; i < z->nns; i++) {
+		struct iter_ns *ns = &z->ns[i];
+		bool dup = false;
+
+		if (ns->curve || (ns->sub & ITER_SUB_TLSA) ||
+		    (len = iter_dane_name(ns, name)) == 0)
+			continue;
+		ns->sub |= ITER_SUB_TLSA;
+		for (j = 0; j <= req->depth; j++)
+			dup = dup || (req->frame[j]->qtype == TLSA_RR_TYPE &&
+			              wire_name_equal(req->frame[j]->sname,
+			                              req->frame[j]->snamelen,
+			                              name, len));
+		if (dup || iter_dane_pin(req, ns, name) ||
+		    req->depth >= ITER_MAX_DEPTH ||
+		    req->subqueries >= ITER_MAX_SUBQUERIES ||
+		    (f = iter_frame_alloc(req)) == NULL)
+			continue;
+		len = iter_dane_name(ns, name);
+		iter_frame_init(f, name, len, TLSA_RR_TYPE, WIRE_CLASS_IN,
+		                req->frame[fi]->qmin);
+		f->parent_ns = i;
+		req->frame[++req->depth] = f;
+		req->subqueries++;
+		req->counts.subqueries++;
+		return true;
+	}
+	return false;
+}
+
+bool iter_enc_step(struct iter_req *req, size_t fi)
+{
+	struct iter_frame *f = req->frame[fi];
+	struct iter_zone *z = &f->zone;
+	char list[ITER_ENC_LIST_BYTES] = "";
+	char zone[WIRE_NAME_TEXT_MAX];
+	size_t i, n = 0, skipped = 0;
+
+	uint8_t pin[ITER_DANE_PIN_BYTES];
+
+	if (!iter_enc_required(req, z->name, z->len))
+		return false;
+	if (iter_dane_push(req, fi))
+		return true;
+	for (i = 0; i < z->nns; i++) {
+		if (z->ns[i].curve || iter_dane_pin(req, &z->ns[i], pin)) {
+			if (n != i)
+				z->ns[n] = z->ns[i];
+			n++;
+			continue;
+		}
+		iter_enc_list_add(list, sizeof list, &z->ns[i]);
+		skipped++;
+	}
+	z->nns = n;
+	if (skipped == 0)
+		return false;
+	if (wire_name_to_text(z->name, z->len, zone, sizeof zone, NULL) !=
+	    WIRE_OK)
+		strcpy(zone, "?");
+	log_warn_limited("encrypted_zone_skip",
+	                 "zone=%s skipped=%zu servers=%s left=%zu", zone,
+	                 skipped, list, n);
+	if (n > 0)
+		return false;
+	req->dz_ede = ITER_ENC_EDE;
+	req->dz_ede_text = iter_enc_text;
+	iter_fail(f, "encrypted-zone: no server reachable encrypted");
+	return true;
+}
