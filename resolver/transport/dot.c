@@ -510,6 +510,13 @@ static void fwd_data(void *arg, const uint8_t *buf, size_t len)
 		f->rlen = 0;
 		fwd_answer(f, f->rbuf + DOT_PFX, need - DOT_PFX);
 	}
+	/* between messages: a large buffer, or one no answer will use,
+	 * is not kept while the connection idles */
+	if (f->rlen == 0 && (f->nq == 0 || f->rcap > DOT_RBUF_FIRST)) {
+		free(f->rbuf);
+		f->rbuf = NULL;
+		f->rcap = 0;
+	}
 }
 
 static void fwd_error(void *arg, int status, const char *why)
