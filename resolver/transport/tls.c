@@ -402,13 +402,9 @@ static void tls_read_plain(struct tls_conn *c)
 		/* Nothing left to decrypt (nothing buffered in libssl or the
 		 * read BIO): one more SSL_read would only say WANT_READ, and
 		 * keep what it allocated to do so (BIOs and a buffer, 4 KB a
-		 * connection by heaptrack) while the connection idles. The
-		 * record buffers go back too: SSL_MODE_RELEASE_BUFFERS frees
-		 * the read buffer after application data only, not after a
-		 * session ticket (16.6 KB an idle client by heaptrack). */
+		 * connection by heaptrack) while the connection idles. */
 		if (!SSL_has_pending(c->ssl) &&
 		    BIO_ctrl_pending(c->rbio) == 0) {
-			(void)SSL_free_buffers(c->ssl); /* 0: still in use */
 			if (tls_flush(c) != TLS_OK)
 				tls_fail(c, TLS_EIO,
 				         "write to the socket failed");
