@@ -83,7 +83,8 @@ struct dot {
 	uint64_t serial; /**< connections made so far */
 	struct dot_fwd *fwd[DOT_FWD_MAX];
 	size_t nfwd;
-	bool unauth; /**< dot_new_unauth: authoritative servers */
+	bool unauth;          /**< dot_new_unauth: authoritative servers */
+	uv_prepare_t prepare; /**< takes a reload before the next poll */
 };
 
 /* The pin of a forwarder (for fwdstate), or NULL. */
@@ -106,8 +107,43 @@ const char *dot_strerror(int status)
 	}
 }
 
-int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
-            struct stats *st)
+/* The TLS context, made now (none yet, or a reload): unauthenticated,
+ * or verifying against tls-cert-bundle. TLS_OK or the failure, d->ctx
+ * kept then (NULL: the first connection tries again, and logs). */
+static int dot_ctx_make(struct dot *d)
+{
+	struct tls_ctx *x = NULL;
+	int rc = d->unauth ? tls_ctx_client_unauth(&x) :
+	                     tls_ctx_client(&x, d->cfg->tls_cert_bundle);
+
+	if (rc == TLS_OK) { /* connections hold the old one */
+		tls_ctx_free(d->ctx);
+		d->ctx = x;
+	}
+	return rc;
+}
+
+/* Wanted at start: a TLS forwarder, or auth-tls on. */
+static bool dot_ctx_wanted(const struct dot *d)
+{
+	return d->unauth ? d->cfg->auth_tls != CFG_AUTH_TLS_NO :
+	                   dot_cfg_tls(d->cfg);
+}
+
+static void dot_reloaded(struct dot *d);
+
+/* Before each poll: a reload (the worker's cfg changed) is taken now,
+ * off the path of the next query. */
+static void dot_prepare_cb(uv_prepare_t *p)
+{
+	struct dot *d = p->data;
+
+	if (d->cfg->load_gen != d->gen)
+		dot_reloaded(d);
+}
+
+static int dot_make(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
+                    struct stats *st, bool unauth)
 {
 	struct dot *d;
 
@@ -119,18 +155,32 @@ int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
 	d->cfg = cfg;
 	d->gen = cfg->load_gen;
 	d->st = st;
+	d->unauth = unauth;
+	if (dot_ctx_wanted(d))
+		(void)dot_ctx_make(d); /* a failure: again at first use */
+	(void)uv_prepare_init(loop, &d->prepare); /* cannot fail */
+	d->prepare.data = d;
+	(void)uv_prepare_start(&d->prepare, dot_prepare_cb);
+	uv_unref((uv_handle_t *)&d->prepare); /* keeps no loop running */
 	*out = d;
 	return DOT_OK;
+}
+
+int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
+            struct stats *st)
+{
+	return dot_make(out, loop, cfg, st, false);
 }
 
 int dot_new_unauth(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
                    struct stats *st)
 {
-	int rc = dot_new(out, loop, cfg, st);
+	return dot_make(out, loop, cfg, st, true);
+}
 
-	if (rc == DOT_OK)
-		(*out)->unauth = true;
-	return rc;
+static void dot_closed(uv_handle_t *h)
+{
+	free(h->data);
 }
 
 static void fwd_timer_closed(uv_handle_t *h)
@@ -161,55 +211,7 @@ void dot_free(struct dot *d)
 		uv_close((uv_handle_t *)&f->timer, fwd_timer_closed);
 	}
 	tls_ctx_free(d->ctx);
-	free(d);
-}
-
-static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
-{
-	size_t la, lb;
-	const uint8_t *pa = netaddr_bytes(a, &la);
-	const uint8_t *pb = netaddr_bytes(b, &lb);
-
-	return pa != NULL && pb != NULL && la == lb &&
-	       memcmp(pa, pb, la) == 0 && netaddr_port(a) == netaddr_port(b);
-}
-
-/* The TLS authentication of sa among a zone's servers, or NULL. */
-static const struct cfg_tls *zone_auth(const struct cfg_zone *z,
-                                       const struct sockaddr *sa)
-{
-	size_t j;
-
-	for (j = 0; j < z->naddr; j++)
-		if (z->tls[j].name[0] != '\0' &&
-		    same_addr((const struct sockaddr *)&z->addr[j].sa, sa))
-			return &z->tls[j];
-	return NULL;
-}
-
-const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
-                                  const struct sockaddr *sa,
-                                  const uint8_t *zone, size_t zonelen)
-{
-	const struct cfg_tls *any = NULL, *best = NULL, *a;
-	size_t i, bestlen = 0;
-
-	for (i = 0; cfg != NULL && i < cfg->n_forward; i++) {
-		const struct cfg_zone *z = &cfg->forward[i];
-
-		if ((a = zone_auth(z, sa)) == NULL)
-			continue;
-		if (any == NULL)
-			any = a;
-		/* the forward zone holding the zone cut asked */
-		if (zone != NULL && z->namelen >= bestlen &&
-		    cfg_zone_find(z, 1, zone, zonelen) == 0) {
-			best = a;
-			bestlen = z->namelen;
-		}
-	}
-	/* an address that is a TLS forwarder anywhere never gets plain */
-	return best != NULL ? best : any;
+	uv_close((uv_handle_t *)&d->prepare, dot_closed);
 }
 
 /* ---- queries and failures ---- */
@@ -508,6 +510,13 @@ static void fwd_data(void *arg, const uint8_t *buf, size_t len)
 		f->rlen = 0;
 		fwd_answer(f, f->rbuf + DOT_PFX, need - DOT_PFX);
 	}
+	/* between messages: a large buffer, or one no answer will use,
+	 * is not kept while the connection idles */
+	if (f->rlen == 0 && (f->nq == 0 || f->rcap > DOT_RBUF_FIRST)) {
+		free(f->rbuf);
+		f->rbuf = NULL;
+		f->rcap = 0;
+	}
 }
 
 static void fwd_error(void *arg, int status, const char *why)
@@ -544,13 +553,11 @@ static int fwd_connect(struct dot_fwd *f)
 		              &f->resume };
 	char why[TLS_WHY_BYTES + CFG_MAX_PATH];
 
-	if (d->ctx == NULL && d->unauth &&
-	    tls_ctx_client_unauth(&d->ctx) != TLS_OK) {
+	if (d->ctx == NULL && d->unauth && dot_ctx_make(d) != TLS_OK) {
 		fwd_failed(f, "no TLS context");
 		return DOT_EFAILING;
 	}
-	if (d->ctx == NULL &&
-	    tls_ctx_client(&d->ctx, d->cfg->tls_cert_bundle) != TLS_OK) {
+	if (d->ctx == NULL && dot_ctx_make(d) != TLS_OK) {
 		snprintf(why, sizeof why, "CA bundle %s could not be loaded",
 		         d->cfg->tls_cert_bundle);
 		fwd_failed(f, why);
@@ -578,30 +585,27 @@ static int fwd_connect(struct dot_fwd *f)
 
 /* ---- a reload ---- */
 
-/* After a reload: the CA bundle is read again, at the next connection
- * (a bundle that does not load now is logged with its file, and the old
- * context kept); TLS sessions, resumed without a chain check, are not
+/* After a reload (before the next poll, or at a send): the CA bundle is
+ * read again now when a context was made or is wanted (a bundle that does
+ * not load is logged with its file, and the old context kept; with none,
+ * the first connection tries again); the unauthenticated context reads
+ * no file and is kept; TLS sessions, resumed without a chain check, are not
  * resumed (fwd_connect); forwarders without a connection
  * or a query are dropped (a new server or pin gets a new one; back-offs start
  * again). Connections that are up keep their check. */
 static void dot_reloaded(struct dot *d)
 {
-	struct tls_ctx *x = NULL;
 	size_t i, n = 0;
 	int rc;
 
 	d->gen = d->cfg->load_gen;
-	if (d->ctx != NULL) {
-		rc = tls_ctx_client(&x, d->cfg->tls_cert_bundle);
-		if (rc != TLS_OK) {
+	if (d->unauth ? d->ctx == NULL && dot_ctx_wanted(d) :
+	                d->ctx != NULL || dot_ctx_wanted(d)) {
+		rc = dot_ctx_make(d);
+		if (rc != TLS_OK && d->ctx != NULL)
 			log_error("tls_bundle_failed",
 			          "file=%s error=%s kept=old",
 			          d->cfg->tls_cert_bundle, tls_strerror(rc));
-		} else { /* made again, as the first one was */
-			tls_ctx_free(x);
-			tls_ctx_free(d->ctx);
-			d->ctx = NULL;
-		}
 	}
 	for (i = 0; i < d->nfwd; i++) {
 		struct dot_fwd *f = d->fwd[i];
@@ -625,7 +629,7 @@ static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
 
 	for (i = 0; i < d->nfwd; i++) {
 		f = d->fwd[i];
-		if (same_addr((const struct sockaddr *)&f->sa, sa) &&
+		if (dot_same_addr((const struct sockaddr *)&f->sa, sa) &&
 		    memcmp(&f->auth, auth, sizeof *auth) == 0)
 			return f;
 	}

@@ -82,11 +82,13 @@ struct dot_query;
 /** Describe a status code (static string). */
 const char *dot_strerror(int status);
 
-/** A worker's connections; cfg is read at every send (tls-cert-bundle
- *  at the first connection, and again at the first send after a reload:
- *  a cfg with another load_gen; a bundle that does not load then is
- *  logged, event tls_bundle_failed with its file, and the old one
- *  kept). @return DOT_OK, DOT_EINVAL or DOT_ENOMEM. */
+/** A worker's connections; cfg is read at every send. The TLS context
+ *  (tls-cert-bundle read) is made here when dot_cfg_tls(cfg), else (or
+ *  when that failed) at the first connection, and again as soon as the
+ *  loop turns after a reload (a cfg with another load_gen; checked
+ *  before each poll, and at each send); a bundle that does not load then
+ *  is logged, event tls_bundle_failed with its file, and the old one
+ *  kept. @return DOT_OK, DOT_EINVAL or DOT_ENOMEM. */
 int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
             struct stats *st) MUST_CHECK;
 
@@ -94,6 +96,7 @@ int dot_new(struct dot **out, uv_loop_t *loop, const struct cfg *cfg,
  * A worker's opportunistic connections to authoritative servers (RFC
  * 9539; the owner keeps each server's state, infra/authtls.h): as
  * dot_new, but through tls_ctx_client_unauth (nothing authenticated,
+ * no bundle; made here when auth-tls is on, kept over reloads;
  * dot_send's auth only tells connections apart: pass one all zero), a
  * failure is neither logged nor counted here nor shown by list_forwards
  * (the owner does), and when all DOT_FWD_MAX slots are taken the slot of
@@ -117,6 +120,13 @@ void dot_free(struct dot *d);
 const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
                                   const struct sockaddr *sa,
                                   const uint8_t *zone, size_t zonelen);
+
+/** Does some forward zone ask a server over TLS (#AUTH-NAME, or
+ *  forward-tls-upstream)? Then dot_new makes the TLS context at once. */
+bool dot_cfg_tls(const struct cfg *cfg);
+
+/** Same address and port (IPv4 or IPv6)? */
+bool dot_same_addr(const struct sockaddr *a, const struct sockaddr *b);
 
 /**
  * Send a query (a DNS message, unpadded) to a TLS forwarder.

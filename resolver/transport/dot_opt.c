@@ -3,13 +3,16 @@
  * forwarders (see dot.h): edns-tcp-keepalive (RFC 7828) and padding
  * (RFC 7830, RFC 8467) added to queries, the keepalive TIMEOUT read
  * from answers (and the idle timeout it gives), a query's name for the
- * debug log. Every reader takes (buf, len) and stays inside it.
+ * debug log. Every reader takes (buf, len) and stays inside it. And
+ * the configuration's side: which forwarders are asked over TLS.
  */
 #include "dot.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "base/netaddr.h"
+#include "conf/cfg.h"
 #include "wire/wire.h"
 
 /** EDNS option code of edns-tcp-keepalive (RFC 7828). */
@@ -161,4 +164,68 @@ void dot_qname_text(const uint8_t *msg, size_t len, char *out, size_t cap)
 	if (wire_read_name(msg, len, &pos, name, &nlen, 0) != WIRE_OK ||
 	    wire_name_to_text(name, nlen, out, cap, NULL) != WIRE_OK)
 		snprintf(out, cap, "-");
+}
+
+/* ---- the configuration ---- */
+
+bool dot_same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	size_t la, lb;
+	const uint8_t *pa = netaddr_bytes(a, &la);
+	const uint8_t *pb = netaddr_bytes(b, &lb);
+
+	return pa != NULL && pb != NULL && la == lb &&
+	       memcmp(pa, pb, la) == 0 && netaddr_port(a) == netaddr_port(b);
+}
+
+/* The TLS authentication of sa among a zone's servers, or NULL. */
+static const struct cfg_tls *zone_auth(const struct cfg_zone *z,
+                                       const struct sockaddr *sa)
+{
+	size_t j;
+
+	for (j = 0; j < z->naddr; j++)
+		if (z->tls[j].name[0] != '\0' &&
+		    dot_same_addr((const struct sockaddr *)&z->addr[j].sa, sa))
+			return &z->tls[j];
+	return NULL;
+}
+
+const struct cfg_tls *dot_auth_of(const struct cfg *cfg,
+                                  const struct sockaddr *sa,
+                                  const uint8_t *zone, size_t zonelen)
+{
+	const struct cfg_tls *any = NULL, *best = NULL, *a;
+	size_t i, bestlen = 0;
+
+	for (i = 0; cfg != NULL && i < cfg->n_forward; i++) {
+		const struct cfg_zone *z = &cfg->forward[i];
+
+		if ((a = zone_auth(z, sa)) == NULL)
+			continue;
+		if (any == NULL)
+			any = a;
+		/* the forward zone holding the zone cut asked */
+		if (zone != NULL && z->namelen >= bestlen &&
+		    cfg_zone_find(z, 1, zone, zonelen) == 0) {
+			best = a;
+			bestlen = z->namelen;
+		}
+	}
+	/* an address that is a TLS forwarder anywhere never gets plain */
+	return best != NULL ? best : any;
+}
+
+bool dot_cfg_tls(const struct cfg *cfg)
+{
+	size_t i, j;
+
+	for (i = 0; cfg != NULL && i < cfg->n_forward; i++) {
+		if (cfg->forward[i].tls_upstream)
+			return true;
+		for (j = 0; j < cfg->forward[i].naddr; j++)
+			if (cfg->forward[i].tls[j].name[0] != '\0')
+				return true;
+	}
+	return false;
 }

@@ -203,6 +203,22 @@ START_TEST(test_auth_of)
 }
 END_TEST
 
+/* The TLS context is made at start only when some forwarder is asked
+ * over TLS. */
+START_TEST(test_cfg_tls)
+{
+	memset(&c, 0, sizeof c);
+	ck_assert(!dot_cfg_tls(NULL));
+	zone("plain.test. 127.0.0.2");
+	ck_assert(!dot_cfg_tls(&c));
+	c.forward[0].tls_upstream = true;
+	ck_assert(dot_cfg_tls(&c));
+	c.forward[0].tls_upstream = false;
+	zone("dot.test. 127.0.0.3 127.0.0.1@853#dot.lab");
+	ck_assert(dot_cfg_tls(&c));
+}
+END_TEST
+
 static Suite *dot_suite(void)
 {
 	Suite *s = suite_create("dot");
@@ -210,6 +226,7 @@ static Suite *dot_suite(void)
 
 	tcase_add_test(t, test_pad);
 	tcase_add_test(t, test_auth_of);
+	tcase_add_test(t, test_cfg_tls);
 	tcase_add_test(t, test_keepalive_add);
 	tcase_add_test(t, test_keepalive_of);
 	tcase_add_test(t, test_idle_of);
