@@ -280,7 +280,8 @@ static void att_sent(struct upstream_att *a)
 	else
 		st->upstream_udp++;
 	if (a->s.mode == EXCHANGE_PLAIN)
-		st->upstream_plain++;
+		stats_plain_sent(st, (const struct sockaddr *)&a->q->t.addr,
+		                 a->q->t.zone, a->q->t.zonelen);
 	else {
 		st->curve_queries++;
 		if (a->s.mode == EXCHANGE_TXT)
