@@ -937,11 +937,12 @@ START_TEST(cmd_servers)
 	sel_timeout_report(sel, (struct sockaddr *)&b, now);
 	c = talk("servers\n");
 	HAS(c, "127.0.0.9 zone=example.lab. srtt=30ms timeouts=0 backoff=no "
-	       "edns=yes key=none last_error=-\n");
+	       "edns=yes key=none last_error=- transport=plain\n");
 	HAS(c, "127.0.0.10 zone=- srtt=400ms timeouts=1 backoff=yes "
 	       "edns=yes key=uz5");
-	HAS(c, " last_error=timeout error_age=0s\n");
+	HAS(c, " last_error=timeout error_age=0s transport=curve\n");
 	HAS(c, "; 2 servers, 1 with a DNSCurve key\n"
+	       "; 0 asked over TLS (transport= as worker 0 asks)\n"
 	       "; 0 zones in back-off (RFC 9520)\nok\n");
 	free(c.text);
 	/* a zone whose servers were all silent (RFC 9520) */
