@@ -166,6 +166,7 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 	r.tcp = a != NULL && a->tcp;
 	r.msg = msg;
 	r.curve = a != NULL && a->s.mode != EXCHANGE_PLAIN;
+	r.via = upstream_reply_via(a);
 	r.rtt_ms = a != NULL && now > a->sent_ms ?
 	                   (uint32_t)(now - a->sent_ms) :
 	                   0;
