@@ -20,7 +20,9 @@
 #   such lines, and curvecache_upstream_transport_total{transport=
 #   "tls-dane"} 0;
 # - servers: transport= on every server line, 127.53.1.2 failed(Ns) or
-#   plain (its probe refused), 127.53.2.3 curve, and the TLS count line.
+#   plain (its probe refused), 127.53.2.3 curve, and the TLS count line;
+# - lookup: "learned: A curve" for www.secure.curve., "learned: A plain"
+#   for www.example.lab., "learned: NXDOMAIN plain" for p0.example.lab.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -46,6 +48,7 @@ while [ $i -lt 20 ]; do
   i=$((i + 1))
 done
 dig +time=5 +tries=1 "@$CC_IP" www.secure.curve. A >/dev/null 2>&1
+dig +time=5 +tries=1 "@$CC_IP" www.example.lab. A >/dev/null 2>&1
 sleep 1 # the refused probes end
 
 ctl stats_noreset >"$WORK/s1" 2>&1
@@ -119,5 +122,15 @@ if grep -q "^$PLAIN .* transport=\(failed([0-9]*s)\|plain\)$" \
      "$WORK/servers"; then
   ok "servers: $PLAIN plain or failed, $CURVE curve, none over TLS"
 else bad "servers: transport states" "unexpected" "$WORK/servers"; fi
+
+expect "lookup: learned over DNSCurve" \
+  "$(ctl lookup www.secure.curve A 2>&1 | grep '^learned: ')" \
+  "learned: A curve"
+expect "lookup: learned plain" \
+  "$(ctl lookup www.example.lab A 2>&1 | grep '^learned: ')" \
+  "learned: A plain"
+expect "lookup: a negative entry learned plain" \
+  "$(ctl lookup p0.example.lab A 2>&1 | grep '^learned: ')" \
+  "learned: NXDOMAIN plain"
 
 e2e_finish
