@@ -222,6 +222,12 @@ static uint32_t clamp_ttl(const struct cache *c, uint32_t ttl)
 
 int cache_rrset_put(struct cache *c, const struct cache_rrset *set, time_t now)
 {
+	return cache_rrset_put_via(c, set, now, CACHE_VIA_PLAIN);
+}
+
+int cache_rrset_put_via(struct cache *c, const struct cache_rrset *set,
+                        time_t now, enum cache_via via)
+{
 	struct cache_build b;
 	int rc;
 
@@ -247,6 +253,7 @@ int cache_rrset_put(struct cache *c, const struct cache_rrset *set, time_t now)
 	b.count = set->count;
 	b.rdata = set->rdata;
 	b.sec = set->sec;
+	b.via = via;
 	b.dnssec = set->dnssec;
 	b.dnssec_len = set->dnssec_len;
 	return cache_put_build(c, &b, now);

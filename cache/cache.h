@@ -133,6 +133,22 @@ enum cache_kind {
 };
 
 /**
+ * How an entry's data was learned: the transport of the answer it came
+ * in (the control socket's lookup shows it). PLAIN also for data whose
+ * transport is not known (a load_cache).
+ */
+enum cache_via {
+	CACHE_VIA_PLAIN = 0, /**< plain DNS, UDP or TCP */
+	CACHE_VIA_CURVE,     /**< a DNSCurve box */
+	CACHE_VIA_TLS,       /**< DNS over TLS to an authoritative server,
+	                          opportunistic (RFC 9539) */
+	CACHE_VIA_TLS_DANE,  /**< ...authenticated by DANE (RFC 7671) */
+	CACHE_VIA_FWD_TLS,   /**< DNS over TLS to a forwarder */
+	CACHE_VIA_LOCAL,     /**< made here, not asked for */
+	CACHE_VIA_COUNT
+};
+
+/**
  * DNSSEC security status of an entry (RFC 4035 section 4.3). Ordered:
  * a higher value is better evidence, except BOGUS, which is worst.
  */
@@ -250,6 +266,7 @@ struct cache_answer {
 	size_t owner_off;    /**< owner = query name + owner_off (non-zero
 	                          only from cache_closest_ns) */
 	enum cache_sec sec;  /**< security status */
+	enum cache_via via;  /**< how it was learned */
 	uint8_t ede;         /**< BOGUS: the RFC 8914 INFO-CODE noted by
 	                          cache_bogus_ede (0: none noted) */
 	size_t dnssec_len;   /**< CACHE_GET_DNSSEC: bytes of the DNSSEC
@@ -275,6 +292,7 @@ struct cache_view {
 	int stale;
 	const uint8_t *server_key; /**< NULL if learned plain */
 	enum cache_sec sec;
+	enum cache_via via;    /**< how it was learned */
 	const uint8_t *dnssec; /**< its DNSSEC image (NULL if none), every
 	                            TTL 0: that is how it is stored */
 	size_t dnssec_len;
@@ -380,6 +398,15 @@ int cache_rrset_put(struct cache *c, const struct cache_rrset *set,
  */
 int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now);
 
+/** cache_rrset_put with how the data was learned (cache_rrset_put:
+ *  CACHE_VIA_PLAIN); a value out of range counts as plain. */
+int cache_rrset_put_via(struct cache *c, const struct cache_rrset *set,
+                        time_t now, enum cache_via via);
+
+/** cache_neg_put with how the data was learned. */
+int cache_neg_put_via(struct cache *c, const struct cache_neg *neg, time_t now,
+                      enum cache_via via);
+
 /**
  * Look up (name, type, class): the RRset or NODATA entry of that key, or
  * else an NXDOMAIN entry of the name. If both are fresh the higher rank
@@ -403,12 +430,12 @@ int cache_get(struct cache *c, const struct cache_query *q, time_t now,
 	CACHE_MUST_CHECK;
 
 /**
- * Note why a BOGUS entry is bogus: the RFC 8914 INFO-CODE (1..255) that
- * a read then gives in ans->ede, so that an answer from the cache names
- * the same failure as the first one did. The entry is the one cache_get
- * would pick for q (the exact key, or the name's NXDOMAIN entry); it is
- * changed only while fresh and BOGUS. A later put replaces it, and the
- * code with it.
+ * Note why a BOGUS entry is bogus: the RFC 8914 INFO-CODE (1..31; a
+ * larger one is kept as 0, unknown) that a read then gives in ans->ede, so
+ * that an answer from the cache names the same failure as the first one did.
+ * The entry is the one cache_get would pick for q (the exact key, or the
+ * name's NXDOMAIN entry); it is changed only while fresh and BOGUS. A later
+ * put replaces it, and the code with it.
  * @return CACHE_OK; CACHE_ENOTFOUND (no such fresh BOGUS entry);
  *   CACHE_ENAME, CACHE_ETYPE or CACHE_EINVAL.
  */

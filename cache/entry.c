@@ -189,7 +189,9 @@ void cache_entry_fill(struct cache_entry *e, const struct cache_build *b)
 	e->count = (uint16_t)(b->count |
 	                      (b->dnssec_len ? CACHE_COUNT_TAIL : 0));
 	e->name_len = (uint8_t)b->name_len;
-	e->ede = 0;
+	e->ede =
+		(uint8_t)((b->via < CACHE_VIA_COUNT ? b->via : CACHE_VIA_PLAIN)
+	                  << CACHE_VIA_SHIFT);
 	e->flags = (uint8_t)((unsigned)b->kind |
 	                     (unsigned)(b->rank - CACHE_RANK_GLUE)
 	                             << CACHE_F_RANK_SHIFT |
@@ -249,6 +251,7 @@ void cache_entry_view(const struct cache_entry *e, time_t now,
 	v->stale = !cache_entry_fresh(e, now);
 	v->server_key = cache_entry_key(e);
 	v->sec = cache_entry_sec(e);
+	v->via = (enum cache_via)(e->ede >> CACHE_VIA_SHIFT);
 	v->dnssec_len = cache_entry_dnssec_len(e);
 	v->dnssec = v->dnssec_len ? cache_entry_dnssec(e) : NULL;
 	v->count = cache_entry_count(e);

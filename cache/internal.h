@@ -79,9 +79,17 @@ struct cache_entry {
 	uint16_t count;     /**< RRs in the image | CACHE_COUNT_TAIL */
 	uint8_t name_len;   /**< 1..255: CACHE_NAME_MAX fits */
 	uint8_t flags;      /**< CACHE_F_*: kind, rank, curve, ref, sec */
-	uint8_t ede;        /**< BOGUS: why (cache_bogus_ede), 0: unknown */
+	uint8_t ede;        /**< CACHE_EDE_MASK: BOGUS: why (cache_bogus_ede),
+	                         0: unknown; above: enum cache_via */
 	uint8_t data[];     /**< name, [server key], image, [tail] */
 };
+
+/** The ede byte of an entry: the low bits hold an EDE INFO-CODE (the
+ *  codes of a BOGUS entry are below 32; a larger one is kept as 0), the
+ *  bits above how the data was learned (enum cache_via): the header
+ *  stays 47 bytes. */
+#define CACHE_EDE_MASK 0x1fu
+#define CACHE_VIA_SHIFT 5
 
 /** Bytes of an entry header: where its data starts. */
 #define CACHE_ENTRY_HEADER offsetof(struct cache_entry, data)
@@ -125,6 +133,7 @@ struct cache_build {
 	size_t image_len;
 	size_t count;
 	enum cache_sec sec;
+	enum cache_via via;
 	const uint8_t *dnssec; /**< checked by cache_dnssec_check */
 	size_t dnssec_len;
 	/* positive */

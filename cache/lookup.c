@@ -117,7 +117,8 @@ static int answer(struct cache_entry *e, const struct cache_query *q,
 	ans->len = cache_entry_wire_len(e);
 	ans->owner_off = 0;
 	ans->sec = cache_entry_sec(e);
-	ans->ede = e->ede;
+	ans->ede = (uint8_t)(e->ede & CACHE_EDE_MASK);
+	ans->via = (enum cache_via)(e->ede >> CACHE_VIA_SHIFT);
 	ans->dnssec_len = ans->dnssec_count = 0;
 	if (!(e->flags & CACHE_F_REF)) /* keep hot lines clean */
 		e->flags |= CACHE_F_REF;
@@ -216,7 +217,8 @@ int cache_bogus_ede(struct cache *c, const struct cache_query *q, time_t now,
 	rc = CACHE_ENOTFOUND;
 	if (e != NULL && cache_entry_fresh(e, now) &&
 	    cache_entry_sec(e) == CACHE_SEC_BOGUS) {
-		e->ede = code;
+		e->ede = (uint8_t)((e->ede & ~CACHE_EDE_MASK) |
+		                   (code <= CACHE_EDE_MASK ? code : 0));
 		rc = CACHE_OK;
 	}
 	pthread_mutex_unlock(&s->lock);

@@ -75,6 +75,12 @@ static uint32_t neg_ttl(const struct cache *c, uint32_t soa_ttl,
 
 int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now)
 {
+	return cache_neg_put_via(c, neg, now, CACHE_VIA_PLAIN);
+}
+
+int cache_neg_put_via(struct cache *c, const struct cache_neg *neg, time_t now,
+                      enum cache_via via)
+{
 	struct cache_build b;
 	uint32_t minimum = 0;
 	int rc;
@@ -98,6 +104,7 @@ int cache_neg_put(struct cache *c, const struct cache_neg *neg, time_t now)
 	b.kind = neg->kind;
 	b.rank = neg->rank;
 	b.server_key = neg->server_key;
+	b.via = via;
 	b.ttl = neg_ttl(c, neg->soa_ttl, minimum);
 	b.expire = cache_expire_at(now, b.ttl);
 	b.image_len = neg->soa_name_len + 2 + neg->soa_rdlen;

@@ -145,6 +145,23 @@ const char *control_cmd_dump(struct control_cmd *c, char **argv, size_t argc,
 /* ------------------------------------------------------------------ */
 /* lookup: the DNSSEC status and provenance of a name's entries        */
 
+/* How an entry was learned, as lookup's learned: line says it. */
+static const char *via_name(enum cache_via via, bool curve)
+{
+	static const char *const names[CACHE_VIA_COUNT] = {
+		[CACHE_VIA_PLAIN] = "plain",
+		[CACHE_VIA_CURVE] = "curve",
+		[CACHE_VIA_TLS] = "tls",
+		[CACHE_VIA_TLS_DANE] = "tls-dane",
+		[CACHE_VIA_FWD_TLS] = "forwarder-tls",
+		[CACHE_VIA_LOCAL] = "local",
+	};
+
+	if (curve) /* the key is the proof, whatever else was noted */
+		return names[CACHE_VIA_CURVE];
+	return (size_t)via < CACHE_VIA_COUNT ? names[via] : "plain";
+}
+
 /** Most entries of one name shown (they share one hash chain). */
 #define CONTROL_SEC_ROWS CACHE_CHAIN_MAX
 
@@ -155,6 +172,7 @@ struct sec_row {
 	enum cache_sec sec;
 	bool curve;
 	bool stale;
+	enum cache_via via;
 };
 
 /** What the walk collects. */
@@ -182,6 +200,7 @@ static int sec_walk_cb(const struct cache_view *v, void *arg)
 	r->type = v->type;
 	r->sec = v->sec;
 	r->curve = v->server_key != NULL;
+	r->via = v->via;
 	r->stale = v->stale != 0;
 	return 0;
 }
@@ -299,6 +318,11 @@ void control_lookup_sec(struct control_cmd *c, const uint8_t *name, size_t len,
 		                   r->kind == CACHE_KIND_NODATA ? " NODATA" :
 		                   r->stale                     ? " stale" :
 		                                                  "");
+		control_out_printf(out, "learned: %s %s\n",
+		                   r->kind == CACHE_KIND_NXDOMAIN ?
+		                           "NXDOMAIN" :
+		                           rrtext_type_name(r->type, tbuf),
+		                   via_name(r->via, r->curve));
 	}
 	free(w);
 	sec_answer(c->env.cache, name, len, type != 0 ? type : WIRE_TYPE_A,

@@ -251,6 +251,13 @@ static const char *cmd_top_queries(struct control_session *s, char **argv,
 	return control_topk_write(argv, argc, out);
 }
 
+static const char *cmd_privacy(struct control_session *s, char **argv,
+                               size_t argc, struct control_out *out, char *err)
+{
+	(void)err;
+	return control_cmd_privacy(s->c, argv, argc, out);
+}
+
 /* dump_requestlist, flush_requestlist, forward_add, forward_remove:
  * every worker's running state (control_rt.c). */
 static const char *cmd_rt(struct control_session *s, char **argv, size_t argc,
@@ -302,6 +309,9 @@ static const struct control_verb control_verbs[] = {
 	{ "lookup", 1, 2, cmd_lookup,
 	  "NAME [TYPE]  cached data and servers for NAME", 0 },
 	{ "servers", 0, 0, cmd_servers, "the server-selection table", 0 },
+	{ "privacy", 0, 1, cmd_privacy,
+	  "[N]  upstream queries by transport, top N servers asked in plain",
+	  0 },
 	{ "dump_infra", 0, 0, cmd_servers,
 	  "the server-selection table in Unbound's fields", 0 },
 	{ "ratelimit_list", 0, 1, cmd_servers,

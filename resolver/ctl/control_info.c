@@ -25,6 +25,7 @@
 #include "wire/rrtext.h"
 #include "infra/deadzone.h"
 #include "infra/sel.h"
+#include "infra/authtls.h"
 #include "front/server.h"
 #include "front/cachedb_step.h"
 #include "validate/autotrust.h"
@@ -316,16 +317,44 @@ const char *control_cmd_lookup(struct control_cmd *c, char **argv, size_t argc,
 struct servers_walk {
 	struct control_out *out;
 	size_t n, curve;
+	const struct authtls *tls; /**< worker 0's RFC 9539 table, or NULL */
+	uint64_t now_ms;
+	size_t ntls; /**< servers asked over TLS */
 };
+
+/* " transport=curve|tls|probing|failed(Ns)|plain": how worker 0 asks the
+ * server now (a key: DNSCurve; else its RFC 9539 state). */
+static void servers_transport(struct servers_walk *w, const struct sel_info *i,
+                              const struct sockaddr *sa, char *out, size_t cap)
+{
+	enum authtls_state st = AUTHTLS_UNKNOWN;
+	uint64_t until = 0;
+
+	if (!i->curve && w->tls != NULL)
+		st = authtls_state_of(w->tls, sa, w->now_ms, &until);
+	if (i->curve || st == AUTHTLS_CURVE)
+		snprintf(out, cap, " transport=curve");
+	else if (st == AUTHTLS_UNKNOWN)
+		snprintf(out, cap, " transport=plain");
+	else if (st == AUTHTLS_FAILED)
+		snprintf(out, cap, " transport=failed(%" PRIu64 "s)",
+		         until > w->now_ms ? (until - w->now_ms + 999) / 1000 :
+		                             0);
+	else
+		snprintf(out, cap, " transport=%s", authtls_state_name(st));
+	if (st == AUTHTLS_WORKS)
+		w->ntls++;
+}
 
 static int servers_cb(const struct sockaddr *sa, const struct sel_info *i,
                       void *arg)
 {
 	struct servers_walk *w = arg;
 	char addr[CONTROL_ADDR_TEXT], zone[WIRE_NAME_TEXT_MAX];
-	char key[CURVE_KEYLABEL_LEN + 1] = "none", age[32] = "";
+	char key[CURVE_KEYLABEL_LEN + 1] = "none", age[32] = "", tr[48];
 
 	addr_text(sa, addr, sizeof addr);
+	servers_transport(w, i, sa, tr, sizeof tr);
 	if (i->zonelen == 0 || wire_name_to_text(i->zone, i->zonelen, zone,
 	                                         sizeof zone, NULL) != WIRE_OK)
 		snprintf(zone, sizeof zone, "-");
@@ -337,10 +366,10 @@ static int servers_cb(const struct sockaddr *sa, const struct sel_info *i,
 	control_out_printf(w->out,
 	                   "%s zone=%s srtt=%" PRIu32 "ms "
 	                   "timeouts=%" PRIu32 " backoff=%s edns=%s "
-	                   "key=%s last_error=%s%s\n",
+	                   "key=%s last_error=%s%s%s\n",
 	                   addr, zone, i->srtt_ms, i->timeouts,
 	                   i->backoff ? "yes" : "no", i->noedns ? "no" : "yes",
-	                   key, sel_error_name(i->last_error), age);
+	                   key, sel_error_name(i->last_error), age, tr);
 	w->n++;
 	if (i->curve)
 		w->curve++;
@@ -370,16 +399,21 @@ const char *control_cmd_servers(struct control_cmd *c, char **argv,
                                 size_t argc, struct control_out *out,
                                 char *err)
 {
-	struct servers_walk w = { out, 0, 0 };
+	struct servers_walk w = { out,        0, 0, server_authtls(c->env.srv),
+		                  clock_ms(), 0 };
 
 	(void)argv;
 	(void)argc;
 	(void)err;
 	struct iter_env env;
 
-	(void)sel_walk(server_sel(c->env.srv), clock_ms(), servers_cb, &w);
+	(void)sel_walk(server_sel(c->env.srv), w.now_ms, servers_cb, &w);
 	control_out_printf(out, "; %zu servers, %zu with a DNSCurve key\n",
 	                   w.n, w.curve);
+	control_out_printf(out,
+	                   "; %zu asked over TLS (transport= as worker 0 "
+	                   "asks)\n",
+	                   w.ntls);
 	server_iter_env(c->env.srv, &env);
 	w.n = 0;
 	(void)deadzone_walk(env.deadzone, clock_ms(), backoff_cb, &w);

@@ -179,4 +179,12 @@ void control_bulk_finish(struct control_bulk **b, bool ubct,
 /** Free a bulk input (NULL is allowed). */
 void control_bulk_free(struct control_bulk *b);
 
+/* privacy [N]: upstream queries by transport, the encrypted share and
+ * the N servers that took the most plain queries (control_privacy.c) */
+const char *control_cmd_privacy(struct control_cmd *c, char **argv,
+                                size_t argc, struct control_out *out);
+/* Those servers (at most 10) as a Prometheus gauge with a server and a
+ * zone label (write_prom). */
+void control_privacy_prom(struct control_out *out);
+
 #endif /* CURVECACHE_RESOLVER_CONTROL_INT_H */

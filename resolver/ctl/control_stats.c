@@ -401,15 +401,6 @@ struct control_real {
 	double value;
 };
 
-/* The share of upstream queries sent encrypted (DNSCurve or TLS). */
-static double encrypted_share(const struct stats *st)
-{
-	uint64_t enc = st->curve_queries + st->upstream_tls;
-	uint64_t all = enc + st->upstream_plain;
-
-	return all == 0 ? 0.0 : (double)enc / (double)all;
-}
-
 #define CONTROL_NREALS 4
 
 static void reals_of(const struct stats *st,
@@ -426,7 +417,7 @@ static void reals_of(const struct stats *st,
 	r[2].value = requestlist_avg(st);
 	r[3].name = "upstream.transport.encrypted.share";
 	r[3].fixed = false;
-	r[3].value = encrypted_share(st);
+	r[3].value = stats_encrypted_share(st);
 }
 
 /* The reals and the histogram buckets: "name=value" lines, or JSON
@@ -623,6 +614,7 @@ static void write_prom(const struct control_snap *s,
 
 	write_build_info(w->out);
 	snap_walk(s, c, prom_cb, w);
+	control_privacy_prom(w->out);
 	control_out_printf(w->out,
 	                   "# HELP %s time from a client's query to "
 	                   "its answer by a resolution\n# TYPE %s "

@@ -237,6 +237,13 @@ int server_stats_more(struct server *s, server_stats_more_fn *fn, void *arg);
  *  and lookup commands read it; same thread only). */
 struct sel *server_sel(struct server *s);
 
+struct authtls;
+
+/** The worker's RFC 9539 state per authoritative server address
+ *  (infra/authtls.h; the control socket's servers command reads it; same
+ *  thread only), NULL without auth-tls (server_privacy.c). */
+const struct authtls *server_authtls(const struct server *s);
+
 /**
  * flush_infra on this worker: forget what it learned about a server
  * address (NULL: every address): its server-selection entry and the

@@ -414,6 +414,7 @@ void iter_feed(struct iter_req *req, const struct iter_reply *reply,
 	if (req == NULL || reply == NULL || now == NULL || req->done)
 		return;
 	req->now = *now;
+	req->via = reply->via;
 	o = iter_out_find(req, reply->token);
 	if (o == NULL)
 		return;

@@ -236,6 +236,8 @@ struct iter_reply {
 	const struct wire_msg *msg; /**< kind MSG: parsed, ID/question
 	                                 matched, opened if curve */
 	bool curve;                 /**< came inside a DNSCurve box */
+	uint8_t via;                /**< kind MSG: the enum cache_via of
+	                                 its transport (cache.h) */
 	uint32_t rtt_ms;            /**< send to receive */
 	bool hedge;                 /**< kind TIMEOUT: the early one at
 	                                 target.hedge_ms, not a timeout */

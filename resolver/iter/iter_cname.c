@@ -113,7 +113,8 @@ static void iter_dname_link(struct iter_req *req, size_t fi,
 		                                  iter_data_rank(c), key,
 		                                  fi == 0);
 	set.sec = (enum cache_sec)req->dname_sec;
-	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	(void)cache_rrset_put_via(req->env->cache, &set, req->now.wall,
+	                          (enum cache_via)req->via);
 	if (fi != 0)
 		return;
 	if (!iter_answer_append(req, l->owner, l->ownerlen, WIRE_TYPE_CNAME,

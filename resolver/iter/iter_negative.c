@@ -111,8 +111,9 @@ static void iter_negative_cache(struct iter_req *req, size_t fi,
 
 		/* not when the work cap ended the check (iter_cache_as) */
 		if (status != DNSSEC_EBUDGET)
-			(void)cache_neg_put(req->env->cache, &neg,
-			                    req->now.wall);
+			(void)cache_neg_put_via(req->env->cache, &neg,
+			                        req->now.wall,
+			                        (enum cache_via)req->via);
 		iter_val_cache_why(req, f->sname, f->snamelen, f->qtype, vsec,
 		                   status);
 	}

@@ -205,7 +205,8 @@ static void iter_qmin_remember(struct iter_req *req, size_t fi,
 		neg.sec = CACHE_SEC_INSECURE;
 	else if (iter_val_on(req))
 		neg.rank = CACHE_RANK_REFERRAL;
-	(void)cache_neg_put(req->env->cache, &neg, req->now.wall);
+	(void)cache_neg_put_via(req->env->cache, &neg, req->now.wall,
+	                        (enum cache_via)req->via);
 }
 
 bool iter_qmin_reply(struct iter_req *req, size_t fi, const struct iter_out *o,

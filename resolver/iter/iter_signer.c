@@ -113,7 +113,8 @@ void iter_signer_note(struct iter_req *req, const struct iter_frame *f,
 	if (!nx && dnssec_deny_type(d, f->sname, f->snamelen, WIRE_TYPE_NS) !=
 	                   DNSSEC_OK)
 		return;
-	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	(void)cache_rrset_put_via(req->env->cache, &set, req->now.wall,
+	                          CACHE_VIA_LOCAL);
 }
 
 /* The NOCUT mark of name: 0 none, 1 no cut, 2 the name does not exist. */

@@ -366,7 +366,8 @@ static void iter_trust_note_why(struct iter_req *req, const uint8_t *z,
 		                   NULL,
 		                   0 };
 
-	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	(void)cache_rrset_put_via(req->env->cache, &set, req->now.wall,
+	                          CACHE_VIA_LOCAL);
 }
 
 /* The set read (with its RRSIGs) into buf as ans, cached BOGUS. */
@@ -402,7 +403,8 @@ static void iter_trust_keys_hold(struct iter_req *req, const uint8_t *z,
 	/* a SECURE set outranks a BOGUS one of its rank: it goes first */
 	if (n > 0 && cache_flush_type(req->env->cache, z, zlen,
 	                              WIRE_TYPE_DNSKEY, NULL) == CACHE_OK) {
-		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+		(void)cache_rrset_put_via(req->env->cache, &set, req->now.wall,
+		                          ans->via);
 		iter_trust_note_why(req, z, zlen, DNSSEC_EFAILCAP);
 		iter_val_log(req, z, zlen, z, zlen, WIRE_TYPE_DNSKEY,
 		             CACHE_SEC_BOGUS, DNSSEC_EFAILCAP);
@@ -509,7 +511,8 @@ void iter_trust_key_reply(struct iter_req *req, size_t fi,
 			img.buf,
 			img.len,
 		};
-		(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+		(void)cache_rrset_put_via(req->env->cache, &set, req->now.wall,
+		                          (enum cache_via)req->via);
 	}
 	if (sec == CACHE_SEC_BOGUS && status != DNSSEC_EBUDGET)
 		iter_trust_note_why(req, f->zone.name, f->zone.len, status);

@@ -181,7 +181,8 @@ void iter_val_cache_why(struct iter_req *req, const uint8_t *name, size_t len,
 void iter_val_cache_set(struct iter_req *req, const struct cache_rrset *set,
                         int status)
 {
-	(void)cache_rrset_put(req->env->cache, set, req->now.wall);
+	(void)cache_rrset_put_via(req->env->cache, set, req->now.wall,
+	                          (enum cache_via)req->via);
 	iter_val_cache_why(req, set->name, set->name_len, set->type,
 	                   (uint8_t)set->sec, status);
 }
@@ -615,7 +616,8 @@ static void iter_val_put(struct iter_req *req, const uint8_t *owner,
 		                   img != NULL ? img->buf : NULL,
 		                   img != NULL ? img->len : 0 };
 
-	(void)cache_rrset_put(req->env->cache, &set, req->now.wall);
+	(void)cache_rrset_put_via(req->env->cache, &set, req->now.wall,
+	                          (enum cache_via)req->via);
 }
 
 /* The DS RDATAs at cut in the authority section (no names inside). */

@@ -131,7 +131,8 @@ void iter_wild_keep(struct iter_req *req, const struct cache_rrset *set,
 	w.dnssec_len = iter_wild_owner(set->dnssec, siglen, wc, w.name_len,
 	                               sigs, siglen);
 	if (w.dnssec_len > 0)
-		(void)cache_rrset_put(req->env->cache, &w, req->now.wall);
+		(void)cache_rrset_put_via(req->env->cache, &w, req->now.wall,
+		                          (enum cache_via)req->via);
 	free(sigs);
 	(void)nsecidx_put_nsecs(req->env->nsecidx, ws.signer, ws.signerlen,
 	                        proof->buf, proof->len,

@@ -106,6 +106,9 @@ static const struct stats_field stats_fields[] = {
 	STATS_F("upstream.tls.queries", upstream_tls,
 	        "upstream queries over TLS (forwarders, authoritative "
 	        "servers)"),
+	STATS_F("upstream.tls.dane.queries", upstream_tls_dane,
+	        "upstream queries over TLS authenticated by DANE (a part "
+	        "of upstream.tls.queries)"),
 	STATS_F("upstream.tls.handshakes", upstream_tls_handshakes,
 	        "TLS connections made (forwarders, authoritative servers)"),
 	STATS_F("upstream.tls.resumed", upstream_tls_resumed,
@@ -553,7 +556,8 @@ static void stats_walk_ede(const struct stats *st, stats_walk_fn fn, void *arg)
 	}
 }
 
-/* Upstream queries by transport: plain, curve (DNSCurve), tls. */
+/* Upstream queries by transport: plain, curve (DNSCurve), tls (without
+ * DANE), tls-dane; the four add up to every upstream query. */
 static void stats_walk_transport(const struct stats *st, stats_walk_fn fn,
                                  void *arg)
 {
@@ -564,7 +568,9 @@ static void stats_walk_transport(const struct stats *st, stats_walk_fn fn,
 	stats_labelled("upstream.transport", "transport", "curve", help,
 	               st->curve_queries, fn, arg);
 	stats_labelled("upstream.transport", "transport", "tls", help,
-	               st->upstream_tls, fn, arg);
+	               stats_tls_opportunistic(st), fn, arg);
+	stats_labelled("upstream.transport", "transport", "tls-dane", help,
+	               st->upstream_tls_dane, fn, arg);
 }
 
 void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)

@@ -121,7 +121,13 @@ struct stats {
 	uint64_t upstream_sends; /**< packets sent, all transports */
 	uint64_t upstream_udp;
 	uint64_t upstream_tcp;
-	uint64_t upstream_tls;            /**< queries to TLS forwarders */
+	uint64_t upstream_tls;            /**< queries over TLS: forwarders
+	                                       and authoritative servers */
+	uint64_t upstream_tls_dane;       /**< ...of them, to servers whose
+	                                       certificate a DNSSEC-secure
+	                                       TLSA record vouched for (RFC
+	                                       7671; a part of upstream_tls,
+	                                       which counts every TLS query) */
 	uint64_t upstream_tls_handshakes; /**< TLS connections made */
 	uint64_t upstream_tls_resumed;    /**< ...of them resumed */
 	uint64_t upstream_tls_failures;   /**< TLS connections that failed
@@ -239,6 +245,42 @@ struct stats {
  * @return 0 .. STATS_EDE_CODES - 1, or -1 for a code not counted.
  */
 int stats_ede_index(uint16_t code);
+
+/**
+ * Upstream TLS queries not authenticated by DANE (opportunistic, or to a
+ * forwarder): upstream_tls less upstream_tls_dane.
+ */
+static inline uint64_t stats_tls_opportunistic(const struct stats *st)
+{
+	return st->upstream_tls >= st->upstream_tls_dane ?
+	               st->upstream_tls - st->upstream_tls_dane :
+	               0;
+}
+
+/**
+ * The share of upstream queries sent encrypted (DNSCurve or TLS, with
+ * DANE or not), 0 to 1; 0 when none was sent.
+ */
+static inline double stats_encrypted_share(const struct stats *st)
+{
+	uint64_t enc = st->curve_queries + st->upstream_tls;
+	uint64_t all = enc + st->upstream_plain;
+
+	return all == 0 ? 0.0 : (double)enc / (double)all;
+}
+
+struct sockaddr;
+
+/**
+ * Count a query sent upstream in plain (privacy.c): upstream_plain, and
+ * its server in the top servers asked in plain (topk_note_server on
+ * topk_shared(), the privacy report).
+ * @param st: the worker's counters.
+ * @param sa: the server's address.
+ * @param zone, zonelen: wire name of the zone cut it was asked for.
+ */
+void stats_plain_sent(struct stats *st, const struct sockaddr *sa,
+                      const uint8_t *zone, size_t zonelen);
 
 /** Most worker threads shown one by one ("threads" bound). */
 #define STATS_THREADS_MAX 64

@@ -45,6 +45,7 @@ struct topk {
 
 static struct topk topk_static = {
 	.tab = { { .mu = PTHREAD_MUTEX_INITIALIZER },
+	         { .mu = PTHREAD_MUTEX_INITIALIZER },
 	         { .mu = PTHREAD_MUTEX_INITIALIZER } },
 };
 
@@ -141,18 +142,42 @@ void topk_note_name(struct topk *t, const uint8_t *name, size_t len)
 	topk_note(&t->tab[TOPK_NAMES], name, len);
 }
 
-void topk_note_client(struct topk *t, const struct sockaddr *sa)
+/* An address key (family byte + address) into key; 0: not IP. */
+static size_t topk_addr_key(const struct sockaddr *sa,
+                            uint8_t key[TOPK_CLIENT_BYTES])
 {
-	uint8_t key[TOPK_CLIENT_BYTES];
 	size_t len;
 	const uint8_t *a = netaddr_bytes(sa, &len);
 
 	if (a == NULL)
-		return;
+		return 0;
 	key[0] = (uint8_t)sa->sa_family;
 	memcpy(key + 1, a, len);
-	len++;
-	topk_note(&t->tab[TOPK_CLIENTS], key, len);
+	return len + 1;
+}
+
+void topk_note_client(struct topk *t, const struct sockaddr *sa)
+{
+	uint8_t key[TOPK_CLIENT_BYTES];
+	size_t len = topk_addr_key(sa, key);
+
+	if (len != 0)
+		topk_note(&t->tab[TOPK_CLIENTS], key, len);
+}
+
+void topk_note_server(struct topk *t, const struct sockaddr *sa,
+                      const uint8_t *zone, size_t zonelen)
+{
+	uint8_t key[TOPK_KEY_MAX];
+	size_t len = topk_addr_key(sa, key);
+
+	if (len == 0)
+		return;
+	if (zonelen <= sizeof key - len) {
+		memcpy(key + len, zone, zonelen);
+		len += zonelen;
+	}
+	topk_note(&t->tab[TOPK_SERVERS], key, len);
 }
 
 /* Insert a slot into out[0..*n) (most first, at most cap). */
@@ -174,8 +199,10 @@ static void topk_insert(struct topk_entry *out, size_t *n, size_t cap,
 	memcpy(out[i].key, s->key, s->keylen);
 }
 
-size_t topk_take(struct topk *t, enum topk_table which, struct topk_entry *out,
-                 size_t cap, uint64_t *total, uint64_t *skipped)
+/* topk_take (reset) or topk_peek. */
+static size_t topk_read(struct topk *t, enum topk_table which,
+                        struct topk_entry *out, size_t cap, uint64_t *total,
+                        uint64_t *skipped, bool reset)
 {
 	struct topk_tab *tb = &t->tab[which];
 	size_t n = 0, i, j;
@@ -188,20 +215,76 @@ size_t topk_take(struct topk *t, enum topk_table which, struct topk_entry *out,
 			if (tb->slot[i][j].count != 0)
 				topk_insert(out, &n, cap, &tb->slot[i][j]);
 	*total = tb->total;
-	*skipped = atomic_exchange(&tb->skipped, 0);
-	tb->total = 0;
-	memset(tb->slot, 0, sizeof(tb->slot));
+	if (reset) {
+		*skipped = atomic_exchange(&tb->skipped, 0);
+		tb->total = 0;
+		memset(tb->slot, 0, sizeof(tb->slot));
+	} else
+		*skipped = atomic_load(&tb->skipped);
 	pthread_mutex_unlock(&tb->mu);
 	return n;
 }
 
+size_t topk_take(struct topk *t, enum topk_table which, struct topk_entry *out,
+                 size_t cap, uint64_t *total, uint64_t *skipped)
+{
+	return topk_read(t, which, out, cap, total, skipped, true);
+}
+
+size_t topk_peek(struct topk *t, enum topk_table which, struct topk_entry *out,
+                 size_t cap, uint64_t *total, uint64_t *skipped)
+{
+	return topk_read(t, which, out, cap, total, skipped, false);
+}
+
+size_t topk_addr_len(const struct topk_entry *e)
+{
+	if (e->keylen >= 1 + TOPK_IP4_BYTES && e->key[0] == AF_INET)
+		return 1 + TOPK_IP4_BYTES;
+	if (e->keylen >= 1 + TOPK_IP6_BYTES && e->key[0] == AF_INET6)
+		return 1 + TOPK_IP6_BYTES;
+	return 0;
+}
+
+/* Move e[i] up to its place in e[0 .. i] (most first). */
+static void topk_sift(struct topk_entry *e, size_t i)
+{
+	struct topk_entry tmp;
+
+	while (i > 0 && e[i - 1].count < e[i].count) {
+		tmp = e[i - 1];
+		e[i - 1] = e[i];
+		e[i] = tmp;
+		i--;
+	}
+}
+
+size_t topk_merge_servers(struct topk_entry *e, size_t n)
+{
+	size_t i, j, m = 0, al;
+
+	for (i = 0; i < n; i++) {
+		al = topk_addr_len(&e[i]);
+		for (j = 0; j < m; j++)
+			if (al != 0 && topk_addr_len(&e[j]) == al &&
+			    memcmp(e[j].key, e[i].key, al) == 0)
+				break;
+		if (j < m) {
+			e[j].count += e[i].count;
+			topk_sift(e, j);
+			continue;
+		}
+		if (m != i)
+			e[m] = e[i];
+		topk_sift(e, m++);
+	}
+	return m;
+}
+
 const char *topk_client_text(const struct topk_entry *e, char *buf, size_t cap)
 {
-	int af = e->keylen == 1 + TOPK_IP4_BYTES && e->key[0] == AF_INET ?
-	                 AF_INET :
-	         e->keylen == 1 + TOPK_IP6_BYTES && e->key[0] == AF_INET6 ?
-	                 AF_INET6 :
-	                 0;
+	size_t al = topk_addr_len(e);
+	int af = al == 0 ? 0 : e->key[0];
 
 	if (af == 0 || inet_ntop(af, e->key + 1, buf, (socklen_t)cap) == NULL)
 		snprintf(buf, cap, "?");

@@ -11,7 +11,7 @@
  * 1/TOPK_WAYS of all, is never lost).
  *
  * Design notes:
- * - Fixed memory (one static pair of tables per process, about 290 KB), no
+ * - Fixed memory (three static tables per process, about 440 KB), no
  *   allocation, O(TOPK_WAYS) per query.
  * - Thread-safe and never blocking on the query path: the workers note
  *   queries under a mutex taken with trylock; a note that finds it busy
@@ -37,7 +37,13 @@
 #define TOPK_TAKE_MAX 64
 
 /** Which table. */
-enum topk_table { TOPK_NAMES = 0, TOPK_CLIENTS, TOPK_NTABLES };
+enum topk_table {
+	TOPK_NAMES = 0,
+	TOPK_CLIENTS,
+	TOPK_SERVERS, /**< upstream servers asked in plain, since start
+	                   (topk_note_server; read with topk_peek) */
+	TOPK_NTABLES
+};
 
 /** One entry as topk_take returns it. */
 struct topk_entry {
@@ -76,6 +82,39 @@ void topk_note_name(struct topk *t, const uint8_t *name, size_t len);
  * @param sa: AF_INET or AF_INET6 (others are ignored).
  */
 void topk_note_client(struct topk *t, const struct sockaddr *sa);
+
+/**
+ * Count a query sent in plain to an upstream server (the privacy
+ * report): the key is the address (as a client's) followed by the zone
+ * the server was asked for (left out when it does not fit).
+ * @param sa: AF_INET or AF_INET6 (others are ignored).
+ * @param zone, zonelen: wire name of the zone cut; zonelen 0: none.
+ */
+void topk_note_server(struct topk *t, const struct sockaddr *sa,
+                      const uint8_t *zone, size_t zonelen);
+
+/**
+ * The busiest entries of one table, most first, without starting a new
+ * interval (as topk_take otherwise): the server table counts since the
+ * start of the process.
+ */
+size_t topk_peek(struct topk *t, enum topk_table which, struct topk_entry *out,
+                 size_t cap, uint64_t *total, uint64_t *skipped);
+
+/**
+ * Merge server entries (topk_note_server's keys) of the same address:
+ * their counts are added into the first (the largest, whose zone is
+ * kept), the result sorted most first.
+ * @param e, n: entries as topk_peek returns them; changed in place.
+ * @return the entries left.
+ */
+size_t topk_merge_servers(struct topk_entry *e, size_t n);
+
+/**
+ * Bytes of the address part of a client or server key (family byte
+ * included): 5 or 17; 0 for a malformed key.
+ */
+size_t topk_addr_len(const struct topk_entry *e);
 
 /**
  * The busiest entries of one table since the last take, most first, and

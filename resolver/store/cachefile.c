@@ -316,6 +316,7 @@ static void cf_view_of(struct cache_view *v, const struct cache_answer *a,
 	v->ttl = a->ttl;
 	v->server_key = a->curve ? a->server_key : NULL;
 	v->sec = a->sec;
+	v->via = a->via;
 	v->dnssec = a->dnssec_len > 0 ? buf + a->len : NULL;
 	v->dnssec_len = a->dnssec_len;
 	v->count = a->count;

@@ -166,6 +166,7 @@ static void q_report_as(struct upstream_query *q, enum iter_reply_kind kind,
 	r.tcp = a != NULL && a->tcp;
 	r.msg = msg;
 	r.curve = a != NULL && a->s.mode != EXCHANGE_PLAIN;
+	r.via = upstream_reply_via(a);
 	r.rtt_ms = a != NULL && now > a->sent_ms ?
 	                   (uint32_t)(now - a->sent_ms) :
 	                   0;
@@ -280,7 +281,8 @@ static void att_sent(struct upstream_att *a)
 	else
 		st->upstream_udp++;
 	if (a->s.mode == EXCHANGE_PLAIN)
-		st->upstream_plain++;
+		stats_plain_sent(st, (const struct sockaddr *)&a->q->t.addr,
+		                 a->q->t.zone, a->q->t.zonelen);
 	else {
 		st->curve_queries++;
 		if (a->s.mode == EXCHANGE_TXT)

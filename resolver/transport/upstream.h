@@ -147,6 +147,12 @@ size_t upstream_fmt_forget(struct upstream *u, const struct sockaddr *sa);
 /** Queries not yet cancelled. */
 size_t upstream_pending(const struct upstream *u);
 
+struct authtls;
+
+/** The transport's RFC 9539 state per server address (infra/authtls.h;
+ *  same thread only), NULL without auth-tls (upstream_privacy.c). */
+const struct authtls *upstream_authtls_table(const struct upstream *u);
+
 /**
  * The EDNS payload to offer inside a DNSCurve box for an outer offer:
  * edns - 48, at most CURVE_MAX_INNER_EDNS, at least 512; 0 stays 0.

@@ -195,6 +195,10 @@ int upstream_att_tls(struct upstream_query *q, struct dot *d,
                      const struct sockaddr *sa, const struct cfg_tls *auth)
 	MUST_CHECK;
 
+/** The enum cache_via of a reply that came on attempt a (NULL: plain),
+ *  for iter_reply.via (upstream_privacy.c). */
+uint8_t upstream_reply_via(const struct upstream_att *a);
+
 /* ---- opportunistic TLS to authoritative servers (upstream_authtls.c) ---- */
 
 /** Set up u->adot and u->authtls (auth-tls). @return UPSTREAM_OK or

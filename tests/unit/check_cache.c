@@ -295,6 +295,83 @@ START_TEST(test_provenance_and_space)
 }
 END_TEST
 
+/* cache_view's via, for test_via. */
+static int via_cb(const struct cache_view *v, void *arg)
+{
+	int *seen = arg;
+
+	seen[v->kind == CACHE_KIND_NXDOMAIN ? 0 : 1] = (int)v->via;
+	return 0;
+}
+
+/* How data was learned is kept with it (cache_*_put_via): read back by
+ * cache_get and cache_iterate, beside a BOGUS entry's EDE code; plain by
+ * default and for a bad value. */
+START_TEST(test_via)
+{
+	struct cache *c = make_cache(1 << 20, 0);
+	struct cache_answer ans;
+	uint8_t a[4] = { 192, 0, 2, 1 }, n[64], soa[64] = { 0 };
+	struct cache_rdata rd = { a, sizeof(a) };
+	struct cache_rrset set = { n,      wire(n, "tls.example"),
+		                   TYPE_A, CLASS_IN,
+		                   60,     &rd,
+		                   1,      CACHE_RANK_AUTH,
+		                   NULL,   CACHE_SEC_UNCHECKED,
+		                   NULL,   0 };
+	struct cache_query q = { n, set.name_len, TYPE_A, CLASS_IN, 0 };
+	struct cache_neg neg;
+	int seen[2] = { -1, -1 };
+
+	ck_assert_int_eq(cache_rrset_put_via(c, &set, T0, CACHE_VIA_TLS),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	ck_assert_int_eq(ans.via, CACHE_VIA_TLS);
+	ck_assert_int_eq(cache_iterate(c, T0, via_cb, seen), CACHE_OK);
+	ck_assert_int_eq(seen[1], CACHE_VIA_TLS);
+	set.sec = CACHE_SEC_BOGUS;
+	ck_assert_int_eq(cache_rrset_put_via(c, &set, T0, CACHE_VIA_TLS_DANE),
+	                 CACHE_OK);
+	ck_assert_int_eq(cache_bogus_ede(c, &q, T0, 27), CACHE_OK);
+	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	ck_assert_int_eq(ans.via, CACHE_VIA_TLS_DANE);
+	ck_assert_uint_eq(ans.ede, 27);
+	set.sec = CACHE_SEC_UNCHECKED;
+	ck_assert_int_eq(cache_rrset_put(c, &set, T0 + 1), CACHE_OK);
+	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0 + 1, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.via, CACHE_VIA_PLAIN);
+	ck_assert_uint_eq(ans.ede, 0);
+	ck_assert_int_eq(cache_rrset_put_via(c, &set, T0 + 2,
+	                                     (enum cache_via)200),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0 + 2, &ans),
+	                 CACHE_OK);
+	ck_assert_int_eq(ans.via, CACHE_VIA_PLAIN);
+	/* a negative entry: SOA "." "." and five counters */
+	memset(&neg, 0, sizeof neg);
+	neg.kind = CACHE_KIND_NXDOMAIN;
+	neg.name = n;
+	neg.name_len = wire(n, "nx.example");
+	neg.klass = CLASS_IN;
+	neg.soa_name = (const uint8_t *)"";
+	neg.soa_name_len = 1;
+	neg.soa_ttl = 60;
+	neg.soa_rdata = soa;
+	neg.soa_rdlen = 2 + 20;
+	soa[2 + 19] = 60; /* MINIMUM: the entry's TTL */
+	neg.rank = CACHE_RANK_AUTH;
+	ck_assert_int_eq(cache_neg_put_via(c, &neg, T0, CACHE_VIA_FWD_TLS),
+	                 CACHE_OK);
+	ck_assert_int_eq(get(c, "nx.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
+	ck_assert_int_eq(ans.via, CACHE_VIA_FWD_TLS);
+	ck_assert_int_eq(cache_iterate(c, T0, via_cb, seen), CACHE_OK);
+	ck_assert_int_eq(seen[0], CACHE_VIA_FWD_TLS);
+	cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_empty_rdata_and_root)
 {
 	struct cache *c = make_cache(1 << 20, 0);
@@ -2531,6 +2608,11 @@ static Suite *cache_suite(void)
 	tc = tcase_create("threads");
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_threads_stress);
+	suite_add_tcase(s, tc);
+	/* last: what it leaves in the heap changes no charge measured
+	 * above (test_dnssec_memory reads malloc_usable_size) */
+	tc = tcase_create("via");
+	tcase_add_test(tc, test_via);
 	suite_add_tcase(s, tc);
 	return s;
 }

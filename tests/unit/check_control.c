@@ -416,7 +416,8 @@ static void put_neg(const char *name)
 }
 
 /* An A record stored at the real time (the commands use time()). */
-static void put_a_now(const char *owner, uint8_t last)
+/* An A record learned over a transport (enum cache_via). */
+static void put_a_via(const char *owner, uint8_t last, enum cache_via via)
 {
 	uint8_t name[WIRE_NAME_MAX], a[4] = { 192, 0, 2, 0 };
 	struct cache_rdata rd = { a, 4 };
@@ -432,7 +433,13 @@ static void put_a_now(const char *owner, uint8_t last)
 	set.rdata = &rd;
 	set.count = 1;
 	set.rank = CACHE_RANK_AUTH;
-	ck_assert_int_eq(cache_rrset_put(cache, &set, time(NULL)), CACHE_OK);
+	ck_assert_int_eq(cache_rrset_put_via(cache, &set, time(NULL), via),
+	                 CACHE_OK);
+}
+
+static void put_a_now(const char *owner, uint8_t last)
+{
+	put_a_via(owner, last, CACHE_VIA_PLAIN);
 }
 
 static void put_text_sec(const char *owner, uint16_t type, const char *rd,
@@ -887,7 +894,18 @@ START_TEST(cmd_lookup)
 	       "timeouts=0\n");
 	/* DNSSEC: the entry's status and provenance, then the verdict. */
 	HAS(c, "dnssec: A ");
-	HAS(c, " (plain)\nanswer: A neither (not validated, plain)\nzone: ");
+	HAS(c, " (plain)\nlearned: A plain\n"
+	       "answer: A neither (not validated, plain)\nzone: ");
+	free(c.text);
+	/* how each entry was learned: the transport stored with it */
+	put_a_via("tls.example.lab.", 11, CACHE_VIA_TLS);
+	put_a_via("fwd.example.lab.", 12, CACHE_VIA_FWD_TLS);
+	put_a_via("dane.example.lab.", 13, CACHE_VIA_TLS_DANE);
+	c = talk("lookup tls.example.lab\nlookup fwd.example.lab\n"
+	         "lookup dane.example.lab\n");
+	HAS(c, "\nlearned: A tls\n");
+	HAS(c, "\nlearned: A forwarder-tls\n");
+	HAS(c, "\nlearned: A tls-dane\n");
 	free(c.text);
 	put_text_now("example.lab.", WIRE_TYPE_NS, "ns1.example.lab.",
 	             CACHE_RANK_REFERRAL);
@@ -937,11 +955,12 @@ START_TEST(cmd_servers)
 	sel_timeout_report(sel, (struct sockaddr *)&b, now);
 	c = talk("servers\n");
 	HAS(c, "127.0.0.9 zone=example.lab. srtt=30ms timeouts=0 backoff=no "
-	       "edns=yes key=none last_error=-\n");
+	       "edns=yes key=none last_error=- transport=plain\n");
 	HAS(c, "127.0.0.10 zone=- srtt=400ms timeouts=1 backoff=yes "
 	       "edns=yes key=uz5");
-	HAS(c, " last_error=timeout error_age=0s\n");
+	HAS(c, " last_error=timeout error_age=0s transport=curve\n");
 	HAS(c, "; 2 servers, 1 with a DNSCurve key\n"
+	       "; 0 asked over TLS (transport= as worker 0 asks)\n"
 	       "; 0 zones in back-off (RFC 9520)\nok\n");
 	free(c.text);
 	/* a zone whose servers were all silent (RFC 9520) */

@@ -8,6 +8,7 @@
 #include <ares.h>
 #include <ctype.h>
 #include <stdio.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -208,6 +209,60 @@ START_TEST(stats_prometheus)
 	HAS(c, "\",openssl=\"3.");
 	ck_assert_int_eq(count_of(c.text, "# TYPE curvecache_num_query_type"),
 	                 1);
+	free(c.text);
+}
+END_TEST
+
+/* privacy: the transports, the encrypted percent, the servers asked
+ * most in plain merged by address (the zone of the most kept), and the
+ * same servers in Prometheus with the zone's '"' escaped. */
+START_TEST(stats_privacy)
+{
+	struct stats *st = worker_stats();
+	struct sockaddr_in a, b;
+	static const uint8_t lab[] = "\003lab", root[] = "";
+	static const uint8_t odd[] = "\003a\"b";
+	struct conv c;
+	int i;
+
+	memset(&a, 0, sizeof a);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(0xc0000201); /* 192.0.2.1 */
+	b = a;
+	b.sin_addr.s_addr = htonl(0xc0000202);
+	st->curve_queries = 3;
+	st->upstream_tls = 5;
+	st->upstream_tls_dane = 2;
+	for (i = 0; i < 4; i++)
+		stats_plain_sent(st, (struct sockaddr *)&a, lab, sizeof lab);
+	stats_plain_sent(st, (struct sockaddr *)&a, root, sizeof root);
+	stats_plain_sent(st, (struct sockaddr *)&b, odd, sizeof odd);
+	c = talk("privacy\n");
+	HAS(c, "upstream.transport.plain=6\n"
+	       "upstream.transport.curve=3\n"
+	       "upstream.transport.tls=3\n"
+	       "upstream.transport.tls-dane=2\n"
+	       "upstream.transport.encrypted.percent=57.1\n"
+	       "plain.servers noted=6 skipped=0\n"
+	       "plain.server 5 192.0.2.1 lab.\n"
+	       "plain.server 1 192.0.2.2 a\\\"b.\nok\n");
+	free(c.text);
+	c = talk("privacy 1\n");
+	ck_assert_int_eq(count_of(c.text, "plain.server "), 1);
+	free(c.text);
+	c = talk("privacy 65\n");
+	HAS(c, "error: N must be 1 to 64\n");
+	free(c.text);
+	c = talk("stats_noreset prometheus\n");
+	prom_check(c.text);
+	HAS(c, "# TYPE curvecache_upstream_plain_server_queries gauge\n"
+	       "curvecache_upstream_plain_server_queries{server=\"192.0.2.1\","
+	       "zone=\"lab.\"} 5\n"
+	       "curvecache_upstream_plain_server_queries{server=\"192.0.2.2\","
+	       "zone=\"a\\\\\\\"b.\"} 1\n");
+	HAS(c, "curvecache_upstream_transport_total{transport=\"tls\"} 3\n"
+	       "curvecache_upstream_transport_total{transport=\"tls-dane\"} "
+	       "2\n");
 	free(c.text);
 }
 END_TEST
@@ -524,6 +579,7 @@ TCase *control_stats_tcase(void)
 	tcase_add_test(tc, stats_unbound_names);
 	tcase_add_test(tc, stats_dnssec);
 	tcase_add_test(tc, stats_threads_and_flush);
+	tcase_add_test(tc, stats_privacy);
 	return tc;
 }
 

@@ -123,6 +123,82 @@ START_TEST(test_clients)
 }
 END_TEST
 
+/* Plain queries per server: keyed by address and zone, read without a
+ * reset (since the start), merged by address with the biggest zone's
+ * name kept. */
+START_TEST(test_servers_merge)
+{
+	struct sockaddr_storage a = test_addr("192.0.2.1");
+	struct sockaddr_storage b = test_addr("192.0.2.2");
+	struct sockaddr_storage c = test_addr("2001:db8::1");
+	static const uint8_t lab[] = "\003lab", root[] = "";
+	char text[64];
+	uint64_t total, skipped;
+	size_t n;
+
+	for (int i = 0; i < 3; i++)
+		topk_note_server(t, SA(a), lab, sizeof lab);
+	for (int i = 0; i < 2; i++)
+		topk_note_server(t, SA(a), root, sizeof root);
+	for (int i = 0; i < 4; i++)
+		topk_note_server(t, SA(b), lab, sizeof lab);
+	topk_note_server(t, SA(c), NULL, 0);
+	n = topk_peek(t, TOPK_SERVERS, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(total, 10);
+	n = topk_peek(t, TOPK_SERVERS, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 4); /* a peek starts no new interval */
+	ck_assert_uint_eq(total, 10);
+	n = topk_merge_servers(e, n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(e[0].count, 5);
+	ck_assert_str_eq(topk_client_text(&e[0], text, sizeof text),
+	                 "192.0.2.1");
+	ck_assert_uint_eq(topk_addr_len(&e[0]), 5);
+	ck_assert_uint_eq(e[0].keylen, 5 + sizeof lab);
+	ck_assert_mem_eq(e[0].key + 5, lab, sizeof lab);
+	ck_assert_uint_eq(e[1].count, 4);
+	ck_assert_str_eq(topk_client_text(&e[1], text, sizeof text),
+	                 "192.0.2.2");
+	ck_assert_uint_eq(e[2].count, 1);
+	ck_assert_uint_eq(e[2].keylen, 17);
+	ck_assert_str_eq(topk_client_text(&e[2], text, sizeof text),
+	                 "2001:db8::1");
+	/* the other tables are untouched */
+	ck_assert_uint_eq(topk_take(t, TOPK_CLIENTS, e, TOPK_TAKE_MAX, &total,
+	                            &skipped),
+	                  0);
+}
+END_TEST
+
+/* A merge that makes a later address overtake an earlier one. */
+START_TEST(test_servers_merge_order)
+{
+	struct sockaddr_storage a = test_addr("192.0.2.1");
+	struct sockaddr_storage b = test_addr("192.0.2.2");
+	static const uint8_t z1[] = "\001a", z2[] = "\001b", z3[] = "\001c";
+	char text[64];
+	uint64_t total, skipped;
+	size_t n;
+
+	for (int i = 0; i < 4; i++)
+		topk_note_server(t, SA(a), z1, sizeof z1);
+	for (int i = 0; i < 3; i++) {
+		topk_note_server(t, SA(b), z1, sizeof z1);
+		topk_note_server(t, SA(b), z2, sizeof z2);
+		topk_note_server(t, SA(b), z3, sizeof z3);
+	}
+	n = topk_peek(t, TOPK_SERVERS, e, TOPK_TAKE_MAX, &total, &skipped);
+	ck_assert_uint_eq(n, 4);
+	n = topk_merge_servers(e, n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(e[0].count, 9);
+	ck_assert_str_eq(topk_client_text(&e[0], text, sizeof text),
+	                 "192.0.2.2");
+	ck_assert_uint_eq(e[1].count, 4);
+}
+END_TEST
+
 /* Empty and over-long names are ignored; more distinct keys than slots
  * never return more than asked, nor more than the table holds. */
 START_TEST(test_limits)
@@ -212,6 +288,8 @@ static Suite *topk_suite(void)
 	tcase_add_test(tc, test_heavy_hitter_found);
 	tcase_add_test(tc, test_take_resets);
 	tcase_add_test(tc, test_clients);
+	tcase_add_test(tc, test_servers_merge);
+	tcase_add_test(tc, test_servers_merge_order);
 	tcase_add_test(tc, test_threads);
 	suite_add_tcase(su, tc);
 	tc = tcase_create("limits");
