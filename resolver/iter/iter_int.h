@@ -345,8 +345,7 @@ struct iter_req {
 	struct iter_out *out[ITER_MAX_OUTSTANDING];
 	struct iter_counts counts;
 	unsigned subqueries;
-	uint8_t via;         /**< enum cache_via of the reply being fed
-	                          (iter_feed): what its data is stored with */
+	uint8_t via; /**< enum cache_via of the reply fed (iter_feed) */
 	const char *cap_why; /**< a cap hit in any frame */
 	struct answer result;
 	uint8_t *an; /**< NULL, or ITER_RESULT_MAX bytes (iter_buf_an) */

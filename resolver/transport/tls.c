@@ -9,6 +9,8 @@
  */
 #include "tls.h"
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
@@ -17,10 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
-
-/** First size of the buffer of queued plaintext (doubled as needed). */
-#define TLS_OUT_FIRST 1024u
 
 /* The socket's bytes and the plaintext, one chunk each per thread, not
  * per connection: each is used within one read callback only (the bytes
@@ -49,8 +49,7 @@ struct tls_conn {
 	struct tls_cbs cbs;
 	void *arg;
 	uv_idle_t out_idle; /**< sends out at the next turn of the loop */
-	uint8_t *out;       /**< plaintext tls_conn_write queued */
-	size_t out_len, out_cap;
+	bool out_pending;   /**< records wait in the write BIO for it */
 	int handles; /**< libuv handles not closed yet (tcp, out_idle) */
 	uint8_t pin[TLS_PIN_BYTES];
 	bool has_pin;
@@ -440,6 +439,25 @@ static void tls_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
 	*buf = uv_buf_init((char *)tls_rchunk, sizeof tls_rchunk);
 }
 
+/* What was read is acknowledged at once (TCP_QUICKACK; Linux clears it
+ * again, so after every read): a peer that holds its next bytes until
+ * its last ones are acknowledged (Nagle: NSD's answers, a DoH client's
+ * request in two writes) would otherwise wait for the delayed ACK, 40 ms
+ * a message. */
+static void tls_quickack(struct tls_conn *c)
+{
+#ifdef TCP_QUICKACK
+	uv_os_fd_t fd;
+	int one = 1;
+
+	if (uv_fileno((const uv_handle_t *)&c->tcp, &fd) == 0)
+		(void)setsockopt(fd, IPPROTO_TCP, TCP_QUICKACK, &one,
+		                 sizeof one);
+#else
+	(void)c;
+#endif
+}
+
 static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 {
 	struct tls_conn *c = s->data;
@@ -457,6 +475,7 @@ static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		tls_fail(c, TLS_ENOMEM, "read buffer");
 		return;
 	}
+	tls_quickack(c);
 	if (c->ready)
 		tls_read_plain(c);
 	else
@@ -473,6 +492,8 @@ static void tls_connected(uv_connect_t *req, int status)
 		tls_fail(c, TLS_ECONNECT, uv_strerror(status));
 		return;
 	}
+	/* the records of a turn go in one write: Nagle would only delay */
+	(void)uv_tcp_nodelay(&c->tcp, 1);
 	if (uv_read_start((uv_stream_t *)&c->tcp, tls_alloc, tls_read) != 0) {
 		tls_fail(c, TLS_EIO, "read start failed");
 		return;
@@ -533,30 +554,23 @@ int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener)
 	    !SSL_is_server(c->ssl))
 		return TLS_EINVAL;
 	if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0 ||
+	    uv_tcp_nodelay(&c->tcp, 1) != 0 ||
 	    uv_read_start((uv_stream_t *)&c->tcp, tls_alloc, tls_read) != 0)
 		return TLS_EIO;
 	SSL_set_accept_state(c->ssl);
 	return TLS_OK;
 }
 
-/* Encrypt what tls_conn_write queued, as few records as it fits in,
- * and hand them to the socket in one write. */
+/* Hand the records tls_conn_write made in this turn of the loop to the
+ * socket, in one write. */
 static void tls_out_send(struct tls_conn *c)
 {
-	size_t done = 0, n = c->out_len;
-
-	c->out_len = 0;
+	c->out_pending = false;
 	uv_idle_stop(&c->out_idle);
-	if (n == 0 || c->dead || !c->ready)
+	if (c->dead || !c->ready)
 		return;
-	ERR_clear_error();
-	if (SSL_write_ex(c->ssl, c->out, n, &done) != 1 || done != n)
-		tls_fail(c, TLS_EIO, "TLS write failed");
-	else if (tls_flush(c) != TLS_OK)
+	if (tls_flush(c) != TLS_OK)
 		tls_fail(c, TLS_EIO, "write to the socket failed");
-	free(c->out); /* a batch's buffer, not kept while idle */
-	c->out = NULL;
-	c->out_cap = 0;
 }
 
 static void tls_out_cb(uv_idle_t *h)
@@ -564,34 +578,35 @@ static void tls_out_cb(uv_idle_t *h)
 	tls_out_send(h->data);
 }
 
-/* Queued, not written: what the callbacks of one turn of the loop write
- * leaves in one TLS record and one write, at the start of the next turn
- * (an idle handle: the loop does not wait in poll while it is active). */
+/*
+ * Encrypted at once, one TLS record per call (a DNS message, or what
+ * DNS over HTTPS has to send): some servers answer only the first DNS
+ * message of a record until more bytes come (NSD 4.6), and some clients
+ * read one response per record. The records of one turn of the loop go
+ * to the socket in one write, at the start of the next turn (an idle
+ * handle: the loop does not wait in poll while it is active).
+ */
 int tls_conn_write(struct tls_conn *c, const uint8_t *buf, size_t len)
 {
-	size_t cap;
-	uint8_t *o;
+	size_t done = 0;
 
 	if (c == NULL || !c->ready || c->dead || c->closing || len == 0 ||
 	    len > INT32_MAX)
 		return TLS_EINVAL;
 	if (uv_stream_get_write_queue_size((uv_stream_t *)&c->tcp) +
-	            c->out_len + len >
+	            BIO_ctrl_pending(c->wbio) + len >
 	    TLS_WQUEUE_MAX)
 		return TLS_EFULL;
-	if (c->out_len + len > c->out_cap) {
-		cap = c->out_cap != 0 ? c->out_cap : TLS_OUT_FIRST;
-		while (cap < c->out_len + len)
-			cap *= 2;
-		if ((o = realloc(c->out, cap)) == NULL)
-			return TLS_EFULL; /* not now: the caller may retry */
-		c->out = o;
-		c->out_cap = cap;
-	}
-	memcpy(c->out + c->out_len, buf, len);
-	if (c->out_len == 0 && uv_idle_start(&c->out_idle, tls_out_cb) != 0)
+	ERR_clear_error();
+	if (SSL_write_ex(c->ssl, buf, len, &done) != 1 || done != len) {
+		tls_fail(c, TLS_EIO, "TLS write failed");
 		return TLS_EIO;
-	c->out_len += len;
+	}
+	if (!c->out_pending) {
+		if (uv_idle_start(&c->out_idle, tls_out_cb) != 0)
+			return TLS_EIO;
+		c->out_pending = true;
+	}
 	return TLS_OK;
 }
 
@@ -604,7 +619,6 @@ static void tls_closed(uv_handle_t *h)
 	if (--c->handles > 0)
 		return;
 	SSL_free(c->ssl);
-	free(c->out);
 	free(c);
 	if (cb != NULL)
 		cb(arg);

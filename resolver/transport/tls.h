@@ -160,10 +160,11 @@ int tls_conn_connect(struct tls_conn *c, const struct sockaddr *sa,
 int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener) MUST_CHECK;
 
 /**
- * Send plaintext (after the ready callback): queued, and what is queued
- * in one turn of the loop leaves together at the start of the next, in
- * one TLS record and one write (a failure then comes by the error
- * callback). TLS_EFULL: more than TLS_WQUEUE_MAX bytes would wait.
+ * Send plaintext (after the ready callback): encrypted at once, one TLS
+ * record per call (up to 16 KB), and the records of one turn of the loop
+ * leave together at the start of the next, in one write (a failure then
+ * comes by the error callback). TLS_EFULL: more than TLS_WQUEUE_MAX
+ * bytes would wait.
  * @return TLS_OK, TLS_EINVAL (not ready or dead), TLS_EFULL or TLS_EIO.
  */
 int tls_conn_write(struct tls_conn *c, const uint8_t *buf, size_t len)

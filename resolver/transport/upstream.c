@@ -673,8 +673,7 @@ static void tls_reply_cb(void *arg, int status, uint8_t *msg, size_t len)
 		return;
 	}
 	/* a forwarder: never plain DNS; an authoritative server: plain */
-	if (q->t.dane)
-		upstream_authtls_dane_failed(q, status);
+	upstream_authtls_dane_failed(q, status); /* when asked by DANE */
 	att_close(a);
 	if (!a->opp || att_send(q, EXCHANGE_PLAIN) != UPSTREAM_OK)
 		att_error(a, UV_ECONNREFUSED);
@@ -720,9 +719,8 @@ static void q_timer_first(struct upstream_query *q, uint64_t full_ms)
 	if (h != 0 && h < full_ms) {
 		q->rest_ms = full_ms - h;
 		uv_timer_start(&q->timer, q_timer_cb, h, 0);
-	} else {
+	} else
 		uv_timer_start(&q->timer, q_timer_cb, full_ms, 0);
-	}
 }
 
 /* A query asked over TCP from the start (a retry after a UDP drop). */

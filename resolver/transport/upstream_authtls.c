@@ -264,6 +264,7 @@ int upstream_authtls_dane(struct upstream_query *q)
 	                     &auth) != UPSTREAM_OK)
 		return UPSTREAM_ESOCKET;
 	u->st->upstream_authtls_dane++;
+	u->st->upstream_tls_dane++; /* privacy: a subset of the tls count */
 	upstream_authtls_tcp_times(q);
 	return UPSTREAM_OK;
 }
@@ -272,6 +273,8 @@ void upstream_authtls_dane_failed(struct upstream_query *q, int status)
 {
 	char addr[NETADDR_TEXT_MAX];
 
+	if (!q->t.dane)
+		return; /* not asked by DANE */
 	q->u->st->upstream_authtls_dane_failed++;
 	netaddr_text((const struct sockaddr *)&q->t.addr, addr, sizeof addr);
 	log_warn_limited("authtls_dane_failed", "ns=%s server=%s error=%s",

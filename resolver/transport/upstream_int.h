@@ -231,8 +231,8 @@ void upstream_authtls_timeout(struct upstream_query *q);
  */
 int upstream_authtls_dane(struct upstream_query *q);
 
-/** A DANE query's connection failed (the pin did not match, or no TLS):
- *  counted, logged with the NS name. */
+/** A TLS query's connection failed: if DANE asked it (the pin did not
+ *  match, or no TLS), counted and logged with the NS name. */
 void upstream_authtls_dane_failed(struct upstream_query *q, int status);
 
 /** Name of a mode for logs ("plain", "streamlined", "txt"). */

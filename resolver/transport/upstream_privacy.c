@@ -17,6 +17,8 @@ uint8_t upstream_reply_via(const struct upstream_att *a)
 {
 	if (a == NULL)
 		return CACHE_VIA_PLAIN;
+	if (a->tls && a->q != NULL && a->q->t.dane)
+		return CACHE_VIA_TLS_DANE; /* authenticated by its TLSA */
 	if (a->tls) /* opp: an authoritative server; else a forwarder */
 		return a->opp ? CACHE_VIA_TLS : CACHE_VIA_FWD_TLS;
 	return a->s.mode != EXCHANGE_PLAIN ? CACHE_VIA_CURVE : CACHE_VIA_PLAIN;
