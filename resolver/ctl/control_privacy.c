@@ -1,6 +1,6 @@
 /*
  * resolver/ctl/control_privacy.c - the control command privacy: upstream
- * queries by transport since the start (plain, curve, tls, tls-dane),
+ * queries by transport since the start (plain, curve, tls, tls_dane),
  * the share sent encrypted, and the servers that took the most plain
  * queries (topk.h, TOPK_SERVERS: one table for every worker, noted
  * under a lock taken with trylock, merged by address at read); and the
@@ -65,7 +65,7 @@ const char *control_cmd_privacy(struct control_cmd *c, char **argv,
 	                   "upstream.transport.plain=%" PRIu64 "\n"
 	                   "upstream.transport.curve=%" PRIu64 "\n"
 	                   "upstream.transport.tls=%" PRIu64 "\n"
-	                   "upstream.transport.tls-dane=%" PRIu64 "\n"
+	                   "upstream.transport.tls_dane=%" PRIu64 "\n"
 	                   "upstream.transport.encrypted.percent=%.1f\n",
 	                   st->upstream_plain, st->curve_queries,
 	                   stats_tls_opportunistic(st), st->upstream_tls_dane,

@@ -557,7 +557,9 @@ static void stats_walk_ede(const struct stats *st, stats_walk_fn fn, void *arg)
 }
 
 /* Upstream queries by transport: plain, curve (DNSCurve), tls (without
- * DANE), tls-dane; the four add up to every upstream query. */
+ * DANE), tls_dane (a name of letters, digits, dots and underscores, as
+ * every statistic: Unbound's readers split on nothing else); the four
+ * add up to every upstream query. */
 static void stats_walk_transport(const struct stats *st, stats_walk_fn fn,
                                  void *arg)
 {
@@ -569,7 +571,7 @@ static void stats_walk_transport(const struct stats *st, stats_walk_fn fn,
 	               st->curve_queries, fn, arg);
 	stats_labelled("upstream.transport", "transport", "tls", help,
 	               stats_tls_opportunistic(st), fn, arg);
-	stats_labelled("upstream.transport", "transport", "tls-dane", help,
+	stats_labelled("upstream.transport", "transport", "tls_dane", help,
 	               st->upstream_tls_dane, fn, arg);
 }
 

@@ -9,16 +9,16 @@
 #
 # Checks, after 20 names under example.lab (127.53.1.2, plain) and one
 # under secure.curve. (DNSCurve):
-# - privacy: plain, curve, tls and tls-dane equal stats_noreset's
-#   upstream.transport.*; tls-dane is 0; the encrypted percent is
-#   (curve + tls + tls-dane) / all, one decimal; every plain send was
+# - privacy: plain, curve, tls and tls_dane equal stats_noreset's
+#   upstream.transport.*; tls_dane is 0; the encrypted percent is
+#   (curve + tls + tls_dane) / all, one decimal; every plain send was
 #   noted (noted + skipped = plain); the first server is 127.53.1.2 for
 #   example.lab. with at least 20, the counts add up to at most plain;
 #   "privacy 1" shows one server; "privacy 0" is refused;
 # - stats prometheus: the same count for 127.53.1.2 as
 #   curvecache_upstream_plain_server_queries{server=,zone=}, at most 10
 #   such lines, and curvecache_upstream_transport_total{transport=
-#   "tls-dane"} 0;
+#   "tls_dane"} 0;
 # - servers: transport= on every server line, 127.53.1.2 failed(Ns) or
 #   plain (its probe refused), 127.53.2.3 curve, and the TLS count line;
 # - lookup: "learned: A curve" for www.secure.curve., "learned: A plain"
@@ -57,7 +57,7 @@ ctl stats_noreset >"$WORK/s2" 2>&1
 ctl stats_noreset prometheus >"$WORK/prom" 2>&1
 ctl servers >"$WORK/servers" 2>&1
 sv() { sed -n "s/^$2=//p" "$1" | head -n 1; }
-for t in plain curve tls tls-dane; do
+for t in plain curve tls tls_dane; do
   expect "privacy: upstream.transport.$t as in stats" \
     "$(sv "$WORK/p" "upstream.transport.$t")" \
     "$(sv "$WORK/s1" "upstream.transport.$t")"
@@ -65,12 +65,12 @@ done
 expect "privacy: nothing moved while reading" \
   "$(grep '^upstream.transport' "$WORK/s1")" \
   "$(grep '^upstream.transport' "$WORK/s2")"
-expect "privacy: tls-dane is 0 (no DANE in the lab)" \
-  "$(sv "$WORK/p" upstream.transport.tls-dane)" 0
+expect "privacy: tls_dane is 0 (no DANE in the lab)" \
+  "$(sv "$WORK/p" upstream.transport.tls_dane)" 0
 pl=$(sv "$WORK/p" upstream.transport.plain)
 cu=$(sv "$WORK/p" upstream.transport.curve)
 tl=$(sv "$WORK/p" upstream.transport.tls)
-td=$(sv "$WORK/p" upstream.transport.tls-dane)
+td=$(sv "$WORK/p" upstream.transport.tls_dane)
 want=$(awk -v p="$pl" -v c="$cu" -v t="$tl" -v d="$td" 'BEGIN {
   a = p + c + t + d; printf "%.1f", a == 0 ? 0 : 100 * (c + t + d) / a }')
 expect "privacy: the encrypted percent" \
@@ -107,8 +107,8 @@ if [ "$n" -ge 1 ] && [ "$n" -le 10 ] &&
    grep -q "^# TYPE $m gauge$" "$WORK/prom"; then
   ok "prometheus: $n servers (at most 10), a gauge"
 else bad "prometheus: the server gauge" "$n lines" "$WORK/prom"; fi
-expect "prometheus: transport tls-dane" \
-  "$(grep -c '^curvecache_upstream_transport_total{transport="tls-dane"} 0$' \
+expect "prometheus: transport tls_dane" \
+  "$(grep -c '^curvecache_upstream_transport_total{transport="tls_dane"} 0$' \
     "$WORK/prom")" 1
 
 lines=$(grep -c ' srtt=' "$WORK/servers")

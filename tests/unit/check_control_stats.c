@@ -241,7 +241,7 @@ START_TEST(stats_privacy)
 	HAS(c, "upstream.transport.plain=6\n"
 	       "upstream.transport.curve=3\n"
 	       "upstream.transport.tls=3\n"
-	       "upstream.transport.tls-dane=2\n"
+	       "upstream.transport.tls_dane=2\n"
 	       "upstream.transport.encrypted.percent=57.1\n"
 	       "plain.servers noted=6 skipped=0\n"
 	       "plain.server 5 192.0.2.1 lab.\n"
@@ -261,7 +261,7 @@ START_TEST(stats_privacy)
 	       "curvecache_upstream_plain_server_queries{server=\"192.0.2.2\","
 	       "zone=\"a\\\\\\\"b.\"} 1\n");
 	HAS(c, "curvecache_upstream_transport_total{transport=\"tls\"} 3\n"
-	       "curvecache_upstream_transport_total{transport=\"tls-dane\"} "
+	       "curvecache_upstream_transport_total{transport=\"tls_dane\"} "
 	       "2\n");
 	free(c.text);
 }
