@@ -29,8 +29,18 @@
 /** Free images each pool keeps (a burst of answers being sent). */
 #define ITER_BUF_KEEP 16
 
-_Thread_local uint8_t iter_scratch[ITER_SCRATCH_BYTES];
-_Thread_local struct iter_class iter_cls;
+static _Thread_local uint8_t iter_scratch_t[ITER_SCRATCH_BYTES];
+static _Thread_local struct iter_class iter_cls_t;
+
+uint8_t (*iter_scratch_of(void))[ITER_SCRATCH_BYTES]
+{
+	return &iter_scratch_t;
+}
+
+struct iter_class *iter_cls_of(void)
+{
+	return &iter_cls_t;
+}
 
 /** A free image: the pool's list runs through its first bytes. */
 struct iter_buf_free {

@@ -400,11 +400,13 @@ bool iter_frame_busy(const struct iter_req *req, size_t fi);
 bool iter_frame_lingering(const struct iter_req *req, size_t fi);
 void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
 
-/* iter_buf.c: the thread's scratch and classifier output (valid within
- * one call), the answer and authority images from its pool (NULL: no
- * memory); iter_buf_idle gives back empty ones; hold .. free: a request */
-extern _Thread_local uint8_t iter_scratch[ITER_SCRATCH_BYTES];
-extern _Thread_local struct iter_class iter_cls;
+/* iter_buf.c: the thread's scratch and classifier output (one call; via
+ * calls: GCC 12's UBSan sees a thread-local's address as NULL), answer and
+ * authority images from its pool (NULL: none); idle/hold/free: a request */
+uint8_t (*iter_scratch_of(void))[ITER_SCRATCH_BYTES];
+struct iter_class *iter_cls_of(void);
+#define iter_scratch (*iter_scratch_of()) /* sizeof: the array's */
+#define iter_cls (*iter_cls_of())
 uint8_t *iter_buf_an(struct iter_req *req);
 uint8_t *iter_buf_ns(struct iter_req *req);
 void iter_buf_idle(struct iter_req *req);
@@ -776,9 +778,8 @@ bool iter_rdata_expand(const struct wire_msg *m, const struct wire_rr *rr,
  * addresses are exempt from do-not-query-localhost, as the hints'). */
 bool iter_hints_name(const struct iter_req *req, const uint8_t *name,
                      size_t len);
-/* The addresses of root hint i added to ns. */
+/* Root hint i's addresses, or those of ns's name if a hint's, to ns. */
 void iter_hints_addrs(struct iter_req *req, struct iter_ns *ns, size_t i);
-/* The root hints' addresses for ns's name, if it is a hint's. */
 void iter_ns_hints_addrs(struct iter_req *req, struct iter_ns *ns);
 /* Whether the RDATA parses by its type's layout (A/AAAA sizes, names in
  * NS, CNAME, PTR, DNAME, MX, SRV, SOA ending where the RDATA ends). */
@@ -788,10 +789,9 @@ bool iter_answer_append(struct iter_req *req, const uint8_t *owner,
                         size_t ownerlen, uint16_t type, uint32_t ttl,
                         const uint8_t *rdata, size_t rdlen);
 void iter_answer_curve(struct iter_req *req, bool curve);
-/* Append an image's records (RRSIGs, a proof) to the client's answer or
- * authority section, each with TTL ttl (0: as in the image). */
-/* The records of a proof image not yet in the client's authority
- * section go there (iter_answer_image, record by record; iter_cname.c). */
+/* A proof image's records not yet in the client's authority section go
+ * there (iter_cname.c); iter_answer_image appends an image's records to
+ * the answer or authority section, each with TTL ttl (0: as in it). */
 void iter_authority_add(struct iter_req *req, const struct iter_img *img,
                         uint32_t ttl);
 void iter_answer_image(struct iter_req *req, const struct iter_img *img,
