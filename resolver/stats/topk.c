@@ -173,7 +173,7 @@ void topk_note_server(struct topk *t, const struct sockaddr *sa,
 
 	if (len == 0)
 		return;
-	if (zonelen <= sizeof key - len) {
+	if (zone != NULL && zonelen <= sizeof key - len) {
 		memcpy(key + len, zone, zonelen);
 		len += zonelen;
 	}

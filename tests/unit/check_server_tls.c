@@ -44,7 +44,8 @@ static size_t answer_make(uint8_t *m, bool opt, const uint8_t *ob, size_t olen)
 	n += 4;
 	m[n++] = (uint8_t)(olen >> 8);
 	m[n++] = (uint8_t)olen;
-	memcpy(m + n, ob, olen);
+	if (olen > 0)
+		memcpy(m + n, ob, olen);
 	return n + olen;
 }
 
