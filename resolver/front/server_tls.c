@@ -370,7 +370,8 @@ int server_tls_load(const struct cfg *c, struct tls_ctx **out, char *err,
 }
 
 /* Append printf text to out (cap bytes, NUL kept); cut when full. */
-static void tls_cat(char *out, size_t cap, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void
+tls_cat(char *out, size_t cap, const char *fmt, ...)
 {
 	size_t n = strlen(out);
 	va_list ap;
