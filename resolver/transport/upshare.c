@@ -102,7 +102,8 @@ static size_t tg_key(const struct iter_target *g, uint8_t *buf)
 	buf[n++] = (uint8_t)(g->edns >> 8);
 	buf[n++] = (uint8_t)g->edns;
 	buf[n++] = (uint8_t)((g->curve ? 1 : 0) | (g->tcp ? 2 : 0) |
-	                     (g->edns_do ? 4 : 0) | (g->rd ? 8 : 0));
+	                     (g->edns_do ? 4 : 0) | (g->rd ? 8 : 0) |
+	                     (g->dane ? 16 : 0)); /* DANE joins no other */
 	if (g->curve) {
 		memcpy(buf + n, g->key, KEY_BYTES);
 		n += KEY_BYTES;

@@ -158,13 +158,13 @@ END_TEST
  * DNSCurve flag or key apart makes a separate query. */
 START_TEST(test_key_fields)
 {
-	struct asker a[10];
+	struct asker a[11];
 	struct iter_target base = tg;
 	size_t i;
 
 	memset(a, 0, sizeof a);
 	ask(&a[0], 1);
-	for (i = 1; i < 10; i++) {
+	for (i = 1; i < 11; i++) {
 		tg = base;
 		switch (i) {
 		case 1:
@@ -187,21 +187,22 @@ START_TEST(test_key_fields)
 			tg.curve = true;
 			tg.key[0] = 1;
 			break;
+		case 10: tg.dane = true; break; /* DANE joins no plain one */
 		}
 		ask(&a[i], 1);
 	}
-	ck_assert_uint_eq(nsent, 10);
+	ck_assert_uint_eq(nsent, 11);
 	ck_assert_uint_eq(joined, 0);
 	/* padding of the sockaddr does not count */
 	tg = base;
 	memset(((struct sockaddr_in *)&tg.addr)->sin_zero, 0x5a, 8);
 	a[0].q = NULL;
 	ask(&a[0], 2);
-	ck_assert_uint_eq(nsent, 10);
+	ck_assert_uint_eq(nsent, 11);
 	ck_assert_uint_eq(joined, 1);
 	bye(&a[0]);
 	a[0].token = 1; /* still waits under token 1 */
-	for (i = 1; i < 10; i++)
+	for (i = 1; i < 11; i++)
 		bye(&a[i]);
 	fake_reply(0, ITER_REPLY_MSG);
 	ck_assert_int_eq(a[0].got, 1);
