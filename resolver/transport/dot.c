@@ -14,6 +14,7 @@
 #include "conf/cfg.h"
 #include "stats/fwdstate.h"
 #include "stats/stats.h"
+#include "validate/tlsa.h"
 #include "wire/wire.h"
 #include "tls.h"
 
@@ -53,6 +54,7 @@ struct dot_fwd {
 	struct sockaddr_storage sa;
 	socklen_t salen;
 	struct cfg_tls auth;
+	struct tlsa_set dane; /**< n 0: none; else the TLSA records checked */
 	struct tls_conn *conn;
 	enum dot_state state;
 	void *resume;        /**< TLS session for resumption */
@@ -510,8 +512,8 @@ static int fwd_connect(struct dot_fwd *f)
 {
 	struct dot *d = f->d;
 	struct tls_auth a = { f->auth.name,
-		              f->auth.has_pin ? f->auth.pin : NULL,
-		              &f->resume };
+		              f->auth.has_pin ? f->auth.pin : NULL, &f->resume,
+		              f->dane.n > 0 ? &f->dane : NULL };
 	char why[TLS_WHY_BYTES + CFG_MAX_PATH];
 
 	if (d->ctx == NULL && d->unauth && dot_ctx_make(d) != TLS_OK) {
@@ -583,7 +585,8 @@ static void dot_reloaded(struct dot *d)
 /* ---- sending ---- */
 
 static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
-                                const struct cfg_tls *auth)
+                                const struct cfg_tls *auth,
+                                const struct tlsa_set *dane)
 {
 	struct dot_fwd *f;
 	size_t i;
@@ -591,7 +594,8 @@ static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
 	for (i = 0; i < d->nfwd; i++) {
 		f = d->fwd[i];
 		if (dot_same_addr((const struct sockaddr *)&f->sa, sa) &&
-		    memcmp(&f->auth, auth, sizeof *auth) == 0)
+		    memcmp(&f->auth, auth, sizeof *auth) == 0 &&
+		    memcmp(&f->dane, dane, sizeof *dane) == 0)
 			return f;
 	}
 	return NULL;
@@ -601,7 +605,8 @@ static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
  * query, its connection closed if it was idle, serves sa from now on;
  * or none (NULL). */
 static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
-                                 size_t len)
+                                 size_t len, const struct cfg_tls *auth,
+                                 const struct tlsa_set *dane)
 {
 	struct dot_fwd *f;
 	size_t i;
@@ -617,6 +622,8 @@ static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
 		memset(&f->sa, 0, sizeof f->sa);
 		memcpy(&f->sa, sa, len);
 		f->salen = (socklen_t)len;
+		f->auth = *auth; /* never the last server's checks */
+		f->dane = *dane;
 		f->state = DOT_IDLE;
 		f->backoff_ms = 0;
 		f->rd.len = 0;
@@ -626,14 +633,15 @@ static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
 }
 
 static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
-                               const struct cfg_tls *auth)
+                               const struct cfg_tls *auth,
+                               const struct tlsa_set *dane)
 {
-	struct dot_fwd *f = fwd_find(d, sa, auth);
+	struct dot_fwd *f = fwd_find(d, sa, auth, dane);
 	size_t len = sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 	                                         sizeof(struct sockaddr_in);
 
 	if (f == NULL && d->nfwd >= DOT_FWD_MAX && d->unauth)
-		return fwd_reuse(d, sa, len);
+		return fwd_reuse(d, sa, len, auth, dane);
 	if (f != NULL || d->nfwd >= DOT_FWD_MAX)
 		return f;
 	if ((f = calloc(1, sizeof *f)) == NULL)
@@ -647,6 +655,7 @@ static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
 	memcpy(&f->sa, sa, len);
 	f->salen = (socklen_t)len;
 	f->auth = *auth;
+	f->dane = *dane;
 	d->fwd[d->nfwd++] = f;
 	return f;
 }
@@ -713,9 +722,12 @@ static int query_start(struct dot_fwd *f, struct dot_query *q)
 }
 
 int dot_send(struct dot *d, const struct sockaddr *sa,
-             const struct cfg_tls *auth, const uint8_t *msg, size_t len,
-             dot_cb cb, void *arg, struct dot_query **out)
+             const struct cfg_tls *auth, const struct tlsa_set *dane,
+             const uint8_t *msg, size_t len, dot_cb cb, void *arg,
+             struct dot_query **out)
 {
+	static const struct tlsa_set none;
+
 	struct dot_fwd *f;
 	struct dot_query *q;
 	int rc;
@@ -726,7 +738,7 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 		return DOT_EINVAL;
 	if (d->cfg->load_gen != d->gen)
 		dot_reloaded(d);
-	if ((f = fwd_get(d, sa, auth)) == NULL)
+	if ((f = fwd_get(d, sa, auth, dane != NULL ? dane : &none)) == NULL)
 		return DOT_ENOMEM;
 	if (f->state == DOT_FAILING && clock_ms() < f->retry_at)
 		return DOT_EFAILING;

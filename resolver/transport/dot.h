@@ -37,6 +37,8 @@
 #include <stdint.h>
 #include <uv.h>
 
+struct tlsa_set; /* validate/tlsa.h */
+
 struct cfg;
 struct cfg_tls;
 struct stats;
@@ -131,13 +133,17 @@ bool dot_same_addr(const struct sockaddr *a, const struct sockaddr *b);
 /**
  * Send a query (a DNS message, unpadded) to a TLS forwarder.
  * @param auth: whom to authenticate (dot_auth_of); copied.
+ * @param dane: NULL, or an authoritative server's DANE records (its
+ *   chain must match one, tls.h; auth->name its NS name); copied. A
+ *   connection serves one address, auth and dane.
  * @param cb, arg: never called from within this call.
  * @return DOT_OK (*out set, to be cancelled), DOT_EFAILING, DOT_EID,
  *   DOT_EFULL, DOT_ENOMEM or DOT_EINVAL (nothing sent).
  */
 int dot_send(struct dot *d, const struct sockaddr *sa,
-             const struct cfg_tls *auth, const uint8_t *msg, size_t len,
-             dot_cb cb, void *arg, struct dot_query **out) MUST_CHECK;
+             const struct cfg_tls *auth, const struct tlsa_set *dane,
+             const uint8_t *msg, size_t len, dot_cb cb, void *arg,
+             struct dot_query **out) MUST_CHECK;
 
 /** End a query; no callback comes after. NULL is allowed. */
 void dot_cancel(struct dot_query *q);
