@@ -116,6 +116,11 @@
 /** DNSSEC defaults: how long bogus data is cached (seconds, Unbound's
  *  val-bogus-ttl), the NSEC3 iteration cap (RFC 9276). */
 #define CFG_VAL_BOGUS_TTL_DEFAULT 60u
+/** auth-tls-damping: seconds a server whose TLS failed is asked in plain
+ *  before a new probe (RFC 9539: one day), and the largest value (30
+ *  days). */
+#define CFG_AUTH_TLS_DAMPING_DEFAULT 86400u
+#define CFG_AUTH_TLS_DAMPING_MAX (30u * 86400u)
 /** jostle-timeout default (Unbound's), and its largest value, ms. */
 #define CFG_JOSTLE_DEFAULT_MS 200u
 #define CFG_JOSTLE_MAX_MS 60000u
@@ -351,6 +356,7 @@ struct cfg {
 	                                         TLS forwarders are checked
 	                                         against */
 	enum cfg_auth_tls auth_tls;         /**< auth-tls */
+	uint32_t auth_tls_damping_s;        /**< auth-tls-damping (start) */
 	/** DNS over TLS for clients (RFC 7858): a listen address on this
 	 *  port serves DoT (TCP only) with this key and certificate chain
 	 *  (PEM files, read at start and on every reload) */
