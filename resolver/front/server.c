@@ -178,8 +178,11 @@ void server_answer(struct server *s, const struct respond_query *q,
 	}
 	if (aa) /* local data: we are the authority (flags byte 2) */
 		s->out[2] |= (uint8_t)(WIRE_FLAG_AA >> 8);
-	if (tc)
+	if (tc) {
 		s->st.truncated++;
+		respond_tc_note(q, a, s->out, len,
+		                (const struct sockaddr *)&d->addr);
+	}
 	stats_response(&s->st, q, a);
 	if (s->cfg->log_queries)
 		qlog_answer(q, (const struct sockaddr *)&d->addr, d->transport,
