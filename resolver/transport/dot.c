@@ -26,6 +26,9 @@
 #define DOT_RESEND_MAX 1
 /** Bytes of the DNS header. */
 #define DOT_HDR 12
+/** Chains of a forwarder's ID table (a power of 2): answers and sends
+ *  find a query by ID without walking every query open. */
+#define DOT_ID_BUCKETS 64u
 
 enum dot_state {
 	DOT_IDLE = 0,   /**< no connection */
@@ -39,6 +42,7 @@ struct dot_fwd;
 struct dot_query {
 	struct dot_fwd *f;
 	struct dot_query *prev, *next;
+	struct dot_query *hnext; /**< the next of its ID chain */
 	dot_cb cb;
 	void *arg;
 	uint16_t id;
@@ -64,6 +68,8 @@ struct dot_fwd {
 	bool logged; /**< the failure was logged */
 	char why[TLS_WHY_BYTES];
 	struct dot_query *head;
+	struct dot_query **ids; /**< DOT_ID_BUCKETS chains by ID; only
+	                             while queries are open */
 	size_t nq;
 	struct dot_frame rd; /**< the answers' framing (dot_frame.c) */
 	uint32_t idle_ms;    /**< this connection's idle timeout (RFC 7828) */
@@ -185,6 +191,7 @@ static void fwd_timer_closed(uv_handle_t *h)
 	struct dot_fwd *f = h->data;
 
 	dot_frame_free(&f->rd);
+	free(f->ids);
 	tls_resume_free(&f->resume);
 	free(f);
 }
@@ -220,6 +227,26 @@ static void fwd_text(const struct dot_fwd *f, char *out, size_t cap)
 
 static void fwd_idle_check(struct dot_fwd *f);
 
+/* The chain of an ID. */
+static struct dot_query **ids_chain(const struct dot_fwd *f, uint16_t id)
+{
+	return &f->ids[id & (DOT_ID_BUCKETS - 1)];
+}
+
+/* Take a query out of its ID chain; the table goes with the last. */
+static void ids_unlink(struct dot_fwd *f, struct dot_query *q)
+{
+	struct dot_query **p = ids_chain(f, q->id);
+
+	while (*p != q)
+		p = &(*p)->hnext;
+	*p = q->hnext;
+	if (f->nq == 1) {
+		free(f->ids);
+		f->ids = NULL;
+	}
+}
+
 void dot_cancel(struct dot_query *q)
 {
 	struct dot_fwd *f;
@@ -233,6 +260,7 @@ void dot_cancel(struct dot_query *q)
 		f->head = q->next;
 	if (q->next != NULL)
 		q->next->prev = q->prev;
+	ids_unlink(f, q);
 	f->nq--;
 	free(q);
 	fwd_idle_check(f);
@@ -445,7 +473,8 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 	if (len < DOT_HDR)
 		return;
 	id = (uint16_t)(msg[0] << 8 | msg[1]);
-	for (q = f->head; q != NULL; q = q->next)
+	for (q = f->ids != NULL ? *ids_chain(f, id) : NULL; q != NULL;
+	     q = q->hnext)
 		if (q->sent && !q->failed && q->id == id)
 			break;
 	if (q == NULL) {
@@ -660,11 +689,20 @@ static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
 	return f;
 }
 
+/* The ID table, made with the first query open. */
+static bool ids_ready(struct dot_fwd *f)
+{
+	if (f->ids == NULL)
+		f->ids = calloc(DOT_ID_BUCKETS, sizeof *f->ids);
+	return f->ids != NULL;
+}
+
 static bool id_open(const struct dot_fwd *f, uint16_t id)
 {
 	const struct dot_query *q;
 
-	for (q = f->head; q != NULL; q = q->next)
+	for (q = f->ids != NULL ? *ids_chain(f, id) : NULL; q != NULL;
+	     q = q->hnext)
 		if (q->id == id && !q->failed)
 			return true;
 	return false;
@@ -711,10 +749,14 @@ static int query_start(struct dot_fwd *f, struct dot_query *q)
 	if (f->state == DOT_UP && f->idle_ms != 0 &&
 	    (rc = fwd_write(f, q)) != DOT_OK)
 		return rc;
+	if (!ids_ready(f)) /* (a failure's callbacks took the last) */
+		return DOT_ENOMEM;
 	q->next = f->head;
 	if (f->head != NULL)
 		f->head->prev = q;
 	f->head = q;
+	q->hnext = *ids_chain(f, q->id);
+	*ids_chain(f, q->id) = q;
 	f->nq++;
 	if (f->state == DOT_UP && f->idle_ms != 0)
 		uv_timer_stop(&f->timer);
@@ -730,7 +772,7 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 
 	struct dot_fwd *f;
 	struct dot_query *q;
-	int rc;
+	int rc = DOT_OK;
 
 	if (d == NULL || sa == NULL || auth == NULL || msg == NULL ||
 	    len < DOT_HDR || len > DOT_FRAME_MAX - DOT_QUERY_GROWTH ||
@@ -746,10 +788,15 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 		return DOT_EFULL;
 	if (id_open(f, (uint16_t)(msg[0] << 8 | msg[1])))
 		return DOT_EID;
-	if ((q = query_new(f, msg, len, cb, arg)) == NULL)
-		return DOT_ENOMEM;
-	if ((rc = query_start(f, q)) != DOT_OK) {
+	if (!ids_ready(f) || (q = query_new(f, msg, len, cb, arg)) == NULL)
+		rc = DOT_ENOMEM;
+	else if ((rc = query_start(f, q)) != DOT_OK)
 		free(q);
+	if (rc != DOT_OK) {
+		if (f->nq == 0) { /* the table goes with the last query */
+			free(f->ids);
+			f->ids = NULL;
+		}
 		return rc;
 	}
 	*out = q;
