@@ -615,6 +615,7 @@ int server_new(struct server **out, const struct server_params *p)
 		return SERVER_ENOMEM;
 	}
 	s->fwd_sum = server_forward_sum(s->cfg);
+	upstream_set_tlsa_want(s->up, server_dane_want, s);
 	*out = s;
 	return SERVER_OK;
 }
@@ -642,6 +643,7 @@ void server_stop(struct server *s)
 		return;
 	s->stopping = true;
 	server_dz_stop(s);
+	server_dane_stop(s);
 	resolution_fail_all(s, "shutting down");
 	cachedb_step_stop(s);
 	if (s->slab_timer_open)

@@ -174,6 +174,7 @@ struct server {
 	uv_timer_t dz_arm_timer; /**< the next back-off end of dz_arm */
 	bool dz_arm_open;
 	struct server_dzarm dz_arm[SERVER_DZ_ARMS_MAX];
+	struct server_dane *dane; /**< TLSA lookups (server_dane.c) */
 	struct stats st;
 	server_stats_more_fn *stats_more; /**< other workers' counters */
 	void *stats_more_arg;
@@ -249,6 +250,11 @@ void server_iter_deadzone(struct server *s, struct iter_env *env);
 /** At stop: the queued probes of dead zones never start (their zones are
  *  released) and their timer closes (server_dz.c). */
 void server_dz_stop(struct server *s);
+
+/** The transport's upstream_tlsa_fn: queue a background lookup of
+ *  _853._tcp.NS TLSA; at stop the queue is dropped (server_dane.c). */
+void server_dane_want(void *arg, const char *ns);
+void server_dane_stop(struct server *s);
 
 /**
  * Send an answer over TCP to a connection slot (d->slot), if it is still

@@ -215,7 +215,11 @@ struct iter_target {
 	                record (iter_enc.c): ask over TLS to port 853, the
 	                server's chain matched against dane_set, never in
 	                plain nor unauthenticated */
-	struct tlsa_set dane_set;           /**< its usable records */
+	struct tlsa_set dane_set; /**< its usable records */
+	bool dane_want; /**< not dane: the zone asked is DNSSEC-secure and
+	                     nothing of the NS name's TLSA is cached; once
+	                     the server takes TLS, the transport may have it
+	                     looked up in the background (upstream.h) */
 	char dane_ns[ITER_DANE_NAME_BYTES]; /**< the NS name (text) */
 };
 

@@ -103,37 +103,58 @@ static bool iter_dane_scan(const uint8_t *img, size_t len,
 	return set->n > 0;
 }
 
-/* ns's usable TLSA records from a SECURE TLSA RRset in the cache. */
-static bool iter_dane_set(const struct iter_req *req, const struct iter_ns *ns,
-                          struct tlsa_set *set)
+/* ns's usable TLSA records into set from a SECURE TLSA RRset in the
+ * cache: 1; 0 when the cache holds another answer (negative, insecure,
+ * no usable record) or DANE is off; -1 when it holds none. */
+static int iter_dane_lookup(const struct iter_req *req,
+                            const struct iter_ns *ns, struct tlsa_set *set)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	struct cache_query q = { name, 0, TLSA_RR_TYPE, WIRE_CLASS_IN, 0 };
 	struct cache_answer ans;
 	uint8_t *buf;
-	bool ok;
+	int rc, r;
 
 	if (req->env->cfg == NULL ||
 	    req->env->cfg->auth_tls == CFG_AUTH_TLS_NO ||
 	    (q.name_len = iter_dane_name(ns, name)) == 0 ||
 	    (buf = malloc(ITER_DANE_BUF)) == NULL)
-		return false;
-	ok = cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
-	               ITER_DANE_BUF) == CACHE_OK &&
-	     ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE &&
-	     iter_dane_scan(buf, ans.len, set);
+		return 0;
+	rc = cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
+	               ITER_DANE_BUF);
+	if (rc == CACHE_ENOTFOUND)
+		r = -1;
+	else
+		r = rc == CACHE_OK && ans.kind == CACHE_KIND_RRSET &&
+		    ans.sec == CACHE_SEC_SECURE &&
+		    iter_dane_scan(buf, ans.len, set);
 	free(buf);
-	return ok;
+	return r;
 }
 
-void iter_dane_fill(const struct iter_req *req, const struct iter_ns *ns,
-                    struct iter_target *t)
+/* ns's usable TLSA records from a SECURE TLSA RRset in the cache. */
+static bool iter_dane_set(const struct iter_req *req, const struct iter_ns *ns,
+                          struct tlsa_set *set)
 {
-	if (t->curve || t->rd || !iter_dane_set(req, ns, &t->dane_set)) {
-		memset(&t->dane_set, 0, sizeof t->dane_set);
+	return iter_dane_lookup(req, ns, set) == 1;
+}
+
+void iter_dane_fill(const struct iter_req *req, const struct iter_frame *f,
+                    const struct iter_ns *ns, struct iter_target *t)
+{
+	int r;
+
+	if (t->curve || t->rd)
 		return;
-	}
-	t->dane = true;
+	r = iter_dane_lookup(req, ns, &t->dane_set);
+	if (r != 1)
+		memset(&t->dane_set, 0, sizeof t->dane_set);
+	if (r == 1)
+		t->dane = true;
+	else if (r < 0 && f->trust == ITER_T_SECURE)
+		t->dane_want = true; /* looked up in the background */
+	else
+		return;
 	if (wire_name_to_text(ns->name, ns->namelen, t->dane_ns,
 	                      sizeof t->dane_ns, NULL) != WIRE_OK)
 		strcpy(t->dane_ns, "?");

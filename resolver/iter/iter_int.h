@@ -546,9 +546,9 @@ void iter_curve_refused(struct iter_req *req, size_t fi, const char *why);
 void iter_curve_keyed_only(struct iter_zone *z);
 
 /* iter_enc.c: encrypted-zone (step: true if frame fi failed or pushed a
- * TLSA frame); DANE pins into a target. */
-void iter_dane_fill(const struct iter_req *req, const struct iter_ns *ns,
-                    struct iter_target *t);
+ * TLSA frame); DANE records into a target (of frame f). */
+void iter_dane_fill(const struct iter_req *req, const struct iter_frame *f,
+                    const struct iter_ns *ns, struct iter_target *t);
 bool iter_enc_step(struct iter_req *req, size_t fi);
 /* iter_curvesec.c: DNSCurve keys confirmed by the zone's signed apex NS
  * RRset */

@@ -435,7 +435,7 @@ static bool iter_send(struct iter_req *req, size_t fi, size_t nsi, size_t ai,
 	iter_target_fill(f, o, t);
 	t->edns_do = t->edns != 0 && iter_val_on(req);
 	t->rd = f->zone.fwd != 0; /* a forwarder recurses for us */
-	iter_dane_fill(req, ns, t);
+	iter_dane_fill(req, f, ns, t);
 	if (t->rd)
 		iter_tally(req->env->tally.fwd_sends);
 	t->timeout_ms = timeout;

@@ -153,6 +153,17 @@ struct authtls;
  *  same thread only), NULL without auth-tls (upstream_privacy.c). */
 const struct authtls *upstream_authtls_table(const struct upstream *u);
 
+/** Told the NS name (text, absolute) of a server of a DNSSEC-secure zone
+ *  that takes TLS (RFC 9539) and whose TLSA is not cached
+ *  (iter_target.dane_want), each time a query goes to it over TLS: the
+ *  owner may look _853._tcp.NS TLSA up in the background, so that the
+ *  next queries go by DANE. Called from within upstream_send. */
+typedef void (*upstream_tlsa_fn)(void *arg, const char *ns);
+
+/** Set (fn NULL: clear) that callback (upstream_authtls.c). */
+void upstream_set_tlsa_want(struct upstream *u, upstream_tlsa_fn fn,
+                            void *arg);
+
 /**
  * The EDNS payload to offer inside a DNSCurve box for an outer offer:
  * edns - 48, at most CURVE_MAX_INNER_EDNS, at least 512; 0 stays 0.

@@ -240,7 +240,18 @@ int upstream_authtls_try(struct upstream_query *q)
 	if (upstream_att_tls(q, u->adot, s, &authtls_none) != UPSTREAM_OK)
 		return UPSTREAM_ESOCKET;
 	upstream_authtls_tcp_times(q);
+	/* it takes TLS: its TLSA, looked up beside, may make it DANE */
+	if (q->t.dane_want && u->tlsa_want != NULL)
+		u->tlsa_want(u->tlsa_arg, q->t.dane_ns);
 	return UPSTREAM_OK;
+}
+
+void upstream_set_tlsa_want(struct upstream *u, upstream_tlsa_fn fn, void *arg)
+{
+	if (u == NULL)
+		return;
+	u->tlsa_want = fn;
+	u->tlsa_arg = arg;
 }
 
 int upstream_authtls_dane(struct upstream_query *q)

@@ -118,6 +118,8 @@ struct upstream {
 	struct authtls *authtls;       /**< their RFC 9539 state */
 	struct upstream_probe *probes; /**< probes out (upstream_authtls.c) */
 	size_t nprobes;
+	upstream_tlsa_fn tlsa_want; /**< NULL, or upstream_set_tlsa_want's */
+	void *tlsa_arg;
 	size_t max_sockets;
 	size_t sockets;    /**< attempts open now */
 	size_t pending;    /**< queries not cancelled */

@@ -57,6 +57,9 @@
 #   same CA, its server sending the same chain, a leaf naming ns1.ta.
 #   and not ns1.taname.) fails as a mismatch: SERVFAIL, counted, logged,
 #   no plain query. Each DANE query counts as upstream.tls.dane.queries.
+#   bg. (TLSA 3 1 1, never asked by a client): once its server took
+#   opportunistic TLS, its TLSA is looked up in the background (no
+#   client waits; event=dane_lookup) and the next query goes by DANE.
 # The share of plain upstream queries before and after the probe is
 # printed (and that after is 0 for tlsok.).
 # AUTHTLS_BENCH=N (not in make check) then resolves N cold names under
@@ -472,6 +475,7 @@ certsha() { # PEM: the SHA-256 of the whole certificate (TLSA 3 0 1)
 DROLL=127.53.124.15
 DTA=127.53.124.16
 DTANAME=127.53.124.17
+DBG=127.53.124.18
 # a test CA and a leaf it issued for ns1.ta.; the server sends both
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
   -keyout "$P/ca.key" -out "$P/ca.pem" -subj "/CN=DANE Test CA" \
@@ -511,6 +515,10 @@ zone ta. dta.zone ns1.ta. "$DTA" \
   "_853._tcp.ns1.ta. TLSA 2 0 1 $(certsha "$P/ca.pem")"
 zone taname. dtaname.zone ns1.taname. "$DTANAME" \
   "_853._tcp.ns1.taname. TLSA 2 1 1 $(spki "$P/ca.pem")"
+zone bg. dbg.zone ns1.bg. "$DBG" \
+  "_853._tcp.ns1.bg. TLSA 3 1 1 $(spki "$P/ns.pem")" \
+  "x1.bg. A 192.0.2.124" "x2.bg. A 192.0.2.124" "x3.bg. A 192.0.2.124"
+sign bg. dbg.zone
 sign roll. droll.zone
 sign ta. dta.zone
 sign taname. dtaname.zone
@@ -525,13 +533,15 @@ zone . droot.zone a.root.servers. "$DROOT" \
   "roll. NS ns1.roll." "ns1.roll. A $DROLL" "$(cat "$WORK/droll.zone.ds")" \
   "ta. NS ns1.ta." "ns1.ta. A $DTA" "$(cat "$WORK/dta.zone.ds")" \
   "taname. NS ns1.taname." "ns1.taname. A $DTANAME" \
-  "$(cat "$WORK/dtaname.zone.ds")"
+  "$(cat "$WORK/dtaname.zone.ds")" \
+  "bg. NS ns1.bg." "ns1.bg. A $DBG" "$(cat "$WORK/dbg.zone.ds")"
 sign . droot.zone
 nsd_start droot "$DROOT" . droot.zone.signed no
 nsd_start dgood "$DGOOD" good. dgood.zone.signed yes enc.good. denc.zone
 nsd_start dbad "$DBAD" bad. dbad.zone.signed yes
 nsd_start dplain "$DPLAIN" encplain. dplain.zone.signed no
 nsd_start droll "$DROLL" roll. droll.zone.signed yes
+nsd_start dbg "$DBG" bg. dbg.zone.signed yes
 NSD_KEY=$P/ta.key NSD_PEM=$P/ta-chain.pem \
   nsd_start dta "$DTA" ta. dta.zone.signed yes
 NSD_KEY=$P/ta.key NSD_PEM=$P/ta-chain.pem \
@@ -624,6 +634,40 @@ atleast "dane DANE-TA name mismatch: logged with the NS name" \
     "$WORK/curvecache.log")" 1
 expect "dane DANE-TA name mismatch: not asked in plain" \
   "$(($(plain_to "$DTANAME") - pl0))" 0
+# bg.: no client asks its TLSA; the background lookup does
+timed x1.bg.
+expect "dane background: x1.bg. answered" "$res" "NOERROR 192.0.2.124"
+sleep 0.5
+timed x2.bg.
+expect "dane background: x2.bg. answered" "$res" "NOERROR 192.0.2.124"
+fast "dane background: no wait on the TLSA lookup" 1000
+atleast "dane background: x2.bg. went over opportunistic TLS" \
+  "$(sends "$DBG" tls)" 1
+n=0
+until grep -q 'event=dane_lookup name=_853._tcp.ns1.bg.$' \
+  "$WORK/curvecache.log"; do
+  n=$((n + 1))
+  [ $n -lt 50 ] || break
+  sleep 0.1
+done
+sleep 0.5 # its answer
+atleast "dane background: the TLSA of ns1.bg. looked up (event=dane_lookup)" \
+  "$(grep -c 'event=dane_lookup name=_853._tcp.ns1.bg.$' \
+    "$WORK/curvecache.log")" 1
+dig +norec +time=2 +tries=1 "@$CC_IP" _853._tcp.ns1.bg. TLSA \
+  >"$WORK/tlsa-bg.out" 2>&1
+expect "dane background: ... cached SECURE (RD=0 from the cache)" \
+  "$(grep -c 'flags:.* ad.*ANSWER: 1' "$WORK/tlsa-bg.out")" 1
+d0=$(cc_stat upstream.authtls.dane)
+q0=$(cc_stat upstream.tls.dane.queries)
+pl0=$(plain_to "$DBG")
+timed x3.bg.
+expect "dane background: x3.bg. answered" "$res" "NOERROR 192.0.2.124"
+atleast "dane background: x3.bg. asked over DANE TLS" \
+  "$(($(cc_stat upstream.authtls.dane) - d0))" 1
+atleast "dane background: counted as upstream.tls.dane.queries" \
+  "$(($(cc_stat upstream.tls.dane.queries) - q0))" 1
+expect "dane background: not one in plain" "$(($(plain_to "$DBG") - pl0))" 0
 cc_clean_stop dane
 CAP=$WORK/capture-dane.txt
 bg_start sniff-dane python3 "$srcdir/tests/e2e/sniff.py" --addr "$DPLAIN" \

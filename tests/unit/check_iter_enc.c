@@ -217,6 +217,42 @@ START_TEST(test_enc_dane)
 }
 END_TEST
 
+/* A server of a DNSSEC-secure zone whose TLSA is not cached is marked
+ * for a background lookup (dane_want, with its NS name); not in an
+ * unsigned zone, nor once its TLSA (even of no usable record) is. */
+START_TEST(test_dane_want)
+{
+	uint8_t rd[1][3 + 64] = { { 1, 1, 1 } };
+	size_t len[1] = { 35 }, i, n = 0;
+
+	world(false, true);
+	(void)net_resolve("www.enc.example.", WIRE_TYPE_A);
+	for (i = 0; i < N.nsends; i++)
+		ck_assert(!N.sends[i].dane_want);
+	net_teardown();
+	net_setup();
+	world(false, true);
+	net_signed_zone("enc.example.");
+	(void)net_resolve("www.enc.example.", WIRE_TYPE_A);
+	for (i = 0; i < N.nsends; i++) {
+		if (strcmp(N.sends[i].server, "192.0.2.6") != 0)
+			continue;
+		ck_assert(N.sends[i].dane_want);
+		ck_assert(!N.sends[i].dane);
+		n++;
+	}
+	ck_assert_uint_gt(n, 0);
+	net_teardown();
+	net_setup();
+	world(false, true);
+	net_signed_zone("enc.example.");
+	tlsa_put(rd, len, 1);
+	(void)net_resolve("www.enc.example.", WIRE_TYPE_A);
+	for (i = 0; i < N.nsends; i++)
+		ck_assert(!N.sends[i].dane_want && !N.sends[i].dane);
+}
+END_TEST
+
 /* The zone below a named one is held to it; without the option the
  * plain server answers. */
 START_TEST(test_enc_below_and_off)
@@ -275,6 +311,7 @@ static Suite *iter_enc_suite(void)
 	tcase_add_test(tc, test_enc_mixed);
 	tcase_add_test(tc, test_enc_below_and_off);
 	tcase_add_test(tc, test_enc_dane);
+	tcase_add_test(tc, test_dane_want);
 	tcase_add_test(tc, test_enc_option);
 	suite_add_tcase(s, tc);
 	return s;

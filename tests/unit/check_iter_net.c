@@ -414,6 +414,7 @@ static void net_log(const struct iter_target *t, const char *server)
 	s->curve = t->curve;
 	s->dane = t->dane;
 	s->dane_set = t->dane_set;
+	s->dane_want = t->dane_want;
 	memcpy(s->key, t->key, KEY_BYTES);
 	s->edns = t->edns;
 	s->timeout_ms = t->timeout_ms;

@@ -67,6 +67,7 @@ struct net_send {
 	uint32_t token;
 	bool dane; /**< with DANE records (iter_enc.c) */
 	struct tlsa_set dane_set;
+	bool dane_want; /**< a secure zone, no TLSA cached (iter_enc.c) */
 };
 
 /** The test world. */
