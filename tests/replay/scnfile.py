@@ -109,13 +109,25 @@ class Zone:
 
 
 class Server:
-    """A scripted authoritative server: a name and its addresses; tls is
-    what its port 853 does (TLS_MODES), tls_after the N of drop-after."""
+    """A scripted authoritative server: a name and its addresses; tls
+    holds its tls lines: (mode, N of drop-after, time window)."""
 
     def __init__(self, name, addrs):
         self.name, self.addrs, self.entries = name, addrs, []
         self.serves = []
-        self.tls, self.tls_after = "no", None
+        self.tls = []
+
+    def tls_listens(self):
+        """Whether something listens on the server's port 853."""
+        return any(mode != "no" for mode, _, _ in self.tls)
+
+    def tls_mode(self, clock):
+        """(mode, N) of the first tls line whose window holds clock
+        (scenario seconds); ("no", None) when none does."""
+        for mode, after, (lo, hi) in self.tls:
+            if (lo is None or clock >= lo) and (hi is None or clock <= hi):
+                return mode, after
+        return "no", None
 
 
 class Step:
@@ -145,8 +157,8 @@ class Scenario:
 
     def needs_tls(self):
         """Whether a server handshakes on port 853 (a certificate)."""
-        return any(s.tls in ("yes", "drop-after")
-                   for s in self.servers.values())
+        return any(mode in ("yes", "drop-after")
+                   for s in self.servers.values() for mode, _, _ in s.tls)
 
 
 def parse_name(text):
@@ -333,15 +345,19 @@ def parse_deny(words):
 
 
 def parse_tls(srv, words):
-    """tls yes|no|stall|drop-after N: what srv's port 853 does."""
+    """tls yes|no|stall|drop-after N [time T-U]: what srv's port 853
+    does (while the scenario clock is within T-U)."""
+    window = (None, None)
+    if len(words) > 2 and words[-2] == "time":
+        window = parse_range(words[-1])
+        words = words[:-2]
     if not words or words[0] not in TLS_MODES or \
             len(words) != (2 if words[0] == "drop-after" else 1):
-        raise ScnError("tls yes|no|stall|drop-after N")
-    srv.tls = words[0]
-    if words[0] == "drop-after":
-        srv.tls_after = int(words[1])
-        if srv.tls_after < 0:
-            raise ScnError("tls drop-after N: N >= 0")
+        raise ScnError("tls yes|no|stall|drop-after N [time T-U]")
+    after = int(words[1]) if words[0] == "drop-after" else None
+    if after is not None and after < 0:
+        raise ScnError("tls drop-after N: N >= 0")
+    srv.tls.append((words[0], after, window))
 
 
 def entry_line(e, key, words, rest):

@@ -254,7 +254,7 @@ class Net:
                 fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
                 self.serve_udp(srv, addr, fam)
                 self.serve_tcp(srv, addr, fam)
-                if srv.tls != "no":
+                if srv.tls_listens():
                     self.serve_tcp(srv, addr, fam, TLS_PORT)
 
     def spawn(self, fn, *args):
@@ -323,15 +323,20 @@ class Net:
             with self.lock:
                 self.tls_conns[srv.name] = \
                     self.tls_conns.get(srv.name, 0) + 1
-            self.spawn(self.tls_conn, srv, addr, conn)
+                mode = srv.tls_mode(self.clock)
+            self.spawn(self.tls_conn, srv, addr, conn, mode)
         self.poll(s.accept, start)
 
-    def tls_conn(self, srv, addr, conn):
-        """Port 853: hold the connection (stall), or handshake and
-        answer framed queries over TLS until EOF, idle or drop-after.
-        A delayed reply holds the replies after it (one thread)."""
+    def tls_conn(self, srv, addr, conn, mode):
+        """Port 853 in mode (the server's tls line at the time of the
+        connection): close it at once (no), hold it (stall), or
+        handshake and answer framed queries over TLS until EOF, idle or
+        drop-after. A delayed reply holds the replies after it (one
+        thread)."""
         with conn:
-            if srv.tls == "stall" or self.tls_ctx is None:
+            if mode[0] == "no":
+                return
+            if mode[0] == "stall" or self.tls_ctx is None:
                 self.hold(conn)
                 return
             conn.settimeout(TLS_HANDSHAKE_SECS)
@@ -342,15 +347,16 @@ class Net:
             with tconn:
                 tconn.settimeout(TLS_IDLE_SECS)
                 try:
-                    self.tls_serve(srv, addr, tconn)
+                    self.tls_serve(srv, addr, tconn, mode[1])
                 except OSError:
                     return
 
-    def tls_serve(self, srv, addr, tconn):
-        """The queries of one TLS connection, answered in order."""
+    def tls_serve(self, srv, addr, tconn, after):
+        """The queries of one TLS connection, answered in order (the
+        first after ones of the server when after is not None)."""
         while not self.stop.is_set():
             wire = read_framed(tconn)
-            if wire is None or self.tls_drop(srv, addr, wire):
+            if wire is None or self.tls_drop(srv, addr, wire, after):
                 return
             for delay, pkt in self.replies(srv, addr, "tls", wire):
                 time.sleep(delay / 1000.0)
@@ -368,15 +374,15 @@ class Net:
             except OSError:
                 return
 
-    def tls_drop(self, srv, addr, wire):
-        """Whether srv (tls drop-after N) has answered its N questions
-        over TLS: this one is logged, unanswered, and its connection
-        closed."""
-        if srv.tls != "drop-after":
+    def tls_drop(self, srv, addr, wire, after):
+        """Whether srv (tls drop-after N: after) has answered its N
+        questions over TLS: this one is logged, unanswered, and its
+        connection closed."""
+        if after is None:
             return False
         with self.lock:
             done = self.tls_answered.get(srv.name, 0)
-            if done < srv.tls_after:
+            if done < after:
                 self.tls_answered[srv.name] = done + 1
                 return False
             try:
