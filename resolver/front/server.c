@@ -113,11 +113,24 @@ void server_hints_release(struct server_hints *h)
 /* ------------------------------------------------------------------ */
 /* Sending answers                                                     */
 
+/* The statistics' name of a destination's transport. */
+static enum stats_transport
+server_stats_transport(const struct inflight_dest *d)
+{
+	if (d->transport != SERVER_UDP && d->stream != 0)
+		return STATS_TR_HTTPS;
+	if (d->transport == SERVER_TLS)
+		return STATS_TR_TLS;
+	return d->transport == SERVER_TCP ? STATS_TR_TCP : STATS_TR_UDP;
+}
+
 static void server_send(struct server *s, const struct inflight_dest *d,
                         const uint8_t *msg, size_t len, bool waited)
 {
 	struct server_udp *l = d->handle;
 
+	stats_sent(&s->st, server_stats_transport(d),
+	           len >= WIRE_HEADER_BYTES ? msg[3] & 0x0fu : 0);
 	if (d->transport != SERVER_UDP && d->stream != 0) { /* DoH */
 		server_doh_send(s, d, msg, len, waited);
 		return;

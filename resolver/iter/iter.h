@@ -54,6 +54,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "validate/tlsa.h"
 #include "wire/answer.h"
 #include "wire/wire.h"
 
@@ -180,8 +181,7 @@ struct iter_env {
 	                            that zone (deadzone_key; 0: none) */
 };
 
-/** DANE (iter_target.dane): the pin's bytes, an NS name's text. */
-#define ITER_DANE_PIN_BYTES 32
+/** DANE (iter_target.dane): an NS name's text. */
 #define ITER_DANE_NAME_BYTES 256
 
 /** One upstream query the caller must send. */
@@ -211,11 +211,12 @@ struct iter_target {
 	                             answer and its real timeout */
 	bool tcp;               /**< ask over TCP from the start (a
 	                             retry after a UDP drop) */
-	bool dane; /**< a SECURE TLSA 3 1 1 at _853._tcp.NS (iter_enc.c):
-	                ask over TLS to port 853 with that SPKI pin, never
-	                in plain nor unauthenticated */
-	uint8_t dane_pin[ITER_DANE_PIN_BYTES]; /**< SHA-256 of the SPKI */
-	char dane_ns[ITER_DANE_NAME_BYTES];    /**< the NS name (text) */
+	bool dane; /**< a SECURE TLSA RRset at _853._tcp.NS with a usable
+	                record (iter_enc.c): ask over TLS to port 853, the
+	                server's chain matched against dane_set, never in
+	                plain nor unauthenticated */
+	struct tlsa_set dane_set;           /**< its usable records */
+	char dane_ns[ITER_DANE_NAME_BYTES]; /**< the NS name (text) */
 };
 
 /** How an outstanding query ended, as the caller saw it. */

@@ -3,8 +3,14 @@
  * of every zone below it are asked only when the query can reach them
  * encrypted and authenticated: over DNSCurve (a key in the delegation)
  * or over DNS over TLS authenticated by DANE (RFC 7671): a DNSSEC-SECURE
- * TLSA RRset at _853._tcp.NSNAME with a record 3 1 1 (DANE-EE, the SPKI's
- * SHA-256), which the transport checks as a pin (iter_target.dane).
+ * TLSA RRset at _853._tcp.NSNAME with a usable record (usage 3 DANE-EE or
+ * 2 DANE-TA; selector 0 or 1; matching type 0, 1 or 2; the PKIX usages 0
+ * and 1 are ignored, RFC 7672 s3.1.3). All usable records of the RRset,
+ * at most TLSA_SET_MAX, go with the target (iter_target.dane_set): the
+ * transport accepts a server whose chain matches any of them (a rollover
+ * publishes two). An RRset with no usable record is no TLSA at all: the
+ * server is asked as any other (opportunistic TLS or plain) outside an
+ * encrypted-zone, and not at all inside one.
  *
  * Before a frame of such a zone sends anything, the TLSA of each server
  * without a key is looked up once (a sub-frame, as for a glueless NS
@@ -84,27 +90,22 @@ static size_t iter_dane_name(const struct iter_ns *ns,
 	return ITER_DANE_PREFIX_BYTES + ns->namelen;
 }
 
-/* The first usable 3 1 1 record of an RRset image into pin. */
-static bool iter_dane_scan(const uint8_t *img, size_t len, uint8_t *pin)
+/* The usable records of an RRset image into set; false when none. */
+static bool iter_dane_scan(const uint8_t *img, size_t len,
+                           struct tlsa_set *set)
 {
 	struct answer_rr rr;
-	struct tlsa_rr t;
 	size_t pos = 0;
 
+	memset(set, 0, sizeof *set);
 	while (answer_rr_next(img, len, &pos, &rr))
-		if (tlsa_parse(img + rr.rdata, rr.rdlen, &t) == TLSA_OK &&
-		    t.usage == TLSA_USAGE_DANE_EE &&
-		    t.selector == TLSA_SEL_SPKI &&
-		    t.mtype == TLSA_MATCH_SHA256) {
-			memcpy(pin, t.data, ITER_DANE_PIN_BYTES);
-			return true;
-		}
-	return false;
+		(void)tlsa_set_add(set, img + rr.rdata, rr.rdlen);
+	return set->n > 0;
 }
 
-/* ns's pin from a SECURE TLSA RRset with a 3 1 1 record in the cache. */
-static bool iter_dane_pin(const struct iter_req *req, const struct iter_ns *ns,
-                          uint8_t pin[ITER_DANE_PIN_BYTES])
+/* ns's usable TLSA records from a SECURE TLSA RRset in the cache. */
+static bool iter_dane_set(const struct iter_req *req, const struct iter_ns *ns,
+                          struct tlsa_set *set)
 {
 	uint8_t name[WIRE_NAME_MAX];
 	struct cache_query q = { name, 0, TLSA_RR_TYPE, WIRE_CLASS_IN, 0 };
@@ -120,7 +121,7 @@ static bool iter_dane_pin(const struct iter_req *req, const struct iter_ns *ns,
 	ok = cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
 	               ITER_DANE_BUF) == CACHE_OK &&
 	     ans.kind == CACHE_KIND_RRSET && ans.sec == CACHE_SEC_SECURE &&
-	     iter_dane_scan(buf, ans.len, pin);
+	     iter_dane_scan(buf, ans.len, set);
 	free(buf);
 	return ok;
 }
@@ -128,8 +129,10 @@ static bool iter_dane_pin(const struct iter_req *req, const struct iter_ns *ns,
 void iter_dane_fill(const struct iter_req *req, const struct iter_ns *ns,
                     struct iter_target *t)
 {
-	if (t->curve || t->rd || !iter_dane_pin(req, ns, t->dane_pin))
+	if (t->curve || t->rd || !iter_dane_set(req, ns, &t->dane_set)) {
+		memset(&t->dane_set, 0, sizeof t->dane_set);
 		return;
+	}
 	t->dane = true;
 	if (wire_name_to_text(ns->name, ns->namelen, t->dane_ns,
 	                      sizeof t->dane_ns, NULL) != WIRE_OK)
@@ -143,6 +146,7 @@ static bool iter_dane_push(struct iter_req *req, size_t fi)
 {
 	struct iter_zone *z = &req->frame[fi]->zone;
 	uint8_t name[WIRE_NAME_MAX];
+	struct tlsa_set set;
 	struct iter_frame *f;
 	size_t i, j, len;
 
@@ -159,12 +163,11 @@ static bool iter_dane_push(struct iter_req *req, size_t fi)
 			              wire_name_equal(req->frame[j]->sname,
 			                              req->frame[j]->snamelen,
 			                              name, len));
-		if (dup || iter_dane_pin(req, ns, name) ||
+		if (dup || iter_dane_set(req, ns, &set) ||
 		    req->depth >= ITER_MAX_DEPTH ||
 		    req->subqueries >= ITER_MAX_SUBQUERIES ||
 		    (f = iter_frame_alloc(req)) == NULL)
 			continue;
-		len = iter_dane_name(ns, name);
 		iter_frame_init(f, name, len, TLSA_RR_TYPE, WIRE_CLASS_IN,
 		                req->frame[fi]->qmin);
 		f->parent_ns = i;
@@ -183,15 +186,14 @@ bool iter_enc_step(struct iter_req *req, size_t fi)
 	char list[ITER_ENC_LIST_BYTES] = "";
 	char zone[WIRE_NAME_TEXT_MAX];
 	size_t i, n = 0, skipped = 0;
-
-	uint8_t pin[ITER_DANE_PIN_BYTES];
+	struct tlsa_set set;
 
 	if (!iter_enc_required(req, z->name, z->len))
 		return false;
 	if (iter_dane_push(req, fi))
 		return true;
 	for (i = 0; i < z->nns; i++) {
-		if (z->ns[i].curve || iter_dane_pin(req, &z->ns[i], pin)) {
+		if (z->ns[i].curve || iter_dane_set(req, &z->ns[i], &set)) {
 			if (n != i)
 				z->ns[n] = z->ns[i];
 			n++;

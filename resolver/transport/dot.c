@@ -14,17 +14,14 @@
 #include "conf/cfg.h"
 #include "stats/fwdstate.h"
 #include "stats/stats.h"
+#include "validate/tlsa.h"
 #include "wire/wire.h"
 #include "tls.h"
 
 /** Forwarders of one worker at most (every server of every zone). */
 #define DOT_FWD_MAX (CFG_MAX_ZONES * CFG_ZONE_ADDRS)
-/** Largest DNS message over a stream. */
-#define DOT_MSG_MAX 65535u
 /** Bytes of the length prefix. */
 #define DOT_PFX 2
-/** First read buffer; grown to the message being read. */
-#define DOT_RBUF_FIRST 1024u
 /** Times a query is sent again after its connection closed. */
 #define DOT_RESEND_MAX 1
 /** Bytes of the DNS header. */
@@ -57,6 +54,7 @@ struct dot_fwd {
 	struct sockaddr_storage sa;
 	socklen_t salen;
 	struct cfg_tls auth;
+	struct tlsa_set dane; /**< n 0: none; else the TLSA records checked */
 	struct tls_conn *conn;
 	enum dot_state state;
 	void *resume;        /**< TLS session for resumption */
@@ -67,11 +65,10 @@ struct dot_fwd {
 	char why[TLS_WHY_BYTES];
 	struct dot_query *head;
 	size_t nq;
-	uint8_t *rbuf;
-	size_t rlen, rcap;
-	uint32_t idle_ms; /**< this connection's idle timeout (RFC 7828) */
-	uint64_t serial;  /**< this connection's number, for the log */
-	uv_timer_t timer; /**< connect deadline, then idle timeout */
+	struct dot_frame rd; /**< the answers' framing (dot_frame.c) */
+	uint32_t idle_ms;    /**< this connection's idle timeout (RFC 7828) */
+	uint64_t serial;     /**< this connection's number, for the log */
+	uv_timer_t timer;    /**< connect deadline, then idle timeout */
 };
 
 struct dot {
@@ -187,7 +184,7 @@ static void fwd_timer_closed(uv_handle_t *h)
 {
 	struct dot_fwd *f = h->data;
 
-	free(f->rbuf);
+	dot_frame_free(&f->rd);
 	tls_resume_free(&f->resume);
 	free(f);
 }
@@ -268,7 +265,7 @@ static void fwd_failed(struct dot_fwd *f, const char *why)
 
 	tls_conn_close(f->conn);
 	f->conn = NULL;
-	f->rlen = 0;
+	f->rd.len = 0;
 	f->state = DOT_FAILING;
 	f->backoff_ms = f->backoff_ms == 0 ? DOT_BACKOFF_FIRST_MS :
 	                f->backoff_ms >= DOT_BACKOFF_MAX_MS / 2 ?
@@ -301,7 +298,7 @@ static void fwd_down(struct dot_fwd *f)
 	uv_timer_stop(&f->timer);
 	tls_conn_close(f->conn);
 	f->conn = NULL;
-	f->rlen = 0;
+	f->rd.len = 0;
 	f->state = DOT_IDLE;
 	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
 	              fwd_pin(f), FWDSTATE_DOWN, NULL);
@@ -461,62 +458,28 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 	q->cb(q->arg, DOT_OK, msg, len);
 }
 
-/* Grow the read buffer for n more bytes (at most one whole message). */
-static bool fwd_room(struct dot_fwd *f, size_t n)
-{
-	size_t want = f->rlen + n;
-	uint8_t *p;
-
-	if (want <= f->rcap)
-		return true;
-	if (want < DOT_RBUF_FIRST)
-		want = DOT_RBUF_FIRST;
-	if ((p = realloc(f->rbuf, want)) == NULL)
-		return false;
-	f->rbuf = p;
-	f->rcap = want;
-	return true;
-}
-
 static void fwd_data(void *arg, const uint8_t *buf, size_t len)
 {
 	struct dot_fwd *f = arg;
 	struct tls_conn *c = f->conn;
-	size_t need, take;
+	uint8_t *msg;
+	size_t n;
+	int rc = DOT_FRAME_MORE;
 
+	/* an answer's callback may close the connection: stop then */
 	while (len > 0 && f->conn == c) {
-		/* the prefix, then the message it announces */
-		need = f->rlen < DOT_PFX ? DOT_PFX :
-		                           DOT_PFX + ((size_t)f->rbuf[0] << 8 |
-		                                      f->rbuf[1]);
-		take = need - f->rlen < len ? need - f->rlen : len;
-		if (!fwd_room(f, take)) {
-			fwd_dropped(f);
-			return;
-		}
-		memcpy(f->rbuf + f->rlen, buf, take);
-		f->rlen += take;
-		buf += take;
-		len -= take;
-		if (f->rlen < DOT_PFX)
-			continue;
-		need = DOT_PFX + ((size_t)f->rbuf[0] << 8 | f->rbuf[1]);
-		if (need == DOT_PFX) { /* an empty message: not DNS */
-			fwd_dropped(f);
-			return;
-		}
-		if (f->rlen < need)
-			continue;
-		f->rlen = 0;
-		fwd_answer(f, f->rbuf + DOT_PFX, need - DOT_PFX);
+		rc = dot_frame_next(&f->rd, &buf, &len, &msg, &n);
+		if (rc != DOT_FRAME_MSG)
+			break;
+		fwd_answer(f, msg, n);
+	}
+	if (rc != DOT_FRAME_MSG && rc != DOT_FRAME_MORE && f->conn == c) {
+		fwd_dropped(f); /* a length of 0 (not DNS), or no memory */
+		return;
 	}
 	/* between messages: a large buffer, or one no answer will use,
 	 * is not kept while the connection idles */
-	if (f->rlen == 0 && (f->nq == 0 || f->rcap > DOT_RBUF_FIRST)) {
-		free(f->rbuf);
-		f->rbuf = NULL;
-		f->rcap = 0;
-	}
+	dot_frame_trim(&f->rd, f->nq == 0 ? 0 : DOT_FRAME_FIRST);
 }
 
 static void fwd_error(void *arg, int status, const char *why)
@@ -549,8 +512,8 @@ static int fwd_connect(struct dot_fwd *f)
 {
 	struct dot *d = f->d;
 	struct tls_auth a = { f->auth.name,
-		              f->auth.has_pin ? f->auth.pin : NULL,
-		              &f->resume };
+		              f->auth.has_pin ? f->auth.pin : NULL, &f->resume,
+		              f->dane.n > 0 ? &f->dane : NULL };
 	char why[TLS_WHY_BYTES + CFG_MAX_PATH];
 
 	if (d->ctx == NULL && d->unauth && dot_ctx_make(d) != TLS_OK) {
@@ -572,7 +535,7 @@ static int fwd_connect(struct dot_fwd *f)
 		tls_resume_free(&f->resume);
 	f->resume_gen = d->gen;
 	f->state = DOT_CONNECTING;
-	f->rlen = 0;
+	f->rd.len = 0;
 	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa,
 	                     fwd_source(d->cfg, f->sa.ss_family),
 	                     &a) != TLS_OK) {
@@ -622,7 +585,8 @@ static void dot_reloaded(struct dot *d)
 /* ---- sending ---- */
 
 static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
-                                const struct cfg_tls *auth)
+                                const struct cfg_tls *auth,
+                                const struct tlsa_set *dane)
 {
 	struct dot_fwd *f;
 	size_t i;
@@ -630,7 +594,8 @@ static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
 	for (i = 0; i < d->nfwd; i++) {
 		f = d->fwd[i];
 		if (dot_same_addr((const struct sockaddr *)&f->sa, sa) &&
-		    memcmp(&f->auth, auth, sizeof *auth) == 0)
+		    memcmp(&f->auth, auth, sizeof *auth) == 0 &&
+		    memcmp(&f->dane, dane, sizeof *dane) == 0)
 			return f;
 	}
 	return NULL;
@@ -640,7 +605,8 @@ static struct dot_fwd *fwd_find(struct dot *d, const struct sockaddr *sa,
  * query, its connection closed if it was idle, serves sa from now on;
  * or none (NULL). */
 static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
-                                 size_t len)
+                                 size_t len, const struct cfg_tls *auth,
+                                 const struct tlsa_set *dane)
 {
 	struct dot_fwd *f;
 	size_t i;
@@ -656,23 +622,26 @@ static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
 		memset(&f->sa, 0, sizeof f->sa);
 		memcpy(&f->sa, sa, len);
 		f->salen = (socklen_t)len;
+		f->auth = *auth; /* never the last server's checks */
+		f->dane = *dane;
 		f->state = DOT_IDLE;
 		f->backoff_ms = 0;
-		f->rlen = 0;
+		f->rd.len = 0;
 		return f;
 	}
 	return NULL;
 }
 
 static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
-                               const struct cfg_tls *auth)
+                               const struct cfg_tls *auth,
+                               const struct tlsa_set *dane)
 {
-	struct dot_fwd *f = fwd_find(d, sa, auth);
+	struct dot_fwd *f = fwd_find(d, sa, auth, dane);
 	size_t len = sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
 	                                         sizeof(struct sockaddr_in);
 
 	if (f == NULL && d->nfwd >= DOT_FWD_MAX && d->unauth)
-		return fwd_reuse(d, sa, len);
+		return fwd_reuse(d, sa, len, auth, dane);
 	if (f != NULL || d->nfwd >= DOT_FWD_MAX)
 		return f;
 	if ((f = calloc(1, sizeof *f)) == NULL)
@@ -686,6 +655,7 @@ static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
 	memcpy(&f->sa, sa, len);
 	f->salen = (socklen_t)len;
 	f->auth = *auth;
+	f->dane = *dane;
 	d->fwd[d->nfwd++] = f;
 	return f;
 }
@@ -752,20 +722,23 @@ static int query_start(struct dot_fwd *f, struct dot_query *q)
 }
 
 int dot_send(struct dot *d, const struct sockaddr *sa,
-             const struct cfg_tls *auth, const uint8_t *msg, size_t len,
-             dot_cb cb, void *arg, struct dot_query **out)
+             const struct cfg_tls *auth, const struct tlsa_set *dane,
+             const uint8_t *msg, size_t len, dot_cb cb, void *arg,
+             struct dot_query **out)
 {
+	static const struct tlsa_set none;
+
 	struct dot_fwd *f;
 	struct dot_query *q;
 	int rc;
 
 	if (d == NULL || sa == NULL || auth == NULL || msg == NULL ||
-	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_QUERY_GROWTH ||
+	    len < DOT_HDR || len > DOT_FRAME_MAX - DOT_QUERY_GROWTH ||
 	    cb == NULL || out == NULL)
 		return DOT_EINVAL;
 	if (d->cfg->load_gen != d->gen)
 		dot_reloaded(d);
-	if ((f = fwd_get(d, sa, auth)) == NULL)
+	if ((f = fwd_get(d, sa, auth, dane != NULL ? dane : &none)) == NULL)
 		return DOT_ENOMEM;
 	if (f->state == DOT_FAILING && clock_ms() < f->retry_at)
 		return DOT_EFAILING;

@@ -8,6 +8,7 @@
  * callback, what is produced goes to uv_write at once.
  */
 #include "tls.h"
+#include "tls_peer.h"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -53,6 +54,8 @@ struct tls_conn {
 	int handles; /**< libuv handles not closed yet (tcp, out_idle) */
 	uint8_t pin[TLS_PIN_BYTES];
 	bool has_pin;
+	const struct tlsa_set *dane; /**< tls_auth's (kept by the caller) */
+	const char *dane_host;       /**< the name DANE-TA checks */
 	void **resume;
 	bool unauth;      /**< the context's: no name, no chain check */
 	bool handle_open; /**< uv_tcp_init done */
@@ -315,44 +318,6 @@ static int tls_flush(struct tls_conn *c)
 	return TLS_OK;
 }
 
-/* Is the SHA-256 of a certificate's SubjectPublicKeyInfo the pin? */
-static bool tls_pin_of(X509 *x, const uint8_t pin[TLS_PIN_BYTES])
-{
-	unsigned char *der = NULL;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	int len = i2d_X509_PUBKEY(X509_get_X509_PUBKEY(x), &der);
-	bool ok = false;
-
-	if (len > 0 &&
-	    EVP_Digest(der, (size_t)len, md, &mdlen, EVP_sha256(), NULL) == 1)
-		ok = mdlen == TLS_PIN_BYTES &&
-		     CRYPTO_memcmp(md, pin, TLS_PIN_BYTES) == 0;
-	OPENSSL_free(der);
-	return ok;
-}
-
-static bool tls_pin_ok(struct tls_conn *c)
-{
-	X509 *leaf = SSL_get0_peer_certificate(c->ssl);
-	STACK_OF(X509) *chain = SSL_get0_verified_chain(c->ssl);
-	int i;
-
-	if (!c->has_pin)
-		return true;
-	if (leaf != NULL && tls_pin_of(leaf, c->pin))
-		return true;
-	/* no chain is verified on an opportunistic connection (DANE-EE
-	 * pins, RFC 7671 s5.1): only the leaf, whose key the handshake
-	 * proved, may match; any other certificate sent is anyone's */
-	if (c->unauth)
-		return false;
-	for (i = 0; chain != NULL && i < sk_X509_num(chain); i++)
-		if (tls_pin_of(sk_X509_value(chain, i), c->pin))
-			return true;
-	return false;
-}
-
 /* Why the handshake failed: the verification result when there is one,
  * else libssl's reason. */
 static void tls_hs_failed(struct tls_conn *c)
@@ -386,9 +351,15 @@ static void tls_handshake(struct tls_conn *c)
 			tls_hs_failed(c);
 		return;
 	}
-	if (!SSL_is_server(c->ssl) && !tls_pin_ok(c)) {
+	if (!SSL_is_server(c->ssl) && c->has_pin &&
+	    !tls_peer_pin_ok(c->ssl, c->pin, c->unauth)) {
 		tls_fail(c, TLS_EPIN,
 		         "SHA-256 of the SPKI differs from the pin");
+		return;
+	}
+	if (!SSL_is_server(c->ssl) && c->dane != NULL &&
+	    !tls_peer_dane_ok(c->ssl, c->dane, c->dane_host)) {
+		tls_fail(c, TLS_EPIN, "no TLSA record matched (DANE)");
 		return;
 	}
 	c->ready = true;
@@ -523,6 +494,12 @@ static int tls_client_setup(struct tls_conn *c, const struct tls_auth *auth)
 	if (auth->pin != NULL) {
 		memcpy(c->pin, auth->pin, TLS_PIN_BYTES);
 		c->has_pin = true;
+	}
+	if (auth->dane != NULL) { /* the NS name as SNI (RFC 7671 s5.2.2) */
+		c->dane = auth->dane;
+		c->dane_host = auth->name;
+		if (c->unauth && auth->name != NULL && auth->name[0] != '\0')
+			(void)SSL_set_tlsext_host_name(c->ssl, auth->name);
 	}
 	c->resume = auth->resume;
 	if (c->resume != NULL && *c->resume != NULL &&

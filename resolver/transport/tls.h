@@ -59,12 +59,19 @@ enum tls_status {
 	TLS_EIO         /**< a socket read or write failed */
 };
 
+struct tlsa_set; /* validate/tlsa.h */
+
 /** What to check of a server, and where its session is kept. */
 struct tls_auth {
 	const char *name;   /**< AUTH-NAME (and SNI); never NULL */
 	const uint8_t *pin; /**< TLS_PIN_BYTES, or NULL */
 	void **resume;      /**< session slot (NULL: none); see
 	                         tls_resume_free */
+	/** NULL, or DANE (an authoritative server's TLSA records, RFC
+	 *  7671; name: its NS name, checked by DANE-TA and sent as SNI):
+	 *  the chain sent must match one (tls_peer.h); dane and name must
+	 *  outlive the connection */
+	const struct tlsa_set *dane;
 };
 
 /** The callbacks of a connection; arg is tls_conn_new's. */
@@ -145,8 +152,8 @@ int tls_conn_new(struct tls_conn **out, struct tls_ctx *ctx, uv_loop_t *loop,
 /**
  * Connect to a server and start the handshake.
  * @param src: source address to bind, or NULL.
- * @param auth: copied (name, pin); auth->resume must outlive the
- *   connection.
+ * @param auth: copied (name, pin); auth->resume (and auth->dane and
+ *   auth->name when dane is set) must outlive the connection.
  * @return TLS_OK (the outcome comes by callback) or TLS_EINVAL/ECONNECT.
  */
 int tls_conn_connect(struct tls_conn *c, const struct sockaddr *sa,

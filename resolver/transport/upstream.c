@@ -696,8 +696,8 @@ int upstream_att_tls(struct upstream_query *q, struct dot *d,
 			return UPSTREAM_ELIMIT;
 		a->tls = true;
 		a->opp = auth->name[0] == '\0';
-		rc = dot_send(d, sa, auth, a->pkt, s.pktlen, tls_reply_cb, a,
-		              &a->dq);
+		rc = dot_send(d, sa, auth, q->t.dane ? &q->t.dane_set : NULL,
+		              a->pkt, s.pktlen, tls_reply_cb, a, &a->dq);
 		if (rc != DOT_OK || uv_timer_init(u->loop, &a->h.timer) != 0) {
 			dot_cancel(rc == DOT_OK ? a->dq : NULL);
 			free(a);
@@ -778,7 +778,7 @@ int upstream_send(struct upstream *u, const struct iter_target *t,
 		q->first = EXCHANGE_PLAIN; /* and no other format after */
 		rc = upstream_att_tls(q, u->dot,
 		                      (const struct sockaddr *)&t->addr, auth);
-	} else if (t->dane) { /* DANE: TLS with its pin, or nothing */
+	} else if (t->dane) { /* DANE: TLS checked by its TLSA, or nothing */
 		rc = upstream_authtls_dane(q);
 	} else if (upstream_authtls_try(q) == UPSTREAM_OK) {
 		rc = UPSTREAM_OK; /* over TLS (RFC 9539) */

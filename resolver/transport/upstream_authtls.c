@@ -17,11 +17,13 @@
  * is over. At most UPSTREAM_PROBES_MAX probes are out at once per worker
  * (beyond, a server stays unknown and is probed later).
  *
- * DANE (RFC 7671): a target the iterator gave a pin (a secure TLSA 3 1 1
- * of its NS name) goes on a connection of its own, named after the NS
- * and pinned (the leaf's key must match: tls.c), whatever the RFC 9539
- * state says; when it fails the query fails, counted and logged, and is
- * never asked in plain nor on an unpinned connection.
+ * DANE (RFC 7671): a target the iterator gave TLSA records (the usable
+ * records of a secure TLSA RRset of its NS name, iter_enc.c) goes on a
+ * connection of its own, named after the NS (its SNI) and checked
+ * against every record (usage 3: the leaf; usage 2: a CA of the chain
+ * sent, the path and the NS name verified: tls_peer.c), whatever the
+ * RFC 9539 state says; when it fails the query fails, counted and
+ * logged, and is never asked in plain nor on an unchecked connection.
  */
 #include "upstream_int.h"
 
@@ -158,8 +160,8 @@ static void probe_start(struct upstream_query *q, const struct sockaddr *sa)
 	u->st->upstream_authtls_probes++;
 	if (upstream_pkt_build(u, &q->t, EXCHANGE_PLAIN, false, &s) ==
 	    UPSTREAM_OK)
-		rc = dot_send(u->adot, sa, &authtls_none, u->sbuf, s.pktlen,
-		              probe_reply, p, &p->dq);
+		rc = dot_send(u->adot, sa, &authtls_none, NULL, u->sbuf,
+		              s.pktlen, probe_reply, p, &p->dq);
 	if (rc == DOT_EFAILING) {
 		probe_result(p, false, "could not connect");
 		return;
@@ -246,6 +248,7 @@ int upstream_authtls_dane(struct upstream_query *q)
 	struct upstream *u = q->u;
 	struct sockaddr_storage sa = q->t.addr;
 	struct cfg_tls auth;
+	size_t n;
 
 	q->first = EXCHANGE_PLAIN; /* and no other format after */
 	if (u->adot == NULL ||
@@ -256,10 +259,11 @@ int upstream_authtls_dane(struct upstream_query *q)
 	memset(&auth, 0, sizeof auth);
 	snprintf(auth.name, sizeof auth.name, "%.*s",
 	         (int)sizeof auth.name - 1, q->t.dane_ns);
+	n = strlen(auth.name); /* SNI: no final dot (RFC 6066 s3) */
+	if (n > 1 && auth.name[n - 1] == '.')
+		auth.name[n - 1] = '\0';
 	if (auth.name[0] == '\0')
 		auth.name[0] = '.';
-	memcpy(auth.pin, q->t.dane_pin, sizeof auth.pin);
-	auth.has_pin = true;
 	netaddr_set_port((struct sockaddr *)&sa, AUTHTLS_PORT);
 	if (upstream_att_tls(q, u->adot, (const struct sockaddr *)&sa,
 	                     &auth) != UPSTREAM_OK)

@@ -225,14 +225,15 @@ void upstream_authtls_note(struct upstream_query *q, bool ok);
 void upstream_authtls_timeout(struct upstream_query *q);
 
 /**
- * A query whose server has a DANE pin (iter_target.dane): over TLS to its
- * port 853 with the pin checked, whatever auth-tls learned of it.
+ * A query whose server has DANE records (iter_target.dane): over TLS to
+ * its port 853 with the chain checked against them, whatever auth-tls
+ * learned of it.
  * @return UPSTREAM_OK, or an error: never ask it another way.
  */
 int upstream_authtls_dane(struct upstream_query *q);
 
-/** A TLS query's connection failed: if DANE asked it (the pin did not
- *  match, or no TLS), counted and logged with the NS name. */
+/** A TLS query's connection failed: if DANE asked it (no record
+ *  matched, or no TLS), counted and logged with the NS name. */
 void upstream_authtls_dane_failed(struct upstream_query *q, int status);
 
 /** Name of a mode for logs ("plain", "streamlined", "txt"). */

@@ -15,6 +15,13 @@
  *   and dates are not checked (RFC 7671 s5.1). Usage 2 (DANE-TA) matches
  *   a certificate of the chain the server sent; the chain and the name
  *   are checked by the caller (tlsa_usage_ta says which ones need it).
+ * - A server's usable records travel as a struct tlsa_set (at most
+ *   TLSA_SET_MAX, a fixed size: iterator to transport, no allocation);
+ *   tlsa_set_check matches the chain a server sent against all of them
+ *   (a rollover publishes two: one match is enough), and for usage 2
+ *   verifies the chain from the leaf to the matching certificate and
+ *   the leaf's name (RFC 7671 s5.2.2). A full-data record (matching
+ *   type 0) is kept as the SHA-512 of its data and compared as such.
  */
 #ifndef CURVECACHE_RESOLVER_TLSA_H
 #define CURVECACHE_RESOLVER_TLSA_H
@@ -49,7 +56,8 @@ enum tlsa_status {
 	                     wrong length */
 	TLSA_EUNUSABLE, /**< a usage, selector or matching type this client
 	                     does not use (RFC 7671 s4.1: ignored) */
-	TLSA_ECERT      /**< the certificate could not be read */
+	TLSA_ECERT,     /**< the certificate could not be read */
+	TLSA_EFULL      /**< the set holds TLSA_SET_MAX records already */
 };
 
 /** One TLSA record; data points into the RDATA given to tlsa_parse. */
@@ -83,5 +91,48 @@ bool tlsa_usage_ta(const struct tlsa_rr *rr);
  * @return 1 a match, 0 none, or -TLSA_ECERT / -TLSA_EUNUSABLE.
  */
 int tlsa_match(const struct tlsa_rr *rr, const uint8_t *der, size_t len);
+
+/** Usable records kept per server; certificates of a chain looked at. */
+#define TLSA_SET_MAX 8
+#define TLSA_CHAIN_MAX 8
+
+/** One usable record of a set: usage, selector, matching type and the
+ *  digest compared (matching type 0: the SHA-512 of the data). */
+struct tlsa_set_rr {
+	uint8_t usage;
+	uint8_t selector;
+	uint8_t mtype;
+	uint8_t len; /**< bytes of digest: 32 or 64 */
+	uint8_t digest[TLSA_SHA512_BYTES];
+};
+
+/** The usable records of one TLSA RRset (n == 0: none, no DANE). Zero
+ *  it before the first tlsa_set_add: sets are compared with memcmp. */
+struct tlsa_set {
+	uint8_t n;
+	struct tlsa_set_rr rr[TLSA_SET_MAX];
+};
+
+/**
+ * Add a TLSA RDATA of len bytes to s when this client may use it; a
+ * record already there is not added twice.
+ * @return TLSA_OK (added or there), or the reason it was not:
+ *   TLSA_EFORMAT, TLSA_EUNUSABLE (tlsa_parse), TLSA_EFULL.
+ */
+int tlsa_set_add(struct tlsa_set *s, const uint8_t *rdata, size_t len);
+
+/**
+ * Does the chain a server sent (der[0] its leaf, then the rest in the
+ * order sent; n of them, DER of derlen[i] bytes each, at most
+ * TLSA_CHAIN_MAX looked at) match a record of s? Usage 3: the leaf
+ * matches (nothing else checked, RFC 7671 s5.1). Usage 2: a certificate
+ * after the leaf matches, the chain from the leaf to it verifies (now;
+ * the rest of the chain as intermediates) and the leaf names host (a
+ * DNS name, a final dot allowed; RFC 7671 s5.2.2).
+ * @return 1 authenticated, 0 not, -TLSA_ECERT when the leaf could not
+ *   be read.
+ */
+int tlsa_set_check(const struct tlsa_set *s, const uint8_t *const *der,
+                   const size_t *derlen, size_t n, const char *host);
 
 #endif /* CURVECACHE_RESOLVER_TLSA_H */

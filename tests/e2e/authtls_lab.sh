@@ -50,6 +50,13 @@
 #   (served by ns1.good.) answered from cold over DANE TLS (its TLSA
 #   looked up first); encrypted-zone encplain. (plain, no TLSA): SERVFAIL
 #   with EDE 22 and a capture of 0 packets to its server.
+#   Every usable record of a TLSA RRset counts: roll. publishes two (the
+#   old key's 3 1 1 and its server's 3 0 1, a rollover) and is asked
+#   over DANE TLS; ta. (DANE-TA 2 0 1 of a test CA; its server sends
+#   the CA after a leaf naming ns1.ta.) likewise; taname. (2 1 1 of the
+#   same CA, its server sending the same chain, a leaf naming ns1.ta.
+#   and not ns1.taname.) fails as a mismatch: SERVFAIL, counted, logged,
+#   no plain query. Each DANE query counts as upstream.tls.dane.queries.
 # The share of plain upstream queries before and after the probe is
 # printed (and that after is 0 for tlsok.).
 # AUTHTLS_BENCH=N (not in make check) then resolves N cold names under
@@ -117,7 +124,7 @@ nsd_start() {
   {
     printf 'server:\n\tip-address: %s\n' "$2"
     [ "$5" = yes ] && printf '\tip-address: %s@853\n\ttls-port: 853\n\ttls-service-key: "%s"\n\ttls-service-pem: "%s"\n' \
-      "$2" "$P/ns.key" "$P/ns.pem"
+      "$2" "${NSD_KEY:-$P/ns.key}" "${NSD_PEM:-$P/ns.pem}"
     printf '\tport: 53\n\tdo-ip6: no\n\treuseport: no\n\tserver-count: 1\n'
     printf '\tusername: ""\n\tchroot: ""\n\tzonesdir: "%s"\n\tdatabase: ""\n' \
       "$WORK"
@@ -459,6 +466,28 @@ spki() { # PEM: the SHA-256 of its SubjectPublicKeyInfo (TLSA 3 1 1)
   openssl x509 -in "$1" -noout -pubkey | openssl pkey -pubin -outform DER |
     sha256sum | cut -d' ' -f1
 }
+certsha() { # PEM: the SHA-256 of the whole certificate (TLSA 3 0 1)
+  openssl x509 -in "$1" -outform DER | sha256sum | cut -d' ' -f1
+}
+DROLL=127.53.124.15
+DTA=127.53.124.16
+DTANAME=127.53.124.17
+# a test CA and a leaf it issued for ns1.ta.; the server sends both
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+  -keyout "$P/ca.key" -out "$P/ca.pem" -subj "/CN=DANE Test CA" \
+  -days 2 >>"$WORK/openssl.log" 2>&1 &&
+  openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -keyout "$P/ta.key" -out "$P/ta.csr" -subj "/CN=ns1.ta" \
+    >>"$WORK/openssl.log" 2>&1 &&
+  printf 'basicConstraints=CA:FALSE\nsubjectAltName=DNS:ns1.ta\n' \
+    >"$P/ta.ext" &&
+  openssl x509 -req -in "$P/ta.csr" -CA "$P/ca.pem" -CAkey "$P/ca.key" \
+    -CAcreateserial -days 2 -extfile "$P/ta.ext" -out "$P/ta.pem" \
+    >>"$WORK/openssl.log" 2>&1 &&
+  cat "$P/ta.pem" "$P/ca.pem" >"$P/ta-chain.pem" ||
+  { bad "pki: test CA" "openssl failed" "$WORK/openssl.log"; exit 1; }
+expect "pki: the ns1.ta. leaf verifies under the test CA" \
+  "$(openssl verify -CAfile "$P/ca.pem" "$P/ta.pem" 2>&1)" "$P/ta.pem: OK"
 sign() { # ZONE FILE: signed into FILE.signed; the DS into $WORK/FILE.ds
   (cd "$WORK" && kb=$(ldns-keygen -a ECDSAP256SHA256 -k "$1") &&
     ldns-signzone -o "$1" "$2" "$kb" && cp "$kb.ds" "$2.ds") \
@@ -475,6 +504,16 @@ printf '$TTL 3600\n%s\n%s\n%s\n' \
 zone bad. dbad.zone ns1.bad. "$DBAD" \
   "_853._tcp.ns1.bad. TLSA 3 1 1 $(spki "$P/other.pem")"
 zone encplain. dplain.zone ns1.encplain. "$DPLAIN"
+zone roll. droll.zone ns1.roll. "$DROLL" \
+  "_853._tcp.ns1.roll. TLSA 3 1 1 $(spki "$P/other.pem")" \
+  "_853._tcp.ns1.roll. TLSA 3 0 1 $(certsha "$P/ns.pem")"
+zone ta. dta.zone ns1.ta. "$DTA" \
+  "_853._tcp.ns1.ta. TLSA 2 0 1 $(certsha "$P/ca.pem")"
+zone taname. dtaname.zone ns1.taname. "$DTANAME" \
+  "_853._tcp.ns1.taname. TLSA 2 1 1 $(spki "$P/ca.pem")"
+sign roll. droll.zone
+sign ta. dta.zone
+sign taname. dtaname.zone
 sign good. dgood.zone
 sign bad. dbad.zone
 sign encplain. dplain.zone
@@ -482,12 +521,21 @@ zone . droot.zone a.root.servers. "$DROOT" \
   "good. NS ns1.good." "ns1.good. A $DGOOD" "$(cat "$WORK/dgood.zone.ds")" \
   "bad. NS ns1.bad." "ns1.bad. A $DBAD" "$(cat "$WORK/dbad.zone.ds")" \
   "encplain. NS ns1.encplain." "ns1.encplain. A $DPLAIN" \
-  "$(cat "$WORK/dplain.zone.ds")"
+  "$(cat "$WORK/dplain.zone.ds")" \
+  "roll. NS ns1.roll." "ns1.roll. A $DROLL" "$(cat "$WORK/droll.zone.ds")" \
+  "ta. NS ns1.ta." "ns1.ta. A $DTA" "$(cat "$WORK/dta.zone.ds")" \
+  "taname. NS ns1.taname." "ns1.taname. A $DTANAME" \
+  "$(cat "$WORK/dtaname.zone.ds")"
 sign . droot.zone
 nsd_start droot "$DROOT" . droot.zone.signed no
 nsd_start dgood "$DGOOD" good. dgood.zone.signed yes enc.good. denc.zone
 nsd_start dbad "$DBAD" bad. dbad.zone.signed yes
 nsd_start dplain "$DPLAIN" encplain. dplain.zone.signed no
+nsd_start droll "$DROLL" roll. droll.zone.signed yes
+NSD_KEY=$P/ta.key NSD_PEM=$P/ta-chain.pem \
+  nsd_start dta "$DTA" ta. dta.zone.signed yes
+NSD_KEY=$P/ta.key NSD_PEM=$P/ta-chain.pem \
+  nsd_start dtaname "$DTANAME" taname. dtaname.zone.signed yes
 LAB_ROOT_HINTS=$WORK/droot.hints
 printf '. 3600000 NS a.root.servers.\na.root.servers. 3600000 A %s\n' \
   "$DROOT" >"$LAB_ROOT_HINTS"
@@ -528,6 +576,54 @@ atleast "dane mismatch: logged with the NS name" \
   "$(grep -c 'event=authtls_dane_failed ns=ns1.bad. ' \
     "$WORK/curvecache.log")" 1
 expect "dane mismatch: not asked in plain" "$(($(plain_to "$DBAD") - pl0))" 0
+# dane_case ZONE IP LABEL: the TLSA of ns1.ZONE cached SECURE, then a
+# name in another NSEC span than www. asked (d1.ZONE.)
+dane_case() {
+  timed "www.$1"
+  expect "dane $3: www.$1 answered (before its TLSA is known)" "$res" \
+    "NOERROR 192.0.2.124"
+  dig +time=8 +tries=1 "@$CC_IP" "_853._tcp.ns1.$1" TLSA >"$WORK/tlsa-$1out"
+  expect "dane $3: the TLSA of ns1.$1 is SECURE" \
+    "$(grep -c 'flags:.* ad' "$WORK/tlsa-$1out")" 1
+  d0=$(cc_stat upstream.authtls.dane)
+  q0=$(cc_stat upstream.tls.dane.queries)
+  f0=$(cc_stat upstream.authtls.dane_failed)
+  pl0=$(plain_to "$2")
+  tl0=$(sends "$2" tls)
+  timed "d1.$1"
+}
+dane_case roll. "$DROLL" rollover
+expect "dane rollover: d1.roll. answered" "$res" "NOERROR 192.0.2.124"
+atleast "dane rollover: asked over DANE TLS (upstream.authtls.dane)" \
+  "$(($(cc_stat upstream.authtls.dane) - d0))" 1
+atleast "dane rollover: counted as upstream.tls.dane.queries" \
+  "$(($(cc_stat upstream.tls.dane.queries) - q0))" 1
+atleast "dane rollover: ... sent over TLS to ns1.roll." \
+  "$(($(sends "$DROLL" tls) - tl0))" 1
+expect "dane rollover: not one in plain to it" \
+  "$(($(plain_to "$DROLL") - pl0))" 0
+expect "dane rollover: no failure" \
+  "$(($(cc_stat upstream.authtls.dane_failed) - f0))" 0
+dane_case ta. "$DTA" "DANE-TA"
+expect "dane DANE-TA: d1.ta. answered" "$res" "NOERROR 192.0.2.124"
+atleast "dane DANE-TA: asked over DANE TLS (upstream.authtls.dane)" \
+  "$(($(cc_stat upstream.authtls.dane) - d0))" 1
+atleast "dane DANE-TA: ... sent over TLS to ns1.ta." \
+  "$(($(sends "$DTA" tls) - tl0))" 1
+expect "dane DANE-TA: not one in plain to it" \
+  "$(($(plain_to "$DTA") - pl0))" 0
+expect "dane DANE-TA: no failure" \
+  "$(($(cc_stat upstream.authtls.dane_failed) - f0))" 0
+dane_case taname. "$DTANAME" "DANE-TA name"
+expect "dane DANE-TA name mismatch: d1.taname. SERVFAIL" "${res% *}" \
+  SERVFAIL
+atleast "dane DANE-TA name mismatch: counted" \
+  "$(($(cc_stat upstream.authtls.dane_failed) - f0))" 1
+atleast "dane DANE-TA name mismatch: logged with the NS name" \
+  "$(grep -c 'event=authtls_dane_failed ns=ns1.taname. ' \
+    "$WORK/curvecache.log")" 1
+expect "dane DANE-TA name mismatch: not asked in plain" \
+  "$(($(plain_to "$DTANAME") - pl0))" 0
 cc_clean_stop dane
 CAP=$WORK/capture-dane.txt
 bg_start sniff-dane python3 "$srcdir/tests/e2e/sniff.py" --addr "$DPLAIN" \

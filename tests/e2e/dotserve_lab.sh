@@ -33,7 +33,8 @@
 #   SAN, issuer, days left), after the reload the new one;
 #   a reload (curvecache-control reload) with a key that does not match
 #   fails with FILE:LINE and keeps the old certificate;
-# - num.query.tls in stats and in the Prometheus output.
+# - num.query.tls and num.answer.transport.tls (not in .tcp) in stats
+#   and in the Prometheus output.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -139,12 +140,18 @@ kq() { # CA [NAME...]: kdig over TLS, one connection, the answers
 # ---- kdig: many questions, one connection ----
 h0=$(stat tls.handshakes)
 q0=$(stat num.query.tls)
+a0=$(stat num.answer.transport.tls)
+u0=$(stat num.answer.transport.tcp)
 kq "$P/ca1.pem" a.lab A a.lab A a.lab A localhost A a.lab A >"$WORK/k.out"
 expect "kdig: 5 answers" "$(grep -c 'status: NOERROR' "$WORK/k.out")" 5
 expect "kdig: the local data" \
   "$(grep -c '^a.lab\..*A[[:space:]]*192.0.2.1$' "$WORK/k.out")" 4
 expect "kdig: one handshake" "$(($(stat tls.handshakes) - h0))" 1
 expect "kdig: num.query.tls counts 5" "$(($(stat num.query.tls) - q0))" 5
+expect "kdig: num.answer.transport.tls counts the 5 answers" \
+  "$(($(stat num.answer.transport.tls) - a0))" 5
+expect "kdig: ...and num.answer.transport.tcp none of them" \
+  "$(($(stat num.answer.transport.tcp) - u0))" 0
 expect "kdig: padded to 468 (RFC 8467)" \
   "$(grep -c '^;; Received 468 B' "$WORK/k.out")" 5
 expect "query log: proto=tls" \
@@ -384,6 +391,9 @@ expect "stats: num.query.tls counts every query over TLS" \
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_tls_total" \
   "$(grep -c '^curvecache_num_query_tls_total [0-9]' "$WORK/prom")" 1
+expect "prometheus: answers by transport, tls among them" \
+  "$(grep -c '^curvecache_num_answer_transport_total{transport="tls"} [1-9]' \
+    "$WORK/prom")" 1
 
 cc_clean_stop dotserve
 e2e_finish

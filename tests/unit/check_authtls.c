@@ -427,8 +427,8 @@ static int fill(struct dot *d, uv_loop_t *loop, unsigned from, unsigned to,
 		a = test_addr(text);
 		((struct sockaddr_in *)&a)->sin_port = htons(AUTHTLS_PORT);
 		query_of(q, (uint16_t)i);
-		rc = dot_send(d, SA(a), auth, q, sizeof q, count_cb, NULL,
-		              &dq[i - from]);
+		rc = dot_send(d, SA(a), auth, NULL, q, sizeof q, count_cb,
+		              NULL, &dq[i - from]);
 		want += rc == DOT_OK;
 	}
 	while (failed_cbs < want && uv_run(loop, UV_RUN_ONCE) != 0)

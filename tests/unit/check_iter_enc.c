@@ -120,41 +120,100 @@ START_TEST(test_enc_mixed)
 }
 END_TEST
 
-/* A SECURE TLSA 3 1 1 for the plain server: asked with its pin (DANE),
- * and only so; an insecure one (or another usage) does not count. */
+/* A SECURE TLSA RRset of the records rd[0..n-1] (3 + 64 bytes each,
+ * of which len[i]) at _853._tcp.ns2.enc.example. */
+static void tlsa_put(uint8_t (*rd)[3 + 64], const size_t *len, size_t n)
+{
+	uint8_t z[WIRE_NAME_MAX];
+	struct cache_rdata r[8];
+	struct cache_rrset set = {
+		z,         net_wire("_853._tcp.ns2.enc.example.", z),
+		TLSA_TYPE, WIRE_CLASS_IN,
+		3600,      r,
+		n,         CACHE_RANK_AUTH,
+		NULL,      CACHE_SEC_SECURE,
+		NULL,      0
+	};
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		r[i].data = rd[i];
+		r[i].len = len[i];
+	}
+	ck_assert_int_eq(cache_rrset_put(N.cache, &set, N.now.wall), CACHE_OK);
+}
+
+/* A SECURE TLSA RRset for the plain server: every usable record goes
+ * with its queries (DANE), and they go only so; the PKIX usages are
+ * left out, and an RRset of those alone is no TLSA: SERVFAIL in an
+ * encrypted-zone, plain queries without DANE outside one. */
 START_TEST(test_enc_dane)
 {
-	uint8_t rd[3 + ITER_DANE_PIN_BYTES] = { 3, 1, 1 };
+	uint8_t rd[4][3 + 64] = {
+		{ 1, 1, 1 }, { 3, 1, 1 }, { 2, 0, 1 }, { 3, 0, 2 }
+	};
+	size_t len[4] = { 35, 35, 35, 67 };
 	const struct answer *r;
 	size_t i, n = 0;
 
-	memset(rd + 3, 0xab, ITER_DANE_PIN_BYTES);
+	memset(rd[1] + 3, 0xab, 32);
+	memset(rd[2] + 3, 0xcd, 32);
+	memset(rd[3] + 3, 0xef, 64);
 	encrypted("enc.example.");
 	world(false, true);
-	net_put_secure("_853._tcp.ns2.enc.example.", TLSA_TYPE, rd, sizeof rd,
-	               CACHE_RANK_AUTH);
+	tlsa_put(rd, len, 4);
 	r = net_resolve("www.enc.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	for (i = 0; i < N.nsends; i++) {
+		const struct tlsa_set *s = &N.sends[i].dane_set;
+
 		if (strcmp(N.sends[i].server, "192.0.2.6") != 0)
 			continue;
 		ck_assert(N.sends[i].dane);
-		ck_assert_mem_eq(N.sends[i].dane_pin, rd + 3,
-		                 ITER_DANE_PIN_BYTES);
+		ck_assert_uint_eq(s->n, 3); /* 1 1 1 left out */
+		ck_assert_uint_eq(s->rr[0].usage, 3);
+		ck_assert_mem_eq(s->rr[0].digest, rd[1] + 3, 32);
+		ck_assert_uint_eq(s->rr[1].usage, 2);
+		ck_assert_uint_eq(s->rr[1].selector, 0);
+		ck_assert_mem_eq(s->rr[1].digest, rd[2] + 3, 32);
+		ck_assert_uint_eq(s->rr[2].mtype, 2);
+		ck_assert_uint_eq(s->rr[2].len, 64);
+		ck_assert_mem_eq(s->rr[2].digest, rd[3] + 3, 64);
 		n++;
 	}
 	ck_assert_uint_gt(n, 0);
-	/* without encrypted-zone the pin is used all the same */
+	/* PKIX records only: no TLSA for encrypted-zone */
+	net_teardown();
+	net_setup();
+	encrypted("enc.example.");
+	world(false, true);
+	rd[1][0] = 0; /* PKIX-TA */
+	tlsa_put(rd, len, 2);
+	r = net_resolve("www.enc.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_SERVFAIL);
+	ck_assert_uint_eq(r->ede_code, EDE_NO_REACH);
+	ck_assert_uint_eq(net_sends_to("192.0.2.6"), 0);
+	/* ... and without encrypted-zone, plain as any other server */
 	net_teardown();
 	net_setup();
 	world(false, true);
-	rd[0] = 1; /* PKIX-EE: not used */
-	net_put_secure("_853._tcp.ns2.enc.example.", TLSA_TYPE, rd, sizeof rd,
-	               CACHE_RANK_AUTH);
+	tlsa_put(rd, len, 2);
+	r = net_resolve("www.enc.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_gt(net_sends_to("192.0.2.6"), 0);
+	for (i = 0; i < N.nsends; i++)
+		ck_assert(!N.sends[i].dane);
+	/* without encrypted-zone a usable record is used all the same */
+	net_teardown();
+	net_setup();
+	world(false, true);
+	tlsa_put(rd + 2, len + 2, 1);
 	r = net_resolve("www.enc.example.", WIRE_TYPE_A);
 	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
 	for (i = 0; i < N.nsends; i++)
-		ck_assert(!N.sends[i].dane);
+		if (strcmp(N.sends[i].server, "192.0.2.6") == 0)
+			ck_assert(N.sends[i].dane &&
+			          N.sends[i].dane_set.n == 1);
 }
 END_TEST
 

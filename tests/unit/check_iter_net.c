@@ -413,7 +413,7 @@ static void net_log(const struct iter_target *t, const char *server)
 	s->qtype = t->qtype;
 	s->curve = t->curve;
 	s->dane = t->dane;
-	memcpy(s->dane_pin, t->dane_pin, ITER_DANE_PIN_BYTES);
+	s->dane_set = t->dane_set;
 	memcpy(s->key, t->key, KEY_BYTES);
 	s->edns = t->edns;
 	s->timeout_ms = t->timeout_ms;

@@ -218,7 +218,7 @@ static void pair_run(struct pair *p, const char *name, const uint8_t *pin)
 {
 	struct sockaddr_storage ss;
 	int len = sizeof ss;
-	struct tls_auth a = { name, pin, &p->resume };
+	struct tls_auth a = { name, pin, &p->resume, NULL };
 	int i;
 
 	p->cli = (struct side){ .client = true };

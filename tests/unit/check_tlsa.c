@@ -3,14 +3,23 @@
  * (resolver/validate/tlsa.c): short, long and wrong-length digests
  * refused, unused usages/selectors/matching types told apart; and the
  * DANE match of a self-made certificate for each selector and matching
- * type, a certificate of another key not matching, garbage DER refused.
+ * type, a certificate of another key not matching, garbage DER refused;
+ * the set of an RRset's usable records (PKIX usages left out, twins
+ * kept once, bounded) and the chain check against all of them: a
+ * rollover (two records, one matching), DANE-EE of each selector and
+ * matching type, DANE-TA with a test CA (the path verified, the leaf's
+ * name checked, an intermediate as anchor, a certificate of another CA
+ * refused).
  */
 #include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/evp.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "validate/tlsa.h"
 
@@ -171,6 +180,253 @@ START_TEST(test_match_garbage)
 }
 END_TEST
 
+/* ---- sets and chains ---- */
+
+/** A key and its certificate, issued by another (or itself). */
+struct tcert {
+	EVP_PKEY *key;
+	X509 *x;
+	unsigned char *der;
+	int derlen;
+};
+
+static void ext_add(X509 *x, X509 *issuer, int nid, const char *value)
+{
+	X509V3_CTX v;
+	X509_EXTENSION *e;
+
+	X509V3_set_ctx(&v, issuer, x, NULL, NULL, 0);
+	e = X509V3_EXT_conf_nid(NULL, &v, nid, value);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(X509_add_ext(x, e, -1), 1);
+	X509_EXTENSION_free(e);
+}
+
+/* A certificate for cn (a DNS name), a CA's when ca, signed by issuer
+ * (NULL: by itself), valid from an hour ago for lifetime seconds. */
+static void tcert_make(struct tcert *c, const char *cn, bool ca,
+                       const struct tcert *issuer, long lifetime)
+{
+	X509_NAME *n = X509_NAME_new();
+	char san[300];
+
+	c->key = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	c->x = X509_new();
+	ck_assert_ptr_nonnull(c->key);
+	X509_set_version(c->x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(c->x), ca ? 7 : 8);
+	X509_gmtime_adj(X509_getm_notBefore(c->x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(c->x), lifetime);
+	X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_ASC,
+	                           (const unsigned char *)cn, -1, -1, 0);
+	X509_set_subject_name(c->x, n);
+	X509_set_issuer_name(c->x, issuer != NULL ?
+	                                   X509_get_subject_name(issuer->x) :
+	                                   n);
+	X509_set_pubkey(c->x, c->key);
+	ext_add(c->x, issuer != NULL ? issuer->x : c->x, NID_basic_constraints,
+	        ca ? "critical,CA:TRUE" : "CA:FALSE");
+	if (!ca) {
+		snprintf(san, sizeof san, "DNS:%s", cn);
+		ext_add(c->x, issuer->x, NID_subject_alt_name, san);
+	}
+	ck_assert_int_gt(X509_sign(c->x, issuer != NULL ? issuer->key : c->key,
+	                           EVP_sha256()),
+	                 0);
+	c->der = NULL;
+	c->derlen = i2d_X509(c->x, &c->der);
+	ck_assert_int_gt(c->derlen, 0);
+	X509_NAME_free(n);
+}
+
+static void tcert_free(struct tcert *c)
+{
+	OPENSSL_free(c->der);
+	X509_free(c->x);
+	EVP_PKEY_free(c->key);
+}
+
+/* Add the record usage/sel/mt for c to s. */
+static int set_add(struct tlsa_set *s, uint8_t usage, uint8_t sel, uint8_t mt,
+                   const struct tcert *c)
+{
+	static uint8_t b[TLSA_FIXED_BYTES + TLSA_DATA_MAX];
+	struct cert k = { c->der, NULL, c->derlen, 0 };
+	size_t n;
+	int r;
+
+	k.spkilen = i2d_PUBKEY(c->key, &k.spki);
+	ck_assert_int_gt(k.spkilen, 0);
+	n = rdata(b, usage, sel, mt, &k);
+	r = tlsa_set_add(s, b, n);
+	OPENSSL_free(k.spki);
+	return r;
+}
+
+/* tlsa_set_check of the chain a[0..n-1] for host. */
+static int chain_check(const struct tlsa_set *s, const struct tcert *const *a,
+                       size_t n, const char *host)
+{
+	const uint8_t *der[TLSA_CHAIN_MAX];
+	size_t len[TLSA_CHAIN_MAX], i;
+
+	for (i = 0; i < n; i++) {
+		der[i] = a[i]->der;
+		len[i] = (size_t)a[i]->derlen;
+	}
+	return tlsa_set_check(s, der, len, n, host);
+}
+
+START_TEST(test_set_add)
+{
+	uint8_t b[TLSA_FIXED_BYTES + TLSA_SHA256_BYTES] = { 3, 1, 1 };
+	uint8_t full[TLSA_FIXED_BYTES + 100] = { 3, 0, 0 };
+	struct tlsa_set s;
+	int i;
+
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(tlsa_set_add(&s, b, sizeof b), TLSA_OK);
+	ck_assert_int_eq(tlsa_set_add(&s, b, sizeof b), TLSA_OK);
+	ck_assert_uint_eq(s.n, 1); /* twins kept once */
+	b[0] = 1;                  /* PKIX-EE */
+	ck_assert_int_eq(tlsa_set_add(&s, b, sizeof b), TLSA_EUNUSABLE);
+	b[0] = 0; /* PKIX-TA */
+	ck_assert_int_eq(tlsa_set_add(&s, b, sizeof b), TLSA_EUNUSABLE);
+	ck_assert_int_eq(tlsa_set_add(&s, b, 10), TLSA_EFORMAT);
+	ck_assert_int_eq(tlsa_set_add(NULL, b, sizeof b), TLSA_EFORMAT);
+	ck_assert_uint_eq(s.n, 1);
+	/* full data: kept as its SHA-512 */
+	ck_assert_int_eq(tlsa_set_add(&s, full, sizeof full), TLSA_OK);
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_uint_eq(s.rr[1].len, TLSA_SHA512_BYTES);
+	ck_assert_uint_eq(s.rr[1].mtype, TLSA_MATCH_FULL);
+	b[0] = 3;
+	for (i = 0; s.n < TLSA_SET_MAX; i++) {
+		b[3] = (uint8_t)(i + 1);
+		ck_assert_int_eq(tlsa_set_add(&s, b, sizeof b), TLSA_OK);
+	}
+	b[3] = 0xee;
+	ck_assert_int_eq(tlsa_set_add(&s, b, sizeof b), TLSA_EFULL);
+	ck_assert_uint_eq(s.n, TLSA_SET_MAX);
+	ck_assert_str_eq(tlsa_strerror(TLSA_EFULL), "too many TLSA records");
+}
+END_TEST
+
+/* DANE-EE: each selector and matching type; a rollover (the old key's
+ * record first) authenticates, the old key's record alone does not. */
+START_TEST(test_set_ee)
+{
+	struct tcert ca, leaf, old;
+	const struct tcert *ch[] = { &leaf, &ca };
+	struct tlsa_set s;
+	uint8_t sel, mt;
+
+	tcert_make(&ca, "Test CA", true, NULL, 3600);
+	tcert_make(&leaf, "ns1.example", false, &ca, 3600);
+	tcert_make(&old, "ns1.example", false, &ca, 3600);
+	for (sel = 0; sel <= TLSA_SEL_SPKI; sel++)
+		for (mt = 0; mt <= TLSA_MATCH_SHA512; mt++) {
+			memset(&s, 0, sizeof s);
+			ck_assert_int_eq(set_add(&s, 3, sel, mt, &old),
+			                 TLSA_OK);
+			ck_assert_int_eq(chain_check(&s, ch, 2, "x."), 0);
+			ck_assert_int_eq(set_add(&s, 3, sel, mt, &leaf),
+			                 TLSA_OK);
+			/* names are not checked for DANE-EE */
+			ck_assert_int_eq(chain_check(&s, ch, 1, "other."), 1);
+		}
+	/* a DANE-EE record of the CA does not vouch for the leaf */
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(set_add(&s, 3, 1, 1, &ca), TLSA_OK);
+	ck_assert_int_eq(chain_check(&s, ch, 2, "ns1.example."), 0);
+	tcert_free(&ca);
+	tcert_free(&leaf);
+	tcert_free(&old);
+}
+END_TEST
+
+/* DANE-TA with a test CA: the CA sent after the leaf matches, the path
+ * verifies, the leaf names the NS; the wrong name, a missing CA, a leaf
+ * of another CA, an expired leaf and a TA record of the leaf fail. */
+START_TEST(test_set_ta)
+{
+	struct tcert ca, mid, leaf, rogue_ca, rogue, old;
+	const struct tcert *ch[] = { &leaf, &mid, &ca };
+	const struct tcert *bad[] = { &rogue, &ca };
+	const struct tcert *exp[] = { &old, &mid, &ca };
+	struct tlsa_set s;
+	uint8_t sel, mt;
+
+	tcert_make(&ca, "Test CA", true, NULL, 3600);
+	tcert_make(&mid, "Test Mid", true, &ca, 3600);
+	tcert_make(&leaf, "ns1.example", false, &mid, 3600);
+	tcert_make(&old, "ns1.example", false, &mid, -60);
+	tcert_make(&rogue_ca, "Test CA", true, NULL, 3600);
+	tcert_make(&rogue, "ns1.example", false, &rogue_ca, 3600);
+	for (sel = 0; sel <= TLSA_SEL_SPKI; sel++)
+		for (mt = 0; mt <= TLSA_MATCH_SHA512; mt++) {
+			memset(&s, 0, sizeof s);
+			ck_assert_int_eq(set_add(&s, 2, sel, mt, &ca),
+			                 TLSA_OK);
+			ck_assert_int_eq(chain_check(&s, ch, 3,
+			                             "ns1.example."),
+			                 1);
+		}
+	ck_assert_int_eq(chain_check(&s, ch, 3, "NS1.Example"), 1);
+	ck_assert_int_eq(chain_check(&s, ch, 3, "ns2.example."), 0);
+	ck_assert_int_eq(chain_check(&s, ch, 3, ""), 0);
+	ck_assert_int_eq(chain_check(&s, ch, 3, NULL), 0);
+	ck_assert_int_eq(chain_check(&s, ch, 2, "ns1.example."), 0);
+	ck_assert_int_eq(chain_check(&s, bad, 2, "ns1.example."), 0);
+	ck_assert_int_eq(chain_check(&s, exp, 3, "ns1.example."), 0);
+	/* the intermediate as the anchor: the root need not be sent */
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(set_add(&s, 2, 1, 1, &mid), TLSA_OK);
+	ck_assert_int_eq(chain_check(&s, ch, 2, "ns1.example."), 1);
+	/* DANE-TA names a CA, not the leaf */
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(set_add(&s, 2, 1, 1, &leaf), TLSA_OK);
+	ck_assert_int_eq(chain_check(&s, ch, 3, "ns1.example."), 0);
+	/* a rollover from a DANE-EE key to the CA */
+	ck_assert_int_eq(set_add(&s, 3, 1, 1, &rogue), TLSA_OK);
+	ck_assert_int_eq(set_add(&s, 2, 0, 1, &ca), TLSA_OK);
+	ck_assert_int_eq(chain_check(&s, ch, 3, "ns1.example."), 1);
+	tcert_free(&ca);
+	tcert_free(&mid);
+	tcert_free(&leaf);
+	tcert_free(&old);
+	tcert_free(&rogue_ca);
+	tcert_free(&rogue);
+}
+END_TEST
+
+START_TEST(test_set_garbage)
+{
+	const uint8_t junk[] = { 0x30, 0x82, 0xff, 0xff, 0x01 };
+	const uint8_t *der[] = { junk, junk };
+	size_t len[] = { sizeof junk, sizeof junk };
+	struct tlsa_set s;
+	struct tcert ca, leaf;
+
+	memset(&s, 0, sizeof s);
+	tcert_make(&ca, "Test CA", true, NULL, 3600);
+	tcert_make(&leaf, "ns1.example", false, &ca, 3600);
+	ck_assert_int_eq(set_add(&s, 2, 1, 1, &ca), TLSA_OK);
+	ck_assert_int_eq(tlsa_set_check(&s, der, len, 2, "a."), -TLSA_ECERT);
+	ck_assert_int_eq(tlsa_set_check(&s, der, len, 0, "a."), -TLSA_ECERT);
+	ck_assert_int_eq(tlsa_set_check(NULL, der, len, 1, "a."), -TLSA_ECERT);
+	/* an unreadable CA after a good leaf: no match, no crash */
+	der[0] = leaf.der;
+	len[0] = (size_t)leaf.derlen;
+	ck_assert_int_eq(tlsa_set_check(&s, der, len, 2, "ns1.example."), 0);
+	/* the empty set authenticates nothing */
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(tlsa_set_check(&s, der, len, 1, "ns1.example."), 0);
+	tcert_free(&ca);
+	tcert_free(&leaf);
+}
+END_TEST
+
 static Suite *tlsa_suite(void)
 {
 	Suite *s = suite_create("tlsa");
@@ -179,6 +435,10 @@ static Suite *tlsa_suite(void)
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_match_each);
 	tcase_add_test(tc, test_match_garbage);
+	tcase_add_test(tc, test_set_add);
+	tcase_add_test(tc, test_set_ee);
+	tcase_add_test(tc, test_set_ta);
+	tcase_add_test(tc, test_set_garbage);
 	suite_add_tcase(s, tc);
 	return s;
 }

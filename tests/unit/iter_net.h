@@ -65,8 +65,8 @@ struct net_send {
 	bool tcp;
 	uint64_t at_ms;
 	uint32_t token;
-	bool dane; /**< with a DANE pin (iter_enc.c) */
-	uint8_t dane_pin[ITER_DANE_PIN_BYTES];
+	bool dane; /**< with DANE records (iter_enc.c) */
+	struct tlsa_set dane_set;
 };
 
 /** The test world. */
