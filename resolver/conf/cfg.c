@@ -586,6 +586,7 @@ static const struct {
 	{ "https-port", cfg_opt_https_port, false },
 	{ "http-endpoint", cfg_opt_http_endpoint, false },
 	{ "http-max-streams", cfg_opt_http_max_streams, false },
+	{ "tls-ticket-rotate", cfg_opt_tls_ticket_rotate, false },
 	{ "http-query-buffer-size", cfg_opt_http_query_buffer, false },
 	{ "http-response-buffer-size", cfg_opt_http_response_buffer, false },
 	{ "do-ip4", opt_do_ip4, false },

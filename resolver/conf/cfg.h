@@ -88,6 +88,9 @@
 #define CFG_HTTPS_PORT_DEFAULT 443
 #define CFG_HTTP_ENDPOINT_DEFAULT "/dns-query"
 #define CFG_HTTP_STREAMS_DEFAULT 100u
+/** Default and most tls-ticket-rotate: an hour, a day. */
+#define CFG_TICKET_ROTATE_DEFAULT 3600u
+#define CFG_TICKET_ROTATE_MAX 86400u
 /** Most http-max-streams (streams at once per connection). */
 #define CFG_HTTP_STREAMS_MAX 1000u
 #define CFG_HTTP_BUFFER_DEFAULT (4u * 1024u * 1024u)
@@ -379,6 +382,10 @@ struct cfg {
 	uint32_t http_max_streams;
 	uint64_t http_query_buffer_size;
 	uint64_t http_response_buffer_size;
+	/** tls-ticket-rotate: seconds a session-ticket key of DoT and
+	 *  DoH encrypts tickets; the key before it still decrypts, so a
+	 *  ticket resumes for two intervals at most (server_ticket.h) */
+	uint32_t tls_ticket_rotate;
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */

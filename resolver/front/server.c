@@ -8,6 +8,7 @@
  * server_tls.c.
  */
 #include "server_int.h"
+#include "server_ticket.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -646,6 +647,7 @@ void server_stop(struct server *s)
 	server_dane_stop(s);
 	resolution_fail_all(s, "shutting down");
 	cachedb_step_stop(s);
+	server_ticket_stop(s);
 	if (s->slab_timer_open)
 		uv_close((uv_handle_t *)&s->slab_timer, NULL);
 	s->slab_timer_open = false;
