@@ -452,6 +452,19 @@ static int opt_auth_tls(struct cfg_ctx *x, char *v)
 	            v);
 }
 
+/* auth-tls-damping: SECONDS, 1 to CFG_AUTH_TLS_DAMPING_MAX. */
+static int opt_auth_tls_damping(struct cfg_ctx *x, char *v)
+{
+	if (parse_u32(x, v, CFG_AUTH_TLS_DAMPING_MAX,
+	              &x->c->auth_tls_damping_s) != 0 ||
+	    x->c->auth_tls_damping_s == 0)
+		return fail(x,
+		            "auth-tls-damping must be 1 to %u seconds, "
+		            "not \"%.40s\"",
+		            CFG_AUTH_TLS_DAMPING_MAX, v);
+	return 0;
+}
+
 /* Queries per second per client; the bound is RATELIMIT_QPS_MAX. */
 static int opt_ratelimit(struct cfg_ctx *x, char *v)
 {
@@ -565,6 +578,7 @@ static const struct {
 	{ "root-hints", opt_root_hints, false },
 	{ "tls-cert-bundle", opt_tls_cert_bundle, false },
 	{ "auth-tls", opt_auth_tls, false },
+	{ "auth-tls-damping", opt_auth_tls_damping, false },
 	{ "tls-port", opt_tls_port, false },
 	{ "incoming-num-tcp", opt_incoming_tcp, false },
 	{ "tls-service-key", opt_tls_service_key, true },
@@ -572,6 +586,7 @@ static const struct {
 	{ "https-port", cfg_opt_https_port, false },
 	{ "http-endpoint", cfg_opt_http_endpoint, false },
 	{ "http-max-streams", cfg_opt_http_max_streams, false },
+	{ "tls-ticket-rotate", cfg_opt_tls_ticket_rotate, false },
 	{ "http-query-buffer-size", cfg_opt_http_query_buffer, false },
 	{ "http-response-buffer-size", cfg_opt_http_response_buffer, false },
 	{ "do-ip4", opt_do_ip4, false },
@@ -680,6 +695,7 @@ void cfg_defaults(struct cfg *c)
 	c->serve_stale_window = CFG_STALE_WINDOW_DEFAULT;
 	c->prefetch = true;
 	c->auth_tls = CFG_AUTH_TLS_OPPORTUNISTIC;
+	c->auth_tls_damping_s = CFG_AUTH_TLS_DAMPING_DEFAULT;
 	c->dnssec = true;
 	c->val_bogus_ttl = CFG_VAL_BOGUS_TTL_DEFAULT;
 	c->nsec3_max_iterations = CFG_NSEC3_ITERATIONS_DEFAULT;

@@ -88,6 +88,9 @@
 #define CFG_HTTPS_PORT_DEFAULT 443
 #define CFG_HTTP_ENDPOINT_DEFAULT "/dns-query"
 #define CFG_HTTP_STREAMS_DEFAULT 100u
+/** Default and most tls-ticket-rotate: an hour, a day. */
+#define CFG_TICKET_ROTATE_DEFAULT 3600u
+#define CFG_TICKET_ROTATE_MAX 86400u
 /** Most http-max-streams (streams at once per connection). */
 #define CFG_HTTP_STREAMS_MAX 1000u
 #define CFG_HTTP_BUFFER_DEFAULT (4u * 1024u * 1024u)
@@ -116,6 +119,11 @@
 /** DNSSEC defaults: how long bogus data is cached (seconds, Unbound's
  *  val-bogus-ttl), the NSEC3 iteration cap (RFC 9276). */
 #define CFG_VAL_BOGUS_TTL_DEFAULT 60u
+/** auth-tls-damping: seconds a server whose TLS failed is asked in plain
+ *  before a new probe (RFC 9539: one day), and the largest value (30
+ *  days). */
+#define CFG_AUTH_TLS_DAMPING_DEFAULT 86400u
+#define CFG_AUTH_TLS_DAMPING_MAX (30u * 86400u)
 /** jostle-timeout default (Unbound's), and its largest value, ms. */
 #define CFG_JOSTLE_DEFAULT_MS 200u
 #define CFG_JOSTLE_MAX_MS 60000u
@@ -351,6 +359,7 @@ struct cfg {
 	                                         TLS forwarders are checked
 	                                         against */
 	enum cfg_auth_tls auth_tls;         /**< auth-tls */
+	uint32_t auth_tls_damping_s;        /**< auth-tls-damping (start) */
 	/** DNS over TLS for clients (RFC 7858): a listen address on this
 	 *  port serves DoT (TCP only) with this key and certificate chain
 	 *  (PEM files, read at start and on every reload) */
@@ -373,6 +382,10 @@ struct cfg {
 	uint32_t http_max_streams;
 	uint64_t http_query_buffer_size;
 	uint64_t http_response_buffer_size;
+	/** tls-ticket-rotate: seconds a session-ticket key of DoT and
+	 *  DoH encrypts tickets; the key before it still decrypts, so a
+	 *  ticket resumes for two intervals at most (server_ticket.h) */
+	uint32_t tls_ticket_rotate;
 	struct cfg_zone forward[CFG_MAX_ZONES]; /**< forward-zone lines */
 	size_t n_forward;
 	struct cfg_zone stub[CFG_MAX_ZONES]; /**< stub-zone lines */

@@ -2,7 +2,8 @@
  * resolver/conf/cfg_doh.c - the options of DNS over HTTPS for clients
  * (RFC 8484; Unbound's names): https-port, http-endpoint,
  * http-max-streams, http-query-buffer-size and
- * http-response-buffer-size (cfg_int.h), and their defaults.
+ * http-response-buffer-size (cfg_int.h), and their defaults; and
+ * tls-ticket-rotate, the session-ticket keys of DoT and DoH.
  */
 #include "cfg.h"
 #include "cfg_int.h"
@@ -21,6 +22,22 @@ void cfg_doh_defaults(struct cfg *c)
 	c->http_max_streams = CFG_HTTP_STREAMS_DEFAULT;
 	c->http_query_buffer_size = CFG_HTTP_BUFFER_DEFAULT;
 	c->http_response_buffer_size = CFG_HTTP_BUFFER_DEFAULT;
+	c->tls_ticket_rotate = CFG_TICKET_ROTATE_DEFAULT;
+}
+
+int cfg_opt_tls_ticket_rotate(struct cfg_ctx *x, char *value)
+{
+	uint32_t v;
+
+	if (cfg_parse_u32(x, value, CFG_TICKET_ROTATE_MAX, &v) != 0 ||
+	    v == 0) {
+		snprintf(x->why, sizeof x->why,
+		         "bad tls-ticket-rotate \"%s\" (1 to %u seconds)",
+		         value, CFG_TICKET_ROTATE_MAX);
+		return -1;
+	}
+	x->c->tls_ticket_rotate = v;
+	return 0;
 }
 
 int cfg_opt_https_port(struct cfg_ctx *x, char *value)

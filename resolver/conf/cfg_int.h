@@ -216,6 +216,8 @@ int cfg_opt_http_max_streams(struct cfg_ctx *x, char *value);
 /** http-query-buffer-size, http-response-buffer-size: SIZE. */
 int cfg_opt_http_query_buffer(struct cfg_ctx *x, char *value);
 int cfg_opt_http_response_buffer(struct cfg_ctx *x, char *value);
+/** tls-ticket-rotate: SECONDS (1 to CFG_TICKET_ROTATE_MAX). */
+int cfg_opt_tls_ticket_rotate(struct cfg_ctx *x, char *value);
 void cfg_doh_defaults(struct cfg *c);
 /** cfg.c's number and size readers: 0, or -1 with x->why set. */
 int cfg_parse_u32(struct cfg_ctx *x, const char *value, uint32_t max,

@@ -4,9 +4,13 @@
  */
 #include "respond.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "base/log.h"
+#include "base/netaddr.h"
 #include "cache.h"
+#include "wire/rrtext.h"
 
 /** A compression pointer (RFC 1035 4.1.4). */
 #define RESPOND_PTR_BYTES 2
@@ -532,6 +536,53 @@ static int resp_body(struct wire_writer *w, const struct respond_query *q,
 	return rc;
 }
 
+/*
+ * The records did not fit beside the EDE kept free for (resp_reserve):
+ * an answer comes before a comment on it, so the EXTRA-TEXT gives its
+ * room, then the option, until the answer section goes whole; TC for
+ * an empty answer only when it does not fit beside a bare OPT record
+ * (then the EDE goes out as planned). Without this a NOERROR that fits went
+ * out empty with TC=1 for the sake of its EDE, and the client asked again over
+ * TCP for nothing. *m holds the length and compression targets after the
+ * question; its counts (QDCOUNT alone) are filled in here: w goes back to it
+ * before each try. Out of line: rare.
+ */
+__attribute__((cold, noinline)) static int
+resp_body_room(struct wire_writer *w, struct wire_mark *m,
+               const struct respond_query *q, const struct answer *a,
+               struct respond_plan *p, size_t lim, bool *tc)
+{
+	struct respond_plan whole = *p;
+	bool found = section_count(w, WIRE_SECTION_ANSWER) > 0;
+	int rc;
+
+	memset(m->counts, 0, sizeof m->counts);
+	m->counts[WIRE_SECTION_QUESTION] = q->has_question ? 1 : 0;
+	while (p->ede) {
+		if (p->ede_text != NULL)
+			p->ede_text = NULL;
+		else
+			p->ede = false;
+		wire_writer_rollback(w, m);
+		*tc = false;
+		w->cap = lim - resp_reserve(q, p, m->len, lim);
+		rc = resp_body(w, q, a, p, tc);
+		if (rc != RESPOND_OK || !*tc)
+			return rc;
+		/* only the authority cut (the answer section goes whole or
+		 * not at all): the first such plan, if no other fits */
+		if (!found && section_count(w, WIRE_SECTION_ANSWER) > 0) {
+			whole = *p;
+			found = true;
+		}
+	}
+	*p = whole; /* cut anyway: the answer whole, or the EDE as planned */
+	wire_writer_rollback(w, m);
+	*tc = false;
+	w->cap = lim - resp_reserve(q, p, m->len, lim);
+	return resp_body(w, q, a, p, tc);
+}
+
 int respond_build(const struct respond_query *q, const struct answer *a,
                   size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated)
@@ -540,6 +591,7 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 		0, true, false, false, false, false, 0, NULL
 	};
 	struct wire_writer w;
+	struct wire_mark m;
 	size_t reserve, lim;
 	bool tc = false;
 	int rc;
@@ -563,7 +615,11 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 	if (w.len + reserve > lim)
 		return RESPOND_ESPACE;
 	w.cap = lim - reserve;
+	m.len = w.len; /* after the question: resp_body_room's mark */
+	m.nnames = w.nnames;
 	rc = resp_body(&w, q, a, &p, &tc);
+	if (rc == RESPOND_OK && tc && p.ede)
+		rc = resp_body_room(&w, &m, q, a, &p, lim, &tc);
 	if (rc != RESPOND_OK)
 		return rc;
 	w.cap = lim;
@@ -580,6 +636,32 @@ int respond_build(const struct respond_query *q, const struct answer *a,
 		*truncated = tc;
 	*outlen = w.len;
 	return RESPOND_OK;
+}
+
+__attribute__((cold, noinline)) void
+respond_tc_note(const struct respond_query *q, const struct answer *a,
+                const uint8_t *out, size_t len, const struct sockaddr *client)
+{
+	char addr[NETADDR_TEXT_MAX], name[WIRE_NAME_TEXT_MAX];
+	char type[RRTEXT_NAME_MAX];
+	struct wire_header h;
+	size_t pos = 0;
+
+	if (log_level() < CFG_LOG_DEBUG ||
+	    wire_read_header(out, len, &pos, &h) != WIRE_OK ||
+	    h.ancount != 0 || h.nscount != 0)
+		return;
+	netaddr_text(client, addr, sizeof addr);
+	if (!q->has_question ||
+	    wire_name_to_text(q->lname, q->qnamelen, name, sizeof name,
+	                      NULL) != WIRE_OK)
+		snprintf(name, sizeof name, "?");
+	log_debug("udp_truncated_empty",
+	          "client=%s name=%s type=%s rcode=%u bytes=%zu an=%u "
+	          "an_bytes=%zu ns=%u ns_bytes=%zu do=%d",
+	          addr, name, rrtext_type_name(q->qtype, type),
+	          (unsigned)a->rcode, len, (unsigned)a->an_count, a->an_len,
+	          (unsigned)a->ns_count, a->ns_len, q->edns_do ? 1 : 0);
 }
 
 /* ------------------------------------------------------------------ */

@@ -194,6 +194,20 @@ int respond_build(const struct respond_query *q, const struct answer *a,
                   size_t limit, uint8_t *out, size_t cap, size_t *outlen,
                   bool *truncated) MUST_CHECK;
 
+struct sockaddr;
+
+/**
+ * A response that respond_build sent with TC (out, len): when it holds no
+ * record at all (the answer section, or the authority section the client
+ * needs, does not fit its size even without the EDE), one debug line
+ * "udp_truncated_empty" with the client, the question and the sizes of
+ * the answer's sections (issue 21 item 12: the place to look). Nothing
+ * below log-level debug.
+ */
+void respond_tc_note(const struct respond_query *q, const struct answer *a,
+                     const uint8_t *out, size_t len,
+                     const struct sockaddr *client);
+
 /**
  * The RCODE for a parsed question that is never looked up or resolved:
  * REFUSED for classes other than IN and for zone transfers, FORMERR for

@@ -8,6 +8,7 @@
  * server_tls.c.
  */
 #include "server_int.h"
+#include "server_ticket.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -113,11 +114,24 @@ void server_hints_release(struct server_hints *h)
 /* ------------------------------------------------------------------ */
 /* Sending answers                                                     */
 
+/* The statistics' name of a destination's transport. */
+static enum stats_transport
+server_stats_transport(const struct inflight_dest *d)
+{
+	if (d->transport != SERVER_UDP && d->stream != 0)
+		return STATS_TR_HTTPS;
+	if (d->transport == SERVER_TLS)
+		return STATS_TR_TLS;
+	return d->transport == SERVER_TCP ? STATS_TR_TCP : STATS_TR_UDP;
+}
+
 static void server_send(struct server *s, const struct inflight_dest *d,
                         const uint8_t *msg, size_t len, bool waited)
 {
 	struct server_udp *l = d->handle;
 
+	stats_sent(&s->st, server_stats_transport(d),
+	           len >= WIRE_HEADER_BYTES ? msg[3] & 0x0fu : 0);
 	if (d->transport != SERVER_UDP && d->stream != 0) { /* DoH */
 		server_doh_send(s, d, msg, len, waited);
 		return;
@@ -165,8 +179,11 @@ void server_answer(struct server *s, const struct respond_query *q,
 	}
 	if (aa) /* local data: we are the authority (flags byte 2) */
 		s->out[2] |= (uint8_t)(WIRE_FLAG_AA >> 8);
-	if (tc)
+	if (tc) {
 		s->st.truncated++;
+		respond_tc_note(q, a, s->out, len,
+		                (const struct sockaddr *)&d->addr);
+	}
 	stats_response(&s->st, q, a);
 	if (s->cfg->log_queries)
 		qlog_answer(q, (const struct sockaddr *)&d->addr, d->transport,
@@ -630,6 +647,7 @@ void server_stop(struct server *s)
 	server_dane_stop(s);
 	resolution_fail_all(s, "shutting down");
 	cachedb_step_stop(s);
+	server_ticket_stop(s);
 	if (s->slab_timer_open)
 		uv_close((uv_handle_t *)&s->slab_timer, NULL);
 	s->slab_timer_open = false;

@@ -188,6 +188,9 @@ struct server {
 	uv_timer_t slab_timer;       /**< gives their pages back once
 	                                  idle (server.c) */
 	bool slab_timer_open;
+	uv_timer_t ticket_timer; /**< rotates the ticket keys
+	                              (server_ticket.c) */
+	bool ticket_timer_open;
 	struct server_udp udp[CFG_MAX_LISTEN];
 	size_t nudp;
 	struct server_tcpl tcpl[CFG_MAX_LISTEN];

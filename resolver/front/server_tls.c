@@ -25,6 +25,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "server_int.h"
+#include "server_ticket.h"
 #include "transport/tls.h"
 #include "wire/wire.h"
 
@@ -366,6 +367,8 @@ int server_tls_load(const struct cfg *c, struct tls_ctx **out, char *err,
 		tls_cert_error(c, why, err, errlen);
 		return -1;
 	}
+	if (server_ticket_attach(*out, c->tls_ticket_rotate) != 0)
+		log_warn("tls_ticket", "attached=no");
 	return 0;
 }
 
@@ -447,9 +450,10 @@ void server_tls_use(struct server *s, struct tls_ctx *ctx, const struct cfg *c)
 		         s->tls_ctx != NULL ? "yes" : "no");
 	tls_ctx_free(s->tls_ctx);
 	s->tls_ctx = ctx;
-	if (ctx != NULL)
+	if (ctx != NULL) {
 		tls_describe(s, c->tls_service_pem);
-	else
+		server_ticket_start(s, c->tls_ticket_rotate);
+	} else
 		s->tls_cert[0] = '\0';
 }
 

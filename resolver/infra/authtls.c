@@ -31,7 +31,8 @@ struct authtls_entry {
 };
 
 struct authtls {
-	size_t nslots; /**< a power of two */
+	size_t nslots;       /**< a power of two */
+	uint64_t damping_ms; /**< no new probe after a failure for this long */
 	struct authtls_stats st;
 	struct authtls_entry *slot;
 };
@@ -64,7 +65,7 @@ const char *authtls_state_name(enum authtls_state st)
 	}
 }
 
-int authtls_new(size_t slots, struct authtls **out)
+int authtls_new(size_t slots, uint64_t damping_ms, struct authtls **out)
 {
 	struct authtls *t;
 	size_t n = AUTHTLS_SLOTS_MIN;
@@ -84,6 +85,7 @@ int authtls_new(size_t slots, struct authtls **out)
 		return AUTHTLS_ENOMEM;
 	}
 	t->nslots = n;
+	t->damping_ms = damping_ms != 0 ? damping_ms : AUTHTLS_DAMPING_MS;
 	t->st.slots = n;
 	*out = t;
 	return AUTHTLS_OK;
@@ -197,7 +199,7 @@ static void fail_at(struct authtls *t, struct authtls_entry *e, uint64_t at,
                     uint64_t now)
 {
 	t->st.failures++;
-	set_state(e, AUTHTLS_FAILED, at + AUTHTLS_DAMPING_MS, now);
+	set_state(e, AUTHTLS_FAILED, at + t->damping_ms, now);
 }
 
 enum authtls_use authtls_use(struct authtls *t, const struct sockaddr *sa,
@@ -297,7 +299,7 @@ enum authtls_state authtls_state_of(const struct authtls *t,
 	if (until_ms != NULL && st != AUTHTLS_UNKNOWN)
 		*until_ms = st == AUTHTLS_FAILED &&
 		                            e->state == AUTHTLS_PROBING ?
-		                    e->until_ms + AUTHTLS_DAMPING_MS :
+		                    e->until_ms + t->damping_ms :
 		                    e->until_ms;
 	return st;
 }

@@ -13,7 +13,7 @@
  *   PROBING --authtls_fail, or AUTHTLS_PROBE_TIMEOUT_MS gone--> FAILED
  *   OK --authtls_fail (the connection failed)--> FAILED
  *   OK --AUTHTLS_PERSIST_MS without authtls_ok--> PROBING (probed again)
- *   FAILED --AUTHTLS_DAMPING_MS gone, authtls_use--> PROBING
+ *   FAILED --the damping interval gone, authtls_use--> PROBING
  *   any --authtls_curve--> CURVE (never probed, never asked over TLS)
  *
  * Only PROBING hands out a probe, once: while it runs, and while the
@@ -53,7 +53,7 @@
  *  "timeout", 4 s). */
 #define AUTHTLS_PROBE_TIMEOUT_MS 4000u
 /** After a failure, no new probe for this long (RFC 9539: "damping",
- *  one day). */
+ *  one day): the default of authtls_new's damping (auth-tls-damping). */
 #define AUTHTLS_DAMPING_MS 86400000u
 /** A working server not used for this long is probed again (RFC 9539:
  *  "persistence", three days). */
@@ -109,10 +109,13 @@ const char *authtls_state_name(enum authtls_state st);
  * Create a table.
  * @param slots: capacity (0 = AUTHTLS_SLOTS_DEFAULT); rounded up to a
  *   power of two; AUTHTLS_SLOTS_MIN .. AUTHTLS_SLOTS_MAX.
+ * @param damping_ms: how long a failed address is asked in plain before
+ *   it is probed again (0 = AUTHTLS_DAMPING_MS).
  * @return AUTHTLS_OK, AUTHTLS_EINVAL or AUTHTLS_ENOMEM (*out untouched
  *   on error).
  */
-int authtls_new(size_t slots, struct authtls **out) MUST_CHECK;
+int authtls_new(size_t slots, uint64_t damping_ms, struct authtls **out)
+	MUST_CHECK;
 
 /** Free a table. NULL is allowed. */
 void authtls_free(struct authtls *t);
@@ -131,7 +134,7 @@ enum authtls_use authtls_use(struct authtls *t, const struct sockaddr *sa,
 void authtls_ok(struct authtls *t, const struct sockaddr *sa, uint64_t now_ms);
 
 /** A probe or a TLS connection to sa failed (or timed out): FAILED for
- *  AUTHTLS_DAMPING_MS (a CURVE address stays CURVE). */
+ *  the table's damping interval (a CURVE address stays CURVE). */
 void authtls_fail(struct authtls *t, const struct sockaddr *sa,
                   uint64_t now_ms);
 

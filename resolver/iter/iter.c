@@ -87,7 +87,7 @@ void iter_free(struct iter_req *req)
 	if (req == NULL)
 		return;
 	for (i = 0; i <= ITER_MAX_DEPTH; i++)
-		slab_free(req->env->frame_slab, req->frame[i]);
+		iter_frame_free(req, req->frame[i]);
 	for (i = 0; i < req->nout; i++)
 		free(req->out[i]);
 	iter_buf_free(req);
@@ -109,6 +109,14 @@ struct iter_frame *iter_frame_alloc(struct iter_req *req)
 	struct slab *s = req->env->frame_slab;
 
 	return s != NULL ? slab_alloc(s) : malloc(sizeof(struct iter_frame));
+}
+
+void iter_frame_free(struct iter_req *req, struct iter_frame *f)
+{
+	if (f == NULL)
+		return;
+	iter_zone_drop(&f->zone);
+	slab_free(req->env->frame_slab, f);
 }
 
 const struct answer *iter_result(const struct iter_req *req)

@@ -193,6 +193,7 @@ bool iter_curve_ns_agree(struct iter_req *req, size_t fi,
 	agree = iter_curve_keys_in(&own, cut) &&
 	        iter_curve_keys_in(cut, &own) &&
 	        !(iter_curve_has(cut, true) && iter_curve_has(&own, false));
+	iter_zone_drop(&own);
 	if (!agree)
 		log_debug("curve_ns_keys_differ", "note=%s",
 		          "apex NS answer "

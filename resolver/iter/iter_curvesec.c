@@ -142,6 +142,7 @@ void iter_curvesec_seen(struct iter_req *req, const struct wire_msg *m,
 	                              fz :
 	                              NULL,
 	                      ttl);
+	iter_zone_drop(apex);
 	free(apex);
 }
 
@@ -176,11 +177,14 @@ static enum iter_apex iter_curvesec_cached(struct iter_req *req,
 	     ans.kind == CACHE_KIND_RRSET && ans.rank >= CACHE_RANK_NONAUTH;
 	heard = ok;
 	ok = ok && ans.sec == CACHE_SEC_SECURE;
-	while (ok && apex->nns < ITER_NS_MAX &&
-	       answer_rr_next(buf, ans.len, &pos, &rr))
-		if (rr.rdlen > 0 && rr.rdlen <= WIRE_NAME_MAX)
-			iter_ns_set_name(req, &apex->ns[apex->nns++],
-			                 buf + rr.rdata, rr.rdlen);
+	while (ok && answer_rr_next(buf, ans.len, &pos, &rr))
+		if (rr.rdlen > 0 && rr.rdlen <= WIRE_NAME_MAX) {
+			struct iter_ns *ns = iter_zone_add(apex);
+
+			if (ns == NULL)
+				break;
+			iter_ns_set_name(req, ns, buf + rr.rdata, rr.rdlen);
+		}
 	if (ok)
 		*ttl = ans.ttl;
 	free(buf);
@@ -218,7 +222,7 @@ static bool iter_curvesec_switch(struct iter_req *req, size_t fi,
 		                  apex->nns, 0);
 		return false;
 	}
-	*z = *apex;
+	iter_zone_move(z, apex);
 	iter_frame_newstep(req, fi);
 	iter_curvesec_log(apex, "servers switched to its keys", z->nns, 0);
 	return true;
@@ -246,6 +250,8 @@ static enum iter_apex iter_curvesec_apply(struct iter_req *req, size_t fi,
 		    sodium_memcmp(have, want, sizeof have) != 0)
 			(void)iter_curvesec_switch(req, fi, apex);
 	}
+	if (apex != NULL)
+		iter_zone_drop(apex);
 	free(apex);
 	return found;
 }

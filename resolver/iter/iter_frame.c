@@ -23,22 +23,10 @@ struct iter_frame *iter_frame_top(struct iter_req *req)
 	return req->frame[req->depth];
 }
 
-/* A frame (iter_frame_init) or zone is cleared up to its servers: each
- * server is cleared as it is added (iter_ns_set_name) and none is read
- * past nns, so the pages of the 16 that a zone can hold are touched only
- * as far as it has servers (a cold burst of 100 names faulted in
- * every byte of ~200 frames of 7.3 KB). */
-#define ITER_FRAME_CLEARED offsetof(struct iter_frame, zone.ns)
-
-static void iter_zone_reset(struct iter_zone *z)
-{
-	memset(z, 0, offsetof(struct iter_zone, ns));
-}
-
 void iter_frame_init(struct iter_frame *f, const uint8_t *name, size_t len,
                      uint16_t qtype, uint16_t qclass, bool qmin)
 {
-	memset(f, 0, ITER_FRAME_CLEARED);
+	memset(f, 0, sizeof(*f)); /* its zone without servers or room */
 	f->state = ITER_F_LOOKUP;
 	memcpy(f->sname, name, len);
 	f->snamelen = len;
@@ -84,7 +72,7 @@ void iter_frame_pop(struct iter_req *req)
 	if (req->depth == 0)
 		return;
 	iter_frame_retire(req, req->depth);
-	slab_free(req->env->frame_slab, req->frame[req->depth]);
+	iter_frame_free(req, req->frame[req->depth]);
 	req->frame[req->depth] = NULL;
 	req->depth--;
 }
@@ -123,14 +111,16 @@ bool iter_name_seen(struct iter_frame *f, const uint8_t *name, size_t len)
 static void iter_deliver_image(struct iter_req *req, size_t fi,
                                const uint8_t *img, size_t len)
 {
-	struct iter_frame *parent = req->frame[fi - 1];
-	struct iter_ns *ns = &parent->zone.ns[req->frame[fi]->parent_ns];
+	struct iter_zone *z = &req->frame[fi - 1]->zone;
+	size_t nsi = req->frame[fi]->parent_ns, pos = 0, n;
 	struct answer_rr rr;
-	size_t pos = 0, n;
 
+	if (nsi >= z->nns) /* the parent's cut changed meanwhile */
+		return;
 	for (n = 0; n < ITER_RRSET_MAX && answer_rr_next(img, len, &pos, &rr);
 	     n++)
-		iter_ns_add_addr(req, ns, rr.type, img + rr.rdata, rr.rdlen);
+		iter_ns_add_addr(req, &z->ns[nsi], rr.type, img + rr.rdata,
+		                 rr.rdlen);
 }
 
 /* A fresh chase over the cache for a frame's lookups, one link at a
@@ -413,6 +403,7 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 		uint8_t name[WIRE_NAME_MAX];
 		size_t nlen, p;
 		struct answer_rr rr;
+		struct iter_ns *ns;
 
 		if (!answer_rr_next(img, len, &pos, &rr))
 			return;
@@ -422,11 +413,11 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 		    wire_read_name(img, rr.rdata + rr.rdlen, &p, name, &nlen,
 		                   WIRE_NAME_LOWER) != WIRE_OK)
 			continue;
-		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
-		z->ns[z->nns].hints = zonelen == 1 &&
-		                      iter_hints_name(req, name, nlen);
-		iter_ns_cache_addrs(req, &z->ns[z->nns]);
-		z->nns++;
+		if ((ns = iter_zone_add(z)) == NULL)
+			return;
+		iter_ns_set_name(req, ns, name, nlen);
+		ns->hints = zonelen == 1 && iter_hints_name(req, name, nlen);
+		iter_ns_cache_addrs(req, ns);
 	}
 }
 
@@ -504,14 +495,14 @@ static bool iter_parent_side_load(struct iter_req *req, struct iter_frame *f,
 /* CUT: the zone's own NS set has no usable server: the parent's. */
 static bool iter_parent_side_zone(struct iter_req *req, struct iter_frame *f)
 {
-	struct iter_zone *z = malloc(sizeof(*z));
-	bool use = z != NULL && iter_parent_side_load(req, f, z);
+	struct iter_zone z = { .ns = NULL };
+	bool use = iter_parent_side_load(req, f, &z);
 
 	if (use) {
 		iter_fallback_log(f, "parent-ns");
-		f->zone = *z;
+		iter_zone_move(&f->zone, &z);
 	}
-	free(z);
+	iter_zone_drop(&z);
 	return use;
 }
 
@@ -605,6 +596,7 @@ static bool iter_cut_stub(struct iter_req *req, struct iter_frame *f,
 	const struct cfg *c = req->env->cfg;
 	const struct cfg_zone *cz;
 	struct iter_zone *z = &f->zone;
+	struct iter_ns *ns;
 	size_t i;
 	int si;
 
@@ -620,8 +612,8 @@ static bool iter_cut_stub(struct iter_req *req, struct iter_frame *f,
 	iter_zone_reset(z);
 	memcpy(z->name, cz->name, cz->namelen);
 	z->len = cz->namelen;
-	for (i = 0; i < cz->naddr && z->nns < ITER_NS_MAX; i++)
-		iter_stub_ns(req, &z->ns[z->nns++], cz, i);
+	for (i = 0; i < cz->naddr && (ns = iter_zone_add(z)) != NULL; i++)
+		iter_stub_ns(req, ns, cz, i);
 	return true;
 }
 
@@ -654,17 +646,17 @@ static bool iter_zone_looked_up(const struct iter_zone *z)
 static bool iter_parent_side(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
-	struct iter_zone *z = malloc(sizeof(*z));
-	bool use = z != NULL && iter_parent_side_load(req, f, z);
+	struct iter_zone z = { .ns = NULL };
+	bool use = iter_parent_side_load(req, f, &z);
 
 	if (use) {
 		iter_fallback_log(f, "parent-ns");
 		iter_keep_lingering(req, fi);
-		f->zone = *z;
+		iter_zone_move(&f->zone, &z);
 		iter_frame_newstep(req, fi);
 		f->state = ITER_F_QUERY;
 	}
-	free(z);
+	iter_zone_drop(&z);
 	return use;
 }
 

@@ -101,18 +101,19 @@ bool iter_cut_forward(struct iter_req *req, struct iter_frame *f)
 {
 	const struct cfg_zone *cz;
 	struct iter_zone *z = &f->zone;
+	struct iter_ns *ns;
 	size_t i;
 	int zi = iter_fwd_find(req, f);
 
 	if (zi < 0)
 		return false;
 	cz = &req->env->cfg->forward[zi];
-	memset(z, 0, sizeof(*z));
+	iter_zone_reset(z);
 	memcpy(z->name, cz->name, cz->namelen);
 	z->len = cz->namelen;
 	z->fwd = cz->namelen;
-	for (i = 0; i < cz->naddr && z->nns < ITER_NS_MAX; i++)
-		iter_stub_ns(req, &z->ns[z->nns++], cz, i);
+	for (i = 0; i < cz->naddr && (ns = iter_zone_add(z)) != NULL; i++)
+		iter_stub_ns(req, ns, cz, i);
 	iter_fwd_deepest(req, f);
 	/* a forwarder resolves the whole name: nothing to minimise, no
 	 * root to prime */

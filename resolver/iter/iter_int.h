@@ -21,9 +21,9 @@
  * of the old step.
  *
  * Memory: a request is ~2 KB, a query slot ~500 bytes (as many as it
- * had out at once, from malloc) and frame 0; each sub-frame adds ~7 KB
- * while it runs. Answer and authority images, scratch and the classifier's
- * output are the thread's (iter_buf.c).
+ * had out at once, from malloc), a frame ~1 KB and ~400 bytes a server of
+ * its zone cut (iter_zone_add, up to ITER_NS_MAX). Answer and authority
+ * images, scratch and the classifier's output are the thread's (iter_buf.c).
  *
  * Files: iter.c (API, token table, the loop), iter_frame.c (frames,
  * LOOKUP, CUT), iter_query.c (QUERY, server choice, targets),
@@ -155,7 +155,8 @@ struct iter_zone {
 	size_t fwd; /**< 0; or a forward zone's cut (its servers are the
 	                 forwarders, asked with RD=1; iter_fwd.c): the
 	                 length of that zone's name, a suffix of name */
-	struct iter_ns ns[ITER_NS_MAX]; /**< last: only nns are touched */
+	struct iter_ns *ns; /**< [0, nns) of cap: iter_zone_add */
+	size_t cap;
 };
 
 /** The DNSSEC standing of a frame's zone cut (iter_trust.c). */
@@ -164,14 +165,10 @@ enum iter_trust {
 	ITER_T_INSECURE,    /**< no validation: no anchor above, a
 	                         negative anchor, an unsigned
 	                         delegation, unsupported algorithms */
-	ITER_T_NEED_DS,     /**< the zone's DS is not known: a DS
-	                         frame asks the parent */
-	ITER_T_NEED_KEY,    /**< DS (or anchor) known: the zone's
-	                         DNSKEY set is asked and checked */
-	ITER_T_SECURE,      /**< the zone's keys are validated (cached
-	                         SECURE): its data is verified */
-	ITER_T_BOGUS        /**< the chain is broken: all its data is
-	                         BOGUS */
+	ITER_T_NEED_DS,     /**< DS unknown: a DS frame asks the parent */
+	ITER_T_NEED_KEY,    /**< DS/anchor known: DNSKEYs asked, checked */
+	ITER_T_SECURE,      /**< keys validated (SECURE): its data verified */
+	ITER_T_BOGUS        /**< chain broken: all its data BOGUS */
 };
 
 enum iter_fstate {
@@ -413,8 +410,9 @@ void iter_buf_idle(struct iter_req *req);
 void iter_buf_hold(void);
 void iter_buf_free(struct iter_req *req);
 
-/* iter.c: a frame from env->frame_slab or malloc (uninitialised) */
+/* iter.c: a frame from env->frame_slab or malloc (uninitialised), back */
 struct iter_frame *iter_frame_alloc(struct iter_req *req);
+void iter_frame_free(struct iter_req *req, struct iter_frame *f);
 
 /* iter_frame.c */
 struct iter_frame *iter_frame_top(struct iter_req *req);
@@ -428,6 +426,7 @@ void iter_state_lookup(struct iter_req *req, size_t fi);
 void iter_state_cut(struct iter_req *req, size_t fi);
 bool iter_cut_fallback(struct iter_req *req, size_t fi);
 struct cfg_zone;
+struct cache_rdata;
 void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
                   const struct cfg_zone *cz, size_t i);
 
@@ -584,18 +583,15 @@ void iter_cname_synth_final(struct iter_req *req, size_t fi,
                             const struct wire_msg *m, const uint8_t *key,
                             const struct iter_class *c);
 
-/* iter_qmin.c: priming failed: query the hints as they are (and do not
- * prime again for ITER_PRIME_RETRY_MS) */
+/* iter_qmin.c (iter_prime_done: priming failed: query the hints as they
+ * are, and do not prime again for ITER_PRIME_RETRY_MS) */
 void iter_prime_done(struct iter_req *req, size_t fi);
-/* iter_qmin.c */
 void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
                     size_t *len, uint16_t *qtype, bool *minimised);
 void iter_qmin_reset(struct iter_frame *f);
 void iter_qmin_skip(struct iter_req *req, size_t fi);
 bool iter_qmin_reply(struct iter_req *req, size_t fi, const struct iter_out *o,
                      const struct wire_msg *m, const struct iter_reply *reply);
-
-struct cache_rdata;
 
 /* A run of wire RRs being built (RRSIGs, a denial proof). */
 struct iter_img {
@@ -747,7 +743,6 @@ bool iter_img_add(struct iter_img *img, const uint8_t *owner, size_t ownerlen,
                   size_t rdlen);
 
 /* iter_wild.c (RFC 8198 section 5.4) */
-struct cache_rrset;
 /* After a set was cached: when it is a SECURE wildcard expansion whose
  * proof (NSEC records and their RRSIGs) is proof, the wildcard's own
  * set (set->dnssec[0..siglen): its RRSIGs) is cached at the wildcard's
@@ -762,7 +757,12 @@ bool iter_aggressive_on(const struct iter_req *req);
  * failed, or follows the wildcard's CNAME). */
 bool iter_lookup_wild(struct iter_req *req, size_t fi);
 
-/* iter_util.c */
+/* iter_util.c: a zone's servers. add: one more (uninitialised; NULL at
+ * ITER_NS_MAX, out of memory); reset keeps the room; move empties src */
+struct iter_ns *iter_zone_add(struct iter_zone *z);
+void iter_zone_reset(struct iter_zone *z);
+void iter_zone_move(struct iter_zone *dst, struct iter_zone *src);
+void iter_zone_drop(struct iter_zone *z);
 size_t iter_name_labels(const uint8_t *name, size_t len);
 size_t iter_name_suffix(const uint8_t *name, size_t len, size_t labels);
 bool iter_name_under(const uint8_t *name, size_t len, const uint8_t *zone,

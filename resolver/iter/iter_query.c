@@ -150,18 +150,19 @@ void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z)
 	const struct hints *h = req->env->hints;
 	size_t i, n = hints_ns_count(h);
 
-	memset(z, 0, sizeof(*z));
+	iter_zone_reset(z);
 	z->name[0] = 0;
 	z->len = 1;
-	for (i = 0; i < n && z->nns < ITER_NS_MAX; i++) {
-		struct iter_ns *ns = &z->ns[z->nns];
+	for (i = 0; i < n; i++) {
+		struct iter_ns *ns = iter_zone_add(z);
 		size_t len;
 		const uint8_t *name = hints_ns_name(h, i, &len);
 
+		if (ns == NULL)
+			return;
 		iter_ns_set_name(req, ns, name, len);
 		ns->hints = true;
 		iter_hints_addrs(req, ns, i);
-		z->nns++;
 	}
 }
 

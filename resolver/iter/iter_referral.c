@@ -51,6 +51,7 @@ uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
 		const struct wire_rr *rr = &m->rr[i];
 		uint8_t owner[WIRE_NAME_MAX], name[WIRE_NAME_MAX];
 		size_t olen, nlen;
+		struct iter_ns *ns;
 
 		if (rr->type != WIRE_TYPE_NS || rr->rclass != WIRE_CLASS_IN ||
 		    !iter_rr_owner(m, rr, owner, &olen) ||
@@ -58,10 +59,11 @@ uint32_t iter_zone_names(struct iter_req *req, struct iter_zone *z,
 		    !iter_rr_name(m, rr, 0, name, &nlen) ||
 		    iter_zone_has(z, name, nlen))
 			continue;
-		iter_ns_set_name(req, &z->ns[z->nns], name, nlen);
-		if (z->nns == 0 || iter_ttl(req, rr->ttl) < ttl)
+		if ((ns = iter_zone_add(z)) == NULL)
+			break;
+		iter_ns_set_name(req, ns, name, nlen);
+		if (z->nns == 1 || iter_ttl(req, rr->ttl) < ttl)
 			ttl = iter_ttl(req, rr->ttl);
-		z->nns++;
 	}
 	return ttl;
 }
@@ -191,6 +193,7 @@ void iter_answer_ns_glue(struct iter_req *req, size_t fi,
 			iter_glue(req, m, &z->ns[i], WIRE_TYPE_AAAA, key,
 			          false);
 		}
+	iter_zone_drop(z);
 	free(z);
 }
 
@@ -224,7 +227,7 @@ void iter_referral_apply(struct iter_req *req, size_t fi,
 		                          &status);
 	/* The bailiwick of the sender, for its glue. */
 	memcpy(from, z->name, fromlen);
-	memset(z, 0, sizeof(*z));
+	iter_zone_reset(z);
 	f->trust = trust;
 	f->trust_status = status;
 	f->ds_asked = false;

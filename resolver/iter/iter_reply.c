@@ -358,9 +358,11 @@ static void iter_final_deliver(struct iter_req *req, size_t fi,
 {
 	const struct iter_class *c = &iter_cls;
 	struct iter_frame *f = req->frame[fi];
-	struct iter_ns *ns = &req->frame[fi - 1]->zone.ns[f->parent_ns];
+	struct iter_zone *z = &req->frame[fi - 1]->zone;
 	size_t i;
 
+	if (f->parent_ns >= z->nns) /* the parent's cut changed meanwhile */
+		return;
 	for (i = 0; i < m->an; i++) {
 		uint8_t name[WIRE_NAME_MAX];
 		size_t nlen;
@@ -370,7 +372,7 @@ static void iter_final_deliver(struct iter_req *req, size_t fi,
 		    !iter_rr_owner(m, &m->rr[i], name, &nlen) ||
 		    !wire_name_equal(name, nlen, c->final, c->finallen))
 			continue;
-		iter_ns_add_addr(req, ns, m->rr[i].type,
+		iter_ns_add_addr(req, &z->ns[f->parent_ns], m->rr[i].type,
 		                 m->buf + m->rr[i].rdata, m->rr[i].rdlen);
 	}
 }

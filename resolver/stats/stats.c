@@ -575,6 +575,27 @@ static void stats_walk_transport(const struct stats *st, stats_walk_fn fn,
 	               st->upstream_tls_dane, fn, arg);
 }
 
+/* Answers sent to clients by their transport (udp, tcp, tls, https:
+ * each answer once, a DoH answer in https only), and the SERVFAIL
+ * among them. */
+static void stats_walk_client(const struct stats *st, stats_walk_fn fn,
+                              void *arg)
+{
+	static const char *const names[STATS_TRANSPORTS] = { "udp", "tcp",
+		                                             "tls", "https" };
+	size_t i;
+
+	for (i = 0; i < STATS_TRANSPORTS; i++)
+		stats_labelled("num.answer.transport", "transport", names[i],
+		               "answers sent to clients by transport",
+		               st->answer_transport[i], fn, arg);
+	for (i = 0; i < STATS_TRANSPORTS; i++)
+		stats_labelled("num.answer.transport.servfail", "transport",
+		               names[i],
+		               "SERVFAIL answers sent to clients by transport",
+		               st->servfail_transport[i], fn, arg);
+}
+
 void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 {
 	struct stats_item it;
@@ -596,6 +617,7 @@ void stats_walk(const struct stats *st, stats_walk_fn fn, void *arg)
 		               stats_rcode_names[i], "answers sent by RCODE",
 		               st->rcode[i], fn, arg);
 	stats_walk_ede(st, fn, arg);
+	stats_walk_client(st, fn, arg);
 	stats_walk_transport(st, fn, arg);
 	stats_walk_types(st, fn, arg);
 	stats_walk_classes(st, fn, arg);

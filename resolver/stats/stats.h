@@ -50,6 +50,15 @@
 /** Extended DNS Error codes (RFC 8914) counted one by one, in
  *  num.answer.ede.CODE; stats_ede_codes lists them. */
 #define STATS_EDE_CODES 14
+/** Client transports, for the answers counted by transport
+ *  (num.answer.transport.udp, .tcp, .tls, .https). */
+enum stats_transport {
+	STATS_TR_UDP = 0, /**< plain DNS over UDP */
+	STATS_TR_TCP,     /**< plain DNS over TCP */
+	STATS_TR_TLS,     /**< DNS over TLS (RFC 7858) */
+	STATS_TR_HTTPS,   /**< DNS over HTTPS (RFC 8484) */
+	STATS_TRANSPORTS
+};
 /** Bytes enough for any counter name ("num.query.type.NSEC3PARAM"). */
 #define STATS_NAME_MAX 64
 
@@ -107,9 +116,13 @@ struct stats {
 	uint64_t truncated;         /**< UDP answers sent with TC */
 	uint64_t send_errors;       /**< answers the kernel did not take */
 	uint64_t rcode[STATS_RCODES]; /**< answers sent, by RCODE */
-	uint64_t tcp_accepted;        /**< TCP client connections */
-	uint64_t tcp_rejected;        /**< refused at the connection cap */
-	uint64_t tcp_idle_closed;     /**< closed by the idle timeout */
+	uint64_t answer_transport[STATS_TRANSPORTS];   /**< answers sent, by
+	                                        the client's transport */
+	uint64_t servfail_transport[STATS_TRANSPORTS]; /**< ...of them
+	                                      SERVFAIL */
+	uint64_t tcp_accepted;    /**< TCP client connections */
+	uint64_t tcp_rejected;    /**< refused at the connection cap */
+	uint64_t tcp_idle_closed; /**< closed by the idle timeout */
 	/* resolutions */
 	uint64_t inflight_started; /**< iterator runs started */
 	uint64_t inflight_joined;  /**< clients joined to a running one */
@@ -386,6 +399,22 @@ static inline void stats_response(struct stats *st,
 			st->answer_secure++; /* an error is never secure */
 	} else
 		stats_response_dnssec(st, q, a);
+}
+
+/**
+ * Count a response sent to a client by its transport, and SERVFAIL
+ * among them (num.answer.transport.*; the RCODE itself is counted by
+ * stats_response or stats_rcode).
+ * @param st: the counters.
+ * @param tr: the client's transport.
+ * @param rcode: the 4-bit header RCODE of the response.
+ */
+static inline void stats_sent(struct stats *st, enum stats_transport tr,
+                              unsigned rcode)
+{
+	st->answer_transport[tr]++;
+	if ((rcode & (STATS_RCODES - 1)) == WIRE_RCODE_SERVFAIL)
+		st->servfail_transport[tr]++;
 }
 
 /**

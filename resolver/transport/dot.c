@@ -20,16 +20,15 @@
 
 /** Forwarders of one worker at most (every server of every zone). */
 #define DOT_FWD_MAX (CFG_MAX_ZONES * CFG_ZONE_ADDRS)
-/** Largest DNS message over a stream. */
-#define DOT_MSG_MAX 65535u
 /** Bytes of the length prefix. */
 #define DOT_PFX 2
-/** First read buffer; grown to the message being read. */
-#define DOT_RBUF_FIRST 1024u
 /** Times a query is sent again after its connection closed. */
 #define DOT_RESEND_MAX 1
 /** Bytes of the DNS header. */
 #define DOT_HDR 12
+/** Chains of a forwarder's ID table (a power of 2): answers and sends
+ *  find a query by ID without walking every query open. */
+#define DOT_ID_BUCKETS 64u
 
 enum dot_state {
 	DOT_IDLE = 0,   /**< no connection */
@@ -43,6 +42,7 @@ struct dot_fwd;
 struct dot_query {
 	struct dot_fwd *f;
 	struct dot_query *prev, *next;
+	struct dot_query *hnext; /**< the next of its ID chain */
 	dot_cb cb;
 	void *arg;
 	uint16_t id;
@@ -68,12 +68,13 @@ struct dot_fwd {
 	bool logged; /**< the failure was logged */
 	char why[TLS_WHY_BYTES];
 	struct dot_query *head;
+	struct dot_query **ids; /**< DOT_ID_BUCKETS chains by ID; only
+	                             while queries are open */
 	size_t nq;
-	uint8_t *rbuf;
-	size_t rlen, rcap;
-	uint32_t idle_ms; /**< this connection's idle timeout (RFC 7828) */
-	uint64_t serial;  /**< this connection's number, for the log */
-	uv_timer_t timer; /**< connect deadline, then idle timeout */
+	struct dot_frame rd; /**< the answers' framing (dot_frame.c) */
+	uint32_t idle_ms;    /**< this connection's idle timeout (RFC 7828) */
+	uint64_t serial;     /**< this connection's number, for the log */
+	uv_timer_t timer;    /**< connect deadline, then idle timeout */
 };
 
 struct dot {
@@ -189,7 +190,8 @@ static void fwd_timer_closed(uv_handle_t *h)
 {
 	struct dot_fwd *f = h->data;
 
-	free(f->rbuf);
+	dot_frame_free(&f->rd);
+	free(f->ids);
 	tls_resume_free(&f->resume);
 	free(f);
 }
@@ -225,6 +227,26 @@ static void fwd_text(const struct dot_fwd *f, char *out, size_t cap)
 
 static void fwd_idle_check(struct dot_fwd *f);
 
+/* The chain of an ID. */
+static struct dot_query **ids_chain(const struct dot_fwd *f, uint16_t id)
+{
+	return &f->ids[id & (DOT_ID_BUCKETS - 1)];
+}
+
+/* Take a query out of its ID chain; the table goes with the last. */
+static void ids_unlink(struct dot_fwd *f, struct dot_query *q)
+{
+	struct dot_query **p = ids_chain(f, q->id);
+
+	while (*p != q)
+		p = &(*p)->hnext;
+	*p = q->hnext;
+	if (f->nq == 1) {
+		free(f->ids);
+		f->ids = NULL;
+	}
+}
+
 void dot_cancel(struct dot_query *q)
 {
 	struct dot_fwd *f;
@@ -238,6 +260,7 @@ void dot_cancel(struct dot_query *q)
 		f->head = q->next;
 	if (q->next != NULL)
 		q->next->prev = q->prev;
+	ids_unlink(f, q);
 	f->nq--;
 	free(q);
 	fwd_idle_check(f);
@@ -270,7 +293,7 @@ static void fwd_failed(struct dot_fwd *f, const char *why)
 
 	tls_conn_close(f->conn);
 	f->conn = NULL;
-	f->rlen = 0;
+	f->rd.len = 0;
 	f->state = DOT_FAILING;
 	f->backoff_ms = f->backoff_ms == 0 ? DOT_BACKOFF_FIRST_MS :
 	                f->backoff_ms >= DOT_BACKOFF_MAX_MS / 2 ?
@@ -303,7 +326,7 @@ static void fwd_down(struct dot_fwd *f)
 	uv_timer_stop(&f->timer);
 	tls_conn_close(f->conn);
 	f->conn = NULL;
-	f->rlen = 0;
+	f->rd.len = 0;
 	f->state = DOT_IDLE;
 	fwdstate_note((const struct sockaddr *)&f->sa, f->auth.name,
 	              fwd_pin(f), FWDSTATE_DOWN, NULL);
@@ -450,7 +473,8 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 	if (len < DOT_HDR)
 		return;
 	id = (uint16_t)(msg[0] << 8 | msg[1]);
-	for (q = f->head; q != NULL; q = q->next)
+	for (q = f->ids != NULL ? *ids_chain(f, id) : NULL; q != NULL;
+	     q = q->hnext)
 		if (q->sent && !q->failed && q->id == id)
 			break;
 	if (q == NULL) {
@@ -463,62 +487,28 @@ static void fwd_answer(struct dot_fwd *f, uint8_t *msg, size_t len)
 	q->cb(q->arg, DOT_OK, msg, len);
 }
 
-/* Grow the read buffer for n more bytes (at most one whole message). */
-static bool fwd_room(struct dot_fwd *f, size_t n)
-{
-	size_t want = f->rlen + n;
-	uint8_t *p;
-
-	if (want <= f->rcap)
-		return true;
-	if (want < DOT_RBUF_FIRST)
-		want = DOT_RBUF_FIRST;
-	if ((p = realloc(f->rbuf, want)) == NULL)
-		return false;
-	f->rbuf = p;
-	f->rcap = want;
-	return true;
-}
-
 static void fwd_data(void *arg, const uint8_t *buf, size_t len)
 {
 	struct dot_fwd *f = arg;
 	struct tls_conn *c = f->conn;
-	size_t need, take;
+	uint8_t *msg;
+	size_t n;
+	int rc = DOT_FRAME_MORE;
 
+	/* an answer's callback may close the connection: stop then */
 	while (len > 0 && f->conn == c) {
-		/* the prefix, then the message it announces */
-		need = f->rlen < DOT_PFX ? DOT_PFX :
-		                           DOT_PFX + ((size_t)f->rbuf[0] << 8 |
-		                                      f->rbuf[1]);
-		take = need - f->rlen < len ? need - f->rlen : len;
-		if (!fwd_room(f, take)) {
-			fwd_dropped(f);
-			return;
-		}
-		memcpy(f->rbuf + f->rlen, buf, take);
-		f->rlen += take;
-		buf += take;
-		len -= take;
-		if (f->rlen < DOT_PFX)
-			continue;
-		need = DOT_PFX + ((size_t)f->rbuf[0] << 8 | f->rbuf[1]);
-		if (need == DOT_PFX) { /* an empty message: not DNS */
-			fwd_dropped(f);
-			return;
-		}
-		if (f->rlen < need)
-			continue;
-		f->rlen = 0;
-		fwd_answer(f, f->rbuf + DOT_PFX, need - DOT_PFX);
+		rc = dot_frame_next(&f->rd, &buf, &len, &msg, &n);
+		if (rc != DOT_FRAME_MSG)
+			break;
+		fwd_answer(f, msg, n);
+	}
+	if (rc != DOT_FRAME_MSG && rc != DOT_FRAME_MORE && f->conn == c) {
+		fwd_dropped(f); /* a length of 0 (not DNS), or no memory */
+		return;
 	}
 	/* between messages: a large buffer, or one no answer will use,
 	 * is not kept while the connection idles */
-	if (f->rlen == 0 && (f->nq == 0 || f->rcap > DOT_RBUF_FIRST)) {
-		free(f->rbuf);
-		f->rbuf = NULL;
-		f->rcap = 0;
-	}
+	dot_frame_trim(&f->rd, f->nq == 0 ? 0 : DOT_FRAME_FIRST);
 }
 
 static void fwd_error(void *arg, int status, const char *why)
@@ -574,7 +564,7 @@ static int fwd_connect(struct dot_fwd *f)
 		tls_resume_free(&f->resume);
 	f->resume_gen = d->gen;
 	f->state = DOT_CONNECTING;
-	f->rlen = 0;
+	f->rd.len = 0;
 	if (tls_conn_connect(f->conn, (const struct sockaddr *)&f->sa,
 	                     fwd_source(d->cfg, f->sa.ss_family),
 	                     &a) != TLS_OK) {
@@ -665,7 +655,7 @@ static struct dot_fwd *fwd_reuse(struct dot *d, const struct sockaddr *sa,
 		f->dane = *dane;
 		f->state = DOT_IDLE;
 		f->backoff_ms = 0;
-		f->rlen = 0;
+		f->rd.len = 0;
 		return f;
 	}
 	return NULL;
@@ -699,11 +689,20 @@ static struct dot_fwd *fwd_get(struct dot *d, const struct sockaddr *sa,
 	return f;
 }
 
+/* The ID table, made with the first query open. */
+static bool ids_ready(struct dot_fwd *f)
+{
+	if (f->ids == NULL)
+		f->ids = calloc(DOT_ID_BUCKETS, sizeof *f->ids);
+	return f->ids != NULL;
+}
+
 static bool id_open(const struct dot_fwd *f, uint16_t id)
 {
 	const struct dot_query *q;
 
-	for (q = f->head; q != NULL; q = q->next)
+	for (q = f->ids != NULL ? *ids_chain(f, id) : NULL; q != NULL;
+	     q = q->hnext)
 		if (q->id == id && !q->failed)
 			return true;
 	return false;
@@ -750,10 +749,14 @@ static int query_start(struct dot_fwd *f, struct dot_query *q)
 	if (f->state == DOT_UP && f->idle_ms != 0 &&
 	    (rc = fwd_write(f, q)) != DOT_OK)
 		return rc;
+	if (!ids_ready(f)) /* (a failure's callbacks took the last) */
+		return DOT_ENOMEM;
 	q->next = f->head;
 	if (f->head != NULL)
 		f->head->prev = q;
 	f->head = q;
+	q->hnext = *ids_chain(f, q->id);
+	*ids_chain(f, q->id) = q;
 	f->nq++;
 	if (f->state == DOT_UP && f->idle_ms != 0)
 		uv_timer_stop(&f->timer);
@@ -769,10 +772,10 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 
 	struct dot_fwd *f;
 	struct dot_query *q;
-	int rc;
+	int rc = DOT_OK;
 
 	if (d == NULL || sa == NULL || auth == NULL || msg == NULL ||
-	    len < DOT_HDR || len > DOT_MSG_MAX - DOT_QUERY_GROWTH ||
+	    len < DOT_HDR || len > DOT_FRAME_MAX - DOT_QUERY_GROWTH ||
 	    cb == NULL || out == NULL)
 		return DOT_EINVAL;
 	if (d->cfg->load_gen != d->gen)
@@ -785,10 +788,15 @@ int dot_send(struct dot *d, const struct sockaddr *sa,
 		return DOT_EFULL;
 	if (id_open(f, (uint16_t)(msg[0] << 8 | msg[1])))
 		return DOT_EID;
-	if ((q = query_new(f, msg, len, cb, arg)) == NULL)
-		return DOT_ENOMEM;
-	if ((rc = query_start(f, q)) != DOT_OK) {
+	if (!ids_ready(f) || (q = query_new(f, msg, len, cb, arg)) == NULL)
+		rc = DOT_ENOMEM;
+	else if ((rc = query_start(f, q)) != DOT_OK)
 		free(q);
+	if (rc != DOT_OK) {
+		if (f->nq == 0) { /* the table goes with the last query */
+			free(f->ids);
+			f->ids = NULL;
+		}
 		return rc;
 	}
 	*out = q;

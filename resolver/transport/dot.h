@@ -188,4 +188,50 @@ uint32_t dot_idle_of(const uint8_t *msg, size_t len, uint32_t idle_ms);
  *  reads nothing outside (msg, len). */
 void dot_qname_text(const uint8_t *msg, size_t len, char *out, size_t cap);
 
+/* ---- the framing of answers (dot_frame.c) ---- */
+
+/** Largest DNS message over a stream (its 2-byte length). */
+#define DOT_FRAME_MAX 65535u
+/** Bytes a reader's buffer gets at first (grown to the frame read). */
+#define DOT_FRAME_FIRST 1024u
+
+/**
+ * The reader of a stream of DNS messages, each after its 2-byte length
+ * (RFC 7766 s8): the bytes as they come in, whole messages out. Its
+ * buffer holds the prefix and one message: at most DOT_FRAME_FIRST or
+ * max + 2 bytes. Zeroed, it is ready (max 0: DOT_FRAME_MAX).
+ */
+struct dot_frame {
+	uint8_t *buf; /**< the frame being read, or NULL */
+	size_t len;   /**< bytes of it read */
+	size_t cap;   /**< bytes of buf */
+	size_t max;   /**< largest message taken (0: DOT_FRAME_MAX) */
+};
+
+/** dot_frame_next's outcomes. */
+enum dot_frame_rc {
+	DOT_FRAME_MORE = 0, /**< the input is taken; no message is whole */
+	DOT_FRAME_MSG,      /**< a message is whole */
+	DOT_FRAME_EEMPTY,   /**< a length of 0: not DNS */
+	DOT_FRAME_EBIG,     /**< a length above max */
+	DOT_FRAME_ENOMEM    /**< the buffer could not grow */
+};
+
+/**
+ * Take bytes of (*in, *inlen), advancing both, until a message is whole
+ * or the input is all taken. Reads nothing outside the input.
+ * @return DOT_FRAME_MSG with *msg, *msglen (in the reader's buffer,
+ *   valid until the next call; the bytes after it are still in *in),
+ *   DOT_FRAME_MORE, or an error (the reader starts over; the rest of the
+ *   input is not taken: the stream is lost).
+ */
+int dot_frame_next(struct dot_frame *fr, const uint8_t **in, size_t *inlen,
+                   uint8_t **msg, size_t *msglen) MUST_CHECK;
+
+/** Between messages, free a buffer larger than keep bytes (0: any). */
+void dot_frame_trim(struct dot_frame *fr, size_t keep);
+
+/** Free the buffer; the reader starts over (it may be used again). */
+void dot_frame_free(struct dot_frame *fr);
+
 #endif /* CURVECACHE_RESOLVER_DOT_H */

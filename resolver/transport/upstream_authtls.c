@@ -58,7 +58,8 @@ int upstream_authtls_new(struct upstream *u)
 {
 	if (dot_new_unauth(&u->adot, u->loop, u->cfg, u->st) != DOT_OK)
 		return UPSTREAM_ENOMEM;
-	if (authtls_new(0, &u->authtls) != AUTHTLS_OK) {
+	if (authtls_new(0, (uint64_t)u->cfg->auth_tls_damping_s * 1000u,
+	                &u->authtls) != AUTHTLS_OK) {
 		dot_free(u->adot);
 		u->adot = NULL;
 		return UPSTREAM_ENOMEM;

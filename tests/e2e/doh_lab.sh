@@ -34,7 +34,8 @@
 # - _dns.resolver.arpa SVCB: two records (AA), alpn h2 port 443 with the
 #   dohpath /dns-query{?dns} and alpn dot port 853, the listen address
 #   as ipv4hint; without DoT and DoH the name is not answered by us;
-# - num.query.https in stats and in the Prometheus output.
+# - num.query.https and num.answer.transport.https (one per answer) in
+#   stats and in the Prometheus output.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -81,6 +82,7 @@ cc_start "listen: $CC_IP@443" "listen: $CC_IP@853" \
   || exit 1
 stat() { cc_stat "$1"; }
 q0=$(stat num.query.https)
+a0=$(stat num.answer.transport.https)
 
 # q FILE NAME [edns]: a DNS query (ID 0, RD) for NAME A, wire form.
 q() {
@@ -235,6 +237,11 @@ expect "stats: num.query.https counts the DoH queries" \
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_https_total" \
   "$(grep -c '^curvecache_num_query_https_total [0-9]' "$WORK/prom")" 1
+expect "stats: num.answer.transport.https counts the DoH answers" \
+  "$(($(stat num.answer.transport.https) - a0))" 113
+expect "prometheus: answers by transport, https among them" \
+  "$(grep -c '^curvecache_num_answer_transport_total{transport="https"} [1-9]' \
+    "$WORK/prom")" 1
 
 # ---- hostile HTTP/2 clients (frames written by hand) ----
 h2() { timeout 20 python3 "$srcdir/tests/e2e/h2raw.py" "$CC_IP" $NAME \

@@ -21,7 +21,8 @@
 #   (10.0 s, RFC 7828) over TCP and TLS, not over UDP nor unasked;
 # - a query split across three TLS records; 20 and 1000 queries sent at
 #   once, as many answers; TLS 1.3 session resumption (counted); no EDNS,
-#   no padding; frames of length 0 or over 4096 close the connection;
+#   no padding; (tls-ticket-rotate: 3) a ticket resumes after one key
+#   rotation, not after three; frames of length 0 or over 4096 close the connection;
 #   garbage bytes and 20 half-open handshakes are closed
 #   (after 5 s for the half-open) while other clients are answered; a
 #   quiet connection is closed after the idle timeout (10 s);
@@ -33,7 +34,8 @@
 #   SAN, issuer, days left), after the reload the new one;
 #   a reload (curvecache-control reload) with a key that does not match
 #   fails with FILE:LINE and keeps the old certificate;
-# - num.query.tls in stats and in the Prometheus output.
+# - num.query.tls and num.answer.transport.tls (not in .tcp) in stats
+#   and in the Prometheus output.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -126,6 +128,7 @@ fi
 # ---- the daemon ----
 cc_start "listen: $CC_IP@853" "tls-service-key: $WORK/tls.key" \
   "tls-service-pem: $WORK/tls.pem" "control-socket: $WORK/ctl.sock" \
+  "tls-ticket-rotate: 3" \
   "log-queries: yes" 'local-data: "a.lab. 300 IN A 192.0.2.1"' || exit 1
 stat() { cc_stat "$1"; }
 
@@ -139,12 +142,18 @@ kq() { # CA [NAME...]: kdig over TLS, one connection, the answers
 # ---- kdig: many questions, one connection ----
 h0=$(stat tls.handshakes)
 q0=$(stat num.query.tls)
+a0=$(stat num.answer.transport.tls)
+u0=$(stat num.answer.transport.tcp)
 kq "$P/ca1.pem" a.lab A a.lab A a.lab A localhost A a.lab A >"$WORK/k.out"
 expect "kdig: 5 answers" "$(grep -c 'status: NOERROR' "$WORK/k.out")" 5
 expect "kdig: the local data" \
   "$(grep -c '^a.lab\..*A[[:space:]]*192.0.2.1$' "$WORK/k.out")" 4
 expect "kdig: one handshake" "$(($(stat tls.handshakes) - h0))" 1
 expect "kdig: num.query.tls counts 5" "$(($(stat num.query.tls) - q0))" 5
+expect "kdig: num.answer.transport.tls counts the 5 answers" \
+  "$(($(stat num.answer.transport.tls) - a0))" 5
+expect "kdig: ...and num.answer.transport.tcp none of them" \
+  "$(($(stat num.answer.transport.tcp) - u0))" 0
 expect "kdig: padded to 468 (RFC 8467)" \
   "$(grep -c '^;; Received 468 B' "$WORK/k.out")" 5
 expect "query log: proto=tls" \
@@ -246,6 +255,32 @@ elif mode == "resume":  # two connections, the second resumes (no EDNS)
         sess = s.session
         s.close()
     print(" ".join(out))
+elif mode == "rotate":  # resume across one key rotation, not three
+    ctx = ssl.create_default_context(cafile=ca)
+
+    def rotations():  # the daemon's log says when the keys rotate
+        with open(sys.argv[5], errors="replace") as f:
+            return f.read().count("event=tls_ticket rotated=yes")
+
+    def wait_rotations(n):
+        n0, t0 = rotations(), time.time()
+        while rotations() < n0 + n and time.time() - t0 < 30:
+            time.sleep(0.1)
+
+    def conn(sess):
+        s = ctx.wrap_socket(socket.create_connection((ip, port), timeout=5),
+                            server_hostname="dns.lab", session=sess)
+        s.sendall(query(1, opt=False))
+        answer(s)
+        out = (s.session_reused, s.session)
+        s.close()
+        return out
+
+    first = conn(None)[1]
+    wait_rotations(1)
+    again = conn(first)[0]
+    wait_rotations(2)
+    print(again, conn(first)[0])
 elif mode == "twice":  # a query, a pause, a query on the same session
     s = tls()
     s.sendall(query(1))
@@ -300,6 +335,9 @@ expect "resumed: the second connection resumes; no EDNS, no padding" \
   "$(cli2 resume "$P/ca1.pem" 2>&1)" "False/39 True/39"
 expect "resumed: num.query.tls.resume counts it" \
   "$(($(stat num.query.tls.resume) - r0))" 1
+expect "ticket keys (rotated every 3 s): resumed across one rotation, \
+not after three" "$(cli2 rotate "$P/ca1.pem" "$WORK/curvecache.log" 2>&1)" \
+  "True False"
 expect "bad frames over TLS: closed" \
   "$(cli2 badframe "$P/ca1.pem" 2>&1)" "closed closed"
 f0=$(stat tls.failed)
@@ -380,10 +418,13 @@ expect "reload: ...and the loaded certificate stays" \
 
 # ---- statistics ----
 expect "stats: num.query.tls counts every query over TLS" \
-  "$(($(stat num.query.tls) - q0))" 1037
+  "$(($(stat num.query.tls) - q0))" 1040
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_tls_total" \
   "$(grep -c '^curvecache_num_query_tls_total [0-9]' "$WORK/prom")" 1
+expect "prometheus: answers by transport, tls among them" \
+  "$(grep -c '^curvecache_num_answer_transport_total{transport="tls"} [1-9]' \
+    "$WORK/prom")" 1
 
 cc_clean_stop dotserve
 e2e_finish

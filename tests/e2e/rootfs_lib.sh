@@ -4,6 +4,15 @@
 # e2e_lib.sh; sets ROOTFS; e2e_rootfs WORKDIR makes it (debootstrap,
 # once, under a lock). The package list is written in the rootfs
 # (.curvecache-rootfs): a changed list makes it again.
+#
+#   ct_init NAME [PROGRAM...]    # SKIP/FAIL rules, WORK, the EXIT trap
+#   e2e_rootfs "$WORK"           # the rootfs
+#   ct_boot MACHINE LOG [OPTION...]   # the container, or FAIL and exit
+#   ... checks with in_ct ...
+#   e2e_finish
+#
+# A test that starts more defines ct_cleanup_more (run by the trap before
+# the container stops). E2E_KEEP=1 keeps the work directory.
 
 ROOTFS=${CURVECACHE_ROOTFS:-/var/cache/curvecache-tests/bookworm}
 ROOTFS_MIRROR=${CURVECACHE_MIRROR:-http://deb.debian.org/debian}
@@ -15,6 +24,42 @@ ROOT_PKGS="systemd,systemd-sysv,dbus,libsodium23,libuv1,libc-ares2,\
 bind9-dnsutils,libasan8,libubsan1,libssl3,libnghttp2-14,libhiredis0.14,\
 systemd-resolved,\
 ca-certificates"
+
+T_BOOT_S=60
+TPID=
+LEADER=
+
+# ct_init NAME [PROGRAM...]: SKIP unless root; FAIL unless every PROGRAM
+# (and what every container test runs) is installed; the work directory
+# WORK (NAME.XXXXXX), the EXIT trap (ct_cleanup) and the clock of elapsed.
+ct_init() {
+  [ "$(id -u)" -eq 0 ] || { echo "SKIP: not root"; exit 77; }
+  ci_name=$1
+  shift
+  for t in systemd-nspawn debootstrap nsenter flock "$@"; do
+    command -v "$t" >/dev/null 2>&1 ||
+      { echo "FAIL: $t not installed (etc/setup.sh installs it)"; exit 1; }
+  done
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/$ci_name.XXXXXX") || exit 1
+  trap ct_cleanup EXIT
+  trap 'exit 130' HUP INT TERM
+  # shellcheck disable=SC2034 # e2e_lib.sh's elapsed reads it
+  e2e_t0=$(date +%s)
+}
+
+# ct_cleanup_more: what a test started besides the container (it may
+# define its own after sourcing this file).
+ct_cleanup_more() { :; }
+
+# ct_cleanup: the EXIT trap: ct_cleanup_more, the container, WORK.
+ct_cleanup() {
+  ct_cleanup_more
+  ct_stop
+  if [ "${E2E_KEEP:-0}" = 1 ]; then echo "# kept $WORK"; else rm -rf "$WORK"; fi
+}
+
+# finish: the summary, and the exit status of the test.
+finish() { e2e_finish; exit $?; }
 
 # e2e_rootfs WORKDIR: return when $ROOTFS holds the system of $ROOT_PKGS;
 # else a failed check showing debootstrap's output (WORKDIR/
@@ -48,8 +93,8 @@ e2e_rootfs() {
 # ct_boot MACHINE LOG [NSPAWN-OPTION...]: boot $ROOTFS in a container
 # (private network, throw-away overlay, not registered) named MACHINE,
 # its console in LOG; sets TPID (systemd-nspawn) and LEADER (its PID 1,
-# for in_ct); waits up to T_BOOT_S s for systemd; sets CT_STATE (running
-# or degraded when it booted).
+# for in_ct); waits up to T_BOOT_S s for systemd: a check that it booted
+# (running or degraded), else a failed one showing LOG, the summary, exit.
 ct_boot() {
   cb_name=$1
   cb_log=$2
@@ -76,6 +121,12 @@ ct_boot() {
     sleep 0.2
     n=$((n + 1))
   done
+  case $CT_STATE in
+    running|degraded)
+      ok "container booted under systemd ($CT_STATE, $(elapsed))" ;;
+    *) bad "container booted under systemd" "state '$CT_STATE'" "$cb_log"
+       finish ;;
+  esac
 }
 
 # in_ct CMD...: run CMD in the container's namespaces.

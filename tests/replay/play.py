@@ -14,6 +14,7 @@ import operator
 import os
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,7 @@ CLIENT_TIMEOUT_SECS = 6.0
 READY_SECS = 15.0
 STOP_SECS = 10.0
 CONTROL_SECS = 5.0
+TLS_CERT_DAYS = 60
 LOG_TAIL_LINES = 40
 QUERY_LOG_LINES = 60
 SANITIZER_MARKS = ("Sanitizer", "runtime error:")
@@ -198,6 +200,25 @@ class Daemon:
             return []
 
 
+def tls_context(work):
+    """A server TLS context with a self-signed certificate made now in
+    work (openssl), ALPN dot; None when openssl is missing or fails."""
+    cert, key = os.path.join(work, "tls.crt"), os.path.join(work, "tls.key")
+    if shutil.which("openssl") is None:
+        return None
+    res = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+         "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out",
+         cert, "-days", str(TLS_CERT_DAYS), "-subj", "/CN=replay.test"],
+        capture_output=True, check=False, timeout=CONTROL_SECS)
+    if res.returncode != 0:
+        return None
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    ctx.set_alpn_protocols(["dot"])
+    return ctx
+
+
 def set_clock(path, offset):
     """Move the daemon's wall clock to offset seconds from the real one."""
     tmp = path + ".new"
@@ -353,17 +374,31 @@ def check_stat(step, daemon):
 
 
 def check_sent(step, net):
-    """sent SERVER OP N [QNAME [QTYPE]]."""
-    server, op, want, qname, qtype = step.args
+    """sent SERVER OP N [QNAME [QTYPE]] [over PROTO]."""
+    server, op, want, qname, qtype, over = step.args
     if server not in net.servers:
         return ["no server %s in the scenario" % server]
-    have = net.count(server, qname, qtype)
+    have = net.count(server, qname, qtype, over)
     if not OPS[op](have, want):
         what = "" if qname is None else " for %s" % qname
         if qtype is not None:
             what += " " + dns.rdatatype.to_text(qtype)
+        if over is not None:
+            what += " over " + over
         return ["server %s got %d queries%s, want %s %d" % (
             server, have, what, op, want)]
+    return []
+
+
+def check_tls_connections(step, net):
+    """tls-connections SERVER OP N."""
+    server, op, want = step.args
+    if server not in net.servers:
+        return ["no server %s in the scenario" % server]
+    have = net.connections(server)
+    if not OPS[op](have, want):
+        return ["server %s took %d connections on port 853, want %s %d"
+                % (server, have, op, want)]
     return []
 
 
@@ -389,6 +424,8 @@ def play_step(step, daemon, net):
         return check_stat(step, daemon)
     if step.kind == "log":
         return check_log(step, daemon)
+    if step.kind == "tls-connections":
+        return check_tls_connections(step, net)
     return check_sent(step, net)
 
 
@@ -408,6 +445,9 @@ def print_details(fails, daemon, net):
     print("questions the scripted servers saw:")
     for q in net.log[:QUERY_LOG_LINES]:
         print("  " + str(q))
+    if net.tls_conns:
+        print("connections to port 853: " + ", ".join(
+            "%s %d" % kv for kv in sorted(net.tls_conns.items())))
     print("last lines of the curvecache log:")
     lines = [ln for ln in daemon.log_lines() if "event=stats" not in ln]
     for ln in lines[-LOG_TAIL_LINES:]:
@@ -428,6 +468,10 @@ def run(scn, build, work):
     net.world = authzone.World(scn, lambda: time.time() + net.clock,
                                lambda: net.clock)
     world = net.world
+    if scn.needs_tls():
+        net.tls_ctx = tls_context(work)
+        if net.tls_ctx is None:
+            return "skip", "openssl missing or failed (a tls server)"
     try:
         net.start()
     except OSError as err:

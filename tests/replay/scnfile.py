@@ -25,6 +25,9 @@ KEY_WINDOWS = ("publish", "ds", "sign")
 DEFAULT_ALG = 13
 DEFAULT_DIGEST = 2
 OPS = ("==", "!=", ">=", "<=", ">", "<")
+PROTOS = ("udp", "tcp", "tls")
+SENT_OVER = PROTOS + ("curve",)
+TLS_MODES = ("yes", "no", "stall", "drop-after")
 
 
 class ScnError(Exception):
@@ -106,15 +109,30 @@ class Zone:
 
 
 class Server:
-    """A scripted authoritative server: a name and its addresses."""
+    """A scripted authoritative server: a name and its addresses; tls
+    holds its tls lines: (mode, N of drop-after, time window)."""
 
     def __init__(self, name, addrs):
         self.name, self.addrs, self.entries = name, addrs, []
         self.serves = []
+        self.tls = []
+
+    def tls_listens(self):
+        """Whether something listens on the server's port 853."""
+        return any(mode != "no" for mode, _, _ in self.tls)
+
+    def tls_mode(self, clock):
+        """(mode, N) of the first tls line whose window holds clock
+        (scenario seconds); ("no", None) when none does."""
+        for mode, after, (lo, hi) in self.tls:
+            if (lo is None or clock >= lo) and (hi is None or clock <= hi):
+                return mode, after
+        return "no", None
 
 
 class Step:
-    """One step: kind is query, time, stat, sent, sleep or log."""
+    """One step: kind is query, time, stat, sent, tls-connections, sleep
+    or log."""
 
     def __init__(self, kind, args, where):
         self.kind, self.args, self.where = kind, args, where
@@ -136,6 +154,11 @@ class Scenario:
     def needs_time(self):
         """Whether a step moves the clock (libfaketime is needed)."""
         return any(s.kind == "time" for s in self.steps)
+
+    def needs_tls(self):
+        """Whether a server handshakes on port 853 (a certificate)."""
+        return any(mode in ("yes", "drop-after")
+                   for s in self.servers.values() for mode, _, _ in s.tls)
 
 
 def parse_name(text):
@@ -213,7 +236,7 @@ def parse_match(words):
             e.queries = parse_range(val)
         elif key == "time":
             e.time = parse_range(val)
-        elif key == "over" and val in ("udp", "tcp"):
+        elif key == "over" and val in PROTOS:
             e.over = val
         elif key == "rd" and val in ("0", "1"):
             e.rd = val == "1"
@@ -321,6 +344,22 @@ def parse_deny(words):
     return (parse_name(words[0]), dns.rdatatype.from_text(words[1]))
 
 
+def parse_tls(srv, words):
+    """tls yes|no|stall|drop-after N [time T-U]: what srv's port 853
+    does (while the scenario clock is within T-U)."""
+    window = (None, None)
+    if len(words) > 2 and words[-2] == "time":
+        window = parse_range(words[-1])
+        words = words[:-2]
+    if not words or words[0] not in TLS_MODES or \
+            len(words) != (2 if words[0] == "drop-after" else 1):
+        raise ScnError("tls yes|no|stall|drop-after N [time T-U]")
+    after = int(words[1]) if words[0] == "drop-after" else None
+    if after is not None and after < 0:
+        raise ScnError("tls drop-after N: N >= 0")
+    srv.tls.append((words[0], after, window))
+
+
 def entry_line(e, key, words, rest):
     """One line of a match block (rcode, flags, a record, action...)."""
     if key == "rcode":
@@ -377,7 +416,8 @@ def parse_expect(words, rest):
 
 
 def parse_step(key, words, where):
-    """A step line: query, time, stat, sent, sleep or log."""
+    """A step line: query, time, stat, sent, tls-connections, sleep or
+    log."""
     if key == "query":
         if len(words) < 2 or any(o not in QUERY_OPTS for o in words[2:]):
             raise ScnError("query QNAME QTYPE [%s]" % " ".join(QUERY_OPTS))
@@ -393,12 +433,22 @@ def parse_step(key, words, where):
             raise ScnError("stat COUNTER OP VALUE")
         return Step("stat", (words[0], words[1], int(words[2])), where)
     if key == "sent":
-        if len(words) < 3 or words[1] not in OPS:
-            raise ScnError("sent SERVER OP N [QNAME [QTYPE]]")
+        over = None
+        if len(words) > 4 and words[-2] == "over":
+            over = words[-1]
+            words = words[:-2]
+        if len(words) < 3 or words[1] not in OPS or len(words) > 5 or \
+                (over is not None and over not in SENT_OVER):
+            raise ScnError("sent SERVER OP N [QNAME [QTYPE]] [over %s]" %
+                           "|".join(SENT_OVER))
         qn = parse_name(words[3]) if len(words) > 3 else None
         qt = parse_type(words[4]) if len(words) > 4 else None
-        return Step("sent", (words[0], words[1], int(words[2]), qn, qt),
-                    where)
+        return Step("sent", (words[0], words[1], int(words[2]), qn, qt,
+                             over), where)
+    if key == "tls-connections":
+        if len(words) != 3 or words[1] not in OPS:
+            raise ScnError("tls-connections SERVER OP N")
+        return Step(key, (words[0], words[1], int(words[2])), where)
     if key == "sleep":
         return Step("sleep", int(words[0]), where)
     if key == "log":
@@ -465,6 +515,9 @@ class Reader:
             return True
         if key == "serve" and self.server is not None and words:
             self.server.serves += [parse_name(w) for w in words]
+            return True
+        if key == "tls" and self.server is not None:
+            parse_tls(self.server, words)
             return True
         if key == "match":
             if self.server is None:

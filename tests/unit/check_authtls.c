@@ -4,8 +4,9 @@
  * an unknown server while its queries stay plain, TLS after a success,
  * damping after a failure or a probe timeout (then one new probe), a
  * dropped connection back to plain, persistence, DNSCurve servers never
- * probed, the fixed bound of the table, and the rejected arguments; the
- * auth-tls option; and the opportunistic connections of dot.c
+ * probed, the fixed bound of the table, and the rejected arguments; a
+ * damping interval of the caller's (auth-tls-damping); the auth-tls and
+ * auth-tls-damping options; and the opportunistic connections of dot.c
  * (dot_new_unauth), whose slots are reused once all are taken (refused
  * connections on 127.201.x.y:853; a forwarders' table never reuses one).
  */
@@ -27,7 +28,7 @@ static struct authtls *tab;
 
 static void setup(void)
 {
-	ck_assert_int_eq(authtls_new(0, &tab), AUTHTLS_OK);
+	ck_assert_int_eq(authtls_new(0, 0, &tab), AUTHTLS_OK);
 }
 
 static void teardown(void)
@@ -228,7 +229,8 @@ START_TEST(test_bound)
 	char text[32];
 	unsigned i;
 
-	ck_assert_int_eq(authtls_new(AUTHTLS_SLOTS_MIN, &small), AUTHTLS_OK);
+	ck_assert_int_eq(authtls_new(AUTHTLS_SLOTS_MIN, 0, &small),
+	                 AUTHTLS_OK);
 	for (i = 0; i < 1000; i++) {
 		snprintf(text, sizeof text, "10.%u.%u.1", i / 250, i % 250);
 		a = test_addr(text);
@@ -252,11 +254,11 @@ START_TEST(test_rejects)
 	struct sockaddr_storage u;
 	struct authtls_stats st;
 
-	ck_assert_int_eq(authtls_new(0, NULL), AUTHTLS_EINVAL);
-	ck_assert_int_eq(authtls_new(AUTHTLS_SLOTS_MAX + 1u, &t),
+	ck_assert_int_eq(authtls_new(0, 0, NULL), AUTHTLS_EINVAL);
+	ck_assert_int_eq(authtls_new(AUTHTLS_SLOTS_MAX + 1u, 0, &t),
 	                 AUTHTLS_EINVAL);
 	ck_assert_ptr_null(t);
-	ck_assert_int_eq(authtls_new(3, &t), AUTHTLS_OK);
+	ck_assert_int_eq(authtls_new(3, 0, &t), AUTHTLS_OK);
 	authtls_stats(t, &st);
 	ck_assert_uint_eq(st.slots, AUTHTLS_SLOTS_MIN);
 	authtls_free(t);
@@ -306,6 +308,69 @@ START_TEST(test_option)
 	ck_assert_msg(strstr(err, "test.conf:1:") != NULL &&
 	                      strstr(err, "opportunistic or no") != NULL,
 	              "%s", err);
+}
+END_TEST
+
+/* A table made with its own damping interval: a failed server is probed
+ * again after that long, not after a day; so is a timed-out probe. */
+START_TEST(test_damping_option)
+{
+	struct authtls *t;
+	struct sockaddr_storage a = test_addr("192.0.2.9");
+	struct sockaddr_storage b = test_addr("192.0.2.10");
+	const uint64_t damp = 5000;
+	uint64_t until, dl = T0 + AUTHTLS_PROBE_TIMEOUT_MS;
+
+	ck_assert_int_eq(authtls_new(0, damp, &t), AUTHTLS_OK);
+	ck_assert_int_eq(authtls_use(t, SA(a), T0), AUTHTLS_USE_PROBE);
+	authtls_fail(t, SA(a), T0 + 10);
+	ck_assert_int_eq(authtls_state_of(t, SA(a), T0 + 10, &until),
+	                 AUTHTLS_FAILED);
+	ck_assert_uint_eq(until, T0 + 10 + damp);
+	ck_assert_int_eq(authtls_use(t, SA(a), T0 + 10 + damp - 1),
+	                 AUTHTLS_USE_PLAIN);
+	ck_assert_int_eq(authtls_use(t, SA(a), T0 + 10 + damp),
+	                 AUTHTLS_USE_PROBE);
+	/* a probe that timed out is damped from its deadline */
+	ck_assert_int_eq(authtls_use(t, SA(b), T0), AUTHTLS_USE_PROBE);
+	ck_assert_int_eq(authtls_state_of(t, SA(b), dl, &until),
+	                 AUTHTLS_FAILED);
+	ck_assert_uint_eq(until, dl + damp);
+	ck_assert_int_eq(authtls_use(t, SA(b), dl + damp - 1),
+	                 AUTHTLS_USE_PLAIN);
+	ck_assert_int_eq(authtls_use(t, SA(b), dl + damp), AUTHTLS_USE_PROBE);
+	authtls_free(t);
+}
+END_TEST
+
+/* auth-tls-damping: SECONDS, 1 day by default, 1 s to 30 days. */
+START_TEST(test_damping_cfg)
+{
+	static const char ok[] = "auth-tls-damping: 2\n";
+	static const char big[] = "auth-tls-damping: 2592001\n";
+	static const char zero[] = "auth-tls-damping: 0\n";
+	static const char word[] = "auth-tls-damping: soon\n";
+	static struct cfg c;
+	static char err[CFG_ERR_BYTES];
+
+	cfg_defaults(&c);
+	ck_assert_uint_eq(c.auth_tls_damping_s, 86400);
+	ck_assert_int_eq(cfg_parse("t.conf", ok, sizeof ok - 1, &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_uint_eq(c.auth_tls_damping_s, 2);
+	ck_assert_int_ne(cfg_parse("t.conf", big, sizeof big - 1, &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_msg(strstr(err, "t.conf:1:") != NULL &&
+	                      strstr(err, "auth-tls-damping") != NULL,
+	              "%s", err);
+	ck_assert_int_ne(cfg_parse("t.conf", zero, sizeof zero - 1, &c, err,
+	                           sizeof err),
+	                 0);
+	ck_assert_int_ne(cfg_parse("t.conf", word, sizeof word - 1, &c, err,
+	                           sizeof err),
+	                 0);
 }
 END_TEST
 
@@ -422,6 +487,8 @@ static Suite *authtls_suite(void)
 	tcase_add_test(tc, test_bound);
 	tcase_add_test(tc, test_rejects);
 	tcase_add_test(tc, test_option);
+	tcase_add_test(tc, test_damping_option);
+	tcase_add_test(tc, test_damping_cfg);
 	tcase_add_test(tc, test_unauth_slots);
 	suite_add_tcase(s, tc);
 	return s;

@@ -185,8 +185,22 @@ START_TEST(stats_prometheus)
 	stats_qtype(st, WIRE_TYPE_AAAA);
 	stats_recursion(st, 3);
 	stats_recursion(st, 2000000);
+	stats_sent(st, STATS_TR_HTTPS, WIRE_RCODE_SERVFAIL);
+	stats_sent(st, STATS_TR_TLS, WIRE_RCODE_NOERROR);
+	stats_sent(st, STATS_TR_TLS, WIRE_RCODE_NOERROR);
+	c = talk("stats_noreset\n");
+	HAS(c, "num.answer.transport.udp=0\nnum.answer.transport.tcp=0\n"
+	       "num.answer.transport.tls=2\nnum.answer.transport.https=1\n"
+	       "num.answer.transport.servfail.udp=0\n");
+	HAS(c, "num.answer.transport.servfail.https=1\n");
+	free(c.text);
 	c = talk("stats_noreset prometheus\n");
 	prom_check(c.text);
+	HAS(c,
+	    "curvecache_num_answer_transport_total{transport=\"tls\"} 2\n"
+	    "curvecache_num_answer_transport_total{transport=\"https\"} 1\n");
+	HAS(c, "curvecache_num_answer_transport_servfail_total{transport="
+	       "\"https\"} 1\n");
 	HAS(c, "# TYPE curvecache_num_queries_total counter\n"
 	       "curvecache_num_queries_total 7\n");
 	HAS(c, "curvecache_num_query_type_total{type=\"AAAA\"} 1\n");

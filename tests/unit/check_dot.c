@@ -5,7 +5,9 @@
  * edns-tcp-keepalive option (RFC 7828: empty in queries, before the
  * padding; the TIMEOUT read from answers within bounds) and which
  * TLS authentication a forwarder address gets (per forward zone, and
- * never none for an address that is a TLS forwarder anywhere).
+ * never none for an address that is a TLS forwarder anywhere), and the
+ * framing of answers (dot_frame.c: reads cut anywhere, two messages in
+ * one read, a length of 0, a length above the reader's bound).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -219,6 +221,116 @@ START_TEST(test_cfg_tls)
 }
 END_TEST
 
+/* Feed (in, n) to fr once: the outcome, *msg and *mlen set on a
+ * message, *left the bytes not taken. */
+static int frame_feed(struct dot_frame *fr, const uint8_t *in, size_t n,
+                      uint8_t **msg, size_t *mlen, size_t *left)
+{
+	int rc = dot_frame_next(fr, &in, &n, msg, mlen);
+
+	*left = n;
+	return rc;
+}
+
+/* Two messages in one read, then a length split across two reads, then
+ * a message cut over three reads. */
+START_TEST(test_frame_reads)
+{
+	static const uint8_t two[] = {
+		0, 3, 'a', 'b', 'c', 0, 2, 'd', 'e', 0
+	};
+	struct dot_frame fr;
+	const uint8_t *in = two;
+	size_t n = sizeof two, mlen = 0, left;
+	uint8_t *msg = NULL;
+
+	memset(&fr, 0, sizeof fr);
+	ck_assert_int_eq(dot_frame_next(&fr, &in, &n, &msg, &mlen),
+	                 DOT_FRAME_MSG);
+	ck_assert_uint_eq(mlen, 3);
+	ck_assert(memcmp(msg, "abc", 3) == 0);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_int_eq(dot_frame_next(&fr, &in, &n, &msg, &mlen),
+	                 DOT_FRAME_MSG);
+	ck_assert_uint_eq(mlen, 2);
+	ck_assert(memcmp(msg, "de", 2) == 0);
+	/* the last byte: half of the next length */
+	ck_assert_int_eq(dot_frame_next(&fr, &in, &n, &msg, &mlen),
+	                 DOT_FRAME_MORE);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_uint_eq(fr.len, 1);
+	/* its other half, and the message over two more reads */
+	ck_assert_int_eq(frame_feed(&fr, (const uint8_t *)"\4wx", 3, &msg,
+	                            &mlen, &left),
+	                 DOT_FRAME_MORE);
+	ck_assert_int_eq(frame_feed(&fr, (const uint8_t *)"y", 1, &msg, &mlen,
+	                            &left),
+	                 DOT_FRAME_MORE);
+	ck_assert_int_eq(frame_feed(&fr, (const uint8_t *)"z\0", 2, &msg,
+	                            &mlen, &left),
+	                 DOT_FRAME_MSG);
+	ck_assert_uint_eq(mlen, 4);
+	ck_assert(memcmp(msg, "wxyz", 4) == 0);
+	ck_assert_uint_eq(left, 1);
+	/* no input: nothing */
+	ck_assert_int_eq(frame_feed(&fr, two, 0, &msg, &mlen, &left),
+	                 DOT_FRAME_MORE);
+	ck_assert_uint_eq(fr.cap, DOT_FRAME_FIRST);
+	dot_frame_free(&fr);
+	ck_assert_ptr_null(fr.buf);
+}
+END_TEST
+
+/* A length of 0 is not DNS; a length above max is refused before any
+ * byte of it is kept; the largest message is one buffer of its size. */
+START_TEST(test_frame_bounds)
+{
+	static const uint8_t zero[] = { 0, 1, 'a', 0, 0, 0, 1, 'b' };
+	static const uint8_t big[] = { 0, 101, 'a' };
+	struct dot_frame fr;
+	size_t mlen = 0, left, i;
+	uint8_t *msg = NULL, b;
+
+	memset(&fr, 0, sizeof fr);
+	ck_assert_int_eq(frame_feed(&fr, zero, sizeof zero, &msg, &mlen,
+	                            &left),
+	                 DOT_FRAME_MSG);
+	ck_assert_int_eq(frame_feed(&fr, zero + 3, left, &msg, &mlen, &left),
+	                 DOT_FRAME_EEMPTY);
+	ck_assert_uint_eq(left, 3); /* the rest is not taken */
+	ck_assert_uint_eq(fr.len, 0);
+	fr.max = 100;
+	ck_assert_int_eq(frame_feed(&fr, big, sizeof big, &msg, &mlen, &left),
+	                 DOT_FRAME_EBIG);
+	ck_assert_uint_eq(left, 1);
+	ck_assert_uint_eq(fr.cap, DOT_FRAME_FIRST);
+	/* 65,535 bytes, one at a time */
+	fr.max = 0;
+	b = 0xff;
+	for (i = 0; i < 2 + DOT_FRAME_MAX - 1; i++)
+		ck_assert_int_eq(frame_feed(&fr, &b, 1, &msg, &mlen, &left),
+		                 DOT_FRAME_MORE);
+	ck_assert_int_eq(frame_feed(&fr, &b, 1, &msg, &mlen, &left),
+	                 DOT_FRAME_MSG);
+	ck_assert_uint_eq(mlen, DOT_FRAME_MAX);
+	ck_assert_uint_eq(fr.cap, 2 + DOT_FRAME_MAX);
+	/* between messages a large buffer goes, a small one may stay */
+	dot_frame_trim(&fr, DOT_FRAME_FIRST);
+	ck_assert_ptr_null(fr.buf);
+	ck_assert_int_eq(frame_feed(&fr, zero, 1, &msg, &mlen, &left),
+	                 DOT_FRAME_MORE);
+	dot_frame_trim(&fr, 0); /* within a frame: kept */
+	ck_assert_ptr_nonnull(fr.buf);
+	ck_assert_int_eq(frame_feed(&fr, zero + 1, 2, &msg, &mlen, &left),
+	                 DOT_FRAME_MSG);
+	dot_frame_trim(&fr, DOT_FRAME_FIRST);
+	ck_assert_ptr_nonnull(fr.buf);
+	dot_frame_trim(&fr, 0);
+	ck_assert_ptr_null(fr.buf);
+	dot_frame_free(&fr);
+}
+END_TEST
+
 static Suite *dot_suite(void)
 {
 	Suite *s = suite_create("dot");
@@ -230,6 +342,8 @@ static Suite *dot_suite(void)
 	tcase_add_test(t, test_keepalive_add);
 	tcase_add_test(t, test_keepalive_of);
 	tcase_add_test(t, test_idle_of);
+	tcase_add_test(t, test_frame_reads);
+	tcase_add_test(t, test_frame_bounds);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -850,6 +850,60 @@ START_TEST(test_send_cap)
 }
 END_TEST
 
+/* A cut's servers take room as they come (iter_zone_add: 2, 4, 8, 16):
+ * of 20 NS names the first ITER_NS_MAX are kept, whole across each
+ * growth, and the rest never asked. */
+START_TEST(test_ns_room_grows)
+{
+	const struct answer *r;
+	struct fake f = { .server = "192.0.2.1", .qname = "*.wide.example." };
+	struct iter_peek *peek = malloc(sizeof(*peek));
+	uint8_t wn[WIRE_NAME_MAX];
+	size_t wl = net_wire("ftp.wide.example.", wn);
+	unsigned i, last = ITER_NS_MAX - 1;
+
+	ck_assert_ptr_nonnull(peek);
+	net_std();
+	for (i = 0; i < ITER_NS_MAX + 4; i++) {
+		f.ns[i] = net_str("wide.example. 60 NS n%u.wide.example.", i);
+		f.ar[i] = net_str("n%u.wide.example. 60 A 10.4.%u.1", i, i);
+	}
+	net_add(&(struct fake){ .server = net_str("10.4.%u.1", last),
+	                        .qname = "www.wide.example.",
+	                        .flags = WIRE_FLAG_AA,
+	                        .an = { "www.wide.example. 60 A 10.9.9.9" } });
+	for (i = ITER_NS_MAX; i < ITER_NS_MAX + 4; i++)
+		net_add(&(struct fake){ .server = net_str("10.4.%u.1", i),
+		                        .qname = "www.wide.example.",
+		                        .flags = WIRE_FLAG_AA,
+		                        .an = { "www.wide.example. 60 A "
+		                                "10.8.8.8" } });
+	net_add(&f);
+	net_add(&(struct fake){
+		.server = "*", .qname = "*", .flags = WIRE_RCODE_REFUSED });
+	r = net_resolve("www.wide.example.", WIRE_TYPE_A);
+	ck_assert_uint_eq(r->rcode, WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(net_count(r, WIRE_TYPE_A), 1);
+	ck_assert_uint_eq(net_sends_to(net_str("10.4.%u.1", last)), 1);
+	for (i = ITER_NS_MAX; i < ITER_NS_MAX + 4; i++)
+		ck_assert_uint_eq(net_sends_to(net_str("10.4.%u.1", i)), 0);
+	/* the cached cut, read back: the same 16, each with its address */
+	ck_assert_int_eq(iter_peek_cut(&N.env, wn, wl, &N.now, peek), 0);
+	ck_assert_uint_eq(peek->nns, ITER_NS_MAX);
+	for (i = 0; i < ITER_NS_MAX; i++) {
+		char name[WIRE_NAME_TEXT_MAX];
+
+		ck_assert_int_eq(wire_name_to_text(peek->ns[i].name,
+		                                   peek->ns[i].namelen, name,
+		                                   sizeof name, NULL),
+		                 WIRE_OK);
+		ck_assert_str_eq(name, net_str("n%u.wide.example.", i));
+		ck_assert_uint_eq(peek->ns[i].naddr, 1);
+	}
+	free(peek);
+}
+END_TEST
+
 START_TEST(test_outstanding_cap)
 {
 	const struct answer *r;
@@ -1220,6 +1274,7 @@ Suite *iter_caps_suite(void)
 	tcase_add_test(tc, test_depth_cap);
 	tcase_add_test(tc, test_glueless_loop);
 	tcase_add_test(tc, test_send_cap);
+	tcase_add_test(tc, test_ns_room_grows);
 	tcase_add_test(tc, test_outstanding_cap);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");

@@ -559,6 +559,207 @@ START_TEST(test_cache_referral)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Truncation: TC=1 only when what the client must have does not fit   */
+
+#define T_RRSIG 46
+#define T_NSEC3 50
+
+static uint8_t out2[BUF];
+
+/* mkquery's query with DO set (the top bit 4 bytes before the end). */
+static struct respond_query parse_do(size_t len)
+{
+	pkt[len - 4] |= 0x80;
+	return parse_ok(len);
+}
+
+/* An answer in img: n records of the question's type, each of rdlen
+ * bytes, then an RRSIG of sig bytes (none if 0); authority (auth): SOA,
+ * its RRSIG, an NSEC3, its RRSIG. */
+static void tc_answer(struct answer *a, const char *name, unsigned n,
+                      uint16_t rdlen, uint16_t sig, bool auth)
+{
+	static const uint8_t fill[600];
+	size_t p = 0;
+	unsigned i;
+
+	memset(a, 0, sizeof *a);
+	for (i = 0; i < n; i++)
+		p = img_rr(p, name, WIRE_TYPE_AAAA, 60, fill, rdlen);
+	if (sig > 0)
+		p = img_rr(p, name, T_RRSIG, 60, fill, sig);
+	a->an = img;
+	a->an_len = p;
+	a->an_count = (uint16_t)(n + (sig > 0));
+	if (auth) {
+		p = img_rr(p, "example.", WIRE_TYPE_SOA, 60, fill, 22);
+		p = img_rr(p, "example.", T_RRSIG, 60, fill, 64);
+		p = img_rr(p, "abc.example.", T_NSEC3, 60, fill, 40);
+		p = img_rr(p, "abc.example.", T_RRSIG, 60, fill, 64);
+	}
+	a->ns = img + a->an_len;
+	a->ns_len = p - a->an_len;
+	a->ns_count = auth ? 4 : 0;
+}
+
+/* The size of the response that carries what the client must have, as
+ * over TCP: no EDE (a comment), and no authority section when the
+ * client may go without it (DO=0, an answer); with answer_only, the
+ * answer section alone. */
+static size_t tc_need(const struct respond_query *q, const struct answer *a,
+                      bool answer_only)
+{
+	struct answer b = *a;
+	size_t olen;
+	bool tc = true;
+
+	b.ede = false;
+	b.ede_text = NULL;
+	if (answer_only || (!q->edns_do && b.an_count > 0)) {
+		b.ns_len = 0;
+		b.ns_count = 0;
+	}
+	ck_assert_int_eq(respond_build(q, &b, WIRE_MSG_MAX, out2, sizeof out2,
+	                               &olen, &tc),
+	                 RESPOND_OK);
+	ck_assert(!tc);
+	return olen;
+}
+
+/* One response judged: within the limit; TC only for an answer (never
+ * an error) whose needed records do not fit; an empty TC answer only
+ * when its answer section alone does not fit; no TC: the whole answer
+ * section went out. */
+static void tc_judge(const struct respond_query *q, const struct answer *a,
+                     size_t limit)
+{
+	struct wire_msg m, full;
+	size_t olen, flen;
+	bool tc = false;
+
+	ck_assert_int_eq(respond_build(q, a, limit, out, sizeof out, &olen,
+	                               &tc),
+	                 RESPOND_OK);
+	ck_assert_uint_le(olen, limit);
+	m = parse_resp(olen);
+	ck_assert(tc == ((m.hdr.flags & WIRE_FLAG_TC) != 0));
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), a->rcode);
+	ck_assert(m.has_question);
+	if (a->rcode != WIRE_RCODE_NOERROR &&
+	    a->rcode != WIRE_RCODE_NXDOMAIN) {
+		ck_assert(!tc);
+		return;
+	}
+	if (tc) {
+		ck_assert_uint_gt(tc_need(q, a, false), limit);
+		if (m.hdr.ancount == 0 && a->an_count > 0)
+			ck_assert_uint_gt(tc_need(q, a, true), limit);
+		return;
+	}
+	ck_assert_int_eq(respond_build(q, a, WIRE_MSG_MAX, out2, sizeof out2,
+	                               &flen, &tc),
+	                 RESPOND_OK);
+	ck_assert_int_eq(wire_msg_parse(&full, out2, flen, rrs, WIRE_RR_MAX),
+	                 WIRE_OK);
+	ck_assert_uint_eq(m.hdr.ancount, full.hdr.ancount);
+}
+
+/* A NOERROR answer that fits beside a bare OPT record, not beside its
+ * EDE's text: the text gives way, no TC (it went empty with TC=1). */
+START_TEST(test_tc_not_for_ede)
+{
+	static char text[RESPOND_EDE_TEXT_MAX + 1];
+	struct respond_query q;
+	struct answer a;
+	struct wire_msg m;
+	size_t olen, need;
+	bool tc = true;
+
+	memset(text, 'x', RESPOND_EDE_TEXT_MAX);
+	q = parse_do(mkquery("www.example.", WIRE_TYPE_AAAA, WIRE_FLAG_RD,
+	                     1232));
+	tc_answer(&a, "www.example.", 1, 16, 400, false);
+	a.ede = true;
+	a.ede_code = 3;
+	a.ede_text = text;
+	need = tc_need(&q, &a, false); /* with a bare OPT record */
+	/* room for the EDE's code, not its text */
+	ck_assert_int_eq(respond_build(&q, &a, need + 6, out, sizeof out,
+	                               &olen, &tc),
+	                 RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert(!tc);
+	ck_assert_uint_eq(m.hdr.ancount, 2);
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 6);
+	/* room for the OPT record alone: no EDE, the answer whole */
+	ck_assert_int_eq(respond_build(&q, &a, need, out, sizeof out, &olen,
+	                               &tc),
+	                 RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert(!tc);
+	ck_assert_uint_eq(m.hdr.ancount, 2);
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 0);
+	/* a byte less: TC, and the EDE as planned beside it */
+	ck_assert_int_eq(respond_build(&q, &a, need - 1, out, sizeof out,
+	                               &olen, &tc),
+	                 RESPOND_OK);
+	m = parse_resp(olen);
+	ck_assert(tc);
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 6 + RESPOND_EDE_TEXT_MAX);
+}
+END_TEST
+
+/* Every answer shape, client and UDP size judged by tc_judge: short and
+ * 200-byte names, one to 30 records with or without a big RRSIG, with
+ * or without an authority section, NOERROR, NODATA, NXDOMAIN and
+ * SERVFAIL, no EDE, an EDE code, one with a 128-byte text; no EDNS,
+ * EDNS, EDNS with DO; limits from 512 to 1300 bytes. */
+START_TEST(test_tc_only_when_needed)
+{
+	static const unsigned rc[] = { WIRE_RCODE_NOERROR, WIRE_RCODE_NXDOMAIN,
+		                       WIRE_RCODE_SERVFAIL };
+	static const unsigned shape[][3] = { { 0, 0, 0 },   { 1, 4, 0 },
+		                             { 1, 4, 300 }, { 1, 16, 600 },
+		                             { 10, 16, 0 }, { 30, 16, 256 } };
+	static char text[RESPOND_EDE_TEXT_MAX + 1], deep[240];
+	const char *names[2] = { "www.example.", deep };
+	struct respond_query q;
+	struct answer a;
+	size_t i, s, k, e, lim;
+
+	memset(text, 'y', RESPOND_EDE_TEXT_MAX);
+	for (i = 0; i + 2 < 200; i += 2)
+		memcpy(deep + i, "l.", 2);
+	memcpy(deep + i, "example.", 9);
+	for (i = 0; i < 2 * 3 * 2; i++) /* name, client (EDNS, DO) */
+		for (s = 0; s < 2 * sizeof shape / sizeof shape[0]; s++)
+			for (k = 0; k < 3 * 3; k++) { /* RCODE, EDE */
+				size_t len = mkquery(names[i / 6],
+				                     WIRE_TYPE_AAAA,
+				                     WIRE_FLAG_RD,
+				                     i % 6 / 2 == 0 ? 0 :
+				                     i % 6 / 2 == 1 ? 1232 :
+				                                      4096);
+				q = i % 2 && i % 6 / 2 ? parse_do(len) :
+				                         parse_ok(len);
+				tc_answer(&a, names[i / 6], shape[s / 2][0],
+				          (uint16_t)shape[s / 2][1],
+				          (uint16_t)shape[s / 2][2], s % 2);
+				a.rcode = (uint8_t)rc[k / 3];
+				if (a.rcode == WIRE_RCODE_NXDOMAIN &&
+				    a.an_count > 0)
+					continue;
+				e = k % 3;
+				a.ede = e > 0;
+				a.ede_code = 3;
+				a.ede_text = e == 2 ? text : NULL;
+				for (lim = 512; lim <= 1300; lim += 29)
+					tc_judge(&q, &a, lim);
+			}
+}
+END_TEST
+
 static Suite *respond_suite(void)
 {
 	Suite *s = suite_create("respond");
@@ -573,6 +774,10 @@ static Suite *respond_suite(void)
 	tcase_add_test(t, test_build_positive);
 	tcase_add_test(t, test_build_negative);
 	tcase_add_test(t, test_build_truncate);
+	suite_add_tcase(s, t);
+	t = tcase_create("truncation");
+	tcase_add_test(t, test_tc_not_for_ede);
+	tcase_add_test(t, test_tc_only_when_needed);
 	suite_add_tcase(s, t);
 	t = tcase_create("cache");
 	tcase_add_test(t, test_cache_chain);

@@ -5,13 +5,16 @@
  * the listen addresses on tls-port, and those options.
  */
 #include <check.h>
+#include <openssl/ssl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "conf/cfg.h"
 #include "front/server.h"
+#include "front/server_ticket.h"
 #include "front/server_tls.h"
+#include "transport/tls.h"
 #include "wire/wire.h"
 
 /** Room for a padded answer and some. */
@@ -223,6 +226,15 @@ START_TEST(test_options)
 	                           sizeof err),
 	                 0);
 	ck_assert_uint_eq(c->https_port, 8443);
+	ck_assert_uint_eq(c->tls_ticket_rotate, 3600);
+	ck_assert_int_eq(cfg_parse("t.conf", "tls-ticket-rotate: 60\n", 22, c,
+	                           err, sizeof err),
+	                 0);
+	ck_assert_uint_eq(c->tls_ticket_rotate, 60);
+	ck_assert_int_eq(cfg_parse("t.conf", "tls-ticket-rotate: 0\n", 21, c,
+	                           err, sizeof err),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(err, "bad tls-ticket-rotate"));
 	free(c);
 }
 END_TEST
@@ -299,6 +311,82 @@ START_TEST(test_keepalive)
 }
 END_TEST
 
+/* A ticket key of one byte of name, born at `born`. */
+static struct server_ticket_key tkey(uint8_t id, int64_t born)
+{
+	struct server_ticket_key k;
+
+	memset(&k, id, sizeof k);
+	k.born = born;
+	return k;
+}
+
+/* The ticket keys' rotation, the time an argument: a key encrypts for
+ * one interval, decrypts for two (the second time as the previous key,
+ * renewed), and no ticket outlives two intervals. */
+START_TEST(test_ticket_rotation)
+{
+	struct server_ticket_ring r;
+	struct server_ticket_key k1 = tkey(1, 1000), k2 = tkey(2, 1100);
+	struct server_ticket_key k3 = tkey(3, 1250);
+	uint8_t other[SERVER_TICKET_NAME];
+	int64_t t;
+
+	memset(&r, 0, sizeof r);
+	memset(other, 9, sizeof other);
+	r.life = 100;
+	ck_assert(server_ticket_due(&r, 0)); /* no key yet */
+	ck_assert_int_eq(server_ticket_find(&r, k1.name, 1000), -1);
+	server_ticket_push(&r, &k1);
+	ck_assert(!server_ticket_due(&r, 1000));
+	ck_assert(!server_ticket_due(&r, 1099));
+	ck_assert(server_ticket_due(&r, 1100)); /* an interval on */
+	ck_assert(server_ticket_due(&r, 999));  /* the clock went back */
+	ck_assert_int_eq(server_ticket_find(&r, k1.name, 1050), 0);
+	ck_assert_int_eq(server_ticket_find(&r, other, 1050), -1);
+	ck_assert_int_eq(server_ticket_find(&r, k1.name, 999), -1);
+	/* one rotation: k1 still decrypts, as the previous key */
+	server_ticket_push(&r, &k2);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_int_eq(server_ticket_find(&r, k2.name, 1150), 0);
+	ck_assert_int_eq(server_ticket_find(&r, k1.name, 1150), 1);
+	ck_assert_int_eq(server_ticket_find(&r, k1.name, 1199), 1);
+	ck_assert_int_eq(server_ticket_find(&r, k1.name, 1200), -1);
+	/* a key never decrypts two intervals after its birth */
+	for (t = 900; t < 1400; t++) {
+		if (server_ticket_find(&r, k1.name, t) >= 0)
+			ck_assert_int_lt(t - k1.born, 2 * r.life);
+		if (server_ticket_find(&r, k2.name, t) >= 0)
+			ck_assert_int_lt(t - k2.born, 2 * r.life);
+	}
+	/* a late rotation: k1 is gone, k2 decrypts until 1300 */
+	server_ticket_push(&r, &k3);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_int_eq(server_ticket_find(&r, k1.name, 1260), -1);
+	ck_assert_int_eq(server_ticket_find(&r, k2.name, 1260), 1);
+	ck_assert_int_eq(server_ticket_find(&r, k2.name, 1300), -1);
+	ck_assert_int_eq(server_ticket_find(&r, k3.name, 1300), 0);
+	ck_assert(!server_ticket_due(&r, 1349));
+	ck_assert(server_ticket_due(&r, 1350));
+}
+END_TEST
+
+/* libssl's context of a tls_ctx (tls.c's layout) takes the callback,
+ * and its session timeout becomes two intervals. */
+START_TEST(test_ticket_attach)
+{
+	struct tls_ctx *x = NULL;
+	SSL_CTX *ssl;
+
+	ck_assert_int_eq(tls_ctx_client_unauth(&x), TLS_OK);
+	ssl = server_ticket_libssl(x);
+	ck_assert_ptr_eq(SSL_CTX_get_ssl_method(ssl), TLS_client_method());
+	ck_assert_int_eq(server_ticket_attach(x, 60), 0);
+	ck_assert_int_eq(SSL_CTX_get_timeout(ssl), 120);
+	tls_ctx_free(x);
+}
+END_TEST
+
 static Suite *server_tls_suite(void)
 {
 	Suite *s = suite_create("server_tls");
@@ -311,6 +399,8 @@ static Suite *server_tls_suite(void)
 	tcase_add_test(t, test_options);
 	tcase_add_test(t, test_incoming_num_tcp);
 	tcase_add_test(t, test_keepalive);
+	tcase_add_test(t, test_ticket_rotation);
+	tcase_add_test(t, test_ticket_attach);
 	suite_add_tcase(s, t);
 	return s;
 }
