@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "transport/tls.h"
+#include "validate/tlsa.h"
 
 #define DAY_SECONDS (24L * 3600L)
 
@@ -24,6 +25,8 @@ static char dir[] = "/tmp/check_tls.XXXXXX";
 static char ca_pem[256], other_pem[256], leaf_pem[256], leaf_key[256],
 	old_pem[256];
 static uint8_t leaf_pin[TLS_PIN_BYTES], ca_pin[TLS_PIN_BYTES];
+/** DANE records for pair_run's client (NULL: none). */
+static const struct tlsa_set *pair_dane;
 
 static X509 *cert_make(EVP_PKEY *key, EVP_PKEY *signer, X509 *issuer,
                        const char *cn, bool ca, long from, long to)
@@ -218,7 +221,7 @@ static void pair_run(struct pair *p, const char *name, const uint8_t *pin)
 {
 	struct sockaddr_storage ss;
 	int len = sizeof ss;
-	struct tls_auth a = { name, pin, &p->resume, NULL };
+	struct tls_auth a = { name, pin, &p->resume, pair_dane };
 	int i;
 
 	p->cli = (struct side){ .client = true };
@@ -325,19 +328,15 @@ START_TEST(test_pin)
 }
 END_TEST
 
-/* An opportunistic client with a pin (DANE-EE 3 1 1): the leaf's key
- * matches; a key of another certificate the server sends (here its CA,
- * appended to the chain) does not, since nothing verifies that chain. */
-START_TEST(test_unauth_pin)
+/* The leaf, then its CA, into path (a server's chain). */
+static void chain_make(const char *path)
 {
-	char chain[300], buf[4096];
+	char buf[4096];
 	FILE *out, *in;
-	struct pair p;
 	size_t n;
 	int i;
 
-	snprintf(chain, sizeof chain, "%s/chain.pem", dir);
-	ck_assert_ptr_nonnull(out = fopen(chain, "w"));
+	ck_assert_ptr_nonnull(out = fopen(path, "w"));
 	for (i = 0; i < 2; i++) {
 		ck_assert_ptr_nonnull(in = fopen(i ? ca_pem : leaf_pem, "r"));
 		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
@@ -345,20 +344,77 @@ START_TEST(test_unauth_pin)
 		fclose(in);
 	}
 	fclose(out);
+}
+
+/* An opportunistic client's connection to a server sending chain,
+ * checked with pin or pair_dane and name; its error (0: it worked). */
+static int unauth_run(const char *chain, const char *name, const uint8_t *pin)
+{
+	struct pair p;
+	int err;
+
 	pair_start(&p, chain, ca_pem);
 	tls_ctx_free(p.cctx);
 	ck_assert_int_eq(tls_ctx_client_unauth(&p.cctx), TLS_OK);
-	pair_run(&p, "", leaf_pin);
-	ck_assert_int_eq(p.cli.error, 0);
-	ck_assert_uint_eq(p.cli.ngot, 4);
+	pair_run(&p, name, pin);
+	err = p.cli.error;
+	if (err == 0)
+		ck_assert_uint_eq(p.cli.ngot, 4);
+	else
+		ck_assert_uint_eq(p.srv.ngot, 0);
 	pair_end(&p);
-	pair_start(&p, chain, ca_pem);
-	tls_ctx_free(p.cctx);
-	ck_assert_int_eq(tls_ctx_client_unauth(&p.cctx), TLS_OK);
-	pair_run(&p, "", ca_pin);
-	ck_assert_int_eq(p.cli.error, TLS_EPIN);
-	ck_assert_uint_eq(p.srv.ngot, 0);
-	pair_end(&p);
+	return err;
+}
+
+/* An opportunistic client with a pin (DANE-EE 3 1 1): the leaf's key
+ * matches; a key of another certificate the server sends (here its CA,
+ * appended to the chain) does not, since nothing verifies that chain. */
+START_TEST(test_unauth_pin)
+{
+	char chain[300];
+
+	snprintf(chain, sizeof chain, "%s/chain.pem", dir);
+	chain_make(chain);
+	ck_assert_int_eq(unauth_run(chain, "", leaf_pin), 0);
+	ck_assert_int_eq(unauth_run(chain, "", ca_pin), TLS_EPIN);
+	unlink(chain);
+}
+END_TEST
+
+/* Add the record USAGE 1 1 (the SHA-256 of an SPKI: pin) to s. */
+static void dane_add(struct tlsa_set *s, uint8_t usage, const uint8_t *pin)
+{
+	uint8_t rd[3 + TLS_PIN_BYTES] = { usage, 1, 1 };
+
+	memcpy(rd + 3, pin, TLS_PIN_BYTES);
+	ck_assert_int_eq(tlsa_set_add(s, rd, sizeof rd), TLSA_OK);
+}
+
+/* DANE on an opportunistic connection (tls_peer.c): DANE-EE on the
+ * leaf (any name); DANE-TA on the CA sent after it, the path verified
+ * and the leaf naming the NS (dot.test), after a record that does not
+ * match (a rollover); the CA as DANE-EE, another name for DANE-TA and a
+ * chain without the CA fail with TLS_EPIN, no query written. */
+START_TEST(test_unauth_dane)
+{
+	struct tlsa_set s;
+	char chain[300];
+
+	snprintf(chain, sizeof chain, "%s/chain.pem", dir);
+	chain_make(chain);
+	pair_dane = &s;
+	memset(&s, 0, sizeof s);
+	dane_add(&s, 3, ca_pin);
+	ck_assert_int_eq(unauth_run(chain, "dot.test", NULL), TLS_EPIN);
+	dane_add(&s, 3, leaf_pin);
+	ck_assert_int_eq(unauth_run(chain, "any.name", NULL), 0);
+	memset(&s, 0, sizeof s);
+	dane_add(&s, 3, ca_pin);
+	dane_add(&s, 2, ca_pin);
+	ck_assert_int_eq(unauth_run(chain, "dot.test", NULL), 0);
+	ck_assert_int_eq(unauth_run(chain, "other.test", NULL), TLS_EPIN);
+	ck_assert_int_eq(unauth_run(leaf_pem, "dot.test", NULL), TLS_EPIN);
+	pair_dane = NULL;
 	unlink(chain);
 }
 END_TEST
@@ -431,6 +487,7 @@ static Suite *tls_suite(void)
 	tcase_add_test(t, test_expired);
 	tcase_add_test(t, test_pin);
 	tcase_add_test(t, test_unauth_pin);
+	tcase_add_test(t, test_unauth_dane);
 	tcase_add_test(t, test_resume);
 	tcase_add_test(t, test_cert_check);
 	suite_add_tcase(s, t);
