@@ -10,7 +10,10 @@
  * transport accepts a server whose chain matches any of them (a rollover
  * publishes two). An RRset with no usable record is no TLSA at all: the
  * server is asked as any other (opportunistic TLS or plain) outside an
- * encrypted-zone, and not at all inside one.
+ * encrypted-zone, and not at all inside one. Outside one, a target of a
+ * DNSSEC-secure zone whose NS name's TLSA is not cached is marked
+ * (iter_target.dane_want): once its server takes TLS, the worker looks
+ * the TLSA up in the background (front/server_dane.c).
  *
  * Before a frame of such a zone sends anything, the TLSA of each server
  * without a key is looked up once (a sub-frame, as for a glueless NS
