@@ -96,20 +96,6 @@ static const uint8_t *fwd_pin(const struct dot_fwd *f)
 	return f->auth.has_pin ? f->auth.pin : NULL;
 }
 
-const char *dot_strerror(int status)
-{
-	switch (status) {
-	case DOT_OK: return "ok";
-	case DOT_EINVAL: return "invalid argument";
-	case DOT_ENOMEM: return "out of memory";
-	case DOT_EFAILING: return "forwarder failing (back-off)";
-	case DOT_EID: return "ID open on the connection";
-	case DOT_EFULL: return "too many queries on the connection";
-	case DOT_EFAIL: return "TLS connection failed";
-	default: return "unknown DoT status";
-	}
-}
-
 /* The TLS context, made now (none yet, or a reload): unauthenticated,
  * or verifying against tls-cert-bundle. TLS_OK or the failure, d->ctx
  * kept then (NULL: the first connection tries again, and logs). */

@@ -4,7 +4,8 @@
  * (RFC 7830, RFC 8467) added to queries, the keepalive TIMEOUT read
  * from answers (and the idle timeout it gives), a query's name for the
  * debug log. Every reader takes (buf, len) and stays inside it. And
- * the configuration's side: which forwarders are asked over TLS.
+ * the configuration's side: which forwarders are asked over TLS; the
+ * DoT statuses in words.
  */
 #include "dot.h"
 
@@ -228,4 +229,19 @@ bool dot_cfg_tls(const struct cfg *cfg)
 				return true;
 	}
 	return false;
+}
+
+/* A DoT status in words, for the log. */
+const char *dot_strerror(int status)
+{
+	switch (status) {
+	case DOT_OK: return "ok";
+	case DOT_EINVAL: return "invalid argument";
+	case DOT_ENOMEM: return "out of memory";
+	case DOT_EFAILING: return "forwarder failing (back-off)";
+	case DOT_EID: return "ID open on the connection";
+	case DOT_EFULL: return "too many queries on the connection";
+	case DOT_EFAIL: return "TLS connection failed";
+	default: return "unknown DoT status";
+	}
 }
