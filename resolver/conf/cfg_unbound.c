@@ -43,8 +43,10 @@ enum ub_kind {
 
 typedef int (*ub_fn)(struct cfg_ctx *x, const char *key, char *v);
 
+/* A row of the one table: Unbound's names (one or more, a space between
+ * two) that are the same here. */
 struct ub_name {
-	const char *name;
+	const char *names;
 	enum ub_kind kind;
 	const char *to;  /* UB_ALIAS, UB_REFUSED: curvecache's option */
 	const char *why; /* the note or the reason */
@@ -55,14 +57,6 @@ static int ub_cache_size(struct cfg_ctx *x, const char *key, char *v);
 static int ub_verbosity(struct cfg_ctx *x, const char *key, char *v);
 static int ub_module_config(struct cfg_ctx *x, const char *key, char *v);
 
-/* Reasons shared by several names. */
-#define WHY_TUNING "curvecache sizes and tunes this itself"
-#define WHY_HIDDEN "curvecache never puts its identity or version in an answer"
-#define WHY_HARDEN "no such switch here; what curvecache checks: curvecache(8)"
-#define WHY_LOG \
-	"curvecache logs to syslog (to stderr with -f, the journal under " \
-	"systemd)"
-#define WHY_TLS_LIB "libssl's default ciphers for TLS 1.2 and 1.3"
 #define WHY_CLAUSE "only inside a forward-zone: or stub-zone: clause"
 
 /* The one table of Unbound's names that are not curvecache's. */
@@ -81,8 +75,8 @@ static const struct ub_name ub_names[] = {
 	{ "ssl-service-key", UB_ALIAS, "tls-service-key", NULL, NULL },
 	{ "ssl-service-pem", UB_ALIAS, "tls-service-pem", NULL, NULL },
 	{ "ssl-port", UB_ALIAS, "tls-port", NULL, NULL },
-	{ "msg-cache-size", UB_SPECIAL, "cache-size", NULL, ub_cache_size },
-	{ "rrset-cache-size", UB_SPECIAL, "cache-size", NULL, ub_cache_size },
+	{ "msg-cache-size rrset-cache-size", UB_SPECIAL, "cache-size", NULL,
+	  ub_cache_size },
 	{ "verbosity", UB_SPECIAL, "log-level", NULL, ub_verbosity },
 	{ "module-config", UB_SPECIAL, "dnssec", NULL, ub_module_config },
 	/* harmless here: read, and a note says why nothing changes */
@@ -91,13 +85,12 @@ static const struct ub_name ub_names[] = {
 	{ "neg-cache-size", UB_IGNORED, NULL,
 	  "denials live in cache-size; aggressive-nsec keeps its own 4 MiB",
 	  NULL },
-	{ "use-syslog", UB_IGNORED, NULL, WHY_LOG, NULL },
-	{ "logfile", UB_IGNORED, NULL, WHY_LOG, NULL },
-	{ "log-time-ascii", UB_IGNORED, NULL, WHY_LOG, NULL },
-	{ "val-log-level", UB_IGNORED, NULL,
-	  "log-level decides what is logged", NULL },
-	{ "log-servfail", UB_IGNORED, NULL, "log-level decides what is logged",
+	{ "use-syslog logfile log-time-ascii", UB_IGNORED, NULL,
+	  "curvecache logs to syslog (to stderr with -f, the journal under "
+	  "systemd)",
 	  NULL },
+	{ "val-log-level log-servfail", UB_IGNORED, NULL,
+	  "log-level decides what is logged", NULL },
 	{ "chroot", UB_IGNORED, NULL,
 	  "curvecache does not chroot; the systemd unit confines it", NULL },
 	{ "directory", UB_IGNORED, NULL,
@@ -106,80 +99,46 @@ static const struct ub_name ub_names[] = {
 	  NULL },
 	{ "do-daemonize", UB_IGNORED, NULL,
 	  "curvecache runs in the background unless started with -f", NULL },
-	{ "hide-identity", UB_IGNORED, NULL, WHY_HIDDEN, NULL },
-	{ "hide-version", UB_IGNORED, NULL, WHY_HIDDEN, NULL },
-	{ "hide-trustanchor", UB_IGNORED, NULL, WHY_HIDDEN, NULL },
-	{ "identity", UB_IGNORED, NULL, WHY_HIDDEN, NULL },
-	{ "version", UB_IGNORED, NULL, WHY_HIDDEN, NULL },
+	{ "hide-identity hide-version hide-trustanchor identity version",
+	  UB_IGNORED, NULL,
+	  "curvecache never puts its identity or version in an answer", NULL },
 	{ "harden-dnssec-stripped", UB_YES_ONLY, NULL,
 	  "a signed zone's unsigned answer is always bogus", NULL },
-	{ "harden-referral-path", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "harden-below-nxdomain", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "harden-algo-downgrade", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "harden-large-queries", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "harden-short-bufsize", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "harden-unknown-additional", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "harden-unverified-glue", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "use-caps-for-id", UB_IGNORED, NULL, WHY_HARDEN, NULL },
+	{ "harden-referral-path harden-below-nxdomain harden-algo-downgrade "
+	  "harden-large-queries harden-short-bufsize "
+	  "harden-unknown-additional harden-unverified-glue use-caps-for-id "
+	  "root-key-sentinel trust-anchor-signaling",
+	  UB_IGNORED, NULL,
+	  "no such switch here; what curvecache checks: curvecache(8)", NULL },
 	{ "prefetch-key", UB_IGNORED, NULL,
 	  "DNSKEYs are fetched as validation needs them", NULL },
 	{ "so-reuseport", UB_IGNORED, NULL,
 	  "each worker thread has its own sockets", NULL },
-	{ "so-rcvbuf", UB_IGNORED, NULL,
+	{ "so-rcvbuf so-sndbuf", UB_IGNORED, NULL,
 	  "the kernel's socket buffer sizes are used", NULL },
-	{ "so-sndbuf", UB_IGNORED, NULL,
-	  "the kernel's socket buffer sizes are used", NULL },
-	{ "outgoing-range", UB_IGNORED, NULL, WHY_TUNING, NULL },
+	{ "outgoing-range outgoing-num-tcp msg-cache-slabs rrset-cache-slabs "
+	  "infra-cache-slabs key-cache-slabs infra-cache-numhosts "
+	  "infra-host-ttl msg-buffer-size max-udp-size edns-tcp-keepalive "
+	  "tcp-idle-timeout minimal-responses rrset-roundrobin "
+	  "unwanted-reply-threshold val-clean-additional prefer-ip4 "
+	  "prefer-ip6 outgoing-port-permit outgoing-port-avoid "
+	  "serve-expired-reply-ttl serve-expired-client-timeout "
+	  "infra-keep-probing serve-expired-ttl-reset infra-cache-min-rtt "
+	  "infra-cache-max-rtt delay-close udp-connect sock-queue-timeout",
+	  UB_IGNORED, NULL, "curvecache sizes and tunes this itself", NULL },
 	{ "num-queries-per-thread", UB_IGNORED, NULL,
 	  "256 a thread, see jostle-timeout in curvecache.conf(5)", NULL },
-	{ "outgoing-num-tcp", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "msg-cache-slabs", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "rrset-cache-slabs", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "infra-cache-slabs", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "key-cache-slabs", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "infra-cache-numhosts", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "infra-host-ttl", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "msg-buffer-size", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "max-udp-size", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "edns-tcp-keepalive", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "tcp-idle-timeout", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "minimal-responses", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "rrset-roundrobin", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "unwanted-reply-threshold", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "val-clean-additional", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "statistics-interval", UB_IGNORED, NULL,
-	  "curvecache-control stats gives the counters", NULL },
-	{ "statistics-cumulative", UB_IGNORED, NULL,
-	  "curvecache-control stats gives the counters", NULL },
-	{ "extended-statistics", UB_IGNORED, NULL,
-	  "curvecache-control stats gives the counters", NULL },
+	{ "statistics-interval statistics-cumulative extended-statistics",
+	  UB_IGNORED, NULL, "curvecache-control stats gives the counters",
+	  NULL },
 	{ "interface-automatic", UB_IGNORED, NULL,
 	  "a wildcard listen, 0.0.0.0 or ::, always answers from the address "
 	  "asked",
 	  NULL },
-	{ "prefer-ip4", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "prefer-ip6", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "outgoing-port-permit", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "outgoing-port-avoid", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "serve-expired-reply-ttl", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "serve-expired-client-timeout", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "infra-keep-probing", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "serve-expired-ttl-reset", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "infra-cache-min-rtt", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "infra-cache-max-rtt", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "delay-close", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "udp-connect", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "sock-queue-timeout", UB_IGNORED, NULL, WHY_TUNING, NULL },
-	{ "log-replies", UB_IGNORED, NULL,
-	  "log-queries: yes logs each query with its answer", NULL },
-	{ "log-local-actions", UB_IGNORED, NULL,
-	  "log-queries: yes logs each query with its answer", NULL },
-	{ "log-tag-queryreply", UB_IGNORED, NULL,
+	{ "log-replies log-local-actions log-tag-queryreply", UB_IGNORED, NULL,
 	  "log-queries: yes logs each query with its answer", NULL },
 	{ "ede", UB_IGNORED, NULL,
 	  "curvecache adds Extended DNS Errors to its failures", NULL },
-	{ "root-key-sentinel", UB_IGNORED, NULL, WHY_HARDEN, NULL },
-	{ "trust-anchor-signaling", UB_IGNORED, NULL, WHY_HARDEN, NULL },
 	{ "qname-minimisation-strict", UB_NO_ONLY, "qname-minimisation",
 	  "only the relaxed qname-minimisation is here", NULL },
 	{ "unblock-lan-zones", UB_NO_ONLY, "local-zone",
@@ -189,10 +148,8 @@ static const struct ub_name ub_names[] = {
 	  "name each zone to leave unvalidated with domain-insecure:", NULL },
 	{ "send-client-subnet", UB_REFUSED, NULL,
 	  "curvecache sends no EDNS Client Subnet", NULL },
-	{ "do-udp", UB_YES_ONLY, NULL, "curvecache answers over UDP and TCP",
-	  NULL },
-	{ "do-tcp", UB_YES_ONLY, NULL, "curvecache answers over UDP and TCP",
-	  NULL },
+	{ "do-udp do-tcp", UB_YES_ONLY, NULL,
+	  "curvecache answers over UDP and TCP", NULL },
 	/* refused: their meaning cannot be kept */
 	{ "ip-transparent", UB_REFUSED, "ip-freebind",
 	  "curvecache binds foreign addresses with IP_FREEBIND", NULL },
@@ -202,8 +159,8 @@ static const struct ub_name ub_names[] = {
 	  "write each TLS forwarder ADDR@853#AUTH-NAME, or set "
 	  "forward-tls-upstream: yes in its forward-zone: clause",
 	  NULL },
-	{ "tls-ciphers", UB_IGNORED, NULL, WHY_TLS_LIB, NULL },
-	{ "tls-ciphersuites", UB_IGNORED, NULL, WHY_TLS_LIB, NULL },
+	{ "tls-ciphers tls-ciphersuites", UB_IGNORED, NULL,
+	  "libssl's default ciphers for TLS 1.2 and 1.3", NULL },
 	{ "tls-session-ticket-keys", UB_IGNORED, NULL,
 	  "each thread makes its own ticket key at start and reload", NULL },
 	{ "tls-use-sni", UB_IGNORED, NULL,
@@ -224,11 +181,45 @@ static const struct ub_name ub_names[] = {
 };
 
 /* Unbound's clause lines of what curvecache does not do. */
-static const char *const ub_refused_clauses[] = {
-	"auth-zone", "view",   "rpz",
-	"python",    "dynlib", "dnstap",
-	"dnscrypt",  "ipset",  "remote-control-tls",
-};
+static const char ub_refused_clauses[] = "auth-zone view rpz python dynlib "
+					 "dnstap dnscrypt ipset "
+					 "remote-control-tls";
+
+/* The word of a list (words with a space between two) at *at and its
+ * length *n; *at moves past it. NULL at the end of the list. */
+static const char *word_next(const char **at, size_t *n)
+{
+	const char *w = *at;
+
+	if (*w == '\0')
+		return NULL;
+	*n = strcspn(w, " ");
+	*at = w[*n] == ' ' ? w + *n + 1 : w + *n;
+	return w;
+}
+
+/* Whether key is one of the words of list. */
+static bool listed(const char *key, const char *list)
+{
+	size_t klen = strlen(key), n;
+	const char *at = list, *w;
+
+	while ((w = word_next(&at, &n)) != NULL)
+		if (n == klen && memcmp(w, key, n) == 0)
+			return true;
+	return false;
+}
+
+/* The row of ub_names that lists key, or NULL. */
+static const struct ub_name *ub_find(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof ub_names / sizeof ub_names[0]; i++)
+		if (listed(key, ub_names[i].names))
+			return &ub_names[i];
+	return NULL;
+}
 
 /* A note for curvecache -t: "FILE:LINE: KEY: ignored (why)". */
 static void note(struct cfg_ctx *x, const char *key, const char *why)
@@ -292,10 +283,10 @@ static int ub_module_config(struct cfg_ctx *x, const char *key, char *v)
 	               key, v);
 }
 
-/* Edits from a to b (Levenshtein), both cut at UB_NAME_CMP. */
-static size_t edits(const char *a, const char *b)
+/* Edits from a to b, lb bytes (Levenshtein), both cut at UB_NAME_CMP. */
+static size_t edits(const char *a, const char *b, size_t lb)
 {
-	size_t row[UB_NAME_CMP + 1], la = strlen(a), lb = strlen(b), i, j;
+	size_t row[UB_NAME_CMP + 1], la = strlen(a), i, j;
 
 	la = la > UB_NAME_CMP ? UB_NAME_CMP : la;
 	lb = lb > UB_NAME_CMP ? UB_NAME_CMP : lb;
@@ -320,18 +311,21 @@ static size_t edits(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The name nearest key among curvecache's and Unbound's, or NULL. */
-static const char *nearest(const char *key)
+/* The name nearest key among curvecache's and Unbound's, or NULL; its
+ * length in *len. */
+static const char *nearest(const char *key, size_t *len)
 {
-	const char *best = NULL, *n;
-	size_t i, d, bd = UB_NEAR_EDITS + 1;
+	const char *best = NULL, *n, *at;
+	size_t i, d, bd = UB_NEAR_EDITS + 1, nl;
 
 	for (i = 0; (n = cfg_option_name(i)) != NULL; i++)
-		if ((d = edits(key, n)) < bd)
-			bd = d, best = n;
+		if ((d = edits(key, n, strlen(n))) < bd)
+			bd = d, best = n, *len = strlen(n);
 	for (i = 0; i < sizeof ub_names / sizeof ub_names[0]; i++)
-		if ((d = edits(key, ub_names[i].name)) < bd)
-			bd = d, best = ub_names[i].name;
+		for (at = ub_names[i].names;
+		     (n = word_next(&at, &nl)) != NULL;)
+			if ((d = edits(key, n, nl)) < bd)
+				bd = d, best = n, *len = nl;
 	return best;
 }
 
@@ -344,23 +338,24 @@ static int yes_no(struct cfg_ctx *x, const char *key, const char *v, bool *out)
 	return 0;
 }
 
-/* An Unbound name of the table, value v. */
-static int ub_run(struct cfg_ctx *x, const struct ub_name *u, char *v)
+/* An Unbound name (key) of the table's row u, value v. */
+static int ub_run(struct cfg_ctx *x, const struct ub_name *u, const char *key,
+                  char *v)
 {
 	bool yes = false;
 
 	switch (u->kind) {
 	case UB_ALIAS: return cfg_option_run(x, u->to, v);
-	case UB_SPECIAL: return u->fn(x, u->name, v);
-	case UB_IGNORED: note(x, u->name, u->why); return 0;
+	case UB_SPECIAL: return u->fn(x, key, v);
+	case UB_IGNORED: note(x, key, u->why); return 0;
 	case UB_YES_ONLY:
 	case UB_NO_ONLY:
-		if (yes_no(x, u->name, v, &yes) != 0)
+		if (yes_no(x, key, v, &yes) != 0)
 			return -1;
 		if (yes == (u->kind == UB_YES_ONLY))
 			return 0;
-		return cfg_why(x, "Unbound's %s: %s is refused: %s%s%s%s",
-		               u->name, v, u->why, u->to ? " (see " : "",
+		return cfg_why(x, "Unbound's %s: %s is refused: %s%s%s%s", key,
+		               v, u->why, u->to ? " (see " : "",
 		               u->to ? u->to : "", u->to ? ":)" : "");
 	default: break;
 	}
@@ -368,24 +363,24 @@ static int ub_run(struct cfg_ctx *x, const struct ub_name *u, char *v)
 		return cfg_why(x,
 		               "unknown option \"%s\" (%s); curvecache calls "
 		               "it %s:",
-		               u->name, u->why, u->to);
-	return cfg_why(x, "Unbound's option \"%s\" is refused: %s", u->name,
+		               key, u->why, u->to);
+	return cfg_why(x, "Unbound's option \"%s\" is refused: %s", key,
 	               u->why);
 }
 
 int cfg_ub_option(struct cfg_ctx *x, const char *key, char *value)
 {
+	const struct ub_name *u = ub_find(key);
 	const char *near;
-	size_t i;
+	size_t len = 0;
 
-	for (i = 0; i < sizeof ub_names / sizeof ub_names[0]; i++)
-		if (strcmp(key, ub_names[i].name) == 0)
-			return ub_run(x, &ub_names[i], value);
-	near = nearest(key);
+	if (u != NULL)
+		return ub_run(x, u, key, value);
+	near = nearest(key, &len);
 	if (near != NULL)
 		return cfg_why(x,
-		               "unknown option \"%.60s\"; did you mean %s:?",
-		               key, near);
+		               "unknown option \"%.60s\"; did you mean %.*s:?",
+		               key, (int)len, near);
 	return cfg_why(x, "unknown option \"%.60s\"", key);
 }
 
@@ -393,41 +388,14 @@ int cfg_ub_option(struct cfg_ctx *x, const char *key, char *value)
 
 /* The options of a forward-zone: or stub-zone: clause and of
  * remote-control:, each handled below. */
-static const char *const zone_keys[] = {
-	"name",
-	"forward-addr",
-	"stub-addr",
-	"forward-host",
-	"stub-host",
-	"forward-first",
-	"stub-first",
-	"forward-tls-upstream",
-	"stub-tls-upstream",
-	"forward-ssl-upstream",
-	"stub-ssl-upstream",
-	"forward-no-cache",
-	"stub-no-cache",
-	"forward-tcp-upstream",
-	"stub-tcp-upstream",
-	"stub-prime",
-};
-static const char *const control_keys[] = {
-	"control-enable",   "control-interface", "control-port",
-	"control-use-cert", "server-key-file",   "server-cert-file",
-	"control-key-file", "control-cert-file",
-};
-
-static bool listed(const char *key, const char *const *list, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(key, list[i]) == 0)
-			return true;
-	return false;
-}
-
-#define LISTED(key, list) listed(key, list, sizeof list / sizeof list[0])
+static const char zone_keys[] =
+	"name forward-addr stub-addr forward-host stub-host forward-first "
+	"stub-first forward-tls-upstream stub-tls-upstream "
+	"forward-ssl-upstream stub-ssl-upstream forward-no-cache "
+	"stub-no-cache forward-tcp-upstream stub-tcp-upstream stub-prime";
+static const char control_keys[] =
+	"control-enable control-interface control-port control-use-cert "
+	"server-key-file server-cert-file control-key-file control-cert-file";
 
 /* The open zone clause becomes its flat forward-zone: or stub-zone:
  * line; "at_end": the message starts with the clause's FILE:LINE. */
@@ -590,16 +558,16 @@ int cfg_ub_clause_line(struct cfg_ctx *x, const char *key, char *value)
 		u->name[0] = u->zone[0] = '\0';
 		return 0;
 	}
-	if (*value == '\0' && LISTED(key, ub_refused_clauses))
+	if (*value == '\0' && listed(key, ub_refused_clauses))
 		return cfg_why(x,
 		               "Unbound's %s: clause is refused: curvecache "
 		               "does not do it (curvecache.conf(5), UNBOUND "
 		               "COMPATIBILITY)",
 		               key);
 	if ((u->in == CFG_UB_FORWARD || u->in == CFG_UB_STUB) &&
-	    LISTED(key, zone_keys))
+	    listed(key, zone_keys))
 		return zone_line(x, key, value);
-	if (u->in == CFG_UB_CONTROL && LISTED(key, control_keys))
+	if (u->in == CFG_UB_CONTROL && listed(key, control_keys))
 		return control_line(x, key, value);
 	/* any other option ends the clause: curvecache's options are flat */
 	return clause_close(x, false) != 0 ? -1 : 1;

@@ -606,13 +606,13 @@ enum server_qresult resolution_wait(struct server *s,
 	rc = inflight_wait(s->inflight, e, &w);
 	if (rc == INFLIGHT_EFULL && res_jostle(s, e))
 		rc = inflight_wait(s->inflight, e, &w);
-	if (rc == INFLIGHT_EFULL)
-		return res_shed(s, q, d, r);
+	/* no room: the table's slots, or the entry's INFLIGHT_WAITERS_PER_
+	 * ENTRY clients (a TCP client then gets SERVFAIL, not silence) */
 	if (rc != INFLIGHT_OK)
-		s->st.inflight_refused++;
+		return res_shed(s, q, d, r);
 	if (r != NULL)
 		res_begin(r);
-	return rc == INFLIGHT_OK ? SERVER_Q_WAITING : SERVER_Q_DONE;
+	return SERVER_Q_WAITING;
 }
 
 void resolution_fail_all(struct server *s, const char *why)

@@ -43,7 +43,10 @@
  *   error RCODE (SERVFAIL, REFUSED...) never sets TC: records that do
  *   not fit beside it go (over TCP the client would get the same error).
  *   An EDE whose text does not fit beside the header, question and OPT
- *   loses the text, then the option, never the response.
+ *   loses the text, then the option, never the response; nor does an
+ *   answer go for its EDE: records that fit beside a bare OPT record
+ *   but not beside the EDE keep their room, the text (then the option)
+ *   gives way, and TC is set only for what does not fit without it.
  */
 #ifndef CURVECACHE_RESOLVER_RESPOND_H
 #define CURVECACHE_RESOLVER_RESPOND_H

@@ -4,8 +4,8 @@
  * (RFC 7830, RFC 8467) added to queries, the keepalive TIMEOUT read
  * from answers (and the idle timeout it gives), a query's name for the
  * debug log. Every reader takes (buf, len) and stays inside it. And
- * the configuration's side: which forwarders are asked over TLS; and
- * the text of a status.
+ * the configuration's side: which forwarders are asked over TLS; the
+ * DoT statuses in words.
  */
 #include "dot.h"
 
@@ -231,6 +231,7 @@ bool dot_cfg_tls(const struct cfg *cfg)
 	return false;
 }
 
+/* A DoT status in words, for the log. */
 const char *dot_strerror(int status)
 {
 	switch (status) {

@@ -81,10 +81,6 @@ STALL=127.53.85.7   # accepts TCP on 853 and never says a word
 KA_MS=1500
 KA_IDLE=$((KA_MS - KA_MS / 8))
 
-expect() {
-  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
-}
-
 # ---- the PKI: a CA, dot.lab, other.lab, an expired dot.lab ----
 P=$WORK/pki
 mkdir -p "$P"
@@ -205,16 +201,7 @@ bg_start stall python3 "$WORK/stall.py" "$STALL"
 # ---- the capture: every packet to or from a TLS forwarder ----
 TLS_FWDS="$GOOD,$BADNAME,$OLD,$KA,$KA0,$REFUSED,$STALL"
 CAP=$WORK/capture.txt
-bg_start sniff python3 "$srcdir/tests/e2e/sniff.py" --addr "$TLS_FWDS" \
-  "$CAP" 600
-SNIFF_PID=$bg_pid
-n=0
-until grep -q '^# ready' "$CAP" 2>/dev/null; do
-  n=$((n + 1))
-  [ $n -lt 50 ] || { bad "capture" "sniff.py did not start" \
-    "$WORK/sniff.out"; exit 1; }
-  sleep 0.1
-done
+e2e_sniff_start "$CAP" 600 --addr "$TLS_FWDS"
 
 # the bundle curvecache reads: the test CA (swapped later for a reload)
 BUNDLE=$P/bundle.pem
@@ -248,16 +235,15 @@ while [ $i -lt 40 ]; do
 done
 expect "tls: 40 more names answered" \
   "$(grep -c '^192.0.2.80$' "$WORK/many.out")" 40
-expect "tls: 41 queries over TLS" "$(cc_stat upstream.tls.queries)" 41
-expect "tls: one handshake for 41 names" \
-  "$(cc_stat upstream.tls.handshakes)" 1
+expect_stat "tls: 41 queries over TLS" upstream.tls.queries 41
+expect_stat "tls: one handshake for 41 names" upstream.tls.handshakes 1
 expect "tls: nothing over UDP or TCP" \
   "$(($(cc_stat upstream.udp) + $(cc_stat upstream.tcp)))" 0
 expect "tls: the forwarder got those 41 queries and no other" \
   "$(plain_seen good)" 41
-expect "tls: the debug log names the transport" \
-  "$([ "$(grep -c "event=upstream_send server=$GOOD .*transport=tls" \
-    "$WORK/curvecache.log")" -ge 41 ] && echo yes)" yes
+atleast "tls: the debug log names the transport" \
+  "$(grep -c "event=upstream_send server=$GOOD .*transport=tls" \
+    "$WORK/curvecache.log")" 41
 expect "tls: ... and the connection of each query (41 names on conn=1)" \
   "$(grep "event=tls_query server=$GOOD@853 conn=1 id=[0-9]* qname=" \
     "$WORK/curvecache.log" | grep -cE 'qname=(www|n[0-9]+)\.dot\.test\.')" 41
@@ -280,48 +266,43 @@ at_once() {
 # ---- pipelined: 30 questions at once on the same connection ----
 expect "pipelined: 30 questions at once answered" "$(at_once 30 p dot.test)" \
   30
-expect "pipelined: still one handshake" \
-  "$(cc_stat upstream.tls.handshakes)" 1
+expect_stat "pipelined: still one handshake" upstream.tls.handshakes 1
 
 # ---- idle timeout, then a new connection that resumes the session ----
 sleep 11
 expect "idle: after 11 s, answered again" "$(q again.dot.test)" \
   "NOERROR 192.0.2.80"
-expect "idle: a second handshake" "$(cc_stat upstream.tls.handshakes)" 2
-expect "idle: ... resumed (TLS 1.3 session ticket)" \
-  "$(cc_stat upstream.tls.resumed)" 1
+expect_stat "idle: a second handshake" upstream.tls.handshakes 2
+expect_stat "idle: ... resumed (TLS 1.3 session ticket)" \
+  upstream.tls.resumed 1
 
 # ---- edns-tcp-keepalive (RFC 7828): the server's idle timeout ----
-# curvecache's established TLS connections to IP port 853
-conns() {
-  ss -Htn state established "dst $1:853" "src $CC_IP" 2>/dev/null | wc -l
-}
 expect "keepalive: www.ka.test over TLS" "$(q www.ka.test)" \
   "NOERROR 192.0.2.80"
-expect "keepalive: the connection is up after the answer" "$(conns "$KA")" 1
+expect "keepalive: the connection is up after the answer" "$(tls_conns "$KA")" 1
 expect "keepalive: not closed at once" \
   "$(grep -c "event=tls_idle_close server=$KA@853 .*idle_ms=$KA_IDLE" \
     "$WORK/curvecache.log")" 0
 sleep $((KA_MS / 1000 + 2))
 expect "keepalive: closed after ${KA_MS} ms idle, not kept 10 s" \
-  "$(conns "$KA")" 0
+  "$(tls_conns "$KA")" 0
 expect "keepalive: ... by curvecache, at the server's timeout" \
   "$(grep -c "event=tls_idle_close server=$KA@853 .*idle_ms=$KA_IDLE" \
     "$WORK/curvecache.log")" 1
 expect "keepalive: a server without it keeps the 10 s default" \
-  "$(conns "$GOOD")" 1
+  "$(tls_conns "$GOOD")" 1
 # TIMEOUT 0: closed here at once (Unbound itself waits 200 ms)
 expect "keepalive 0: www.ka0.test answered" "$(q www.ka0.test)" \
   "NOERROR 192.0.2.80"
 sleep 0.1
 expect "keepalive 0: the connection is closed by curvecache at once" \
-  "$(conns "$KA0")/$(grep -c "event=tls_idle_close server=$KA0@853 .*idle_ms=0" \
+  "$(tls_conns "$KA0")/$(grep -c "event=tls_idle_close server=$KA0@853 .*idle_ms=0" \
     "$WORK/curvecache.log")" 0/1
 # 12 at once: those asked after the TIMEOUT 0 wait for the next connection
 n=$(at_once 12 k ka0.test)
 sleep 0.1
 expect "keepalive 0: 12 questions at once answered, then closed" \
-  "$n/$(conns "$KA0")" 12/0
+  "$n/$(tls_conns "$KA0")" 12/0
 
 # ---- pins ----
 expect "pin: the right pin answers" "$(q www.pin.test)" "NOERROR 192.0.2.80"
@@ -343,8 +324,7 @@ expect "name: tls_failure logged once" \
 expect "name: ... the reason is the name" \
   "$(grep "event=tls_failure server=$BADNAME@853" "$WORK/curvecache.log" |
     grep -c 'mismatch')" 1
-expect "name: counted" \
-  "$([ "$(cc_stat upstream.tls.failures)" -gt "$f0" ] && echo yes)" yes
+atleast "name: counted" "$(cc_stat upstream.tls.failures)" $((f0 + 1))
 expect "name: not one plain query reached that server" \
   "$(plain_seen badname)" 0
 expect "name: curvecache sent it nothing in plain" \
@@ -447,9 +427,7 @@ sleep 0.5
 ncap=$(wc -l <"$CAP")
 dig +time=2 +tries=1 "@$GOOD" control.test A >/dev/null 2>&1
 sleep 0.5
-bg_stop "$SNIFF_PID"
-grep -q '^# end' "$CAP" || bad "capture" "sniff.py did not end cleanly" \
-  "$WORK/sniff.out"
+e2e_sniff_stop "$CAP"
 expect "capture: no packet dropped by the kernel" \
   "$(sed -n 's/^# dropped //p' "$CAP")" 0
 expect "capture: the control query (plain, from the lab) is seen" \
@@ -460,13 +438,13 @@ head -n "$ncap" "$CAP" | grep -v '^#' >"$WORK/cap.lines"
 for ip in $(echo "$TLS_FWDS" | tr ',' ' '); do
   awk -v ip="$ip" '($2 == ip || $4 == ip)' "$WORK/cap.lines" >"$WORK/cap.$ip"
 done
-expect "capture: TLS to the verified forwarder seen" \
-  "$([ "$(awk -v ip="$GOOD" '$4 == ip && $5 == 853 && $6 > 0' \
-    "$WORK/cap.$GOOD" | wc -l)" -gt 0 ] && echo yes)" yes
+atleast "capture: TLS to the verified forwarder seen" \
+  "$(awk -v ip="$GOOD" '$4 == ip && $5 == 853 && $6 > 0' \
+    "$WORK/cap.$GOOD" | wc -l)" 1
 for ip in $BADNAME $OLD $REFUSED $STALL; do
-  expect "capture: curvecache tried $ip (TCP to 853)" \
-    "$([ "$(awk -v ip="$ip" '$1 == "tcp" && $4 == ip && $5 == 853' \
-      "$WORK/cap.$ip" | wc -l)" -gt 0 ] && echo yes)" yes
+  atleast "capture: curvecache tried $ip (TCP to 853)" \
+    "$(awk -v ip="$ip" '$1 == "tcp" && $4 == ip && $5 == 853' \
+      "$WORK/cap.$ip" | wc -l)" 1
 done
 awk -v set="$TLS_FWDS" 'BEGIN { n = split(set, a, ","); for (i = 1; i <= n; i++) f[a[i]] = 1 }
   !($1 == "tcp" && (($4 in f && $5 == 853) || ($2 in f && $3 == 853)))' \

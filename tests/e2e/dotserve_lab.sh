@@ -56,10 +56,6 @@ printf '. 3600000 NS a.root.lab.\na.root.lab. 3600000 A 127.53.87.99\n' \
 CC_IP=127.53.87.10
 NAME=dns.lab
 
-expect() {
-  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
-}
-
 # ---- the PKI: two CAs, a certificate for dns.lab from each ----
 P=$WORK/pki
 mkdir -p "$P"
@@ -130,7 +126,6 @@ cc_start "listen: $CC_IP@853" "tls-service-key: $WORK/tls.key" \
   "tls-service-pem: $WORK/tls.pem" "control-socket: $WORK/ctl.sock" \
   "tls-ticket-rotate: 3" \
   "log-queries: yes" 'local-data: "a.lab. 300 IN A 192.0.2.1"' || exit 1
-stat() { cc_stat "$1"; }
 
 kq() { # CA [NAME...]: kdig over TLS, one connection, the answers
   kq_ca=$1
@@ -138,22 +133,28 @@ kq() { # CA [NAME...]: kdig over TLS, one connection, the answers
   kdig +tls-ca="$kq_ca" +tls-hostname=$NAME +keepopen +time=3 +retry=0 \
     "@$CC_IP" -p 853 "$@" 2>&1
 }
+# kq_answered CHECK CA WANT: a check that kdig +tls (CA) of a.lab A is
+# answered (WANT 1) or not (0).
+kq_answered() {
+  kq "$2" a.lab A >"$WORK/kq.out"
+  expect "$1" "$(grep -c 'status: NOERROR' "$WORK/kq.out")" "$3"
+}
 
 # ---- kdig: many questions, one connection ----
-h0=$(stat tls.handshakes)
-q0=$(stat num.query.tls)
-a0=$(stat num.answer.transport.tls)
-u0=$(stat num.answer.transport.tcp)
+h0=$(cc_stat tls.handshakes)
+q0=$(cc_stat num.query.tls)
+a0=$(cc_stat num.answer.transport.tls)
+u0=$(cc_stat num.answer.transport.tcp)
 kq "$P/ca1.pem" a.lab A a.lab A a.lab A localhost A a.lab A >"$WORK/k.out"
 expect "kdig: 5 answers" "$(grep -c 'status: NOERROR' "$WORK/k.out")" 5
 expect "kdig: the local data" \
   "$(grep -c '^a.lab\..*A[[:space:]]*192.0.2.1$' "$WORK/k.out")" 4
-expect "kdig: one handshake" "$(($(stat tls.handshakes) - h0))" 1
-expect "kdig: num.query.tls counts 5" "$(($(stat num.query.tls) - q0))" 5
-expect "kdig: num.answer.transport.tls counts the 5 answers" \
-  "$(($(stat num.answer.transport.tls) - a0))" 5
-expect "kdig: ...and num.answer.transport.tcp none of them" \
-  "$(($(stat num.answer.transport.tcp) - u0))" 0
+expect_stat "kdig: one handshake" tls.handshakes 1 "$h0"
+expect_stat "kdig: num.query.tls counts 5" num.query.tls 5 "$q0"
+expect_stat "kdig: num.answer.transport.tls counts the 5 answers" \
+  num.answer.transport.tls 5 "$a0"
+expect_stat "kdig: ...and num.answer.transport.tcp none of them" \
+  num.answer.transport.tcp 0 "$u0"
 expect "kdig: padded to 468 (RFC 8467)" \
   "$(grep -c '^;; Received 468 B' "$WORK/k.out")" 5
 expect "query log: proto=tls" \
@@ -330,31 +331,30 @@ expect "pipelined: 20 queries in one record, 20 answers" \
   "$(cli2 pipeline "$P/ca1.pem" 20 2>&1)" 20
 expect "pipelined: 1000 queries at once (more than a frame buffer)" \
   "$(cli2 pipeline "$P/ca1.pem" 1000 2>&1)" 1000
-r0=$(stat num.query.tls.resume)
+r0=$(cc_stat num.query.tls.resume)
 expect "resumed: the second connection resumes; no EDNS, no padding" \
   "$(cli2 resume "$P/ca1.pem" 2>&1)" "False/39 True/39"
-expect "resumed: num.query.tls.resume counts it" \
-  "$(($(stat num.query.tls.resume) - r0))" 1
+expect_stat "resumed: num.query.tls.resume counts it" \
+  num.query.tls.resume 1 "$r0"
 expect "ticket keys (rotated every 3 s): resumed across one rotation, \
 not after three" "$(cli2 rotate "$P/ca1.pem" "$WORK/curvecache.log" 2>&1)" \
   "True False"
 expect "bad frames over TLS: closed" \
   "$(cli2 badframe "$P/ca1.pem" 2>&1)" "closed closed"
-f0=$(stat tls.failed)
+f0=$(cc_stat tls.failed)
 expect "garbage: closed" "$(cli2 garbage "$P/ca1.pem" 2>&1)" closed
 
 # 20 half-open handshakes held 7 s (the limit is 5 s), others served
 cli2 halfopen "$P/ca1.pem" 20 7 >"$WORK/half.out" 2>&1 &
 hpid=$!
 sleep 1
-kq "$P/ca1.pem" a.lab A >"$WORK/k2.out"
-expect "half-open: another client is answered meanwhile" \
-  "$(grep -c 'status: NOERROR' "$WORK/k2.out")" 1
+kq_answered "half-open: another client is answered meanwhile" \
+  "$P/ca1.pem" 1
 wait $hpid
 expect "half-open: all 20 closed after the handshake limit" \
   "$(cat "$WORK/half.out")" 20
-expect "garbage and half-open: tls.failed counts 21" \
-  "$(($(stat tls.failed) - f0))" 21
+expect_stat "garbage and half-open: tls.failed counts 21" tls.failed 21 \
+  "$f0"
 
 # before the flood below, which would close it to make room
 wait $qpid
@@ -364,18 +364,18 @@ expect "idle: a quiet connection is closed after 10 s" \
 # more idle connections than slots (256): the one idle longest makes
 # room for each newcomer, which is answered at its first try (kdig
 # +retry=0, one connection); nothing is refused while one is idle
-r0=$(stat tcp.rejected)
+r0=$(cc_stat tcp.rejected)
 cli2 idle "$P/ca1.pem" 300 3 >"$WORK/idle.out" 2>&1 &
 ipid=$!
 sleep 1.5
-kq "$P/ca1.pem" a.lab A >"$WORK/k3.out"
-expect "idle: a fresh kdig +tls is answered at its first try (slots full)" \
-  "$(grep -c 'status: NOERROR' "$WORK/k3.out")" 1
+kq_answered \
+  "idle: a fresh kdig +tls is answered at its first try (slots full)" \
+  "$P/ca1.pem" 1
 wait $ipid
-expect "idle: the idlest made room (44 or more of 300 closed)" \
-  "$([ "$(cat "$WORK/idle.out")" -ge 44 ] && echo yes)" yes
-expect "idle: nobody refused while idle connections could make room" \
-  "$(($(stat tcp.rejected) - r0))" 0
+atleast "idle: the idlest made room (44 or more of 300 closed)" \
+  "$(cat "$WORK/idle.out")" 44
+expect_stat "idle: nobody refused while idle connections could make room" \
+  tcp.rejected 0 "$r0"
 
 # ---- reload: a certificate from another CA ----
 cli2 twice "$P/ca1.pem" 2 >"$WORK/twice.out" 2>&1 &
@@ -394,12 +394,10 @@ expect "tls_cert: after the reload, the new certificate (CA 2)" \
   "$(grep -c '^issuer: .*CN=curvecache ca2$' "$WORK/cert2.out")" 1
 dig +time=2 +tries=1 "@$CC_IP" a.lab A >"$WORK/udp.out" 2>&1
 expect "reload: UDP answered" "$(dig_status "$WORK/udp.out")" NOERROR
-kq "$P/ca2.pem" a.lab A >"$WORK/k4.out"
-expect "reload: the new certificate (CA 2) is served" \
-  "$(grep -c 'status: NOERROR' "$WORK/k4.out")" 1
-kq "$P/ca1.pem" a.lab A >"$WORK/k5.out"
-expect "reload: the old one (CA 1) is not" \
-  "$(grep -c 'status: NOERROR' "$WORK/k5.out")" 0
+kq_answered "reload: the new certificate (CA 2) is served" \
+  "$P/ca2.pem" 1
+kq_answered "reload: the old one (CA 1) is not" \
+  "$P/ca1.pem" 0
 wait $tpid
 expect "reload: a session begun before goes on" \
   "$(cat "$WORK/twice.out")" "0 0"
@@ -412,13 +410,12 @@ expect "reload: ...saying why with FILE:LINE" \
 expect "reload: ...and logs it" \
   "$(grep 'event=reload_failed' "$WORK/curvecache.log" |
     grep -c 'tls-service-pem.*does not match')" 1
-kq "$P/ca2.pem" a.lab A >"$WORK/k6.out"
-expect "reload: ...and the loaded certificate stays" \
-  "$(grep -c 'status: NOERROR' "$WORK/k6.out")" 1
+kq_answered "reload: ...and the loaded certificate stays" \
+  "$P/ca2.pem" 1
 
 # ---- statistics ----
-expect "stats: num.query.tls counts every query over TLS" \
-  "$(($(stat num.query.tls) - q0))" 1040
+expect_stat "stats: num.query.tls counts every query over TLS" \
+  num.query.tls 1040 "$q0"
 "$CTL" -s "$WORK/ctl.sock" stats_noreset --prometheus >"$WORK/prom" 2>&1
 expect "prometheus: curvecache_num_query_tls_total" \
   "$(grep -c '^curvecache_num_query_tls_total [0-9]' "$WORK/prom")" 1

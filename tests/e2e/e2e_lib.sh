@@ -680,3 +680,56 @@ e2e_pki() {
       -addext "basicConstraints=CA:FALSE" >>"$ep_dir/openssl.log" 2>&1 &&
     [ -s "$ep_dir/srv.pem" ]
 }
+
+# ---- Checks of the DNS-over-TLS labs (dot_lab.sh, dotserve_lab.sh) ----
+
+# expect NAME GOT WANT: a check that GOT is WANT.
+expect() {
+  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
+}
+
+# atleast NAME GOT MIN: a check that the number GOT is MIN or more.
+atleast() {
+  if [ "$2" -ge "$3" ] 2>/dev/null; then ok "$1"; else
+    bad "$1" "got '$2', want at least $3"; fi
+}
+
+# expect_stat NAME COUNTER WANT [BEFORE]: a check that curvecache's
+# COUNTER (cc_stat) is WANT, or has moved by WANT since BEFORE.
+expect_stat() {
+  es_v=$(cc_stat "$2")
+  [ -n "${4:-}" ] && es_v=$((es_v - $4))
+  expect "$1" "$es_v" "$3"
+}
+
+# tls_conns IP: curvecache's ($CC_IP) established TCP connections to IP
+# port 853.
+tls_conns() {
+  ss -Htn state established "dst $1:853" "src $CC_IP" 2>/dev/null | wc -l
+}
+
+# e2e_sniff_start CAP SECONDS [--addr IP,...]: tests/e2e/sniff.py writes
+# the packets it sees to CAP for at most SECONDS (its own output in
+# $WORK/sniff.out), SNIFF_PID; returns once it is ready, else a failed
+# check and exit 1. e2e_sniff_stop CAP: stops it; a failed check unless
+# it ended cleanly.
+e2e_sniff_start() {
+  sn_cap=$1
+  sn_secs=$2
+  shift 2
+  bg_start sniff python3 "$srcdir/tests/e2e/sniff.py" "$@" "$sn_cap" \
+    "$sn_secs"
+  SNIFF_PID=$bg_pid
+  n=0
+  until grep -q '^# ready' "$sn_cap" 2>/dev/null; do
+    n=$((n + 1))
+    [ $n -lt 50 ] || { bad "capture" "sniff.py did not start" \
+      "$WORK/sniff.out"; exit 1; }
+    sleep 0.1
+  done
+}
+e2e_sniff_stop() {
+  bg_stop "$SNIFF_PID"
+  grep -q '^# end' "$1" || bad "capture" "sniff.py did not end cleanly" \
+    "$WORK/sniff.out"
+}

@@ -115,6 +115,12 @@ static int get(struct cache *c, const char *name, uint16_t type,
 	return cache_get(c, &q, now, ans, buf, sizeof(buf));
 }
 
+/* put_a, get: checks that they give CACHE_OK (or for GET_NONE,
+ * CACHE_ENOTFOUND), failing at the caller's line. */
+#define PUT_A_OK(...) ck_assert_int_eq(put_a(__VA_ARGS__), CACHE_OK)
+#define GET_OK(...) ck_assert_int_eq(get(__VA_ARGS__), CACHE_OK)
+#define GET_NONE(...) ck_assert_int_eq(get(__VA_ARGS__), CACHE_ENOTFOUND)
+
 /* The A address in a one-RR answer in buf. */
 static uint32_t answer_addr(const struct cache_answer *ans)
 {
@@ -181,11 +187,9 @@ START_TEST(test_put_get_a)
 	uint8_t n[64], want[64];
 	size_t nl = wire(n, "www.example.com"), wl = 0;
 
-	ck_assert_int_eq(put_a(c, "www.example.com", 300, CACHE_RANK_AUTH,
-	                       NULL, 0x5db8d822, T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "www.example.com", 300, CACHE_RANK_AUTH, NULL, 0x5db8d822,
+	         T0);
+	GET_OK(c, "www.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_AUTH);
 	ck_assert_uint_eq(ans.type, TYPE_A);
@@ -206,10 +210,8 @@ START_TEST(test_put_get_a)
 	ck_assert_uint_eq(ans.len, wl);
 	ck_assert_mem_eq(buf, want, wl);
 	/* Other type, class or name: misses. */
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_AAAA, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
-	ck_assert_int_eq(get(c, "example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "www.example.com", TYPE_AAAA, 0, T0, &ans);
+	GET_NONE(c, "example.com", TYPE_A, 0, T0, &ans);
 	{
 		struct cache_query q = { n, nl, TYPE_A, 3, 0 };
 		ck_assert_int_eq(cache_get(c, &q, T0, &ans, buf, sizeof(buf)),
@@ -235,8 +237,7 @@ START_TEST(test_put_get_aaaa8)
 	ck_assert_int_eq(put_rrset(c, "v6.example.net", TYPE_AAAA, 600,
 	                           CACHE_RANK_NONAUTH, NULL, rd, 8, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "v6.example.net", TYPE_AAAA, 0, T0 + 10, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "v6.example.net", TYPE_AAAA, 0, T0 + 10, &ans);
 	ck_assert_uint_eq(ans.count, 8);
 	ck_assert_uint_eq(ans.len, 8 * (nl + 10 + 16));
 	for (int i = 0; i < 8; i++) {
@@ -262,11 +263,8 @@ START_TEST(test_provenance_and_space)
 
 	for (int i = 0; i < CACHE_SERVER_KEY_BYTES; i++)
 		key[i] = (uint8_t)(0xa0 + i);
-	ck_assert_int_eq(put_a(c, "curve.example", 60, CACHE_RANK_AUTH, key, 1,
-	                       T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "curve.example", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "curve.example", 60, CACHE_RANK_AUTH, key, 1, T0);
+	GET_OK(c, "curve.example", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.curve, 1);
 	ck_assert_mem_eq(ans.server_key, key, CACHE_SERVER_KEY_BYTES);
 	ck_assert_uint_eq(answer_addr(&ans), 1);
@@ -285,11 +283,8 @@ START_TEST(test_provenance_and_space)
 	ck_assert_int_eq(cache_get(c, &q, T0, &ans, buf, q.name_len + 14),
 	                 CACHE_OK);
 	/* Same rank, same provenance: the newer data replaces. */
-	ck_assert_int_eq(put_a(c, "curve.example", 60, CACHE_RANK_AUTH, key, 2,
-	                       T0 + 1),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "curve.example", TYPE_A, 0, T0 + 1, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "curve.example", 60, CACHE_RANK_AUTH, key, 2, T0 + 1);
+	GET_OK(c, "curve.example", TYPE_A, 0, T0 + 1, &ans);
 	ck_assert_uint_eq(answer_addr(&ans), 2);
 	cache_destroy(c);
 }
@@ -325,7 +320,7 @@ START_TEST(test_via)
 
 	ck_assert_int_eq(cache_rrset_put_via(c, &set, T0, CACHE_VIA_TLS),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	GET_OK(c, "tls.example", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.via, CACHE_VIA_TLS);
 	ck_assert_int_eq(cache_iterate(c, T0, via_cb, seen), CACHE_OK);
 	ck_assert_int_eq(seen[1], CACHE_VIA_TLS);
@@ -333,20 +328,18 @@ START_TEST(test_via)
 	ck_assert_int_eq(cache_rrset_put_via(c, &set, T0, CACHE_VIA_TLS_DANE),
 	                 CACHE_OK);
 	ck_assert_int_eq(cache_bogus_ede(c, &q, T0, 27), CACHE_OK);
-	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	GET_OK(c, "tls.example", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.via, CACHE_VIA_TLS_DANE);
 	ck_assert_uint_eq(ans.ede, 27);
 	set.sec = CACHE_SEC_UNCHECKED;
 	ck_assert_int_eq(cache_rrset_put(c, &set, T0 + 1), CACHE_OK);
-	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0 + 1, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "tls.example", TYPE_A, 0, T0 + 1, &ans);
 	ck_assert_int_eq(ans.via, CACHE_VIA_PLAIN);
 	ck_assert_uint_eq(ans.ede, 0);
 	ck_assert_int_eq(cache_rrset_put_via(c, &set, T0 + 2,
 	                                     (enum cache_via)200),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "tls.example", TYPE_A, 0, T0 + 2, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "tls.example", TYPE_A, 0, T0 + 2, &ans);
 	ck_assert_int_eq(ans.via, CACHE_VIA_PLAIN);
 	/* a negative entry: SOA "." "." and five counters */
 	memset(&neg, 0, sizeof neg);
@@ -363,7 +356,7 @@ START_TEST(test_via)
 	neg.rank = CACHE_RANK_AUTH;
 	ck_assert_int_eq(cache_neg_put_via(c, &neg, T0, CACHE_VIA_FWD_TLS),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "nx.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	GET_OK(c, "nx.example", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	ck_assert_int_eq(ans.via, CACHE_VIA_FWD_TLS);
 	ck_assert_int_eq(cache_iterate(c, T0, via_cb, seen), CACHE_OK);
@@ -383,12 +376,12 @@ START_TEST(test_empty_rdata_and_root)
 	ck_assert_int_eq(put_rrset(c, "empty.example", 10, 60, CACHE_RANK_AUTH,
 	                           NULL, &rd, 1, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "empty.example", 10, 0, T0, &ans), CACHE_OK);
+	GET_OK(c, "empty.example", 10, 0, T0, &ans);
 	ck_assert_mem_eq(buf + ans.len - 2, "\x00\x00", 2);
 	ck_assert_int_eq(put_rrset(c, ".", CACHE_TYPE_NS, 60, CACHE_RANK_AUTH,
 	                           NULL, &nsrd, 1, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, ".", CACHE_TYPE_NS, 0, T0, &ans), CACHE_OK);
+	GET_OK(c, ".", CACHE_TYPE_NS, 0, T0, &ans);
 	ck_assert_uint_eq(ans.len, 1 + 10 + nsrd.len);
 	cache_destroy(c);
 }
@@ -402,37 +395,27 @@ START_TEST(test_ttl_countdown_and_expiry)
 	struct cache_answer ans;
 	struct cache_stats st;
 
-	ck_assert_int_eq(put_a(c, "t.example", 300, CACHE_RANK_AUTH, NULL, 9,
-	                       T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "t.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	PUT_A_OK(c, "t.example", 300, CACHE_RANK_AUTH, NULL, 9, T0);
+	GET_OK(c, "t.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ttl, 300);
 	ck_assert_uint_eq(rd32(buf + 11 + 4), 300); /* TTL in the RR too */
-	ck_assert_int_eq(get(c, "t.example", TYPE_A, 0, T0 + 100, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "t.example", TYPE_A, 0, T0 + 100, &ans);
 	ck_assert_uint_eq(ans.ttl, 200);
 	ck_assert_uint_eq(rd32(buf + 11 + 4), 200);
-	ck_assert_int_eq(get(c, "t.example", TYPE_A, 0, T0 + 299, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "t.example", TYPE_A, 0, T0 + 299, &ans);
 	ck_assert_uint_eq(ans.ttl, 1);
 	/* At expiry it is a miss... */
-	ck_assert_int_eq(get(c, "t.example", TYPE_A, 0, T0 + 300, &ans),
-	                 CACHE_ENOTFOUND);
-	ck_assert_int_eq(get(c, "t.example", TYPE_A, 0, T0 + 5000, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "t.example", TYPE_A, 0, T0 + 300, &ans);
+	GET_NONE(c, "t.example", TYPE_A, 0, T0 + 5000, &ans);
 	/* ...but stays for serve-stale, with TTL 0. */
-	ck_assert_int_eq(get(c, "t.example", TYPE_A, CACHE_GET_STALE,
-	                     T0 + 5000, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "t.example", TYPE_A, CACHE_GET_STALE, T0 + 5000, &ans);
 	ck_assert_int_eq(ans.stale, 1);
 	ck_assert_uint_eq(ans.ttl, 0);
 	ck_assert_int_eq(ans.expire, T0 + 300);
 	ck_assert_uint_eq(rd32(buf + 11 + 4), 0);
 	ck_assert_uint_eq(answer_addr(&ans), 9);
 	/* A fresh entry is not flagged stale under the flag. */
-	ck_assert_int_eq(get(c, "t.example", TYPE_A, CACHE_GET_STALE, T0 + 1,
-	                     &ans),
-	                 CACHE_OK);
+	GET_OK(c, "t.example", TYPE_A, CACHE_GET_STALE, T0 + 1, &ans);
 	ck_assert_int_eq(ans.stale, 0);
 	cache_stats_get(c, &st);
 	ck_assert_uint_eq(st.hits, 4);
@@ -454,31 +437,21 @@ START_TEST(test_ttl_across_32bit_boundaries)
 
 	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
 		time_t t = starts[i];
-		ck_assert_int_eq(put_a(c, "w.example", 100, CACHE_RANK_AUTH,
-		                       NULL, 1, t),
-		                 CACHE_OK);
-		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0, t + 15, &ans),
-		                 CACHE_OK);
+		PUT_A_OK(c, "w.example", 100, CACHE_RANK_AUTH, NULL, 1, t);
+		GET_OK(c, "w.example", TYPE_A, 0, t + 15, &ans);
 		ck_assert_uint_eq(ans.ttl, 85);
 		ck_assert_int_eq(ans.expire, t + 100);
-		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0, t + 100, &ans),
-		                 CACHE_ENOTFOUND);
-		ck_assert_int_eq(get(c, "w.example", TYPE_A, CACHE_GET_STALE,
-		                     t + 5000, &ans),
-		                 CACHE_OK);
+		GET_NONE(c, "w.example", TYPE_A, 0, t + 100, &ans);
+		GET_OK(c, "w.example", TYPE_A, CACHE_GET_STALE, t + 5000,
+		       &ans);
 		ck_assert_int_eq(ans.stale, 1);
 		ck_assert_int_eq(ans.expire, t + 100);
 		/* Long expired, still stale (not fresh again) a year on. */
-		ck_assert_int_eq(get(c, "w.example", TYPE_A, 0,
-		                     t + 366 * 86400, &ans),
-		                 CACHE_ENOTFOUND);
+		GET_NONE(c, "w.example", TYPE_A, 0, t + 366 * 86400, &ans);
 	}
 	/* The largest TTL the config allows stays fresh to its end. */
-	ck_assert_int_eq(put_a(c, "max.example", 86400, CACHE_RANK_AUTH, NULL,
-	                       1, wrap - 1),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "max.example", TYPE_A, 0, wrap + 86398, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "max.example", 86400, CACHE_RANK_AUTH, NULL, 1, wrap - 1);
+	GET_OK(c, "max.example", TYPE_A, 0, wrap + 86398, &ans);
 	ck_assert_uint_eq(ans.ttl, 1);
 	cache_destroy(c);
 }
@@ -498,22 +471,15 @@ START_TEST(test_ttl_clamps)
 	cfg.min_ttl = 60;
 	cfg.max_ttl = 3600;
 	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
-	ck_assert_int_eq(put_a(c, "low.example", 5, CACHE_RANK_AUTH, NULL, 1,
-	                       T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "low.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	PUT_A_OK(c, "low.example", 5, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_OK(c, "low.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ttl, 60);
-	ck_assert_int_eq(put_a(c, "high.example", 100000, CACHE_RANK_AUTH,
-	                       NULL, 1, T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "high.example", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "high.example", 100000, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_OK(c, "high.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ttl, 3600);
 	/* A TTL with the top bit set reads as 0 (RFC 2181 8), then min. */
-	ck_assert_int_eq(put_a(c, "top.example", 0x80000001u, CACHE_RANK_AUTH,
-	                       NULL, 1, T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "top.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	PUT_A_OK(c, "top.example", 0x80000001u, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_OK(c, "top.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ttl, 60);
 	cache_destroy(c);
 }
@@ -531,36 +497,25 @@ START_TEST(test_ttl_orig_for_prefetch)
 	cfg.min_ttl = 60;
 	cfg.max_ttl = 3600;
 	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
-	ck_assert_int_eq(put_a(c, "p.example", 1000, CACHE_RANK_AUTH, NULL, 1,
-	                       T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "p.example", TYPE_A, 0, T0 + 950, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "p.example", 1000, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_OK(c, "p.example", TYPE_A, 0, T0 + 950, &ans);
 	ck_assert_uint_eq(ans.ttl, 50);
 	ck_assert_uint_eq(ans.orig_ttl, 1000);
-	ck_assert_int_eq(put_a(c, "low.example", 5, CACHE_RANK_AUTH, NULL, 1,
-	                       T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "low.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	PUT_A_OK(c, "low.example", 5, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_OK(c, "low.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.orig_ttl, 60);
-	ck_assert_int_eq(put_a(c, "high.example", 100000, CACHE_RANK_AUTH,
-	                       NULL, 1, T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "high.example", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "high.example", 100000, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_OK(c, "high.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.orig_ttl, 3600);
 	/* Negative entries: min(SOA TTL, MINIMUM). */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "nx.example", TYPE_A,
 	                         "example", 900, 300, CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "nx.example", TYPE_A, 0, T0 + 10, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "nx.example", TYPE_A, 0, T0 + 10, &ans);
 	ck_assert_uint_eq(ans.ttl, 290);
 	ck_assert_uint_eq(ans.orig_ttl, 300);
 	/* Stale reads keep it too. */
-	ck_assert_int_eq(get(c, "p.example", TYPE_A, CACHE_GET_STALE,
-	                     T0 + 2000, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "p.example", TYPE_A, CACHE_GET_STALE, T0 + 2000, &ans);
 	ck_assert_int_eq(ans.stale, 1);
 	ck_assert_uint_eq(ans.orig_ttl, 1000);
 	cache_destroy(c);
@@ -573,29 +528,18 @@ START_TEST(test_ttl_default_max_and_zero)
 	struct cache_answer ans;
 	const time_t end = (time_t)INT64_MAX;
 
-	ck_assert_int_eq(put_a(c, "week.example", 604800, CACHE_RANK_AUTH,
-	                       NULL, 1, T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "week.example", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "week.example", 604800, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_OK(c, "week.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ttl, 86400);
 	/* TTL 0: stored, but never fresh. */
-	ck_assert_int_eq(put_a(c, "zero.example", 0, CACHE_RANK_AUTH, NULL, 1,
-	                       T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "zero.example", TYPE_A, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
-	ck_assert_int_eq(get(c, "zero.example", TYPE_A, CACHE_GET_STALE, T0,
-	                     &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "zero.example", 0, CACHE_RANK_AUTH, NULL, 1, T0);
+	GET_NONE(c, "zero.example", TYPE_A, 0, T0, &ans);
+	GET_OK(c, "zero.example", TYPE_A, CACHE_GET_STALE, T0, &ans);
 	/* At the end of time_t the TTL still counts down; the absolute
 	 * expiry reported saturates instead of wrapping. */
 	ck_assert_int_eq(sizeof(time_t), 8);
-	ck_assert_int_eq(put_a(c, "end.example", 100, CACHE_RANK_AUTH, NULL, 1,
-	                       end - 10),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "end.example", TYPE_A, 0, end - 5, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "end.example", 100, CACHE_RANK_AUTH, NULL, 1, end - 10);
+	GET_OK(c, "end.example", TYPE_A, 0, end - 5, &ans);
 	ck_assert_uint_eq(ans.ttl, 95);
 	ck_assert_int_eq(ans.expire == end, 1);
 	ck_assert_int_eq(cache_time_add(end - 1, 5) == end, 1);
@@ -613,9 +557,7 @@ START_TEST(test_rank_lower_never_overwrites_fresh_higher)
 	struct cache_answer ans;
 	struct cache_stats st;
 
-	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_AUTH, NULL, 1,
-	                       T0),
-	                 CACHE_OK);
+	PUT_A_OK(c, "r.example", 100, CACHE_RANK_AUTH, NULL, 1, T0);
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_NONAUTH, NULL,
 	                       2, T0),
 	                 CACHE_ERANK);
@@ -625,35 +567,23 @@ START_TEST(test_rank_lower_never_overwrites_fresh_higher)
 	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_GLUE, NULL, 4,
 	                       T0 + 99),
 	                 CACHE_ERANK);
-	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 1, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "r.example", TYPE_A, 0, T0 + 1, &ans);
 	ck_assert_uint_eq(answer_addr(&ans), 1);
 	ck_assert_uint_eq(ans.ttl, 99);
 	/* Equal rank replaces. */
-	ck_assert_int_eq(put_a(c, "r.example", 50, CACHE_RANK_AUTH, NULL, 5,
-	                       T0 + 2),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 2, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "r.example", 50, CACHE_RANK_AUTH, NULL, 5, T0 + 2);
+	GET_OK(c, "r.example", TYPE_A, 0, T0 + 2, &ans);
 	ck_assert_uint_eq(answer_addr(&ans), 5);
 	ck_assert_uint_eq(ans.ttl, 50);
 	/* Once expired, the lower rank may replace it. */
-	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_GLUE, NULL, 6,
-	                       T0 + 52),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 52, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "r.example", 100, CACHE_RANK_GLUE, NULL, 6, T0 + 52);
+	GET_OK(c, "r.example", TYPE_A, 0, T0 + 52, &ans);
 	ck_assert_uint_eq(answer_addr(&ans), 6);
 	ck_assert_int_eq(ans.rank, CACHE_RANK_GLUE);
 	/* Higher rank replaces lower at once. */
-	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_REFERRAL, NULL,
-	                       7, T0 + 53),
-	                 CACHE_OK);
-	ck_assert_int_eq(put_a(c, "r.example", 100, CACHE_RANK_NONAUTH, NULL,
-	                       8, T0 + 53),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "r.example", TYPE_A, 0, T0 + 53, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "r.example", 100, CACHE_RANK_REFERRAL, NULL, 7, T0 + 53);
+	PUT_A_OK(c, "r.example", 100, CACHE_RANK_NONAUTH, NULL, 8, T0 + 53);
+	GET_OK(c, "r.example", TYPE_A, 0, T0 + 53, &ans);
 	ck_assert_uint_eq(answer_addr(&ans), 8);
 	cache_stats_get(c, &st);
 	ck_assert_uint_eq(st.rank_kept, 3);
@@ -669,20 +599,14 @@ START_TEST(test_rank_curve_beats_plain_at_equal_rank)
 	uint8_t key[CACHE_SERVER_KEY_BYTES];
 
 	memset(key, 0x42, sizeof(key));
-	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_NONAUTH, NULL,
-	                       1, T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_NONAUTH, key, 2,
-	                       T0),
-	                 CACHE_OK);
+	PUT_A_OK(c, "p.example", 100, CACHE_RANK_NONAUTH, NULL, 1, T0);
+	PUT_A_OK(c, "p.example", 100, CACHE_RANK_NONAUTH, key, 2, T0);
 	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_NONAUTH, NULL,
 	                       3, T0),
 	                 CACHE_ERANK);
 	/* A higher rank learned plain still wins. */
-	ck_assert_int_eq(put_a(c, "p.example", 100, CACHE_RANK_AUTH, NULL, 4,
-	                       T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "p.example", TYPE_A, 0, T0, &ans), CACHE_OK);
+	PUT_A_OK(c, "p.example", 100, CACHE_RANK_AUTH, NULL, 4, T0);
+	GET_OK(c, "p.example", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(answer_addr(&ans), 4);
 	ck_assert_int_eq(ans.curve, 0);
 	cache_destroy(c);
@@ -695,34 +619,22 @@ START_TEST(test_rank_negative_vs_positive)
 	struct cache_answer ans;
 
 	/* NXDOMAIN (auth) removes the name's lower-ranked RRsets. */
-	ck_assert_int_eq(put_a(c, "gone.example", 100, CACHE_RANK_NONAUTH,
-	                       NULL, 1, T0),
-	                 CACHE_OK);
+	PUT_A_OK(c, "gone.example", 100, CACHE_RANK_NONAUTH, NULL, 1, T0);
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "gone.example", 0,
 	                         "example", 300, 300, CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "gone.example", TYPE_A, CACHE_GET_STALE, T0,
-	                     &ans),
-	                 CACHE_OK);
+	GET_OK(c, "gone.example", TYPE_A, CACHE_GET_STALE, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	/* A glue A for it may be stored, but the NXDOMAIN outranks it. */
-	ck_assert_int_eq(put_a(c, "gone.example", 100, CACHE_RANK_GLUE, NULL,
-	                       2, T0),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "gone.example", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "gone.example", 100, CACHE_RANK_GLUE, NULL, 2, T0);
+	GET_OK(c, "gone.example", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	/* An authoritative answer for the name removes the NXDOMAIN. */
-	ck_assert_int_eq(put_a(c, "gone.example", 100, CACHE_RANK_AUTH, NULL,
-	                       3, T0 + 1),
-	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "gone.example", TYPE_A, 0, T0 + 1, &ans),
-	                 CACHE_OK);
+	PUT_A_OK(c, "gone.example", 100, CACHE_RANK_AUTH, NULL, 3, T0 + 1);
+	GET_OK(c, "gone.example", TYPE_A, 0, T0 + 1, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
 	ck_assert_uint_eq(answer_addr(&ans), 3);
-	ck_assert_int_eq(get(c, "gone.example", TYPE_MX, CACHE_GET_STALE,
-	                     T0 + 1, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "gone.example", TYPE_MX, CACHE_GET_STALE, T0 + 1, &ans);
 	/* NODATA of lower rank cannot replace the fresh RRset... */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, "gone.example", TYPE_A,
 	                         "example", 300, 300, CACHE_RANK_NONAUTH,
@@ -734,11 +646,9 @@ START_TEST(test_rank_negative_vs_positive)
 	                         "example", 300, 300, CACHE_RANK_NONAUTH,
 	                         T0 + 1),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "gone.example", TYPE_A, 0, T0 + 1, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "gone.example", TYPE_A, 0, T0 + 1, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
-	ck_assert_int_eq(get(c, "gone.example", TYPE_MX, 0, T0 + 1, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "gone.example", TYPE_MX, 0, T0 + 1, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	cache_destroy(c);
 }
@@ -757,8 +667,7 @@ START_TEST(test_neg_nxdomain)
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "no.example.org", 0,
 	                         "example.org", 900, 120, CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "no.example.org", TYPE_AAAA, 0, T0 + 20, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "no.example.org", TYPE_AAAA, 0, T0 + 20, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	ck_assert_uint_eq(ans.type, TYPE_AAAA);
 	ck_assert_uint_eq(ans.ttl, 100); /* min(900, 120) - 20 */
@@ -770,30 +679,26 @@ START_TEST(test_neg_nxdomain)
 	ck_assert_uint_eq(rd32(buf + zl + 4), 100);
 	ck_assert_uint_eq(buf[zl + 8] * 256u + buf[zl + 9], rl);
 	ck_assert_mem_eq(buf + zl + 10, rd, rl);
-	ck_assert_int_eq(get(c, "no.example.org", TYPE_A, 0, T0 + 120, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "no.example.org", TYPE_A, 0, T0 + 120, &ans);
 	/* SOA TTL smaller than MINIMUM wins. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "x.example.org", 0,
 	                         "example.org", 30, 120, CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "x.example.org", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "x.example.org", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ttl, 30);
 	/* neg_max_ttl (3600) caps it. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "y.example.org", 0,
 	                         "example.org", 86400, 86400, CACHE_RANK_AUTH,
 	                         T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "y.example.org", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "y.example.org", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ttl, 3600);
 	/* MINIMUM with the top bit set reads as 0. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "z.example.org", 0,
 	                         "example.org", 300, 0x80000000u,
 	                         CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "z.example.org", TYPE_A, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "z.example.org", TYPE_A, 0, T0, &ans);
 	cache_destroy(c);
 }
 END_TEST
@@ -803,26 +708,21 @@ START_TEST(test_neg_nodata)
 	struct cache *c = make_cache(1 << 20, 0);
 	struct cache_answer ans;
 
-	ck_assert_int_eq(put_a(c, "v4only.example", 300, CACHE_RANK_AUTH, NULL,
-	                       7, T0),
-	                 CACHE_OK);
+	PUT_A_OK(c, "v4only.example", 300, CACHE_RANK_AUTH, NULL, 7, T0);
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, "v4only.example",
 	                         TYPE_AAAA, "example", 600, 60,
 	                         CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "v4only.example", TYPE_AAAA, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "v4only.example", TYPE_AAAA, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
 	ck_assert_uint_eq(ans.ttl, 60);
 	ck_assert_uint_eq(ans.type, TYPE_AAAA);
 	/* The A RRset is untouched. */
-	ck_assert_int_eq(get(c, "v4only.example", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "v4only.example", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
 	ck_assert_uint_eq(answer_addr(&ans), 7);
 	/* Other types of the name are plain misses. */
-	ck_assert_int_eq(get(c, "v4only.example", TYPE_MX, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "v4only.example", TYPE_MX, 0, T0, &ans);
 	/* A later RRset of the type (same rank) replaces the NODATA. */
 	{
 		uint8_t a6[16] = { 0x20, 0x01 };
@@ -831,19 +731,15 @@ START_TEST(test_neg_nodata)
 		                           CACHE_RANK_AUTH, NULL, &rd, 1, T0),
 		                 CACHE_OK);
 	}
-	ck_assert_int_eq(get(c, "v4only.example", TYPE_AAAA, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "v4only.example", TYPE_AAAA, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
 	/* Expired NODATA: miss, but stale reads see it. */
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, "v4only.example",
 	                         TYPE_MX, "example", 600, 60, CACHE_RANK_AUTH,
 	                         T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "v4only.example", TYPE_MX, 0, T0 + 60, &ans),
-	                 CACHE_ENOTFOUND);
-	ck_assert_int_eq(get(c, "v4only.example", TYPE_MX, CACHE_GET_STALE,
-	                     T0 + 60, &ans),
-	                 CACHE_OK);
+	GET_NONE(c, "v4only.example", TYPE_MX, 0, T0 + 60, &ans);
+	GET_OK(c, "v4only.example", TYPE_MX, CACHE_GET_STALE, T0 + 60, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
 	ck_assert_int_eq(ans.stale, 1);
 	cache_destroy(c);
@@ -1124,11 +1020,9 @@ START_TEST(test_reject_create)
 	ck_assert_int_eq(cache_create(&cfg, &c), CACHE_OK);
 	{
 		struct cache_answer ans;
-		ck_assert_int_eq(put_a(c, "long.example", CACHE_TTL_WIRE_MAX,
-		                       CACHE_RANK_AUTH, NULL, 1, T0),
-		                 CACHE_OK);
-		ck_assert_int_eq(get(c, "long.example", TYPE_A, 0, T0, &ans),
-		                 CACHE_OK);
+		PUT_A_OK(c, "long.example", CACHE_TTL_WIRE_MAX,
+		         CACHE_RANK_AUTH, NULL, 1, T0);
+		GET_OK(c, "long.example", TYPE_A, 0, T0, &ans);
 		ck_assert_uint_eq(ans.ttl, CACHE_TTL_WIRE_MAX);
 	}
 	cache_destroy(c);
@@ -1307,15 +1201,13 @@ START_TEST(test_evict_keeps_hot_entries)
 
 	for (int i = 0; i < 50; i++) {
 		snprintf(name, sizeof(name), "hot%d.example", i);
-		ck_assert_int_eq(put_a(c, name, 3600, CACHE_RANK_AUTH, NULL,
-		                       (uint32_t)i, T0),
-		                 CACHE_OK);
+		PUT_A_OK(c, name, 3600, CACHE_RANK_AUTH, NULL, (uint32_t)i,
+		         T0);
 	}
 	for (int i = 0; i < 20000; i++) {
 		snprintf(name, sizeof(name), "cold%d.example", i);
-		ck_assert_int_eq(put_a(c, name, 3600, CACHE_RANK_AUTH, NULL,
-		                       (uint32_t)i, T0),
-		                 CACHE_OK);
+		PUT_A_OK(c, name, 3600, CACHE_RANK_AUTH, NULL, (uint32_t)i,
+		         T0);
 		for (int k = 0; i % 20 == 0 && k < 50; k++) {
 			snprintf(name, sizeof(name), "hot%d.example", k);
 			(void)get(c, name, TYPE_A, 0, T0, &ans);
@@ -1323,7 +1215,7 @@ START_TEST(test_evict_keeps_hot_entries)
 	}
 	for (int k = 0; k < 50; k++) {
 		snprintf(name, sizeof(name), "hot%d.example", k);
-		ck_assert_int_eq(get(c, name, TYPE_A, 0, T0, &ans), CACHE_OK);
+		GET_OK(c, name, TYPE_A, 0, T0, &ans);
 		ck_assert_uint_eq(answer_addr(&ans), (uint32_t)k);
 	}
 	cache_stats_get(c, &st);
@@ -1344,9 +1236,7 @@ START_TEST(test_evict_expired_first)
 
 	for (int i = 0; i < 700; i++) {
 		snprintf(name, sizeof(name), "short%d.example", i);
-		ck_assert_int_eq(put_a(c, name, 10, CACHE_RANK_AUTH, NULL, 1,
-		                       T0),
-		                 CACHE_OK);
+		PUT_A_OK(c, name, 10, CACHE_RANK_AUTH, NULL, 1, T0);
 	}
 	/* Read them all so their bits are set: expired still go first. */
 	for (int i = 0; i < 700; i++) {
@@ -1355,17 +1245,14 @@ START_TEST(test_evict_expired_first)
 	}
 	for (int i = 0; i < 700; i++) {
 		snprintf(name, sizeof(name), "long%d.example", i);
-		ck_assert_int_eq(put_a(c, name, 1000, CACHE_RANK_AUTH, NULL, 1,
-		                       T0 + 20),
-		                 CACHE_OK);
+		PUT_A_OK(c, name, 1000, CACHE_RANK_AUTH, NULL, 1, T0 + 20);
 	}
 	cache_stats_get(c, &st);
 	ck_assert_uint_gt(st.expired, 0);
 	ck_assert_uint_eq(st.evictions, 0);
 	for (int i = 0; i < 700; i++) {
 		snprintf(name, sizeof(name), "long%d.example", i);
-		ck_assert_int_eq(get(c, name, TYPE_A, 0, T0 + 20, &ans),
-		                 CACHE_OK);
+		GET_OK(c, name, TYPE_A, 0, T0 + 20, &ans);
 	}
 	cache_destroy(c);
 }
@@ -1386,16 +1273,13 @@ START_TEST(test_evict_refresh_keeps_reference)
 	struct cache_answer ans;
 	int ref = -1;
 
-	ck_assert_int_eq(put_a(c, "hot-x", 60, CACHE_RANK_AUTH, NULL, 1, T0),
-	                 CACHE_OK);
+	PUT_A_OK(c, "hot-x", 60, CACHE_RANK_AUTH, NULL, 1, T0);
 	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
 	ck_assert_int_eq(ref, 0);
-	ck_assert_int_eq(get(c, "hot-x", TYPE_A, 0, T0, &ans), CACHE_OK);
+	GET_OK(c, "hot-x", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
 	ck_assert_int_eq(ref, 1);
-	ck_assert_int_eq(put_a(c, "hot-x", 60, CACHE_RANK_AUTH, NULL, 2,
-	                       T0 + 1),
-	                 CACHE_OK);
+	PUT_A_OK(c, "hot-x", 60, CACHE_RANK_AUTH, NULL, 2, T0 + 1);
 	ck_assert_int_eq(cache_iterate(c, T0, ref_of, &ref), 0);
 	ck_assert_int_eq(ref, 1);
 	cache_destroy(c);
@@ -1411,9 +1295,7 @@ START_TEST(test_evict_huge_and_chains)
 	struct cache_stats st;
 
 	/* More than a quarter of the shard: refused, nothing evicted. */
-	ck_assert_int_eq(put_a(c, "keep.example", 60, CACHE_RANK_AUTH, NULL, 1,
-	                       T0),
-	                 CACHE_OK);
+	PUT_A_OK(c, "keep.example", 60, CACHE_RANK_AUTH, NULL, 1, T0);
 	ck_assert_int_eq(put_rrset(c, "huge.example", 16, 60, CACHE_RANK_AUTH,
 	                           NULL, &rd, 1, T0),
 	                 CACHE_ETOOBIG);
@@ -1436,9 +1318,7 @@ START_TEST(test_evict_huge_and_chains)
 		                 CACHE_OK);
 	cache_stats_get(c, &st);
 	ck_assert_uint_le(st.entries, CACHE_CHAIN_MAX);
-	ck_assert_int_eq(get(c, "many.example", 1000 + CACHE_CHAIN_MAX + 10, 0,
-	                     T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "many.example", 1000 + CACHE_CHAIN_MAX + 10, 0, T0, &ans);
 	cache_destroy(c);
 }
 END_TEST
@@ -1456,9 +1336,8 @@ static void put_zone_names(struct cache *c)
 	const size_t count = sizeof(zone_names) / sizeof(zone_names[0]);
 
 	for (size_t i = 0; i < count; i++) {
-		ck_assert_int_eq(put_a(c, zone_names[i], 60, CACHE_RANK_AUTH,
-		                       NULL, (uint32_t)i, T0),
-		                 CACHE_OK);
+		PUT_A_OK(c, zone_names[i], 60, CACHE_RANK_AUTH, NULL,
+		         (uint32_t)i, T0);
 		ck_assert_int_eq(put_neg(c, CACHE_KIND_NODATA, zone_names[i],
 		                         TYPE_MX, "com", 60, 60,
 		                         CACHE_RANK_AUTH, T0),
@@ -1534,8 +1413,7 @@ START_TEST(test_flush_type)
 	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 1);
 	ck_assert_int_eq(found(c, "www.example.com"), 0);
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_MX, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "www.example.com", TYPE_MX, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
 	ck_assert_int_eq(found(c, "example.com"), 1);
 	ck_assert_int_eq(found(c, "a.b.example.com"), 1);
@@ -1543,8 +1421,7 @@ START_TEST(test_flush_type)
 	ck_assert_int_eq(cache_flush_type(c, z, zl, TYPE_MX, &removed),
 	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 1);
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_MX, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "www.example.com", TYPE_MX, 0, T0, &ans);
 	ck_assert_int_eq(cache_flush_type(c, z, zl, TYPE_A, &removed),
 	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 0);
@@ -1552,14 +1429,12 @@ START_TEST(test_flush_type)
 	ck_assert_int_eq(put_neg(c, CACHE_KIND_NXDOMAIN, "gone.example.com", 0,
 	                         "example.com", 60, 60, CACHE_RANK_AUTH, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "gone.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "gone.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "gone.example.com"),
 	                                  TYPE_MX, &removed),
 	                 CACHE_OK);
 	ck_assert_uint_eq(removed, 1);
-	ck_assert_int_eq(get(c, "gone.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "gone.example.com", TYPE_A, 0, T0, &ans);
 	/* refusals change nothing */
 	ck_assert_int_eq(cache_flush_type(c, z, wire(z, "example.com"), 0,
 	                                  NULL),
@@ -1614,9 +1489,7 @@ START_TEST(test_iterate_dump)
 	struct dump d = { 0, 0, 0, 0, 0, 0, 1 };
 
 	put_zone_names(c);
-	ck_assert_int_eq(put_a(c, "old.example", 5, CACHE_RANK_AUTH, NULL, 1,
-	                       T0 - 100),
-	                 CACHE_OK);
+	PUT_A_OK(c, "old.example", 5, CACHE_RANK_AUTH, NULL, 1, T0 - 100);
 	ck_assert_int_eq(cache_iterate(c, T0, dump_cb, &d), 0);
 	ck_assert_uint_eq(d.entries, 15);
 	ck_assert_uint_eq(d.rrsets, 8);
@@ -2008,15 +1881,15 @@ START_TEST(test_dnssec_sec_roundtrip)
 	}
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(name, sizeof(name), "s%zu.example.com", i);
-		ck_assert_int_eq(get(c, name, TYPE_A, 0, T0, &ans), CACHE_OK);
+		GET_OK(c, name, TYPE_A, 0, T0, &ans);
 		ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
 		ck_assert_int_eq(ans.sec, all[i]);
 		ck_assert_int_eq(ans.rank, CACHE_RANK_AUTH);
-		ck_assert_int_eq(get(c, name, TYPE_MX, 0, T0, &ans), CACHE_OK);
+		GET_OK(c, name, TYPE_MX, 0, T0, &ans);
 		ck_assert_int_eq(ans.kind, CACHE_KIND_NODATA);
 		ck_assert_int_eq(ans.sec, all[i]);
 		snprintf(name, sizeof(name), "nx%zu.example.com", i);
-		ck_assert_int_eq(get(c, name, TYPE_A, 0, T0, &ans), CACHE_OK);
+		GET_OK(c, name, TYPE_A, 0, T0, &ans);
 		ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 		ck_assert_int_eq(ans.sec, all[i]);
 	}
@@ -2029,8 +1902,7 @@ START_TEST(test_dnssec_sec_roundtrip)
 			                           NULL, all[i], NULL, 0, 1,
 			                           T0),
 			                 CACHE_OK);
-			ck_assert_int_eq(get(c, name, TYPE_A, 0, T0, &ans),
-			                 CACHE_OK);
+			GET_OK(c, name, TYPE_A, 0, T0, &ans);
 			ck_assert_int_eq(ans.rank, r);
 			ck_assert_int_eq(ans.sec, all[i]);
 			ck_assert_int_eq(ans.curve, 0);
@@ -2053,15 +1925,12 @@ START_TEST(test_dnssec_image_get)
 	                           CACHE_SEC_SECURE, img, len2, 1, T0),
 	                 CACHE_OK);
 	memset(buf, 0xaa, sizeof(buf));
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0 + 10, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "www.example.com", TYPE_A, 0, T0 + 10, &ans);
 	ck_assert_uint_eq(ans.dnssec_len, 0);
 	ck_assert_uint_eq(ans.dnssec_count, 0);
 	ck_assert_uint_eq(buf[ans.len], 0xaa); /* nothing after the RRs */
 	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, CACHE_GET_DNSSEC,
-	                     T0 + 10, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "www.example.com", TYPE_A, CACHE_GET_DNSSEC, T0 + 10, &ans);
 	ck_assert_uint_eq(ans.ttl, 290);
 	ck_assert_uint_eq(ans.count, 1);
 	ck_assert_uint_eq(ans.dnssec_len, len2);
@@ -2069,10 +1938,8 @@ START_TEST(test_dnssec_image_get)
 	check_image(buf + ans.len, img, len2, 290, 2);
 	ck_assert_uint_eq(buf[ans.len + len2], 0xaa);
 	/* Stale: TTL 0 in the RRs and in the image. */
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_A,
-	                     CACHE_GET_DNSSEC | CACHE_GET_STALE, T0 + 400,
-	                     &ans),
-	                 CACHE_OK);
+	GET_OK(c, "www.example.com", TYPE_A,
+	       CACHE_GET_DNSSEC | CACHE_GET_STALE, T0 + 400, &ans);
 	ck_assert_int_eq(ans.stale, 1);
 	check_image(buf + ans.len, img, len2, 0, 2);
 	/* Negative entries: the proof after the SOA. */
@@ -2080,9 +1947,7 @@ START_TEST(test_dnssec_image_get)
 	                             0, CACHE_RANK_AUTH, CACHE_SEC_SECURE, img,
 	                             len2, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "nx.example.com", TYPE_A, CACHE_GET_DNSSEC,
-	                     T0 + 1, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "nx.example.com", TYPE_A, CACHE_GET_DNSSEC, T0 + 1, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	ck_assert_uint_eq(ans.dnssec_count, 2);
 	check_image(buf + ans.len, img, len2, ans.ttl, 2);
@@ -2132,8 +1997,7 @@ START_TEST(test_dnssec_espace)
 	ck_assert_int_eq(put_sec_a(c, "www.example.com", CACHE_RANK_AUTH, NULL,
 	                           CACHE_SEC_SECURE, img, len, 1, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "www.example.com", TYPE_A, 0, T0, &ans);
 	rrs = ans.len;
 	total = rrs + len;
 	/* Each cap below the total: ESPACE, and the total is told. */
@@ -2270,20 +2134,17 @@ START_TEST(test_dnssec_bogus_ede)
 	ck_assert_int_eq(put_sec_a(c, "b.example.com", CACHE_RANK_AUTH, NULL,
 	                           CACHE_SEC_BOGUS, NULL, 0, 1, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "b.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "b.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ede, 0);
 	ck_assert_int_eq(note_ede(c, "b.example.com", 7, T0), CACHE_OK);
-	ck_assert_int_eq(get(c, "b.example.com", TYPE_A, 0, T0 + 1, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "b.example.com", TYPE_A, 0, T0 + 1, &ans);
 	ck_assert_int_eq(ans.sec, CACHE_SEC_BOGUS);
 	ck_assert_uint_eq(ans.ede, 7);
 	/* replaced: the new entry's reason is not known */
 	ck_assert_int_eq(over(c, CACHE_SEC_BOGUS, CACHE_RANK_AUTH,
 	                      CACHE_SEC_BOGUS, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "r.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "r.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_uint_eq(ans.ede, 0);
 	/* not BOGUS, absent or expired: nothing noted */
 	ck_assert_int_eq(put_sec_a(c, "s.example.com", CACHE_RANK_AUTH, NULL,
@@ -2315,8 +2176,7 @@ START_TEST(test_dnssec_rank_rule)
 	ck_assert_int_eq(over(c, CACHE_SEC_SECURE, CACHE_RANK_AUTH,
 	                      CACHE_SEC_BOGUS, T0),
 	                 CACHE_ERANK);
-	ck_assert_int_eq(get(c, "r.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "r.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
 	ck_assert_uint_eq(answer_addr(&ans) & 0xff, 1);
 	/* ...replaced by SECURE, or once expired. */
@@ -2334,8 +2194,7 @@ START_TEST(test_dnssec_rank_rule)
 	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_AUTH, NULL,
 	                           CACHE_SEC_INSECURE, NULL, 0, 2, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "r.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "r.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.sec, CACHE_SEC_INSECURE);
 	/* A SECURE lower rank does not beat a higher rank. */
 	ck_assert_int_eq(put_sec_a(c, "r.example.com", CACHE_RANK_NONAUTH,
@@ -2396,20 +2255,17 @@ START_TEST(test_dnssec_rank_negative)
 	                             0, CACHE_RANK_AUTH, CACHE_SEC_UNCHECKED,
 	                             NULL, 0, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "n.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "n.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_RRSET);
 	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
-	ck_assert_int_eq(get(c, "n.example.com", TYPE_MX, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "n.example.com", TYPE_MX, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	/* A SECURE NXDOMAIN of equal rank removes it. */
 	ck_assert_int_eq(put_sec_neg(c, CACHE_KIND_NXDOMAIN, "n.example.com",
 	                             0, CACHE_RANK_AUTH, CACHE_SEC_SECURE,
 	                             NULL, 0, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "n.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "n.example.com", TYPE_A, 0, T0, &ans);
 	ck_assert_int_eq(ans.kind, CACHE_KIND_NXDOMAIN);
 	ck_assert_int_eq(ans.sec, CACHE_SEC_SECURE);
 	/* It is kept against an UNCHECKED NXDOMAIN; a BOGUS one goes. */
@@ -2424,8 +2280,7 @@ START_TEST(test_dnssec_rank_negative)
 	ck_assert_int_eq(put_sec_a(c, "b.example.com", CACHE_RANK_GLUE, NULL,
 	                           CACHE_SEC_UNCHECKED, NULL, 0, 1, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "b.example.com", TYPE_MX, 0, T0, &ans),
-	                 CACHE_ENOTFOUND);
+	GET_NONE(c, "b.example.com", TYPE_MX, 0, T0, &ans);
 	cache_destroy(c);
 }
 END_TEST
@@ -2516,8 +2371,7 @@ START_TEST(test_dnssec_view)
 	ck_assert_int_eq(put_sec_a(c, "www.example.com", CACHE_RANK_AUTH, NULL,
 	                           CACHE_SEC_SECURE, img, len, 1, T0),
 	                 CACHE_OK);
-	ck_assert_int_eq(get(c, "www.example.com", TYPE_A, 0, T0, &ans),
-	                 CACHE_OK);
+	GET_OK(c, "www.example.com", TYPE_A, 0, T0, &ans);
 	memset(&seen, 0, sizeof(seen));
 	ck_assert_int_eq(cache_iterate(c, T0 + 1, view_cb, &seen), 0);
 	ck_assert_int_eq(seen.found, 1);

@@ -21,6 +21,36 @@ static int parse(const char *text)
 	return cfg_parse("test.conf", text, strlen(text), &c, err, sizeof err);
 }
 
+/* A check that text is refused with a message that holds want. */
+static void refused(const char *text, const char *want)
+{
+	ck_assert_msg(parse(text) == -1, "accepted: %s", text);
+	ck_assert_msg(strstr(err, want) != NULL, "%s: %s", text, err);
+}
+
+/* What a line should be refused with: the message holds want. */
+struct refusal {
+	const char *text, *want;
+};
+
+/* A check that each of the n texts is refused, the message starting
+ * with head (NULL: with want). */
+static void refused_all(const struct refusal *r, size_t n, const char *head)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *h = head != NULL ? head : r[i].want;
+
+		refused(r[i].text, r[i].want);
+		ck_assert_msg(strncmp(err, h, strlen(h)) == 0,
+		              "%s: got \"%s\", want \"%s\"", r[i].text, err,
+		              h);
+	}
+}
+
+#define REFUSED_ALL(r, head) refused_all(r, sizeof r / sizeof r[0], head)
+
 static struct sockaddr_storage addr(const char *s)
 {
 	struct sockaddr_storage ss;
@@ -189,12 +219,10 @@ START_TEST(test_limits)
 		n += (size_t)sprintf(text + n,
 		                     "access-control: 10.%d.0.0/16 allow\n",
 		                     i);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_ptr_nonnull(strstr(err, "test.conf:65: too many"));
+	refused(text, "test.conf:65: too many");
 	memset(text, 'a', 5000);
 	memcpy(text + 5000, ": 1\n", 5);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_ptr_nonnull(strstr(err, "line too long"));
+	refused(text, "line too long");
 	free(text);
 }
 END_TEST
@@ -361,19 +389,14 @@ START_TEST(test_tls_forwarder)
 	ck_assert(c.forward[0].tls_upstream);
 	ck_assert_str_eq(c.forward[0].tls[0].name, "dns.quad9.net");
 	/* forward-tls-upstream: every server needs its name */
-	ck_assert_int_eq(parse("forward-zone: f.example. forward-tls-upstream "
-	                       "127.0.55.9#a.example 127.0.55.10\n"),
-	                 -1);
-	ck_assert_ptr_nonnull(strstr(err, "test.conf:1:"));
+	refused("forward-zone: f.example. forward-tls-upstream "
+	        "127.0.55.9#a.example 127.0.55.10\n",
+	        "test.conf:1:");
 	ck_assert_ptr_nonnull(strstr(err, "forward-tls-upstream"));
-	ck_assert_int_eq(parse("forward-zone: f.example. 127.0.55.9#a..b\n"),
-	                 -1);
-	ck_assert_ptr_nonnull(strstr(err, "AUTH-NAME"));
-	ck_assert_int_eq(parse("stub-zone: s.example. 127.0.55.9#x\n"), -1);
-	ck_assert_ptr_nonnull(strstr(err, "not TLS"));
+	refused("forward-zone: f.example. 127.0.55.9#a..b\n", "AUTH-NAME");
+	refused("stub-zone: s.example. 127.0.55.9#x\n", "not TLS");
 	/* tls-cert-bundle: a file that exists */
-	ck_assert_int_eq(parse("tls-cert-bundle: /nonexistent/ca.pem\n"), -1);
-	ck_assert_ptr_nonnull(strstr(err, "tls-cert-bundle"));
+	refused("tls-cert-bundle: /nonexistent/ca.pem\n", "tls-cert-bundle");
 	fd = mkstemp(bundle);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
@@ -440,10 +463,9 @@ START_TEST(test_zone_reject)
 		ck_assert_msg(parse(bad[i]) == -1, "accepted: %s", bad[i]);
 		ck_assert_msg(strncmp(err, "test.conf:", 10) == 0, "%s", err);
 	}
-	ck_assert_int_eq(parse("forward-zone: z 1.1.1.1\n"
-	                       "forward-zone: z 1.1.1.2\n"),
-	                 -1);
-	ck_assert_msg(strstr(err, "test.conf:2:") != NULL, "%s", err);
+	refused("forward-zone: z 1.1.1.1\n"
+	        "forward-zone: z 1.1.1.2\n",
+	        "test.conf:2:");
 }
 END_TEST
 
@@ -468,8 +490,7 @@ START_TEST(test_curve_require)
 	for (i = 0; i <= CFG_MAX_CURVE_REQUIRE; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,
 		                      "curve-require: z%zu.example\n", i);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_msg(strstr(err, "test.conf:17:") != NULL, "%s", err);
+	refused(text, "test.conf:17:");
 }
 END_TEST
 
@@ -549,10 +570,7 @@ END_TEST
 /* Each bad DNSSEC line: refused with FILE:LINE and the problem. */
 START_TEST(test_dnssec_reject)
 {
-	static const struct {
-		const char *text;
-		const char *want;
-	} bad[] = {
+	static const struct refusal bad[] = {
 		{ "dnssec: maybe\n", "test.conf:1: expected yes or no" },
 		{ "trust-anchor-file:\n", "test.conf:1: option "
 		                          "trust-anchor-file needs a value" },
@@ -578,44 +596,28 @@ START_TEST(test_dnssec_reject)
 	char text[128 * (CFG_MAX_DOMAIN_INSECURE + 1)];
 	size_t i, n;
 
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
-		              bad[i].text);
-		ck_assert_msg(strncmp(err, bad[i].want, strlen(bad[i].want)) ==
-		                      0,
-		              "got \"%s\", want \"%s\"", err, bad[i].want);
-	}
+	REFUSED_ALL(bad, NULL);
 	/* the caps: one line more than each list holds */
 	for (i = 0, n = 0; i <= CFG_MAX_TRUST_FILES; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,
 		                      "trust-anchor-file: /k%zu\n", i);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_msg(strstr(err, "test.conf:9: too many trust-anchor-file") !=
-	                      NULL,
-	              "%s", err);
+	refused(text, "test.conf:9: too many trust-anchor-file");
 	for (i = 0, n = 0; i <= CFG_MAX_TRUST_ANCHORS; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,
 		                      "trust-anchor: \"k%zu. DS 1 8 2 00\"\n",
 		                      i);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_msg(strstr(err, "test.conf:17: too many trust-anchor") !=
-	                      NULL,
-	              "%s", err);
+	refused(text, "test.conf:17: too many trust-anchor");
 	for (i = 0, n = 0; i <= CFG_MAX_DOMAIN_INSECURE; i++)
 		n += (size_t)snprintf(text + n, sizeof text - n,
 		                      "domain-insecure: z%zu.example\n", i);
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_msg(strstr(err, "test.conf:65: too many lines of "
-	                          "domain-insecure") != NULL,
-	              "%s", err);
+	refused(text, "test.conf:65: too many lines of "
+	              "domain-insecure");
 	/* a path longer than CFG_MAX_PATH */
 	n = (size_t)snprintf(text, sizeof text, "trust-anchor-file: /");
 	memset(text + n, 'a', CFG_MAX_PATH);
 	strcpy(text + n + CFG_MAX_PATH, "\n");
-	ck_assert_int_eq(parse(text), -1);
-	ck_assert_msg(strstr(err, "test.conf:1: trust-anchor-file: path too "
-	                          "long") != NULL,
-	              "%s", err);
+	refused(text, "test.conf:1: trust-anchor-file: path too "
+	              "long");
 }
 END_TEST
 
@@ -692,9 +694,7 @@ END_TEST
 
 START_TEST(test_local_zone_reject)
 {
-	static const struct {
-		const char *text, *why;
-	} bad[] = {
+	static const struct refusal bad[] = {
 		{ "local-zone: test. denied\n", "bad local-zone type" },
 		{ "local-zone: test. Static\n", "bad local-zone type" },
 		{ "local-zone: test.\n", "local-zone wants NAME TYPE" },
@@ -707,15 +707,7 @@ START_TEST(test_local_zone_reject)
 		{ "harden-glue: maybe\n", "expected yes or no" },
 		{ "harden-glue:\n", "needs a value" },
 	};
-	size_t i;
-
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
-		              bad[i].text);
-		ck_assert_msg(strncmp(err, "test.conf:", 10) == 0 &&
-		                      strstr(err, bad[i].why) != NULL,
-		              "%s: %s", bad[i].text, err);
-	}
+	REFUSED_ALL(bad, "test.conf:");
 	ck_assert_int_eq(parse("# 1\nlocal-zone: test. denied\n"), -1);
 	ck_assert_msg(strncmp(err, "test.conf:2: bad local-zone type", 32) ==
 	                      0,
@@ -780,9 +772,7 @@ END_TEST
 
 START_TEST(test_local_data_reject)
 {
-	static const struct {
-		const char *text, *why;
-	} bad[] = {
+	static const struct refusal bad[] = {
 		{ "local-data: \"host.lan. IN A\"\n", "without RDATA" },
 		{ "local-data: \"host.lan.\"\n", "wants NAME" },
 		{ "local-data: \"host.lan. CH TXT x\"\n", "class IN only" },
@@ -794,15 +784,7 @@ START_TEST(test_local_data_reject)
 		{ "local-data-ptr: \"10.0.0.5 a..b\"\n",
 		  "bad local-data-ptr" },
 	};
-	size_t i;
-
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
-		              bad[i].text);
-		ck_assert_msg(strncmp(err, "test.conf:1:", 12) == 0 &&
-		                      strstr(err, bad[i].why) != NULL,
-		              "%s: %s", bad[i].text, err);
-	}
+	REFUSED_ALL(bad, "test.conf:1:");
 }
 END_TEST
 
@@ -1149,9 +1131,7 @@ END_TEST
 
 START_TEST(test_unbound_refused)
 {
-	static const struct {
-		const char *text, *want;
-	} bad[] = {
+	static const struct refusal bad[] = {
 		{ "ip-transparent: yes\n",
 		  "test.conf:1: unknown option \"ip-transparent\" (curvecache "
 		  "binds foreign addresses with IP_FREEBIND); curvecache "
@@ -1187,15 +1167,7 @@ START_TEST(test_unbound_refused)
 		  "test.conf:1: module-config \"respip validator iterator\" "
 		  "refused" },
 	};
-	size_t i;
-
-	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		ck_assert_msg(parse(bad[i].text) == -1, "accepted: %s",
-		              bad[i].text);
-		ck_assert_msg(strncmp(err, bad[i].want, strlen(bad[i].want)) ==
-		                      0,
-		              "got \"%s\", want \"%s\"", err, bad[i].want);
-	}
+	REFUSED_ALL(bad, NULL);
 }
 END_TEST
 

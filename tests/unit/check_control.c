@@ -128,6 +128,17 @@ struct conv talk(const char *in)
 	return talk_chunked(in, strlen(in), 0, false);
 }
 
+/* The whole answer to in is want; the session's state after it. */
+static enum control_state talk_is(const char *in, const char *want)
+{
+	struct conv c = talk(in);
+	enum control_state st = c.st;
+
+	ck_assert_str_eq(c.text, want);
+	free(c.text);
+	return st;
+}
+
 int count_of(const char *text, const char *needle)
 {
 	int n = 0;
@@ -161,11 +172,8 @@ END_TEST
 
 START_TEST(ubct_version_mismatch)
 {
-	struct conv c = talk("UBCT2 status\n");
-
-	ck_assert_str_eq(c.text, "error version mismatch\n");
-	ck_assert_int_eq(c.st, CONTROL_CLOSE);
-	free(c.text);
+	ck_assert_int_eq(talk_is("UBCT2 status\n", "error version mismatch\n"),
+	                 CONTROL_CLOSE);
 }
 END_TEST
 
@@ -187,11 +195,9 @@ END_TEST
 
 START_TEST(ubct_action_ok)
 {
-	struct conv c = talk("UBCT1  flush_all\n");
-
-	ck_assert_str_eq(c.text, "ok removed 0 entries\n");
-	ck_assert_int_eq(c.st, CONTROL_CLOSE);
-	free(c.text);
+	ck_assert_int_eq(talk_is("UBCT1  flush_all\n",
+	                         "ok removed 0 entries\n"),
+	                 CONTROL_CLOSE);
 }
 END_TEST
 
@@ -310,11 +316,10 @@ START_TEST(session_malformed_closes)
 	                         "printable ASCII\n");
 	ck_assert_int_eq(c.st, CONTROL_CLOSE);
 	free(c.text);
-	c = talk("lookup a b c d\n");
-	ck_assert_str_eq(c.text, "error: malformed command: too many "
-	                         "words\n");
-	ck_assert_int_eq(c.st, CONTROL_CLOSE);
-	free(c.text);
+	ck_assert_int_eq(talk_is("lookup a b c d\n",
+	                         "error: malformed command: too many "
+	                         "words\n"),
+	                 CONTROL_CLOSE);
 	c = talk_chunked("status\0\n", 8, 0, false);
 	ck_assert_int_eq(c.st, CONTROL_CLOSE);
 	free(c.text);
@@ -484,30 +489,18 @@ START_TEST(cmd_flushes)
 	put_a_now("other.lab.", 4);
 	put_neg("nx.lab.");
 	put_neg("nx2.other.lab.");
-	c = talk("flush WWW.Z.lab\n");
-	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
-	free(c.text);
-	c = talk("flush_negative\n");
-	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
-	free(c.text);
+	talk_is("flush WWW.Z.lab\n", "removed 2 entries\nok\n");
+	talk_is("flush_negative\n", "removed 2 entries\nok\n");
 	/* flush_bogus: only what failed validation, secure data stays */
 	put_text_sec("bad.other.lab.", WIRE_TYPE_A, "192.0.2.9",
 	             CACHE_RANK_AUTH, CACHE_SEC_BOGUS);
 	put_text_sec("good.other.lab.", WIRE_TYPE_A, "192.0.2.8",
 	             CACHE_RANK_AUTH, CACHE_SEC_SECURE);
-	c = talk("flush_bogus\n");
-	ck_assert_str_eq(c.text, "removed 1 entries\nok\n");
-	free(c.text);
-	c = talk("flush good.other.lab.\n");
-	ck_assert_str_eq(c.text, "removed 1 entries\nok\n");
-	free(c.text);
-	c = talk("flush_zone z.lab.\n");
-	ck_assert_str_eq(c.text, "removed 2 entries\nok\n");
-	free(c.text);
+	talk_is("flush_bogus\n", "removed 1 entries\nok\n");
+	talk_is("flush good.other.lab.\n", "removed 1 entries\nok\n");
+	talk_is("flush_zone z.lab.\n", "removed 2 entries\nok\n");
 	ck_assert_uint_eq(entries(), 1);
-	c = talk("flush_all\n");
-	ck_assert_str_eq(c.text, "removed 1 entries\nok\n");
-	free(c.text);
+	talk_is("flush_all\n", "removed 1 entries\nok\n");
 	ck_assert_uint_eq(entries(), 0);
 	c = talk("flush a..b\nflush_zone .bad\n");
 	ck_assert_int_eq(count_of(c.text, "error: not a domain name\n"), 2);
@@ -517,15 +510,6 @@ END_TEST
 
 /* flush_type NAME TYPE: that type of that name (and an NXDOMAIN of the
  * name) go; other types and names stay; bad arguments are errors. */
-/* The whole answer to in is want. */
-static void talk_is(const char *in, const char *want)
-{
-	struct conv c = talk(in);
-
-	ck_assert_str_eq(c.text, want);
-	free(c.text);
-}
-
 START_TEST(cmd_flush_type)
 {
 	struct conv c;
@@ -644,21 +628,14 @@ END_TEST
 
 START_TEST(cmd_reload)
 {
-	struct conv c = talk("reload\n");
-
-	ck_assert_str_eq(c.text, "reloaded /etc/test.conf\nok\n");
-	free(c.text);
+	talk_is("reload\n", "reloaded /etc/test.conf\nok\n");
 	reload_fails = 1;
-	c = talk("reload\n");
-	ck_assert_str_eq(c.text, "error: bad.conf:3: unknown option\n");
-	free(c.text);
+	talk_is("reload\n", "error: bad.conf:3: unknown option\n");
 	ck_assert_int_eq(reload_calls, 2);
 	/* reload_keep_cache: the same reload (the cache is always kept) */
 	reload_fails = 0;
 	put_a_now("kept.lab.", 1);
-	c = talk("reload_keep_cache\n");
-	ck_assert_str_eq(c.text, "reloaded /etc/test.conf\nok\n");
-	free(c.text);
+	talk_is("reload_keep_cache\n", "reloaded /etc/test.conf\nok\n");
 	ck_assert_int_eq(reload_calls, 3);
 	ck_assert_uint_eq(entries(), 1);
 }
@@ -920,10 +897,9 @@ START_TEST(cmd_lookup)
 	HAS(c, "ns: " KEY_NS ".ns2.example.lab. dnscurve key=" KEY_NS "\n");
 	HAS(c, "  addr: 127.53.1.9 score=");
 	free(c.text);
-	c = talk("lookup www.example.lab BOGUS\nlookup a..b\n");
-	ck_assert_str_eq(c.text, "error: unknown type\n"
-	                         "error: not a domain name\n");
-	free(c.text);
+	talk_is("lookup www.example.lab BOGUS\nlookup a..b\n",
+	        "error: unknown type\n"
+	        "error: not a domain name\n");
 }
 END_TEST
 
@@ -1039,16 +1015,11 @@ START_TEST(cmd_lists)
 	cfg.n_stub = 1;
 	ck_assert_int_eq(cfg_local_zone_add(&cfg, lzline, why, sizeof why), 0);
 	cfg_local_seal(&cfg);
-	c = talk("UBCT1  list_forwards\n");
-	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.53 "
-	                         "192.0.2.54@5353\n");
-	free(c.text);
-	c = talk("UBCT1  list_stubs\n");
-	ck_assert_str_eq(c.text, "lab. IN stub 192.0.2.53\n");
-	free(c.text);
-	c = talk("UBCT1  list_local_zones\n");
-	ck_assert_str_eq(c.text, "home.arpa. transparent\n");
-	free(c.text);
+	talk_is("UBCT1  list_forwards\n",
+	        "corp.example. IN forward 192.0.2.53 "
+	        "192.0.2.54@5353\n");
+	talk_is("UBCT1  list_stubs\n", "lab. IN stub 192.0.2.53\n");
+	talk_is("UBCT1  list_local_zones\n", "home.arpa. transparent\n");
 	c = talk("list_forwards\n");
 	HAS(c, "forward 192.0.2.53 192.0.2.54@5353\nok\n");
 	free(c.text);
@@ -1057,29 +1028,17 @@ END_TEST
 
 START_TEST(cmd_get_option)
 {
-	struct conv c;
-
 	cfg.prefetch = true;
 	cfg.cache_size = 123456789;
 	cfg.query_timeout_ms = 5000;
-	c = talk("UBCT1  get_option prefetch\n");
-	ck_assert_str_eq(c.text, "yes\n");
-	free(c.text);
-	c = talk("UBCT1  get_option rrset-cache-size\n");
-	ck_assert_str_eq(c.text, "123456789\n");
-	free(c.text);
-	c = talk("UBCT1  get_option num-threads:\n");
-	ck_assert_str_eq(c.text, "1\n");
-	free(c.text);
-	c = talk("UBCT1  get_option query-timeout\n");
-	ck_assert_str_eq(c.text, "5\n");
-	free(c.text);
-	c = talk("UBCT1  get_option control-interface\n");
-	ck_assert_str_eq(c.text, "/run/curvecache/control\n");
-	free(c.text);
-	c = talk("UBCT1  get_option no-such-option\n");
-	ck_assert_str_eq(c.text, "error unknown option no-such-option\n");
-	free(c.text);
+	talk_is("UBCT1  get_option prefetch\n", "yes\n");
+	talk_is("UBCT1  get_option rrset-cache-size\n", "123456789\n");
+	talk_is("UBCT1  get_option num-threads:\n", "1\n");
+	talk_is("UBCT1  get_option query-timeout\n", "5\n");
+	talk_is("UBCT1  get_option control-interface\n",
+	        "/run/curvecache/control\n");
+	talk_is("UBCT1  get_option no-such-option\n",
+	        "error unknown option no-such-option\n");
 }
 END_TEST
 
@@ -1209,9 +1168,7 @@ START_TEST(cmd_verbosity_stop)
 	          0);
 	free(c.text);
 	log_level_set(was);
-	c = talk("UBCT1  log_reopen\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_is("UBCT1  log_reopen\n", "ok\n");
 	c = talk("UBCT1  stop\n");
 	ck_assert_str_eq(c.text, "ok\n");
 	ck_assert_int_eq(c.st, CONTROL_STOP);
@@ -1253,16 +1210,11 @@ START_TEST(cmd_local_data)
 	uint16_t an = 0;
 	uint8_t rcode = 0;
 
-	c = talk("UBCT1  local_data printer.home.arpa. 300 IN A "
-	         "192.0.2.9\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
-	c = talk("local_data \"printer.home.arpa AAAA 2001:db8::9\"\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
-	c = talk("local_data txt.home.arpa. TXT \"hi there\"\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_is("UBCT1  local_data printer.home.arpa. 300 IN A "
+	        "192.0.2.9\n",
+	        "ok\n");
+	talk_is("local_data \"printer.home.arpa AAAA 2001:db8::9\"\n", "ok\n");
+	talk_is("local_data txt.home.arpa. TXT \"hi there\"\n", "ok\n");
 	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an,
 	                              &rcode),
 	                 LOCALZONE_OK);
@@ -1281,9 +1233,7 @@ START_TEST(cmd_local_data)
 	ck_assert_msg(strncmp(c.text, "error local-data: bad RDATA", 27) == 0,
 	              "%s", c.text);
 	free(c.text);
-	c = talk("UBCT1  local_data_remove printer.home.arpa.\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_is("UBCT1  local_data_remove printer.home.arpa.\n", "ok\n");
 	ck_assert_int_eq(local_lookup("printer.home.arpa.", WIRE_TYPE_A, &an,
 	                              &rcode),
 	                 LOCALZONE_OK);
@@ -1309,9 +1259,7 @@ START_TEST(cmd_local_zones)
 	uint16_t an = 0;
 	uint8_t rcode = 0;
 
-	c = talk("UBCT1  local_zone test.lab. always_nxdomain\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_is("UBCT1  local_zone test.lab. always_nxdomain\n", "ok\n");
 	ck_assert_int_eq(local_lookup("x.test.lab.", WIRE_TYPE_A, &an, &rcode),
 	                 LOCALZONE_OK);
 	ck_assert_uint_eq(rcode, WIRE_RCODE_NXDOMAIN);
@@ -1358,9 +1306,7 @@ START_TEST(cmd_local_zones)
 	free(c.text);
 	ck_assert_int_eq(local_lookup("w.lab.", WIRE_TYPE_A, &an, &rcode),
 	                 LOCALZONE_ENOTLOCAL);
-	c = talk("UBCT1  local_zone_remove test.lab\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_is("UBCT1  local_zone_remove test.lab\n", "ok\n");
 	ck_assert_int_eq(local_lookup("x.test.lab.", WIRE_TYPE_A, &an, &rcode),
 	                 LOCALZONE_ENOTLOCAL);
 	localzone_rt_clear();
