@@ -97,6 +97,20 @@ void teardown(void)
 	localzone_free(lz);
 }
 
+struct control_cmd *ct_cmd_each(control_each_fn each)
+{
+	struct control_env env;
+	struct control_cmd *c = NULL;
+
+	memset(&env, 0, sizeof env);
+	env.cache = cache;
+	env.srv = srv;
+	env.cfg = &cfg;
+	env.each = each;
+	ck_assert_int_eq(control_cmd_new(&env, &c), CONTROL_OK);
+	return c;
+}
+
 /* Feed input in chunks of `chunk` bytes (0: all at once), then EOF if
  * asked. */
 struct conv talk_chunked(const char *in, size_t len, size_t chunk, bool eof)
@@ -592,7 +606,6 @@ END_TEST
  * (main.c: worker 0, then workers_each), and the removals are summed. */
 START_TEST(cmd_flush_infra_workers)
 {
-	struct control_env env;
 	struct control_cmd *old = cmd;
 	struct sockaddr_storage a;
 	struct sel *sel = server_sel(srv);
@@ -600,12 +613,7 @@ START_TEST(cmd_flush_infra_workers)
 	struct sel_info info;
 	struct conv c;
 
-	memset(&env, 0, sizeof env);
-	env.cache = cache;
-	env.srv = srv;
-	env.cfg = &cfg;
-	env.each = fake_each;
-	ck_assert_int_eq(control_cmd_new(&env, &cmd), CONTROL_OK);
+	cmd = ct_cmd_each(fake_each);
 	each_calls = 0;
 	sa4(&a, 7);
 	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);

@@ -35,16 +35,9 @@ static void fake_each(void *arg, control_worker_fn *fn, void *fnarg)
 /* Talk through an engine whose env has each (the fixture's has none). */
 static struct conv talk_rt(const char *in)
 {
-	struct control_cmd *saved = cmd, *rt = NULL;
-	struct control_env env;
+	struct control_cmd *saved = cmd, *rt = ct_cmd_each(fake_each);
 	struct conv c;
 
-	memset(&env, 0, sizeof env);
-	env.cache = cache;
-	env.srv = srv;
-	env.cfg = &cfg;
-	env.each = fake_each;
-	ck_assert_int_eq(control_cmd_new(&env, &rt), CONTROL_OK);
 	cmd = rt;
 	c = talk(in);
 	cmd = saved;
