@@ -920,23 +920,34 @@ static void sa4(struct sockaddr_storage *ss, uint8_t last)
 	in->sin_addr.s_addr = htonl(0x7f000000u | last);
 }
 
-START_TEST(cmd_servers)
+/* The selection table of the infra listings: 127.0.0.9 answered in
+ * 30 ms for zone, 127.0.0.10 timed out once (with a DNSCurve key, when
+ * given). */
+static void two_servers(const uint8_t *zone, size_t zl, const uint8_t *key,
+                        uint64_t now)
 {
-	static const uint8_t key[32] = { 1, 2, 3 };
-	struct iter_env ienv;
-	struct sockaddr_storage a, b;
-	uint8_t zone[WIRE_NAME_MAX];
-	size_t zl = ct_name("example.lab.", zone);
 	struct sel *sel = server_sel(srv);
-	uint64_t now = clock_ms();
-	struct conv c;
+	struct sockaddr_storage a, b;
 
 	sa4(&a, 9);
 	sa4(&b, 10);
 	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
 	sel_zone_note(sel, (struct sockaddr *)&a, zone, zl, now);
-	sel_key_set(sel, (struct sockaddr *)&b, key, now);
+	if (key != NULL)
+		sel_key_set(sel, (struct sockaddr *)&b, key, now);
 	sel_timeout_report(sel, (struct sockaddr *)&b, now);
+}
+
+START_TEST(cmd_servers)
+{
+	static const uint8_t key[32] = { 1, 2, 3 };
+	struct iter_env ienv;
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zl = ct_name("example.lab.", zone);
+	uint64_t now = clock_ms();
+	struct conv c;
+
+	two_servers(zone, zl, key, now);
 	c = talk("servers\n");
 	HAS(c, "127.0.0.9 zone=example.lab. srtt=30ms timeouts=0 backoff=no "
 	       "edns=yes key=none last_error=- transport=plain\n");
@@ -967,18 +978,11 @@ END_TEST
  * ratelimit_list: empty (no zone rate limit). */
 START_TEST(cmd_dump_infra)
 {
-	struct sockaddr_storage a, b;
 	uint8_t zone[WIRE_NAME_MAX];
 	size_t zl = ct_name("example.lab.", zone);
-	struct sel *sel = server_sel(srv);
-	uint64_t now = clock_ms();
 	struct conv c;
 
-	sa4(&a, 9);
-	sa4(&b, 10);
-	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
-	sel_zone_note(sel, (struct sockaddr *)&a, zone, zl, now);
-	sel_timeout_report(sel, (struct sockaddr *)&b, now);
+	two_servers(zone, zl, NULL, clock_ms());
 	c = talk("dump_infra\n");
 	HAS(c, "127.0.0.9 example.lab. ttl 900 ping 30 var 0 rtt 30 rto 30 "
 	       "tA 0 tAAAA 0 tother 0 ednsknown 1 edns 0 delay 0 lame "
