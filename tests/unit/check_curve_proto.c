@@ -79,11 +79,27 @@ START_TEST(test_vectors_streamlined)
 }
 END_TEST
 
+/* The TXT response of vector resp_name to the query q (ql bytes) opens
+ * to the vector inner_name. */
+static void txt_opens_to(const uint8_t *q, size_t ql, const char *resp_name,
+                         const char *inner_name)
+{
+	uint8_t resp[1024], out[1024], exp[512];
+	size_t rl = vec_bytes(resp_name, resp, sizeof resp),
+	       el = vec_bytes(inner_name, exp, sizeof exp), n = 0;
+
+	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, q, ql, resp,
+	                                         rl, out, sizeof out, &n),
+	                 CURVE_OK);
+	ck_assert_uint_eq(n, el);
+	ck_assert_int_eq(memcmp(out, exp, el), 0);
+}
+
 START_TEST(test_vectors_txt)
 {
-	uint8_t q[64], pkt[512], exp[512], resp[1024], out[512];
+	uint8_t q[64], pkt[512], exp[512];
 	char copy[4096], *f[4], zone[64] = "";
-	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, el, rl, i;
+	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, el, i;
 	size_t pos = 12, labels = 0;
 
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 0xabcd,
@@ -118,13 +134,7 @@ START_TEST(test_vectors_txt)
 	ck_assert_uint_eq(wire_name(zone, exp), 12);
 	ck_assert_int_eq(memcmp(pkt + pos, exp, 12), 0);
 
-	rl = vec_bytes("txt_response", resp, sizeof resp);
-	el = vec_bytes("inner_response", exp, sizeof exp);
-	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, pkt, n, resp,
-	                                         rl, out, sizeof out, &i),
-	                 CURVE_OK);
-	ck_assert_uint_eq(i, el);
-	ck_assert_int_eq(memcmp(out, exp, el), 0);
+	txt_opens_to(pkt, n, "txt_response", "inner_response");
 }
 END_TEST
 
@@ -172,15 +182,8 @@ START_TEST(test_vectors_curvedns)
 	                 CURVE_OK);
 	ck_assert_uint_eq(n, el);
 	ck_assert_int_eq(memcmp(out, exp, el), 0);
-
 	tl = vec_bytes("txt_query", tq, sizeof tq);
-	rl = vec_bytes("curvedns_txt_response", resp, sizeof resp);
-	el = vec_bytes("curvedns_txt_inner", exp, sizeof exp);
-	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, tq, tl, resp,
-	                                         rl, out, sizeof out, &n),
-	                 CURVE_OK);
-	ck_assert_uint_eq(n, el);
-	ck_assert_int_eq(memcmp(out, exp, el), 0);
+	txt_opens_to(tq, tl, "curvedns_txt_response", "curvedns_txt_inner");
 }
 END_TEST
 
