@@ -683,7 +683,8 @@ e2e_pki() {
     [ -s "$ep_dir/srv.pem" ]
 }
 
-# ---- Checks of the DNS-over-TLS labs (dot_lab.sh, dotserve_lab.sh) ----
+# ---- Checks shared by the labs (dot_lab.sh, dotserve_lab.sh: all;
+# resolve_lab.sh: the capture) ----
 
 # expect NAME GOT WANT: a check that GOT is WANT.
 expect() {
