@@ -434,26 +434,37 @@ static void put_neg(const char *name)
 	ck_assert_int_eq(cache_neg_put(cache, &neg, time(NULL)), CACHE_OK);
 }
 
-/* An A record stored at the real time (the commands use time()). */
-/* An A record learned over a transport (enum cache_via). */
-static void put_a_via(const char *owner, uint8_t last, enum cache_via via)
+/* One RR of owner stored at the real time (the commands use time()). */
+static void put_rr(const char *owner, uint16_t type, struct cache_rdata *rd,
+                   enum cache_rank rank, enum cache_sec sec,
+                   enum cache_via via)
 {
-	uint8_t name[WIRE_NAME_MAX], a[4] = { 192, 0, 2, 0 };
-	struct cache_rdata rd = { a, 4 };
+	uint8_t name[WIRE_NAME_MAX];
 	struct cache_rrset set;
 
-	a[3] = last;
 	memset(&set, 0, sizeof set);
 	set.name_len = ct_name(owner, name);
 	set.name = name;
-	set.type = WIRE_TYPE_A;
+	set.type = type;
 	set.klass = WIRE_CLASS_IN;
 	set.ttl = 300;
-	set.rdata = &rd;
+	set.rdata = rd;
 	set.count = 1;
-	set.rank = CACHE_RANK_AUTH;
+	set.rank = rank;
+	set.sec = sec;
 	ck_assert_int_eq(cache_rrset_put_via(cache, &set, time(NULL), via),
 	                 CACHE_OK);
+}
+
+/* An A record (192.0.2.last) learned over a transport (enum cache_via). */
+static void put_a_via(const char *owner, uint8_t last, enum cache_via via)
+{
+	uint8_t a[4] = { 192, 0, 2, 0 };
+	struct cache_rdata rd = { a, 4 };
+
+	a[3] = last;
+	put_rr(owner, WIRE_TYPE_A, &rd, CACHE_RANK_AUTH, CACHE_SEC_UNCHECKED,
+	       via);
 }
 
 static void put_a_now(const char *owner, uint8_t last)
@@ -464,25 +475,14 @@ static void put_a_now(const char *owner, uint8_t last)
 static void put_text_sec(const char *owner, uint16_t type, const char *rd,
                          enum cache_rank rank, enum cache_sec sec)
 {
-	uint8_t name[WIRE_NAME_MAX], buf[512];
+	uint8_t buf[512];
 	struct cache_rdata r;
-	struct cache_rrset set;
 
 	ck_assert_int_eq(cachefile_rdata_parse(type, rd, strlen(rd), buf,
 	                                       sizeof buf, &r.len),
 	                 CACHEFILE_OK);
 	r.data = buf;
-	memset(&set, 0, sizeof set);
-	set.name_len = ct_name(owner, name);
-	set.name = name;
-	set.type = type;
-	set.klass = WIRE_CLASS_IN;
-	set.ttl = 300;
-	set.rdata = &r;
-	set.count = 1;
-	set.rank = rank;
-	set.sec = sec;
-	ck_assert_int_eq(cache_rrset_put(cache, &set, time(NULL)), CACHE_OK);
+	put_rr(owner, type, &r, rank, sec, CACHE_VIA_PLAIN);
 }
 
 static void put_text_now(const char *owner, uint16_t type, const char *rd,
