@@ -122,20 +122,8 @@ b_start() {
 }
 b_stop() { [ -n "$B_PID" ] && bg_stop "$B_PID"; B_PID=; }
 
-# stat_of PID LOG NAME: counter NAME from a fresh SIGUSR1 dump.
-stat_of() {
-  before=$(grep -c 'event=stats' "$2")
-  kill -USR1 "$1" 2>/dev/null
-  n=0
-  while [ $n -lt 20 ]; do
-    sleep 0.1
-    [ "$(grep -c 'event=stats' "$2")" -gt "$before" ] && break
-    n=$((n + 1))
-  done
-  grep 'event=stats' "$2" | tr ' ' '\n' | sed -n "s/^$3=//p" | tail -n 1
-}
-a_stat() { stat_of "$CC_PID" "$LOG" "$1"; }
-b_stat() { stat_of "$B_PID" "$BLOG" "$1"; }
+a_stat() { cc_stat_of "$CC_PID" "$LOG" "$1"; }
+b_stat() { cc_stat_of "$B_PID" "$BLOG" "$1"; }
 
 QS="www.example.lab/A chain.example.lab/A www.dn.example.lab/A \
 dangle.example.lab/A nosuch.example.lab/A example.lab/MX \

@@ -60,8 +60,7 @@ then
 fi
 
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
-[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
-case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
+e2e_built CTL
 SOCK=$WORK/run/control
 DGID=$(id -g daemon)
 NOGID=$(id -g nobody)

@@ -37,8 +37,7 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$srcdir/tests/e2e/e2e_lib.sh"
 e2e_init downgrade_lab ss
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
-[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
-case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
+e2e_built CTL
 SOCK=$WORK/run/control
 ZONE_FILE=$LAB_DIR/lab.zone
 cp "$ZONE_FILE" "$WORK/lab.zone.honest" || exit 1

@@ -449,17 +449,19 @@ cc_no_sanitizer() {
 
 # cc_stat NAME: the value of counter NAME in a fresh SIGUSR1 dump of the
 # statistics (empty if curvecache did not write it within 2 s).
-cc_stat() {
-  before=$(grep -c " $1=" "$WORK/curvecache.log")
-  kill -USR1 "$CC_PID" 2>/dev/null
+# cc_stat_of PID LOG NAME: the same for the curvecache of PID logging to
+# LOG.
+cc_stat() { cc_stat_of "$CC_PID" "$WORK/curvecache.log" "$1"; }
+cc_stat_of() {
+  before=$(grep -c " $3=" "$2")
+  kill -USR1 "$1" 2>/dev/null
   n=0
   while [ $n -lt 20 ]; do
     sleep 0.1
-    [ "$(grep -c " $1=" "$WORK/curvecache.log")" -gt "$before" ] && break
+    [ "$(grep -c " $3=" "$2")" -gt "$before" ] && break
     n=$((n + 1))
   done
-  grep 'event=stats' "$WORK/curvecache.log" | tr ' ' '\n' |
-    sed -n "s/^$1=//p" | tail -n 1
+  grep 'event=stats' "$2" | tr ' ' '\n' | sed -n "s/^$3=//p" | tail -n 1
 }
 
 # sends_to ADDR [QNAME]: upstream_send lines of the curvecache log so far
@@ -681,7 +683,8 @@ e2e_pki() {
     [ -s "$ep_dir/srv.pem" ]
 }
 
-# ---- Checks of the DNS-over-TLS labs (dot_lab.sh, dotserve_lab.sh) ----
+# ---- Checks shared by the labs (dot_lab.sh, dotserve_lab.sh: all;
+# resolve_lab.sh: the capture) ----
 
 # expect NAME GOT WANT: a check that GOT is WANT.
 expect() {

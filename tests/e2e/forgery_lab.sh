@@ -79,8 +79,7 @@ FLOOD_NEAR=${FLOOD_NEAR:-7}
 FLOOD_CONC=${FLOOD_CONC:-100}
 FLOOD_SECS=${FLOOD_SECS:-150}
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
-[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
-case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
+e2e_built CTL
 SOCK=$WORK/run/control
 
 cc_start "control-socket: $SOCK" || exit 1

@@ -33,8 +33,7 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 e2e_init query_lab python3
 
 QUERY=${CURVECACHE_QUERY:-./curvecache-query}
-[ -x "$QUERY" ] || { echo "FAIL: $QUERY not built"; exit 1; }
-case $QUERY in /*) ;; *) QUERY=$(pwd)/$QUERY ;; esac
+e2e_built QUERY
 PLAIN_IP=127.53.0.3
 PZ=plain.test
 KEY=uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2

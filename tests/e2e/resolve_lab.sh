@@ -158,15 +158,7 @@ count_lines() { grep -cE "$1" "$2"; }
 
 # ---- The capture: from before curvecache starts to the end ----
 CAP=$WORK/capture.txt
-bg_start sniff python3 "$srcdir/tests/e2e/sniff.py" "$CAP" 300
-SNIFF_PID=$bg_pid
-n=0
-while ! grep -q '^# ready' "$CAP" 2>/dev/null && [ $n -lt 50 ]; do
-  sleep 0.1
-  n=$((n + 1))
-done
-grep -q '^# ready' "$CAP" 2>/dev/null ||
-  { bad "capture" "sniff.py did not start" "$WORK/sniff.out"; exit 1; }
+e2e_sniff_start "$CAP" 300
 
 # Per CurveDNS log (in LAB_CURVEDNS_LOGS order): boxed and plain replies
 # so far (lab.sh's start-up probes are plain queries).
@@ -312,9 +304,7 @@ round tcp
 echo "# DNSCurve proof ($(elapsed))"
 curve_ok1=$(cc_stat curve.responses.ok)
 fallback1=$(cc_stat curve.fallback.plain)
-bg_stop "$SNIFF_PID"
-grep -q '^# end' "$CAP" || bad "capture" "sniff.py did not end cleanly" \
-  "$WORK/sniff.out"
+e2e_sniff_stop "$CAP"
 # Lines: PROTO SRC SPORT DST DPORT LEN KIND (tests/e2e/sniff.py).
 awk -v cc="$CC_IP" '$2 == cc' "$CAP" >"$WORK/from_cc"
 n=$(count_lines "^udp $CC_IP [0-9]+ $LAB_ROOT_IP 53 " "$WORK/from_cc")

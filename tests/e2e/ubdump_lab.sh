@@ -33,8 +33,7 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 e2e_init ubdump_lab unbound unbound-control
 
 CTL=${CURVECACHE_CONTROL:-./curvecache-control}
-[ -x "$CTL" ] || { echo "FAIL: $CTL not built"; exit 1; }
-case $CTL in /*) ;; *) CTL=$(pwd)/$CTL ;; esac
+e2e_built CTL
 # Unbound beside curvecache (the lab never uses 127.53.100.0/24).
 UB_IP=127.53.100.2
 SOCK=$WORK/control

@@ -830,6 +830,14 @@ static void put(const char *name, const char *text)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+/* A check that the path got is incdir/rel (a macro: the caller's line). */
+#define IN_INCDIR(got, rel) \
+	do { \
+		char in_want[CFG_MAX_PATH]; \
+		snprintf(in_want, sizeof in_want, "%s/%s", incdir, rel); \
+		ck_assert_str_eq(got, in_want); \
+	} while (0)
+
 /* cfg_load of incdir/NAME. */
 static int load(const char *name)
 {
@@ -890,8 +898,6 @@ END_TEST
  * holding the line; a trust-anchor line keeps its own FILE:LINE. */
 START_TEST(test_trust_anchor_paths)
 {
-	char want[600];
-
 	put("sub/b.conf", "# b\nauto-trust-anchor-file: a.key\n"
 	                  "trust-anchor: \". DS 1 8 1 00\"\n");
 	put("main.conf", "trust-anchor-file: keys/root.key\n"
@@ -899,20 +905,14 @@ START_TEST(test_trust_anchor_paths)
 	                 "trust-anchor-file: /abs/root.key\n");
 	ck_assert_msg(load("main.conf") == 0, "%s", err);
 	ck_assert_uint_eq(c.n_trust_anchor_file, 2);
-	snprintf(want, sizeof want, "%s/keys/root.key", incdir);
-	ck_assert_str_eq(c.trust_anchor_file[0], want);
+	IN_INCDIR(c.trust_anchor_file[0], "keys/root.key");
 	ck_assert_str_eq(c.trust_anchor_file[1], "/abs/root.key");
-	snprintf(want, sizeof want, "%s/sub/a.key", incdir);
-	ck_assert_str_eq(c.auto_trust_anchor_file[0], want);
-	snprintf(want, sizeof want, "%s/sub/b.conf:3", incdir);
-	ck_assert_str_eq(c.trust_anchor_at[0], want);
+	IN_INCDIR(c.auto_trust_anchor_file[0], "sub/a.key");
+	IN_INCDIR(c.trust_anchor_at[0], "sub/b.conf:3");
 	/* each file keeps the FILE:LINE of its line, for the loader */
-	snprintf(want, sizeof want, "%s/main.conf:1", incdir);
-	ck_assert_str_eq(c.trust_anchor_file_at[0], want);
-	snprintf(want, sizeof want, "%s/main.conf:3", incdir);
-	ck_assert_str_eq(c.trust_anchor_file_at[1], want);
-	snprintf(want, sizeof want, "%s/sub/b.conf:2", incdir);
-	ck_assert_str_eq(c.auto_trust_anchor_file_at[0], want);
+	IN_INCDIR(c.trust_anchor_file_at[0], "main.conf:1");
+	IN_INCDIR(c.trust_anchor_file_at[1], "main.conf:3");
+	IN_INCDIR(c.auto_trust_anchor_file_at[0], "sub/b.conf:2");
 }
 END_TEST
 
@@ -1190,22 +1190,14 @@ START_TEST(test_relative_paths)
 	/* Debian's unbound.conf ends in include-toplevel: */
 	put("main.conf", "server:\ninclude-toplevel: \"sub/z.conf\"\n");
 	ck_assert_msg(load("main.conf") == 0, "%s", err);
-	snprintf(want, sizeof want, "%s/sub/my hints", incdir);
-	ck_assert_str_eq(c.root_hints, want);
-	snprintf(want, sizeof want, "%s/sub/z.conf:1", incdir);
-	ck_assert_str_eq(c.root_hints_at, want);
-	snprintf(want, sizeof want, "%s/sub/hosts", incdir);
-	ck_assert_str_eq(c.local_data_file, want);
-	snprintf(want, sizeof want, "%s/sub/../block", incdir);
-	ck_assert_str_eq(c.block_file, want);
-	snprintf(want, sizeof want, "%s/sub/state/cache", incdir);
-	ck_assert_str_eq(c.cache_file, want);
-	snprintf(want, sizeof want, "%s/sub/run.pid", incdir);
-	ck_assert_str_eq(c.pidfile, want);
-	snprintf(want, sizeof want, "%s/sub/key", incdir);
-	ck_assert_str_eq(c.curve_key_file, want);
-	snprintf(want, sizeof want, "%s/sub/z.conf:6", incdir);
-	ck_assert_str_eq(c.curve_key_file_at, want);
+	IN_INCDIR(c.root_hints, "sub/my hints");
+	IN_INCDIR(c.root_hints_at, "sub/z.conf:1");
+	IN_INCDIR(c.local_data_file, "sub/hosts");
+	IN_INCDIR(c.block_file, "sub/../block");
+	IN_INCDIR(c.cache_file, "sub/state/cache");
+	IN_INCDIR(c.pidfile, "sub/run.pid");
+	IN_INCDIR(c.curve_key_file, "sub/key");
+	IN_INCDIR(c.curve_key_file_at, "sub/z.conf:6");
 	/* a loader's message about such a file names the option's line */
 	snprintf(err, sizeof err, "%s/sub/hosts:3: bad address \"x\"", incdir);
 	cfg_file_error(&c, err, sizeof err);
@@ -1224,8 +1216,7 @@ START_TEST(test_relative_paths)
 	snprintf(want, sizeof want, "%s", err);
 	cfg_file_error(&c, err, sizeof err);
 	ck_assert_str_eq(err, want);
-	snprintf(want, sizeof want, "%s/sub/ctl", incdir);
-	ck_assert_str_eq(c.control_socket, want);
+	IN_INCDIR(c.control_socket, "sub/ctl");
 	put("bad.conf", "\n\nblock-file: gone\n");
 	ck_assert_int_eq(load("bad.conf"), -1);
 	snprintf(want, sizeof want,

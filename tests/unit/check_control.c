@@ -97,6 +97,20 @@ void teardown(void)
 	localzone_free(lz);
 }
 
+struct control_cmd *ct_cmd_each(control_each_fn each)
+{
+	struct control_env env;
+	struct control_cmd *c = NULL;
+
+	memset(&env, 0, sizeof env);
+	env.cache = cache;
+	env.srv = srv;
+	env.cfg = &cfg;
+	env.each = each;
+	ck_assert_int_eq(control_cmd_new(&env, &c), CONTROL_OK);
+	return c;
+}
+
 /* Feed input in chunks of `chunk` bytes (0: all at once), then EOF if
  * asked. */
 struct conv talk_chunked(const char *in, size_t len, size_t chunk, bool eof)
@@ -420,26 +434,37 @@ static void put_neg(const char *name)
 	ck_assert_int_eq(cache_neg_put(cache, &neg, time(NULL)), CACHE_OK);
 }
 
-/* An A record stored at the real time (the commands use time()). */
-/* An A record learned over a transport (enum cache_via). */
-static void put_a_via(const char *owner, uint8_t last, enum cache_via via)
+/* One RR of owner stored at the real time (the commands use time()). */
+static void put_rr(const char *owner, uint16_t type, struct cache_rdata *rd,
+                   enum cache_rank rank, enum cache_sec sec,
+                   enum cache_via via)
 {
-	uint8_t name[WIRE_NAME_MAX], a[4] = { 192, 0, 2, 0 };
-	struct cache_rdata rd = { a, 4 };
+	uint8_t name[WIRE_NAME_MAX];
 	struct cache_rrset set;
 
-	a[3] = last;
 	memset(&set, 0, sizeof set);
 	set.name_len = ct_name(owner, name);
 	set.name = name;
-	set.type = WIRE_TYPE_A;
+	set.type = type;
 	set.klass = WIRE_CLASS_IN;
 	set.ttl = 300;
-	set.rdata = &rd;
+	set.rdata = rd;
 	set.count = 1;
-	set.rank = CACHE_RANK_AUTH;
+	set.rank = rank;
+	set.sec = sec;
 	ck_assert_int_eq(cache_rrset_put_via(cache, &set, time(NULL), via),
 	                 CACHE_OK);
+}
+
+/* An A record (192.0.2.last) learned over a transport (enum cache_via). */
+static void put_a_via(const char *owner, uint8_t last, enum cache_via via)
+{
+	uint8_t a[4] = { 192, 0, 2, 0 };
+	struct cache_rdata rd = { a, 4 };
+
+	a[3] = last;
+	put_rr(owner, WIRE_TYPE_A, &rd, CACHE_RANK_AUTH, CACHE_SEC_UNCHECKED,
+	       via);
 }
 
 static void put_a_now(const char *owner, uint8_t last)
@@ -450,25 +475,14 @@ static void put_a_now(const char *owner, uint8_t last)
 static void put_text_sec(const char *owner, uint16_t type, const char *rd,
                          enum cache_rank rank, enum cache_sec sec)
 {
-	uint8_t name[WIRE_NAME_MAX], buf[512];
+	uint8_t buf[512];
 	struct cache_rdata r;
-	struct cache_rrset set;
 
 	ck_assert_int_eq(cachefile_rdata_parse(type, rd, strlen(rd), buf,
 	                                       sizeof buf, &r.len),
 	                 CACHEFILE_OK);
 	r.data = buf;
-	memset(&set, 0, sizeof set);
-	set.name_len = ct_name(owner, name);
-	set.name = name;
-	set.type = type;
-	set.klass = WIRE_CLASS_IN;
-	set.ttl = 300;
-	set.rdata = &r;
-	set.count = 1;
-	set.rank = rank;
-	set.sec = sec;
-	ck_assert_int_eq(cache_rrset_put(cache, &set, time(NULL)), CACHE_OK);
+	put_rr(owner, type, &r, rank, sec, CACHE_VIA_PLAIN);
 }
 
 static void put_text_now(const char *owner, uint16_t type, const char *rd,
@@ -592,7 +606,6 @@ END_TEST
  * (main.c: worker 0, then workers_each), and the removals are summed. */
 START_TEST(cmd_flush_infra_workers)
 {
-	struct control_env env;
 	struct control_cmd *old = cmd;
 	struct sockaddr_storage a;
 	struct sel *sel = server_sel(srv);
@@ -600,12 +613,7 @@ START_TEST(cmd_flush_infra_workers)
 	struct sel_info info;
 	struct conv c;
 
-	memset(&env, 0, sizeof env);
-	env.cache = cache;
-	env.srv = srv;
-	env.cfg = &cfg;
-	env.each = fake_each;
-	ck_assert_int_eq(control_cmd_new(&env, &cmd), CONTROL_OK);
+	cmd = ct_cmd_each(fake_each);
 	each_calls = 0;
 	sa4(&a, 7);
 	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
@@ -912,23 +920,34 @@ static void sa4(struct sockaddr_storage *ss, uint8_t last)
 	in->sin_addr.s_addr = htonl(0x7f000000u | last);
 }
 
-START_TEST(cmd_servers)
+/* The selection table of the infra listings: 127.0.0.9 answered in
+ * 30 ms for zone, 127.0.0.10 timed out once (with a DNSCurve key, when
+ * given). */
+static void two_servers(const uint8_t *zone, size_t zl, const uint8_t *key,
+                        uint64_t now)
 {
-	static const uint8_t key[32] = { 1, 2, 3 };
-	struct iter_env ienv;
-	struct sockaddr_storage a, b;
-	uint8_t zone[WIRE_NAME_MAX];
-	size_t zl = ct_name("example.lab.", zone);
 	struct sel *sel = server_sel(srv);
-	uint64_t now = clock_ms();
-	struct conv c;
+	struct sockaddr_storage a, b;
 
 	sa4(&a, 9);
 	sa4(&b, 10);
 	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
 	sel_zone_note(sel, (struct sockaddr *)&a, zone, zl, now);
-	sel_key_set(sel, (struct sockaddr *)&b, key, now);
+	if (key != NULL)
+		sel_key_set(sel, (struct sockaddr *)&b, key, now);
 	sel_timeout_report(sel, (struct sockaddr *)&b, now);
+}
+
+START_TEST(cmd_servers)
+{
+	static const uint8_t key[32] = { 1, 2, 3 };
+	struct iter_env ienv;
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zl = ct_name("example.lab.", zone);
+	uint64_t now = clock_ms();
+	struct conv c;
+
+	two_servers(zone, zl, key, now);
 	c = talk("servers\n");
 	HAS(c, "127.0.0.9 zone=example.lab. srtt=30ms timeouts=0 backoff=no "
 	       "edns=yes key=none last_error=- transport=plain\n");
@@ -959,18 +978,11 @@ END_TEST
  * ratelimit_list: empty (no zone rate limit). */
 START_TEST(cmd_dump_infra)
 {
-	struct sockaddr_storage a, b;
 	uint8_t zone[WIRE_NAME_MAX];
 	size_t zl = ct_name("example.lab.", zone);
-	struct sel *sel = server_sel(srv);
-	uint64_t now = clock_ms();
 	struct conv c;
 
-	sa4(&a, 9);
-	sa4(&b, 10);
-	sel_rtt_report(sel, (struct sockaddr *)&a, 30, now);
-	sel_zone_note(sel, (struct sockaddr *)&a, zone, zl, now);
-	sel_timeout_report(sel, (struct sockaddr *)&b, now);
+	two_servers(zone, zl, NULL, clock_ms());
 	c = talk("dump_infra\n");
 	HAS(c, "127.0.0.9 example.lab. ttl 900 ping 30 var 0 rtt 30 rto 30 "
 	       "tA 0 tAAAA 0 tother 0 ednsknown 1 edns 0 delay 0 lame "

@@ -35,16 +35,9 @@ static void fake_each(void *arg, control_worker_fn *fn, void *fnarg)
 /* Talk through an engine whose env has each (the fixture's has none). */
 static struct conv talk_rt(const char *in)
 {
-	struct control_cmd *saved = cmd, *rt = NULL;
-	struct control_env env;
+	struct control_cmd *saved = cmd, *rt = ct_cmd_each(fake_each);
 	struct conv c;
 
-	memset(&env, 0, sizeof env);
-	env.cache = cache;
-	env.srv = srv;
-	env.cfg = &cfg;
-	env.each = fake_each;
-	ck_assert_int_eq(control_cmd_new(&env, &rt), CONTROL_OK);
 	cmd = rt;
 	c = talk(in);
 	cmd = saved;
@@ -52,28 +45,32 @@ static struct conv talk_rt(const char *in)
 	return c;
 }
 
+/* The whole answer to in, through talk_rt, is want. */
+static void talk_rt_is(const char *in, const char *want)
+{
+	struct conv c = talk_rt(in);
+
+	ck_assert_str_eq(c.text, want);
+	free(c.text);
+}
+
 START_TEST(rt_forward_add_remove)
 {
 	struct conv c;
 
-	c = talk_rt("UBCT1 forward_add +i Corp.Example. 192.0.2.1 "
-	            "192.0.2.2@5353\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("UBCT1 forward_add +i Corp.Example. 192.0.2.1 "
+	           "192.0.2.2@5353\n",
+	           "ok\n");
 	ck_assert_uint_eq(cfg.n_forward, 1);
-	c = talk_rt("UBCT1 list_forwards\n");
-	ck_assert_str_eq(c.text, "corp.example. IN forward 192.0.2.1 "
-	                         "192.0.2.2@5353\n");
-	free(c.text);
+	talk_rt_is("UBCT1 list_forwards\n",
+	           "corp.example. IN forward 192.0.2.1 "
+	           "192.0.2.2@5353\n");
 	/* the same zone again: replaced, not added */
-	c = talk_rt("forward_add corp.example 192.0.2.3\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("forward_add corp.example 192.0.2.3\n", "ok\n");
 	ck_assert_uint_eq(cfg.n_forward, 1);
 	ck_assert_uint_eq(cfg.forward[0].naddr, 1);
-	c = talk_rt("UBCT1 forward_add tls.example. 127.0.0.1@853#tls.ex\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("UBCT1 forward_add tls.example. 127.0.0.1@853#tls.ex\n",
+	           "ok\n");
 	c = talk_rt("UBCT1 forward_add tls.example. 127.0.0.1@853#a..b\n");
 	ck_assert(strncmp(c.text, "error ", 6) == 0);
 	free(c.text);
@@ -95,10 +92,9 @@ START_TEST(rt_forward_add_remove)
 	ck_assert_int_eq(count_of(c.text, "error: "), 4);
 	free(c.text);
 	ck_assert_uint_eq(cfg.n_forward, 1);
-	c = talk_rt("forward_remove +i corp.example.\n"
-	            "forward_remove not.there.\n");
-	ck_assert_str_eq(c.text, "ok\nok\n");
-	free(c.text);
+	talk_rt_is("forward_remove +i corp.example.\n"
+	           "forward_remove not.there.\n",
+	           "ok\nok\n");
 	ck_assert_uint_eq(cfg.n_forward, 0);
 	/* without env.each (no way to reach the workers): refused */
 	c = talk("forward_add b.example. 192.0.2.1\n");
@@ -189,9 +185,7 @@ START_TEST(rt_requestlist_dump_flush)
 	ck_assert_msg(i < RT_LISTEN_TRIES, "server_listen: %s", err);
 	snprintf(line, sizeof line, "forward_add fwd.example. 127.0.0.1@%u\n",
 	         (unsigned)fport);
-	c = talk_rt(line);
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is(line, "ok\n");
 
 	cli = udp_socket(&cport);
 	memset(&to, 0, sizeof to);
@@ -212,9 +206,7 @@ START_TEST(rt_requestlist_dump_flush)
 	HAS(c, " forward wait 1 client\nthread #1\n");
 	free(c.text);
 	each_calls = 0;
-	c = talk_rt("UBCT1 flush_requestlist\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("UBCT1 flush_requestlist\n", "ok\n");
 	ck_assert_uint_eq(each_calls, 1);
 	ck_assert_uint_eq(server_resolutions(srv), 0);
 	/* the client: SERVFAIL for its query */
@@ -262,33 +254,21 @@ START_TEST(rt_insecure)
 	ck_assert_int_eq(wire_name_from_text("www.corp.example.", 17, n, &nl),
 	                 WIRE_OK);
 	ck_assert(!anchors_insecure(server_anchors(srv), n, nl));
-	c = talk_rt("UBCT1 insecure_add Corp.Example.\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("UBCT1 insecure_add Corp.Example.\n", "ok\n");
 	ck_assert(anchors_insecure(server_anchors(srv), n, nl));
-	c = talk_rt("UBCT1 list_insecure\n");
-	ck_assert_str_eq(c.text, "corp.example.\n");
-	free(c.text);
+	talk_rt_is("UBCT1 list_insecure\n", "corp.example.\n");
 	c = talk_rt("insecure_add ..bad\ninsecure_remove other.example\n");
 	ck_assert_int_eq(count_of(c.text, "error: "), 2);
 	HAS(c, "not an insecure domain");
 	free(c.text);
-	c = talk_rt("UBCT1 insecure_remove corp.example\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("UBCT1 insecure_remove corp.example\n", "ok\n");
 	ck_assert(!anchors_insecure(server_anchors(srv), n, nl));
-	c = talk_rt("UBCT1 list_insecure\n");
-	ck_assert_str_eq(c.text, "");
-	free(c.text);
+	talk_rt_is("UBCT1 list_insecure\n", "");
 	/* forward_add +i (Unbound's): the zone insecure too; forward_remove
 	 * +i takes both back */
-	c = talk_rt("UBCT1 forward_add +i corp.example. 192.0.2.1\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("UBCT1 forward_add +i corp.example. 192.0.2.1\n", "ok\n");
 	ck_assert(anchors_insecure(server_anchors(srv), n, nl));
-	c = talk_rt("UBCT1 forward_remove +i corp.example.\n");
-	ck_assert_str_eq(c.text, "ok\n");
-	free(c.text);
+	talk_rt_is("UBCT1 forward_remove +i corp.example.\n", "ok\n");
 	ck_assert(!anchors_insecure(server_anchors(srv), n, nl));
 	ck_assert_uint_eq(cfg.n_forward, 0);
 	ck_assert_int_eq(server_anchors_set(srv, NULL), SERVER_OK);

@@ -54,10 +54,35 @@ START_TEST(test_vectors_keys_nonces)
 }
 END_TEST
 
+/* The response of vector resp_name opens to the vector inner_name: a
+ * streamlined one (q NULL), or a TXT one to the query q (ql bytes). The
+ * bytes the box added. */
+static size_t opens_to(const uint8_t *q, size_t ql, const char *resp_name,
+                       const char *inner_name)
+{
+	uint8_t resp[1024], out[1024], exp[512];
+	size_t rl = vec_bytes(resp_name, resp, sizeof resp),
+	       el = vec_bytes(inner_name, exp, sizeof exp), n = 0;
+
+	if (q == NULL)
+		ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp,
+		                                        rl, out, sizeof out,
+		                                        &n),
+		                 CURVE_OK);
+	else
+		ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, q,
+		                                         ql, resp, rl, out,
+		                                         sizeof out, &n),
+		                 CURVE_OK);
+	ck_assert_uint_eq(n, el);
+	ck_assert_int_eq(memcmp(out, exp, el), 0);
+	return rl - el;
+}
+
 START_TEST(test_vectors_streamlined)
 {
-	uint8_t q[64], pkt[256], exp[256], box[64], out[256], resp[128];
-	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, el, rl;
+	uint8_t q[64], pkt[256], exp[256], box[64];
+	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, el;
 
 	ck_assert_int_eq(curve_streamlined_box(vc, spk, cnonce, q, ql, pkt,
 	                                       sizeof pkt, &n),
@@ -68,22 +93,17 @@ START_TEST(test_vectors_streamlined)
 	ck_assert_uint_eq(vec_bytes("query_box", box, sizeof box), ql + 16);
 	ck_assert_int_eq(memcmp(pkt + 52, box, ql + 16), 0);
 
-	rl = vec_bytes("streamlined_response", resp, sizeof resp);
-	el = vec_bytes("inner_response", exp, sizeof exp);
-	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp, rl, out,
-	                                        sizeof out, &n),
-	                 CURVE_OK);
-	ck_assert_uint_eq(n, el);
-	ck_assert_int_eq(memcmp(out, exp, n), 0);
-	ck_assert_uint_eq(rl, el + CURVE_STREAMLINED_RESPONSE_OVERHEAD);
+	ck_assert_uint_eq(opens_to(NULL, 0, "streamlined_response",
+	                           "inner_response"),
+	                  CURVE_STREAMLINED_RESPONSE_OVERHEAD);
 }
 END_TEST
 
 START_TEST(test_vectors_txt)
 {
-	uint8_t q[64], pkt[512], exp[512], resp[1024], out[512];
+	uint8_t q[64], pkt[512], exp[512];
 	char copy[4096], *f[4], zone[64] = "";
-	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, el, rl, i;
+	size_t ql = vec_bytes("inner_query", q, sizeof q), n = 0, el, i;
 	size_t pos = 12, labels = 0;
 
 	ck_assert_int_eq(curve_txt_query_build(vc, spk, cnonce, 0xabcd,
@@ -118,13 +138,7 @@ START_TEST(test_vectors_txt)
 	ck_assert_uint_eq(wire_name(zone, exp), 12);
 	ck_assert_int_eq(memcmp(pkt + pos, exp, 12), 0);
 
-	rl = vec_bytes("txt_response", resp, sizeof resp);
-	el = vec_bytes("inner_response", exp, sizeof exp);
-	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, pkt, n, resp,
-	                                         rl, out, sizeof out, &i),
-	                 CURVE_OK);
-	ck_assert_uint_eq(i, el);
-	ck_assert_int_eq(memcmp(out, exp, el), 0);
+	(void)opens_to(pkt, n, "txt_response", "inner_response");
 }
 END_TEST
 
@@ -162,25 +176,13 @@ END_TEST
 
 START_TEST(test_vectors_curvedns)
 {
-	uint8_t tq[512], resp[1024], out[1024], exp[512];
-	size_t tl, rl, el, n = 0;
+	uint8_t tq[512];
+	size_t tl;
 
-	rl = vec_bytes("curvedns_streamlined_response", resp, sizeof resp);
-	el = vec_bytes("curvedns_streamlined_inner", exp, sizeof exp);
-	ck_assert_int_eq(curve_streamlined_open(vc, spk, cnonce, resp, rl, out,
-	                                        sizeof out, &n),
-	                 CURVE_OK);
-	ck_assert_uint_eq(n, el);
-	ck_assert_int_eq(memcmp(out, exp, el), 0);
-
+	(void)opens_to(NULL, 0, "curvedns_streamlined_response",
+	               "curvedns_streamlined_inner");
 	tl = vec_bytes("txt_query", tq, sizeof tq);
-	rl = vec_bytes("curvedns_txt_response", resp, sizeof resp);
-	el = vec_bytes("curvedns_txt_inner", exp, sizeof exp);
-	ck_assert_int_eq(curve_txt_response_open(vc, spk, cnonce, tq, tl, resp,
-	                                         rl, out, sizeof out, &n),
-	                 CURVE_OK);
-	ck_assert_uint_eq(n, el);
-	ck_assert_int_eq(memcmp(out, exp, el), 0);
+	(void)opens_to(tq, tl, "curvedns_txt_response", "curvedns_txt_inner");
 }
 END_TEST
 

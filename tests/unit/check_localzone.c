@@ -37,6 +37,9 @@ static int ask(const char *text, uint16_t qtype, struct answer *a)
 	                        sizeof buf);
 }
 
+/* A check that ask answers (a macro: a failure names the caller's line). */
+#define ASK_OK(...) ck_assert_int_eq(ask(__VA_ARGS__), LOCALZONE_OK)
+
 static bool local(const char *text)
 {
 	uint8_t name[WIRE_NAME_MAX];
@@ -71,32 +74,32 @@ START_TEST(test_localhost)
 	const uint8_t *rd;
 	uint16_t rdlen;
 
-	ck_assert_int_eq(ask("LocalHost.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ASK_OK("LocalHost.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_uint_eq(rr_type(a.an, a.an_len, 0, &rd, &rdlen),
 	                  WIRE_TYPE_A);
 	ck_assert_uint_eq(rdlen, 4);
 	ck_assert_mem_eq(rd, v4, 4);
-	ck_assert_int_eq(ask("localhost.", WIRE_TYPE_AAAA, &a), LOCALZONE_OK);
+	ASK_OK("localhost.", WIRE_TYPE_AAAA, &a);
 	ck_assert_uint_eq(rr_type(a.an, a.an_len, 0, &rd, &rdlen),
 	                  WIRE_TYPE_AAAA);
 	ck_assert_uint_eq(rdlen, 16);
 	ck_assert_uint_eq(rd[15], 1);
 	/* Below localhost too (RFC 6761 6.3). */
-	ck_assert_int_eq(ask("a.b.localhost.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ASK_OK("a.b.localhost.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.an_count, 1);
 	/* Other types: NODATA with the SOA. */
-	ck_assert_int_eq(ask("localhost.", WIRE_TYPE_MX, &a), LOCALZONE_OK);
+	ASK_OK("localhost.", WIRE_TYPE_MX, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(a.an_count, 0);
 	ck_assert_uint_eq(a.ns_count, 1);
 	ck_assert_uint_eq(rr_type(a.ns, a.ns_len, 0, &rd, &rdlen),
 	                  WIRE_TYPE_SOA);
 	/* The apex has SOA and NS. */
-	ck_assert_int_eq(ask("localhost.", WIRE_TYPE_SOA, &a), LOCALZONE_OK);
+	ASK_OK("localhost.", WIRE_TYPE_SOA, &a);
 	ck_assert_uint_eq(a.an_count, 1);
-	ck_assert_int_eq(ask("localhost.", WIRE_TYPE_ANY, &a), LOCALZONE_OK);
+	ASK_OK("localhost.", WIRE_TYPE_ANY, &a);
 	ck_assert_uint_eq(a.an_count, 4);
 }
 END_TEST
@@ -107,24 +110,23 @@ START_TEST(test_special_names)
 	const uint8_t *rd;
 	uint16_t rdlen;
 
-	ck_assert_int_eq(ask("www.example.invalid.", WIRE_TYPE_A, &a),
-	                 LOCALZONE_OK);
+	ASK_OK("www.example.invalid.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(a.ns_count, 1);
-	ck_assert_int_eq(ask("foo.TEST.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ASK_OK("foo.TEST.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
-	ck_assert_int_eq(ask("xyz.onion.", WIRE_TYPE_AAAA, &a), LOCALZONE_OK);
+	ASK_OK("xyz.onion.", WIRE_TYPE_AAAA, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	/* RFC 8375: home.arpa. is local unless switched off */
-	ck_assert_int_eq(ask("nas.home.arpa.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ASK_OK("nas.home.arpa.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	/* The apex exists: NODATA. */
-	ck_assert_int_eq(ask("test.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ASK_OK("test.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(a.an_count, 0);
 	ck_assert_uint_eq(rr_type(a.ns, a.ns_len, 0, &rd, &rdlen),
 	                  WIRE_TYPE_SOA);
-	ck_assert_int_eq(ask("invalid.", WIRE_TYPE_NS, &a), LOCALZONE_OK);
+	ASK_OK("invalid.", WIRE_TYPE_NS, &a);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_uint_eq(rr_type(a.an, a.an_len, 0, &rd, &rdlen),
 	                  WIRE_TYPE_NS);
@@ -138,29 +140,22 @@ START_TEST(test_reverse)
 	const uint8_t *rd;
 	uint16_t rdlen;
 
-	ck_assert_int_eq(ask("1.0.0.127.in-addr.arpa.", WIRE_TYPE_PTR, &a),
-	                 LOCALZONE_OK);
+	ASK_OK("1.0.0.127.in-addr.arpa.", WIRE_TYPE_PTR, &a);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert_uint_eq(rr_type(a.an, a.an_len, 0, &rd, &rdlen),
 	                  WIRE_TYPE_PTR);
 	ck_assert_mem_eq(rd, "\11localhost", 11);
-	ck_assert_int_eq(ask("1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
-	                     "0.0.0.0.0.0.0.0.ip6.arpa.",
-	                     WIRE_TYPE_PTR, &a),
-	                 LOCALZONE_OK);
+	ASK_OK("1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0."
+	       "0.0.0.0.0.0.0.0.ip6.arpa.",
+	       WIRE_TYPE_PTR, &a);
 	ck_assert_uint_eq(a.an_count, 1);
-	ck_assert_int_eq(ask("2.0.0.127.in-addr.arpa.", WIRE_TYPE_PTR, &a),
-	                 LOCALZONE_OK);
+	ASK_OK("2.0.0.127.in-addr.arpa.", WIRE_TYPE_PTR, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
-	ck_assert_int_eq(ask("4.3.2.10.in-addr.arpa.", WIRE_TYPE_PTR, &a),
-	                 LOCALZONE_OK);
+	ASK_OK("4.3.2.10.in-addr.arpa.", WIRE_TYPE_PTR, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
-	ck_assert_int_eq(ask("1.1.168.192.in-addr.arpa.", WIRE_TYPE_PTR, &a),
-	                 LOCALZONE_OK);
-	ck_assert_int_eq(ask("9.9.20.172.in-addr.arpa.", WIRE_TYPE_PTR, &a),
-	                 LOCALZONE_OK);
-	ck_assert_int_eq(ask("31.172.in-addr.arpa.", WIRE_TYPE_SOA, &a),
-	                 LOCALZONE_OK);
+	ASK_OK("1.1.168.192.in-addr.arpa.", WIRE_TYPE_PTR, &a);
+	ASK_OK("9.9.20.172.in-addr.arpa.", WIRE_TYPE_PTR, &a);
+	ASK_OK("31.172.in-addr.arpa.", WIRE_TYPE_SOA, &a);
 	ck_assert_uint_eq(a.an_count, 1);
 	ck_assert(local("1.0.0.0.8.e.f.ip6.arpa."));
 	ck_assert(local("0.d.f.ip6.arpa."));
@@ -318,10 +313,10 @@ START_TEST(test_refuse)
 	line("Corp.Example.", CFG_LZ_REFUSE);
 	line("open.corp.example.", CFG_LZ_TRANSPARENT);
 	rebuild();
-	ck_assert_int_eq(ask("x.onion.", WIRE_TYPE_AAAA, &a), LOCALZONE_OK);
+	ASK_OK("x.onion.", WIRE_TYPE_AAAA, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_REFUSED);
 	ck_assert_uint_eq(a.an_count + a.ns_count, 0);
-	ck_assert_int_eq(ask("onion.", WIRE_TYPE_SOA, &a), LOCALZONE_OK);
+	ASK_OK("onion.", WIRE_TYPE_SOA, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_REFUSED);
 	ck_assert_uint_eq(a.an_count, 0);
 	ck_assert_int_eq(rcode("corp.example."), WIRE_RCODE_REFUSED);
@@ -342,18 +337,17 @@ START_TEST(test_static)
 	line("localhost.", CFG_LZ_STATIC);    /* as built in: unchanged */
 	line("home.example.", CFG_LZ_STATIC); /* a new zone */
 	rebuild();
-	ck_assert_int_eq(ask("localhost.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ASK_OK("localhost.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.an_count, 1);
-	ck_assert_int_eq(ask("pc.home.example.", WIRE_TYPE_A, &a),
-	                 LOCALZONE_OK);
+	ASK_OK("pc.home.example.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NXDOMAIN);
 	ck_assert_uint_eq(rr_type(a.ns, a.ns_len, 0, &rd, &rdlen),
 	                  WIRE_TYPE_SOA);
 	ck_assert_mem_eq(rd, "\4home\7example", 14);
-	ck_assert_int_eq(ask("home.example.", WIRE_TYPE_A, &a), LOCALZONE_OK);
+	ASK_OK("home.example.", WIRE_TYPE_A, &a);
 	ck_assert_uint_eq(a.rcode, WIRE_RCODE_NOERROR);
 	ck_assert_uint_eq(a.an_count, 0);
-	ck_assert_int_eq(ask("home.example.", WIRE_TYPE_NS, &a), LOCALZONE_OK);
+	ASK_OK("home.example.", WIRE_TYPE_NS, &a);
 	ck_assert_uint_eq(a.an_count, 1);
 }
 END_TEST

@@ -103,6 +103,10 @@ extern struct control_cmd *cmd;
 void setup(void);
 void teardown(void);
 
+/** A command engine as the fixture's (cache, srv, cfg) whose env has
+ *  each; control_cmd_free it. */
+struct control_cmd *ct_cmd_each(control_each_fn each);
+
 /** What one conversation gave. */
 struct conv {
 	char *text; /**< NUL-terminated; free it */
