@@ -711,8 +711,7 @@ static struct dot_query *query_new(struct dot_fwd *f, const uint8_t *msg,
 	memcpy(q->pkt + DOT_PFX, msg, len);
 	cap = len + DOT_QUERY_GROWTH;
 	/* edns-tcp-keepalive (RFC 7828), then padding, always last */
-	len = dot_keepalive_add(q->pkt + DOT_PFX, len, cap);
-	len = dot_pad(q->pkt + DOT_PFX, len, cap);
+	len = dot_opts_add(q->pkt + DOT_PFX, len, cap);
 	q->pkt[0] = (uint8_t)(len >> 8);
 	q->pkt[1] = (uint8_t)len;
 	q->len = DOT_PFX + len;

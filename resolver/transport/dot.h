@@ -165,10 +165,20 @@ size_t dot_pad(uint8_t *pkt, size_t len, size_t cap);
 size_t dot_keepalive_add(uint8_t *pkt, size_t len, size_t cap);
 
 /**
+ * dot_keepalive_add, then dot_pad, with one walk of the query (each
+ * query sent): the same bytes.
+ * @param cap: bytes of pkt.
+ * @return the new length.
+ */
+size_t dot_opts_add(uint8_t *pkt, size_t len, size_t cap);
+
+/**
  * The TIMEOUT of the edns-tcp-keepalive option in an answer's OPT
- * record (units of 100 ms). Reads nothing outside (msg, len).
- * @return true with *timeout set; false when there is none (or the
- *   answer does not parse, or the option is not 2 bytes long).
+ * record (units of 100 ms). Reads nothing outside (msg, len); the
+ * records are walked (names skipped, not read: this runs on every answer,
+ * before the owner's checks).
+ * @return true with *timeout set; false when there is none (or a record
+ *   runs past len, or the option is not 2 bytes long).
  */
 bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout);
 

@@ -18,7 +18,6 @@
 
 /** EDNS option code of edns-tcp-keepalive (RFC 7828). */
 #define DOT_OPT_KEEPALIVE 11
-/** EDNS option code of padding (RFC 7830). */
 /** Bytes of the keepalive TIMEOUT field (in an answer). */
 #define DOT_KEEPALIVE_LEN 2
 /** Bytes of an OPT record with empty rdata (root name, type, class,
@@ -30,10 +29,18 @@
 #define DOT_HDR 12
 /** Bytes of a question's type and class. */
 #define DOT_QTAIL 4
+/** Bytes of a record after its owner name: type, class, TTL, RDLENGTH. */
+#define DOT_RR_FIXED 10
 /** Milliseconds per unit of the keepalive TIMEOUT. */
 #define DOT_KEEPALIVE_UNIT_MS 100u
 /** A connection is closed this fraction of the server's TIMEOUT early. */
 #define DOT_KEEPALIVE_EARLY 8u
+
+/* A 16-bit field of a message. */
+static size_t get16(const uint8_t *p, size_t off)
+{
+	return (size_t)p[off] << 8 | p[off + 1];
+}
 
 /* Skip a wire name at off; the offset after it, or 0. */
 static size_t skip_name(const uint8_t *p, size_t len, size_t off)
@@ -102,6 +109,45 @@ size_t dot_keepalive_add(uint8_t *pkt, size_t len, size_t cap)
 	return opt_append(pkt, len, cap, DOT_OPT_KEEPALIVE, 0);
 }
 
+/* A query whose OPT record ends it (at, rdlen) that dot_pad would pad
+ * the same: its name in plain labels (no pointer), at most
+ * WIRE_NAME_MAX bytes, and no padding option yet. */
+static bool opts_plain(const uint8_t *pkt, size_t len, size_t at, size_t rdlen)
+{
+	const uint8_t *o = pkt + at + DOT_OPT_FIXED;
+	size_t off = DOT_HDR, pos = 0;
+
+	while (off < len && pkt[off] != 0) {
+		if ((pkt[off] & 0xc0) != 0)
+			return false;
+		off += (size_t)pkt[off] + 1;
+	}
+	if (off + 1 - DOT_HDR > WIRE_NAME_MAX)
+		return false;
+	/* each option's code, as far as their lengths lead */
+	for (; pos + DOT_OPTHDR <= rdlen;
+	     pos += DOT_OPTHDR + get16(o, pos + 2))
+		if (get16(o, pos) == WIRE_OPT_PADDING)
+			return false;
+	return true;
+}
+
+size_t dot_opts_add(uint8_t *pkt, size_t len, size_t cap)
+{
+	size_t at, rdlen, k, total;
+
+	if (!opt_last(pkt, len, &at, &rdlen) ||
+	    !opts_plain(pkt, len, at, rdlen))
+		return dot_pad(pkt, dot_keepalive_add(pkt, len, cap), cap);
+	if ((k = dot_keepalive_add(pkt, len, cap)) == len)
+		return dot_pad(pkt, len, cap);
+	/* the OPT record is known last: the padding goes after it */
+	total = k + DOT_OPTHDR;
+	return opt_append(pkt, k, cap, WIRE_OPT_PADDING,
+	                  (DOT_PAD_BLOCK - total % DOT_PAD_BLOCK) %
+	                          DOT_PAD_BLOCK);
+}
+
 /* The edns-tcp-keepalive option among an OPT record's options. */
 static bool opt_keepalive(const uint8_t *p, size_t n, uint16_t *timeout)
 {
@@ -118,31 +164,47 @@ static bool opt_keepalive(const uint8_t *p, size_t n, uint16_t *timeout)
 	return false;
 }
 
-bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout)
+/* The RDATA (offset, length) of an answer's OPT record: its records
+ * walked, names skipped, not read (on every answer, before the owner's
+ * checks); false when there is none or a record runs past len. */
+static bool answer_opt(const uint8_t *m, size_t len, size_t *rd, size_t *n)
 {
-	struct wire_header h;
-	struct wire_rr rr;
-	size_t pos = 0, i, nrr;
+	size_t off = DOT_HDR, i, qd, before, nrr;
 
-	if (msg == NULL || timeout == NULL ||
-	    wire_read_header(msg, len, &pos, &h) != WIRE_OK)
+	if (len < DOT_HDR)
 		return false;
-	for (i = 0; i < h.qdcount; i++)
-		if (wire_read_name(msg, len, &pos, NULL, NULL, 0) != WIRE_OK ||
-		    wire_read_bytes(msg, len, &pos, NULL, DOT_QTAIL) !=
-		            WIRE_OK)
+	qd = get16(m, 4);
+	before = get16(m, 6) + get16(m, 8); /* answer and authority */
+	nrr = before + get16(m, 10);
+	for (i = 0; i < qd; i++) {
+		off = skip_name(m, len, off);
+		if (off == 0 || len - off < DOT_QTAIL)
 			return false;
-	nrr = (size_t)h.ancount + h.nscount + h.arcount;
+		off += DOT_QTAIL;
+	}
 	for (i = 0; i < nrr; i++) {
-		if (wire_read_rr(msg, len, &pos, &rr) != WIRE_OK)
+		off = skip_name(m, len, off);
+		if (off == 0 || len - off < DOT_RR_FIXED ||
+		    len - off - DOT_RR_FIXED < get16(m, off + 8))
 			return false;
 		/* the OPT record: additional section only */
-		if (rr.type == WIRE_TYPE_OPT &&
-		    i >= (size_t)h.ancount + h.nscount)
-			return opt_keepalive(msg + rr.rdata, rr.rdlen,
-			                     timeout);
+		if (i >= before && get16(m, off) == WIRE_TYPE_OPT) {
+			*rd = off + DOT_RR_FIXED;
+			*n = get16(m, off + 8);
+			return true;
+		}
+		off += DOT_RR_FIXED + get16(m, off + 8);
 	}
 	return false;
+}
+
+bool dot_keepalive_of(const uint8_t *msg, size_t len, uint16_t *timeout)
+{
+	size_t rd, n;
+
+	if (msg == NULL || timeout == NULL || !answer_opt(msg, len, &rd, &n))
+		return false;
+	return opt_keepalive(msg + rd, n, timeout);
 }
 
 uint32_t dot_idle_of(const uint8_t *msg, size_t len, uint32_t idle_ms)

@@ -15,7 +15,8 @@
 #
 # The setup (every address in 127.53.126.0/24, which no lab uses, so the
 # lab lock is let go once taken; each process is stopped by its pid):
-# - a self-signed certificate (openssl; opportunistic TLS checks none);
+# - a certificate from a test CA (bench_lib.sh's bench_cert;
+#   opportunistic TLS checks none);
 # - NSD servers, one process each, on core 1 with dnsperf:
 #   127.53.126.1 the root, plain and TLS (853), delegating the rest;
 #   127.53.126.2 tlsb., plain and TLS: n0..n999 A and prime A;
@@ -65,19 +66,13 @@ UB_IP=$NET.12
 die() { echo "bench_authtls.sh: $*" >&2; exit 1; }
 # shellcheck source=tests/bench/bench_lib.sh
 . "$srcdir/tests/bench/bench_lib.sh"
-bench_need unbound nsd nsd-checkconf dnsperf openssl taskset flock \
-  python3 dig ss
-bench_work bench_authtls
-exec 9>&- # our own addresses: no other lab is in the way
-ss -Hlntu | grep -q " $NET\." && die "something listens on $NET.x already"
+bench_own_start bench_authtls $NET unbound nsd nsd-checkconf dnsperf \
+  openssl taskset flock python3 dig ss
 
 # ---------------------------------------------------------------- the setup
 P=$WORK/pki
-mkdir -p "$P"
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-  -keyout "$P/ns.key" -out "$P/ns.pem" -subj "/CN=ns.authtls.bench" \
-  -days 2 >"$WORK/openssl.log" 2>&1 ||
-  { cat "$WORK/openssl.log"; die "openssl failed"; }
+bench_cert "$P" ns ns.authtls.bench
+NSD_CERT_DIR=$P NSD_CERT=ns
 
 # zone_file ORIGIN NS-IP [LINE...]: ORIGIN's SOA, NS ns1.ORIGIN (at
 # NS-IP) and the LINEs, in $WORK/ORIGIN.zone ("root" for ".").
@@ -119,51 +114,8 @@ while [ $k -le $CONNS ]; do
   zone_file "c$k." "$NET.$((40 + k))" "*.c$k. A 192.0.2.9"
   k=$((k + 1))
 done
-printf '. 3600000 NS a.root.bench.\na.root.bench. 3600000 A %s\n' \
-  "$ROOT_IP" >"$WORK/root.hints"
-CC_ROOT_HINTS=$WORK/root.hints
-UB_ROOT_HINTS=$WORK/root.hints
+bench_root_hints "$ROOT_IP"
 
-# nsd_up NAME TLS(yes|no) "IP..." ORIGIN...: an NSD serving the ORIGINs
-# on each IP (and on IP@853 with TLS), pinned to core 1, once it answers.
-nsd_up() {
-  nn=$1 ntls=$2 nips=$3; shift 3
-  {
-    printf 'server:\n'
-    for a in $nips; do
-      printf '\tip-address: %s\n' "$a"
-      [ "$ntls" = yes ] && printf '\tip-address: %s@853\n' "$a"
-    done
-    [ "$ntls" = yes ] && printf '\ttls-port: 853\n\ttls-service-key: "%s"\n\ttls-service-pem: "%s"\n' \
-      "$P/ns.key" "$P/ns.pem"
-    printf '\tport: 53\n\tdo-ip6: no\n\treuseport: no\n\tserver-count: 1\n'
-    printf '\tusername: ""\n\tchroot: ""\n\tzonesdir: "%s"\n' "$WORK"
-    printf '\tdatabase: ""\n\tzonelistfile: "%s/%s.list"\n' "$WORK" "$nn"
-    printf '\txfrdfile: "%s/%s.xfrd"\n\txfrdir: "%s"\n' "$WORK" "$nn" "$WORK"
-    printf '\tcookie-secret-file: "%s/%s.cookie"\n\tpidfile: ""\n' \
-      "$WORK" "$nn"
-    printf '\tlogfile: "%s/%s.nsdlog"\n\trrl-ratelimit: 0\n' "$WORK" "$nn"
-    printf '\ttcp-count: 200\n\ttcp-timeout: 60\n'
-    printf 'remote-control:\n\tcontrol-enable: no\n'
-    for z in "$@"; do
-      zf=${z%.}; [ "$z" = . ] && zf=root
-      printf 'zone:\n\tname: "%s"\n\tzonefile: "%s.zone"\n' "$z" "$zf"
-    done
-  } >"$WORK/$nn.conf"
-  nsd-checkconf "$WORK/$nn.conf" >"$WORK/$nn.check" 2>&1 ||
-    { cat "$WORK/$nn.check"; die "nsd $nn config"; }
-  CPUS=1
-  launch "$nn" nsd -d -c "$WORK/$nn.conf"
-  CPUS=0
-  n=0
-  for a in $nips; do
-    until dig +time=1 +tries=1 +norec "@$a" "$1" SOA 2>/dev/null |
-      grep -q 'status: NOERROR'; do
-      n=$((n + 1)); [ $n -lt 50 ] || { cat "$WORK/$nn.log"; die "nsd $nn"; }
-      sleep 0.1
-    done
-  done
-}
 nsd_up root yes "$ROOT_IP" .
 nsd_up tlsb yes "$TLS_IP" tlsb.
 nsd_up plainb no "$PLAIN_IP" plainb.
@@ -335,6 +287,5 @@ row() {
     "kB in plain; $(v rss-op.open) connections to 853 up at the end:" \
     "the $CONNS servers' and the root's)"
 } >"$WORK/table.md"
-cat "$WORK/table.md"
-[ -n "${BENCH_OUT:-}" ] && cp "$WORK/table.md" "$BENCH_OUT"
+bench_table
 exit 0

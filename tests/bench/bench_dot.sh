@@ -14,8 +14,9 @@
 # What it does (each process started here is stopped by its pid; every
 # address is in 127.53.123.0/24, which no lab uses, so the lab lock is
 # let go once taken):
-# - a test CA and a certificate for dot.lab (openssl, as dot_lab.sh);
-# - NSD 127.53.123.1: zone dot.bench., names n0..n999 A (unsigned);
+# - a test CA and a certificate for dot.lab (bench_lib.sh's bench_cert);
+# - NSD 127.53.123.1 (bench_lib.sh's nsd_up): zone dot.bench., names
+#   n0..n999 A (unsigned);
 # - the forwarder: Unbound (1 thread, core 1) serving DNS over TLS on
 #   127.53.123.2-9 port 853 with that certificate, plain DNS on
 #   127.53.123.2 port 53, dot.bench. as a stub zone at the NSD, and
@@ -66,32 +67,15 @@ AUTH=dot.lab
 die() { echo "bench_dot.sh: $*" >&2; exit 1; }
 # shellcheck source=tests/bench/bench_lib.sh
 . "$srcdir/tests/bench/bench_lib.sh"
-bench_need unbound nsd dnsperf openssl taskset flock python3 dig ss
-bench_work bench_dot
-exec 9>&- # our own addresses: no other lab is in the way
-ss -Hlntu | grep -q " $NET\." && die "something listens on $NET.x already"
+bench_own_start bench_dot $NET unbound nsd nsd-checkconf dnsperf openssl \
+  taskset flock python3 dig ss
 
 # ---------------------------------------------------------------- the setup
 P=$WORK/pki
-mkdir -p "$P"
-ossl() {
-  openssl "$@" >>"$WORK/openssl.log" 2>&1 ||
-    { cat "$WORK/openssl.log"; die "openssl $1 failed"; }
-}
-ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-  -keyout "$P/ca.key" -out "$P/ca.pem" -subj "/CN=curvecache bench CA" \
-  -days 2
-printf 'subjectAltName=DNS:%s\n' $AUTH >"$P/fwd.ext"
-ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-  -keyout "$P/fwd.key" -out "$P/fwd.csr" -subj "/CN=$AUTH"
-ossl x509 -req -in "$P/fwd.csr" -CA "$P/ca.pem" -CAkey "$P/ca.key" \
-  -CAcreateserial -days 2 -extfile "$P/fwd.ext" -out "$P/fwd.pem"
+bench_cert "$P" fwd $AUTH
 
 # root hints no one asks (everything is forwarded)
-printf '. 3600000 NS a.root.bench.\na.root.bench. 3600000 A %s\n' \
-  "$NET.99" >"$WORK/root.hints"
-CC_ROOT_HINTS=$WORK/root.hints
-UB_ROOT_HINTS=$WORK/root.hints
+bench_root_hints "$NET.99"
 
 awk -v n=$NAMES \
   'BEGIN { for (i = 0; i < n; i++) printf "n%d.dot.bench A\n", i }' \
@@ -103,31 +87,6 @@ awk -v n=$NAMES \
   awk -v n=$NAMES 'BEGIN { for (i = 0; i < n; i++)
     printf "n%d A 192.0.2.%d\n", i, i % 250 + 1 }'
 } >"$WORK/dot.bench.zone"
-mkdir -p "$WORK/xfr"
-cat >"$WORK/nsd.conf" <<EOF
-server:
-	ip-address: $NSD_IP
-	port: 53
-	do-ip6: no
-	reuseport: no
-	server-count: 1
-	username: ""
-	chroot: ""
-	zonesdir: "$WORK"
-	database: ""
-	zonelistfile: "$WORK/nsd.zone.list"
-	xfrdfile: "$WORK/nsd.xfrd.state"
-	xfrdir: "$WORK/xfr"
-	cookie-secret-file: "$WORK/nsd.cookiesecrets"
-	pidfile: ""
-	logfile: "$WORK/nsd.log"
-	rrl-ratelimit: 0
-remote-control:
-	control-enable: no
-zone:
-	name: "dot.bench."
-	zonefile: "dot.bench.zone"
-EOF
 {
   cat <<EOF
 server:
@@ -160,14 +119,8 @@ EOF
   printf 'remote-control:\n\tcontrol-enable: no\n'
 } >"$WORK/fwd.conf"
 
+nsd_up nsd no "$NSD_IP" dot.bench.
 CPUS=1 # the helpers share dnsperf's core; the resolvers get core 0
-launch nsd nsd -d -c "$WORK/nsd.conf"
-n=0
-until dig +time=1 +tries=1 +norec "@$NSD_IP" n0.dot.bench A 2>/dev/null |
-  grep -q 'status: NOERROR'; do
-  n=$((n + 1)); [ $n -lt 50 ] || { cat "$WORK/nsd.log"; die "nsd"; }
-  sleep 0.1
-done
 launch forwarder unbound -d -c "$WORK/fwd.conf"
 FWD_PID=$PID
 wait_answer $FWD_IP || { cat "$WORK/fwd.log" "$WORK/forwarder.log"; die "forwarder"; }
@@ -279,8 +232,9 @@ while [ "$r" -lt "$RUNS" ]; do
   r=$((r + 1))
 done
 for n in cc ub ccp ubp; do
-  medians $n.wall $n.cpums $n.up $n.hs $n.fwdms $n.rpc $n.open
+  medians $n.wall $n.cpums $n.up $n.hs $n.fwdms
 done
+medians cc.rpc cc.open ub.rpc ub.open
 
 progress "cache hits: both up and warmed"
 start_ccf dot; CC_PID=$PID
@@ -342,6 +296,5 @@ row() { # LABEL STEM [p: the primed runs]
   row "(3) RSS per forwarder connection (3 queries each), kB" rpc
   row "(3) connections up at the end (of $CONNS)" open
 } >"$WORK/table.md"
-cat "$WORK/table.md"
-[ -n "${BENCH_OUT:-}" ] && cp "$WORK/table.md" "$BENCH_OUT"
+bench_table
 exit 0

@@ -1,7 +1,8 @@
 # shellcheck shell=sh disable=SC2154 # srcdir, die, UB_IP...: the caller's
 # tests/bench/bench_lib.sh: shared by the side-by-side benchmarks
-# (tests/bench/resolvers.sh, selection.sh, bench_validate.sh); sourced,
-# not run. The caller defines die() and srcdir first.
+# (tests/bench/resolvers.sh, selection.sh, bench_validate.sh, bench_dot.sh,
+# bench_authtls.sh...); sourced, not run. The caller defines die() and
+# srcdir first.
 #
 #   bench_need PROGRAM...  # root, packages, programs, the build, 2 cores
 #   bench_lab_start NAME   # $WORK, the EXIT trap, the lab lock, the lab
@@ -22,6 +23,13 @@
 #                          # under; UB_CACHE: msg and rrset cache size
 #                          # each, default 32m; UB_LINES: more lines)
 #   stop_pid PID           # TERM, 5 s, KILL
+#   bench_own_start NAME NET PROGRAM... # bench_need, bench_work, and the
+#                          # lab lock let go: the caller's own NET.x
+#   bench_cert DIR STEM CN # DIR/STEM.key, .pem for CN, from DIR's test CA
+#   bench_root_hints IP    # $WORK/root.hints: a root at IP, for both
+#   nsd_up NAME TLS "IP..." ORIGIN... # an NSD on core 1 (bench_cert's
+#                          # NSD_CERT for TLS), once it answers
+#   bench_table            # $WORK/table.md out, and to $BENCH_OUT
 # and the measuring functions (below "measuring"): dnsperf runs, CPU
 # time and RSS from /proc, packet counters (sniff_start), medians, ratios.
 #
@@ -93,6 +101,102 @@ bench_work() {
 
   exec 9>"${TMPDIR:-/tmp}/curvecache-lab.lock"
   flock -w 900 9 || die "lab lock busy"
+}
+
+# bench_own_start NAME NET PROGRAM...: bench_need PROGRAM..., bench_work
+# NAME, then the lab lock let go (every address is in NET.0/24, which no
+# lab uses); dies when something listens there already.
+bench_own_start() {
+  own_name=$1 own_net=$2; shift 2
+  bench_need "$@"
+  bench_work "$own_name"
+  exec 9>&-
+  ss -Hlntu | grep -q " $own_net\." &&
+    die "something listens on $own_net.x already"
+}
+
+# bench_cert DIR STEM CN: DIR/STEM.key and DIR/STEM.pem, a P-256
+# certificate for CN (subjectAltName DNS:CN) from the test CA DIR/ca.pem
+# (made first when it is not there); openssl's output in
+# $WORK/openssl.log.
+bench_cert() {
+  cd_=$1 cs_=$2 cn_=$3
+  mkdir -p "$cd_"
+  bench_ossl() {
+    openssl "$@" >>"$WORK/openssl.log" 2>&1 ||
+      { cat "$WORK/openssl.log"; die "openssl $1 failed"; }
+  }
+  [ -f "$cd_/ca.pem" ] ||
+    bench_ossl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 \
+      -nodes -keyout "$cd_/ca.key" -out "$cd_/ca.pem" \
+      -subj "/CN=curvecache bench CA" -days 2
+  printf 'subjectAltName=DNS:%s\n' "$cn_" >"$cd_/$cs_.ext"
+  bench_ossl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+    -keyout "$cd_/$cs_.key" -out "$cd_/$cs_.csr" -subj "/CN=$cn_"
+  bench_ossl x509 -req -in "$cd_/$cs_.csr" -CA "$cd_/ca.pem" \
+    -CAkey "$cd_/ca.key" -CAcreateserial -days 2 -extfile "$cd_/$cs_.ext" \
+    -out "$cd_/$cs_.pem"
+}
+
+# bench_root_hints IP: root hints of a root at IP ($WORK/root.hints;
+# a.root.bench.) for curvecache and Unbound.
+bench_root_hints() {
+  printf '. 3600000 NS a.root.bench.\na.root.bench. 3600000 A %s\n' \
+    "$1" >"$WORK/root.hints"
+  CC_ROOT_HINTS=$WORK/root.hints
+  UB_ROOT_HINTS=$WORK/root.hints
+}
+
+# nsd_up NAME TLS(yes|no) "IP..." ORIGIN...: an NSD serving the ORIGINs
+# (zone files $WORK/ORIGIN.zone, "root" for ".") on each IP port 53, and
+# with TLS on IP@853 too (NSD_CERT: the STEM of bench_cert, its DIR in
+# NSD_CERT_DIR), pinned to core 1, once each IP answers for the first
+# ORIGIN.
+nsd_up() {
+  nn=$1 ntls=$2 nips=$3; shift 3
+  {
+    printf 'server:\n'
+    for a in $nips; do
+      printf '\tip-address: %s\n' "$a"
+      [ "$ntls" = yes ] && printf '\tip-address: %s@853\n' "$a"
+    done
+    [ "$ntls" = yes ] &&
+      printf '\ttls-port: 853\n\ttls-service-key: "%s"\n\ttls-service-pem: "%s"\n' \
+        "$NSD_CERT_DIR/$NSD_CERT.key" "$NSD_CERT_DIR/$NSD_CERT.pem"
+    printf '\tport: 53\n\tdo-ip6: no\n\treuseport: no\n\tserver-count: 1\n'
+    printf '\tusername: ""\n\tchroot: ""\n\tzonesdir: "%s"\n' "$WORK"
+    printf '\tdatabase: ""\n\tzonelistfile: "%s/%s.list"\n' "$WORK" "$nn"
+    printf '\txfrdfile: "%s/%s.xfrd"\n\txfrdir: "%s"\n' "$WORK" "$nn" "$WORK"
+    printf '\tcookie-secret-file: "%s/%s.cookie"\n\tpidfile: ""\n' \
+      "$WORK" "$nn"
+    printf '\tlogfile: "%s/%s.nsdlog"\n\trrl-ratelimit: 0\n' "$WORK" "$nn"
+    printf '\ttcp-count: 200\n\ttcp-timeout: 60\n'
+    printf 'remote-control:\n\tcontrol-enable: no\n'
+    for z in "$@"; do
+      zf=${z%.}; [ "$z" = . ] && zf=root
+      printf 'zone:\n\tname: "%s"\n\tzonefile: "%s.zone"\n' "$z" "$zf"
+    done
+  } >"$WORK/$nn.conf"
+  nsd-checkconf "$WORK/$nn.conf" >"$WORK/$nn.check" 2>&1 ||
+    { cat "$WORK/$nn.check"; die "nsd $nn config"; }
+  nsd_cpus=$CPUS
+  CPUS=1
+  launch "$nn" nsd -d -c "$WORK/$nn.conf"
+  CPUS=$nsd_cpus
+  n=0
+  for a in $nips; do
+    until dig +time=1 +tries=1 +norec "@$a" "$1" SOA 2>/dev/null |
+      grep -q 'status: NOERROR'; do
+      n=$((n + 1)); [ $n -lt 50 ] || { cat "$WORK/$nn.log"; die "nsd $nn"; }
+      sleep 0.1
+    done
+  done
+}
+
+# bench_table: $WORK/table.md on stdout, and copied to $BENCH_OUT when set.
+bench_table() {
+  cat "$WORK/table.md"
+  if [ -n "${BENCH_OUT:-}" ]; then cp "$WORK/table.md" "$BENCH_OUT"; fi
 }
 
 wait_answer() { # IP

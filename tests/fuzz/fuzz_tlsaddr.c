@@ -3,7 +3,8 @@
  * ADDR[@PORT][#NAME[^PIN]] (resolver/conf/cfg_tlsaddr.c) and for the pin
  * alone; and the EDNS(0) options of DNS over TLS (transport/dot_opt.c):
  * padding and edns-tcp-keepalive added to a query (each reads the
- * packet it grows), the keepalive TIMEOUT read from an answer.
+ * packet it grows; both at once give the same bytes), the keepalive
+ * TIMEOUT read from an answer.
  *
  * The input is not NUL-terminated (the parser takes (buf, len)). What is
  * taken must hold up: an AUTH-NAME is a NUL-terminated host name of
@@ -21,11 +22,13 @@
 static void check_pad(const uint8_t *data, size_t size)
 {
 	size_t cap = size + DOT_QUERY_GROWTH, n, k;
-	uint8_t *pkt = malloc(cap);
+	uint8_t *pkt = malloc(cap), *both = malloc(cap);
 	uint16_t t;
 
-	if (pkt == NULL)
+	if (pkt == NULL) {
+		free(both);
 		return;
+	}
 	memcpy(pkt, data, size);
 	(void)dot_keepalive_of(pkt, size, &t);
 	k = dot_keepalive_add(pkt, size, cap);
@@ -34,6 +37,14 @@ static void check_pad(const uint8_t *data, size_t size)
 	n = dot_pad(pkt, k, cap);
 	if (n != k && (n < k || n % DOT_PAD_BLOCK != 0 || n > cap))
 		abort();
+	/* both in one walk: the same bytes */
+	if (both != NULL) {
+		memcpy(both, data, size);
+		if (dot_opts_add(both, size, cap) != n ||
+		    memcmp(both, pkt, n) != 0)
+			abort();
+	}
+	free(both);
 	free(pkt);
 }
 

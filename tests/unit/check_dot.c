@@ -102,6 +102,31 @@ static const uint8_t answer_ka[] = {
 	2,    3,    4,    5,    6,   7,   8,   0,    11,  0,   2,   0, 25,
 };
 
+/* The keepalive option and padding in one walk: the bytes of one after
+ * the other, whole or cut short anywhere. */
+START_TEST(test_opts_add)
+{
+	uint8_t one[512], two[512];
+	size_t n, a, b;
+
+	for (n = 0; n <= sizeof query_opt; n++) {
+		memcpy(one, query_opt, n);
+		memcpy(two, query_opt, n);
+		a = dot_pad(one, dot_keepalive_add(one, n, sizeof one),
+		            sizeof one);
+		b = dot_opts_add(two, n, sizeof two);
+		ck_assert_uint_eq(a, b);
+		ck_assert(memcmp(one, two, a) == 0);
+	}
+	ck_assert_uint_eq(b, DOT_PAD_BLOCK);
+	/* no room for the padding: the keepalive option alone */
+	memcpy(two, query_opt, sizeof query_opt);
+	ck_assert_uint_eq(dot_opts_add(two, sizeof query_opt,
+	                               sizeof query_opt + 4),
+	                  sizeof query_opt + 4);
+}
+END_TEST
+
 START_TEST(test_keepalive_of)
 {
 	uint8_t pkt[sizeof answer_ka];
@@ -340,6 +365,7 @@ static Suite *dot_suite(void)
 	tcase_add_test(t, test_auth_of);
 	tcase_add_test(t, test_cfg_tls);
 	tcase_add_test(t, test_keepalive_add);
+	tcase_add_test(t, test_opts_add);
 	tcase_add_test(t, test_keepalive_of);
 	tcase_add_test(t, test_idle_of);
 	tcase_add_test(t, test_frame_reads);
