@@ -73,15 +73,6 @@ srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 
 e2e_init authtls_lab openssl python3 nsd ss ldns-keygen ldns-signzone
 
-expect() {
-  if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
-}
-# atleast NAME GOT MIN
-atleast() {
-  if [ "$2" -ge "$3" ] 2>/dev/null; then ok "$1"; else
-    bad "$1" "got '$2', want at least $3"; fi
-}
-
 ROOT=127.53.124.1
 TLSOK=127.53.124.2
 NOTLS=127.53.124.3
@@ -410,16 +401,7 @@ cc_clean_stop authtls-off
 # servers only) SERVFAIL with EDE 22, and a capture of every packet to
 # or from their servers shows not one ----
 CAP=$WORK/capture.txt
-bg_start sniff python3 "$srcdir/tests/e2e/sniff.py" --addr "$NOTLS,$TLSOK" \
-  "$CAP" 120
-SNIFF_PID=$bg_pid
-n=0
-until grep -q '^# ready' "$CAP" 2>/dev/null; do
-  n=$((n + 1))
-  [ $n -lt 50 ] || { bad "capture" "sniff.py did not start" \
-    "$WORK/sniff.out"; exit 1; }
-  sleep 0.1
-done
+e2e_sniff_start "$CAP" 120 --addr "$NOTLS,$TLSOK"
 cc_start "encrypted-zone: notls." "encrypted-zone: tlsok." \
   "encrypted-zone: secure.curve." || exit 1
 timed www.secure.curve.
@@ -442,7 +424,7 @@ sleep 0.3
 ncap=$(grep -vc '^#' "$CAP")
 dig +time=2 +tries=1 "@$NOTLS" control.notls. A >/dev/null 2>&1
 sleep 0.5
-bg_stop "$SNIFF_PID"
+e2e_sniff_stop "$CAP"
 expect "encrypted-zone capture: no packet dropped by the kernel" \
   "$(sed -n 's/^# dropped //p' "$CAP")" 0
 expect "encrypted-zone capture: the lab's control query is seen" \
@@ -670,15 +652,7 @@ atleast "dane background: counted as upstream.tls.dane.queries" \
 expect "dane background: not one in plain" "$(($(plain_to "$DBG") - pl0))" 0
 cc_clean_stop dane
 CAP=$WORK/capture-dane.txt
-bg_start sniff-dane python3 "$srcdir/tests/e2e/sniff.py" --addr "$DPLAIN" \
-  "$CAP" 120
-SNIFF_PID=$bg_pid
-n=0
-until grep -q '^# ready' "$CAP" 2>/dev/null; do
-  n=$((n + 1))
-  [ $n -lt 50 ] || { bad "capture" "sniff.py did not start"; exit 1; }
-  sleep 0.1
-done
+e2e_sniff_start "$CAP" 120 --addr "$DPLAIN"
 cc_start "dnssec: yes" "trust-anchor: \"$TA\"" \
   "encrypted-zone: enc.good." "encrypted-zone: encplain." || exit 1
 timed www.enc.good.
@@ -690,7 +664,7 @@ dig +time=8 +tries=1 "@$CC_IP" www.encplain. A >"$WORK/encp.out" 2>&1
 expect "dane encrypted-zone: www.encplain. SERVFAIL with EDE 22" \
   "$(grep -c 'EDE: 22' "$WORK/encp.out")" 1
 sleep 0.3
-bg_stop "$SNIFF_PID"
+e2e_sniff_stop "$CAP"
 expect "dane encrypted-zone capture: 0 packets to encplain.'s server" \
   "$(grep -vc '^#' "$CAP")" 0
 cc_clean_stop dane-encrypted
