@@ -232,7 +232,7 @@ static void stream_query(struct doh_stream *st)
 	enum server_qresult rc;
 
 	memset(&d, 0, sizeof d);
-	d.transport = SERVER_TLS;
+	d.transport = SERVER_DOH;
 	d.slot = c->slot;
 	d.serial = c->serial;
 	d.stream = (uint32_t)st->id;
