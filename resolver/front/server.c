@@ -8,7 +8,7 @@
  * server_tls.c.
  */
 #include "server_int.h"
-#include "server_ticket.h"
+#include "front_tls/server_ticket.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -16,7 +16,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "proxy.h"
-#include "server_tls.h"
+#include "front_tls/server_tls.h"
 
 /** Backlog of each TCP listener. */
 #define SERVER_TCP_BACKLOG 128

@@ -2,7 +2,7 @@
  * resolver/wire/b64.h - one base64 decoder for both alphabets of RFC 4648:
  * base64 (s4: '+' and '/' for 62 and 63, the text of DNSKEY and RRSIG
  * records, resolver/store/cachefile_dnssec.c) and base64url (s5: '-' and
- * '_', DNS over HTTPS's ?dns=, resolver/front/dohhttp.c). The alphabet
+ * '_', DNS over HTTPS's ?dns=, resolver/front_tls/dohhttp.c). The alphabet
  * is an argument; the decoder goes a character at a time (a text may come
  * in pieces) or over a whole buffer. Pure: no allocation, never reads
  * or writes past the lengths given.

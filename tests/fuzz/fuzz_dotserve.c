@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_dotserve.c - libFuzzer target for the server side of
- * DNS over TLS framing (resolver/front/server_tls.c): the plaintext of a
+ * DNS over TLS framing (resolver/front_tls/server_tls.c): the plaintext of a
  * client's TLS session, cut into reads, goes through server_tls_take (the
  * frame buffer, then the stage behind it), server_tls_unstage and
  * server_tls_frame (2-byte lengths), as server_tcp.c's conn_process
@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "front/server.h"
-#include "front/server_tls.h"
+#include "front_tls/server_tls.h"
 
 /** The frame buffer of a connection (server_int.h's rbuf). */
 #define FUZZ_DOT_RBUF (2 + SERVER_TCP_QUERY_MAX)

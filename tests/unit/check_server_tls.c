@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_server_tls.c - Suite "server_tls": the padding of
- * answers over DNS over TLS (resolver/front/server_tls.c, RFC 8467: 468-
+ * answers over DNS over TLS (resolver/front_tls/server_tls.c, RFC 8467: 468-
  * byte blocks), curvecache -t's check of tls-service-key/-pem against
  * the listen addresses on tls-port, and those options.
  */
@@ -12,8 +12,8 @@
 
 #include "conf/cfg.h"
 #include "front/server.h"
-#include "front/server_ticket.h"
-#include "front/server_tls.h"
+#include "front_tls/server_ticket.h"
+#include "front_tls/server_tls.h"
 #include "transport/tls.h"
 #include "wire/wire.h"
 

@@ -1,5 +1,5 @@
 /*
- * resolver/front/server_tls.c - DNS over TLS for clients (RFC 7858; see
+ * resolver/front_tls/server_tls.c - DNS over TLS for clients (RFC 7858; see
  * server_tls.h): the listener, the handshake and its time limit, the
  * plaintext between the TLS session and server_tcp.c's frame buffer, the
  * padded answers (RFC 8467), the key and certificate (start, reload, -t).
@@ -24,7 +24,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
-#include "server_int.h"
+#include "front/server_int.h"
 #include "server_ticket.h"
 #include "transport/tls.h"
 #include "wire/wire.h"

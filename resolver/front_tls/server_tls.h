@@ -1,5 +1,5 @@
 /*
- * resolver/front/server_tls.h - DNS over TLS for clients (RFC 7858): a
+ * resolver/front_tls/server_tls.h - DNS over TLS for clients (RFC 7858): a
  * listen address on tls-port accepts TCP connections, runs a TLS server
  * handshake (resolver/transport/tls.h, a time limit of
  * SERVER_TLS_HANDSHAKE_MS), then the connection is one of server_tcp.c's:
@@ -17,7 +17,7 @@
 #define CURVECACHE_RESOLVER_SERVER_TLS_H
 
 #include "base/base.h"
-#include "server.h"
+#include "front/server.h"
 #include "transport/tls.h"
 
 #include <stdbool.h>

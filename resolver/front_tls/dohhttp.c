@@ -1,5 +1,5 @@
 /*
- * resolver/front/dohhttp.c - the HTTP side of DNS over HTTPS that needs
+ * resolver/front_tls/dohhttp.c - the HTTP side of DNS over HTTPS that needs
  * no HTTP/2 library (see dohhttp.h).
  */
 #include "dohhttp.h"
