@@ -31,7 +31,7 @@ done
 # The rooms of resolver/ (resolver/README): every quoted include is a
 # header of the same room (bare), of an allowed room (ROOM/FILE), config.h
 # or a leaf's public header; libuv only where the room may do I/O.
-uv_rooms=" base front transport ctl daemon "
+uv_rooms=" base front front_tls transport ctl daemon "
 for readme in "$srcdir"/resolver/*/README; do
   dir=${readme%/README}; room=${dir##*/}
   allowed=$(sed -n 's/^May include: *//p' "$readme")

@@ -19,7 +19,7 @@
 #include <sodium.h>
 
 #include "conf/cfg.h"
-#include "front/server_tls.h"
+#include "front_tls/server_tls.h"
 #include "main_int.h"
 #include "ops.h"
 

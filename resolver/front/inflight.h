@@ -60,12 +60,14 @@ enum inflight_status {
 
 /** Where an answer goes; meaning given by the server. */
 struct inflight_dest {
-	int transport;                /**< the server's code: UDP, TCP, TLS */
+	int transport;                /**< the server's code: UDP, TCP, TLS,
+	                                   DoH */
 	void *handle;                 /**< UDP: the listener */
 	uint32_t slot;                /**< TCP: connection slot */
 	uint64_t serial;              /**< TCP: connection serial */
-	uint32_t stream;              /**< TCP: the DNS over HTTPS stream
-	                                   (server_doh.c); 0: none */
+	uint32_t stream;              /**< DoH: the HTTP/2 stream
+	                                   (server_doh.c); read for DoH
+	                                   only */
 	bool keepalive;               /**< TCP, DoT: the query asked for
 	                                   edns-tcp-keepalive (RFC 7828) */
 	struct sockaddr_storage addr; /**< the client (access control,

@@ -21,7 +21,12 @@ static const char *const qlog_src_names[] = {
 /* proto= of a line, by enum qlog_proto. */
 static const char *qlog_proto_name(int proto)
 {
-	return proto == QLOG_TLS ? "tls" : proto == QLOG_TCP ? "tcp" : "udp";
+	switch (proto) {
+	case QLOG_TCP: return "tcp";
+	case QLOG_TLS: return "tls";
+	case QLOG_HTTPS: return "https";
+	default: return "udp";
+	}
 }
 
 static void qlog_line(const struct respond_query *q,

@@ -44,8 +44,9 @@ enum qlog_src {
  *  server_int.h's inflight_dest.transport. */
 enum qlog_proto {
 	QLOG_UDP = 0,
-	QLOG_TCP, /**< DNS over TCP */
-	QLOG_TLS  /**< DNS over TLS (RFC 7858) */
+	QLOG_TCP,  /**< DNS over TCP */
+	QLOG_TLS,  /**< DNS over TLS (RFC 7858) */
+	QLOG_HTTPS /**< DNS over HTTPS (RFC 8484) */
 };
 
 /**

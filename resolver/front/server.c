@@ -8,7 +8,7 @@
  * server_tls.c.
  */
 #include "server_int.h"
-#include "server_ticket.h"
+#include "front_tls/server_ticket.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -118,11 +118,12 @@ void server_hints_release(struct server_hints *h)
 static enum stats_transport
 server_stats_transport(const struct inflight_dest *d)
 {
-	if (d->transport != SERVER_UDP && d->stream != 0)
-		return STATS_TR_HTTPS;
-	if (d->transport == SERVER_TLS)
-		return STATS_TR_TLS;
-	return d->transport == SERVER_TCP ? STATS_TR_TCP : STATS_TR_UDP;
+	switch (d->transport) {
+	case SERVER_DOH: return STATS_TR_HTTPS;
+	case SERVER_TLS: return STATS_TR_TLS;
+	case SERVER_TCP: return STATS_TR_TCP;
+	default: return STATS_TR_UDP;
+	}
 }
 
 static void server_send(struct server *s, const struct inflight_dest *d,
@@ -132,11 +133,11 @@ static void server_send(struct server *s, const struct inflight_dest *d,
 
 	stats_sent(&s->st, server_stats_transport(d),
 	           len >= WIRE_HEADER_BYTES ? msg[3] & 0x0fu : 0);
-	if (d->transport != SERVER_UDP && d->stream != 0) { /* DoH */
+	if (d->transport == SERVER_DOH) {
 		server_doh_send(s, d, msg, len, waited);
 		return;
 	}
-	if (d->transport != SERVER_UDP) {
+	if (d->transport == SERVER_TCP || d->transport == SERVER_TLS) {
 		server_tcp_send(s, d, msg, len, waited);
 		return;
 	}

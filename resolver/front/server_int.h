@@ -21,10 +21,13 @@
 #include "udpio.h"
 
 /** inflight_dest.transport values (qlog.h's enum qlog_proto's); TCP
- *  and TLS answers go to a connection slot (server_tcp_send). */
+ *  and TLS answers go to a connection slot (server_tcp_send), DoH
+ *  answers to their stream on one (server_doh_send; inflight_dest.stream
+ *  is read for SERVER_DOH only). */
 #define SERVER_UDP QLOG_UDP
 #define SERVER_TCP QLOG_TCP
 #define SERVER_TLS QLOG_TLS
+#define SERVER_DOH QLOG_HTTPS
 
 /** What server_query did with a query. */
 enum server_qresult {

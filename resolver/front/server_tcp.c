@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "proxy.h"
+#include "front_tls/server_tls.h"
 
 /** Backlog of each TCP listener. */
 #define SERVER_TCP_BACKLOG 128
@@ -361,7 +362,8 @@ static bool conn_proxy(struct server_conn *c)
 
 static void conn_process(struct server_conn *c)
 {
-	size_t need, k;
+	size_t need = 0, k;
+	int fr;
 
 	if (c->tls != NULL)
 		server_tls_refill(c);
@@ -376,12 +378,12 @@ static void conn_process(struct server_conn *c)
 			c->paused = true;
 			break;
 		}
-		need = (size_t)c->rbuf[0] << 8 | c->rbuf[1];
-		if (need == 0 || need > SERVER_TCP_QUERY_MAX) {
+		fr = server_tls_frame(c->rbuf, c->rlen, &need);
+		if (fr == SERVER_FRAME_BAD) {
 			conn_close(c);
 			return;
 		}
-		if (c->rlen < 2 + need)
+		if (fr == SERVER_FRAME_MORE)
 			break;
 		conn_frame(c, need);
 	}

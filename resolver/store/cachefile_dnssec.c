@@ -11,6 +11,7 @@
 
 #include "cachefile.h"
 #include "cachefile_int.h"
+#include "wire/b64.h"
 #include "wire/rrtext.h"
 #include "wire/wire.h"
 
@@ -21,76 +22,32 @@
 /** Windows of a type bitmap, bytes of one (RFC 4034 4.1.2). */
 #define CF_WINDOWS 256
 #define CF_WINDOW_BYTES 32
-/** Bits of a base64 and of a base32hex digit; characters of a base64
- *  block (RFC 4648). */
-#define CF_B64_BITS 6
+/** Bits of a base32hex digit (RFC 4648). */
 #define CF_B32_BITS 5
-#define CF_B64_BLOCK 4
 
 /* ------------------------------------------------------------------ */
 /* Encodings                                                           */
-
-static int cf_b64val(char ch)
-{
-	if (ch >= 'A' && ch <= 'Z')
-		return ch - 'A';
-	if (ch >= 'a' && ch <= 'z')
-		return ch - 'a' + 26;
-	if (ch >= '0' && ch <= '9')
-		return ch - '0' + 52;
-	if (ch == '+')
-		return 62;
-	if (ch == '/')
-		return 63;
-	return -1;
-}
-
-/** A base64 text being decoded across tokens. */
-struct cf_b64 {
-	uint32_t acc; /**< bits not yet written */
-	unsigned bits;
-	size_t chars; /**< characters, padding included */
-	unsigned pad;
-};
-
-/* One character; false if it cannot be there. */
-static bool cf_b64_char(struct cf_b64 *s, char ch, struct cf_out *o)
-{
-	int v = cf_b64val(ch);
-
-	if (ch == '=' && s->chars % CF_B64_BLOCK >= 2) {
-		s->pad++;
-	} else if (v < 0 || s->pad > 0) {
-		return false;
-	} else {
-		s->acc = s->acc << CF_B64_BITS | (uint32_t)v;
-		s->bits += CF_B64_BITS;
-		if (s->bits >= 8) {
-			s->bits -= 8;
-			cf_put(o, (uint8_t[]){ (uint8_t)(s->acc >> s->bits) },
-			       1);
-			s->acc &= (1u << s->bits) - 1;
-		}
-	}
-	s->chars++;
-	return true;
-}
 
 /* The rest of the line as base64 (RFC 4648 section 4, padded, in any
  * grouping), at least one byte, into o. */
 static int cf_b64_rest(struct cf_cur *c, struct cf_out *o)
 {
-	struct cf_b64 s = { 0, 0, 0, 0 };
+	struct b64 s;
 	struct cf_tok t;
+	uint8_t byte = 0;
 	size_t i;
+	int rc;
 
+	b64_start(&s, B64_STD);
 	while (cf_next(c, &t) == CF_TOKEN)
-		for (i = 0; i < t.len; i++)
-			if (t.quoted || !cf_b64_char(&s, t.p[i], o))
+		for (i = 0; i < t.len; i++) {
+			if (t.quoted ||
+			    (rc = b64_char(&s, t.p[i], &byte)) == B64_EBAD)
 				return CACHEFILE_ERDATA;
-	return s.chars > 0 && s.chars % CF_B64_BLOCK == 0 && s.acc == 0 ?
-	               CACHEFILE_OK :
-	               CACHEFILE_ERDATA;
+			if (rc == B64_BYTE)
+				cf_put(o, &byte, 1);
+		}
+	return b64_whole_padded(&s) ? CACHEFILE_OK : CACHEFILE_ERDATA;
 }
 
 static int cf_b32val(char ch)

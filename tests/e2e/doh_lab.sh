@@ -35,7 +35,7 @@
 #   dohpath /dns-query{?dns} and alpn dot port 853, the listen address
 #   as ipv4hint; without DoT and DoH the name is not answered by us;
 # - num.query.https and num.answer.transport.https (one per answer) in
-#   stats and in the Prometheus output.
+#   stats and in the Prometheus output; the query log says proto=https.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -75,7 +75,7 @@ expect "-t: a listen address on https-port needs a certificate" \
 # ---- the daemon ----
 cc_start "listen: $CC_IP@443" "listen: $CC_IP@853" \
   "tls-service-key: $P/srv.key" "tls-service-pem: $P/srv.pem" \
-  "control-socket: $WORK/ctl.sock" \
+  "control-socket: $WORK/ctl.sock" "log-queries: yes" \
   'local-data: "a.lab. 300 IN A 192.0.2.1"' \
   'local-data: "b.lab. 60 IN A 192.0.2.2"' \
   "access-control: 127.0.0.0/8 allow" "access-control: 127.53.89.20/32 refuse" \
@@ -239,6 +239,10 @@ expect "prometheus: curvecache_num_query_https_total" \
   "$(grep -c '^curvecache_num_query_https_total [0-9]' "$WORK/prom")" 1
 expect "stats: num.answer.transport.https counts the DoH answers" \
   "$(($(stat num.answer.transport.https) - a0))" 113
+expect "query log: DoH queries are proto=https, the one DoT query proto=tls" \
+  "$(grep -c 'event=query .*proto=https ' "$WORK/curvecache.log" |
+    sed 's/^[1-9][0-9]*$/some/') \
+$(grep -c 'event=query .*proto=tls ' "$WORK/curvecache.log")" "some 1"
 expect "prometheus: answers by transport, https among them" \
   "$(grep -c '^curvecache_num_answer_transport_total{transport="https"} [1-9]' \
     "$WORK/prom")" 1

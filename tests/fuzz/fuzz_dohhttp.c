@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_dohhttp.c - libFuzzer target for the HTTP side of DNS
- * over HTTPS (resolver/front/dohhttp.c): the input is taken as a :path
+ * over HTTPS (resolver/front_tls/dohhttp.c): the input is taken as a :path
  * (with its ?dns= query string), as a content-type and as a DNS answer
  * for the max-age walk; a decoded query never exceeds its buffer (ASan)
  * and is at least a DNS header when the path is accepted.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "front/dohhttp.h"
+#include "front_tls/dohhttp.h"
 
 /** The decoded query's buffer (a DoH query's most). */
 #define FUZZ_DOH_Q 4096

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_tlspad.c - libFuzzer target for the padding of answers
- * over DNS over TLS (resolver/front/server_tls.c: server_tls_pad walks the
+ * over DNS over TLS (resolver/front_tls/server_tls.c: server_tls_pad walks the
  * message it pads: header, questions, every record). The input is the
  * message; the padding must leave it as it was or make it whole blocks
  * that still parse (when the message did), with nothing written past
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "front/server_tls.h"
+#include "front_tls/server_tls.h"
 #include "wire/wire.h"
 
 /** Record views for the re-parse of a padded message. */

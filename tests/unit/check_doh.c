@@ -1,8 +1,8 @@
 /*
  * tests/unit/check_doh.c - Suite "doh": the HTTP side of DNS over HTTPS
- * that needs no HTTP/2 (resolver/front/dohhttp.c: base64url, :path and
+ * that needs no HTTP/2 (resolver/front_tls/dohhttp.c: base64url, :path and
  * ?dns=, content-type, max-age), the SVCB records of DDR
- * (resolver/front/ddr.c, RFC 9460/9461/9462) and the DoH options.
+ * (resolver/front_tls/ddr.c, RFC 9460/9461/9462) and the DoH options.
  */
 #include <check.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "conf/cfg.h"
-#include "front/ddr.h"
-#include "front/dohhttp.h"
+#include "front_tls/ddr.h"
+#include "front_tls/dohhttp.h"
 
 /** Room for a decoded query, an RDATA. */
 #define T_CAP 1024

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_server_tls.c - Suite "server_tls": the padding of
- * answers over DNS over TLS (resolver/front/server_tls.c, RFC 8467: 468-
+ * answers over DNS over TLS (resolver/front_tls/server_tls.c, RFC 8467: 468-
  * byte blocks), curvecache -t's check of tls-service-key/-pem against
  * the listen addresses on tls-port, and those options.
  */
@@ -12,8 +12,8 @@
 
 #include "conf/cfg.h"
 #include "front/server.h"
-#include "front/server_ticket.h"
-#include "front/server_tls.h"
+#include "front_tls/server_ticket.h"
+#include "front_tls/server_tls.h"
 #include "transport/tls.h"
 #include "wire/wire.h"
 
@@ -311,6 +311,51 @@ START_TEST(test_keepalive)
 }
 END_TEST
 
+/* DoT framing without a socket: a read bigger than the frame buffer
+ * goes to the stage, comes back as room is made; lengths 0 and over
+ * 4096 are bad. */
+START_TEST(test_take_and_frame)
+{
+	static uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
+	static uint8_t in[3 * SERVER_TCP_QUERY_MAX];
+	struct server_tls_stage st = { NULL, 0 };
+	size_t rlen = 0, need = 0;
+
+	memset(in, 'q', sizeof in);
+	in[0] = SERVER_TCP_QUERY_MAX >> 8; /* a frame of 4096 bytes */
+	in[1] = 0;
+	ck_assert_int_eq(server_tls_frame(in, 1, &need), SERVER_FRAME_MORE);
+	ck_assert(server_tls_take(rbuf, sizeof rbuf, &rlen, &st, in,
+	                          sizeof in));
+	ck_assert_uint_eq(rlen, sizeof rbuf);
+	ck_assert_uint_eq(st.len, sizeof in - sizeof rbuf);
+	ck_assert_int_eq(server_tls_frame(rbuf, rlen, &need),
+	                 SERVER_FRAME_WHOLE);
+	ck_assert_uint_eq(need, SERVER_TCP_QUERY_MAX);
+	rlen = 0; /* the frame taken */
+	server_tls_unstage(rbuf, sizeof rbuf, &rlen, &st);
+	ck_assert_uint_eq(rlen, sizeof rbuf);
+	/* the next "length" is 'q' 'q': over 4096 */
+	ck_assert_int_eq(server_tls_frame(rbuf, rlen, &need),
+	                 SERVER_FRAME_BAD);
+	rbuf[0] = rbuf[1] = 0;
+	ck_assert_int_eq(server_tls_frame(rbuf, rlen, &need),
+	                 SERVER_FRAME_BAD);
+	/* more than the stage holds: refused */
+	while (st.len + sizeof in <= SERVER_TLS_STAGE_MAX)
+		ck_assert(server_tls_take(rbuf, sizeof rbuf, &rlen, &st, in,
+		                          sizeof in));
+	ck_assert(!server_tls_take(rbuf, sizeof rbuf, &rlen, &st, in,
+	                           sizeof in));
+	rlen = 0;
+	while (st.len > 0) {
+		server_tls_unstage(rbuf, sizeof rbuf, &rlen, &st);
+		rlen = 0;
+	}
+	ck_assert_ptr_null(st.buf);
+}
+END_TEST
+
 /* A ticket key of one byte of name, born at `born`. */
 static struct server_ticket_key tkey(uint8_t id, int64_t born)
 {
@@ -400,6 +445,7 @@ static Suite *server_tls_suite(void)
 	tcase_add_test(t, test_incoming_num_tcp);
 	tcase_add_test(t, test_keepalive);
 	tcase_add_test(t, test_ticket_rotation);
+	tcase_add_test(t, test_take_and_frame);
 	tcase_add_test(t, test_ticket_attach);
 	suite_add_tcase(s, t);
 	return s;

@@ -1,12 +1,12 @@
 /*
- * resolver/front/server_ddr.c - Discovery of Designated Resolvers (RFC
+ * resolver/front_tls/server_ddr.c - Discovery of Designated Resolvers (RFC
  * 9462): the worker answers _dns.resolver.arpa. itself (AA) with one
  * SVCB record per encrypted service it runs (ddr.h): DNS over TLS on
  * tls-port, DNS over HTTPS on https-port, with the listen addresses that
  * are not wildcards as hints. Without either service the name is
  * resolved as any other.
  */
-#include "server_int.h"
+#include "front/server_int.h"
 
 #include <netinet/in.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * resolver/front/server_tls.c - DNS over TLS for clients (RFC 7858; see
+ * resolver/front_tls/server_tls.c - DNS over TLS for clients (RFC 7858; see
  * server_tls.h): the listener, the handshake and its time limit, the
  * plaintext between the TLS session and server_tcp.c's frame buffer, the
  * padded answers (RFC 8467), the key and certificate (start, reload, -t).
@@ -24,14 +24,11 @@
 
 #include "base/clock.h"
 #include "base/log.h"
-#include "server_int.h"
+#include "front/server_int.h"
 #include "server_ticket.h"
 #include "transport/tls.h"
 #include "wire/wire.h"
 
-/** Plaintext one socket read can bring: the ciphertext of a record begun
- *  before it (at most 16 KiB and its overhead) and of the read itself. */
-#define SERVER_TLS_STAGE_MAX (2u * TLS_READ_CHUNK + 4096u)
 /** Bytes of an answer built on the stack (larger ones are allocated). */
 #define SERVER_TLS_SMALL 1536
 /** Bytes of a certificate problem's text. */
@@ -43,9 +40,8 @@
 struct server_tlsc {
 	struct server_conn *c;
 	struct tls_conn *t;
-	bool ready;     /**< handshake done */
-	size_t slen;    /**< plaintext bytes in stage */
-	uint8_t *stage; /**< NULL unless slen > 0 */
+	bool ready;                    /**< handshake done */
+	struct server_tls_stage stage; /**< plaintext behind rbuf */
 };
 
 size_t server_tls_pad(uint8_t *msg, size_t len, size_t cap)
@@ -56,47 +52,61 @@ size_t server_tls_pad(uint8_t *msg, size_t len, size_t cap)
 /* ------------------------------------------------------------------ */
 /* Plaintext in, answers out                                           */
 
-/* Keep plaintext: into the frame buffer while nothing waits before it,
- * else behind what waits. */
-static bool tlsc_take(struct server_tlsc *x, const uint8_t *buf, size_t len)
+bool server_tls_take(uint8_t *rbuf, size_t rcap, size_t *rlen,
+                     struct server_tls_stage *st, const uint8_t *buf,
+                     size_t len)
 {
-	struct server_conn *c = x->c;
 	size_t n = 0;
 
-	if (x->slen == 0) {
-		n = sizeof c->rbuf - c->rlen;
+	if (st->len == 0) {
+		n = rcap - *rlen;
 		n = n < len ? n : len;
-		memcpy(c->rbuf + c->rlen, buf, n);
-		c->rlen += n;
+		memcpy(rbuf + *rlen, buf, n);
+		*rlen += n;
 	}
 	if (n == len)
 		return true;
-	if (x->slen + (len - n) > SERVER_TLS_STAGE_MAX)
+	if (st->len + (len - n) > SERVER_TLS_STAGE_MAX)
 		return false;
-	if (x->stage == NULL &&
-	    (x->stage = malloc(SERVER_TLS_STAGE_MAX)) == NULL)
+	if (st->buf == NULL &&
+	    (st->buf = malloc(SERVER_TLS_STAGE_MAX)) == NULL)
 		return false;
-	memcpy(x->stage + x->slen, buf + n, len - n);
-	x->slen += len - n;
+	memcpy(st->buf + st->len, buf + n, len - n);
+	st->len += len - n;
 	return true;
+}
+
+void server_tls_unstage(uint8_t *rbuf, size_t rcap, size_t *rlen,
+                        struct server_tls_stage *st)
+{
+	size_t n = rcap - *rlen;
+
+	if (st->len == 0)
+		return;
+	n = n < st->len ? n : st->len;
+	memcpy(rbuf + *rlen, st->buf, n);
+	*rlen += n;
+	st->len -= n;
+	memmove(st->buf, st->buf + n, st->len);
+	if (st->len == 0) {
+		free(st->buf);
+		st->buf = NULL;
+	}
+}
+
+int server_tls_frame(const uint8_t *rbuf, size_t rlen, size_t *need)
+{
+	if (rlen < 2)
+		return SERVER_FRAME_MORE;
+	*need = (size_t)rbuf[0] << 8 | rbuf[1];
+	if (*need == 0 || *need > SERVER_TCP_QUERY_MAX)
+		return SERVER_FRAME_BAD;
+	return rlen - 2 >= *need ? SERVER_FRAME_WHOLE : SERVER_FRAME_MORE;
 }
 
 void server_tls_refill(struct server_conn *c)
 {
-	struct server_tlsc *x = c->tls;
-	size_t n = sizeof c->rbuf - c->rlen;
-
-	if (x->slen == 0)
-		return;
-	n = n < x->slen ? n : x->slen;
-	memcpy(c->rbuf + c->rlen, x->stage, n);
-	c->rlen += n;
-	x->slen -= n;
-	memmove(x->stage, x->stage + n, x->slen);
-	if (x->slen == 0) {
-		free(x->stage);
-		x->stage = NULL;
-	}
+	server_tls_unstage(c->rbuf, sizeof c->rbuf, &c->rlen, &c->tls->stage);
 }
 
 void server_tls_reading(struct server_conn *c, bool on)
@@ -105,7 +115,7 @@ void server_tls_reading(struct server_conn *c, bool on)
 
 	if (!x->ready)
 		return;
-	if (on && x->slen > 0) {
+	if (on && x->stage.len > 0) {
 		/* what is staged first, from the loop; the socket waits */
 		server_tcp_kick(c);
 		on = false;
@@ -164,7 +174,8 @@ static void tlsc_data(void *arg, const uint8_t *buf, size_t len)
 		return;
 	if (c->doh != NULL) {
 		server_doh_recv(c, buf, len);
-	} else if (!tlsc_take(x, buf, len)) {
+	} else if (!server_tls_take(c->rbuf, sizeof c->rbuf, &c->rlen,
+	                            &x->stage, buf, len)) {
 		server_tcp_close(c);
 		return;
 	} else {
@@ -199,7 +210,7 @@ static void tlsc_closed(void *arg)
 	struct server_conn *c = x->c;
 
 	server_doh_free(c);
-	free(x->stage);
+	free(x->stage.buf);
 	free(x);
 	c->tls = NULL;
 	server_tcp_unref(c);

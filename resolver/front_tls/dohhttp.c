@@ -1,5 +1,5 @@
 /*
- * resolver/front/dohhttp.c - the HTTP side of DNS over HTTPS that needs
+ * resolver/front_tls/dohhttp.c - the HTTP side of DNS over HTTPS that needs
  * no HTTP/2 library (see dohhttp.h).
  */
 #include "dohhttp.h"
@@ -7,12 +7,11 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "wire/b64.h"
+
 /** The query-string parameter of a GET (RFC 8484 s4.1). */
 #define DOHHTTP_PARAM "dns="
 #define DOHHTTP_PARAM_LEN 4
-/** Bits of one base64 character, and per byte. */
-#define DOHHTTP_B64_BITS 6
-#define DOHHTTP_BYTE_BITS 8
 /** Bytes of a record's type, class, TTL and RDLENGTH. */
 #define DOHHTTP_RR_FIXED 10
 /** A compression pointer's first two bits. */
@@ -20,50 +19,16 @@
 /** Record type of OPT (RFC 6891). */
 #define DOHHTTP_TYPE_OPT 41u
 
-/* One base64url character's value, -1 outside the alphabet. */
-static int b64url_value(unsigned char ch)
-{
-	if (ch >= 'A' && ch <= 'Z')
-		return ch - 'A';
-	if (ch >= 'a' && ch <= 'z')
-		return ch - 'a' + 26;
-	if (ch >= '0' && ch <= '9')
-		return ch - '0' + 52;
-	if (ch == '-')
-		return 62;
-	if (ch == '_')
-		return 63;
-	return -1;
-}
-
 int dohhttp_b64url_decode(const char *in, size_t inlen, uint8_t *out,
                           size_t cap, size_t *outlen)
 {
-	uint32_t acc = 0;
-	unsigned bits = 0;
-	size_t i, n = 0;
-
-	*outlen = 0;
 	while (inlen > 0 && in[inlen - 1] == '=')
 		inlen--;
-	if (inlen % 4 == 1)
-		return -1; /* no encoding ends with one character */
-	for (i = 0; i < inlen; i++) {
-		int v = b64url_value((unsigned char)in[i]);
-
-		if (v < 0)
-			return -1;
-		acc = (acc << DOHHTTP_B64_BITS) | (uint32_t)v;
-		bits += DOHHTTP_B64_BITS;
-		if (bits >= DOHHTTP_BYTE_BITS) {
-			bits -= DOHHTTP_BYTE_BITS;
-			if (n >= cap)
-				return -2;
-			out[n++] = (uint8_t)(acc >> bits);
-		}
+	switch (b64_decode(B64_URL, in, inlen, out, cap, outlen)) {
+	case B64_OK: return 0;
+	case B64_EFULL: return -2;
+	default: return -1;
 	}
-	*outlen = n;
-	return 0;
 }
 
 /* The dns= parameter of a query string, decoded. */

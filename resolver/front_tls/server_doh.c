@@ -1,5 +1,5 @@
 /*
- * resolver/front/server_doh.c - DNS over HTTPS for clients (RFC 8484)
+ * resolver/front_tls/server_doh.c - DNS over HTTPS for clients (RFC 8484)
  * over HTTP/2 (nghttp2's server session, fed from and into the TLS
  * session of server_tls.c): a listen address on https-port accepts TCP
  * connections on server_tcp.c's slots (the same cap as TCP and DoT),
@@ -18,7 +18,7 @@
  * query and answer bytes of a worker's streams are capped by
  * http-query-buffer-size and http-response-buffer-size (503 beyond).
  */
-#include "server_int.h"
+#include "front/server_int.h"
 
 #include <nghttp2/nghttp2.h>
 #include <stdio.h>
@@ -232,7 +232,7 @@ static void stream_query(struct doh_stream *st)
 	enum server_qresult rc;
 
 	memset(&d, 0, sizeof d);
-	d.transport = SERVER_TLS;
+	d.transport = SERVER_DOH;
 	d.slot = c->slot;
 	d.serial = c->serial;
 	d.stream = (uint32_t)st->id;

@@ -1,5 +1,5 @@
 /*
- * resolver/front/server_ticket.h - the session-ticket keys of DNS over
+ * resolver/front_tls/server_ticket.h - the session-ticket keys of DNS over
  * TLS and DNS over HTTPS for clients (RFC 8446 s4.6.1, RFC 5077).
  *
  * One key encrypts the tickets issued during an interval

@@ -1,5 +1,5 @@
 /*
- * resolver/front/ddr.h - Discovery of Designated Resolvers (RFC 9462):
+ * resolver/front_tls/ddr.h - Discovery of Designated Resolvers (RFC 9462):
  * the question _dns.resolver.arpa. SVCB, and the SVCB RDATA (RFC 9460)
  * of one encrypted endpoint of this resolver: DNS over TLS (alpn "dot")
  * or DNS over HTTPS (alpn "h2", dohpath "/PATH{?dns}", RFC 9461), its

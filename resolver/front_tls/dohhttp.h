@@ -1,5 +1,5 @@
 /*
- * resolver/front/dohhttp.h - the HTTP side of DNS over HTTPS (RFC 8484)
+ * resolver/front_tls/dohhttp.h - the HTTP side of DNS over HTTPS (RFC 8484)
  * that needs no HTTP/2 library, so that it can be fuzzed alone: the
  * :path of a request against the endpoint, its ?dns= parameter
  * (base64url without padding, RFC 4648 s5), the content-type of a

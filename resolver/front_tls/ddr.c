@@ -1,5 +1,5 @@
 /*
- * resolver/front/ddr.c - the SVCB records of Discovery of Designated
+ * resolver/front_tls/ddr.c - the SVCB records of Discovery of Designated
  * Resolvers (RFC 9462; see ddr.h).
  */
 #include "ddr.h"

@@ -1,5 +1,5 @@
 /*
- * resolver/front/server_ticket.c - the session-ticket keys of DoT and DoH
+ * resolver/front_tls/server_ticket.c - the session-ticket keys of DoT and DoH
  * for clients (server_ticket.h): the ring's rules, the process's ring
  * behind a mutex (workers' threads issue and take tickets), libssl's
  * ticket-key callback (AES-256-CBC and HMAC-SHA256, as libssl's own
@@ -17,7 +17,7 @@
 
 #include "base/clock.h"
 #include "base/log.h"
-#include "server_int.h"
+#include "front/server_int.h"
 
 /** Bytes of the IV of AES-256-CBC. */
 #define TICKET_IV 16
