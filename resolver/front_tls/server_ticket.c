@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "front/server_int.h"
+#include "transport/tls.h"
 
 /** Bytes of the IV of AES-256-CBC. */
 #define TICKET_IV 16
@@ -148,18 +149,9 @@ static int ticket_cb(SSL *ssl, unsigned char *name, unsigned char *iv,
 	return enc || at == 0 ? 1 : 2;
 }
 
-/* transport/tls.h does not hand the SSL_CTX out (yet): C reads a
- * pointer to a struct as a pointer to its first member, and
- * transport/tls.c's struct tls_ctx begins with its SSL_CTX *
- * (check_server_tls checks it). */
-void *server_ticket_libssl(struct tls_ctx *ctx)
-{
-	return *(SSL_CTX *const *)(const void *)ctx;
-}
-
 int server_ticket_attach(struct tls_ctx *ctx, uint32_t life)
 {
-	SSL_CTX *x = server_ticket_libssl(ctx);
+	SSL_CTX *x = tls_ctx_libssl(ctx);
 
 	pthread_mutex_lock(&ticket_lock);
 	ticket_ring.life = life > 0 ? life : CFG_TICKET_ROTATE_DEFAULT;

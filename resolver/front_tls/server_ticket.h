@@ -75,12 +75,6 @@ struct tls_ctx;
 struct server;
 
 /**
- * libssl's SSL_CTX of a context (void *: no libssl here). Read from
- * transport/tls.c's layout until tls.h offers it.
- */
-void *server_ticket_libssl(struct tls_ctx *ctx);
-
-/**
  * Have a server context issue and take tickets with the process's keys.
  * @param ctx: a context of tls_ctx_serve (transport/tls.h).
  * @param life: seconds a key encrypts (cfg tls-ticket-rotate); the last

@@ -226,6 +226,11 @@ void tls_ctx_free(struct tls_ctx *ctx)
 	free(ctx);
 }
 
+void *tls_ctx_libssl(struct tls_ctx *ctx)
+{
+	return ctx->ssl;
+}
+
 void tls_resume_free(void **resume)
 {
 	if (resume == NULL || *resume == NULL)

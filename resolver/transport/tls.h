@@ -3,7 +3,7 @@
  * OpenSSL's libssl with memory BIOs: the bytes of the socket go through
  * this file, and libssl never touches a file descriptor. Client (DNS over
  * TLS to forwarders, RFC 7858) and server (DoT to clients:
- * front/server_tls.c).
+ * front_tls/server_tls.c).
  *
  * A client is authenticated strictly (RFC 8310): the certificate chain
  * against the context's bundle, AUTH-NAME against its subjectAltName,
@@ -137,6 +137,10 @@ int tls_ctx_serve(struct tls_ctx **out, const char *chain, const char *key,
 
 /** Free a context (connections hold a reference of their own). */
 void tls_ctx_free(struct tls_ctx *ctx);
+
+/** libssl's SSL_CTX of a context (void *: tls.h includes no libssl),
+ *  for what a user configures on it itself (server_ticket's keys). */
+void *tls_ctx_libssl(struct tls_ctx *ctx);
 
 /** Free the session kept in a resume slot; the slot becomes NULL. */
 void tls_resume_free(void **resume);

@@ -416,7 +416,7 @@ START_TEST(test_ticket_rotation)
 }
 END_TEST
 
-/* libssl's context of a tls_ctx (tls.c's layout) takes the callback,
+/* libssl's context of a tls_ctx takes the callback,
  * and its session timeout becomes two intervals. */
 START_TEST(test_ticket_attach)
 {
@@ -424,7 +424,7 @@ START_TEST(test_ticket_attach)
 	SSL_CTX *ssl;
 
 	ck_assert_int_eq(tls_ctx_client_unauth(&x), TLS_OK);
-	ssl = server_ticket_libssl(x);
+	ssl = tls_ctx_libssl(x);
 	ck_assert_ptr_eq(SSL_CTX_get_ssl_method(ssl), TLS_client_method());
 	ck_assert_int_eq(server_ticket_attach(x, 60), 0);
 	ck_assert_int_eq(SSL_CTX_get_timeout(ssl), 120);
