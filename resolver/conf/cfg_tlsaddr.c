@@ -17,58 +17,37 @@
 
 #include <string.h>
 
+#include "wire/b64.h"
+
 /** DNS over TLS's port (RFC 7858 s3.1). */
 #define TLSADDR_PORT 853
 /** Plain DNS's port. */
 #define TLSADDR_PLAIN_PORT 53
 /** Base64 characters of a SHA-256 pin: 32 bytes, one '=' of padding. */
 #define TLSADDR_PIN_CHARS 44
-/** Bits of one base64 digit. */
-#define TLSADDR_B64_BITS 6
 /** Longest label of a host name (RFC 1035). */
 #define TLSADDR_LABEL_MAX 63
 
-static int b64_digit(unsigned char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
 int cfg_pin_parse(const char *s, size_t len, uint8_t pin[CFG_PIN_BYTES])
 {
-	uint32_t acc = 0;
-	size_t i, bits = 0, n = 0;
+	struct b64 b;
+	size_t i, n = 0;
+	uint8_t byte;
 
-	if (len != TLSADDR_PIN_CHARS || s[len - 1] != '=')
+	if (len != TLSADDR_PIN_CHARS)
 		return -1;
-	for (i = 0; i + 1 < len; i++) {
-		int d = b64_digit((unsigned char)s[i]);
+	b64_start(&b, B64_STD);
+	for (i = 0; i < len; i++) {
+		int rc = b64_char(&b, s[i], &byte);
 
-		if (d < 0)
+		if (rc == B64_EBAD || (rc == B64_BYTE && n >= CFG_PIN_BYTES))
 			return -1;
-		acc = (acc << TLSADDR_B64_BITS) | (uint32_t)d;
-		bits += TLSADDR_B64_BITS;
-		if (bits >= 8) {
-			bits -= 8;
-			if (n >= CFG_PIN_BYTES)
-				return -1;
-			pin[n++] = (uint8_t)(acc >> bits);
-		}
+		if (rc == B64_BYTE)
+			pin[n++] = byte;
 	}
-	/* 43 digits: 32 bytes and 2 bits left, which must be zero
-	 * (canonical form only) */
-	if (n != CFG_PIN_BYTES || (acc & ((1u << bits) - 1)) != 0)
-		return -1;
-	return 0;
+	/* 43 digits and one '=': 32 bytes, the 2 bits left zero (canonical
+	 * form only) */
+	return n == CFG_PIN_BYTES && b64_whole_padded(&b) ? 0 : -1;
 }
 
 /* A host name for the certificate check: letters, digits, '-', '_',
