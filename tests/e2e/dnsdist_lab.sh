@@ -53,7 +53,12 @@
 #   sends its header inside TLS to a TLS backend): a header split over
 #   two writes then 3 DoT queries, a header and ClientHello in one
 #   segment, a DoH GET: answered and logged as client 127.53.9.100
-#   (with .100 straight over DoT, no header: 6 lines, none naming .53);
+#   (with .100 straight over DoT, no header, and one after the burst
+#   below: 7 lines, none naming .53); a burst of 3 * RATE queries on one
+#   DoT connection whose header names .102: at least RATE and at most
+#   2 * RATE answered, the others counted in num.ratelimited, and a
+#   header naming .100 answered right after (the limit is the header
+#   client's);
 #   a header naming .101: REFUSED; no header, a bad version, an
 #   oversized length: closed, num.query.proxy.bad +3 (the slow header,
 #   never finished, counts in tls.failed); a header cut short: closed
@@ -353,10 +358,12 @@ else bad "DoT client $OTHER refused" "not REFUSED" "$WORK/kdig.out"; fi
 sleep 1.1
 b0=$(inst_stat 1 "$PID1" num.query.proxy.bad)
 t0=$(grep -c "client=${CLIENT}[^0-9].*proto=tls name=$WWW" "$WORK/cc1.out")
+r0=$(inst_stat 1 "$PID1" num.ratelimited)
 python3 - "$DD" "$CC1" "$CLIENT" "$OTHER" "$WORK/pki/ca.pem" \
-  "$srcdir/tests/e2e" >"$WORK/tlsproxy.out" 2>&1 <<'EOP'
+  "$srcdir/tests/e2e" "$LIMITED" $((RATE * 3)) >"$WORK/tlsproxy.out" 2>&1 <<'EOP'
 import socket, ssl, struct, sys, time
-dd, cc, client, other, ca, e2e = sys.argv[1:7]
+dd, cc, client, other, ca, e2e, limited = sys.argv[1:8]
+burst_n = int(sys.argv[8])
 sys.path.insert(0, e2e)
 import h2raw
 NAME, HOST = "www.example.lab", "dot.example.lab"
@@ -375,11 +382,13 @@ def tls(s, alpn):
     ctx = ssl.create_default_context(cafile=ca)
     ctx.set_alpn_protocols([alpn])
     return ctx.wrap_socket(s, server_hostname=HOST)
-def ask(t, qid, qtype):
+def frame(qid, qtype=1):
     q = struct.pack("!6H", qid, 0x0100, 1, 0, 0, 0) + b"".join(
         bytes([len(l)]) + l.encode() for l in NAME.split(".")) + \
         b"\0" + struct.pack("!HH", qtype, 1)
-    t.sendall(struct.pack("!H", len(q)) + q)
+    return struct.pack("!H", len(q)) + q
+def ask(t, qid, qtype):
+    t.sendall(frame(qid, qtype))
     n = struct.unpack("!H", t.recv(2))[0]
     r = b""
     while len(r) < n:
@@ -470,6 +479,28 @@ def bad(label, data, wait=3):
     t0 = time.time()
     print(label, "closed" if closed(s) else "open",
           "after %.1f s" % (time.time() - t0))
+def burst(label, cli, n):
+    """n queries at once on one connection; the answers within 2 s."""
+    s = tcp(dd, 853)
+    s.sendall(header(cli))
+    t = tls(s, "dot")
+    t.sendall(b"".join(frame(i) for i in range(n)))
+    t.settimeout(2)
+    buf, got = b"", 0
+    try:
+        while True:
+            d = t.recv(65536)
+            if not d:
+                break
+            buf += d
+            while len(buf) >= 2 and len(buf) >= 2 + (buf[0] << 8 | buf[1]):
+                buf = buf[2 + (buf[0] << 8 | buf[1]):]
+                got += 1
+    except (OSError, ssl.SSLError):
+        pass
+    print(label, "answered %d of %d" % (got, n))
+burst("burst", limited, burst_n)
+dot("after-burst", dd, header(client))
 dot("split", dd, header(client), split=True, qtypes=(1, 28, 1))
 dot("one-segment", dd, header(client), one=True)
 dot("other", dd, header(other))
@@ -482,13 +513,15 @@ bad("slow", header(client)[:20], wait=8)
 EOP
 sleep 0.3
 b1=$(inst_stat 1 "$PID1" num.query.proxy.bad)
+r1=$(inst_stat 1 "$PID1" num.ratelimited)
 t1=$(grep -c "client=${CLIENT}[^0-9].*proto=tls name=$WWW" "$WORK/cc1.out")
 tdd=$(grep -c "client=${DD}[^0-9].*proto=tls" "$WORK/cc1.out")
 tot=$(grep -c "client=${OTHER}[^0-9].*proto=tls name=$WWW.*rcode=REFUSED" \
   "$WORK/cc1.out")
 echo "# PROXY v2 before TLS: $(tr '\n' ';' <"$WORK/tlsproxy.out")"
 echo "# query log lines over TLS: $CLIENT $t0 -> $t1, $DD $tdd," \
-  "$OTHER REFUSED $tot; num.query.proxy.bad $b0 -> $b1"
+  "$OTHER REFUSED $tot; num.query.proxy.bad $b0 -> $b1;" \
+  "num.ratelimited $r0 -> $r1"
 if grep -q '^split rcodes=0,0,0$' "$WORK/tlsproxy.out" &&
    grep -q '^one-segment rcodes=0$' "$WORK/tlsproxy.out"; then
   ok "DoT after a PROXY v2 header (split; with the ClientHello): answered"
@@ -502,9 +535,19 @@ else bad "DoT header client refused" "ACL" "$WORK/tlsproxy.out"; fi
 if grep -q '^direct rcodes=0$' "$WORK/tlsproxy.out"; then
   ok "DoT straight from $CLIENT (no balancer, no header): answered"
 else bad "DoT with no header from a client" "-" "$WORK/tlsproxy.out"; fi
-if [ "$t1" -eq $((t0 + 6)) ] && [ "$tdd" -eq 0 ]; then
-  ok "query log: 6 DoT/DoH queries from $CLIENT, none from $DD"
-else bad "query log over TLS" "$CLIENT $t0 -> $t1 (want +6), $DD $tdd"; fi
+if [ "$t1" -eq $((t0 + 7)) ] && [ "$tdd" -eq 0 ]; then
+  ok "query log: 7 DoT/DoH queries from $CLIENT, none from $DD"
+else bad "query log over TLS" "$CLIENT $t0 -> $t1 (want +7), $DD $tdd"; fi
+got=$(sed -n 's/^burst answered \([0-9]*\) of.*/\1/p' "$WORK/tlsproxy.out")
+got=${got:-0}
+drop=$((${r1:-0} - ${r0:-0}))
+if [ "$got" -ge $RATE ] && [ "$got" -le $((RATE * 2)) ] &&
+   [ "$drop" -eq $((RATE * 3 - got)) ] &&
+   grep -q '^after-burst rcodes=0$' "$WORK/tlsproxy.out"; then
+  ok "DoT burst, header client $LIMITED: $got of $((RATE * 3)) answered,\
+ $drop ratelimited; $CLIENT answered after it"
+else bad "DoT rate limit by the header's client" \
+  "$got answered, ratelimited +$drop" "$WORK/tlsproxy.out"; fi
 if grep -q '^no-header closed' "$WORK/tlsproxy.out" &&
    grep -q '^garbage closed' "$WORK/tlsproxy.out" &&
    grep -q '^oversized closed' "$WORK/tlsproxy.out" &&
