@@ -30,6 +30,7 @@ const char *proxy_strerror(int status)
 	case PROXY_EFAMILY: return "PROXY address family not INET/INET6";
 	case PROXY_ELENGTH: return "PROXY length beyond the packet";
 	case PROXY_EADDR: return "PROXY address block too short";
+	case PROXY_ETOOBIG: return "PROXY header longer than allowed";
 	default: return "unknown proxy status";
 	}
 }
@@ -69,11 +70,25 @@ static int proxy_addr(unsigned fam, const uint8_t *p, size_t n,
 	return PROXY_EFAMILY;
 }
 
+/* Check the version and command of a fixed part (PROXY_FIXED_LEN bytes,
+ * the signature checked) and give the announced length. */
+static int proxy_fixed(const uint8_t *buf, size_t *body)
+{
+	unsigned ver = buf[12] >> 4, cmd = buf[12] & 0x0fu;
+
+	if (ver != PROXY_VERSION)
+		return PROXY_EVERSION;
+	if (cmd != PROXY_CMD_LOCAL && cmd != PROXY_CMD_PROXY)
+		return PROXY_ECOMMAND;
+	*body = ((size_t)buf[14] << 8) | buf[15];
+	return PROXY_OK;
+}
+
 int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
                 struct sockaddr_storage *client)
 {
 	struct sockaddr_storage ss;
-	unsigned ver, cmd, fam;
+	unsigned cmd, fam;
 	size_t body;
 	int rc;
 
@@ -82,14 +97,11 @@ int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
 		                                       PROXY_ESIG;
 	if (memcmp(buf, proxy_sig, PROXY_SIG_LEN) != 0)
 		return PROXY_ESIG;
-	ver = buf[12] >> 4;
+	rc = proxy_fixed(buf, &body);
+	if (rc != PROXY_OK)
+		return rc;
 	cmd = buf[12] & 0x0fu;
 	fam = buf[13] >> 4;
-	body = ((size_t)buf[14] << 8) | buf[15];
-	if (ver != PROXY_VERSION)
-		return PROXY_EVERSION;
-	if (cmd != PROXY_CMD_LOCAL && cmd != PROXY_CMD_PROXY)
-		return PROXY_ECOMMAND;
 	if (body > len - PROXY_FIXED_LEN)
 		return PROXY_ELENGTH;
 	if (cmd == PROXY_CMD_LOCAL) {
@@ -103,4 +115,28 @@ int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
 	*client = ss;
 	*hdr_len = PROXY_FIXED_LEN + body;
 	return PROXY_OK;
+}
+
+int proxy_stream_want(const uint8_t *buf, size_t have, size_t *want)
+{
+	size_t body = 0, total;
+	int rc;
+
+	*want = 0;
+	if (have > 0 && !proxy_has_signature(buf, have))
+		return PROXY_ESIG;
+	if (have < PROXY_FIXED_LEN) {
+		*want = PROXY_FIXED_LEN - have;
+		return PROXY_ESHORT;
+	}
+	rc = proxy_fixed(buf, &body);
+	if (rc != PROXY_OK)
+		return rc;
+	total = PROXY_FIXED_LEN + body;
+	if (total > PROXY_STREAM_MAX)
+		return PROXY_ETOOBIG;
+	if (have >= total)
+		return PROXY_OK;
+	*want = total - have;
+	return PROXY_ESHORT;
 }

@@ -44,8 +44,14 @@ enum proxy_status {
 	PROXY_ECOMMAND, /**< command is neither LOCAL nor PROXY */
 	PROXY_EFAMILY,  /**< PROXY command with a family not INET/INET6 */
 	PROXY_ELENGTH,  /**< announced length runs past the packet */
-	PROXY_EADDR     /**< address block shorter than the family needs */
+	PROXY_EADDR,    /**< address block shorter than the family needs */
+	PROXY_ETOOBIG   /**< a stream's header longer than PROXY_STREAM_MAX */
 };
+
+/** Most bytes of a header read from a stream before TLS (fixed part,
+ *  addresses and TLVs): haproxy's advice of 536 bytes, the least TCP
+ *  MSS, with room for a balancer's TLVs. */
+#define PROXY_STREAM_MAX 1024u
 
 /** Describe a status code (a static string, never NULL). */
 const char *proxy_strerror(int status);
@@ -65,5 +71,20 @@ int proxy_has_signature(const uint8_t *buf, size_t len);
  */
 int proxy_parse(const uint8_t *buf, size_t len, size_t *hdr_len,
                 struct sockaddr_storage *client) MUST_CHECK;
+
+/**
+ * How many more bytes of a PROXY v2 header a stream reader needs, having
+ * read the first have bytes of the stream at buf (the DoT and DoH ports:
+ * the header comes before the TLS ClientHello, in plain). Reading no
+ * more than *want bytes at a time, the reader never takes a byte past
+ * the header: what follows stays for TLS.
+ * @param want: receives the bytes to read next (0 when complete).
+ * @return PROXY_OK (complete: proxy_parse(buf, have) takes it), PROXY_ESHORT
+ * (read *want more), PROXY_ESIG (the bytes so far are not the signature, e.g.
+ * a ClientHello), PROXY_EVERSION, PROXY_ECOMMAND, or PROXY_ETOOBIG (announced
+ * length beyond PROXY_STREAM_MAX); *want is 0 on error.
+ */
+int proxy_stream_want(const uint8_t *buf, size_t have, size_t *want)
+	MUST_CHECK;
 
 #endif

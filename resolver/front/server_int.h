@@ -368,4 +368,20 @@ void server_doh_free(struct server_conn *c);
 bool server_ddr(struct server *s, const struct respond_query *q,
                 const struct inflight_dest *d);
 
+/* A balancer's PROXY v2 header before TLS (server_tlsproxy.c). */
+
+struct tls_conn;
+/** server_tls.c's: the TLS session of a connection with c->tls. */
+struct tls_conn *server_tls_session(struct server_conn *c);
+/**
+ * Accept a connection waiting on a DoT or DoH listener for c's TLS
+ * session, and set c->peer: a proxy-protocol-from peer sends a PROXY v2
+ * header first, in plain, read before TLS starts (its client is then the
+ * peer; a bad or missing one closes the connection, counted in
+ * num.query.proxy.bad); others start TLS at once. A peer (or header
+ * client) the access control denies is refused.
+ * @return 0, or -1: the caller closes the slot.
+ */
+int server_tlsproxy_accept(struct server_conn *c, uv_stream_t *ls);
+
 #endif /* CURVECACHE_RESOLVER_SERVER_INT_H */

@@ -216,6 +216,11 @@ static void tlsc_closed(void *arg)
 	server_tcp_unref(c);
 }
 
+struct tls_conn *server_tls_session(struct server_conn *c)
+{
+	return c->tls->t;
+}
+
 void server_tls_close(struct server_conn *c)
 {
 	tls_conn_close(c->tls->t);
@@ -254,10 +259,7 @@ static int tlsc_start(struct server *s, struct server_conn *c, uv_stream_t *ls)
 	c->handles++;
 	if (c->doh_want)
 		tls_conn_want_h2(x->t);
-	c->proxy_done = true; /* no PROXY v2 before TLS */
-	if (tls_conn_accept(x->t, ls) != TLS_OK ||
-	    tls_conn_peer(x->t, &c->peer) != TLS_OK ||
-	    cfg_acl_check(s->cfg, (struct sockaddr *)&c->peer) == CFG_ACL_DENY)
+	if (server_tlsproxy_accept(c, ls) != 0) /* a PROXY v2 header first? */
 		return -1;
 	s->st.tcp_accepted++;
 	uv_timer_start(&c->idle, tlsc_hs_timeout, SERVER_TLS_HANDSHAKE_MS, 0);

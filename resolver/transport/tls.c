@@ -530,17 +530,33 @@ int tls_conn_connect(struct tls_conn *c, const struct sockaddr *sa,
 	return TLS_OK;
 }
 
+/* An accepted socket in c->tcp: read it, the handshake as a server. */
+static int tls_serve(struct tls_conn *c)
+{
+	if (uv_tcp_nodelay(&c->tcp, 1) != 0 ||
+	    uv_read_start((uv_stream_t *)&c->tcp, tls_alloc, tls_read) != 0)
+		return TLS_EIO;
+	SSL_set_accept_state(c->ssl);
+	return TLS_OK;
+}
+
 int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener)
 {
 	if (c == NULL || listener == NULL || c->closing ||
 	    !SSL_is_server(c->ssl))
 		return TLS_EINVAL;
-	if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0 ||
-	    uv_tcp_nodelay(&c->tcp, 1) != 0 ||
-	    uv_read_start((uv_stream_t *)&c->tcp, tls_alloc, tls_read) != 0)
+	if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0)
 		return TLS_EIO;
-	SSL_set_accept_state(c->ssl);
-	return TLS_OK;
+	return tls_serve(c);
+}
+
+int tls_conn_accept_fd(struct tls_conn *c, uv_os_sock_t fd)
+{
+	if (c == NULL || c->closing || !SSL_is_server(c->ssl))
+		return TLS_EINVAL;
+	if (uv_tcp_open(&c->tcp, fd) != 0)
+		return TLS_EINVAL;
+	return tls_serve(c);
 }
 
 /* Hand the records tls_conn_write made in this turn of the loop to the

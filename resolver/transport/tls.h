@@ -171,6 +171,15 @@ int tls_conn_connect(struct tls_conn *c, const struct sockaddr *sa,
 int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener) MUST_CHECK;
 
 /**
+ * Serve TLS on a client socket accepted already (front/server_tlsproxy.c:
+ * a balancer's PROXY v2 header read before the ClientHello).
+ * @param fd: connected; TLS_EINVAL: not taken (the caller closes it),
+ *   else the connection owns it (closed by tls_conn_close).
+ * @return TLS_OK or TLS_EINVAL/TLS_EIO.
+ */
+int tls_conn_accept_fd(struct tls_conn *c, uv_os_sock_t fd) MUST_CHECK;
+
+/**
  * Send plaintext (after the ready callback): encrypted at once, one TLS
  * record per call (up to 16 KB), and the records of one turn of the loop
  * leave together at the start of the next, in one write (a failure then

@@ -48,6 +48,21 @@
 #   the query logs name client=127.53.9.100 proto=tcp for them; kdig
 #   +tls from .101: REFUSED (the ACL sees the client behind the TLS
 #   balancer too).
+# - 9. PROXY v2 before TLS on instance 1's own DoT (853) and DoH (443)
+#   ports, python playing the balancer from 127.53.9.53 (dnsdist 1.7
+#   sends its header inside TLS to a TLS backend): a header split over
+#   two writes then 3 DoT queries, a header and ClientHello in one
+#   segment, a DoH GET: answered and logged as client 127.53.9.100
+#   (with .100 straight over DoT, no header, and one after the burst
+#   below: 7 lines, none naming .53); a burst of 3 * RATE queries on one
+#   DoT connection whose header names .102: at least RATE and at most
+#   2 * RATE answered, the others counted in num.ratelimited, and a
+#   header naming .100 answered right after (the limit is the header
+#   client's);
+#   a header naming .101: REFUSED; no header, a bad version, an
+#   oversized length: closed, num.query.proxy.bad +3 (the slow header,
+#   never finished, counts in tls.failed); a header cut short: closed
+#   after the 5 s handshake limit.
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -68,9 +83,12 @@ RATE=20
 BURST=300
 WWW=www.example.lab
 
-# inst_start N IP: curvecache instance N on IP (pid in INST_PID).
+# inst_start N IP: curvecache instance N on IP (pid in INST_PID), with
+# DoT and DoH doors (ports 853 and 443, the test CA's certificate).
 inst_start() {
   cc_conf_at "$2" "$WORK/cc$1.conf" "log-queries: yes" \
+    "listen: $2@853" "listen: $2@443" \
+    "tls-service-key: $WORK/pki/srv.key" "tls-service-pem: $WORK/pki/srv.pem" \
     "access-control: 127.0.0.1 allow" "access-control: $CLIENT allow" \
     "access-control: $LIMITED allow" "access-control: $DD allow" \
     "access-control-default: refuse" "proxy-protocol-from: $DD" \
@@ -94,13 +112,12 @@ inst_stat() {
     sed -n "s/^$3=//p" | tail -n 1
 }
 
+e2e_pki "$WORK/pki" dot.example.lab "$DD" ||
+  { bad "test CA" "openssl failed" "$WORK/pki/openssl.log"; exit 1; }
 inst_start 1 $CC1
 PID1=$INST_PID
 inst_start 2 $CC2
 PID2=$INST_PID
-
-e2e_pki "$WORK/pki" dot.example.lab "$DD" ||
-  { bad "test CA" "openssl failed" "$WORK/pki/openssl.log"; exit 1; }
 cat >"$WORK/dnsdist.conf" <<EOC
 setLocal("$DD:53")
 addTLSLocal("$DD:853", "$WORK/pki/srv.pem", "$WORK/pki/srv.key")
@@ -333,6 +350,212 @@ kdig +tls +tls-ca="$WORK/pki/ca.pem" +tls-hostname=dot.example.lab \
 if grep -q 'status: REFUSED' "$WORK/kdig.out"; then
   ok "kdig +tls from $OTHER via dnsdist's DoT: REFUSED by its own address"
 else bad "DoT client $OTHER refused" "not REFUSED" "$WORK/kdig.out"; fi
+
+# 9. PROXY v2 before TLS on the instance's own DoT and DoH ports (the
+# header in plain, then the ClientHello: haproxy's and Unbound's way;
+# dnsdist 1.7 sends its header inside the TLS session to a TLS backend,
+# so a python client plays the balancer from $DD).
+sleep 1.1
+b0=$(inst_stat 1 "$PID1" num.query.proxy.bad)
+t0=$(grep -c "client=${CLIENT}[^0-9].*proto=tls name=$WWW" "$WORK/cc1.out")
+r0=$(inst_stat 1 "$PID1" num.ratelimited)
+python3 - "$DD" "$CC1" "$CLIENT" "$OTHER" "$WORK/pki/ca.pem" \
+  "$srcdir/tests/e2e" "$LIMITED" $((RATE * 3)) >"$WORK/tlsproxy.out" 2>&1 <<'EOP'
+import socket, ssl, struct, sys, time
+dd, cc, client, other, ca, e2e, limited = sys.argv[1:8]
+burst_n = int(sys.argv[8])
+sys.path.insert(0, e2e)
+import h2raw
+NAME, HOST = "www.example.lab", "dot.example.lab"
+def header(cli, ver=0x21, extra=b""):
+    body = socket.inet_aton(cli) + socket.inet_aton(cc) + \
+        struct.pack("!HH", 40000, 853) + extra
+    return b"\r\n\r\n\x00\r\nQUIT\n" + bytes([ver, 0x11]) + \
+        struct.pack("!H", len(body)) + body
+def tcp(src, port):
+    s = socket.socket()
+    s.settimeout(8)
+    s.bind((src, 0))
+    s.connect((cc, port))
+    return s
+def tls(s, alpn):
+    ctx = ssl.create_default_context(cafile=ca)
+    ctx.set_alpn_protocols([alpn])
+    return ctx.wrap_socket(s, server_hostname=HOST)
+def frame(qid, qtype=1):
+    q = struct.pack("!6H", qid, 0x0100, 1, 0, 0, 0) + b"".join(
+        bytes([len(l)]) + l.encode() for l in NAME.split(".")) + \
+        b"\0" + struct.pack("!HH", qtype, 1)
+    return struct.pack("!H", len(q)) + q
+def ask(t, qid, qtype):
+    t.sendall(frame(qid, qtype))
+    n = struct.unpack("!H", t.recv(2))[0]
+    r = b""
+    while len(r) < n:
+        r += t.recv(n - len(r))
+    return r[3] & 15
+def closed(s):
+    try:
+        return s.recv(100) == b""
+    except OSError:
+        return True
+class Bio:
+    """TLS through memory BIOs: the ClientHello is at hand before it is
+    sent, to go in the header's segment."""
+    def __init__(self, s, alpn):
+        ctx = ssl.create_default_context(cafile=ca)
+        ctx.set_alpn_protocols([alpn])
+        self.s, self.inc, self.out = s, ssl.MemoryBIO(), ssl.MemoryBIO()
+        self.o = ctx.wrap_bio(self.inc, self.out, server_hostname=HOST)
+    def hello(self):
+        try:
+            self.o.do_handshake()
+        except ssl.SSLWantReadError:
+            pass
+        return self.out.read()
+    def pump(self):
+        d = self.out.read()
+        if d:
+            self.s.sendall(d)
+        d = self.s.recv(65536)
+        if not d:
+            raise ConnectionResetError("closed")
+        self.inc.write(d)
+    def handshake(self):
+        while True:
+            try:
+                return self.o.do_handshake()
+            except ssl.SSLWantReadError:
+                self.pump()
+    def sendall(self, b):
+        self.o.write(b)
+        self.s.sendall(self.out.read())
+    def recv(self, n):
+        while True:
+            try:
+                return self.o.read(n)
+            except ssl.SSLWantReadError:
+                self.pump()
+def dot(label, src, hdr, split=False, one=False, qtypes=(1,)):
+    try:
+        s = tcp(src, 853)
+        if one:  # the header and the ClientHello in one segment
+            t = Bio(s, "dot")
+            s.sendall(hdr + t.hello())
+            t.handshake()
+        else:
+            if split:
+                s.sendall(hdr[:9])
+                time.sleep(0.3)
+            s.sendall(hdr[9:] if split else hdr)
+            t = tls(s, "dot")
+        rc = [ask(t, 0x100 + i, q) for i, q in enumerate(qtypes)]
+        print(label, "rcodes=" + ",".join(map(str, rc)))
+    except (OSError, ssl.SSLError) as e:
+        print(label, "closed", type(e).__name__)
+def doh(label, src, hdr):
+    s = tcp(src, 443)
+    s.sendall(hdr)
+    c = h2raw.Conn.__new__(h2raw.Conn)
+    c.s, c.buf = tls(s, "h2"), b""
+    c.send(h2raw.PREFACE + h2raw.frame(h2raw.SETTINGS, 0, 0))
+    c.send(h2raw.frame(h2raw.HEADERS, h2raw.END_STREAM | h2raw.END_HEADERS,
+                       1, h2raw.get_headers(HOST, NAME)))
+    data = b""
+    while True:
+        f = c.read_frame()
+        if f is None:
+            print(label, "closed")
+            return
+        if f[0] == h2raw.DATA and f[2] == 1:
+            data += f[3]
+            if f[1] & h2raw.END_STREAM:
+                break
+    print(label, "rcodes=%d" % (data[3] & 15))
+def bad(label, data, wait=3):
+    s = tcp(dd, 853)
+    s.sendall(data)
+    s.settimeout(wait)
+    t0 = time.time()
+    print(label, "closed" if closed(s) else "open",
+          "after %.1f s" % (time.time() - t0))
+def burst(label, cli, n):
+    """n queries at once on one connection; the answers within 2 s."""
+    s = tcp(dd, 853)
+    s.sendall(header(cli))
+    t = tls(s, "dot")
+    t.sendall(b"".join(frame(i) for i in range(n)))
+    t.settimeout(2)
+    buf, got = b"", 0
+    try:
+        while True:
+            d = t.recv(65536)
+            if not d:
+                break
+            buf += d
+            while len(buf) >= 2 and len(buf) >= 2 + (buf[0] << 8 | buf[1]):
+                buf = buf[2 + (buf[0] << 8 | buf[1]):]
+                got += 1
+    except (OSError, ssl.SSLError):
+        pass
+    print(label, "answered %d of %d" % (got, n))
+burst("burst", limited, burst_n)
+dot("after-burst", dd, header(client))
+dot("split", dd, header(client), split=True, qtypes=(1, 28, 1))
+dot("one-segment", dd, header(client), one=True)
+dot("other", dd, header(other))
+dot("direct", client, b"")
+doh("doh", dd, header(client))
+dot("no-header", dd, b"")
+bad("garbage", header(client, ver=0x11))
+bad("oversized", header(client)[:14] + struct.pack("!H", 2000) + b"x" * 40)
+bad("slow", header(client)[:20], wait=8)
+EOP
+sleep 0.3
+b1=$(inst_stat 1 "$PID1" num.query.proxy.bad)
+r1=$(inst_stat 1 "$PID1" num.ratelimited)
+t1=$(grep -c "client=${CLIENT}[^0-9].*proto=tls name=$WWW" "$WORK/cc1.out")
+tdd=$(grep -c "client=${DD}[^0-9].*proto=tls" "$WORK/cc1.out")
+tot=$(grep -c "client=${OTHER}[^0-9].*proto=tls name=$WWW.*rcode=REFUSED" \
+  "$WORK/cc1.out")
+echo "# PROXY v2 before TLS: $(tr '\n' ';' <"$WORK/tlsproxy.out")"
+echo "# query log lines over TLS: $CLIENT $t0 -> $t1, $DD $tdd," \
+  "$OTHER REFUSED $tot; num.query.proxy.bad $b0 -> $b1;" \
+  "num.ratelimited $r0 -> $r1"
+if grep -q '^split rcodes=0,0,0$' "$WORK/tlsproxy.out" &&
+   grep -q '^one-segment rcodes=0$' "$WORK/tlsproxy.out"; then
+  ok "DoT after a PROXY v2 header (split; with the ClientHello): answered"
+else bad "DoT after a PROXY v2 header" "not answered" "$WORK/tlsproxy.out"; fi
+if grep -q '^doh rcodes=0$' "$WORK/tlsproxy.out"; then
+  ok "DoH (HTTP/2 GET) after a PROXY v2 header: answered"
+else bad "DoH after a PROXY v2 header" "not answered" "$WORK/tlsproxy.out"; fi
+if grep -q '^other rcodes=5$' "$WORK/tlsproxy.out" && [ "$tot" -eq 1 ]; then
+  ok "DoT with header client $OTHER: REFUSED by the header's address"
+else bad "DoT header client refused" "ACL" "$WORK/tlsproxy.out"; fi
+if grep -q '^direct rcodes=0$' "$WORK/tlsproxy.out"; then
+  ok "DoT straight from $CLIENT (no balancer, no header): answered"
+else bad "DoT with no header from a client" "-" "$WORK/tlsproxy.out"; fi
+if [ "$t1" -eq $((t0 + 7)) ] && [ "$tdd" -eq 0 ]; then
+  ok "query log: 7 DoT/DoH queries from $CLIENT, none from $DD"
+else bad "query log over TLS" "$CLIENT $t0 -> $t1 (want +7), $DD $tdd"; fi
+got=$(sed -n 's/^burst answered \([0-9]*\) of.*/\1/p' "$WORK/tlsproxy.out")
+got=${got:-0}
+drop=$((${r1:-0} - ${r0:-0}))
+if [ "$got" -ge $RATE ] && [ "$got" -le $((RATE * 2)) ] &&
+   [ "$drop" -eq $((RATE * 3 - got)) ] &&
+   grep -q '^after-burst rcodes=0$' "$WORK/tlsproxy.out"; then
+  ok "DoT burst, header client $LIMITED: $got of $((RATE * 3)) answered,\
+ $drop ratelimited; $CLIENT answered after it"
+else bad "DoT rate limit by the header's client" \
+  "$got answered, ratelimited +$drop" "$WORK/tlsproxy.out"; fi
+if grep -q '^no-header closed' "$WORK/tlsproxy.out" &&
+   grep -q '^garbage closed' "$WORK/tlsproxy.out" &&
+   grep -q '^oversized closed' "$WORK/tlsproxy.out" &&
+   grep -q '^slow closed after [4-6]\.' "$WORK/tlsproxy.out" &&
+   [ "${b1:-0}" -eq $((${b0:-0} + 3)) ]; then
+  ok "no, bad, oversized header from $DD: closed (proxy.bad +3); slow: 5 s"
+else bad "bad headers before TLS" "proxy.bad $b0 -> $b1" "$WORK/tlsproxy.out"
+fi
 
 bg_stop "$DD_PID"
 k=1

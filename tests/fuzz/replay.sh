@@ -7,7 +7,7 @@ srcdir=${srcdir:-.}
 rc=0
 for t in streamlined txt keylabel wire exchange query iter cfg control \
     cachefile dnssec validate ubdump tlsaddr tlspad dohhttp cachedb tlsa \
-    dotframe dotserve; do
+    dotframe dotserve proxy; do
   printf '%s: ' "$t"
   ./tests/fuzz/fuzz_$t -runs=0 "$srcdir/tests/fuzz/corpus/$t" || rc=1
 done

@@ -10,7 +10,7 @@ secs=${1:-20}
 [ $# -gt 0 ] && shift
 all="streamlined txt keylabel wire exchange query iter cfg control cachefile dnssec
   validate ubdump tlsaddr tlspad dohhttp cachedb tlsa dotframe
-  dotserve"
+  dotserve proxy"
 targets=${*:-$all}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=${FUZZ_WORK:-$top/_build-fuzz}
