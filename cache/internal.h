@@ -61,8 +61,11 @@
  *  shard's bucket count. */
 #define CACHE_BYTES_PER_BUCKET 128
 /** Buckets a shard starts with; the array doubles when the entries
- *  outnumber the buckets, up to the full count (shard.c). */
+ *  reach 1/CACHE_BUCKET_LOAD of the buckets, up to the full count
+ *  (shard.c): chains stay short, a hit costs what it did with the full
+ *  array. */
 #define CACHE_BUCKETS_START 64
+#define CACHE_BUCKET_LOAD 2
 
 /*
  * 46 bytes before the data: every byte here is paid per RRset. The

@@ -8,7 +8,7 @@
  * not even between two steps of an insert.
  *
  * The bucket array starts at CACHE_BUCKETS_START heads and doubles when
- * an insert finds more entries than buckets, up to max_buckets (the
+ * an insert finds entries for half the buckets, up to max_buckets (the
  * budget's count): a shard that holds few names touches few pages.
  * Readers take the same lock, so none ever sees a table being rebuilt.
  */
@@ -201,7 +201,7 @@ static void rehash(struct cache_shard *s, struct cache_entry **old, size_t n)
 }
 
 /*
- * Double the bucket array once the entries outnumber the buckets (lock
+ * Double the bucket array once the entries reach half the buckets (lock
  * held). The new array is charged like an entry (room made, evicting if
  * the shard is full) while the old one still is, so the budget holds at
  * every step; the old array is freed and uncharged after the move. On
@@ -212,7 +212,8 @@ static void grow_buckets(struct cache_shard *s, time_t now)
 	size_t n = s->nbuckets * 2, bytes, charge, old_n = s->nbuckets;
 	struct cache_entry **nb, **old = s->buckets;
 
-	if (s->entries < s->nbuckets || s->nbuckets >= s->max_buckets)
+	if (s->entries * CACHE_BUCKET_LOAD < s->nbuckets ||
+	    s->nbuckets >= s->max_buckets)
 		return;
 	if (n > s->max_buckets)
 		n = s->max_buckets;

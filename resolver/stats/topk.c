@@ -163,7 +163,7 @@ static void topk_note(struct topk_tab *tb, const uint8_t *key, size_t len)
 	/* a newcomer inherits the count of the entry it replaces */
 	s->count++;
 	if (!found) {
-		REQUIRE(len <= TOPK_KEY_MAX && len <= s->keycap);
+		REQUIRE(len <= s->keycap);
 		s->hash = h;
 		s->keylen = (uint16_t)len;
 		memcpy(s->key, key, len);
