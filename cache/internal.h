@@ -57,8 +57,15 @@
 /** Bytes of the tail's length field. */
 #define CACHE_TAIL_LEN_BYTES 2
 
-/** Average bytes of budget per hash bucket (about one entry). */
+/** Average bytes of budget per hash bucket (about one entry): a full
+ *  shard's bucket count. */
 #define CACHE_BYTES_PER_BUCKET 128
+/** Buckets a shard starts with; the array doubles when the entries
+ *  reach 1/CACHE_BUCKET_LOAD of the buckets, up to the full count
+ *  (shard.c): chains stay short, a hit costs what it did with the full
+ *  array. */
+#define CACHE_BUCKETS_START 64
+#define CACHE_BUCKET_LOAD 2
 
 /*
  * 46 bytes before the data: every byte here is paid per RRset. The
@@ -103,6 +110,7 @@ struct cache_shard {
 	uint64_t hits, misses, stale_hits;
 	struct cache_entry **buckets;
 	size_t nbuckets;
+	size_t max_buckets;       /**< the bucket count of a full shard */
 	size_t budget;            /**< bytes this shard may charge */
 	struct cache_entry *hand; /**< CLOCK hand; NULL when empty */
 	size_t used;              /**< bytes charged: buckets + entries */

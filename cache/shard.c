@@ -6,6 +6,11 @@
  * An insert does all its work under the lock, eviction and allocation
  * included, so the bytes a shard has allocated never exceed its budget,
  * not even between two steps of an insert.
+ *
+ * The bucket array starts at CACHE_BUCKETS_START heads and doubles when
+ * an insert finds entries for half the buckets, up to max_buckets (the
+ * budget's count): a shard that holds few names touches few pages.
+ * Readers take the same lock, so none ever sees a table being rebuilt.
  */
 #include "config.h"
 
@@ -15,21 +20,26 @@
 
 int cache_shard_init(struct cache_shard *s, size_t budget)
 {
-	size_t n = budget / CACHE_BYTES_PER_BUCKET;
+	size_t max = budget / CACHE_BYTES_PER_BUCKET;
+	size_t n;
 
 	memset(s, 0, sizeof(*s));
-	if (n < 1)
-		n = 1;
+	if (max < 1)
+		max = 1;
+	if (cache_mem_estimate(max * sizeof(*s->buckets)) * 2 > budget)
+		return CACHE_EINVAL;
+	n = max < CACHE_BUCKETS_START ? max : CACHE_BUCKETS_START;
 	s->buckets = calloc(n, sizeof(*s->buckets));
 	if (s->buckets == NULL)
 		return CACHE_ENOMEM;
 	s->nbuckets = n;
+	s->max_buckets = max;
 	s->budget = budget;
 	s->used = cache_mem_charge(s->buckets, n * sizeof(*s->buckets));
-	if (s->used * 2 > budget || pthread_mutex_init(&s->lock, NULL)) {
+	if (pthread_mutex_init(&s->lock, NULL)) {
 		free(s->buckets);
 		s->buckets = NULL;
-		return s->used * 2 > budget ? CACHE_EINVAL : CACHE_ENOMEM;
+		return CACHE_ENOMEM;
 	}
 	return CACHE_OK;
 }
@@ -174,6 +184,60 @@ static void trim_chain(struct cache_shard *s, uint32_t hash)
 	}
 }
 
+/* Move every entry of the array old (n heads) to its chain in s's array
+ * (lock held); relative order within a chain is not kept. */
+static void rehash(struct cache_shard *s, struct cache_entry **old, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct cache_entry *e = old[i], *next;
+		for (; e != NULL; e = next) {
+			struct cache_entry **b = cache_shard_bucket(s,
+			                                            e->hash);
+			next = e->chain;
+			e->chain = *b;
+			*b = e;
+		}
+	}
+}
+
+/*
+ * Double the bucket array once the entries reach half the buckets (lock
+ * held). The new array is charged like an entry (room made, evicting if
+ * the shard is full) while the old one still is, so the budget holds at
+ * every step; the old array is freed and uncharged after the move. On
+ * failure the shard keeps its array: chains grow, trim_chain caps them.
+ */
+static void grow_buckets(struct cache_shard *s, time_t now)
+{
+	size_t n = s->nbuckets * 2, bytes, charge, old_n = s->nbuckets;
+	struct cache_entry **nb, **old = s->buckets;
+
+	if (s->entries * CACHE_BUCKET_LOAD < s->nbuckets ||
+	    s->nbuckets >= s->max_buckets)
+		return;
+	if (n > s->max_buckets)
+		n = s->max_buckets;
+	bytes = n * sizeof(*nb);
+	if (cache_make_room(s, cache_mem_estimate(bytes), now) != CACHE_OK)
+		return;
+	nb = calloc(n, sizeof(*nb));
+	if (nb == NULL)
+		return;
+	charge = cache_mem_charge(nb, bytes);
+	if (cache_make_room(s, charge, now) != CACHE_OK) {
+		free(nb);
+		return;
+	}
+	s->used += charge;
+	s->buckets = nb;
+	s->nbuckets = n;
+	rehash(s, old, old_n);
+	charge = cache_mem_charge(old, old_n * sizeof(*old));
+	CACHE_REQUIRE(s->used >= charge);
+	s->used -= charge;
+	free(old);
+}
+
 /**
  * Insert the entry described by b (lock held): rank rule, room, then
  * allocate, fill and link.
@@ -191,6 +255,7 @@ int cache_shard_insert(struct cache_shard *s, const struct cache_build *b,
 		s->too_big++;
 		return CACHE_ETOOBIG;
 	}
+	grow_buckets(s, now);
 	rc = clear_way(s, b, now, &ref);
 	if (rc != CACHE_OK) {
 		s->rank_kept++;

@@ -359,14 +359,13 @@ struct iter_req {
 	unsigned hashes_left;        /**< NSEC3 hashes left */
 	/* What verifying the reply's authority records concluded, so that
 	 * the proofs of a chain's links (each wildcard expansion collects
-	 * every NSEC/NSEC3 record) verify each record once. Valid for the
-	 * reply whose buffer is vmemo_buf, under zone vmemo_zone; cleared
-	 * as each reply arrives (iter_reply_apply). */
+	 * every NSEC/NSEC3 record) verify each record once: the worker's
+	 * memo (iter_val.c) while it holds stamp vmemo_stamp at vmemo_at,
+	 * for the reply whose buffer is vmemo_buf; cleared as each reply
+	 * arrives (iter_reply_apply). */
 	const uint8_t *vmemo_buf;
-	uint8_t vmemo_zone[WIRE_NAME_MAX];
-	size_t vmemo_zonelen;
-	uint8_t vmemo_known[ITER_VMEMO_MAX];
-	int16_t vmemo_rc[ITER_VMEMO_MAX];
+	const void *vmemo_at;
+	uint64_t vmemo_stamp;
 	struct iter_img *proof; /**< NULL, or where a wildcard
 	                             answer's proof goes (iter_cache_as) */
 	unsigned bogus_n;       /**< bogus verdicts so far (iter_bogus) */

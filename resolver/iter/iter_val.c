@@ -300,8 +300,39 @@ struct iter_proof {
 	int status;   /**< why a record was left out, else DNSSEC_OK */
 };
 
+/* Per worker: what one request's reply's authority records concluded. */
+struct iter_vmemo {
+	uint64_t stamp; /**< bumped each time another reply takes it */
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zonelen;
+	uint8_t known[ITER_VMEMO_MAX];
+	int16_t rc[ITER_VMEMO_MAX];
+};
+
+static _Thread_local struct iter_vmemo iter_vmemo_t;
+
+/* The memo of req's reply m under zone; else emptied, taken, restamped. */
+static struct iter_vmemo *iter_vmemo_for(struct iter_req *req,
+                                         const uint8_t *zone, size_t zonelen,
+                                         const struct wire_msg *m)
+{
+	struct iter_vmemo *vm = &iter_vmemo_t;
+
+	if (req->vmemo_buf == m->buf && req->vmemo_at == vm &&
+	    req->vmemo_stamp == vm->stamp &&
+	    wire_name_equal(vm->zone, vm->zonelen, zone, zonelen))
+		return vm;
+	memset(vm->known, 0, sizeof(vm->known));
+	memcpy(vm->zone, zone, zonelen);
+	vm->zonelen = zonelen;
+	req->vmemo_buf = m->buf;
+	req->vmemo_at = vm;
+	req->vmemo_stamp = ++vm->stamp;
+	return vm;
+}
+
 /* Verify one authority record of the reply (a set of one), once per
- * reply and zone (req->vmemo). */
+ * reply and zone (iter_vmemo_for). */
 static int iter_proof_verify(struct iter_req *req, const uint8_t *zone,
                              size_t zonelen, const struct wire_msg *m,
                              const struct wire_rr *rr, const uint8_t *owner,
@@ -309,26 +340,22 @@ static int iter_proof_verify(struct iter_req *req, const uint8_t *zone,
 {
 	size_t k = (size_t)(rr - m->rr) - m->an;
 	struct dnssec_verdict v;
+	struct iter_vmemo *vm;
 	int rc;
 
 	if (k >= ITER_VMEMO_MAX)
 		return iter_verify_rd(req, zone, zonelen, m,
 		                      WIRE_SECTION_AUTHORITY, owner, olen,
 		                      rr->type, rd, 1, &v);
-	if (req->vmemo_buf != m->buf ||
-	    !wire_name_equal(req->vmemo_zone, req->vmemo_zonelen, zone,
-	                     zonelen)) {
-		memset(req->vmemo_known, 0, sizeof(req->vmemo_known));
-		req->vmemo_buf = m->buf;
-		memcpy(req->vmemo_zone, zone, zonelen);
-		req->vmemo_zonelen = zonelen;
-	}
-	if (req->vmemo_known[k])
-		return req->vmemo_rc[k];
+	vm = iter_vmemo_for(req, zone, zonelen, m);
+	if (vm->known[k])
+		return vm->rc[k];
 	rc = iter_verify_rd(req, zone, zonelen, m, WIRE_SECTION_AUTHORITY,
 	                    owner, olen, rr->type, rd, 1, &v);
-	req->vmemo_known[k] = 1;
-	req->vmemo_rc[k] = (int16_t)rc;
+	if (req->vmemo_stamp == vm->stamp) { /* still req's */
+		vm->known[k] = 1;
+		vm->rc[k] = (int16_t)rc;
+	}
 	return rc;
 }
 

@@ -11,8 +11,9 @@
  * 1/TOPK_WAYS of all, is never lost).
  *
  * Design notes:
- * - Fixed memory (three static tables per process, about 440 KB), no
- *   allocation, O(TOPK_WAYS) per query.
+ * - Bounded memory (three static tables of 16 KB per process, and per
+ *   slot one heap block for its key, reused by the slot's next keys while
+ *   they fit: topk.c), O(TOPK_WAYS) per query.
  * - Thread-safe and never blocking on the query path: the workers note
  *   queries under a mutex taken with trylock; a note that finds it busy
  *   is counted as skipped instead of waiting (under contention the

@@ -1351,6 +1351,43 @@ static int found(struct cache *c, const char *name)
 	return get(c, name, TYPE_A, 0, T0, &ans) == CACHE_OK;
 }
 
+/* The bucket array starts small and doubles as entries arrive, each
+ * step charged: an empty shard charges far less than a full array, every
+ * entry stays found across the moves, and the budget holds. */
+START_TEST(test_buckets_grow)
+{
+	struct cache *c = make_cache(1 << 20, 1);
+	struct cache_stats empty, st;
+	struct cache_answer ans;
+	char name[64];
+	const int n = 3000;
+
+	cache_stats_get(c, &empty);
+	/* 1 MiB: 8,192 buckets when full (64 KiB), 64 to start. */
+	ck_assert_uint_lt(empty.bytes, 8192);
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "g%d.example.com", i);
+		PUT_A_OK(c, name, 300, CACHE_RANK_AUTH, NULL, (uint32_t)i, T0);
+	}
+	cache_stats_get(c, &st);
+	ck_assert_uint_eq(st.entries, (size_t)n);
+	ck_assert_uint_eq(st.evictions, 0);
+	ck_assert_uint_le(st.bytes, st.max_bytes);
+	/* 8,192 buckets now (the full count): 64 KiB of heads. */
+	ck_assert_uint_gt(st.bytes - empty.bytes, (size_t)n * 64 + 32000);
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "g%d.example.com", i);
+		GET_OK(c, name, TYPE_A, 0, T0, &ans);
+		ck_assert_uint_eq(answer_addr(&ans), (uint32_t)i);
+	}
+	cache_flush_all(c, NULL);
+	cache_stats_get(c, &st);
+	ck_assert_uint_eq(st.entries, 0);
+	ck_assert_uint_gt(st.bytes, empty.bytes); /* the array stays */
+	cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_flush_name_zone_all)
 {
 	struct cache *c = make_cache(1 << 20, 0);
@@ -2398,6 +2435,7 @@ static Suite *cache_suite(void)
 
 	tc = tcase_create("roundtrip");
 	tcase_add_test(tc, test_put_get_a);
+	tcase_add_test(tc, test_buckets_grow);
 	tcase_add_test(tc, test_put_get_aaaa8);
 	tcase_add_test(tc, test_provenance_and_space);
 	tcase_add_test(tc, test_empty_rdata_and_root);

@@ -223,6 +223,35 @@ START_TEST(test_limits)
 }
 END_TEST
 
+/* Keys of every length follow one another in the same slots (each slot
+ * reuses or grows its key block) and after a take: every key read back
+ * is whole. */
+START_TEST(test_key_lengths)
+{
+	uint8_t name[TOPK_KEY_MAX];
+	uint64_t total, skipped;
+	size_t n, len;
+
+	for (int round = 0; round < 2; round++) {
+		for (len = 1; len <= TOPK_KEY_MAX; len++) {
+			memset(name, (int)('a' + len % 26), len);
+			for (size_t k = 0; k <= len % 3; k++)
+				topk_note_name(t, name, len);
+		}
+		n = topk_take(t, TOPK_NAMES, e, TOPK_TAKE_MAX, &total,
+		              &skipped);
+		ck_assert_uint_eq(n, TOPK_TAKE_MAX);
+		for (size_t i = 0; i < n; i++) {
+			ck_assert_uint_ge(e[i].keylen, 1);
+			ck_assert_uint_le(e[i].keylen, TOPK_KEY_MAX);
+			memset(name, (int)('a' + e[i].keylen % 26),
+			       e[i].keylen);
+			ck_assert_mem_eq(e[i].key, name, e[i].keylen);
+		}
+	}
+}
+END_TEST
+
 #define THREADS 4
 #define NOTES_PER_THREAD 50000
 
@@ -295,6 +324,7 @@ static Suite *topk_suite(void)
 	tc = tcase_create("limits");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_limits);
+	tcase_add_test(tc, test_key_lengths);
 	tcase_add_test(tc, test_control_lines);
 	suite_add_tcase(su, tc);
 	return su;
