@@ -28,9 +28,9 @@ static _Thread_local uint8_t tls_rchunk[TLS_READ_CHUNK];
 static _Thread_local uint8_t tls_plain[TLS_READ_CHUNK];
 
 /* A memory BIO's buffer grows to the most it ever held and never
- * shrinks: one that held more than this at once (the handshake's
- * flights, a turn's burst of records) is replaced by a new one once it
- * is empty, so that an idle connection keeps small ones. */
+ * shrinks: one that held the handshake's flights, or more than this at
+ * once (a turn's burst of records), is replaced by a new one once it is
+ * empty, so that an idle connection keeps small ones. */
 #define TLS_BIO_KEEP 1024
 /* The most a TLS record adds to its plaintext (header, explicit IV, MAC
  * or tag, CBC padding), rounded up; and the margin under TLS_WQUEUE_MAX
@@ -62,6 +62,8 @@ struct tls_conn {
 	uv_idle_t out_idle; /**< sends out at the next turn of the loop */
 	bool out_pending;   /**< records wait in the write BIO for it */
 	size_t out_bound;   /**< tls_conn_write's bytes since the last flush */
+	bool rbio_grown;    /**< the read BIO to be replaced once empty */
+	bool wbio_grown;    /**< the write BIO to be replaced once empty */
 	int handles; /**< libuv handles not closed yet (tcp, out_idle) */
 	uint8_t pin[TLS_PIN_BYTES];
 	bool has_pin;
@@ -316,10 +318,9 @@ static int tls_flush(struct tls_conn *c)
 	struct tls_wreq *w;
 	uv_buf_t b;
 	BIO *b2;
-	bool big = false;
 
 	while ((n = BIO_ctrl_pending(c->wbio)) > 0) {
-		big = big || n > TLS_BIO_KEEP;
+		c->wbio_grown = c->wbio_grown || n > TLS_BIO_KEEP;
 		if ((w = malloc(sizeof *w + n)) == NULL)
 			return TLS_ENOMEM;
 		w->c = c;
@@ -335,24 +336,26 @@ static int tls_flush(struct tls_conn *c)
 		}
 	}
 	c->out_bound = 0;
-	if (big && (b2 = BIO_new(BIO_s_mem())) != NULL) {
+	if (c->wbio_grown && (b2 = BIO_new(BIO_s_mem())) != NULL) {
 		SSL_set0_wbio(c->ssl, b2); /* frees the old one */
 		c->wbio = b2;
+		c->wbio_grown = false;
 	}
 	return TLS_OK;
 }
 
 /* The read BIO is empty after a read callback (libssl takes every byte
  * into its own record buffer): a new one if the old one grew. */
-static void tls_rbio_renew(struct tls_conn *c, ssize_t n)
+static void tls_rbio_renew(struct tls_conn *c)
 {
 	BIO *b;
 
-	if (n <= TLS_BIO_KEEP || c->closing || BIO_ctrl_pending(c->rbio) > 0 ||
+	if (!c->rbio_grown || c->closing || BIO_ctrl_pending(c->rbio) > 0 ||
 	    (b = BIO_new(BIO_s_mem())) == NULL)
 		return;
 	SSL_set0_rbio(c->ssl, b); /* frees the old one */
 	c->rbio = b;
+	c->rbio_grown = false;
 }
 
 /* Why the handshake failed: the verification result when there is one,
@@ -400,6 +403,8 @@ static void tls_handshake(struct tls_conn *c)
 		return;
 	}
 	c->ready = true;
+	/* the BIOs held the handshake's messages: new ones once empty */
+	c->rbio_grown = c->wbio_grown = true;
 	c->cbs.ready(c->arg);
 	if (!c->dead && !c->closing)
 		tls_read_plain(c);
@@ -484,11 +489,12 @@ static void tls_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
 		return;
 	}
 	tls_quickack(c);
+	c->rbio_grown = c->rbio_grown || n > TLS_BIO_KEEP;
 	if (c->ready)
 		tls_read_plain(c);
 	else
 		tls_handshake(c);
-	tls_rbio_renew(c, n);
+	tls_rbio_renew(c);
 }
 
 static void tls_connected(uv_connect_t *req, int status)
