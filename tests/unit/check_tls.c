@@ -147,10 +147,26 @@ struct pair {
 	void *resume;
 };
 
+/* test_burst: the client's first turn writes records until the queue
+ * is full (their count here). */
+static bool burst;
+static size_t burst_n;
+
+static void burst_write(struct tls_conn *c)
+{
+	static const uint8_t rec[1000] = { 'p', 'i', 'n', 'g' };
+
+	burst_n = 0;
+	while (tls_conn_write(c, rec, sizeof rec) == TLS_OK)
+		burst_n++;
+}
+
 static void s_ready(void *arg)
 {
 	struct side *s = arg;
 
+	if (burst && s->client)
+		burst_write(s->c);
 	s->ready = true;
 	s->resumed = tls_conn_resumed(s->c);
 	tls_conn_alpn(s->c, s->alpn, sizeof s->alpn);
@@ -265,6 +281,26 @@ START_TEST(test_verified)
 	ck_assert_str_eq(p.cli.alpn, "dot");
 	ck_assert_str_eq(p.srv.alpn, "dot");
 	ck_assert(!p.cli.resumed);
+	pair_end(&p);
+}
+END_TEST
+
+/* A turn's records up to the write queue's cap (one record each; the
+ * cap counts their bytes): then EFULL, and the connection still works
+ * (its write BIO, grown by the burst, replaced). */
+START_TEST(test_burst)
+{
+	struct pair p;
+	size_t rec = 1000, over = 22; /* TLS 1.3 AES-GCM: header, type, tag */
+
+	burst = true;
+	pair_start(&p, leaf_pem, ca_pem);
+	pair_run(&p, "dot.test", NULL);
+	burst = false;
+	ck_assert_uint_eq(burst_n, (TLS_WQUEUE_MAX - rec) / (rec + over) + 1);
+	ck_assert_int_eq(p.cli.error, 0);
+	ck_assert_uint_ge(p.cli.ngot, 4);
+	ck_assert_mem_eq(p.cli.got, "ping", 4);
 	pair_end(&p);
 }
 END_TEST
@@ -482,6 +518,7 @@ static Suite *tls_suite(void)
 	tcase_add_unchecked_fixture(t, pki_make, pki_remove);
 	tcase_add_test(t, test_verified);
 	tcase_add_test(t, test_alpn);
+	tcase_add_test(t, test_burst);
 	tcase_add_test(t, test_wrong_name);
 	tcase_add_test(t, test_unknown_ca);
 	tcase_add_test(t, test_expired);
