@@ -382,7 +382,7 @@ static bool pad_last(const uint8_t *msg, size_t len, struct wire_rr *rr)
 
 size_t wire_pad(uint8_t *msg, size_t len, size_t cap, size_t block)
 {
-	struct wire_rr rr;
+	struct wire_rr rr, again;
 	size_t total, pad, rdlen;
 
 	if (msg == NULL || block == 0 || !pad_last(msg, len, &rr) ||
@@ -402,5 +402,13 @@ size_t wire_pad(uint8_t *msg, size_t len, size_t cap, size_t block)
 	memset(msg + total, 0, pad);
 	msg[rr.rdata - 2] = (uint8_t)(rdlen >> 8);
 	msg[rr.rdata - 1] = (uint8_t)rdlen;
+	/* A compressed name may run through the OPT's RDLENGTH (a pointer
+	 * into the header, say): if the new length changes how the message
+	 * reads, leave it as it was. */
+	if (!pad_last(msg, total + pad, &again) || again.rdata != rr.rdata) {
+		msg[rr.rdata - 2] = (uint8_t)(rr.rdlen >> 8);
+		msg[rr.rdata - 1] = (uint8_t)rr.rdlen;
+		return len;
+	}
 	return total + pad;
 }

@@ -357,7 +357,9 @@ else bad "DoT client $OTHER refused" "not REFUSED" "$WORK/kdig.out"; fi
 # so a python client plays the balancer from $DD).
 sleep 1.1
 b0=$(inst_stat 1 "$PID1" num.query.proxy.bad)
-t0=$(grep -c "client=${CLIENT}[^0-9].*proto=tls name=$WWW" "$WORK/cc1.out")
+# (DoT lines say proto=tls, DoH's proto=https)
+t0=$(grep -cE "client=${CLIENT}[^0-9].*proto=(tls|https) name=$WWW" \
+  "$WORK/cc1.out")
 r0=$(inst_stat 1 "$PID1" num.ratelimited)
 python3 - "$DD" "$CC1" "$CLIENT" "$OTHER" "$WORK/pki/ca.pem" \
   "$srcdir/tests/e2e" "$LIMITED" $((RATE * 3)) >"$WORK/tlsproxy.out" 2>&1 <<'EOP'
@@ -514,8 +516,9 @@ EOP
 sleep 0.3
 b1=$(inst_stat 1 "$PID1" num.query.proxy.bad)
 r1=$(inst_stat 1 "$PID1" num.ratelimited)
-t1=$(grep -c "client=${CLIENT}[^0-9].*proto=tls name=$WWW" "$WORK/cc1.out")
-tdd=$(grep -c "client=${DD}[^0-9].*proto=tls" "$WORK/cc1.out")
+t1=$(grep -cE "client=${CLIENT}[^0-9].*proto=(tls|https) name=$WWW" \
+  "$WORK/cc1.out")
+tdd=$(grep -cE "client=${DD}[^0-9].*proto=(tls|https)" "$WORK/cc1.out")
 tot=$(grep -c "client=${OTHER}[^0-9].*proto=tls name=$WWW.*rcode=REFUSED" \
   "$WORK/cc1.out")
 echo "# PROXY v2 before TLS: $(tr '\n' ';' <"$WORK/tlsproxy.out")"

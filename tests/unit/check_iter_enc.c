@@ -17,6 +17,7 @@
 
 #include "conf/cfg.h"
 #include "iter_net.h"
+#include "validate/anchor.h"
 
 /* The lab's TEST key. */
 #define KEYLABEL "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"
@@ -38,6 +39,14 @@ static void encrypted(const char *zone)
 
 /* The parent's referral (keyed and/or plain servers); both servers
  * answer for www.enc.example. */
+/* net_teardown, and the anchors net_signed_zone made. */
+static void enc_teardown(void)
+{
+	anchors_free((struct anchors *)N.env.anchors);
+	N.env.anchors = NULL;
+	net_teardown();
+}
+
 static void world(bool keyed, bool plain)
 {
 	net_std();
@@ -242,7 +251,7 @@ START_TEST(test_dane_want)
 		n++;
 	}
 	ck_assert_uint_gt(n, 0);
-	net_teardown();
+	enc_teardown();
 	net_setup();
 	world(false, true);
 	net_signed_zone("enc.example.");
@@ -305,7 +314,7 @@ static Suite *iter_enc_suite(void)
 	Suite *s = suite_create("iter_enc");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_checked_fixture(tc, net_setup, net_teardown);
+	tcase_add_checked_fixture(tc, net_setup, enc_teardown);
 	tcase_add_test(tc, test_enc_keyed);
 	tcase_add_test(tc, test_enc_plain_only);
 	tcase_add_test(tc, test_enc_mixed);
