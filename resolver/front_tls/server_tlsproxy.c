@@ -22,6 +22,10 @@
 #include "front/server_int.h"
 #include "transport/tls.h"
 
+/* The header is read into the slot's frame buffer: it must fit there. */
+_Static_assert(PROXY_STREAM_MAX <= sizeof(((struct server_conn *)0)->rbuf),
+               "a PROXY v2 header of PROXY_STREAM_MAX fits the slot's rbuf");
+
 /* The socket in c->h, duplicated, to the TLS session. */
 static int tlsproxy_handoff(struct server_conn *c)
 {
