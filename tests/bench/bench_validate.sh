@@ -7,6 +7,10 @@
 # Usage (from the build directory, as root; or `make bench-validate`):
 #   sh ../tests/bench/bench_validate.sh
 # Environment: BENCH_RUNS (rounds, median taken; default 3),
+# BENCH_COLD_RUNS (rounds of the cold runs (1); default 3 x BENCH_RUNS:
+# a cold run of 1,000 names is 30-200 ms of CPU, where one slow spell of
+# the shared machine moves a single figure by 10-30 %), BENCH_TRACE and
+# BENCH_PERF (a directory: each cold run traced there, bench_lib.sh),
 # BENCH_SECONDS (length of a rate run; default 10), BENCH_NAMES (names
 # in each bench zone; default 10000; the cold runs take the first 1,000),
 # BENCH_RATE (queries/s of the fixed-rate hit runs; default 30000),
@@ -28,12 +32,14 @@
 #   (1 thread, msg + rrset cache 32m + 32m, module-config "validator
 #   iterator", the same hints and trust anchor), and for the cost of
 #   validation curvecache 127.54.100.13 with "dnssec: no" (validation
-#   off, same hints); each pinned to core 0, dnsperf on core 1.
+#   off, same hints); each pinned to core 0, dnsperf, the lab's servers
+#   and the packet counter on core 1 (bench_lib.sh's bench_pin_lab).
 # - (1) cold: a fresh process, the 1,000 names www0..www999 of many.sec.
 #   once each (dnsperf -n 1, 100 outstanding): wall time, the resolver's
 #   CPU time (/proc/PID/schedstat), upstream queries per name (every
 #   packet from the resolver's address to a port 53: upcount.py), RSS
-#   growth over the run; the same for manyu.sec. (insecure) beside it.
+#   growth over the run, and the times it was preempted (the check that
+#   its core was its own); the same for manyu.sec. (insecure) beside it.
 # - (2) cache hits: all BENCH_NAMES names of each zone warmed (every
 #   secure one checked for AD, every insecure one for its absence on a
 #   sample), then dnsperf at saturation for BENCH_SECONDS, DO=0 and DO=1
@@ -65,6 +71,7 @@
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 RUNS=${BENCH_RUNS:-3}
+COLD_RUNS=${BENCH_COLD_RUNS:-$((RUNS * 3))}
 SECS=${BENCH_SECONDS:-10}
 NAMES=${BENCH_NAMES:-10000}
 RATE=${BENCH_RATE:-30000}
@@ -209,9 +216,10 @@ cold_table() {
     "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
   echo "(Unbound $(unbound -V 2>/dev/null | awk '/^Version/ { print $2 }')," \
     "dnsperf $(dpkg-query -W -f='${Version}' dnsperf 2>/dev/null);" \
-    "signed lab, $NAMES names a zone; medians of $RUNS rounds, rate runs" \
-    "of ${SECS} s; resolver on core 0, dnsperf on core 1; load average" \
-    "at the end: $(cut -d' ' -f1-3 /proc/loadavg); primed: $COLD_PRIME)"
+    "signed lab, $NAMES names a zone; medians of $COLD_RUNS cold rounds" \
+    "and $RUNS rounds of the rest, rate runs" \
+    "of ${SECS} s; resolver on core 0, dnsperf and the lab on core 1;" \
+    "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg); primed: $COLD_PRIME)"
   echo
   echo "| measure | curvecache | Unbound | cc/Unbound |"
   echo "| --- | ---: | ---: | ---: |"
@@ -223,6 +231,8 @@ cold_table() {
   row "(1) insecure: resolver CPU time, ms" ccu.cpums ubu.cpums
   row "(1) page faults during the cold run, secure" cc.flt ub.flt
   row "(1) page faults during the cold run, insecure" ccu.flt ubu.flt
+  row "(1) times preempted during the cold run, secure" cc.ncs ub.ncs
+  row "(1) the same, insecure" ccu.ncs ubu.ncs
   row "(3) RSS growth over the cold run, bytes per secure name" \
     cc.rpn ub.rpn
   row "(3) RSS growth over the cold run, bytes per insecure name" \
@@ -234,8 +244,8 @@ cold_table() {
 
 # ---------------------------------------------------------------- the runs
 r=0
-while [ "$r" -lt "$RUNS" ]; do
-  progress "cold, round $((r + 1)) of $RUNS: curvecache, Unbound;" \
+while [ "$r" -lt "$COLD_RUNS" ]; do
+  progress "cold, round $((r + 1)) of $COLD_RUNS: curvecache, Unbound;" \
     "secure, then insecure"
   cold_once cc $CC_IP "$WORK/cold" start_ccv
   cold_once ub $UB_IP "$WORK/cold" start_ub
@@ -244,7 +254,7 @@ while [ "$r" -lt "$RUNS" ]; do
   r=$((r + 1))
 done
 for n in cc ub ccu ubu; do
-  medians $n.wall $n.up $n.cpums $n.rss $n.hwm $n.flt
+  medians $n.wall $n.up $n.cpums $n.rss $n.hwm $n.flt $n.ncs
   awk -v n=$COLD '{ printf "%.0f\n", $1 * 1024 / n }' "$WORK/$n.rss.m" \
     >"$WORK/$n.rpn.m"
   awk -v n=$COLD '{ printf "%.0f\n", $1 * 1024 / n }' "$WORK/$n.hwm.m" \
