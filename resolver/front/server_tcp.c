@@ -4,7 +4,8 @@
  * timeout, a cap on connections (fixed slots, allocated with the worker)
  * and on queries in progress per connection. A DNS-over-TLS connection
  * (c->tls: server_tls.c) is one of these slots whose bytes go through its
- * TLS session instead of c->h.
+ * TLS session instead of c->h. The frames of both are read by
+ * wire/frame.h, as DoT answers are (transport/dot_frame.c).
  */
 #include "server_int.h"
 
@@ -17,6 +18,7 @@
 #include "base/log.h"
 #include "proxy.h"
 #include "front_tls/server_tls.h"
+#include "wire/frame.h"
 
 /** Backlog of each TCP listener. */
 #define SERVER_TCP_BACKLOG 128
@@ -378,13 +380,13 @@ static void conn_process(struct server_conn *c)
 			c->paused = true;
 			break;
 		}
-		fr = server_tls_frame(c->rbuf, c->rlen, &need);
-		if (fr == SERVER_FRAME_BAD) {
+		fr = wire_frame(c->rbuf, c->rlen, SERVER_TCP_QUERY_MAX, &need);
+		if (fr == WIRE_FRAME_MORE)
+			break;
+		if (fr != WIRE_FRAME_WHOLE) { /* length 0 or over 4096 */
 			conn_close(c);
 			return;
 		}
-		if (fr == SERVER_FRAME_MORE)
-			break;
 		conn_frame(c, need);
 	}
 	if (c->closing)

@@ -94,16 +94,6 @@ void server_tls_unstage(uint8_t *rbuf, size_t rcap, size_t *rlen,
 	}
 }
 
-int server_tls_frame(const uint8_t *rbuf, size_t rlen, size_t *need)
-{
-	if (rlen < 2)
-		return SERVER_FRAME_MORE;
-	*need = (size_t)rbuf[0] << 8 | rbuf[1];
-	if (*need == 0 || *need > SERVER_TCP_QUERY_MAX)
-		return SERVER_FRAME_BAD;
-	return rlen - 2 >= *need ? SERVER_FRAME_WHOLE : SERVER_FRAME_MORE;
-}
-
 void server_tls_refill(struct server_conn *c)
 {
 	server_tls_unstage(c->rbuf, sizeof c->rbuf, &c->rlen, &c->tls->stage);

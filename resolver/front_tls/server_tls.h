@@ -64,23 +64,6 @@ bool server_tls_take(uint8_t *rbuf, size_t rcap, size_t *rlen,
 void server_tls_unstage(uint8_t *rbuf, size_t rcap, size_t *rlen,
                         struct server_tls_stage *st);
 
-/** server_tls_frame's results. */
-enum server_frame {
-	SERVER_FRAME_MORE = 0, /**< not whole yet */
-	SERVER_FRAME_WHOLE,    /**< a query of *need bytes at rbuf + 2 */
-	SERVER_FRAME_BAD       /**< length 0 or over SERVER_TCP_QUERY_MAX:
-	                            close the connection */
-};
-
-/**
- * The first frame of a TCP or DoT frame buffer (2-byte length, RFC 1035
- * s4.2.2, RFC 7858 s3.3).
- * @param rbuf, rlen: the buffer and its bytes held.
- * @param need: receives the frame's length once its prefix is there.
- * @return enum server_frame.
- */
-int server_tls_frame(const uint8_t *rbuf, size_t rlen, size_t *need);
-
 /**
  * Pad an answer to a multiple of SERVER_TLS_PAD_BLOCK bytes: wire_pad
  * (wire/wire.h), which needs cap >= len + WIRE_OPT_HDR + the block.

@@ -3,20 +3,17 @@
  * the DoT and DoH ports (server_int.h: server_tlsproxy_accept).
  *
  * A proxy-protocol-from peer (dnsdist, haproxy) that passes TLS through
- * sends the header in plain before its ClientHello. The slot's own TCP
- * handle (unused by TLS otherwise) accepts the socket and reads the
- * header into the slot's frame buffer (empty until TLS brings
- * plaintext), never more than proxy_stream_want asks: the ClientHello
- * stays in the socket. Then the socket, duplicated, goes to the TLS
- * session (tls_conn_accept_fd); the slot's handle keeps its own
- * descriptor, unread, until the slot closes. The header may take
- * PROXY_STREAM_MAX bytes at most and is covered by the handshake's time
- * limit, which runs from the accept. Without proxy-protocol-from, TLS
- * accepts from the listener as before.
+ * sends the header in plain before its ClientHello. The TLS session
+ * accepts the socket and reads nothing (tls_conn_accept_held); the
+ * header is read in plain on that same socket (tls_conn_read_plain) into
+ * the slot's frame buffer (empty until TLS brings plaintext), never more
+ * than proxy_stream_want asks: the ClientHello stays in the socket. Then
+ * TLS starts on it (tls_conn_serve): one descriptor per connection, as
+ * without a balancer (the slot's own TCP handle holds none). The header
+ * may take PROXY_STREAM_MAX bytes at most and is covered by the
+ * handshake's time limit, which runs from the accept.
  */
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "front/proxy.h"
 #include "front/server_int.h"
@@ -25,22 +22,6 @@
 /* The header is read into the slot's frame buffer: it must fit there. */
 _Static_assert(PROXY_STREAM_MAX <= sizeof(((struct server_conn *)0)->rbuf),
                "a PROXY v2 header of PROXY_STREAM_MAX fits the slot's rbuf");
-
-/* The socket in c->h, duplicated, to the TLS session. */
-static int tlsproxy_handoff(struct server_conn *c)
-{
-	uv_os_fd_t fd;
-	int dup_fd;
-
-	if (uv_fileno((const uv_handle_t *)&c->h, &fd) != 0 ||
-	    (dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
-		return -1;
-	switch (tls_conn_accept_fd(server_tls_session(c), dup_fd)) {
-	case TLS_OK: return 0;
-	case TLS_EINVAL: close(dup_fd); return -1;
-	default: return -1;
-	}
-}
 
 static bool tlsproxy_denied(struct server_conn *c)
 {
@@ -56,7 +37,6 @@ static void tlsproxy_done(struct server_conn *c)
 	struct inflight_dest d;
 	size_t skip = 0;
 
-	uv_read_stop((uv_stream_t *)&c->h);
 	memset(&d, 0, sizeof d);
 	d.addr = c->peer;
 	if (!server_proxy_client(c->s, c->rbuf, c->rlen, &d, &skip)) {
@@ -66,31 +46,31 @@ static void tlsproxy_done(struct server_conn *c)
 	c->peer = d.addr;
 	c->rlen = 0;
 	c->proxy_done = true;
-	if (tlsproxy_denied(c) || tlsproxy_handoff(c) != 0)
+	if (tlsproxy_denied(c) ||
+	    tls_conn_serve(server_tls_session(c)) != TLS_OK)
 		server_tcp_close(c);
 }
 
 /* Room for exactly what the header still needs (none on error: libuv
  * then reports UV_ENOBUFS). */
-static void tlsproxy_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+static void tlsproxy_room(void *arg, uint8_t **buf, size_t *len)
 {
-	struct server_conn *c = h->data;
+	struct server_conn *c = arg;
 	size_t want = 0;
 
-	(void)hint;
 	if (proxy_stream_want(c->rbuf, c->rlen, &want) != PROXY_ESHORT)
 		want = 0;
-	*buf = uv_buf_init((char *)c->rbuf + c->rlen, (unsigned)want);
+	*buf = c->rbuf + c->rlen;
+	*len = want;
 }
 
-static void tlsproxy_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
+static void tlsproxy_got(void *arg, ssize_t n)
 {
-	struct server_conn *c = st->data;
+	struct server_conn *c = arg;
 	size_t want = 0;
 	int rc;
 
-	(void)b;
-	if (c->closing || n == 0)
+	if (c->closing)
 		return;
 	if (n > 0)
 		c->rlen += (size_t)n;
@@ -102,26 +82,20 @@ static void tlsproxy_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 
 int server_tlsproxy_accept(struct server_conn *c, uv_stream_t *ls)
 {
+	static const struct tls_plain_cbs cbs = { tlsproxy_room,
+		                                  tlsproxy_got };
 	struct tls_conn *t = server_tls_session(c);
-	int alen = sizeof c->peer;
 
-	if (c->s->cfg->n_proxy_from == 0) { /* TLS from the first byte */
-		c->proxy_done = true;
-		if (tls_conn_accept(t, ls) != TLS_OK ||
-		    tls_conn_peer(t, &c->peer) != TLS_OK)
-			return -1;
-		return tlsproxy_denied(c) ? -1 : 0;
-	}
-	if (uv_accept(ls, (uv_stream_t *)&c->h) != 0 ||
-	    uv_tcp_getpeername(&c->h, (struct sockaddr *)&c->peer, &alen) != 0)
+	if (tls_conn_accept_held(t, ls) != TLS_OK ||
+	    tls_conn_peer(t, &c->peer) != TLS_OK)
 		return -1;
-	c->proxy_done = !cfg_proxy_from(c->s->cfg,
+	/* a balancer's client is known after its PROXY v2 header */
+	c->proxy_done = c->s->cfg->n_proxy_from == 0 ||
+	                !cfg_proxy_from(c->s->cfg,
 	                                (const struct sockaddr *)&c->peer);
 	if (c->proxy_done)
-		return tlsproxy_denied(c) ? -1 : tlsproxy_handoff(c);
+		return tlsproxy_denied(c) || tls_conn_serve(t) != TLS_OK ? -1 :
+		                                                           0;
 	c->rlen = 0;
-	if (uv_read_start((uv_stream_t *)&c->h, tlsproxy_alloc,
-	                  tlsproxy_read) != 0)
-		return -1;
-	return 0;
+	return tls_conn_read_plain(t, &cbs, c) == TLS_OK ? 0 : -1;
 }

@@ -10,14 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/** Bytes of the length prefix. */
-#define DOT_FRAME_PFX 2
-
-/* The length announced by a prefix that is whole. */
-static size_t frame_size(const struct dot_frame *fr)
-{
-	return (size_t)fr->buf[0] << 8 | fr->buf[1];
-}
+#include "wire/frame.h"
 
 /* Room for want bytes (the prefix, or a whole frame: one allocation a
  * message), at least DOT_FRAME_FIRST. */
@@ -48,13 +41,26 @@ int dot_frame_next(struct dot_frame *fr, const uint8_t **in, size_t *inlen,
 {
 	size_t max = fr->max != 0 && fr->max < DOT_FRAME_MAX ? fr->max :
 	                                                       DOT_FRAME_MAX;
-	size_t need, take;
+	size_t size, need, take;
 
-	while (*inlen > 0) {
-		/* the prefix, then the message it announces */
-		need = fr->len < DOT_FRAME_PFX ?
-		               DOT_FRAME_PFX :
-		               DOT_FRAME_PFX + frame_size(fr);
+	for (;;) {
+		/* what the bytes held are (wire/frame.h): a length of 0 or
+		 * above max fails as soon as the prefix is whole */
+		switch (wire_frame(fr->buf, fr->len, max, &size)) {
+		case WIRE_FRAME_EMPTY: /* not DNS */
+			return frame_fail(fr, DOT_FRAME_EEMPTY);
+		case WIRE_FRAME_BIG: return frame_fail(fr, DOT_FRAME_EBIG);
+		case WIRE_FRAME_WHOLE:
+			*msg = fr->buf + WIRE_FRAME_PFX;
+			*msglen = size;
+			fr->len = 0; /* the buffer stays until the next call */
+			return DOT_FRAME_MSG;
+		default: break;
+		}
+		if (*inlen == 0)
+			return DOT_FRAME_MORE;
+		/* the prefix (size 0 until it is whole), then its message */
+		need = WIRE_FRAME_PFX + size;
 		take = need - fr->len < *inlen ? need - fr->len : *inlen;
 		if (!frame_room(fr, need))
 			return frame_fail(fr, DOT_FRAME_ENOMEM);
@@ -62,21 +68,7 @@ int dot_frame_next(struct dot_frame *fr, const uint8_t **in, size_t *inlen,
 		fr->len += take;
 		*in += take;
 		*inlen -= take;
-		if (fr->len == DOT_FRAME_PFX && need == DOT_FRAME_PFX) {
-			if (frame_size(fr) == 0) /* not DNS */
-				return frame_fail(fr, DOT_FRAME_EEMPTY);
-			if (frame_size(fr) > max)
-				return frame_fail(fr, DOT_FRAME_EBIG);
-			continue;
-		}
-		if (fr->len == need) {
-			*msg = fr->buf + DOT_FRAME_PFX;
-			*msglen = need - DOT_FRAME_PFX;
-			fr->len = 0; /* the buffer stays until the next call */
-			return DOT_FRAME_MSG;
-		}
 	}
-	return DOT_FRAME_MORE;
 }
 
 void dot_frame_trim(struct dot_frame *fr, size_t keep)

@@ -62,6 +62,8 @@ struct tls_conn {
 	BIO *wbio; /**< libssl -> socket */
 	struct tls_cbs cbs;
 	void *arg;
+	const struct tls_plain_cbs *plain; /**< tls_conn_read_plain's */
+	void *plain_arg;
 	uv_idle_t out_idle; /**< sends out at the next turn of the loop */
 	bool out_pending;   /**< records wait in the write BIO for it */
 	size_t out_bound;   /**< tls_conn_write's bytes since the last flush */
@@ -582,22 +584,62 @@ static int tls_serve(struct tls_conn *c)
 	return TLS_OK;
 }
 
-int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener)
+int tls_conn_accept_held(struct tls_conn *c, uv_stream_t *listener)
 {
 	if (c == NULL || listener == NULL || c->closing ||
 	    !SSL_is_server(c->ssl))
 		return TLS_EINVAL;
-	if (uv_accept(listener, (uv_stream_t *)&c->tcp) != 0)
-		return TLS_EIO;
-	return tls_serve(c);
+	return uv_accept(listener, (uv_stream_t *)&c->tcp) == 0 ? TLS_OK :
+	                                                          TLS_EIO;
 }
 
-int tls_conn_accept_fd(struct tls_conn *c, uv_os_sock_t fd)
+int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener)
+{
+	int rc = tls_conn_accept_held(c, listener);
+
+	return rc == TLS_OK ? tls_serve(c) : rc;
+}
+
+/* Plain bytes before TLS, on the session's own socket: the caller's
+ * room and got (tls_conn_read_plain). */
+static void tls_plain_alloc(uv_handle_t *h, size_t hint, uv_buf_t *buf)
+{
+	struct tls_conn *c = h->data;
+	uint8_t *p = NULL;
+	size_t len = 0;
+
+	(void)hint;
+	c->plain->room(c->plain_arg, &p, &len);
+	*buf = uv_buf_init((char *)p, (unsigned)len);
+}
+
+static void tls_plain_read(uv_stream_t *s, ssize_t n, const uv_buf_t *buf)
+{
+	struct tls_conn *c = s->data;
+
+	(void)buf;
+	if (!c->closing && n != 0)
+		c->plain->got(c->plain_arg, n);
+}
+
+int tls_conn_read_plain(struct tls_conn *c, const struct tls_plain_cbs *cbs,
+                        void *arg)
+{
+	if (c == NULL || cbs == NULL || c->closing || !SSL_is_server(c->ssl))
+		return TLS_EINVAL;
+	c->plain = cbs;
+	c->plain_arg = arg;
+	return uv_read_start((uv_stream_t *)&c->tcp, tls_plain_alloc,
+	                     tls_plain_read) == 0 ?
+	               TLS_OK :
+	               TLS_EIO;
+}
+
+int tls_conn_serve(struct tls_conn *c)
 {
 	if (c == NULL || c->closing || !SSL_is_server(c->ssl))
 		return TLS_EINVAL;
-	if (uv_tcp_open(&c->tcp, fd) != 0)
-		return TLS_EINVAL;
+	uv_read_stop((uv_stream_t *)&c->tcp); /* the plain read, if any */
 	return tls_serve(c);
 }
 

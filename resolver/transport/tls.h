@@ -17,7 +17,8 @@
  * TLS_EFULL beyond); the read chunk and the plaintext chunk are per
  * thread.
  *
- * Life: tls_conn_new, then tls_conn_connect or tls_conn_accept; the
+ * Life: tls_conn_new, then tls_conn_connect or tls_conn_accept (or
+ * tls_conn_accept_held, plain bytes, tls_conn_serve); the
  * ready callback after the handshake and checks; data callbacks with
  * plaintext; one error callback when the connection dies (the owner
  * then calls tls_conn_close); tls_conn_close exactly once, after which
@@ -171,13 +172,40 @@ int tls_conn_connect(struct tls_conn *c, const struct sockaddr *sa,
 int tls_conn_accept(struct tls_conn *c, uv_stream_t *listener) MUST_CHECK;
 
 /**
- * Serve TLS on a client socket accepted already (front/server_tlsproxy.c:
- * a balancer's PROXY v2 header read before the ClientHello).
- * @param fd: connected; TLS_EINVAL: not taken (the caller closes it),
- *   else the connection owns it (closed by tls_conn_close).
+ * Accept a client from a listening TCP handle (server context) and read
+ * nothing yet: then tls_conn_peer, tls_conn_read_plain, tls_conn_serve.
  * @return TLS_OK or TLS_EINVAL/TLS_EIO.
  */
-int tls_conn_accept_fd(struct tls_conn *c, uv_os_sock_t fd) MUST_CHECK;
+int tls_conn_accept_held(struct tls_conn *c, uv_stream_t *listener) MUST_CHECK;
+
+/** Plain bytes a server reads before TLS, on the session's own socket
+ *  (a balancer's PROXY v2 header, front_tls/server_tlsproxy.c); arg is
+ *  tls_conn_read_plain's. */
+struct tls_plain_cbs {
+	/** Where the next read goes, and its bytes at most (0: none, the
+	 *  read then reports UV_ENOBUFS to got). */
+	void (*room)(void *arg, uint8_t **buf, size_t *len);
+	/** n > 0 bytes came into the room, or n < 0: a libuv error
+	 *  (UV_EOF). Not called once the connection is closing. */
+	void (*got)(void *arg, ssize_t n);
+};
+
+/**
+ * Read plain bytes on a connection tls_conn_accept_held took, until
+ * tls_conn_serve (which may be called from got).
+ * @param cbs: must outlive the plain reading.
+ * @return TLS_OK or TLS_EINVAL/TLS_EIO.
+ */
+int tls_conn_read_plain(struct tls_conn *c, const struct tls_plain_cbs *cbs,
+                        void *arg) MUST_CHECK;
+
+/**
+ * Serve TLS on a connection tls_conn_accept_held took (the plain read,
+ * if any, stops: the next bytes on the socket are the ClientHello). One
+ * descriptor per connection: the socket stays the session's.
+ * @return TLS_OK or TLS_EINVAL/TLS_EIO.
+ */
+int tls_conn_serve(struct tls_conn *c) MUST_CHECK;
 
 /**
  * Send plaintext (after the ready callback): encrypted at once, one TLS

@@ -62,7 +62,9 @@
 #   a header naming .101: REFUSED; no header, a bad version, an
 #   oversized length: closed, num.query.proxy.bad +3 (the slow header,
 #   never finished, counts in tls.failed); a header cut short: closed
-#   after the 5 s handshake limit.
+#   after the 5 s handshake limit; 20 sessions after a header held open
+#   add 20 sockets to /proc/PID/fd (the header is read on the TLS
+#   session's own socket: no second descriptor per connection).
 
 set -u
 srcdir=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -362,10 +364,11 @@ t0=$(grep -cE "client=${CLIENT}[^0-9].*proto=(tls|https) name=$WWW" \
   "$WORK/cc1.out")
 r0=$(inst_stat 1 "$PID1" num.ratelimited)
 python3 - "$DD" "$CC1" "$CLIENT" "$OTHER" "$WORK/pki/ca.pem" \
-  "$srcdir/tests/e2e" "$LIMITED" $((RATE * 3)) >"$WORK/tlsproxy.out" 2>&1 <<'EOP'
-import socket, ssl, struct, sys, time
+  "$srcdir/tests/e2e" "$LIMITED" $((RATE * 3)) "$PID1" \
+  >"$WORK/tlsproxy.out" 2>&1 <<'EOP'
+import os, socket, ssl, struct, sys, time
 dd, cc, client, other, ca, e2e, limited = sys.argv[1:8]
-burst_n = int(sys.argv[8])
+burst_n, pid = int(sys.argv[8]), sys.argv[9]
 sys.path.insert(0, e2e)
 import h2raw
 NAME, HOST = "www.example.lab", "dot.example.lab"
@@ -512,6 +515,29 @@ dot("no-header", dd, b"")
 bad("garbage", header(client, ver=0x11))
 bad("oversized", header(client)[:14] + struct.pack("!H", 2000) + b"x" * 40)
 bad("slow", header(client)[:20], wait=8)
+def sockets():
+    n = 0
+    for f in os.listdir("/proc/%s/fd" % pid):
+        try:
+            n += os.readlink("/proc/%s/fd/%s" % (pid, f)).startswith("socket:")
+        except OSError:
+            pass
+    return n
+def held(label, n):
+    """n DoT sessions after a header, held open: the daemon's sockets
+    grow by n (one descriptor per connection, none duplicated)."""
+    time.sleep(0.5)
+    before, conns = sockets(), []
+    for i in range(n):
+        s = tcp(dd, 853)
+        s.sendall(header(client))
+        conns.append(tls(s, "dot"))
+    time.sleep(0.5)
+    during = sockets()
+    for t in conns:
+        t.close()
+    print(label, "sockets %d -> %d with %d sessions" % (before, during, n))
+held("held", 20)
 EOP
 sleep 0.3
 b1=$(inst_stat 1 "$PID1" num.query.proxy.bad)
@@ -559,6 +585,13 @@ if grep -q '^no-header closed' "$WORK/tlsproxy.out" &&
   ok "no, bad, oversized header from $DD: closed (proxy.bad +3); slow: 5 s"
 else bad "bad headers before TLS" "proxy.bad $b0 -> $b1" "$WORK/tlsproxy.out"
 fi
+held=$(sed -n 's/^held sockets \([0-9]*\) -> \([0-9]*\) with.*/\2 - \1/p' \
+  "$WORK/tlsproxy.out")
+held=$((${held:-0}))
+if [ "$held" -ge 20 ] && [ "$held" -le 23 ]; then
+  ok "20 DoT sessions after a PROXY v2 header: +$held sockets (one each)"
+else bad "one descriptor per DoT session behind a balancer" \
+  "+$held sockets for 20 (a dup would be +40)" "$WORK/tlsproxy.out"; fi
 
 bg_stop "$DD_PID"
 k=1

@@ -10,13 +10,16 @@
  * stream. The reader fed piece by piece must give the messages a plain
  * walk of the whole stream gives, in order and byte for byte, stop with
  * the same error at the same frame, keep what is left of a frame cut
- * short, and never hold more than one frame (or DOT_FRAME_FIRST).
+ * short, and never hold more than one frame (or DOT_FRAME_FIRST); and
+ * wire_frame, the 2-byte length reader under dot_frame_next and
+ * front/server_tcp.c, must agree with the walk at every frame.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "transport/dot.h"
+#include "wire/frame.h"
 
 /** Bytes before the stream: seed, max, trim. */
 #define FUZZ_DOTFRAME_HDR 3
@@ -29,23 +32,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The walk of the whole stream: where the next whole frame ends, 0 when
  * the stream ends (cut short or not) before, or the error of its prefix
- * in *err. */
+ * in *err. The walk reads the prefix itself; wire_frame (wire/frame.h,
+ * which dot_frame_next reads with) must say the same of the rest of the
+ * stream. */
 static size_t walk_next(const uint8_t *s, size_t n, size_t pos, size_t max,
                         int *err)
 {
-	size_t l;
+	size_t l = 0, wl;
+	int want;
 
 	*err = DOT_FRAME_MORE;
-	if (n - pos < 2)
-		return 0;
-	l = (size_t)s[pos] << 8 | s[pos + 1];
-	if (l == 0)
+	if (n - pos >= 2)
+		l = (size_t)s[pos] << 8 | s[pos + 1];
+	if (n - pos >= 2 && l == 0)
 		*err = DOT_FRAME_EEMPTY;
 	else if (l > max)
 		*err = DOT_FRAME_EBIG;
-	if (*err != DOT_FRAME_MORE || n - pos - 2 < l)
-		return 0;
-	return pos + 2 + l;
+	want = *err == DOT_FRAME_EEMPTY         ? WIRE_FRAME_EMPTY :
+	       *err == DOT_FRAME_EBIG           ? WIRE_FRAME_BIG :
+	       n - pos >= 2 && n - pos - 2 >= l ? WIRE_FRAME_WHOLE :
+	                                          WIRE_FRAME_MORE;
+	if (wire_frame(s + pos, n - pos, max, &wl) != want || wl != l)
+		abort();
+	return want == WIRE_FRAME_WHOLE ? pos + 2 + l : 0;
 }
 
 /* Feed one piece; false once the stream ended in an error (checked). */

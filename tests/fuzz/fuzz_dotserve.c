@@ -3,7 +3,7 @@
  * DNS over TLS framing (resolver/front_tls/server_tls.c): the plaintext of a
  * client's TLS session, cut into reads, goes through server_tls_take (the
  * frame buffer, then the stage behind it), server_tls_unstage and
- * server_tls_frame (2-byte lengths), as server_tcp.c's conn_process
+ * wire_frame (wire/frame.h: 2-byte lengths), as server_tcp.c's conn_process
  * drives them, without a socket.
  *
  * Input: a byte n, a byte r, then n bytes that cut the stream into reads
@@ -23,6 +23,7 @@
 
 #include "front/server.h"
 #include "front_tls/server_tls.h"
+#include "wire/frame.h"
 
 /** The frame buffer of a connection (server_int.h's rbuf). */
 #define FUZZ_DOT_RBUF (2 + SERVER_TCP_QUERY_MAX)
@@ -56,10 +57,10 @@ static bool fuzz_dot_process(struct fuzz_dot *f)
 		server_tls_unstage(f->rbuf, FUZZ_DOT_RBUF, &f->rlen, &f->st);
 		if (f->rlen > FUZZ_DOT_RBUF)
 			abort();
-		fr = server_tls_frame(f->rbuf, f->rlen, &need);
-		if (fr == SERVER_FRAME_BAD)
+		fr = wire_frame(f->rbuf, f->rlen, SERVER_TCP_QUERY_MAX, &need);
+		if (fr == WIRE_FRAME_EMPTY || fr == WIRE_FRAME_BIG)
 			return false;
-		if (fr == SERVER_FRAME_MORE) {
+		if (fr == WIRE_FRAME_MORE) {
 			/* a frame fits the buffer: the stage is drained */
 			if (f->st.len != 0)
 				abort();

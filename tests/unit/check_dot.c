@@ -7,7 +7,10 @@
  * TLS authentication a forwarder address gets (per forward zone, and
  * never none for an address that is a TLS forwarder anywhere), and the
  * framing of answers (dot_frame.c: reads cut anywhere, two messages in
- * one read, a length of 0, a length above the reader's bound).
+ * one read, a length of 0, a length above the reader's bound), and the
+ * one 2-byte length reader under it and the clients' side
+ * (wire/frame.h: nothing held, a split prefix, a length of 0, a buffer
+ * exactly full, one byte short, a length of max and one over).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 
 #include "conf/cfg.h"
 #include "transport/dot.h"
+#include "wire/frame.h"
 
 /* A query for www.example.lab A with an empty OPT record (DO=1). */
 static const uint8_t query_opt[] = {
@@ -356,6 +360,91 @@ START_TEST(test_frame_bounds)
 }
 END_TEST
 
+/* wire_frame on a copy of (in, n) in a buffer of exactly n bytes (so
+ * that a read past it is ASan's): its result, *mlen its length. */
+static int frame_at(const uint8_t *in, size_t n, size_t max, size_t *mlen)
+{
+	uint8_t *b = n > 0 ? malloc(n) : NULL;
+	int rc;
+
+	if (n > 0) {
+		ck_assert_ptr_nonnull(b);
+		memcpy(b, in, n);
+	}
+	*mlen = 99;
+	rc = wire_frame(b, n, max, mlen);
+	free(b);
+	return rc;
+}
+
+/* The pure reader: what a buffer's first bytes are, read no further
+ * than its length. */
+START_TEST(test_wire_frame)
+{
+	static const uint8_t f[] = { 0, 3, 'a', 'b', 'c', 0, 0 };
+	static const uint8_t big[] = { 0xff, 0xff };
+	size_t m;
+
+	/* nothing held, and half a prefix: more, no length yet */
+	ck_assert_int_eq(frame_at(f, 0, 512, &m), WIRE_FRAME_MORE);
+	ck_assert_uint_eq(m, 0);
+	ck_assert_int_eq(frame_at(f, 1, 512, &m), WIRE_FRAME_MORE);
+	ck_assert_uint_eq(m, 0);
+	/* the prefix whole: the length, the message not yet */
+	ck_assert_int_eq(frame_at(f, 2, 512, &m), WIRE_FRAME_MORE);
+	ck_assert_uint_eq(m, 3);
+	/* one byte short, exactly full, and more behind it */
+	ck_assert_int_eq(frame_at(f, 4, 512, &m), WIRE_FRAME_MORE);
+	ck_assert_int_eq(frame_at(f, 5, 512, &m), WIRE_FRAME_WHOLE);
+	ck_assert_uint_eq(m, 3);
+	ck_assert_int_eq(frame_at(f, sizeof f, 512, &m), WIRE_FRAME_WHOLE);
+	ck_assert_uint_eq(m, 3);
+	/* a length of 0: not DNS, as soon as the prefix is whole */
+	ck_assert_int_eq(frame_at(f + 5, 1, 512, &m), WIRE_FRAME_MORE);
+	ck_assert_int_eq(frame_at(f + 5, 2, 512, &m), WIRE_FRAME_EMPTY);
+	ck_assert_uint_eq(m, 0);
+	/* max taken, one over refused before any byte of it */
+	ck_assert_int_eq(frame_at(f, 5, 3, &m), WIRE_FRAME_WHOLE);
+	ck_assert_int_eq(frame_at(f, 2, 2, &m), WIRE_FRAME_BIG);
+	ck_assert_uint_eq(m, 3);
+	ck_assert_int_eq(frame_at(big, 2, WIRE_FRAME_MAX, &m),
+	                 WIRE_FRAME_MORE);
+	ck_assert_uint_eq(m, WIRE_FRAME_MAX);
+	ck_assert_int_eq(frame_at(big, 2, WIRE_FRAME_MAX - 1, &m),
+	                 WIRE_FRAME_BIG);
+}
+END_TEST
+
+/* The stream reader at the same edges: a prefix split before a length
+ * of 0, a read that ends exactly with its message, a message of max
+ * bytes and one of max + 1. */
+START_TEST(test_frame_edges)
+{
+	static const uint8_t s[] = { 0, 4, 'a', 'b', 'c', 'd', 0, 5, 0, 0 };
+	struct dot_frame fr;
+	size_t mlen = 0, left;
+	uint8_t *msg = NULL;
+
+	memset(&fr, 0, sizeof fr);
+	fr.max = 4;
+	ck_assert_int_eq(frame_feed(&fr, s, 6, &msg, &mlen, &left),
+	                 DOT_FRAME_MSG);
+	ck_assert_uint_eq(mlen, 4);
+	ck_assert_uint_eq(left, 0);
+	ck_assert_uint_eq(fr.len, 0);
+	ck_assert_int_eq(frame_feed(&fr, s + 6, 2, &msg, &mlen, &left),
+	                 DOT_FRAME_EBIG); /* 5 > max */
+	ck_assert_uint_eq(left, 0);
+	ck_assert_int_eq(frame_feed(&fr, s + 8, 1, &msg, &mlen, &left),
+	                 DOT_FRAME_MORE);
+	ck_assert_uint_eq(fr.len, 1);
+	ck_assert_int_eq(frame_feed(&fr, s + 9, 1, &msg, &mlen, &left),
+	                 DOT_FRAME_EEMPTY);
+	ck_assert_uint_eq(fr.len, 0);
+	dot_frame_free(&fr);
+}
+END_TEST
+
 static Suite *dot_suite(void)
 {
 	Suite *s = suite_create("dot");
@@ -370,6 +459,8 @@ static Suite *dot_suite(void)
 	tcase_add_test(t, test_idle_of);
 	tcase_add_test(t, test_frame_reads);
 	tcase_add_test(t, test_frame_bounds);
+	tcase_add_test(t, test_wire_frame);
+	tcase_add_test(t, test_frame_edges);
 	suite_add_tcase(s, t);
 	return s;
 }

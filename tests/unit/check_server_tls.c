@@ -15,6 +15,7 @@
 #include "front_tls/server_ticket.h"
 #include "front_tls/server_tls.h"
 #include "transport/tls.h"
+#include "wire/frame.h"
 #include "wire/wire.h"
 
 /** Room for a padded answer and some. */
@@ -311,9 +312,13 @@ START_TEST(test_keepalive)
 }
 END_TEST
 
+/** The bound of a query over TCP and DoT (server_tcp.c). */
+#define Q_MAX SERVER_TCP_QUERY_MAX
+
 /* DoT framing without a socket: a read bigger than the frame buffer
- * goes to the stage, comes back as room is made; lengths 0 and over
- * 4096 are bad. */
+ * goes to the stage, comes back as room is made; a query that fills the
+ * buffer exactly is whole (wire_frame with the bound server_tcp.c
+ * gives it), lengths 0 and 4097 are bad. */
 START_TEST(test_take_and_frame)
 {
 	static uint8_t rbuf[2 + SERVER_TCP_QUERY_MAX];
@@ -324,23 +329,27 @@ START_TEST(test_take_and_frame)
 	memset(in, 'q', sizeof in);
 	in[0] = SERVER_TCP_QUERY_MAX >> 8; /* a frame of 4096 bytes */
 	in[1] = 0;
-	ck_assert_int_eq(server_tls_frame(in, 1, &need), SERVER_FRAME_MORE);
+	ck_assert_int_eq(wire_frame(in, 1, Q_MAX, &need), WIRE_FRAME_MORE);
 	ck_assert(server_tls_take(rbuf, sizeof rbuf, &rlen, &st, in,
 	                          sizeof in));
 	ck_assert_uint_eq(rlen, sizeof rbuf);
 	ck_assert_uint_eq(st.len, sizeof in - sizeof rbuf);
-	ck_assert_int_eq(server_tls_frame(rbuf, rlen, &need),
-	                 SERVER_FRAME_WHOLE);
+	ck_assert_int_eq(wire_frame(rbuf, rlen, Q_MAX, &need),
+	                 WIRE_FRAME_WHOLE);
 	ck_assert_uint_eq(need, SERVER_TCP_QUERY_MAX);
-	rlen = 0; /* the frame taken */
+	ck_assert_int_eq(wire_frame(rbuf, rlen - 1, Q_MAX, &need),
+	                 WIRE_FRAME_MORE); /* one byte short */
+	rlen = 0;                          /* the frame taken */
 	server_tls_unstage(rbuf, sizeof rbuf, &rlen, &st);
 	ck_assert_uint_eq(rlen, sizeof rbuf);
 	/* the next "length" is 'q' 'q': over 4096 */
-	ck_assert_int_eq(server_tls_frame(rbuf, rlen, &need),
-	                 SERVER_FRAME_BAD);
+	ck_assert_int_eq(wire_frame(rbuf, rlen, Q_MAX, &need), WIRE_FRAME_BIG);
+	rbuf[0] = SERVER_TCP_QUERY_MAX >> 8; /* 4097: one over */
+	rbuf[1] = 1;
+	ck_assert_int_eq(wire_frame(rbuf, 2, Q_MAX, &need), WIRE_FRAME_BIG);
 	rbuf[0] = rbuf[1] = 0;
-	ck_assert_int_eq(server_tls_frame(rbuf, rlen, &need),
-	                 SERVER_FRAME_BAD);
+	ck_assert_int_eq(wire_frame(rbuf, rlen, Q_MAX, &need),
+	                 WIRE_FRAME_EMPTY);
 	/* more than the stage holds: refused */
 	while (st.len + sizeof in <= SERVER_TLS_STAGE_MAX)
 		ck_assert(server_tls_take(rbuf, sizeof rbuf, &rlen, &st, in,

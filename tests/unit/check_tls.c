@@ -3,16 +3,21 @@
  * (resolver/transport/tls.c) client against server over loopback, with a
  * test CA and certificates made here: a verified handshake with ALPN
  * "dot" and data both ways, a name that does not match, an unknown CA,
- * an expired certificate, the SPKI pin right and wrong, and TLS 1.3
- * session resumption.
+ * an expired certificate, the SPKI pin right and wrong, TLS 1.3
+ * session resumption, and a server that reads plain bytes before TLS on
+ * the session's own socket (one descriptor per connection).
  */
 #include <check.h>
+#include <dirent.h>
+#include <netinet/in.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -204,6 +209,11 @@ static void s_closed(void *arg)
 
 static const struct tls_cbs side_cbs = { s_ready, s_data, s_error, s_closed };
 
+/* test_plain_first's server side (NULL: TLS from the first byte). */
+struct plain;
+static struct plain *plain_first;
+static void accept_plain(struct plain *x, uv_stream_t *l);
+
 static void on_accept(uv_stream_t *l, int status)
 {
 	struct pair *p = l->data;
@@ -212,7 +222,10 @@ static void on_accept(uv_stream_t *l, int status)
 	ck_assert_int_eq(tls_conn_new(&p->srv.c, p->sctx, &p->loop, &side_cbs,
 	                              &p->srv),
 	                 TLS_OK);
-	ck_assert_int_eq(tls_conn_accept(p->srv.c, l), TLS_OK);
+	if (plain_first != NULL)
+		accept_plain(plain_first, l);
+	else
+		ck_assert_int_eq(tls_conn_accept(p->srv.c, l), TLS_OK);
 }
 
 static void pair_start(struct pair *p, const char *chain, const char *bundle)
@@ -510,6 +523,124 @@ START_TEST(test_cert_check)
 }
 END_TEST
 
+/* ---- plain bytes before TLS on the session's own socket ---- */
+
+/* test_plain_first: the server's side of a balancer's connection. */
+struct plain {
+	struct pair *p;
+	uint8_t buf[16];
+	size_t len, want;
+	bool served;
+	int err;
+};
+
+static void pl_room(void *arg, uint8_t **buf, size_t *len)
+{
+	struct plain *x = arg;
+
+	*buf = x->buf + x->len;
+	*len = x->want - x->len;
+}
+
+static void pl_got(void *arg, ssize_t n)
+{
+	struct plain *x = arg;
+
+	if (n < 0) {
+		x->err = (int)n;
+		return;
+	}
+	x->len += (size_t)n;
+	if (x->len == x->want)
+		x->served = tls_conn_serve(x->p->srv.c) == TLS_OK;
+}
+
+static const struct tls_plain_cbs pl_cbs = { pl_room, pl_got };
+
+/* on_accept's way in test_plain_first: accepted, the preface read. */
+static void accept_plain(struct plain *x, uv_stream_t *l)
+{
+	ck_assert_int_eq(tls_conn_accept_held(x->p->srv.c, l), TLS_OK);
+	ck_assert_int_eq(tls_conn_read_plain(x->p->srv.c, &pl_cbs, x), TLS_OK);
+}
+
+/* Descriptors of the process. */
+static int fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (readdir(d) != NULL)
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* A ClientHello from a libssl client on memory BIOs, after `pre`. */
+static size_t hello_after(const char *pre, uint8_t *out, size_t cap)
+{
+	SSL_CTX *x = SSL_CTX_new(TLS_client_method());
+	SSL *ssl = SSL_new(x);
+	BIO *r = BIO_new(BIO_s_mem()), *w = BIO_new(BIO_s_mem());
+	size_t n = strlen(pre);
+	int k;
+
+	SSL_set_bio(ssl, r, w);
+	SSL_set_connect_state(ssl);
+	ck_assert_int_le(SSL_do_handshake(ssl), 0); /* wants the reply */
+	memcpy(out, pre, n);
+	k = BIO_read(w, out + n, (int)(cap - n));
+	ck_assert_int_gt(k, 5);
+	SSL_free(ssl);
+	SSL_CTX_free(x);
+	return n + (size_t)k;
+}
+
+/* A PROXY-like preface and the ClientHello behind it in one segment: the
+ * plain read takes exactly the preface, TLS then answers the ClientHello
+ * from the same socket (a handshake record back), and the connection
+ * costs the server one descriptor: the socket it accepted. */
+START_TEST(test_plain_first)
+{
+	static const char pre[] = "PREFACE-12";
+	struct pair p;
+	struct plain x = { &p, { 0 }, 0, sizeof pre - 1, false, 0 };
+	struct sockaddr_storage ss;
+	int len = sizeof ss, fd, before, i;
+	uint8_t seg[4096], back[8];
+	ssize_t got = -1;
+	size_t n;
+
+	pair_start(&p, leaf_pem, ca_pem);
+	plain_first = &x;
+	uv_tcp_getsockname(&p.listener, (struct sockaddr *)&ss, &len);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&ss, (socklen_t)len),
+	                 0);
+	n = hello_after(pre, seg, sizeof seg);
+	before = fds_open();
+	ck_assert_int_eq(send(fd, seg, n, 0), (ssize_t)n);
+	for (i = 0; i < 2000 && got <= 0 && x.err == 0; i++) {
+		uv_run(&p.loop, UV_RUN_NOWAIT);
+		got = recv(fd, back, sizeof back, MSG_DONTWAIT);
+		usleep(1000);
+	}
+	ck_assert_int_eq(x.err, 0);
+	ck_assert(x.served);
+	ck_assert_mem_eq(x.buf, pre, sizeof pre - 1);
+	ck_assert_int_ge(got, 3);
+	ck_assert_uint_eq(back[0], 22); /* a handshake record: ServerHello */
+	ck_assert_int_eq(fds_open(), before + 1);
+	close(fd);
+	tls_conn_close(p.srv.c);
+	while (!p.srv.closed)
+		uv_run(&p.loop, UV_RUN_ONCE);
+	pair_end(&p);
+	plain_first = NULL;
+}
+END_TEST
+
 static Suite *tls_suite(void)
 {
 	Suite *s = suite_create("tls");
@@ -527,6 +658,7 @@ static Suite *tls_suite(void)
 	tcase_add_test(t, test_unauth_dane);
 	tcase_add_test(t, test_resume);
 	tcase_add_test(t, test_cert_check);
+	tcase_add_test(t, test_plain_first);
 	suite_add_tcase(s, t);
 	return s;
 }
