@@ -61,6 +61,11 @@ for readme in "$srcdir"/resolver/*/README; do
     esac
   done
 done
+# Every room has a README (a folder without one would escape the checks
+# above).
+for dir in "$srcdir"/resolver/*/; do
+  [ -e "${dir}README" ] || { echo "lint: ${dir}: a room without a README"; fail=1; }
+done
 # No file of resolver/ lives outside a room.
 for f in "$srcdir"/resolver/*.c "$srcdir"/resolver/*.h; do
   [ -e "$f" ] && { echo "lint: $f: outside a room of resolver/"; fail=1; }

@@ -28,7 +28,7 @@
 #include "infra/authtls.h"
 #include "front/server.h"
 #include "front/cachedb_step.h"
-#include "validate/autotrust.h"
+#include "anchor/autotrust.h"
 #include "stats/fwdstate.h"
 
 /** Bytes of an address as text. */

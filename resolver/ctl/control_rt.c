@@ -21,7 +21,7 @@
 #include "control_int.h"
 #include "front/server.h"
 #include "infra/nsecidx.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "wire/wire.h"
 
 /** Everything that a worker's part of a command needs. */

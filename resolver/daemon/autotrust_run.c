@@ -19,7 +19,7 @@
 #include "conf/cfg.h"
 #include "front/server.h"
 #include "trust.h"
-#include "validate/autotrust.h"
+#include "anchor/autotrust.h"
 #include "wire/answer.h"
 #include "workers.h"
 

@@ -4,7 +4,7 @@
  * worker 0's loop probes each zone's DNSKEY RRset when it is due
  * (server_probe: a background resolution, validated against the running
  * anchors), feeds the validated set and its RRSIGs from the cache to the
- * state machine (validate/autotrust.h), rewrites the file when it moved,
+ * state machine (anchor/autotrust.h), rewrites the file when it moved,
  * and when the set of trusted keys changed gives every worker new
  * anchors as a reload does (trust.h, server_anchors_set, workers_each).
  *

@@ -2,12 +2,12 @@
  * resolver/daemon/trust.c - the choice of trust anchors (see trust.h):
  * the options, else Debian's root.key, else the built-in root KSKs; then
  * the negative anchors. The records themselves are read by
- * resolver/validate/anchor.h.
+ * resolver/anchor/anchor.h.
  */
 #include "trust.h"
 #include "base/fileio.h"
 #include "base/log.h"
-#include "validate/autotrust.h"
+#include "anchor/autotrust.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  * - else Debian's /usr/share/dns/root.key (package dns-root-data) when
  *   it is there and loads; when it is there and does not load, the
  *   reason is kept for a warning and
- * - the IANA root KSKs compiled in (resolver/validate/anchor.h) are used;
+ * - the IANA root KSKs compiled in (resolver/anchor/anchor.h) are used;
  * - then each domain-insecure line is a negative trust anchor.
  *
  * A named file that cannot be read or a record that does not parse is an
@@ -29,7 +29,7 @@
 #include <stddef.h>
 
 #include "conf/cfg.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 struct autotrust_zone;
 
@@ -76,7 +76,7 @@ int trust_anchors_load(const struct cfg *cfg, struct anchors **out, char *err,
 void trust_anchors_log(const struct trust_used *used);
 
 /**
- * Read an auto-trust-anchor-file (validate/autotrust.h).
+ * Read an auto-trust-anchor-file (anchor/autotrust.h).
  * @param z: filled.
  * @param err, errlen: on failure "FILE:LINE: what" or "FILE: reason".
  * @return 0, or -1.

@@ -22,7 +22,7 @@
 #include "infra/curvepin.h"
 #include "infra/deadzone.h"
 #include "infra/hints.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "validate/dnssec_set.h"
 #include "policy/localdata.h"
 #include "policy/localzone.h"

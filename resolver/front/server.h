@@ -139,7 +139,7 @@ int server_hints_set(struct server *s, struct hints *h) MUST_CHECK;
 /**
  * Use new DNSSEC trust anchors from now on (start, SIGHUP); like the
  * hints, resolutions already running keep the old set.
- * @param a: the anchors (validate/anchor.h), ownership passes to the
+ * @param a: the anchors (anchor/anchor.h), ownership passes to the
  *   server; NULL: no validation.
  * @return SERVER_OK or SERVER_ENOMEM (a is freed, the old set stays).
  */

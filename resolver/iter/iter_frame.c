@@ -14,7 +14,7 @@
 #include "base/netaddr.h"
 #include "base/slab.h"
 #include "infra/nsecidx.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "wire/rrtext.h"
 #include "validate/dnssec.h"
 

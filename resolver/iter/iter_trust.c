@@ -17,7 +17,7 @@
 
 #include "cache.h"
 #include "iter_int.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "validate/dnssec_set.h"
 
 /** Bytes read back from the cache for a DS or DNSKEY set. */

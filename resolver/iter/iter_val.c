@@ -20,7 +20,7 @@
 #include "iter_int.h"
 #include "base/log.h"
 #include "wire/rrtext.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "validate/denial.h"
 #include "validate/dnssec_set.h"
 

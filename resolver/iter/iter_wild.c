@@ -24,7 +24,7 @@
 #include "iter_int.h"
 #include "base/log.h"
 #include "infra/nsecidx.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "validate/dnssec.h"
 #include "wire/rrtext.h"
 

@@ -9,7 +9,7 @@
  * access list must answer for a few client addresses, the local-zone
  * lines must build a local zone table, and every trust-anchor line and
  * domain-insecure name goes through the anchor parser
- * (resolver/validate/anchor.h): accepted or refused with a message.
+ * (resolver/anchor/anchor.h): accepted or refused with a message.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -19,7 +19,7 @@
 
 #include "conf/cfg.h"
 #include "policy/localzone.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 
 #include "fuzz_drive.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "validate/dnssec_set.h"
 
 /** Bit of the header byte: the root's DNSKEY is the anchor. */

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_anchor.c - Suite "anchor": trust anchors
- * (resolver/validate/anchor.h): the built-in IANA root DS records tied to
+ * (resolver/anchor/anchor.h): the built-in IANA root DS records tied to
  * the root KSKs by their digests, zone-file text (root.key, DS lines,
  * $ORIGIN, parentheses, comments), every syntax error with its
  * FILE:LINE, the option form, the closest-anchor lookup and negative
@@ -16,7 +16,7 @@
 
 #include "conf/cfg.h"
 #include "daemon/trust.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "validate/dnssec.h"
 #include "wire/wire.h"
 

@@ -1,6 +1,6 @@
 /*
  * tests/unit/check_autotrust.c - Suite "autotrust": the RFC 5011 state
- * machine (resolver/validate/autotrust.h) with simulated time and real
+ * machine (resolver/anchor/autotrust.h) with simulated time and real
  * Ed25519 signatures made here (keys drawn per run): add after the
  * hold-down and not before, a key gone during its hold-down, revocation
  * by self-signature only, a revoked key never back, missing keys and
@@ -20,7 +20,7 @@
 
 #include "conf/cfg.h"
 #include "daemon/trust.h"
-#include "validate/autotrust.h"
+#include "anchor/autotrust.h"
 #include "validate/dnssec.h"
 
 #define T0 1764900000

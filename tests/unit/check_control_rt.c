@@ -18,7 +18,7 @@
 
 #include "conf/cfg.h"
 #include "front/server.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 /** Two "workers": the test's server, visited twice as main.c visits
  *  worker 0 and one thread (dump_requestlist shows two sections). */

@@ -11,7 +11,7 @@
 
 #include "iter_net.h"
 #include "iter/iter_int.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 Suite *iter_caps_suite(void);
 

@@ -23,7 +23,7 @@
 #include "curve.h"
 #include "infra/curvepin.h"
 #include "iter_net.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 /* The lab's TEST key and a key no server holds. */
 #define KEYLABEL "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"

@@ -17,7 +17,7 @@
 
 #include "conf/cfg.h"
 #include "iter_net.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 /* The lab's TEST key. */
 #define KEYLABEL "uz5jwc7p039nvnbsd1y6wkqzqp5mrt7psuj024538xmqd280z0ynh2"

@@ -16,7 +16,7 @@
 #include "iter_net.h"
 #include "base/log.h"
 #include "iter/iter_log.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 Suite *iter_log_suite(void);
 

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "iter_net.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 /** Events (replies and timeouts) pending at once. */
 #define NET_EVENTS_MAX 512

@@ -17,7 +17,7 @@
 
 #include "cache.h"
 #include "iter_net.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 #include "wire/answer.h"
 
 #define T_RRSIG 46

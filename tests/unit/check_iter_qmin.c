@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "iter_net.h"
-#include "validate/anchor.h"
+#include "anchor/anchor.h"
 
 #define ZONE_SOA \
 	"zone.example. 60 SOA ns.zone.example. " \

@@ -1,5 +1,5 @@
 /*
- * resolver/validate/anchor_file.c - trust anchors in zone-file form, the
+ * resolver/anchor/anchor_file.c - trust anchors in zone-file form, the
  * text of anchors_add_file (trust-anchor-file:, auto-trust-anchor-file:,
  * Debian's /usr/share/dns/root.key) and anchors_add_text (trust-anchor:
  * "RR"), both in anchor.c. Each DS or DNSKEY record read goes to the
@@ -35,7 +35,7 @@
  */
 #include "anchor.h"
 #include "anchor_int.h"
-#include "dnssec.h"
+#include "validate/dnssec.h"
 #include "wire/rrtext.h"
 
 #include <ctype.h>

@@ -1,5 +1,5 @@
 /*
- * resolver/validate/autotrust.c - the RFC 5011 state machine of one
+ * resolver/anchor/autotrust.c - the RFC 5011 state machine of one
  * anchored zone (see autotrust.h): a probe's DNSKEY RRset moves each key
  * (key_seen for the keys in it, key_absent for the others), then the
  * times of the next probe are set.
@@ -10,7 +10,7 @@
  */
 #include "autotrust.h"
 #include "anchor_int.h"
-#include "dnssec_set.h"
+#include "validate/dnssec_set.h"
 
 #include <string.h>
 

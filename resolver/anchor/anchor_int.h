@@ -1,5 +1,5 @@
 /*
- * resolver/validate/anchor_int.h - what anchor.c (the set: storage,
+ * resolver/anchor/anchor_int.h - what anchor.c (the set: storage,
  * lookups, the built-in root anchors) and anchor_file.c (the zone-file
  * text of trust-anchor-file: and trust-anchor:) share; nothing else
  * includes it.

@@ -1,5 +1,5 @@
 /*
- * resolver/validate/anchor.h - trust anchors and negative trust anchors.
+ * resolver/anchor/anchor.h - trust anchors and negative trust anchors.
  *
  * A trust anchor is a zone whose DS or DNSKEY records are believed
  * without a parent: the IANA root KSKs compiled in (KSK-2017, tag 20326,

@@ -1,5 +1,5 @@
 /*
- * resolver/validate/anchor.c - the set of trust anchors (see anchor.h):
+ * resolver/anchor/anchor.c - the set of trust anchors (see anchor.h):
  * its storage, the built-in IANA root anchors, negative trust anchors,
  * the two lookups, and the entry points for zone-file text
  * (anchors_add_file reads the file whole, at most ANCHOR_FILE_MAX bytes;
@@ -14,7 +14,7 @@
  */
 #include "anchor.h"
 #include "anchor_int.h"
-#include "dnssec.h"
+#include "validate/dnssec.h"
 #include "base/fileio.h"
 
 #include <stdarg.h>

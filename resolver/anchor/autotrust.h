@@ -1,5 +1,5 @@
 /*
- * resolver/validate/autotrust.h - RFC 5011 automated updates of trust
+ * resolver/anchor/autotrust.h - RFC 5011 automated updates of trust
  * anchors (auto-trust-anchor-file:), as Unbound does them: the state of
  * each key of an anchored zone, moved by the zone's DNSKEY RRset seen at
  * each probe (autotrust.c), and the text of the file that keeps that
@@ -45,7 +45,7 @@
 #include <time.h>
 
 #include "anchor.h"
-#include "dnssec.h"
+#include "validate/dnssec.h"
 
 /** Keys tracked per zone (every state together). */
 #define AUTOTRUST_KEYS_MAX ANCHOR_RR_MAX

@@ -1,5 +1,5 @@
 /*
- * resolver/validate/autotrust_file.c - the text of an auto-trust-anchor-
+ * resolver/anchor/autotrust_file.c - the text of an auto-trust-anchor-
  * file (see autotrust.h), close to Unbound's:
  *
  *   ; autotrust trust anchor file, kept by curvecache (RFC 5011)
