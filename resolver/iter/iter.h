@@ -135,7 +135,7 @@ struct iter_env {
 	                                       for reuse (one per worker,
 	                                       validate/dnssec_set.h) */
 	const struct anchors *anchors;    /**< DNSSEC trust anchors
-	                                       (validate/anchor.h); NULL:
+	                                       (anchor/anchor.h); NULL:
 	                                       no validation */
 	struct curvepin *pin;             /**< zones seen with DNSCurve keys
 	                                       (curvepin.h); NULL: none kept */
