@@ -359,7 +359,8 @@ struct cfg {
 	                                         TLS forwarders are checked
 	                                         against */
 	enum cfg_auth_tls auth_tls;         /**< auth-tls */
-	uint32_t auth_tls_damping_s;        /**< auth-tls-damping (start) */
+	uint32_t auth_tls_damping_s;        /**< auth-tls-damping (a reload:
+	                                         failures from then on) */
 	/** DNS over TLS for clients (RFC 7858): a listen address on this
 	 *  port serves DoT (TCP only) with this key and certificate chain
 	 *  (PEM files, read at start and on every reload) */

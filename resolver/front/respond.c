@@ -458,6 +458,22 @@ static bool rcode_may_ad(unsigned rcode)
 	return rcode == WIRE_RCODE_NOERROR || rcode == WIRE_RCODE_NXDOMAIN;
 }
 
+/*
+ * Whether an EDE INFO-CODE tells a DNSSEC verdict (RFC 8914 section 4:
+ * 1, 2, 5 to 12; 25 and 27 from IANA's registry). Such a code has no
+ * place on the data a CD=1 client asked for (as Unbound: its issue 1293
+ * called EDE 6 on a CD answer a bug); a code with its own reason, as 3
+ * Stale Answer, stays.
+ */
+static bool ede_is_dnssec(uint16_t code)
+{
+	return code == RESPOND_EDE_ALG || code == RESPOND_EDE_DIGEST ||
+	       (code >= RESPOND_EDE_INDETERMINATE &&
+	        code <= RESPOND_EDE_NSEC_MISSING) ||
+	       code == RESPOND_EDE_EXPIRED_BEFORE_VALID ||
+	       code == RESPOND_EDE_NSEC3_ITERATIONS;
+}
+
 void respond_plan(const struct respond_query *q, const struct answer *a,
                   struct respond_plan *p)
 {
@@ -479,8 +495,15 @@ void respond_plan(const struct respond_query *q, const struct answer *a,
 	if (a->sec != CACHE_SEC_BOGUS)
 		return;
 	p->bogus = true;
-	if (q->flags & WIRE_FLAG_CD)
-		return; /* RFC 4035 section 3.2.2: the data, without AD */
+	if (q->flags & WIRE_FLAG_CD) {
+		/* RFC 4035 section 3.2.2: the data, without AD, and without
+		 * the validator's EDE, fresh (a->ede) as from the cache
+		 * (only a->ede_code): one answer to one question */
+		if (p->ede && rcode_may_ad(a->rcode) &&
+		    ede_is_dnssec(a->ede_code))
+			p->ede = false;
+		return;
+	}
 	p->rcode = WIRE_RCODE_SERVFAIL;
 	p->records = false;
 	p->ede = q->edns;

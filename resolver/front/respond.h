@@ -27,7 +27,10 @@
  *     error RCODE (SERVFAIL, REFUSED, FORMERR...: respond_build writes
  *     AD in one place and checks the RCODE there, whatever the plan);
  *   - BOGUS data: SERVFAIL without records to CD=0 clients, with EDE 6
- *     (or the answer's own EDE); CD=1 clients get the data, no AD;
+ *     (or the answer's own EDE); CD=1 clients get the data, no AD, and
+ *     no DNSSEC EDE (1, 2, 5-12, 25, 27) whether the answer is fresh from
+ *     the iterator (a->ede) or from the cache, an EDE of another reason
+ *     (3 Stale Answer) kept; an error RCODE keeps the EDE that says why;
  *   - an EDE option (RFC 8914) goes into the OPT record whenever the
  *     answer carries one and the client sent EDNS (no OPT, no EDE).
  * - Records arrive as "images" (answer.h): wire RRs with uncompressed
@@ -69,9 +72,15 @@ struct cache;
 #define RESPOND_OPT_BYTES 11
 /** Longest EXTRA-TEXT of an EDE option we send (longer is cut). */
 #define RESPOND_EDE_TEXT_MAX 128
-/** RFC 8914 INFO-CODEs used by the front itself. */
-#define RESPOND_EDE_STALE 3 /**< Stale Answer */
-#define RESPOND_EDE_BOGUS 6 /**< DNSSEC Bogus */
+/** RFC 8914 INFO-CODEs used by the front itself (and its DNSSEC ones). */
+#define RESPOND_EDE_ALG 1           /**< Unsupported DNSKEY Algorithm */
+#define RESPOND_EDE_DIGEST 2        /**< Unsupported DS Digest Type */
+#define RESPOND_EDE_STALE 3         /**< Stale Answer */
+#define RESPOND_EDE_INDETERMINATE 5 /**< DNSSEC Indeterminate */
+#define RESPOND_EDE_BOGUS 6         /**< DNSSEC Bogus */
+#define RESPOND_EDE_NSEC_MISSING 12 /**< NSEC Missing (7 to 11 between) */
+#define RESPOND_EDE_EXPIRED_BEFORE_VALID 25 /**< Sig. Expired before Valid */
+#define RESPOND_EDE_NSEC3_ITERATIONS 27 /**< Unsupported NSEC3 Iterations */
 /** Largest UDP payload we ever send to a client. */
 #define RESPOND_UDP_MAX 4096
 /** Buffer for a response (any TCP response fits). */

@@ -272,6 +272,13 @@ void authtls_curve(struct authtls *t, const struct sockaddr *sa,
 	          now_ms + AUTHTLS_PERSIST_MS, now_ms);
 }
 
+void authtls_damping_set(struct authtls *t, uint64_t damping_ms)
+{
+	if (t != NULL)
+		t->damping_ms = damping_ms != 0 ? damping_ms :
+		                                  AUTHTLS_DAMPING_MS;
+}
+
 void authtls_forget(struct authtls *t, const struct sockaddr *sa)
 {
 	struct authtls_key k;

@@ -143,6 +143,11 @@ void authtls_fail(struct authtls *t, const struct sockaddr *sa,
 void authtls_curve(struct authtls *t, const struct sockaddr *sa,
                    uint64_t now_ms);
 
+/** Change the damping interval (0 = AUTHTLS_DAMPING_MS; a reload of
+ *  auth-tls-damping): failures from now on are damped for it, the
+ *  addresses already FAILED keep the end they were given. */
+void authtls_damping_set(struct authtls *t, uint64_t damping_ms);
+
 /** Forget sa (UNKNOWN again: the next query probes): a probe that could
  *  not start for want of local resources says nothing of the server. */
 void authtls_forget(struct authtls *t, const struct sockaddr *sa);

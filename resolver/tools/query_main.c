@@ -33,6 +33,7 @@
 
 #include "curve.h"
 #include "wire/exchange.h"
+#include "wire/frame.h"
 #include "query_int.h"
 #include "wire/rrtext.h"
 #include "wire/wire.h"
@@ -46,7 +47,7 @@
 #define QUERY_EDNS_BOXED \
 	(WIRE_EDNS_PAYLOAD_DEFAULT - CURVE_STREAMLINED_RESPONSE_OVERHEAD)
 /** Receive buffer: any UDP datagram or TCP message plus its prefix. */
-#define QUERY_PKT_MAX (WIRE_MSG_MAX + 2)
+#define QUERY_PKT_MAX (WIRE_MSG_MAX + WIRE_FRAME_PFX)
 /** An OPT record without options (owner, type, class, TTL, RDLENGTH),
  *  and how far from its end the high byte of its flags word lies. */
 #define QUERY_OPT_BYTES 11
@@ -400,26 +401,43 @@ static int write_full(struct query_ctx *x, int fd, const uint8_t *p, size_t n,
 	return 1;
 }
 
+/* One message of the stream into x->pkt, its length prefix first
+ * (wire_frame reads it); the message at x->pkt + WIRE_FRAME_PFX, *n
+ * bytes. 1 done, 0 late, -1 error (EOF; a length of 0 or above
+ * WIRE_MSG_MAX: the stream is lost). */
+static int read_frame(struct query_ctx *x, int fd, size_t *n,
+                      uint64_t deadline)
+{
+	int rc = read_full(x, fd, x->pkt, WIRE_FRAME_PFX, deadline);
+
+	if (rc != 1)
+		return rc;
+	switch (wire_frame(x->pkt, WIRE_FRAME_PFX,
+	                   sizeof(x->pkt) - WIRE_FRAME_PFX, n)) {
+	case WIRE_FRAME_MORE: break;
+	case WIRE_FRAME_EMPTY: x->fatal = "empty TCP message"; return -1;
+	default: x->fatal = "TCP message too long"; return -1;
+	}
+	return read_full(x, fd, x->pkt + WIRE_FRAME_PFX, *n, deadline);
+}
+
 /* One TCP exchange: 1 accepted, 0 timed out, -1 socket error. */
 static int exchange_tcp(struct query_ctx *x, uint64_t deadline)
 {
-	uint8_t pfx[2] = { (uint8_t)(x->sent.pktlen >> 8),
-		           (uint8_t)x->sent.pktlen };
+	uint8_t pfx[WIRE_FRAME_PFX] = { (uint8_t)(x->sent.pktlen >> 8),
+		                        (uint8_t)x->sent.pktlen };
 	size_t n;
 	int fd, rc;
 
 	fd = open_socket(x, SOCK_STREAM, deadline);
 	if (fd < 0)
 		return -1;
-	rc = write_full(x, fd, pfx, 2, deadline);
+	rc = write_full(x, fd, pfx, sizeof pfx, deadline);
 	if (rc == 1)
 		rc = write_full(x, fd, x->out, x->sent.pktlen, deadline);
 	while (rc == 1) {
-		rc = read_full(x, fd, pfx, 2, deadline);
-		n = (size_t)pfx[0] << 8 | pfx[1];
-		if (rc == 1)
-			rc = read_full(x, fd, x->pkt, n, deadline);
-		if (rc == 1 && accept_packet(x, x->pkt, n))
+		rc = read_frame(x, fd, &n, deadline);
+		if (rc == 1 && accept_packet(x, x->pkt + WIRE_FRAME_PFX, n))
 			rc = 2;
 	}
 	close(fd);

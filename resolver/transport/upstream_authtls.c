@@ -99,6 +99,16 @@ void upstream_authtls_free(struct upstream *u)
 	u->authtls = NULL;
 }
 
+/* The table, damping as the configuration says now: a reload rewrites
+ * u->cfg in place (daemon/workers.c), and the failures from then on are
+ * damped for the new interval, those known before keep theirs. */
+static struct authtls *authtls_of(struct upstream *u)
+{
+	authtls_damping_set(u->authtls,
+	                    (uint64_t)u->cfg->auth_tls_damping_s * 1000u);
+	return u->authtls;
+}
+
 /* The outcome of a probe: the state, a counter, a debug line. */
 static void probe_result(struct upstream_probe *p, bool ok, const char *why)
 {
@@ -110,7 +120,7 @@ static void probe_result(struct upstream_probe *p, bool ok, const char *why)
 		           clock_ms());
 		u->st->upstream_authtls_works++;
 	} else {
-		authtls_fail(u->authtls, (const struct sockaddr *)&p->sa,
+		authtls_fail(authtls_of(u), (const struct sockaddr *)&p->sa,
 		             clock_ms());
 		u->st->upstream_authtls_failed++;
 	}
@@ -182,7 +192,7 @@ static void authtls_failed(struct upstream *u, const struct sockaddr *sa,
 
 	if (authtls_state_of(u->authtls, sa, now, NULL) == AUTHTLS_FAILED)
 		return;
-	authtls_fail(u->authtls, sa, now);
+	authtls_fail(authtls_of(u), sa, now);
 	u->st->upstream_authtls_failed++;
 	netaddr_text(sa, addr, sizeof addr);
 	log_debug("authtls_down", "server=%s note=%s", addr,
@@ -229,8 +239,8 @@ int upstream_authtls_try(struct upstream_query *q)
 	netaddr_set_port((struct sockaddr *)&sa, AUTHTLS_PORT);
 	if (u->nprobes >= UPSTREAM_PROBES_MAX &&
 	    authtls_state_of(u->authtls, s, now, NULL) == AUTHTLS_UNKNOWN)
-		return UPSTREAM_ELIMIT; /* probed later */
-	switch (authtls_use(u->authtls, s, now)) {
+		return UPSTREAM_ELIMIT;               /* probed later */
+	switch (authtls_use(authtls_of(u), s, now)) { /* a probe's timeout */
 	case AUTHTLS_USE_PROBE: probe_start(q, s); return UPSTREAM_EINVAL;
 	case AUTHTLS_USE_TLS: break;
 	default: return UPSTREAM_EINVAL;

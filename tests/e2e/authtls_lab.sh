@@ -39,6 +39,8 @@
 #   next question is answered (its TLS query asked again in plain,
 #   upstream.authtls.plain_retry), the ones after go plain;
 # - auth-tls: no: no probe, no TLS query, all plain.
+# - auth-tls-damping 3600 then a reload to 1: a probe that fails after
+#   the reload is damped 1 s, one failed before keeps its hour.
 # - encrypted-zone (DNSCurve only for now): secure.curve. answered over
 #   DNSCurve; notls. and tlsok. SERVFAIL with EDE 22, the skipped server
 #   logged, and a capture (sniff.py --addr) shows 0 packets to them.
@@ -395,6 +397,32 @@ expect "off: www.tlsok. answered" "$res" "NOERROR 192.0.2.124"
 expect "off: no probe" "$(cc_stat upstream.authtls.probes)" 0
 expect "off: no TLS query" "$(cc_stat upstream.transport.tls)" 0
 cc_clean_stop authtls-off
+
+# ---- a reload changes auth-tls-damping for the failures after it ----
+# notls.'s probe fails under 3600 s, then a reload sets 1 s, then
+# stall.'s probe (out before the reload) fails at 4 s: after 5.5 s
+# stall. is probed again (a new failure, the new damping), notls. is not
+# (failed before the reload, it keeps its hour). Probes in all: the
+# root, notls., stall. twice.
+cc_start "control-socket: $WORK/ctl.sock" "auth-tls-damping: 3600" || exit 1
+nl0=$(grep -c "event=authtls_probe server=$NOTLS " "$WORK/curvecache.log")
+timed www.notls.
+sleep 0.3
+timed www.stall.
+cc_conf "control-socket: $WORK/ctl.sock" "auth-tls-damping: 1"
+"$CTL" -s "$WORK/ctl.sock" reload >"$WORK/reload.out" 2>&1 ||
+  bad "damping reload: reloaded" "curvecache-control failed" "$WORK/reload.out"
+sleep 5.5
+timed n1.stall.
+expect "damping reload: n1.stall. answered" "$res" "NOERROR 192.0.2.124"
+timed n1.notls.
+expect "damping reload: n1.notls. answered" "$res" "NOERROR 192.0.2.124"
+sleep 0.3
+expect "damping reload: stall. probed again after 1 s, notls. not" \
+  "$(cc_stat upstream.authtls.probes)" 4
+expect "damping reload: notls. probed once" "$(($(grep -c \
+  "event=authtls_probe server=$NOTLS " "$WORK/curvecache.log") - nl0))" 1
+cc_clean_stop authtls-damping
 
 # ---- encrypted-zone: DNSCurve servers only (DANE TLS is not looked up
 # yet): secure.curve. (CurveDNS) answered; notls. and tlsok. (plain/TLS

@@ -18,8 +18,9 @@
 #   synth     NOERROR, AD, a CNAME and the DNAME that synthesizes it
 # and a second asking (from the cache) gives the same. Without DO no
 # RRSIG is sent and AD only when the query had AD set (RFC 6840 5.7).
-# Then: aggressive use of cached NSEC/NSEC3 (RFC 8198); good names stay
-# secure while a KeyTrap and NSEC3 flood is answered SERVFAIL (the work
+# A bogus answer to a CD=1 question is the same fresh and cached: the
+# data, no AD, no EDE. Then: aggressive use of cached NSEC/NSEC3 (RFC
+# 8198); good names stay secure while a KeyTrap and NSEC3 flood is answered SERVFAIL (the work
 # caps, counted); DNSSEC and DNSCurve together; and a second curvecache
 # with nsec3-max-iterations: 0 and val-bogus-ttl: 7.
 #
@@ -64,6 +65,23 @@ expect() {
     else bad "$1 ($round): $2 $3" "${why#; }" "$raw"; fi
   done
 }
+
+# ---- CD=1 and bogus data: the same answer fresh and from the cache ----
+# mail.future.sec A (signatures not yet valid, asked nowhere else) with
+# CD set: the data without AD and, as Unbound answers CD=1 questions, no
+# DNSSEC EDE, whether it comes from the iterator (first) or the cache.
+for round in fresh cached; do
+  raw=$WORK/cd-$round.out
+  dig +cd +dnssec +time=5 +tries=1 "@$CC_IP" mail.future.sec A >"$raw" 2>&1
+  why=
+  [ "$(dig_status "$raw")" = NOERROR ] &&
+    grep -q "^mail.future.sec.*[[:space:]]A[[:space:]]" "$raw" ||
+    why="; status $(dig_status "$raw"), no data"
+  case " $(dig_flags "$raw") " in *" ad "*) why="$why; AD" ;; esac
+  ! grep -q '; EDE: ' "$raw" || why="$why; $(grep '; EDE: ' "$raw")"
+  if [ -z "$why" ]; then ok "CD=1 bogus ($round): the data, no AD, no EDE"
+  else bad "CD=1 bogus ($round): the data, no AD, no EDE" "${why#; }" "$raw"; fi
+done
 
 # every case of the table (tests/lab/signed/cases: WANT NAME TYPE [CC]),
 # with curvecache's verdict CC where it differs from the reference

@@ -343,6 +343,44 @@ START_TEST(test_damping_option)
 }
 END_TEST
 
+/* A reload changes auth-tls-damping (authtls_damping_set): a failure
+ * from then on is damped for the new interval, an address failed before
+ * keeps the end it had; 0 is the default day. */
+START_TEST(test_damping_changed)
+{
+	struct sockaddr_storage a = test_addr("192.0.2.11");
+	struct sockaddr_storage b = test_addr("192.0.2.12");
+	struct sockaddr_storage c = test_addr("192.0.2.13");
+	uint64_t until;
+
+	ck_assert_int_eq(authtls_use(tab, SA(a), T0), AUTHTLS_USE_PROBE);
+	authtls_fail(tab, SA(a), T0);
+	ck_assert_int_eq(authtls_use(tab, SA(b), T0), AUTHTLS_USE_PROBE);
+	authtls_damping_set(tab, 2000);
+	authtls_fail(tab, SA(b), T0 + 5);
+	ck_assert_int_eq(authtls_state_of(tab, SA(a), T0 + 5, &until),
+	                 AUTHTLS_FAILED);
+	ck_assert_uint_eq(until, T0 + AUTHTLS_DAMPING_MS);
+	ck_assert_int_eq(authtls_state_of(tab, SA(b), T0 + 5, &until),
+	                 AUTHTLS_FAILED);
+	ck_assert_uint_eq(until, T0 + 5 + 2000);
+	ck_assert_int_eq(authtls_use(tab, SA(b), T0 + 2005),
+	                 AUTHTLS_USE_PROBE);
+	ck_assert_int_eq(authtls_use(tab, SA(a), T0 + 2005),
+	                 AUTHTLS_USE_PLAIN);
+	/* back to the default: a probe out before times out into a day */
+	ck_assert_int_eq(authtls_use(tab, SA(c), T0), AUTHTLS_USE_PROBE);
+	authtls_damping_set(tab, 0);
+	ck_assert_int_eq(authtls_state_of(tab, SA(c),
+	                                  T0 + AUTHTLS_PROBE_TIMEOUT_MS,
+	                                  &until),
+	                 AUTHTLS_FAILED);
+	ck_assert_uint_eq(until,
+	                  T0 + AUTHTLS_PROBE_TIMEOUT_MS + AUTHTLS_DAMPING_MS);
+	authtls_damping_set(NULL, 1); /* no table: nothing */
+}
+END_TEST
+
 /* auth-tls-damping: SECONDS, 1 day by default, 1 s to 30 days. */
 START_TEST(test_damping_cfg)
 {
@@ -488,6 +526,7 @@ static Suite *authtls_suite(void)
 	tcase_add_test(tc, test_rejects);
 	tcase_add_test(tc, test_option);
 	tcase_add_test(tc, test_damping_option);
+	tcase_add_test(tc, test_damping_changed);
 	tcase_add_test(tc, test_damping_cfg);
 	tcase_add_test(tc, test_unauth_slots);
 	suite_add_tcase(s, tc);

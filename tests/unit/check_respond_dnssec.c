@@ -314,6 +314,52 @@ START_TEST(test_bogus)
 }
 END_TEST
 
+/* The bug: a bogus answer fresh from the iterator carries the
+ * validator's EDE (a->ede), one from the cache only its code, so a CD=1
+ * client got an EDE the first time and none after. Now neither; an EDE
+ * of its own reason (3 Stale Answer) stays, and so does the one that
+ * says why a SERVFAIL failed. */
+START_TEST(test_bogus_cd_fresh)
+{
+	struct respond_plan p;
+	struct wire_msg m;
+	struct answer a;
+	struct respond_query q;
+
+	q = mkq("www.example.", WIRE_TYPE_A, Q_DO | WIRE_FLAG_CD, 1232);
+	mkanswer(&a, 60);
+	a.sec = CACHE_SEC_BOGUS;
+	a.ede = true; /* fresh: the validator's reason */
+	a.ede_code = 8;
+	a.ede_text = "signature not yet valid";
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(WIRE_RCODE(m.hdr.flags), WIRE_RCODE_NOERROR);
+	ck_assert_uint_eq(m.hdr.ancount, 2);
+	ck_assert(!(m.hdr.flags & WIRE_FLAG_AD));
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 0);
+	/* as from the cache: the code alone, the same plan */
+	a.ede = false;
+	a.ede_text = NULL;
+	respond_plan(&q, &a, &p);
+	ck_assert(!p.ede && p.records && !p.ad);
+	/* stale bogus data: EDE 3 stays (code and length, no text) */
+	a.ede = true;
+	a.ede_code = RESPOND_EDE_STALE;
+	respond_plan(&q, &a, &p);
+	ck_assert(p.ede && p.ede_code == RESPOND_EDE_STALE);
+	m = build(&q, &a, 4096, NULL);
+	ck_assert_uint_eq(m.rr[m.opt].rdlen, 6);
+	/* a SERVFAIL keeps its reason, DNSSEC or not */
+	memset(&a, 0, sizeof a);
+	a.rcode = WIRE_RCODE_SERVFAIL;
+	a.sec = CACHE_SEC_BOGUS;
+	a.ede = true;
+	a.ede_code = RESPOND_EDE_BOGUS;
+	respond_plan(&q, &a, &p);
+	ck_assert(p.ede && p.ede_code == RESPOND_EDE_BOGUS);
+}
+END_TEST
+
 START_TEST(test_ede_bytes)
 {
 	/* RFC 8914 section 2: OPTION-CODE 15, OPTION-LENGTH 2 + text,
@@ -698,6 +744,7 @@ static Suite *respond_dnssec_suite(void)
 	tcase_add_test(t, test_ad_rules);
 	tcase_add_test(t, test_ad_never_on_error);
 	tcase_add_test(t, test_bogus);
+	tcase_add_test(t, test_bogus_cd_fresh);
 	tcase_add_test(t, test_ede_bytes);
 	suite_add_tcase(s, t);
 	t = tcase_create("accounting");
