@@ -77,11 +77,10 @@
  *  fail the parent's are still known (iter_referral.c). */
 #define ITER_TYPE_PARENT_A 65290
 #define ITER_TYPE_PARENT_AAAA 65291
-/** How long a failed priming (no root NS set from any hint) is not
- *  tried again: the hints are used as they are meanwhile. */
+/** A failed priming (no root NS set from any hint) is not tried again
+ *  for this long: the hints are used as they are meanwhile. */
 #define ITER_PRIME_RETRY_MS 300000u
-/** Times one frame falls back from a failed zone cut to its parent's
- *  delegation (re-asking the parent) before it gives up. */
+/** Falls back of a frame from a failed cut to its parent's delegation. */
 #define ITER_FALLBACK_MAX 1
 /** QNAME minimisation probes per question before asking the full name
  *  (RFC 9156 MAX_MINIMISE_COUNT). */
@@ -92,8 +91,7 @@
 #define ITER_NSEC3_HASHES_MAX 64
 /** Authority records of a reply whose verification is remembered. */
 #define ITER_VMEMO_MAX 64
-/** Bytes of the scratch buffer for cache reads. */
-#define ITER_SCRATCH_BYTES 8192
+#define ITER_SCRATCH_BYTES 8192 /**< the scratch buffer for cache reads */
 /** Bytes of the authority image: the SOA, and for DNSSEC its RRSIGs
  *  and the NSEC/NSEC3 proof with theirs. */
 #define ITER_AUTH_MAX 8192
@@ -110,11 +108,9 @@
 #define ITER_RDATA_BYTES 65535
 /** Zone cuts tried while walking up the cached ones (one per label). */
 #define ITER_CUT_WALK_MAX 128
-/** Bytes of IPv6 and IPv4 addresses. */
-#define ITER_IPV6_BYTES 16
-#define ITER_IPV4_BYTES 4
-/** The DNS port. */
-#define ITER_PORT 53
+#define ITER_IPV6_BYTES 16 /**< bytes of an IPv6 address */
+#define ITER_IPV4_BYTES 4  /**< ...and of an IPv4 one */
+#define ITER_PORT 53       /**< the DNS port */
 /** State functions: run the loop again (not an enum iter_step). */
 #define ITER_CONTINUE (-1)
 /** Bits in iter_ns.sub: sub-resolutions done for this NS name. */
@@ -398,7 +394,8 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
 
 /* iter_buf.c: the thread's scratch and classifier output (one call; via
  * calls: GCC 12's UBSan sees a thread-local's address as NULL), answer and
- * authority images from its pool (NULL: none); idle/hold/free: a request */
+ * authority images from its pool (NULL: none); idle/hold/free: a request;
+ * tmp: a buffer for one call (ITER_RDATA_BYTES, 2 * ITER_AUTH_MAX) */
 uint8_t (*iter_scratch_of(void))[ITER_SCRATCH_BYTES];
 struct iter_class *iter_cls_of(void);
 #define iter_scratch (*iter_scratch_of()) /* sizeof: the array's */
@@ -408,6 +405,9 @@ uint8_t *iter_buf_ns(struct iter_req *req);
 void iter_buf_idle(struct iter_req *req);
 void iter_buf_hold(void);
 void iter_buf_free(struct iter_req *req);
+enum iter_tmp { ITER_TMP_RDATA, ITER_TMP_AUTH2, ITER_TMP_COUNT };
+uint8_t *iter_tmp_take(enum iter_tmp k);
+void iter_tmp_give(enum iter_tmp k, uint8_t *buf);
 
 /* iter.c: a frame from env->frame_slab or malloc (uninitialised), back */
 struct iter_frame *iter_frame_alloc(struct iter_req *req);

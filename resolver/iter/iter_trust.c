@@ -208,7 +208,7 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 	    (f->trust != ITER_T_UNKNOWN && f->trust != ITER_T_NEED_DS))
 		return false;
 	if (f->trust == ITER_T_UNKNOWN) {
-		if ((buf = malloc(ITER_TRUST_BUF)) == NULL) {
+		if ((buf = iter_tmp_take(ITER_TMP_RDATA)) == NULL) {
 			f->trust = ITER_T_BOGUS;
 			f->trust_status = DNSSEC_ECRYPTO;
 			return false;
@@ -220,7 +220,7 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 		if (f->trust == ITER_T_BOGUS && walk == 0)
 			f->trust_status = iter_trust_why(req, f->zone.name,
 			                                 f->zone.len, buf);
-		free(buf);
+		iter_tmp_give(ITER_TMP_RDATA, buf);
 	}
 	if (f->trust != ITER_T_NEED_DS)
 		return false;
