@@ -15,6 +15,8 @@
 
 /** Bytes of an address key: family byte + IPv6-sized address. */
 #define SEL_ADDR_BYTES 16
+/** Bytes of an IPv4 address (the start of its key's ip). */
+#define SEL_IPV4_BYTES 4
 /** Largest shift applied to the timeout per consecutive timeout. */
 #define SEL_TIMEOUT_SHIFT_MAX 5
 /** Largest shift applied to the back-off. */
@@ -131,11 +133,17 @@ static uint64_t sel_zone_hash(const uint8_t *zone, size_t zonelen)
 	return zone == NULL ? BASE_FNV_OFFSET : base_fnv1a(zone, zonelen, 1);
 }
 
+/* The home slot of a key: its family and the address's own bytes (the
+ * rest of an IPv4 key is zero; hashing it too was a tenth of the
+ * selection's instructions). */
 static size_t sel_home(const struct sel *s, const struct sel_key *k)
 {
 	uint64_t h = base_fnv1a(&k->family, 1, 0);
 
-	h = base_fnv1a_add(h, k->ip, SEL_ADDR_BYTES, 0);
+	h = base_fnv1a_add(h, k->ip,
+	                   k->family == AF_INET ? SEL_IPV4_BYTES :
+	                                          SEL_ADDR_BYTES,
+	                   0);
 	return (size_t)(h ^ (h >> 29)) & (s->nslots - 1);
 }
 
