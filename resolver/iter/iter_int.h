@@ -424,10 +424,8 @@ void iter_fail(struct iter_frame *f, const char *why);
 void iter_state_lookup(struct iter_req *req, size_t fi);
 void iter_state_cut(struct iter_req *req, size_t fi);
 bool iter_cut_fallback(struct iter_req *req, size_t fi);
-struct cfg_zone;
 struct cache_rdata;
-void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
-                  const struct cfg_zone *cz, size_t i);
+bool iter_cut_stub(struct iter_req *req, struct iter_frame *f, bool cached);
 
 /* iter_fwd.c: forward zones (cfg forward-zone) as zone cuts whose
  * servers are the forwarders. */
