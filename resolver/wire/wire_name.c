@@ -51,6 +51,19 @@ void wire_name_lower(uint8_t *name, size_t len)
 		name[i] = to_lower(name[i]);
 }
 
+/* Whether n bytes of a and b are equal, ASCII case folded. */
+static int bytes_equal_fold(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (to_lower(a[i]) != to_lower(b[i]))
+			return 0;
+	return 1;
+}
+
+/* Eight bytes at a time: words equal as they are need no folding (the
+ * names compared are mostly the same, and mostly already lowercase). */
 int wire_name_equal(const uint8_t *a, size_t alen, const uint8_t *b,
                     size_t blen)
 {
@@ -58,10 +71,15 @@ int wire_name_equal(const uint8_t *a, size_t alen, const uint8_t *b,
 
 	if (alen != blen)
 		return 0;
-	for (i = 0; i < alen; i++)
-		if (to_lower(a[i]) != to_lower(b[i]))
+	for (i = 0; i + sizeof(uint64_t) <= alen; i += sizeof(uint64_t)) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, sizeof x);
+		memcpy(&y, b + i, sizeof y);
+		if (x != y && !bytes_equal_fold(a + i, b + i, sizeof x))
 			return 0;
-	return 1;
+	}
+	return bytes_equal_fold(a + i, b + i, alen - i);
 }
 
 int wire_name_equal_case(const uint8_t *a, size_t alen, const uint8_t *b,

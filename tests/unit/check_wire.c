@@ -890,6 +890,14 @@ START_TEST(test_0x20)
 	}
 	ck_assert(differs);
 	ck_assert(!wire_name_equal(orig, nl, orig, nl - 1));
+	for (i = 0; i < nl; i++) { /* one byte changed: in a word, the tail */
+		memcpy(n, orig, nl);
+		n[i] ^= 0x01;
+		ck_assert(!wire_name_equal(n, nl, orig, nl));
+		n[i] ^= 0x21; /* the original with its case flipped, or not */
+		ck_assert(wire_name_equal(n, nl, orig, nl) ==
+		          (orig[i] >= 'a' && orig[i] <= 'z'));
+	}
 }
 END_TEST
 
