@@ -22,9 +22,10 @@
  *   them when the thread's last request ends (a worker that stops
  *   leaves nothing behind).
  * - the buffers one call uses and frees (iter_tmp_take, iter_tmp_give:
- *   a reply's RRset being cached, a trust or TLSA read) come from pools
- *   of their own by the same rules: a malloc and a free of 64 KB each
- *   time were a twentieth of the instructions of a cold name.
+ *   a reply's RRset being cached, a trust or TLSA read), a request's
+ *   query slots and a zone cut's first NS room come from pools of their
+ *   own by the same rules: a malloc and a free of 64 KB each time were a
+ *   twentieth of the instructions of a cold name.
  */
 #include "iter_int.h"
 
@@ -59,12 +60,15 @@ struct iter_buf_pool {
 
 static _Thread_local struct iter_buf_pool iter_buf_an_pool;
 static _Thread_local struct iter_buf_pool iter_buf_ns_pool;
-static _Thread_local struct iter_buf_pool iter_tmp_pool[ITER_TMP_COUNT];
-/** The bytes of each class of iter_tmp_take. */
-static const size_t iter_tmp_bytes[ITER_TMP_COUNT] = {
-	[ITER_TMP_RDATA] = ITER_RDATA_BYTES,
-	[ITER_TMP_AUTH2] = 2 * ITER_AUTH_MAX,
+/** The sizes iter_tmp_take pools (any other is a plain malloc). */
+static const size_t iter_tmp_bytes[] = {
+	ITER_RDATA_BYTES,
+	2 * ITER_AUTH_MAX,
+	sizeof(struct iter_out),
+	ITER_NS_ROOM_FIRST * sizeof(struct iter_ns),
 };
+#define ITER_TMP_COUNT (sizeof iter_tmp_bytes / sizeof iter_tmp_bytes[0])
+static _Thread_local struct iter_buf_pool iter_tmp_pool[ITER_TMP_COUNT];
 /** Requests of this thread not yet freed (iter_buf_hold). */
 static _Thread_local size_t iter_buf_live;
 
@@ -122,18 +126,32 @@ void iter_buf_idle(struct iter_req *req)
 	}
 }
 
-uint8_t *iter_tmp_take(enum iter_tmp k)
+/* The pool of a size, or NULL. */
+static struct iter_buf_pool *iter_tmp_pool_of(size_t bytes)
 {
-	return iter_buf_take(&iter_tmp_pool[k], iter_tmp_bytes[k]);
+	size_t k;
+
+	for (k = 0; k < ITER_TMP_COUNT; k++)
+		if (iter_tmp_bytes[k] == bytes)
+			return &iter_tmp_pool[k];
+	return NULL;
 }
 
-void iter_tmp_give(enum iter_tmp k, uint8_t *buf)
+uint8_t *iter_tmp_take(size_t bytes)
 {
-	if (iter_buf_live == 0) { /* no request holds the pools */
+	struct iter_buf_pool *p = iter_tmp_pool_of(bytes);
+
+	return p != NULL ? iter_buf_take(p, bytes) : malloc(bytes);
+}
+
+void iter_tmp_give(size_t bytes, uint8_t *buf)
+{
+	struct iter_buf_pool *p = iter_tmp_pool_of(bytes);
+
+	if (p == NULL || iter_buf_live == 0) /* no request holds the pools */
 		free(buf);
-		return;
-	}
-	iter_buf_give(&iter_tmp_pool[k], buf);
+	else
+		iter_buf_give(p, buf);
 }
 
 void iter_buf_hold(void)

@@ -121,7 +121,7 @@ static int iter_dane_lookup(const struct iter_req *req,
 	if (req->env->cfg == NULL ||
 	    req->env->cfg->auth_tls == CFG_AUTH_TLS_NO ||
 	    (q.name_len = iter_dane_name(ns, name)) == 0 ||
-	    (buf = iter_tmp_take(ITER_TMP_AUTH2)) == NULL)
+	    (buf = iter_tmp_take(2 * ITER_AUTH_MAX)) == NULL)
 		return 0;
 	rc = cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
 	               ITER_DANE_BUF);
@@ -131,7 +131,7 @@ static int iter_dane_lookup(const struct iter_req *req,
 		r = rc == CACHE_OK && ans.kind == CACHE_KIND_RRSET &&
 		    ans.sec == CACHE_SEC_SECURE &&
 		    iter_dane_scan(buf, ans.len, set);
-	iter_tmp_give(ITER_TMP_AUTH2, buf);
+	iter_tmp_give(2 * ITER_AUTH_MAX, buf);
 	return r;
 }
 

@@ -49,6 +49,7 @@
 
 /** NS names kept per zone cut (the rest of a larger set is ignored). */
 #define ITER_NS_MAX 16
+#define ITER_NS_ROOM_FIRST 2 /**< a cut's first room (iter_util.c) */
 /** Addresses kept per NS name. */
 #define ITER_NS_ADDRS 4
 /** Queries sent to one address for one question (first try + retry). */
@@ -395,7 +396,8 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
 /* iter_buf.c: the thread's scratch and classifier output (one call; via
  * calls: GCC 12's UBSan sees a thread-local's address as NULL), answer and
  * authority images from its pool (NULL: none); idle/hold/free: a request;
- * tmp: a buffer for one call (ITER_RDATA_BYTES, 2 * ITER_AUTH_MAX) */
+ * tmp: a buffer from its pool for ITER_RDATA_BYTES, 2 * ITER_AUTH_MAX, a
+ * query slot, a cut's first NS room (other sizes: malloc, free) */
 uint8_t (*iter_scratch_of(void))[ITER_SCRATCH_BYTES];
 struct iter_class *iter_cls_of(void);
 #define iter_scratch (*iter_scratch_of()) /* sizeof: the array's */
@@ -405,9 +407,8 @@ uint8_t *iter_buf_ns(struct iter_req *req);
 void iter_buf_idle(struct iter_req *req);
 void iter_buf_hold(void);
 void iter_buf_free(struct iter_req *req);
-enum iter_tmp { ITER_TMP_RDATA, ITER_TMP_AUTH2, ITER_TMP_COUNT };
-uint8_t *iter_tmp_take(enum iter_tmp k);
-void iter_tmp_give(enum iter_tmp k, uint8_t *buf);
+uint8_t *iter_tmp_take(size_t bytes);
+void iter_tmp_give(size_t bytes, uint8_t *buf);
 
 /* iter.c: a frame from env->frame_slab or malloc (uninitialised), back */
 struct iter_frame *iter_frame_alloc(struct iter_req *req);

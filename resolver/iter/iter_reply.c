@@ -196,7 +196,7 @@ static bool iter_set_init(struct iter_set *s)
 	s->n = 0;
 	s->ttl = 0;
 	s->used = 0;
-	return (s->buf = iter_tmp_take(ITER_TMP_RDATA)) != NULL;
+	return (s->buf = iter_tmp_take(ITER_RDATA_BYTES)) != NULL;
 }
 
 /* Gather the (owner, type) records of a section; cache them as type
@@ -224,7 +224,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 	/* validated before private addresses leave the set (the
 	 * signature covers them all); glue and referrals are unsigned */
 	if ((append || rank >= CACHE_RANK_NONAUTH) && iter_val_on(req) &&
-	    (img.buf = iter_tmp_take(ITER_TMP_AUTH2)) != NULL) {
+	    (img.buf = iter_tmp_take(2 * ITER_AUTH_MAX)) != NULL) {
 		img.cap = ITER_AUTH_MAX;
 		proof = (struct iter_img){ img.buf + ITER_AUTH_MAX, 0,
 			                   ITER_AUTH_MAX, 0 };
@@ -263,9 +263,9 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 		iter_val_note(req, vsec, status);
 	}
 done:
-	iter_tmp_give(ITER_TMP_RDATA, s->buf);
+	iter_tmp_give(ITER_RDATA_BYTES, s->buf);
 	if (img.buf != NULL)
-		iter_tmp_give(ITER_TMP_AUTH2, img.buf);
+		iter_tmp_give(2 * ITER_AUTH_MAX, img.buf);
 	return vsec;
 }
 

@@ -208,7 +208,7 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 	    (f->trust != ITER_T_UNKNOWN && f->trust != ITER_T_NEED_DS))
 		return false;
 	if (f->trust == ITER_T_UNKNOWN) {
-		if ((buf = iter_tmp_take(ITER_TMP_RDATA)) == NULL) {
+		if ((buf = iter_tmp_take(ITER_RDATA_BYTES)) == NULL) {
 			f->trust = ITER_T_BOGUS;
 			f->trust_status = DNSSEC_ECRYPTO;
 			return false;
@@ -220,7 +220,7 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 		if (f->trust == ITER_T_BOGUS && walk == 0)
 			f->trust_status = iter_trust_why(req, f->zone.name,
 			                                 f->zone.len, buf);
-		iter_tmp_give(ITER_TMP_RDATA, buf);
+		iter_tmp_give(ITER_RDATA_BYTES, buf);
 	}
 	if (f->trust != ITER_T_NEED_DS)
 		return false;
