@@ -136,32 +136,131 @@ static int iter_trust_why(struct iter_req *req, const uint8_t *z, size_t zlen,
 	return buf[rr.rdata] << 8 | buf[rr.rdata + 1];
 }
 
+/** Zones whose trust read from the cache each thread remembers. */
+#define ITER_TRUST_MEMO_MAX 4
+
+/* What the cache said of a zone's trust when read from its own entries
+ * alone (its DNSKEY set's status, or its NODS mark), kept while nothing
+ * of the zone's cache shard changed (cache_watch) and every entry read
+ * is fresh: a name in an unsigned zone below a signed parent took two
+ * cache reads here for each question. The anchors are asked each time. */
+struct iter_trust_memo {
+	struct cache_watch w; /**< taken before the reads */
+	uint8_t zone[WIRE_NAME_MAX];
+	size_t zonelen; /**< 0: unused */
+	time_t made, expire;
+	enum iter_trust t;
+	bool nods; /**< from the NODS mark: never the anchor's own zone */
+};
+
+static _Thread_local struct iter_trust_memo
+	iter_trust_memo_t[ITER_TRUST_MEMO_MAX];
+static _Thread_local size_t iter_trust_memo_next;
+
+/* Via a call, as iter_buf.c's (GCC 12's UBSan and thread-locals). */
+static __attribute__((noinline)) struct iter_trust_memo *
+iter_trust_memo_of(size_t **next)
+{
+	*next = &iter_trust_memo_next;
+	return iter_trust_memo_t;
+}
+
+/* The remembered trust of zone z into *t; false: none that holds. */
+static bool iter_trust_memo_get(const struct iter_req *req, const uint8_t *z,
+                                size_t zlen, bool at_anchor,
+                                enum iter_trust *t)
+{
+	size_t *next, i;
+	struct iter_trust_memo *m = iter_trust_memo_of(&next);
+	time_t now = req->now.wall;
+
+	for (i = 0; i < ITER_TRUST_MEMO_MAX; i++, m++) {
+		if (m->zonelen != zlen || memcmp(m->zone, z, zlen) != 0)
+			continue;
+		if (!(m->nods && at_anchor) && now >= m->made &&
+		    now < m->expire &&
+		    cache_watch_same(req->env->cache, &m->w)) {
+			*t = m->t;
+			return true;
+		}
+		m->zonelen = 0;
+	}
+	return false;
+}
+
+/* Remember trust t of zone z, read under watch w from an entry that
+ * expires at expire (nods: from the NODS mark); t. */
+static enum iter_trust iter_trust_memo_put(const struct iter_req *req,
+                                           const uint8_t *z, size_t zlen,
+                                           const struct cache_watch *w,
+                                           time_t expire, bool nods,
+                                           enum iter_trust t)
+{
+	size_t *next;
+	struct iter_trust_memo *m = iter_trust_memo_of(&next);
+
+	if (w->cache_id == 0 || zlen > WIRE_NAME_MAX)
+		return t;
+	m += *next;
+	*next = (*next + 1) % ITER_TRUST_MEMO_MAX;
+	m->w = *w;
+	memcpy(m->zone, z, zlen);
+	m->zonelen = zlen;
+	m->made = req->now.wall;
+	m->expire = expire;
+	m->t = t;
+	m->nods = nods;
+	return t;
+}
+
+/* The trust of a zone from its own cache entries (its DNSKEY set's
+ * status, its NODS mark): ITER_T_UNKNOWN when they do not settle it. */
+static enum iter_trust iter_trust_own(struct iter_req *req, const uint8_t *z,
+                                      size_t zlen, bool at_anchor,
+                                      uint8_t *buf)
+{
+	struct cache_watch w = { 0, 0, 0 };
+	struct cache_answer ans;
+	enum iter_trust t;
+
+	if (iter_trust_memo_get(req, z, zlen, at_anchor, &t))
+		return t;
+	if (cache_watch(req->env->cache, z, zlen, &w) != CACHE_OK)
+		w.cache_id = 0; /* nothing is remembered */
+	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans) &&
+	    ans.kind == CACHE_KIND_RRSET) {
+		t = ans.sec == CACHE_SEC_SECURE   ? ITER_T_SECURE :
+		    ans.sec == CACHE_SEC_INSECURE ? ITER_T_INSECURE :
+		    ans.sec == CACHE_SEC_BOGUS    ? ITER_T_BOGUS :
+		                                    ITER_T_UNKNOWN;
+		if (t != ITER_T_UNKNOWN)
+			return iter_trust_memo_put(req, z, zlen, &w,
+			                           ans.expire, false, t);
+	}
+	if (at_anchor)
+		return ITER_T_NEED_KEY;
+	if (iter_trust_get(req, z, zlen, ITER_TYPE_NODS, &ans, buf) &&
+	    ans.kind == CACHE_KIND_RRSET)
+		return iter_trust_memo_put(req, z, zlen, &w, ans.expire, true,
+		                           ITER_T_INSECURE);
+	return ITER_T_UNKNOWN;
+}
+
 /* The trust of a zone from the anchors and the cache. */
 static enum iter_trust iter_trust_eval(struct iter_req *req, const uint8_t *z,
                                        size_t zlen, uint8_t *buf)
 {
 	const struct anchors *an = req->env->anchors;
 	const struct anchor *a;
-	struct cache_answer ans;
 	enum iter_trust t;
 
 	if (!iter_val_on(req) || anchors_insecure(an, z, zlen) ||
 	    (a = anchors_find(an, z, zlen)) == NULL)
 		return ITER_T_INSECURE;
-	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans) &&
-	    ans.kind == CACHE_KIND_RRSET) {
-		if (ans.sec == CACHE_SEC_SECURE)
-			return ITER_T_SECURE;
-		if (ans.sec == CACHE_SEC_INSECURE)
-			return ITER_T_INSECURE;
-		if (ans.sec == CACHE_SEC_BOGUS)
-			return ITER_T_BOGUS;
-	}
-	if (wire_name_equal(z, zlen, a->name, a->namelen))
-		return ITER_T_NEED_KEY;
-	if (iter_trust_get(req, z, zlen, ITER_TYPE_NODS, &ans, buf) &&
-	    ans.kind == CACHE_KIND_RRSET)
-		return ITER_T_INSECURE;
+	t = iter_trust_own(req, z, zlen,
+	                   wire_name_equal(z, zlen, a->name, a->namelen), buf);
+	if (t != ITER_T_UNKNOWN)
+		return t;
 	t = iter_trust_ds(req, z, zlen, buf);
 	if (t != ITER_T_UNKNOWN)
 		return t;
