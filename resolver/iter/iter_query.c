@@ -108,9 +108,46 @@ void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
 	}
 }
 
-/* Addresses of one type for an NS name from the cache (any rank). */
-void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
-                        uint16_t type, uint16_t store)
+/** NS names whose cached addresses each thread remembers. */
+#define ITER_ADDR_MEMO_MAX 4
+/** Addresses remembered for one NS name (more: not remembered). */
+#define ITER_ADDR_MEMO_IPS 8
+
+/* The A and AAAA records last read from the cache for an NS name, kept
+ * while nothing of the name's cache shard changed (cache_watch) and the
+ * RRsets read are fresh: every cold name read its zone's server
+ * addresses again. They go through iter_ns_add_addr each time, as read. */
+struct iter_addr_memo {
+	struct cache_watch w; /**< taken before the reads */
+	uint8_t name[WIRE_NAME_MAX];
+	size_t namelen; /**< 0: unused */
+	bool v4, v6;    /**< the types read (do-ip4, do-ip6) */
+	bool over;      /**< more records than kept: not remembered */
+	time_t made, expire;
+	size_t n;
+	uint16_t type[ITER_ADDR_MEMO_IPS];
+	uint8_t ip[ITER_ADDR_MEMO_IPS][ITER_IPV6_BYTES];
+};
+
+/** The thread's memo: its entries, and the next one replaced. */
+struct iter_addr_memos {
+	struct iter_addr_memo m[ITER_ADDR_MEMO_MAX];
+	size_t next;
+};
+
+static _Thread_local struct iter_addr_memos iter_addr_memos_t;
+
+/* Via a call, as iter_buf.c's (GCC 12's UBSan and thread-locals). */
+static __attribute__((noinline)) struct iter_addr_memos *iter_addr_memos(void)
+{
+	return &iter_addr_memos_t;
+}
+
+/* Addresses of one type for an NS name from the cache (any rank), each
+ * also noted in m (may be NULL). */
+static void iter_ns_read(struct iter_req *req, struct iter_ns *ns,
+                         uint16_t type, uint16_t store,
+                         struct iter_addr_memo *m)
 {
 	uint8_t img[ITER_ADDR_IMAGE_BYTES];
 	struct cache_query q = { ns->name, ns->namelen, store, WIRE_CLASS_IN,
@@ -119,25 +156,104 @@ void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
 	struct answer_rr rr;
 	size_t pos = 0, n;
 
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, img,
-	              sizeof(img)) != CACHE_OK ||
-	    ans.kind != CACHE_KIND_RRSET)
+	int rc = cache_get(req->env->cache, &q, req->now.wall, &ans, img,
+	                   sizeof(img));
+
+	/* whatever entry was picked (a negative one too) holds until it
+	 * expires: then another may be */
+	if (m != NULL && (rc == CACHE_OK || rc == CACHE_ESPACE) &&
+	    ans.expire < m->expire)
+		m->expire = ans.expire;
+	if (rc != CACHE_OK || ans.kind != CACHE_KIND_RRSET)
 		return;
 	for (n = 0; n < ans.count && answer_rr_next(img, ans.len, &pos, &rr);
-	     n++)
-		if (rr.type == store)
-			iter_ns_add_addr(req, ns, type, img + rr.rdata,
-			                 rr.rdlen);
+	     n++) {
+		if (rr.type != store)
+			continue;
+		iter_ns_add_addr(req, ns, type, img + rr.rdata, rr.rdlen);
+		if (m == NULL ||
+		    rr.rdlen != (type == WIRE_TYPE_A ? ITER_IPV4_BYTES :
+		                                       ITER_IPV6_BYTES))
+			continue; /* iter_ns_add_addr takes none such */
+		if (m->n == ITER_ADDR_MEMO_IPS) {
+			m->over = true;
+			continue;
+		}
+		m->type[m->n] = type;
+		memcpy(m->ip[m->n], img + rr.rdata, rr.rdlen);
+		m->n++;
+	}
+}
+
+void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
+                        uint16_t type, uint16_t store)
+{
+	iter_ns_read(req, ns, type, store, NULL);
+}
+
+/* ns's addresses from the memo; false: none that holds. */
+static bool iter_addr_memo_get(struct iter_req *req, struct iter_ns *ns,
+                               bool v4, bool v6)
+{
+	struct iter_addr_memo *m = iter_addr_memos()->m;
+	size_t i, j;
+	time_t now = req->now.wall;
+
+	for (i = 0; i < ITER_ADDR_MEMO_MAX; i++, m++) {
+		if (m->namelen != ns->namelen ||
+		    memcmp(m->name, ns->name, ns->namelen) != 0)
+			continue;
+		if (m->v4 != v4 || m->v6 != v6 || now < m->made ||
+		    now >= m->expire ||
+		    !cache_watch_same(req->env->cache, &m->w)) {
+			m->namelen = 0;
+			continue;
+		}
+		for (j = 0; j < m->n; j++)
+			iter_ns_add_addr(req, ns, m->type[j], m->ip[j],
+			                 m->type[j] == WIRE_TYPE_A ?
+			                         ITER_IPV4_BYTES :
+			                         ITER_IPV6_BYTES);
+		return true;
+	}
+	return false;
+}
+
+/* Read ns's addresses from the cache and remember them. */
+static void iter_addr_memo_read(struct iter_req *req, struct iter_ns *ns,
+                                bool v4, bool v6)
+{
+	struct iter_addr_memos *all = iter_addr_memos();
+	struct iter_addr_memo *m = &all->m[all->next];
+
+	m->namelen = 0;
+	m->n = 0;
+	m->over = false;
+	m->made = req->now.wall;
+	m->expire = (time_t)INT64_MAX;
+	if (cache_watch(req->env->cache, ns->name, ns->namelen, &m->w) !=
+	    CACHE_OK)
+		m->over = true;
+	if (v4)
+		iter_ns_read(req, ns, WIRE_TYPE_A, WIRE_TYPE_A, m);
+	if (v6)
+		iter_ns_read(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA, m);
+	if (m->over)
+		return;
+	memcpy(m->name, ns->name, ns->namelen);
+	m->namelen = ns->namelen;
+	m->v4 = v4;
+	m->v6 = v6;
+	all->next = (all->next + 1) % ITER_ADDR_MEMO_MAX;
 }
 
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)
 {
 	const struct cfg *cfg = req->env->cfg;
+	bool v4 = cfg == NULL || cfg->do_ip4, v6 = cfg == NULL || cfg->do_ip6;
 
-	if (cfg == NULL || cfg->do_ip4)
-		iter_ns_cache_type(req, ns, WIRE_TYPE_A, WIRE_TYPE_A);
-	if (cfg == NULL || cfg->do_ip6)
-		iter_ns_cache_type(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA);
+	if (!iter_addr_memo_get(req, ns, v4, v6))
+		iter_addr_memo_read(req, ns, v4, v6);
 	/* A root server named by the hints whose address nothing gave
 	 * (a priming answer without addresses): the hints' (RFC 8109
 	 * section 4.3). */

@@ -153,16 +153,19 @@ struct iter_trust_memo {
 	bool nods; /**< from the NODS mark: never the anchor's own zone */
 };
 
-static _Thread_local struct iter_trust_memo
-	iter_trust_memo_t[ITER_TRUST_MEMO_MAX];
-static _Thread_local size_t iter_trust_memo_next;
+/** The thread's memo: its entries, and the next one replaced. */
+struct iter_trust_memos {
+	struct iter_trust_memo m[ITER_TRUST_MEMO_MAX];
+	size_t next;
+};
+
+static _Thread_local struct iter_trust_memos iter_trust_memos_t;
 
 /* Via a call, as iter_buf.c's (GCC 12's UBSan and thread-locals). */
-static __attribute__((noinline)) struct iter_trust_memo *
-iter_trust_memo_of(size_t **next)
+static __attribute__((noinline)) struct iter_trust_memos *
+iter_trust_memos(void)
 {
-	*next = &iter_trust_memo_next;
-	return iter_trust_memo_t;
+	return &iter_trust_memos_t;
 }
 
 /* The remembered trust of zone z into *t; false: none that holds. */
@@ -170,8 +173,8 @@ static bool iter_trust_memo_get(const struct iter_req *req, const uint8_t *z,
                                 size_t zlen, bool at_anchor,
                                 enum iter_trust *t)
 {
-	size_t *next, i;
-	struct iter_trust_memo *m = iter_trust_memo_of(&next);
+	struct iter_trust_memo *m = iter_trust_memos()->m;
+	size_t i;
 	time_t now = req->now.wall;
 
 	for (i = 0; i < ITER_TRUST_MEMO_MAX; i++, m++) {
@@ -196,13 +199,12 @@ static enum iter_trust iter_trust_memo_put(const struct iter_req *req,
                                            time_t expire, bool nods,
                                            enum iter_trust t)
 {
-	size_t *next;
-	struct iter_trust_memo *m = iter_trust_memo_of(&next);
+	struct iter_trust_memos *all = iter_trust_memos();
+	struct iter_trust_memo *m = &all->m[all->next];
 
 	if (w->cache_id == 0 || zlen > WIRE_NAME_MAX)
 		return t;
-	m += *next;
-	*next = (*next + 1) % ITER_TRUST_MEMO_MAX;
+	all->next = (all->next + 1) % ITER_TRUST_MEMO_MAX;
 	m->w = *w;
 	memcpy(m->zone, z, zlen);
 	m->zonelen = zlen;
@@ -222,27 +224,33 @@ static enum iter_trust iter_trust_own(struct iter_req *req, const uint8_t *z,
 	struct cache_watch w = { 0, 0, 0 };
 	struct cache_answer ans;
 	enum iter_trust t;
+	time_t expire = (time_t)INT64_MAX;
 
 	if (iter_trust_memo_get(req, z, zlen, at_anchor, &t))
 		return t;
 	if (cache_watch(req->env->cache, z, zlen, &w) != CACHE_OK)
 		w.cache_id = 0; /* nothing is remembered */
-	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans) &&
-	    ans.kind == CACHE_KIND_RRSET) {
-		t = ans.sec == CACHE_SEC_SECURE   ? ITER_T_SECURE :
+	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans)) {
+		/* the entry picked holds until it expires (a negative
+		 * one too: then another may be) */
+		expire = ans.expire;
+		t = ans.kind != CACHE_KIND_RRSET  ? ITER_T_UNKNOWN :
+		    ans.sec == CACHE_SEC_SECURE   ? ITER_T_SECURE :
 		    ans.sec == CACHE_SEC_INSECURE ? ITER_T_INSECURE :
 		    ans.sec == CACHE_SEC_BOGUS    ? ITER_T_BOGUS :
 		                                    ITER_T_UNKNOWN;
 		if (t != ITER_T_UNKNOWN)
-			return iter_trust_memo_put(req, z, zlen, &w,
-			                           ans.expire, false, t);
+			return iter_trust_memo_put(req, z, zlen, &w, expire,
+			                           false, t);
 	}
 	if (at_anchor)
 		return ITER_T_NEED_KEY;
 	if (iter_trust_get(req, z, zlen, ITER_TYPE_NODS, &ans, buf) &&
 	    ans.kind == CACHE_KIND_RRSET)
-		return iter_trust_memo_put(req, z, zlen, &w, ans.expire, true,
-		                           ITER_T_INSECURE);
+		return iter_trust_memo_put(req, z, zlen, &w,
+		                           ans.expire < expire ? ans.expire :
+		                                                 expire,
+		                           true, ITER_T_INSECURE);
 	return ITER_T_UNKNOWN;
 }
 
