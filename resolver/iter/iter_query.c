@@ -108,40 +108,21 @@ void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
 	}
 }
 
-/** NS names whose cached addresses each thread remembers. */
-#define ITER_ADDR_MEMO_MAX 4
 /** Addresses remembered for one NS name (more: not remembered). */
 #define ITER_ADDR_MEMO_IPS 8
 
 /* The A and AAAA records last read from the cache for an NS name, kept
- * while nothing of the name's cache shard changed (cache_watch) and the
- * RRsets read are fresh: every cold name read its zone's server
- * addresses again. They go through iter_ns_add_addr each time, as read. */
+ * while what was read holds (iter_memo_get): every cold name read its
+ * zone's server addresses again. They go through iter_ns_add_addr each
+ * time, as read. */
 struct iter_addr_memo {
-	struct cache_watch w; /**< taken before the reads */
-	uint8_t name[WIRE_NAME_MAX];
-	size_t namelen; /**< 0: unused */
-	bool v4, v6;    /**< the types read (do-ip4, do-ip6) */
-	bool over;      /**< more records than kept: not remembered */
-	time_t made, expire;
-	size_t n;
+	uint8_t v4, v6; /**< the types read (do-ip4, do-ip6) */
+	uint8_t n;
+	bool over; /**< more records than kept: not remembered */
 	uint16_t type[ITER_ADDR_MEMO_IPS];
 	uint8_t ip[ITER_ADDR_MEMO_IPS][ITER_IPV6_BYTES];
+	time_t expire; /**< the first entry read to expire */
 };
-
-/** The thread's memo: its entries, and the next one replaced. */
-struct iter_addr_memos {
-	struct iter_addr_memo m[ITER_ADDR_MEMO_MAX];
-	size_t next;
-};
-
-static _Thread_local struct iter_addr_memos iter_addr_memos_t;
-
-/* Via a call, as iter_buf.c's (GCC 12's UBSan and thread-locals). */
-static __attribute__((noinline)) struct iter_addr_memos *iter_addr_memos(void)
-{
-	return &iter_addr_memos_t;
-}
 
 /* Addresses of one type for an NS name from the cache (any rank), each
  * also noted in m (may be NULL). */
@@ -155,7 +136,6 @@ static void iter_ns_read(struct iter_req *req, struct iter_ns *ns,
 	struct cache_answer ans;
 	struct answer_rr rr;
 	size_t pos = 0, n;
-
 	int rc = cache_get(req->env->cache, &q, req->now.wall, &ans, img,
 	                   sizeof(img));
 
@@ -195,56 +175,41 @@ void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
 static bool iter_addr_memo_get(struct iter_req *req, struct iter_ns *ns,
                                bool v4, bool v6)
 {
-	struct iter_addr_memo *m = iter_addr_memos()->m;
-	size_t i, j;
-	time_t now = req->now.wall;
+	struct iter_addr_memo m;
+	size_t j;
 
-	for (i = 0; i < ITER_ADDR_MEMO_MAX; i++, m++) {
-		if (m->namelen != ns->namelen ||
-		    memcmp(m->name, ns->name, ns->namelen) != 0)
-			continue;
-		if (m->v4 != v4 || m->v6 != v6 || now < m->made ||
-		    now >= m->expire ||
-		    !cache_watch_same(req->env->cache, &m->w)) {
-			m->namelen = 0;
-			continue;
-		}
-		for (j = 0; j < m->n; j++)
-			iter_ns_add_addr(req, ns, m->type[j], m->ip[j],
-			                 m->type[j] == WIRE_TYPE_A ?
-			                         ITER_IPV4_BYTES :
-			                         ITER_IPV6_BYTES);
-		return true;
-	}
-	return false;
+	if (!iter_memo_get(req, ITER_MK_ADDR, ns->name, ns->namelen, &m,
+	                   sizeof m) ||
+	    m.v4 != v4 || m.v6 != v6)
+		return false;
+	for (j = 0; j < m.n; j++)
+		iter_ns_add_addr(req, ns, m.type[j], m.ip[j],
+		                 m.type[j] == WIRE_TYPE_A ? ITER_IPV4_BYTES :
+		                                            ITER_IPV6_BYTES);
+	return true;
 }
 
 /* Read ns's addresses from the cache and remember them. */
 static void iter_addr_memo_read(struct iter_req *req, struct iter_ns *ns,
                                 bool v4, bool v6)
 {
-	struct iter_addr_memos *all = iter_addr_memos();
-	struct iter_addr_memo *m = &all->m[all->next];
+	struct iter_addr_memo m;
+	struct cache_watch w;
 
-	m->namelen = 0;
-	m->n = 0;
-	m->over = false;
-	m->made = req->now.wall;
-	m->expire = (time_t)INT64_MAX;
-	if (cache_watch(req->env->cache, ns->name, ns->namelen, &m->w) !=
+	memset(&m, 0, sizeof m);
+	m.v4 = v4;
+	m.v6 = v6;
+	m.expire = (time_t)INT64_MAX;
+	if (cache_watch(req->env->cache, ns->name, ns->namelen, &w) !=
 	    CACHE_OK)
-		m->over = true;
+		m.over = true;
 	if (v4)
-		iter_ns_read(req, ns, WIRE_TYPE_A, WIRE_TYPE_A, m);
+		iter_ns_read(req, ns, WIRE_TYPE_A, WIRE_TYPE_A, &m);
 	if (v6)
-		iter_ns_read(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA, m);
-	if (m->over)
-		return;
-	memcpy(m->name, ns->name, ns->namelen);
-	m->namelen = ns->namelen;
-	m->v4 = v4;
-	m->v6 = v6;
-	all->next = (all->next + 1) % ITER_ADDR_MEMO_MAX;
+		iter_ns_read(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA, &m);
+	if (!m.over)
+		iter_memo_put(req, ITER_MK_ADDR, ns->name, ns->namelen, &w,
+		              m.expire, &m, sizeof m);
 }
 
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)

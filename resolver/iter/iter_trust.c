@@ -136,82 +136,27 @@ static int iter_trust_why(struct iter_req *req, const uint8_t *z, size_t zlen,
 	return buf[rr.rdata] << 8 | buf[rr.rdata + 1];
 }
 
-/** Zones whose trust read from the cache each thread remembers. */
-#define ITER_TRUST_MEMO_MAX 4
-
 /* What the cache said of a zone's trust when read from its own entries
- * alone (its DNSKEY set's status, or its NODS mark), kept while nothing
- * of the zone's cache shard changed (cache_watch) and every entry read
- * is fresh: a name in an unsigned zone below a signed parent took two
- * cache reads here for each question. The anchors are asked each time. */
+ * alone (its DNSKEY set's status, or its NODS mark), kept while they
+ * hold (iter_memo_get): a name in an unsigned zone below a signed parent
+ * took two cache reads here for each question. The anchors are asked
+ * each time. */
 struct iter_trust_memo {
-	struct cache_watch w; /**< taken before the reads */
-	uint8_t zone[WIRE_NAME_MAX];
-	size_t zonelen; /**< 0: unused */
-	time_t made, expire;
 	enum iter_trust t;
 	bool nods; /**< from the NODS mark: never the anchor's own zone */
 };
 
-/** The thread's memo: its entries, and the next one replaced. */
-struct iter_trust_memos {
-	struct iter_trust_memo m[ITER_TRUST_MEMO_MAX];
-	size_t next;
-};
-
-static _Thread_local struct iter_trust_memos iter_trust_memos_t;
-
-/* Via a call, as iter_buf.c's (GCC 12's UBSan and thread-locals). */
-static __attribute__((noinline)) struct iter_trust_memos *
-iter_trust_memos(void)
-{
-	return &iter_trust_memos_t;
-}
-
-/* The remembered trust of zone z into *t; false: none that holds. */
-static bool iter_trust_memo_get(const struct iter_req *req, const uint8_t *z,
-                                size_t zlen, bool at_anchor,
-                                enum iter_trust *t)
-{
-	struct iter_trust_memo *m = iter_trust_memos()->m;
-	size_t i;
-	time_t now = req->now.wall;
-
-	for (i = 0; i < ITER_TRUST_MEMO_MAX; i++, m++) {
-		if (m->zonelen != zlen || memcmp(m->zone, z, zlen) != 0)
-			continue;
-		if (!(m->nods && at_anchor) && now >= m->made &&
-		    now < m->expire &&
-		    cache_watch_same(req->env->cache, &m->w)) {
-			*t = m->t;
-			return true;
-		}
-		m->zonelen = 0;
-	}
-	return false;
-}
-
-/* Remember trust t of zone z, read under watch w from an entry that
- * expires at expire (nods: from the NODS mark); t. */
+/* Remember trust t of zone z, read under watch w from entries of which
+ * the first expires at expire (nods: from the NODS mark); t. */
 static enum iter_trust iter_trust_memo_put(const struct iter_req *req,
                                            const uint8_t *z, size_t zlen,
                                            const struct cache_watch *w,
                                            time_t expire, bool nods,
                                            enum iter_trust t)
 {
-	struct iter_trust_memos *all = iter_trust_memos();
-	struct iter_trust_memo *m = &all->m[all->next];
+	struct iter_trust_memo v = { t, nods };
 
-	if (w->cache_id == 0 || zlen > WIRE_NAME_MAX)
-		return t;
-	all->next = (all->next + 1) % ITER_TRUST_MEMO_MAX;
-	m->w = *w;
-	memcpy(m->zone, z, zlen);
-	m->zonelen = zlen;
-	m->made = req->now.wall;
-	m->expire = expire;
-	m->t = t;
-	m->nods = nods;
+	iter_memo_put(req, ITER_MK_TRUST, z, zlen, w, expire, &v, sizeof v);
 	return t;
 }
 
@@ -225,9 +170,11 @@ static enum iter_trust iter_trust_own(struct iter_req *req, const uint8_t *z,
 	struct cache_answer ans;
 	enum iter_trust t;
 	time_t expire = (time_t)INT64_MAX;
+	struct iter_trust_memo v;
 
-	if (iter_trust_memo_get(req, z, zlen, at_anchor, &t))
-		return t;
+	if (iter_memo_get(req, ITER_MK_TRUST, z, zlen, &v, sizeof v) &&
+	    !(v.nods && at_anchor))
+		return v.t;
 	if (cache_watch(req->env->cache, z, zlen, &w) != CACHE_OK)
 		w.cache_id = 0; /* nothing is remembered */
 	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans)) {
