@@ -293,6 +293,45 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
  * answer it for empty non-terminals), so one wrong answer cannot hide a
  * zone that exists.
  */
+/** What the cache said of an ancestor for the RFC 8020 walk: go on
+ *  (0) or stop (1), for one type and class (an ITER_MK_NX memo). */
+struct iter_nxcut_memo {
+	uint16_t qtype, qclass;
+	int r;
+};
+
+/* The walk at ancestor (name, len): 0 go on, 1 stop, 2 an NXDOMAIN that
+ * answers (in *ans and iter_scratch). Every name of a zone walks the
+ * same ancestors: what they said is kept while it holds. */
+static int iter_nxcut_at(struct iter_req *req, const struct iter_frame *f,
+                         const uint8_t *name, size_t len,
+                         struct cache_answer *ans)
+{
+	struct cache_query q = { name, len, f->qtype, f->qclass, 0 };
+	struct iter_nxcut_memo v = { f->qtype, f->qclass, 0 };
+	struct cache_watch w;
+	int rc;
+
+	if (iter_memo_get(req, ITER_MK_NX, name, len, &v, sizeof v) &&
+	    v.qtype == f->qtype && v.qclass == f->qclass)
+		return v.r;
+	if (cache_watch(req->env->cache, name, len, &w) != CACHE_OK)
+		w.cache_id = 0; /* nothing is remembered */
+	rc = cache_get(req->env->cache, &q, req->now.wall, ans, iter_scratch,
+	               sizeof(iter_scratch));
+	v = (struct iter_nxcut_memo){ f->qtype, f->qclass, 0 };
+	if (rc == CACHE_OK && ans->kind != CACHE_KIND_NXDOMAIN)
+		v.r = 1;
+	else if (rc == CACHE_OK && ans->rank >= CACHE_RANK_NONAUTH)
+		return 2;
+	/* the entry picked, if any, holds until it expires */
+	iter_memo_put(req, ITER_MK_NX, name, len, &w,
+	              rc == CACHE_OK || rc == CACHE_ESPACE ? ans->expire :
+	                                                     (time_t)INT64_MAX,
+	              &v, sizeof v);
+	return v.r;
+}
+
 static bool iter_lookup_nxcut(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
@@ -300,21 +339,18 @@ static bool iter_lookup_nxcut(struct iter_req *req, size_t fi)
 	size_t len = f->snamelen, walk;
 
 	for (walk = 0; walk < ITER_CUT_WALK_MAX && len > 1; walk++) {
-		struct cache_query q;
 		struct cache_answer ans;
 		size_t skip = (size_t)name[0] + 1;
+		int r;
 
 		name += skip;
 		len -= skip;
 		if (len <= 1)
 			return false;
-		q = (struct cache_query){ name, len, f->qtype, f->qclass, 0 };
-		if (cache_get(req->env->cache, &q, req->now.wall, &ans,
-		              iter_scratch, sizeof(iter_scratch)) != CACHE_OK)
-			continue;
-		if (ans.kind != CACHE_KIND_NXDOMAIN)
+		r = iter_nxcut_at(req, f, name, len, &ans);
+		if (r == 1)
 			return false;
-		if (ans.rank < CACHE_RANK_NONAUTH)
+		if (r == 0)
 			continue;
 		f->state = ITER_F_DONE;
 		iter_lookup_negative(req, fi, &ans, iter_scratch);

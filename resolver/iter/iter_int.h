@@ -409,9 +409,9 @@ void iter_buf_hold(void);
 void iter_buf_free(struct iter_req *req);
 uint8_t *iter_tmp_take(size_t bytes);
 void iter_tmp_give(size_t bytes, uint8_t *buf);
-/* memo: what reads of a name's entries concluded (vlen bytes), kept while
- * the watch w taken before them holds and now < expire (iter_buf.c) */
-enum iter_mk { ITER_MK_TRUST, ITER_MK_ADDR, ITER_MK_DANE, ITER_MK_N };
+/* memo (iter_buf.c): what reads of a name's entries concluded (a zone's
+ * trust, a server's IPs, no TLSA, no NXDOMAIN above) while they hold */
+enum iter_mk { ITER_MK_KEY, ITER_MK_IP, ITER_MK_DANE, ITER_MK_NX, ITER_MK_N };
 struct cache_watch;
 bool iter_memo_get(const struct iter_req *req, enum iter_mk k,
                    const uint8_t *name, size_t len, void *val, size_t vlen);

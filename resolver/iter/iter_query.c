@@ -178,7 +178,7 @@ static bool iter_addr_memo_get(struct iter_req *req, struct iter_ns *ns,
 	struct iter_addr_memo m;
 	size_t j;
 
-	if (!iter_memo_get(req, ITER_MK_ADDR, ns->name, ns->namelen, &m,
+	if (!iter_memo_get(req, ITER_MK_IP, ns->name, ns->namelen, &m,
 	                   sizeof m) ||
 	    m.v4 != v4 || m.v6 != v6)
 		return false;
@@ -208,7 +208,7 @@ static void iter_addr_memo_read(struct iter_req *req, struct iter_ns *ns,
 	if (v6)
 		iter_ns_read(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA, &m);
 	if (!m.over)
-		iter_memo_put(req, ITER_MK_ADDR, ns->name, ns->namelen, &w,
+		iter_memo_put(req, ITER_MK_IP, ns->name, ns->namelen, &w,
 		              m.expire, &m, sizeof m);
 }
 

@@ -156,7 +156,7 @@ static enum iter_trust iter_trust_memo_put(const struct iter_req *req,
 {
 	struct iter_trust_memo v = { t, nods };
 
-	iter_memo_put(req, ITER_MK_TRUST, z, zlen, w, expire, &v, sizeof v);
+	iter_memo_put(req, ITER_MK_KEY, z, zlen, w, expire, &v, sizeof v);
 	return t;
 }
 
@@ -172,7 +172,7 @@ static enum iter_trust iter_trust_own(struct iter_req *req, const uint8_t *z,
 	time_t expire = (time_t)INT64_MAX;
 	struct iter_trust_memo v;
 
-	if (iter_memo_get(req, ITER_MK_TRUST, z, zlen, &v, sizeof v) &&
+	if (iter_memo_get(req, ITER_MK_KEY, z, zlen, &v, sizeof v) &&
 	    !(v.nods && at_anchor))
 		return v.t;
 	if (cache_watch(req->env->cache, z, zlen, &w) != CACHE_OK)
