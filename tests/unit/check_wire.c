@@ -947,6 +947,21 @@ START_TEST(test_0x20)
 	}
 	ck_assert(differs);
 	ck_assert(!wire_name_equal(orig, nl, orig, nl - 1));
+	for (i = 0; i < 256 * nl; i++) { /* every byte value, every place */
+		size_t at = i / 256, k;
+
+		memcpy(n, orig, nl);
+		n[at] = (uint8_t)i;
+		memcpy(text, n, nl);
+		wire_name_lower(n, nl);
+		for (k = 0; k < nl; k++)
+			ck_assert_uint_eq(n[k],
+			                  (uint8_t)text[k] >= 'A' &&
+			                                  (uint8_t)text[k] <=
+			                                          'Z' ?
+			                          (uint8_t)text[k] + 32 :
+			                          (uint8_t)text[k]);
+	}
 	for (i = 0; i < nl; i++) { /* one byte changed: in a word, the tail */
 		memcpy(n, orig, nl);
 		n[i] ^= 0x01;
