@@ -1667,6 +1667,33 @@ START_TEST(test_siphash_vector)
 	key[0] ^= 1;
 	ck_assert_uint_ne(cache_siphash24(key, m, 15),
 	                  UINT64_C(0xa129ca6149be45e5));
+	/* the thread's last hash is used again only for the same key and
+	 * bytes: another key, another byte, then the first again */
+	{
+		uint64_t h = cache_siphash13(key, m, 15), h2;
+
+		key[1] ^= 1;
+		h2 = cache_siphash13(key, m, 15);
+		ck_assert_uint_ne(h, h2);
+		key[1] ^= 1;
+		ck_assert_uint_eq(cache_siphash13(key, m, 15), h);
+		m[14] ^= 1;
+		ck_assert_uint_ne(cache_siphash13(key, m, 15), h);
+		m[14] ^= 1;
+		ck_assert_uint_eq(cache_siphash13(key, m, 15), h);
+	}
+	/* and a name is canonical again only byte for byte */
+	{
+		uint8_t n[32];
+		size_t nl = wire(n, "www.example.com");
+
+		ck_assert_int_eq(cache_name_check(n, nl), CACHE_OK);
+		n[1] = 'W';
+		ck_assert_int_eq(cache_name_check(n, nl), CACHE_ENAME);
+		n[1] = 'w';
+		ck_assert_int_eq(cache_name_check(n, nl), CACHE_OK);
+		ck_assert_int_eq(cache_name_check(n, nl - 1), CACHE_ENAME);
+	}
 }
 END_TEST
 
