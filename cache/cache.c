@@ -143,6 +143,9 @@ static int create_shards(struct cache *c)
 	return CACHE_OK;
 }
 
+/** The last cache id handed out (struct cache.id, never 0). */
+static uint64_t cache_ids;
+
 int cache_create(const struct cache_config *cfg, struct cache **out)
 {
 	struct cache *c;
@@ -157,6 +160,7 @@ int cache_create(const struct cache_config *cfg, struct cache **out)
 	if (c == NULL)
 		return CACHE_ENOMEM;
 	c->cfg = *cfg;
+	c->id = __atomic_add_fetch(&cache_ids, 1, __ATOMIC_RELAXED);
 	c->key[0] = load_key(cfg->hash_key);
 	c->key[1] = load_key(cfg->hash_key + 8);
 	c->fixed = cache_mem_charge(c, sizeof(*c));

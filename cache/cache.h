@@ -524,6 +524,37 @@ int cache_view_render(const struct cache_view *view, uint8_t *buf, size_t cap,
                       size_t *len) CACHE_MUST_CHECK;
 
 /**
+ * A watch on the entries of one name's shard: whether anything that a
+ * read of the name (any type) could see has changed since. The caller
+ * that keeps what it concluded from such reads takes a watch before
+ * reading and uses its conclusion again only while cache_watch_same
+ * says so, and while every entry it read is still fresh (a watch does
+ * not see time pass: the caller keeps the earliest expiry). A watch also
+ * breaks at changes of other names of the shard; it never holds on
+ * another cache, even one created at the same address.
+ */
+struct cache_watch {
+	uint64_t cache_id;
+	uint32_t shard;
+	uint64_t gen;
+};
+
+/**
+ * Take a watch on name's shard (cheap: a hash and an atomic read, no
+ * lock).
+ * @return CACHE_OK, CACHE_EINVAL or CACHE_ENAME (*w untouched).
+ */
+int cache_watch(struct cache *c, const uint8_t *name, size_t name_len,
+                struct cache_watch *w) CACHE_MUST_CHECK;
+
+/**
+ * @return 1 when no entry of the watched shard was added, replaced,
+ *   removed (flushed, evicted, reclaimed) or given an EDE since the
+ *   watch was taken, and c is the cache it was taken on; else 0.
+ */
+int cache_watch_same(const struct cache *c, const struct cache_watch *w);
+
+/**
  * Read the counters (summed over shards, each read under its lock).
  * @param st: receives the counters.
  */

@@ -116,10 +116,15 @@ struct cache_shard {
 	size_t used;              /**< bytes charged: buckets + entries */
 	size_t entries;
 	uint64_t inserts, rank_kept, evictions, expired, too_big;
+	/** Bumped (atomically, under the lock) whenever an entry is
+	 *  linked, removed or its EDE noted: cache_watch reads it
+	 *  without the lock. */
+	uint64_t gen;
 };
 
 struct cache {
 	struct cache_config cfg;
+	uint64_t id;      /**< unique among the process's caches */
 	uint64_t key[2];  /**< SipHash key */
 	unsigned nshards; /**< power of two */
 	size_t fixed;     /**< bytes charged outside the shards */
@@ -283,6 +288,7 @@ int cache_make_room(struct cache_shard *s, size_t need, time_t now);
 /* shard.c */
 int cache_shard_init(struct cache_shard *s, size_t budget);
 void cache_shard_fini(struct cache_shard *s);
+void cache_shard_changed(struct cache_shard *s);
 void cache_shard_link(struct cache_shard *s, struct cache_entry *e);
 void cache_shard_remove(struct cache_shard *s, struct cache_entry *e);
 size_t cache_shard_clear(struct cache_shard *s, const uint8_t *zone,

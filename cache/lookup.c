@@ -217,6 +217,7 @@ int cache_bogus_ede(struct cache *c, const struct cache_query *q, time_t now,
 	rc = CACHE_ENOTFOUND;
 	if (e != NULL && cache_entry_fresh(e, now) &&
 	    cache_entry_sec(e) == CACHE_SEC_BOGUS) {
+		cache_shard_changed(s);
 		e->ede = (uint8_t)((e->ede & ~CACHE_EDE_MASK) |
 		                   (code <= CACHE_EDE_MASK ? code : 0));
 		rc = CACHE_OK;
@@ -450,4 +451,30 @@ void cache_stats_get(struct cache *c, struct cache_stats *st)
 		st->too_big += s->too_big;
 		pthread_mutex_unlock(&s->lock);
 	}
+}
+
+int cache_watch(struct cache *c, const uint8_t *name, size_t name_len,
+                struct cache_watch *w)
+{
+	int rc;
+
+	if (c == NULL || w == NULL)
+		return CACHE_EINVAL;
+	rc = cache_name_check(name, name_len);
+	if (rc != CACHE_OK)
+		return rc;
+	w->cache_id = c->id;
+	w->shard = (uint32_t)(cache_shard_of(c, cache_siphash13(c->key, name,
+	                                                        name_len)) -
+	                      c->shards);
+	w->gen = __atomic_load_n(&c->shards[w->shard].gen, __ATOMIC_ACQUIRE);
+	return CACHE_OK;
+}
+
+int cache_watch_same(const struct cache *c, const struct cache_watch *w)
+{
+	return c != NULL && w != NULL && w->cache_id == c->id &&
+	       w->shard < c->nshards &&
+	       __atomic_load_n(&c->shards[w->shard].gen, __ATOMIC_ACQUIRE) ==
+	               w->gen;
 }

@@ -77,9 +77,46 @@ static uint64_t siphash(const uint64_t key[2], const uint8_t *m, size_t n,
 	return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
 }
 
+/*
+ * The last name this thread hashed and the last it found canonical: a
+ * question reads and writes one name several times in a row (the type,
+ * its CNAME, in the front and the iterator, the zone cut walk's first
+ * step, the answer's put), so a name equal byte for byte to the last one
+ * is neither hashed nor checked again. Both are pure functions of the
+ * bytes (the hash also of the key, compared too): never stale.
+ */
+struct name_memo {
+	uint64_t key[2];
+	uint64_t hash;
+	size_t hash_len, ok_len; /**< 0: none */
+	uint8_t hash_name[CACHE_NAME_MAX];
+	uint8_t ok_name[CACHE_NAME_MAX];
+};
+
+static _Thread_local struct name_memo name_memo_t;
+
+/* Via a call (GCC 12's UBSan sees a thread-local's address as NULL). */
+static __attribute__((noinline)) struct name_memo *name_memo_of(void)
+{
+	return &name_memo_t;
+}
+
 uint64_t cache_siphash13(const uint64_t key[2], const uint8_t *m, size_t n)
 {
-	return siphash(key, m, n, 1, 3);
+	struct name_memo *nm;
+
+	if (n == 0 || n > CACHE_NAME_MAX)
+		return siphash(key, m, n, 1, 3);
+	nm = name_memo_of();
+	if (nm->hash_len == n && nm->key[0] == key[0] &&
+	    nm->key[1] == key[1] && memcmp(nm->hash_name, m, n) == 0)
+		return nm->hash;
+	nm->hash = siphash(key, m, n, 1, 3);
+	nm->key[0] = key[0];
+	nm->key[1] = key[1];
+	memcpy(nm->hash_name, m, n);
+	nm->hash_len = n;
+	return nm->hash;
 }
 
 uint64_t cache_siphash24(const uint64_t key[2], const uint8_t *m, size_t n)
@@ -152,16 +189,25 @@ static int name_has_upper(const uint8_t *name, size_t len)
 
 int cache_name_check(const uint8_t *name, size_t len)
 {
+	struct name_memo *nm;
 	size_t pos = 0;
 
 	if (name == NULL || len == 0 || len > CACHE_NAME_MAX)
 		return CACHE_ENAME;
+	nm = name_memo_of();
+	if (nm->ok_len == len && memcmp(nm->ok_name, name, len) == 0)
+		return CACHE_OK;
 	if (name_has_upper(name, len))
 		return CACHE_ENAME;
 	while (pos < len) {
 		uint8_t l = name[pos];
-		if (l == 0)
-			return pos + 1 == len ? CACHE_OK : CACHE_ENAME;
+		if (l == 0 && pos + 1 != len)
+			return CACHE_ENAME;
+		if (l == 0) {
+			memcpy(nm->ok_name, name, len);
+			nm->ok_len = len;
+			return CACHE_OK;
+		}
 		/* The label and at least the root label must fit. */
 		if (l > CACHE_LABEL_MAX || pos + 1 + (size_t)l >= len)
 			return CACHE_ENAME;

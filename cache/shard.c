@@ -54,9 +54,17 @@ void cache_shard_fini(struct cache_shard *s)
 	pthread_mutex_destroy(&s->lock);
 }
 
+/* Mark a change of the shard's entries (lock held): a watch taken
+ * before it no longer holds (cache_watch_same). */
+void cache_shard_changed(struct cache_shard *s)
+{
+	__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELEASE);
+}
+
 /* Put e at the head of its chain and just behind the CLOCK hand. */
 void cache_shard_link(struct cache_shard *s, struct cache_entry *e)
 {
+	cache_shard_changed(s);
 	struct cache_entry **b = cache_shard_bucket(s, e->hash);
 
 	e->chain = *b;
@@ -80,6 +88,7 @@ void cache_shard_remove(struct cache_shard *s, struct cache_entry *e)
 	size_t steps = 0;
 	size_t charge;
 
+	cache_shard_changed(s);
 	while (*pp != e) {
 		CACHE_REQUIRE(*pp != NULL && ++steps <= CACHE_CHAIN_MAX);
 		pp = &(*pp)->chain;

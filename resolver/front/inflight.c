@@ -24,6 +24,7 @@ struct inflight_entry {
 	bool used;
 	bool kept; /**< in the protected half: runs to its end */
 	void *res;
+	size_t bucket;  /**< its hash bucket, hashed once at inflight_add */
 	uint32_t chain; /**< next entry in the hash bucket */
 	/** links in the age lists: INFLIGHT_ALL, INFLIGHT_JOSTLE */
 	uint32_t older[INFLIGHT_LISTS], newer[INFLIGHT_LISTS];
@@ -144,16 +145,14 @@ static bool key_ok(const uint8_t *name, size_t len)
 	return name != NULL && len >= 1 && len <= WIRE_NAME_MAX;
 }
 
-struct inflight_entry *inflight_find(struct inflight *t, const uint8_t *lname,
-                                     size_t len, uint16_t qtype,
-                                     uint16_t qclass)
+/* The entry of the key in bucket b, or NULL. */
+static struct inflight_entry *bucket_find(struct inflight *t, size_t b,
+                                          const uint8_t *lname, size_t len,
+                                          uint16_t qtype, uint16_t qclass)
 {
-	uint32_t i;
+	uint32_t i = t->buckets[b];
 	size_t steps;
 
-	if (t == NULL || !key_ok(lname, len))
-		return NULL;
-	i = t->buckets[inflight_bucket(t, lname, len, qtype, qclass)];
 	for (steps = 0; i != INFLIGHT_NIL && steps < t->nentries; steps++) {
 		struct inflight_entry *e = &t->entries[i];
 
@@ -163,6 +162,16 @@ struct inflight_entry *inflight_find(struct inflight *t, const uint8_t *lname,
 		i = e->chain;
 	}
 	return NULL;
+}
+
+struct inflight_entry *inflight_find(struct inflight *t, const uint8_t *lname,
+                                     size_t len, uint16_t qtype,
+                                     uint16_t qclass)
+{
+	if (t == NULL || !key_ok(lname, len))
+		return NULL;
+	return bucket_find(t, inflight_bucket(t, lname, len, qtype, qclass),
+	                   lname, len, qtype, qclass);
 }
 
 /* Append entry i to age list k. */
@@ -218,10 +227,12 @@ int inflight_add(struct inflight *t, const uint8_t *lname, size_t len,
 {
 	struct inflight_entry *e;
 	uint32_t i;
+	size_t b;
 
 	if (t == NULL || out == NULL || !key_ok(lname, len))
 		return INFLIGHT_EINVAL;
-	if (inflight_find(t, lname, len, qtype, qclass) != NULL)
+	b = inflight_bucket(t, lname, len, qtype, qclass);
+	if (bucket_find(t, b, lname, len, qtype, qclass) != NULL)
 		return INFLIGHT_EEXIST;
 	if (t->free_entry == INFLIGHT_NIL)
 		return INFLIGHT_EFULL;
@@ -236,7 +247,8 @@ int inflight_add(struct inflight *t, const uint8_t *lname, size_t len,
 	e->used = true;
 	e->whead = e->wtail = INFLIGHT_NIL;
 	e->nwaiters = 0;
-	entry_link(t, i, inflight_bucket(t, lname, len, qtype, qclass));
+	e->bucket = b;
+	entry_link(t, i, b);
 	*out = e;
 	return INFLIGHT_OK;
 }
@@ -311,8 +323,7 @@ static void entry_unlink(struct inflight *t, uint32_t i)
 	uint32_t *p;
 	size_t steps;
 
-	p = &t->buckets[inflight_bucket(t, e->name, e->len, e->qtype,
-	                                e->qclass)];
+	p = &t->buckets[e->bucket];
 	for (steps = 0; *p != INFLIGHT_NIL && steps < t->nentries; steps++) {
 		if (*p == i) {
 			*p = e->chain;

@@ -15,6 +15,8 @@
 
 /** Bytes of an address key: family byte + IPv6-sized address. */
 #define SEL_ADDR_BYTES 16
+/** Bytes of an IPv4 address (the start of its key's ip). */
+#define SEL_IPV4_BYTES 4
 /** Largest shift applied to the timeout per consecutive timeout. */
 #define SEL_TIMEOUT_SHIFT_MAX 5
 /** Largest shift applied to the back-off. */
@@ -131,11 +133,17 @@ static uint64_t sel_zone_hash(const uint8_t *zone, size_t zonelen)
 	return zone == NULL ? BASE_FNV_OFFSET : base_fnv1a(zone, zonelen, 1);
 }
 
+/* The home slot of a key: its family and the address's own bytes (the
+ * rest of an IPv4 key is zero; hashing it too was a tenth of the
+ * selection's instructions). */
 static size_t sel_home(const struct sel *s, const struct sel_key *k)
 {
 	uint64_t h = base_fnv1a(&k->family, 1, 0);
 
-	h = base_fnv1a_add(h, k->ip, SEL_ADDR_BYTES, 0);
+	h = base_fnv1a_add(h, k->ip,
+	                   k->family == AF_INET ? SEL_IPV4_BYTES :
+	                                          SEL_ADDR_BYTES,
+	                   0);
 	return (size_t)(h ^ (h >> 29)) & (s->nslots - 1);
 }
 
@@ -297,10 +305,11 @@ static bool sel_entry_marked(const struct sel_entry *e, uint64_t zh,
 	return false;
 }
 
-uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
-                   const uint8_t *zone, size_t zonelen, uint64_t now_ms)
+/* The score of an entry (NULL: never heard from); zoned: zh is the
+ * hash of the zone asked, whose marks count. */
+static uint32_t sel_score_e(const struct sel_entry *e, bool zoned, uint64_t zh,
+                            uint64_t now_ms)
 {
-	const struct sel_entry *e = sel_find(s, sa);
 	uint32_t score = sel_srtt(e, now_ms);
 
 	if (e == NULL)
@@ -311,19 +320,24 @@ uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
 	         SEL_SCORE_TIMEOUT;
 	if (e->backoff_until_ms > now_ms)
 		score += SEL_SCORE_BACKOFF;
-	if (zone != NULL &&
-	    sel_entry_marked(e, sel_zone_hash(zone, zonelen), now_ms))
+	if (zoned && sel_entry_marked(e, zh, now_ms))
 		score += SEL_SCORE_MARKED;
 	return score;
 }
 
+uint32_t sel_score(const struct sel *s, const struct sockaddr *sa,
+                   const uint8_t *zone, size_t zonelen, uint64_t now_ms)
+{
+	return sel_score_e(sel_find(s, sa), zone != NULL,
+	                   zone != NULL ? sel_zone_hash(zone, zonelen) : 0,
+	                   now_ms);
+}
+
 /* No RTT (never heard from, or not within SEL_DECAY_MS), no timeout in
  * a row, no mark or back-off (the score says so). */
-static bool sel_unknown(const struct sel *s, const struct sockaddr *sa,
-                        uint32_t score, uint64_t now_ms)
+static bool sel_unknown_e(const struct sel_entry *e, uint32_t score,
+                          uint64_t now_ms)
 {
-	const struct sel_entry *e = sel_find(s, sa);
-
 	if (score != SEL_RTT_UNKNOWN_MS)
 		return false;
 	if (e == NULL)
@@ -332,32 +346,48 @@ static bool sel_unknown(const struct sel *s, const struct sockaddr *sa,
 	       (!e->have_rtt || now_ms >= e->rtt_at_ms + SEL_DECAY_MS);
 }
 
+/* Whether sa is unknown and scores best (one lookup of its entry). */
+static bool sel_tied(const struct sel *s, const struct sockaddr *sa,
+                     bool zoned, uint64_t zh, uint32_t best, uint64_t now_ms)
+{
+	const struct sel_entry *e = sel_find(s, sa);
+
+	return sel_unknown_e(e, best, now_ms) &&
+	       sel_score_e(e, zoned, zh, now_ms) == best;
+}
+
+/* Each server's entry is looked up once a pass and the zone hashed once
+ * (three lookups and hashes a server were a third of a query's choice). */
 size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
                   size_t n, const uint8_t *zone, size_t zonelen,
                   uint64_t now_ms, uint32_t rnd, bool *unknown)
 {
 	size_t best = SEL_NONE, i, ties = 0;
 	uint32_t best_score = 0;
+	bool zoned = zone != NULL, best_unknown = false;
+	uint64_t zh = zoned ? sel_zone_hash(zone, zonelen) : 0;
 
 	if (unknown != NULL)
 		*unknown = false;
 	for (i = 0; sa != NULL && i < n; i++) {
+		const struct sel_entry *e;
 		uint32_t sc;
 
 		if (sa[i] == NULL)
 			continue;
-		sc = sel_score(s, sa[i], zone, zonelen, now_ms);
+		e = sel_find(s, sa[i]);
+		sc = sel_score_e(e, zoned, zh, now_ms);
 		if (best == SEL_NONE || sc < best_score) {
 			best = i;
 			best_score = sc;
+			best_unknown = sel_unknown_e(e, sc, now_ms);
 		}
 	}
-	if (best == SEL_NONE || !sel_unknown(s, sa[best], best_score, now_ms))
+	if (best == SEL_NONE || !best_unknown)
 		return best;
 	for (i = best; i < n; i++)
 		if (sa[i] != NULL &&
-		    sel_unknown(s, sa[i], best_score, now_ms) &&
-		    sel_score(s, sa[i], zone, zonelen, now_ms) == best_score)
+		    sel_tied(s, sa[i], zoned, zh, best_score, now_ms))
 			ties++;
 	if (unknown != NULL)
 		*unknown = ties > 1;
@@ -365,8 +395,7 @@ size_t sel_choose(const struct sel *s, const struct sockaddr *const *sa,
 	rnd %= (uint32_t)ties;
 	for (i = best; i < n; i++) {
 		if (sa[i] == NULL ||
-		    !sel_unknown(s, sa[i], best_score, now_ms) ||
-		    sel_score(s, sa[i], zone, zonelen, now_ms) != best_score)
+		    !sel_tied(s, sa[i], zoned, zh, best_score, now_ms))
 			continue;
 		if (rnd-- == 0)
 			return i;

@@ -89,7 +89,7 @@ void iter_free(struct iter_req *req)
 	for (i = 0; i <= ITER_MAX_DEPTH; i++)
 		iter_frame_free(req, req->frame[i]);
 	for (i = 0; i < req->nout; i++)
-		free(req->out[i]);
+		iter_tmp_give(sizeof(struct iter_out), (uint8_t *)req->out[i]);
 	iter_buf_free(req);
 	slab_free(req->env->req_slab, req);
 }
@@ -161,8 +161,11 @@ struct iter_out *iter_out_alloc(struct iter_req *req)
 			best = o;
 	}
 	if (req->nout < ITER_MAX_OUTSTANDING &&
-	    (req->out[req->nout] = calloc(1, sizeof(struct iter_out))) != NULL)
+	    (req->out[req->nout] = (struct iter_out *)(void *)
+	             iter_tmp_take(sizeof(struct iter_out))) != NULL) {
+		memset(req->out[req->nout], 0, sizeof(struct iter_out));
 		return req->out[req->nout++]; /* a new slot, cleared */
+	}
 	if (best != NULL)
 		iter_out_free(req, best);
 	return best;

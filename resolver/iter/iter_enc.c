@@ -106,6 +106,11 @@ static bool iter_dane_scan(const uint8_t *img, size_t len,
 	return set->n > 0;
 }
 
+/* A TLSA lookup that found no usable set (-1: nothing cached, 0: another
+ * answer) is kept while what it read holds (iter_memo_get): every
+ * upstream query looked its server's TLSA up, and most servers have
+ * none. A usable set is read again each time. */
+
 /* ns's usable TLSA records into set from a SECURE TLSA RRset in the
  * cache: 1; 0 when the cache holds another answer (negative, insecure,
  * no usable record) or DANE is off; -1 when it holds none. */
@@ -115,13 +120,18 @@ static int iter_dane_lookup(const struct iter_req *req,
 	uint8_t name[WIRE_NAME_MAX];
 	struct cache_query q = { name, 0, TLSA_RR_TYPE, WIRE_CLASS_IN, 0 };
 	struct cache_answer ans;
+	struct cache_watch w;
 	uint8_t *buf;
 	int rc, r;
 
 	if (req->env->cfg == NULL ||
 	    req->env->cfg->auth_tls == CFG_AUTH_TLS_NO ||
-	    (q.name_len = iter_dane_name(ns, name)) == 0 ||
-	    (buf = malloc(ITER_DANE_BUF)) == NULL)
+	    (q.name_len = iter_dane_name(ns, name)) == 0)
+		return 0;
+	if (iter_memo_get(req, ITER_MK_DANE, name, q.name_len, &r, sizeof r))
+		return r;
+	if (cache_watch(req->env->cache, name, q.name_len, &w) != CACHE_OK ||
+	    (buf = iter_tmp_take(2 * ITER_AUTH_MAX)) == NULL)
 		return 0;
 	rc = cache_get(req->env->cache, &q, req->now.wall, &ans, buf,
 	               ITER_DANE_BUF);
@@ -131,7 +141,13 @@ static int iter_dane_lookup(const struct iter_req *req,
 		r = rc == CACHE_OK && ans.kind == CACHE_KIND_RRSET &&
 		    ans.sec == CACHE_SEC_SECURE &&
 		    iter_dane_scan(buf, ans.len, set);
-	free(buf);
+	iter_tmp_give(2 * ITER_AUTH_MAX, buf);
+	if (r != 1) /* the entry picked, if any, holds until it expires */
+		iter_memo_put(req, ITER_MK_DANE, name, q.name_len, &w,
+		              rc == CACHE_OK || rc == CACHE_ESPACE ?
+		                      ans.expire :
+		                      (time_t)INT64_MAX,
+		              &r, sizeof r);
 	return r;
 }
 

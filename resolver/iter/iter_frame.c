@@ -293,6 +293,45 @@ static bool iter_lookup_cname(struct iter_req *req, size_t fi)
  * answer it for empty non-terminals), so one wrong answer cannot hide a
  * zone that exists.
  */
+/** What the cache said of an ancestor for the RFC 8020 walk: go on
+ *  (0) or stop (1), for one type and class (an ITER_MK_NX memo). */
+struct iter_nxcut_memo {
+	uint16_t qtype, qclass;
+	int r;
+};
+
+/* The walk at ancestor (name, len): 0 go on, 1 stop, 2 an NXDOMAIN that
+ * answers (in *ans and iter_scratch). Every name of a zone walks the
+ * same ancestors: what they said is kept while it holds. */
+static int iter_nxcut_at(struct iter_req *req, const struct iter_frame *f,
+                         const uint8_t *name, size_t len,
+                         struct cache_answer *ans)
+{
+	struct cache_query q = { name, len, f->qtype, f->qclass, 0 };
+	struct iter_nxcut_memo v = { f->qtype, f->qclass, 0 };
+	struct cache_watch w;
+	int rc;
+
+	if (iter_memo_get(req, ITER_MK_NX, name, len, &v, sizeof v) &&
+	    v.qtype == f->qtype && v.qclass == f->qclass)
+		return v.r;
+	if (cache_watch(req->env->cache, name, len, &w) != CACHE_OK)
+		w.cache_id = 0; /* nothing is remembered */
+	rc = cache_get(req->env->cache, &q, req->now.wall, ans, iter_scratch,
+	               sizeof(iter_scratch));
+	v = (struct iter_nxcut_memo){ f->qtype, f->qclass, 0 };
+	if (rc == CACHE_OK && ans->kind != CACHE_KIND_NXDOMAIN)
+		v.r = 1;
+	else if (rc == CACHE_OK && ans->rank >= CACHE_RANK_NONAUTH)
+		return 2;
+	/* the entry picked, if any, holds until it expires */
+	iter_memo_put(req, ITER_MK_NX, name, len, &w,
+	              rc == CACHE_OK || rc == CACHE_ESPACE ? ans->expire :
+	                                                     (time_t)INT64_MAX,
+	              &v, sizeof v);
+	return v.r;
+}
+
 static bool iter_lookup_nxcut(struct iter_req *req, size_t fi)
 {
 	struct iter_frame *f = req->frame[fi];
@@ -300,21 +339,18 @@ static bool iter_lookup_nxcut(struct iter_req *req, size_t fi)
 	size_t len = f->snamelen, walk;
 
 	for (walk = 0; walk < ITER_CUT_WALK_MAX && len > 1; walk++) {
-		struct cache_query q;
 		struct cache_answer ans;
 		size_t skip = (size_t)name[0] + 1;
+		int r;
 
 		name += skip;
 		len -= skip;
 		if (len <= 1)
 			return false;
-		q = (struct cache_query){ name, len, f->qtype, f->qclass, 0 };
-		if (cache_get(req->env->cache, &q, req->now.wall, &ans,
-		              iter_scratch, sizeof(iter_scratch)) != CACHE_OK)
-			continue;
-		if (ans.kind != CACHE_KIND_NXDOMAIN)
+		r = iter_nxcut_at(req, f, name, len, &ans);
+		if (r == 1)
 			return false;
-		if (ans.rank < CACHE_RANK_NONAUTH)
+		if (r == 0)
 			continue;
 		f->state = ITER_F_DONE;
 		iter_lookup_negative(req, fi, &ans, iter_scratch);
@@ -388,16 +424,72 @@ void iter_state_lookup(struct iter_req *req, size_t fi)
 	f->state = ITER_F_CUT;
 }
 
-/* Build a zone from a cached NS image whose owner is the zone. */
-static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
-                                 const uint8_t *zone, size_t zonelen,
-                                 const uint8_t *img, size_t len)
+/** An NS image of at most this many bytes is remembered parsed. */
+#define ITER_ZMEMO_IMG 512
+
+/* The NS names and keys last parsed from a cut's NS image (the thread's):
+ * the same bytes (TTLs included) with the same curve setting give the
+ * same names, so they are copied, not parsed again. The addresses are
+ * read from the cache each time; the root's (hints) are never kept. */
+struct iter_zmemo {
+	bool valid, curve;
+	size_t len, nns;
+	uint8_t img[ITER_ZMEMO_IMG];
+	struct iter_ns ns[ITER_NS_MAX]; /**< no addresses */
+};
+
+static _Thread_local struct iter_zmemo iter_zmemo_t;
+
+/* Via a call, as iter_buf.c's (GCC 12's UBSan and thread-locals). */
+static __attribute__((noinline)) struct iter_zmemo *iter_zmemo_of(void)
+{
+	return &iter_zmemo_t;
+}
+
+/* Whether the memo holds img's names (copied into z). */
+static bool iter_zmemo_get(const struct iter_req *req, struct iter_zone *z,
+                           const uint8_t *img, size_t len)
+{
+	const struct iter_zmemo *m = iter_zmemo_of();
+	bool curve = req->env->cfg != NULL && req->env->cfg->curve;
+	size_t i;
+
+	if (!m->valid || m->len != len || m->curve != curve ||
+	    memcmp(m->img, img, len) != 0)
+		return false;
+	for (i = 0; i < m->nns; i++) {
+		struct iter_ns *ns = iter_zone_add(z);
+
+		if (ns == NULL)
+			break;
+		*ns = m->ns[i];
+	}
+	return true;
+}
+
+static void iter_zmemo_put(const struct iter_req *req,
+                           const struct iter_zone *z, const uint8_t *img,
+                           size_t len)
+{
+	struct iter_zmemo *m = iter_zmemo_of();
+
+	m->valid = len <= ITER_ZMEMO_IMG && z->len > 1;
+	if (!m->valid)
+		return;
+	m->curve = req->env->cfg != NULL && req->env->cfg->curve;
+	m->len = len;
+	memcpy(m->img, img, len);
+	m->nns = z->nns;
+	memcpy(m->ns, z->ns, z->nns * sizeof(*z->ns));
+}
+
+/* The NS names of a cached NS image into z (no addresses); false when
+ * it stopped short (no room). */
+static bool iter_image_names(struct iter_req *req, struct iter_zone *z,
+                             const uint8_t *img, size_t len)
 {
 	size_t pos = 0, n;
 
-	iter_zone_reset(z);
-	memcpy(z->name, zone, zonelen);
-	z->len = zonelen;
 	for (n = 0; pos < len && n < ITER_RRSET_MAX && z->nns < ITER_NS_MAX;
 	     n++) {
 		uint8_t name[WIRE_NAME_MAX];
@@ -406,7 +498,7 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 		struct iter_ns *ns;
 
 		if (!answer_rr_next(img, len, &pos, &rr))
-			return;
+			return true;
 		p = rr.rdata;
 		if ((rr.type != WIRE_TYPE_NS &&
 		     rr.type != ITER_TYPE_PARENT_NS) ||
@@ -414,11 +506,29 @@ static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
 		                   WIRE_NAME_LOWER) != WIRE_OK)
 			continue;
 		if ((ns = iter_zone_add(z)) == NULL)
-			return;
+			return false;
 		iter_ns_set_name(req, ns, name, nlen);
-		ns->hints = zonelen == 1 && iter_hints_name(req, name, nlen);
-		iter_ns_cache_addrs(req, ns);
+		ns->hints = z->len == 1 && iter_hints_name(req, name, nlen);
 	}
+	return true;
+}
+
+/* Build a zone from a cached NS image whose owner is the zone. */
+static void iter_zone_from_image(struct iter_req *req, struct iter_zone *z,
+                                 const uint8_t *zone, size_t zonelen,
+                                 const uint8_t *img, size_t len)
+{
+	size_t i;
+
+	iter_zone_reset(z);
+	memcpy(z->name, zone, zonelen);
+	z->len = zonelen;
+	if (zonelen == 1 || !iter_zmemo_get(req, z, img, len)) {
+		if (iter_image_names(req, z, img, len))
+			iter_zmemo_put(req, z, img, len);
+	}
+	for (i = 0; i < z->nns; i++)
+		iter_ns_cache_addrs(req, &z->ns[i]);
 }
 
 /* Keep the frame's timed-out queries open across a change of cut. */
@@ -556,65 +666,6 @@ static bool iter_cut_cached(struct iter_req *req, struct iter_frame *f)
 		len -= off;
 	}
 	return false;
-}
-
-/* One server of a stub zone: NS name "[uz5KEY.]ZONE", its address. */
-void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
-                  const struct cfg_zone *cz, size_t i)
-{
-	const struct sockaddr *sa = (const struct sockaddr *)&cz->addr[i].sa;
-	uint8_t name[WIRE_NAME_MAX];
-	size_t klen = strlen(cz->key[i]), len = 0, iplen;
-	const uint8_t *ip;
-
-	if (klen > 0 && 1 + klen + cz->namelen <= WIRE_NAME_MAX) {
-		name[len++] = (uint8_t)klen;
-		memcpy(name + len, cz->key[i], klen);
-		len += klen;
-	}
-	memcpy(name + len, cz->name, cz->namelen);
-	iter_ns_set_name(req, ns, name, len + cz->namelen);
-	ns->hints = true; /* configured: no localhost filter */
-	ip = netaddr_bytes(sa, &iplen);
-	if (ip != NULL)
-		iter_ns_add_addr(req, ns,
-		                 iplen == 4 ? WIRE_TYPE_A : WIRE_TYPE_AAAA, ip,
-		                 iplen);
-	/* stub-zone: ADDR@PORT: that server's own port */
-	if (ns->naddr > 0 && cz->addr[i].port_given)
-		ns->addr[ns->naddr - 1].port = netaddr_port(sa);
-}
-
-/*
- * A stub zone (cfg stub-zone) holding the name starts the walk at its
- * servers, unless the cut found in the cache lies below the stub zone
- * (learned from the stub servers' own referrals). True: f->zone is set.
- */
-static bool iter_cut_stub(struct iter_req *req, struct iter_frame *f,
-                          bool cached)
-{
-	const struct cfg *c = req->env->cfg;
-	const struct cfg_zone *cz;
-	struct iter_zone *z = &f->zone;
-	struct iter_ns *ns;
-	size_t i;
-	int si;
-
-	if (c == NULL || c->n_stub == 0)
-		return false;
-	si = cfg_zone_find(c->stub, c->n_stub, f->sname, f->snamelen);
-	if (si < 0)
-		return false;
-	cz = &c->stub[si];
-	if (cached && z->len > cz->namelen &&
-	    iter_name_under(z->name, z->len, cz->name, cz->namelen))
-		return false;
-	iter_zone_reset(z);
-	memcpy(z->name, cz->name, cz->namelen);
-	z->len = cz->namelen;
-	for (i = 0; i < cz->naddr && (ns = iter_zone_add(z)) != NULL; i++)
-		iter_stub_ns(req, ns, cz, i);
-	return true;
 }
 
 /* Whether some address of the zone was asked in this step. */

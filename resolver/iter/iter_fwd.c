@@ -12,7 +12,8 @@
  * (iter_classify.c); a DS is asked of the forwarders of the zone holding
  * its parent. Validation is as for any zone: the signer of the RRSIGs
  * names the cuts below (iter_val_descend), and their DS and DNSKEY go to
- * the same forwarders.
+ * the same forwarders. Stub zones (cfg stub-zone) are here too: their
+ * servers start the walk, asked as any zone's.
  */
 #include <string.h>
 
@@ -21,6 +22,64 @@
 #include "base/netaddr.h"
 #include "conf/cfg.h"
 #include "iter_int.h"
+
+/* One server of a stub zone: NS name "[uz5KEY.]ZONE", its address. */
+static void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
+                         const struct cfg_zone *cz, size_t i)
+{
+	const struct sockaddr *sa = (const struct sockaddr *)&cz->addr[i].sa;
+	uint8_t name[WIRE_NAME_MAX];
+	size_t klen = strlen(cz->key[i]), len = 0, iplen;
+	const uint8_t *ip;
+
+	if (klen > 0 && 1 + klen + cz->namelen <= WIRE_NAME_MAX) {
+		name[len++] = (uint8_t)klen;
+		memcpy(name + len, cz->key[i], klen);
+		len += klen;
+	}
+	memcpy(name + len, cz->name, cz->namelen);
+	iter_ns_set_name(req, ns, name, len + cz->namelen);
+	ns->hints = true; /* configured: no localhost filter */
+	ip = netaddr_bytes(sa, &iplen);
+	if (ip != NULL)
+		iter_ns_add_addr(req, ns,
+		                 iplen == 4 ? WIRE_TYPE_A : WIRE_TYPE_AAAA, ip,
+		                 iplen);
+	/* stub-zone: ADDR@PORT: that server's own port */
+	if (ns->naddr > 0 && cz->addr[i].port_given)
+		ns->addr[ns->naddr - 1].port = netaddr_port(sa);
+}
+
+/*
+ * A stub zone (cfg stub-zone) holding the name starts the walk at its
+ * servers, unless the cut found in the cache lies below the stub zone
+ * (learned from the stub servers' own referrals). True: f->zone is set.
+ */
+bool iter_cut_stub(struct iter_req *req, struct iter_frame *f, bool cached)
+{
+	const struct cfg *c = req->env->cfg;
+	const struct cfg_zone *cz;
+	struct iter_zone *z = &f->zone;
+	struct iter_ns *ns;
+	size_t i;
+	int si;
+
+	if (c == NULL || c->n_stub == 0)
+		return false;
+	si = cfg_zone_find(c->stub, c->n_stub, f->sname, f->snamelen);
+	if (si < 0)
+		return false;
+	cz = &c->stub[si];
+	if (cached && z->len > cz->namelen &&
+	    iter_name_under(z->name, z->len, cz->name, cz->namelen))
+		return false;
+	iter_zone_reset(z);
+	memcpy(z->name, cz->name, cz->namelen);
+	z->len = cz->namelen;
+	for (i = 0; i < cz->naddr && (ns = iter_zone_add(z)) != NULL; i++)
+		iter_stub_ns(req, ns, cz, i);
+	return true;
+}
 
 /* The name whose cut is wanted: the name, or its parent for a DS (RFC
  * 4035 section 3.1.4.1: the DS lives in the parent zone). */

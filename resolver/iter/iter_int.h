@@ -49,6 +49,7 @@
 
 /** NS names kept per zone cut (the rest of a larger set is ignored). */
 #define ITER_NS_MAX 16
+#define ITER_NS_ROOM_FIRST 2 /**< a cut's first room (iter_util.c) */
 /** Addresses kept per NS name. */
 #define ITER_NS_ADDRS 4
 /** Queries sent to one address for one question (first try + retry). */
@@ -77,11 +78,10 @@
  *  fail the parent's are still known (iter_referral.c). */
 #define ITER_TYPE_PARENT_A 65290
 #define ITER_TYPE_PARENT_AAAA 65291
-/** How long a failed priming (no root NS set from any hint) is not
- *  tried again: the hints are used as they are meanwhile. */
+/** A failed priming (no root NS set from any hint) is not tried again
+ *  for this long: the hints are used as they are meanwhile. */
 #define ITER_PRIME_RETRY_MS 300000u
-/** Times one frame falls back from a failed zone cut to its parent's
- *  delegation (re-asking the parent) before it gives up. */
+/** Falls back of a frame from a failed cut to its parent's delegation. */
 #define ITER_FALLBACK_MAX 1
 /** QNAME minimisation probes per question before asking the full name
  *  (RFC 9156 MAX_MINIMISE_COUNT). */
@@ -92,8 +92,7 @@
 #define ITER_NSEC3_HASHES_MAX 64
 /** Authority records of a reply whose verification is remembered. */
 #define ITER_VMEMO_MAX 64
-/** Bytes of the scratch buffer for cache reads. */
-#define ITER_SCRATCH_BYTES 8192
+#define ITER_SCRATCH_BYTES 8192 /**< the scratch buffer for cache reads */
 /** Bytes of the authority image: the SOA, and for DNSSEC its RRSIGs
  *  and the NSEC/NSEC3 proof with theirs. */
 #define ITER_AUTH_MAX 8192
@@ -110,11 +109,9 @@
 #define ITER_RDATA_BYTES 65535
 /** Zone cuts tried while walking up the cached ones (one per label). */
 #define ITER_CUT_WALK_MAX 128
-/** Bytes of IPv6 and IPv4 addresses. */
-#define ITER_IPV6_BYTES 16
-#define ITER_IPV4_BYTES 4
-/** The DNS port. */
-#define ITER_PORT 53
+#define ITER_IPV6_BYTES 16 /**< bytes of an IPv6 address */
+#define ITER_IPV4_BYTES 4  /**< ...and of an IPv4 one */
+#define ITER_PORT 53       /**< the DNS port */
 /** State functions: run the loop again (not an enum iter_step). */
 #define ITER_CONTINUE (-1)
 /** Bits in iter_ns.sub: sub-resolutions done for this NS name. */
@@ -398,7 +395,9 @@ void iter_finish(struct iter_req *req, uint8_t rcode, const char *why);
 
 /* iter_buf.c: the thread's scratch and classifier output (one call; via
  * calls: GCC 12's UBSan sees a thread-local's address as NULL), answer and
- * authority images from its pool (NULL: none); idle/hold/free: a request */
+ * authority images from its pool (NULL: none); idle/hold/free: a request;
+ * tmp: a buffer from its pool for ITER_RDATA_BYTES, 2 * ITER_AUTH_MAX, a
+ * query slot, a cut's first NS room (other sizes: malloc, free) */
 uint8_t (*iter_scratch_of(void))[ITER_SCRATCH_BYTES];
 struct iter_class *iter_cls_of(void);
 #define iter_scratch (*iter_scratch_of()) /* sizeof: the array's */
@@ -408,6 +407,17 @@ uint8_t *iter_buf_ns(struct iter_req *req);
 void iter_buf_idle(struct iter_req *req);
 void iter_buf_hold(void);
 void iter_buf_free(struct iter_req *req);
+uint8_t *iter_tmp_take(size_t bytes);
+void iter_tmp_give(size_t bytes, uint8_t *buf);
+/* memo (iter_buf.c): what reads of a name's entries concluded (a zone's
+ * trust, a server's IPs, no TLSA, no NXDOMAIN above) while they hold */
+enum iter_mk { ITER_MK_KEY, ITER_MK_IP, ITER_MK_DANE, ITER_MK_NX, ITER_MK_N };
+struct cache_watch;
+bool iter_memo_get(const struct iter_req *req, enum iter_mk k,
+                   const uint8_t *name, size_t len, void *val, size_t vlen);
+void iter_memo_put(const struct iter_req *req, enum iter_mk k,
+                   const uint8_t *n, size_t len, const struct cache_watch *w,
+                   time_t exp, const void *v, size_t vl);
 
 /* iter.c: a frame from env->frame_slab or malloc (uninitialised), back */
 struct iter_frame *iter_frame_alloc(struct iter_req *req);
@@ -424,10 +434,8 @@ void iter_fail(struct iter_frame *f, const char *why);
 void iter_state_lookup(struct iter_req *req, size_t fi);
 void iter_state_cut(struct iter_req *req, size_t fi);
 bool iter_cut_fallback(struct iter_req *req, size_t fi);
-struct cfg_zone;
 struct cache_rdata;
-void iter_stub_ns(struct iter_req *req, struct iter_ns *ns,
-                  const struct cfg_zone *cz, size_t i);
+bool iter_cut_stub(struct iter_req *req, struct iter_frame *f, bool cached);
 
 /* iter_fwd.c: forward zones (cfg forward-zone) as zone cuts whose
  * servers are the forwarders. */
@@ -449,8 +457,7 @@ void iter_ns_add_addr(struct iter_req *req, struct iter_ns *ns, uint16_t type,
 void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
                       const uint8_t *name, size_t len);
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns);
-/* Addresses of type (A or AAAA) for an NS name from the cache entry of
- * type store (the same, or ITER_TYPE_PARENT_A/AAAA). */
+/* Addresses of type for an NS name from the entry of type store. */
 void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
                         uint16_t type, uint16_t store);
 void iter_zone_from_hints(struct iter_req *req, struct iter_zone *z);
@@ -484,8 +491,7 @@ void iter_reply_apply(struct iter_req *req, struct iter_out *o,
                       const struct iter_reply *reply);
 /* The cache rank of a reply's data: AUTH with AA, else NONAUTH. */
 int iter_data_rank(const struct iter_class *c);
-/* Add one to a counter of env->tally (NULL: none). */
-void iter_tally(uint64_t *counter);
+void iter_tally(uint64_t *counter); /* +1 to env->tally's (NULL: none) */
 const uint8_t *iter_reply_key(const struct iter_out *o,
                               const struct iter_reply *reply);
 /* Returns the set's DNSSEC status (enum cache_sec). */
@@ -503,9 +509,8 @@ void iter_cache_parent_ns(struct iter_req *req, const struct wire_msg *m,
 void iter_cache_parent_glue(struct iter_req *req, const struct wire_msg *m,
                             const uint8_t *owner, size_t ownerlen,
                             uint16_t type, const uint8_t *key);
-/* The zone's own NS answer to frame req->vfi (an apex NS query):
- * validated, and cached when its keys agree with the delegation's or
- * when it is SECURE. */
+/* The zone's own NS answer to frame req->vfi (an apex NS query): checked,
+ * cached when its keys agree with the delegation's or it is SECURE. */
 void iter_cache_ns_checked(struct iter_req *req, const struct wire_msg *m,
                            const uint8_t *zone, size_t zonelen,
                            const uint8_t *key);
@@ -549,8 +554,7 @@ void iter_curve_keyed_only(struct iter_zone *z);
 void iter_dane_fill(const struct iter_req *req, const struct iter_frame *f,
                     const struct iter_ns *ns, struct iter_target *t);
 bool iter_enc_step(struct iter_req *req, size_t fi);
-/* iter_curvesec.c: DNSCurve keys confirmed by the zone's signed apex NS
- * RRset */
+/* iter_curvesec.c: DNSCurve keys confirmed by a signed apex NS RRset */
 /* A referral into z: false when it drops or changes confirmed keys
  * (frame fi failed, the answer's EDE set); with the confirmed keys,
  * only the keyed servers are kept. */
@@ -582,8 +586,7 @@ void iter_cname_synth_final(struct iter_req *req, size_t fi,
                             const struct wire_msg *m, const uint8_t *key,
                             const struct iter_class *c);
 
-/* iter_qmin.c (iter_prime_done: priming failed: query the hints as they
- * are, and do not prime again for ITER_PRIME_RETRY_MS) */
+/* iter_qmin.c (iter_prime_done: priming failed: hints as they are) */
 void iter_prime_done(struct iter_req *req, size_t fi);
 void iter_qmin_name(const struct iter_frame *f, const uint8_t **name,
                     size_t *len, uint16_t *qtype, bool *minimised);
@@ -641,15 +644,13 @@ uint8_t iter_val_negative(struct iter_req *req, size_t fi,
 enum iter_trust iter_val_referral(struct iter_req *req, size_t fi,
                                   const struct wire_msg *m, const uint8_t *cut,
                                   size_t cutlen, int *status);
-/* A key or DS that validation needs was lost (evicted from the cache,
- * a fetch that failed or timed out, out of memory): the answer is a
- * SERVFAIL with EDE 0 and why, never bogus, nothing cached as bogus
- * (the work cap's path, DNSSEC_EBUDGET, which it returns). */
+/* A key or DS that validation needs was lost (evicted, a fetch failed
+ * or timed out, no memory): SERVFAIL with EDE 0 and why, never bogus,
+ * nothing cached as bogus (the work cap's path, DNSSEC_EBUDGET). */
 #define ITER_WHY_KEYS_LOST "DNSSEC keys lost before use (overload)"
 #define ITER_WHY_DS_LOST "DS not obtained (failed or timed out)"
 int iter_val_lost(struct iter_req *req, const char *why);
-/* How long BOGUS data is cached (seconds). */
-uint32_t iter_bogus_ttl(const struct iter_req *req);
+uint32_t iter_bogus_ttl(const struct iter_req *req); /* BOGUS data's TTL */
 /* iter_bogus.c: what a reply may undo when its data is bogus */
 struct iter_snap {
 	unsigned bogus_n;

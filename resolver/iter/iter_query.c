@@ -108,9 +108,27 @@ void iter_ns_set_name(const struct iter_req *req, struct iter_ns *ns,
 	}
 }
 
-/* Addresses of one type for an NS name from the cache (any rank). */
-void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
-                        uint16_t type, uint16_t store)
+/** Addresses remembered for one NS name (more: not remembered). */
+#define ITER_ADDR_MEMO_IPS 8
+
+/* The A and AAAA records last read from the cache for an NS name, kept
+ * while what was read holds (iter_memo_get): every cold name read its
+ * zone's server addresses again. They go through iter_ns_add_addr each
+ * time, as read. */
+struct iter_addr_memo {
+	uint8_t v4, v6; /**< the types read (do-ip4, do-ip6) */
+	uint8_t n;
+	bool over; /**< more records than kept: not remembered */
+	uint16_t type[ITER_ADDR_MEMO_IPS];
+	uint8_t ip[ITER_ADDR_MEMO_IPS][ITER_IPV6_BYTES];
+	time_t expire; /**< the first entry read to expire */
+};
+
+/* Addresses of one type for an NS name from the cache (any rank), each
+ * also noted in m (may be NULL). */
+static void iter_ns_read(struct iter_req *req, struct iter_ns *ns,
+                         uint16_t type, uint16_t store,
+                         struct iter_addr_memo *m)
 {
 	uint8_t img[ITER_ADDR_IMAGE_BYTES];
 	struct cache_query q = { ns->name, ns->namelen, store, WIRE_CLASS_IN,
@@ -118,26 +136,89 @@ void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
 	struct cache_answer ans;
 	struct answer_rr rr;
 	size_t pos = 0, n;
+	int rc = cache_get(req->env->cache, &q, req->now.wall, &ans, img,
+	                   sizeof(img));
 
-	if (cache_get(req->env->cache, &q, req->now.wall, &ans, img,
-	              sizeof(img)) != CACHE_OK ||
-	    ans.kind != CACHE_KIND_RRSET)
+	/* whatever entry was picked (a negative one too) holds until it
+	 * expires: then another may be */
+	if (m != NULL && (rc == CACHE_OK || rc == CACHE_ESPACE) &&
+	    ans.expire < m->expire)
+		m->expire = ans.expire;
+	if (rc != CACHE_OK || ans.kind != CACHE_KIND_RRSET)
 		return;
 	for (n = 0; n < ans.count && answer_rr_next(img, ans.len, &pos, &rr);
-	     n++)
-		if (rr.type == store)
-			iter_ns_add_addr(req, ns, type, img + rr.rdata,
-			                 rr.rdlen);
+	     n++) {
+		if (rr.type != store)
+			continue;
+		iter_ns_add_addr(req, ns, type, img + rr.rdata, rr.rdlen);
+		if (m == NULL ||
+		    rr.rdlen != (type == WIRE_TYPE_A ? ITER_IPV4_BYTES :
+		                                       ITER_IPV6_BYTES))
+			continue; /* iter_ns_add_addr takes none such */
+		if (m->n == ITER_ADDR_MEMO_IPS) {
+			m->over = true;
+			continue;
+		}
+		m->type[m->n] = type;
+		memcpy(m->ip[m->n], img + rr.rdata, rr.rdlen);
+		m->n++;
+	}
+}
+
+void iter_ns_cache_type(struct iter_req *req, struct iter_ns *ns,
+                        uint16_t type, uint16_t store)
+{
+	iter_ns_read(req, ns, type, store, NULL);
+}
+
+/* ns's addresses from the memo; false: none that holds. */
+static bool iter_addr_memo_get(struct iter_req *req, struct iter_ns *ns,
+                               bool v4, bool v6)
+{
+	struct iter_addr_memo m;
+	size_t j;
+
+	if (!iter_memo_get(req, ITER_MK_IP, ns->name, ns->namelen, &m,
+	                   sizeof m) ||
+	    m.v4 != v4 || m.v6 != v6)
+		return false;
+	for (j = 0; j < m.n; j++)
+		iter_ns_add_addr(req, ns, m.type[j], m.ip[j],
+		                 m.type[j] == WIRE_TYPE_A ? ITER_IPV4_BYTES :
+		                                            ITER_IPV6_BYTES);
+	return true;
+}
+
+/* Read ns's addresses from the cache and remember them. */
+static void iter_addr_memo_read(struct iter_req *req, struct iter_ns *ns,
+                                bool v4, bool v6)
+{
+	struct iter_addr_memo m;
+	struct cache_watch w;
+
+	memset(&m, 0, sizeof m);
+	m.v4 = v4;
+	m.v6 = v6;
+	m.expire = (time_t)INT64_MAX;
+	if (cache_watch(req->env->cache, ns->name, ns->namelen, &w) !=
+	    CACHE_OK)
+		m.over = true;
+	if (v4)
+		iter_ns_read(req, ns, WIRE_TYPE_A, WIRE_TYPE_A, &m);
+	if (v6)
+		iter_ns_read(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA, &m);
+	if (!m.over)
+		iter_memo_put(req, ITER_MK_IP, ns->name, ns->namelen, &w,
+		              m.expire, &m, sizeof m);
 }
 
 void iter_ns_cache_addrs(struct iter_req *req, struct iter_ns *ns)
 {
 	const struct cfg *cfg = req->env->cfg;
+	bool v4 = cfg == NULL || cfg->do_ip4, v6 = cfg == NULL || cfg->do_ip6;
 
-	if (cfg == NULL || cfg->do_ip4)
-		iter_ns_cache_type(req, ns, WIRE_TYPE_A, WIRE_TYPE_A);
-	if (cfg == NULL || cfg->do_ip6)
-		iter_ns_cache_type(req, ns, WIRE_TYPE_AAAA, WIRE_TYPE_AAAA);
+	if (!iter_addr_memo_get(req, ns, v4, v6))
+		iter_addr_memo_read(req, ns, v4, v6);
 	/* A root server named by the hints whose address nothing gave
 	 * (a priming answer without addresses): the hints' (RFC 8109
 	 * section 4.3). */

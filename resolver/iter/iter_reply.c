@@ -188,21 +188,15 @@ static size_t iter_img_join(struct iter_img *img, struct iter_img *proof)
 	return img->len + proof->len;
 }
 
-/* An empty set with its RDATA buffer, or NULL. Not calloc: rd[] (4 KB)
- * is read only below n, and zeroing it was a tenth of the instructions
- * of a cold insecure name. */
-static struct iter_set *iter_set_new(void)
+/* An empty set with its RDATA buffer (the thread's pool); false: none.
+ * rd[] (4 KB) is read only below n: zeroing it was a tenth of the
+ * instructions of a cold insecure name. */
+static bool iter_set_init(struct iter_set *s)
 {
-	struct iter_set *s = malloc(sizeof(*s));
-
-	if (s == NULL || (s->buf = malloc(ITER_RDATA_BYTES)) == NULL) {
-		free(s);
-		return NULL;
-	}
 	s->n = 0;
 	s->ttl = 0;
 	s->used = 0;
-	return s;
+	return (s->buf = iter_tmp_take(ITER_RDATA_BYTES)) != NULL;
 }
 
 /* Gather the (owner, type) records of a section; cache them as type
@@ -213,7 +207,7 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
                              size_t ownerlen, uint16_t type, uint16_t store,
                              int rank, const uint8_t *key, bool append)
 {
-	struct iter_set *s = iter_set_new();
+	struct iter_set set_, *s = &set_;
 	struct iter_img img = { NULL, 0, 0, 0 }, proof = { NULL, 0, 0, 0 };
 	uint8_t vsec = CACHE_SEC_UNCHECKED;
 	int status = 0;
@@ -222,15 +216,15 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 
 	if (checked)
 		rank = iter_data_rank(&iter_cls);
-	if (s == NULL)
-		goto done;
+	if (!iter_set_init(s))
+		return vsec;
 	iter_set_gather(req, m, sec, owner, ownerlen, type, s);
 	if (s->n == 0)
 		goto done;
 	/* validated before private addresses leave the set (the
 	 * signature covers them all); glue and referrals are unsigned */
 	if ((append || rank >= CACHE_RANK_NONAUTH) && iter_val_on(req) &&
-	    (img.buf = malloc(2 * ITER_AUTH_MAX)) != NULL) {
+	    (img.buf = iter_tmp_take(2 * ITER_AUTH_MAX)) != NULL) {
 		img.cap = ITER_AUTH_MAX;
 		proof = (struct iter_img){ img.buf + ITER_AUTH_MAX, 0,
 			                   ITER_AUTH_MAX, 0 };
@@ -269,9 +263,9 @@ static uint8_t iter_cache_as(struct iter_req *req, const struct wire_msg *m,
 		iter_val_note(req, vsec, status);
 	}
 done:
-	free(s != NULL ? s->buf : NULL);
-	free(s);
-	free(img.buf);
+	iter_tmp_give(ITER_RDATA_BYTES, s->buf);
+	if (img.buf != NULL)
+		iter_tmp_give(2 * ITER_AUTH_MAX, img.buf);
 	return vsec;
 }
 

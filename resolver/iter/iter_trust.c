@@ -136,32 +136,86 @@ static int iter_trust_why(struct iter_req *req, const uint8_t *z, size_t zlen,
 	return buf[rr.rdata] << 8 | buf[rr.rdata + 1];
 }
 
+/* What the cache said of a zone's trust when read from its own entries
+ * alone (its DNSKEY set's status, or its NODS mark), kept while they
+ * hold (iter_memo_get): a name in an unsigned zone below a signed parent
+ * took two cache reads here for each question. The anchors are asked
+ * each time. */
+struct iter_trust_memo {
+	enum iter_trust t;
+	bool nods; /**< from the NODS mark: never the anchor's own zone */
+};
+
+/* Remember trust t of zone z, read under watch w from entries of which
+ * the first expires at expire (nods: from the NODS mark); t. */
+static enum iter_trust iter_trust_memo_put(const struct iter_req *req,
+                                           const uint8_t *z, size_t zlen,
+                                           const struct cache_watch *w,
+                                           time_t expire, bool nods,
+                                           enum iter_trust t)
+{
+	struct iter_trust_memo v = { t, nods };
+
+	iter_memo_put(req, ITER_MK_KEY, z, zlen, w, expire, &v, sizeof v);
+	return t;
+}
+
+/* The trust of a zone from its own cache entries (its DNSKEY set's
+ * status, its NODS mark): ITER_T_UNKNOWN when they do not settle it. */
+static enum iter_trust iter_trust_own(struct iter_req *req, const uint8_t *z,
+                                      size_t zlen, bool at_anchor,
+                                      uint8_t *buf)
+{
+	struct cache_watch w = { 0, 0, 0 };
+	struct cache_answer ans;
+	enum iter_trust t;
+	time_t expire = (time_t)INT64_MAX;
+	struct iter_trust_memo v;
+
+	if (iter_memo_get(req, ITER_MK_KEY, z, zlen, &v, sizeof v) &&
+	    !(v.nods && at_anchor))
+		return v.t;
+	if (cache_watch(req->env->cache, z, zlen, &w) != CACHE_OK)
+		w.cache_id = 0; /* nothing is remembered */
+	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans)) {
+		/* the entry picked holds until it expires (a negative
+		 * one too: then another may be) */
+		expire = ans.expire;
+		t = ans.kind != CACHE_KIND_RRSET  ? ITER_T_UNKNOWN :
+		    ans.sec == CACHE_SEC_SECURE   ? ITER_T_SECURE :
+		    ans.sec == CACHE_SEC_INSECURE ? ITER_T_INSECURE :
+		    ans.sec == CACHE_SEC_BOGUS    ? ITER_T_BOGUS :
+		                                    ITER_T_UNKNOWN;
+		if (t != ITER_T_UNKNOWN)
+			return iter_trust_memo_put(req, z, zlen, &w, expire,
+			                           false, t);
+	}
+	if (at_anchor)
+		return ITER_T_NEED_KEY;
+	if (iter_trust_get(req, z, zlen, ITER_TYPE_NODS, &ans, buf) &&
+	    ans.kind == CACHE_KIND_RRSET)
+		return iter_trust_memo_put(req, z, zlen, &w,
+		                           ans.expire < expire ? ans.expire :
+		                                                 expire,
+		                           true, ITER_T_INSECURE);
+	return ITER_T_UNKNOWN;
+}
+
 /* The trust of a zone from the anchors and the cache. */
 static enum iter_trust iter_trust_eval(struct iter_req *req, const uint8_t *z,
                                        size_t zlen, uint8_t *buf)
 {
 	const struct anchors *an = req->env->anchors;
 	const struct anchor *a;
-	struct cache_answer ans;
 	enum iter_trust t;
 
 	if (!iter_val_on(req) || anchors_insecure(an, z, zlen) ||
 	    (a = anchors_find(an, z, zlen)) == NULL)
 		return ITER_T_INSECURE;
-	if (iter_trust_peek(req, z, zlen, WIRE_TYPE_DNSKEY, &ans) &&
-	    ans.kind == CACHE_KIND_RRSET) {
-		if (ans.sec == CACHE_SEC_SECURE)
-			return ITER_T_SECURE;
-		if (ans.sec == CACHE_SEC_INSECURE)
-			return ITER_T_INSECURE;
-		if (ans.sec == CACHE_SEC_BOGUS)
-			return ITER_T_BOGUS;
-	}
-	if (wire_name_equal(z, zlen, a->name, a->namelen))
-		return ITER_T_NEED_KEY;
-	if (iter_trust_get(req, z, zlen, ITER_TYPE_NODS, &ans, buf) &&
-	    ans.kind == CACHE_KIND_RRSET)
-		return ITER_T_INSECURE;
+	t = iter_trust_own(req, z, zlen,
+	                   wire_name_equal(z, zlen, a->name, a->namelen), buf);
+	if (t != ITER_T_UNKNOWN)
+		return t;
 	t = iter_trust_ds(req, z, zlen, buf);
 	if (t != ITER_T_UNKNOWN)
 		return t;
@@ -208,7 +262,7 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 	    (f->trust != ITER_T_UNKNOWN && f->trust != ITER_T_NEED_DS))
 		return false;
 	if (f->trust == ITER_T_UNKNOWN) {
-		if ((buf = malloc(ITER_TRUST_BUF)) == NULL) {
+		if ((buf = iter_tmp_take(ITER_RDATA_BYTES)) == NULL) {
 			f->trust = ITER_T_BOGUS;
 			f->trust_status = DNSSEC_ECRYPTO;
 			return false;
@@ -220,7 +274,7 @@ bool iter_trust_step(struct iter_req *req, size_t fi)
 		if (f->trust == ITER_T_BOGUS && walk == 0)
 			f->trust_status = iter_trust_why(req, f->zone.name,
 			                                 f->zone.len, buf);
-		free(buf);
+		iter_tmp_give(ITER_RDATA_BYTES, buf);
 	}
 	if (f->trust != ITER_T_NEED_DS)
 		return false;

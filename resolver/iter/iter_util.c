@@ -25,11 +25,10 @@
 #define ITER_SOA_COUNTERS 20
 /** Largest TTL taken as is (RFC 2181 section 8). */
 #define ITER_TTL_MAX 0x7fffffffu
-/** NS entries of a zone's first room (most zones have two to four
- *  servers; it doubles up to ITER_NS_MAX). A frame holds only the room
- *  its zone uses: with ITER_NS_MAX entries inline (6.4 KB), each frame in
- *  flight made ~5.5 KB resident for the ~1.5 KB it wrote. */
-#define ITER_NS_ROOM_FIRST 2
+/* ITER_NS_ROOM_FIRST: NS entries of a zone's first room (most zones
+ * have two to four servers; it doubles up to ITER_NS_MAX). A frame holds
+ * only the room its zone uses: with ITER_NS_MAX entries inline (6.4 KB),
+ * each frame in flight made ~5.5 KB resident for the ~1.5 KB it wrote. */
 
 size_t iter_name_labels(const uint8_t *name, size_t len)
 {
@@ -318,7 +317,13 @@ struct iter_ns *iter_zone_add(struct iter_zone *z)
 
 		if (cap > ITER_NS_MAX)
 			cap = ITER_NS_MAX;
-		ns = realloc(z->ns, cap * sizeof(*ns));
+		/* the first room from the thread's pool (a plain malloc
+		 * block: realloc grows it, iter_zone_drop gives it back) */
+		ns = z->cap == 0 ?
+		             (struct iter_ns *)(void *)
+		                     iter_tmp_take(ITER_NS_ROOM_FIRST *
+		                                   sizeof(struct iter_ns)) :
+		             realloc(z->ns, cap * sizeof(*ns));
 		if (ns == NULL)
 			return NULL;
 		z->ns = ns;
@@ -332,9 +337,19 @@ void iter_zone_reset(struct iter_zone *z)
 	memset(z, 0, offsetof(struct iter_zone, ns));
 }
 
+/* A zone's NS room back: to the pool when it is the first room. */
+static void iter_zone_room_free(struct iter_zone *z)
+{
+	if (z->cap == ITER_NS_ROOM_FIRST)
+		iter_tmp_give(ITER_NS_ROOM_FIRST * sizeof(struct iter_ns),
+		              (uint8_t *)z->ns);
+	else
+		free(z->ns);
+}
+
 void iter_zone_move(struct iter_zone *dst, struct iter_zone *src)
 {
-	free(dst->ns);
+	iter_zone_room_free(dst);
 	*dst = *src;
 	src->ns = NULL;
 	src->cap = 0;
@@ -343,7 +358,7 @@ void iter_zone_move(struct iter_zone *dst, struct iter_zone *src)
 
 void iter_zone_drop(struct iter_zone *z)
 {
-	free(z->ns);
+	iter_zone_room_free(z);
 	z->ns = NULL;
 	z->cap = 0;
 	z->nns = 0;

@@ -249,7 +249,7 @@ bool iter_lookup_wild(struct iter_req *req, size_t fi)
 	bool ok;
 
 	if (!iter_wild_asked(req, fi) ||
-	    (pa.buf = malloc(ITER_AUTH_MAX)) == NULL)
+	    (pa.buf = iter_tmp_take(2 * ITER_AUTH_MAX)) == NULL)
 		return false;
 	ok = nsecidx_wild(req->env->nsecidx, f->sname, f->snamelen,
 	                  cfg != NULL ? cfg->max_ttl : 0, req->now.wall, &w,
@@ -270,6 +270,6 @@ bool iter_lookup_wild(struct iter_req *req, size_t fi)
 		if (tlen > 0 && iter_cname_step(req, fi, target, tlen, 1))
 			f->state = ITER_F_LOOKUP;
 	}
-	free(pa.buf);
+	iter_tmp_give(2 * ITER_AUTH_MAX, pa.buf);
 	return ok;
 }

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sodium.h>
 
+/** Settled entries an upshare keeps. */
+#define UPSHARE_SPARE_MAX 16
+
 struct upshare_waiter {
 	upshare_cb *cb;
 	void *arg; /**< NULL: detached (during a hand-out) */
@@ -38,6 +41,10 @@ struct upshare {
 	size_t count;
 	unsigned char key[crypto_shorthash_KEYBYTES];
 	struct upshare_q *bucket[UPSHARE_BUCKETS];
+	/** Settled entries kept for the next sends: a malloc and a free
+	 *  of 1.7 KB per upstream query were 0.4k instructions. */
+	struct upshare_q *spare[UPSHARE_SPARE_MAX];
+	size_t nspare;
 };
 
 struct upshare *upshare_new(upshare_send_fn *send, upshare_cancel_fn *cancel,
@@ -57,6 +64,8 @@ struct upshare *upshare_new(upshare_send_fn *send, upshare_cancel_fn *cancel,
 
 void upshare_free(struct upshare *t)
 {
+	while (t != NULL && t->nspare > 0)
+		free(t->spare[--t->nspare]);
 	free(t);
 }
 
@@ -167,7 +176,10 @@ static void q_settle(struct upshare_q *q)
 	q_unlink(q);
 	t->cancel(t->ctx, q->uq);
 	t->count--;
-	free(q);
+	if (t->nspare < UPSHARE_SPARE_MAX)
+		t->spare[t->nspare++] = q;
+	else
+		free(q);
 }
 
 static void q_reply(void *arg, const struct iter_reply *reply)
@@ -219,7 +231,7 @@ int upshare_send(struct upshare *t, const struct iter_target *tg,
 		*out = q;
 		return UPSTREAM_OK;
 	}
-	q = malloc(sizeof(*q));
+	q = t->nspare > 0 ? t->spare[--t->nspare] : malloc(sizeof(*q));
 	if (q == NULL)
 		return UPSTREAM_ENOMEM;
 	memset(q, 0, offsetof(struct upshare_q, w));

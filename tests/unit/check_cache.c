@@ -221,6 +221,50 @@ START_TEST(test_put_get_a)
 }
 END_TEST
 
+/* cache_watch: any change of the name's shard breaks it (a put of
+ * another type, a refused put does not, a flush, a noted EDE), a read
+ * does not; a watch never holds on another cache. One shard, so every
+ * name shares it. */
+START_TEST(test_watch)
+{
+	struct cache *c = make_cache(1 << 20, 1), *d;
+	struct cache_watch w, w2;
+	struct cache_answer ans;
+	uint8_t n[CACHE_NAME_MAX + 1];
+	size_t len = wire(n, "example.com");
+	time_t now = 1000;
+
+	ck_assert_int_eq(cache_watch(c, n, len, &w), CACHE_OK);
+	ck_assert(cache_watch_same(c, &w));
+	GET_NONE(c, "example.com", TYPE_A, 0, now, &ans);
+	ck_assert(cache_watch_same(c, &w));
+	PUT_A_OK(c, "other.example", 300, CACHE_RANK_AUTH, NULL, 1, now);
+	ck_assert(!cache_watch_same(c, &w));
+	ck_assert_int_eq(cache_watch(c, n, len, &w), CACHE_OK);
+	GET_OK(c, "other.example", TYPE_A, 0, now, &ans);
+	ck_assert(cache_watch_same(c, &w));
+	ck_assert_int_eq(put_a(c, "other.example", 300, CACHE_RANK_GLUE, NULL,
+	                       2, now),
+	                 CACHE_ERANK);
+	ck_assert(cache_watch_same(c, &w));
+	ck_assert_int_eq(cache_flush_name(c, n, len, NULL), CACHE_OK);
+	ck_assert(cache_watch_same(c, &w)); /* nothing was there */
+	len = wire(n, "other.example");
+	ck_assert_int_eq(cache_flush_name(c, n, len, NULL), CACHE_OK);
+	ck_assert(!cache_watch_same(c, &w));
+	ck_assert_int_eq(cache_watch(c, n, len, &w), CACHE_OK);
+	d = make_cache(1 << 20, 1);
+	ck_assert_int_eq(cache_watch(d, n, len, &w2), CACHE_OK);
+	w.gen = w2.gen; /* the same shard and count, another cache */
+	ck_assert(!cache_watch_same(d, &w));
+	ck_assert(!cache_watch_same(c, &w2));
+	ck_assert_int_eq(cache_watch(c, (const uint8_t *)"\x01", 1, &w),
+	                 CACHE_ENAME);
+	cache_destroy(d);
+	cache_destroy(c);
+}
+END_TEST
+
 START_TEST(test_put_get_aaaa8)
 {
 	struct cache *c = make_cache(1 << 20, 0);
@@ -1623,6 +1667,33 @@ START_TEST(test_siphash_vector)
 	key[0] ^= 1;
 	ck_assert_uint_ne(cache_siphash24(key, m, 15),
 	                  UINT64_C(0xa129ca6149be45e5));
+	/* the thread's last hash is used again only for the same key and
+	 * bytes: another key, another byte, then the first again */
+	{
+		uint64_t h = cache_siphash13(key, m, 15), h2;
+
+		key[1] ^= 1;
+		h2 = cache_siphash13(key, m, 15);
+		ck_assert_uint_ne(h, h2);
+		key[1] ^= 1;
+		ck_assert_uint_eq(cache_siphash13(key, m, 15), h);
+		m[14] ^= 1;
+		ck_assert_uint_ne(cache_siphash13(key, m, 15), h);
+		m[14] ^= 1;
+		ck_assert_uint_eq(cache_siphash13(key, m, 15), h);
+	}
+	/* and a name is canonical again only byte for byte */
+	{
+		uint8_t n[32];
+		size_t nl = wire(n, "www.example.com");
+
+		ck_assert_int_eq(cache_name_check(n, nl), CACHE_OK);
+		n[1] = 'W';
+		ck_assert_int_eq(cache_name_check(n, nl), CACHE_ENAME);
+		n[1] = 'w';
+		ck_assert_int_eq(cache_name_check(n, nl), CACHE_OK);
+		ck_assert_int_eq(cache_name_check(n, nl - 1), CACHE_ENAME);
+	}
 }
 END_TEST
 
@@ -2481,6 +2552,7 @@ static Suite *cache_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("zonecut");
 	tcase_add_test(tc, test_closest_ns);
+	tcase_add_test(tc, test_watch);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("hash");
 	tcase_add_test(tc, test_siphash_vector);

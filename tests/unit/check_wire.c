@@ -305,6 +305,63 @@ START_TEST(test_query_edns)
 }
 END_TEST
 
+/* wire_query_build writes a query at once: the same bytes as the writer
+ * (header, question, wire_write_opt) for each EDNS setting and size,
+ * and the writer's status when it does not fit or the name is bad. */
+START_TEST(test_query_direct_as_writer)
+{
+	static const uint16_t sizes[] = { 0, 100, 512, 1232, 4096 };
+	uint8_t name[WIRE_NAME_MAX], out[BUF], ref[BUF];
+	size_t nl = wname(name, "Www.Example.COM"), len, i, cap;
+	struct wire_writer w;
+	struct wire_header h;
+	int d;
+
+	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		for (d = 0; d <= (sizes[i] != 0); d++) {
+			struct wire_query q = { 0xbeef,        WIRE_TYPE_AAAA,
+				                WIRE_CLASS_IN, WIRE_FLAG_RD,
+				                sizes[i],      d };
+
+			memset(&h, 0, sizeof h);
+			h.id = q.id;
+			h.flags = q.flags;
+			wire_writer_init(&w, ref, sizeof ref);
+			ck_assert_int_eq(wire_write_header(&w, &h), WIRE_OK);
+			ck_assert_int_eq(wire_write_question(&w, name, nl,
+			                                     q.qtype,
+			                                     q.qclass),
+			                 WIRE_OK);
+			if (sizes[i] != 0)
+				ck_assert_int_eq(wire_write_opt(&w, sizes[i],
+				                                0, d),
+				                 WIRE_OK);
+			ck_assert_int_eq(wire_query_build(out, sizeof out,
+			                                  &len, name, nl, &q),
+			                 WIRE_OK);
+			ck_assert_uint_eq(len, w.len);
+			ck_assert_mem_eq(out, ref, len);
+			for (cap = 0; cap < len; cap++)
+				ck_assert_int_eq(wire_query_build(out, cap,
+				                                  &len, name,
+				                                  nl, &q),
+				                 WIRE_ESPACE);
+			len = w.len;
+		}
+	}
+	name[0] = 64; /* a label too long */
+	{
+		struct wire_query q = {
+			1, WIRE_TYPE_A, WIRE_CLASS_IN, 0, 0, 0
+		};
+
+		ck_assert_int_ne(wire_query_build(out, sizeof out, &len, name,
+		                                  nl, &q),
+		                 WIRE_OK);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* reject                                                              */
 
@@ -890,6 +947,29 @@ START_TEST(test_0x20)
 	}
 	ck_assert(differs);
 	ck_assert(!wire_name_equal(orig, nl, orig, nl - 1));
+	for (i = 0; i < 256 * nl; i++) { /* every byte value, every place */
+		size_t at = i / 256, k;
+
+		memcpy(n, orig, nl);
+		n[at] = (uint8_t)i;
+		memcpy(text, n, nl);
+		wire_name_lower(n, nl);
+		for (k = 0; k < nl; k++)
+			ck_assert_uint_eq(n[k],
+			                  (uint8_t)text[k] >= 'A' &&
+			                                  (uint8_t)text[k] <=
+			                                          'Z' ?
+			                          (uint8_t)text[k] + 32 :
+			                          (uint8_t)text[k]);
+	}
+	for (i = 0; i < nl; i++) { /* one byte changed: in a word, the tail */
+		memcpy(n, orig, nl);
+		n[i] ^= 0x01;
+		ck_assert(!wire_name_equal(n, nl, orig, nl));
+		n[i] ^= 0x21; /* the original with its case flipped, or not */
+		ck_assert(wire_name_equal(n, nl, orig, nl) ==
+		          (orig[i] >= 'a' && orig[i] <= 'z'));
+	}
 }
 END_TEST
 
@@ -1210,6 +1290,7 @@ static Suite *wire_suite(void)
 	tcase_add_test(tc, test_parse_txt270);
 	tcase_add_test(tc, test_write_vectors);
 	tcase_add_test(tc, test_query_edns);
+	tcase_add_test(tc, test_query_direct_as_writer);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reject");
 	tcase_add_test(tc, test_truncated_every_length);
